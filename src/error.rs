@@ -1,0 +1,96 @@
+//! The error of the tensor core: every failure of a tensor operation, with the op and shapes that caused it.
+
+use std::fmt;
+
+/// A failed tensor operation. Every variant names the op so a user can find the call that failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TensorError {
+    /// Two shapes cannot be combined (broadcasting, matmul inner dims, concat, assemble …).
+    ShapeMismatch { op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>, detail: String },
+    /// A dimension index outside `-rank..rank`.
+    BadDim { op: &'static str, dim: isize, rank: usize },
+    /// Data of the wrong length for a shape, or another malformed argument.
+    BadArgument { op: &'static str, detail: String },
+    /// The element count of a shape does not fit in `usize` (wasm32 has a 32-bit `usize`).
+    ElementCountOverflow { op: &'static str, shape: Vec<usize> },
+    /// An allocation larger than the configured cap (see `tensor::set_allocation_limit`).
+    AllocationTooLarge { op: &'static str, bytes: u128, limit: usize },
+    /// A view or a write that reaches past a tensor's edge.
+    OutOfBounds { op: &'static str, detail: String },
+}
+
+impl fmt::Display for TensorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
+                write!(f, "{op}: shapes {lhs:?} and {rhs:?} do not match: {detail}")
+            }
+            TensorError::BadDim { op, dim, rank } => {
+                let low = -(*rank as isize);
+                let high = *rank as isize - 1;
+                if *rank == 0 {
+                    write!(f, "{op}: dim {dim} is out of range for a 0-d tensor")
+                } else {
+                    write!(f, "{op}: dim {dim} is out of range for a {rank}-d tensor (expected {low}..={high})")
+                }
+            }
+            TensorError::BadArgument { op, detail } => write!(f, "{op}: {detail}"),
+            TensorError::ElementCountOverflow { op, shape } => {
+                write!(f, "{op}: shape {shape:?} has more elements than this platform can address")
+            }
+            TensorError::AllocationTooLarge { op, bytes, limit } => write!(
+                f,
+                "{op}: allocating {} exceeds the tensor memory limit of {}",
+                human_bytes(*bytes),
+                human_bytes(*limit as u128)
+            ),
+            TensorError::OutOfBounds { op, detail } => write!(f, "{op}: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for TensorError {}
+
+/// Bytes as a short human string ("1.5 MiB").
+pub fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Result of a tensor operation.
+pub type Result<T> = std::result::Result<T, TensorError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_op_and_shapes() {
+        let error = TensorError::ShapeMismatch {
+            op: "matmul",
+            lhs: vec![4, 3],
+            rhs: vec![4, 3],
+            detail: "inner dims 3 ≠ 4".into(),
+        };
+        assert_eq!(error.to_string(), "matmul: shapes [4, 3] and [4, 3] do not match: inner dims 3 ≠ 4");
+        let dim = TensorError::BadDim { op: "sum", dim: 2, rank: 2 };
+        assert_eq!(dim.to_string(), "sum: dim 2 is out of range for a 2-d tensor (expected -2..=1)");
+    }
+
+    #[test]
+    fn human_bytes_uses_binary_units() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(256 << 20), "256.0 MiB");
+    }
+}

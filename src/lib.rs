@@ -1,0 +1,18 @@
+//! TileLab: write pypto-style tile kernels, differentiate them, and run them on a simulated
+//! Ascend-like NPU, in the browser (WebAssembly) and natively.
+//!
+//! The map of the crate (`A → B`: A may use B; see DESIGN.md §1):
+//! - [`error`] — the error of the tensor core.
+//! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
+//!   broadcasting, the seeded generator, the SIMD kernels.
+//! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
+//! - `bin/tilelab` — the command-line interface.
+
+pub mod error;
+pub mod tensor;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_api;
+
+/// The TileLab version (the crate version).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,310 @@
+//! Element-wise ops: one fieldless enum per arity, numpy broadcasting, f32 compute (f64 for the
+//! reference dtype), results rounded to the output dtype.
+
+use serde::{Deserialize, Serialize};
+
+use super::dtype::DType;
+use super::handle::Tensor;
+use super::real::Real;
+use super::shape::{broadcast_shapes, broadcast_strides, element_count, for_each_offset};
+use super::simd;
+use super::storage::{check_allocation, Storage};
+use crate::error::Result;
+
+/// Ops of one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `|x|`
+    Abs,
+    /// `e^x`
+    Exp,
+    /// natural log
+    Log,
+    /// `√x`
+    Sqrt,
+    /// `1/√x`
+    Rsqrt,
+    /// `1/x`
+    Reciprocal,
+    /// sine
+    Sin,
+    /// cosine
+    Cos,
+    /// hyperbolic tangent
+    Tanh,
+    /// `1/(1+e^-x)`
+    Sigmoid,
+    /// `max(x, 0)`
+    Relu,
+    /// `x·σ(x)`
+    Silu,
+    /// `x·Φ(x) = ½x(1+erf(x/√2))`
+    GeluErf,
+    /// `½x(1+tanh(√(2/π)(x+0.044715x³)))`
+    GeluTanh,
+}
+
+/// Ops of two broadcast inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinaryOp {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+    /// `a / b`
+    Div,
+    /// `a ** b`
+    Pow,
+    /// larger of the two (NaN propagates)
+    Maximum,
+    /// smaller of the two (NaN propagates)
+    Minimum,
+}
+
+impl UnaryOp {
+    /// The pypto name of the op.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "neg",
+            UnaryOp::Abs => "abs",
+            UnaryOp::Exp => "exp",
+            UnaryOp::Log => "log",
+            UnaryOp::Sqrt => "sqrt",
+            UnaryOp::Rsqrt => "rsqrt",
+            UnaryOp::Reciprocal => "reciprocal",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+            UnaryOp::Tanh => "tanh",
+            UnaryOp::Sigmoid => "sigmoid",
+            UnaryOp::Relu => "relu",
+            UnaryOp::Silu => "silu",
+            UnaryOp::GeluErf => "gelu",
+            UnaryOp::GeluTanh => "gelu_tanh",
+        }
+    }
+
+    /// Applies the op to one value.
+    pub fn apply<T: Real>(self, x: T) -> T {
+        let one = T::one();
+        let half = T::of(0.5);
+        match self {
+            UnaryOp::Neg => -x,
+            UnaryOp::Abs => x.abs(),
+            UnaryOp::Exp => x.exp(),
+            UnaryOp::Log => x.ln(),
+            UnaryOp::Sqrt => x.sqrt(),
+            UnaryOp::Rsqrt => one / x.sqrt(),
+            UnaryOp::Reciprocal => one / x,
+            UnaryOp::Sin => x.sin(),
+            UnaryOp::Cos => x.cos(),
+            UnaryOp::Tanh => x.tanh(),
+            UnaryOp::Sigmoid => sigmoid(x),
+            UnaryOp::Relu => {
+                if x > T::zero() {
+                    x
+                } else if x.is_nan() {
+                    x
+                } else {
+                    T::zero()
+                }
+            }
+            UnaryOp::Silu => x * sigmoid(x),
+            UnaryOp::GeluErf => half * x * (one + (x * T::of(std::f64::consts::FRAC_1_SQRT_2)).erf()),
+            UnaryOp::GeluTanh => {
+                let inner = T::of(0.797_884_560_802_865_4) * (x + T::of(0.044715) * x * x * x);
+                half * x * (one + inner.tanh())
+            }
+        }
+    }
+}
+
+/// σ(x) computed without overflow for large |x|.
+pub fn sigmoid<T: Real>(x: T) -> T {
+    if x >= T::zero() {
+        T::one() / (T::one() + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (T::one() + e)
+    }
+}
+
+impl BinaryOp {
+    /// The pypto name of the op.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::Pow => "pow",
+            BinaryOp::Maximum => "maximum",
+            BinaryOp::Minimum => "minimum",
+        }
+    }
+
+    /// Applies the op to one pair.
+    pub fn apply<T: Real>(self, a: T, b: T) -> T {
+        match self {
+            BinaryOp::Add => a + b,
+            BinaryOp::Sub => a - b,
+            BinaryOp::Mul => a * b,
+            BinaryOp::Div => a / b,
+            BinaryOp::Pow => a.powf(b),
+            BinaryOp::Maximum => {
+                if a.is_nan() || b.is_nan() {
+                    T::nan()
+                } else {
+                    a.max(b)
+                }
+            }
+            BinaryOp::Minimum => {
+                if a.is_nan() || b.is_nan() {
+                    T::nan()
+                } else {
+                    a.min(b)
+                }
+            }
+        }
+    }
+}
+
+impl Tensor {
+    /// Applies a unary op to every element; keeps dtype and valid shape.
+    pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
+        let dtype = self.dtype();
+        let storage = match dtype {
+            DType::F64 => Storage::F64(self.to_f64_vec().into_iter().map(|x| op.apply(x)).collect()),
+            _ => {
+                let mut values = self.to_f32_vec();
+                simd::unary_in_place(op, &mut values);
+                Storage::from_f32(values, dtype)
+            }
+        };
+        Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
+    }
+
+    /// `clip(x, low, high)`: `min(max(x, low), high)`; either bound may be absent.
+    pub fn clip(&self, low: Option<f64>, high: Option<f64>) -> Result<Tensor> {
+        let dtype = self.dtype();
+        let clamp = |x: f64| {
+            let x = match low {
+                Some(low) if x < low => low,
+                _ => x,
+            };
+            match high {
+                Some(high) if x > high => high,
+                _ => x,
+            }
+        };
+        let values: Vec<f64> = self.to_f64_vec().into_iter().map(clamp).collect();
+        Ok(Tensor::from_f64(values, self.shape(), dtype)?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
+    }
+
+    /// Applies a binary op with numpy broadcasting; the result has the promoted dtype.
+    pub fn binary(&self, op: BinaryOp, other: &Tensor) -> Result<Tensor> {
+        let name = op.name();
+        let shape = broadcast_shapes(name, self.shape(), other.shape())?;
+        let count = element_count(name, &shape)?;
+        let dtype = self.dtype().promote(other.dtype());
+        check_allocation(name, count, dtype)?;
+        let storage = if dtype == DType::F64 {
+            Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| op.apply(a, b)))
+        } else {
+            let (left, right) = (self.to_f32_vec(), other.to_f32_vec());
+            let values = if self.shape() == other.shape() {
+                let mut out = vec![0.0; count];
+                simd::binary(op, &left, &right, &mut out);
+                out
+            } else if other.numel() == 1 {
+                let mut out = left;
+                simd::binary_scalar(op, &mut out, right[0]);
+                out
+            } else {
+                broadcast_map(&shape, self, other, &left, &right, |a, b| op.apply(a, b))
+            };
+            Storage::from_f32(values, dtype)
+        };
+        let valid = combined_valid_shape(&shape, &[self, other]);
+        Ok(Tensor::from_storage(storage, &shape)?.with_valid_shape(valid))
+    }
+}
+
+fn broadcast_map<T: Real>(shape: &[usize], a: &Tensor, b: &Tensor, left: &[T], right: &[T], f: impl Fn(T, T) -> T) -> Vec<T> {
+    let left_strides = broadcast_strides(a.shape(), shape);
+    let right_strides = broadcast_strides(b.shape(), shape);
+    let mut out = Vec::with_capacity(shape.iter().product());
+    for_each_offset(shape, [&left_strides, &right_strides], |[i, j]| out.push(f(left[i], right[j])));
+    out
+}
+
+/// The valid region of a broadcast result: per dim, the smallest valid extent of the operands that
+/// span that dim (an operand broadcast along a dim does not limit it).
+pub(crate) fn combined_valid_shape(shape: &[usize], operands: &[&Tensor]) -> Option<Vec<usize>> {
+    if operands.iter().all(|t| t.valid_shape().is_none()) {
+        return None;
+    }
+    let mut valid = shape.to_vec();
+    for operand in operands {
+        let Some(own) = operand.valid_shape() else { continue };
+        let offset = shape.len() - own.len();
+        for (axis, &extent) in own.iter().enumerate() {
+            if operand.shape()[axis] != 1 {
+                valid[axis + offset] = valid[axis + offset].min(extent);
+            }
+        }
+    }
+    Some(valid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tensor(values: &[f32], shape: &[usize]) -> Tensor {
+        Tensor::from_f32(values.to_vec(), shape, DType::F32).unwrap()
+    }
+
+    #[test]
+    fn broadcast_add_matches_hand_computation() {
+        // [[1],[2]] + [10, 20, 30] = [[11, 21, 31], [12, 22, 32]]
+        let sum = tensor(&[1.0, 2.0], &[2, 1]).binary(BinaryOp::Add, &tensor(&[10.0, 20.0, 30.0], &[3])).unwrap();
+        assert_eq!(sum.shape(), &[2, 3]);
+        assert_eq!(sum.to_f32_vec(), vec![11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+    }
+
+    #[test]
+    fn narrow_results_are_rounded_to_the_dtype() {
+        // In bf16, 1 + 2^-9 rounds back to 1.
+        let one = Tensor::ones(&[1], DType::Bf16).unwrap();
+        let tiny = Tensor::full(&[1], 2f64.powi(-9), DType::Bf16).unwrap();
+        assert_eq!(one.binary(BinaryOp::Add, &tiny).unwrap().to_f32_vec(), vec![1.0]);
+        assert_eq!(one.binary(BinaryOp::Add, &tiny).unwrap().dtype(), DType::Bf16);
+    }
+
+    #[test]
+    fn sigmoid_does_not_overflow() {
+        assert_eq!(UnaryOp::Sigmoid.apply(-1e4f32), 0.0);
+        assert_eq!(UnaryOp::Sigmoid.apply(1e4f32), 1.0);
+        // gelu(1) = Φ(1) = 0.841344746…
+        assert!((UnaryOp::GeluErf.apply(1.0f64) - 0.841_344_746_068_542_9).abs() < 1e-12);
+    }
+
+    #[test]
+    fn valid_shape_survives_elementwise_and_broadcast() {
+        let tile = Tensor::zeros(&[4, 8], DType::F32).unwrap().with_valid_shape(Some(vec![3, 8]));
+        let row = Tensor::ones(&[1, 8], DType::F32).unwrap();
+        assert_eq!(tile.binary(BinaryOp::Mul, &row).unwrap().valid_shape(), Some(&[3, 8][..]));
+        assert_eq!(tile.unary(UnaryOp::Exp).unwrap().valid_shape(), Some(&[3, 8][..]));
+    }
+
+    #[test]
+    fn clip_bounds_are_optional() {
+        let x = tensor(&[-2.0, 0.5, 3.0], &[3]);
+        assert_eq!(x.clip(Some(-1.0), Some(1.0)).unwrap().to_f32_vec(), vec![-1.0, 0.5, 1.0]);
+        assert_eq!(x.clip(None, Some(0.0)).unwrap().to_f32_vec(), vec![-2.0, 0.0, 0.0]);
+    }
+}

@@ -1,0 +1,359 @@
+//! Ops that move values without arithmetic: reshape, permute/transpose, concat, strided slices,
+//! tile views with a valid region, assemble (write a tile into a tensor), and cast.
+
+use super::dtype::DType;
+use super::handle::Tensor;
+use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim};
+use super::storage::{check_allocation, Storage};
+use crate::error::{Result, TensorError};
+
+/// One dim of a strided slice, already resolved against the dim's size: the indices
+/// `start, start + step, …` (`count` of them). `step` may be negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceSpec {
+    /// First index.
+    pub start: usize,
+    /// Distance between indices.
+    pub step: isize,
+    /// Number of indices.
+    pub count: usize,
+}
+
+impl SliceSpec {
+    /// The whole dim of size `size`.
+    pub fn full(size: usize) -> SliceSpec {
+        SliceSpec { start: 0, step: 1, count: size }
+    }
+
+    /// Resolves Python's `start:stop:step` (each optional, negatives from the end) against `size`.
+    pub fn from_python(start: Option<i64>, stop: Option<i64>, step: Option<i64>, size: usize) -> Result<SliceSpec> {
+        let step = step.unwrap_or(1);
+        if step == 0 {
+            return Err(TensorError::BadArgument { op: "slice", detail: "slice step cannot be zero".into() });
+        }
+        let size = size as i64;
+        let clamp = |value: i64, low: i64, high: i64| value.clamp(low, high);
+        let resolve = |value: i64| if value < 0 { value + size } else { value };
+        let (start, stop) = if step > 0 {
+            (clamp(start.map_or(0, resolve), 0, size), clamp(stop.map_or(size, resolve), 0, size))
+        } else {
+            (clamp(start.map_or(size - 1, resolve), -1, size - 1), clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1))
+        };
+        let count = if step > 0 {
+            if stop > start { (stop - start + step - 1) / step } else { 0 }
+        } else if start > stop {
+            (start - stop + (-step) - 1) / (-step)
+        } else {
+            0
+        };
+        Ok(SliceSpec { start: start.max(0) as usize, step: step as isize, count: count as usize })
+    }
+}
+
+impl Tensor {
+    /// The same values with another shape of equal element count (aliases the buffer).
+    pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
+        let count = element_count("reshape", shape)?;
+        if count != self.numel() {
+            return Err(TensorError::ShapeMismatch {
+                op: "reshape",
+                lhs: self.shape().to_vec(),
+                rhs: shape.to_vec(),
+                detail: format!("{} elements cannot be viewed as {count}", self.numel()),
+            });
+        }
+        Ok(self.reshaped_alias(shape))
+    }
+
+    /// Reorders dims: result dim `i` is input dim `order[i]` (a copy).
+    pub fn permute(&self, order: &[usize]) -> Result<Tensor> {
+        let rank = self.rank();
+        let mut seen = vec![false; rank];
+        if order.len() != rank || order.iter().any(|&a| a >= rank || std::mem::replace(&mut seen[a], true)) {
+            return Err(TensorError::BadArgument { op: "permute", detail: format!("{order:?} is not a permutation of the {rank} dims") });
+        }
+        if order.iter().enumerate().all(|(i, &a)| i == a) {
+            return Ok(self.clone());
+        }
+        let shape: Vec<usize> = order.iter().map(|&a| self.shape()[a]).collect();
+        let own = contiguous_strides(self.shape());
+        let strides: Vec<usize> = order.iter().map(|&a| own[a]).collect();
+        let storage = gather(&self.storage(), &shape, &strides);
+        let valid = self.valid_shape().map(|v| order.iter().map(|&a| v[a]).collect());
+        Ok(Tensor::from_storage(storage, &shape)?.with_valid_shape(valid))
+    }
+
+    /// Swaps two dims (a copy); `.T` of a matrix is `transpose(0, 1)`.
+    pub fn transpose(&self, dim0: isize, dim1: isize) -> Result<Tensor> {
+        let a = normalize_dim("transpose", dim0, self.rank())?;
+        let b = normalize_dim("transpose", dim1, self.rank())?;
+        let mut order: Vec<usize> = (0..self.rank()).collect();
+        order.swap(a, b);
+        self.permute(&order)
+    }
+
+    /// Joins tensors of equal shape except along `dim`; the dtype is the promotion of all inputs.
+    pub fn concat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
+        let first = tensors.first().ok_or_else(|| TensorError::BadArgument { op: "concat", detail: "needs at least one tensor".into() })?;
+        let axis = normalize_dim("concat", dim, first.rank())?;
+        let mut shape = first.shape().to_vec();
+        shape[axis] = 0;
+        let mut dtype = first.dtype();
+        for tensor in tensors {
+            let same_rank = tensor.rank() == first.rank();
+            let others_match = same_rank && (0..first.rank()).all(|a| a == axis || tensor.shape()[a] == first.shape()[a]);
+            if !others_match {
+                return Err(TensorError::ShapeMismatch {
+                    op: "concat",
+                    lhs: first.shape().to_vec(),
+                    rhs: tensor.shape().to_vec(),
+                    detail: format!("all dims except dim {axis} must be equal"),
+                });
+            }
+            shape[axis] += tensor.shape()[axis];
+            dtype = dtype.promote(tensor.dtype());
+        }
+        let count = element_count("concat", &shape)?;
+        check_allocation("concat", count, dtype)?;
+        let outer: usize = shape[..axis].iter().product();
+        let inner: usize = shape[axis + 1..].iter().product();
+        let mut values = Vec::with_capacity(count);
+        let parts: Vec<Vec<f64>> = tensors.iter().map(Tensor::to_f64_vec).collect();
+        for row in 0..outer {
+            for (tensor, part) in tensors.iter().zip(&parts) {
+                let width = tensor.shape()[axis] * inner;
+                values.extend_from_slice(&part[row * width..(row + 1) * width]);
+            }
+        }
+        Tensor::from_f64(values, &shape, dtype)
+    }
+
+    /// A strided slice (a copy), one spec per dim.
+    pub fn slice(&self, specs: &[SliceSpec]) -> Result<Tensor> {
+        let (shape, strides, base) = self.slice_geometry(specs)?;
+        check_allocation("slice", shape.iter().product(), self.dtype())?;
+        let storage = gather_from(&self.storage(), &shape, &strides, base);
+        Tensor::from_storage(storage, &shape)
+    }
+
+    /// Writes `value` (broadcast to the slice's shape, rounded to this dtype) into a strided slice, in
+    /// place: `x[specs] = value`.
+    pub fn assign_slice(&self, specs: &[SliceSpec], value: &Tensor) -> Result<()> {
+        let (shape, strides, base) = self.slice_geometry(specs)?;
+        let target = broadcast_shapes("assign", value.shape(), &shape)?;
+        if target != shape {
+            return Err(TensorError::ShapeMismatch {
+                op: "assign",
+                lhs: value.shape().to_vec(),
+                rhs: shape,
+                detail: "the value must broadcast to the shape of the slice".into(),
+            });
+        }
+        let source = value.to_f64_vec();
+        let source_strides = broadcast_strides(value.shape(), &shape);
+        self.write_storage(|storage| {
+            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base + to, source[from]));
+        });
+        Ok(())
+    }
+
+    fn slice_geometry(&self, specs: &[SliceSpec]) -> Result<(Vec<usize>, Vec<usize>, usize)> {
+        if specs.len() != self.rank() {
+            return Err(TensorError::BadArgument { op: "slice", detail: format!("{} indices for a {}-d tensor", specs.len(), self.rank()) });
+        }
+        let own = contiguous_strides(self.shape());
+        let mut base = 0isize;
+        let mut strides = Vec::with_capacity(specs.len());
+        for (axis, spec) in specs.iter().enumerate() {
+            let last = spec.start as isize + spec.step * (spec.count as isize - 1);
+            if spec.count > 0 && (spec.start >= self.shape()[axis] || last < 0 || last >= self.shape()[axis] as isize) {
+                return Err(TensorError::OutOfBounds { op: "slice", detail: format!("index out of range for dim {axis} of size {}", self.shape()[axis]) });
+            }
+            base += spec.start as isize * own[axis] as isize;
+            strides.push(spec.step * own[axis] as isize);
+        }
+        // Negative steps walk backwards; express them as wrapping offsets from `base`.
+        let strides = strides.into_iter().map(|s| s as usize).collect();
+        Ok((specs.iter().map(|s| s.count).collect(), strides, base as usize))
+    }
+
+    /// A tile of `shape` read at `offsets`: elements inside `valid_shape` (default: all of `shape`)
+    /// come from this tensor, the rest read as 0. The valid region must lie inside the tensor.
+    pub fn view(&self, shape: &[usize], offsets: &[usize], valid_shape: Option<&[usize]>) -> Result<Tensor> {
+        let valid = valid_shape.unwrap_or(shape).to_vec();
+        if shape.len() != self.rank() || offsets.len() != self.rank() || valid.len() != self.rank() {
+            return Err(TensorError::BadArgument {
+                op: "view",
+                detail: format!("shape, offsets and valid_shape need {} entries each, one per dim of the tensor", self.rank()),
+            });
+        }
+        for axis in 0..self.rank() {
+            if valid[axis] > shape[axis] {
+                return Err(TensorError::BadArgument { op: "view", detail: format!("valid_shape {valid:?} is larger than the tile shape {shape:?}") });
+            }
+            let end = offsets[axis].saturating_add(valid[axis]);
+            if end > self.shape()[axis] {
+                let fits = self.shape()[axis].saturating_sub(offsets[axis]);
+                return Err(TensorError::OutOfBounds {
+                    op: "view",
+                    detail: format!(
+                        "the tile at offset {} with {} elements runs past the edge of dim {axis} (size {}); pass valid_shape with {fits} in dim {axis} for a ragged last tile",
+                        offsets[axis], valid[axis], self.shape()[axis]
+                    ),
+                });
+            }
+        }
+        let count = element_count("view", shape)?;
+        check_allocation("view", count, self.dtype())?;
+        let source = self.storage();
+        let own = contiguous_strides(self.shape());
+        let base: usize = offsets.iter().zip(&own).map(|(o, s)| o * s).sum();
+        let region = gather_from(&source, &valid, &own, base);
+        let mut tile = Storage::from_f64(vec![0.0; count], self.dtype());
+        let tile_strides = contiguous_strides(shape);
+        let region_strides = contiguous_strides(&valid);
+        let region_values = region.to_f64_vec();
+        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.set_f64(to, region_values[from]));
+        Ok(Tensor::from_storage(tile, shape)?.with_valid_shape(Some(valid)))
+    }
+
+    /// Writes the valid region of `tile` into this tensor at `offsets`, in place (values rounded to
+    /// this tensor's dtype). Only the valid region is written, so a ragged last tile stays in bounds.
+    pub fn assemble(&self, tile: &Tensor, offsets: &[usize]) -> Result<()> {
+        let specs = self.assemble_specs(tile, offsets)?;
+        let valid = tile.valid_or_full_shape();
+        let full: Vec<SliceSpec> = valid.iter().map(|&v| SliceSpec::full(v)).collect();
+        let region = tile.slice(&full)?;
+        self.assign_slice(&specs, &region)
+    }
+
+    /// The slice of this tensor that `assemble(tile, offsets)` writes, checked against the edges.
+    pub fn assemble_specs(&self, tile: &Tensor, offsets: &[usize]) -> Result<Vec<SliceSpec>> {
+        let valid = tile.valid_or_full_shape();
+        if tile.rank() != self.rank() || offsets.len() != self.rank() {
+            return Err(TensorError::ShapeMismatch {
+                op: "assemble",
+                lhs: tile.shape().to_vec(),
+                rhs: self.shape().to_vec(),
+                detail: format!("tile, offsets ({}) and output must have the same rank", offsets.len()),
+            });
+        }
+        for axis in 0..self.rank() {
+            if offsets[axis].saturating_add(valid[axis]) > self.shape()[axis] {
+                return Err(TensorError::OutOfBounds {
+                    op: "assemble",
+                    detail: format!(
+                        "writing {} elements at offset {} runs past dim {axis} of the output (size {}); give the tile a valid_shape",
+                        valid[axis], offsets[axis], self.shape()[axis]
+                    ),
+                });
+            }
+        }
+        Ok(offsets.iter().zip(&valid).map(|(&start, &count)| SliceSpec { start, step: 1, count }).collect())
+    }
+
+    /// The values converted to `dtype` (rounded once); keeps the valid shape.
+    pub fn cast(&self, dtype: DType) -> Result<Tensor> {
+        if dtype == self.dtype() {
+            return Ok(self.deep_copy());
+        }
+        check_allocation("cast", self.numel(), dtype)?;
+        let storage = match dtype {
+            DType::F64 => Storage::F64(self.to_f64_vec()),
+            _ => Storage::from_f32(self.to_f32_vec(), dtype),
+        };
+        Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
+    }
+}
+
+fn gather(source: &Storage, shape: &[usize], strides: &[usize]) -> Storage {
+    gather_from(source, shape, strides, 0)
+}
+
+/// Copies the elements at `base + Σ index·stride` (wrapping, for negative strides) into a new
+/// contiguous buffer of `shape`.
+fn gather_from(source: &Storage, shape: &[usize], strides: &[usize], base: usize) -> Storage {
+    fn pick<T: Copy>(values: &[T], shape: &[usize], strides: &[usize], base: usize) -> Vec<T> {
+        let mut out = Vec::with_capacity(shape.iter().product());
+        for_each_offset(shape, [strides], |[offset]| out.push(values[base.wrapping_add(offset)]));
+        out
+    }
+    match source {
+        Storage::F32(v) => Storage::F32(pick(v, shape, strides, base)),
+        Storage::F16(v) => Storage::F16(pick(v, shape, strides, base)),
+        Storage::Bf16(v) => Storage::Bf16(pick(v, shape, strides, base)),
+        Storage::F64(v) => Storage::F64(pick(v, shape, strides, base)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> Tensor {
+        // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+        Tensor::arange(0.0, 12.0, 1.0, DType::F32).unwrap().reshape(&[3, 4]).unwrap()
+    }
+
+    #[test]
+    fn transpose_and_permute() {
+        assert_eq!(grid().transpose(0, 1).unwrap().to_f32_vec(), vec![0., 4., 8., 1., 5., 9., 2., 6., 10., 3., 7., 11.]);
+        assert!(grid().permute(&[0, 0]).is_err());
+    }
+
+    #[test]
+    fn python_slices_resolve_like_python() {
+        // list(range(5))[::-2] = [4, 2, 0]; [1:-1] = [1, 2, 3]; [10:] = []
+        assert_eq!(SliceSpec::from_python(None, None, Some(-2), 5).unwrap(), SliceSpec { start: 4, step: -2, count: 3 });
+        assert_eq!(SliceSpec::from_python(Some(1), Some(-1), None, 5).unwrap(), SliceSpec { start: 1, step: 1, count: 3 });
+        assert_eq!(SliceSpec::from_python(Some(10), None, None, 5).unwrap().count, 0);
+    }
+
+    #[test]
+    fn negative_step_slice() {
+        let row = grid().slice(&[SliceSpec { start: 1, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()]).unwrap();
+        assert_eq!(row.to_f32_vec(), vec![7.0, 6.0, 5.0, 4.0]);
+    }
+
+    #[test]
+    fn view_pads_outside_valid_region_with_zeros() {
+        // A 2×3 tile at (2, 2) of the 3×4 grid: only 1×2 elements exist.
+        let error = grid().view(&[2, 3], &[2, 2], None).unwrap_err().to_string();
+        assert!(error.contains("valid_shape"), "{error}");
+        let tile = grid().view(&[2, 3], &[2, 2], Some(&[1, 2])).unwrap();
+        assert_eq!(tile.to_f32_vec(), vec![10.0, 11.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(tile.valid_shape(), Some(&[1, 2][..]));
+    }
+
+    #[test]
+    fn assemble_writes_only_the_valid_region() {
+        let out = Tensor::zeros(&[3, 4], DType::F32).unwrap();
+        let tile = Tensor::ones(&[2, 3], DType::F32).unwrap().with_valid_shape(Some(vec![1, 2]));
+        out.assemble(&tile, &[2, 2]).unwrap();
+        assert_eq!(out.to_f32_vec(), vec![0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 1., 1.]);
+        assert!(out.assemble(&Tensor::ones(&[2, 3], DType::F32).unwrap(), &[2, 2]).is_err());
+    }
+
+    #[test]
+    fn concat_along_each_dim() {
+        let joined = Tensor::concat(&[grid(), grid()], 1).unwrap();
+        assert_eq!(joined.shape(), &[3, 8]);
+        assert_eq!(&joined.to_f32_vec()[..8], &[0., 1., 2., 3., 0., 1., 2., 3.]);
+        assert!(Tensor::concat(&[grid(), grid().transpose(0, 1).unwrap()], 0).is_err());
+    }
+
+    #[test]
+    fn cast_rounds_once() {
+        let x = Tensor::from_f32(vec![1.0 + 2f32.powi(-10)], &[1], DType::F32).unwrap();
+        assert_eq!(x.cast(DType::Bf16).unwrap().to_f32_vec(), vec![1.0]);
+        assert_eq!(x.cast(DType::F16).unwrap().to_f32_vec(), vec![1.0 + 2f32.powi(-10)]);
+    }
+
+    #[test]
+    fn assign_slice_broadcasts_and_aliases() {
+        let x = grid();
+        let alias = x.clone();
+        x.assign_slice(&[SliceSpec::full(3), SliceSpec { start: 0, step: 2, count: 2 }], &Tensor::scalar(-1.0, DType::F32)).unwrap();
+        assert_eq!(&alias.to_f32_vec()[..4], &[-1.0, 1.0, -1.0, 3.0]);
+    }
+}

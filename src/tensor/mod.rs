@@ -1,0 +1,24 @@
+//! The tensor core: `Tensor` handles over dtype-typed storage, every forward op, numpy broadcasting,
+//! the seeded generator, and the SIMD kernels. Knows nothing about autograd, tiles or the language.
+
+mod dtype;
+mod elementwise;
+mod handle;
+mod layout;
+mod matmul;
+mod random;
+mod real;
+mod reduce;
+mod shape;
+pub mod simd;
+mod storage;
+
+pub use dtype::DType;
+pub use elementwise::{sigmoid, BinaryOp, UnaryOp};
+pub use handle::Tensor;
+pub use layout::SliceSpec;
+pub use random::{manual_seed, Rng};
+pub use real::Real;
+pub use reduce::{ReduceOp, SoftmaxOp};
+pub use shape::{broadcast_shapes, contiguous_strides, element_count, normalize_dim, normalize_dims};
+pub use storage::{allocation_limit, check_allocation, set_allocation_limit, Storage, DEFAULT_ALLOCATION_LIMIT};

@@ -1,0 +1,212 @@
+//! Reductions over any set of dims (negative dims, keepdim), and the stable softmax family.
+
+use serde::{Deserialize, Serialize};
+
+use super::dtype::DType;
+use super::handle::Tensor;
+use super::real::Real;
+use super::shape::{normalize_dim, normalize_dims};
+use super::simd;
+use super::storage::Storage;
+use crate::error::{Result, TensorError};
+
+/// Reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReduceOp {
+    /// Σ x
+    Sum,
+    /// Σ x / n
+    Mean,
+    /// largest element (NaN propagates)
+    Amax,
+    /// smallest element (NaN propagates)
+    Amin,
+    /// population variance Σ(x-μ)²/n (`correction` 0, as `numpy.var`)
+    Var,
+}
+
+impl ReduceOp {
+    /// The pypto name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "sum",
+            ReduceOp::Mean => "mean",
+            ReduceOp::Amax => "amax",
+            ReduceOp::Amin => "amin",
+            ReduceOp::Var => "var",
+        }
+    }
+}
+
+/// The softmax family, normalised along one dim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SoftmaxOp {
+    /// `exp(x - max) / Σ exp(x - max)`
+    Softmax,
+    /// `x - max - log Σ exp(x - max)`
+    LogSoftmax,
+}
+
+fn reduce_block<T: Real>(op: ReduceOp, block: &[T]) -> T {
+    let n = T::of(block.len() as f64);
+    match op {
+        ReduceOp::Sum => block.iter().fold(T::zero(), |acc, &x| acc + x),
+        ReduceOp::Mean => block.iter().fold(T::zero(), |acc, &x| acc + x) / n,
+        ReduceOp::Amax => block.iter().fold(T::neg_infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.max(x) }),
+        ReduceOp::Amin => block.iter().fold(T::infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.min(x) }),
+        ReduceOp::Var => {
+            let mean = block.iter().fold(T::zero(), |acc, &x| acc + x) / n;
+            block.iter().fold(T::zero(), |acc, &x| acc + (x - mean) * (x - mean)) / n
+        }
+    }
+}
+
+fn reduce_block_f32(op: ReduceOp, block: &[f32]) -> f32 {
+    match op {
+        ReduceOp::Sum => simd::sum(block),
+        ReduceOp::Mean => simd::sum(block) / block.len() as f32,
+        ReduceOp::Amax => simd::max(block),
+        ReduceOp::Amin => -simd::max(&block.iter().map(|x| -x).collect::<Vec<_>>()),
+        ReduceOp::Var => {
+            let mean = simd::sum(block) / block.len() as f32;
+            simd::sum_squared_deviation(block, mean) / block.len() as f32
+        }
+    }
+}
+
+impl Tensor {
+    /// Reduces over `dims` (all dims when `None`); `keepdim` keeps reduced dims as size 1.
+    pub fn reduce(&self, op: ReduceOp, dims: Option<&[isize]>, keepdim: bool) -> Result<Tensor> {
+        let rank = self.rank();
+        let axes = match dims {
+            Some(dims) => normalize_dims(op.name(), dims, rank)?,
+            None => (0..rank).collect(),
+        };
+        let reduced: usize = axes.iter().map(|&a| self.shape()[a]).product();
+        if reduced == 0 && matches!(op, ReduceOp::Amax | ReduceOp::Amin | ReduceOp::Mean | ReduceOp::Var) {
+            return Err(TensorError::BadArgument { op: op.name(), detail: "cannot reduce over an empty dim".into() });
+        }
+        let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
+        let order: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
+        let moved = self.permute(&order)?;
+        let out_shape: Vec<usize> = (0..rank)
+            .filter_map(|a| if axes.contains(&a) { keepdim.then_some(1) } else { Some(self.shape()[a]) })
+            .collect();
+        let out_count: usize = out_shape.iter().product();
+        let dtype = self.dtype();
+        let storage = if dtype == DType::F64 {
+            let values = moved.to_f64_vec();
+            Storage::F64(blocks(&values, reduced, out_count).map(|b| reduce_block(op, b)).collect())
+        } else {
+            let values = moved.to_f32_vec();
+            Storage::from_f32(blocks(&values, reduced, out_count).map(|b| reduce_block_f32(op, b)).collect(), dtype)
+        };
+        let valid = self.valid_shape().map(|valid| {
+            (0..rank).filter_map(|a| if axes.contains(&a) { keepdim.then_some(1) } else { Some(valid[a]) }).collect()
+        });
+        Ok(Tensor::from_storage(storage, &out_shape)?.with_valid_shape(valid))
+    }
+
+    /// Softmax or log-softmax along `dim`, computed with the max subtracted so that inputs of ±1e4
+    /// neither overflow nor lose the result.
+    pub fn softmax_like(&self, op: SoftmaxOp, dim: isize) -> Result<Tensor> {
+        let name = match op {
+            SoftmaxOp::Softmax => "softmax",
+            SoftmaxOp::LogSoftmax => "log_softmax",
+        };
+        if self.rank() == 0 {
+            return Err(TensorError::BadArgument { op: name, detail: "needs at least one dim".into() });
+        }
+        let axis = normalize_dim(name, dim, self.rank())?;
+        let last = self.rank() - 1;
+        let moved = self.transpose(axis as isize, last as isize)?;
+        let width = self.shape()[axis];
+        let dtype = self.dtype();
+        let storage = if dtype == DType::F64 {
+            let mut values = moved.to_f64_vec();
+            values.chunks_mut(width.max(1)).for_each(|row| softmax_row(op, row));
+            Storage::F64(values)
+        } else {
+            let mut values = moved.to_f32_vec();
+            values.chunks_mut(width.max(1)).for_each(|row| softmax_row(op, row));
+            Storage::from_f32(values, dtype)
+        };
+        Tensor::from_storage(storage, moved.shape())?.transpose(axis as isize, last as isize)
+    }
+}
+
+/// Splits `values` into `count` consecutive blocks of `size` (`size` may be 0: empty blocks).
+fn blocks<T>(values: &[T], size: usize, count: usize) -> impl Iterator<Item = &[T]> {
+    (0..count).map(move |i| &values[i * size..(i + 1) * size])
+}
+
+fn softmax_row<T: Real>(op: SoftmaxOp, row: &mut [T]) {
+    let max = row.iter().fold(T::neg_infinity(), |acc, &x| acc.max(x));
+    let shift = if max.is_finite() { max } else { T::zero() };
+    let total = row.iter().fold(T::zero(), |acc, &x| acc + (x - shift).exp());
+    match op {
+        SoftmaxOp::Softmax => row.iter_mut().for_each(|x| *x = (*x - shift).exp() / total),
+        SoftmaxOp::LogSoftmax => {
+            let log_total = total.ln();
+            row.iter_mut().for_each(|x| *x = *x - shift - log_total)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matrix() -> Tensor {
+        // [[1, 2, 3], [4, 5, 6]]
+        Tensor::from_f32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3], DType::F32).unwrap()
+    }
+
+    #[test]
+    fn sums_over_each_dim() {
+        assert_eq!(matrix().reduce(ReduceOp::Sum, Some(&[0]), false).unwrap().to_f32_vec(), vec![5.0, 7.0, 9.0]);
+        let rows = matrix().reduce(ReduceOp::Sum, Some(&[-1]), true).unwrap();
+        assert_eq!(rows.shape(), &[2, 1]);
+        assert_eq!(rows.to_f32_vec(), vec![6.0, 15.0]);
+        assert_eq!(matrix().reduce(ReduceOp::Sum, None, false).unwrap().item().unwrap(), 21.0);
+    }
+
+    #[test]
+    fn variance_is_the_population_variance() {
+        // var([1,2,3]) = ((1-2)² + 0 + (3-2)²)/3 = 2/3
+        let var = matrix().reduce(ReduceOp::Var, Some(&[1]), false).unwrap().to_f64_vec();
+        assert!((var[0] - 2.0 / 3.0).abs() < 1e-6 && (var[1] - 2.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn amax_amin_mean() {
+        assert_eq!(matrix().reduce(ReduceOp::Amax, Some(&[0]), false).unwrap().to_f32_vec(), vec![4.0, 5.0, 6.0]);
+        assert_eq!(matrix().reduce(ReduceOp::Amin, Some(&[1]), false).unwrap().to_f32_vec(), vec![1.0, 4.0]);
+        assert_eq!(matrix().reduce(ReduceOp::Mean, Some(&[0, 1]), false).unwrap().item().unwrap(), 3.5);
+    }
+
+    #[test]
+    fn softmax_is_stable_at_1e4() {
+        // softmax([1e4, 0, -1e4]) = [1, e^-1e4, …] ≈ [1, 0, 0]; log_softmax = [0, -1e4, -2e4].
+        let x = Tensor::from_f32(vec![1e4, 0.0, -1e4], &[3], DType::F32).unwrap();
+        assert_eq!(x.softmax_like(SoftmaxOp::Softmax, -1).unwrap().to_f32_vec(), vec![1.0, 0.0, 0.0]);
+        assert_eq!(x.softmax_like(SoftmaxOp::LogSoftmax, 0).unwrap().to_f32_vec(), vec![0.0, -1e4, -2e4]);
+    }
+
+    #[test]
+    fn softmax_along_first_dim() {
+        // Columns of [[0, 0], [ln 3, 0]] → [[1/4, 1/2], [3/4, 1/2]].
+        let x = Tensor::from_f64(vec![0.0, 0.0, 3f64.ln(), 0.0], &[2, 2], DType::F64).unwrap();
+        let y = x.softmax_like(SoftmaxOp::Softmax, 0).unwrap().to_f64_vec();
+        for (got, want) in y.iter().zip([0.25, 0.5, 0.75, 0.5]) {
+            assert!((got - want).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn empty_max_is_an_error() {
+        let empty = Tensor::zeros(&[0, 3], DType::F32).unwrap();
+        assert!(empty.reduce(ReduceOp::Amax, Some(&[0]), false).is_err());
+        assert_eq!(empty.reduce(ReduceOp::Sum, Some(&[0]), false).unwrap().to_f32_vec(), vec![0.0; 3]);
+    }
+}
