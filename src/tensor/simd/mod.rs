@@ -1,7 +1,7 @@
 //! The hot loops of the tensor core. Each entry point picks the wasm `simd128` kernel when the
 //! build has it and the portable kernel otherwise; both give the same results within f32 rounding.
 
-mod portable;
+pub mod portable;
 
 use super::elementwise::{BinaryOp, UnaryOp};
 

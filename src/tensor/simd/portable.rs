@@ -1,4 +1,5 @@
-//! Portable kernels: plain loops the compiler can vectorise, used where wasm `simd128` is absent.
+//! Portable kernels: plain loops the compiler can vectorise, used where wasm `simd128` is absent
+//! (public so tests can check the SIMD kernels against them).
 
 use super::MatrixRef;
 use crate::tensor::elementwise::{BinaryOp, UnaryOp};
