@@ -258,8 +258,10 @@ impl Tensor {
             return Ok(self.deep_copy());
         }
         check_allocation("cast", self.numel(), dtype)?;
-        let storage = match dtype {
-            DType::F64 => Storage::F64(self.to_f64_vec()),
+        // From f64, round straight to the target: going through f32 first would round twice.
+        let storage = match (self.dtype(), dtype) {
+            (_, DType::F64) => Storage::F64(self.to_f64_vec()),
+            (DType::F64, _) => Storage::from_f64(self.to_f64_vec(), dtype),
             _ => Storage::from_f32(self.to_f32_vec(), dtype),
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
@@ -347,6 +349,14 @@ mod tests {
         let x = Tensor::from_f32(vec![1.0 + 2f32.powi(-10)], &[1], DType::F32).unwrap();
         assert_eq!(x.cast(DType::Bf16).unwrap().to_f32_vec(), vec![1.0]);
         assert_eq!(x.cast(DType::F16).unwrap().to_f32_vec(), vec![1.0 + 2f32.powi(-10)]);
+    }
+
+    #[test]
+    fn cast_from_f64_rounds_once() {
+        // 1 + 2^-11 + 2^-40 lies just above the f16 tie between 1 and 1 + 2^-10, so it rounds up;
+        // through f32 it would first become the tie 1 + 2^-11 and then round to even, 1.
+        let x = Tensor::from_f64(vec![1.0 + 2f64.powi(-11) + 2f64.powi(-40)], &[1], DType::F64).unwrap();
+        assert_eq!(x.cast(DType::F16).unwrap().to_f64_vec(), vec![1.0 + 2f64.powi(-10)]);
     }
 
     #[test]
