@@ -152,7 +152,8 @@ impl Tensor {
         let source = value.to_f64_vec();
         let source_strides = broadcast_strides(value.shape(), &shape);
         self.write_storage(|storage| {
-            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base + to, source[from]));
+            // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
+            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base.wrapping_add(to), source[from]));
         });
         Ok(())
     }
@@ -349,6 +350,15 @@ mod tests {
         let x = Tensor::from_f32(vec![1.0 + 2f32.powi(-10)], &[1], DType::F32).unwrap();
         assert_eq!(x.cast(DType::Bf16).unwrap().to_f32_vec(), vec![1.0]);
         assert_eq!(x.cast(DType::F16).unwrap().to_f32_vec(), vec![1.0 + 2f32.powi(-10)]);
+    }
+
+    #[test]
+    fn assign_through_a_negative_step() {
+        // x[0, ::-1] = [10, 11, 12, 13] writes the row reversed: [13, 12, 11, 10].
+        let x = grid();
+        let value = Tensor::arange(10.0, 14.0, 1.0, DType::F32).unwrap();
+        x.assign_slice(&[SliceSpec { start: 0, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()], &value).unwrap();
+        assert_eq!(&x.to_f32_vec()[..4], &[13.0, 12.0, 11.0, 10.0]);
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn matmul_batched() {
         (&[4, 3, 5], &[4, 5, 2], false, false),
         (&[2, 1, 3, 4], &[5, 4, 2], false, false),
         (&[3, 4], &[2, 4, 5], false, false),
-        (&[2, 3, 7, 5], &[7, 6], false, false),
+        (&[2, 3, 7, 5], &[5, 6], false, false),
         (&[2, 1, 5, 3], &[1, 4, 6, 5], true, true),
         (&[3, 9, 17], &[1, 9, 11], true, false),
         (&[1, 0, 3], &[2, 3, 4], false, false),
