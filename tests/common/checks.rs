@@ -32,7 +32,7 @@ fn unary_tolerance(op: UnaryOp, x: f64, exact: f64, epsilon: f64) -> f64 {
         UnaryOp::Rsqrt => (2.0, 0.0),
         UnaryOp::Exp | UnaryOp::Sigmoid | UnaryOp::Silu => (8.0, 0.0),
         UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh => (8.0, 1.0),
-        UnaryOp::GeluErf | UnaryOp::GeluTanh => (8.0, x.abs()),
+        UnaryOp::GeluErf | UnaryOp::GeluTanh => (8.0, (-x).max(0.0)),
     };
     ulps * epsilon * (exact.abs() + floor)
 }
