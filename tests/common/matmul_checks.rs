@@ -5,10 +5,23 @@ use tilelab::tensor::{DType, Tensor};
 use super::reference;
 use super::{assert_close, assert_exact, narrow_slack, random_tensor, round_to, Inputs, ALL_DTYPES};
 
-/// 2-D sizes (m, k, n): odd sizes that are not multiples of any vector width or block, single rows
-/// and columns, and empty dims (k = 0 gives zeros).
-pub const MATMUL_SIZES: [(usize, usize, usize); 11] =
-    [(1, 1, 1), (3, 5, 7), (17, 13, 19), (33, 31, 29), (64, 1, 65), (1, 70, 1), (9, 16, 8), (5, 67, 3), (0, 3, 4), (3, 0, 4), (5, 4, 0)];
+/// 2-D sizes (m, k, n): odd sizes that are not multiples of any vector width or block (some larger
+/// than a cache block), single rows and columns, and empty dims (k = 0 gives zeros).
+pub const MATMUL_SIZES: [(usize, usize, usize); 13] = [
+    (1, 1, 1),
+    (3, 5, 7),
+    (17, 13, 19),
+    (33, 31, 29),
+    (64, 1, 65),
+    (1, 70, 1),
+    (9, 16, 8),
+    (5, 67, 3),
+    (67, 129, 33),
+    (130, 70, 65),
+    (0, 3, 4),
+    (3, 0, 4),
+    (5, 4, 0),
+];
 
 /// The stored shape of an operand whose oriented matrix is rows × cols.
 fn stored(rows: usize, cols: usize, transposed: bool) -> Vec<usize> {

@@ -96,12 +96,17 @@ pub fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
     a.iter().zip(&b).map(|(&x, &y)| if x == y || y == 1 { Some(x) } else if x == 1 { Some(y) } else { None }).collect()
 }
 
-/// The value of a tensor of `shape` at a multi-index of the broadcast shape (right-aligned; dims of
-/// size 1 repeat).
-pub fn broadcast_at(values: &[f64], shape: &[usize], index: &[usize]) -> f64 {
+/// Flat position in a tensor of `shape` of a multi-index of the broadcast shape (right-aligned; dims
+/// of size 1 repeat).
+pub fn broadcast_position(shape: &[usize], index: &[usize]) -> usize {
     let skip = index.len() - shape.len();
     let own: Vec<usize> = shape.iter().zip(&index[skip..]).map(|(&d, &i)| if d == 1 { 0 } else { i }).collect();
-    values[ravel(&own, shape)]
+    ravel(&own, shape)
+}
+
+/// The value of a tensor of `shape` at a multi-index of the broadcast shape.
+pub fn broadcast_at(values: &[f64], shape: &[usize], index: &[usize]) -> f64 {
+    values[broadcast_position(shape, index)]
 }
 
 /// `values` of `shape` expanded to the broadcast shape `target`.
@@ -194,29 +199,24 @@ pub fn softmax(shape: &[usize], values: &[f64], axis: usize, log: bool) -> Vec<f
 /// rounding error bound of a dot product).
 pub fn matmul(a: &[f64], a_shape: &[usize], b: &[f64], b_shape: &[usize], a_trans: bool, b_trans: bool) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
     let (ar, br) = (a_shape.len(), b_shape.len());
-    let at = |batch: &[usize], i: usize, p: usize| {
-        let (row, col) = if a_trans { (p, i) } else { (i, p) };
-        let index = [batch.to_vec(), vec![row, col]].concat();
-        broadcast_at(a, a_shape, &index)
-    };
-    let bt = |batch: &[usize], p: usize, j: usize| {
-        let (row, col) = if b_trans { (j, p) } else { (p, j) };
-        let index = [batch.to_vec(), vec![row, col]].concat();
-        broadcast_at(b, b_shape, &index)
-    };
-    let m = if a_trans { a_shape[ar - 1] } else { a_shape[ar - 2] };
-    let k = if a_trans { a_shape[ar - 2] } else { a_shape[ar - 1] };
-    let n = if b_trans { b_shape[br - 2] } else { b_shape[br - 1] };
+    let (a_rows, a_cols, b_rows, b_cols) = (a_shape[ar - 2], a_shape[ar - 1], b_shape[br - 2], b_shape[br - 1]);
+    let (m, k) = if a_trans { (a_cols, a_rows) } else { (a_rows, a_cols) };
+    let n = if b_trans { b_rows } else { b_cols };
     let batch = broadcast_shape(&a_shape[..ar - 2], &b_shape[..br - 2]).expect("batch dims broadcast");
     let shape = [batch.clone(), vec![m, n]].concat();
     let (mut out, mut scale) = (Vec::new(), Vec::new());
     for flat in 0..batch.iter().product::<usize>() {
-        // Batch index padded with the two matrix dims so `broadcast_at` aligns it from the right.
+        // The matrices of this batch element: each operand's batch dims broadcast against `batch`.
         let batch_index = unravel(flat, &batch);
+        let a_base = broadcast_position(&a_shape[..ar - 2], &batch_index) * a_rows * a_cols;
+        let b_base = broadcast_position(&b_shape[..br - 2], &batch_index) * b_rows * b_cols;
+        // op(a)[i][p] and op(b)[p][j]: a transposed operand is read with row and column swapped.
+        let a_at = |i: usize, p: usize| if a_trans { a[a_base + p * a_cols + i] } else { a[a_base + i * a_cols + p] };
+        let b_at = |p: usize, j: usize| if b_trans { b[b_base + j * b_cols + p] } else { b[b_base + p * b_cols + j] };
         for i in 0..m {
             for j in 0..n {
-                out.push((0..k).map(|p| at(&batch_index, i, p) * bt(&batch_index, p, j)).sum());
-                scale.push((0..k).map(|p| (at(&batch_index, i, p) * bt(&batch_index, p, j)).abs()).sum());
+                out.push((0..k).map(|p| a_at(i, p) * b_at(p, j)).sum());
+                scale.push((0..k).map(|p| (a_at(i, p) * b_at(p, j)).abs()).sum());
             }
         }
     }
