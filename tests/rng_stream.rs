@@ -92,6 +92,7 @@ fn randn_is_box_muller_of_the_stream() {
 #[test]
 fn committed_bit_patterns_match_natively() {
     common::rng_golden::check_bit_patterns();
+    common::rng_golden::check_digests();
     common::rng_golden::check_moments();
     common::rng_golden::check_global_stream();
 }
@@ -115,4 +116,6 @@ fn print_golden_constants() {
             println!("pub const {name}: [u32; COUNT] = [{}];", bits.join(", "));
         }
     }
+    let digests: Vec<String> = common::rng_golden::DIGEST_CASES.iter().map(|&(_, dtype, seed, count)| format!("0x{:016X}", common::rng_golden::stream_digest(dtype, seed, count))).collect();
+    println!("pub const DIGESTS: [u64; 3] = [{}];", digests.join(", "));
 }

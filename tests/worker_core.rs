@@ -19,6 +19,7 @@ fn built_with_simd128() {
 #[wasm_bindgen_test]
 fn rng_bit_patterns_match_the_native_constants() {
     rng_golden::check_bit_patterns();
+    rng_golden::check_digests();
     rng_golden::check_global_stream();
 }
 

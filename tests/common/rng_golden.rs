@@ -59,6 +59,26 @@ pub const RAND_SEED_7_F64: [u64; COUNT] = [
     0x3FEE0C019551AEB1, 0x3FEC2FEDEFD1598F, 0x3FDCE40F41503670, 0x3FE1F2B8C2203096,
 ];
 
+/// (name, dtype, seed, sample count) of the long normal streams whose bits are committed as a digest.
+/// Long enough that a platform difference hitting one value in 16 000 shows: rounding f64 to f16
+/// through f32 (what `half` does on CPUs with F16C, but not in wasm) changes 66 of 2^20 normals,
+/// about 16 of the 2^18 here (the chance that none changes is e^-16).
+pub const DIGEST_CASES: [(&str, DType, u64, usize); 3] =
+    [("RANDN_SEED_99_F16", DType::F16, 99, 1 << 18), ("RANDN_SEED_99_BF16", DType::Bf16, 99, 1 << 16), ("RANDN_SEED_99_F32", DType::F32, 99, 1 << 16)];
+
+/// FNV-1a 64-bit digests of the f32 bit patterns of each `DIGEST_CASES` stream, in order.
+pub const DIGESTS: [u64; 3] = [0x900E49B8B97719F9, 0x8EE15EED1742E250, 0x11C8BDD095F88AB6];
+
+/// FNV-1a (64-bit): for each byte, xor it in and multiply by the prime 0x100000001B3.
+pub fn digest(values: &[f64]) -> u64 {
+    values.iter().flat_map(|&v| (v as f32).to_bits().to_le_bytes()).fold(0xCBF2_9CE4_8422_2325u64, |hash, byte| (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
+/// The digest of a long stream.
+pub fn stream_digest(dtype: DType, seed: u64, count: usize) -> u64 {
+    digest(&Tensor::randn(&[count], dtype, Some(seed)).unwrap().to_f64_vec())
+}
+
 /// The committed patterns of a case as u64 (f32 patterns widened), by constant name.
 fn committed(name: &str) -> Vec<u64> {
     let widen = |bits: &[u32]| bits.iter().map(|&b| b as u64).collect();
@@ -83,6 +103,13 @@ pub fn check_bit_patterns() {
             _ => values.iter().map(|&v| (v as f32).to_bits() as u64).collect(),
         };
         assert_eq!(bits, committed(name), "{name}: the seeded stream changed or differs on this platform");
+    }
+}
+
+/// Long streams in f16, bf16 and f32 have the committed digests.
+pub fn check_digests() {
+    for ((name, dtype, seed, count), committed) in DIGEST_CASES.iter().zip(DIGESTS) {
+        assert_eq!(stream_digest(*dtype, *seed, *count), committed, "{name}: the stream differs on this platform");
     }
 }
 
