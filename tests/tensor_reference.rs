@@ -129,7 +129,7 @@ fn bad_dims_are_errors() {
     bad(matrix.softmax_like(SoftmaxOp::Softmax, 2), "softmax", 2);
     bad(matrix.softmax_like(SoftmaxOp::LogSoftmax, -3), "log_softmax", -3);
     bad(matrix.transpose(0, 5), "transpose", 5);
-    bad(Tensor::concat(&[matrix.clone()], -3), "concat", -3);
+    bad(Tensor::concat(std::slice::from_ref(&matrix), -3), "concat", -3);
     assert!(matches!(matrix.reduce(ReduceOp::Sum, Some(&[1, -1]), false), Err(TensorError::BadArgument { op: "sum", .. })));
     assert!(matches!(matrix.permute(&[1, 1]), Err(TensorError::BadArgument { op: "permute", .. })));
     assert!(matches!(Tensor::scalar(1.0, DType::F32).softmax_like(SoftmaxOp::Softmax, 0), Err(TensorError::BadArgument { .. })));

@@ -39,14 +39,13 @@ impl SliceSpec {
         } else {
             (clamp(start.map_or(size - 1, resolve), -1, size - 1), clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1))
         };
-        let count = if step > 0 {
-            if stop > start { (stop - start + step - 1) / step } else { 0 }
-        } else if start > stop {
-            (start - stop + (-step) - 1) / (-step)
-        } else {
-            0
-        };
-        Ok(SliceSpec { start: start.max(0) as usize, step: step as isize, count: count as usize })
+        // ⌈distance / |step|⌉ written so that no step (up to ±2^63) overflows.
+        let distance = if step > 0 { stop - start } else { start - stop };
+        let count = if distance > 0 { (distance - 1) as u64 / step.unsigned_abs() + 1 } else { 0 };
+        // With at most one index the step is never used; 1 keeps stride arithmetic (and a 32-bit isize)
+        // from overflowing on huge steps. With two or more, |step| < size fits in isize.
+        let step = if count <= 1 { 1 } else { step as isize };
+        Ok(SliceSpec { start: start.max(0) as usize, step, count: count as usize })
     }
 }
 
@@ -310,6 +309,15 @@ mod tests {
         assert_eq!(SliceSpec::from_python(None, None, Some(-2), 5).unwrap(), SliceSpec { start: 4, step: -2, count: 3 });
         assert_eq!(SliceSpec::from_python(Some(1), Some(-1), None, 5).unwrap(), SliceSpec { start: 1, step: 1, count: 3 });
         assert_eq!(SliceSpec::from_python(Some(10), None, None, 5).unwrap().count, 0);
+    }
+
+    #[test]
+    fn huge_python_steps_select_one_element() {
+        // list(range(5))[::2**63-1] = [0]; [::-2**63] = [4]; [1:4:2**40] = [1]
+        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MAX), 5).unwrap(), SliceSpec { start: 0, step: 1, count: 1 });
+        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MIN), 5).unwrap(), SliceSpec { start: 4, step: 1, count: 1 });
+        let spec = SliceSpec::from_python(Some(1), Some(4), Some(1 << 40), 5).unwrap();
+        assert_eq!(grid().slice(&[SliceSpec::full(3), spec]).unwrap().to_f32_vec(), vec![1.0, 5.0, 9.0]);
     }
 
     #[test]

@@ -94,17 +94,23 @@ pub fn concat() {
     assert_exact("concat f16 with bf16", &mixed.to_f64_vec(), &[round_to(DType::F16, 0.1), round_to(DType::Bf16, 0.1), round_to(DType::Bf16, 0.1)]);
 }
 
+/// Python's `start:stop:step`, each part optional.
+type PythonSlice = (Option<i64>, Option<i64>, Option<i64>);
+
 /// Python-style slices resolved by `SliceSpec::from_python`, against `x[start + i·step]`; then
 /// `assign_slice` writes a broadcast value into exactly those positions (rounded to the dtype).
 pub fn slice_and_assign() {
     let mut inputs = Inputs::new(34);
     // (start, stop, step) per dim of a [5, 6] tensor, with the resolved (start, step, count) worked
-    // out by hand from Python's rules: 1:4 → 1,2,3; ::-2 of 6 → 5,3,1; -2: → 3,4; 4:1:-1 → 4,3,2.
-    let cases: [([(Option<i64>, Option<i64>, Option<i64>); 2], [(usize, isize, usize); 2]); 4] = [
+    // out by hand from Python's rules: 1:4 → 1,2,3; ::-2 of 6 → 5,3,1; -2: → 3,4; 4:1:-1 → 4,3,2;
+    // ::2**63-1 → 0; ::-2**63 of 6 → 5.
+    let cases: [([PythonSlice; 2], [(usize, isize, usize); 2]); 5] = [
         ([(Some(1), Some(4), None), (None, None, Some(-2))], [(1, 1, 3), (5, -2, 3)]),
         ([(Some(-2), None, None), (Some(4), Some(1), Some(-1))], [(3, 1, 2), (4, -1, 3)]),
         ([(None, None, Some(2)), (Some(-1), None, None)], [(0, 2, 3), (5, 1, 1)]),
         ([(Some(3), Some(3), None), (None, None, None)], [(3, 1, 0), (0, 1, 6)]),
+        // Steps of ±2^63 pick one element (the step of a one-element slice resolves to 1).
+        ([(None, None, Some(i64::MAX)), (None, None, Some(i64::MIN))], [(0, 1, 1), (5, 1, 1)]),
     ];
     for dtype in ALL_DTYPES {
         for (python, resolved) in cases {
