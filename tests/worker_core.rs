@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{checks, layout_checks, matmul_checks, rng_golden};
+use common::{checks, error_checks, layout_checks, matmul_checks, rng_golden};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
@@ -38,6 +38,7 @@ fn creation() {
 #[wasm_bindgen_test]
 fn unary_ops() {
     checks::unary_ops();
+    checks::unary_extremes();
 }
 
 #[wasm_bindgen_test]
@@ -91,4 +92,13 @@ fn runs_in_a_worker() {
     let global = js_sys::global();
     assert!(js_sys::Reflect::has(&global, &"importScripts".into()).unwrap());
     assert!(!js_sys::Reflect::has(&global, &"document".into()).unwrap());
+}
+
+#[wasm_bindgen_test]
+fn errors_are_typed_and_name_the_op() {
+    error_checks::shape_mismatch();
+    error_checks::bad_dims();
+    error_checks::element_count_overflow();
+    error_checks::allocation_cap();
+    error_checks::view_past_the_edge();
 }

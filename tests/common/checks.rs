@@ -73,6 +73,27 @@ pub fn unary_ops() {
     }
 }
 
+/// Large inputs (±20, ±88, ±1e4) where a naive formula overflows: the saturating ops stay finite
+/// (σ(−1e4) = 0, not NaN from ∞/∞; silu(−1e4) = −0; gelu(−1e4) = 0; gelu_tanh(1e4) = 1e4 even though
+/// 0.044715·x³ is 4.5e10) and exp overflows only where e^x does in the dtype (e^88 ≈ 1.65e38: finite in
+/// f32 and bf16, ∞ in f16).
+pub fn unary_extremes() {
+    let ops = [UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Silu, UnaryOp::GeluErf, UnaryOp::GeluTanh, UnaryOp::Relu, UnaryOp::Exp, UnaryOp::Neg];
+    for dtype in ALL_DTYPES {
+        let values: Vec<f64> = [-1e4, -88.0, -20.0, 20.0, 88.0, 1e4].iter().map(|&v| round_to(dtype, v)).collect();
+        let tensor = Tensor::from_f64(values.clone(), &[6], dtype).unwrap();
+        for op in ops {
+            let got = tensor.unary(op).unwrap().to_f64_vec();
+            let exact: Vec<f64> = values.iter().map(|&x| reference::unary(op, x)).collect();
+            let expected: Vec<f64> = exact.iter().map(|&e| round_to(dtype, e)).collect();
+            assert!(got.iter().all(|v| !v.is_nan()), "{op:?} {dtype}: {got:?}");
+            assert_close(&format!("{op:?} {dtype} at extremes"), &got, &expected, |i, e| {
+                with_rounding(dtype, e, unary_tolerance(op, values[i], exact[i], compute_epsilon(dtype)))
+            });
+        }
+    }
+}
+
 /// Input ranges of the binary ops: divisors away from 0, pow bases positive.
 fn binary_domain(op: BinaryOp) -> ((f64, f64), (f64, f64)) {
     match op {

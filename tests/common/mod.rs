@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod checks;
+pub mod error_checks;
 pub mod matmul_checks;
 pub mod layout_checks;
 pub mod reference;
