@@ -49,6 +49,7 @@ fn clip_matches_reference() {
 #[test]
 fn reductions_match_reference() {
     checks::reductions();
+    checks::nan_propagation();
 }
 
 #[test]

@@ -54,6 +54,7 @@ fn clip() {
 #[wasm_bindgen_test]
 fn reductions() {
     checks::reductions();
+    checks::nan_propagation();
 }
 
 #[wasm_bindgen_test]

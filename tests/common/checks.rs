@@ -94,6 +94,38 @@ pub fn unary_extremes() {
     }
 }
 
+/// NaN propagates through every reduction, maximum/minimum, relu and clip, wherever it sits in a row
+/// (first element, middle, and the last element, which vector kernels handle in their scalar tail);
+/// rows without NaN are unaffected (loosely checked here; their accuracy is checked by `reductions`).
+pub fn nan_propagation() {
+    let mut inputs = Inputs::new(16);
+    for dtype in ALL_DTYPES {
+        for position in [0usize, 5, 36] {
+            // Row 0 holds the NaN, row 1 does not.
+            let mut values = inputs.values(74, -3.0, 3.0, dtype);
+            values[position] = f64::NAN;
+            let tensor = Tensor::from_f64(values.clone(), &[2, 37], dtype).unwrap();
+            let context = |what: &str| format!("{what} {dtype} NaN at {position}");
+            for op in ALL_REDUCE {
+                let got = tensor.reduce(op, Some(&[-1]), false).unwrap().to_f64_vec();
+                let (_, exact) = reference::reduce(op, &[2, 37], &values, &[1], false);
+                assert!(got[0].is_nan() && exact[0].is_nan(), "{}: {got:?}", context(&format!("{op:?}")));
+                assert!((got[1] - round_to(dtype, exact[1])).abs() <= 1e-3 * (1.0 + exact[1].abs()), "{}: {got:?} vs {exact:?}", context(&format!("{op:?}")));
+            }
+            let zero = Tensor::scalar(0.0, dtype);
+            for op in [BinaryOp::Maximum, BinaryOp::Minimum] {
+                let expected: Vec<f64> = values.iter().map(|&v| reference::binary(op, v, 0.0)).collect();
+                assert_exact(&context(&format!("{op:?}")), &tensor.binary(op, &zero).unwrap().to_f64_vec(), &expected);
+                assert_exact(&context(&format!("{op:?} swapped")), &zero.binary(op, &tensor).unwrap().to_f64_vec(), &expected);
+            }
+            let relu: Vec<f64> = values.iter().map(|&v| reference::unary(UnaryOp::Relu, v)).collect();
+            assert_exact(&context("relu"), &tensor.unary(UnaryOp::Relu).unwrap().to_f64_vec(), &relu);
+            let clipped: Vec<f64> = values.iter().map(|&v| if v.is_nan() { v } else { round_to(dtype, v.clamp(-1.0, 1.0)) }).collect();
+            assert_exact(&context("clip"), &tensor.clip(Some(-1.0), Some(1.0)).unwrap().to_f64_vec(), &clipped);
+        }
+    }
+}
+
 /// Input ranges of the binary ops: divisors away from 0, pow bases positive.
 fn binary_domain(op: BinaryOp) -> ((f64, f64), (f64, f64)) {
     match op {

@@ -49,6 +49,7 @@ pub fn unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Cos => x.cos(),
         UnaryOp::Tanh => x.tanh(),
         UnaryOp::Sigmoid => logistic(x),
+        UnaryOp::Relu if x.is_nan() => x,
         UnaryOp::Relu => x.max(0.0),
         UnaryOp::Silu => x * logistic(x),
         UnaryOp::GeluErf => 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
@@ -155,6 +156,8 @@ pub fn reduce(op: ReduceOp, shape: &[usize], values: &[f64], axes: &[usize], kee
             match op {
                 ReduceOp::Sum => group.iter().sum(),
                 ReduceOp::Mean => mean,
+                // NaN propagates (like numpy.amax), unlike f64::max, which skips it.
+                ReduceOp::Amax | ReduceOp::Amin if group.iter().any(|x| x.is_nan()) => f64::NAN,
                 ReduceOp::Amax => group.iter().copied().fold(f64::NEG_INFINITY, f64::max),
                 ReduceOp::Amin => group.iter().copied().fold(f64::INFINITY, f64::min),
                 ReduceOp::Var => group.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n,
