@@ -1,6 +1,8 @@
 //! Shared helpers of the tensor-core feature tests, used natively and by the wasm-bindgen browser and
 //! worker tests: an independent f64 reference of every op (`reference`), the checks that compare the
-//! tensor core against it (`checks`, `layout_checks`), and the committed RNG constants (`rng_golden`).
+//! tensor core against it (`checks` for arithmetic, `matmul_checks` for matmul and creation,
+//! `layout_checks` for ops that move values, `error_checks` for bad input), and the committed RNG
+//! constants (`rng_golden`). Each check panics with the case and element on failure.
 //!
 //! Nothing here calls the code under test to produce an expected value: the rounding to f16/bf16, the
 //! broadcasting rule and every op are re-derived in f64 from their definitions.
