@@ -7,7 +7,7 @@ mod common;
 use common::{assert_close, assert_exact, matmul_checks::check_matmul, random_tensor, reference, Inputs};
 use proptest::prelude::*;
 use tilelab::error::TensorError;
-use tilelab::tensor::{BinaryOp, DType, ReduceOp, Tensor};
+use tilelab::tensor::{BinaryOp, DType, ReduceOp, SliceSpec, Tensor};
 
 /// A broadcast shape of rank 0..=4 with dims 0..=4, and two operand shapes that broadcast to it: each
 /// operand drops some leading dims and turns some of the rest into 1.
@@ -30,6 +30,23 @@ fn shape() -> impl Strategy<Value = Vec<usize>> {
 
 fn f32_tensor(seed: u64, shape: &[usize]) -> (Tensor, Vec<f64>) {
     random_tensor(&mut Inputs::new(seed), shape, -100.0, 100.0, DType::F32)
+}
+
+/// The indices `list(range(n))[start:stop:step]` selects, by Python's rules: a negative bound counts
+/// from the end; bounds are then clamped to [0, n] going forward or to [−1, n−1] going backward
+/// (−1 meaning "before the first"); missing bounds are the ends in the direction of the step.
+fn python_indices(start: Option<i64>, stop: Option<i64>, step: i64, n: i64) -> Vec<i64> {
+    let (low, high) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let resolve = |bound: i64| (if bound < 0 { bound + n } else { bound }).clamp(low, high);
+    let first = start.map_or(if step > 0 { 0 } else { n - 1 }, resolve);
+    let end = stop.map_or(if step > 0 { n } else { -1 }, resolve);
+    let mut indices = Vec::new();
+    let mut index = first;
+    while (step > 0 && index < end) || (step < 0 && index > end) {
+        indices.push(index);
+        index += step;
+    }
+    indices
 }
 
 proptest! {
@@ -153,5 +170,30 @@ proptest! {
         let bound = 2.0 * n * f32::EPSILON as f64 * abs_sum;
         assert_close("Σ all vs iterated", &total.to_f64_vec(), &iterated.to_f64_vec(), |_, _| bound);
         assert_close("Σ all vs exact", &total.to_f64_vec(), &[exact], |_, _| bound / 2.0);
+    }
+
+    /// `SliceSpec::from_python` selects exactly the indices Python's slicing does.
+    #[test]
+    fn python_slices_select_what_python_selects(start in prop::option::of(-8i64..8), stop in prop::option::of(-8i64..8), step in prop_oneof![-4i64..0, 1i64..5], n in 0usize..7) {
+        let spec = SliceSpec::from_python(start, stop, Some(step), n).unwrap();
+        let selected: Vec<i64> = (0..spec.count as i64).map(|i| spec.start as i64 + i * spec.step as i64).collect();
+        prop_assert_eq!(selected, python_indices(start, stop, step, n as i64));
+    }
+
+    /// Writing a slice of x into zeros at the same slice puts back exactly the selected elements:
+    /// the slice of the result equals the slice of x, and every element not selected stays 0.
+    #[test]
+    fn assign_slice_writes_exactly_the_slice(rows in (prop::option::of(-6i64..6), prop::option::of(-6i64..6), prop_oneof![-3i64..0, 1i64..4]), cols in (prop::option::of(-6i64..6), prop::option::of(-6i64..6), prop_oneof![-3i64..0, 1i64..4]), seed in any::<u64>()) {
+        let (x, values) = random_tensor(&mut Inputs::new(seed), &[4, 5], 1.0, 2.0, DType::F32);
+        let specs = [SliceSpec::from_python(rows.0, rows.1, Some(rows.2), 4).unwrap(), SliceSpec::from_python(cols.0, cols.1, Some(cols.2), 5).unwrap()];
+        let target = Tensor::zeros(&[4, 5], DType::F32).unwrap();
+        target.assign_slice(&specs, &x.slice(&specs).unwrap()).unwrap();
+        assert_exact("slice of the written tensor", &target.slice(&specs).unwrap().to_f64_vec(), &x.slice(&specs).unwrap().to_f64_vec());
+        let (selected_rows, selected_cols) = (python_indices(rows.0, rows.1, rows.2, 4), python_indices(cols.0, cols.1, cols.2, 5));
+        let expected: Vec<f64> = (0..20).map(|flat| {
+            let selected = selected_rows.contains(&(flat as i64 / 5)) && selected_cols.contains(&(flat as i64 % 5));
+            if selected { values[flat] } else { 0.0 }
+        }).collect();
+        assert_exact("only the slice is written", &target.to_f64_vec(), &expected);
     }
 }
