@@ -39,14 +39,13 @@ impl SliceSpec {
         } else {
             (clamp(start.map_or(size - 1, resolve), -1, size - 1), clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1))
         };
-        let count = if step > 0 {
-            if stop > start { (stop - start + step - 1) / step } else { 0 }
-        } else if start > stop {
-            (start - stop + (-step) - 1) / (-step)
-        } else {
-            0
-        };
-        Ok(SliceSpec { start: start.max(0) as usize, step: step as isize, count: count as usize })
+        // ⌈distance / |step|⌉ written so that no step (up to ±2^63) overflows.
+        let distance = if step > 0 { stop - start } else { start - stop };
+        let count = if distance > 0 { (distance - 1) as u64 / step.unsigned_abs() + 1 } else { 0 };
+        // With at most one index the step is never used; 1 keeps stride arithmetic (and a 32-bit isize)
+        // from overflowing on huge steps. With two or more, |step| < size fits in isize.
+        let step = if count <= 1 { 1 } else { step as isize };
+        Ok(SliceSpec { start: start.max(0) as usize, step, count: count as usize })
     }
 }
 
@@ -152,7 +151,8 @@ impl Tensor {
         let source = value.to_f64_vec();
         let source_strides = broadcast_strides(value.shape(), &shape);
         self.write_storage(|storage| {
-            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base + to, source[from]));
+            // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
+            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base.wrapping_add(to), source[from]));
         });
         Ok(())
     }
@@ -258,8 +258,10 @@ impl Tensor {
             return Ok(self.deep_copy());
         }
         check_allocation("cast", self.numel(), dtype)?;
-        let storage = match dtype {
-            DType::F64 => Storage::F64(self.to_f64_vec()),
+        // From f64, round straight to the target: going through f32 first would round twice.
+        let storage = match (self.dtype(), dtype) {
+            (_, DType::F64) => Storage::F64(self.to_f64_vec()),
+            (DType::F64, _) => Storage::from_f64(self.to_f64_vec(), dtype),
             _ => Storage::from_f32(self.to_f32_vec(), dtype),
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
@@ -310,6 +312,15 @@ mod tests {
     }
 
     #[test]
+    fn huge_python_steps_select_one_element() {
+        // list(range(5))[::2**63-1] = [0]; [::-2**63] = [4]; [1:4:2**40] = [1]
+        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MAX), 5).unwrap(), SliceSpec { start: 0, step: 1, count: 1 });
+        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MIN), 5).unwrap(), SliceSpec { start: 4, step: 1, count: 1 });
+        let spec = SliceSpec::from_python(Some(1), Some(4), Some(1 << 40), 5).unwrap();
+        assert_eq!(grid().slice(&[SliceSpec::full(3), spec]).unwrap().to_f32_vec(), vec![1.0, 5.0, 9.0]);
+    }
+
+    #[test]
     fn negative_step_slice() {
         let row = grid().slice(&[SliceSpec { start: 1, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()]).unwrap();
         assert_eq!(row.to_f32_vec(), vec![7.0, 6.0, 5.0, 4.0]);
@@ -347,6 +358,23 @@ mod tests {
         let x = Tensor::from_f32(vec![1.0 + 2f32.powi(-10)], &[1], DType::F32).unwrap();
         assert_eq!(x.cast(DType::Bf16).unwrap().to_f32_vec(), vec![1.0]);
         assert_eq!(x.cast(DType::F16).unwrap().to_f32_vec(), vec![1.0 + 2f32.powi(-10)]);
+    }
+
+    #[test]
+    fn assign_through_a_negative_step() {
+        // x[0, ::-1] = [10, 11, 12, 13] writes the row reversed: [13, 12, 11, 10].
+        let x = grid();
+        let value = Tensor::arange(10.0, 14.0, 1.0, DType::F32).unwrap();
+        x.assign_slice(&[SliceSpec { start: 0, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()], &value).unwrap();
+        assert_eq!(&x.to_f32_vec()[..4], &[13.0, 12.0, 11.0, 10.0]);
+    }
+
+    #[test]
+    fn cast_from_f64_rounds_once() {
+        // 1 + 2^-11 + 2^-40 lies just above the f16 tie between 1 and 1 + 2^-10, so it rounds up;
+        // through f32 it would first become the tie 1 + 2^-11 and then round to even, 1.
+        let x = Tensor::from_f64(vec![1.0 + 2f64.powi(-11) + 2f64.powi(-40)], &[1], DType::F64).unwrap();
+        assert_eq!(x.cast(DType::F16).unwrap().to_f64_vec(), vec![1.0 + 2f64.powi(-10)]);
     }
 
     #[test]

@@ -31,7 +31,14 @@ impl Tensor {
                 detail: format!("inner dims {k} ≠ {k2}"),
             });
         }
-        let batch = broadcast_shapes("matmul", &self.shape()[..a_rank - 2], &other.shape()[..b_rank - 2])?;
+        let (a_batch_dims, b_batch_dims) = (&self.shape()[..a_rank - 2], &other.shape()[..b_rank - 2]);
+        // Report the operands' full shapes: the batch dims alone would not tell the user which call failed.
+        let batch = broadcast_shapes("matmul", a_batch_dims, b_batch_dims).map_err(|_| TensorError::ShapeMismatch {
+            op: "matmul",
+            lhs: self.shape().to_vec(),
+            rhs: other.shape().to_vec(),
+            detail: format!("batch dims {a_batch_dims:?} and {b_batch_dims:?} do not broadcast"),
+        })?;
         let mut shape = batch.clone();
         shape.extend([m, n]);
         let count = element_count("matmul", &shape)?;
@@ -125,6 +132,12 @@ mod tests {
         let a = Tensor::zeros(&[4, 3], DType::F32).unwrap();
         let message = a.matmul(&a, false, false, None).unwrap_err().to_string();
         assert_eq!(message, "matmul: shapes [4, 3] and [4, 3] do not match: inner dims 3 ≠ 4");
+    }
+
+    #[test]
+    fn batch_mismatch_names_the_full_shapes() {
+        let error = Tensor::zeros(&[2, 2, 3], DType::F32).unwrap().matmul(&Tensor::zeros(&[3, 3, 4], DType::F32).unwrap(), false, false, None);
+        assert_eq!(error.unwrap_err().to_string(), "matmul: shapes [2, 2, 3] and [3, 3, 4] do not match: batch dims [2] and [3] do not broadcast");
     }
 
     #[test]

@@ -58,14 +58,14 @@ impl Storage {
         }
     }
 
-    /// Rounds f64 values into a new buffer of `dtype` (through f32 for the narrow types, as a
-    /// kernel would store them).
+    /// Rounds f64 values into a new buffer of `dtype`, once (correctly rounded, the same on every
+    /// platform).
     pub fn from_f64(values: Vec<f64>, dtype: DType) -> Storage {
         match dtype {
             DType::F64 => Storage::F64(values),
             DType::F32 => Storage::F32(values.iter().map(|&v| v as f32).collect()),
-            DType::F16 => Storage::F16(values.iter().map(|&v| f16::from_f64(v)).collect()),
-            DType::Bf16 => Storage::Bf16(values.iter().map(|&v| bf16::from_f64(v)).collect()),
+            DType::F16 => Storage::F16(values.iter().map(|&v| f16::from_f32(round_to_odd_f32(v))).collect()),
+            DType::Bf16 => Storage::Bf16(values.iter().map(|&v| bf16::from_f32(round_to_odd_f32(v))).collect()),
         }
     }
 
@@ -128,8 +128,8 @@ impl Storage {
     pub fn set_f64(&mut self, index: usize, value: f64) {
         match self {
             Storage::F32(v) => v[index] = value as f32,
-            Storage::F16(v) => v[index] = f16::from_f64(value),
-            Storage::Bf16(v) => v[index] = bf16::from_f64(value),
+            Storage::F16(v) => v[index] = f16::from_f32(round_to_odd_f32(value)),
+            Storage::Bf16(v) => v[index] = bf16::from_f32(round_to_odd_f32(value)),
             Storage::F64(v) => v[index] = value,
         }
     }
@@ -138,6 +138,22 @@ impl Storage {
     pub fn size_in_bytes(&self) -> usize {
         self.len() * self.dtype().size_in_bytes()
     }
+}
+
+/// `value` rounded to f32 with round-to-odd (truncate, then set the last bit if anything was lost).
+/// Rounding that to f16 or bf16, which keep at least 2 bits fewer, gives the correctly rounded result.
+/// `half`'s own f64 conversions do not: on x86 with F16C `f16::from_f64` rounds through f32 to nearest
+/// (twice, unlike its software path used in wasm), and `bf16::from_f64` drops the low 32 bits first.
+fn round_to_odd_f32(value: f64) -> f32 {
+    let nearest = value as f32;
+    if !value.is_finite() || nearest as f64 == value {
+        return nearest;
+    }
+    let mut bits = nearest.to_bits();
+    if (nearest as f64).abs() > value.abs() {
+        bits -= 1; // one step toward zero: the sign-magnitude encoding orders magnitudes like integers
+    }
+    f32::from_bits(bits | 1)
 }
 
 #[cfg(test)]
@@ -150,6 +166,20 @@ mod tests {
         // 1 + 2^-9 is below bf16's half-ulp at 1 (2^-8) and rounds down; 3.140625 = 0b11.001001 fits.
         assert_eq!(storage.to_f32_vec(), vec![1.0, 3.140625]);
         assert_eq!(storage.size_in_bytes(), 4);
+    }
+
+    #[test]
+    fn f64_values_round_once_to_narrow_types() {
+        // Just above the tie between 1 and its successor (f16: 1 + 2^-11, bf16: 1 + 2^-8) rounds up;
+        // exactly on the tie rounds to even (1); the sticky 2^-40 must not be lost on the way.
+        let above = Storage::from_f64(vec![1.0 + 2f64.powi(-11) + 2f64.powi(-40), 1.0 + 2f64.powi(-11)], DType::F16);
+        assert_eq!(above.to_f64_vec(), vec![1.0 + 2f64.powi(-10), 1.0]);
+        let above = Storage::from_f64(vec![1.0 + 2f64.powi(-8) + 2f64.powi(-40), -(1.0 + 2f64.powi(-8))], DType::Bf16);
+        assert_eq!(above.to_f64_vec(), vec![1.0 + 2f64.powi(-7), -1.0]);
+        // Overflow, underflow and NaN survive the detour through f32.
+        let edges = Storage::from_f64(vec![65520.0, 1e-300, -1e300, f64::NAN], DType::F16).to_f64_vec();
+        assert_eq!(&edges[..3], &[f64::INFINITY, 0.0, f64::NEG_INFINITY]);
+        assert!(edges[3].is_nan());
     }
 
     #[test]
