@@ -145,3 +145,130 @@ pub struct SavePlan {
     /// Keep every output.
     pub outputs: bool,
 }
+
+/// Every unary op, in declaration order.
+pub const ALL_UNARY: [UnaryOp; 15] = [
+    UnaryOp::Neg,
+    UnaryOp::Abs,
+    UnaryOp::Exp,
+    UnaryOp::Log,
+    UnaryOp::Sqrt,
+    UnaryOp::Rsqrt,
+    UnaryOp::Reciprocal,
+    UnaryOp::Sin,
+    UnaryOp::Cos,
+    UnaryOp::Tanh,
+    UnaryOp::Sigmoid,
+    UnaryOp::Relu,
+    UnaryOp::Silu,
+    UnaryOp::GeluErf,
+    UnaryOp::GeluTanh,
+];
+
+/// Every binary op.
+pub const ALL_BINARY: [BinaryOp; 7] =
+    [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
+
+/// Every reduction.
+pub const ALL_REDUCE: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Amax, ReduceOp::Amin, ReduceOp::Var];
+
+/// The position of each variant in the lists above; an exhaustive match, so adding a variant to
+/// the tensor core without listing it here (and so without a gradient test) does not compile.
+fn catalogue_position(op: &Op) -> usize {
+    match op {
+        Op::Unary(unary) => match unary {
+            UnaryOp::Neg => 0,
+            UnaryOp::Abs => 1,
+            UnaryOp::Exp => 2,
+            UnaryOp::Log => 3,
+            UnaryOp::Sqrt => 4,
+            UnaryOp::Rsqrt => 5,
+            UnaryOp::Reciprocal => 6,
+            UnaryOp::Sin => 7,
+            UnaryOp::Cos => 8,
+            UnaryOp::Tanh => 9,
+            UnaryOp::Sigmoid => 10,
+            UnaryOp::Relu => 11,
+            UnaryOp::Silu => 12,
+            UnaryOp::GeluErf => 13,
+            UnaryOp::GeluTanh => 14,
+        },
+        Op::Binary(binary) => match binary {
+            BinaryOp::Add => 0,
+            BinaryOp::Sub => 1,
+            BinaryOp::Mul => 2,
+            BinaryOp::Div => 3,
+            BinaryOp::Pow => 4,
+            BinaryOp::Maximum => 5,
+            BinaryOp::Minimum => 6,
+        },
+        Op::Reduce { op, .. } => match op {
+            ReduceOp::Sum => 0,
+            ReduceOp::Mean => 1,
+            ReduceOp::Amax => 2,
+            ReduceOp::Amin => 3,
+            ReduceOp::Var => 4,
+        },
+        Op::Softmax { op: SoftmaxOp::Softmax, .. } => 0,
+        Op::Softmax { op: SoftmaxOp::LogSoftmax, .. } => 1,
+        Op::Clip { .. }
+        | Op::Matmul { .. }
+        | Op::Reshape { .. }
+        | Op::Permute { .. }
+        | Op::Concat { .. }
+        | Op::Slice { .. }
+        | Op::AssignSlice { .. }
+        | Op::View { .. }
+        | Op::Assemble { .. }
+        | Op::Cast { .. }
+        | Op::NormalCdf
+        | Op::Custom { .. }
+        | Op::Checkpoint { .. } => 0,
+    }
+}
+
+/// The names of every differentiable primitive (the denominator of the gradient-check coverage):
+/// the tensor core's differentiable ops plus the autograd-internal `normal_cdf`.
+pub fn differentiable_op_names() -> Vec<String> {
+    let mut ops: Vec<Op> = Vec::new();
+    ops.extend(ALL_UNARY.iter().map(|&op| Op::Unary(op)));
+    ops.extend(ALL_BINARY.iter().map(|&op| Op::Binary(op)));
+    ops.extend(ALL_REDUCE.iter().map(|&op| Op::Reduce { op, axes: Vec::new(), keepdim: false }));
+    ops.push(Op::Softmax { op: SoftmaxOp::Softmax, axis: 0 });
+    ops.push(Op::Softmax { op: SoftmaxOp::LogSoftmax, axis: 0 });
+    ops.push(Op::Clip { low: None, high: None });
+    ops.push(Op::Matmul { a_trans: false, b_trans: false, out_dtype: None });
+    ops.push(Op::Reshape { shape: Vec::new() });
+    ops.push(Op::Permute { order: Vec::new() });
+    ops.push(Op::Concat { axis: 0 });
+    ops.push(Op::Slice { ranges: Vec::new() });
+    ops.push(Op::AssignSlice { ranges: Vec::new() });
+    ops.push(Op::View { shape: Vec::new(), offsets: Vec::new(), valid_shape: Vec::new() });
+    ops.push(Op::Assemble { offsets: Vec::new() });
+    ops.push(Op::Cast { dtype: DType::F64 });
+    ops.push(Op::NormalCdf);
+    debug_assert!(ops.iter().all(|op| catalogue_position(op) < 15));
+    ops.iter().map(Op::name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_lists_every_variant_once() {
+        for (position, op) in ALL_UNARY.iter().enumerate() {
+            assert_eq!(catalogue_position(&Op::Unary(*op)), position);
+        }
+        for (position, op) in ALL_BINARY.iter().enumerate() {
+            assert_eq!(catalogue_position(&Op::Binary(*op)), position);
+        }
+        for (position, op) in ALL_REDUCE.iter().enumerate() {
+            assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
+        }
+        let names = differentiable_op_names();
+        assert_eq!(names.len(), 15 + 7 + 5 + 2 + 11);
+        let unique: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+    }
+}

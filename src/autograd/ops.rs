@@ -81,6 +81,8 @@ impl Var {
 
     /// A copy of `self` with a strided slice replaced by `value` (broadcast): functional `x[s] = v`.
     pub fn assign_slice(&self, specs: &[SliceSpec], value: &Var) -> Result<Var> {
+        let (specs, value) = &positive_steps(specs, value)?;
+        let value = value.as_ref();
         let output = self.tensor().deep_copy();
         output.assign_slice(specs, value.tensor())?;
         let ranges = specs.iter().copied().map(SliceRange::from_spec).collect();
@@ -177,4 +179,31 @@ impl Var {
     pub fn item(&self) -> Result<f64> {
         self.tensor().item().map_err(AutogradError::from)
     }
+}
+
+/// The same assignment with every step positive: a reversed dim of the slice becomes a forward dim
+/// and the value is reversed along it (recorded, so differentiable). The tensor core's in-place
+/// write is only used with positive steps.
+fn positive_steps<'v>(specs: &[SliceSpec], value: &'v Var) -> Result<(Vec<SliceSpec>, std::borrow::Cow<'v, Var>)> {
+    let mut positive = specs.to_vec();
+    let mut value = std::borrow::Cow::Borrowed(value);
+    let offset = specs.len().saturating_sub(value.shape().len());
+    for (axis, spec) in specs.iter().enumerate() {
+        let last = spec.start as isize + spec.step * (spec.count as isize - 1);
+        if spec.step >= 0 || spec.count == 0 || last < 0 {
+            continue;
+        }
+        positive[axis] = SliceSpec { start: last as usize, step: -spec.step, count: spec.count };
+        if axis >= offset && value.shape().len() + offset == specs.len() && value.shape()[axis - offset] > 1 {
+            let size = value.shape()[axis - offset];
+            let flip: Vec<SliceSpec> = value
+                .shape()
+                .iter()
+                .enumerate()
+                .map(|(dim, &extent)| if dim == axis - offset { SliceSpec { start: size - 1, step: -1, count: size } } else { SliceSpec::full(extent) })
+                .collect();
+            value = std::borrow::Cow::Owned(value.slice(&flip)?);
+        }
+    }
+    Ok((positive, value))
 }
