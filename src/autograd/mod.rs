@@ -16,6 +16,7 @@ mod node;
 mod op;
 mod ops;
 mod rules;
+mod scaler;
 mod var;
 
 pub use checkpoint::{checkpoint, CheckpointFunction};
@@ -30,4 +31,5 @@ pub use graph::{BackwardNode, GradientEdge, GraphData, GraphEdge, GraphNode};
 pub use mode::{enable_grad, is_grad_enabled, no_grad, set_grad_enabled, GradModeGuard};
 pub use node::{SavedInfo, ValueMeta};
 pub use op::{differentiable_op_names, Op, SavePlan, SliceRange, ALL_BINARY, ALL_REDUCE, ALL_UNARY};
+pub use scaler::{LossScaler, LossScalerConfig, ScaleUpdate, Unscaled};
 pub use var::Var;
