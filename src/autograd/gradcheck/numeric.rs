@@ -13,6 +13,8 @@ pub(super) struct Numerical<'a> {
     function: &'a dyn Fn(&[Var]) -> Result<Var>,
     base: Vec<Tensor>,
     values: Vec<Vec<f64>>,
+    /// The outputs at the unperturbed point (shared by every input and projection).
+    center: Vec<f64>,
 }
 
 /// One compared entry and its verdict.
@@ -34,8 +36,12 @@ const REFINEMENTS: [f64; 2] = [16.0, 256.0];
 impl<'a> Numerical<'a> {
     pub fn new(function: &'a dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor]) -> Result<Numerical<'a>> {
         let base = inputs.iter().map(|input| input.cast(DType::F64)).collect::<std::result::Result<Vec<_>, _>>()?;
-        let values = base.iter().map(Tensor::to_f64_vec).collect();
-        Ok(Numerical { function, base, values })
+        let values: Vec<Vec<f64>> = base.iter().map(Tensor::to_f64_vec).collect();
+        let mut numerical = Numerical { function, base, values, center: Vec::new() };
+        if !numerical.values.is_empty() {
+            numerical.center = numerical.evaluate(0, numerical.values[0].clone())?;
+        }
+        Ok(numerical)
     }
 
     /// The outputs (flat f64) with input `index` replaced by `values`.
@@ -58,7 +64,7 @@ impl<'a> Numerical<'a> {
     /// Every Jacobian entry of input `index`; `jacobian[j][i]` is the analytic d out_j / d in_i.
     pub fn full(&self, index: usize, jacobian: &[Vec<f64>], output_shape: &[usize], tolerance: &Tolerance) -> Result<Comparison> {
         let x = &self.values[index];
-        let center = self.evaluate(index, x.clone())?;
+        let center = &self.center;
         let mut columns = Vec::with_capacity(x.len());
         for (i, &value) in x.iter().enumerate() {
             let step = tolerance.step * value.abs().max(1.0);
@@ -78,7 +84,7 @@ impl<'a> Numerical<'a> {
         for (i, (step, plus, minus)) in columns.into_iter().enumerate() {
             let unit = move |k: usize| if k == i { 1.0 } else { 0.0 };
             let analytic = analytic_column(i);
-            let verdicts = judge(&analytic, &center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
+            let verdicts = judge(&analytic, center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
             for (j, (numerical, accepted, non_differentiable)) in verdicts.into_iter().enumerate() {
                 let element = element(unravel(i, &shape), unravel(j, output_shape), analytic[j], numerical);
                 comparison.entries.push(Entry { element, accepted, non_differentiable });
@@ -93,7 +99,7 @@ impl<'a> Numerical<'a> {
         let project = |outputs: Vec<f64>| vec![outputs.iter().zip(weights).map(|(o, w)| o * w).sum::<f64>()];
         let analytic: f64 = gradient.iter().zip(direction).map(|(g, u)| g * u).sum();
         let scale = gradient.iter().zip(direction).map(|(g, u)| (g * u).abs()).sum::<f64>().max(analytic.abs()).max(1.0);
-        let center = project(self.evaluate(index, x.clone())?);
+        let center = project(self.center.clone());
         let step = tolerance.step * x.iter().fold(1.0f64, |acc, v| acc.max(v.abs()));
         let along = |k: usize| direction[k];
         let probe = |s: f64| -> Result<(Vec<f64>, Vec<f64>)> {
