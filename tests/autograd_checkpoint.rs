@@ -47,7 +47,7 @@ fn checkpointing_every_8_of_64_layers_saves_at_most_a_quarter_of_the_bytes_with_
         plain = layer(&plain, w).unwrap();
     }
     let plain_loss = plain.sum().unwrap();
-    let plain_graph = GraphData::from_outputs(&[plain_loss.clone()]);
+    let plain_graph = GraphData::from_outputs(std::slice::from_ref(&plain_loss));
 
     let (x2, ws2): (Var, Vec<Var>) = (Var::leaf(x.tensor().clone()), ws.iter().map(|w| Var::leaf(w.tensor().clone())).collect());
     let mut checkpointed = x2.clone();
@@ -57,7 +57,7 @@ fn checkpointing_every_8_of_64_layers_saves_at_most_a_quarter_of_the_bytes_with_
         checkpointed = checkpoint("segment", segment(), &inputs).unwrap().remove(0);
     }
     let checkpointed_loss = checkpointed.sum().unwrap();
-    let checkpointed_graph = GraphData::from_outputs(&[checkpointed_loss.clone()]);
+    let checkpointed_graph = GraphData::from_outputs(std::slice::from_ref(&checkpointed_loss));
 
     // Same forward values (the same kernels run on the same values).
     assert_eq!(plain_loss.tensor().to_f32_vec(), checkpointed_loss.tensor().to_f32_vec());

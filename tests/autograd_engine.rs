@@ -149,7 +149,7 @@ fn custom_op_without_backward_fails_at_backward_time() {
     });
     register_custom_op("my_exp", forward, None);
     let x = leaf(&[1.0], &[1]);
-    let y = call_custom("my_exp", &[x.clone()], Attributes::new()).unwrap().remove(0);
+    let y = call_custom("my_exp", std::slice::from_ref(&x), Attributes::new()).unwrap().remove(0);
     assert!((y.tensor().to_f64_vec()[0] - 1f64.exp()).abs() < 1e-12);
     let error = y.sum().unwrap().backward().unwrap_err();
     assert_eq!(error.to_string(), "gradient not implemented for my_exp");
@@ -200,7 +200,7 @@ fn hessian_vector_product_matches_finite_differences_of_the_gradient() {
     // Hv = ∇(∇f·v) with create_graph.
     let x = leaf(&point, &[3]);
     let value = objective(&x, &a).unwrap();
-    let first = grad(&[value], &[x.clone()], None, true).unwrap().remove(0).unwrap();
+    let first = grad(&[value], std::slice::from_ref(&x), None, true).unwrap().remove(0).unwrap();
     assert!(first.requires_grad());
     let directional = first.mul(&Var::constant(tensor(&v, &[3]))).unwrap().sum().unwrap();
     let hv = grad(&[directional], &[x], None, false).unwrap().remove(0).unwrap().tensor().to_f64_vec();
@@ -217,7 +217,7 @@ fn graph_is_data_serialisable_and_exportable_as_dot() {
     let x = Var::named_leaf(tensor(&[1.0, 2.0], &[2]), "x");
     let w = Var::named_leaf(tensor(&[3.0, 4.0], &[2]), "w");
     let y = x.mul(&w).unwrap().unary(UnaryOp::Exp).unwrap().sum().unwrap();
-    let graph = GraphData::from_outputs(&[y.clone()]);
+    let graph = GraphData::from_outputs(std::slice::from_ref(&y));
     assert_eq!(graph.nodes.len(), 5); // x, w, mul, exp, sum
     assert_eq!(graph.edges.len(), 4);
     assert_eq!(graph.backward_nodes.len(), 3);

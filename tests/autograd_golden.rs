@@ -130,7 +130,7 @@ fn hessian_vector_product_matches_jax() {
     let v = Var::constant(tensor_of(&hessian["v"], DType::F64));
     let total = x.sum().unwrap();
     let f = x.unary(UnaryOp::Sin).unwrap().mul(&x).unwrap().mul(&x).unwrap().sum().unwrap().add(&total.mul(&total).unwrap().mul(&total).unwrap()).unwrap();
-    let first = grad(&[f], &[x.clone()], None, true).unwrap().remove(0).unwrap();
+    let first = grad(&[f], std::slice::from_ref(&x), None, true).unwrap().remove(0).unwrap();
     let hv = grad(&[first.mul(&v).unwrap().sum().unwrap()], &[x], None, false).unwrap().remove(0).unwrap();
     assert_close("hvp", &hv.tensor().to_f64_vec(), &tensor_of(&hessian["hvp"], DType::F64).to_f64_vec(), 1e-10);
 }

@@ -47,9 +47,9 @@ fn catches_swish_missing_the_inner_term_and_passes_the_correct_one() {
     register_swish("swish_good", true);
     register_swish("swish_bad", false);
     let x = Tensor::randn(&[3, 4], DType::F32, Some(1)).unwrap();
-    let good = check_gradient(&swish_call("swish_good"), &[x.clone()], &CheckOptions::default()).unwrap();
+    let good = check_gradient(&swish_call("swish_good"), std::slice::from_ref(&x), &CheckOptions::default()).unwrap();
     assert!(good.passed, "{good}");
-    let bad = check_gradient(&swish_call("swish_bad"), &[x.clone()], &CheckOptions::default()).unwrap();
+    let bad = check_gradient(&swish_call("swish_bad"), std::slice::from_ref(&x), &CheckOptions::default()).unwrap();
     assert!(!bad.passed, "{bad}");
     // The worst element is named with its index and both values; the missing term is β·x·σ(1−σ) ≠ 0.
     let worst = &bad.inputs[0].worst[0];
@@ -93,7 +93,7 @@ fn catches_layer_norm_missing_the_mean_term_and_passes_the_correct_one() {
         let weights = weights.clone();
         move |x: &[Var]| call_custom(name, &x[..1], Attributes::new())?.remove(0).mul(&Var::constant(weights.clone()))?.sum()
     };
-    let good = check_gradient(&loss("layer_norm_good"), &[x.clone()], &CheckOptions::default()).unwrap();
+    let good = check_gradient(&loss("layer_norm_good"), std::slice::from_ref(&x), &CheckOptions::default()).unwrap();
     assert!(good.passed, "{good}");
     let bad = check_gradient(&loss("layer_norm_bad"), &[x], &CheckOptions::default()).unwrap();
     assert!(!bad.passed, "{bad}");
@@ -104,7 +104,7 @@ fn kinks_are_reported_as_non_differentiable_not_as_wrong() {
     // relu at exactly 0: left derivative 0, right 1, the engine says 0 (PyTorch's choice). The
     // central difference gives ½; the checker must flag the point, not fail the rule.
     let x = Tensor::from_f64(vec![-1.0, 0.0, 2.0], &[3], DType::F32).unwrap();
-    let report = check_gradient(&|x: &[Var]| x[0].unary(UnaryOp::Relu), &[x.clone()], &CheckOptions::default()).unwrap();
+    let report = check_gradient(&|x: &[Var]| x[0].unary(UnaryOp::Relu), std::slice::from_ref(&x), &CheckOptions::default()).unwrap();
     assert!(report.passed, "{report}");
     assert_eq!(report.inputs[0].non_differentiable.len(), 1, "{report}");
     assert_eq!(report.inputs[0].non_differentiable[0].input_index, vec![1]);

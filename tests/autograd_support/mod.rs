@@ -18,13 +18,16 @@ pub enum Domain {
     AwayFromZero,
 }
 
+/// A function under test: inputs in, one value out.
+pub type CaseFunction = Rc<dyn Fn(&[Var]) -> Result<Var>>;
+
 /// One gradient-check case: the primitive it covers, input shapes and the function.
 #[derive(Clone)]
 pub struct Case {
     pub op: String,
     pub label: String,
     pub inputs: Vec<(Vec<usize>, Domain)>,
-    pub function: Rc<dyn Fn(&[Var]) -> Result<Var>>,
+    pub function: CaseFunction,
 }
 
 impl Case {
