@@ -6,8 +6,8 @@ mod autograd_support;
 use std::collections::BTreeSet;
 
 use autograd_support::cases;
-use tilelab::autograd::{check_gradient, differentiable_op_names, CheckOptions};
-use tilelab::tensor::DType;
+use tilelab::autograd::{check_gradient, differentiable_op_names, grad, CheckOptions, Result, Var};
+use tilelab::tensor::{DType, Tensor};
 
 #[test]
 fn every_differentiable_op_passes_in_f32_and_f64_and_coverage_is_complete() {
@@ -38,4 +38,37 @@ fn narrow_dtypes_pass_at_their_tolerances() {
             assert!(report.passed, "{} ({dtype}) failed:\n{report}", case.label);
         }
     }
+}
+
+/// x ↦ ∂(Σ w ⊙ f(x))/∂x for every input, flattened and joined: checking its gradient checks the
+/// second derivatives, i.e. that every rule's own backward (recorded with create_graph) is right.
+fn first_derivative(function: autograd_support::CaseFunction, seed: u64) -> impl Fn(&[Var]) -> Result<Var> {
+    move |inputs: &[Var]| {
+        let output = function(inputs)?;
+        let weights = Tensor::randn(output.shape(), output.dtype(), Some(seed))?;
+        let weighted = output.mul(&Var::constant(weights))?.sum()?;
+        let gradients = grad(&[weighted], inputs, None, true)?;
+        let mut parts = Vec::with_capacity(inputs.len());
+        for (gradient, input) in gradients.into_iter().zip(inputs) {
+            let gradient = match gradient {
+                Some(gradient) => gradient,
+                None => input.zeros_like()?,
+            };
+            parts.push(gradient.reshape(&[input.tensor().numel()])?);
+        }
+        Var::concat(&parts, 0)
+    }
+}
+
+#[test]
+fn second_derivatives_of_every_rule_pass_in_f64() {
+    let mut covered = BTreeSet::new();
+    for case in cases() {
+        let inputs = case.make_inputs(23, DType::F64);
+        let function = first_derivative(case.function.clone(), 99);
+        let report = check_gradient(&function, &inputs, &CheckOptions::default()).unwrap();
+        assert!(report.passed, "second order of {} failed:\n{report}", case.label);
+        covered.insert(case.op.clone());
+    }
+    assert_eq!(covered.len(), differentiable_op_names().len());
 }
