@@ -54,6 +54,10 @@ fn catches_swish_missing_the_inner_term_and_passes_the_correct_one() {
     // The worst element is named with its index and both values; the missing term is β·x·σ(1−σ) ≠ 0.
     let worst = &bad.inputs[0].worst[0];
     assert!((worst.analytic - worst.numerical).abs() > 1e-2, "{bad}");
+    // The report is data for the notebook (serde) and readable text.
+    let json = serde_json::to_string(&bad).unwrap();
+    assert_eq!(serde_json::from_str::<tilelab::autograd::GradCheckReport>(&json).unwrap(), bad);
+    assert!(bad.to_string().contains("FAIL"), "{bad}");
     let projected = CheckOptions { mode: CheckMode::Projection, ..CheckOptions::default() };
     assert!(!check_gradient(&swish_call("swish_bad"), &[x], &projected).unwrap().passed);
 }

@@ -127,12 +127,13 @@ fn judge(
     probe: &dyn Fn(f64) -> Result<(Vec<f64>, Vec<f64>)>,
 ) -> Result<Vec<(f64, bool, bool)>> {
     let central = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| plus.iter().zip(minus).map(|(p, m)| (p - m) / (2.0 * s)).collect::<Vec<f64>>();
-    let jumps = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| -> Vec<bool> {
+    // |right − left| one-sided slopes per output, and whether it exceeds the tolerance.
+    let jumps = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| -> Vec<(f64, bool)> {
         (0..center.len())
             .map(|j| {
                 let right = (plus[j] - center[j]) / s;
                 let left = (center[j] - minus[j]) / s;
-                !tolerance.accepts(right, left, scale)
+                ((right - left).abs(), !tolerance.accepts(right, left, scale))
             })
             .collect()
     };
@@ -154,14 +155,21 @@ fn judge(
         }
         last = (samples, s);
     }
+    // A kink: the slopes jump, and the jump does not shrink with the step (for a smooth function
+    // it is h·|f''| and falls 16-fold when the step does).
     let suspicious = jumps(&last.0, last.1);
-    let confirmed = if suspicious.iter().any(|&jump| jump) {
+    let confirmed = if suspicious.iter().any(|&(_, jump)| jump) {
         let s = last.1 / 16.0;
         jumps(&probe(s)?, s)
     } else {
         suspicious.clone()
     };
-    Ok((0..analytic.len()).map(|j| (numerical[j], accepted[j], suspicious[j] && confirmed[j])).collect())
+    Ok((0..analytic.len())
+        .map(|j| {
+            let kink = suspicious[j].1 && confirmed[j].1 && confirmed[j].0 >= 0.5 * suspicious[j].0;
+            (numerical[j], accepted[j], kink)
+        })
+        .collect())
 }
 
 fn element(input_index: Vec<usize>, output_index: Vec<usize>, analytic: f64, numerical: f64) -> ElementReport {
