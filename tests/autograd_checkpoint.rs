@@ -95,3 +95,31 @@ fn checkpoint_of_constants_records_nothing() {
     let out = checkpoint("constant", Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].unary(UnaryOp::Exp)?])), &[x]).unwrap();
     assert!(!out[0].requires_grad());
 }
+
+#[test]
+fn second_order_flows_through_a_checkpoint() {
+    // g(x) = ∂/∂x Σ w ⊙ checkpoint(sin(x)·x·a); its gradient (second derivatives) is checked
+    // against finite differences of g in f64.
+    let a = Var::constant(Tensor::from_f64(vec![0.7, -1.3, 2.1], &[3], DType::F64).unwrap());
+    let weights = Var::constant(Tensor::from_f64(vec![1.0, 0.5, -2.0], &[3], DType::F64).unwrap());
+    let function: CheckpointFunction = Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].unary(UnaryOp::Sin)?.mul(&inputs[0])?.mul(&inputs[1])?]));
+    let derivative = move |x: &[Var]| -> Result<Var> {
+        let out = checkpoint("sin_x", function.clone(), &[x[0].clone(), a.clone()])?.remove(0);
+        let total = out.mul(&weights)?.sum()?;
+        Ok(tilelab::autograd::grad(&[total], &x[..1], None, true)?.remove(0).expect("depends on x"))
+    };
+    let x = Tensor::from_f64(vec![0.4, -0.8, 1.5], &[3], DType::F64).unwrap();
+    let report = tilelab::autograd::check_gradient(&derivative, &[x], &tilelab::autograd::CheckOptions::default()).unwrap();
+    assert!(report.passed, "{report}");
+}
+
+#[test]
+fn inputs_that_depend_on_each_other_are_not_counted_twice() {
+    // y = checkpoint(u·v)(x, 2x): dy/dx = d(2x²)/dx = 4x.
+    let x = Var::leaf(Tensor::from_f64(vec![1.5], &[1], DType::F64).unwrap());
+    let doubled = x.scale(2.0).unwrap();
+    let product: CheckpointFunction = Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].mul(&inputs[1])?]));
+    let y = checkpoint("product", product, &[x.clone(), doubled]).unwrap().remove(0);
+    y.sum().unwrap().backward().unwrap();
+    assert_eq!(x.grad().unwrap().to_f64_vec(), vec![6.0]);
+}

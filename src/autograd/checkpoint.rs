@@ -3,10 +3,12 @@
 
 use std::rc::Rc;
 
-use super::engine::grad;
+use std::collections::HashSet;
+
+use super::engine::{grad_with_options, BackwardOptions};
 use super::error::{AutogradError, Result};
-use super::mode::{enable_grad, no_grad};
-use super::node::{next_node_id, topological_order, Extension};
+use super::mode::{enable_grad, is_grad_enabled, no_grad};
+use super::node::{next_node_id, Extension, Node};
 use super::op::Op;
 use super::rules::RuleContext;
 use super::var::Var;
@@ -30,41 +32,60 @@ pub fn checkpoint(name: &str, function: CheckpointFunction, inputs: &[Var]) -> R
     Ok(Var::record_many(Op::Checkpoint { name: name.to_string() }, &references, tensors, Vec::new(), Extension::Checkpoint(function)))
 }
 
-/// The rule of a checkpoint node: recompute with fresh leaves, then differentiate the recomputation.
-/// (The recomputation is not connected to the outer graph, so a checkpoint is first-order only.)
+/// The rule of a checkpoint node: recompute `f` on aliases of the saved inputs, then differentiate
+/// the recomputation with respect to the aliases. The aliases (identity reshapes) connect the
+/// recomputation to the outer graph, so with `create_graph` the result is differentiable again,
+/// while the traversal of the inner `grad` stops at them.
 pub(crate) fn checkpoint_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Var>>> {
     let Some(Extension::Checkpoint(function)) = &context.operation.extension else {
         return Err(AutogradError::BadArgument { op: context.operation.op.name(), detail: "internal: checkpoint without its function".into() });
     };
+    let create_graph = is_grad_enabled();
+    let _on = enable_grad();
     let first_new_id = next_node_id();
-    let fresh: Vec<Var> = context
+    let aliases = context
         .saved
         .values
         .iter()
         .zip(context.needs)
-        .map(|(input, &need)| if need { Var::leaf(input.tensor().clone()) } else { input.detach() })
-        .collect();
-    let outputs = {
-        let _on = enable_grad();
-        function(&fresh)?
-    };
+        .map(|(input, &need)| if need { input.reshape(input.shape()) } else { Ok(input.detach()) })
+        .collect::<Result<Vec<Var>>>()?;
+    let outputs = function(&aliases)?;
     if outputs.len() != context.grads.len() {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
             detail: format!("the recomputation returned {} outputs, the forward {}", outputs.len(), context.grads.len()),
         });
     }
-    let roots: Vec<_> = outputs.iter().filter_map(|output| output.node().cloned()).collect();
-    if topological_order(&roots).iter().any(|node| node.id < first_new_id) {
+    let alias_ids: HashSet<u64> = aliases.iter().filter_map(Var::node_id).collect();
+    if uses_outside_values(&outputs, &alias_ids, first_new_id) {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
             detail: "the function uses a value that requires grad but is not among its inputs; pass it as an input".into(),
         });
     }
     let (live, seeds): (Vec<Var>, Vec<Var>) =
-        outputs.iter().zip(context.grads).filter(|(output, _)| output.requires_grad()).map(|(output, g)| (output.clone(), g.detach())).unzip();
+        outputs.iter().zip(context.grads).filter(|(output, _)| output.requires_grad()).map(|(output, g)| (output.clone(), g.clone())).unzip();
     if live.is_empty() {
-        return Ok(vec![None; fresh.len()]);
+        return Ok(vec![None; aliases.len()]);
     }
-    grad(&live, &fresh, Some(&seeds), false)
+    let options = BackwardOptions { retain_graph: create_graph, create_graph };
+    grad_with_options(&live, &aliases, Some(&seeds), options)
+}
+
+/// Whether the recomputed graph reaches a node made before the recomputation other than through
+/// the aliases of the inputs (a captured value that requires grad).
+fn uses_outside_values(outputs: &[Var], alias_ids: &HashSet<u64>, first_new_id: u64) -> bool {
+    let mut stack: Vec<Rc<Node>> = outputs.iter().filter_map(|output| output.node().cloned()).collect();
+    let mut seen = HashSet::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node.id) || alias_ids.contains(&node.id) {
+            continue;
+        }
+        if node.id < first_new_id {
+            return true;
+        }
+        stack.extend(node.inputs().iter().filter_map(|edge| edge.node.clone()));
+    }
+    false
 }
