@@ -238,3 +238,15 @@ fn graph_is_data_serialisable_and_exportable_as_dot() {
     assert_eq!(after.saved_bytes, 0);
     assert!(after.nodes.iter().any(|node| node.saved_freed));
 }
+
+#[test]
+fn dot_export_names_shapes_saved_bytes_and_gradient_edges() {
+    let x = Var::named_leaf(tensor(&[1.0, 2.0, 3.0, 4.0], &[2, 2]), "x");
+    let y = x.matmul(&x, false, true, None).unwrap().reduce(ReduceOp::Sum, None, false).unwrap();
+    let dot = GraphData::from_outputs(std::slice::from_ref(&y)).to_dot();
+    println!("{dot}");
+    let id = x.node_id().unwrap();
+    assert!(dot.contains(&format!("n{id} [shape=ellipse, label=\"x (leaf)\\n[2, 2] f64\"]")), "{dot}");
+    assert!(dot.contains("saved 64 B"), "{dot}"); // matmul keeps both operands: 2 × 32 B (one buffer, listed twice)
+    assert!(dot.contains("color=red"), "{dot}");
+}

@@ -3,6 +3,23 @@
 //! `create_graph` for higher order), custom ops with registered backwards, checkpointing, a loss
 //! scaler for mixed precision, gradient checking, and the graph as serialisable data.
 //! Forward kernels never know about autograd: ops record themselves here, after the kernel ran.
+//!
+//! ```
+//! use tilelab::autograd::{grad, Var};
+//! use tilelab::tensor::{DType, Tensor, UnaryOp};
+//! let x = Var::leaf(Tensor::from_f64(vec![0.5, -1.0], &[2], DType::F64)?);
+//! let loss = x.unary(UnaryOp::Tanh)?.sum()?;
+//! // d Σ tanh(x) / dx = 1 − tanh²(x), accumulated into x.grad
+//! loss.backward()?;
+//! assert!((x.grad().unwrap().to_f64_vec()[0] - (1.0 - 0.5f64.tanh().powi(2))).abs() < 1e-12);
+//! // Second order: d/dx of the first derivative, with create_graph.
+//! let first = grad(&[x.unary(UnaryOp::Tanh)?.sum()?], &[x.clone()], None, true)?.remove(0).unwrap();
+//! let second = grad(&[first.sum()?], &[x.clone()], None, false)?.remove(0).unwrap();
+//! // (1 − t²)' = −2t(1 − t²)
+//! let t = 0.5f64.tanh();
+//! assert!((second.tensor().to_f64_vec()[0] + 2.0 * t * (1.0 - t * t)).abs() < 1e-12);
+//! # Ok::<(), tilelab::autograd::AutogradError>(())
+//! ```
 
 mod checkpoint;
 mod custom;
