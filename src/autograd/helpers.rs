@@ -1,7 +1,7 @@
 //! Small differentiable building blocks the gradient rules share: undoing broadcasting, expanding a
 //! reduced gradient, and constant masks (locally constant factors such as sign(x) or x > 0).
 
-use super::error::Result;
+use super::error::{AutogradError, Result};
 use super::var::Var;
 use crate::tensor::{DType, ReduceOp, Tensor};
 
@@ -11,7 +11,9 @@ pub(crate) fn sum_to_shape(gradient: &Var, shape: &[usize]) -> Result<Var> {
         return Ok(gradient.clone());
     }
     let rank = gradient.shape().len();
-    let lead = rank - shape.len();
+    let Some(lead) = rank.checked_sub(shape.len()) else {
+        return Err(AutogradError::GradientShapeMismatch { op: "sum_to_shape".into(), expected: shape.to_vec(), got: gradient.shape().to_vec() });
+    };
     let axes: Vec<isize> = (0..rank)
         .filter(|&axis| axis < lead || (shape[axis - lead] == 1 && gradient.shape()[axis] != 1))
         .map(|axis| axis as isize)

@@ -110,7 +110,8 @@ pub struct SavedInfo {
     pub bytes: usize,
     /// Identity of the buffer (equal for aliases, so shared buffers are counted once).
     pub buffer_id: u64,
-    /// Whether the buffer is the value of a leaf (alive anyway, not extra memory).
+    /// Whether the buffer is the value of a leaf or a constant (held by the caller anyway, so not
+    /// memory the graph adds).
     pub is_leaf_value: bool,
 }
 
