@@ -46,7 +46,9 @@ impl Default for CheckOptions {
 }
 
 /// Checks the gradients of `function` at `inputs`. `function` takes and returns `Var`s so it can run
-/// both on leaves of the inputs' dtypes (analytic side) and on f64 constants (numerical side).
+/// both on leaves of the inputs' dtypes (analytic side) and on f64 copies (numerical side). Captured
+/// constants of other dtypes promote to f64 on the numerical side; an explicit cast to a narrow
+/// dtype inside `function` makes that part of the numerical side narrow too.
 pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor], options: &CheckOptions) -> Result<GradCheckReport> {
     let _on = enable_grad();
     let leaves: Vec<Var> = inputs.iter().map(|input| Var::leaf(input.clone())).collect();
