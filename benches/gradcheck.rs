@@ -25,6 +25,12 @@ fn main() {
         move |x: &[Var]| x[0].unary(UnaryOp::Tanh)?.mul(&Var::constant(w.clone()))?.sum()
     };
     time("Σ tanh(x)·w", &elementwise, &x);
+    // 65536 kinks: some lie within a step of the point along the projection direction.
+    let kinks = {
+        let w = w.clone();
+        move |x: &[Var]| x[0].unary(UnaryOp::Relu)?.mul(&Var::constant(w.clone()))?.sum()
+    };
+    time("Σ relu(x)·w", &kinks, &x);
     let layer = {
         let w = w.clone();
         move |x: &[Var]| {
