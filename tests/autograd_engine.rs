@@ -250,3 +250,25 @@ fn dot_export_names_shapes_saved_bytes_and_gradient_edges() {
     assert!(dot.contains("saved 64 B"), "{dot}"); // matmul keeps both operands: 2 × 32 B (one buffer, listed twice)
     assert!(dot.contains("color=red"), "{dot}");
 }
+
+#[test]
+fn a_chain_of_100_000_ops_runs_backward_and_drops_without_deep_recursion() {
+    // y = x·(1.00001)^n … built one op at a time; dy/dx = 1.00001^n.
+    let steps = 100_000;
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let x = leaf(&[1.0], &[]);
+            let factor = Var::constant(Tensor::scalar(1.00001, DType::F64));
+            let mut y = x.clone();
+            for _ in 0..steps {
+                y = y.mul(&factor).unwrap();
+            }
+            y.backward().unwrap();
+            let want = 1.00001f64.powi(steps);
+            assert!((x.grad().unwrap().to_f64_vec()[0] - want).abs() < 1e-9 * want);
+            drop(y);
+        })
+        .unwrap();
+    handle.join().expect("no stack overflow");
+}

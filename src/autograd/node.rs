@@ -172,6 +172,30 @@ pub(crate) fn internal(op: &Op, detail: &str) -> AutogradError {
     AutogradError::BadArgument { op: op.name(), detail: format!("internal: {detail}") }
 }
 
+/// Drops the graph above an operation iteratively: a long chain (a loop of 100 000 ops in a
+/// script) would otherwise be dropped by recursion deep enough to overflow the wasm stack.
+impl Drop for Operation {
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        detach_inputs(self, &mut stack);
+        while let Some(node) = stack.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(node) {
+                if let NodeKind::Operation(operation) = &mut node.kind {
+                    detach_inputs(operation, &mut stack);
+                }
+            }
+        }
+    }
+}
+
+/// Moves the nodes an operation holds (edges and saved values) onto `stack`.
+fn detach_inputs(operation: &mut Operation, stack: &mut Vec<Rc<Node>>) {
+    stack.extend(operation.inputs.iter_mut().filter_map(|edge| edge.node.take()));
+    if let Some(saved) = operation.saved.get_mut().take() {
+        stack.extend(saved.values.into_iter().filter_map(Var::into_node));
+    }
+}
+
 impl Node {
     /// The edges to the inputs (none for a leaf).
     pub fn inputs(&self) -> &[Edge] {

@@ -118,6 +118,10 @@ impl Var {
         self.output
     }
 
+    pub(crate) fn into_node(self) -> Option<Rc<Node>> {
+        self.node
+    }
+
     pub(crate) fn node(&self) -> Option<&Rc<Node>> {
         self.node.as_ref()
     }
