@@ -11,8 +11,18 @@ use tilelab::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
 const GOLDEN: &str = include_str!("golden/autograd_golden.json");
 
 fn tensor_of(value: &Value, dtype: DType) -> Tensor {
-    let shape: Vec<usize> = value["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
-    let values: Vec<f64> = value["values"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let shape: Vec<usize> = value["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect();
+    let values: Vec<f64> = value["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     Tensor::from_f64(values, &shape, dtype).unwrap()
 }
 
@@ -25,32 +35,53 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
     match name {
         "mlp" => {
             // −mean_rows Σ target · log_softmax(gelu(x W1 + b1) W2)
-            let h = v["x"].matmul(&v["w1"], false, false, None)?.add(&v["b1"])?.unary(UnaryOp::GeluErf)?;
+            let h = v["x"]
+                .matmul(&v["w1"], false, false, None)?
+                .add(&v["b1"])?
+                .unary(UnaryOp::GeluErf)?;
             let logits = h.matmul(&v["w2"], false, false, None)?;
-            let picked = v["target"].mul(&logits.softmax_like(SoftmaxOp::LogSoftmax, -1)?)?.reduce(ReduceOp::Sum, Some(&[-1]), false)?;
+            let picked = v["target"]
+                .mul(&logits.softmax_like(SoftmaxOp::LogSoftmax, -1)?)?
+                .reduce(ReduceOp::Sum, Some(&[-1]), false)?;
             picked.mean()?.neg()
         }
         "layer_norm" => {
             let x = &v["x"];
             let mean = x.reduce(ReduceOp::Mean, Some(&[-1]), true)?;
             let var = x.reduce(ReduceOp::Var, Some(&[-1]), true)?;
-            let y = x.sub(&mean)?.div(&var.add(&scalar(1e-5, dtype))?.unary(UnaryOp::Sqrt)?)?.mul(&v["gamma"])?.add(&v["beta"])?;
+            let y = x
+                .sub(&mean)?
+                .div(&var.add(&scalar(1e-5, dtype))?.unary(UnaryOp::Sqrt)?)?
+                .mul(&v["gamma"])?
+                .add(&v["beta"])?;
             y.mul(&v["weights"])?.sum()
         }
         "attention" => {
-            let scores = v["q"].matmul(&v["k"], false, true, None)?.div(&scalar(8f64.sqrt(), dtype))?.softmax_like(SoftmaxOp::Softmax, -1)?;
-            scores.matmul(&v["v"], false, false, None)?.mul(&v["weights"])?.sum()
+            let scores = v["q"]
+                .matmul(&v["k"], false, true, None)?
+                .div(&scalar(8f64.sqrt(), dtype))?
+                .softmax_like(SoftmaxOp::Softmax, -1)?;
+            scores
+                .matmul(&v["v"], false, false, None)?
+                .mul(&v["weights"])?
+                .sum()
         }
         "elementwise" => {
             let (x, y, p) = (&v["x"], &v["y"], &v["p"]);
             let terms = [
                 x.unary(UnaryOp::Sigmoid)?.mul(&y.unary(UnaryOp::Tanh)?)?,
-                x.mul(x)?.neg()?.unary(UnaryOp::Exp)?.mul(&y.unary(UnaryOp::Silu)?)?,
+                x.mul(x)?
+                    .neg()?
+                    .unary(UnaryOp::Exp)?
+                    .mul(&y.unary(UnaryOp::Silu)?)?,
                 p.unary(UnaryOp::Sqrt)?.mul(&p.unary(UnaryOp::Log)?)?,
-                p.unary(UnaryOp::Rsqrt)?.sub(&p.unary(UnaryOp::Reciprocal)?)?,
+                p.unary(UnaryOp::Rsqrt)?
+                    .sub(&p.unary(UnaryOp::Reciprocal)?)?,
                 x.unary(UnaryOp::Sin)?.mul(&y.unary(UnaryOp::Cos)?)?,
-                x.unary(UnaryOp::GeluErf)?.sub(&y.unary(UnaryOp::GeluTanh)?)?,
-                x.binary(BinaryOp::Maximum, y)?.sub(&x.binary(BinaryOp::Minimum, y)?.scale(0.5)?)?,
+                x.unary(UnaryOp::GeluErf)?
+                    .sub(&y.unary(UnaryOp::GeluTanh)?)?,
+                x.binary(BinaryOp::Maximum, y)?
+                    .sub(&x.binary(BinaryOp::Minimum, y)?.scale(0.5)?)?,
                 p.binary(BinaryOp::Pow, y)?,
                 x.unary(UnaryOp::Abs)?.mul(&y.unary(UnaryOp::Relu)?)?,
                 x.clip(Some(-0.5), Some(0.5))?,
@@ -64,12 +95,17 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
         "reductions" => {
             let x = &v["x"];
             let first = x.reduce(ReduceOp::Amax, Some(&[1]), false)?.sum()?;
-            let second = x.reduce(ReduceOp::Var, Some(&[0]), false)?.mul(&x.reduce(ReduceOp::Mean, Some(&[0]), false)?)?.sum()?;
+            let second = x
+                .reduce(ReduceOp::Var, Some(&[0]), false)?
+                .mul(&x.reduce(ReduceOp::Mean, Some(&[0]), false)?)?
+                .sum()?;
             let low = x.reduce(ReduceOp::Amin, Some(&[1]), false)?;
             first.add(&second)?.sub(&low.mul(&low)?.sum()?)
         }
         "tiles" => {
-            let tile = v["x"].view(&[4, 4], &[2, 3], Some(&[3, 3]))?.unary(UnaryOp::Exp)?;
+            let tile = v["x"]
+                .view(&[4, 4], &[2, 3], Some(&[3, 3]))?
+                .unary(UnaryOp::Exp)?;
             let out = Var::constant(Tensor::zeros(&[5, 6], dtype)?).assemble(&tile, &[2, 3])?;
             out.mul(&v["weights"])?.sum()
         }
@@ -80,7 +116,10 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
 fn assert_close(label: &str, got: &[f64], want: &[f64], rtol: f64) {
     let scale = want.iter().fold(1.0f64, |acc, w| acc.max(w.abs()));
     for (index, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!((g - w).abs() <= rtol * scale, "{label}[{index}]: {g} vs golden {w}");
+        assert!(
+            (g - w).abs() <= rtol * scale,
+            "{label}[{index}]: {g} vs golden {w}"
+        );
     }
     assert_eq!(got.len(), want.len(), "{label}");
 }
@@ -102,11 +141,21 @@ fn check_cases(dtype: DType, rtol: f64) {
             values.insert(constant.clone(), Var::constant(tensor_of(tensor, dtype)));
         }
         let value = loss(name, &values, dtype).unwrap();
-        assert_close(&format!("{name} loss ({dtype})"), &[value.item().unwrap()], &[case["loss"].as_f64().unwrap()], rtol);
+        assert_close(
+            &format!("{name} loss ({dtype})"),
+            &[value.item().unwrap()],
+            &[case["loss"].as_f64().unwrap()],
+            rtol,
+        );
         value.backward().unwrap();
         for (input, leaf) in leaves {
             let want = tensor_of(&case["grads"][&input], DType::F64).to_f64_vec();
-            assert_close(&format!("{name} d/d{input} ({dtype})"), &leaf.grad().unwrap().to_f64_vec(), &want, rtol);
+            assert_close(
+                &format!("{name} d/d{input} ({dtype})"),
+                &leaf.grad().unwrap().to_f64_vec(),
+                &want,
+                rtol,
+            );
         }
     }
 }
@@ -129,8 +178,29 @@ fn hessian_vector_product_matches_jax() {
     let x = Var::leaf(tensor_of(&hessian["x"], DType::F64));
     let v = Var::constant(tensor_of(&hessian["v"], DType::F64));
     let total = x.sum().unwrap();
-    let f = x.unary(UnaryOp::Sin).unwrap().mul(&x).unwrap().mul(&x).unwrap().sum().unwrap().add(&total.mul(&total).unwrap().mul(&total).unwrap()).unwrap();
-    let first = grad(&[f], std::slice::from_ref(&x), None, true).unwrap().remove(0).unwrap();
-    let hv = grad(&[first.mul(&v).unwrap().sum().unwrap()], &[x], None, false).unwrap().remove(0).unwrap();
-    assert_close("hvp", &hv.tensor().to_f64_vec(), &tensor_of(&hessian["hvp"], DType::F64).to_f64_vec(), 1e-10);
+    let f = x
+        .unary(UnaryOp::Sin)
+        .unwrap()
+        .mul(&x)
+        .unwrap()
+        .mul(&x)
+        .unwrap()
+        .sum()
+        .unwrap()
+        .add(&total.mul(&total).unwrap().mul(&total).unwrap())
+        .unwrap();
+    let first = grad(&[f], std::slice::from_ref(&x), None, true)
+        .unwrap()
+        .remove(0)
+        .unwrap();
+    let hv = grad(&[first.mul(&v).unwrap().sum().unwrap()], &[x], None, false)
+        .unwrap()
+        .remove(0)
+        .unwrap();
+    assert_close(
+        "hvp",
+        &hv.tensor().to_f64_vec(),
+        &tensor_of(&hessian["hvp"], DType::F64).to_f64_vec(),
+        1e-10,
+    );
 }
