@@ -1,0 +1,242 @@
+//! The wasm `simd128` kernels (f32x4). They mirror the portable kernels' order of operations, so
+//! both give bit-identical results; ops without a vector form here call the portable kernel.
+
+use core::arch::wasm32::*;
+
+use super::packing::{packed_gemm, MicroKernel, TileMut};
+use super::portable::{self, add_remainder, combine_sums, nan_max, REDUCTION_LANES};
+use super::MatrixRef;
+use crate::tensor::elementwise::{BinaryOp, UnaryOp};
+
+/// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten.
+pub fn gemm(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+    packed_gemm::<WasmKernel>(a, b, out)
+}
+
+/// Rows of the register tile. V8 keeps one of the 16 XMM registers as scratch, so 4 × 8 (eight
+/// accumulators, two B vectors, the broadcast A value, the product) leaves room to spare.
+const MR: usize = 4;
+/// Columns of the register tile (two f32x4 vectors).
+const NR: usize = 8;
+const NR_VECTORS: usize = NR / 4;
+
+struct WasmKernel;
+
+impl MicroKernel for WasmKernel {
+    const MR: usize = MR;
+    const NR: usize = NR;
+
+    #[inline(always)]
+    fn run(a_panel: &[f32], b_panel: &[f32], tile: TileMut<'_>) {
+        let depth = b_panel.len() / NR;
+        assert!(a_panel.len() >= depth * MR && b_panel.len() >= depth * NR);
+        let mut acc = [[f32x4_splat(0.0); NR_VECTORS]; MR];
+        let (mut a, mut b) = (a_panel.as_ptr(), b_panel.as_ptr());
+        for _ in 0..depth {
+            // SAFETY: the assert above keeps `depth` steps of MR (NR) values inside the panels.
+            unsafe {
+                let mut b_vectors = [f32x4_splat(0.0); NR_VECTORS];
+                for (v, vector) in b_vectors.iter_mut().enumerate() {
+                    *vector = v128_load(b.add(4 * v) as *const v128);
+                }
+                for (r, acc_row) in acc.iter_mut().enumerate() {
+                    let scale = v128_load32_splat(a.add(r) as *const u32);
+                    for (value, &b_vector) in acc_row.iter_mut().zip(&b_vectors) {
+                        *value = f32x4_add(*value, f32x4_mul(scale, b_vector));
+                    }
+                }
+                a = a.add(MR);
+                b = b.add(NR);
+            }
+        }
+        store_tile(&acc, tile);
+    }
+}
+
+/// `tile += acc`, with vector loads and stores when the tile is whole.
+#[inline(always)]
+fn store_tile(acc: &[[v128; NR_VECTORS]; MR], tile: TileMut<'_>) {
+    if tile.rows == MR && tile.cols == NR {
+        assert!(tile.data.len() >= (MR - 1) * tile.stride + NR);
+        let out = tile.data.as_mut_ptr();
+        for (r, acc_row) in acc.iter().enumerate() {
+            for (v, &sum) in acc_row.iter().enumerate() {
+                // SAFETY: the assert above keeps row r < MR, columns < NR inside `tile.data`.
+                unsafe {
+                    let place = out.add(r * tile.stride + 4 * v) as *mut v128;
+                    v128_store(place, f32x4_add(v128_load(place), sum));
+                }
+            }
+        }
+        return;
+    }
+    for (r, acc_row) in acc.iter().enumerate().take(tile.rows) {
+        let mut sums = [0.0f32; NR];
+        for (v, &sum) in acc_row.iter().enumerate() {
+            // SAFETY: `sums` holds NR = 4·NR_VECTORS values.
+            unsafe { v128_store(sums.as_mut_ptr().add(4 * v) as *mut v128, sum) };
+        }
+        let out_row = &mut tile.data[r * tile.stride..r * tile.stride + tile.cols];
+        for (value, &sum) in out_row.iter_mut().zip(&sums) {
+            *value += sum;
+        }
+    }
+}
+
+/// Applies `vector` to whole f32x4 groups of `(a, b)` and `scalar` to the tail.
+#[inline(always)]
+fn map2(a: &[f32], b: &[f32], out: &mut [f32], vector: impl Fn(v128, v128) -> v128, scalar: impl Fn(f32, f32) -> f32) {
+    let len = out.len().min(a.len()).min(b.len());
+    let whole = len / 4 * 4;
+    for i in (0..whole).step_by(4) {
+        // SAFETY: i + 4 ≤ whole ≤ the length of all three slices.
+        unsafe {
+            let x = v128_load(a.as_ptr().add(i) as *const v128);
+            let y = v128_load(b.as_ptr().add(i) as *const v128);
+            v128_store(out.as_mut_ptr().add(i) as *mut v128, vector(x, y));
+        }
+    }
+    for i in whole..len {
+        out[i] = scalar(a[i], b[i]);
+    }
+}
+
+/// Applies `vector` to whole f32x4 groups of `values` in place and `scalar` to the tail.
+#[inline(always)]
+fn map1(values: &mut [f32], vector: impl Fn(v128) -> v128, scalar: impl Fn(f32) -> f32) {
+    let whole = values.len() / 4 * 4;
+    for i in (0..whole).step_by(4) {
+        // SAFETY: i + 4 ≤ whole ≤ values.len().
+        unsafe {
+            let place = values.as_mut_ptr().add(i) as *mut v128;
+            v128_store(place, vector(v128_load(place)));
+        }
+    }
+    for value in &mut values[whole..] {
+        *value = scalar(*value);
+    }
+}
+
+/// `out[i] = op(a[i], b[i])`.
+pub fn binary(op: BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
+    // f32x4.max/min are IEEE 754-2019 maximum/minimum: NaN propagates, as in BinaryOp::apply.
+    macro_rules! with {
+        ($vector:expr) => {
+            map2(a, b, out, $vector, |x, y| op.apply(x, y))
+        };
+    }
+    match op {
+        BinaryOp::Add => with!(f32x4_add),
+        BinaryOp::Sub => with!(f32x4_sub),
+        BinaryOp::Mul => with!(f32x4_mul),
+        BinaryOp::Div => with!(f32x4_div),
+        BinaryOp::Maximum => with!(f32x4_max),
+        BinaryOp::Minimum => with!(f32x4_min),
+        BinaryOp::Pow => portable::binary(op, a, b, out),
+    }
+}
+
+/// `values[i] = op(values[i], scalar)`.
+pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
+    let splat = f32x4_splat(scalar);
+    macro_rules! with {
+        ($vector:expr) => {
+            map1(values, |x| $vector(x, splat), |x| op.apply(x, scalar))
+        };
+    }
+    match op {
+        BinaryOp::Add => with!(f32x4_add),
+        BinaryOp::Sub => with!(f32x4_sub),
+        BinaryOp::Mul => with!(f32x4_mul),
+        BinaryOp::Div => with!(f32x4_div),
+        BinaryOp::Maximum => with!(f32x4_max),
+        BinaryOp::Minimum => with!(f32x4_min),
+        BinaryOp::Pow => portable::binary_scalar(op, values, scalar),
+    }
+}
+
+/// `values[i] = op(values[i])`; the correctly rounded ops are vectorised (so they match the
+/// portable kernel exactly), the transcendental ones run the portable kernel.
+pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
+    let one = f32x4_splat(1.0);
+    let zero = f32x4_splat(0.0);
+    let scalar = |x: f32| op.apply(x);
+    match op {
+        UnaryOp::Neg => map1(values, f32x4_neg, scalar),
+        UnaryOp::Abs => map1(values, f32x4_abs, scalar),
+        UnaryOp::Sqrt => map1(values, f32x4_sqrt, scalar),
+        UnaryOp::Rsqrt => map1(values, |x| f32x4_div(one, f32x4_sqrt(x)), scalar),
+        UnaryOp::Reciprocal => map1(values, |x| f32x4_div(one, x), scalar),
+        // x where x > 0 or x is NaN, else +0 (so −0 → +0, as the scalar rule).
+        UnaryOp::Relu => map1(values, |x| v128_bitselect(x, zero, v128_or(f32x4_gt(x, zero), f32x4_ne(x, x))), scalar),
+        UnaryOp::Exp
+        | UnaryOp::Log
+        | UnaryOp::Sin
+        | UnaryOp::Cos
+        | UnaryOp::Tanh
+        | UnaryOp::Sigmoid
+        | UnaryOp::Silu
+        | UnaryOp::GeluErf
+        | UnaryOp::GeluTanh => portable::unary_in_place(op, values),
+    }
+}
+
+/// Σ values (16 partial sums in four f32x4 accumulators, as the portable kernel).
+pub fn sum(values: &[f32]) -> f32 {
+    lane_sum(values, |x| x, |x| x)
+}
+
+/// Σ (values − mean)².
+pub fn sum_squared_deviation(values: &[f32], mean: f32) -> f32 {
+    let mean_vector = f32x4_splat(mean);
+    lane_sum(
+        values,
+        |x| {
+            let d = f32x4_sub(x, mean_vector);
+            f32x4_mul(d, d)
+        },
+        |x| (x - mean) * (x - mean),
+    )
+}
+
+/// Σ map(x): element `i` goes to partial sum `i mod 16`; lanes 4v..4v+4 live in vector `v`.
+#[inline(always)]
+fn lane_sum(values: &[f32], vector: impl Fn(v128) -> v128, scalar: impl Fn(f32) -> f32) -> f32 {
+    let mut acc = [f32x4_splat(0.0); REDUCTION_LANES / 4];
+    let chunks = values.chunks_exact(REDUCTION_LANES);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (v, sum) in acc.iter_mut().enumerate() {
+            // SAFETY: a chunk holds 16 values, so 4v + 4 ≤ 16.
+            let x = unsafe { v128_load(chunk.as_ptr().add(4 * v) as *const v128) };
+            *sum = f32x4_add(*sum, vector(x));
+        }
+    }
+    let mut lanes = [0.0f32; REDUCTION_LANES];
+    for (v, &sum) in acc.iter().enumerate() {
+        // SAFETY: `lanes` holds 16 values.
+        unsafe { v128_store(lanes.as_mut_ptr().add(4 * v) as *mut v128, sum) };
+    }
+    add_remainder(&mut lanes, rest, scalar);
+    combine_sums(lanes)
+}
+
+/// Largest value (−∞ for an empty slice; NaN if any value is NaN).
+pub fn max(values: &[f32]) -> f32 {
+    let mut acc = [f32x4_splat(f32::NEG_INFINITY); REDUCTION_LANES / 4];
+    let chunks = values.chunks_exact(REDUCTION_LANES);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (v, best) in acc.iter_mut().enumerate() {
+            // SAFETY: a chunk holds 16 values, so 4v + 4 ≤ 16.
+            let x = unsafe { v128_load(chunk.as_ptr().add(4 * v) as *const v128) };
+            *best = f32x4_max(*best, x);
+        }
+    }
+    let mut lanes = [0.0f32; REDUCTION_LANES];
+    for (v, &best) in acc.iter().enumerate() {
+        // SAFETY: `lanes` holds 16 values.
+        unsafe { v128_store(lanes.as_mut_ptr().add(4 * v) as *mut v128, best) };
+    }
+    rest.iter().chain(&lanes).fold(f32::NEG_INFINITY, |best, &x| nan_max(best, x))
+}
