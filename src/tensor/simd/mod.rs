@@ -89,6 +89,14 @@ mod tests {
 
     const SIZES: [usize; 7] = [0, 1, 3, 7, 17, 64, 129];
 
+    /// Guards the browser run: without `+simd128` (set in .cargo/config.toml) these tests would
+    /// compare the portable kernels with themselves.
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test::wasm_bindgen_test]
+    fn wasm_builds_run_the_simd128_kernels() {
+        assert!(USES_WASM_SIMD, "this wasm build lacks target-feature=+simd128");
+    }
+
     fn random_values(rng: &mut Rng, count: usize) -> Vec<f32> {
         (0..count).map(|_| rng.normal() as f32).collect()
     }
