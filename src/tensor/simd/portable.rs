@@ -2,8 +2,10 @@
 //! where wasm `simd128` is absent (public so tests can check the SIMD kernels against them).
 //!
 //! They follow the SIMD kernels' order of operations exactly (same GEMM blocking, the same 16
-//! reduction lanes and the same final tree), so native and wasm builds give bit-identical results
-//! (up to the sign of a zero chosen by `Maximum`/`Minimum` of −0 and +0).
+//! reduction lanes and the same final tree), so native and wasm builds give bit-identical GEMM,
+//! reductions and correctly rounded element-wise ops (up to the sign of a zero chosen by
+//! `Maximum`/`Minimum` of −0 and +0). Transcendental ops call the platform's math library, whose
+//! last bit may differ between native and wasm.
 
 use super::packing::{packed_gemm, MicroKernel, TileMut};
 use super::MatrixRef;

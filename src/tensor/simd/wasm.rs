@@ -1,5 +1,6 @@
 //! The wasm `simd128` kernels (f32x4). They mirror the portable kernels' order of operations, so
-//! both give bit-identical results; ops without a vector form here call the portable kernel.
+//! both give bit-identical results (but for the sign of a zero from `Maximum`/`Minimum` of −0 and
+//! +0: `f32x4.max` prefers +0); ops without a vector form here call the portable kernel.
 
 use core::arch::wasm32::*;
 
