@@ -127,8 +127,10 @@ mod tests {
             for j in 0..n {
                 let index = i * n + j;
                 assert!(same(fast[index], plain[index]), "({m},{k},{n}) at ({i},{j}): {} vs {}", fast[index], plain[index]);
-                let exact: f64 = (0..k).map(|p| a.at(i, p) as f64 * b.at(p, j) as f64).sum();
-                let magnitude: f64 = (0..k).map(|p| (a.at(i, p) as f64 * b.at(p, j) as f64).abs()).sum();
+                let (exact, magnitude) = (0..k).fold((0.0f64, 0.0f64), |(sum, size), p| {
+                    let term = a.at(i, p) as f64 * b.at(p, j) as f64;
+                    (sum + term, size + term.abs())
+                });
                 let bound = (k as f64 + 2.0) * f32::EPSILON as f64 * magnitude + f64::from(f32::MIN_POSITIVE);
                 assert!((fast[index] as f64 - exact).abs() <= bound, "({m},{k},{n}) at ({i},{j}): {} vs {exact}", fast[index]);
             }
