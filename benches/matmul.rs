@@ -4,7 +4,9 @@
 //! Natively: `cargo bench --bench matmul` (the portable kernel).
 //! In headless Chromium (the wasm simd128 kernel): `bench/matmul-chromium.sh`, which runs
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver
-//!  WASM_BINDGEN_TEST_ONLY_WEB=1 cargo bench --target wasm32-unknown-unknown --bench matmul`
+//!  WASM_BINDGEN_TEST_ONLY_WEB=1 cargo bench --target wasm32-unknown-unknown --bench matmul`.
+//! By the renderer thread's CPU time (for a shared machine): `node bench/matmul-cpu-time.mjs`,
+//! which loads this file's `matmul_repeat` export into Chromium through playwright-core.
 
 #![cfg_attr(target_arch = "wasm32", no_main)]
 
@@ -27,12 +29,9 @@ const WARM_UP_SECONDS: f64 = 0.5;
 /// (median, best) GFLOP/s of `size³` products, timed with `now` (seconds). The best sample is
 /// shown too because the machine may be shared: it is the figure least disturbed by others.
 fn measure(size: usize, now: &dyn Fn() -> f64) -> (f64, f64) {
-    let mut rng = Rng::new(size as u64);
-    let a: Vec<f32> = (0..size * size).map(|_| rng.normal() as f32).collect();
-    let b: Vec<f32> = (0..size * size).map(|_| rng.normal() as f32).collect();
+    let (a, b) = inputs(size);
     let mut out = vec![0.0f32; size * size];
-    let matrix = |data| MatrixRef { data, rows: size, cols: size, row_stride: size, col_stride: 1 };
-    let mut product = || simd::gemm(matrix(&a[..]), matrix(&b[..]), &mut out);
+    let mut product = || square_product(size, &a, &b, &mut out);
     let warm_up_start = now();
     let mut warm_up_calls = 0;
     while warm_up_calls < 3 || now() - warm_up_start < WARM_UP_SECONDS {
@@ -53,6 +52,20 @@ fn measure(size: usize, now: &dyn Fn() -> f64) -> (f64, f64) {
     seconds.sort_by(f64::total_cmp);
     let flops = 2.0 * (size as f64).powi(3);
     (flops / seconds[SAMPLES / 2] / 1e9, flops / seconds[0] / 1e9)
+}
+
+/// Two random `size × size` matrices (standard normal, seeded by the size).
+fn inputs(size: usize) -> (Vec<f32>, Vec<f32>) {
+    let mut rng = Rng::new(size as u64);
+    let a = (0..size * size).map(|_| rng.normal() as f32).collect();
+    let b = (0..size * size).map(|_| rng.normal() as f32).collect();
+    (a, b)
+}
+
+/// `out = a @ b` for row-major `size × size` matrices.
+fn square_product(size: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
+    let matrix = |data| MatrixRef { data, rows: size, cols: size, row_stride: size, col_stride: 1 };
+    simd::gemm(matrix(a), matrix(b), out);
 }
 
 /// One line per size.
@@ -104,6 +117,27 @@ mod browser {
     fn matmul_gflops(_criterion: &mut Criterion) {
         let agent = USER_AGENT.with(|agent| agent.split(' ').find(|part| part.contains("Chrome/")).unwrap_or(agent).to_string());
         super::report(&format!("browser {agent}"), &|line| console_log!("{line}"), &|| performance_now() / 1e3);
+    }
+
+    thread_local! {
+        /// The inputs and output of the last size `matmul_repeat` ran.
+        static PRODUCT: std::cell::RefCell<(usize, Vec<f32>, Vec<f32>, Vec<f32>)> = Default::default();
+    }
+
+    /// For `bench/matmul-cpu-time.mjs`, which times calls by the renderer thread's CPU time: runs
+    /// `repeats` products of `size³` (inputs made on the first call for a size) and returns a
+    /// checksum of the output so the work is observable.
+    #[wasm_bindgen]
+    pub fn matmul_repeat(size: usize, repeats: usize) -> f32 {
+        PRODUCT.with_borrow_mut(|(current, a, b, out)| {
+            if *current != size {
+                (*a, *b) = super::inputs(size);
+                *out = vec![0.0; size * size];
+                *current = size;
+            }
+            (0..repeats).for_each(|_| super::square_product(size, a, b, out));
+            out.iter().sum()
+        })
     }
 
     #[wasm_bindgen]
