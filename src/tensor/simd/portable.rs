@@ -5,7 +5,7 @@
 //! reduction lanes and the same final tree), so native and wasm builds give bit-identical GEMM,
 //! reductions and correctly rounded element-wise ops (up to the sign of a zero chosen by
 //! `Maximum`/`Minimum` of −0 and +0). Transcendental ops call the platform's math library, whose
-//! last bit may differ between native and wasm.
+//! last bit may differ between native and wasm (and wasm computes Exp, Sigmoid, Silu in f32x4).
 
 use super::packing::{packed_gemm, MicroKernel, TileMut};
 use super::MatrixRef;
