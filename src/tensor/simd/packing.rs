@@ -9,7 +9,7 @@
 use super::MatrixRef;
 
 /// Depth of one K block: a `KC × NR` panel of B (8 KiB for NR = 8) stays in L1.
-pub const KC: usize = 256;
+const KC: usize = 256;
 /// Target rows of one M block: the packed `MC × KC` block of A (~96 KiB) stays in L2.
 const MC_TARGET: usize = 96;
 /// Target columns of one N block: the packed `KC × NC` block of B (1 MiB) stays in L2/L3.
