@@ -77,9 +77,8 @@ pub fn sum_squared_deviation(values: &[f32], mean: f32) -> f32 {
     active::sum_squared_deviation(values, mean)
 }
 
-// The agreement tests run natively (`cargo test`) and in the browser (`wasm-pack test --headless
-// --chrome`), where they compare the simd128 kernels with the portable ones. Natively the two are
-// the same function, so every test also checks against an independent f64 reference.
+// Run natively and in the browser (`wasm-pack test --headless --chrome`, simd128 vs portable);
+// natively both are one function, so every test also checks an independent f64 reference.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,11 +316,7 @@ mod tests {
     /// Position of `x` on the number line of f32 values (adjacent floats differ by 1; ±0 → 0).
     fn ordinal(x: f32) -> i64 {
         let magnitude = i64::from(x.to_bits() & 0x7fff_ffff);
-        if x.is_sign_negative() {
-            -magnitude
-        } else {
-            magnitude
-        }
+        magnitude * if x.is_sign_negative() { -1 } else { 1 }
     }
 
     /// `value` is within `bound` ulp of `reference` (NaN only matches NaN). For silu, x·σ(x) with a
