@@ -1,0 +1,150 @@
+//! The packed-panel GEMM driver shared by the portable and the wasm `simd128` kernels: cache
+//! blocking over N, K and M, packing of B into column panels and of A into row panels, and the
+//! loop that hands each register tile to a micro-kernel.
+//!
+//! Every output element is accumulated in the same order whatever the micro-kernel's tile shape:
+//! a plain sum over `p` inside each K block (multiply, then add — never fused), the block sums
+//! added to the output in K order. So the portable and the SIMD GEMM give bit-identical results.
+
+use super::MatrixRef;
+
+/// Depth of one K block: a `KC × NR` panel of B (8 KiB for NR = 8) stays in L1.
+const KC: usize = 256;
+/// Target rows of one M block: the packed `MC × KC` block of A (~96 KiB) stays in L2.
+const MC_TARGET: usize = 96;
+/// Target columns of one N block: the packed `KC × NC` block of B (1 MiB) stays in L2/L3.
+const NC_TARGET: usize = 1024;
+
+/// The part of the output one micro-kernel call updates: `rows × cols` values at the start of
+/// `data`, rows `stride` apart (`rows ≤ MR`, `cols ≤ NR`).
+pub struct TileMut<'a> {
+    /// The output from the tile's top-left element to the end of the matrix.
+    pub data: &'a mut [f32],
+    /// Distance between rows of the output.
+    pub stride: usize,
+    /// Valid rows of the tile.
+    pub rows: usize,
+    /// Valid columns of the tile.
+    pub cols: usize,
+}
+
+/// A register-blocked kernel: `tile += a_panel · b_panel` for one `MR × NR` tile.
+pub trait MicroKernel {
+    /// Rows of the register tile.
+    const MR: usize;
+    /// Columns of the register tile.
+    const NR: usize;
+    /// `a_panel` is `kc × MR` (the MR values of column `p` together), `b_panel` is `kc × NR`
+    /// (the NR values of row `p` together); both zero-padded past the matrix edge.
+    fn run(a_panel: &[f32], b_panel: &[f32], tile: TileMut<'_>);
+}
+
+/// `out = a @ b` (row-major `a.rows × b.cols`, overwritten) through the micro-kernel `K`.
+pub fn packed_gemm<K: MicroKernel>(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+    let (m, k, n) = (a.rows, a.cols, b.cols);
+    assert_eq!(a.cols, b.rows, "gemm: inner dims differ");
+    assert_eq!(out.len(), m * n, "gemm: output has the wrong length");
+    out.fill(0.0);
+    if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    let mc_block = (MC_TARGET / K::MR).max(1) * K::MR;
+    let nc_block = (NC_TARGET / K::NR).max(1) * K::NR;
+    let kc_max = k.min(KC);
+    let mut a_pack = vec![0.0f32; kc_max * round_up(m.min(mc_block), K::MR)];
+    let mut b_pack = vec![0.0f32; kc_max * round_up(n.min(nc_block), K::NR)];
+    for jc in (0..n).step_by(nc_block) {
+        let nc = nc_block.min(n - jc);
+        for pc in (0..k).step_by(KC) {
+            let kc = KC.min(k - pc);
+            pack_b(b, pc, kc, jc, nc, K::NR, &mut b_pack);
+            for ic in (0..m).step_by(mc_block) {
+                let mc = mc_block.min(m - ic);
+                pack_a(a, ic, mc, pc, kc, K::MR, &mut a_pack);
+                for jr in (0..nc).step_by(K::NR) {
+                    let b_panel = &b_pack[jr * kc..(jr + K::NR) * kc];
+                    for ir in (0..mc).step_by(K::MR) {
+                        let a_panel = &a_pack[ir * kc..(ir + K::MR) * kc];
+                        let start = (ic + ir) * n + jc + jr;
+                        let tile = TileMut { data: &mut out[start..], stride: n, rows: K::MR.min(mc - ir), cols: K::NR.min(nc - jr) };
+                        K::run(a_panel, b_panel, tile);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn round_up(value: usize, multiple: usize) -> usize {
+    value.div_ceil(multiple) * multiple
+}
+
+/// Packs rows `row0..row0+rows`, columns `col0..col0+depth` of `a` into panels of `mr` rows:
+/// panel `t`, column `p`, row `r` lands at `(t·depth + p)·mr + r`; rows past the edge are 0.
+pub fn pack_a(a: MatrixRef<'_, f32>, row0: usize, rows: usize, col0: usize, depth: usize, mr: usize, buffer: &mut [f32]) {
+    for (panel, start) in (0..rows).step_by(mr).enumerate() {
+        let dest = &mut buffer[panel * depth * mr..(panel + 1) * depth * mr];
+        let valid = mr.min(rows - start);
+        for r in 0..mr {
+            if r >= valid {
+                (0..depth).for_each(|p| dest[p * mr + r] = 0.0);
+                continue;
+            }
+            let base = (row0 + start + r) * a.row_stride + col0 * a.col_stride;
+            for p in 0..depth {
+                dest[p * mr + r] = a.data[base + p * a.col_stride];
+            }
+        }
+    }
+}
+
+/// Packs rows `row0..row0+depth`, columns `col0..col0+cols` of `b` into panels of `nr` columns:
+/// panel `t`, row `p`, column `c` lands at `(t·depth + p)·nr + c`; columns past the edge are 0.
+pub fn pack_b(b: MatrixRef<'_, f32>, row0: usize, depth: usize, col0: usize, cols: usize, nr: usize, buffer: &mut [f32]) {
+    for (panel, start) in (0..cols).step_by(nr).enumerate() {
+        let dest = &mut buffer[panel * depth * nr..(panel + 1) * depth * nr];
+        let valid = nr.min(cols - start);
+        for (p, row) in dest.chunks_exact_mut(nr).enumerate() {
+            let base = (row0 + p) * b.row_stride + (col0 + start) * b.col_stride;
+            for (c, value) in row.iter_mut().enumerate() {
+                *value = if c < valid { b.data[base + c * b.col_stride] } else { 0.0 };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row_major(data: &[f32], rows: usize, cols: usize) -> MatrixRef<'_, f32> {
+        MatrixRef { data, rows, cols, row_stride: cols, col_stride: 1 }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn pack_a_interleaves_rows_and_pads_with_zero() {
+        // A = [[1,2,3],[4,5,6],[7,8,9]]; rows 1..3, columns 1..3, panels of 2 rows:
+        // panel 0 holds rows 1,2 → column-interleaved [5,8, 6,9]; rows past the edge would be 0.
+        let values: Vec<f32> = (1..=9).map(|x| x as f32).collect();
+        let mut buffer = vec![f32::NAN; 4];
+        pack_a(row_major(&values, 3, 3), 1, 2, 1, 2, 2, &mut buffer);
+        assert_eq!(buffer, [5.0, 8.0, 6.0, 9.0]);
+        // All three rows in panels of 2: the second panel is row 2 and a zero row.
+        let mut buffer = vec![f32::NAN; 12];
+        pack_a(row_major(&values, 3, 3), 0, 3, 0, 3, 2, &mut buffer);
+        assert_eq!(buffer, [1.0, 4.0, 2.0, 5.0, 3.0, 6.0, 7.0, 0.0, 8.0, 0.0, 9.0, 0.0]);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn pack_b_reads_through_strides() {
+        // Bᵀ stored row-major as [[1,2],[3,4],[5,6]], so B = [[1,3,5],[2,4,6]] (col_stride 2).
+        // Panels of 2 columns over all of B: [1,3, 2,4] then [5,0, 6,0].
+        let values: Vec<f32> = (1..=6).map(|x| x as f32).collect();
+        let b = MatrixRef { data: &values[..], rows: 2, cols: 3, row_stride: 1, col_stride: 2 };
+        let mut buffer = vec![f32::NAN; 8];
+        pack_b(b, 0, 2, 0, 3, 2, &mut buffer);
+        assert_eq!(buffer, [1.0, 3.0, 2.0, 4.0, 5.0, 0.0, 6.0, 0.0]);
+    }
+}
