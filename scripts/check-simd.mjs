@@ -3,6 +3,8 @@
 // RUSTFLAGS, a different target dir), so the built file is what we trust.
 // Usage: node scripts/check-simd.mjs pkg/tilelab_bg.wasm
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const V128 = 0x7b;
 const CODE_SECTION = 10;
@@ -51,7 +53,7 @@ export function countV128Functions(bytes) {
   throw new Error('no code section');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const path = process.argv[2];
   if (!path) {
     console.error('usage: node scripts/check-simd.mjs FILE.wasm');
