@@ -20,6 +20,8 @@ const SMOKE_SIZE: usize = 64;
 const SMOKE_PREVIEW: usize = 4;
 /// Matmuls timed per case, so the mean is above the timer's coarse resolution in a worker.
 const SMOKE_REPEATS: usize = 16;
+/// Untimed matmuls first, so the mean excludes the engine's lazy compilation of the hot loops.
+const SMOKE_WARMUPS: usize = 4;
 
 /// A TileLab session as seen from JavaScript. Thin on purpose: it will wrap the notebook session.
 #[wasm_bindgen]
@@ -98,8 +100,10 @@ fn matmul_case(dtype: DType, seeds: [u64; 2]) -> crate::error::Result<MatmulCase
     let shape = [SMOKE_SIZE, SMOKE_SIZE];
     let a = Tensor::randn(&shape, dtype, Some(seeds[0]))?;
     let b = Tensor::randn(&shape, dtype, Some(seeds[1]))?;
-    // One untimed call first, so the mean does not include the engine's first-call compilation.
     let mut out = a.matmul(&b, false, false, None)?;
+    for _ in 1..SMOKE_WARMUPS {
+        out = a.matmul(&b, false, false, None)?;
+    }
     let start = now_milliseconds();
     for _ in 0..SMOKE_REPEATS {
         out = a.matmul(&b, false, false, None)?;

@@ -117,6 +117,17 @@ test('the page shows the version, SIMD on, and a correct f32 and bf16 matmul fro
       assert.match(await row.locator('td.time').textContent(), /^\d+\.\d{3} ms/);
     }
 
+    // The Content-Security-Policy is in force: string-to-code is refused (only wasm compilation is allowed).
+    const evalBlocked = await page.evaluate(() => {
+      try {
+        new Function('return 1')();
+        return false;
+      } catch (error) {
+        return error instanceof EvalError;
+      }
+    });
+    assert.equal(evalBlocked, true, 'the page must run under script-src without unsafe-eval');
+
     await screenshot(page, 'smoke-light');
     assert.deepEqual(problems, []);
   } finally {
