@@ -60,14 +60,17 @@ export async function startSite() {
 
 /**
  * Opens a page that records every console error and uncaught exception of the page and of its
- * workers into `problems`.
+ * workers into `problems`, except console errors matching one of `expectedConsoleErrors` (regexes).
  */
-export async function openPage(browser, options = {}) {
+export async function openPage(browser, { expectedConsoleErrors, ...options } = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems = [];
+  const expected = expectedConsoleErrors ?? [];
   const recordConsole = (origin) => (message) => {
-    if (message.type() === 'error') problems.push(`${origin} console.error: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    if (expected.some((pattern) => pattern.test(message.text()))) return;
+    problems.push(`${origin} console.error: ${message.text()}`);
   };
   page.on('console', recordConsole('page'));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
