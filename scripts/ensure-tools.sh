@@ -23,9 +23,11 @@ if ! rustup component list --installed | grep -q '^rust-src'; then
   rustup component add rust-src
 fi
 
+# Any wasm-pack drives the build; a missing one is installed at the version the project is tested with.
+wasm_pack_version=0.15.1
 if ! command -v wasm-pack >/dev/null 2>&1; then
-  say "installing wasm-pack"
-  cargo_install wasm-pack
+  say "installing wasm-pack $wasm_pack_version"
+  cargo_install wasm-pack --version "$wasm_pack_version"
 fi
 
 # wasm-bindgen-cli must match the wasm-bindgen crate exactly: read the version from Cargo.lock.
