@@ -17,11 +17,11 @@ VITE := node_modules/.bin/vite
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
-	node scripts/serve.mjs dist
+	PORT=$(PORT) node scripts/serve.mjs dist
 
 ## serve: serve the last build of dist/ without rebuilding
 serve:
-	node scripts/serve.mjs dist
+	PORT=$(PORT) node scripts/serve.mjs dist
 
 ## tools: install the missing build and test tools
 tools:
