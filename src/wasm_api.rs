@@ -6,7 +6,7 @@
 //! hook so a Rust panic message reaches the JS console before the module traps.
 
 use std::fmt::Display;
-use std::sync::Once;
+use std::sync::{Mutex, Once};
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -23,6 +23,9 @@ const SMOKE_REPEATS: usize = 16;
 /// Untimed matmuls first, so the mean excludes the engine's lazy compilation of the hot loops.
 const SMOKE_WARMUPS: usize = 4;
 
+/// The message of the last Rust panic, kept for [`Playground::take_panic_message`].
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
 /// A TileLab session as seen from JavaScript. Thin on purpose: it will wrap the notebook session.
 #[wasm_bindgen]
 pub struct Playground {
@@ -38,6 +41,13 @@ impl Playground {
     pub fn new() -> Playground {
         install_panic_hook();
         Playground { _private: () }
+    }
+
+    /// The message of the last Rust panic, if any, and forgets it. A panic traps as an opaque
+    /// `RuntimeError: unreachable`; the worker calls this to tell the user what actually failed.
+    #[wasm_bindgen(js_name = takePanicMessage)]
+    pub fn take_panic_message() -> Option<String> {
+        LAST_PANIC.lock().ok().and_then(|mut slot| slot.take())
     }
 
     /// The TileLab version (the crate version).
@@ -135,15 +145,20 @@ fn now_milliseconds() -> f64 {
         .map_or(0.0, |performance| performance.now())
 }
 
-/// Sends Rust panic messages to `console.error`: in wasm a panic aborts as an opaque
-/// `RuntimeError: unreachable`, so without this the message would be lost.
+/// Sends Rust panic messages to `console.error` and keeps the last one: in wasm a panic aborts as
+/// an opaque `RuntimeError: unreachable`, so without this the message would be lost.
 fn install_panic_hook() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
-            web_sys::console::error_1(&JsValue::from_str(&format!("TileLab panicked: {info}")));
-        }));
+        std::panic::set_hook(Box::new(|info| remember_panic(format!("TileLab: {info}"))));
     });
+}
+
+fn remember_panic(message: String) {
+    web_sys::console::error_1(&JsValue::from_str(&message));
+    if let Ok(mut slot) = LAST_PANIC.lock() {
+        *slot = Some(message);
+    }
 }
 
 #[cfg(test)]
@@ -190,6 +205,14 @@ mod tests {
         let value = to_js_error(&error);
         let js_error: js_sys::Error = value.dyn_into().unwrap();
         assert_eq!(String::from(js_error.message()), error.to_string());
+    }
+
+    /// The hook's message is logged and handed out exactly once.
+    #[wasm_bindgen_test]
+    fn a_remembered_panic_message_is_taken_once() {
+        remember_panic("TileLab: panicked at here: test message".to_string());
+        assert_eq!(Playground::take_panic_message().as_deref(), Some("TileLab: panicked at here: test message"));
+        assert_eq!(Playground::take_panic_message(), None);
     }
 
     #[wasm_bindgen_test]

@@ -67,7 +67,13 @@ worker.addEventListener('message', (event) => {
       break;
     case 'error':
       show(elements.status, `Error: ${message.message}`, 'error');
-      show(elements.worker, 'Worker: error', 'error');
+      if (message.fatal) {
+        // After a trap the engine's memory is unreliable; the notebook will restart a fresh worker.
+        worker.terminate();
+        show(elements.worker, 'Worker: stopped', 'error');
+      } else {
+        show(elements.worker, 'Worker: ready', 'ok');
+      }
       break;
     default:
       show(elements.status, `Unexpected message from the worker: ${String(message.type)}`, 'error');
