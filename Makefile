@@ -1,0 +1,70 @@
+# TileLab: `make run` builds everything and serves the page; `make test` runs every test.
+# Tools that are missing (wasm target, wasm-pack, wasm-bindgen-cli, node_modules) are installed
+# by scripts/ensure-tools.sh; Chromium and ChromeDriver come from Debian (see .ci/run).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := run
+
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+PORT ?= 8080
+CHROMIUM ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
+VITE := node_modules/.bin/vite
+
+.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean
+
+## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
+run: web
+	PORT=$(PORT) node scripts/serve.mjs dist
+
+## serve: serve the last build of dist/ without rebuilding
+serve:
+	PORT=$(PORT) node scripts/serve.mjs dist
+
+## tools: install the missing build and test tools
+tools:
+	scripts/ensure-tools.sh
+
+## wasm: build pkg/ (release, simd128 from .cargo/config.toml) and check that it really uses SIMD
+wasm: tools
+	wasm-pack build --target web --release --mode no-install
+	node scripts/check-simd.mjs pkg/tilelab_bg.wasm
+
+## web: build the front end with Vite into dist/
+web: wasm
+	$(VITE) build --logLevel warn
+	@echo "built dist/"
+
+## test: every test (native, wasm in Chromium, end to end); stops at the first failing group
+test: test-native test-wasm test-e2e
+
+## test-native: cargo test for every target, plus the doc tests
+test-native:
+	cargo test --all-targets
+	cargo test --doc
+
+# wasm-pack sets WASM_BINDGEN_TEST_ONLY_WEB, which silently skips test binaries not configured for a
+# browser; WASM_BINDGEN_USE_BROWSER runs those in the browser too, so nothing is skipped.
+## test-wasm: the wasm-bindgen tests, in headless Chromium
+test-wasm: tools browser
+	CHROMEDRIVER=$(CHROMEDRIVER) \
+	WASM_BINDGEN_USE_BROWSER=1 \
+	WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/scripts/webdriver.json \
+	WASM_BINDGEN_TEST_TIMEOUT=120 \
+	  wasm-pack test --headless --chrome --mode no-install
+
+## test-e2e: build the page and drive it in headless Chromium (node --test tests/e2e/)
+test-e2e: web browser
+	CHROMIUM_PATH=$(CHROMIUM) node --test tests/e2e/
+
+browser:
+	@if [[ ! -x "$(CHROMIUM)" || ! -x "$(CHROMEDRIVER)" ]]; then \
+	  echo "Chromium or ChromeDriver is missing: apt-get install chromium chromium-driver" >&2; exit 1; \
+	fi
+
+## clean: remove build outputs of this checkout (target/, pkg/, dist/, test-artifacts/)
+clean:
+	cargo clean
+	rm -rf pkg dist test-artifacts

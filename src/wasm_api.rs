@@ -1,0 +1,222 @@
+//! The one `#[wasm_bindgen]` surface of TileLab: the `Playground` struct the Web Worker drives.
+//!
+//! JSON-able values go out through `serde-wasm-bindgen`; every Rust error leaves through
+//! [`to_js_error`] as a JS `Error` carrying the message. There is no `#[wasm_bindgen(start)]`: the
+//! worker calls the generated `init()` and then constructs a `Playground`, which installs the panic
+//! hook so a Rust panic message reaches the JS console before the module traps.
+
+use std::fmt::Display;
+use std::sync::{Mutex, Once};
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::tensor::{DType, Tensor};
+
+/// Side of the square matrices multiplied by [`Playground::smoke`].
+const SMOKE_SIZE: usize = 64;
+/// How many leading output values the smoke report shows.
+const SMOKE_PREVIEW: usize = 4;
+/// Matmuls timed per case, so the mean is above the timer's coarse resolution in a worker.
+const SMOKE_REPEATS: usize = 16;
+/// Untimed matmuls first, so the mean excludes the engine's lazy compilation of the hot loops.
+const SMOKE_WARMUPS: usize = 4;
+
+/// The message of the last Rust panic, kept for [`Playground::take_panic_message`].
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// A TileLab session as seen from JavaScript. Thin on purpose: it will wrap the notebook session.
+#[wasm_bindgen]
+pub struct Playground {
+    /// Keeps the struct non-constructible from Rust outside `new`.
+    _private: (),
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// A new playground; installs the panic hook on first use.
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Playground {
+        install_panic_hook();
+        Playground { _private: () }
+    }
+
+    /// The message of the last Rust panic, if any, and forgets it. A panic traps as an opaque
+    /// `RuntimeError: unreachable`; the worker calls this to tell the user what actually failed.
+    #[wasm_bindgen(js_name = takePanicMessage)]
+    pub fn take_panic_message() -> Option<String> {
+        LAST_PANIC.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    /// The TileLab version (the crate version).
+    pub fn version(&self) -> String {
+        crate::VERSION.to_string()
+    }
+
+    /// Multiplies seeded 64×64 random matrices in f32 and in bf16 with the tensor core and reports
+    /// inputs, outputs, a checksum, whether this build has `simd128`, and the time taken.
+    pub fn smoke(&self) -> Result<JsValue, JsValue> {
+        let report = smoke_report().map_err(to_js_error)?;
+        serde_wasm_bindgen::to_value(&report).map_err(to_js_error)
+    }
+}
+
+/// Turns any Rust error (a `TensorError`, a serialisation error …) into a JS `Error` with its message.
+pub fn to_js_error(error: impl Display) -> JsValue {
+    js_sys::Error::new(&error.to_string()).into()
+}
+
+/// The result of [`Playground::smoke`].
+#[derive(Serialize)]
+struct SmokeReport {
+    version: &'static str,
+    /// Whether the wasm was compiled with 128-bit SIMD.
+    simd: bool,
+    cases: Vec<MatmulCase>,
+}
+
+/// One `a @ b` of the smoke test, with everything a reader needs to recompute it.
+#[derive(Serialize)]
+struct MatmulCase {
+    dtype: &'static str,
+    seeds: [u64; 2],
+    a_shape: Vec<usize>,
+    b_shape: Vec<usize>,
+    out_shape: Vec<usize>,
+    /// Row-major inputs as stored (already rounded to `dtype`).
+    a: Vec<f32>,
+    b: Vec<f32>,
+    out: Vec<f32>,
+    /// The first few output values, for display.
+    preview: Vec<f32>,
+    /// Sum of all output values, accumulated in f64.
+    checksum: f64,
+    /// Mean wall time of one matmul, in milliseconds.
+    milliseconds: f64,
+    repeats: usize,
+}
+
+fn smoke_report() -> crate::error::Result<SmokeReport> {
+    let cases = [(DType::F32, [7, 11]), (DType::Bf16, [13, 17])]
+        .into_iter()
+        .map(|(dtype, seeds)| matmul_case(dtype, seeds))
+        .collect::<crate::error::Result<Vec<_>>>()?;
+    Ok(SmokeReport { version: crate::VERSION, simd: cfg!(target_feature = "simd128"), cases })
+}
+
+fn matmul_case(dtype: DType, seeds: [u64; 2]) -> crate::error::Result<MatmulCase> {
+    let shape = [SMOKE_SIZE, SMOKE_SIZE];
+    let a = Tensor::randn(&shape, dtype, Some(seeds[0]))?;
+    let b = Tensor::randn(&shape, dtype, Some(seeds[1]))?;
+    let mut out = a.matmul(&b, false, false, None)?;
+    for _ in 1..SMOKE_WARMUPS {
+        out = a.matmul(&b, false, false, None)?;
+    }
+    let start = now_milliseconds();
+    for _ in 0..SMOKE_REPEATS {
+        out = a.matmul(&b, false, false, None)?;
+    }
+    let milliseconds = (now_milliseconds() - start) / SMOKE_REPEATS as f64;
+    let values = out.to_f32_vec();
+    Ok(MatmulCase {
+        dtype: dtype.short_name(),
+        seeds,
+        a_shape: a.shape().to_vec(),
+        b_shape: b.shape().to_vec(),
+        out_shape: out.shape().to_vec(),
+        a: a.to_f32_vec(),
+        b: b.to_f32_vec(),
+        preview: values.iter().take(SMOKE_PREVIEW).copied().collect(),
+        checksum: values.iter().map(|&value| f64::from(value)).sum(),
+        out: values,
+        milliseconds,
+        repeats: SMOKE_REPEATS,
+    })
+}
+
+/// `performance.now()` of the current global (window or worker); 0 where there is none, which
+/// only makes the reported time meaningless, never the result wrong.
+fn now_milliseconds() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        .ok()
+        .and_then(|value| value.dyn_into::<web_sys::Performance>().ok())
+        .map_or(0.0, |performance| performance.now())
+}
+
+/// Sends Rust panic messages to `console.error` and keeps the last one: in wasm a panic aborts as
+/// an opaque `RuntimeError: unreachable`, so without this the message would be lost.
+fn install_panic_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        std::panic::set_hook(Box::new(|info| remember_panic(format!("TileLab: {info}"))));
+    });
+}
+
+fn remember_panic(message: String) {
+    web_sys::console::error_1(&JsValue::from_str(&message));
+    if let Ok(mut slot) = LAST_PANIC.lock() {
+        *slot = Some(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Each output element must equal Σ_k a[i,k]·b[k,j] recomputed here in f64 from the reported
+    /// inputs: within 1e-5·Σ_k|a||b| for f32 (f32 accumulation over k = 64), plus one bf16 rounding
+    /// of the result (relative 2⁻⁸) for bf16.
+    #[wasm_bindgen_test]
+    fn smoke_matches_an_f64_matmul_of_its_inputs() {
+        let report = smoke_report().unwrap();
+        assert!(report.simd, "the wasm build must have simd128 (see .cargo/config.toml)");
+        assert_eq!(report.cases.len(), 2);
+        for case in &report.cases {
+            let n = SMOKE_SIZE;
+            assert_eq!(case.out.len(), n * n);
+            let rounding = if case.dtype == "bf16" { 2f64.powi(-8) } else { 0.0 };
+            let mut checksum = 0.0;
+            for i in 0..n {
+                for j in 0..n {
+                    let (mut exact, mut magnitude) = (0.0f64, 0.0f64);
+                    for k in 0..n {
+                        let term = f64::from(case.a[i * n + k]) * f64::from(case.b[k * n + j]);
+                        exact += term;
+                        magnitude += term.abs();
+                    }
+                    let got = f64::from(case.out[i * n + j]);
+                    let tolerance = 1e-5 * magnitude + rounding * exact.abs();
+                    assert!((got - exact).abs() <= tolerance, "{} out[{i},{j}] = {got}, expected {exact}", case.dtype);
+                    checksum += got;
+                }
+            }
+            assert_eq!(case.checksum, checksum);
+        }
+    }
+
+    /// Rust errors reach JS as `Error` objects whose message is the Display text.
+    #[wasm_bindgen_test]
+    fn errors_become_js_errors_with_the_message() {
+        let a = Tensor::zeros(&[2, 3], DType::F32).unwrap();
+        let error = a.matmul(&a, false, false, None).unwrap_err();
+        let value = to_js_error(&error);
+        let js_error: js_sys::Error = value.dyn_into().unwrap();
+        assert_eq!(String::from(js_error.message()), error.to_string());
+    }
+
+    /// The hook's message is logged and handed out exactly once.
+    #[wasm_bindgen_test]
+    fn a_remembered_panic_message_is_taken_once() {
+        remember_panic("TileLab: panicked at here: test message".to_string());
+        assert_eq!(Playground::take_panic_message().as_deref(), Some("TileLab: panicked at here: test message"));
+        assert_eq!(Playground::take_panic_message(), None);
+    }
+
+    #[wasm_bindgen_test]
+    fn version_is_the_crate_version() {
+        assert_eq!(Playground::new().version(), env!("CARGO_PKG_VERSION"));
+    }
+}

@@ -1,0 +1,91 @@
+// Shared set-up of the end-to-end tests: serve dist/ on a free loopback port and drive Debian's
+// Chromium through playwright-core. Never downloads a browser.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+/** The repository root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where screenshots go (git-ignored). */
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Without the networking flags Chromium keeps trying to reach Google's services, which this
+// machine's closed network refuses; --no-sandbox because CI runs as root.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+];
+
+/** The crate version, read from Cargo.toml's [package] table. */
+export function crateVersion() {
+  const manifest = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8');
+  const packageTable = manifest.split(/^\[/m).find((table) => table.startsWith('package]'));
+  const match = packageTable?.match(/^version\s*=\s*"([^"]+)"/m);
+  if (!match) throw new Error('no version in the [package] table of Cargo.toml');
+  return match[1];
+}
+
+/**
+ * Serves dist/ and launches Chromium (playwright gives every launch a fresh temporary
+ * user-data-dir). Returns { url, browser, close }.
+ */
+export async function startSite() {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'index.html'))) {
+    throw new Error('dist/index.html is missing: build the page first (make web)');
+  }
+  const { server, url } = await startServer({ root: dist, port: 0 });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const close = async () => {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { url, browser, close };
+}
+
+/**
+ * Opens a page that records every console error and uncaught exception of the page and of its
+ * workers into `problems`, except console errors matching one of `expectedConsoleErrors` (regexes).
+ */
+export async function openPage(browser, { expectedConsoleErrors, ...options } = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const problems = [];
+  const expected = expectedConsoleErrors ?? [];
+  const recordConsole = (origin) => (message) => {
+    if (message.type() !== 'error') return;
+    if (expected.some((pattern) => pattern.test(message.text()))) return;
+    problems.push(`${origin} console.error: ${message.text()}`);
+  };
+  page.on('console', recordConsole('page'));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('worker', (worker) => worker.on('console', recordConsole('worker')));
+  page.on('crash', () => problems.push('page crashed'));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
+  });
+  return { context, page, problems };
+}
+
+/** Saves a screenshot under test-artifacts/ and returns its path. */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

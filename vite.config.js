@@ -1,0 +1,24 @@
+// Vite builds the page (index.html) and the engine worker into dist/. Relative asset paths let
+// dist/ be served from any folder; the worker is an ES module so it can import the wasm package.
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  base: './',
+  publicDir: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Inline assets would become data: URLs, which the Content-Security-Policy does not allow for scripts.
+    assetsInlineLimit: 0,
+  },
+  worker: {
+    format: 'es',
+  },
+  server: {
+    host: '127.0.0.1',
+  },
+  preview: {
+    host: '127.0.0.1',
+  },
+});
