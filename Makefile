@@ -13,7 +13,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean
+.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean bench-matmul bench-matmul-cpu bench-gradcheck
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -40,10 +40,11 @@ web: wasm
 ## test: every test (native, wasm in Chromium, end to end); stops at the first failing group
 test: test-native test-wasm test-e2e
 
-## test-native: cargo test for every target, plus the doc tests
+## test-native: cargo test (library, binary, integration and doc tests); benches are only compiled,
+## since a benchmark run in a debug build proves nothing and takes minutes
 test-native:
-	cargo test --all-targets
-	cargo test --doc
+	cargo test
+	cargo test --benches --no-run
 
 # wasm-pack sets WASM_BINDGEN_TEST_ONLY_WEB, which silently skips test binaries not configured for a
 # browser; WASM_BINDGEN_USE_BROWSER runs those in the browser too, so nothing is skipped.
@@ -63,6 +64,19 @@ browser:
 	@if [[ ! -x "$(CHROMIUM)" || ! -x "$(CHROMEDRIVER)" ]]; then \
 	  echo "Chromium or ChromeDriver is missing: apt-get install chromium chromium-driver" >&2; exit 1; \
 	fi
+
+## bench-matmul: matmul GFLOP/s for 256³, 512³, 1024³, natively and in headless Chromium (wasm simd128)
+bench-matmul: tools browser
+	cargo bench --bench matmul
+	bench/matmul-chromium.sh
+
+## bench-matmul-cpu: the Chromium matmul timed by the renderer thread's CPU time (for a busy machine)
+bench-matmul-cpu: tools browser
+	node bench/matmul-cpu-time.mjs
+
+## bench-gradcheck: time of a gradient check on a 256×256 f32 input, natively
+bench-gradcheck:
+	cargo bench --bench gradcheck
 
 ## clean: remove build outputs of this checkout (target/, pkg/, dist/, test-artifacts/)
 clean:

@@ -1,7 +1,7 @@
 // Matmul GFLOP/s of the wasm simd128 GEMM in headless Chromium, timed two ways: wall-clock
 // (performance.now in the page) and the CPU time of the renderer's main thread (DevTools protocol
 // Performance.getMetrics → ThreadTime), which leaves out the time other processes on a shared
-// machine take from us. Usage: `npm --prefix bench ci && node bench/matmul-cpu-time.mjs`.
+// machine take from us. Usage: `make bench-matmul-cpu` (playwright-core from the root package.json).
 // Needs cargo, wasm-bindgen (CLI, same version as the crate's) and /usr/bin/chromium (or $CHROMIUM).
 
 import { execFileSync } from 'node:child_process';
