@@ -44,10 +44,17 @@ impl Lexer<'_> {
     pub(super) fn handle_indentation(&mut self) {
         let start = self.cursor.position();
         let mut indentation = Indentation::default();
-        while let Some(character @ (' ' | '\t' | '\x0c')) = self.cursor.first() {
-            indentation.add(character);
-            self.cursor.bump();
+        // Bytes, not chars: indentation is ASCII, and deep blocks make it long.
+        let width = self.cursor.rest().bytes().take_while(|byte| matches!(byte, b' ' | b'\t' | b'\x0c')).count();
+        let leading = &self.cursor.rest().as_bytes()[..width];
+        if leading.iter().all(|&byte| byte == b' ') {
+            indentation = Indentation { tab_eight: width, tab_one: width };
+        } else {
+            for &byte in leading {
+                indentation.add(byte as char);
+            }
         }
+        self.cursor.skip_ascii(width);
         let end = self.cursor.position();
         if matches!(self.cursor.first(), None | Some('#' | '\n' | '\r')) {
             return;

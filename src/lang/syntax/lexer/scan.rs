@@ -205,26 +205,58 @@ fn full_width(character: char) -> Option<(char, Option<TokenKind>)> {
 /// The operator or bracket at the start of `text` (longest match) and its length in bytes.
 fn operator(text: &str) -> Option<(TokenKind, usize)> {
     use TokenKind::*;
-    const THREE: [(&str, TokenKind); 5] =
-        [("**=", DoubleStarEqual), ("//=", DoubleSlashEqual), (">>=", RightShiftEqual), ("<<=", LeftShiftEqual), ("...", Ellipsis)];
-    const TWO: [(&str, TokenKind); 19] = [
-        ("**", DoubleStar), ("//", DoubleSlash), ("==", EqualEqual), ("!=", NotEqual), ("<=", LessEqual),
-        (">=", GreaterEqual), ("+=", PlusEqual), ("-=", MinusEqual), ("*=", StarEqual), ("/=", SlashEqual),
-        ("%=", PercentEqual), ("@=", AtEqual), ("&=", AmpersandEqual), ("|=", PipeEqual), ("^=", CaretEqual),
-        ("->", Arrow), (":=", ColonEqual), ("<<", LeftShift), (">>", RightShift),
-    ];
-    for (spelling, kind) in THREE.iter().chain(TWO.iter()) {
-        if text.starts_with(spelling) {
-            return Some((*kind, spelling.len()));
-        }
-    }
-    let kind = match text.chars().next()? {
-        '(' => LeftParen, ')' => RightParen, '[' => LeftBracket, ']' => RightBracket,
-        '{' => LeftBrace, '}' => RightBrace, ':' => Colon, ',' => Comma, ';' => Semicolon,
-        '.' => Dot, '+' => Plus, '-' => Minus, '*' => Star, '/' => Slash, '%' => Percent,
-        '@' => At, '=' => Equal, '<' => Less, '>' => Greater, '&' => Ampersand, '|' => Pipe,
-        '^' => Caret, '~' => Tilde,
+    let bytes = text.as_bytes();
+    let first = *bytes.first()?;
+    let second = bytes.get(1).copied().unwrap_or(0);
+    let third = bytes.get(2).copied().unwrap_or(0);
+    Some(match (first, second, third) {
+        (b'*', b'*', b'=') => (DoubleStarEqual, 3),
+        (b'/', b'/', b'=') => (DoubleSlashEqual, 3),
+        (b'>', b'>', b'=') => (RightShiftEqual, 3),
+        (b'<', b'<', b'=') => (LeftShiftEqual, 3),
+        (b'.', b'.', b'.') => (Ellipsis, 3),
+        (b'*', b'*', _) => (DoubleStar, 2),
+        (b'/', b'/', _) => (DoubleSlash, 2),
+        (b'<', b'<', _) => (LeftShift, 2),
+        (b'>', b'>', _) => (RightShift, 2),
+        (b'-', b'>', _) => (Arrow, 2),
+        (b':', b'=', _) => (ColonEqual, 2),
+        (b'=', b'=', _) => (EqualEqual, 2),
+        (b'!', b'=', _) => (NotEqual, 2),
+        (b'<', b'=', _) => (LessEqual, 2),
+        (b'>', b'=', _) => (GreaterEqual, 2),
+        (b'+', b'=', _) => (PlusEqual, 2),
+        (b'-', b'=', _) => (MinusEqual, 2),
+        (b'*', b'=', _) => (StarEqual, 2),
+        (b'/', b'=', _) => (SlashEqual, 2),
+        (b'%', b'=', _) => (PercentEqual, 2),
+        (b'@', b'=', _) => (AtEqual, 2),
+        (b'&', b'=', _) => (AmpersandEqual, 2),
+        (b'|', b'=', _) => (PipeEqual, 2),
+        (b'^', b'=', _) => (CaretEqual, 2),
+        (b'(', _, _) => (LeftParen, 1),
+        (b')', _, _) => (RightParen, 1),
+        (b'[', _, _) => (LeftBracket, 1),
+        (b']', _, _) => (RightBracket, 1),
+        (b'{', _, _) => (LeftBrace, 1),
+        (b'}', _, _) => (RightBrace, 1),
+        (b':', _, _) => (Colon, 1),
+        (b',', _, _) => (Comma, 1),
+        (b';', _, _) => (Semicolon, 1),
+        (b'.', _, _) => (Dot, 1),
+        (b'+', _, _) => (Plus, 1),
+        (b'-', _, _) => (Minus, 1),
+        (b'*', _, _) => (Star, 1),
+        (b'/', _, _) => (Slash, 1),
+        (b'%', _, _) => (Percent, 1),
+        (b'@', _, _) => (At, 1),
+        (b'=', _, _) => (Equal, 1),
+        (b'<', _, _) => (Less, 1),
+        (b'>', _, _) => (Greater, 1),
+        (b'&', _, _) => (Ampersand, 1),
+        (b'|', _, _) => (Pipe, 1),
+        (b'^', _, _) => (Caret, 1),
+        (b'~', _, _) => (Tilde, 1),
         _ => return Option::None,
-    };
-    Some((kind, 1))
+    })
 }

@@ -110,6 +110,8 @@ impl Parser<'_> {
         what: &str,
         mut item: impl FnMut(&mut Self) -> Option<T>,
     ) -> (Vec<T>, bool) {
+        let unclosed = self.unclosed_opens.get(self.position).copied().unwrap_or(false);
+        self.suppressed += usize::from(unclosed);
         self.bump();
         let mut items = Vec::new();
         let mut saw_comma = false;
@@ -143,6 +145,7 @@ impl Parser<'_> {
         }
         // The lexer balances brackets, so the closer (possibly zero-width) is here.
         self.bump();
+        self.suppressed -= usize::from(unclosed);
         (items, saw_comma)
     }
 

@@ -22,6 +22,8 @@ use super::ParseOptions;
 pub(super) fn parse_module(source: &str, options: ParseOptions) -> (Module, Vec<Diagnostic>) {
     let lexed = lexer::lex(source);
     let mut parser = Parser::new(source, lexed.tokens, options, 0);
+    parser.lexer_errors = lexed.diagnostics.iter().map(|diagnostic| diagnostic.span.start).collect();
+    parser.lexer_errors.sort_unstable();
     let body = parser.statements_until_end();
     let mut diagnostics = lexed.diagnostics;
     diagnostics.append(&mut parser.diagnostics);
@@ -38,11 +40,30 @@ pub(super) struct Parser<'a> {
     depth: usize,
     loop_depth: usize,
     function_depth: usize,
+    /// Start offsets of the lexer's diagnostics: a parser error right after one is a consequence.
+    lexer_errors: Vec<usize>,
+    /// For each token index, whether it opens a bracket the lexer had to close (zero-width closer).
+    unclosed_opens: Vec<bool>,
+    /// While positive, diagnostics are dropped (inside an unclosed bracket everything is suspect).
+    suppressed: usize,
 }
 
 impl<'a> Parser<'a> {
     fn new(source: &'a str, tokens: Vec<Token>, options: ParseOptions, depth: usize) -> Self {
-        Parser { source, tokens, position: 0, diagnostics: Vec::new(), options, depth, loop_depth: 0, function_depth: 0 }
+        let unclosed_opens = unclosed_opens(&tokens);
+        Parser {
+            source,
+            tokens,
+            position: 0,
+            diagnostics: Vec::new(),
+            options,
+            depth,
+            loop_depth: 0,
+            function_depth: 0,
+            lexer_errors: Vec::new(),
+            unclosed_opens,
+            suppressed: 0,
+        }
     }
 
     /// The current token (the lexer always ends the stream with `EndOfFile`).
@@ -111,12 +132,27 @@ impl<'a> Parser<'a> {
         let current = self.current();
         match current.kind {
             TokenKind::Name | TokenKind::Int | TokenKind::Float => format!("'{}'", self.text(current.span)),
+            TokenKind::String | TokenKind::UnterminatedString => {
+                let text = self.text(current.span);
+                let short: String = text.chars().take(24).collect();
+                let ellipsis = if short.len() < text.len() { "…" } else { "" };
+                format!("the string {short}{ellipsis}")
+            }
             kind if current.span.is_empty() && kind.is_close_bracket() => "the end of the line".into(),
             kind => kind.describe().into(),
         }
     }
 
     fn report(&mut self, diagnostic: Diagnostic) {
+        if self.suppressed > 0 {
+            return;
+        }
+        let from = self.previous().span.start.min(diagnostic.span.start);
+        let to = diagnostic.span.end.max(diagnostic.span.start);
+        let first_at_or_after = self.lexer_errors.partition_point(|&offset| offset < from);
+        if self.lexer_errors.get(first_at_or_after).is_some_and(|&offset| offset <= to) {
+            return;
+        }
         // One place gets one message: later ones at the same spot are consequences of the first.
         if self.diagnostics.last().is_some_and(|last| last.span.start == diagnostic.span.start) {
             return;
@@ -190,4 +226,20 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// Mark the opening brackets whose closer the lexer inserted (a zero-width closing token).
+fn unclosed_opens(tokens: &[Token]) -> Vec<bool> {
+    let mut marks = vec![false; tokens.len()];
+    let mut open = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        if token.kind.is_open_bracket() {
+            open.push(index);
+        } else if token.kind.is_close_bracket() {
+            if let Some(start) = open.pop() {
+                marks[start] = token.span.is_empty();
+            }
+        }
+    }
+    marks
 }
