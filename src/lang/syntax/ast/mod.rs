@@ -3,8 +3,10 @@
 //! says why), so later stages can still look at the rest.
 
 mod dump;
+mod spans;
 
-pub use dump::dump;
+pub use dump::{dump, expression as dump_expression};
+pub use spans::for_each_span;
 
 use super::span::Span;
 

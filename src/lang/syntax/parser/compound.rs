@@ -17,7 +17,7 @@ impl Parser<'_> {
             TokenKind::With => self.with_statement(),
             _ => self.function_definition(),
         };
-        Stmt { kind, span: Span::new(start, self.previous().span.end.max(start)) }
+        Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
     }
 
     /// Expect the ':' ending a header; on a miss, report `message`, skip to a ':' on the same
@@ -51,7 +51,7 @@ impl Parser<'_> {
             }
             _ => Vec::new(),
         };
-        Stmt { kind: StmtKind::If { test, body, orelse }, span: Span::new(keyword.span.start, self.previous().span.end) }
+        Stmt { kind: StmtKind::If { test, body, orelse }, span: Span::new(keyword.span.start, self.code_end.max(keyword.span.start)) }
     }
 
     /// A loop body, with `break`/`continue` allowed inside.
@@ -249,7 +249,7 @@ impl Parser<'_> {
         let name = self.identifier("a parameter name");
         let annotation = self.eat(TokenKind::Colon).then(|| self.expression());
         let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
-        Parameter { name, annotation, default, span: Span::new(start, self.previous().span.end.max(start)) }
+        Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
     }
 
     /// A name, or an empty identifier and a diagnostic "expected {what}".

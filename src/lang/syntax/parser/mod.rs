@@ -46,6 +46,8 @@ pub(super) struct Parser<'a> {
     unclosed_opens: Vec<bool>,
     /// While positive, diagnostics are dropped (inside an unclosed bracket everything is suspect).
     suppressed: usize,
+    /// End of the last consumed token that is not NEWLINE/INDENT/DEDENT: where a statement ends.
+    code_end: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -63,6 +65,7 @@ impl<'a> Parser<'a> {
             lexer_errors: Vec::new(),
             unclosed_opens,
             suppressed: 0,
+            code_end: 0,
         }
     }
 
@@ -96,6 +99,9 @@ impl<'a> Parser<'a> {
         let token = self.current();
         if token.kind != TokenKind::EndOfFile {
             self.position += 1;
+        }
+        if !matches!(token.kind, TokenKind::Newline | TokenKind::Indent | TokenKind::Dedent | TokenKind::EndOfFile) {
+            self.code_end = token.span.end;
         }
         token
     }

@@ -161,7 +161,7 @@ impl Parser<'_> {
             | TokenKind::Yield => self.rejected_simple_statement(),
             _ => self.expression_statement(),
         };
-        Stmt { kind, span: Span::new(start, self.previous().span.end.max(start)) }
+        Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
     }
 
     fn loop_control(&mut self) -> StmtKind {
@@ -198,7 +198,7 @@ impl Parser<'_> {
                 path.push(self.identifier("a name after '.'"));
             }
             let alias = self.eat(TokenKind::As).then(|| self.identifier("a name after 'as'"));
-            names.push(ImportAlias { path, alias, span: Span::new(start, self.previous().span.end.max(start)) });
+            names.push(ImportAlias { path, alias, span: Span::new(start, self.code_end.max(start)) });
             if !self.eat(TokenKind::Comma) {
                 break;
             }
@@ -250,7 +250,7 @@ impl Parser<'_> {
             let mut dropped = Vec::new();
             self.block_statements(&mut dropped);
         }
-        Stmt { kind: StmtKind::Error, span: Span::new(token.span.start, self.previous().span.end.max(token.span.start)) }
+        Stmt { kind: StmtKind::Error, span: Span::new(token.span.start, self.code_end.max(token.span.start)) }
     }
 
     fn expression_statement(&mut self) -> StmtKind {

@@ -313,8 +313,12 @@ fn field_layout(body: &str, open: usize) -> Option<FieldLayout> {
             continue;
         }
         if spec_start.is_some() {
-            if byte == b'}' {
-                break;
+            // A nested `{w}` in a spec is reported later; skip it whole so its '}' does not end the field.
+            match byte {
+                b'{' => depth += 1,
+                b'}' if depth > 0 => depth -= 1,
+                b'}' => break,
+                _ => {}
             }
             index += 1;
             continue;
@@ -326,7 +330,10 @@ fn field_layout(body: &str, open: usize) -> Option<FieldLayout> {
             b'}' if depth > 0 => depth -= 1,
             b'}' => break,
             b'!' if depth == 0 && bytes.get(index + 1) != Some(&b'=') && conversion.is_none() => conversion = Some(index),
-            b':' if depth == 0 => spec_start = Some(index),
+            b':' if depth == 0 => {
+                spec_start = Some(index);
+                depth = 0;
+            }
             _ => {}
         }
         index += 1;
