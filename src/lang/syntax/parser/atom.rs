@@ -12,8 +12,13 @@ impl Parser<'_> {
     /// An atom followed by any number of `.name`, `(args)` and `[index]`.
     pub(super) fn postfix(&mut self) -> Expr {
         let mut value = self.atom();
+        let mut levels = 0;
         loop {
-            match self.kind() {
+            let kind = self.kind();
+            if matches!(kind, TokenKind::Dot | TokenKind::LeftParen | TokenKind::LeftBracket) && !self.enter_chain(&mut levels) {
+                break;
+            }
+            match kind {
                 TokenKind::Dot => {
                     self.bump();
                     let attribute = self.identifier("an attribute name after '.'");
@@ -30,9 +35,11 @@ impl Parser<'_> {
                     let span = value.span.cover(self.previous().span);
                     value = Expr::new(ExprKind::Subscript { value: Box::new(value), index: Box::new(index) }, span);
                 }
-                _ => return value,
+                _ => break,
             }
         }
+        self.depth -= levels;
+        value
     }
 
     fn atom(&mut self) -> Expr {

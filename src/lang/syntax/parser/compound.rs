@@ -43,7 +43,19 @@ impl Parser<'_> {
         self.header_colon(&format!("expected ':' after the {word} condition"));
         let body = self.block(&format!("the '{word}' statement"), keyword.span.start);
         let orelse = match self.kind() {
-            TokenKind::Elif => vec![self.if_statement()],
+            // An `elif` is an `if` nested in `else`, one level deeper in the tree.
+            TokenKind::Elif if self.enter() => {
+                let nested = self.if_statement();
+                self.leave();
+                vec![nested]
+            }
+            TokenKind::Elif => {
+                self.skip_line();
+                if self.eat(TokenKind::Indent) {
+                    self.skip_block();
+                }
+                Vec::new()
+            }
             TokenKind::Else => {
                 let else_token = self.bump();
                 self.header_colon("expected ':' after 'else'");

@@ -161,19 +161,25 @@ impl Parser<'_> {
 
     fn or_expression(&mut self) -> Expr {
         let mut left = self.and_expression();
-        while self.eat(TokenKind::Or) {
+        let mut levels = 0;
+        while self.at(TokenKind::Or) && self.enter_chain(&mut levels) {
+            self.bump();
             let right = self.and_expression();
             left = logical(LogicalOp::Or, left, right);
         }
+        self.depth -= levels;
         left
     }
 
     fn and_expression(&mut self) -> Expr {
         let mut left = self.not_expression();
-        while self.eat(TokenKind::And) {
+        let mut levels = 0;
+        while self.at(TokenKind::And) && self.enter_chain(&mut levels) {
+            self.bump();
             let right = self.not_expression();
             left = logical(LogicalOp::And, left, right);
         }
+        self.depth -= levels;
         left
     }
 
@@ -234,8 +240,9 @@ impl Parser<'_> {
     /// Precedence climbing over the binary operators of level `minimum` and above.
     pub(super) fn binary(&mut self, minimum: u8) -> Expr {
         let mut left = self.unary();
+        let mut levels = 0;
         while let Some((level, op)) = binary_operator(self.kind()) {
-            if level < minimum {
+            if level < minimum || !self.enter_chain(&mut levels) {
                 break;
             }
             let operator = self.bump();
@@ -249,7 +256,20 @@ impl Parser<'_> {
                 }
             };
         }
+        self.depth -= levels;
         left
+    }
+
+    /// Each link of a left-leaning chain (`a + b + c`, `f()()`, `a.b.c`) deepens the tree by one,
+    /// so it counts as a nesting level; on reaching the limit the rest of the expression is
+    /// skipped (after a diagnostic) and the chain ends.
+    pub(super) fn enter_chain(&mut self, levels: &mut usize) -> bool {
+        if self.enter() {
+            *levels += 1;
+            return true;
+        }
+        self.skip_until(|kind| matches!(kind, TokenKind::Comma | TokenKind::Colon));
+        false
     }
 
     fn unsupported_operator(&mut self, span: Span) {

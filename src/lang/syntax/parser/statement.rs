@@ -59,7 +59,7 @@ impl Parser<'_> {
     }
 
     /// Skip an indented block whose INDENT was consumed, with everything nested inside it.
-    fn skip_block(&mut self) {
+    pub(super) fn skip_block(&mut self) {
         let mut open = 1usize;
         loop {
             match self.bump().kind {
