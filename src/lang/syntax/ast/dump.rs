@@ -207,3 +207,15 @@ pub fn expression(value: &Expr) -> String {
         ExprKind::Error => "<error>".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::dump;
+    use crate::lang::syntax::parse;
+
+    #[test]
+    fn dump_shows_errors_and_nesting() {
+        let output = parse("def f(a: int = 1) -> None:\n    return a if a else -a\nx = 1 +\n");
+        assert_eq!(dump(&output.module), "def f(a: int=1) -> None\n  return (ifelse a a (neg a))\nassign x = (+ 1 <error>)\n");
+    }
+}

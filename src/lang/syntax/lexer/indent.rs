@@ -115,3 +115,40 @@ impl Lexer<'_> {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::lexer::lex;
+    use crate::lang::syntax::token::TokenKind;
+
+    fn codes(source: &str) -> Vec<&'static str> {
+        lex(source).diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn tabs_alone_or_spaces_alone_are_consistent() {
+        assert!(codes("if a:\n\tif b:\n\t\tc\n\td\n").is_empty());
+        assert!(codes("if a:\n  if b:\n      c\n  d\n").is_empty());
+    }
+
+    #[test]
+    fn a_tab_against_eight_spaces_is_ambiguous() {
+        // Tab = 8 columns makes the lines equal; tab = 1 column makes the second shallower.
+        assert_eq!(codes("if a:\n        b\n\tc\n"), ["syntax/mixed-tabs-and-spaces"]);
+    }
+
+    #[test]
+    fn a_dedent_must_land_on_an_enclosing_level() {
+        let output = lex("if a:\n    if b:\n        c\n  d\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].code, "syntax/inconsistent-dedent");
+        let dedents = output.tokens.iter().filter(|t| t.kind == TokenKind::Dedent).count();
+        let indents = output.tokens.iter().filter(|t| t.kind == TokenKind::Indent).count();
+        assert_eq!(dedents, indents, "every INDENT is matched by a DEDENT");
+    }
+
+    #[test]
+    fn a_form_feed_resets_the_column() {
+        assert!(codes("if a:\n    b\n\x0cc\n").is_empty());
+    }
+}

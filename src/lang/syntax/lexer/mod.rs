@@ -231,3 +231,71 @@ fn unclosed(open: &Token, source: &str) -> Diagnostic {
         .error(format!("unclosed '{text}' opened here"), open.span)
         .with_help(format!("add the matching {closer}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TokenKind::*;
+
+    fn kinds(source: &str) -> Vec<TokenKind> {
+        lex(source).tokens.iter().map(|token| token.kind).collect()
+    }
+
+    #[test]
+    fn blocks_become_indent_and_dedent() {
+        let source = "if x:\n    y = 1  # comment\n\n    # only a comment\nz\n";
+        assert_eq!(
+            kinds(source),
+            [If, Name, Colon, Newline, Indent, Name, Equal, Int, Newline, Dedent, Name, Newline, EndOfFile]
+        );
+        assert!(lex(source).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn newlines_inside_brackets_and_after_backslash_join_lines() {
+        assert_eq!(kinds("f(1,\n  2)\n"), [Name, LeftParen, Int, Comma, Int, RightParen, Newline, EndOfFile]);
+        assert_eq!(kinds("x = 1 + \\\n  2\r\n"), [Name, Equal, Int, Plus, Int, Newline, EndOfFile]);
+    }
+
+    #[test]
+    fn an_unclosed_bracket_before_a_statement_line_is_closed_there() {
+        // The '(' is reported once and a zero-width ')' is inserted before the NEWLINE, so the
+        // `def` line starts a fresh statement.
+        let output = lex("x = f(1\ndef g():\n    pass\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].span, Span::new(5, 6));
+        let closer = output.tokens[5];
+        assert_eq!((closer.kind, closer.span), (RightParen, Span::empty(7)));
+        assert_eq!(output.tokens[6].kind, Newline);
+        assert_eq!(output.tokens[7].kind, Def);
+    }
+
+    #[test]
+    fn mismatched_and_stray_closers_are_repaired() {
+        // `(1]` reads the ']' as the ')' it should be; a stray ')' is dropped.
+        let output = lex("(1]\n)\n");
+        assert_eq!(kinds("(1]\n)\n"), [LeftParen, Int, RightParen, Newline, EndOfFile]);
+        let codes: Vec<&str> = output.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["syntax/mismatched-bracket", "syntax/unmatched-closing-bracket"]);
+        // `[(1]` closes the '(' with a zero-width ')' and then the '[' with the real ']'.
+        let output = lex("[(1]");
+        let closers: Vec<(TokenKind, Span)> = output.tokens[3..5].iter().map(|t| (t.kind, t.span)).collect();
+        assert_eq!(closers, [(RightParen, Span::empty(3)), (RightBracket, Span::new(3, 4))]);
+    }
+
+    #[test]
+    fn the_end_of_input_closes_everything() {
+        let output = lex("if x:\n    y = [1,\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        let tail: Vec<TokenKind> = output.tokens.iter().rev().take(4).map(|t| t.kind).collect();
+        assert_eq!(tail, [EndOfFile, Dedent, Newline, RightBracket]);
+    }
+
+    #[test]
+    fn expression_mode_lexes_a_range_without_layout_tokens() {
+        let source = "f\"{a +\n b}\"";
+        let output = lex_expression(source, 3, 9);
+        assert_eq!(output.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(), [Name, Plus, Name, EndOfFile]);
+        assert_eq!(output.tokens[2].span, Span::new(8, 9));
+    }
+}

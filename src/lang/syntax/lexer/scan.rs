@@ -260,3 +260,66 @@ fn operator(text: &str) -> Option<(TokenKind, usize)> {
         _ => return Option::None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::lexer::lex;
+    use crate::lang::syntax::span::Span;
+    use crate::lang::syntax::token::TokenKind::{self, *};
+
+    fn kinds(source: &str) -> Vec<TokenKind> {
+        let tokens = lex(source).tokens;
+        tokens[..tokens.len() - 2].iter().map(|token| token.kind).collect()
+    }
+
+    #[test]
+    fn numbers_names_and_keywords() {
+        assert_eq!(kinds("1 1.5 .5 1e-5 0x_1f 1_000 张量 _x if None\n"), [Int, Float, Float, Float, Int, Int, Name, Name, If, None]);
+        // `1.` followed by `.` is not a float.
+        assert_eq!(kinds("x[1:]...\n"), [Name, LeftBracket, Int, Colon, RightBracket, Ellipsis]);
+    }
+
+    #[test]
+    fn operators_take_the_longest_match() {
+        assert_eq!(kinds("**= ** * //= // -> := != <<= @=\n"), [
+            DoubleStarEqual, DoubleStar, Star, DoubleSlashEqual, DoubleSlash, Arrow, ColonEqual, NotEqual,
+            LeftShiftEqual, AtEqual
+        ]);
+    }
+
+    #[test]
+    fn strings_with_prefixes_quotes_and_escapes() {
+        let source = "r'\\d' f\"{x}\" b'' '''a\n'b''' \"q\\\"q\"\n";
+        assert_eq!(kinds(source), [String, String, String, String, String]);
+        assert!(lex(source).diagnostics.is_empty());
+        // A prefix that is not a string prefix stays a name.
+        assert_eq!(kinds("rx'a'\n"), [Name, String]);
+    }
+
+    #[test]
+    fn unterminated_strings_stop_at_the_line_end_or_input_end() {
+        let output = lex("s = 'abc\nt = '''x\n");
+        let spans: Vec<Span> = output.diagnostics.iter().map(|d| d.span).collect();
+        // The triple-quoted one runs to the end of the input (18 bytes), newline included.
+        assert_eq!(spans, [Span::new(4, 8), Span::new(13, 18)]);
+        assert!(output.diagnostics[1].message.contains("triple-quoted"));
+    }
+
+    #[test]
+    fn full_width_punctuation_is_reported_and_read_as_ascii() {
+        let output = lex("f（a，b）\n");
+        assert_eq!(output.diagnostics.len(), 3);
+        let kinds: Vec<TokenKind> = output.tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [Name, LeftParen, Name, Comma, Name, RightParen, Newline, EndOfFile]);
+        // '（' is three bytes long.
+        assert_eq!(output.tokens[1].span, Span::new(1, 4));
+    }
+
+    #[test]
+    fn invalid_characters_are_skipped_with_a_hint() {
+        let output = lex("a ! b ?\n");
+        assert_eq!(output.diagnostics.len(), 2);
+        assert!(output.diagnostics[0].help.as_deref().is_some_and(|help| help.contains("not")));
+        assert_eq!(kinds("a ! b ?\n"), [Name, Name]);
+    }
+}

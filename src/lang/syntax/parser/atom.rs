@@ -315,3 +315,61 @@ impl Parser<'_> {
         Expr::new(ExprKind::Slice { lower, upper, step }, span)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::dump;
+    use crate::lang::syntax::parse;
+
+    fn messages(source: &str) -> Vec<String> {
+        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn every_bad_item_of_a_list_is_reported() {
+        assert_eq!(
+            messages("x = [1 2, 3, 4 5]\n"),
+            ["expected ',' or ']' after the list item, found '2'", "expected ',' or ']' after the list item, found '5'"]
+        );
+        let output = parse("x = [1 2, 3]\n");
+        assert_eq!(dump(&output.module), "assign x = (list 1 3)\n");
+    }
+
+    #[test]
+    fn call_argument_rules() {
+        assert_eq!(messages("f(a=1, a=2)\n"), ["keyword argument 'a' repeated"]);
+        assert_eq!(messages("f(a.b=1)\n"), ["a keyword argument needs a plain name before '='"]);
+        assert_eq!(messages("f(x for x in y)\n"), ["generator expressions are not supported in tile scripts"]);
+        assert!(messages("f(*a, b, **c)\n").is_empty());
+    }
+
+    #[test]
+    fn displays_outside_the_subset() {
+        assert_eq!(messages("s = {1, 2}\n"), ["set literals are not supported in tile scripts"]);
+        assert_eq!(messages("d = {k: v for k in x}\n"), ["dict comprehensions are not supported in tile scripts"]);
+        assert_eq!(messages("d = {**a}\n"), ["'**' unpacking in a dict display is not supported in tile scripts"]);
+        assert_eq!(messages("d = {1 2}\n"), ["expected ':' after the dictionary key"]);
+        assert_eq!(messages("l = [*a]\n").len(), 1);
+    }
+
+    #[test]
+    fn subscripts_and_slices() {
+        assert_eq!(messages("x[]\n"), ["expected an index inside '[]'"]);
+        let output = parse("x[1:, ::-1, a:b:c, ...]\n");
+        assert!(output.diagnostics.is_empty());
+        assert_eq!(
+            dump(&output.module),
+            "expr (sub x (tuple (slice 1 _ _) (slice _ _ (neg 1)) (slice a b c) ...))\n"
+        );
+        // A single index with a trailing comma is a tuple, as in Python.
+        assert_eq!(dump(&parse("x[0,]\n").module), "expr (sub x (tuple 0))\n");
+    }
+
+    #[test]
+    fn parentheses_widen_the_span() {
+        let source = "y = (a + b)\n";
+        let output = parse(source);
+        let crate::lang::syntax::ast::StmtKind::Assign { value, .. } = &output.module.body[0].kind else { panic!() };
+        assert_eq!(value.span.text(source), "(a + b)");
+    }
+}

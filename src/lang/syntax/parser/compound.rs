@@ -281,3 +281,54 @@ impl Parser<'_> {
         Identifier { name: String::new(), span }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::dump;
+    use crate::lang::syntax::parse;
+
+    fn messages(source: &str) -> Vec<String> {
+        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn headers_report_what_is_missing() {
+        assert_eq!(messages("for i range(3):\n    pass\n"), ["expected 'in' after the for target"]);
+        assert_eq!(messages("while x\n    pass\n"), ["expected ':' after the while condition"]);
+        assert_eq!(messages("def f:\n    pass\n"), ["expected '(' after the function name"]);
+        assert_eq!(messages("def (x):\n    pass\n"), ["expected a function name after 'def', found '('"]);
+        assert_eq!(messages("if x:\n    pass\nelse\n    pass\n"), ["expected ':' after 'else'"]);
+    }
+
+    #[test]
+    fn the_body_is_parsed_even_when_the_colon_is_missing() {
+        let output = parse("for i in x\n    y = (\n");
+        assert_eq!(output.diagnostics.len(), 2);
+        assert!(dump(&output.module).starts_with("for i in x\n  assign y"));
+    }
+
+    #[test]
+    fn parameter_rules() {
+        assert_eq!(
+            messages("def f(a=1, b, a):\n    pass\n"),
+            ["parameter 'b' without a default follows a parameter with a default", "duplicate parameter 'a'"]
+        );
+        assert_eq!(messages("def f(**k, a):\n    pass\n"), ["no parameter may follow '**kwargs'"]);
+        assert_eq!(messages("def f(a, /, b):\n    pass\n").len(), 1);
+        assert_eq!(messages("def f(*a, *b):\n    pass\n"), ["only one '*' is allowed in a parameter list"]);
+    }
+
+    #[test]
+    fn decorators_and_loop_else() {
+        assert_eq!(messages("@d\nx = 1\n"), ["decorators can only be applied to `def` functions in tile scripts"]);
+        assert_eq!(messages("@d\nclass C:\n    pass\n"), ["`class` is not supported in tile scripts"]);
+        assert_eq!(messages("for i in x:\n    pass\nelse:\n    pass\n"), ["`else` after a loop is not supported in tile scripts"]);
+    }
+
+    #[test]
+    fn elif_chains_nest_in_else() {
+        let output = parse("if a:\n    x\nelif b:\n    y\nelse:\n    z\n");
+        assert!(output.diagnostics.is_empty());
+        assert_eq!(dump(&output.module), "if a\n  expr x\nelse\n  if b\n    expr y\n  else\n    expr z\n");
+    }
+}

@@ -331,3 +331,50 @@ fn logical(op: LogicalOp, left: Expr, right: Expr) -> Expr {
     let span = left.span.cover(right.span);
     Expr::new(ExprKind::Logical { op, left: Box::new(left), right: Box::new(right) }, span)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::dump;
+    use crate::lang::syntax::parse;
+
+    fn tree(source: &str) -> String {
+        let output = parse(source);
+        assert!(output.diagnostics.is_empty(), "{source:?}: {:?}", output.diagnostics);
+        dump(&output.module)
+    }
+
+    fn messages(source: &str) -> Vec<String> {
+        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn precedence_follows_python() {
+        // `not` is looser than comparisons; `*` tighter than `+`; unary minus looser than `**`.
+        assert_eq!(tree("not a == b\n"), "expr (not (compare a == b))\n");
+        assert_eq!(tree("a * b + c % d\n"), "expr (+ (* a b) (% c d))\n");
+        assert_eq!(tree("-2 ** -x\n"), "expr (neg (** 2 (neg x)))\n");
+        assert_eq!(tree("a not in b is not c\n"), "expr (compare a not in b is not c)\n");
+        assert_eq!(tree("x = a if b else c\n"), "assign x = (ifelse b a c)\n");
+    }
+
+    #[test]
+    fn operators_outside_the_subset_are_named() {
+        assert_eq!(messages("a | b\n"), ["the '|' operator is not supported in tile scripts"]);
+        assert_eq!(messages("~a\n"), ["the '~' operator is not supported in tile scripts"]);
+        assert_eq!(messages("a << 2\n"), ["the '<<' operator is not supported in tile scripts"]);
+    }
+
+    #[test]
+    fn conditional_walrus_and_lambda() {
+        assert_eq!(messages("x = a if b\n"), ["expected 'else' in the conditional expression"]);
+        assert_eq!(messages("f(y := 2)\n"), ["the walrus operator ':=' is not supported in tile scripts"]);
+        assert_eq!(messages("f(lambda v: v, 2)\n"), ["`lambda` is not supported in tile scripts"]);
+    }
+
+    #[test]
+    fn a_missing_operand_names_the_operator() {
+        assert_eq!(messages("x = 1 *\n"), ["expected an expression after '*'"]);
+        assert_eq!(messages("x = (1 + )\n"), ["expected an expression after '+', found ')'"]);
+        assert_eq!(messages("x = if\n")[0], "expected an expression after '=', found 'if'");
+    }
+}

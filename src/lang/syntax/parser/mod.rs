@@ -249,3 +249,53 @@ fn unclosed_opens(tokens: &[Token]) -> Vec<bool> {
     }
     marks
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::{parse, parse_with_options, ParseOptions};
+
+    #[test]
+    fn every_broken_statement_of_a_cell_is_reported() {
+        // Three independent errors on three lines; the good line between them still parses.
+        let output = parse("x = \ny = 1 )\nok = 2\nz = 1 +\n");
+        let lines: Vec<usize> = output.diagnostics.iter().map(|d| 1 + output_line(&output, d.span.start)).collect();
+        assert_eq!(lines, [1, 2, 4]);
+        assert_eq!(output.module.body.len(), 4);
+        fn output_line(_: &crate::lang::syntax::ParseOutput, offset: usize) -> usize {
+            "x = \ny = 1 )\nok = 2\nz = 1 +\n"[..offset].matches('\n').count()
+        }
+    }
+
+    #[test]
+    fn errors_inside_an_unclosed_bracket_are_not_piled_on() {
+        let output = parse("y = f(a b c\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].code, "syntax/unclosed-bracket");
+    }
+
+    #[test]
+    fn a_lexer_error_is_not_followed_by_a_parser_error_at_the_same_place() {
+        let output = parse("total = price $ 2\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].code, "syntax/invalid-character");
+    }
+
+    #[test]
+    fn diagnostics_come_out_in_source_order() {
+        let output = parse("a = (\nb = 1 +\nclass C: pass\n");
+        let starts: Vec<usize> = output.diagnostics.iter().map(|d| d.span.start).collect();
+        let mut sorted = starts.clone();
+        sorted.sort();
+        assert_eq!(starts, sorted);
+    }
+
+    #[test]
+    fn the_depth_limit_is_shared_by_blocks_and_expressions() {
+        // Two blocks and two parentheses fit in 4 levels (the `if` test is one level itself).
+        let options = ParseOptions { max_depth: 4 };
+        let output = parse_with_options("if a:\n    if b:\n        x = ((1))\n", options);
+        assert_eq!(output.diagnostics.len(), 1, "{:?}", output.diagnostics);
+        let output = parse_with_options("if a:\n    x = (1)\n", options);
+        assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+    }
+}

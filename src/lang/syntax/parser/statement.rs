@@ -319,3 +319,61 @@ fn augmented_op(kind: TokenKind) -> Option<Option<BinaryOp>> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::{dump, StmtKind};
+    use crate::lang::syntax::parse;
+
+    fn messages(source: &str) -> Vec<String> {
+        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn loop_control_and_return_need_their_context() {
+        assert_eq!(messages("break\ncontinue\n"), ["'break' outside a loop", "'continue' outside a loop"]);
+        assert!(messages("for i in x:\n    if i: break\n    continue\n").is_empty());
+        // A def inside a loop starts a new context: `break` in it is outside any loop.
+        assert_eq!(messages("for i in x:\n    def f():\n        break\n"), ["'break' outside a loop"]);
+        assert!(messages("def f():\n    return 1, 2\n").is_empty());
+    }
+
+    #[test]
+    fn statements_outside_the_subset_name_an_alternative() {
+        let output = parse("from pypto import view\ndel x\nglobal g\nyield 1\nraise E\n");
+        assert_eq!(output.diagnostics.len(), 5);
+        assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
+        assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
+    }
+
+    #[test]
+    fn semicolons_and_one_line_bodies() {
+        let output = parse("a = 1; b = 2;\nif a: b = 3; c = 4\n");
+        assert!(output.diagnostics.is_empty());
+        assert_eq!(dump(&output.module), "assign a = 1\nassign b = 2\nif a\n  assign b = 3\n  assign c = 4\n");
+        assert_eq!(messages("if a: for i in x: pass\n"), ["'for' must start on its own line"]);
+    }
+
+    #[test]
+    fn trailing_tokens_are_reported_once_per_line() {
+        assert_eq!(messages("x = a b c d\n").len(), 1);
+        let output = parse("print 'hi'\n");
+        assert_eq!(output.diagnostics[0].help.as_deref(), Some("print is a function: write print(...)"));
+    }
+
+    #[test]
+    fn augmented_and_annotated_assignments() {
+        let output = parse("x += 1\nx @= w\ny: float\nx <<= 1\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert!(output.diagnostics[0].message.contains("'<<='"));
+        assert_eq!(dump(&output.module), "augassign x += 1\naugassign x @= w\nannassign y: float\n<error>\n");
+    }
+
+    #[test]
+    fn a_stray_indented_group_is_reported_and_still_parsed() {
+        let output = parse("a = 1\n    b = (\n");
+        let codes: Vec<&str> = output.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["syntax/unexpected-indent", "syntax/unclosed-bracket"]);
+        assert_eq!(output.module.body.len(), 2);
+    }
+}

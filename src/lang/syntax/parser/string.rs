@@ -344,3 +344,72 @@ fn field_layout(body: &str, open: usize) -> Option<FieldLayout> {
     let expression_end = conversion.or(spec_start).unwrap_or(index);
     Some(FieldLayout { expression_end, conversion, spec_start, close: index })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::ast::{dump, ExprKind, FStringPart, StmtKind};
+    use crate::lang::syntax::diagnostic::Severity;
+    use crate::lang::syntax::parse;
+
+    fn value(source: &str) -> ExprKind {
+        let output = parse(source);
+        assert!(output.diagnostics.is_empty(), "{source:?}: {:?}", output.diagnostics);
+        let StmtKind::Expr(expression) = &output.module.body[0].kind else { panic!("an expression") };
+        expression.kind.clone()
+    }
+
+    #[test]
+    fn escapes_decode_like_python() {
+        assert_eq!(value("'a\\tb\\n\\\\\\'\\x41\\u5f20\\U0001F600\\101\\0'\n"), ExprKind::Str("a\tb\n\\'A张😀A\0".into()));
+        assert_eq!(value("r'\\n\\d'\n"), ExprKind::Str("\\n\\d".into()));
+        assert_eq!(value("'line \\\ncontinued'\n"), ExprKind::Str("line continued".into()));
+        assert_eq!(value("'''a\n\"b\"'''\n"), ExprKind::Str("a\n\"b\"".into()));
+    }
+
+    #[test]
+    fn bad_escapes_warn_or_fail() {
+        let output = parse("'\\q' + '\\x4' + b'x'\n");
+        let kinds: Vec<(Severity, &str)> = output.diagnostics.iter().map(|d| (d.severity, d.code)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (Severity::Warning, "syntax/invalid-escape"),
+                (Severity::Error, "syntax/invalid-escape"),
+                (Severity::Error, "syntax/unsupported")
+            ]
+        );
+        assert!(!parse("'\\q'\n").has_errors());
+    }
+
+    #[test]
+    fn f_strings_split_into_text_and_fields() {
+        let ExprKind::FString(parts) = value("f\"{x} and {y:.3f}{{}}{z!r:>4}\"\n") else { panic!("an f-string") };
+        assert_eq!(parts.len(), 5);
+        assert_eq!(parts[1], FStringPart::Literal(" and ".into()));
+        let FStringPart::Field { conversion, format_spec, .. } = &parts[4] else { panic!("a field") };
+        assert_eq!((*conversion, format_spec.as_deref()), (Some('r'), Some(">4")));
+        assert_eq!(parts[3], FStringPart::Literal("{}".into()));
+        // Implicit concatenation of a plain string and an f-string is one f-string.
+        assert_eq!(dump(&parse("'a' f'{b}'\n").module), "expr (f \"a\" {b})\n");
+    }
+
+    #[test]
+    fn field_expressions_have_absolute_spans() {
+        let source = "s = f'张{a + 1}'\n";
+        let output = parse(source);
+        let StmtKind::Assign { value, .. } = &output.module.body[0].kind else { panic!() };
+        let ExprKind::FString(parts) = &value.kind else { panic!() };
+        let FStringPart::Field { expression, .. } = &parts[1] else { panic!() };
+        assert_eq!(expression.span.text(source), "a + 1");
+    }
+
+    #[test]
+    fn malformed_f_strings() {
+        let messages = |source: &str| -> Vec<String> { parse(source).diagnostics.into_iter().map(|d| d.message).collect() };
+        assert_eq!(messages("f'{x!q}'\n"), ["an f-string conversion must be '!r', '!s' or '!a'"]);
+        assert_eq!(messages("f'{x=}'\n"), ["self-documenting f-string fields ('{x=}') are not supported"]);
+        assert_eq!(messages("f'{a b}'\n"), ["unexpected 'b' in the f-string field"]);
+        assert_eq!(messages("f'{(}'\n"), ["unclosed '{' in the f-string"]);
+        assert!(messages("f'{a == b}{c != d}{d[\"k\"]}'\n").is_empty());
+    }
+}

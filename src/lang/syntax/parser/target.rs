@@ -35,3 +35,22 @@ impl Parser<'_> {
         self.report(diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::syntax::parse;
+
+    fn messages(source: &str) -> Vec<String> {
+        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn only_names_attributes_subscripts_and_their_tuples_are_targets() {
+        assert!(messages("a, (b.c, d[0]) = x\n[e, f] = y\nfor i, (j, k) in z: pass\n").is_empty());
+        assert_eq!(messages("1 = x\n"), ["cannot assign to a literal"]);
+        assert_eq!(messages("a + b = x\n"), ["cannot assign to an expression"]);
+        assert_eq!(messages("a, f() = x\n"), ["cannot assign to a function call"]);
+        assert_eq!(messages("a, b += 1\n"), ["cannot assign to a tuple or list here (only one name, attribute or subscript)"]);
+        assert_eq!(messages("with a as f(): pass\n"), ["cannot assign to a function call"]);
+    }
+}
