@@ -104,8 +104,7 @@ impl Lexer<'_> {
         if triple {
             self.cursor.skip_ascii(2);
         }
-        loop {
-            let Some(character) = self.cursor.first() else { break };
+        while let Some(character) = self.cursor.first() {
             match character {
                 '\\' => {
                     self.cursor.bump();
@@ -153,6 +152,13 @@ impl Lexer<'_> {
                 Some(kind) => self.push(kind, span),
                 None => {}
             };
+        }
+        // A run of garbage (binary data, a pasted symbol string) is one diagnostic, not hundreds.
+        if let Some(last) = self.diagnostics.last_mut() {
+            if last.code == SyntaxErrorKind::InvalidCharacter.code() && last.span.end == span.start {
+                last.span.end = span.end;
+                return;
+            }
         }
         let help = match character {
             '!' => Some("use `not` for logical negation, or '!=' for 'not equal'"),
@@ -313,6 +319,13 @@ mod tests {
         assert_eq!(kinds, [Name, LeftParen, Name, Comma, Name, RightParen, Newline, EndOfFile]);
         // '（' is three bytes long.
         assert_eq!(output.tokens[1].span, Span::new(1, 4));
+    }
+
+    #[test]
+    fn a_run_of_invalid_characters_is_one_diagnostic() {
+        let output = lex("x = \u{fffd}\u{fffd}$$ + 1\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].span, Span::new(4, 12));
     }
 
     #[test]

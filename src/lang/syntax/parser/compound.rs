@@ -178,7 +178,7 @@ impl Parser<'_> {
         let mut seen: Vec<String> = Vec::new();
         let mut after_star = false;
         let mut saw_default = false;
-        while !self.at(TokenKind::RightParen) {
+        while !self.at(TokenKind::RightParen) && !self.at(TokenKind::EndOfFile) {
             let start = self.current().span.start;
             match self.kind() {
                 TokenKind::Star => {
