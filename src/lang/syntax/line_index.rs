@@ -59,6 +59,15 @@ impl LineIndex {
         source.get(start..offset).map_or(0, |text| text.encode_utf16().count())
     }
 
+    /// The absolute offset of byte `offset` in UTF-16 code units (CodeMirror document positions).
+    pub fn utf16_offset(&self, source: &str, offset: usize) -> usize {
+        let offset = floor_char_boundary(source, offset);
+        let line_start = self.line_starts[self.line_of(offset)];
+        // Linear in `offset`: meant for the few positions of diagnostics, not for every token.
+        let before: usize = source[..line_start].encode_utf16().count();
+        before + self.utf16_column(source, offset)
+    }
+
     /// The text of 1-based `line` without its line ending (empty for a line that does not exist).
     pub fn line_text<'a>(&self, source: &'a str, line: usize) -> &'a str {
         let Some(&start) = line.checked_sub(1).and_then(|index| self.line_starts.get(index)) else {
@@ -167,6 +176,8 @@ mod tests {
         assert_eq!(index.line_column(source, 0), LineColumn { line: 1, column: 1 });
         assert_eq!(index.line_column(source, 13), LineColumn { line: 2, column: 4 });
         assert_eq!(index.utf16_column(source, 13), 3);
+        // "x = 1\n" is 6 UTF-16 units, then '张量 ' is 3 more.
+        assert_eq!(index.utf16_offset(source, 13), 9);
         // An offset inside '张' (bytes 6..9) is moved back to its start.
         assert_eq!(index.line_column(source, 7), LineColumn { line: 2, column: 1 });
         assert_eq!(index.line_text(source, 2), "张量 = 1");

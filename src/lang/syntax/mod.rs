@@ -65,3 +65,19 @@ pub fn parse_with_options(source: &str, options: ParseOptions) -> ParseOutput {
     let (module, diagnostics) = parser::parse_module(source, options);
     ParseOutput { module, diagnostics }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_depth_limit_and_error_detection() {
+        assert_eq!(ParseOptions::default().max_depth, 100);
+        assert!(parse("x = (\n").has_errors());
+        // An unknown escape is only a warning, as in Python: the cell can still run.
+        let output = parse("s = '\\q'\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert!(!output.has_errors());
+        assert_eq!(output.module.body.len(), 1);
+    }
+}

@@ -142,3 +142,20 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::for_each_span;
+    use crate::lang::syntax::parse;
+
+    #[test]
+    fn visits_every_node_parent_first() {
+        // module, statement, call, function name `f`, argument, its value `1`, keyword argument,
+        // its name `k`, its value `x`.
+        let source = "f(1, k=x)\n";
+        let output = parse(source);
+        let mut texts = Vec::new();
+        for_each_span(&output.module, &mut |span| texts.push(span.text(source).to_string()));
+        assert_eq!(texts, [source, "f(1, k=x)", "f(1, k=x)", "f", "1", "1", "k=x", "k", "x"]);
+    }
+}

@@ -56,6 +56,17 @@ impl Parser<'_> {
                 }
                 Vec::new()
             }
+            TokenKind::Else if self.nth_kind(1) == TokenKind::If => {
+                // C-style `else if`: say so, then read it as the `elif` it means.
+                let else_token = self.bump();
+                let span = else_token.span.cover(self.current().span);
+                self.report(
+                    SyntaxErrorKind::UnexpectedToken
+                        .error("`else if` is written `elif` in Python", span)
+                        .with_help("replace `else if` with `elif`"),
+                );
+                vec![self.if_statement()]
+            }
             TokenKind::Else => {
                 let else_token = self.bump();
                 self.header_colon("expected ':' after 'else'");
@@ -330,5 +341,9 @@ mod tests {
         let output = parse("if a:\n    x\nelif b:\n    y\nelse:\n    z\n");
         assert!(output.diagnostics.is_empty());
         assert_eq!(dump(&output.module), "if a\n  expr x\nelse\n  if b\n    expr y\n  else\n    expr z\n");
+        let output = parse("if a:\n    x\nelse if b:\n    y\n");
+        assert_eq!(output.diagnostics.len(), 1);
+        assert_eq!(output.diagnostics[0].message, "`else if` is written `elif` in Python");
+        assert_eq!(dump(&output.module), "if a\n  expr x\nelse\n  if b\n    expr y\n");
     }
 }

@@ -130,9 +130,14 @@ impl Parser<'_> {
         let found = self.describe_current();
         let mut diagnostic =
             SyntaxErrorKind::UnexpectedToken.error(format!("unexpected {found} after the end of the statement"), span);
-        let after_print = matches!(last, Some(Stmt { kind: StmtKind::Expr(Expr { kind: ExprKind::Name(name), .. }), .. }) if name == "print");
-        diagnostic = if after_print {
+        let leading_name = match last {
+            Some(Stmt { kind: StmtKind::Expr(Expr { kind: ExprKind::Name(name), .. }), .. }) => name.as_str(),
+            _ => "",
+        };
+        diagnostic = if leading_name == "print" {
             diagnostic.with_help("print is a function: write print(...)")
+        } else if leading_name == "match" {
+            diagnostic.with_help("`match` statements are not supported in tile scripts; use if/elif")
         } else if self.at(TokenKind::Equal) {
             diagnostic.with_help("'=' cannot appear here; to compare, use '=='")
         } else {
@@ -359,6 +364,8 @@ mod tests {
         assert_eq!(messages("x = a b c d\n").len(), 1);
         let output = parse("print 'hi'\n");
         assert_eq!(output.diagnostics[0].help.as_deref(), Some("print is a function: write print(...)"));
+        let output = parse("match x:\n    case 1: pass\n");
+        assert!(output.diagnostics[0].help.as_deref().is_some_and(|help| help.contains("`match`")));
     }
 
     #[test]
