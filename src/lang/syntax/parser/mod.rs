@@ -6,6 +6,7 @@
 mod atom;
 mod compound;
 mod expression;
+mod fstring;
 mod statement;
 mod string;
 mod target;
