@@ -144,6 +144,14 @@ impl Parser<'_> {
                 continue;
             }
             let end = escape_start + 1 + escape.len_utf8();
+            if escape == 'N' {
+                self.report(
+                    SyntaxErrorKind::InvalidEscape
+                        .error("named escapes ('\\N{...}') are not supported in tile scripts", Span::new(escape_start, end))
+                        .with_help("write the character itself, or its code as '\\uXXXX'"),
+                );
+                continue;
+            }
             self.report(
                 SyntaxErrorKind::InvalidEscape
                     .warning(format!("invalid escape sequence '\\{escape}'"), Span::new(escape_start, end))
@@ -199,5 +207,6 @@ mod tests {
             ]
         );
         assert!(!parse("'\\q'\n").has_errors());
+        assert!(parse("'\\N{BULLET}'\n").has_errors());
     }
 }
