@@ -1,4 +1,5 @@
 //! Gradient checkpointing: same gradients as the plain graph, a fraction of the saved bytes.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::rc::Rc;
 

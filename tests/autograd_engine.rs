@@ -1,5 +1,6 @@
 //! The engine: recording only when needed, backward semantics (accumulation, errors), the
 //! conventions at kinks and ties, dtypes of gradients, tiles, custom ops, second order.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::rc::Rc;
 

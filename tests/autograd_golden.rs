@@ -1,6 +1,7 @@
 //! Golden values from an independent reference: JAX in float64, produced by the committed script
 //! tests/golden/make_autograd_golden.py (not run in CI). The same functions are built here from
 //! TileLab's primitives; losses and gradients must agree to ~1e-10 in f64 and ~1e-4 in f32.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

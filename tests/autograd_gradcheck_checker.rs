@@ -1,6 +1,7 @@
 //! The gradient checker is itself tested: it catches wrong registered backwards (Swish without the
 //! β·x·σ(1−σ) term, LayerNorm without the mean term), passes their correct versions, reports kinks
 //! as non-differentiable, and raises no false alarm over 200 random seeds for the whole op table.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod autograd_support;
 

@@ -1,5 +1,6 @@
 //! Table-driven gradient checks: every differentiable primitive, at shapes including scalars,
 //! size-1 dims and broadcasting, against central differences in f64 (the checker's numerical side).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod autograd_support;
 

@@ -1,4 +1,5 @@
 //! The loss scaler makes an f16 training step match the f32 step where plain f16 gradients underflow.
+#![cfg(not(target_arch = "wasm32"))]
 
 use tilelab::autograd::{LossScaler, LossScalerConfig, Result, Var};
 use tilelab::tensor::{BinaryOp, DType, Tensor};

@@ -1,6 +1,7 @@
 //! One fixture per diagnostic kind: `tests/fixtures/syntax/<kind>.py` is parsed, every diagnostic
 //! rendered as the CLI shows it, and the text compared with `<kind>.expected`, which was written
 //! by hand from the rules (line/column counted in characters, carets in display columns).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 use tilelab::lang::syntax::{parse, LineIndex, SyntaxErrorKind};

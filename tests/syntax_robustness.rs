@@ -1,5 +1,6 @@
 //! The parser under hostile input: deep nesting is a diagnostic (never a stack overflow), random
 //! bytes never panic, and every span lies inside the source on UTF-8 character boundaries.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use tilelab::lang::syntax::{ast, parse, parse_with_options, LineIndex, ParseOptions, ParseOutput, Span};
