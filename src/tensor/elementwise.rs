@@ -103,10 +103,9 @@ impl UnaryOp {
             UnaryOp::Cos => x.cos(),
             UnaryOp::Tanh => x.tanh(),
             UnaryOp::Sigmoid => sigmoid(x),
+            // NaN stays NaN (as in PyTorch), so it is kept like a positive value.
             UnaryOp::Relu => {
-                if x > T::zero() {
-                    x
-                } else if x.is_nan() {
+                if x > T::zero() || x.is_nan() {
                     x
                 } else {
                     T::zero()

@@ -45,10 +45,10 @@ pub fn normalize_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<V
 pub fn broadcast_shapes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>> {
     let rank = lhs.len().max(rhs.len());
     let mut out = vec![0; rank];
-    for axis in 0..rank {
+    for (axis, size) in out.iter_mut().enumerate() {
         let left = dim_from_end(lhs, rank - 1 - axis);
         let right = dim_from_end(rhs, rank - 1 - axis);
-        out[axis] = match (left, right) {
+        *size = match (left, right) {
             (a, b) if a == b => a,
             (1, b) => b,
             (a, 1) => a,

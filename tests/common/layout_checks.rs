@@ -104,6 +104,7 @@ pub fn slice_and_assign() {
     // (start, stop, step) per dim of a [5, 6] tensor, with the resolved (start, step, count) worked
     // out by hand from Python's rules: 1:4 → 1,2,3; ::-2 of 6 → 5,3,1; -2: → 3,4; 4:1:-1 → 4,3,2;
     // ::2**63-1 → 0; ::-2**63 of 6 → 5.
+    #[allow(clippy::type_complexity)] // a literal table: (python slices, expected (start, step, count))
     let cases: [([PythonSlice; 2], [(usize, isize, usize); 2]); 5] = [
         ([(Some(1), Some(4), None), (None, None, Some(-2))], [(1, 1, 3), (5, -2, 3)]),
         ([(Some(-2), None, None), (Some(4), Some(1), Some(-1))], [(3, 1, 2), (4, -1, 3)]),
