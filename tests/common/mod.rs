@@ -9,6 +9,8 @@
 
 #![allow(dead_code)]
 
+#[macro_use]
+pub mod browser_suite;
 pub mod checks;
 pub mod error_checks;
 pub mod matmul_checks;
