@@ -5,10 +5,13 @@
 //! - [`error`] — the error of the tensor core.
 //! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
 //!   broadcasting, the seeded generator, the SIMD kernels.
+//! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
+//!   byte spans).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
 pub mod error;
+pub mod lang;
 pub mod tensor;
 
 #[cfg(target_arch = "wasm32")]

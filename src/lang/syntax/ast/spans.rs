@@ -1,0 +1,144 @@
+//! Every span in a tree, for checks that spans stay inside the source (tests, fuzzing, editors).
+
+use super::*;
+
+/// Call `visit` with the span of every statement, expression, identifier, parameter and argument
+/// of `module`, parents before children.
+pub fn for_each_span(module: &Module, visit: &mut dyn FnMut(Span)) {
+    visit(module.span);
+    for statement in &module.body {
+        statement_spans(statement, visit);
+    }
+}
+
+fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
+    visit(statement.span);
+    let expression = |value: &Expr, visit: &mut dyn FnMut(Span)| expression_spans(value, visit);
+    match &statement.kind {
+        StmtKind::Expr(value) | StmtKind::Return(Some(value)) => expression(value, visit),
+        StmtKind::Assign { targets, value } => {
+            targets.iter().for_each(|target| expression(target, visit));
+            expression(value, visit);
+        }
+        StmtKind::AugAssign { target, value, .. } => {
+            expression(target, visit);
+            expression(value, visit);
+        }
+        StmtKind::AnnAssign { target, annotation, value } => {
+            expression(target, visit);
+            expression(annotation, visit);
+            value.iter().for_each(|value| expression(value, visit));
+        }
+        StmtKind::Import { names } => {
+            for alias in names {
+                visit(alias.span);
+                alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
+            }
+        }
+        StmtKind::FunctionDef(function) => {
+            function.decorators.iter().for_each(|decorator| expression(decorator, visit));
+            visit(function.name.span);
+            let parameters = &function.parameters;
+            let all = parameters
+                .positional
+                .iter()
+                .chain(parameters.varargs.iter())
+                .chain(parameters.keyword_only.iter())
+                .chain(parameters.kwargs.iter());
+            for parameter in all {
+                visit(parameter.span);
+                visit(parameter.name.span);
+                parameter.annotation.iter().chain(parameter.default.iter()).for_each(|value| expression(value, visit));
+            }
+            function.returns.iter().for_each(|value| expression(value, visit));
+            function.body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::If { test, body, orelse } => {
+            expression(test, visit);
+            body.iter().chain(orelse.iter()).for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::For { target, iter, body } => {
+            expression(target, visit);
+            expression(iter, visit);
+            body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::While { test, body } => {
+            expression(test, visit);
+            body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::Assert { test, message } => {
+            expression(test, visit);
+            message.iter().for_each(|value| expression(value, visit));
+        }
+        StmtKind::With { items, body } => {
+            for item in items {
+                expression(&item.context, visit);
+                item.target.iter().for_each(|target| expression(target, visit));
+            }
+            body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass | StmtKind::Error => {}
+    }
+}
+
+fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
+    visit(value.span);
+    match &value.kind {
+        ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Bool(_)
+        | ExprKind::None | ExprKind::Ellipsis | ExprKind::Error => {}
+        ExprKind::FString(parts) => {
+            for part in parts {
+                if let FStringPart::Field { expression, .. } = part {
+                    expression_spans(expression, visit);
+                }
+            }
+        }
+        ExprKind::List(items) | ExprKind::Tuple(items) => items.iter().for_each(|item| expression_spans(item, visit)),
+        ExprKind::Dict(pairs) => {
+            for (key, item) in pairs {
+                expression_spans(key, visit);
+                expression_spans(item, visit);
+            }
+        }
+        ExprKind::Attribute { value, attribute } => {
+            expression_spans(value, visit);
+            visit(attribute.span);
+        }
+        ExprKind::Subscript { value, index } => {
+            expression_spans(value, visit);
+            expression_spans(index, visit);
+        }
+        ExprKind::Slice { lower, upper, step } => {
+            lower.iter().chain(upper.iter()).chain(step.iter()).for_each(|bound| expression_spans(bound, visit));
+        }
+        ExprKind::Call { function, arguments } => {
+            expression_spans(function, visit);
+            for argument in arguments {
+                visit(argument.span);
+                match &argument.kind {
+                    ArgumentKind::Positional(value) | ArgumentKind::Unpack(value) | ArgumentKind::UnpackKeywords(value) => {
+                        expression_spans(value, visit)
+                    }
+                    ArgumentKind::Keyword { name, value } => {
+                        visit(name.span);
+                        expression_spans(value, visit);
+                    }
+                }
+            }
+        }
+        ExprKind::Unary { operand, .. } => expression_spans(operand, visit),
+        ExprKind::Binary { left, right, .. } | ExprKind::Logical { left, right, .. } => {
+            expression_spans(left, visit);
+            expression_spans(right, visit);
+        }
+        ExprKind::Compare { left, comparisons } => {
+            expression_spans(left, visit);
+            comparisons.iter().for_each(|(_, right)| expression_spans(right, visit));
+        }
+        ExprKind::IfElse { test, body, orelse } => {
+            expression_spans(test, visit);
+            expression_spans(body, visit);
+            expression_spans(orelse, visit);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Atoms and postfix forms: names, literals, `(…)`/`[…]`/`{…}` displays, calls, subscripts with
+//! slices, attribute access.
+
+use super::Parser;
+use crate::lang::syntax::ast::{Argument, ArgumentKind, Expr, ExprKind, Identifier};
+use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+use crate::lang::syntax::literal::{parse_number, NumberValue};
+use crate::lang::syntax::span::Span;
+use crate::lang::syntax::token::TokenKind;
+
+impl Parser<'_> {
+    /// An atom followed by any number of `.name`, `(args)` and `[index]`.
+    pub(super) fn postfix(&mut self) -> Expr {
+        let mut value = self.atom();
+        loop {
+            match self.kind() {
+                TokenKind::Dot => {
+                    self.bump();
+                    let attribute = self.identifier("an attribute name after '.'");
+                    let span = value.span.cover(self.previous().span);
+                    value = Expr::new(ExprKind::Attribute { value: Box::new(value), attribute }, span);
+                }
+                TokenKind::LeftParen => {
+                    let arguments = self.arguments();
+                    let span = value.span.cover(self.previous().span);
+                    value = Expr::new(ExprKind::Call { function: Box::new(value), arguments }, span);
+                }
+                TokenKind::LeftBracket => {
+                    let index = self.subscript();
+                    let span = value.span.cover(self.previous().span);
+                    value = Expr::new(ExprKind::Subscript { value: Box::new(value), index: Box::new(index) }, span);
+                }
+                _ => return value,
+            }
+        }
+    }
+
+    fn atom(&mut self) -> Expr {
+        let token = self.current();
+        let literal = |kind| Expr::new(kind, token.span);
+        match token.kind {
+            TokenKind::Name => {
+                self.bump();
+                literal(ExprKind::Name(self.text(token.span).to_string()))
+            }
+            TokenKind::Int | TokenKind::Float => {
+                self.bump();
+                literal(match parse_number(self.text(token.span)) {
+                    Ok(NumberValue::Int(value)) => ExprKind::Int(value),
+                    Ok(NumberValue::Float(value)) => ExprKind::Float(value),
+                    // Already reported by the lexer.
+                    Err(_) => ExprKind::Error,
+                })
+            }
+            TokenKind::String | TokenKind::UnterminatedString => self.strings(),
+            TokenKind::True | TokenKind::False => {
+                self.bump();
+                literal(ExprKind::Bool(token.kind == TokenKind::True))
+            }
+            TokenKind::None => {
+                self.bump();
+                literal(ExprKind::None)
+            }
+            TokenKind::Ellipsis => {
+                self.bump();
+                literal(ExprKind::Ellipsis)
+            }
+            TokenKind::LeftParen => self.parenthesized(),
+            TokenKind::LeftBracket => self.list_display(),
+            TokenKind::LeftBrace => self.dict_display(),
+            TokenKind::Await | TokenKind::Yield => {
+                self.bump();
+                let word = token.kind.spelling();
+                self.error(SyntaxErrorKind::Unsupported, format!("{word} is not supported in tile scripts"), token.span);
+                let operand = self.postfix();
+                Expr::error(token.span.cover(operand.span))
+            }
+            _ => self.expected_expression(),
+        }
+    }
+
+    /// Report a missing expression (not consuming anything, so the caller can resynchronise).
+    pub(super) fn expected_expression(&mut self) -> Expr {
+        let span = self.missing_span();
+        let previous = self.previous();
+        let after = match previous.kind {
+            TokenKind::Newline | TokenKind::Indent | TokenKind::Dedent => String::new(),
+            _ if self.position == 0 || previous.span.is_empty() => String::new(),
+            _ => format!(" after '{}'", self.text(previous.span)),
+        };
+        let found = if self.at(TokenKind::Newline) || self.at(TokenKind::EndOfFile) {
+            String::new()
+        } else {
+            format!(", found {}", self.describe_current())
+        };
+        let mut diagnostic = SyntaxErrorKind::ExpectedExpression.error(format!("expected an expression{after}{found}"), span);
+        if self.kind().is_keyword() && !matches!(self.kind(), TokenKind::Not | TokenKind::Lambda) {
+            diagnostic = diagnostic.with_help(format!("{} is a keyword and cannot be used as a value", self.kind().spelling()));
+        }
+        self.report(diagnostic);
+        Expr::error(span)
+    }
+
+    /// Items separated by commas up to `closer` (the current token is the opening bracket). A
+    /// malformed item is reported and skipped up to the next ',' or the closer, so every bad item
+    /// of a long list is reported. Returns the items and whether a comma was seen.
+    fn bracketed<T>(
+        &mut self,
+        closer: TokenKind,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> (Vec<T>, bool) {
+        let unclosed = self.unclosed_opens.get(self.position).copied().unwrap_or(false);
+        self.suppressed += usize::from(unclosed);
+        self.bump();
+        let mut items = Vec::new();
+        let mut saw_comma = false;
+        while !self.at(closer) && !self.at(TokenKind::EndOfFile) {
+            if let Some(value) = item(self) {
+                items.push(value);
+            }
+            if self.eat(TokenKind::Comma) {
+                saw_comma = true;
+                continue;
+            }
+            if self.at(closer) {
+                break;
+            }
+            if self.at(TokenKind::For) || (self.at(TokenKind::Async) && self.nth_kind(1) == TokenKind::For) {
+                self.comprehension(what);
+            } else if !self.kind().is_close_bracket() {
+                let span = self.current().span;
+                let found = self.describe_current();
+                let closing = closer.spelling();
+                self.report(
+                    SyntaxErrorKind::ExpectedToken
+                        .error(format!("expected ',' or {closing} after the {what}, found {found}"), span)
+                        .with_help("did you forget a comma?"),
+                );
+            }
+            self.skip_until(|kind| kind == TokenKind::Comma);
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        // The lexer balances brackets, so the closer (possibly zero-width) is here.
+        self.bump();
+        self.suppressed -= usize::from(unclosed);
+        (items, saw_comma)
+    }
+
+    fn comprehension(&mut self, what: &str) {
+        let span = self.current().span;
+        let (message, help) = match what {
+            "list item" => ("list comprehensions are not supported in tile scripts", "build the list with a for loop and `.append`"),
+            "dictionary entry" => ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop"),
+            "argument" | "item" => ("generator expressions are not supported in tile scripts", "use a for loop"),
+            _ => ("comprehensions are not supported in tile scripts", "use a for loop"),
+        };
+        self.report(SyntaxErrorKind::Unsupported.error(message, span).with_help(help));
+    }
+
+    fn parenthesized(&mut self) -> Expr {
+        let open = self.current().span;
+        let (mut items, saw_comma) = self.bracketed(TokenKind::RightParen, "item", |parser| Some(parser.star_or_expression()));
+        let span = open.cover(self.previous().span);
+        if items.len() == 1 && !saw_comma {
+            let mut inner = items.pop().expect("one item");
+            inner.span = span;
+            return inner;
+        }
+        Expr::new(ExprKind::Tuple(items), span)
+    }
+
+    fn list_display(&mut self) -> Expr {
+        let open = self.current().span;
+        let (items, _) = self.bracketed(TokenKind::RightBracket, "list item", |parser| Some(parser.star_or_expression()));
+        Expr::new(ExprKind::List(items), open.cover(self.previous().span))
+    }
+
+    fn dict_display(&mut self) -> Expr {
+        let open = self.current().span;
+        let mut is_set = false;
+        let (pairs, _) = self.bracketed(TokenKind::RightBrace, "dictionary entry", |parser| {
+            if parser.at(TokenKind::DoubleStar) {
+                let star = parser.bump();
+                let operand = parser.binary(1);
+                parser.error(
+                    SyntaxErrorKind::Unsupported,
+                    "'**' unpacking in a dict display is not supported in tile scripts",
+                    star.span.cover(operand.span),
+                );
+                return None;
+            }
+            let key = parser.expression();
+            if !parser.eat(TokenKind::Colon) {
+                if !is_set && matches!(parser.kind(), TokenKind::Comma | TokenKind::RightBrace) {
+                    is_set = true;
+                    parser.report(
+                        SyntaxErrorKind::Unsupported
+                            .error("set literals are not supported in tile scripts", key.span)
+                            .with_help("use a list, or a dict written as {key: value}"),
+                    );
+                } else if !is_set && !parser.at(TokenKind::For) {
+                    let span = parser.missing_span();
+                    parser.error(SyntaxErrorKind::ExpectedToken, "expected ':' after the dictionary key", span);
+                }
+                return None;
+            }
+            let value = parser.expression();
+            Some((key, value))
+        });
+        let span = open.cover(self.previous().span);
+        if is_set { Expr::error(span) } else { Expr::new(ExprKind::Dict(pairs), span) }
+    }
+
+    /// `(a, *rest, key=value, **options)`; the current token is '('.
+    fn arguments(&mut self) -> Vec<Argument> {
+        let mut seen_keywords: Vec<String> = Vec::new();
+        let mut saw_keyword = false;
+        let (arguments, _) = self.bracketed(TokenKind::RightParen, "argument", |parser| {
+            let start = parser.current().span.start;
+            let kind = match parser.kind() {
+                TokenKind::Star => {
+                    parser.bump();
+                    ArgumentKind::Unpack(parser.expression())
+                }
+                TokenKind::DoubleStar => {
+                    parser.bump();
+                    saw_keyword = true;
+                    ArgumentKind::UnpackKeywords(parser.expression())
+                }
+                TokenKind::Name if parser.nth_kind(1) == TokenKind::Equal => {
+                    let token = parser.bump();
+                    parser.bump();
+                    let name = Identifier { name: parser.text(token.span).to_string(), span: token.span };
+                    if seen_keywords.contains(&name.name) {
+                        parser.error(SyntaxErrorKind::InvalidArguments, format!("keyword argument '{}' repeated", name.name), token.span);
+                    } else {
+                        seen_keywords.push(name.name.clone());
+                    }
+                    saw_keyword = true;
+                    ArgumentKind::Keyword { name, value: parser.expression() }
+                }
+                _ => {
+                    let value = parser.expression();
+                    if parser.at(TokenKind::Equal) {
+                        let span = value.span;
+                        parser.report(
+                            SyntaxErrorKind::InvalidArguments
+                                .error("a keyword argument needs a plain name before '='", span)
+                                .with_help("write `name=value`, or '==' to compare"),
+                        );
+                        parser.skip_until(|kind| kind == TokenKind::Comma);
+                        return None;
+                    }
+                    if saw_keyword && !matches!(value.kind, ExprKind::Error) {
+                        parser.report(
+                            SyntaxErrorKind::InvalidArguments
+                                .error("a positional argument cannot follow keyword arguments", value.span)
+                                .with_help("put positional arguments first"),
+                        );
+                    }
+                    ArgumentKind::Positional(value)
+                }
+            };
+            Some(Argument { kind, span: Span::new(start, parser.previous().span.end.max(start)) })
+        });
+        arguments
+    }
+
+    /// `[index]`, `[a, b:c]`, `[::2]`, `[...]`; the current token is '['.
+    fn subscript(&mut self) -> Expr {
+        let open = self.current().span;
+        let (mut items, saw_comma) = self.bracketed(TokenKind::RightBracket, "index", |parser| Some(parser.slice_or_expression()));
+        let close = self.previous().span;
+        match items.len() {
+            0 => {
+                let span = open.cover(close);
+                self.error(SyntaxErrorKind::ExpectedExpression, "expected an index inside '[]'", span);
+                Expr::error(span)
+            }
+            1 if !saw_comma => items.pop().expect("one item"),
+            _ => {
+                let span = items[0].span.cover(items[items.len() - 1].span);
+                Expr::new(ExprKind::Tuple(items), span)
+            }
+        }
+    }
+
+    fn slice_or_expression(&mut self) -> Expr {
+        let start = self.current().span.start;
+        let bound = |parser: &mut Self| {
+            (!matches!(parser.kind(), TokenKind::Colon | TokenKind::Comma | TokenKind::RightBracket))
+                .then(|| Box::new(parser.star_or_expression()))
+        };
+        let lower = bound(self);
+        if !self.at(TokenKind::Colon) {
+            return match lower {
+                Some(value) => *value,
+                None => self.expected_expression(),
+            };
+        }
+        self.bump();
+        let upper = bound(self);
+        let step = if self.eat(TokenKind::Colon) { bound(self) } else { None };
+        let span = Span::new(start, self.previous().span.end.max(start));
+        Expr::new(ExprKind::Slice { lower, upper, step }, span)
+    }
+}

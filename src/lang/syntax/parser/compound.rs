@@ -1,0 +1,271 @@
+//! Compound statements: `if`/`elif`/`else`, `for`, `while`, `with`, `def` with decorators and
+//! parameters.
+
+use super::Parser;
+use crate::lang::syntax::ast::{Expr, FunctionDef, Identifier, Parameter, Parameters, Stmt, StmtKind, WithItem};
+use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+use crate::lang::syntax::span::Span;
+use crate::lang::syntax::token::TokenKind;
+
+impl Parser<'_> {
+    pub(super) fn compound_statement(&mut self) -> Stmt {
+        let start = self.current().span.start;
+        let kind = match self.kind() {
+            TokenKind::If => return self.if_statement(),
+            TokenKind::For => self.for_statement(),
+            TokenKind::While => self.while_statement(),
+            TokenKind::With => self.with_statement(),
+            _ => self.function_definition(),
+        };
+        Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
+    }
+
+    /// Expect the ':' ending a header; on a miss, report `message`, skip to a ':' on the same
+    /// line if there is one, and go on with the body either way.
+    fn header_colon(&mut self, message: &str) {
+        if self.eat(TokenKind::Colon) {
+            return;
+        }
+        let span = self.missing_span();
+        let mut diagnostic = SyntaxErrorKind::ExpectedToken.error(message, span);
+        if self.at(TokenKind::Equal) {
+            diagnostic = diagnostic.with_help("to compare, use '=='");
+        }
+        self.report(diagnostic);
+        self.skip_until(|kind| kind == TokenKind::Colon);
+        self.eat(TokenKind::Colon);
+    }
+
+    fn if_statement(&mut self) -> Stmt {
+        let keyword = self.bump();
+        let word = if keyword.kind == TokenKind::Elif { "elif" } else { "if" };
+        let test = self.expression();
+        self.header_colon(&format!("expected ':' after the {word} condition"));
+        let body = self.block(&format!("the '{word}' statement"), keyword.span.start);
+        let orelse = match self.kind() {
+            TokenKind::Elif => vec![self.if_statement()],
+            TokenKind::Else => {
+                let else_token = self.bump();
+                self.header_colon("expected ':' after 'else'");
+                self.block("'else'", else_token.span.start)
+            }
+            _ => Vec::new(),
+        };
+        Stmt { kind: StmtKind::If { test, body, orelse }, span: Span::new(keyword.span.start, self.code_end.max(keyword.span.start)) }
+    }
+
+    /// A loop body, with `break`/`continue` allowed inside.
+    fn loop_body(&mut self, header: &str, start: usize) -> Vec<Stmt> {
+        self.loop_depth += 1;
+        let body = self.block(header, start);
+        self.loop_depth -= 1;
+        if self.at(TokenKind::Else) {
+            let else_token = self.bump();
+            self.report(
+                SyntaxErrorKind::Unsupported
+                    .error("`else` after a loop is not supported in tile scripts", else_token.span)
+                    .with_help("use a flag variable set before `break`"),
+            );
+            self.header_colon("expected ':' after 'else'");
+            self.block("'else'", else_token.span.start);
+        }
+        body
+    }
+
+    fn for_statement(&mut self) -> StmtKind {
+        let keyword = self.bump();
+        let target = self.target_list();
+        self.check_target(&target, false);
+        let iter = if self.eat(TokenKind::In) {
+            self.expression_list()
+        } else {
+            let span = self.missing_span();
+            self.error(SyntaxErrorKind::ExpectedToken, "expected 'in' after the for target", span);
+            self.skip_until(|kind| kind == TokenKind::Colon);
+            Expr::error(span)
+        };
+        self.header_colon("expected ':' after the for header");
+        let body = self.loop_body("the 'for' statement", keyword.span.start);
+        StmtKind::For { target, iter, body }
+    }
+
+    fn while_statement(&mut self) -> StmtKind {
+        let keyword = self.bump();
+        let test = self.expression();
+        self.header_colon("expected ':' after the while condition");
+        let body = self.loop_body("the 'while' statement", keyword.span.start);
+        StmtKind::While { test, body }
+    }
+
+    fn with_statement(&mut self) -> StmtKind {
+        let keyword = self.bump();
+        let mut items = Vec::new();
+        loop {
+            let context = self.expression();
+            let target = self.eat(TokenKind::As).then(|| {
+                let target = self.target_list_item();
+                self.check_target(&target, false);
+                target
+            });
+            items.push(WithItem { context, target });
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.header_colon("expected ':' after the with header");
+        let body = self.block("the 'with' statement", keyword.span.start);
+        StmtKind::With { items, body }
+    }
+
+    fn function_definition(&mut self) -> StmtKind {
+        let mut decorators = Vec::new();
+        while self.at(TokenKind::At) {
+            self.bump();
+            decorators.push(self.expression());
+            if !self.eat(TokenKind::Newline) {
+                let span = self.missing_span();
+                self.error(SyntaxErrorKind::ExpectedToken, "expected the end of the line after the decorator", span);
+                self.skip_line();
+            }
+        }
+        if !self.at(TokenKind::Def) {
+            let span = self.current().span;
+            let mut diagnostic =
+                SyntaxErrorKind::Unsupported.error("decorators can only be applied to `def` functions in tile scripts", span);
+            if self.at(TokenKind::Async) {
+                diagnostic = diagnostic.with_help("remove `async`");
+            }
+            if !self.at(TokenKind::Class) {
+                self.report(diagnostic);
+            }
+            return StmtKind::Error;
+        }
+        let keyword = self.bump();
+        let name = self.identifier("a function name after 'def'");
+        let parameters = if self.at(TokenKind::LeftParen) {
+            self.parameters()
+        } else {
+            let span = self.missing_span();
+            self.error(SyntaxErrorKind::ExpectedToken, "expected '(' after the function name", span);
+            Parameters::default()
+        };
+        let returns = self.eat(TokenKind::Arrow).then(|| self.expression());
+        self.header_colon("expected ':' after the function signature");
+        let saved_loop_depth = std::mem::take(&mut self.loop_depth);
+        self.function_depth += 1;
+        let body = self.block("the 'def' statement", keyword.span.start);
+        self.function_depth -= 1;
+        self.loop_depth = saved_loop_depth;
+        StmtKind::FunctionDef(Box::new(FunctionDef { decorators, name, parameters, returns, body }))
+    }
+
+    /// `(a, b: T = 1, *args, c, **kwargs)`; the current token is '('.
+    fn parameters(&mut self) -> Parameters {
+        self.bump();
+        let mut parameters = Parameters::default();
+        let mut seen: Vec<String> = Vec::new();
+        let mut after_star = false;
+        let mut saw_default = false;
+        while !self.at(TokenKind::RightParen) {
+            let start = self.current().span.start;
+            match self.kind() {
+                TokenKind::Star => {
+                    let star = self.bump();
+                    if after_star {
+                        self.error(SyntaxErrorKind::InvalidParameters, "only one '*' is allowed in a parameter list", star.span);
+                    }
+                    after_star = true;
+                    if self.at(TokenKind::Name) {
+                        let parameter = self.parameter(start, false);
+                        self.note_parameter_name(&parameter.name, &mut seen);
+                        parameters.varargs = Some(parameter);
+                    }
+                }
+                TokenKind::DoubleStar => {
+                    self.bump();
+                    let parameter = self.parameter(start, false);
+                    self.note_parameter_name(&parameter.name, &mut seen);
+                    parameters.kwargs = Some(parameter);
+                }
+                TokenKind::Slash => {
+                    let slash = self.bump();
+                    self.report(
+                        SyntaxErrorKind::Unsupported
+                            .error("positional-only parameters ('/') are not supported in tile scripts", slash.span)
+                            .with_help("remove the '/'"),
+                    );
+                }
+                _ => {
+                    let parameter = self.parameter(start, true);
+                    self.note_parameter_name(&parameter.name, &mut seen);
+                    if parameters.kwargs.is_some() {
+                        self.error(SyntaxErrorKind::InvalidParameters, "no parameter may follow '**kwargs'", parameter.span);
+                    }
+                    if after_star {
+                        parameters.keyword_only.push(parameter);
+                    } else {
+                        if parameter.default.is_some() {
+                            saw_default = true;
+                        } else if saw_default && !parameter.name.name.is_empty() {
+                            let message = format!(
+                                "parameter '{}' without a default follows a parameter with a default",
+                                parameter.name.name
+                            );
+                            self.error(SyntaxErrorKind::InvalidParameters, message, parameter.span);
+                        }
+                        parameters.positional.push(parameter);
+                    }
+                }
+            }
+            if self.eat(TokenKind::Comma) {
+                continue;
+            }
+            if !self.at(TokenKind::RightParen) {
+                let span = self.missing_span();
+                let found = self.describe_current();
+                self.error(SyntaxErrorKind::ExpectedToken, format!("expected ',' or ')' in the parameter list, found {found}"), span);
+                self.skip_until(|kind| kind == TokenKind::Comma);
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        self.bump();
+        parameters
+    }
+
+    fn note_parameter_name(&mut self, name: &Identifier, seen: &mut Vec<String>) {
+        if name.name.is_empty() {
+            return;
+        }
+        if seen.contains(&name.name) {
+            self.error(SyntaxErrorKind::InvalidParameters, format!("duplicate parameter '{}'", name.name), name.span);
+        } else {
+            seen.push(name.name.clone());
+        }
+    }
+
+    fn parameter(&mut self, start: usize, allow_default: bool) -> Parameter {
+        let name = self.identifier("a parameter name");
+        let annotation = self.eat(TokenKind::Colon).then(|| self.expression());
+        let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
+        Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
+    }
+
+    /// A name, or an empty identifier and a diagnostic "expected {what}".
+    pub(super) fn identifier(&mut self, what: &str) -> Identifier {
+        if self.at(TokenKind::Name) {
+            let token = self.bump();
+            return Identifier { name: self.text(token.span).to_string(), span: token.span };
+        }
+        let span = self.missing_span();
+        let found = self.describe_current();
+        let mut diagnostic = SyntaxErrorKind::ExpectedToken.error(format!("expected {what}, found {found}"), span);
+        if self.kind().is_keyword() {
+            diagnostic = diagnostic.with_help(format!("{} is a keyword and cannot be used as a name", self.kind().spelling()));
+            self.bump();
+        }
+        self.report(diagnostic);
+        Identifier { name: String::new(), span }
+    }
+}

@@ -1,0 +1,313 @@
+//! Expressions by precedence: conditional, `or`, `and`, `not`, comparisons, arithmetic, unary,
+//! `**`, then postfix (calls, subscripts, attributes) over atoms.
+
+use super::Parser;
+use crate::lang::syntax::ast::{BinaryOp, CompareOp, Expr, ExprKind, LogicalOp, UnaryOp};
+use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+use crate::lang::syntax::span::Span;
+use crate::lang::syntax::token::TokenKind;
+
+/// Binding levels of the binary operators handled by precedence climbing (higher binds tighter);
+/// the bitwise levels exist only to report those operators where Python would parse them.
+const LEVEL_BIT_OR: u8 = 1;
+const LEVEL_BIT_XOR: u8 = 2;
+const LEVEL_BIT_AND: u8 = 3;
+const LEVEL_SHIFT: u8 = 4;
+const LEVEL_SUM: u8 = 5;
+const LEVEL_TERM: u8 = 6;
+
+/// A binary operator token: its level and its operator (`None` for operators outside the subset).
+fn binary_operator(kind: TokenKind) -> Option<(u8, Option<BinaryOp>)> {
+    Some(match kind {
+        TokenKind::Pipe => (LEVEL_BIT_OR, None),
+        TokenKind::Caret => (LEVEL_BIT_XOR, None),
+        TokenKind::Ampersand => (LEVEL_BIT_AND, None),
+        TokenKind::LeftShift | TokenKind::RightShift => (LEVEL_SHIFT, None),
+        TokenKind::Plus => (LEVEL_SUM, Some(BinaryOp::Add)),
+        TokenKind::Minus => (LEVEL_SUM, Some(BinaryOp::Subtract)),
+        TokenKind::Star => (LEVEL_TERM, Some(BinaryOp::Multiply)),
+        TokenKind::Slash => (LEVEL_TERM, Some(BinaryOp::Divide)),
+        TokenKind::DoubleSlash => (LEVEL_TERM, Some(BinaryOp::FloorDivide)),
+        TokenKind::Percent => (LEVEL_TERM, Some(BinaryOp::Modulo)),
+        TokenKind::At => (LEVEL_TERM, Some(BinaryOp::MatMul)),
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// `a, b, c` (a tuple without parentheses) or a single expression.
+    pub(super) fn expression_list(&mut self) -> Expr {
+        self.list_of(Self::expression)
+    }
+
+    /// Like [`Self::expression_list`], but a `*x` item is reported (star-assignment is outside
+    /// the subset) instead of being a plain error.
+    pub(super) fn expression_list_with_star(&mut self) -> Expr {
+        self.list_of(Self::star_or_expression)
+    }
+
+    /// Assignment targets of a `for`: `i`, `i, (a, b)` — parsed above the comparison level so
+    /// that `in` ends them.
+    pub(super) fn target_list(&mut self) -> Expr {
+        self.list_of(Self::target_list_item)
+    }
+
+    pub(super) fn target_list_item(&mut self) -> Expr {
+        if self.at(TokenKind::Star) {
+            return self.star_or_expression();
+        }
+        self.binary(LEVEL_BIT_OR)
+    }
+
+    fn list_of(&mut self, mut item: impl FnMut(&mut Self) -> Expr) -> Expr {
+        let first = item(self);
+        if !self.at(TokenKind::Comma) {
+            return first;
+        }
+        let start = first.span.start;
+        let mut items = vec![first];
+        while self.eat(TokenKind::Comma) {
+            if !self.can_start_expression() {
+                break;
+            }
+            items.push(item(self));
+        }
+        Expr::new(ExprKind::Tuple(items), Span::new(start, self.previous().span.end))
+    }
+
+    /// Whether the current token can begin an expression.
+    pub(super) fn can_start_expression(&self) -> bool {
+        use TokenKind::*;
+        matches!(
+            self.kind(),
+            Name | Int | Float | String | UnterminatedString | LeftParen | LeftBracket | LeftBrace | Minus | Plus
+                | Tilde | Not | None | True | False | Ellipsis | Lambda | Await | Star
+        )
+    }
+
+    /// `*x` outside a call: reported, parsed, and turned into an error node.
+    pub(super) fn star_or_expression(&mut self) -> Expr {
+        if !self.at(TokenKind::Star) {
+            return self.expression();
+        }
+        let star = self.bump();
+        let operand = self.binary(LEVEL_BIT_OR);
+        let span = star.span.cover(operand.span);
+        self.report(
+            SyntaxErrorKind::Unsupported
+                .error("starred expressions are only supported in call arguments, like `f(*args)`", span)
+                .with_help("unpack into a fixed number of names, or index the sequence"),
+        );
+        Expr::error(span)
+    }
+
+    /// A full expression: `body if test else orelse`, or anything of higher precedence.
+    pub(super) fn expression(&mut self) -> Expr {
+        if !self.enter() {
+            let start = self.current().span.start;
+            self.skip_until(|kind| matches!(kind, TokenKind::Comma | TokenKind::Colon));
+            return Expr::error(Span::new(start, self.previous().span.end.max(start)));
+        }
+        let value = self.conditional();
+        self.leave();
+        value
+    }
+
+    fn conditional(&mut self) -> Expr {
+        if self.at(TokenKind::Lambda) {
+            return self.unsupported_lambda();
+        }
+        let body = self.or_expression();
+        if self.at(TokenKind::ColonEqual) {
+            let walrus = self.bump();
+            let value = self.expression();
+            self.report(
+                SyntaxErrorKind::Unsupported
+                    .error("the walrus operator ':=' is not supported in tile scripts", walrus.span)
+                    .with_help("assign on its own line first"),
+            );
+            return Expr::error(body.span.cover(value.span));
+        }
+        if !self.at(TokenKind::If) {
+            return body;
+        }
+        self.bump();
+        let test = self.or_expression();
+        let orelse = if self.eat(TokenKind::Else) {
+            self.expression()
+        } else {
+            let span = self.missing_span();
+            self.report(
+                SyntaxErrorKind::ExpectedToken
+                    .error("expected 'else' in the conditional expression", span)
+                    .with_help("a conditional expression reads `value if condition else other`"),
+            );
+            Expr::error(span)
+        };
+        let span = body.span.cover(orelse.span);
+        Expr::new(ExprKind::IfElse { test: Box::new(test), body: Box::new(body), orelse: Box::new(orelse) }, span)
+    }
+
+    fn unsupported_lambda(&mut self) -> Expr {
+        let keyword = self.bump();
+        self.report(
+            SyntaxErrorKind::Unsupported
+                .error("`lambda` is not supported in tile scripts", keyword.span)
+                .with_help("define the function with `def` and pass its name"),
+        );
+        self.skip_until(|kind| matches!(kind, TokenKind::Comma));
+        Expr::error(Span::new(keyword.span.start, self.previous().span.end))
+    }
+
+    fn or_expression(&mut self) -> Expr {
+        let mut left = self.and_expression();
+        while self.eat(TokenKind::Or) {
+            let right = self.and_expression();
+            left = logical(LogicalOp::Or, left, right);
+        }
+        left
+    }
+
+    fn and_expression(&mut self) -> Expr {
+        let mut left = self.not_expression();
+        while self.eat(TokenKind::And) {
+            let right = self.not_expression();
+            left = logical(LogicalOp::And, left, right);
+        }
+        left
+    }
+
+    fn not_expression(&mut self) -> Expr {
+        if !self.at(TokenKind::Not) {
+            return self.comparison();
+        }
+        let keyword = self.bump();
+        if !self.enter() {
+            return Expr::error(keyword.span);
+        }
+        let operand = self.not_expression();
+        self.leave();
+        let span = keyword.span.cover(operand.span);
+        Expr::new(ExprKind::Unary { op: UnaryOp::Not, operand: Box::new(operand) }, span)
+    }
+
+    fn comparison(&mut self) -> Expr {
+        let left = self.binary(LEVEL_BIT_OR);
+        let mut comparisons = Vec::new();
+        while let Some(op) = self.comparison_operator() {
+            comparisons.push((op, self.binary(LEVEL_BIT_OR)));
+        }
+        match comparisons.last() {
+            None => left,
+            Some((_, last)) => {
+                let span = left.span.cover(last.span);
+                Expr::new(ExprKind::Compare { left: Box::new(left), comparisons }, span)
+            }
+        }
+    }
+
+    /// Consume a comparison operator (`not in` and `is not` are two tokens) if one is next.
+    fn comparison_operator(&mut self) -> Option<CompareOp> {
+        let op = match self.kind() {
+            TokenKind::EqualEqual => CompareOp::Equal,
+            TokenKind::NotEqual => CompareOp::NotEqual,
+            TokenKind::Less => CompareOp::Less,
+            TokenKind::LessEqual => CompareOp::LessEqual,
+            TokenKind::Greater => CompareOp::Greater,
+            TokenKind::GreaterEqual => CompareOp::GreaterEqual,
+            TokenKind::In => CompareOp::In,
+            TokenKind::Not if self.nth_kind(1) == TokenKind::In => {
+                self.bump();
+                CompareOp::NotIn
+            }
+            TokenKind::Is if self.nth_kind(1) == TokenKind::Not => {
+                self.bump();
+                CompareOp::IsNot
+            }
+            TokenKind::Is => CompareOp::Is,
+            _ => return None,
+        };
+        self.bump();
+        Some(op)
+    }
+
+    /// Precedence climbing over the binary operators of level `minimum` and above.
+    pub(super) fn binary(&mut self, minimum: u8) -> Expr {
+        let mut left = self.unary();
+        while let Some((level, op)) = binary_operator(self.kind()) {
+            if level < minimum {
+                break;
+            }
+            let operator = self.bump();
+            let right = self.binary(level + 1);
+            let span = left.span.cover(right.span);
+            left = match op {
+                Some(op) => Expr::new(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span),
+                None => {
+                    self.unsupported_operator(operator.span);
+                    Expr::error(span)
+                }
+            };
+        }
+        left
+    }
+
+    fn unsupported_operator(&mut self, span: Span) {
+        let text = self.text(span);
+        let help = match text {
+            "&" => "for a logical 'and', write `and`",
+            "|" => "for a logical 'or', write `or`",
+            "^" => "for a power, write `**`",
+            _ => "tile scripts have no bitwise operators",
+        };
+        self.report(
+            SyntaxErrorKind::Unsupported
+                .error(format!("the '{text}' operator is not supported in tile scripts"), span)
+                .with_help(help),
+        );
+    }
+
+    fn unary(&mut self) -> Expr {
+        let op = match self.kind() {
+            TokenKind::Minus => Some(UnaryOp::Negate),
+            TokenKind::Plus => Some(UnaryOp::Plus),
+            TokenKind::Tilde => None,
+            _ => return self.power(),
+        };
+        let operator = self.bump();
+        if !self.enter() {
+            return Expr::error(operator.span);
+        }
+        let operand = self.unary();
+        self.leave();
+        let span = operator.span.cover(operand.span);
+        match op {
+            Some(op) => Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, span),
+            None => {
+                self.unsupported_operator(operator.span);
+                Expr::error(span)
+            }
+        }
+    }
+
+    fn power(&mut self) -> Expr {
+        let base = self.postfix();
+        if !self.at(TokenKind::DoubleStar) {
+            return base;
+        }
+        let operator = self.bump();
+        if !self.enter() {
+            return Expr::error(base.span.cover(operator.span));
+        }
+        // The exponent is a unary expression, so `2 ** -1` works and `**` is right-associative.
+        let exponent = self.unary();
+        self.leave();
+        let span = base.span.cover(exponent.span);
+        Expr::new(ExprKind::Binary { op: BinaryOp::Power, left: Box::new(base), right: Box::new(exponent) }, span)
+    }
+}
+
+fn logical(op: LogicalOp, left: Expr, right: Expr) -> Expr {
+    let span = left.span.cover(right.span);
+    Expr::new(ExprKind::Logical { op, left: Box::new(left), right: Box::new(right) }, span)
+}

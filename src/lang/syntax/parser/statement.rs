@@ -1,0 +1,321 @@
+//! Statements: the statement loop, blocks, simple statements and the features outside the subset.
+
+use super::Parser;
+use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, ImportAlias, Stmt, StmtKind};
+use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+use crate::lang::syntax::span::Span;
+use crate::lang::syntax::token::TokenKind;
+
+impl Parser<'_> {
+    /// Statements up to the end of the input.
+    pub(super) fn statements_until_end(&mut self) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        while !self.at(TokenKind::EndOfFile) {
+            self.statement_into(&mut body);
+        }
+        body
+    }
+
+    /// Parse one statement (or a stray indented group) and append it to `body`.
+    fn statement_into(&mut self, body: &mut Vec<Stmt>) {
+        match self.kind() {
+            TokenKind::Newline | TokenKind::Dedent => {
+                self.bump();
+            }
+            TokenKind::Indent => {
+                let indent = self.bump();
+                self.error(SyntaxErrorKind::UnexpectedIndent, "unexpected indent", indent.span);
+                let mut stray = Vec::new();
+                self.block_statements(&mut stray);
+                body.append(&mut stray);
+            }
+            TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::At => {
+                body.push(self.compound_statement());
+            }
+            TokenKind::Class | TokenKind::Try | TokenKind::Async | TokenKind::Elif | TokenKind::Else
+            | TokenKind::Except | TokenKind::Finally => body.push(self.rejected_compound_statement()),
+            _ => self.simple_statements_into(body),
+        }
+    }
+
+    /// Statements of an indented block, up to and including its DEDENT. Stops early (after a
+    /// diagnostic) when blocks are nested deeper than the limit.
+    pub(super) fn block_statements(&mut self, body: &mut Vec<Stmt>) {
+        if !self.enter() {
+            self.skip_block();
+            return;
+        }
+        loop {
+            match self.kind() {
+                TokenKind::Dedent => {
+                    self.bump();
+                    break;
+                }
+                TokenKind::EndOfFile => break,
+                _ => self.statement_into(body),
+            }
+        }
+        self.leave();
+    }
+
+    /// Skip an indented block whose INDENT was consumed, with everything nested inside it.
+    fn skip_block(&mut self) {
+        let mut open = 1usize;
+        loop {
+            match self.bump().kind {
+                TokenKind::Indent => open += 1,
+                TokenKind::Dedent => {
+                    open -= 1;
+                    if open == 0 {
+                        return;
+                    }
+                }
+                TokenKind::EndOfFile => return,
+                _ => {}
+            }
+        }
+    }
+
+    /// The body after a header's ':' — an indented block or simple statements on the same line.
+    /// `header` names the statement for the message ("the 'for' statement") and starts at `start`.
+    pub(super) fn block(&mut self, header: &str, start: usize) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        if self.eat(TokenKind::Newline) {
+            if self.eat(TokenKind::Indent) {
+                self.block_statements(&mut body);
+            } else {
+                let line = self.line_of(start);
+                let span = self.missing_span();
+                let span = if span.is_empty() { self.current().span } else { span };
+                self.report(
+                    SyntaxErrorKind::ExpectedIndentedBlock
+                        .error(format!("expected an indented block after {header} on line {line}"), span)
+                        .with_help("indent the body by 4 spaces, or write `pass` for an empty body"),
+                );
+            }
+            return body;
+        }
+        if matches!(self.kind(), TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::Class) {
+            let span = self.current().span;
+            let word = self.kind().spelling();
+            self.error(SyntaxErrorKind::UnexpectedToken, format!("{word} must start on its own line"), span);
+            self.skip_line();
+            return body;
+        }
+        self.simple_statements_into(&mut body);
+        body
+    }
+
+    /// `a; b; c` up to the end of the line.
+    fn simple_statements_into(&mut self, body: &mut Vec<Stmt>) {
+        let errors_before = self.diagnostics.len();
+        loop {
+            body.push(self.simple_statement());
+            if !self.eat(TokenKind::Semicolon) || matches!(self.kind(), TokenKind::Newline | TokenKind::EndOfFile) {
+                break;
+            }
+        }
+        if matches!(self.kind(), TokenKind::Newline | TokenKind::EndOfFile) {
+            self.eat(TokenKind::Newline);
+            return;
+        }
+        if self.diagnostics.len() == errors_before {
+            self.report_trailing_tokens(body.last());
+        }
+        self.skip_line();
+    }
+
+    fn report_trailing_tokens(&mut self, last: Option<&Stmt>) {
+        let span = self.current().span;
+        let found = self.describe_current();
+        let mut diagnostic =
+            SyntaxErrorKind::UnexpectedToken.error(format!("unexpected {found} after the end of the statement"), span);
+        let after_print = matches!(last, Some(Stmt { kind: StmtKind::Expr(Expr { kind: ExprKind::Name(name), .. }), .. }) if name == "print");
+        diagnostic = if after_print {
+            diagnostic.with_help("print is a function: write print(...)")
+        } else if self.at(TokenKind::Equal) {
+            diagnostic.with_help("'=' cannot appear here; to compare, use '=='")
+        } else {
+            diagnostic.with_help("did you forget an operator, a comma, or to start a new line?")
+        };
+        self.report(diagnostic);
+    }
+
+    fn simple_statement(&mut self) -> Stmt {
+        let start = self.current().span.start;
+        let kind = match self.kind() {
+            TokenKind::Pass => {
+                self.bump();
+                StmtKind::Pass
+            }
+            TokenKind::Break | TokenKind::Continue => self.loop_control(),
+            TokenKind::Return => self.return_statement(),
+            TokenKind::Import => self.import(),
+            TokenKind::Assert => {
+                self.bump();
+                let test = self.expression();
+                let message = self.eat(TokenKind::Comma).then(|| self.expression());
+                StmtKind::Assert { test, message }
+            }
+            TokenKind::From | TokenKind::Raise | TokenKind::Del | TokenKind::Global | TokenKind::Nonlocal
+            | TokenKind::Yield => self.rejected_simple_statement(),
+            _ => self.expression_statement(),
+        };
+        Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
+    }
+
+    fn loop_control(&mut self) -> StmtKind {
+        let token = self.bump();
+        let is_break = token.kind == TokenKind::Break;
+        if self.loop_depth == 0 {
+            let word = if is_break { "break" } else { "continue" };
+            self.error(SyntaxErrorKind::OutsideContext, format!("'{word}' outside a loop"), token.span);
+        }
+        if is_break { StmtKind::Break } else { StmtKind::Continue }
+    }
+
+    fn return_statement(&mut self) -> StmtKind {
+        let token = self.bump();
+        if self.function_depth == 0 {
+            self.report(
+                SyntaxErrorKind::OutsideContext
+                    .error("'return' outside a function", token.span)
+                    .with_help("the last expression of a cell is displayed; write the value on its own line"),
+            );
+        }
+        let value = (!matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile))
+            .then(|| self.expression_list());
+        StmtKind::Return(value)
+    }
+
+    fn import(&mut self) -> StmtKind {
+        self.bump();
+        let mut names = Vec::new();
+        loop {
+            let start = self.current().span.start;
+            let mut path = vec![self.identifier("a module name after 'import'")];
+            while self.eat(TokenKind::Dot) {
+                path.push(self.identifier("a name after '.'"));
+            }
+            let alias = self.eat(TokenKind::As).then(|| self.identifier("a name after 'as'"));
+            names.push(ImportAlias { path, alias, span: Span::new(start, self.code_end.max(start)) });
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        StmtKind::Import { names }
+    }
+
+    /// `from`, `raise`, `del`, `global`, `nonlocal`, `yield`: reported and skipped.
+    fn rejected_simple_statement(&mut self) -> StmtKind {
+        let token = self.current();
+        let (message, help) = match token.kind {
+            TokenKind::From => (
+                "`from … import` is not supported in tile scripts",
+                "write `import pypto` (or `import pypto as pt`) and use `pypto.name`",
+            ),
+            TokenKind::Raise => ("`raise` is not supported in tile scripts", "use `assert condition, message`"),
+            TokenKind::Del => ("`del` is not supported in tile scripts", "rebind the name instead, e.g. `x = None`"),
+            TokenKind::Global | TokenKind::Nonlocal => (
+                "`global` and `nonlocal` are not supported in tile scripts",
+                "pass values in as arguments and return results",
+            ),
+            _ => ("`yield` is not supported in tile scripts", "build a list and return it"),
+        };
+        self.report(SyntaxErrorKind::Unsupported.error(message, token.span).with_help(help));
+        while !matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile) {
+            self.bump();
+        }
+        StmtKind::Error
+    }
+
+    /// `class`, `try`, `async`, and a stray `elif`/`else`/`except`/`finally`: reported, and the
+    /// body is parsed (so its own errors show) and dropped.
+    fn rejected_compound_statement(&mut self) -> Stmt {
+        let token = self.current();
+        let (kind, message, help) = match token.kind {
+            TokenKind::Class => (SyntaxErrorKind::Unsupported, "`class` is not supported in tile scripts", "use functions and dicts"),
+            TokenKind::Try | TokenKind::Except | TokenKind::Finally => (
+                SyntaxErrorKind::Unsupported,
+                "`try`/`except` is not supported in tile scripts",
+                "check conditions with `if` or `assert` instead",
+            ),
+            TokenKind::Async => (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`"),
+            TokenKind::Elif => (SyntaxErrorKind::UnexpectedToken, "'elif' without a matching 'if'", "check the indentation of this line and the `if` above"),
+            _ => (SyntaxErrorKind::UnexpectedToken, "'else' without a matching 'if'", "check the indentation of this line and the `if` above"),
+        };
+        self.report(kind.error(message, token.span).with_help(help));
+        self.skip_line();
+        if self.eat(TokenKind::Indent) {
+            let mut dropped = Vec::new();
+            self.block_statements(&mut dropped);
+        }
+        Stmt { kind: StmtKind::Error, span: Span::new(token.span.start, self.code_end.max(token.span.start)) }
+    }
+
+    fn expression_statement(&mut self) -> StmtKind {
+        let first = self.expression_list_with_star();
+        match self.kind() {
+            TokenKind::Equal => {
+                let mut targets = vec![first];
+                let mut value;
+                loop {
+                    self.bump();
+                    value = self.expression_list_with_star();
+                    if !self.at(TokenKind::Equal) {
+                        break;
+                    }
+                    targets.push(value);
+                }
+                for target in &targets {
+                    self.check_target(target, false);
+                }
+                StmtKind::Assign { targets, value }
+            }
+            TokenKind::Colon => {
+                self.bump();
+                self.check_target(&first, true);
+                let annotation = self.expression();
+                let value = self.eat(TokenKind::Equal).then(|| self.expression_list());
+                StmtKind::AnnAssign { target: first, annotation, value }
+            }
+            kind => match augmented_op(kind) {
+                Some(op) => {
+                    let operator = self.bump();
+                    self.check_target(&first, true);
+                    let value = self.expression_list();
+                    match op {
+                        Some(op) => StmtKind::AugAssign { target: first, op, value },
+                        None => {
+                            let text = self.text(operator.span);
+                            self.error(
+                                SyntaxErrorKind::Unsupported,
+                                format!("the '{text}' operator is not supported in tile scripts"),
+                                operator.span,
+                            );
+                            StmtKind::Error
+                        }
+                    }
+                }
+                None => StmtKind::Expr(first),
+            },
+        }
+    }
+}
+
+/// `Some(Some(op))` for an augmented assignment of the subset, `Some(None)` for a bitwise one.
+fn augmented_op(kind: TokenKind) -> Option<Option<BinaryOp>> {
+    Some(match kind {
+        TokenKind::PlusEqual => Some(BinaryOp::Add),
+        TokenKind::MinusEqual => Some(BinaryOp::Subtract),
+        TokenKind::StarEqual => Some(BinaryOp::Multiply),
+        TokenKind::SlashEqual => Some(BinaryOp::Divide),
+        TokenKind::DoubleSlashEqual => Some(BinaryOp::FloorDivide),
+        TokenKind::PercentEqual => Some(BinaryOp::Modulo),
+        TokenKind::DoubleStarEqual => Some(BinaryOp::Power),
+        TokenKind::AtEqual => Some(BinaryOp::MatMul),
+        TokenKind::AmpersandEqual | TokenKind::PipeEqual | TokenKind::CaretEqual | TokenKind::LeftShiftEqual
+        | TokenKind::RightShiftEqual => None,
+        _ => return None,
+    })
+}

@@ -1,0 +1,37 @@
+//! Checks that the left side of `=`, `+=`, `for … in` and `with … as` can be assigned to.
+
+use super::Parser;
+use crate::lang::syntax::ast::{Expr, ExprKind};
+use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+
+impl Parser<'_> {
+    /// Report `target` if it cannot be assigned to; `single` forbids tuples and lists (for `+=`
+    /// and annotated assignment).
+    pub(super) fn check_target(&mut self, target: &Expr, single: bool) {
+        let what = match &target.kind {
+            ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } | ExprKind::Error => return,
+            ExprKind::Tuple(items) | ExprKind::List(items) if !single => {
+                for item in items {
+                    self.check_target(item, false);
+                }
+                return;
+            }
+            ExprKind::Tuple(_) | ExprKind::List(_) => "a tuple or list here (only one name, attribute or subscript)",
+            ExprKind::Call { .. } => "a function call",
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::FString(_) | ExprKind::Bool(_)
+            | ExprKind::None | ExprKind::Ellipsis => "a literal",
+            ExprKind::Dict(_) => "a dict display",
+            ExprKind::Compare { .. } => "a comparison",
+            ExprKind::IfElse { .. } => "a conditional expression",
+            ExprKind::Slice { .. } => "a slice",
+            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
+        };
+        let mut diagnostic = SyntaxErrorKind::InvalidAssignmentTarget.error(format!("cannot assign to {what}"), target.span);
+        diagnostic = match &target.kind {
+            ExprKind::Call { .. } => diagnostic.with_help("to write into a tensor in place, use `out[:] = value`"),
+            ExprKind::Compare { .. } => diagnostic.with_help("to compare, use '=='; to assign, put the name alone on the left"),
+            _ => diagnostic.with_help("the left side must be a name, `obj.attribute`, `x[index]`, or a tuple of these"),
+        };
+        self.report(diagnostic);
+    }
+}
