@@ -5,11 +5,14 @@
 //! - [`error`] — the error of the tensor core.
 //! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
 //!   broadcasting, the seeded generator, the SIMD kernels.
+//! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
+//!   checkpointing, the loss scaler, gradient checking, the graph as data.
 //! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
 //!   byte spans).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
+pub mod autograd;
 pub mod error;
 pub mod lang;
 pub mod tensor;

@@ -1,0 +1,186 @@
+//! The graph as data: forward nodes, leaves, edges with shapes and dtypes, saved tensors with their
+//! bytes, the backward nodes and which one produces each gradient. Serialisable, and exportable as DOT.
+
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use super::node::{topological_order, NodeKind, SavedInfo, ValueMeta};
+use super::op::Op;
+use super::var::Var;
+
+/// A forward node: a leaf or a recorded op.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphNode {
+    /// Node id (shared by the outputs of one op).
+    pub id: u64,
+    /// `leaf` or the op's name.
+    pub label: String,
+    /// The op, for recorded ops.
+    pub op: Option<Op>,
+    /// The user's name of a leaf.
+    pub name: Option<String>,
+    /// Shape and dtype of each output.
+    pub outputs: Vec<ValueMeta>,
+    /// The tensors kept for backward (described even after they are freed).
+    pub saved: Vec<SavedInfo>,
+    /// Whether the saved tensors were already freed by a backward.
+    pub saved_freed: bool,
+    /// For leaves: whether a gradient has been accumulated.
+    pub has_grad: bool,
+}
+
+/// A value flowing from output `from_output` of node `from` into input `to_input` of node `to`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphEdge {
+    /// Producer.
+    pub from: u64,
+    /// Which output of the producer.
+    pub from_output: usize,
+    /// Consumer.
+    pub to: u64,
+    /// Which input of the consumer.
+    pub to_input: usize,
+    /// Shape and dtype of the value.
+    pub meta: ValueMeta,
+}
+
+/// The backward node of a forward op (`MulBackward` …): it produces the gradients of the op's inputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BackwardNode {
+    /// The id of the forward op it differentiates.
+    pub forward: u64,
+    /// `<op>_backward`.
+    pub label: String,
+}
+
+/// A gradient sent by the backward node of `producer` to the value `to_output` of node `to` (an
+/// input of the forward op): "which node produced which gradient".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradientEdge {
+    /// The forward id of the backward node that computes this gradient.
+    pub producer: u64,
+    /// The node whose output receives it (a leaf's `.grad` or an op's backward).
+    pub to: u64,
+    /// Which output of `to`.
+    pub to_output: usize,
+    /// Shape and dtype of the gradient (those of the value).
+    pub meta: ValueMeta,
+}
+
+/// The whole graph that produced some outputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphData {
+    /// Leaves and ops, inputs before consumers.
+    pub nodes: Vec<GraphNode>,
+    /// Forward edges.
+    pub edges: Vec<GraphEdge>,
+    /// One per recorded op.
+    pub backward_nodes: Vec<BackwardNode>,
+    /// Gradient flow, from backward nodes to the values they differentiate.
+    pub gradient_edges: Vec<GradientEdge>,
+    /// Ids of the output nodes the graph was taken from.
+    pub outputs: Vec<u64>,
+    /// Bytes of every distinct buffer still saved for backward.
+    pub saved_bytes: usize,
+    /// The same without buffers that are leaf values (those live anyway): the activation memory.
+    pub saved_activation_bytes: usize,
+}
+
+impl GraphData {
+    /// The graph reachable from `outputs`.
+    pub fn from_outputs(outputs: &[Var]) -> GraphData {
+        let roots: Vec<_> = outputs.iter().filter_map(|output| output.node().cloned()).collect();
+        let order = topological_order(&roots);
+        let mut graph = GraphData {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            backward_nodes: Vec::new(),
+            gradient_edges: Vec::new(),
+            outputs: roots.iter().map(|root| root.id).collect(),
+            saved_bytes: 0,
+            saved_activation_bytes: 0,
+        };
+        let mut buffers = HashSet::new();
+        for node in &order {
+            match &node.kind {
+                NodeKind::Leaf { grad, name } => graph.nodes.push(GraphNode {
+                    id: node.id,
+                    label: "leaf".into(),
+                    op: None,
+                    name: name.borrow().clone(),
+                    outputs: node.outputs.clone(),
+                    saved: Vec::new(),
+                    saved_freed: false,
+                    has_grad: grad.borrow().is_some(),
+                }),
+                NodeKind::Operation(operation) => {
+                    let freed = operation.saved.borrow().is_none();
+                    if !freed {
+                        for info in &operation.saved_info {
+                            if buffers.insert(info.buffer_id) {
+                                graph.saved_bytes += info.bytes;
+                                if !info.is_leaf_value {
+                                    graph.saved_activation_bytes += info.bytes;
+                                }
+                            }
+                        }
+                    }
+                    graph.nodes.push(GraphNode {
+                        id: node.id,
+                        label: operation.op.name(),
+                        op: Some(operation.op.clone()),
+                        name: None,
+                        outputs: node.outputs.clone(),
+                        saved: operation.saved_info.clone(),
+                        saved_freed: freed,
+                        has_grad: false,
+                    });
+                    graph.backward_nodes.push(BackwardNode { forward: node.id, label: format!("{}_backward", operation.op.name()) });
+                    for (index, edge) in operation.inputs.iter().enumerate() {
+                        let Some(input) = &edge.node else { continue };
+                        graph.edges.push(GraphEdge { from: input.id, from_output: edge.output, to: node.id, to_input: index, meta: edge.meta.clone() });
+                        graph.gradient_edges.push(GradientEdge { producer: node.id, to: input.id, to_output: edge.output, meta: edge.meta.clone() });
+                    }
+                }
+            }
+        }
+        graph
+    }
+
+    /// The graph in Graphviz DOT: forward nodes solid, backward nodes dashed, gradient edges red.
+    pub fn to_dot(&self) -> String {
+        let mut dot = String::from("digraph autograd {\n  rankdir=LR;\n");
+        let describe = |meta: &ValueMeta| format!("{:?} {}", meta.shape, meta.dtype);
+        for node in &self.nodes {
+            let shape = if node.op.is_none() { "ellipse" } else { "box" };
+            let mut label = node.name.clone().map_or(node.label.clone(), |name| format!("{name} (leaf)"));
+            if let Some(meta) = node.outputs.first() {
+                let _ = write!(label, "\\n{}", describe(meta));
+            }
+            let saved: usize = node.saved.iter().map(|info| info.bytes).sum();
+            if saved > 0 {
+                let _ = write!(label, "\\nsaved {saved} B{}", if node.saved_freed { " (freed)" } else { "" });
+            }
+            let _ = writeln!(dot, "  n{} [shape={shape}, label=\"{}\"];", node.id, escape(&label));
+        }
+        for edge in &self.edges {
+            let _ = writeln!(dot, "  n{} -> n{} [label=\"{}\"];", edge.from, edge.to, escape(&describe(&edge.meta)));
+        }
+        for node in &self.backward_nodes {
+            let _ = writeln!(dot, "  b{} [shape=box, style=dashed, label=\"{}\"];", node.forward, escape(&node.label));
+        }
+        let is_leaf: HashSet<u64> = self.nodes.iter().filter(|node| node.op.is_none()).map(|node| node.id).collect();
+        for edge in &self.gradient_edges {
+            let target = if is_leaf.contains(&edge.to) { format!("n{}", edge.to) } else { format!("b{}", edge.to) };
+            let _ = writeln!(dot, "  b{} -> {target} [color=red, label=\"grad {}\"];", edge.producer, escape(&describe(&edge.meta)));
+        }
+        dot.push_str("}\n");
+        dot
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('"', "\\\"")
+}

@@ -1,0 +1,35 @@
+//! Reverse-mode automatic differentiation over the tensor core: `Var` (a tensor plus its place in
+//! the graph), one exhaustive gradient `match` over the primitive ops, `backward` and `grad` (with
+//! `create_graph` for higher order), custom ops with registered backwards, checkpointing, a loss
+//! scaler for mixed precision, gradient checking, and the graph as serialisable data.
+//! Forward kernels never know about autograd: ops record themselves here, after the kernel ran.
+
+mod checkpoint;
+mod custom;
+mod engine;
+mod error;
+pub mod gradcheck;
+mod graph;
+mod helpers;
+mod mode;
+mod node;
+mod op;
+mod ops;
+mod rules;
+mod scaler;
+mod var;
+
+pub use checkpoint::{checkpoint, CheckpointFunction};
+pub use custom::{
+    call_custom, custom_op_names, register_custom_op, register_gradient, unregister_custom_op, Attribute, Attributes, Context, CustomBackward,
+    CustomForward, ForwardOutput,
+};
+pub use engine::{grad, grad_with_options, BackwardOptions};
+pub use error::{AutogradError, Result};
+pub use gradcheck::{check_gradient, CheckMode, CheckOptions, GradCheckReport, Tolerance};
+pub use graph::{BackwardNode, GradientEdge, GraphData, GraphEdge, GraphNode};
+pub use mode::{enable_grad, is_grad_enabled, no_grad, set_grad_enabled, GradModeGuard};
+pub use node::{SavedInfo, ValueMeta};
+pub use op::{differentiable_op_names, Op, SavePlan, SliceRange, ALL_BINARY, ALL_REDUCE, ALL_UNARY};
+pub use scaler::{LossScaler, LossScalerConfig, ScaleUpdate, Unscaled};
+pub use var::Var;

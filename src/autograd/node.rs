@@ -1,0 +1,207 @@
+//! Graph nodes: leaves (which accumulate `.grad`) and recorded operations (inputs, saved values).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::custom::CustomBackward;
+use super::checkpoint::CheckpointFunction;
+use super::error::{AutogradError, Result};
+use super::op::Op;
+use super::var::Var;
+use crate::tensor::{DType, Tensor};
+
+thread_local! {
+    static NEXT_NODE_ID: Cell<u64> = const { Cell::new(1) };
+}
+
+/// A fresh node id (unique within the thread).
+pub(crate) fn next_node_id() -> u64 {
+    NEXT_NODE_ID.with(|next| {
+        let id = next.get();
+        next.set(id + 1);
+        id
+    })
+}
+
+/// Shape and dtype of a value flowing along an edge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueMeta {
+    /// Dims.
+    pub shape: Vec<usize>,
+    /// Element type.
+    pub dtype: DType,
+    /// Valid region of a tile, when it does not cover the whole shape.
+    pub valid_shape: Option<Vec<usize>>,
+}
+
+impl ValueMeta {
+    /// The metadata of a tensor.
+    pub fn of(tensor: &Tensor) -> ValueMeta {
+        ValueMeta { shape: tensor.shape().to_vec(), dtype: tensor.dtype(), valid_shape: tensor.valid_shape().map(<[usize]>::to_vec) }
+    }
+
+    /// Bytes of a value of this shape and dtype.
+    pub fn bytes(&self) -> usize {
+        self.shape.iter().product::<usize>() * self.dtype.size_in_bytes()
+    }
+}
+
+/// A graph node.
+pub(crate) struct Node {
+    pub id: u64,
+    pub kind: NodeKind,
+    pub outputs: Vec<ValueMeta>,
+}
+
+/// Leaf or recorded operation.
+pub(crate) enum NodeKind {
+    /// A value created by the user with `requires_grad`; gradients accumulate into `grad`.
+    Leaf { grad: RefCell<Option<Tensor>>, name: RefCell<Option<String>> },
+    /// A recorded op.
+    Operation(Operation),
+}
+
+/// An input of an operation: the node that produced it (none for constants) and which output.
+pub(crate) struct Edge {
+    pub node: Option<Rc<Node>>,
+    pub output: usize,
+    pub meta: ValueMeta,
+}
+
+/// Behaviour that does not fit in the serialisable `Op` (closures).
+pub(crate) enum Extension {
+    /// A registered custom op's backward and the attributes it was called with.
+    Custom { backward: Option<CustomBackward>, attributes: super::custom::Attributes },
+    /// The function a checkpoint recomputes.
+    Checkpoint(CheckpointFunction),
+}
+
+/// A recorded op with what its backward needs.
+pub(crate) struct Operation {
+    pub op: Op,
+    pub inputs: Vec<Edge>,
+    pub saved: RefCell<Option<Saved>>,
+    /// Description of what was saved, kept after the values are freed (for the graph view).
+    pub saved_info: Vec<SavedInfo>,
+    pub extension: Option<Extension>,
+}
+
+/// Values an operation keeps for backward.
+pub(crate) struct Saved {
+    /// The inputs (when the op's plan saves them), then extra values a custom forward chose to save.
+    pub values: Vec<Var>,
+    /// The outputs (when the plan saves them), without their node to avoid a reference cycle.
+    pub outputs: Vec<Tensor>,
+    /// (buffer id, version) of every saved tensor when it was saved.
+    pub versions: Vec<(u64, u64)>,
+}
+
+/// One saved tensor, for the graph view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedInfo {
+    /// `input 0`, `output 0`, `extra 0` …
+    pub role: String,
+    /// Shape and dtype.
+    pub meta: ValueMeta,
+    /// Bytes of the values.
+    pub bytes: usize,
+    /// Identity of the buffer (equal for aliases, so shared buffers are counted once).
+    pub buffer_id: u64,
+    /// Whether the buffer is the value of a leaf (alive anyway, not extra memory).
+    pub is_leaf_value: bool,
+}
+
+impl Saved {
+    /// Builds the saved set, recording versions and the description.
+    pub fn new(values: Vec<Var>, outputs: Vec<Tensor>, input_count: usize) -> (Saved, Vec<SavedInfo>) {
+        let mut info = Vec::new();
+        let mut versions = Vec::new();
+        for (index, value) in values.iter().enumerate() {
+            let role = if index < input_count { format!("input {index}") } else { format!("extra {}", index - input_count) };
+            versions.push((value.tensor().buffer_id(), value.tensor().version()));
+            info.push(SavedInfo {
+                role,
+                meta: ValueMeta::of(value.tensor()),
+                bytes: value.tensor().size_in_bytes(),
+                buffer_id: value.tensor().buffer_id(),
+                is_leaf_value: value.is_leaf(),
+            });
+        }
+        for (index, output) in outputs.iter().enumerate() {
+            versions.push((output.buffer_id(), output.version()));
+            info.push(SavedInfo {
+                role: format!("output {index}"),
+                meta: ValueMeta::of(output),
+                bytes: output.size_in_bytes(),
+                buffer_id: output.buffer_id(),
+                is_leaf_value: false,
+            });
+        }
+        (Saved { values, outputs, versions }, info)
+    }
+
+    /// Fails when a saved tensor was written in place since it was saved.
+    pub fn check_versions(&self, op: &Op) -> Result<()> {
+        let tensors = self.values.iter().map(Var::tensor).chain(self.outputs.iter());
+        for (tensor, &(buffer, version)) in tensors.zip(&self.versions) {
+            if tensor.buffer_id() == buffer && tensor.version() != version {
+                return Err(AutogradError::SavedTensorModified { op: op.name() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Saved value `index` (an input, or an extra after the inputs).
+    pub fn value(&self, op: &Op, index: usize) -> Result<&Var> {
+        self.values.get(index).ok_or_else(|| internal(op, "an input the rule needs was not saved"))
+    }
+
+    /// Output `index` as a differentiable value of `node` (so second-order graphs see it).
+    pub fn output(&self, node: &Rc<Node>, op: &Op, index: usize) -> Result<Var> {
+        let tensor = self.outputs.get(index).ok_or_else(|| internal(op, "an output the rule needs was not saved"))?;
+        Ok(Var::from_parts(tensor.clone(), Some(node.clone()), index))
+    }
+}
+
+/// A contract violation inside the engine, reported instead of a panic.
+pub(crate) fn internal(op: &Op, detail: &str) -> AutogradError {
+    AutogradError::BadArgument { op: op.name(), detail: format!("internal: {detail}") }
+}
+
+impl Node {
+    /// The edges to the inputs (none for a leaf).
+    pub fn inputs(&self) -> &[Edge] {
+        match &self.kind {
+            NodeKind::Leaf { .. } => &[],
+            NodeKind::Operation(operation) => &operation.inputs,
+        }
+    }
+}
+
+/// Every node reachable from `roots`, inputs before the ops that consume them (a DFS post-order).
+pub(crate) fn topological_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
+    let mut visited = HashSet::new();
+    let mut order = Vec::new();
+    let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|root| (root.clone(), false)).collect();
+    while let Some((node, expanded)) = stack.pop() {
+        if expanded {
+            order.push(node);
+            continue;
+        }
+        if !visited.insert(node.id) {
+            continue;
+        }
+        stack.push((node.clone(), true));
+        for edge in node.inputs().iter().rev() {
+            if let Some(input) = &edge.node {
+                if !visited.contains(&input.id) {
+                    stack.push((input.clone(), false));
+                }
+            }
+        }
+    }
+    order
+}
