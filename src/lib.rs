@@ -5,10 +5,12 @@
 //! - [`error`] — the error of the tensor core.
 //! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
 //!   broadcasting, the seeded generator, the SIMD kernels.
+//! - [`session`] — notebook files (`.py` with `# %%` cells, `.ipynb`); cells and their results.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
 pub mod error;
+pub mod session;
 pub mod tensor;
 
 #[cfg(target_arch = "wasm32")]
