@@ -1,0 +1,56 @@
+//! Scopes: a chain of name tables. A call gets a fresh scope whose parent is the scope its function
+//! was defined in (closures); the root is the session's globals.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::value::Value;
+
+/// One table of names and the scope it is nested in.
+pub struct Scope {
+    names: RefCell<HashMap<String, Value>>,
+    parent: Option<Rc<Scope>>,
+}
+
+impl Scope {
+    /// The root (globals) scope.
+    pub fn root() -> Rc<Scope> {
+        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: None })
+    }
+
+    /// A scope nested in `parent`.
+    pub fn child(parent: &Rc<Scope>) -> Rc<Scope> {
+        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: Some(parent.clone()) })
+    }
+
+    /// Looks `name` up here, then in the enclosing scopes.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        if let Some(value) = self.names.borrow().get(name) {
+            return Some(value.clone());
+        }
+        self.parent.as_ref().and_then(|parent| parent.get(name))
+    }
+
+    /// Binds `name` in this scope.
+    pub fn set(&self, name: &str, value: Value) {
+        self.names.borrow_mut().insert(name.to_string(), value);
+    }
+
+    /// The names bound in this scope, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.names.borrow().keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    /// A copy of this scope's table (to restore after a failed cell).
+    pub fn snapshot(&self) -> HashMap<String, Value> {
+        self.names.borrow().clone()
+    }
+
+    /// Replaces this scope's table.
+    pub fn restore(&self, names: HashMap<String, Value>) {
+        *self.names.borrow_mut() = names;
+    }
+}
