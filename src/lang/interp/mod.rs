@@ -10,7 +10,7 @@ mod call;
 mod error;
 mod eval;
 mod exec;
-mod format;
+pub mod format;
 mod interpreter;
 mod operators;
 pub mod pypto;
