@@ -1,5 +1,6 @@
 //! The `tilelab` command line: `tilelab run FILE [--json] [--npu PRESET]`, `tilelab --version`.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use serde::Serialize;
@@ -109,13 +110,13 @@ fn run(options: &RunOptions) -> ExitCode {
         if options.json {
             let line = JsonCell { cell_index: index, first_line: cell.first_line, result: &result };
             match serde_json::to_string(&line) {
-                Ok(json) => println!("{json}"),
+                Ok(json) => emit(&format!("{json}\n")),
                 Err(error) => eprintln!("tilelab: cannot write JSON: {error}"),
             }
         } else {
-            print!("{}", result.stdout);
+            emit(&result.stdout);
             for display in &result.displays {
-                println!("{}", display_text(display));
+                emit(&format!("{}\n", display_text(display)));
             }
             let origin_of = |execution: usize| -> Option<CellOrigin<'_>> {
                 let cell = executed.get(execution.checked_sub(1)?).and_then(|&index| notebook.cells.get(index))?;
@@ -123,7 +124,8 @@ fn run(options: &RunOptions) -> ExitCode {
             };
             for diagnostic in &result.diagnostics {
                 let (Some(origin), Some(source)) = (origin_of(diagnostic.cell), session.source_of(diagnostic.cell)) else { continue };
-                eprint!("{}", render_diagnostic(diagnostic, source, origin, &origin_of));
+                let _ = std::io::stdout().flush();
+                let _ = write!(std::io::stderr(), "{}", render_diagnostic(diagnostic, source, origin, &origin_of));
             }
         }
         if !result.is_ok() {
@@ -131,4 +133,9 @@ fn run(options: &RunOptions) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Writes to stdout; a closed pipe (`tilelab run … | head`) is not an error worth a panic.
+fn emit(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }

@@ -37,9 +37,10 @@ pub fn render_diagnostic<'a>(diagnostic: &CellDiagnostic, source: &str, origin: 
         out.push_str(&format!("{pad} = help: {help}\n"));
     }
     for frame in &diagnostic.traceback {
+        let repeated = if frame.repeated > 1 { format!(" ({} times in a row)", frame.repeated) } else { String::new() };
         match origin_of(frame.cell) {
-            Some(caller) => out.push_str(&format!("{pad} = in {}(), called at {}:{}:{}\n", frame.function, caller.file, caller.first_line + frame.line - 1, frame.column)),
-            None => out.push_str(&format!("{pad} = in {}(), called from cell {} line {}\n", frame.function, frame.cell, frame.line)),
+            Some(caller) => out.push_str(&format!("{pad} = in {}(), called at {}:{}:{}{repeated}\n", frame.function, caller.file, caller.first_line + frame.line - 1, frame.column)),
+            None => out.push_str(&format!("{pad} = in {}(), called from cell {} line {}{repeated}\n", frame.function, frame.cell, frame.line)),
         }
     }
     out

@@ -2,7 +2,7 @@
 //! render. JSON shape (field names as written):
 //! `{execution_count, status: "ok"|"error", stdout, displays: [{kind: "text"|"tensor"|"graph"|
 //! "grad_check", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, line,
-//! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span}]}],
+//! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span, repeated}]}],
 //! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options}]}`.
 
 use serde::Serialize;
@@ -65,6 +65,8 @@ pub struct TraceLine {
     pub column: usize,
     /// The call's bytes in that cell.
     pub span: Span,
+    /// How many times in a row this same call appears (recursion is shown once).
+    pub repeated: usize,
 }
 
 /// A diagnostic placed in a cell's source.

@@ -139,14 +139,14 @@ impl Session {
 
     fn runtime_diagnostic(&self, error: &RuntimeError) -> CellDiagnostic {
         let (span, line, column, end_line, end_column) = self.place(error.location);
-        let traceback = error
-            .traceback
-            .iter()
-            .map(|frame| {
-                let (span, line, column, _, _) = self.place(frame.call_site);
-                TraceLine { function: frame.function.clone(), cell: frame.call_site.cell, line, column, span }
-            })
-            .collect();
+        let mut traceback: Vec<TraceLine> = Vec::new();
+        for frame in &error.traceback {
+            let (span, line, column, _, _) = self.place(frame.call_site);
+            match traceback.last_mut() {
+                Some(last) if last.function == frame.function && last.cell == frame.call_site.cell && last.span == span => last.repeated += 1,
+                _ => traceback.push(TraceLine { function: frame.function.clone(), cell: frame.call_site.cell, line, column, span, repeated: 1 }),
+            }
+        }
         CellDiagnostic {
             severity: Severity::Error,
             code: error.kind.code().to_string(),
