@@ -31,7 +31,7 @@ pub fn render_diagnostic<'a>(diagnostic: &CellDiagnostic, source: &str, origin: 
     out.push_str(&format!("{gutter} | {}\n", text.replace('\t', "    ")));
     out.push_str(&format!("{pad} | {}{}\n", " ".repeat(display_width(before)), "^".repeat(display_width(underlined).max(1))));
     if let Some(note) = &diagnostic.note {
-        out.push_str(&format!("{pad} = note: {note}\n"));
+        out.push_str(&format!("{pad} = note: {}\n", note.replace('\n', &format!("\n{pad}         "))));
     }
     if let Some(help) = &diagnostic.help {
         out.push_str(&format!("{pad} = help: {help}\n"));

@@ -158,7 +158,7 @@ impl Session {
             end_line,
             end_column,
             help: error.help.clone(),
-            note: None,
+            note: error.note.clone(),
             traceback,
         }
     }

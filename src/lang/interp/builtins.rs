@@ -156,8 +156,13 @@ impl Interpreter {
                         }
                         Ok(Value::Int(rounded as i64))
                     }
+                    Some(digits) if digits >= 0 => {
+                        // The decimal expansion of the binary value decides, as in Python (2.675 → 2.67).
+                        let text = format!("{:.*}", digits.min(300) as usize, number);
+                        Ok(Value::Float(text.parse().unwrap_or(number)))
+                    }
                     Some(digits) => {
-                        let factor = 10f64.powi(digits.clamp(-300, 300) as i32);
+                        let factor = 10f64.powi(digits.clamp(-300, 0) as i32);
                         Ok(Value::Float(round_half_even(number * factor) / factor))
                     }
                 }

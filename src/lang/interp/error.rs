@@ -101,6 +101,8 @@ pub struct RuntimeError {
     pub location: SourceSpan,
     /// A hint on how to fix it.
     pub help: Option<String>,
+    /// Details (the worst mismatches of an assertion …).
+    pub note: Option<String>,
     /// The calls from the innermost outwards.
     pub traceback: Vec<TraceFrame>,
 }
@@ -108,7 +110,13 @@ pub struct RuntimeError {
 impl RuntimeError {
     /// An error of `kind` at `location`.
     pub fn new(kind: ErrorKind, message: impl Into<String>, location: SourceSpan) -> Self {
-        RuntimeError { kind, message: message.into(), location, help: None, traceback: Vec::new() }
+        RuntimeError { kind, message: message.into(), location, help: None, note: None, traceback: Vec::new() }
+    }
+
+    /// The same error with details.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
     }
 
     /// The same error with a hint.

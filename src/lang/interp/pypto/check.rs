@@ -40,7 +40,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     mismatches.sort_by(|p, q| q.3.partial_cmp(&p.3).unwrap_or(std::cmp::Ordering::Less));
     let worst_abs = mismatches.first().map_or(0.0, |m| m.3);
-    let mut message = format!(
+    let message = format!(
         "assert_allclose: {} of {} elements differ (rtol={}, atol={}); largest |actual - desired| = {}",
         mismatches.len(),
         a.len(),
@@ -48,10 +48,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         format_float(atol),
         format_float(worst_abs)
     );
-    for (flat, x, y, difference) in mismatches.iter().take(5) {
-        message.push_str(&format!("\n  at {:?}: actual {} desired {} (|diff| {})", unravel(*flat, &shape), format_float(*x), format_float(*y), format_float(*difference)));
-    }
-    Err(interpreter.error(ErrorKind::Assertion, message, span))
+    let worst: Vec<String> = mismatches
+        .iter()
+        .take(5)
+        .map(|(flat, x, y, difference)| format!("at {:?}: actual {} desired {} (|diff| {})", unravel(*flat, &shape), format_float(*x), format_float(*y), format_float(*difference)))
+        .collect();
+    Err(interpreter.error(ErrorKind::Assertion, message, span).with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
 }
 
 fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {

@@ -85,7 +85,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Some(_) => Some(bound.shape(3)?),
                 None => None,
             };
-            wrap(x.view(&shape, &offsets, valid.as_deref()))
+            let result = x.view(&shape, &offsets, valid.as_deref());
+            if result.is_err() && valid.is_none() && shape.len() == x.shape().len() && offsets.len() == shape.len() {
+                // Name the valid_shape that would make this ragged tile legal.
+                let fits: Vec<usize> = (0..shape.len()).map(|axis| shape[axis].min(x.shape()[axis].saturating_sub(offsets[axis]))).collect();
+                if fits.iter().all(|&size| size > 0) && fits != shape {
+                    let error = interpreter.tensor_result(result, span).err();
+                    let error = error.unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "view out of bounds", span));
+                    return Err(error.with_help(format!("pass valid_shape={fits:?}: the tile keeps shape {shape:?} and the elements outside valid_shape read as 0")));
+                }
+            }
+            wrap(result)
         }
         "assemble" => assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span),
         "matmul" => {

@@ -317,7 +317,9 @@ fn make_backward(interpreter: &Interpreter, name: String, function: Value, attri
             single => vec![single],
         };
         if items.len() != input_count {
-            let error = interpreter.error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span);
+            let error = interpreter
+                .error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span)
+                .with_help("a registered backward returns one gradient (or None) per tensor input of the kernel, in order");
             return Err(interpreter.stash(error, &name));
         }
         items
