@@ -23,7 +23,7 @@ fn render_fixture(path: &Path) -> (String, Vec<String>) {
     let notebook = Notebook::from_py(&text).expect("fixture is a notebook");
     let file = path.file_name().and_then(|name| name.to_str()).unwrap_or("fixture.py").to_string();
     // A smaller step budget than the default keeps the infinite-loop fixture quick.
-    let mut session = Session::with_limits(Limits { step_budget: 2_000_000, ..Limits::default() });
+    let mut session = Session::with_limits(Limits { step_budget: 2_000_000, stack_bytes: 128 << 20, ..Limits::default() });
     let mut executed = Vec::new();
     let mut out = String::new();
     let mut codes = Vec::new();

@@ -73,6 +73,27 @@ fn call_depth_is_configurable() {
 }
 
 #[test]
+fn the_stack_budget_stops_deep_recursion_before_the_native_stack_overflows() {
+    // A test thread has 2 MiB of stack; the default budget (768 KiB) stops the recursion first,
+    // whatever the frame sizes of this build.
+    let mut session = Session::with_limits(Limits { call_depth: 1_000_000, ..Limits::default() });
+    session.run_cell("def forever(n):\n    return forever(n + 1)");
+    let result = session.run_cell("forever(0)");
+    let error = result.error().expect("stopped");
+    assert_eq!(error.code, "runtime/call-depth");
+    assert!(error.message.contains("stack budget"), "{}", error.message);
+    assert!(session.run_cell("print(2)").is_ok());
+}
+
+#[test]
+fn deeply_nested_lists_are_dropped_without_recursion() {
+    let mut session = Session::new();
+    // a = [[[…]]] a hundred thousand levels deep, then dropped by rebinding.
+    let result = session.run_cell("a = []\nfor i in range(100000):\n    a = [a]\na = 0\nprint('dropped')");
+    assert_eq!(result.stdout, "dropped\n");
+}
+
+#[test]
 fn size_limits_are_errors() {
     let mut session = Session::with_limits(Limits { list_items: 1000, string_bytes: 100, tensor_elements: 64, ..Limits::default() });
     assert_eq!(session.run_cell("x = [0] * 1001").error().map(|e| e.code.clone()), Some("runtime/size-limit".into()));

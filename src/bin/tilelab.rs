@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Notebook, Session};
+use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
   tilelab run FILE [--json] [--npu PRESET]   run the code cells of a notebook (.py with # %% cells, or .ipynb)
@@ -27,7 +27,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => match RunOptions::parse(&arguments[1..]) {
-            Ok(options) => run(&options),
+            // Deep script recursion needs native stack: the session runs on a thread with plenty.
+            Ok(options) => match std::thread::Builder::new().stack_size(RUN_STACK_BYTES).spawn(move || run(&options)) {
+                Ok(handle) => handle.join().unwrap_or(ExitCode::FAILURE),
+                Err(error) => {
+                    eprintln!("tilelab: cannot start the interpreter thread: {error}");
+                    ExitCode::FAILURE
+                }
+            },
             Err(message) => {
                 eprintln!("tilelab: {message} (try --help)");
                 ExitCode::from(2)
@@ -39,6 +46,10 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The stack of the thread that runs the notebook, and the part of it scripts may use.
+const RUN_STACK_BYTES: usize = 256 << 20;
+const SCRIPT_STACK_BYTES: usize = 128 << 20;
 
 struct RunOptions {
     file: String,
@@ -92,7 +103,7 @@ fn run(options: &RunOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut session = Session::new();
+    let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, ..Limits::default() });
     if let Some(preset) = &options.npu {
         if let Err(message) = session.set_npu_preset(preset) {
             eprintln!("tilelab: {message}");

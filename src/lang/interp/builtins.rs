@@ -115,12 +115,12 @@ impl Interpreter {
                 },
                 other => return Err(type_error(other)),
             })),
-            "abs" => match value {
+            "abs" => match &value {
                 Value::Int(number) => number.checked_abs().map(Value::Int).ok_or_else(|| self.error(ErrorKind::Overflow, "integer overflow", span)),
-                Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),
+                Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
                 Value::Float(number) => Ok(Value::Float(number.abs())),
                 Value::Tensor(object) => self.tensor_result(object.get().unary(crate::tensor::UnaryOp::Abs), span),
-                other => Err(type_error(&other)),
+                other => Err(type_error(other)),
             },
             "float" => match &value {
                 Value::Str(text) => match text.trim() {

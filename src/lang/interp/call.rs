@@ -15,6 +15,7 @@ use crate::tensor::DType;
 
 impl Interpreter {
     /// Calls any callable value.
+    #[inline(never)]
     pub(crate) fn call(&self, callee: &Value, arguments: Arguments, span: Span) -> Result<Value> {
         match callee {
             Value::Function(function) => self.call_function(function, arguments, span),
@@ -37,6 +38,7 @@ impl Interpreter {
     }
 
     /// Calls a script function: binds its parameters in a fresh scope nested in its closure.
+    #[inline(never)]
     pub(crate) fn call_function(&self, function: &Rc<Function>, arguments: Arguments, span: Span) -> Result<Value> {
         let limit = self.limits.get().call_depth;
         if self.depth.get() >= limit {
@@ -44,6 +46,7 @@ impl Interpreter {
                 .error(ErrorKind::CallDepth, format!("call depth exceeded: more than {limit} nested calls"), span)
                 .with_help("look for a recursion without a base case, or raise the session's call depth"));
         }
+        self.check_stack(span)?;
         let scope = Scope::child(&function.closure);
         self.bind_parameters(function, arguments, &scope, span)?;
         self.depth.set(self.depth.get() + 1);
@@ -64,6 +67,22 @@ impl Interpreter {
         }
     }
 
+    /// Stops before the native stack runs out: the distance from the cell's first frame to here
+    /// (stacks grow down, natively and in wasm's shadow stack) is checked against the budget.
+    fn check_stack(&self, span: Span) -> Result<()> {
+        let marker = 0u8;
+        let here = std::hint::black_box(&marker) as *const u8 as usize;
+        let base = self.stack_base.get();
+        let budget = self.limits.get().stack_bytes;
+        if base != 0 && base.saturating_sub(here) > budget {
+            return Err(self
+                .error(ErrorKind::CallDepth, format!("call depth exceeded: {} nested calls use more than the stack budget of {} KiB", self.depth.get(), budget >> 10), span)
+                .with_help("look for a recursion without a base case, or raise the session's stack budget"));
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
     fn bind_parameters(&self, function: &Function, arguments: Arguments, scope: &Rc<Scope>, span: Span) -> Result<()> {
         let parameters = &function.definition.parameters;
         let name = &function.name;

@@ -18,111 +18,142 @@ pub(crate) struct Arguments {
 }
 
 impl Interpreter {
-    /// Evaluates an expression.
+    /// Evaluates an expression. Each compound kind is its own (never inlined) function so that the
+    /// frame of this recursive dispatcher stays small: deep script recursion then fits the stack.
     pub(crate) fn eval(&self, expression: &Expr, scope: &Rc<Scope>) -> Result<Value> {
         self.step(expression.span)?;
         let span = expression.span;
-        Ok(match &expression.kind {
-            ExprKind::Name(name) => self.lookup(name, scope, span)?,
-            ExprKind::Int(value) => Value::Int(*value),
-            ExprKind::Float(value) => Value::Float(*value),
-            ExprKind::Str(text) => Value::string(text.as_str()),
-            ExprKind::FString(parts) => self.eval_fstring(parts, scope, span)?,
-            ExprKind::Bool(value) => Value::Bool(*value),
-            ExprKind::None => Value::None,
-            ExprKind::Ellipsis => Value::Ellipsis,
-            ExprKind::List(items) => Value::list(self.eval_items(items, scope, span)?),
-            ExprKind::Tuple(items) => Value::tuple(self.eval_items(items, scope, span)?),
-            ExprKind::Dict(pairs) => {
-                self.check_items(pairs.len(), span)?;
-                let mut entries: Vec<(Value, Value)> = Vec::with_capacity(pairs.len());
-                for (key, value) in pairs {
-                    let key_value = self.eval(key, scope)?;
-                    self.check_hashable(&key_value, key.span)?;
-                    let value = self.eval(value, scope)?;
-                    match entries.iter_mut().find(|(existing, _)| super::operators::values_equal(existing, &key_value)) {
-                        Some(entry) => entry.1 = value,
-                        None => entries.push((key_value, value)),
-                    }
-                }
-                Value::dict(entries)
+        match &expression.kind {
+            ExprKind::Name(name) => self.lookup(name, scope, span),
+            ExprKind::Int(value) => Ok(Value::Int(*value)),
+            ExprKind::Float(value) => Ok(Value::Float(*value)),
+            ExprKind::Str(text) => Ok(Value::string(text.as_str())),
+            ExprKind::FString(parts) => self.eval_fstring(parts, scope, span),
+            ExprKind::Bool(value) => Ok(Value::Bool(*value)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Ellipsis => Ok(Value::Ellipsis),
+            ExprKind::List(items) => self.eval_items(items, scope, span).map(Value::list),
+            ExprKind::Tuple(items) => self.eval_items(items, scope, span).map(Value::tuple),
+            ExprKind::Dict(pairs) => self.eval_dict(pairs, scope, span),
+            ExprKind::Attribute { value, attribute } => self.eval_attribute(value, attribute, scope),
+            ExprKind::Subscript { value, index } => self.eval_subscript(value, index, scope, span),
+            ExprKind::Slice { lower, upper, step } => self.eval_slice([lower, upper, step], scope),
+            ExprKind::Call { function, arguments } => self.eval_call(function, arguments, scope, span),
+            ExprKind::Unary { op, operand } => self.eval_unary(*op, operand, scope, span),
+            ExprKind::Binary { op, left, right } => self.eval_binary(*op, left, right, scope, span),
+            ExprKind::Logical { op, left, right } => self.eval_logical(*op, left, right, scope),
+            ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
+            ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
+            ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_dict(&self, pairs: &[(Expr, Expr)], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        self.check_items(pairs.len(), span)?;
+        let mut entries: Vec<(Value, Value)> = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            let key_value = self.eval(key, scope)?;
+            self.check_hashable(&key_value, key.span)?;
+            let value = self.eval(value, scope)?;
+            match entries.iter_mut().find(|(existing, _)| super::operators::values_equal(existing, &key_value)) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((key_value, value)),
             }
-            ExprKind::Attribute { value, attribute } => {
-                let object = self.eval(value, scope)?;
-                self.get_attribute(&object, &attribute.name, attribute.span)?
-            }
-            ExprKind::Subscript { value, index } => {
-                let container = self.eval(value, scope)?;
-                let index = self.eval(index, scope)?;
-                self.get_item(&container, &index, span)?
-            }
-            ExprKind::Slice { lower, upper, step } => {
-                let bound = |part: &Option<Box<Expr>>| -> Result<Option<i64>> {
-                    match part {
-                        None => Ok(None),
-                        Some(part) => match self.eval(part, scope)? {
-                            Value::None => Ok(None),
-                            value => value.as_int().map(Some).ok_or_else(|| {
-                                self.error(ErrorKind::Type, format!("slice indices must be integers, not {}", value.type_name()), part.span)
-                            }),
-                        },
-                    }
+        }
+        Ok(Value::dict(entries))
+    }
+
+    #[inline(never)]
+    fn eval_attribute(&self, value: &Expr, attribute: &crate::lang::syntax::ast::Identifier, scope: &Rc<Scope>) -> Result<Value> {
+        let object = self.eval(value, scope)?;
+        self.get_attribute(&object, &attribute.name, attribute.span)
+    }
+
+    #[inline(never)]
+    fn eval_subscript(&self, value: &Expr, index: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let container = self.eval(value, scope)?;
+        let index = self.eval(index, scope)?;
+        self.get_item(&container, &index, span)
+    }
+
+    #[inline(never)]
+    fn eval_slice(&self, parts: [&Option<Box<Expr>>; 3], scope: &Rc<Scope>) -> Result<Value> {
+        let mut bounds = [None; 3];
+        for (bound, part) in bounds.iter_mut().zip(parts) {
+            if let Some(part) = part {
+                *bound = match self.eval(part, scope)? {
+                    Value::None => None,
+                    value => Some(value.as_int().ok_or_else(|| {
+                        self.error(ErrorKind::Type, format!("slice indices must be integers, not {}", value.type_name()), part.span)
+                    })?),
                 };
-                Value::Slice(bound(lower)?, bound(upper)?, bound(step)?)
             }
-            ExprKind::Call { function, arguments } => {
-                let callee = self.eval(function, scope)?;
-                let arguments = self.eval_arguments(arguments, scope)?;
-                self.call(&callee, arguments, span)?
+        }
+        Ok(Value::Slice(bounds[0], bounds[1], bounds[2]))
+    }
+
+    #[inline(never)]
+    fn eval_call(&self, function: &Expr, arguments: &[crate::lang::syntax::ast::Argument], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let callee = self.eval(function, scope)?;
+        let arguments = self.eval_arguments(arguments, scope)?;
+        self.call(&callee, arguments, span)
+    }
+
+    #[inline(never)]
+    fn eval_unary(&self, op: UnaryOp, operand: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let value = self.eval(operand, scope)?;
+        match op {
+            UnaryOp::Not => Ok(Value::Bool(!self.truthy(&value, operand.span)?)),
+            UnaryOp::Negate => self.negate(&value, span),
+            UnaryOp::Plus => match value {
+                Value::Int(_) | Value::Float(_) | Value::Tensor(_) => Ok(value),
+                Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),
+                other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary +: '{}'", other.type_name()), span)),
+            },
+        }
+    }
+
+    #[inline(never)]
+    fn eval_binary(&self, op: crate::lang::syntax::ast::BinaryOp, left: &Expr, right: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let left = self.eval(left, scope)?;
+        let right = self.eval(right, scope)?;
+        self.binary(op, &left, &right, span)
+    }
+
+    #[inline(never)]
+    fn eval_logical(&self, op: LogicalOp, left: &Expr, right: &Expr, scope: &Rc<Scope>) -> Result<Value> {
+        let left_value = self.eval(left, scope)?;
+        let left_true = self.truthy(&left_value, left.span)?;
+        match (op, left_true) {
+            (LogicalOp::And, false) | (LogicalOp::Or, true) => Ok(left_value),
+            _ => self.eval(right, scope),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_compare(&self, left: &Expr, comparisons: &[(CompareOp, Expr)], scope: &Rc<Scope>) -> Result<Value> {
+        let mut current = self.eval(left, scope)?;
+        let mut current_span = left.span;
+        for (op, right) in comparisons {
+            let right_value = self.eval(right, scope)?;
+            if !self.compare(*op, &current, &right_value, current_span.cover(right.span))? {
+                return Ok(Value::Bool(false));
             }
-            ExprKind::Unary { op, operand } => {
-                let value = self.eval(operand, scope)?;
-                match op {
-                    UnaryOp::Not => Value::Bool(!self.truthy(&value, operand.span)?),
-                    UnaryOp::Negate => self.negate(&value, span)?,
-                    UnaryOp::Plus => match value {
-                        Value::Int(_) | Value::Float(_) | Value::Tensor(_) => value,
-                        Value::Bool(flag) => Value::Int(i64::from(flag)),
-                        other => return Err(self.error(ErrorKind::Type, format!("bad operand type for unary +: '{}'", other.type_name()), span)),
-                    },
-                }
-            }
-            ExprKind::Binary { op, left, right } => {
-                let left = self.eval(left, scope)?;
-                let right = self.eval(right, scope)?;
-                self.binary(*op, &left, &right, span)?
-            }
-            ExprKind::Logical { op, left, right } => {
-                let left_value = self.eval(left, scope)?;
-                let left_true = self.truthy(&left_value, left.span)?;
-                match (op, left_true) {
-                    (LogicalOp::And, false) | (LogicalOp::Or, true) => left_value,
-                    _ => self.eval(right, scope)?,
-                }
-            }
-            ExprKind::Compare { left, comparisons } => {
-                let mut current = self.eval(left, scope)?;
-                let mut current_span = left.span;
-                for (op, right) in comparisons {
-                    let right_value = self.eval(right, scope)?;
-                    if !self.compare(*op, &current, &right_value, current_span.cover(right.span))? {
-                        return Ok(Value::Bool(false));
-                    }
-                    current = right_value;
-                    current_span = right.span;
-                }
-                Value::Bool(true)
-            }
-            ExprKind::IfElse { test, body, orelse } => {
-                let condition = self.eval(test, scope)?;
-                if self.truthy(&condition, test.span)? {
-                    self.eval(body, scope)?
-                } else {
-                    self.eval(orelse, scope)?
-                }
-            }
-            ExprKind::Error => return Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
-        })
+            current = right_value;
+            current_span = right.span;
+        }
+        Ok(Value::Bool(true))
+    }
+
+    #[inline(never)]
+    fn eval_if_else(&self, test: &Expr, body: &Expr, orelse: &Expr, scope: &Rc<Scope>) -> Result<Value> {
+        let condition = self.eval(test, scope)?;
+        if self.truthy(&condition, test.span)? {
+            self.eval(body, scope)
+        } else {
+            self.eval(orelse, scope)
+        }
     }
 
     /// Looks a name up in the scopes, then among the builtins.
@@ -185,7 +216,7 @@ impl Interpreter {
                         result.positional.push((item, argument.span));
                     }
                 }
-                ArgumentKind::UnpackKeywords(value) => match self.eval(value, scope)? {
+                ArgumentKind::UnpackKeywords(value) => match &self.eval(value, scope)? {
                     Value::Dict(entries) => {
                         for (key, item) in entries.borrow().iter() {
                             let Value::Str(key) = key else {

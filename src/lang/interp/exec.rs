@@ -35,80 +35,94 @@ impl Interpreter {
         Ok(Flow::Normal)
     }
 
-    /// Runs one statement.
+    /// Runs one statement (compound kinds are separate, never inlined functions: see `eval`).
     pub(crate) fn exec(&self, statement: &Stmt, scope: &Rc<Scope>) -> Result<Flow> {
         self.step(statement.span)?;
         match &statement.kind {
-            StmtKind::Expr(expression) => {
-                self.eval(expression, scope)?;
-            }
-            StmtKind::Assign { targets, value } => {
-                let value = self.eval(value, scope)?;
-                for target in targets {
-                    self.assign(target, value.clone(), scope)?;
-                }
-            }
-            StmtKind::AugAssign { target, op, value } => self.augmented_assign(target, *op, value, scope)?,
-            StmtKind::AnnAssign { target, value, .. } => {
-                if let Some(value) = value {
-                    let value = self.eval(value, scope)?;
-                    self.assign(target, value, scope)?;
-                }
-            }
+            StmtKind::Expr(expression) => self.eval(expression, scope).map(|_| Flow::Normal),
+            StmtKind::Assign { targets, value } => self.exec_assign(targets, value, scope),
+            StmtKind::AugAssign { target, op, value } => self.augmented_assign(target, *op, value, scope).map(|_| Flow::Normal),
+            StmtKind::AnnAssign { target, value, .. } => match value {
+                Some(value) => self.exec_assign(std::slice::from_ref(target), value, scope),
+                None => Ok(Flow::Normal),
+            },
             StmtKind::Import { names } => {
                 for alias in names {
                     self.import(alias, scope)?;
                 }
+                Ok(Flow::Normal)
             }
-            StmtKind::FunctionDef(definition) => self.define_function(definition, scope, statement.span)?,
-            StmtKind::Return(value) => {
-                let value = match value {
-                    Some(value) => self.eval(value, scope)?,
-                    None => Value::None,
-                };
-                return Ok(Flow::Return(value));
-            }
-            StmtKind::If { test, body, orelse } => {
-                let condition = self.eval(test, scope)?;
-                let branch = if self.truthy(&condition, test.span)? { body } else { orelse };
-                return self.exec_block(branch, scope);
-            }
-            StmtKind::For { target, iter, body } => return self.exec_for(target, iter, body, scope),
-            StmtKind::While { test, body } => loop {
-                let condition = self.eval(test, scope)?;
-                if !self.truthy(&condition, test.span)? {
-                    break;
-                }
-                match self.exec_block(body, scope)? {
-                    Flow::Break => break,
-                    Flow::Return(value) => return Ok(Flow::Return(value)),
-                    Flow::Normal | Flow::Continue => {}
-                }
-            },
-            StmtKind::Break => return Ok(Flow::Break),
-            StmtKind::Continue => return Ok(Flow::Continue),
-            StmtKind::Pass => {}
-            StmtKind::Assert { test, message } => {
-                let condition = self.eval(test, scope)?;
-                if !self.truthy(&condition, test.span)? {
-                    let text = match message {
-                        Some(message) => {
-                            let value = self.eval(message, scope)?;
-                            format!("assertion failed: {}", super::format::to_str(&value))
-                        }
-                        None => "assertion failed".to_string(),
-                    };
-                    return Err(self.error(ErrorKind::Assertion, text, test.span));
-                }
-            }
-            StmtKind::With { items, body } => return self.exec_with(items, body, scope),
-            StmtKind::Error => {
-                return Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span));
-            }
+            StmtKind::FunctionDef(definition) => self.define_function(definition, scope, statement.span).map(|_| Flow::Normal),
+            StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
+            StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),
+            StmtKind::For { target, iter, body } => self.exec_for(target, iter, body, scope),
+            StmtKind::While { test, body } => self.exec_while(test, body, scope),
+            StmtKind::Break => Ok(Flow::Break),
+            StmtKind::Continue => Ok(Flow::Continue),
+            StmtKind::Pass => Ok(Flow::Normal),
+            StmtKind::Assert { test, message } => self.exec_assert(test, message.as_ref(), scope),
+            StmtKind::With { items, body } => self.exec_with(items, body, scope),
+            StmtKind::Error => Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span)),
+        }
+    }
+
+    #[inline(never)]
+    fn exec_assign(&self, targets: &[Expr], value: &Expr, scope: &Rc<Scope>) -> Result<Flow> {
+        let value = self.eval(value, scope)?;
+        for target in targets {
+            self.assign(target, value.clone(), scope)?;
         }
         Ok(Flow::Normal)
     }
 
+    #[inline(never)]
+    fn exec_return(&self, value: Option<&Expr>, scope: &Rc<Scope>) -> Result<Flow> {
+        let value = match value {
+            Some(value) => self.eval(value, scope)?,
+            None => Value::None,
+        };
+        Ok(Flow::Return(value))
+    }
+
+    #[inline(never)]
+    fn exec_if(&self, test: &Expr, body: &[Stmt], orelse: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        let condition = self.eval(test, scope)?;
+        let branch = if self.truthy(&condition, test.span)? { body } else { orelse };
+        self.exec_block(branch, scope)
+    }
+
+    #[inline(never)]
+    fn exec_while(&self, test: &Expr, body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        loop {
+            let condition = self.eval(test, scope)?;
+            if !self.truthy(&condition, test.span)? {
+                return Ok(Flow::Normal);
+            }
+            match self.exec_block(body, scope)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(value) => return Ok(Flow::Return(value)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn exec_assert(&self, test: &Expr, message: Option<&Expr>, scope: &Rc<Scope>) -> Result<Flow> {
+        let condition = self.eval(test, scope)?;
+        if self.truthy(&condition, test.span)? {
+            return Ok(Flow::Normal);
+        }
+        let text = match message {
+            Some(message) => {
+                let value = self.eval(message, scope)?;
+                format!("assertion failed: {}", super::format::to_str(&value))
+            }
+            None => "assertion failed".to_string(),
+        };
+        Err(self.error(ErrorKind::Assertion, text, test.span))
+    }
+
+    #[inline(never)]
     fn exec_for(&self, target: &Expr, iter: &Expr, body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
         let iterable = self.eval(iter, scope)?;
         // A range is walked lazily so that a huge range costs steps, not memory.

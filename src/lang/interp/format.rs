@@ -37,8 +37,19 @@ pub fn to_str(value: &Value) -> String {
     }
 }
 
-/// `repr(value)`.
+/// `repr(value)`. Containers nested deeper than `MAX_REPR_DEPTH` (or containing themselves) print
+/// as `[...]`.
 pub fn repr(value: &Value) -> String {
+    repr_at(value, 0)
+}
+
+const MAX_REPR_DEPTH: usize = 64;
+
+fn repr_at(value: &Value, depth: usize) -> String {
+    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_)) {
+        return "[...]".into();
+    }
+    let join = |items: &[Value]| items.iter().map(|item| repr_at(item, depth + 1)).collect::<Vec<_>>().join(", ");
     match value {
         Value::None => "None".into(),
         Value::Bool(flag) => if *flag { "True" } else { "False" }.into(),
@@ -46,10 +57,10 @@ pub fn repr(value: &Value) -> String {
         Value::Float(number) => format_float(*number),
         Value::Str(text) => quote(text),
         Value::List(items) => format!("[{}]", join(&items.borrow())),
-        Value::Tuple(items) if items.len() == 1 => format!("({},)", repr(&items[0])),
+        Value::Tuple(items) if items.len() == 1 => format!("({},)", repr_at(&items[0], depth + 1)),
         Value::Tuple(items) => format!("({})", join(items)),
         Value::Dict(entries) => {
-            let parts: Vec<String> = entries.borrow().iter().map(|(key, value)| format!("{}: {}", repr(key), repr(value))).collect();
+            let parts: Vec<String> = entries.borrow().iter().map(|(key, value)| format!("{}: {}", repr_at(key, depth + 1), repr_at(value, depth + 1))).collect();
             format!("{{{}}}", parts.join(", "))
         }
         Value::Range(start, stop, step) if *step == 1 => format!("range({start}, {stop})"),
@@ -79,10 +90,6 @@ pub fn repr(value: &Value) -> String {
             other => format!("<{}>", super::value::object_name(other)),
         },
     }
-}
-
-fn join(items: &[Value]) -> String {
-    items.iter().map(repr).collect::<Vec<_>>().join(", ")
 }
 
 fn quote(text: &str) -> String {
@@ -155,6 +162,9 @@ fn format_element(value: f64) -> String {
     }
 }
 
+/// The widest field and the most digits a format spec may ask for.
+const MAX_FORMAT_WIDTH: usize = 10_000;
+
 /// `format(value, spec)` for the f-string specs `[[fill]align][sign][width][,][.precision][type]`.
 pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
     let mut chars: Vec<char> = spec.chars().collect();
@@ -175,7 +185,10 @@ pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
     }
     let rest: String = chars.iter().collect();
     let (width_part, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
-    let width: usize = width_part.parse().unwrap_or(0);
+    let width: usize = if width_part.is_empty() { 0 } else { width_part.parse().unwrap_or(usize::MAX) };
+    if width > MAX_FORMAT_WIDTH {
+        return Err(format!("format width in '{spec}' is larger than {MAX_FORMAT_WIDTH}"));
+    }
     let (precision, kind) = match tail.strip_prefix('.') {
         Some(after) => {
             let (digits, kind) = after.split_at(after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len()));
@@ -183,6 +196,9 @@ pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
         }
         None => (None, tail),
     };
+    if precision.is_some_and(|digits| digits > MAX_FORMAT_WIDTH) {
+        return Err(format!("format precision in '{spec}' is larger than {MAX_FORMAT_WIDTH}"));
+    }
     let number = value.as_number();
     let mut text = match (kind, number) {
         ("f", Some(x)) | ("F", Some(x)) => format!("{:.*}", precision.unwrap_or(6), x),

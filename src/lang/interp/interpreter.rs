@@ -25,6 +25,15 @@ pub struct Limits {
     pub list_items: usize,
     /// Bytes of one string (also the printed output of one cell).
     pub string_bytes: usize,
+    /// Bytes of native stack that nested calls may use before they stop with a call-depth error
+    /// (the thread running the session must have at least this much stack, plus a margin).
+    pub stack_bytes: usize,
+}
+
+impl Limits {
+    /// The default stack budget: fits a 1 MiB stack (wasm's default) with a margin, and the default
+    /// call depth of 200 in release builds (about 2.6 KiB of stack per script call).
+    pub const DEFAULT_STACK_BYTES: usize = 768 << 10;
 }
 
 impl Default for Limits {
@@ -36,6 +45,7 @@ impl Default for Limits {
             tensor_bytes: 256 << 20,
             list_items: 10_000_000,
             string_bytes: 16 << 20,
+            stack_bytes: Limits::DEFAULT_STACK_BYTES,
         }
     }
 }
@@ -67,6 +77,7 @@ pub struct Interpreter {
     pub(crate) limits: Cell<Limits>,
     pub(crate) steps: Cell<u64>,
     pub(crate) depth: Cell<usize>,
+    pub(crate) stack_base: Cell<usize>,
     pub(crate) cells: RefCell<Vec<usize>>,
     pub(crate) functions: RefCell<Vec<String>>,
     pub(crate) output: RefCell<String>,
@@ -87,6 +98,7 @@ impl Interpreter {
             limits: Cell::new(limits),
             steps: Cell::new(0),
             depth: Cell::new(0),
+            stack_base: Cell::new(0),
             cells: RefCell::new(Vec::new()),
             functions: RefCell::new(Vec::new()),
             output: RefCell::new(String::new()),
@@ -129,6 +141,8 @@ impl Interpreter {
     pub fn run_module(&self, module: &Module, cell: usize) -> Result<Option<Value>> {
         self.steps.set(0);
         self.depth.set(0);
+        let marker = 0u8;
+        self.stack_base.set(std::hint::black_box(&marker) as *const u8 as usize);
         self.cells.borrow_mut().clear();
         self.cells.borrow_mut().push(cell);
         self.functions.borrow_mut().clear();

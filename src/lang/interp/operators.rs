@@ -185,8 +185,23 @@ fn floor_div(a: i64, b: i64) -> i64 {
     }
 }
 
-/// Python `==` on values (numbers across int/float/bool; containers element-wise).
+/// Python `==` on values (numbers across int/float/bool; containers element-wise). Containers
+/// nested deeper than 64 levels (or containing themselves) compare by identity there.
 pub fn values_equal(left: &Value, right: &Value) -> bool {
+    equal_at(left, right, 0)
+}
+
+fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
+    if depth > 64 {
+        return match (left, right) {
+            (Value::List(a), Value::List(b)) => std::rc::Rc::ptr_eq(a, b),
+            (Value::Tuple(a), Value::Tuple(b)) => std::rc::Rc::ptr_eq(a, b),
+            (Value::Dict(a), Value::Dict(b)) => std::rc::Rc::ptr_eq(a, b),
+            _ => false,
+        };
+    }
+    let values_equal = |a: &Value, b: &Value| equal_at(a, b, depth + 1);
+    let sequences_equal = |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));
     if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
         return a == b;
     }
@@ -208,10 +223,6 @@ pub fn values_equal(left: &Value, right: &Value) -> bool {
         (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
         _ => false,
     }
-}
-
-fn sequences_equal(a: &[Value], b: &[Value]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| values_equal(x, y))
 }
 
 /// Python ordering of numbers, strings, lists and tuples (`None` when not comparable).

@@ -261,3 +261,44 @@ mod tests {
         assert_eq!(range_length(0, 10, -1), 0);
     }
 }
+
+/// Dropping a deeply nested container (`a = [a]` a million times) would recurse once per level and
+/// overflow the stack; uniquely owned children are moved to a work list and dropped one by one.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let mut pending: Vec<Value> = Vec::new();
+        take_children(self, &mut pending);
+        while let Some(mut value) = pending.pop() {
+            take_children(&mut value, &mut pending);
+        }
+    }
+}
+
+fn take_children(value: &mut Value, pending: &mut Vec<Value>) {
+    match value {
+        Value::List(items) => {
+            if let Some(cell) = Rc::get_mut(items) {
+                pending.append(cell.get_mut());
+            }
+        }
+        Value::Tuple(items) => {
+            if let Some(items) = Rc::get_mut(items) {
+                pending.append(items);
+            }
+        }
+        Value::Dict(entries) => {
+            if let Some(cell) = Rc::get_mut(entries) {
+                for (key, item) in cell.get_mut().drain(..) {
+                    pending.push(key);
+                    pending.push(item);
+                }
+            }
+        }
+        Value::Method(bound) => {
+            if let Some((receiver, _)) = Rc::get_mut(bound) {
+                pending.push(std::mem::replace(receiver, Value::None));
+            }
+        }
+        _ => {}
+    }
+}

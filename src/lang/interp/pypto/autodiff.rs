@@ -98,7 +98,7 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
     let evaluate = |vars: &[Var]| -> crate::autograd::Result<Var> {
         let values: Vec<Value> = vars.iter().cloned().map(TensorObject::value).collect();
         let result = interpreter.call_values(&function, values, site.span).map_err(|error| interpreter.stash(error, "check_gradient"))?;
-        match result {
+        match &result {
             Value::Tensor(object) => Ok(object.get()),
             other => {
                 let error = interpreter.error(ErrorKind::Type, format!("check_gradient: the function returned {}, not a tensor", other.type_name()), site.span);

@@ -74,6 +74,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     Ok(TensorObject::value(Var::new(tensor, requires_grad)))
 }
 
+/// The deepest nesting of lists `pypto.tensor` accepts (a list that contains itself never ends).
+const MAX_RANK: usize = 32;
+
 impl Interpreter {
     /// Checks the element count of a new tensor against the session's limit.
     pub(crate) fn check_elements(&self, shape: &[usize], span: Span) -> Result<()> {
@@ -93,6 +96,9 @@ impl Interpreter {
         let mut shape = Vec::new();
         let mut probe = data.clone();
         while let Value::List(_) | Value::Tuple(_) = probe {
+            if shape.len() >= MAX_RANK {
+                return Err(self.error(ErrorKind::Value, format!("pypto.tensor: data nested deeper than {MAX_RANK} levels"), span));
+            }
             let items = self.iterate(&probe, span)?;
             shape.push(items.len());
             match items.into_iter().next() {

@@ -141,9 +141,10 @@ impl Interpreter {
 
     /// Applies a decorator to a function value.
     pub(crate) fn apply_decorator(&self, decorator: Value, function: Value, span: Span) -> Result<Value> {
-        let Value::Function(function) = function else {
+        let Value::Function(function) = &function else {
             return self.call_values(&decorator, vec![function], span);
         };
+        let function = function.clone();
         let kernel = |style, name: Option<String>, pass_options, runtime_options| {
             Value::Kernel(Rc::new(Kernel { name: name.unwrap_or_else(|| function.name.clone()), function: function.clone(), style, pass_options, runtime_options }))
         };
@@ -324,7 +325,7 @@ fn make_backward(interpreter: &Interpreter, name: String, function: Value, attri
         }
         items
             .into_iter()
-            .map(|item| match item {
+            .map(|item| match &item {
                 Value::None => Ok(None),
                 Value::Tensor(object) => Ok(Some(object.get())),
                 other => {

@@ -133,7 +133,7 @@ impl Interpreter {
 
     /// The global name bound to this tensor object, if any (for messages).
     fn name_of(&self, object: &Rc<TensorObject>) -> Option<String> {
-        self.globals.names().into_iter().find(|name| matches!(self.globals.get(name), Some(Value::Tensor(other)) if Rc::ptr_eq(&other, object)))
+        self.globals.names().into_iter().find(|name| matches!(&self.globals.get(name), Some(Value::Tensor(other)) if Rc::ptr_eq(other, object)))
     }
 }
 

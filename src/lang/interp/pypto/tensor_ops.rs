@@ -52,9 +52,9 @@ impl Interpreter {
     /// it, the object takes the recorded result (a leaf that requires grad refuses, as in torch).
     pub(crate) fn tensor_in_place(&self, op: BinaryOp, object: &Rc<TensorObject>, right: &Value, span: Span) -> Result<Value> {
         let target = object.get();
-        let result = match self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
+        let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
             Value::Tensor(result) => result.get(),
-            other => return Ok(other),
+            other => return Ok(other.clone()),
         };
         if is_grad_enabled() && (target.requires_grad() || result.requires_grad()) {
             self.refuse_leaf_write(&target, span)?;
