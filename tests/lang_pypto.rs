@@ -33,7 +33,8 @@ const INPUT: [f64; 5] = [-1.5, -0.3, 0.2, 0.7, 2.0];
 fn element_wise_functions_match_f64_formulas() {
     let mut session = session_with("x = pt.tensor([-1.5, -0.3, 0.2, 0.7, 2.0])\np = pt.abs(x) + 0.5");
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
-    let cases: Vec<(&str, Box<dyn Fn(f64) -> f64>, bool)> = vec![
+    type Reference = Box<dyn Fn(f64) -> f64>;
+    let cases: Vec<(&str, Reference, bool)> = vec![
         ("exp", Box::new(f64::exp), false),
         ("log", Box::new(f64::ln), true),
         ("sqrt", Box::new(f64::sqrt), true),
@@ -190,7 +191,7 @@ fn matmul_with_transposes_matches_a_triple_loop() {
     let mut product = Vec::new();
     for row in &a {
         for column in 0..2 {
-            product.push((0..3).map(|k| row[k] * b[k][column]).sum::<f64>());
+            product.push(row.iter().zip(&b).map(|(x, b_row)| x * b_row[column]).sum::<f64>());
         }
     }
     let (shape, values, _) = tensor(&mut session, "a @ b");

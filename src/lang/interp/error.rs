@@ -90,9 +90,9 @@ impl ErrorKind {
     }
 }
 
-/// A runtime error with its place and the calls that led to it.
+/// What a runtime error holds: its place and the calls that led to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RuntimeError {
+pub struct ErrorDetails {
     /// What went wrong.
     pub kind: ErrorKind,
     /// The message shown to the user.
@@ -107,10 +107,29 @@ pub struct RuntimeError {
     pub traceback: Vec<TraceFrame>,
 }
 
+/// A runtime error: a boxed `ErrorDetails`, so that `Result`s stay one pointer wide on the
+/// interpreter's (recursive) hot path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuntimeError(Box<ErrorDetails>);
+
+impl std::ops::Deref for RuntimeError {
+    type Target = ErrorDetails;
+
+    fn deref(&self) -> &ErrorDetails {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for RuntimeError {
+    fn deref_mut(&mut self) -> &mut ErrorDetails {
+        &mut self.0
+    }
+}
+
 impl RuntimeError {
     /// An error of `kind` at `location`.
     pub fn new(kind: ErrorKind, message: impl Into<String>, location: SourceSpan) -> Self {
-        RuntimeError { kind, message: message.into(), location, help: None, note: None, traceback: Vec::new() }
+        RuntimeError(Box::new(ErrorDetails { kind, message: message.into(), location, help: None, note: None, traceback: Vec::new() }))
     }
 
     /// The same error with details.

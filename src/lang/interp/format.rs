@@ -272,7 +272,7 @@ mod tests {
 
     #[test]
     fn format_specs_follow_python() {
-        assert_eq!(format_with_spec(&Value::Float(3.14159), ".3f").as_deref(), Ok("3.142"));
+        assert_eq!(format_with_spec(&Value::Float(1.23456), ".3f").as_deref(), Ok("1.235"));
         assert_eq!(format_with_spec(&Value::Float(12345.678), ".2e").as_deref(), Ok("1.23e+04"));
         assert_eq!(format_with_spec(&Value::Int(42), ">5").as_deref(), Ok("   42"));
         assert_eq!(format_with_spec(&Value::Float(0.000123456), ".3g").as_deref(), Ok("0.000123"));

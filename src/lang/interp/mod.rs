@@ -18,7 +18,7 @@ mod scope;
 mod subscript;
 mod value;
 
-pub use error::{ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
+pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
 pub use format::{format_float, repr, to_str};
 pub use interpreter::{Interpreter, KernelRun, Limits};
 

@@ -248,20 +248,6 @@ pub fn range_length(start: i64, stop: i64, step: i64) -> i64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn range_lengths_match_python() {
-        // len(range(0, 10, 3)) = |{0,3,6,9}| = 4; len(range(10, 0, -3)) = |{10,7,4,1}| = 4.
-        assert_eq!(range_length(0, 10, 3), 4);
-        assert_eq!(range_length(10, 0, -3), 4);
-        assert_eq!(range_length(5, 5, 1), 0);
-        assert_eq!(range_length(0, 10, -1), 0);
-    }
-}
-
 /// Dropping a deeply nested container (`a = [a]` a million times) would recurse once per level and
 /// overflow the stack; uniquely owned children are moved to a work list and dropped one by one.
 impl Drop for Value {
@@ -300,5 +286,19 @@ fn take_children(value: &mut Value, pending: &mut Vec<Value>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_lengths_match_python() {
+        // len(range(0, 10, 3)) = |{0,3,6,9}| = 4; len(range(10, 0, -3)) = |{10,7,4,1}| = 4.
+        assert_eq!(range_length(0, 10, 3), 4);
+        assert_eq!(range_length(10, 0, -3), 4);
+        assert_eq!(range_length(5, 5, 1), 0);
+        assert_eq!(range_length(0, 10, -1), 0);
     }
 }
