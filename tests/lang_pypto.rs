@@ -298,3 +298,27 @@ fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
     let out = session.run_cell("y = (a * a).sum()\ngr = pt.graph(y)\nprint(gr.num_nodes, gr.num_backward_nodes, gr.to_dot().startswith('digraph'))").stdout;
     assert_eq!(out, "3 2 True\n");
 }
+
+#[test]
+fn backward_with_an_explicit_gradient_and_writes_that_carry_gradients() {
+    let mut session = session_with("x = pt.tensor([1.0, -2.0, 3.0], requires_grad=True)\ny = x * x\ny.backward(pt.tensor([1.0, 0.5, -1.0]))");
+    // d/dx of Σ gᵢ·xᵢ² = 2gᵢxᵢ with g = [1, 0.5, −1].
+    let (_, values, _) = tensor(&mut session, "x.grad");
+    assert_eq!(values, vec![2.0, -2.0, -6.0]);
+    // out[1:3] = 3·x[0:2] records a differentiable write: d Σ out / dx = [3, 3, 0].
+    let result = session.run_cell("x.grad = None\nout = pt.zeros([4])\nout[1:3] = x[0:2] * 3\nout.sum().backward()");
+    assert!(result.is_ok(), "{:?}", result.error());
+    let (_, values, _) = tensor(&mut session, "x.grad");
+    assert_eq!(values, vec![3.0, 3.0, 0.0]);
+    let (_, values, _) = tensor(&mut session, "out");
+    assert_eq!(values, vec![0.0, 3.0, -6.0, 0.0]);
+}
+
+#[test]
+fn npu_presets_can_be_chosen_from_scripts() {
+    let mut session = session_with("");
+    assert_eq!(session.run_cell("print(pt.npu.config()['preset'])").stdout, "teaching\n");
+    assert_eq!(session.run_cell("pt.npu.use('Ascend910B2')\nprint(pt.npu.config()['preset'])").stdout, "Ascend910B2\n");
+    assert_eq!(session.run_cell("pt.npu.use('Ascend1')").error().map(|e| e.code.clone()), Some("runtime/value-error".into()));
+    assert_eq!(session.run_cell("pt.schedule").error().map(|e| e.code.clone()), Some("runtime/unsupported".into()));
+}

@@ -157,3 +157,12 @@ fn warnings_do_not_stop_a_cell() {
     assert_eq!(result.diagnostics.len(), 1);
     assert_eq!(result.diagnostics[0].code, "lang/unknown-option");
 }
+
+#[test]
+fn reset_forgets_everything() {
+    let mut session = Session::new();
+    session.run_cell("x = 1");
+    session.reset();
+    assert!(session.run_cell("x").error().is_some());
+    assert_eq!(session.run_cell("print(1)").execution_count, 2, "numbering restarts after the failed lookup cell");
+}

@@ -57,6 +57,16 @@ impl Session {
         self.interpreter.npu_preset()
     }
 
+    /// Forgets every variable, function and registered gradient (a fresh kernel, same limits).
+    pub fn reset(&mut self) {
+        let limits = self.interpreter.limits();
+        let preset = self.interpreter.npu_preset();
+        self.interpreter.globals().restore(Default::default());
+        self.interpreter = Interpreter::new(limits);
+        self.interpreter.set_npu_preset(&preset);
+        self.sources.clear();
+    }
+
     /// The names defined so far.
     pub fn variables(&self) -> Vec<String> {
         self.interpreter.globals().names()
@@ -179,6 +189,14 @@ impl Session {
             note: None,
             traceback: Vec::new(),
         }
+    }
+}
+
+impl Drop for Session {
+    /// Functions hold the globals they were defined in and the globals hold the functions: clearing
+    /// the globals breaks those cycles so a dropped session frees its values.
+    fn drop(&mut self) {
+        self.interpreter.globals().restore(Default::default());
     }
 }
 

@@ -34,7 +34,14 @@ impl Scope {
 
     /// Binds `name` in this scope.
     pub fn set(&self, name: &str, value: Value) {
-        self.names.borrow_mut().insert(name.to_string(), value);
+        let mut names = self.names.borrow_mut();
+        // Rebinding is the common case (loop variables, accumulators): no new key allocation.
+        match names.get_mut(name) {
+            Some(slot) => *slot = value,
+            None => {
+                names.insert(name.to_string(), value);
+            }
+        }
     }
 
     /// The names bound in this scope, sorted.
