@@ -251,3 +251,23 @@ fn save_for_backward_outside_a_kernel_is_an_error() {
     let result = session.run_cell("pt.save_for_backward(pt.ones([1]))");
     assert_eq!(result.error().map(|e| e.code.clone()), Some("runtime/value-error".into()));
 }
+
+#[test]
+fn slice_writes_of_a_ragged_tile_write_only_its_valid_region() {
+    let source = "
+@pt.frontend.jit
+def shift(x, out):
+    for i in pt.loop(0, 3):
+        start = i * 4
+        tile = pt.view(x, [4, 3], [start, 0], valid_shape=[min(4, 10 - start), 3])
+        out[start:start + 4, :] = tile + 100
+
+x = pt.arange(30).reshape([10, 3])
+out = pt.full([10, 3], -1.0)
+shift(x, out)
+";
+    let mut session = session_with(source);
+    // Rows 8 and 9 come from the last tile, whose valid region has 2 of its 4 rows.
+    let expected: Vec<f64> = (0..30).map(|v| v as f64 + 100.0).collect();
+    assert_close(&values(&mut session, "out"), &expected, 0.0, "ragged slice writes");
+}

@@ -162,6 +162,7 @@ impl Interpreter {
             let region: Vec<usize> = dropped.iter().map(|drop| if *drop { 1 } else { dims.next().copied().unwrap_or(1) }).collect();
             source = source.reshape(&region).map_err(|error| self.autograd_error(error, span))?;
         }
+        let (specs, source) = self.valid_region(specs, source, span)?;
         if is_grad_enabled() && (target.requires_grad() || source.requires_grad()) {
             self.refuse_leaf_write(&target, span)?;
             let written = target.assign_slice(&specs, &source).map_err(|error| self.autograd_error(error, span))?;
@@ -170,6 +171,24 @@ impl Interpreter {
         }
         let written = target.detach().assign_slice(&specs, &source.detach()).map_err(|error| self.autograd_error(error, span))?;
         self.write_whole(&target, &written, span)
+    }
+
+    /// A tile with a `valid_shape` writes only its valid region (a ragged last tile never writes
+    /// past the edge): the region and the tile shrink to the valid part.
+    fn valid_region(&self, mut specs: Vec<SliceSpec>, source: Var, span: Span) -> Result<(Vec<SliceSpec>, Var)> {
+        let Some(valid) = source.tensor().valid_shape().map(<[usize]>::to_vec) else {
+            return Ok((specs, source));
+        };
+        if valid.len() != specs.len() || valid.as_slice() == source.shape() {
+            return Ok((specs, source));
+        }
+        let mut tile_specs = Vec::with_capacity(valid.len());
+        for (spec, &valid_size) in specs.iter_mut().zip(&valid) {
+            spec.count = spec.count.min(valid_size);
+            tile_specs.push(SliceSpec { start: 0, step: 1, count: spec.count });
+        }
+        let region = source.slice(&tile_specs).map_err(|error| self.autograd_error(error, span))?;
+        Ok((specs, region))
     }
 
     /// The rows of a tensor (iteration over dim 0).
