@@ -170,7 +170,7 @@ impl Interpreter {
             "enumerate" => {
                 let start = second.and_then(|start| start.as_int()).unwrap_or(0);
                 let items = self.iterate(&value, span)?;
-                Ok(Value::list(items.into_iter().enumerate().map(|(index, item)| Value::tuple(vec![Value::Int(start + index as i64), item])).collect()))
+                Ok(Value::list(items.into_iter().enumerate().map(|(index, item)| Value::tuple(vec![Value::Int(start.saturating_add(index as i64)), item])).collect()))
             }
             "zip" => {
                 let first = self.iterate(&value, span)?;
@@ -283,7 +283,7 @@ impl Interpreter {
             Value::Range(start, stop, step) => {
                 let count = range_length(*start, *stop, *step);
                 self.check_items(count.max(0) as usize, span)?;
-                Ok((0..count).map(|index| Value::Int(start + index * step)).collect())
+                Ok((0..count).map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64)).collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),

@@ -129,7 +129,7 @@ impl Interpreter {
         if let Value::Range(start, stop, step) = iterable {
             let count = range_length(start, stop, step);
             for index in 0..count {
-                let value = start + index * step;
+                let value = (start as i128 + index as i128 * step as i128) as i64;
                 self.assign(target, Value::Int(value), scope)?;
                 match self.exec_block(body, scope)? {
                     Flow::Break => break,
@@ -212,7 +212,10 @@ impl Interpreter {
         }
         match &alias.alias {
             Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
-            None => scope.set(path[0], Value::Module(Rc::from(path[0]))),
+            None => {
+                let root = path.first().copied().unwrap_or("pypto");
+                scope.set(root, Value::Module(Rc::from(root)));
+            }
         }
         Ok(())
     }

@@ -200,6 +200,14 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
             _ => false,
         };
     }
+    // A container that is being written to (`d[(d,)] = 1`) compares by identity only.
+    match (left, right) {
+        (Value::List(a), Value::List(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::Dict(a), Value::Dict(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::List(a), Value::List(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
+        (Value::Dict(a), Value::Dict(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
+        _ => {}
+    }
     let values_equal = |a: &Value, b: &Value| equal_at(a, b, depth + 1);
     let sequences_equal = |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));
     if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {

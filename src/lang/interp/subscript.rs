@@ -11,6 +11,13 @@ use super::value::{Object, Value};
 use crate::lang::syntax::Span;
 use crate::tensor::SliceSpec;
 
+/// A step longer than the sequence picks the same single element as a step of its length; clamping
+/// keeps the slice arithmetic far from `i64` overflow.
+pub(crate) fn clamp_step(step: Option<i64>, size: usize) -> Option<i64> {
+    let limit = size.max(1) as i64;
+    step.map(|step| step.clamp(-limit, limit))
+}
+
 impl Interpreter {
     /// `container[index]`.
     pub(crate) fn get_item(&self, container: &Value, index: &Value, span: Span) -> Result<Value> {
@@ -42,7 +49,7 @@ impl Interpreter {
     fn sequence_item(&self, items: &[Value], index: &Value, span: Span, build: impl Fn(Vec<Value>) -> Value) -> Result<Value> {
         match index {
             Value::Slice(start, stop, step) => {
-                let spec = SliceSpec::from_python(*start, *stop, *step, items.len())
+                let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                     .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
                 let picked = (0..spec.count).map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone()).collect();
                 Ok(build(picked))
@@ -72,7 +79,7 @@ impl Interpreter {
                 if let Value::Slice(start, stop, step) = index {
                     let new_items = self.iterate(&value, span)?;
                     let mut items = items.borrow_mut();
-                    let spec = SliceSpec::from_python(*start, *stop, *step, items.len())
+                    let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                         .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
                     if spec.step != 1 {
                         return Err(self.error(ErrorKind::Unsupported, "assigning to an extended list slice is not supported", span));

@@ -110,7 +110,8 @@ impl Interpreter {
                 }
                 Value::Slice(start, stop, step) => {
                     let size = shape[specs.len()];
-                    specs.push(SliceSpec::from_python(*start, *stop, *step, size).map_err(|error| self.tensor_error(error, span))?);
+                    let step = crate::lang::interp::subscript::clamp_step(*step, size);
+                    specs.push(SliceSpec::from_python(*start, *stop, step, size).map_err(|error| self.tensor_error(error, span))?);
                     dropped.push(false);
                 }
                 other => {
