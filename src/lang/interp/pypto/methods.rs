@@ -74,10 +74,19 @@ impl Interpreter {
             "backward" => {
                 let bound = self.bind(&full, &["grad", "retain_graph"], arguments, false, span)?;
                 if !var.requires_grad() {
-                    let who = self.name_of(object).map_or("this tensor".to_string(), |name| format!("'{name}'"));
+                    let own_name = self.name_of(object);
+                    let who = own_name.as_ref().map_or("this tensor".to_string(), |name| format!("'{name}'"));
+                    let candidates = self.tensors_without_grad(own_name.as_deref());
+                    let help = match candidates.first() {
+                        Some(first) => format!(
+                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.tensor(…, requires_grad=True)",
+                            candidates.join(", ")
+                        ),
+                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.tensor(data, requires_grad=True)".to_string(),
+                    };
                     return Err(self
                         .error(ErrorKind::BackwardWithoutGrad, format!("backward: {who} does not require grad: no tensor it was computed from has requires_grad=True"), span)
-                        .with_help("create the inputs you want gradients for with requires_grad=True, e.g. pypto.tensor(data, requires_grad=True)"));
+                        .with_help(help));
                 }
                 let gradient = match bound.optional(0) {
                     Some(value) => Some(self.operand(value, var.dtype(), bound.span_of(0))?.tensor().clone()),
@@ -129,6 +138,18 @@ impl Interpreter {
             }
             _ => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
         }
+    }
+
+    /// Global tensors created without `requires_grad` (the likely inputs of a failed backward), at
+    /// most four, sorted by name.
+    fn tensors_without_grad(&self, except: Option<&str>) -> Vec<String> {
+        self.globals
+            .names()
+            .into_iter()
+            .filter(|name| Some(name.as_str()) != except)
+            .filter(|name| matches!(&self.globals.get(name), Some(Value::Tensor(tensor)) if !tensor.get().requires_grad()))
+            .take(4)
+            .collect()
     }
 
     /// The global name bound to this tensor object, if any (for messages).
