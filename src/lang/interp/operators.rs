@@ -254,3 +254,38 @@ fn order_sequences(a: &[Value], b: &[Value]) -> Option<Ordering> {
     }
     Some(a.len().cmp(&b.len()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_rounds_towards_negative_infinity() {
+        // Python: 7 // 2 = 3, -7 // 2 = -4, 7 // -2 = -4, -7 // -2 = 3.
+        assert_eq!([floor_div(7, 2), floor_div(-7, 2), floor_div(7, -2), floor_div(-7, -2)], [3, -4, -4, 3]);
+    }
+
+    #[test]
+    fn equality_crosses_numeric_types_and_survives_cycles() {
+        assert!(values_equal(&Value::Int(1), &Value::Float(1.0)));
+        assert!(values_equal(&Value::Bool(true), &Value::Int(1)));
+        assert!(!values_equal(&Value::string("1"), &Value::Int(1)));
+        let list = Value::list(Vec::new());
+        if let Value::List(items) = &list {
+            items.borrow_mut().push(list.clone());
+        }
+        assert!(values_equal(&list, &list.clone()), "a list that contains itself equals itself");
+        if let Value::List(items) = &list {
+            items.borrow_mut().clear();
+        }
+    }
+
+    #[test]
+    fn ordering_is_lexicographic_for_sequences() {
+        let a = Value::list(vec![Value::Int(1), Value::Int(2)]);
+        let b = Value::list(vec![Value::Int(1), Value::Int(3)]);
+        assert_eq!(order(&a, &b), Some(Ordering::Less));
+        assert_eq!(order(&Value::string("b"), &Value::string("a")), Some(Ordering::Greater));
+        assert_eq!(order(&Value::None, &Value::Int(1)), None);
+    }
+}

@@ -61,3 +61,23 @@ impl Scope {
         *self.names.borrow_mut() = names;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_see_parents_and_shadow_locally() {
+        let globals = Scope::root();
+        globals.set("x", Value::Int(1));
+        let local = Scope::child(&globals);
+        assert!(matches!(local.get("x"), Some(Value::Int(1))));
+        local.set("x", Value::Int(2));
+        assert!(matches!(local.get("x"), Some(Value::Int(2))));
+        assert!(matches!(globals.get("x"), Some(Value::Int(1))), "assignment binds in the local scope");
+        let snapshot = globals.snapshot();
+        globals.set("y", Value::Int(3));
+        globals.restore(snapshot);
+        assert_eq!(globals.names(), vec!["x".to_string()]);
+    }
+}
