@@ -234,6 +234,9 @@ fn tile_shapes_are_validated_and_recorded() {
     assert_eq!(ok.kernel_runs.len(), 1);
     assert_eq!(ok.kernel_runs[0].vec_tile_shapes, Some(vec![2, 8]));
     assert_eq!(ok.kernel_runs[0].cube_tile_shapes, Some([[16, 32], [64, 128], [32, 32]]));
+    // Identical consecutive calls are folded into one record with a count.
+    let repeated = session.run_cell("for i in range(3):\n    k(pt.ones([2, 8]), 8)\nk(pt.ones([2, 16]), 16)");
+    assert_eq!(repeated.kernel_runs.iter().map(|run| run.calls).collect::<Vec<_>>(), vec![3, 1]);
     // 32 bytes = 8 f32 or 16 f16: 12 f32 lies between 8 and 16; 8 f16 needs 16.
     let f32_error = session.run_cell("k(pt.ones([2, 8]), 12)");
     let error = f32_error.error().expect("misaligned");

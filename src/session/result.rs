@@ -3,7 +3,7 @@
 //! `{execution_count, status: "ok"|"error", stdout, displays: [{kind: "text"|"tensor"|"graph"|
 //! "grad_check", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, line,
 //! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span, repeated}]}],
-//! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options}]}`.
+//! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options, calls}]}`.
 
 use serde::Serialize;
 

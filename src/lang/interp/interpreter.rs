@@ -61,6 +61,8 @@ pub struct KernelRun {
     pub cube_tile_shapes: Option<[[usize; 2]; 3]>,
     /// `pass_options` and `runtime_options` as text (`key=value`).
     pub options: Vec<String>,
+    /// How many calls in a row had exactly these settings (a gradient check calls a kernel often).
+    pub calls: usize,
 }
 
 /// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).

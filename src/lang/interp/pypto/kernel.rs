@@ -221,7 +221,7 @@ pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, argumen
         .find_map(|value| if let Value::Tensor(object) = value { Some(object.get().dtype()) } else { None })
         .unwrap_or(DType::F32);
     let options = kernel.pass_options.iter().chain(&kernel.runtime_options).map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value))).collect();
-    let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options };
+    let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
     interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new() });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let result = match (kernel.style, gradient) {
@@ -229,7 +229,11 @@ pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, argumen
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     if let Some(frame) = interpreter.kernel_frames.borrow_mut().pop() {
-        interpreter.kernel_runs.borrow_mut().push(frame.run);
+        let mut runs = interpreter.kernel_runs.borrow_mut();
+        match runs.last_mut() {
+            Some(last) if KernelRun { calls: last.calls, ..frame.run.clone() } == *last => last.calls += 1,
+            _ => runs.push(frame.run),
+        }
     }
     result
 }
