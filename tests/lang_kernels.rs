@@ -274,3 +274,14 @@ shift(x, out)
     let expected: Vec<f64> = (0..30).map(|v| v as f64 + 100.0).collect();
     assert_close(&values(&mut session, "out"), &expected, 0.0, "ragged slice writes");
 }
+
+#[test]
+fn rebinding_a_tensor_parameter_of_a_jit_kernel_warns_once_and_numbers_may_be_rebound() {
+    let mut session = session_with("@pt.frontend.jit\ndef k(x, y, n):\n    n = n * 2\n    y = x + n\nx = pt.ones([2])\ny = pt.zeros([2])");
+    let first = session.run_cell("k(x, y, 3)\nk(x, y, 4)");
+    assert!(first.is_ok());
+    let warnings: Vec<_> = first.diagnostics.iter().map(|d| (d.code.as_str(), d.cell, d.line)).collect();
+    // Only `y` (a tensor) is reported, at line 4 of the defining cell (line 1 is the import), once.
+    assert_eq!(warnings, vec![("lang/jit-output-rebound", 1, 5)]);
+    assert_eq!(values(&mut session, "y"), vec![0.0, 0.0], "the caller's output was never written");
+}

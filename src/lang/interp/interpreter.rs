@@ -204,6 +204,12 @@ impl Interpreter {
         self.warnings.borrow_mut().push(warning);
     }
 
+    /// A warning at `span` of the cell with execution number `cell`.
+    pub(crate) fn warn_in(&self, cell: usize, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
+        let warning = RuntimeWarning { code, message: message.into(), location: SourceSpan { cell, span }, help };
+        self.warnings.borrow_mut().push(warning);
+    }
+
     /// Counts one step; past the budget, an error at `span`.
     pub(crate) fn step(&self, span: Span) -> Result<()> {
         let steps = self.steps.get() + 1;

@@ -107,6 +107,8 @@ pub struct Kernel {
     pub pass_options: Vec<(String, Value)>,
     /// `runtime_options` of a jit kernel.
     pub runtime_options: Vec<(String, Value)>,
+    /// Whether the first call's checks (parameters rebound in a jit kernel) already ran.
+    pub checked: std::cell::Cell<bool>,
 }
 
 /// The `pypto` objects that are neither tensors nor kernels.

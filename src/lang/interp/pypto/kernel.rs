@@ -9,7 +9,7 @@ use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attri
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
-use crate::lang::interp::value::{Function, Kernel, KernelStyle, Object, TensorObject, Value};
+use crate::lang::interp::value::{Kernel, KernelStyle, Object, TensorObject, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::tensor::{DType, Tensor};
@@ -146,18 +146,23 @@ impl Interpreter {
         };
         let function = function.clone();
         let kernel = |style, name: Option<String>, pass_options, runtime_options| {
-            Value::Kernel(Rc::new(Kernel { name: name.unwrap_or_else(|| function.name.clone()), function: function.clone(), style, pass_options, runtime_options }))
+            Value::Kernel(Rc::new(Kernel {
+                name: name.unwrap_or_else(|| function.name.clone()),
+                function: function.clone(),
+                style,
+                pass_options,
+                runtime_options,
+                checked: std::cell::Cell::new(false),
+            }))
         };
         match &decorator {
             Value::Builtin(name) if name.as_ref() == "pypto.kernel" => Ok(kernel(KernelStyle::Functional, None, Vec::new(), Vec::new())),
             Value::Builtin(name) if name.as_ref() == "pypto.frontend.jit" => {
-                self.check_jit_rebinding(&function);
                 Ok(kernel(KernelStyle::Jit, None, Vec::new(), Vec::new()))
             }
             Value::Object(object) => match object.as_ref() {
                 Object::KernelDecorator { name } => Ok(kernel(KernelStyle::Functional, name.clone(), Vec::new(), Vec::new())),
                 Object::JitDecorator { pass_options, runtime_options } => {
-                    self.check_jit_rebinding(&function);
                     Ok(kernel(KernelStyle::Jit, None, pass_options.clone(), runtime_options.clone()))
                 }
                 Object::GradientDecorator { name } => {
@@ -170,14 +175,25 @@ impl Interpreter {
         }
     }
 
-    /// Warns where a jit kernel rebinds one of its parameters (`y = x + 1`): outputs are written in
-    /// place, so the caller would never see the new value.
-    fn check_jit_rebinding(&self, function: &Function) {
+    /// Warns (once per kernel, at its first call) where a jit kernel rebinds a parameter that
+    /// received a tensor (`y = x + 1`): outputs are written in place, so the caller would never see
+    /// the new value. Parameters holding numbers may be rebound freely.
+    fn check_jit_rebinding(&self, kernel: &Kernel, arguments: &Arguments) {
+        if kernel.checked.replace(true) {
+            return;
+        }
+        let function = &kernel.function;
         let parameters: Vec<&str> = function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.as_str()).collect();
+        let is_tensor = |name: &str| {
+            let positional = parameters.iter().position(|parameter| *parameter == name).and_then(|index| arguments.positional.get(index)).map(|(value, _)| value);
+            let keyword = arguments.keywords.iter().find(|(key, _, _)| key == name).map(|(_, value, _)| value);
+            matches!(positional.or(keyword), Some(Value::Tensor(_)))
+        };
         let mut found = Vec::new();
         collect_rebinds(&function.definition.body, &parameters, &mut found);
-        for (name, name_span) in found {
-            self.warn(
+        for (name, name_span) in found.into_iter().filter(|(name, _)| is_tensor(name)) {
+            self.warn_in(
+                function.cell,
                 "lang/jit-output-rebound",
                 format!("'{name}' is a parameter of jit kernel '{}': `{name} = …` rebinds the local name and does not write the output", function.name),
                 name_span,
@@ -222,6 +238,9 @@ pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, argumen
         .unwrap_or(DType::F32);
     let options = kernel.pass_options.iter().chain(&kernel.runtime_options).map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value))).collect();
     let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
+    if kernel.style == KernelStyle::Jit {
+        interpreter.check_jit_rebinding(kernel, &arguments);
+    }
     interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new() });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let result = match (kernel.style, gradient) {
