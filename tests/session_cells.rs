@@ -29,6 +29,11 @@ fn a_failed_cell_leaves_earlier_state_intact() {
     let after = session.run_cell("print(a, 'c' in [])");
     assert_eq!(after.stdout, "1 False\n");
     assert!(session.run_cell("c").error().is_some());
+    // A gradient registered by a failing cell is rolled back with its bindings.
+    session.run_cell("import pypto as pt\n@pt.kernel\ndef k(x):\n    return x * 3");
+    session.run_cell("@pt.register_gradient('k')\ndef bad(g, saved, ctx):\n    return g * 0\n1 / 0");
+    let result = session.run_cell("x = pt.ones([2], requires_grad=True)\nk(x).sum().backward()\nprint(x.grad.tolist())");
+    assert_eq!(result.stdout, "[3.0, 3.0]\n", "differentiated through the kernel's ops, not by the rolled-back gradient");
 }
 
 #[test]

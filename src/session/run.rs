@@ -90,6 +90,7 @@ impl Session {
             CellStatus::Error
         } else {
             let snapshot = self.interpreter.globals().snapshot();
+            let gradients = self.interpreter.gradients.borrow().clone();
             match self.interpreter.run_module(&parsed.module, cell) {
                 Ok(value) => {
                     if let Some(value) = value {
@@ -99,6 +100,7 @@ impl Session {
                 }
                 Err(error) => {
                     self.interpreter.globals().restore(snapshot);
+                    *self.interpreter.gradients.borrow_mut() = gradients;
                     diagnostics.push(self.runtime_diagnostic(&error));
                     CellStatus::Error
                 }
