@@ -164,6 +164,20 @@ fn warnings_do_not_stop_a_cell() {
 }
 
 #[test]
+fn diagnostics_carry_utf16_spans_for_editors() {
+    let mut session = Session::new();
+    // "张" is 3 bytes and 1 UTF-16 unit; "😀" is 4 bytes and 2 units.
+    let result = session.run_cell("s = '张😀'\nt = s + 未知");
+    let error = result.error().expect("name error");
+    let source = "s = '张😀'\nt = s + 未知";
+    let start = source.find('未').expect("position");
+    assert_eq!(error.span.start, start);
+    assert_eq!(error.utf16_span.start, source[..start].encode_utf16().count());
+    assert_eq!(error.utf16_span.end - error.utf16_span.start, 2);
+    assert_eq!((error.line, error.column), (2, 9));
+}
+
+#[test]
 fn reset_forgets_everything() {
     let mut session = Session::new();
     session.run_cell("x = 1");

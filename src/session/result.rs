@@ -1,7 +1,7 @@
 //! What running a cell returns, serialisable with serde: this is what the front end and the CLI
 //! render. JSON shape (field names as written):
 //! `{execution_count, status: "ok"|"error", stdout, displays: [{kind: "text"|"tensor"|"graph"|
-//! "grad_check", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, line,
+//! "grad_check", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, utf16_span, line,
 //! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span, repeated}]}],
 //! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options, calls}]}`.
 
@@ -82,6 +82,8 @@ pub struct CellDiagnostic {
     pub cell: usize,
     /// Bytes in that cell's source (always on character boundaries).
     pub span: Span,
+    /// The same span in UTF-16 code units from the cell's start (what JavaScript editors count).
+    pub utf16_span: Span,
     /// 1-based line of the span's start.
     pub line: usize,
     /// 1-based column of the start (characters).

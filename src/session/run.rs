@@ -125,10 +125,18 @@ impl Session {
         let source = self.source_of(location.cell).unwrap_or("");
         let start = floor_char_boundary(source, location.span.start);
         let end = floor_char_boundary(source, location.span.end.max(start));
+        let end = end.max(start);
         let index = LineIndex::new(source);
         let from = index.line_column(source, start);
         let to = index.line_column(source, end);
         (Span::new(start, end), from.line, from.column, to.line, to.column)
+    }
+
+    /// A byte span of cell `cell` in UTF-16 code units.
+    fn utf16(&self, cell: usize, span: Span) -> Span {
+        let source = self.source_of(cell).unwrap_or("");
+        let units = |offset: usize| source.get(..offset).map_or(0, |text| text.encode_utf16().count());
+        Span::new(units(span.start), units(span.end))
     }
 
     fn syntax_diagnostic(&self, diagnostic: &Diagnostic, cell: usize) -> CellDiagnostic {
@@ -139,6 +147,7 @@ impl Session {
             message: diagnostic.message.clone(),
             cell,
             span,
+            utf16_span: self.utf16(cell, span),
             line,
             column,
             end_line,
@@ -165,6 +174,7 @@ impl Session {
             message: error.message.clone(),
             cell: error.location.cell,
             span,
+            utf16_span: self.utf16(error.location.cell, span),
             line,
             column,
             end_line,
@@ -183,6 +193,7 @@ impl Session {
             message: warning.message.clone(),
             cell: warning.location.cell,
             span,
+            utf16_span: self.utf16(warning.location.cell, span),
             line,
             column,
             end_line,
