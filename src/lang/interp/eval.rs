@@ -90,7 +90,7 @@ impl Interpreter {
                 };
             }
         }
-        Ok(Value::Slice(bounds[0], bounds[1], bounds[2]))
+        Ok(Value::Slice(Rc::new(bounds)))
     }
 
     #[inline(never)]

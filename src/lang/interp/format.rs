@@ -65,7 +65,8 @@ fn repr_at(value: &Value, depth: usize) -> String {
         }
         Value::Range(start, stop, step) if *step == 1 => format!("range({start}, {stop})"),
         Value::Range(start, stop, step) => format!("range({start}, {stop}, {step})"),
-        Value::Slice(a, b, c) => {
+        Value::Slice(bounds) => {
+            let [a, b, c] = &**bounds;
             let part = |x: &Option<i64>| x.map_or("None".to_string(), |v| v.to_string());
             format!("slice({}, {}, {})", part(a), part(b), part(c))
         }

@@ -43,7 +43,7 @@ impl Default for Limits {
             call_depth: 200,
             tensor_elements: 1 << 26,
             tensor_bytes: 256 << 20,
-            list_items: 10_000_000,
+            list_items: 1_000_000,
             string_bytes: 16 << 20,
             stack_bytes: Limits::DEFAULT_STACK_BYTES,
         }

@@ -48,7 +48,8 @@ impl Interpreter {
 
     fn sequence_item(&self, items: &[Value], index: &Value, span: Span, build: impl Fn(Vec<Value>) -> Value) -> Result<Value> {
         match index {
-            Value::Slice(start, stop, step) => {
+            Value::Slice(bounds) => {
+                let [start, stop, step] = &**bounds;
                 let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                     .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
                 let picked = (0..spec.count).map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone()).collect();
@@ -76,7 +77,8 @@ impl Interpreter {
     pub(crate) fn set_item(&self, container: &Value, index: &Value, value: Value, span: Span) -> Result<()> {
         match container {
             Value::List(items) => {
-                if let Value::Slice(start, stop, step) = index {
+                if let Value::Slice(bounds) = index {
+                    let [start, stop, step] = &**bounds;
                     let new_items = self.iterate(&value, span)?;
                     let mut items = items.borrow_mut();
                     let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())

@@ -30,8 +30,8 @@ pub enum Value {
     Dict(Rc<RefCell<Vec<(Value, Value)>>>),
     /// `range(start, stop, step)` (also what `pypto.loop` returns).
     Range(i64, i64, i64),
-    /// `start:stop:step` in a subscript.
-    Slice(Option<i64>, Option<i64>, Option<i64>),
+    /// `start:stop:step` in a subscript (boxed: it is rare, and keeps every value small).
+    Slice(Rc<[Option<i64>; 3]>),
     /// `...`.
     Ellipsis,
     /// A function defined with `def`.
@@ -294,6 +294,12 @@ fn take_children(value: &mut Value, pending: &mut Vec<Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_stay_small() {
+        // Values fill lists and every `Result` of the evaluator: a range (three i64) is the largest.
+        assert!(std::mem::size_of::<Value>() <= 32, "{}", std::mem::size_of::<Value>());
+    }
 
     #[test]
     fn range_lengths_match_python() {

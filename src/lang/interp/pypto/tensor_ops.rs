@@ -108,7 +108,8 @@ impl Interpreter {
                         dropped.push(false);
                     }
                 }
-                Value::Slice(start, stop, step) => {
+                Value::Slice(bounds) => {
+                    let [start, stop, step] = &**bounds;
                     let size = shape[specs.len()];
                     let step = crate::lang::interp::subscript::clamp_step(*step, size);
                     specs.push(SliceSpec::from_python(*start, *stop, step, size).map_err(|error| self.tensor_error(error, span))?);
