@@ -9,12 +9,14 @@
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
 //! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
 //!   byte spans).
+//! - [`session`] — notebook files (`.py` with `# %%` cells, `.ipynb`); cells and their results.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
 pub mod autograd;
 pub mod error;
 pub mod lang;
+pub mod session;
 pub mod tensor;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,301 @@
+//! The builtins (`print len range min max abs float int round list tuple enumerate zip …`), the
+//! `math` module, iteration, and the methods of lists, dicts and strings.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::format::{repr, to_str};
+use super::interpreter::Interpreter;
+use super::operators::order;
+use super::value::{range_length, Value};
+use crate::lang::syntax::Span;
+
+const BUILTINS: [&str; 20] = [
+    "print", "len", "range", "min", "max", "abs", "float", "int", "round", "list", "tuple", "enumerate", "zip", "sum", "str", "bool", "sorted",
+    "any", "all", "repr",
+];
+
+/// Whether `name` is a builtin function.
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+}
+
+const MATH_FUNCTIONS: [&str; 17] =
+    ["sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan", "erf", "floor", "ceil", "fabs", "pow", "isclose", "isnan"];
+
+impl Interpreter {
+    /// Calls a builtin by qualified name.
+    pub(crate) fn call_builtin(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        if let Some(function) = name.strip_prefix("math.") {
+            return self.call_math(function, arguments, span);
+        }
+        if name.starts_with("pypto.") {
+            return super::pypto::call(self, name, arguments, span);
+        }
+        match name {
+            "print" => {
+                let bound = self.bind("print", &["sep", "end"], Arguments { positional: Vec::new(), keywords: arguments.keywords }, false, span)?;
+                let sep = bound.optional(0).map_or(" ".to_string(), to_str);
+                let end = bound.optional(1).map_or("\n".to_string(), to_str);
+                let parts: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
+                self.write_output(&format!("{}{end}", parts.join(&sep)), span)?;
+                Ok(Value::None)
+            }
+            "range" => {
+                let bound = self.bind("range", &["start", "stop", "step"], arguments, false, span)?;
+                let (start, stop) = match bound.optional(1) {
+                    None => (0, bound.int(0, None)?),
+                    Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
+                };
+                let step = bound.int(2, Some(1))?;
+                if step == 0 {
+                    return Err(self.error(ErrorKind::Value, "range() step must not be zero", bound.span_of(2)));
+                }
+                Ok(Value::Range(start, stop, step))
+            }
+            "min" | "max" => self.min_max(name, arguments, span),
+            "sorted" => {
+                let bound = self.bind(name, &["iterable"], arguments, false, span)?;
+                let mut items = self.iterate(bound.required(0)?, span)?;
+                let mut failed = false;
+                items.sort_by(|a, b| order(a, b).unwrap_or_else(|| {
+                    failed = true;
+                    std::cmp::Ordering::Equal
+                }));
+                if failed {
+                    return Err(self.error(ErrorKind::Type, "sorted(): the items cannot be compared", span));
+                }
+                Ok(Value::list(items))
+            }
+            _ => {
+                let bound = self.bind(name, &["value", "second"], arguments, false, span)?;
+                let value = bound.required(0).ok().cloned();
+                self.call_simple_builtin(name, value, bound.optional(1).cloned(), span)
+            }
+        }
+    }
+
+    fn call_simple_builtin(&self, name: &str, value: Option<Value>, second: Option<Value>, span: Span) -> Result<Value> {
+        let missing = || self.error(ErrorKind::Type, format!("{name}() needs an argument"), span);
+        match name {
+            "list" => Ok(Value::list(match value {
+                Some(value) => self.iterate(&value, span)?,
+                None => Vec::new(),
+            })),
+            "tuple" => Ok(Value::tuple(match value {
+                Some(value) => self.iterate(&value, span)?,
+                None => Vec::new(),
+            })),
+            "str" => Ok(Value::string(value.map_or(String::new(), |value| to_str(&value)))),
+            "repr" => Ok(Value::string(repr(&value.ok_or_else(missing)?))),
+            "bool" => Ok(Value::Bool(match value {
+                Some(value) => self.truthy(&value, span)?,
+                None => false,
+            })),
+            _ => {
+                let value = value.ok_or_else(missing)?;
+                self.call_unary_builtin(name, value, second, span)
+            }
+        }
+    }
+
+    fn call_unary_builtin(&self, name: &str, value: Value, second: Option<Value>, span: Span) -> Result<Value> {
+        let type_error = |value: &Value| self.error(ErrorKind::Type, format!("{name}(): unsupported argument type '{}'", value.type_name()), span);
+        match name {
+            "len" => Ok(Value::Int(match &value {
+                Value::Str(text) => text.chars().count() as i64,
+                Value::List(items) => items.borrow().len() as i64,
+                Value::Tuple(items) => items.len() as i64,
+                Value::Dict(entries) => entries.borrow().len() as i64,
+                Value::Range(start, stop, step) => range_length(*start, *stop, *step),
+                Value::Tensor(object) => match object.get().shape().first() {
+                    Some(&size) => size as i64,
+                    None => return Err(self.error(ErrorKind::Type, "len() of a 0-d tensor", span)),
+                },
+                other => return Err(type_error(other)),
+            })),
+            "abs" => match &value {
+                Value::Int(number) => number.checked_abs().map(Value::Int).ok_or_else(|| self.error(ErrorKind::Overflow, "integer overflow", span)),
+                Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
+                Value::Float(number) => Ok(Value::Float(number.abs())),
+                Value::Tensor(object) => self.tensor_result(object.get().unary(crate::tensor::UnaryOp::Abs), span),
+                other => Err(type_error(other)),
+            },
+            "float" => match &value {
+                Value::Str(text) => match text.trim() {
+                    "inf" | "+inf" => Ok(Value::Float(f64::INFINITY)),
+                    "-inf" => Ok(Value::Float(f64::NEG_INFINITY)),
+                    "nan" => Ok(Value::Float(f64::NAN)),
+                    trimmed => trimmed.parse().map(Value::Float).map_err(|_| self.error(ErrorKind::Value, format!("could not convert string to float: {}", repr(&value)), span)),
+                },
+                Value::Tensor(object) => self.item(&object.get(), span).map(Value::Float),
+                other => other.as_number().map(Value::Float).ok_or_else(|| type_error(other)),
+            },
+            "int" => match &value {
+                Value::Float(number) => {
+                    if !number.is_finite() || number.abs() >= 9.2e18 {
+                        return Err(self.error(ErrorKind::Value, format!("cannot convert float {} to an integer", super::format::format_float(*number)), span));
+                    }
+                    Ok(Value::Int(number.trunc() as i64))
+                }
+                Value::Str(text) => text.trim().parse().map(Value::Int).map_err(|_| self.error(ErrorKind::Value, format!("invalid literal for int(): {}", repr(&value)), span)),
+                Value::Tensor(object) => self.item(&object.get(), span).map(|x| Value::Int(x.trunc() as i64)),
+                other => other.as_int().map(Value::Int).ok_or_else(|| type_error(other)),
+            },
+            "round" => {
+                let number = match &value {
+                    Value::Tensor(object) => self.item(&object.get(), span)?,
+                    other => other.as_number().ok_or_else(|| type_error(other))?,
+                };
+                match second.and_then(|digits| digits.as_int()) {
+                    None => {
+                        let rounded = round_half_even(number);
+                        if !rounded.is_finite() {
+                            return Err(self.error(ErrorKind::Value, "cannot round a non-finite float to an integer", span));
+                        }
+                        Ok(Value::Int(rounded as i64))
+                    }
+                    Some(digits) if digits >= 0 => {
+                        // The decimal expansion of the binary value decides, as in Python (2.675 → 2.67).
+                        let text = format!("{:.*}", digits.min(300) as usize, number);
+                        Ok(Value::Float(text.parse().unwrap_or(number)))
+                    }
+                    Some(digits) => {
+                        let factor = 10f64.powi(digits.clamp(-300, 0) as i32);
+                        Ok(Value::Float(round_half_even(number * factor) / factor))
+                    }
+                }
+            }
+            "enumerate" => {
+                let start = second.and_then(|start| start.as_int()).unwrap_or(0);
+                let items = self.iterate(&value, span)?;
+                Ok(Value::list(items.into_iter().enumerate().map(|(index, item)| Value::tuple(vec![Value::Int(start.saturating_add(index as i64)), item])).collect()))
+            }
+            "zip" => {
+                let first = self.iterate(&value, span)?;
+                let second = match second {
+                    Some(second) => self.iterate(&second, span)?,
+                    None => return Ok(Value::list(first.into_iter().map(|item| Value::tuple(vec![item])).collect())),
+                };
+                Ok(Value::list(first.into_iter().zip(second).map(|(a, b)| Value::tuple(vec![a, b])).collect()))
+            }
+            "sum" => {
+                let mut total = second.unwrap_or(Value::Int(0));
+                for item in self.iterate(&value, span)? {
+                    total = self.binary(crate::lang::syntax::ast::BinaryOp::Add, &total, &item, span)?;
+                }
+                Ok(total)
+            }
+            "any" | "all" => {
+                let want = name == "all";
+                for item in self.iterate(&value, span)? {
+                    if self.truthy(&item, span)? != want {
+                        return Ok(Value::Bool(!want));
+                    }
+                }
+                Ok(Value::Bool(want))
+            }
+            _ => Err(self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span)),
+        }
+    }
+
+    fn min_max(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        if !arguments.keywords.is_empty() {
+            return Err(self.error(ErrorKind::Unsupported, format!("{name}() takes no keyword arguments in tile scripts"), span));
+        }
+        let items = if arguments.positional.len() == 1 {
+            self.iterate(&arguments.positional[0].0, span)?
+        } else {
+            arguments.positional.into_iter().map(|(value, _)| value).collect()
+        };
+        let mut best: Option<Value> = None;
+        for item in items {
+            best = Some(match best {
+                None => item,
+                Some(current) => {
+                    let ordering = order(&item, &current)
+                        .ok_or_else(|| self.error(ErrorKind::Type, format!("{name}(): cannot compare {} and {}", item.type_name(), current.type_name()), span))?;
+                    if (name == "min" && ordering.is_lt()) || (name == "max" && ordering.is_gt()) {
+                        item
+                    } else {
+                        current
+                    }
+                }
+            });
+        }
+        best.ok_or_else(|| self.error(ErrorKind::Value, format!("{name}() of an empty sequence"), span))
+    }
+
+    fn call_math(&self, function: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        let bound = self.bind(&format!("math.{function}"), &["x", "y"], arguments, false, span)?;
+        let x = bound.float(0, None)?;
+        let domain = || self.error(ErrorKind::Value, format!("math.{function}: math domain error"), span);
+        Ok(Value::Float(match function {
+            "sqrt" if x < 0.0 => return Err(domain()),
+            "sqrt" => x.sqrt(),
+            "exp" => x.exp(),
+            "log" | "log2" | "log10" if x <= 0.0 => return Err(domain()),
+            "log" => match bound.optional(1) {
+                Some(_) => x.ln() / bound.float(1, None)?.ln(),
+                None => x.ln(),
+            },
+            "log2" => x.log2(),
+            "log10" => x.log10(),
+            "sin" => x.sin(),
+            "cos" => x.cos(),
+            "tan" => x.tan(),
+            "tanh" => x.tanh(),
+            "atan" => x.atan(),
+            "erf" => libm::erf(x),
+            "fabs" => x.abs(),
+            "pow" => x.powf(bound.float(1, None)?),
+            "floor" => return Ok(Value::Int(x.floor() as i64)),
+            "ceil" => return Ok(Value::Int(x.ceil() as i64)),
+            "isnan" => return Ok(Value::Bool(x.is_nan())),
+            "isclose" => {
+                let y = bound.float(1, None)?;
+                return Ok(Value::Bool((x - y).abs() <= 1e-9 * x.abs().max(y.abs())));
+            }
+            _ => return Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{function}'"), span)),
+        }))
+    }
+
+    /// `math.<name>`.
+    pub(crate) fn math_attribute(&self, name: &str, span: Span) -> Result<Value> {
+        match name {
+            "pi" => Ok(Value::Float(std::f64::consts::PI)),
+            "e" => Ok(Value::Float(std::f64::consts::E)),
+            "inf" => Ok(Value::Float(f64::INFINITY)),
+            "nan" => Ok(Value::Float(f64::NAN)),
+            _ if MATH_FUNCTIONS.contains(&name) => Ok(Value::Builtin(Rc::from(format!("math.{name}").as_str()))),
+            _ => Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{name}'"), span)),
+        }
+    }
+
+    /// The items of an iterable value (materialised; bounded by the list limit).
+    pub(crate) fn iterate(&self, value: &Value, span: Span) -> Result<Vec<Value>> {
+        match value {
+            Value::List(items) => Ok(items.borrow().clone()),
+            Value::Tuple(items) => Ok(items.as_ref().clone()),
+            Value::Dict(entries) => Ok(entries.borrow().iter().map(|(key, _)| key.clone()).collect()),
+            Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
+            Value::Range(start, stop, step) => {
+                let count = range_length(*start, *stop, *step);
+                self.check_items(count.max(0) as usize, span)?;
+                Ok((0..count).map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64)).collect())
+            }
+            Value::Tensor(object) => self.tensor_rows(&object.get(), span),
+            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
+        }
+    }
+}
+
+fn round_half_even(value: f64) -> f64 {
+    let rounded = value.round();
+    if (value - value.trunc()).abs() == 0.5 {
+        2.0 * (value / 2.0).round()
+    } else {
+        rounded
+    }
+}

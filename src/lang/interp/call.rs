@@ -1,0 +1,307 @@
+//! Calls: script functions (argument binding, call depth, tracebacks), builtins, bound methods,
+//! kernels and decorator objects; `Bound`, the argument reader of builtins.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result, SourceSpan, TraceFrame};
+use super::eval::Arguments;
+use super::exec::Flow;
+use super::interpreter::Interpreter;
+use super::scope::Scope;
+use super::value::{Function, Object, Value};
+use crate::autograd::Var;
+use crate::lang::syntax::Span;
+use crate::tensor::DType;
+
+impl Interpreter {
+    /// Calls any callable value.
+    #[inline(never)]
+    pub(crate) fn call(&self, callee: &Value, arguments: Arguments, span: Span) -> Result<Value> {
+        match callee {
+            Value::Function(function) => self.call_function(function, arguments, span),
+            Value::Builtin(name) => self.call_builtin(name, arguments, span),
+            Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
+            Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
+            Value::Object(object) if matches!(object.as_ref(), Object::JitDecorator { .. } | Object::KernelDecorator { .. } | Object::GradientDecorator { .. }) => {
+                let bound = self.bind("decorator", &["function"], arguments, false, span)?;
+                let function = bound.required(0)?.clone();
+                self.apply_decorator(callee.clone(), function, span)
+            }
+            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", other.type_name()), span)),
+        }
+    }
+
+    /// Calls a script function with positional values only (used by autograd callbacks).
+    pub(crate) fn call_values(&self, callee: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
+        let arguments = Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
+        self.call(callee, arguments, span)
+    }
+
+    /// Calls a script function: binds its parameters in a fresh scope nested in its closure.
+    #[inline(never)]
+    pub(crate) fn call_function(&self, function: &Rc<Function>, arguments: Arguments, span: Span) -> Result<Value> {
+        let limit = self.limits.get().call_depth;
+        if self.depth.get() >= limit {
+            return Err(self
+                .error(ErrorKind::CallDepth, format!("call depth exceeded: more than {limit} nested calls"), span)
+                .with_help("look for a recursion without a base case, or raise the session's call depth"));
+        }
+        self.check_stack(span)?;
+        let scope = Scope::child(&function.closure);
+        self.bind_parameters(function, arguments, &scope, span)?;
+        self.depth.set(self.depth.get() + 1);
+        self.cells.borrow_mut().push(function.cell);
+        self.functions.borrow_mut().push(function.name.clone());
+        let result = self.exec_block(&function.definition.body, &scope);
+        self.functions.borrow_mut().pop();
+        self.cells.borrow_mut().pop();
+        self.depth.set(self.depth.get() - 1);
+        match result {
+            Ok(Flow::Return(value)) => Ok(value),
+            Ok(Flow::Normal) => Ok(Value::None),
+            Ok(Flow::Break | Flow::Continue) => Err(self.error(ErrorKind::Control, "'break' or 'continue' outside a loop", span)),
+            Err(mut error) => {
+                error.traceback.push(TraceFrame { function: function.name.clone(), call_site: SourceSpan { cell: self.current_cell(), span } });
+                Err(error)
+            }
+        }
+    }
+
+    /// Stops before the native stack runs out: the distance from the cell's first frame to here
+    /// (stacks grow down, natively and in wasm's shadow stack) is checked against the budget.
+    fn check_stack(&self, span: Span) -> Result<()> {
+        let marker = 0u8;
+        let here = std::hint::black_box(&marker) as *const u8 as usize;
+        let base = self.stack_base.get();
+        let budget = self.limits.get().stack_bytes;
+        if base != 0 && base.saturating_sub(here) > budget {
+            return Err(self
+                .error(ErrorKind::CallDepth, format!("call depth exceeded: {} nested calls use more than the stack budget of {} KiB", self.depth.get(), budget >> 10), span)
+                .with_help("look for a recursion without a base case, or raise the session's stack budget"));
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn bind_parameters(&self, function: &Function, arguments: Arguments, scope: &Rc<Scope>, span: Span) -> Result<()> {
+        let parameters = &function.definition.parameters;
+        let name = &function.name;
+        let mut positional = arguments.positional.into_iter();
+        let mut filled: Vec<Option<Value>> = Vec::with_capacity(parameters.positional.len());
+        for _ in &parameters.positional {
+            filled.push(positional.next().map(|(value, _)| value));
+        }
+        let extra: Vec<Value> = positional.map(|(value, _)| value).collect();
+        if !extra.is_empty() && parameters.varargs.is_none() {
+            let given = parameters.positional.len() + extra.len();
+            return Err(self.error(
+                ErrorKind::Type,
+                format!("{name}() takes {} positional arguments but {given} were given", parameters.positional.len()),
+                span,
+            ));
+        }
+        let mut keyword_only: Vec<Option<Value>> = vec![None; parameters.keyword_only.len()];
+        let mut kwargs = Vec::new();
+        for (key, value, argument_span) in arguments.keywords {
+            if let Some(index) = parameters.positional.iter().position(|parameter| parameter.name.name == key) {
+                if filled[index].is_some() {
+                    return Err(self.error(ErrorKind::Type, format!("{name}() got multiple values for argument '{key}'"), argument_span));
+                }
+                filled[index] = Some(value);
+            } else if let Some(index) = parameters.keyword_only.iter().position(|parameter| parameter.name.name == key) {
+                keyword_only[index] = Some(value);
+            } else if parameters.kwargs.is_some() {
+                kwargs.push((Value::string(key), value));
+            } else {
+                return Err(self.error(ErrorKind::Type, format!("{name}() got an unexpected keyword argument '{key}'"), argument_span));
+            }
+        }
+        for (index, parameter) in parameters.positional.iter().enumerate() {
+            let value = filled[index].take().or_else(|| function.defaults[index].clone());
+            match value {
+                Some(value) => scope.set(&parameter.name.name, value),
+                None => {
+                    return Err(self.error(ErrorKind::Type, format!("{name}() missing required argument '{}'", parameter.name.name), span));
+                }
+            }
+        }
+        for (index, parameter) in parameters.keyword_only.iter().enumerate() {
+            match keyword_only[index].take().or_else(|| function.keyword_defaults[index].clone()) {
+                Some(value) => scope.set(&parameter.name.name, value),
+                None => {
+                    return Err(self.error(ErrorKind::Type, format!("{name}() missing keyword argument '{}'", parameter.name.name), span));
+                }
+            }
+        }
+        if let Some(varargs) = &parameters.varargs {
+            scope.set(&varargs.name.name, Value::tuple(extra));
+        }
+        if let Some(parameter) = &parameters.kwargs {
+            scope.set(&parameter.name.name, Value::dict(kwargs));
+        }
+        Ok(())
+    }
+
+    /// Matches `arguments` to the parameter `names` of a builtin (`rest` collects extra positionals
+    /// when `varargs`).
+    pub(crate) fn bind<'a>(&'a self, function: &str, names: &[&str], arguments: Arguments, varargs: bool, span: Span) -> Result<Bound<'a>> {
+        let mut values: Vec<Option<(Value, Span)>> = vec![None; names.len()];
+        let mut rest = Vec::new();
+        for (index, item) in arguments.positional.into_iter().enumerate() {
+            if index < names.len() && !(varargs && index >= names.len()) {
+                values[index] = Some(item);
+            } else if varargs {
+                rest.push(item);
+            } else {
+                return Err(self.error(ErrorKind::Type, format!("{function}() takes at most {} positional arguments", names.len()), item.1));
+            }
+        }
+        for (key, value, argument_span) in arguments.keywords {
+            match names.iter().position(|name| *name == key) {
+                Some(index) if values[index].is_some() => {
+                    return Err(self.error(ErrorKind::Type, format!("{function}() got multiple values for argument '{key}'"), argument_span));
+                }
+                Some(index) => values[index] = Some((value, argument_span)),
+                None => {
+                    let known = names.join(", ");
+                    return Err(self
+                        .error(ErrorKind::Type, format!("{function}() got an unexpected keyword argument '{key}'"), argument_span)
+                        .with_help(format!("{function} takes: {known}")));
+                }
+            }
+        }
+        Ok(Bound { interpreter: self, function: function.to_string(), names: names.iter().map(|name| name.to_string()).collect(), values, rest, span })
+    }
+}
+
+/// The arguments of a builtin matched to its parameters, with typed accessors.
+pub(crate) struct Bound<'a> {
+    interpreter: &'a Interpreter,
+    /// The builtin's name (for messages).
+    pub function: String,
+    names: Vec<String>,
+    /// The value (and its span) of each parameter, if given.
+    pub values: Vec<Option<(Value, Span)>>,
+    /// Extra positional values (for `*args` builtins).
+    pub rest: Vec<(Value, Span)>,
+    /// The call's span.
+    pub span: Span,
+}
+
+impl Bound<'_> {
+    /// The value of parameter `index` unless missing or `None`.
+    pub fn optional(&self, index: usize) -> Option<&Value> {
+        match &self.values[index] {
+            Some((Value::None, _)) | None => None,
+            Some((value, _)) => Some(value),
+        }
+    }
+
+    /// The span of parameter `index` (the call's when missing).
+    pub fn span_of(&self, index: usize) -> Span {
+        self.values[index].as_ref().map_or(self.span, |(_, span)| *span)
+    }
+
+    /// The value of a required parameter.
+    pub fn required(&self, index: usize) -> Result<&Value> {
+        match &self.values[index] {
+            Some((value, _)) => Ok(value),
+            None => Err(self.interpreter.error(
+                ErrorKind::Type,
+                format!("{}() missing required argument '{}'", self.function, self.names[index]),
+                self.span,
+            )),
+        }
+    }
+
+    fn wrong(&self, index: usize, expected: &str, got: &Value) -> super::error::RuntimeError {
+        self.interpreter.error(
+            ErrorKind::Type,
+            format!("{}(): '{}' must be {expected}, not {}", self.function, self.names[index], got.type_name()),
+            self.span_of(index),
+        )
+    }
+
+    /// A tensor parameter.
+    pub fn tensor(&self, index: usize) -> Result<Var> {
+        match self.required(index)? {
+            Value::Tensor(object) => Ok(object.get()),
+            other => Err(self.wrong(index, "a tensor", other)),
+        }
+    }
+
+    /// An integer parameter (with a default when missing or `None`).
+    pub fn int(&self, index: usize, default: Option<i64>) -> Result<i64> {
+        match (self.optional(index), default) {
+            (None, Some(default)) => Ok(default),
+            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, "an int", value))),
+            (Some(value), _) => value.as_int().ok_or_else(|| self.wrong(index, "an int", value)),
+        }
+    }
+
+    /// A float parameter (ints accepted).
+    pub fn float(&self, index: usize, default: Option<f64>) -> Result<f64> {
+        match (self.optional(index), default) {
+            (None, Some(default)) => Ok(default),
+            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, "a number", value))),
+            (Some(value), _) => value.as_number().ok_or_else(|| self.wrong(index, "a number", value)),
+        }
+    }
+
+    /// A bool parameter.
+    pub fn flag(&self, index: usize, default: bool) -> Result<bool> {
+        match self.optional(index) {
+            None => Ok(default),
+            Some(Value::Bool(flag)) => Ok(*flag),
+            Some(value) => value.as_int().map(|x| x != 0).ok_or_else(|| self.wrong(index, "a bool", value)),
+        }
+    }
+
+    /// A dtype parameter.
+    pub fn dtype(&self, index: usize, default: DType) -> Result<DType> {
+        match self.optional(index) {
+            None => Ok(default),
+            Some(Value::DType(dtype)) => Ok(*dtype),
+            Some(value) => Err(self.wrong(index, "a pypto dtype (pypto.DT_FP32, DT_FP16, DT_BF16)", value)),
+        }
+    }
+
+    /// A shape: a list or tuple of non-negative ints (or one int).
+    pub fn shape(&self, index: usize) -> Result<Vec<usize>> {
+        let value = self.required(index)?;
+        self.interpreter.to_shape(value, self.span_of(index), &self.function)
+    }
+
+    /// Dims for a reduction: `None` (all), an int, or a list of ints.
+    pub fn dims(&self, index: usize) -> Result<Option<Vec<isize>>> {
+        match self.optional(index) {
+            None => Ok(None),
+            Some(value) => {
+                if let Some(dim) = value.as_int() {
+                    return Ok(Some(vec![dim as isize]));
+                }
+                let items = self.interpreter.iterate(value, self.span_of(index))?;
+                items.iter().map(|item| item.as_int().map(|dim| dim as isize).ok_or_else(|| self.wrong(index, "an int or a list of ints", value))).collect::<Result<Vec<_>>>().map(Some)
+            }
+        }
+    }
+}
+
+impl Interpreter {
+    /// A shape from a list/tuple of non-negative ints (or one int).
+    pub(crate) fn to_shape(&self, value: &Value, span: Span, function: &str) -> Result<Vec<usize>> {
+        let items = match value {
+            Value::Int(_) | Value::Bool(_) => vec![value.clone()],
+            Value::List(_) | Value::Tuple(_) => self.iterate(value, span)?,
+            other => return Err(self.error(ErrorKind::Type, format!("{function}(): a shape is a list of ints, not {}", other.type_name()), span)),
+        };
+        items
+            .iter()
+            .map(|item| match item.as_int() {
+                Some(size) if size >= 0 => Ok(size as usize),
+                Some(size) => Err(self.error(ErrorKind::Value, format!("{function}(): negative size {size} in a shape"), span)),
+                None => Err(self.error(ErrorKind::Type, format!("{function}(): a shape holds ints, not {}", item.type_name()), span)),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,318 @@
+//! Expressions: names, literals, containers, attributes, subscripts, calls, operators.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result};
+use super::interpreter::Interpreter;
+use super::scope::Scope;
+use super::value::Value;
+use crate::lang::syntax::ast::{ArgumentKind, CompareOp, Expr, ExprKind, FStringPart, LogicalOp, UnaryOp};
+use crate::lang::syntax::Span;
+
+/// Evaluated call arguments: positional values and `name=value` pairs, with their spans.
+pub(crate) struct Arguments {
+    /// Positional values.
+    pub positional: Vec<(Value, Span)>,
+    /// Keyword values.
+    pub keywords: Vec<(String, Value, Span)>,
+}
+
+impl Interpreter {
+    /// Evaluates an expression. Each compound kind is its own (never inlined) function so that the
+    /// frame of this recursive dispatcher stays small: deep script recursion then fits the stack.
+    pub(crate) fn eval(&self, expression: &Expr, scope: &Rc<Scope>) -> Result<Value> {
+        self.step(expression.span)?;
+        let span = expression.span;
+        match &expression.kind {
+            ExprKind::Name(name) => self.lookup(name, scope, span),
+            ExprKind::Int(value) => Ok(Value::Int(*value)),
+            ExprKind::Float(value) => Ok(Value::Float(*value)),
+            ExprKind::Str(text) => Ok(Value::string(text.as_str())),
+            ExprKind::FString(parts) => self.eval_fstring(parts, scope, span),
+            ExprKind::Bool(value) => Ok(Value::Bool(*value)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Ellipsis => Ok(Value::Ellipsis),
+            ExprKind::List(items) => self.eval_items(items, scope, span).map(Value::list),
+            ExprKind::Tuple(items) => self.eval_items(items, scope, span).map(Value::tuple),
+            ExprKind::Dict(pairs) => self.eval_dict(pairs, scope, span),
+            ExprKind::Attribute { value, attribute } => self.eval_attribute(value, attribute, scope),
+            ExprKind::Subscript { value, index } => self.eval_subscript(value, index, scope, span),
+            ExprKind::Slice { lower, upper, step } => self.eval_slice([lower, upper, step], scope),
+            ExprKind::Call { function, arguments } => self.eval_call(function, arguments, scope, span),
+            ExprKind::Unary { op, operand } => self.eval_unary(*op, operand, scope, span),
+            ExprKind::Binary { op, left, right } => self.eval_binary(*op, left, right, scope, span),
+            ExprKind::Logical { op, left, right } => self.eval_logical(*op, left, right, scope),
+            ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
+            ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
+            ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_dict(&self, pairs: &[(Expr, Expr)], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        self.check_items(pairs.len(), span)?;
+        let mut entries: Vec<(Value, Value)> = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            let key_value = self.eval(key, scope)?;
+            self.check_hashable(&key_value, key.span)?;
+            let value = self.eval(value, scope)?;
+            match entries.iter_mut().find(|(existing, _)| super::operators::values_equal(existing, &key_value)) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((key_value, value)),
+            }
+        }
+        Ok(Value::dict(entries))
+    }
+
+    #[inline(never)]
+    fn eval_attribute(&self, value: &Expr, attribute: &crate::lang::syntax::ast::Identifier, scope: &Rc<Scope>) -> Result<Value> {
+        let object = self.eval(value, scope)?;
+        self.get_attribute(&object, &attribute.name, attribute.span)
+    }
+
+    #[inline(never)]
+    fn eval_subscript(&self, value: &Expr, index: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let container = self.eval(value, scope)?;
+        let index = self.eval(index, scope)?;
+        self.get_item(&container, &index, span)
+    }
+
+    #[inline(never)]
+    fn eval_slice(&self, parts: [&Option<Box<Expr>>; 3], scope: &Rc<Scope>) -> Result<Value> {
+        let mut bounds = [None; 3];
+        for (bound, part) in bounds.iter_mut().zip(parts) {
+            if let Some(part) = part {
+                *bound = match self.eval(part, scope)? {
+                    Value::None => None,
+                    value => Some(value.as_int().ok_or_else(|| {
+                        self.error(ErrorKind::Type, format!("slice indices must be integers, not {}", value.type_name()), part.span)
+                    })?),
+                };
+            }
+        }
+        Ok(Value::Slice(Rc::new(bounds)))
+    }
+
+    #[inline(never)]
+    fn eval_call(&self, function: &Expr, arguments: &[crate::lang::syntax::ast::Argument], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let callee = self.eval(function, scope)?;
+        let arguments = self.eval_arguments(arguments, scope)?;
+        self.call(&callee, arguments, span)
+    }
+
+    #[inline(never)]
+    fn eval_unary(&self, op: UnaryOp, operand: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let value = self.eval(operand, scope)?;
+        match op {
+            UnaryOp::Not => Ok(Value::Bool(!self.truthy(&value, operand.span)?)),
+            UnaryOp::Negate => self.negate(&value, span),
+            UnaryOp::Plus => match value {
+                Value::Int(_) | Value::Float(_) | Value::Tensor(_) => Ok(value),
+                Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),
+                other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary +: '{}'", other.type_name()), span)),
+            },
+        }
+    }
+
+    #[inline(never)]
+    fn eval_binary(&self, op: crate::lang::syntax::ast::BinaryOp, left: &Expr, right: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let left = self.eval(left, scope)?;
+        let right = self.eval(right, scope)?;
+        self.binary(op, &left, &right, span)
+    }
+
+    #[inline(never)]
+    fn eval_logical(&self, op: LogicalOp, left: &Expr, right: &Expr, scope: &Rc<Scope>) -> Result<Value> {
+        let left_value = self.eval(left, scope)?;
+        let left_true = self.truthy(&left_value, left.span)?;
+        match (op, left_true) {
+            (LogicalOp::And, false) | (LogicalOp::Or, true) => Ok(left_value),
+            _ => self.eval(right, scope),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_compare(&self, left: &Expr, comparisons: &[(CompareOp, Expr)], scope: &Rc<Scope>) -> Result<Value> {
+        let mut current = self.eval(left, scope)?;
+        let mut current_span = left.span;
+        for (op, right) in comparisons {
+            let right_value = self.eval(right, scope)?;
+            if !self.compare(*op, &current, &right_value, current_span.cover(right.span))? {
+                return Ok(Value::Bool(false));
+            }
+            current = right_value;
+            current_span = right.span;
+        }
+        Ok(Value::Bool(true))
+    }
+
+    #[inline(never)]
+    fn eval_if_else(&self, test: &Expr, body: &Expr, orelse: &Expr, scope: &Rc<Scope>) -> Result<Value> {
+        let condition = self.eval(test, scope)?;
+        if self.truthy(&condition, test.span)? {
+            self.eval(body, scope)
+        } else {
+            self.eval(orelse, scope)
+        }
+    }
+
+    /// Looks a name up in the scopes, then among the builtins.
+    pub(crate) fn lookup(&self, name: &str, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        if let Some(value) = scope.get(name) {
+            return Ok(value);
+        }
+        if super::builtins::is_builtin(name) {
+            return Ok(Value::Builtin(Rc::from(name)));
+        }
+        let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
+        Err(match name {
+            "pypto" | "pt" | "math" => error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name })),
+            "np" | "numpy" | "torch" => error.with_help("numpy and torch are not available; use the pypto module"),
+            _ => error,
+        })
+    }
+
+    fn eval_items(&self, items: &[Expr], scope: &Rc<Scope>, span: Span) -> Result<Vec<Value>> {
+        self.check_items(items.len(), span)?;
+        items.iter().map(|item| self.eval(item, scope)).collect()
+    }
+
+    fn eval_fstring(&self, parts: &[FStringPart], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+        let mut text = String::new();
+        for part in parts {
+            match part {
+                FStringPart::Literal(literal) => text.push_str(literal),
+                FStringPart::Field { expression, conversion, format_spec } => {
+                    let value = self.eval(expression, scope)?;
+                    let piece = match (conversion, format_spec) {
+                        (Some('r'), _) => super::format::repr(&value),
+                        (_, Some(spec)) => super::format::format_with_spec(&value, spec)
+                            .map_err(|message| self.error(ErrorKind::Value, message, expression.span))?,
+                        _ => super::format::to_str(&value),
+                    };
+                    text.push_str(&piece);
+                    self.check_string(text.len(), span)?;
+                }
+            }
+        }
+        Ok(Value::string(text))
+    }
+
+    /// Evaluates call arguments, unpacking `*list` and `**dict`.
+    pub(crate) fn eval_arguments(&self, arguments: &[crate::lang::syntax::ast::Argument], scope: &Rc<Scope>) -> Result<Arguments> {
+        let mut result = Arguments { positional: Vec::new(), keywords: Vec::new() };
+        for argument in arguments {
+            match &argument.kind {
+                ArgumentKind::Positional(value) => result.positional.push((self.eval(value, scope)?, argument.span)),
+                ArgumentKind::Keyword { name, value } => {
+                    if result.keywords.iter().any(|(existing, _, _)| existing == &name.name) {
+                        return Err(self.error(ErrorKind::Type, format!("keyword argument '{}' repeated", name.name), argument.span));
+                    }
+                    result.keywords.push((name.name.clone(), self.eval(value, scope)?, argument.span));
+                }
+                ArgumentKind::Unpack(value) => {
+                    let sequence = self.eval(value, scope)?;
+                    for item in self.iterate(&sequence, value.span)? {
+                        result.positional.push((item, argument.span));
+                    }
+                }
+                ArgumentKind::UnpackKeywords(value) => match &self.eval(value, scope)? {
+                    Value::Dict(entries) => {
+                        for (key, item) in entries.borrow().iter() {
+                            let Value::Str(key) = key else {
+                                return Err(self.error(ErrorKind::Type, "keywords must be strings", value.span));
+                            };
+                            result.keywords.push((key.to_string(), item.clone(), argument.span));
+                        }
+                    }
+                    other => {
+                        return Err(self.error(ErrorKind::Type, format!("argument after ** must be a dict, not {}", other.type_name()), value.span))
+                    }
+                },
+            }
+        }
+        Ok(result)
+    }
+
+    fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
+        match key {
+            Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
+                Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", key.type_name()), span))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `a op b` for comparisons.
+    pub(crate) fn compare(&self, op: CompareOp, left: &Value, right: &Value, span: Span) -> Result<bool> {
+        use super::operators::{order, values_equal};
+        match op {
+            CompareOp::Equal | CompareOp::NotEqual => {
+                if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
+                    return Err(self
+                        .error(ErrorKind::Unsupported, "comparing tensors with == or != is not supported", span)
+                        .with_help("use pypto.allclose(a, b) or pypto.assert_allclose(actual, desired)"));
+                }
+                Ok(values_equal(left, right) == (op == CompareOp::Equal))
+            }
+            CompareOp::Is => Ok(identical(left, right)),
+            CompareOp::IsNot => Ok(!identical(left, right)),
+            CompareOp::In | CompareOp::NotIn => {
+                let found = match right {
+                    Value::Dict(entries) => entries.borrow().iter().any(|(key, _)| values_equal(key, left)),
+                    Value::Str(text) => match left {
+                        Value::Str(needle) => text.contains(needle.as_ref()),
+                        other => {
+                            return Err(self.error(ErrorKind::Type, format!("'in <string>' requires a string, not {}", other.type_name()), span))
+                        }
+                    },
+                    Value::Range(start, stop, step) => match left.as_int() {
+                        Some(value) => {
+                            let inside = if *step > 0 { value >= *start && value < *stop } else { value <= *start && value > *stop };
+                            inside && (value - start) % step == 0
+                        }
+                        None => false,
+                    },
+                    other => self.iterate(other, span)?.iter().any(|item| values_equal(item, left)),
+                };
+                Ok(found == (op == CompareOp::In))
+            }
+            CompareOp::Less | CompareOp::LessEqual | CompareOp::Greater | CompareOp::GreaterEqual => {
+                let ordering = order(left, right).ok_or_else(|| {
+                    let message = format!("'{}' not supported between '{}' and '{}'", op.symbol(), left.type_name(), right.type_name());
+                    let error = self.error(ErrorKind::Type, message, span);
+                    if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
+                        error.with_help("compare a scalar: x.item() < 1.0, or use pypto.allclose")
+                    } else {
+                        error
+                    }
+                })?;
+                Ok(match op {
+                    CompareOp::Less => ordering.is_lt(),
+                    CompareOp::LessEqual => ordering.is_le(),
+                    CompareOp::Greater => ordering.is_gt(),
+                    _ => ordering.is_ge(),
+                })
+            }
+        }
+    }
+}
+
+/// Python `is`: identity for shared objects, equality for the immutable singletons and scalars.
+fn identical(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::List(a), Value::List(b)) => Rc::ptr_eq(a, b),
+        (Value::Dict(a), Value::Dict(b)) => Rc::ptr_eq(a, b),
+        (Value::Tuple(a), Value::Tuple(b)) => Rc::ptr_eq(a, b),
+        (Value::Tensor(a), Value::Tensor(b)) => Rc::ptr_eq(a, b),
+        (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
+        (Value::Kernel(a), Value::Kernel(b)) => Rc::ptr_eq(a, b),
+        (Value::Object(a), Value::Object(b)) => Rc::ptr_eq(a, b),
+        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::Module(a), Value::Module(b)) => a == b,
+        _ => false,
+    }
+}

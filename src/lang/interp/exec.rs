@@ -1,0 +1,289 @@
+//! Statements: assignment (with unpacking and subscripts), control flow, `def`, `import`, `assert`,
+//! `with pypto.no_grad():`.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result};
+use super::interpreter::Interpreter;
+use super::scope::Scope;
+use super::value::{range_length, Function, Object, Value};
+use crate::autograd::set_grad_enabled;
+use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, ImportAlias, Stmt, StmtKind, WithItem};
+use crate::lang::syntax::Span;
+
+/// How a statement ended.
+pub(crate) enum Flow {
+    /// Fell through.
+    Normal,
+    /// `break`.
+    Break,
+    /// `continue`.
+    Continue,
+    /// `return value`.
+    Return(Value),
+}
+
+impl Interpreter {
+    /// Runs statements in order until one breaks the flow.
+    pub(crate) fn exec_block(&self, body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        for statement in body {
+            match self.exec(statement, scope)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Runs one statement (compound kinds are separate, never inlined functions: see `eval`).
+    pub(crate) fn exec(&self, statement: &Stmt, scope: &Rc<Scope>) -> Result<Flow> {
+        self.step(statement.span)?;
+        match &statement.kind {
+            StmtKind::Expr(expression) => self.eval(expression, scope).map(|_| Flow::Normal),
+            StmtKind::Assign { targets, value } => self.exec_assign(targets, value, scope),
+            StmtKind::AugAssign { target, op, value } => self.augmented_assign(target, *op, value, scope).map(|_| Flow::Normal),
+            StmtKind::AnnAssign { target, value, .. } => match value {
+                Some(value) => self.exec_assign(std::slice::from_ref(target), value, scope),
+                None => Ok(Flow::Normal),
+            },
+            StmtKind::Import { names } => {
+                for alias in names {
+                    self.import(alias, scope)?;
+                }
+                Ok(Flow::Normal)
+            }
+            StmtKind::FunctionDef(definition) => self.define_function(definition, scope, statement.span).map(|_| Flow::Normal),
+            StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
+            StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),
+            StmtKind::For { target, iter, body } => self.exec_for(target, iter, body, scope),
+            StmtKind::While { test, body } => self.exec_while(test, body, scope),
+            StmtKind::Break => Ok(Flow::Break),
+            StmtKind::Continue => Ok(Flow::Continue),
+            StmtKind::Pass => Ok(Flow::Normal),
+            StmtKind::Assert { test, message } => self.exec_assert(test, message.as_ref(), scope),
+            StmtKind::With { items, body } => self.exec_with(items, body, scope),
+            StmtKind::Error => Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span)),
+        }
+    }
+
+    #[inline(never)]
+    fn exec_assign(&self, targets: &[Expr], value: &Expr, scope: &Rc<Scope>) -> Result<Flow> {
+        let value = self.eval(value, scope)?;
+        for target in targets {
+            self.assign(target, value.clone(), scope)?;
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline(never)]
+    fn exec_return(&self, value: Option<&Expr>, scope: &Rc<Scope>) -> Result<Flow> {
+        let value = match value {
+            Some(value) => self.eval(value, scope)?,
+            None => Value::None,
+        };
+        Ok(Flow::Return(value))
+    }
+
+    #[inline(never)]
+    fn exec_if(&self, test: &Expr, body: &[Stmt], orelse: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        let condition = self.eval(test, scope)?;
+        let branch = if self.truthy(&condition, test.span)? { body } else { orelse };
+        self.exec_block(branch, scope)
+    }
+
+    #[inline(never)]
+    fn exec_while(&self, test: &Expr, body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        loop {
+            let condition = self.eval(test, scope)?;
+            if !self.truthy(&condition, test.span)? {
+                return Ok(Flow::Normal);
+            }
+            match self.exec_block(body, scope)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(value) => return Ok(Flow::Return(value)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn exec_assert(&self, test: &Expr, message: Option<&Expr>, scope: &Rc<Scope>) -> Result<Flow> {
+        let condition = self.eval(test, scope)?;
+        if self.truthy(&condition, test.span)? {
+            return Ok(Flow::Normal);
+        }
+        let text = match message {
+            Some(message) => {
+                let value = self.eval(message, scope)?;
+                format!("assertion failed: {}", super::format::to_str(&value))
+            }
+            None => "assertion failed".to_string(),
+        };
+        Err(self.error(ErrorKind::Assertion, text, test.span))
+    }
+
+    #[inline(never)]
+    fn exec_for(&self, target: &Expr, iter: &Expr, body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        let iterable = self.eval(iter, scope)?;
+        // A range is walked lazily so that a huge range costs steps, not memory.
+        if let Value::Range(start, stop, step) = iterable {
+            let count = range_length(start, stop, step);
+            for index in 0..count {
+                let value = (start as i128 + index as i128 * step as i128) as i64;
+                self.assign(target, Value::Int(value), scope)?;
+                match self.exec_block(body, scope)? {
+                    Flow::Break => break,
+                    Flow::Return(value) => return Ok(Flow::Return(value)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            }
+            return Ok(Flow::Normal);
+        }
+        for item in self.iterate(&iterable, iter.span)? {
+            self.assign(target, item, scope)?;
+            match self.exec_block(body, scope)? {
+                Flow::Break => break,
+                Flow::Return(value) => return Ok(Flow::Return(value)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_with(&self, items: &[WithItem], body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        let Some((first, rest)) = items.split_first() else {
+            return self.exec_block(body, scope);
+        };
+        let context = self.eval(&first.context, scope)?;
+        let is_no_grad = matches!(&context, Value::Object(object) if matches!(object.as_ref(), Object::NoGrad));
+        if !is_no_grad {
+            return Err(self
+                .error(ErrorKind::Unsupported, format!("a {} is not a context manager in tile scripts", context.type_name()), first.context.span)
+                .with_help("the only context manager is `with pypto.no_grad():`"));
+        }
+        if let Some(target) = &first.target {
+            self.assign(target, context.clone(), scope)?;
+        }
+        let _guard = set_grad_enabled(false);
+        self.exec_with(rest, body, scope)
+    }
+
+    fn define_function(&self, definition: &FunctionDef, scope: &Rc<Scope>, span: Span) -> Result<()> {
+        let mut defaults = Vec::new();
+        for parameter in &definition.parameters.positional {
+            defaults.push(match &parameter.default {
+                Some(default) => Some(self.eval(default, scope)?),
+                None => None,
+            });
+        }
+        let mut keyword_defaults = Vec::new();
+        for parameter in &definition.parameters.keyword_only {
+            keyword_defaults.push(match &parameter.default {
+                Some(default) => Some(self.eval(default, scope)?),
+                None => None,
+            });
+        }
+        let function = Rc::new(Function {
+            name: definition.name.name.clone(),
+            definition: Rc::new(definition.clone()),
+            defaults,
+            keyword_defaults,
+            closure: scope.clone(),
+            cell: self.current_cell(),
+        });
+        let mut value = Value::Function(function);
+        for decorator in definition.decorators.iter().rev() {
+            let decorate = self.eval(decorator, scope)?;
+            value = self.apply_decorator(decorate, value, decorator.span)?;
+        }
+        let _ = span;
+        scope.set(&definition.name.name, value);
+        Ok(())
+    }
+
+    fn import(&self, alias: &ImportAlias, scope: &Rc<Scope>) -> Result<()> {
+        let path: Vec<&str> = alias.path.iter().map(|part| part.name.as_str()).collect();
+        let full = path.join(".");
+        let known = ["pypto", "math", "pypto.nn", "pypto.frontend", "pypto.autodiff", "pypto.npu"];
+        if !known.contains(&full.as_str()) {
+            return Err(self
+                .error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), alias.span)
+                .with_help("tile scripts can import pypto (import pypto as pt) and math"));
+        }
+        match &alias.alias {
+            Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
+            None => {
+                let root = path.first().copied().unwrap_or("pypto");
+                scope.set(root, Value::Module(Rc::from(root)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds `value` to an assignment target.
+    pub(crate) fn assign(&self, target: &Expr, value: Value, scope: &Rc<Scope>) -> Result<()> {
+        match &target.kind {
+            ExprKind::Name(name) => {
+                scope.set(name, value);
+                Ok(())
+            }
+            ExprKind::Tuple(targets) | ExprKind::List(targets) => {
+                let items = self.iterate(&value, target.span)?;
+                if items.len() != targets.len() {
+                    return Err(self.error(
+                        ErrorKind::Value,
+                        format!("cannot unpack {} values into {} targets", items.len(), targets.len()),
+                        target.span,
+                    ));
+                }
+                for (target, item) in targets.iter().zip(items) {
+                    self.assign(target, item, scope)?;
+                }
+                Ok(())
+            }
+            ExprKind::Subscript { value: container, index } => {
+                let container_value = self.eval(container, scope)?;
+                let index_value = self.eval(index, scope)?;
+                self.set_item(&container_value, &index_value, value, target.span)
+            }
+            ExprKind::Attribute { value: object, attribute } => {
+                let object = self.eval(object, scope)?;
+                self.set_attribute(&object, &attribute.name, value, target.span)
+            }
+            _ => Err(self.error(ErrorKind::Unsupported, "cannot assign to this expression", target.span)),
+        }
+    }
+
+    fn augmented_assign(&self, target: &Expr, op: crate::lang::syntax::ast::BinaryOp, value: &Expr, scope: &Rc<Scope>) -> Result<()> {
+        let right = self.eval(value, scope)?;
+        match &target.kind {
+            ExprKind::Name(name) => {
+                let current = self.lookup(name, scope, target.span)?;
+                let result = self.binary_in_place(op, &current, &right, target.span.cover(value.span))?;
+                scope.set(name, result);
+                Ok(())
+            }
+            ExprKind::Subscript { value: container, index } => {
+                let container = self.eval(container, scope)?;
+                let index = self.eval(index, scope)?;
+                let current = self.get_item(&container, &index, target.span)?;
+                let result = self.binary(op, &current, &right, target.span.cover(value.span))?;
+                self.set_item(&container, &index, result, target.span)
+            }
+            ExprKind::Attribute { .. } => {
+                let current = self.eval(target, scope)?;
+                let result = self.binary(op, &current, &right, target.span.cover(value.span))?;
+                self.assign(target, result, scope)
+            }
+            _ => Err(self.error(ErrorKind::Unsupported, "cannot assign to this expression", target.span)),
+        }
+    }
+
+    /// The truth of a condition (a tensor of several elements is ambiguous, as in torch).
+    pub(crate) fn truthy(&self, value: &Value, span: Span) -> Result<bool> {
+        value.truthy().ok_or_else(|| {
+            self.error(ErrorKind::Value, "the truth value of a tensor with more than one element is ambiguous", span)
+                .with_help("use pypto.allclose(a, b), or reduce first (x.sum().item() > 0)")
+        })
+    }
+}

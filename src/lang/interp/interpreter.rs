@@ -1,0 +1,254 @@
+//! The interpreter's state: globals, limits, counters, the cell being run, output, warnings, the
+//! registered backward functions and the kernel runs recorded for the simulator.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+use super::error::{ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan};
+use super::scope::Scope;
+use super::value::Value;
+use crate::lang::syntax::{ast::Module, Span};
+
+/// Per-session limits; each exceeded limit is a clear error at the span that crossed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Limits {
+    /// Statements and expressions evaluated per cell.
+    pub step_budget: u64,
+    /// Nested calls of script functions.
+    pub call_depth: usize,
+    /// Elements of one tensor.
+    pub tensor_elements: usize,
+    /// Bytes of one tensor.
+    pub tensor_bytes: usize,
+    /// Items of one list, tuple or dict.
+    pub list_items: usize,
+    /// Bytes of one string (also the printed output of one cell).
+    pub string_bytes: usize,
+    /// Bytes of native stack that nested calls may use before they stop with a call-depth error
+    /// (the thread running the session must have at least this much stack, plus a margin).
+    pub stack_bytes: usize,
+}
+
+impl Limits {
+    /// The default stack budget: fits a 1 MiB stack (wasm's default) with a margin, and the default
+    /// call depth of 200 in release builds (about 2.6 KiB of stack per script call).
+    pub const DEFAULT_STACK_BYTES: usize = 768 << 10;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            step_budget: 50_000_000,
+            call_depth: 200,
+            tensor_elements: 1 << 26,
+            tensor_bytes: 256 << 20,
+            list_items: 1_000_000,
+            string_bytes: 16 << 20,
+            stack_bytes: Limits::DEFAULT_STACK_BYTES,
+        }
+    }
+}
+
+/// What a kernel call recorded for the simulator: options and tile shapes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct KernelRun {
+    /// The kernel's name.
+    pub name: String,
+    /// The last `set_vec_tile_shapes` of the run.
+    pub vec_tile_shapes: Option<Vec<usize>>,
+    /// The last `set_cube_tile_shapes` of the run: `[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`.
+    pub cube_tile_shapes: Option<[[usize; 2]; 3]>,
+    /// `pass_options` and `runtime_options` as text (`key=value`).
+    pub options: Vec<String>,
+    /// How many calls in a row had exactly these settings (a gradient check calls a kernel often).
+    pub calls: usize,
+}
+
+/// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).
+pub(crate) struct KernelFrame {
+    pub run: KernelRun,
+    pub dtype: crate::tensor::DType,
+    pub saved: Vec<Value>,
+}
+
+/// A tile script interpreter: the globals of a session and everything a cell needs to run.
+pub struct Interpreter {
+    pub(crate) me: Weak<Interpreter>,
+    pub(crate) globals: Rc<Scope>,
+    pub(crate) limits: Cell<Limits>,
+    pub(crate) steps: Cell<u64>,
+    pub(crate) depth: Cell<usize>,
+    pub(crate) stack_base: Cell<usize>,
+    pub(crate) cells: RefCell<Vec<usize>>,
+    pub(crate) functions: RefCell<Vec<String>>,
+    pub(crate) output: RefCell<String>,
+    pub(crate) warnings: RefCell<Vec<RuntimeWarning>>,
+    pub(crate) pending: RefCell<Option<RuntimeError>>,
+    pub(crate) gradients: RefCell<HashMap<String, Value>>,
+    pub(crate) kernel_frames: RefCell<Vec<KernelFrame>>,
+    pub(crate) kernel_runs: RefCell<Vec<KernelRun>>,
+    pub(crate) npu_preset: RefCell<String>,
+}
+
+impl Interpreter {
+    /// A fresh interpreter with `limits`.
+    pub fn new(limits: Limits) -> Rc<Interpreter> {
+        Rc::new_cyclic(|me| Interpreter {
+            me: me.clone(),
+            globals: Scope::root(),
+            limits: Cell::new(limits),
+            steps: Cell::new(0),
+            depth: Cell::new(0),
+            stack_base: Cell::new(0),
+            cells: RefCell::new(Vec::new()),
+            functions: RefCell::new(Vec::new()),
+            output: RefCell::new(String::new()),
+            warnings: RefCell::new(Vec::new()),
+            pending: RefCell::new(None),
+            gradients: RefCell::new(HashMap::new()),
+            kernel_frames: RefCell::new(Vec::new()),
+            kernel_runs: RefCell::new(Vec::new()),
+            npu_preset: RefCell::new("teaching".to_string()),
+        })
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
+    /// Changes the limits (from the next statement on).
+    pub fn set_limits(&self, limits: Limits) {
+        self.limits.set(limits);
+    }
+
+    /// The session's globals.
+    pub fn globals(&self) -> &Rc<Scope> {
+        &self.globals
+    }
+
+    /// The NPU preset kernels will run on once the simulator exists.
+    pub fn npu_preset(&self) -> String {
+        self.npu_preset.borrow().clone()
+    }
+
+    /// Chooses the NPU preset.
+    pub fn set_npu_preset(&self, preset: &str) {
+        *self.npu_preset.borrow_mut() = preset.to_string();
+    }
+
+    /// Runs the statements of `module` (the source of cell number `cell`) in the globals. Returns
+    /// the value of the last statement when it is an expression. The step budget restarts.
+    pub fn run_module(&self, module: &Module, cell: usize) -> Result<Option<Value>> {
+        self.steps.set(0);
+        self.depth.set(0);
+        let marker = 0u8;
+        self.stack_base.set(std::hint::black_box(&marker) as *const u8 as usize);
+        self.cells.borrow_mut().clear();
+        self.cells.borrow_mut().push(cell);
+        self.functions.borrow_mut().clear();
+        self.kernel_frames.borrow_mut().clear();
+        let globals = self.globals.clone();
+        let count = module.body.len();
+        let mut last = None;
+        for (index, statement) in module.body.iter().enumerate() {
+            if index + 1 == count {
+                if let crate::lang::syntax::ast::StmtKind::Expr(expression) = &statement.kind {
+                    self.step(statement.span)?;
+                    last = Some(self.eval(expression, &globals)?);
+                    break;
+                }
+            }
+            match self.exec(statement, &globals)? {
+                super::exec::Flow::Normal => {}
+                _ => return Err(self.error(ErrorKind::Control, "'return', 'break' or 'continue' outside of a function or loop", statement.span)),
+            }
+        }
+        Ok(last.filter(|value| !matches!(value, Value::None)))
+    }
+
+    /// Takes what `print` wrote since the last call.
+    pub fn take_output(&self) -> String {
+        std::mem::take(&mut self.output.borrow_mut())
+    }
+
+    /// Takes the warnings since the last call.
+    pub fn take_warnings(&self) -> Vec<RuntimeWarning> {
+        std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
+    /// Takes the kernel runs recorded since the last call.
+    pub fn take_kernel_runs(&self) -> Vec<KernelRun> {
+        std::mem::take(&mut self.kernel_runs.borrow_mut())
+    }
+
+    /// The cell whose code is running now.
+    pub(crate) fn current_cell(&self) -> usize {
+        self.cells.borrow().last().copied().unwrap_or(0)
+    }
+
+    /// `span` in the running cell.
+    pub(crate) fn at(&self, span: Span) -> SourceSpan {
+        SourceSpan { cell: self.current_cell(), span }
+    }
+
+    /// An error of `kind` at `span` of the running cell.
+    pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, span: Span) -> RuntimeError {
+        RuntimeError::new(kind, message, self.at(span))
+    }
+
+    /// A warning at `span` of the running cell.
+    pub(crate) fn warn(&self, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
+        let warning = RuntimeWarning { code, message: message.into(), location: self.at(span), help };
+        self.warnings.borrow_mut().push(warning);
+    }
+
+    /// A warning at `span` of the cell with execution number `cell`.
+    pub(crate) fn warn_in(&self, cell: usize, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
+        let warning = RuntimeWarning { code, message: message.into(), location: SourceSpan { cell, span }, help };
+        self.warnings.borrow_mut().push(warning);
+    }
+
+    /// Counts one step; past the budget, an error at `span`.
+    pub(crate) fn step(&self, span: Span) -> Result<()> {
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        let budget = self.limits.get().step_budget;
+        if steps > budget {
+            return Err(self
+                .error(ErrorKind::StepBudget, format!("step budget exceeded: the cell ran more than {budget} steps"), span)
+                .with_help("look for a loop that never ends, or raise the session's step budget"));
+        }
+        Ok(())
+    }
+
+    /// Appends printed text (bounded by the string limit).
+    pub(crate) fn write_output(&self, text: &str, span: Span) -> Result<()> {
+        let limit = self.limits.get().string_bytes;
+        let mut output = self.output.borrow_mut();
+        if output.len() + text.len() > limit {
+            return Err(self.error(ErrorKind::SizeLimit, format!("print: the cell's output exceeds the limit of {limit} bytes"), span));
+        }
+        output.push_str(text);
+        Ok(())
+    }
+
+    /// Checks a list/tuple/dict size against the limit.
+    pub(crate) fn check_items(&self, count: usize, span: Span) -> Result<()> {
+        let limit = self.limits.get().list_items;
+        if count > limit {
+            return Err(self.error(ErrorKind::SizeLimit, format!("a list of {count} items exceeds the limit of {limit} items"), span));
+        }
+        Ok(())
+    }
+
+    /// Checks a string size against the limit.
+    pub(crate) fn check_string(&self, bytes: usize, span: Span) -> Result<()> {
+        let limit = self.limits.get().string_bytes;
+        if bytes > limit {
+            return Err(self.error(ErrorKind::SizeLimit, format!("a string of {bytes} bytes exceeds the limit of {limit} bytes"), span));
+        }
+        Ok(())
+    }
+}

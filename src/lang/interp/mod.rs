@@ -1,0 +1,34 @@
+//! The interpreter of tile scripts: values, scopes, evaluation of the statements and expressions of
+//! the subset (DESIGN §2), the builtins, the `pypto` module (tensors on autograd `Var`s, kernels,
+//! registered gradients, checks, displays), limits (step budget, call depth, sizes) and runtime
+//! errors with spans and tracebacks.
+//!
+//! Entry point: [`Interpreter::new`] then [`Interpreter::run_module`] per cell (the session wraps it).
+//!
+//! Where the semantics knowingly differ from CPython: ints are 64-bit (overflow is an error, not a
+//! bignum); a name assigned in a function is local from the assignment on (reading the global first
+//! is allowed); tensors compare only through `pypto.allclose`. Tensor writes (`x[...] = v`,
+//! `x += v`, `assemble`) are in place: without autograd they write the buffer (aliases see them),
+//! with autograd the object takes the recorded result, and a user leaf with `requires_grad` refuses
+//! (as in torch). Kernels run through one function, `pypto::kernel::run_kernel`: today on the CPU
+//! reference path, later on the NPU simulator, with no change to scripts.
+
+mod builtins;
+mod call;
+mod error;
+mod eval;
+mod exec;
+pub mod format;
+mod interpreter;
+mod operators;
+pub mod pypto;
+mod scope;
+mod subscript;
+mod value;
+
+pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
+pub use format::{format_float, repr, to_str};
+pub use interpreter::{Interpreter, KernelRun, Limits};
+
+pub use scope::Scope;
+pub use value::{Function, Kernel, KernelStyle, Object, TensorObject, Value};

@@ -1,0 +1,291 @@
+//! Arithmetic on Python values (ints with overflow checks, floats, strings, lists, tuples); tensor
+//! operands go to `pypto::tensor_ops`.
+
+use std::cmp::Ordering;
+
+use super::error::{ErrorKind, Result};
+use super::interpreter::Interpreter;
+use super::value::Value;
+use crate::lang::syntax::ast::BinaryOp;
+use crate::lang::syntax::Span;
+
+impl Interpreter {
+    /// `left op right`.
+    pub(crate) fn binary(&self, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Result<Value> {
+        if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
+            return self.tensor_binary(op, left, right, span);
+        }
+        if let (Some(a), Some(b)) = (left.as_int(), right.as_int()) {
+            return self.int_binary(op, a, b, span);
+        }
+        if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
+            return self.float_binary(op, a, b, span);
+        }
+        match (op, left, right) {
+            (BinaryOp::Add, Value::Str(a), Value::Str(b)) => {
+                self.check_string(a.len() + b.len(), span)?;
+                Ok(Value::string(format!("{a}{b}")))
+            }
+            (BinaryOp::Add, Value::List(a), Value::List(b)) => {
+                let mut items = a.borrow().clone();
+                items.extend(b.borrow().iter().cloned());
+                self.check_items(items.len(), span)?;
+                Ok(Value::list(items))
+            }
+            (BinaryOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
+                let mut items = a.as_ref().clone();
+                items.extend(b.iter().cloned());
+                self.check_items(items.len(), span)?;
+                Ok(Value::tuple(items))
+            }
+            (BinaryOp::Multiply, sequence, Value::Int(count)) | (BinaryOp::Multiply, Value::Int(count), sequence)
+                if matches!(sequence, Value::Str(_) | Value::List(_) | Value::Tuple(_)) =>
+            {
+                self.repeat(sequence, *count, span)
+            }
+            (BinaryOp::Modulo, Value::Str(_), _) => Err(self
+                .error(ErrorKind::Unsupported, "%-formatting of strings is not supported", span)
+                .with_help("use an f-string: f\"{x:.3f}\"")),
+            _ => Err(self.error(
+                ErrorKind::Type,
+                format!("unsupported operand types for {}: '{}' and '{}'", op.symbol(), left.type_name(), right.type_name()),
+                span,
+            )),
+        }
+    }
+
+    /// `left op= right`: tensors are updated in place (see `tensor_in_place`), other values rebound.
+    pub(crate) fn binary_in_place(&self, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Result<Value> {
+        if let Value::Tensor(object) = left {
+            return self.tensor_in_place(op, object, right, span);
+        }
+        if let (BinaryOp::Add, Value::List(items)) = (op, left) {
+            let extra = self.iterate(right, span)?;
+            let total = items.borrow().len() + extra.len();
+            self.check_items(total, span)?;
+            items.borrow_mut().extend(extra);
+            return Ok(left.clone());
+        }
+        self.binary(op, left, right, span)
+    }
+
+    /// `-value`.
+    pub(crate) fn negate(&self, value: &Value, span: Span) -> Result<Value> {
+        match value {
+            Value::Bool(flag) => Ok(Value::Int(-i64::from(*flag))),
+            Value::Int(number) => number.checked_neg().map(Value::Int).ok_or_else(|| self.overflow(span)),
+            Value::Float(number) => Ok(Value::Float(-number)),
+            Value::Tensor(object) => self.tensor_result(object.get().neg(), span),
+            other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary -: '{}'", other.type_name()), span)),
+        }
+    }
+
+    fn overflow(&self, span: Span) -> super::error::RuntimeError {
+        self.error(ErrorKind::Overflow, "integer overflow: the result does not fit in 64 bits", span)
+    }
+
+    fn int_binary(&self, op: BinaryOp, a: i64, b: i64, span: Span) -> Result<Value> {
+        let zero = || self.error(ErrorKind::ZeroDivision, "division by zero", span);
+        let value = match op {
+            BinaryOp::Add => a.checked_add(b),
+            BinaryOp::Subtract => a.checked_sub(b),
+            BinaryOp::Multiply => a.checked_mul(b),
+            BinaryOp::Divide => {
+                if b == 0 {
+                    return Err(zero());
+                }
+                return Ok(Value::Float(a as f64 / b as f64));
+            }
+            BinaryOp::FloorDivide => {
+                if b == 0 {
+                    return Err(zero());
+                }
+                a.checked_div_euclid(b).map(|_| floor_div(a, b))
+            }
+            BinaryOp::Modulo => {
+                if b == 0 {
+                    return Err(zero());
+                }
+                a.checked_rem(b).map(|r| if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r })
+            }
+            BinaryOp::Power => {
+                if b < 0 {
+                    return Ok(Value::Float((a as f64).powf(b as f64)));
+                }
+                u32::try_from(b).ok().and_then(|exponent| a.checked_pow(exponent))
+            }
+            BinaryOp::MatMul => {
+                return Err(self.error(ErrorKind::Type, "unsupported operand types for @: 'int' and 'int'", span));
+            }
+        };
+        value.map(Value::Int).ok_or_else(|| self.overflow(span))
+    }
+
+    fn float_binary(&self, op: BinaryOp, a: f64, b: f64, span: Span) -> Result<Value> {
+        let zero = || self.error(ErrorKind::ZeroDivision, "float division by zero", span);
+        Ok(Value::Float(match op {
+            BinaryOp::Add => a + b,
+            BinaryOp::Subtract => a - b,
+            BinaryOp::Multiply => a * b,
+            BinaryOp::Divide => {
+                if b == 0.0 {
+                    return Err(zero());
+                }
+                a / b
+            }
+            BinaryOp::FloorDivide => {
+                if b == 0.0 {
+                    return Err(zero());
+                }
+                (a / b).floor()
+            }
+            BinaryOp::Modulo => {
+                if b == 0.0 {
+                    return Err(zero());
+                }
+                let r = a % b;
+                if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+                    r + b
+                } else {
+                    r
+                }
+            }
+            BinaryOp::Power => a.powf(b),
+            BinaryOp::MatMul => return Err(self.error(ErrorKind::Type, "unsupported operand types for @: numbers", span)),
+        }))
+    }
+
+    fn repeat(&self, sequence: &Value, count: i64, span: Span) -> Result<Value> {
+        let count = count.max(0) as usize;
+        match sequence {
+            Value::Str(text) => {
+                self.check_string(text.len().saturating_mul(count), span)?;
+                Ok(Value::string(text.repeat(count)))
+            }
+            Value::List(items) => {
+                let items = items.borrow();
+                self.check_items(items.len().saturating_mul(count), span)?;
+                Ok(Value::list(items.iter().cloned().cycle().take(items.len() * count).collect()))
+            }
+            Value::Tuple(items) => {
+                self.check_items(items.len().saturating_mul(count), span)?;
+                Ok(Value::tuple(items.iter().cloned().cycle().take(items.len() * count).collect()))
+            }
+            _ => Err(self.error(ErrorKind::Type, "can only repeat a sequence", span)),
+        }
+    }
+}
+
+fn floor_div(a: i64, b: i64) -> i64 {
+    let quotient = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        quotient - 1
+    } else {
+        quotient
+    }
+}
+
+/// Python `==` on values (numbers across int/float/bool; containers element-wise). Containers
+/// nested deeper than 64 levels (or containing themselves) compare by identity there.
+pub fn values_equal(left: &Value, right: &Value) -> bool {
+    equal_at(left, right, 0)
+}
+
+fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
+    if depth > 64 {
+        return match (left, right) {
+            (Value::List(a), Value::List(b)) => std::rc::Rc::ptr_eq(a, b),
+            (Value::Tuple(a), Value::Tuple(b)) => std::rc::Rc::ptr_eq(a, b),
+            (Value::Dict(a), Value::Dict(b)) => std::rc::Rc::ptr_eq(a, b),
+            _ => false,
+        };
+    }
+    // A container that is being written to (`d[(d,)] = 1`) compares by identity only.
+    match (left, right) {
+        (Value::List(a), Value::List(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::Dict(a), Value::Dict(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::List(a), Value::List(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
+        (Value::Dict(a), Value::Dict(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
+        _ => {}
+    }
+    let values_equal = |a: &Value, b: &Value| equal_at(a, b, depth + 1);
+    let sequences_equal = |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));
+    if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
+        return a == b;
+    }
+    match (left, right) {
+        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+        (Value::Str(a), Value::Str(b)) => a == b,
+        (Value::List(a), Value::List(b)) => sequences_equal(&a.borrow(), &b.borrow()),
+        (Value::Tuple(a), Value::Tuple(b)) => sequences_equal(a, b),
+        (Value::Dict(a), Value::Dict(b)) => {
+            let (a, b) = (a.borrow(), b.borrow());
+            a.len() == b.len()
+                && a.iter().all(|(key, value)| b.iter().any(|(other_key, other)| values_equal(key, other_key) && values_equal(value, other)))
+        }
+        (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
+        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
+        (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
+        _ => false,
+    }
+}
+
+/// Python ordering of numbers, strings, lists and tuples (`None` when not comparable).
+pub fn order(left: &Value, right: &Value) -> Option<Ordering> {
+    if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
+        return a.partial_cmp(&b);
+    }
+    match (left, right) {
+        (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
+        (Value::List(a), Value::List(b)) => order_sequences(&a.borrow(), &b.borrow()),
+        (Value::Tuple(a), Value::Tuple(b)) => order_sequences(a, b),
+        _ => None,
+    }
+}
+
+fn order_sequences(a: &[Value], b: &[Value]) -> Option<Ordering> {
+    for (x, y) in a.iter().zip(b) {
+        if !values_equal(x, y) {
+            return order(x, y);
+        }
+    }
+    Some(a.len().cmp(&b.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_rounds_towards_negative_infinity() {
+        // Python: 7 // 2 = 3, -7 // 2 = -4, 7 // -2 = -4, -7 // -2 = 3.
+        assert_eq!([floor_div(7, 2), floor_div(-7, 2), floor_div(7, -2), floor_div(-7, -2)], [3, -4, -4, 3]);
+    }
+
+    #[test]
+    fn equality_crosses_numeric_types_and_survives_cycles() {
+        assert!(values_equal(&Value::Int(1), &Value::Float(1.0)));
+        assert!(values_equal(&Value::Bool(true), &Value::Int(1)));
+        assert!(!values_equal(&Value::string("1"), &Value::Int(1)));
+        let list = Value::list(Vec::new());
+        if let Value::List(items) = &list {
+            items.borrow_mut().push(list.clone());
+        }
+        assert!(values_equal(&list, &list.clone()), "a list that contains itself equals itself");
+        if let Value::List(items) = &list {
+            items.borrow_mut().clear();
+        }
+    }
+
+    #[test]
+    fn ordering_is_lexicographic_for_sequences() {
+        let a = Value::list(vec![Value::Int(1), Value::Int(2)]);
+        let b = Value::list(vec![Value::Int(1), Value::Int(3)]);
+        assert_eq!(order(&a, &b), Some(Ordering::Less));
+        assert_eq!(order(&Value::string("b"), &Value::string("a")), Some(Ordering::Greater));
+        assert_eq!(order(&Value::None, &Value::Int(1)), None);
+    }
+}

@@ -1,0 +1,153 @@
+//! Autograd from scripts: `register_gradient`, `no_grad`, `checkpoint`, `graph`,
+//! `autodiff.grad`, `autodiff.check_gradient` and the report object it returns.
+
+use std::rc::Rc;
+
+use crate::autograd::{check_gradient, checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var};
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{Object, TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::Tensor;
+
+/// Calls an autograd function of `pypto`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    match name {
+        "register_gradient" => {
+            let bound = interpreter.bind("pypto.register_gradient", &["name"], arguments, false, span)?;
+            match bound.required(0)? {
+                Value::Str(kernel) => Ok(Value::object(Object::GradientDecorator { name: kernel.to_string() })),
+                other => Err(interpreter.error(ErrorKind::Type, format!("pypto.register_gradient: the kernel name is a string, not {}", other.type_name()), bound.span_of(0))),
+            }
+        }
+        "no_grad" => {
+            interpreter.bind("pypto.no_grad", &[], arguments, false, span)?;
+            Ok(Value::object(Object::NoGrad))
+        }
+        "graph" => {
+            let bound = interpreter.bind("pypto.graph", &["t"], arguments, false, span)?;
+            let outputs = interpreter.tensors_of(bound.required(0)?, bound.span_of(0), "pypto.graph")?;
+            Ok(Value::object(Object::Graph(GraphData::from_outputs(&outputs))))
+        }
+        "checkpoint" => {
+            let bound = interpreter.bind("pypto.checkpoint", &["fn"], arguments, true, span)?;
+            let function = bound.required(0)?.clone();
+            let template: Vec<Value> = bound.rest.iter().map(|(value, _)| value.clone()).collect();
+            let inputs: Vec<Var> = template.iter().filter_map(|value| if let Value::Tensor(object) = value { Some(object.get()) } else { None }).collect();
+            let weak = interpreter.me.clone();
+            let site = interpreter.at(span);
+            let single = std::cell::Cell::new(true);
+            let single_flag = Rc::new(single);
+            let flag = single_flag.clone();
+            let recompute: CheckpointFunction = Rc::new(move |vars: &[Var]| {
+                let Some(interpreter) = weak.upgrade() else {
+                    return Err(crate::autograd::AutogradError::BadArgument { op: "checkpoint".into(), detail: "the session is gone".into() });
+                };
+                let mut fresh = vars.iter();
+                let values: Vec<Value> = template
+                    .iter()
+                    .map(|value| match value {
+                        Value::Tensor(_) => fresh.next().cloned().map(TensorObject::value).unwrap_or(Value::None),
+                        other => other.clone(),
+                    })
+                    .collect();
+                interpreter.cells.borrow_mut().push(site.cell);
+                let result = interpreter.call_values(&function, values, site.span);
+                interpreter.cells.borrow_mut().pop();
+                let result = result.map_err(|error| interpreter.stash(error, "checkpoint"))?;
+                flag.set(matches!(result, Value::Tensor(_)));
+                interpreter.tensors_of(&result, site.span, "checkpoint").map_err(|error| interpreter.stash(error, "checkpoint"))
+            });
+            let outputs = checkpoint("checkpoint", recompute, &inputs).map_err(|error| interpreter.autograd_error(error, span))?;
+            let mut values: Vec<Value> = outputs.into_iter().map(TensorObject::value).collect();
+            Ok(if single_flag.get() && values.len() == 1 { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
+        }
+        "autodiff.grad" => {
+            let bound = interpreter.bind("pypto.autodiff.grad", &["outputs", "inputs", "grad_outputs", "create_graph"], arguments, false, span)?;
+            let outputs = interpreter.tensors_of(bound.required(0)?, bound.span_of(0), "pypto.autodiff.grad")?;
+            let inputs = interpreter.tensors_of(bound.required(1)?, bound.span_of(1), "pypto.autodiff.grad")?;
+            let grad_outputs = match bound.optional(2) {
+                Some(value) => Some(interpreter.tensors_of(value, bound.span_of(2), "pypto.autodiff.grad")?),
+                None => None,
+            };
+            let results = grad(&outputs, &inputs, grad_outputs.as_deref(), bound.flag(3, false)?).map_err(|error| interpreter.autograd_error(error, span))?;
+            let values: Vec<Value> = results.into_iter().map(|result| result.map_or(Value::None, TensorObject::value)).collect();
+            Ok(if matches!(bound.required(1)?, Value::Tensor(_)) { values.into_iter().next().unwrap_or(Value::None) } else { Value::list(values) })
+        }
+        _ => check(interpreter, arguments, span),
+    }
+}
+
+fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind("pypto.autodiff.check_gradient", &["func", "inputs", "eps", "atol", "rtol", "fast"], arguments, false, span)?;
+    let function = bound.required(0)?.clone();
+    let inputs: Vec<Tensor> = interpreter.tensors_of(bound.required(1)?, bound.span_of(1), "check_gradient")?.iter().map(|var| var.tensor().clone()).collect();
+    let Some(first) = inputs.first() else {
+        return Err(interpreter.error(ErrorKind::Value, "check_gradient: no input tensors", bound.span_of(1)));
+    };
+    let mut options = CheckOptions::default();
+    if bound.flag(5, false)? {
+        options.mode = CheckMode::Projection;
+    }
+    if bound.optional(2).is_some() || bound.optional(3).is_some() || bound.optional(4).is_some() {
+        let base = Tolerance::for_dtype(first.dtype());
+        options.tolerance = Some(Tolerance { step: bound.float(2, Some(base.step))?, atol: bound.float(3, Some(base.atol))?, rtol: bound.float(4, Some(base.rtol))? });
+    }
+    let site = interpreter.at(span);
+    let evaluate = |vars: &[Var]| -> crate::autograd::Result<Var> {
+        let values: Vec<Value> = vars.iter().cloned().map(TensorObject::value).collect();
+        let result = interpreter.call_values(&function, values, site.span).map_err(|error| interpreter.stash(error, "check_gradient"))?;
+        match &result {
+            Value::Tensor(object) => Ok(object.get()),
+            other => {
+                let error = interpreter.error(ErrorKind::Type, format!("check_gradient: the function returned {}, not a tensor", other.type_name()), site.span);
+                Err(interpreter.stash(error, "check_gradient"))
+            }
+        }
+    };
+    let report = check_gradient(&evaluate, &inputs, &options).map_err(|error| interpreter.autograd_error(error, span))?;
+    Ok(Value::object(Object::GradCheck(report)))
+}
+
+/// `report.name`.
+pub(crate) fn report_attribute(report: &GradCheckReport, name: &str) -> Option<Value> {
+    Some(match name {
+        "passed" => Value::Bool(report.passed),
+        "max_abs_err" => Value::Float(report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max)),
+        "max_rel_err" => Value::Float(report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max)),
+        "worst" => Value::list(
+            report
+                .inputs
+                .iter()
+                .flat_map(|input| {
+                    input.worst.iter().map(move |element| {
+                        let index = Value::tuple(element.input_index.iter().map(|&i| Value::Int(i as i64)).collect());
+                        Value::tuple(vec![Value::Int(input.input as i64), index, Value::Float(element.analytic), Value::Float(element.numerical)])
+                    })
+                })
+                .collect(),
+        ),
+        "non_differentiable" => Value::Int(report.inputs.iter().map(|input| input.non_differentiable.len() as i64).sum()),
+        "mode" => Value::string(format!("{:?}", report.mode).to_lowercase()),
+        _ => return None,
+    })
+}
+
+impl Interpreter {
+    /// One tensor or a list/tuple of tensors, as `Var`s.
+    pub(crate) fn tensors_of(&self, value: &Value, span: Span, what: &str) -> Result<Vec<Var>> {
+        match value {
+            Value::Tensor(object) => Ok(vec![object.get()]),
+            Value::List(_) | Value::Tuple(_) => self
+                .iterate(value, span)?
+                .iter()
+                .map(|item| match item {
+                    Value::Tensor(object) => Ok(object.get()),
+                    other => Err(self.error(ErrorKind::Type, format!("{what}: expected tensors, found {}", other.type_name()), span)),
+                })
+                .collect(),
+            other => Err(self.error(ErrorKind::Type, format!("{what}: expected a tensor or a list of tensors, not {}", other.type_name()), span)),
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! `pypto.allclose` and `pypto.assert_allclose`: numpy semantics `|a − d| ≤ atol + rtol·|d|`, with
+//! broadcasting; the assertion lists the worst mismatches.
+
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::format::format_float;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::Span;
+use crate::tensor::{BinaryOp, DType, Tensor};
+
+/// Calls `allclose` or `assert_allclose`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let (names, default_rtol, default_atol): (&[&str], f64, f64) =
+        if name == "allclose" { (&["a", "b", "rtol", "atol"], 1e-5, 1e-8) } else { (&["actual", "desired", "rtol", "atol"], 1e-7, 0.0) };
+    let bound = interpreter.bind(&format!("pypto.{name}"), names, arguments, false, span)?;
+    let actual = interpreter.as_f64_tensor(bound.required(0)?, bound.span_of(0))?;
+    let desired = interpreter.as_f64_tensor(bound.required(1)?, bound.span_of(1))?;
+    let rtol = bound.float(2, Some(default_rtol))?;
+    let atol = bound.float(3, Some(default_atol))?;
+    // Broadcast both sides to a common shape by adding zeros.
+    let zero_a = Tensor::zeros(desired.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
+    let zero_d = Tensor::zeros(actual.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
+    let a = actual.binary(BinaryOp::Add, &zero_a).map_err(|e| interpreter.tensor_error(e, span))?;
+    let d = desired.binary(BinaryOp::Add, &zero_d).map_err(|e| interpreter.tensor_error(e, span))?;
+    let shape = a.shape().to_vec();
+    let (a, d) = (a.to_f64_vec(), d.to_f64_vec());
+    let mut mismatches: Vec<(usize, f64, f64, f64)> = Vec::new();
+    for (index, (&x, &y)) in a.iter().zip(&d).enumerate() {
+        let close = if x.is_nan() || y.is_nan() { false } else if x == y { true } else { (x - y).abs() <= atol + rtol * y.abs() };
+        if !close {
+            mismatches.push((index, x, y, (x - y).abs()));
+        }
+    }
+    if name == "allclose" {
+        return Ok(Value::Bool(mismatches.is_empty()));
+    }
+    if mismatches.is_empty() {
+        return Ok(Value::None);
+    }
+    mismatches.sort_by(|p, q| q.3.partial_cmp(&p.3).unwrap_or(std::cmp::Ordering::Less));
+    let worst_abs = mismatches.first().map_or(0.0, |m| m.3);
+    let message = format!(
+        "assert_allclose: {} of {} elements differ (rtol={}, atol={}); largest |actual - desired| = {}",
+        mismatches.len(),
+        a.len(),
+        format_float(rtol),
+        format_float(atol),
+        format_float(worst_abs)
+    );
+    let worst: Vec<String> = mismatches
+        .iter()
+        .take(5)
+        .map(|(flat, x, y, difference)| format!("at {:?}: actual {} desired {} (|diff| {})", unravel(*flat, &shape), format_float(*x), format_float(*y), format_float(*difference)))
+        .collect();
+    Err(interpreter.error(ErrorKind::Assertion, message, span).with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
+}
+
+fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for axis in (0..shape.len()).rev() {
+        let size = shape[axis].max(1);
+        index[axis] = flat % size;
+        flat /= size;
+    }
+    index
+}
+
+impl Interpreter {
+    /// A tensor, number or nested list as an f64 tensor (for comparisons).
+    fn as_f64_tensor(&self, value: &Value, span: Span) -> Result<Tensor> {
+        match value {
+            Value::Tensor(object) => object.get().tensor().cast(DType::F64).map_err(|error| self.tensor_error(error, span)),
+            other => self.tensor_from_data(other, DType::F64, span),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Creation: `tensor`, `zeros`, `ones`, `full`, `arange`, `randn`, `rand`, `manual_seed` (and
+//! `zeros_like`/`ones_like`), with DESIGN §2's signatures and defaults.
+
+use crate::autograd::Var;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::{manual_seed, DType, Tensor};
+
+/// Calls the creation function `name`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let tensor_error = |error| interpreter.tensor_error(error, span);
+    let (tensor, requires_grad) = match name {
+        "tensor" => {
+            let bound = interpreter.bind("pypto.tensor", &["data", "dtype", "requires_grad"], arguments, false, span)?;
+            let dtype = bound.dtype(1, DType::F32)?;
+            (interpreter.tensor_from_data(bound.required(0)?, dtype, bound.span_of(0))?, bound.flag(2, false)?)
+        }
+        "zeros" | "ones" => {
+            let bound = interpreter.bind(&format!("pypto.{name}"), &["shape", "dtype", "requires_grad"], arguments, false, span)?;
+            let shape = bound.shape(0)?;
+            interpreter.check_elements(&shape, span)?;
+            let value = if name == "ones" { 1.0 } else { 0.0 };
+            (Tensor::full(&shape, value, bound.dtype(1, DType::F32)?).map_err(tensor_error)?, bound.flag(2, false)?)
+        }
+        "zeros_like" | "ones_like" => {
+            let bound = interpreter.bind(&format!("pypto.{name}"), &["input", "dtype"], arguments, false, span)?;
+            let like = bound.tensor(0)?;
+            let value = if name == "ones_like" { 1.0 } else { 0.0 };
+            (Tensor::full(like.shape(), value, bound.dtype(1, like.dtype())?).map_err(tensor_error)?, false)
+        }
+        "full" => {
+            let bound = interpreter.bind("pypto.full", &["shape", "value", "dtype", "requires_grad"], arguments, false, span)?;
+            let shape = bound.shape(0)?;
+            interpreter.check_elements(&shape, span)?;
+            (Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?, bound.flag(3, false)?)
+        }
+        "arange" => {
+            let bound = interpreter.bind("pypto.arange", &["start", "stop", "step", "dtype", "requires_grad"], arguments, false, span)?;
+            let (start, stop) = match bound.optional(1) {
+                None => (0.0, bound.float(0, None)?),
+                Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
+            };
+            let step = bound.float(2, Some(1.0))?;
+            if step == 0.0 {
+                return Err(interpreter.error(ErrorKind::Value, "pypto.arange: step must not be zero", bound.span_of(2)));
+            }
+            let count = ((stop - start) / step).ceil().max(0.0);
+            if count > interpreter.limits().tensor_elements as f64 {
+                return Err(interpreter.error(ErrorKind::SizeLimit, format!("pypto.arange: {count} elements exceed the tensor limit"), span));
+            }
+            (Tensor::arange(start, stop, step, bound.dtype(3, DType::F32)?).map_err(tensor_error)?, bound.flag(4, false)?)
+        }
+        "randn" | "rand" => {
+            let bound = interpreter.bind(&format!("pypto.{name}"), &["shape", "dtype", "requires_grad", "seed"], arguments, false, span)?;
+            let shape = bound.shape(0)?;
+            interpreter.check_elements(&shape, span)?;
+            let dtype = bound.dtype(1, DType::F32)?;
+            let seed = match bound.optional(3) {
+                None => None,
+                Some(_) => Some(bound.int(3, None)? as u64),
+            };
+            let tensor = if name == "randn" { Tensor::randn(&shape, dtype, seed) } else { Tensor::rand(&shape, dtype, seed) };
+            (tensor.map_err(tensor_error)?, bound.flag(2, false)?)
+        }
+        _ => {
+            let bound = interpreter.bind("pypto.manual_seed", &["seed"], arguments, false, span)?;
+            manual_seed(bound.int(0, None)? as u64);
+            return Ok(Value::None);
+        }
+    };
+    Ok(TensorObject::value(Var::new(tensor, requires_grad)))
+}
+
+/// The deepest nesting of lists `pypto.tensor` accepts (a list that contains itself never ends).
+const MAX_RANK: usize = 32;
+
+impl Interpreter {
+    /// Checks the element count of a new tensor against the session's limit.
+    pub(crate) fn check_elements(&self, shape: &[usize], span: Span) -> Result<()> {
+        let limit = self.limits().tensor_elements;
+        let count = shape.iter().try_fold(1usize, |acc, &dim| acc.checked_mul(dim));
+        match count {
+            Some(count) if count <= limit => Ok(()),
+            _ => Err(self.error(ErrorKind::SizeLimit, format!("a tensor of shape {shape:?} exceeds the limit of {limit} elements"), span)),
+        }
+    }
+
+    /// A tensor from nested lists of numbers (rectangular), a number (0-d) or a tensor (copied).
+    pub(crate) fn tensor_from_data(&self, data: &Value, dtype: DType, span: Span) -> Result<Tensor> {
+        if let Value::Tensor(object) = data {
+            return object.get().tensor().cast(dtype).map_err(|error| self.tensor_error(error, span));
+        }
+        let mut shape = Vec::new();
+        let mut probe = data.clone();
+        while let Value::List(_) | Value::Tuple(_) = probe {
+            if shape.len() >= MAX_RANK {
+                return Err(self.error(ErrorKind::Value, format!("pypto.tensor: data nested deeper than {MAX_RANK} levels"), span));
+            }
+            let items = self.iterate(&probe, span)?;
+            shape.push(items.len());
+            match items.into_iter().next() {
+                Some(first) => probe = first,
+                None => break,
+            }
+        }
+        self.check_elements(&shape, span)?;
+        let mut values = Vec::new();
+        self.flatten(data, &shape, 0, &mut values, span)?;
+        Tensor::from_f64(values, &shape, dtype).map_err(|error| self.tensor_error(error, span))
+    }
+
+    fn flatten(&self, data: &Value, shape: &[usize], depth: usize, values: &mut Vec<f64>, span: Span) -> Result<()> {
+        if depth == shape.len() {
+            return match data.as_number() {
+                Some(number) => {
+                    values.push(number);
+                    Ok(())
+                }
+                None => Err(self.error(ErrorKind::Type, format!("pypto.tensor: expected a number, found {}", data.type_name()), span)),
+            };
+        }
+        let items = match data {
+            Value::List(_) | Value::Tuple(_) => self.iterate(data, span)?,
+            other => return Err(self.error(ErrorKind::Value, format!("pypto.tensor: ragged nested lists (found a {} where a list was expected)", other.type_name()), span)),
+        };
+        if items.len() != shape[depth] {
+            return Err(self.error(ErrorKind::Value, format!("pypto.tensor: ragged nested lists (a list of {} where {} was expected)", items.len(), shape[depth]), span));
+        }
+        for item in &items {
+            self.flatten(item, shape, depth + 1, values, span)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,246 @@
+//! The tensor functions of `pypto`: element-wise, reductions, softmax, shape ops, `view`,
+//! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites).
+
+use crate::autograd::{is_grad_enabled, Var};
+use crate::lang::interp::call::Bound;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::Span;
+use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
+
+/// Calls the tensor function `name` (without the `pypto.` prefix).
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("pypto.{name}");
+    let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if let Some(op) = unary_op(name) {
+        let bound = interpreter.bind(&full, &["x", "approximate"], arguments, false, span)?;
+        let x = bound.tensor(0)?;
+        let op = match (op, bound.optional(1)) {
+            (UnaryOp::GeluErf, Some(Value::Str(mode))) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
+            (op, _) => op,
+        };
+        return wrap(x.unary(op));
+    }
+    if let Some(op) = binary_op(name) {
+        let names: &[&str] = if name == "pow" { &["x", "exponent"] } else { &["a", "b"] };
+        let bound = interpreter.bind(&full, names, arguments, false, span)?;
+        let first = bound.required(0)?.clone();
+        let second = bound.required(1)?.clone();
+        let dtype = match (&first, &second) {
+            (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
+            _ => return Err(interpreter.error(ErrorKind::Type, format!("{full}() needs at least one tensor"), span)),
+        };
+        let a = interpreter.operand(&first, dtype, bound.span_of(0))?;
+        let b = interpreter.operand(&second, dtype, bound.span_of(1))?;
+        return wrap(a.binary(op, &b));
+    }
+    if let Some(op) = reduce_op(name) {
+        let bound = interpreter.bind(&full, &["x", "dim", "keepdim"], arguments, false, span)?;
+        let x = bound.tensor(0)?;
+        let dims = bound.dims(1)?;
+        return wrap(x.reduce(op, dims.as_deref(), bound.flag(2, false)?));
+    }
+    match name {
+        "clip" => {
+            let bound = interpreter.bind(&full, &["x", "min", "max"], arguments, false, span)?;
+            let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
+            let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
+            wrap(bound.tensor(0)?.clip(low, high))
+        }
+        "softmax" | "log_softmax" => {
+            let bound = interpreter.bind(&full, &["x", "dim"], arguments, false, span)?;
+            let op = if name == "softmax" { SoftmaxOp::Softmax } else { SoftmaxOp::LogSoftmax };
+            wrap(bound.tensor(0)?.softmax_like(op, bound.int(1, Some(-1))? as isize))
+        }
+        "reshape" => {
+            let bound = interpreter.bind(&full, &["x", "shape"], arguments, false, span)?;
+            let x = bound.tensor(0)?;
+            let shape = interpreter.resolve_shape(&x, bound.required(1)?, bound.span_of(1))?;
+            wrap(x.reshape(&shape))
+        }
+        "transpose" => {
+            let bound = interpreter.bind(&full, &["x", "dim0", "dim1"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.transpose(bound.int(1, Some(0))? as isize, bound.int(2, Some(1))? as isize))
+        }
+        "concat" => {
+            let bound = interpreter.bind(&full, &["tensors", "dim"], arguments, false, span)?;
+            let items = interpreter.iterate(bound.required(0)?, bound.span_of(0))?;
+            let vars = items
+                .iter()
+                .map(|item| match item {
+                    Value::Tensor(object) => Ok(object.get()),
+                    other => Err(interpreter.error(ErrorKind::Type, format!("pypto.concat: expected tensors, found {}", other.type_name()), bound.span_of(0))),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            wrap(Var::concat(&vars, bound.int(1, Some(0))? as isize))
+        }
+        "view" => {
+            let bound = interpreter.bind(&full, &["x", "shape", "offsets", "valid_shape"], arguments, false, span)?;
+            let x = bound.tensor(0)?;
+            let shape = bound.shape(1)?;
+            let offsets = bound.shape(2)?;
+            let valid = match bound.optional(3) {
+                Some(_) => Some(bound.shape(3)?),
+                None => None,
+            };
+            let result = x.view(&shape, &offsets, valid.as_deref());
+            if result.is_err() && valid.is_none() && shape.len() == x.shape().len() && offsets.len() == shape.len() {
+                // Name the valid_shape that would make this ragged tile legal.
+                let fits: Vec<usize> = (0..shape.len()).map(|axis| shape[axis].min(x.shape()[axis].saturating_sub(offsets[axis]))).collect();
+                if fits.iter().all(|&size| size > 0) && fits != shape {
+                    let error = interpreter.tensor_result(result, span).err();
+                    let error = error.unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "view out of bounds", span));
+                    return Err(error.with_help(format!("pass valid_shape={fits:?}: the tile keeps shape {shape:?} and the elements outside valid_shape read as 0")));
+                }
+            }
+            wrap(result)
+        }
+        "assemble" => assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span),
+        "matmul" => {
+            let bound = interpreter.bind(&full, &["a", "b", "out_dtype", "a_trans", "b_trans"], arguments, false, span)?;
+            let out_dtype = match bound.optional(2) {
+                Some(_) => Some(bound.dtype(2, crate::tensor::DType::F32)?),
+                None => None,
+            };
+            wrap(bound.tensor(0)?.matmul(&bound.tensor(1)?, bound.flag(3, false)?, bound.flag(4, false)?, out_dtype))
+        }
+        "cast" => {
+            let bound = interpreter.bind(&full, &["x", "dtype"], arguments, false, span)?;
+            let dtype = bound.dtype(1, crate::tensor::DType::F32)?;
+            bound.required(1)?;
+            wrap(bound.tensor(0)?.cast(dtype))
+        }
+        "nn.layer_norm" => {
+            let bound = interpreter.bind(&full, &["x", "gamma", "beta", "eps"], arguments, false, span)?;
+            wrap(layer_norm(&bound.tensor(0)?, &bound.tensor(1)?, &bound.tensor(2)?, bound.float(3, Some(1e-5))?))
+        }
+        "nn.group_norm" => {
+            let bound = interpreter.bind(&full, &["x", "num_groups", "gamma", "beta", "eps"], arguments, false, span)?;
+            let groups = bound.int(1, None)?;
+            let x = bound.tensor(0)?;
+            let channels = x.shape().get(1).copied().unwrap_or(0);
+            if groups <= 0 || channels % groups as usize != 0 {
+                return Err(interpreter.error(ErrorKind::Value, format!("pypto.nn.group_norm: {channels} channels cannot be split into {groups} groups"), bound.span_of(1)));
+            }
+            wrap(group_norm(&x, groups as usize, &bound.tensor(2)?, &bound.tensor(3)?, bound.float(4, Some(1e-5))?))
+        }
+        _ => Err(interpreter.error(ErrorKind::Attribute, format!("pypto has no function '{name}'"), span)),
+    }
+}
+
+fn bound_of<'a>(interpreter: &'a Interpreter, name: &str, names: &[&str], arguments: Arguments, span: Span) -> Result<Bound<'a>> {
+    interpreter.bind(name, names, arguments, false, span)
+}
+
+/// `assemble(tile, offsets, out)`: writes the valid region of `tile` into `out` in place.
+fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<Value> {
+    let tile = bound.tensor(0)?;
+    let offsets = bound.shape(1)?;
+    let Value::Tensor(out) = bound.required(2)? else {
+        return Err(interpreter.error(ErrorKind::Type, "pypto.assemble: 'out' must be a tensor", bound.span_of(2)));
+    };
+    let target = out.get();
+    let tile = if tile.dtype() == target.dtype() { tile } else { tile.cast(target.dtype()).map_err(|error| interpreter.autograd_error(error, span))? };
+    if is_grad_enabled() && (target.requires_grad() || tile.requires_grad()) {
+        if target.is_leaf() && target.requires_grad() {
+            return Err(interpreter.error(ErrorKind::Autograd, "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place", span));
+        }
+        let written = target.assemble(&tile, &offsets).map_err(|error| interpreter.autograd_error(error, span))?;
+        *out.var.borrow_mut() = written;
+    } else {
+        target.tensor().assemble(tile.tensor(), &offsets).map_err(|error| interpreter.tensor_error(error, span))?;
+    }
+    Ok(Value::None)
+}
+
+fn unary_op(name: &str) -> Option<UnaryOp> {
+    Some(match name {
+        "exp" => UnaryOp::Exp,
+        "log" => UnaryOp::Log,
+        "sqrt" => UnaryOp::Sqrt,
+        "rsqrt" => UnaryOp::Rsqrt,
+        "reciprocal" => UnaryOp::Reciprocal,
+        "abs" => UnaryOp::Abs,
+        "neg" => UnaryOp::Neg,
+        "sin" => UnaryOp::Sin,
+        "cos" => UnaryOp::Cos,
+        "tanh" => UnaryOp::Tanh,
+        "sigmoid" => UnaryOp::Sigmoid,
+        "relu" => UnaryOp::Relu,
+        "silu" => UnaryOp::Silu,
+        "gelu" => UnaryOp::GeluErf,
+        _ => return None,
+    })
+}
+
+fn binary_op(name: &str) -> Option<BinaryOp> {
+    Some(match name {
+        "pow" => BinaryOp::Pow,
+        "maximum" => BinaryOp::Maximum,
+        "minimum" => BinaryOp::Minimum,
+        "add" => BinaryOp::Add,
+        "sub" => BinaryOp::Sub,
+        "mul" => BinaryOp::Mul,
+        "div" => BinaryOp::Div,
+        _ => return None,
+    })
+}
+
+fn reduce_op(name: &str) -> Option<ReduceOp> {
+    Some(match name {
+        "sum" => ReduceOp::Sum,
+        "mean" => ReduceOp::Mean,
+        "amax" => ReduceOp::Amax,
+        "amin" => ReduceOp::Amin,
+        "var" => ReduceOp::Var,
+        _ => return None,
+    })
+}
+
+/// `(x − mean) / √(var + eps) · gamma + beta` over the last dim.
+fn layer_norm(x: &Var, gamma: &Var, beta: &Var, eps: f64) -> crate::autograd::Result<Var> {
+    let mean = x.reduce(ReduceOp::Mean, Some(&[-1]), true)?;
+    let centred = x.sub(&mean)?;
+    let variance = x.reduce(ReduceOp::Var, Some(&[-1]), true)?;
+    let inverse = variance.add_scalar(eps)?.unary(UnaryOp::Rsqrt)?;
+    centred.mul(&inverse)?.mul(gamma)?.add(beta)
+}
+
+/// Group norm of `[N, C, …]`: statistics per (sample, group of C/G channels), then a per-channel
+/// affine transform.
+fn group_norm(x: &Var, groups: usize, gamma: &Var, beta: &Var, eps: f64) -> crate::autograd::Result<Var> {
+    let shape = x.shape().to_vec();
+    let batch = shape.first().copied().unwrap_or(1);
+    let channels = shape.get(1).copied().unwrap_or(1);
+    let rest: usize = shape.iter().skip(2).product();
+    let grouped = x.reshape(&[batch, groups, (channels / groups) * rest])?;
+    let mean = grouped.reduce(ReduceOp::Mean, Some(&[-1]), true)?;
+    let variance = grouped.reduce(ReduceOp::Var, Some(&[-1]), true)?;
+    let normalised = grouped.sub(&mean)?.mul(&variance.add_scalar(eps)?.unary(UnaryOp::Rsqrt)?)?.reshape(&shape)?;
+    let mut affine_shape = vec![1, channels];
+    affine_shape.extend(std::iter::repeat_n(1, shape.len().saturating_sub(2)));
+    normalised.mul(&gamma.reshape(&affine_shape)?)?.add(&beta.reshape(&affine_shape)?)
+}
+
+impl Interpreter {
+    /// A reshape target: ints with at most one `-1`, resolved against `x`'s element count.
+    pub(crate) fn resolve_shape(&self, x: &Var, value: &Value, span: Span) -> Result<Vec<usize>> {
+        let items = match value {
+            Value::Int(_) => vec![value.clone()],
+            other => self.iterate(other, span)?,
+        };
+        let mut dims: Vec<i64> = Vec::with_capacity(items.len());
+        for item in &items {
+            dims.push(item.as_int().ok_or_else(|| self.error(ErrorKind::Type, "reshape: a shape holds ints", span))?);
+        }
+        let known: i64 = dims.iter().filter(|&&d| d != -1).product();
+        let inferred = dims.iter().filter(|&&d| d == -1).count();
+        if inferred > 1 || dims.iter().any(|&d| d < -1) {
+            return Err(self.error(ErrorKind::Value, format!("reshape: invalid shape {dims:?}"), span));
+        }
+        let total = x.tensor().numel() as i64;
+        Ok(dims.iter().map(|&d| if d == -1 && known > 0 { (total / known) as usize } else { d.max(0) as usize }).collect())
+    }
+}

@@ -1,0 +1,371 @@
+//! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, `run_kernel` (the one place
+//! a kernel is executed: the CPU reference path now, the NPU simulator later, with no change to user
+//! code), tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput, Var};
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
+use crate::lang::interp::value::{Kernel, KernelStyle, Object, TensorObject, Value};
+use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
+use crate::lang::syntax::Span;
+use crate::tensor::{DType, Tensor};
+
+/// Options of `pass_options` the simulator understands.
+pub const KNOWN_PASS_OPTIONS: [&str; 6] =
+    ["vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting", "mg_copyin_upper_bound", "pg_upper_bound", "pg_lower_bound"];
+/// Options of `runtime_options` the simulator understands.
+pub const KNOWN_RUNTIME_OPTIONS: [&str; 3] = ["run_mode", "device_sched_mode", "stitch_function_max_num"];
+
+/// Calls a kernel-related `pypto` function.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    match name {
+        "kernel" => {
+            if let Some((function @ Value::Function(_), _)) = arguments.positional.first() {
+                let function = function.clone();
+                return interpreter.apply_decorator(Value::Builtin(Rc::from("pypto.kernel")), function, span);
+            }
+            let bound = interpreter.bind("pypto.kernel", &["name"], arguments, false, span)?;
+            let name = bound.optional(0).map(crate::lang::interp::format::to_str);
+            Ok(Value::object(Object::KernelDecorator { name }))
+        }
+        "frontend.jit" => {
+            if let Some((function @ Value::Function(_), _)) = arguments.positional.first() {
+                let function = function.clone();
+                return interpreter.apply_decorator(Value::Builtin(Rc::from("pypto.frontend.jit")), function, span);
+            }
+            let bound = interpreter.bind("pypto.frontend.jit", &["pass_options", "runtime_options"], arguments, false, span)?;
+            let pass_options = interpreter.options(bound.optional(0), "pass_options", &KNOWN_PASS_OPTIONS, bound.span_of(0))?;
+            let runtime_options = interpreter.options(bound.optional(1), "runtime_options", &KNOWN_RUNTIME_OPTIONS, bound.span_of(1))?;
+            Ok(Value::object(Object::JitDecorator { pass_options, runtime_options }))
+        }
+        "set_vec_tile_shapes" => {
+            let bound = interpreter.bind("pypto.set_vec_tile_shapes", &[], arguments, true, span)?;
+            let mut dims = Vec::new();
+            for (value, value_span) in &bound.rest {
+                match value.as_int() {
+                    Some(dim) if dim > 0 => dims.push(dim as usize),
+                    _ => return Err(interpreter.error(ErrorKind::TileShape, format!("set_vec_tile_shapes: tile dims are positive ints, not {}", crate::lang::interp::format::repr(value)), *value_span)),
+                }
+            }
+            interpreter.set_vec_tiles(dims, bound.rest.last().map_or(span, |(_, last)| *last))?;
+            Ok(Value::None)
+        }
+        "set_cube_tile_shapes" => {
+            let bound = interpreter.bind("pypto.set_cube_tile_shapes", &["m", "k", "n"], arguments, false, span)?;
+            let mut shapes = [[0usize; 2]; 3];
+            for (index, label) in ["m", "k", "n"].iter().enumerate() {
+                let pair = interpreter.to_shape(bound.required(index)?, bound.span_of(index), "set_cube_tile_shapes")?;
+                let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % 16 == 0;
+                if !valid {
+                    return Err(interpreter
+                        .error(ErrorKind::TileShape, format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of 16 and {label}L1 a multiple of {label}L0"), bound.span_of(index))
+                        .with_help("the cube unit works on 16×16 fractals; e.g. [64, 128]"));
+                }
+                shapes[index] = [pair[0], pair[1]];
+            }
+            if let Some(frame) = interpreter.kernel_frames.borrow_mut().last_mut() {
+                frame.run.cube_tile_shapes = Some(shapes);
+            }
+            Ok(Value::None)
+        }
+        "loop" => {
+            let bound = interpreter.bind("pypto.loop", &["start", "stop", "step", "name", "idx_name"], arguments, false, span)?;
+            let (start, stop) = match bound.optional(1) {
+                None => (0, bound.int(0, None)?),
+                Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
+            };
+            let step = bound.int(2, Some(1))?;
+            if step == 0 {
+                return Err(interpreter.error(ErrorKind::Value, "pypto.loop: step must not be zero", bound.span_of(2)));
+            }
+            Ok(Value::Range(start, stop, step))
+        }
+        _ => {
+            let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
+            let mut frames = interpreter.kernel_frames.borrow_mut();
+            let Some(frame) = frames.last_mut() else {
+                return Err(interpreter.error(ErrorKind::Value, "pypto.save_for_backward can only be called inside a @pypto.kernel", span));
+            };
+            for (value, value_span) in bound.rest {
+                if !matches!(value, Value::Tensor(_)) {
+                    return Err(interpreter.error(ErrorKind::Type, format!("pypto.save_for_backward saves tensors, not {}", value.type_name()), value_span));
+                }
+                frame.saved.push(value);
+            }
+            Ok(Value::None)
+        }
+    }
+}
+
+impl Interpreter {
+    fn options(&self, value: Option<&Value>, what: &str, known: &[&str], span: Span) -> Result<Vec<(String, Value)>> {
+        let Some(value) = value else { return Ok(Vec::new()) };
+        let Value::Dict(entries) = value else {
+            return Err(self.error(ErrorKind::Type, format!("{what} must be a dict, not {}", value.type_name()), span));
+        };
+        let mut options = Vec::new();
+        for (key, option) in entries.borrow().iter() {
+            let key = crate::lang::interp::format::to_str(key);
+            if !known.contains(&key.as_str()) {
+                self.warn("lang/unknown-option", format!("unknown {what} key '{key}' (ignored)"), span, Some(format!("known keys: {}", known.join(", "))));
+            }
+            options.push((key, option.clone()));
+        }
+        Ok(options)
+    }
+
+    fn set_vec_tiles(&self, dims: Vec<usize>, span: Span) -> Result<()> {
+        let dtype = self.kernel_frames.borrow().last().map_or(DType::F32, |frame| frame.dtype);
+        let Some(&last) = dims.last() else {
+            return Err(self.error(ErrorKind::TileShape, "set_vec_tile_shapes needs at least one dim", span));
+        };
+        let bytes = dtype.size_in_bytes();
+        let align = (32 / bytes).max(1);
+        if last % align != 0 {
+            let lower = last / align * align;
+            let upper = lower + align;
+            let nearest = if lower == 0 { format!("{upper}") } else { format!("{lower} or {upper}") };
+            return Err(self
+                .error(ErrorKind::TileShape, format!("set_vec_tile_shapes: the last dim {last} is not 32-byte aligned for {} ({last} × {bytes} B = {} B)", dtype.pypto_name(), last * bytes), span)
+                .with_help(format!("use a multiple of {align} elements: the nearest aligned sizes are {nearest}")));
+        }
+        if let Some(frame) = self.kernel_frames.borrow_mut().last_mut() {
+            frame.run.vec_tile_shapes = Some(dims);
+        }
+        Ok(())
+    }
+
+    /// Applies a decorator to a function value.
+    pub(crate) fn apply_decorator(&self, decorator: Value, function: Value, span: Span) -> Result<Value> {
+        let Value::Function(function) = &function else {
+            return self.call_values(&decorator, vec![function], span);
+        };
+        let function = function.clone();
+        let kernel = |style, name: Option<String>, pass_options, runtime_options| {
+            Value::Kernel(Rc::new(Kernel {
+                name: name.unwrap_or_else(|| function.name.clone()),
+                function: function.clone(),
+                style,
+                pass_options,
+                runtime_options,
+                checked: std::cell::Cell::new(false),
+            }))
+        };
+        match &decorator {
+            Value::Builtin(name) if name.as_ref() == "pypto.kernel" => Ok(kernel(KernelStyle::Functional, None, Vec::new(), Vec::new())),
+            Value::Builtin(name) if name.as_ref() == "pypto.frontend.jit" => {
+                Ok(kernel(KernelStyle::Jit, None, Vec::new(), Vec::new()))
+            }
+            Value::Object(object) => match object.as_ref() {
+                Object::KernelDecorator { name } => Ok(kernel(KernelStyle::Functional, name.clone(), Vec::new(), Vec::new())),
+                Object::JitDecorator { pass_options, runtime_options } => {
+                    Ok(kernel(KernelStyle::Jit, None, pass_options.clone(), runtime_options.clone()))
+                }
+                Object::GradientDecorator { name } => {
+                    self.gradients.borrow_mut().insert(name.clone(), Value::Function(function.clone()));
+                    Ok(Value::Function(function))
+                }
+                _ => self.call_values(&decorator, vec![Value::Function(function)], span),
+            },
+            _ => self.call_values(&decorator, vec![Value::Function(function)], span),
+        }
+    }
+
+    /// Warns (once per kernel, at its first call) where a jit kernel rebinds a parameter that
+    /// received a tensor (`y = x + 1`): outputs are written in place, so the caller would never see
+    /// the new value. Parameters holding numbers may be rebound freely.
+    fn check_jit_rebinding(&self, kernel: &Kernel, arguments: &Arguments) {
+        if kernel.checked.replace(true) {
+            return;
+        }
+        let function = &kernel.function;
+        let parameters: Vec<&str> = function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.as_str()).collect();
+        let is_tensor = |name: &str| {
+            let positional = parameters.iter().position(|parameter| *parameter == name).and_then(|index| arguments.positional.get(index)).map(|(value, _)| value);
+            let keyword = arguments.keywords.iter().find(|(key, _, _)| key == name).map(|(_, value, _)| value);
+            matches!(positional.or(keyword), Some(Value::Tensor(_)))
+        };
+        let mut found = Vec::new();
+        collect_rebinds(&function.definition.body, &parameters, &mut found);
+        for (name, name_span) in found.into_iter().filter(|(name, _)| is_tensor(name)) {
+            self.warn_in(
+                function.cell,
+                "lang/jit-output-rebound",
+                format!("'{name}' is a parameter of jit kernel '{}': `{name} = …` rebinds the local name and does not write the output", function.name),
+                name_span,
+                Some(format!("outputs of a @pypto.frontend.jit kernel are written in place: `{name}[:] = …` or `pypto.assemble(tile, offsets, {name})`")),
+            );
+        }
+    }
+}
+
+fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, Span)>) {
+    for statement in body {
+        match &statement.kind {
+            StmtKind::Assign { targets, .. } => {
+                for target in targets {
+                    if let ExprKind::Name(name) = &target.kind {
+                        if parameters.contains(&name.as_str()) {
+                            found.push((name.clone(), target.span));
+                        }
+                    }
+                }
+            }
+            StmtKind::If { body, orelse, .. } => {
+                collect_rebinds(body, parameters, found);
+                collect_rebinds(orelse, parameters, found);
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => collect_rebinds(body, parameters, found),
+            _ => {}
+        }
+    }
+}
+
+/// Runs `kernel` on `arguments`: the one entry point of kernel execution. Today the body runs on
+/// the CPU reference path (the tensor core through autograd `Var`s); a registered gradient makes
+/// the call one custom autograd node whose backward is the interpreted gradient function.
+pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
+    let dtype = arguments
+        .positional
+        .iter()
+        .map(|(value, _)| value)
+        .chain(arguments.keywords.iter().map(|(_, value, _)| value))
+        .find_map(|value| if let Value::Tensor(object) = value { Some(object.get().dtype()) } else { None })
+        .unwrap_or(DType::F32);
+    let options = kernel.pass_options.iter().chain(&kernel.runtime_options).map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value))).collect();
+    let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
+    if kernel.style == KernelStyle::Jit {
+        interpreter.check_jit_rebinding(kernel, &arguments);
+    }
+    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new() });
+    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    let result = match (kernel.style, gradient) {
+        (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),
+        _ => interpreter.call_function(&kernel.function, arguments, span),
+    };
+    if let Some(frame) = interpreter.kernel_frames.borrow_mut().pop() {
+        let mut runs = interpreter.kernel_runs.borrow_mut();
+        match runs.last_mut() {
+            Some(last) if KernelRun { calls: last.calls, ..frame.run.clone() } == *last => last.calls += 1,
+            _ => runs.push(frame.run),
+        }
+    }
+    result
+}
+
+fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {
+    let parameter_names: Vec<String> = kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
+    let mut inputs: Vec<Var> = Vec::new();
+    let mut attribute_values: Vec<(Value, Value)> = Vec::new();
+    let mut attributes = Attributes::new();
+    let mut detached = Arguments { positional: Vec::new(), keywords: Vec::new() };
+    let mut classify = |name: String, value: Value| -> Value {
+        match &value {
+            Value::Tensor(object) => {
+                let var = object.get();
+                inputs.push(var.clone());
+                TensorObject::value(var.detach())
+            }
+            other => {
+                if let Some(attribute) = to_attribute(other) {
+                    attributes.insert(name.clone(), attribute);
+                }
+                attribute_values.push((Value::string(name), other.clone()));
+                value
+            }
+        }
+    };
+    for (index, (value, value_span)) in arguments.positional.into_iter().enumerate() {
+        let name = parameter_names.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
+        detached.positional.push((classify(name, value), value_span));
+    }
+    for (name, value, value_span) in arguments.keywords {
+        detached.keywords.push((name.clone(), classify(name, value), value_span));
+    }
+    let outputs = {
+        let _off = no_grad();
+        interpreter.call_function(&kernel.function, detached, span)?
+    };
+    let (output_tensors, single) = match &outputs {
+        Value::Tensor(object) => (vec![object.get().tensor().clone()], true),
+        Value::Tuple(_) | Value::List(_) => {
+            let items = interpreter.iterate(&outputs, span)?;
+            let tensors = items
+                .iter()
+                .map(|item| match item {
+                    Value::Tensor(object) => Ok(object.get().tensor().clone()),
+                    other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
+                })
+                .collect::<Result<Vec<Tensor>>>()?;
+            (tensors, false)
+        }
+        other => return Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
+    };
+    let saved: Vec<Tensor> = interpreter
+        .kernel_frames
+        .borrow()
+        .last()
+        .map(|frame| frame.saved.iter().filter_map(|value| if let Value::Tensor(object) = value { Some(object.get().tensor().clone()) } else { None }).collect())
+        .unwrap_or_default();
+    let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs: output_tensors, saved })));
+    let forward_slot = slot.clone();
+    let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
+        forward_slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
+    });
+    let backward = make_backward(interpreter, kernel.name.clone(), backward, Value::dict(attribute_values), inputs.len(), interpreter.at(span));
+    register_custom_op(&kernel.name, forward, Some(backward));
+    let vars = call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
+    let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
+    Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
+}
+
+fn make_backward(interpreter: &Interpreter, name: String, function: Value, attributes: Value, input_count: usize, site: crate::lang::interp::error::SourceSpan) -> CustomBackward {
+    let weak = interpreter.me.clone();
+    Rc::new(move |grads: &[Var], saved: &[Var], context: &crate::autograd::Context| {
+        let Some(interpreter) = weak.upgrade() else {
+            return Err(crate::autograd::AutogradError::CustomOp { name: name.clone(), detail: "the session that registered this gradient is gone".into() });
+        };
+        let grad_value = if grads.len() == 1 { TensorObject::value(grads[0].clone()) } else { Value::tuple(grads.iter().cloned().map(TensorObject::value).collect()) };
+        let saved_value = Value::tuple(saved.iter().cloned().map(TensorObject::value).collect());
+        let context_value = Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
+        interpreter.cells.borrow_mut().push(site.cell);
+        let result = interpreter.call_values(&function, vec![grad_value, saved_value, context_value], site.span);
+        interpreter.cells.borrow_mut().pop();
+        let returned = result.map_err(|error| interpreter.stash(error, &name))?;
+        let items = match returned {
+            Value::Tuple(_) | Value::List(_) => interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?,
+            single => vec![single],
+        };
+        if items.len() != input_count {
+            let error = interpreter
+                .error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span)
+                .with_help("a registered backward returns one gradient (or None) per tensor input of the kernel, in order");
+            return Err(interpreter.stash(error, &name));
+        }
+        items
+            .into_iter()
+            .map(|item| match &item {
+                Value::None => Ok(None),
+                Value::Tensor(object) => Ok(Some(object.get())),
+                other => {
+                    let error = interpreter.error(ErrorKind::Type, format!("the registered gradient of '{name}' returned a {} where a tensor or None was expected", other.type_name()), site.span);
+                    Err(interpreter.stash(error, &name))
+                }
+            })
+            .collect()
+    })
+}
+
+fn to_attribute(value: &Value) -> Option<Attribute> {
+    Some(match value {
+        Value::Bool(flag) => Attribute::Bool(*flag),
+        Value::Int(number) => Attribute::Int(*number),
+        Value::Float(number) => Attribute::Float(*number),
+        Value::Str(text) => Attribute::Text(text.to_string()),
+        _ => return None,
+    })
+}

@@ -1,0 +1,174 @@
+//! Tensor attributes (`.shape .dtype .grad .requires_grad .T`) and methods (`.backward .item
+//! .tolist .detach .sum .mean .reshape …`).
+
+use std::rc::Rc;
+
+use crate::autograd::{BackwardOptions, Var};
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::{ReduceOp, Tensor};
+
+const METHODS: [&str; 16] =
+    ["backward", "item", "tolist", "detach", "sum", "mean", "amax", "amin", "var", "reshape", "transpose", "numel", "cast", "exp", "zero_grad", "clone"];
+
+impl Interpreter {
+    /// `tensor.name`.
+    pub(crate) fn tensor_attribute(&self, object: &Rc<TensorObject>, name: &str, span: Span) -> Result<Value> {
+        let var = object.get();
+        Ok(match name {
+            "shape" => Value::list(var.shape().iter().map(|&dim| Value::Int(dim as i64)).collect()),
+            "dtype" => Value::DType(var.dtype()),
+            "ndim" => Value::Int(var.shape().len() as i64),
+            "requires_grad" => Value::Bool(var.requires_grad()),
+            "is_leaf" => Value::Bool(var.is_leaf()),
+            "grad" => match var.grad() {
+                Some(grad) => TensorObject::value(Var::constant(grad)),
+                None => Value::None,
+            },
+            "valid_shape" => match var.tensor().valid_shape() {
+                Some(valid) => Value::list(valid.iter().map(|&dim| Value::Int(dim as i64)).collect()),
+                None => Value::None,
+            },
+            "T" => {
+                let rank = var.shape().len();
+                if rank < 2 {
+                    return Ok(Value::Tensor(object.clone()));
+                }
+                return self.tensor_result(var.transpose(-2, -1), span);
+            }
+            _ if METHODS.contains(&name) => Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))),
+            _ => return Err(self.error(ErrorKind::Attribute, format!("'Tensor' object has no attribute '{name}'"), span)),
+        })
+    }
+
+    /// `tensor.name = value` (`requires_grad` on a constant leaf, `grad = None`).
+    pub(crate) fn set_tensor_attribute(&self, object: &Rc<TensorObject>, name: &str, value: Value, span: Span) -> Result<()> {
+        let var = object.get();
+        match (name, &value) {
+            ("grad", Value::None) => {
+                var.zero_grad();
+                Ok(())
+            }
+            ("requires_grad", flag) => {
+                let wanted = self.truthy(flag, span)?;
+                if !var.is_leaf() {
+                    return Err(self.error(ErrorKind::Autograd, "requires_grad can only be changed on tensors created by the user", span).with_help("use x.detach() to get a tensor cut from the graph"));
+                }
+                if wanted != var.requires_grad() {
+                    *object.var.borrow_mut() = Var::new(var.tensor().clone(), wanted);
+                }
+                Ok(())
+            }
+            _ => Err(self.error(ErrorKind::Attribute, format!("cannot set attribute '{name}' of a tensor"), span)),
+        }
+    }
+
+    /// Calls `tensor.name(…)`.
+    pub(crate) fn call_tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        let var = object.get();
+        let full = format!("Tensor.{name}");
+        match name {
+            "backward" => {
+                let bound = self.bind(&full, &["grad", "retain_graph"], arguments, false, span)?;
+                if !var.requires_grad() {
+                    let own_name = self.name_of(object);
+                    let who = own_name.as_ref().map_or("this tensor".to_string(), |name| format!("'{name}'"));
+                    let candidates = self.tensors_without_grad(own_name.as_deref());
+                    let help = match candidates.first() {
+                        Some(first) => format!(
+                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.tensor(…, requires_grad=True)",
+                            candidates.join(", ")
+                        ),
+                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.tensor(data, requires_grad=True)".to_string(),
+                    };
+                    return Err(self
+                        .error(ErrorKind::BackwardWithoutGrad, format!("backward: {who} does not require grad: no tensor it was computed from has requires_grad=True"), span)
+                        .with_help(help));
+                }
+                let gradient = match bound.optional(0) {
+                    Some(value) => Some(self.operand(value, var.dtype(), bound.span_of(0))?.tensor().clone()),
+                    None => None,
+                };
+                let options = BackwardOptions { retain_graph: bound.flag(1, false)?, create_graph: false };
+                var.backward_with(gradient.as_ref(), options).map_err(|error| self.autograd_error(error, span))?;
+                Ok(Value::None)
+            }
+            "item" => self.item(&var, span).map(Value::Float),
+            "tolist" => Ok(to_list(var.tensor())),
+            "detach" => Ok(TensorObject::value(var.detach())),
+            "clone" => self.tensor_result(var.scale(1.0), span),
+            "numel" => Ok(Value::Int(var.tensor().numel() as i64)),
+            "zero_grad" => {
+                var.zero_grad();
+                Ok(Value::None)
+            }
+            "sum" | "mean" | "amax" | "amin" | "var" => {
+                let bound = self.bind(&full, &["dim", "keepdim"], arguments, false, span)?;
+                let op = match name {
+                    "sum" => ReduceOp::Sum,
+                    "mean" => ReduceOp::Mean,
+                    "amax" => ReduceOp::Amax,
+                    "amin" => ReduceOp::Amin,
+                    _ => ReduceOp::Var,
+                };
+                let dims = bound.dims(0)?;
+                self.tensor_result(var.reduce(op, dims.as_deref(), bound.flag(1, false)?), span)
+            }
+            "reshape" => {
+                let shape_value = if arguments.positional.len() > 1 {
+                    Value::list(arguments.positional.iter().map(|(value, _)| value.clone()).collect())
+                } else {
+                    let bound = self.bind(&full, &["shape"], arguments, false, span)?;
+                    bound.required(0)?.clone()
+                };
+                let shape = self.resolve_shape(&var, &shape_value, span)?;
+                self.tensor_result(var.reshape(&shape), span)
+            }
+            "transpose" => {
+                let bound = self.bind(&full, &["dim0", "dim1"], arguments, false, span)?;
+                self.tensor_result(var.transpose(bound.int(0, Some(0))? as isize, bound.int(1, Some(1))? as isize), span)
+            }
+            "cast" => {
+                let bound = self.bind(&full, &["dtype"], arguments, false, span)?;
+                bound.required(0)?;
+                self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)
+            }
+            _ => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
+        }
+    }
+
+    /// Global tensors created without `requires_grad` (the likely inputs of a failed backward), at
+    /// most four, sorted by name.
+    fn tensors_without_grad(&self, except: Option<&str>) -> Vec<String> {
+        self.globals
+            .names()
+            .into_iter()
+            .filter(|name| Some(name.as_str()) != except)
+            .filter(|name| matches!(&self.globals.get(name), Some(Value::Tensor(tensor)) if !tensor.get().requires_grad()))
+            .take(4)
+            .collect()
+    }
+
+    /// The global name bound to this tensor object, if any (for messages).
+    fn name_of(&self, object: &Rc<TensorObject>) -> Option<String> {
+        self.globals.names().into_iter().find(|name| matches!(&self.globals.get(name), Some(Value::Tensor(other)) if Rc::ptr_eq(other, object)))
+    }
+}
+
+/// Nested lists of floats (a float for a 0-d tensor).
+fn to_list(tensor: &Tensor) -> Value {
+    let values = tensor.to_f64_vec();
+    fn build(values: &[f64], shape: &[usize]) -> Value {
+        match shape.split_first() {
+            None => Value::Float(values.first().copied().unwrap_or(0.0)),
+            Some((&size, rest)) => {
+                let stride: usize = rest.iter().product();
+                Value::list((0..size).map(|index| build(&values[index * stride..(index + 1) * stride], rest)).collect())
+            }
+        }
+    }
+    build(&values, tensor.shape())
+}

@@ -1,0 +1,145 @@
+//! The `pypto` module (DESIGN §2): names, dispatch of its functions, its objects' attributes, and
+//! the conversion of tensor and autograd errors into runtime errors at a span.
+
+pub mod autodiff;
+pub mod check;
+pub mod creation;
+pub mod functions;
+pub mod kernel;
+pub mod methods;
+pub mod tensor_ops;
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result, RuntimeError};
+use super::eval::Arguments;
+use super::interpreter::Interpreter;
+use super::value::{Object, TensorObject, Value};
+use crate::autograd::{AutogradError, Var};
+use crate::error::TensorError;
+use crate::lang::syntax::Span;
+use crate::tensor::DType;
+
+/// The functions of `pypto` itself.
+const PYPTO_FUNCTIONS: [&str; 57] = [
+    "tensor", "zeros", "ones", "full", "arange", "randn", "rand", "manual_seed", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg", "sin",
+    "cos", "tanh", "sigmoid", "relu", "silu", "gelu", "pow", "maximum", "minimum", "clip", "sum", "mean", "amax", "amin", "var", "softmax",
+    "log_softmax", "reshape", "transpose", "concat", "view", "assemble", "matmul", "cast", "kernel", "set_vec_tile_shapes",
+    "set_cube_tile_shapes", "loop", "register_gradient", "save_for_backward", "checkpoint", "no_grad", "allclose", "assert_allclose", "graph",
+    "add", "sub", "mul", "div", "zeros_like", "ones_like",
+];
+
+/// `module.name` for the `pypto` modules.
+pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    let builtin = |qualified: String| Ok(Value::Builtin(Rc::from(qualified.as_str())));
+    match (module, name) {
+        ("pypto", "DT_FP32") => Ok(Value::DType(DType::F32)),
+        ("pypto", "DT_FP16") => Ok(Value::DType(DType::F16)),
+        ("pypto", "DT_BF16") => Ok(Value::DType(DType::Bf16)),
+        ("pypto", "nn" | "frontend" | "autodiff" | "npu") => Ok(Value::Module(Rc::from(format!("pypto.{name}").as_str()))),
+        ("pypto", _) if PYPTO_FUNCTIONS.contains(&name) => builtin(format!("pypto.{name}")),
+        ("pypto.nn", "layer_norm" | "group_norm") => builtin(format!("pypto.nn.{name}")),
+        ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
+        ("pypto.autodiff", "grad" | "check_gradient") => builtin(format!("pypto.autodiff.{name}")),
+        ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
+        ("pypto.npu", "sweep") | ("pypto", "schedule") => Err(interpreter
+            .error(ErrorKind::Unsupported, format!("{module}.{name} needs the NPU simulator, which this build does not have yet"), span)
+            .with_help("kernels run on the CPU reference path for now")),
+        _ => Err(interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span)),
+    }
+}
+
+/// Calls the `pypto` function with qualified name `name`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let short = name.strip_prefix("pypto.").unwrap_or(name);
+    match short {
+        "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like" | "ones_like" => {
+            creation::call(interpreter, short, arguments, span)
+        }
+        "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
+            kernel::call(interpreter, short, arguments, span)
+        }
+        "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {
+            autodiff::call(interpreter, short, arguments, span)
+        }
+        "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
+        "npu.use" => {
+            let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
+            match bound.required(0)? {
+                Value::Str(preset) if PRESETS.contains(&preset.as_ref()) => {
+                    interpreter.set_npu_preset(preset);
+                    Ok(Value::None)
+                }
+                other => Err(interpreter
+                    .error(ErrorKind::Value, format!("pypto.npu.use: unknown preset {}", super::format::repr(other)), bound.span_of(0))
+                    .with_help(format!("presets: {}", PRESETS.join(", ")))),
+            }
+        }
+        "npu.config" => Ok(Value::dict(vec![(Value::string("preset"), Value::string(interpreter.npu_preset()))])),
+        _ => functions::call(interpreter, short, arguments, span),
+    }
+}
+
+/// The NPU presets of DESIGN §3.
+pub const PRESETS: [&str; 3] = ["Ascend910B2", "Ascend910A", "teaching"];
+
+/// `object.name` for `pypto` objects.
+pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
+    let found = match (object, name) {
+        (Object::GradCheck(report), _) => autodiff::report_attribute(report, name),
+        (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
+        (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
+        (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),
+        (Object::GradientContext { context, .. }, "outputs") => {
+            Some(Value::tuple(context.outputs.iter().map(|tensor| TensorObject::value(Var::constant(tensor.clone()))).collect()))
+        }
+        (Object::GradientContext { attributes, .. }, "attrs") => Some(attributes.clone()),
+        (Object::GradientContext { context, .. }, "name") => Some(Value::string(context.name.as_str())),
+        _ => None,
+    };
+    found.ok_or_else(|| interpreter.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", value.type_name()), span))
+}
+
+impl Interpreter {
+    /// A runtime error from a failed tensor/autograd op, or the script error that a callback
+    /// (a registered backward, a checkpointed function) raised inside it.
+    pub(crate) fn autograd_error(&self, error: AutogradError, span: Span) -> RuntimeError {
+        if let Some(pending) = self.pending.borrow_mut().take() {
+            return pending;
+        }
+        match error {
+            AutogradError::Tensor(tensor) => self.tensor_error(tensor, span),
+            AutogradError::DoesNotRequireGrad { .. } => self.error(ErrorKind::BackwardWithoutGrad, error.to_string(), span),
+            other => self.error(ErrorKind::Autograd, other.to_string(), span),
+        }
+    }
+
+    /// A runtime error from a failed tensor op.
+    pub(crate) fn tensor_error(&self, error: TensorError, span: Span) -> RuntimeError {
+        let kind = match &error {
+            TensorError::OutOfBounds { .. } => ErrorKind::ViewOutOfBounds,
+            TensorError::AllocationTooLarge { .. } | TensorError::ElementCountOverflow { .. } => ErrorKind::SizeLimit,
+            _ => ErrorKind::Tensor,
+        };
+        let runtime = self.error(kind, error.to_string(), span);
+        match error {
+            TensorError::OutOfBounds { op: "view", .. } => {
+                runtime.with_help("pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0")
+            }
+            _ => runtime,
+        }
+    }
+
+    /// Wraps an op's result as a tensor value.
+    pub(crate) fn tensor_result(&self, result: crate::autograd::Result<Var>, span: Span) -> Result<Value> {
+        result.map(TensorObject::value).map_err(|error| self.autograd_error(error, span))
+    }
+
+    /// Stores a script error raised inside an autograd callback; returns the autograd error that
+    /// carries it out of the engine.
+    pub(crate) fn stash(&self, error: RuntimeError, what: &str) -> AutogradError {
+        let message = error.message.clone();
+        *self.pending.borrow_mut() = Some(error);
+        AutogradError::CustomOp { name: what.to_string(), detail: message }
+    }
+}

@@ -1,0 +1,83 @@
+//! Scopes: a chain of name tables. A call gets a fresh scope whose parent is the scope its function
+//! was defined in (closures); the root is the session's globals.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::value::Value;
+
+/// One table of names and the scope it is nested in.
+pub struct Scope {
+    names: RefCell<HashMap<String, Value>>,
+    parent: Option<Rc<Scope>>,
+}
+
+impl Scope {
+    /// The root (globals) scope.
+    pub fn root() -> Rc<Scope> {
+        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: None })
+    }
+
+    /// A scope nested in `parent`.
+    pub fn child(parent: &Rc<Scope>) -> Rc<Scope> {
+        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: Some(parent.clone()) })
+    }
+
+    /// Looks `name` up here, then in the enclosing scopes.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        if let Some(value) = self.names.borrow().get(name) {
+            return Some(value.clone());
+        }
+        self.parent.as_ref().and_then(|parent| parent.get(name))
+    }
+
+    /// Binds `name` in this scope.
+    pub fn set(&self, name: &str, value: Value) {
+        let mut names = self.names.borrow_mut();
+        // Rebinding is the common case (loop variables, accumulators): no new key allocation.
+        match names.get_mut(name) {
+            Some(slot) => *slot = value,
+            None => {
+                names.insert(name.to_string(), value);
+            }
+        }
+    }
+
+    /// The names bound in this scope, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.names.borrow().keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    /// A copy of this scope's table (to restore after a failed cell).
+    pub fn snapshot(&self) -> HashMap<String, Value> {
+        self.names.borrow().clone()
+    }
+
+    /// Replaces this scope's table.
+    pub fn restore(&self, names: HashMap<String, Value>) {
+        *self.names.borrow_mut() = names;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_see_parents_and_shadow_locally() {
+        let globals = Scope::root();
+        globals.set("x", Value::Int(1));
+        let local = Scope::child(&globals);
+        assert!(matches!(local.get("x"), Some(Value::Int(1))));
+        local.set("x", Value::Int(2));
+        assert!(matches!(local.get("x"), Some(Value::Int(2))));
+        assert!(matches!(globals.get("x"), Some(Value::Int(1))), "assignment binds in the local scope");
+        let snapshot = globals.snapshot();
+        globals.set("y", Value::Int(3));
+        globals.restore(snapshot);
+        assert_eq!(globals.names(), vec!["x".to_string()]);
+    }
+}

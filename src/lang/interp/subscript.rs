@@ -1,0 +1,266 @@
+//! Subscripts (`x[i]`, `x[a:b]`, `x[k] = v`), attributes and the methods of lists, dicts and strings.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::format::to_str;
+use super::interpreter::Interpreter;
+use super::operators::values_equal;
+use super::value::{Object, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::SliceSpec;
+
+/// A step longer than the sequence picks the same single element as a step of its length; clamping
+/// keeps the slice arithmetic far from `i64` overflow.
+pub(crate) fn clamp_step(step: Option<i64>, size: usize) -> Option<i64> {
+    let limit = size.max(1) as i64;
+    step.map(|step| step.clamp(-limit, limit))
+}
+
+impl Interpreter {
+    /// `container[index]`.
+    pub(crate) fn get_item(&self, container: &Value, index: &Value, span: Span) -> Result<Value> {
+        match container {
+            Value::List(items) => self.sequence_item(&items.borrow(), index, span, Value::list),
+            Value::Tuple(items) => self.sequence_item(items, index, span, Value::tuple),
+            Value::Str(text) => {
+                let characters: Vec<Value> = text.chars().map(|c| Value::string(c.to_string())).collect();
+                let item = self.sequence_item(&characters, index, span, |parts| {
+                    Value::string(parts.iter().map(to_str).collect::<String>())
+                })?;
+                Ok(item)
+            }
+            Value::Range(..) => {
+                let items = self.iterate(container, span)?;
+                self.sequence_item(&items, index, span, Value::list)
+            }
+            Value::Dict(entries) => entries
+                .borrow()
+                .iter()
+                .find(|(key, _)| values_equal(key, index))
+                .map(|(_, value)| value.clone())
+                .ok_or_else(|| self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)),
+            Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
+            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span)),
+        }
+    }
+
+    fn sequence_item(&self, items: &[Value], index: &Value, span: Span, build: impl Fn(Vec<Value>) -> Value) -> Result<Value> {
+        match index {
+            Value::Slice(bounds) => {
+                let [start, stop, step] = &**bounds;
+                let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
+                    .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+                let picked = (0..spec.count).map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone()).collect();
+                Ok(build(picked))
+            }
+            other => {
+                let position = self.sequence_index(items.len(), other, span)?;
+                Ok(items[position].clone())
+            }
+        }
+    }
+
+    fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
+        let Some(raw) = index.as_int() else {
+            return Err(self.error(ErrorKind::Type, format!("indices must be integers or slices, not {}", index.type_name()), span));
+        };
+        let resolved = if raw < 0 { raw + length as i64 } else { raw };
+        if resolved < 0 || resolved >= length as i64 {
+            return Err(self.error(ErrorKind::Index, format!("index {raw} is out of range for length {length}"), span));
+        }
+        Ok(resolved as usize)
+    }
+
+    /// `container[index] = value`.
+    pub(crate) fn set_item(&self, container: &Value, index: &Value, value: Value, span: Span) -> Result<()> {
+        match container {
+            Value::List(items) => {
+                if let Value::Slice(bounds) = index {
+                    let [start, stop, step] = &**bounds;
+                    let new_items = self.iterate(&value, span)?;
+                    let mut items = items.borrow_mut();
+                    let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
+                        .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+                    if spec.step != 1 {
+                        return Err(self.error(ErrorKind::Unsupported, "assigning to an extended list slice is not supported", span));
+                    }
+                    let end = spec.start + spec.count;
+                    items.splice(spec.start..end, new_items);
+                    return Ok(());
+                }
+                let length = items.borrow().len();
+                let position = self.sequence_index(length, index, span)?;
+                items.borrow_mut()[position] = value;
+                Ok(())
+            }
+            Value::Dict(entries) => {
+                let mut entries = entries.borrow_mut();
+                match entries.iter_mut().find(|(key, _)| values_equal(key, index)) {
+                    Some(entry) => entry.1 = value,
+                    None => {
+                        if matches!(index, Value::List(_) | Value::Dict(_) | Value::Tensor(_)) {
+                            return Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", index.type_name()), span));
+                        }
+                        entries.push((index.clone(), value));
+                    }
+                }
+                Ok(())
+            }
+            Value::Tensor(object) => self.tensor_set_item(object, index, &value, span),
+            Value::Tuple(_) | Value::Str(_) => {
+                Err(self.error(ErrorKind::Type, format!("'{}' object does not support item assignment", container.type_name()), span))
+            }
+            other => Err(self.error(ErrorKind::Type, format!("'{}' object does not support item assignment", other.type_name()), span)),
+        }
+    }
+
+    /// `object.name`.
+    pub(crate) fn get_attribute(&self, object: &Value, name: &str, span: Span) -> Result<Value> {
+        let method = |names: &[&str]| -> Option<Value> { names.contains(&name).then(|| Value::Method(Rc::new((object.clone(), name.to_string())))) };
+        let found = match object {
+            Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
+            Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
+            Value::Tensor(object) => return self.tensor_attribute(object, name, span),
+            Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
+            Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
+            Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
+            Value::Str(_) => method(&["join", "upper", "lower", "strip", "split", "startswith", "endswith", "replace"]),
+            Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
+            Value::Function(function) if name == "__name__" => Some(Value::string(function.name.as_str())),
+            Value::DType(dtype) if name == "name" => Some(Value::string(dtype.pypto_name())),
+            _ => None,
+        };
+        found.ok_or_else(|| self.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", object.type_name()), span))
+    }
+
+    /// `object.name = value`.
+    pub(crate) fn set_attribute(&self, object: &Value, name: &str, value: Value, span: Span) -> Result<()> {
+        if let Value::Tensor(tensor) = object {
+            return self.set_tensor_attribute(tensor, name, value, span);
+        }
+        Err(self.error(ErrorKind::Attribute, format!("cannot set attribute '{name}' of a {}", object.type_name()), span))
+    }
+
+    /// Calls the method `name` of `receiver`.
+    pub(crate) fn call_method(&self, receiver: &Value, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        match receiver {
+            Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
+            Value::Object(object) => match (object.as_ref(), name) {
+                (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
+                _ => Err(self.error(ErrorKind::Attribute, format!("no method '{name}'"), span)),
+            },
+            Value::List(items) => {
+                let bound = self.bind(name, &["a", "b"], arguments, false, span)?;
+                match name {
+                    "append" => {
+                        let length = items.borrow().len() + 1;
+                        self.check_items(length, span)?;
+                        items.borrow_mut().push(bound.required(0)?.clone());
+                        Ok(Value::None)
+                    }
+                    "extend" => {
+                        let extra = self.iterate(bound.required(0)?, span)?;
+                        let length = items.borrow().len() + extra.len();
+                        self.check_items(length, span)?;
+                        items.borrow_mut().extend(extra);
+                        Ok(Value::None)
+                    }
+                    "pop" => {
+                        let length = items.borrow().len();
+                        if length == 0 {
+                            return Err(self.error(ErrorKind::Index, "pop from an empty list", span));
+                        }
+                        let position = match bound.optional(0) {
+                            Some(index) => self.sequence_index(length, index, span)?,
+                            None => length - 1,
+                        };
+                        Ok(items.borrow_mut().remove(position))
+                    }
+                    "insert" => {
+                        let length = items.borrow().len();
+                        let raw = bound.int(0, None)?;
+                        let position = if raw < 0 { (raw + length as i64).max(0) } else { raw.min(length as i64) } as usize;
+                        items.borrow_mut().insert(position, bound.required(1)?.clone());
+                        Ok(Value::None)
+                    }
+                    "index" => {
+                        let needle = bound.required(0)?;
+                        items.borrow().iter().position(|item| values_equal(item, needle)).map(|i| Value::Int(i as i64)).ok_or_else(|| self.error(ErrorKind::Value, "value is not in the list", span))
+                    }
+                    "count" => {
+                        let needle = bound.required(0)?;
+                        Ok(Value::Int(items.borrow().iter().filter(|item| values_equal(item, needle)).count() as i64))
+                    }
+                    "copy" => Ok(Value::list(items.borrow().clone())),
+                    _ => {
+                        items.borrow_mut().reverse();
+                        Ok(Value::None)
+                    }
+                }
+            }
+            Value::Dict(entries) => {
+                let bound = self.bind(name, &["key", "default"], arguments, false, span)?;
+                let entries = entries.borrow();
+                Ok(match name {
+                    "keys" => Value::list(entries.iter().map(|(key, _)| key.clone()).collect()),
+                    "values" => Value::list(entries.iter().map(|(_, value)| value.clone()).collect()),
+                    "items" => Value::list(entries.iter().map(|(key, value)| Value::tuple(vec![key.clone(), value.clone()])).collect()),
+                    "copy" => Value::dict(entries.clone()),
+                    _ => {
+                        let key = bound.required(0)?;
+                        entries.iter().find(|(existing, _)| values_equal(existing, key)).map(|(_, value)| value.clone()).unwrap_or_else(|| bound.optional(1).cloned().unwrap_or(Value::None))
+                    }
+                })
+            }
+            Value::Str(text) => self.call_string_method(text, name, arguments, span),
+            other => Err(self.error(ErrorKind::Attribute, format!("'{}' object has no method '{name}'", other.type_name()), span)),
+        }
+    }
+
+    fn call_string_method(&self, text: &str, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        let bound = self.bind(name, &["a", "b"], arguments, false, span)?;
+        let text_argument = |index: usize| -> Result<String> {
+            match bound.required(index)? {
+                Value::Str(argument) => Ok(argument.to_string()),
+                other => Err(self.error(ErrorKind::Type, format!("str.{name}() needs a string, not {}", other.type_name()), span)),
+            }
+        };
+        Ok(match name {
+            "join" => {
+                let parts = self.iterate(bound.required(0)?, span)?;
+                let pieces: Result<Vec<String>> = parts
+                    .iter()
+                    .map(|part| match part {
+                        Value::Str(piece) => Ok(piece.to_string()),
+                        other => Err(self.error(ErrorKind::Type, format!("str.join(): expected str items, found {}", other.type_name()), span)),
+                    })
+                    .collect();
+                let joined = pieces?.join(text);
+                self.check_string(joined.len(), span)?;
+                Value::string(joined)
+            }
+            "upper" => Value::string(text.to_uppercase()),
+            "lower" => Value::string(text.to_lowercase()),
+            "strip" => Value::string(text.trim()),
+            "split" => match bound.optional(0) {
+                None => Value::list(text.split_whitespace().map(Value::string).collect()),
+                Some(_) => {
+                    let separator = text_argument(0)?;
+                    if separator.is_empty() {
+                        return Err(self.error(ErrorKind::Value, "empty separator", span));
+                    }
+                    Value::list(text.split(separator.as_str()).map(Value::string).collect())
+                }
+            },
+            "startswith" => Value::Bool(text.starts_with(text_argument(0)?.as_str())),
+            "endswith" => Value::Bool(text.ends_with(text_argument(0)?.as_str())),
+            _ => {
+                let replaced = text.replace(text_argument(0)?.as_str(), text_argument(1)?.as_str());
+                self.check_string(replaced.len(), span)?;
+                Value::string(replaced)
+            }
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! The values of tile scripts: Python scalars and containers, functions, modules, and the `pypto`
+//! objects (tensors backed by autograd `Var`s, kernels, reports, graphs).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::scope::Scope;
+use crate::autograd::{Context, GradCheckReport, GraphData, Var};
+use crate::lang::syntax::ast::FunctionDef;
+use crate::tensor::DType;
+
+/// A script value. Containers and objects are shared handles, as in Python.
+#[derive(Clone)]
+pub enum Value {
+    /// `None`.
+    None,
+    /// `True`/`False`.
+    Bool(bool),
+    /// A 64-bit integer (overflow is an error, not a wrap).
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(Rc<str>),
+    /// A mutable list.
+    List(Rc<RefCell<Vec<Value>>>),
+    /// A tuple.
+    Tuple(Rc<Vec<Value>>),
+    /// A dict (insertion ordered; keys compared with `==`).
+    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    /// `range(start, stop, step)` (also what `pypto.loop` returns).
+    Range(i64, i64, i64),
+    /// `start:stop:step` in a subscript (boxed: it is rare, and keeps every value small).
+    Slice(Rc<[Option<i64>; 3]>),
+    /// `...`.
+    Ellipsis,
+    /// A function defined with `def`.
+    Function(Rc<Function>),
+    /// A builtin function, by qualified name (`len`, `pypto.exp`, `math.sqrt`).
+    Builtin(Rc<str>),
+    /// A module, by qualified name (`pypto`, `pypto.nn`, `math`).
+    Module(Rc<str>),
+    /// A method bound to its receiver.
+    Method(Rc<(Value, String)>),
+    /// A `pypto` tensor.
+    Tensor(Rc<TensorObject>),
+    /// A `pypto` dtype.
+    DType(DType),
+    /// A `@pypto.kernel` or `@pypto.frontend.jit` function.
+    Kernel(Rc<Kernel>),
+    /// Other `pypto` objects.
+    Object(Rc<Object>),
+}
+
+/// A tensor object: a `Var` that `x[...] = v` and `assemble` may replace (aliases see the change).
+pub struct TensorObject {
+    /// The current value.
+    pub var: RefCell<Var>,
+}
+
+impl TensorObject {
+    /// A new tensor object value.
+    pub fn value(var: Var) -> Value {
+        Value::Tensor(Rc::new(TensorObject { var: RefCell::new(var) }))
+    }
+
+    /// The current `Var` (a cheap handle).
+    pub fn get(&self) -> Var {
+        self.var.borrow().clone()
+    }
+}
+
+/// A function defined in a script: its definition, defaults (evaluated at `def`) and closure.
+pub struct Function {
+    /// The name.
+    pub name: String,
+    /// The definition (shared, so the cell's tree may be dropped).
+    pub definition: Rc<FunctionDef>,
+    /// Defaults of the positional parameters (aligned with them).
+    pub defaults: Vec<Option<Value>>,
+    /// Defaults of the keyword-only parameters.
+    pub keyword_defaults: Vec<Option<Value>>,
+    /// The scope the function was defined in.
+    pub closure: Rc<Scope>,
+    /// The execution number of the cell that defined it (its spans belong to that source).
+    pub cell: usize,
+}
+
+/// How a kernel receives and returns its outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelStyle {
+    /// `@pypto.kernel`: returns its outputs.
+    Functional,
+    /// `@pypto.frontend.jit`: outputs are parameters written in place.
+    Jit,
+}
+
+/// A kernel: a function run as one unit (on the simulator later, the CPU reference now).
+pub struct Kernel {
+    /// The kernel's name (the gradient registry key).
+    pub name: String,
+    /// The body.
+    pub function: Rc<Function>,
+    /// Functional or jit.
+    pub style: KernelStyle,
+    /// `pass_options` of a jit kernel (stored for the simulator).
+    pub pass_options: Vec<(String, Value)>,
+    /// `runtime_options` of a jit kernel.
+    pub runtime_options: Vec<(String, Value)>,
+    /// Whether the first call's checks (parameters rebound in a jit kernel) already ran.
+    pub checked: std::cell::Cell<bool>,
+}
+
+/// The `pypto` objects that are neither tensors nor kernels.
+pub enum Object {
+    /// The context manager of `pypto.no_grad()`.
+    NoGrad,
+    /// The decorator returned by `pypto.frontend.jit(pass_options=…, runtime_options=…)`.
+    JitDecorator { pass_options: Vec<(String, Value)>, runtime_options: Vec<(String, Value)> },
+    /// The decorator returned by `pypto.kernel(name=…)`.
+    KernelDecorator { name: Option<String> },
+    /// The decorator returned by `pypto.register_gradient("name")`.
+    GradientDecorator { name: String },
+    /// The `ctx` of a registered backward.
+    GradientContext { context: Context, attributes: Value },
+    /// A gradient-check report.
+    GradCheck(GradCheckReport),
+    /// The graph up to a tensor.
+    Graph(GraphData),
+}
+
+impl Value {
+    /// A string value.
+    pub fn string(text: impl Into<String>) -> Value {
+        let text: String = text.into();
+        Value::Str(Rc::from(text.as_str()))
+    }
+
+    /// A list value.
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    /// A tuple value.
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    /// A dict value.
+    pub fn dict(items: Vec<(Value, Value)>) -> Value {
+        Value::Dict(Rc::new(RefCell::new(items)))
+    }
+
+    /// An object value.
+    pub fn object(object: Object) -> Value {
+        Value::Object(Rc::new(object))
+    }
+
+    /// The Python type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Range(..) => "range",
+            Value::Slice(..) => "slice",
+            Value::Ellipsis => "ellipsis",
+            Value::Function(_) => "function",
+            Value::Builtin(_) => "builtin_function",
+            Value::Module(_) => "module",
+            Value::Method(_) => "method",
+            Value::Tensor(_) => "Tensor",
+            Value::DType(_) => "dtype",
+            Value::Kernel(_) => "kernel",
+            Value::Object(object) => object_name(object),
+        }
+    }
+
+    /// Python truthiness (a tensor is truthy only as a one-element tensor, like torch).
+    pub fn truthy(&self) -> Option<bool> {
+        Some(match self {
+            Value::None => false,
+            Value::Bool(value) => *value,
+            Value::Int(value) => *value != 0,
+            Value::Float(value) => *value != 0.0,
+            Value::Str(text) => !text.is_empty(),
+            Value::List(items) => !items.borrow().is_empty(),
+            Value::Tuple(items) => !items.is_empty(),
+            Value::Dict(items) => !items.borrow().is_empty(),
+            Value::Range(start, stop, step) => range_length(*start, *stop, *step) > 0,
+            Value::Tensor(tensor) => {
+                let var = tensor.get();
+                if var.tensor().numel() != 1 {
+                    return None;
+                }
+                var.tensor().to_f64_vec().first().copied().unwrap_or(0.0) != 0.0
+            }
+            Value::Object(object) => match object.as_ref() {
+                Object::GradCheck(report) => report.passed,
+                _ => true,
+            },
+            _ => true,
+        })
+    }
+
+    /// The value as an f64 when it is a Python number.
+    pub fn as_number(&self) -> Option<f64> {
+        match self {
+            Value::Bool(value) => Some(f64::from(u8::from(*value))),
+            Value::Int(value) => Some(*value as f64),
+            Value::Float(value) => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// The value as an integer when it is an int or bool.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Bool(value) => Some(i64::from(*value)),
+            Value::Int(value) => Some(*value),
+            _ => None,
+        }
+    }
+}
+
+/// The type name of an object, for messages.
+pub fn object_name(object: &Object) -> &'static str {
+    match object {
+        Object::NoGrad => "no_grad",
+        Object::JitDecorator { .. } | Object::KernelDecorator { .. } | Object::GradientDecorator { .. } => "decorator",
+        Object::GradientContext { .. } => "GradientContext",
+        Object::GradCheck(_) => "GradCheckReport",
+        Object::Graph(_) => "Graph",
+    }
+}
+
+/// The number of values of `range(start, stop, step)` (`step` ≠ 0).
+pub fn range_length(start: i64, stop: i64, step: i64) -> i64 {
+    if step > 0 && stop > start {
+        ((stop as i128 - start as i128 + step as i128 - 1) / step as i128) as i64
+    } else if step < 0 && start > stop {
+        ((start as i128 - stop as i128 - step as i128 - 1) / (-(step as i128))) as i64
+    } else {
+        0
+    }
+}
+
+/// Dropping a deeply nested container (`a = [a]` a million times) would recurse once per level and
+/// overflow the stack; uniquely owned children are moved to a work list and dropped one by one.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let mut pending: Vec<Value> = Vec::new();
+        take_children(self, &mut pending);
+        while let Some(mut value) = pending.pop() {
+            take_children(&mut value, &mut pending);
+        }
+    }
+}
+
+fn take_children(value: &mut Value, pending: &mut Vec<Value>) {
+    match value {
+        Value::List(items) => {
+            if let Some(cell) = Rc::get_mut(items) {
+                pending.append(cell.get_mut());
+            }
+        }
+        Value::Tuple(items) => {
+            if let Some(items) = Rc::get_mut(items) {
+                pending.append(items);
+            }
+        }
+        Value::Dict(entries) => {
+            if let Some(cell) = Rc::get_mut(entries) {
+                for (key, item) in cell.get_mut().drain(..) {
+                    pending.push(key);
+                    pending.push(item);
+                }
+            }
+        }
+        Value::Method(bound) => {
+            if let Some((receiver, _)) = Rc::get_mut(bound) {
+                pending.push(std::mem::replace(receiver, Value::None));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_stay_small() {
+        // Values fill lists and every `Result` of the evaluator: a range (three i64) is the largest.
+        assert!(std::mem::size_of::<Value>() <= 32, "{}", std::mem::size_of::<Value>());
+    }
+
+    #[test]
+    fn range_lengths_match_python() {
+        // len(range(0, 10, 3)) = |{0,3,6,9}| = 4; len(range(10, 0, -3)) = |{10,7,4,1}| = 4.
+        assert_eq!(range_length(0, 10, 3), 4);
+        assert_eq!(range_length(10, 0, -3), 4);
+        assert_eq!(range_length(5, 5, 1), 0);
+        assert_eq!(range_length(0, 10, -1), 0);
+    }
+}

@@ -1,0 +1,83 @@
+//! Turns the value of a cell's last expression into a rich display.
+
+use super::result::{Display, GradCheckDisplay, GraphDisplay, TensorDisplay};
+use crate::lang::interp::format::tensor_preview;
+use crate::lang::interp::{repr, Object, Value};
+
+/// The display of `value`.
+pub fn display_value(value: &Value) -> Display {
+    match value {
+        Value::Tensor(object) => {
+            let var = object.get();
+            let values = var.tensor().to_f64_vec();
+            let finite: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+            let (min, max, mean) = if finite.is_empty() {
+                (None, None, None)
+            } else {
+                let min = finite.iter().copied().fold(f64::INFINITY, f64::min);
+                let max = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                (Some(min), Some(max), Some(finite.iter().sum::<f64>() / finite.len() as f64))
+            };
+            Display::Tensor(TensorDisplay {
+                shape: var.shape().to_vec(),
+                dtype: var.dtype().pypto_name().to_string(),
+                requires_grad: var.requires_grad(),
+                preview: tensor_preview(var.tensor(), 4),
+                values: values.into_iter().take(TensorDisplay::MAX_VALUES).collect(),
+                min,
+                max,
+                mean,
+            })
+        }
+        Value::Object(object) => match object.as_ref() {
+            Object::Graph(graph) => Display::Graph(GraphDisplay {
+                num_nodes: graph.nodes.len(),
+                num_backward_nodes: graph.backward_nodes.len(),
+                dot: graph.to_dot(),
+                graph: graph.clone(),
+            }),
+            Object::GradCheck(report) => Display::GradCheck(GradCheckDisplay {
+                passed: report.passed,
+                max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
+                max_rel_err: report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max),
+                sides: "analytic: forward and backward in the inputs' dtypes on the CPU reference path; numerical: central differences in f64 on the CPU".into(),
+                report: report.clone(),
+            }),
+            _ => Display::Text { text: repr(value) },
+        },
+        other => Display::Text { text: repr(other) },
+    }
+}
+
+/// A one-paragraph text form of a display (for the CLI).
+pub fn display_text(display: &Display) -> String {
+    match display {
+        Display::Text { text } => text.clone(),
+        Display::Tensor(tensor) => {
+            let stats = match (tensor.min, tensor.max, tensor.mean) {
+                (Some(min), Some(max), Some(mean)) => format!(" min={min:.6} max={max:.6} mean={mean:.6}"),
+                _ => String::new(),
+            };
+            let grad = if tensor.requires_grad { " requires_grad" } else { "" };
+            format!("Tensor shape={:?} dtype={}{grad}{stats}\n{}", tensor.shape, tensor.dtype, tensor.preview)
+        }
+        Display::Graph(graph) => format!("Graph: {} nodes, {} backward nodes", graph.num_nodes, graph.num_backward_nodes),
+        Display::GradCheck(check) => {
+            let mut text = format!(
+                "Gradient check: {} (max abs err {:.3e}, max rel err {:.3e})",
+                if check.passed { "passed" } else { "FAILED" },
+                check.max_abs_err,
+                check.max_rel_err
+            );
+            for input in &check.report.inputs {
+                for element in input.worst.iter().take(3) {
+                    text.push_str(&format!(
+                        "\n  input {} at {:?}: analytic {:.6} numerical {:.6}",
+                        input.input, element.input_index, element.analytic, element.numerical
+                    ));
+                }
+            }
+            text
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! A notebook session: notebook files (`.py` with `# %%` cells, `.ipynb`), and `Session` — cells
+//! sharing globals, `run_cell(code) -> CellResult` (stdout, rich displays, diagnostics with spans,
+//! duration), all serialisable for the front end and the CLI.
+
+mod display;
+mod notebook;
+mod render;
+mod result;
+mod run;
+
+pub use display::{display_text, display_value};
+pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
+pub use render::{render_diagnostic, CellOrigin};
+pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, TensorDisplay, TraceLine};
+pub use run::Session;
+pub use crate::lang::interp::Limits;

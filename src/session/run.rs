@@ -1,0 +1,229 @@
+//! `Session`: the globals shared by the cells of a notebook, and `run_cell`.
+
+use std::rc::Rc;
+
+use super::display::display_value;
+use super::result::{CellDiagnostic, CellResult, CellStatus, TraceLine};
+use crate::lang::interp::{Interpreter, Limits, RuntimeError, RuntimeWarning, SourceSpan};
+use crate::lang::syntax::line_index::floor_char_boundary;
+use crate::lang::syntax::{parse, Diagnostic, LineIndex, Severity, Span};
+use crate::tensor::set_allocation_limit;
+
+/// A notebook session: cells share globals; re-running a cell redefines its names; a failed cell
+/// leaves the bindings of earlier cells as they were.
+pub struct Session {
+    interpreter: Rc<Interpreter>,
+    sources: Vec<String>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A session with the default limits.
+    pub fn new() -> Session {
+        Session::with_limits(Limits::default())
+    }
+
+    /// A session with `limits`.
+    pub fn with_limits(limits: Limits) -> Session {
+        Session { interpreter: Interpreter::new(limits), sources: Vec::new() }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.interpreter.limits()
+    }
+
+    /// Changes the limits for the next cells.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.interpreter.set_limits(limits);
+    }
+
+    /// Picks the NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
+    pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
+        if !crate::lang::interp::pypto::PRESETS.contains(&preset) {
+            return Err(format!("unknown NPU preset '{preset}' (presets: {})", crate::lang::interp::pypto::PRESETS.join(", ")));
+        }
+        self.interpreter.set_npu_preset(preset);
+        Ok(())
+    }
+
+    /// The NPU preset in use.
+    pub fn npu_preset(&self) -> String {
+        self.interpreter.npu_preset()
+    }
+
+    /// Forgets every variable, function and registered gradient (a fresh kernel, same limits).
+    pub fn reset(&mut self) {
+        let limits = self.interpreter.limits();
+        let preset = self.interpreter.npu_preset();
+        self.interpreter.globals().restore(Default::default());
+        self.interpreter = Interpreter::new(limits);
+        self.interpreter.set_npu_preset(&preset);
+        self.sources.clear();
+    }
+
+    /// The names defined so far.
+    pub fn variables(&self) -> Vec<String> {
+        self.interpreter.globals().names()
+    }
+
+    /// The source of the cell with execution number `cell`.
+    pub fn source_of(&self, cell: usize) -> Option<&str> {
+        cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
+    }
+
+    /// Parses and runs `code` as the next cell.
+    pub fn run_cell(&mut self, code: &str) -> CellResult {
+        let started = now_ms();
+        self.sources.push(code.to_string());
+        let cell = self.sources.len();
+        set_allocation_limit(self.interpreter.limits().tensor_bytes);
+        let parsed = parse(code);
+        let mut diagnostics: Vec<CellDiagnostic> = parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();
+        let mut displays = Vec::new();
+        let status = if parsed.has_errors() {
+            CellStatus::Error
+        } else {
+            let snapshot = self.interpreter.globals().snapshot();
+            let gradients = self.interpreter.gradients.borrow().clone();
+            match self.interpreter.run_module(&parsed.module, cell) {
+                Ok(value) => {
+                    if let Some(value) = value {
+                        displays.push(display_value(&value));
+                    }
+                    CellStatus::Ok
+                }
+                Err(error) => {
+                    self.interpreter.globals().restore(snapshot);
+                    *self.interpreter.gradients.borrow_mut() = gradients;
+                    diagnostics.push(self.runtime_diagnostic(&error));
+                    CellStatus::Error
+                }
+            }
+        };
+        for warning in self.interpreter.take_warnings() {
+            diagnostics.push(self.warning_diagnostic(&warning));
+        }
+        diagnostics.sort_by_key(|diagnostic| (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start));
+        CellResult {
+            execution_count: cell,
+            status,
+            stdout: self.interpreter.take_output(),
+            displays,
+            diagnostics,
+            duration_ms: now_ms() - started,
+            kernel_runs: self.interpreter.take_kernel_runs(),
+        }
+    }
+
+    fn place(&self, location: SourceSpan) -> (Span, usize, usize, usize, usize) {
+        let source = self.source_of(location.cell).unwrap_or("");
+        let start = floor_char_boundary(source, location.span.start);
+        let end = floor_char_boundary(source, location.span.end.max(start));
+        let end = end.max(start);
+        let index = LineIndex::new(source);
+        let from = index.line_column(source, start);
+        let to = index.line_column(source, end);
+        (Span::new(start, end), from.line, from.column, to.line, to.column)
+    }
+
+    /// A byte span of cell `cell` in UTF-16 code units.
+    fn utf16(&self, cell: usize, span: Span) -> Span {
+        let source = self.source_of(cell).unwrap_or("");
+        let units = |offset: usize| source.get(..offset).map_or(0, |text| text.encode_utf16().count());
+        Span::new(units(span.start), units(span.end))
+    }
+
+    fn syntax_diagnostic(&self, diagnostic: &Diagnostic, cell: usize) -> CellDiagnostic {
+        let (span, line, column, end_line, end_column) = self.place(SourceSpan { cell, span: diagnostic.span });
+        CellDiagnostic {
+            severity: diagnostic.severity,
+            code: diagnostic.code.to_string(),
+            message: diagnostic.message.clone(),
+            cell,
+            span,
+            utf16_span: self.utf16(cell, span),
+            line,
+            column,
+            end_line,
+            end_column,
+            help: diagnostic.help.clone(),
+            note: diagnostic.note.as_ref().map(|note| note.message.clone()),
+            traceback: Vec::new(),
+        }
+    }
+
+    fn runtime_diagnostic(&self, error: &RuntimeError) -> CellDiagnostic {
+        let (span, line, column, end_line, end_column) = self.place(error.location);
+        let mut traceback: Vec<TraceLine> = Vec::new();
+        for frame in &error.traceback {
+            let (span, line, column, _, _) = self.place(frame.call_site);
+            match traceback.last_mut() {
+                Some(last) if last.function == frame.function && last.cell == frame.call_site.cell && last.span == span => last.repeated += 1,
+                _ => traceback.push(TraceLine { function: frame.function.clone(), cell: frame.call_site.cell, line, column, span, repeated: 1 }),
+            }
+        }
+        CellDiagnostic {
+            severity: Severity::Error,
+            code: error.kind.code().to_string(),
+            message: error.message.clone(),
+            cell: error.location.cell,
+            span,
+            utf16_span: self.utf16(error.location.cell, span),
+            line,
+            column,
+            end_line,
+            end_column,
+            help: error.help.clone(),
+            note: error.note.clone(),
+            traceback,
+        }
+    }
+
+    fn warning_diagnostic(&self, warning: &RuntimeWarning) -> CellDiagnostic {
+        let (span, line, column, end_line, end_column) = self.place(warning.location);
+        CellDiagnostic {
+            severity: Severity::Warning,
+            code: warning.code.to_string(),
+            message: warning.message.clone(),
+            cell: warning.location.cell,
+            span,
+            utf16_span: self.utf16(warning.location.cell, span),
+            line,
+            column,
+            end_line,
+            end_column,
+            help: warning.help.clone(),
+            note: None,
+            traceback: Vec::new(),
+        }
+    }
+}
+
+impl Drop for Session {
+    /// Functions hold the globals they were defined in and the globals hold the functions: clearing
+    /// the globals breaks those cycles so a dropped session frees its values.
+    fn drop(&mut self) {
+        self.interpreter.globals().restore(Default::default());
+    }
+}
+
+/// Milliseconds from a monotonic clock (wall clock in the browser, where `Instant` does not exist).
+fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::OnceLock;
+        use std::time::Instant;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+    }
+}
