@@ -7,9 +7,10 @@
 //!   broadcasting, the seeded generator, the SIMD kernels.
 //! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
-//! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
-//!   byte spans).
-//! - [`session`] — notebook files (`.py` with `# %%` cells, `.ipynb`); cells and their results.
+//! - [`lang`] (→ autograd, tensor) — the tile script language: `lang::syntax` (lexer, parser, AST,
+//!   diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto` module).
+//! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
+//!   notebook files (`.py` with `# %%` cells, `.ipynb`).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
