@@ -12,6 +12,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::session::Session;
 use crate::tensor::{DType, Tensor};
 
 /// Side of the square matrices multiplied by [`Playground::smoke`].
@@ -26,11 +27,10 @@ const SMOKE_WARMUPS: usize = 4;
 /// The message of the last Rust panic, kept for [`Playground::take_panic_message`].
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
-/// A TileLab session as seen from JavaScript. Thin on purpose: it will wrap the notebook session.
+/// A TileLab notebook session as seen from JavaScript (the worker owns one).
 #[wasm_bindgen]
 pub struct Playground {
-    /// Keeps the struct non-constructible from Rust outside `new`.
-    _private: (),
+    session: Session,
 }
 
 #[wasm_bindgen]
@@ -40,7 +40,33 @@ impl Playground {
     #[allow(clippy::new_without_default)]
     pub fn new() -> Playground {
         install_panic_hook();
-        Playground { _private: () }
+        Playground { session: Session::new() }
+    }
+
+    /// Runs one cell in the session and returns its `CellResult` as a plain JSON-like object
+    /// (`{status, stdout, displays, diagnostics, duration_ms, …}`); errors of the user's code are
+    /// in `diagnostics`, never thrown.
+    #[wasm_bindgen(js_name = runCell)]
+    pub fn run_cell(&mut self, code: &str) -> Result<JsValue, JsValue> {
+        let result = self.session.run_cell(code);
+        result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
+    }
+
+    /// Forgets every variable, kernel and registered gradient of the session.
+    pub fn reset(&mut self) {
+        self.session.reset();
+    }
+
+    /// Selects the simulated NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
+    #[wasm_bindgen(js_name = setNpuPreset)]
+    pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), JsValue> {
+        self.session.set_npu_preset(preset).map_err(to_js_error)
+    }
+
+    /// The selected NPU preset.
+    #[wasm_bindgen(js_name = npuPreset)]
+    pub fn npu_preset(&self) -> String {
+        self.session.npu_preset()
     }
 
     /// The message of the last Rust panic, if any, and forgets it. A panic traps as an opaque
@@ -213,6 +239,26 @@ mod tests {
         remember_panic("TileLab: panicked at here: test message".to_string());
         assert_eq!(Playground::take_panic_message().as_deref(), Some("TileLab: panicked at here: test message"));
         assert_eq!(Playground::take_panic_message(), None);
+    }
+
+    /// A cell runs in the session and its result arrives as a plain object: `x = 6 * 7` then
+    /// `print(x)` in a second cell prints "42" (globals are shared between cells).
+    #[wasm_bindgen_test]
+    fn cells_share_globals_and_results_are_plain_objects() {
+        let mut playground = Playground::new();
+        let first = playground.run_cell("x = 6 * 7").unwrap();
+        assert_eq!(field(&first, "status"), "ok");
+        let second = playground.run_cell("print(x)").unwrap();
+        assert_eq!(field(&second, "stdout"), "42\n");
+        let failed = playground.run_cell("import pypto\ny = pypto.zeros([2, 3]) @ pypto.zeros([2, 3])").unwrap();
+        assert_eq!(field(&failed, "status"), "error");
+        let diagnostics = js_sys::Reflect::get(&failed, &"diagnostics".into()).unwrap();
+        let first_diagnostic = js_sys::Reflect::get(&diagnostics, &0.into()).unwrap();
+        assert!(field(&first_diagnostic, "message").contains("inner dims 3 ≠ 2"));
+    }
+
+    fn field(object: &JsValue, name: &str) -> String {
+        js_sys::Reflect::get(object, &name.into()).unwrap().as_string().unwrap_or_default()
     }
 
     #[wasm_bindgen_test]
