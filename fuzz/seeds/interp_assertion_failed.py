@@ -1,0 +1,2 @@
+x = 3
+assert x > 5, f"x is {x}"

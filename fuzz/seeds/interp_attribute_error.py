@@ -1,0 +1,3 @@
+import pypto as pt
+x = pt.ones([2, 2])
+print(x.size)

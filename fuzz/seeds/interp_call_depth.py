@@ -1,0 +1,4 @@
+def countdown(n):
+    return countdown(n - 1)
+
+countdown(10)

@@ -1,0 +1,2 @@
+text = "12a"
+value = int(text)

@@ -1,0 +1,3 @@
+total = 10
+count = 0
+mean = total / count

@@ -1,0 +1,4 @@
+for i in range(4):
+    if i:
+        x = i
+      y = i

@@ -1,0 +1,1 @@
+pypto.softmax(dim=-1, x)
