@@ -1,0 +1,352 @@
+// The notebook page end to end in headless Chromium: cells by keyboard, the worker protocol (runs
+// answer with a clear error while the interpreter is not in the build), Stop, autosave and reload,
+// share links (round trip, damaged links, never auto-run), .py files, the zh-CN UI, themes, the
+// help dialog, and markdown that never becomes live HTML.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, startSite } from './harness.mjs';
+import { fromPy, toPy } from '../../www/notebook/format.js';
+
+let site;
+
+before(async () => {
+  site = await startSite();
+});
+
+after(async () => {
+  await site?.close();
+});
+
+/** A fresh browser context (its own IndexedDB and localStorage) with the notebook loaded. */
+async function open(options = {}) {
+  const opened = await openPage(site.browser, { viewport: { width: 1100, height: 760 }, ...options });
+  await load(opened.page, options.hash ?? '');
+  return opened;
+}
+
+async function load(page, hash = '') {
+  await page.goto(`${site.url}${hash}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+}
+
+/** The model's cells as [kind, source] pairs. */
+function cells(page) {
+  return page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => [cell.kind, cell.source]));
+}
+
+/** Replaces the notebook through the page's model (the set-up of a test, not what it checks). */
+async function setCells(page, list) {
+  await page.evaluate((data) => globalThis.tilelab.model.load(data.map(([kind, source]) => ({ kind, source }))), list);
+  await page.evaluate(() => globalThis.tilelab.flush());
+}
+
+/** The id of the focused cell (command mode), or null. */
+function focusedCellIndex(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.cell')].indexOf(document.activeElement));
+}
+
+test('the notebook opens with the starter cells; a run answers with a clear error, never a fake output', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const list = await cells(page);
+    assert.equal(list.length, 2);
+    assert.deepEqual(list.map(([kind]) => kind), ['markdown', 'code']);
+    assert.equal(await page.locator('.cell').first().locator('h1').textContent(), 'Welcome to TileLab');
+    assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), 'Code cell 2');
+
+    // Ctrl+Enter in the editor runs the cell and stays in it.
+    await page.locator('.cell').nth(1).locator('.cm-content').click();
+    await page.keyboard.press('Control+Enter');
+    const code = page.locator('.cell').nth(1);
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    assert.equal(await code.locator('.output-error').textContent(), 'Engine error: the interpreter is not in this build yet');
+    assert.match(await code.locator('.cell-status').textContent(), /^error · \d+(\.\d)? ms$/);
+    assert.equal(await code.locator('.output-stdout').count(), 0);
+    await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Cell 2 failed'));
+    assert.equal(await page.locator('#announcer').textContent(), 'Cell 2 failed: the interpreter is not in this build yet');
+    assert.equal(await page.evaluate(() => globalThis.tilelab.engine.features.runCell), false);
+
+    await screenshot(page, 'notebook-light');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('cells are added, edited, moved, collapsed and deleted with the keyboard alone', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await setCells(page, [['code', 'a = 1']]);
+    // Tab from the page's start reaches the cell (skip link, settings, toolbar buttons, then cells).
+    await page.locator('body').focus();
+    for (let presses = 0; presses < 30 && (await focusedCellIndex(page)) !== 0; presses += 1) await page.keyboard.press('Tab');
+    assert.equal(await focusedCellIndex(page), 0, 'Tab reaches the first cell');
+
+    await page.keyboard.press('b'); // insert below, selected
+    assert.equal(await focusedCellIndex(page), 1);
+    await page.keyboard.press('Enter'); // edit
+    await page.keyboard.type('b = 2');
+    await page.keyboard.press('Escape'); // back to the cell
+    assert.equal(await focusedCellIndex(page), 1);
+    await page.keyboard.press('Alt+ArrowUp'); // move up
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1']]);
+    assert.equal(await focusedCellIndex(page), 0, 'the moved cell keeps the focus');
+    await page.waitForFunction(() => document.getElementById('announcer').textContent === 'Cell moved to position 1.');
+
+    await page.keyboard.press('m'); // to markdown
+    assert.deepEqual(await cells(page), [['markdown', 'b = 2'], ['code', 'a = 1']]);
+    await page.keyboard.press('y'); // back to code
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedCellIndex(page), 1);
+    await page.keyboard.press('Alt+ArrowDown'); // the last cell cannot move down
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1']]);
+
+    // Alt+Enter in the editor runs and inserts a cell below; Shift+Enter on the last cell adds one.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Alt+Enter');
+    assert.equal((await cells(page)).length, 3);
+    await page.keyboard.type('c = 3');
+    await page.keyboard.press('Shift+Enter');
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1'], ['code', 'c = 3'], ['code', '']]);
+
+    // Collapse the output of the cell that ran (o), then expand it again.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    await page.keyboard.press('o');
+    assert.equal(await page.locator('.cell').nth(1).getAttribute('data-collapsed'), 'true');
+    assert.equal(await page.locator('.cell').nth(1).locator('.collapsed-note').textContent(), 'Output collapsed (1 lines)');
+    await page.keyboard.press('o');
+    assert.equal(await page.locator('.cell').nth(1).getAttribute('data-collapsed'), 'false');
+
+    // d d deletes; a single d does not.
+    await page.keyboard.press('d');
+    assert.equal((await cells(page)).length, 4);
+    await page.keyboard.press('d');
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'c = 3'], ['code', '']]);
+    assert.equal(await focusedCellIndex(page), 1, 'the next cell is selected after a delete');
+
+    // The help dialog lists the shortcuts; Escape closes it and focus comes back.
+    await page.keyboard.press('h');
+    assert.equal(await page.locator('#help-dialog').getAttribute('open'), '');
+    assert.ok((await page.locator('#help-dialog kbd').count()) >= 10);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('#help-dialog').getAttribute('open'), null);
+    assert.equal(await focusedCellIndex(page), 1);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Stop restarts the engine: text intact, cells that ran are stale', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await setCells(page, [['code', 'x = 1'], ['code', 'y = 2']]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    const firstWorker = await page.evaluate(() => globalThis.tilelab.engine.generation);
+    await page.click('#stop');
+    await page.waitForSelector('#engine[data-state="ready"]');
+    assert.equal(await page.evaluate(() => globalThis.tilelab.engine.generation), firstWorker + 1);
+    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['stale', 'stale']);
+    assert.equal(await page.locator('.cell').first().locator('.cell-status').textContent(), 'stale: the engine restarted');
+    assert.deepEqual(await cells(page), [['code', 'x = 1'], ['code', 'y = 2']]);
+    // The new worker answers.
+    await page.locator('.cell').first().locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(1)[data-state="error"]');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a reload restores the notebook from IndexedDB', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await page.locator('.cell').nth(1).locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' + 41  # 张量');
+    await page.click('#add-markdown');
+    await page.keyboard.type('## Notes');
+    const before = await cells(page);
+    await page.evaluate(() => globalThis.tilelab.flush());
+    await load(page);
+    assert.deepEqual(await cells(page), before);
+    assert.match(before[1][1], /x \+ 41  # 张量$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a share link opens the same cells in a new browser and runs nothing', async () => {
+  const list = [['markdown', '# Shared 分享'], ['code', 'print("hello")\nz = 3'], ['code', 'z']];
+  const sender = await open();
+  const receiver = await openPage(site.browser, { viewport: { width: 1100, height: 760 } });
+  try {
+    await setCells(sender.page, list);
+    await sender.page.click('#share');
+    const link = await sender.page.inputValue('#share-link');
+    assert.match(link, /#nb=[A-Za-z0-9_-]+$/);
+
+    await receiver.page.goto(link);
+    await receiver.page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await cells(receiver.page), list);
+    assert.equal(await receiver.page.locator('.banner[data-banner="share"]').getAttribute('data-tone'), 'info');
+    assert.equal(new URL(receiver.page.url()).hash, '', 'the fragment is cleared so a reload does not import it again');
+    // Nothing ran: every cell is idle, no output, the engine was never asked to run.
+    await receiver.page.waitForSelector('#engine[data-state="ready"]');
+    assert.deepEqual(await receiver.page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle', 'idle']);
+    assert.equal(await receiver.page.locator('.output-body > *').count(), 0);
+    assert.equal(await receiver.page.evaluate(() => globalThis.tilelab.engine.nextId), 1);
+    await screenshot(receiver.page, 'notebook-shared');
+    assert.deepEqual(sender.problems, []);
+    assert.deepEqual(receiver.problems, []);
+  } finally {
+    await sender.context.close();
+    await receiver.context.close();
+  }
+});
+
+test('a damaged share link shows an error and loses nothing', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const mine = [['code', 'mine = 1']];
+    await setCells(page, mine);
+    for (const fragment of ['#nb=%%%not-base64', '#nb=AAAAAAAA', '#nb=' + 'A'.repeat(70_000)]) {
+      await load(page, fragment);
+      assert.deepEqual(await cells(page), mine, `after ${fragment.slice(0, 20)}`);
+      const banner = page.locator('.banner[data-banner="share"]');
+      assert.equal(await banner.getAttribute('data-tone'), 'error');
+      assert.match(await banner.locator('p').textContent(), /share link|too large/);
+    }
+    // The same through a hash change in an open page.
+    await page.evaluate(() => {
+      location.hash = 'nb=bm90IGEgbm90ZWJvb2s';
+    });
+    await page.waitForFunction(() => document.querySelector('.banner[data-banner="share"] p')?.textContent.includes('damaged'));
+    assert.deepEqual(await cells(page), mine);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a full storage shows a banner with an export; the notebook stays in the page', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await page.evaluate(() => {
+      IDBObjectStore.prototype.put = function refuse() {
+        throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+      };
+    });
+    await page.click('#add-code');
+    await page.keyboard.type('kept = True');
+    await page.evaluate(() => globalThis.tilelab.flush());
+    const banner = page.locator('.banner[data-banner="save"]');
+    assert.match(await banner.locator('p').textContent(), /storage is full/);
+    const [download] = await Promise.all([page.waitForEvent('download'), banner.locator('button.button').click()]);
+    assert.equal(download.suggestedFilename(), 'notebook.ipynb');
+    assert.equal((await cells(page)).at(-1)[1], 'kept = True');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('.py files open and save in the percent format', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const text = '# %% [markdown]\n# # From a file\n\n# %%\nimport pypto as pt\n\n# %%\nx = 1\n';
+    await page.setInputFiles('#file-input', { name: 'lesson.py', mimeType: 'text/x-python', buffer: Buffer.from(text) });
+    await page.waitForFunction(() => globalThis.tilelab.model.cells.length === 3);
+    assert.deepEqual(await cells(page), fromPy(text).cells.map((cell) => [cell.kind, cell.source]));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-py')]);
+    const saved = await streamText(await download.createReadStream());
+    assert.equal(saved, text, 'this file is already in the canonical form, so it comes back byte for byte');
+    assert.equal(saved, toPy(fromPy(text)));
+
+    await page.setInputFiles('#file-input', { name: 'broken.ipynb', mimeType: 'application/json', buffer: Buffer.from('{oops') });
+    await page.waitForSelector('.banner[data-banner="open"]');
+    assert.equal((await cells(page)).length, 3, 'a broken file changes nothing');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('markdown is rendered without live HTML or script links', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await setCells(page, [['markdown', '<img src=x onerror="globalThis.hacked=1"> **bold** [bad](javascript:alert(1)) [good](https://example.com)']]);
+    const rendered = page.locator('.cell-rendered');
+    assert.equal(await rendered.locator('img').count(), 0);
+    assert.match(await rendered.textContent(), /<img src=x onerror=/);
+    assert.equal(await rendered.locator('strong').textContent(), 'bold');
+    assert.deepEqual(await rendered.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href'))), ['https://example.com']);
+    assert.equal(await page.evaluate(() => globalThis.hacked), undefined);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the UI switches to 简体中文 (remembered), and the theme toggles and is remembered', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'light' });
+  try {
+    await page.selectOption('#language', 'zh-CN');
+    assert.equal(await page.textContent('#run-all'), '全部运行');
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), '代码单元格 2');
+    assert.equal(await page.locator('.cell').nth(1).locator('.run').getAttribute('aria-label'), '运行单元格');
+    assert.equal(await page.textContent('#engine'), '引擎：就绪');
+    await page.locator('.cell').nth(1).locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    assert.equal(await page.locator('.cell').nth(1).locator('.output-error').textContent(), '引擎错误：此版本尚未包含解释器');
+    await screenshot(page, 'notebook-zh-CN-light');
+
+    await page.click('#theme'); // system → light
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+    await page.click('#theme'); // light → dark
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [red, green, blue] = background.match(/\d+/g).map(Number);
+    assert.ok(0.2126 * red + 0.7152 * green + 0.0722 * blue < 64, `dark background ${background}`);
+    await screenshot(page, 'notebook-zh-CN-dark');
+
+    await load(page);
+    assert.equal(await page.textContent('#run-all'), '全部运行');
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+    await page.keyboard.press('Tab');
+    await page.click('#help');
+    assert.equal(await page.locator('#help-dialog h2').textContent(), '键盘快捷键');
+    await page.keyboard.press('Escape');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the dark theme follows the system', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'dark' });
+  try {
+    await page.locator('.cell').nth(1).locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [red, green, blue] = background.match(/\d+/g).map(Number);
+    assert.ok(0.2126 * red + 0.7152 * green + 0.0722 * blue < 64, `dark background ${background}`);
+    await screenshot(page, 'notebook-dark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+async function streamText(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
