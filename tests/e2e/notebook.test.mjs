@@ -278,6 +278,64 @@ test('.py files open and save in the percent format', async () => {
   }
 });
 
+test('a CellResult renders: stdout, displays, and diagnostics underlined at their byte spans with the message on hover', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const source = 'x = 1\ny = "π" + zz';
+    await setCells(page, [['code', source]]);
+    // "x = 1\n" is 6 bytes; 'y = "π" + ' is 11 bytes (π is 2 bytes in UTF-8), so `zz` is bytes 17..19.
+    const result = {
+      execution_count: 4,
+      status: 'error',
+      stdout: 'hello\n',
+      displays: [
+        { kind: 'text', text: '42' },
+        { kind: 'tensor', shape: [2, 3], dtype: 'DT_FP32', requires_grad: false, preview: '[[1, 1, 1], [1, 1, 1]]', values: [1, 1, 1, 1, 1, 1], min: 1, max: 1, mean: 1 },
+        { kind: 'grad_check', passed: true, max_abs_err: 1.5e-7, max_rel_err: 2e-6, sides: '', report: {} },
+      ],
+      diagnostics: [
+        { severity: 'error', code: 'runtime/name', message: "name 'zz' is not defined", cell: 4, span: { start: 17, end: 19 },
+          line: 2, column: 11, end_line: 2, end_column: 13, help: 'define zz first', note: null, traceback: [] },
+        { severity: 'error', code: 'runtime/elsewhere', message: 'in another cell', cell: 2, span: { start: 0, end: 1 },
+          line: 1, column: 1, end_line: 1, end_column: 2, help: null, note: null, traceback: [] },
+      ],
+      duration_ms: 3.25,
+      kernel_runs: [],
+    };
+    await page.evaluate((data) => {
+      const { model } = globalThis.tilelab;
+      model.setRun(model.cells[0].id, { state: 'error', result: data, ms: data.duration_ms, executionCount: data.execution_count });
+    }, result);
+    const cell = page.locator('.cell').first();
+    assert.equal(await cell.locator('.prompt').textContent(), '[4]');
+    assert.equal(await cell.locator('.cell-status').textContent(), 'error · 3.3 ms');
+    assert.equal(await cell.locator('.output-stdout').textContent(), 'hello\n');
+    assert.deepEqual(await cell.locator('.output-text').allTextContents(), ['42', '[[1, 1, 1], [1, 1, 1]]']);
+    assert.equal(await cell.locator('.output-caption').textContent(), 'Tensor [2, 3] DT_FP32');
+    assert.equal(await cell.locator('.output-gradcheck.passed').textContent(), 'Gradient check passed (max abs error 1.50e-7, max rel error 2.00e-6)');
+    assert.equal(
+      await cell.locator('.output-error').first().textContent(),
+      "error[runtime/name]: name 'zz' is not defined\n  --> [4] 2:11\nhelp: define zz first",
+    );
+    // Only this cell's diagnostic is underlined, exactly over `zz`.
+    const underlined = cell.locator('.cm-lintRange-error');
+    assert.deepEqual(await underlined.allTextContents(), ['zz']);
+    await underlined.hover();
+    const tooltip = cell.locator('.cm-tooltip .cm-diagnostic');
+    await tooltip.waitFor();
+    assert.match(await tooltip.textContent(), /name 'zz' is not defined\nhelp: define zz first/);
+    // Editing the text clears the stale underline.
+    await cell.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('z');
+    assert.equal(await cell.locator('.cm-lintRange-error').count(), 0);
+    await screenshot(page, 'notebook-diagnostics');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('markdown is rendered without live HTML or script links', async () => {
   const { page, problems, context } = await open();
   try {

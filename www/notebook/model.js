@@ -105,13 +105,17 @@ export class NotebookModel extends EventTarget {
     this.emit('run', id);
   }
 
-  /** Marks every cell that ran (or was queued) as stale: the session that ran it is gone. */
+  /**
+   * Marks every cell that ran as stale: the session that ran it is gone. A queued cell that never
+   * ran goes back to idle.
+   */
   markStale() {
     for (const cell of this.cells) {
-      if (cell.run.state !== 'idle' && cell.run.state !== 'stale') {
-        cell.run = { ...cell.run, state: 'stale', previous: cell.run.state };
-        this.emit('run', cell.id);
-      }
+      const { state } = cell.run;
+      if (state === 'idle' || state === 'stale') continue;
+      const ranBefore = cell.run.result !== undefined || cell.run.engineError !== undefined || cell.run.stopped;
+      cell.run = state === 'queued' && !ranBefore ? IDLE : { ...cell.run, state: 'stale', previous: state };
+      this.emit('run', cell.id);
     }
   }
 
