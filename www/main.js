@@ -122,9 +122,12 @@ onLocaleChange(() => {
   languageSelect.value = locale();
 });
 
-// Stop with Escape-free global keys would clash with editors; Ctrl/Cmd+Shift+. stops anywhere.
+// Ctrl/Cmd+Shift+. stops from anywhere, the editors included.
 addEventListener('keydown', (event) => {
-  if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key === '>') runner.stop();
+  if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.code === 'Period') {
+    event.preventDefault();
+    runner.stop();
+  }
 });
 
 /** Opens the saved notebook, or the starter one; a shared link in the address wins. */

@@ -54,6 +54,9 @@ export function createEditor({ parent, doc, kind, actions, onChange, ariaLabel, 
     keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
     phrases.of(EditorState.phrases.of(editorPhrases())),
     label.of(EditorView.contentAttributes.of({ 'aria-label': ariaLabel })),
+    // Out of the Tab order: Enter on the cell (or a click) opens the editor, so Tab walks from cell
+    // to cell and the editor's Tab-to-indent never holds keyboard focus.
+    EditorView.contentAttributes.of({ tabindex: '-1' }),
     EditorView.lineWrapping,
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange(update.state.doc.toString());

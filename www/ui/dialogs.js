@@ -22,7 +22,7 @@ const SHORTCUTS = {
     ['D D  ·  Delete', 'help.delete'],
     ['M / Y', 'help.kind'],
     ['O', 'help.collapse'],
-    ['I I', 'help.stop'],
+    ['I I  ·  ' + MOD + '+Shift+.', 'help.stop'],
     ['H  ·  ?', 'help.helpKey'],
   ],
 };

@@ -6,7 +6,7 @@ const files = import.meta.glob('../../examples/*.py', { query: '?raw', import: '
 
 function titleOf(name, text) {
   const heading = /^# %% \[markdown\]\s*\n# #+\s+(.+)$/m.exec(text);
-  return heading ? heading[1].trim() : name.replace(/\.py$/, '').replace(/^\d+_/, '').replaceAll('_', ' ');
+  return heading ? heading[1].replaceAll('`', '').trim() : name.replace(/\.py$/, '').replace(/^\d+_/, '').replaceAll('_', ' ');
 }
 
 /** The examples: [{ name, title, cells() }], sorted by file name. */

@@ -1,0 +1,156 @@
+// The notebook's persistence end to end: autosave and reload, share links (round trip, damaged
+// links, never auto-run), a full storage, .py files, and the example gallery.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, openPage, screenshot } from './harness.mjs';
+import { cells, load, open, setCells, streamText, useSite } from './notebook-helpers.mjs';
+import { fromPy, toPy } from '../../www/notebook/format.js';
+
+const site = useSite();
+
+test('a reload restores the notebook from IndexedDB', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await page.locator('.cell').nth(1).locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' + 41  # 张量');
+    await page.click('#add-markdown');
+    await page.keyboard.type('## Notes');
+    const before = await cells(page);
+    await page.evaluate(() => globalThis.tilelab.flush());
+    await load(page);
+    assert.deepEqual(await cells(page), before);
+    assert.match(before[1][1], /x \+ 41  # 张量$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a share link opens the same cells in a new browser and runs nothing', async () => {
+  const list = [['markdown', '# Shared 分享'], ['code', 'print("hello")\nz = 3'], ['code', 'z']];
+  const sender = await open();
+  const receiver = await openPage(site().browser, { viewport: { width: 1100, height: 760 } });
+  try {
+    await setCells(sender.page, list);
+    await sender.page.click('#share');
+    const link = await sender.page.inputValue('#share-link');
+    assert.match(link, /#nb=[A-Za-z0-9_-]+$/);
+
+    await receiver.page.goto(link);
+    await receiver.page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await cells(receiver.page), list);
+    assert.equal(await receiver.page.locator('.banner[data-banner="share"]').getAttribute('data-tone'), 'info');
+    assert.equal(new URL(receiver.page.url()).hash, '', 'the fragment is cleared so a reload does not import it again');
+    // Nothing ran: every cell is idle, no output, the engine was never asked to run.
+    await receiver.page.waitForSelector('#engine[data-state="ready"]');
+    assert.deepEqual(await receiver.page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle', 'idle']);
+    assert.equal(await receiver.page.locator('.output-body > *').count(), 0);
+    assert.equal(await receiver.page.evaluate(() => globalThis.tilelab.engine.nextId), 1);
+    await screenshot(receiver.page, 'notebook-shared');
+    assert.deepEqual(sender.problems, []);
+    assert.deepEqual(receiver.problems, []);
+  } finally {
+    await sender.context.close();
+    await receiver.context.close();
+  }
+});
+
+test('a damaged share link shows an error and loses nothing', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const mine = [['code', 'mine = 1']];
+    await setCells(page, mine);
+    for (const fragment of ['#nb=%%%not-base64', '#nb=AAAAAAAA', '#nb=' + 'A'.repeat(70_000)]) {
+      await load(page, fragment);
+      assert.deepEqual(await cells(page), mine, `after ${fragment.slice(0, 20)}`);
+      const banner = page.locator('.banner[data-banner="share"]');
+      assert.equal(await banner.getAttribute('data-tone'), 'error');
+      assert.match(await banner.locator('p').textContent(), /share link|too large/);
+    }
+    // The same through a hash change in an open page.
+    await page.evaluate(() => {
+      location.hash = 'nb=bm90IGEgbm90ZWJvb2s';
+    });
+    await page.waitForFunction(() => document.querySelector('.banner[data-banner="share"] p')?.textContent.includes('damaged'));
+    assert.deepEqual(await cells(page), mine);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a full storage shows a banner with an export; the notebook stays in the page', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await page.evaluate(() => {
+      IDBObjectStore.prototype.put = function refuse() {
+        throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+      };
+    });
+    await page.click('#add-code');
+    await page.keyboard.type('kept = True');
+    await page.evaluate(() => globalThis.tilelab.flush());
+    const banner = page.locator('.banner[data-banner="save"]');
+    assert.match(await banner.locator('p').textContent(), /storage is full/);
+    const [download] = await Promise.all([page.waitForEvent('download'), banner.locator('button.button').click()]);
+    assert.equal(download.suggestedFilename(), 'notebook.ipynb');
+    assert.equal((await cells(page)).at(-1)[1], 'kept = True');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('.py files open and save in the percent format', async () => {
+  const { page, problems, context } = await open();
+  try {
+    const text = '# %% [markdown]\n# # From a file\n\n# %%\nimport pypto as pt\n\n# %%\nx = 1\n';
+    await page.setInputFiles('#file-input', { name: 'lesson.py', mimeType: 'text/x-python', buffer: Buffer.from(text) });
+    await page.waitForFunction(() => globalThis.tilelab.model.cells.length === 3);
+    assert.deepEqual(await cells(page), fromPy(text).cells.map((cell) => [cell.kind, cell.source]));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-py')]);
+    const saved = await streamText(await download.createReadStream());
+    assert.equal(saved, text, 'this file is already in the canonical form, so it comes back byte for byte');
+    assert.equal(saved, toPy(fromPy(text)));
+
+    await page.setInputFiles('#file-input', { name: 'broken.ipynb', mimeType: 'application/json', buffer: Buffer.from('{oops') });
+    await page.waitForSelector('.banner[data-banner="open"]');
+    assert.equal((await cells(page)).length, 3, 'a broken file changes nothing');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the example gallery lists examples/*.py and opens one without running it', async () => {
+  const folder = join(ROOT, 'examples');
+  let names = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.py')).sort();
+  } catch {
+    // No examples/ folder in this checkout: the gallery must say so.
+  }
+  const { page, problems, context } = await open();
+  try {
+    await page.click('#examples');
+    const dialog = page.locator('#gallery-dialog');
+    await dialog.waitFor();
+    const listed = await dialog.locator('.gallery-item').evaluateAll((items) => items.map((item) => item.dataset.example));
+    assert.deepEqual(listed, names);
+    if (names.length === 0) {
+      assert.equal(await dialog.locator('.dialog-body > p').last().textContent(), 'There are no examples in this build.');
+      await page.keyboard.press('Escape');
+    } else {
+      await dialog.locator('.gallery-item').first().click();
+      const expected = fromPy(readFileSync(join(folder, names[0]), 'utf8')).cells.map((cell) => [cell.kind, cell.source]);
+      assert.deepEqual(await cells(page), expected);
+      assert.equal(await page.locator('.cell[data-state="idle"]').count(), expected.length, 'nothing ran');
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
