@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, openPage, screenshot } from './harness.mjs';
 import { cells, load, open, setCells, streamText, useSite } from './notebook-helpers.mjs';
-import { fromPy, toPy } from '../../www/notebook/format.js';
+import { fromIpynb, fromPy, toIpynb, toPy } from '../../www/notebook/format.js';
 
 const site = useSite();
 
@@ -38,6 +38,7 @@ test('a share link opens the same cells in a new browser and runs nothing', asyn
     await sender.page.click('#share');
     const link = await sender.page.inputValue('#share-link');
     assert.match(link, /#nb=[A-Za-z0-9_-]+$/);
+    await sender.page.keyboard.press('Escape');
 
     await receiver.page.goto(link);
     await receiver.page.waitForSelector('body[data-ready="true"]');
@@ -50,6 +51,28 @@ test('a share link opens the same cells in a new browser and runs nothing', asyn
     assert.equal(await receiver.page.locator('.output-body > *').count(), 0);
     assert.equal(await receiver.page.evaluate(() => globalThis.tilelab.engine.nextId), 1);
     await screenshot(receiver.page, 'notebook-shared');
+
+    // Opening a link over an existing notebook (here a same-page hash change) keeps that notebook as the backup.
+    await setCells(sender.page, [['code', 'mine = "before the link"']]);
+    await sender.page.goto(link);
+    await sender.page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await cells(sender.page), list);
+    const backup = await sender.page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const request = indexedDB.open('tilelab');
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            const get = request.result.transaction('notebooks').objectStore('notebooks').get('backup');
+            get.onsuccess = () => resolve(get.result);
+            get.onerror = () => reject(get.error);
+          };
+        }),
+    );
+    assert.deepEqual(backup.cells.map((cell) => cell.source), ['mine = "before the link"']);
+    await sender.page.locator('.banner[data-banner="share"] button.button').click();
+    await sender.page.waitForFunction(() => globalThis.tilelab.model.cells[0]?.source === 'mine = "before the link"');
+    assert.deepEqual(await cells(sender.page), [['code', 'mine = "before the link"']]);
     assert.deepEqual(sender.problems, []);
     assert.deepEqual(receiver.problems, []);
   } finally {
@@ -104,7 +127,7 @@ test('a full storage shows a banner with an export; the notebook stays in the pa
   }
 });
 
-test('.py files open and save in the percent format', async () => {
+test('.py and .ipynb files open and save', async () => {
   const { page, problems, context } = await open();
   try {
     const text = '# %% [markdown]\n# # From a file\n\n# %%\nimport pypto as pt\n\n# %%\nx = 1\n';
@@ -116,9 +139,17 @@ test('.py files open and save in the percent format', async () => {
     assert.equal(saved, text, 'this file is already in the canonical form, so it comes back byte for byte');
     assert.equal(saved, toPy(fromPy(text)));
 
+    // An .ipynb written by the format module opens to the same cells.
+    const notebook = { cells: [{ kind: 'markdown', source: '# Jupyter' }, { kind: 'code', source: 'y = 2\ny' }] };
+    await page.setInputFiles('#file-input', { name: 'lesson.ipynb', mimeType: 'application/json', buffer: Buffer.from(toIpynb(notebook)) });
+    await page.waitForFunction(() => globalThis.tilelab.model.cells[0]?.source === '# Jupyter');
+    assert.deepEqual(await cells(page), [['markdown', '# Jupyter'], ['code', 'y = 2\ny']]);
+    const [ipynbDownload] = await Promise.all([page.waitForEvent('download'), page.click('#save-ipynb')]);
+    assert.deepEqual(fromIpynb(await streamText(await ipynbDownload.createReadStream())), notebook);
+
     await page.setInputFiles('#file-input', { name: 'broken.ipynb', mimeType: 'application/json', buffer: Buffer.from('{oops') });
     await page.waitForSelector('.banner[data-banner="open"]');
-    assert.equal((await cells(page)).length, 3, 'a broken file changes nothing');
+    assert.equal((await cells(page)).length, 2, 'a broken file changes nothing');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -21,6 +21,7 @@ import { editorRoot, editorTheme } from './theme.js';
 
 const phrases = new Compartment();
 const label = new Compartment();
+const hint = new Compartment();
 const editors = new Set();
 
 /**
@@ -63,7 +64,7 @@ export function createEditor({ parent, doc, kind, actions, onChange, ariaLabel, 
     }),
   ];
   if (kind === 'code') extensions.push(python());
-  if (placeholder) extensions.push(placeholderText(placeholder));
+  extensions.push(hint.of(placeholder ? placeholderText(placeholder) : []));
   const root = editorRoot(parent);
   const view = new EditorView({ parent: root, root, state: EditorState.create({ doc, extensions }) });
   editors.add(view);
@@ -79,6 +80,11 @@ export function destroyEditor(view) {
 /** Renames an editor's text area (after the cell moved). */
 export function setEditorLabel(view, ariaLabel) {
   view.dispatch({ effects: label.reconfigure(EditorView.contentAttributes.of({ 'aria-label': ariaLabel })) });
+}
+
+/** Changes an editor's placeholder text (after a language switch). */
+export function setEditorPlaceholder(view, text) {
+  view.dispatch({ effects: hint.reconfigure(text ? placeholderText(text) : []) });
 }
 
 /** Gives every editor the current language's CodeMirror phrases. */

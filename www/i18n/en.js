@@ -75,6 +75,7 @@ export const strings = {
   'banner.shareMalformed': 'This share link is damaged ({message}). Your notebook is unchanged.',
   'banner.shareTooLarge': 'This notebook is too large for a share link ({message}). Save it as a file instead.',
   'banner.shareLoaded': 'Opened a shared notebook. Nothing has run; press Run all when you are ready. Your previous notebook is kept as a backup in this browser.',
+  'banner.restore': 'Reopen my previous notebook',
   'banner.openFailed': 'Could not open {name}: {message}',
   'banner.crashed': 'The engine crashed: {message}. It restarted; your text is intact.',
   'share.title': 'Share this notebook',

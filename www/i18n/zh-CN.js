@@ -75,6 +75,7 @@ export const strings = {
   'banner.shareMalformed': '此分享链接已损坏（{message}）。你的笔记本没有改变。',
   'banner.shareTooLarge': '笔记本太大，无法放进分享链接（{message}）。请保存为文件。',
   'banner.shareLoaded': '已打开分享的笔记本。尚未运行任何内容；准备好后按“全部运行”。之前的笔记本已在此浏览器中备份。',
+  'banner.restore': '重新打开我之前的笔记本',
   'banner.openFailed': '无法打开 {name}：{message}',
   'banner.crashed': '引擎崩溃：{message}。它已重启；你的文本完好无损。',
   'share.title': '分享此笔记本',

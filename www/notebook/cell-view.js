@@ -1,6 +1,6 @@
 // One cell on the page: a focusable article (the "selected" cell for command keys), its editor or
 // rendered markdown, a small tool bar, its run state (spinner and duration) and its output.
-import { createEditor, destroyEditor, setEditorLabel } from '../editor/setup.js';
+import { createEditor, destroyEditor, setEditorLabel, setEditorPlaceholder } from '../editor/setup.js';
 import { clearDiagnostics, showDiagnostics } from '../editor/diagnostics.js';
 import { renderMarkdown } from '../ui/markdown.js';
 import { outputLineCount, renderRun } from './output.js';
@@ -154,6 +154,7 @@ export class CellView {
 
   /** Re-labels everything after a language switch. */
   relabel(cell) {
+    if (this.kind === 'markdown') setEditorPlaceholder(this.editor, t('cell.markdownPlaceholder'));
     const index = this.index;
     this.index = -1;
     this.setIndex(index);
@@ -177,6 +178,13 @@ export class CellView {
     const count = run.executionCount ?? (run.state === 'stale' ? run.executionCount : null);
     this.prompt.textContent = run.state === 'running' || run.state === 'queued' ? '[*]' : `[${count ?? ' '}]`;
     this.status.textContent = this.statusText(run);
+    clearInterval(this.ticker);
+    if (run.state === 'running') {
+      // The duration counts up while the cell runs, so a long cell visibly is not stuck.
+      this.ticker = setInterval(() => {
+        this.status.textContent = `${t('cell.state.running')} ${((performance.now() - run.started) / 1000).toFixed(1)} s`;
+      }, 200);
+    }
     this.root.setAttribute('aria-busy', String(run.state === 'running'));
 
     const nodes = run.state === 'running' || run.state === 'queued' || run.state === 'idle' ? [] : renderRun(run);
@@ -221,6 +229,7 @@ export class CellView {
   }
 
   destroy() {
+    clearInterval(this.ticker);
     destroyEditor(this.editor);
     this.root.remove();
   }

@@ -57,6 +57,12 @@ export class Autosave {
     return record === undefined ? null : migrate(record).cells;
   }
 
+  /** The backup's cells (migrated), null when there is none. */
+  async loadBackup() {
+    const record = await this.get('backup');
+    return record === undefined ? null : migrate(record).cells;
+  }
+
   /** Keeps the saved notebook as the backup (before a shared link replaces it). */
   async backupCurrent() {
     const record = await this.get('current');

@@ -39,5 +39,10 @@ export async function openSharedLink(hash, { autosave, replaceNotebook }) {
     // Without a backup the shared notebook still opens; the autosave banner reports storage trouble.
   }
   replaceNotebook(cells);
-  showBanner('share', { key: 'banner.shareLoaded', tone: 'info' });
+  const restore = async () => {
+    dismissBanner('share');
+    const previous = await autosave.loadBackup().catch(() => null);
+    if (previous) replaceNotebook(previous);
+  };
+  showBanner('share', { key: 'banner.shareLoaded', tone: 'info', actions: [{ label: 'banner.restore', run: restore }] });
 }
