@@ -14,7 +14,7 @@ import { openGallery, openHelp } from './ui/dialogs.js';
 import { readNotebookFile, saveIpynb, savePy } from './ui/files.js';
 import { listExamples } from './ui/gallery.js';
 import { initTheme } from './ui/theme.js';
-import { STARTER } from './notebook/starter.js';
+import { starterCells } from './notebook/starter.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -141,7 +141,7 @@ async function start() {
     const key = error?.code === 'newer' ? 'banner.newerSave' : 'banner.badSave';
     showBanner('load', { key, parameters: { message: error?.message ?? String(error) } });
   }
-  model.load(cells ?? STARTER);
+  model.load(cells ?? starterCells(locale()));
   await openSharedLink(location.hash, { autosave, replaceNotebook });
   addEventListener('hashchange', () => openSharedLink(location.hash, { autosave, replaceNotebook }));
   document.body.dataset.ready = 'true';

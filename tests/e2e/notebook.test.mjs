@@ -266,3 +266,16 @@ async function streamText(stream) {
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+test('a browser that prefers Chinese opens in 简体中文 with a Chinese starter notebook', async () => {
+  const { page, problems, context } = await open({ locale: 'zh-CN' });
+  try {
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.equal(await page.inputValue('#language'), 'zh-CN');
+    assert.equal(await page.textContent('#add-code'), '+ 代码');
+    assert.equal(await page.locator('.cell').first().locator('h1').textContent(), '欢迎使用 TileLab');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
