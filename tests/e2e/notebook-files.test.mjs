@@ -185,3 +185,37 @@ test('the example gallery lists examples/*.py and opens one without running it',
     await context.close();
   }
 });
+
+test('the embed view shows a shared notebook, runs only on request and never touches the saved notebook', async () => {
+  const sender = await open();
+  const { page, problems, context } = await openPage(site().browser, { viewport: { width: 800, height: 600 } });
+  try {
+    const list = [['markdown', '## Try it'], ['code', 'y = 1']];
+    await setCells(sender.page, list);
+    await sender.page.click('#share');
+    const payload = new URL(await sender.page.inputValue('#share-link')).hash;
+
+    await page.goto(`${site().url}embed.html${payload}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('#engine[data-state="ready"]');
+    assert.deepEqual(await cells(page), list);
+    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle']);
+    assert.equal(await page.getAttribute('#open-full', 'href'), `./index.html${payload}`);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    assert.equal(await page.locator('.output-error').textContent(), 'Engine error: the interpreter is not in this build yet');
+    // The embed view saved nothing: the reader's full page still opens its starter notebook.
+    await page.goto(site().url);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal((await cells(page))[0][1].startsWith('# Welcome to TileLab'), true);
+
+    await page.goto(`${site().url}embed.html#nb=broken!`);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.locator('.banner[data-banner="share"]').getAttribute('data-tone'), 'error');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(sender.problems, []);
+  } finally {
+    await context.close();
+    await sender.context.close();
+  }
+});

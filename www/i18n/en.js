@@ -89,6 +89,7 @@ export const strings = {
   'gallery.explain': 'Opening an example replaces the current notebook (export it first if you want to keep it).',
   'gallery.empty': 'There are no examples in this build.',
   'gallery.open': 'Open {name}',
+  'embed.openFull': 'Open in TileLab',
   'help.title': 'Keyboard shortcuts',
   'help.editing': 'While editing a cell',
   'help.command': 'With a cell selected (press Esc in the editor)',

@@ -89,6 +89,7 @@ export const strings = {
   'gallery.explain': '打开示例会替换当前笔记本（如需保留，请先导出）。',
   'gallery.empty': '此版本没有示例。',
   'gallery.open': '打开 {name}',
+  'embed.openFull': '在 TileLab 中打开',
   'help.title': '键盘快捷键',
   'help.editing': '编辑单元格时',
   'help.command': '选中单元格时（在编辑器中按 Esc）',
