@@ -9,7 +9,7 @@ import { Controller } from './notebook/controller.js';
 import { Autosave, isQuotaError } from './notebook/persistence.js';
 import { openSharedLink, shareNotebook } from './notebook/share-flow.js';
 import { refreshEditorPhrases } from './editor/setup.js';
-import { initBanners, showBanner } from './ui/banner.js';
+import { dismissBanner, hasBanner, initBanners, showBanner } from './ui/banner.js';
 import { openGallery, openHelp } from './ui/dialogs.js';
 import { readNotebookFile, saveIpynb, savePy } from './ui/files.js';
 import { listExamples } from './ui/gallery.js';
@@ -75,10 +75,13 @@ runner.addEventListener('finished', (event) => {
 const exportNow = () => saveIpynb(model.snapshot());
 const autosave = new Autosave({
   onError: (error) => {
+    // Shown once per failure streak: re-showing it after every keystroke would re-alert screen readers.
+    if (hasBanner('save')) return;
     const key = isQuotaError(error) ? 'banner.quota' : 'banner.saveFailed';
     showBanner('save', { key, parameters: { message: error?.message ?? String(error) }, actions: [{ label: 'banner.export', run: exportNow }] });
   },
   onSaved: () => {
+    dismissBanner('save');
     document.body.dataset.saved = String(Date.now());
   },
 });
@@ -86,6 +89,9 @@ model.addEventListener('change', (event) => {
   if (event.detail.what !== 'run') autosave.schedule(() => model.snapshot());
 });
 addEventListener('pagehide', () => autosave.flush());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') autosave.flush();
+});
 
 /** Replaces the notebook (from a file, an example or a link); nothing runs. */
 function replaceNotebook(cells) {

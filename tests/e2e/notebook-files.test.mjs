@@ -109,6 +109,7 @@ test('a full storage shows a banner with an export; the notebook stays in the pa
   const { page, problems, context } = await open();
   try {
     await page.evaluate(() => {
+      globalThis.originalPut = IDBObjectStore.prototype.put;
       IDBObjectStore.prototype.put = function refuse() {
         throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
       };
@@ -121,6 +122,12 @@ test('a full storage shows a banner with an export; the notebook stays in the pa
     const [download] = await Promise.all([page.waitForEvent('download'), banner.locator('button.button').click()]);
     assert.equal(download.suggestedFilename(), 'notebook.ipynb');
     assert.equal((await cells(page)).at(-1)[1], 'kept = True');
+    // When storage works again, the next save succeeds and the banner goes.
+    await page.evaluate(() => {
+      IDBObjectStore.prototype.put = globalThis.originalPut;
+    });
+    await page.evaluate(() => globalThis.tilelab.flush());
+    assert.equal(await banner.count(), 0);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

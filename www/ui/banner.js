@@ -56,3 +56,8 @@ export function dismissBanner(id) {
   banners.get(id)?.root.remove();
   banners.delete(id);
 }
+
+/** Whether the banner `id` is shown. */
+export function hasBanner(id) {
+  return banners.has(id);
+}
