@@ -1,86 +1,158 @@
-// The page: starts the engine worker, asks it for the smoke report and renders it.
-// Every user-visible string is set with textContent.
+// The notebook page: wires the model, its view, the engine worker, autosave, files, share links,
+// dialogs, theme and language. Views only render; the worker is the only module that imports pkg/.
+import { initLocale, locale, onLocaleChange, setLocale, t } from './i18n/index.js';
+import { Engine } from './engine/client.js';
+import { NotebookModel } from './notebook/model.js';
+import { Runner } from './notebook/runner.js';
+import { NotebookView } from './notebook/view.js';
+import { Controller } from './notebook/controller.js';
+import { Autosave, isQuotaError } from './notebook/persistence.js';
+import { openSharedLink, shareNotebook } from './notebook/share-flow.js';
+import { refreshEditorPhrases } from './editor/setup.js';
+import { dismissBanner, hasBanner, initBanners, showBanner } from './ui/banner.js';
+import { openGallery, openHelp } from './ui/dialogs.js';
+import { readNotebookFile, saveIpynb, savePy } from './ui/files.js';
+import { listExamples } from './ui/gallery.js';
+import { initTheme } from './ui/theme.js';
+import { starterCells } from './notebook/starter.js';
 
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const $ = (id) => document.getElementById(id);
 
-const elements = {
-  version: document.getElementById('version'),
-  simd: document.getElementById('simd'),
-  worker: document.getElementById('worker'),
-  status: document.getElementById('status'),
-  results: document.getElementById('results'),
-  cases: document.getElementById('cases'),
-};
+initLocale();
+initTheme($('theme'));
+initBanners($('banners'));
 
-/** Sets an element's text and its `data-state` (used by the stylesheet and the end-to-end test). */
-function show(element, text, state) {
-  element.textContent = text;
-  if (state) element.dataset.state = state;
+const languageSelect = $('language');
+languageSelect.value = locale();
+languageSelect.addEventListener('change', () => setLocale(languageSelect.value));
+
+const announcer = $('announcer');
+/** Tells screen readers something through the polite live region. */
+function announce(text) {
+  announcer.textContent = '';
+  setTimeout(() => {
+    announcer.textContent = text;
+  }, 30);
 }
 
-/** One table cell with plain text. */
-function cell(text, className) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  if (className) td.className = className;
-  return td;
-}
+const engine = new Engine(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+const model = new NotebookModel();
+const runner = new Runner(model, engine);
+const controller = new Controller({ model, runner, announce, openHelp, stop: () => runner.stop() });
+const view = new NotebookView(model, $('cells'), controller);
+controller.attach(view);
 
-/** Renders one matmul case of the smoke report as a table row. */
-function caseRow(matmul) {
-  const row = document.createElement('tr');
-  row.dataset.dtype = matmul.dtype;
-  const [m, k] = matmul.a_shape;
-  const n = matmul.b_shape[1];
-  const flops = 2 * m * k * n;
-  const gigaflops = matmul.milliseconds > 0 ? flops / (matmul.milliseconds * 1e6) : Number.NaN;
-  row.append(
-    cell(matmul.dtype, 'dtype'),
-    cell(matmul.preview.map((value) => value.toFixed(4).padStart(9)).join(' '), 'values'),
-    cell(matmul.checksum.toFixed(4), 'number checksum'),
-    cell(`${matmul.milliseconds.toFixed(3)} ms`, 'number time'),
-    cell(Number.isFinite(gigaflops) ? gigaflops.toFixed(2) : '—', 'number rate'),
-  );
-  return row;
-}
+// Engine status badge.
+const engineBadge = $('engine');
+engine.addEventListener('status', (event) => {
+  engineBadge.dataset.state = event.detail;
+  engineBadge.dataset.i18n = `engine.${event.detail}`;
+  engineBadge.textContent = t(`engine.${event.detail}`);
+  $('version').textContent = engine.version ? `v${engine.version}` : '';
+});
+engine.addEventListener('restart', (event) => {
+  model.markStale();
+  if (event.detail.reason === 'stopped') announce(t('announce.stopped'));
+});
+engine.addEventListener('crash', (event) => {
+  showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } });
+  announce(t('announce.crashed', { message: event.detail.message }));
+});
 
-function renderSmoke(report) {
-  show(elements.simd, report.simd ? 'SIMD: on' : 'SIMD: off', report.simd ? 'ok' : 'warn');
-  elements.cases.replaceChildren(...report.cases.map(caseRow));
-  elements.results.hidden = false;
-  show(elements.status, `Computed in the worker in WebAssembly (TileLab ${report.version}).`, 'done');
-  // The full report (inputs included) lets the end-to-end test recompute C independently.
-  globalThis.tilelabSmoke = report;
-}
-
-worker.addEventListener('message', (event) => {
-  const message = event.data;
-  switch (message.type) {
-    case 'ready':
-      show(elements.version, `v${message.version}`);
-      show(elements.worker, 'Worker: ready', 'ok');
-      show(elements.status, 'Multiplying matrices…', 'pending');
-      worker.postMessage({ type: 'smoke' });
-      break;
-    case 'smoke':
-      renderSmoke(message.report);
-      break;
-    case 'error':
-      show(elements.status, `Error: ${message.message}`, 'error');
-      if (message.fatal) {
-        // After a trap the engine's memory is unreliable; the notebook will restart a fresh worker.
-        worker.terminate();
-        show(elements.worker, 'Worker: stopped', 'error');
-      } else {
-        show(elements.worker, 'Worker: ready', 'ok');
-      }
-      break;
-    default:
-      show(elements.status, `Unexpected message from the worker: ${String(message.type)}`, 'error');
+runner.addEventListener('finished', (event) => {
+  const { id, run } = event.detail;
+  const index = model.indexOf(id) + 1;
+  if (run?.state === 'done') {
+    announce(t('announce.finished', { index, ms: Math.round(run.ms) }));
+  } else if (run && !run.stopped) {
+    const first = run.result?.diagnostics?.find((diagnostic) => diagnostic.severity === 'error');
+    const message = first?.message ?? (run.engineCode === 'unavailable' ? t('output.notInBuild') : run.engineError ?? '');
+    announce(t('announce.failed', { index, message }));
   }
 });
 
-worker.addEventListener('error', (event) => {
-  show(elements.status, `The engine worker failed: ${event.message || 'unknown error'}`, 'error');
-  show(elements.worker, 'Worker: failed', 'error');
+// Autosave: every text or structure change is saved shortly after; failures show a banner.
+const exportNow = () => saveIpynb(model.snapshot());
+const autosave = new Autosave({
+  onError: (error) => {
+    // Shown once per failure streak: re-showing it after every keystroke would re-alert screen readers.
+    if (hasBanner('save')) return;
+    const key = isQuotaError(error) ? 'banner.quota' : 'banner.saveFailed';
+    showBanner('save', { key, parameters: { message: error?.message ?? String(error) }, actions: [{ label: 'banner.export', run: exportNow }] });
+  },
+  onSaved: () => {
+    dismissBanner('save');
+    document.body.dataset.saved = String(Date.now());
+  },
 });
+model.addEventListener('change', (event) => {
+  if (event.detail.what !== 'run') autosave.schedule(() => model.snapshot());
+});
+addEventListener('pagehide', () => autosave.flush());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') autosave.flush();
+});
+
+/** Replaces the notebook (from a file, an example or a link); nothing runs. */
+function replaceNotebook(cells) {
+  model.load(cells);
+  if (model.cells[0]) controller.focus(model.cells[0].id);
+}
+
+// Toolbar.
+$('run-all').addEventListener('click', () => controller.runAll());
+$('stop').addEventListener('click', () => runner.stop());
+$('add-code').addEventListener('click', () => controller.append('code'));
+$('add-markdown').addEventListener('click', () => controller.append('markdown'));
+$('save-py').addEventListener('click', () => savePy(model.snapshot()));
+$('save-ipynb').addEventListener('click', exportNow);
+$('help').addEventListener('click', openHelp);
+$('share').addEventListener('click', () => shareNotebook(model.snapshot()));
+$('examples').addEventListener('click', async () => openGallery(await listExamples(), (example) => replaceNotebook(example.cells())));
+const fileInput = $('file-input');
+$('open').addEventListener('click', () => fileInput.click());
+fileInput.addEventListener('change', async () => {
+  const file = fileInput.files[0];
+  fileInput.value = '';
+  if (!file) return;
+  try {
+    replaceNotebook(await readNotebookFile(file));
+  } catch (error) {
+    showBanner('open', { key: 'banner.openFailed', parameters: { name: file.name, message: error.message } });
+  }
+});
+
+onLocaleChange(() => {
+  view.relabel();
+  refreshEditorPhrases();
+  languageSelect.value = locale();
+});
+
+// Ctrl/Cmd+Shift+. stops from anywhere, the editors included.
+addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.code === 'Period') {
+    event.preventDefault();
+    runner.stop();
+  }
+});
+
+/** Opens the saved notebook, or the starter one; a shared link in the address wins. */
+async function start() {
+  engine.start();
+  let cells = null;
+  try {
+    await autosave.open();
+    cells = await autosave.load();
+  } catch (error) {
+    const key = error?.code === 'newer' ? 'banner.newerSave' : 'banner.badSave';
+    showBanner('load', { key, parameters: { message: error?.message ?? String(error) } });
+  }
+  model.load(cells ?? starterCells(locale()));
+  await openSharedLink(location.hash, { autosave, replaceNotebook });
+  addEventListener('hashchange', () => openSharedLink(location.hash, { autosave, replaceNotebook }));
+  document.body.dataset.ready = 'true';
+}
+
+// A handle for the end-to-end tests and for curious readers in the console.
+globalThis.tilelab = { engine, model, runner, smoke: () => engine.smoke(), flush: () => autosave.flush() };
+start();

@@ -1,12 +1,26 @@
-// The only module that imports the wasm package. It runs in a Web Worker so that long work never
-// blocks the page; the page talks to it with messages: { type: 'smoke' } → { type: 'smoke', report }.
+// The engine worker: the only module that imports the wasm package. The page talks to it with the
+// messages below (see www/engine/protocol.md for the full contract).
+//   page → worker  { type: 'run', id, code }        run one cell in the session
+//                  { type: 'smoke', id }             the tensor-core self check
+//   worker → page  { type: 'ready', version, features: { runCell } }
+//                  { type: 'result', id, result }    result: a CellResult (src/session/result.rs)
+//                  { type: 'smoke', id, report }
+//                  { type: 'error', id, fatal, code, message }
+// `fatal: true` means the wasm instance trapped (a Rust panic): the page terminates this worker and
+// starts a fresh one.
 import init, { Playground } from '../pkg/tilelab.js';
 
+/** The session's run_cell under either of its possible JS names, or null in builds without it. */
+function runCellOf(session) {
+  const method = session.run_cell ?? session.runCell;
+  return typeof method === 'function' ? method.bind(session) : null;
+}
+
 /**
- * The message for a failure: a Rust panic traps as `RuntimeError: unreachable`, so its real
+ * The error message for a failure: a Rust panic traps as `RuntimeError: unreachable`, so its real
  * message is fetched from the engine; after a trap the engine's state is unreliable (`fatal`).
  */
-function describe(error) {
+function describe(error, id) {
   if (error instanceof WebAssembly.RuntimeError) {
     let panic = null;
     try {
@@ -14,9 +28,10 @@ function describe(error) {
     } catch {
       // The engine is too broken to answer; the trap's own message is all there is.
     }
-    return { type: 'error', fatal: true, message: panic ?? `the engine stopped: ${error.message}` };
+    return { type: 'error', id, fatal: true, code: 'panic', message: panic ?? `the engine stopped: ${error.message}` };
   }
-  return { type: 'error', fatal: false, message: error instanceof Error ? error.message : String(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: 'error', id, fatal: false, code: error?.code ?? 'exception', message };
 }
 
 const playground = init().then(() => new Playground());
@@ -25,21 +40,32 @@ const playground = init().then(() => new Playground());
 async function handle(request) {
   const session = await playground;
   switch (request.type) {
+    case 'run': {
+      const runCell = runCellOf(session);
+      if (!runCell) {
+        const error = new Error('the interpreter is not in this build yet');
+        error.code = 'unavailable';
+        throw error;
+      }
+      return { type: 'result', id: request.id, result: runCell(String(request.code)) };
+    }
     case 'smoke':
-      return { type: 'smoke', report: session.smoke() };
+      return { type: 'smoke', id: request.id, report: session.smoke() };
     default:
       throw new Error(`unknown request type '${request.type}'`);
   }
 }
 
 self.addEventListener('message', (event) => {
+  const id = event.data?.id ?? null;
   handle(event.data).then(
     (reply) => self.postMessage(reply),
-    (error) => self.postMessage(describe(error)),
+    (error) => self.postMessage(describe(error, id)),
   );
 });
 
 playground.then(
-  (session) => self.postMessage({ type: 'ready', version: session.version() }),
-  (error) => self.postMessage({ type: 'error', fatal: true, message: `could not start the engine: ${error.message ?? error}` }),
+  (session) => self.postMessage({ type: 'ready', version: session.version(), features: { runCell: runCellOf(session) !== null } }),
+  (error) =>
+    self.postMessage({ type: 'error', id: null, fatal: true, code: 'start', message: `could not start the engine: ${error?.message ?? error}` }),
 );

@@ -1,5 +1,6 @@
-// The first page, end to end: the wasm engine starts in a Web Worker under the page's
-// Content-Security-Policy, reports the crate version, has SIMD, and multiplies matrices correctly.
+// The engine, end to end: the wasm core starts in the notebook's Web Worker under the page's
+// Content-Security-Policy, reports the crate version, has SIMD, and multiplies matrices correctly
+// (the worker's `smoke` request, asked through the page's engine client).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -16,7 +17,7 @@ after(async () => {
   await site?.close();
 });
 
-/** Opens the page with a colour scheme and waits until the smoke result or an error is shown. */
+/** Opens the page with a colour scheme and waits until the notebook and the engine are ready. */
 async function loadPage(colorScheme) {
   const opened = await openPage(site.browser, {
     colorScheme,
@@ -25,7 +26,8 @@ async function loadPage(colorScheme) {
     expectedConsoleErrors: [/^Executing inline script violates the following Content Security Policy directive 'script-src/],
   });
   await opened.page.goto(site.url);
-  await opened.page.waitForSelector('#status[data-state="done"], #status[data-state="error"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('#engine[data-state="ready"], #engine[data-state="failed"]', { timeout: 60_000 });
   return opened;
 }
 
@@ -58,15 +60,13 @@ function isBf16(value) {
   return (bits & 0xffff) === 0;
 }
 
-test('the page shows the version, SIMD on, and a correct f32 and bf16 matmul from the worker', async () => {
+test('the page shows the version, and the worker has SIMD and a correct f32 and bf16 matmul', async () => {
   const { page, problems, context } = await loadPage('light');
   try {
-    const status = await page.textContent('#status');
-    assert.equal(await page.getAttribute('#status', 'data-state'), 'done', `status: ${status}`);
+    assert.equal(await page.getAttribute('#engine', 'data-state'), 'ready');
     assert.equal(await page.textContent('#version'), `v${crateVersion()}`);
-    assert.equal(await page.textContent('#simd'), 'SIMD: on');
 
-    const report = await page.evaluate(() => globalThis.tilelabSmoke);
+    const report = await page.evaluate(() => globalThis.tilelab.smoke());
     assert.equal(report.version, crateVersion());
     assert.equal(report.simd, true);
     assert.deepEqual(report.cases.map((matmul) => matmul.dtype), ['f32', 'bf16']);
@@ -109,17 +109,6 @@ test('the page shows the version, SIMD on, and a correct f32 and bf16 matmul fro
       );
       assert.deepEqual(matmul.preview, matmul.out.slice(0, matmul.preview.length));
       assert.ok(matmul.milliseconds >= 0 && matmul.repeats > 0);
-
-      // What the reader sees is the same numbers, rounded for display.
-      const row = page.locator(`#cases tr[data-dtype="${matmul.dtype}"]`);
-      const shownValues = (await row.locator('td.values').textContent()).trim().split(/\s+/).map(Number);
-      assert.equal(shownValues.length, matmul.preview.length);
-      shownValues.forEach((shown, index) => {
-        assert.ok(Math.abs(shown - exact[index]) <= 5e-5 + 1e-5 * magnitude[index] + rounding * Math.abs(exact[index]));
-      });
-      const shownChecksum = Number(await row.locator('td.checksum').textContent());
-      assert.ok(Math.abs(shownChecksum - referenceChecksum) <= 5e-5 + checksumTolerance);
-      assert.match(await row.locator('td.time').textContent(), /^\d+\.\d{3} ms/);
     }
 
     // The Content-Security-Policy is in force: an inline script added to the page does not run.
@@ -142,7 +131,7 @@ test('the page shows the version, SIMD on, and a correct f32 and bf16 matmul fro
 test('the page renders in the dark theme without errors', async () => {
   const { page, problems, context } = await loadPage('dark');
   try {
-    assert.equal(await page.getAttribute('#status', 'data-state'), 'done');
+    assert.equal(await page.getAttribute('#engine', 'data-state'), 'ready');
     // The dark palette is in force: the body background is dark (luminance of rgb below one half).
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [red, green, blue] = background.match(/\d+/g).map(Number);

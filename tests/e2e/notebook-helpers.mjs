@@ -1,0 +1,55 @@
+// Shared set-up of the notebook's end-to-end tests: one site per test file, fresh browser contexts
+// (their own IndexedDB and localStorage), and small accessors of the page's model.
+import { after, before } from 'node:test';
+import { openPage, startSite } from './harness.mjs';
+
+let site;
+
+/** Starts the site before the file's tests and stops it after; returns a getter for it. */
+export function useSite() {
+  before(async () => {
+    site = await startSite();
+  });
+  after(async () => {
+    await site?.close();
+  });
+  return () => site;
+}
+
+/** Loads the notebook (with an optional fragment) and waits for it and its engine. */
+export async function load(page, hash = '') {
+  await page.goto(`${site.url}${hash}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+}
+
+/** A fresh browser context with the notebook loaded: { page, problems, context }. */
+export async function open(options = {}) {
+  const { hash, ...contextOptions } = options;
+  const opened = await openPage(site.browser, { viewport: { width: 1100, height: 760 }, ...contextOptions });
+  await load(opened.page, hash ?? '');
+  return opened;
+}
+
+/** The model's cells as [kind, source] pairs. */
+export function cells(page) {
+  return page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => [cell.kind, cell.source]));
+}
+
+/** Replaces the notebook through the page's model (the set-up of a test, not what it checks). */
+export async function setCells(page, list) {
+  await page.evaluate((data) => globalThis.tilelab.model.load(data.map(([kind, source]) => ({ kind, source }))), list);
+  await page.evaluate(() => globalThis.tilelab.flush());
+}
+
+/** The position of the focused cell (command mode) among the cells, or −1. */
+export function focusedCellIndex(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.cell')].indexOf(document.activeElement));
+}
+
+/** The text of a download stream. */
+export async function streamText(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,28 @@
+// Engine diagnostics (byte spans in a cell's source) as CodeMirror lint diagnostics: underlined at
+// their span, the message (with help and note) on hover.
+import { setDiagnostics } from '@codemirror/lint';
+import { spanToRange } from './spans.js';
+
+/** Shows the diagnostics of `result` that belong to this cell's source in `view`; clears others. */
+export function showDiagnostics(view, diagnostics) {
+  const text = view.state.doc.toString();
+  const marks = diagnostics
+    .filter((diagnostic) => diagnostic.span && Number.isInteger(diagnostic.span.start))
+    .map((diagnostic) => {
+      const { from, to } = spanToRange(text, diagnostic.span);
+      const extra = [diagnostic.help && `help: ${diagnostic.help}`, diagnostic.note && `note: ${diagnostic.note}`].filter(Boolean);
+      return {
+        from,
+        to,
+        severity: diagnostic.severity === 'warning' ? 'warning' : 'error',
+        source: diagnostic.code || undefined,
+        message: [diagnostic.message, ...extra].join('\n'),
+      };
+    });
+  view.dispatch(setDiagnostics(view.state, marks));
+}
+
+/** Removes every diagnostic from `view` (the text changed or the cell runs again). */
+export function clearDiagnostics(view) {
+  view.dispatch(setDiagnostics(view.state, []));
+}

@@ -1,0 +1,236 @@
+// One cell on the page: a focusable article (the "selected" cell for command keys), its editor or
+// rendered markdown, a small tool bar, its run state (spinner and duration) and its output.
+import { createEditor, destroyEditor, setEditorLabel, setEditorPlaceholder } from '../editor/setup.js';
+import { clearDiagnostics, showDiagnostics } from '../editor/diagnostics.js';
+import { renderMarkdown } from '../ui/markdown.js';
+import { outputLineCount, renderRun } from './output.js';
+import { t } from '../i18n/index.js';
+
+function button(className, symbol, labelKey, onClick) {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = `icon-button ${className}`;
+  node.textContent = symbol;
+  node.dataset.i18nAria = labelKey;
+  node.dataset.i18nTitle = labelKey;
+  node.setAttribute('aria-label', t(labelKey));
+  node.title = t(labelKey);
+  node.addEventListener('click', (event) => {
+    event.stopPropagation();
+    onClick();
+  });
+  return node;
+}
+
+function div(className) {
+  const node = document.createElement('div');
+  node.className = className;
+  return node;
+}
+
+export class CellView {
+  constructor(cell, controller) {
+    this.id = cell.id;
+    this.kind = cell.kind;
+    this.controller = controller;
+    this.editing = cell.kind === 'code' || cell.source.trim() === '';
+    this.index = 0;
+
+    this.root = document.createElement('article');
+    this.root.className = 'cell';
+    this.root.tabIndex = 0;
+    this.root.dataset.id = cell.id;
+    this.root.dataset.kind = cell.kind;
+
+    const gutter = div('cell-gutter');
+    this.prompt = document.createElement('span');
+    this.prompt.className = 'prompt';
+    this.spinner = div('spinner');
+    this.spinner.setAttribute('aria-hidden', 'true');
+    gutter.append(this.prompt, this.spinner);
+
+    const main = div('cell-main');
+    const bar = div('cell-bar');
+    this.status = document.createElement('span');
+    this.status.className = 'cell-status';
+    const tools = div('cell-tools');
+    const id = cell.id;
+    if (cell.kind === 'code') tools.append(button('run', '▶', 'cell.run', () => controller.run(id, 'stay')));
+    else tools.append(button('edit', '✎', 'cell.edit', () => this.startEditing(true)));
+    tools.append(
+      button('kind', cell.kind === 'code' ? 'M↓' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
+        controller.setKind(id, cell.kind === 'code' ? 'markdown' : 'code'),
+      ),
+      button('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),
+      button('move-down', '↓', 'cell.moveDown', () => controller.move(id, 1)),
+      button('delete', '✕', 'cell.delete', () => controller.remove(id)),
+    );
+    bar.append(this.status, tools);
+
+    this.editorHost = div('cell-editor');
+    this.rendered = div('cell-rendered markdown-body');
+    this.rendered.addEventListener('dblclick', () => this.startEditing(true));
+
+    this.output = document.createElement('section');
+    this.output.className = 'cell-output';
+    this.collapseButton = button('collapse', '▾', 'cell.collapse', () => controller.toggleCollapsed(id));
+    this.outputBody = div('output-body');
+    this.outputBody.setAttribute('role', 'log');
+    this.collapsedNote = document.createElement('button');
+    this.collapsedNote.type = 'button';
+    this.collapsedNote.className = 'collapsed-note';
+    this.collapsedNote.addEventListener('click', () => controller.toggleCollapsed(id));
+    this.output.append(this.collapseButton, this.outputBody, this.collapsedNote);
+
+    main.append(bar, this.editorHost, this.rendered, this.output);
+    this.root.append(gutter, main);
+
+    this.editor = createEditor({
+      parent: this.editorHost,
+      doc: cell.source,
+      kind: cell.kind,
+      ariaLabel: '',
+      placeholder: cell.kind === 'markdown' ? t('cell.markdownPlaceholder') : undefined,
+      onChange: (text) => {
+        controller.edited(id, text);
+        clearDiagnostics(this.editor);
+      },
+      actions: {
+        runNext: () => controller.run(id, 'next'),
+        run: () => controller.run(id, 'stay'),
+        runInsert: () => controller.run(id, 'insert'),
+        leave: () => this.leaveEditor(),
+      },
+    });
+    this.root.addEventListener('keydown', (event) => {
+      if (event.target === this.root) controller.commandKey(id, event);
+    });
+    this.root.addEventListener('focusin', () => controller.selected(id));
+    this.update(cell);
+  }
+
+  /** Shows the editor (markdown) and puts the caret in it when `focus`. */
+  startEditing(focus) {
+    this.editing = true;
+    this.showMode();
+    if (focus) this.editor.focus();
+  }
+
+  /** Renders a markdown cell (its "run"). */
+  finishEditing() {
+    if (this.kind !== 'markdown') return;
+    this.editing = this.editor.state.doc.toString().trim() === '';
+    this.rendered.replaceChildren(renderMarkdown(this.editor.state.doc.toString()));
+    this.showMode();
+  }
+
+  leaveEditor() {
+    if (this.kind === 'markdown') this.finishEditing();
+    this.root.focus();
+  }
+
+  showMode() {
+    const showEditor = this.kind === 'code' || this.editing;
+    this.editorHost.hidden = !showEditor;
+    this.rendered.hidden = showEditor;
+    this.root.dataset.editing = String(showEditor);
+  }
+
+  /** Focuses the cell (command mode) or its editor. */
+  focus(edit) {
+    if (edit) this.startEditing(true);
+    else this.root.focus();
+  }
+
+  /** Updates labels after the cell's position changed. */
+  setIndex(index) {
+    if (index === this.index) return;
+    this.index = index;
+    const number = index + 1;
+    this.root.setAttribute('aria-label', t(this.kind === 'code' ? 'cell.code.aria' : 'cell.markdown.aria', { index: number }));
+    this.output.setAttribute('aria-label', t('output.label', { index: number }));
+    setEditorLabel(this.editor, t(this.kind === 'code' ? 'cell.editor.aria' : 'cell.markdownEditor.aria', { index: number }));
+  }
+
+  /** Re-labels everything after a language switch. */
+  relabel(cell) {
+    if (this.kind === 'markdown') setEditorPlaceholder(this.editor, t('cell.markdownPlaceholder'));
+    const index = this.index;
+    this.index = -1;
+    this.setIndex(index);
+    this.update(cell);
+  }
+
+  /** Shows the cell's run state and output. */
+  update(cell) {
+    const run = cell.run;
+    this.root.dataset.state = run.state;
+    this.root.dataset.collapsed = String(cell.collapsed);
+    if (this.kind === 'markdown') {
+      if (!this.editing) this.rendered.replaceChildren(renderMarkdown(cell.source));
+      this.showMode();
+      this.output.hidden = true;
+      this.prompt.textContent = '';
+      this.status.textContent = '';
+      return;
+    }
+    this.showMode();
+    const count = run.executionCount ?? (run.state === 'stale' ? run.executionCount : null);
+    this.prompt.textContent = run.state === 'running' || run.state === 'queued' ? '[*]' : `[${count ?? ' '}]`;
+    this.status.textContent = this.statusText(run);
+    clearInterval(this.ticker);
+    if (run.state === 'running') {
+      // The duration counts up while the cell runs, so a long cell visibly is not stuck.
+      this.ticker = setInterval(() => {
+        this.status.textContent = `${t('cell.state.running')} ${((performance.now() - run.started) / 1000).toFixed(1)} s`;
+      }, 200);
+    }
+    this.root.setAttribute('aria-busy', String(run.state === 'running'));
+
+    const nodes = run.state === 'running' || run.state === 'queued' || run.state === 'idle' ? [] : renderRun(run);
+    this.outputBody.replaceChildren(...nodes);
+    this.output.hidden = nodes.length === 0;
+    const collapsed = cell.collapsed && nodes.length > 0;
+    this.outputBody.hidden = collapsed;
+    this.collapsedNote.hidden = !collapsed;
+    this.collapsedNote.textContent = t('cell.collapsedSummary', { lines: outputLineCount(nodes) });
+    this.collapseButton.textContent = collapsed ? '▸' : '▾';
+    const collapseKey = collapsed ? 'cell.expand' : 'cell.collapse';
+    this.collapseButton.dataset.i18nAria = collapseKey;
+    this.collapseButton.setAttribute('aria-label', t(collapseKey));
+    this.collapseButton.title = t(collapseKey);
+    this.collapseButton.setAttribute('aria-expanded', String(!collapsed));
+
+    const own = (run.result?.diagnostics ?? []).filter((diagnostic) => diagnostic.cell === run.result.execution_count);
+    if (run.state === 'done' || run.state === 'error') showDiagnostics(this.editor, own);
+  }
+
+  statusText(run) {
+    const ms = Number.isFinite(run.ms) ? run.ms.toFixed(run.ms < 10 ? 1 : 0) : '';
+    switch (run.state) {
+      case 'queued':
+        return t('cell.state.queued');
+      case 'running':
+        return t('cell.state.running');
+      case 'stale':
+        return t('cell.state.stale');
+      case 'done':
+        return t('cell.state.done', { ms });
+      case 'error':
+        return t('cell.state.error', { ms });
+      default:
+        return '';
+    }
+  }
+
+  /** The editor's current text. */
+  text() {
+    return this.editor.state.doc.toString();
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    destroyEditor(this.editor);
+    this.root.remove();
+  }
+}

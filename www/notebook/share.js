@@ -1,0 +1,114 @@
+// Share links: the notebook's cells, deflated (CompressionStream 'deflate-raw') and base64url-encoded
+// in the URL fragment `#nb=…`. Fragments never reach a server. Opening a link loads, never runs.
+
+/** Largest encoded notebook accepted in a link (characters after `#nb=`). */
+export const MAX_SHARE_CHARS = 64 * 1024;
+/** Largest inflated payload accepted, so a tiny link cannot expand into gigabytes. */
+export const MAX_SHARE_BYTES = 4 << 20;
+/** Version of the shared payload's shape. */
+const SHARE_VERSION = 1;
+
+/** A share link that cannot be opened; `code` selects the translated message. */
+export class ShareError extends Error {
+  constructor(code, detail) {
+    super(detail);
+    this.name = 'ShareError';
+    this.code = code;
+  }
+}
+
+function toBase64Url(bytes) {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  }
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new ShareError('malformed', 'the link has characters outside base64url');
+  const padded = text.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  let binary;
+  try {
+    binary = atob(padded);
+  } catch {
+    throw new ShareError('malformed', 'the link is not base64url');
+  }
+  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+}
+
+async function pipe(bytes, transform) {
+  const stream = new Blob([bytes]).stream().pipeThrough(transform);
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > MAX_SHARE_BYTES) {
+      await reader.cancel();
+      throw new ShareError('too-large', `the shared notebook inflates past ${MAX_SHARE_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** The fragment payload for a notebook's cells (without `#nb=`); throws `too-large` past the cap. */
+export async function encodeNotebook(cells) {
+  const payload = { v: SHARE_VERSION, cells: cells.map((cell) => [cell.kind === 'markdown' ? 'm' : 'c', cell.source]) };
+  const deflated = await pipe(new TextEncoder().encode(JSON.stringify(payload)), new CompressionStream('deflate-raw'));
+  const encoded = toBase64Url(deflated);
+  if (encoded.length > MAX_SHARE_CHARS) {
+    throw new ShareError('too-large', `the link would be ${encoded.length} characters; the limit is ${MAX_SHARE_CHARS}`);
+  }
+  return encoded;
+}
+
+/** Checks the decoded JSON's shape and returns cells `{kind, source}`. */
+export function validatePayload(payload) {
+  if (payload === null || typeof payload !== 'object' || payload.v !== SHARE_VERSION || !Array.isArray(payload.cells)) {
+    throw new ShareError('malformed', 'the link does not hold a TileLab notebook');
+  }
+  return payload.cells.map((cell, index) => {
+    if (!Array.isArray(cell) || cell.length !== 2 || (cell[0] !== 'c' && cell[0] !== 'm') || typeof cell[1] !== 'string') {
+      throw new ShareError('malformed', `cell ${index} of the link is malformed`);
+    }
+    return { kind: cell[0] === 'm' ? 'markdown' : 'code', source: cell[1] };
+  });
+}
+
+/** Decodes a fragment payload (without `#nb=`) into cells; every failure is a `ShareError`. */
+export async function decodeNotebook(encoded) {
+  if (encoded.length > MAX_SHARE_CHARS) {
+    throw new ShareError('too-large', `the link is ${encoded.length} characters; the limit is ${MAX_SHARE_CHARS}`);
+  }
+  const bytes = fromBase64Url(encoded);
+  let inflated;
+  try {
+    inflated = await pipe(bytes, new DecompressionStream('deflate-raw'));
+  } catch (error) {
+    if (error instanceof ShareError) throw error;
+    throw new ShareError('malformed', 'the link is damaged (it does not inflate)');
+  }
+  let payload;
+  try {
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated));
+  } catch {
+    throw new ShareError('malformed', 'the link is damaged (its content is not JSON text)');
+  }
+  return validatePayload(payload);
+}
+
+/** The `nb` payload of a location hash (`#nb=…`), or null when there is none. */
+export function sharedPayload(hash) {
+  const match = /^#nb=(.*)$/s.exec(hash);
+  return match ? match[1] : null;
+}

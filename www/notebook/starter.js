@@ -1,0 +1,15 @@
+// The notebook a first visit opens with, in the UI language of that visit.
+const CODE = 'import pypto as pt\n\nx = pt.ones([2, 3])\nx';
+
+const WELCOME = {
+  en: '# Welcome to TileLab\n\nWrite tile kernels in a Python subset with the `pypto` API, differentiate them and run them on a simulated NPU.\n\nPress **Shift+Enter** to run a cell, or **Shortcuts** for the full list.',
+  'zh-CN': '# 欢迎使用 TileLab\n\n用 Python 子集和 `pypto` API 编写 tile 内核，对它们求梯度，并在模拟 NPU 上运行。\n\n按 **Shift+Enter** 运行单元格，或点击 **快捷键** 查看完整列表。',
+};
+
+/** The starter cells for a locale tag. */
+export function starterCells(locale) {
+  return [
+    { kind: 'markdown', source: WELCOME[locale] ?? WELCOME.en },
+    { kind: 'code', source: CODE },
+  ];
+}

@@ -1,0 +1,159 @@
+// The help (shortcuts), share and example-gallery dialogs: native <dialog> elements, closed by
+// Escape or their Close button; focus returns to where it was.
+import { t, translate } from '../i18n/index.js';
+
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+const MOD = isMac ? '⌘' : 'Ctrl';
+
+/** Shortcut rows: [keys, description key]. */
+const SHORTCUTS = {
+  'help.editing': [
+    ['Shift+Enter', 'help.runNext'],
+    [`${MOD}+Enter`, 'help.run'],
+    ['Alt+Enter', 'help.runInsert'],
+    ['Esc', 'help.escape'],
+  ],
+  'help.command': [
+    ['Enter', 'help.enter'],
+    ['↑ / ↓  ·  K / J', 'help.select'],
+    ['Alt+↑ / Alt+↓', 'help.move'],
+    ['A', 'help.insertAbove'],
+    ['B', 'help.insertBelow'],
+    ['D D  ·  Delete', 'help.delete'],
+    ['M / Y', 'help.kind'],
+    ['O', 'help.collapse'],
+    ['I I  ·  ' + MOD + '+Shift+.', 'help.stop'],
+    ['H  ·  ?', 'help.helpKey'],
+  ],
+};
+
+function make(tag, className, i18nKey) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (i18nKey) {
+    node.dataset.i18n = i18nKey;
+    node.textContent = t(i18nKey);
+  }
+  return node;
+}
+
+/** A dialog shell with a title and a close button; returns { dialog, body }. */
+function shell(id, titleKey) {
+  const dialog = document.createElement('dialog');
+  dialog.id = id;
+  dialog.className = 'dialog';
+  const head = make('div', 'dialog-head');
+  const title = make('h2', null, titleKey);
+  title.id = `${id}-title`;
+  dialog.setAttribute('aria-labelledby', title.id);
+  const close = make('button', 'button dialog-close', 'dialog.close');
+  close.type = 'button';
+  close.addEventListener('click', () => dialog.close());
+  head.append(title, close);
+  const body = make('div', 'dialog-body');
+  dialog.append(head, body);
+  document.body.append(dialog);
+  return { dialog, body };
+}
+
+function open(dialog) {
+  const before = document.activeElement;
+  dialog.addEventListener('close', () => before?.focus?.(), { once: true });
+  dialog.showModal();
+}
+
+let help = null;
+
+/** Opens the shortcut list. */
+export function openHelp() {
+  if (!help) {
+    help = shell('help-dialog', 'help.title');
+    for (const [sectionKey, rows] of Object.entries(SHORTCUTS)) {
+      help.body.append(make('h3', null, sectionKey));
+      const table = make('table', 'shortcuts');
+      for (const [keys, descriptionKey] of rows) {
+        const row = document.createElement('tr');
+        const keyCell = document.createElement('th');
+        keyCell.scope = 'row';
+        for (const [index, part] of keys.split('  ·  ').entries()) {
+          if (index > 0) keyCell.append(' · ');
+          const key = make('kbd');
+          key.textContent = part;
+          keyCell.append(key);
+        }
+        const description = make('td', null, descriptionKey);
+        row.append(keyCell, description);
+        table.append(row);
+      }
+      help.body.append(table);
+    }
+  }
+  translate(help.dialog);
+  open(help.dialog);
+}
+
+let share = null;
+
+/** Shows a share link with a copy button. */
+export function openShare(link) {
+  if (!share) {
+    share = shell('share-dialog', 'share.title');
+    const explain = make('p', 'muted', 'share.explain');
+    const label = make('label', 'field-label', 'share.link');
+    label.htmlFor = 'share-link';
+    const input = make('input', 'share-link');
+    input.id = 'share-link';
+    input.readOnly = true;
+    const copy = make('button', 'button primary', 'share.copy');
+    copy.type = 'button';
+    const status = make('p', 'muted share-status');
+    status.setAttribute('role', 'status');
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(input.value);
+        status.textContent = t('share.copied');
+      } catch {
+        input.select();
+        status.textContent = t('share.copyFailed');
+      }
+    });
+    const row = make('div', 'share-row');
+    row.append(input, copy);
+    share.body.append(explain, label, row, status);
+    share.input = input;
+    share.status = status;
+  }
+  translate(share.dialog);
+  share.input.value = link;
+  share.status.textContent = '';
+  open(share.dialog);
+  share.input.select();
+}
+
+let gallery = null;
+
+/** Lists `examples` ([{ name, title, load }]); `onOpen(example)` opens one. */
+export function openGallery(examples, onOpen) {
+  if (!gallery) gallery = shell('gallery-dialog', 'gallery.title');
+  const explain = make('p', 'muted', 'gallery.explain');
+  const list = make('ul', 'gallery');
+  for (const example of examples) {
+    const item = document.createElement('li');
+    const button = make('button', 'gallery-item');
+    button.type = 'button';
+    button.dataset.example = example.name;
+    button.append(make('span', 'gallery-title'), make('span', 'gallery-file'));
+    button.firstChild.textContent = example.title;
+    button.lastChild.textContent = example.name;
+    button.setAttribute('aria-label', t('gallery.open', { name: example.title }));
+    button.addEventListener('click', () => {
+      gallery.dialog.close();
+      onOpen(example);
+    });
+    item.append(button);
+    list.append(item);
+  }
+  gallery.body.replaceChildren(explain, examples.length > 0 ? list : make('p', 'muted', 'gallery.empty'));
+  translate(gallery.dialog);
+  open(gallery.dialog);
+}
