@@ -7,6 +7,10 @@
 //!   broadcasting, the seeded generator, the SIMD kernels.
 //! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
+//! - [`tile`] (→ tensor) — tile programs as plain data: pipes, memories, buffers, set/wait flags,
+//!   the program builder, ready-made element-wise / reduction / matmul programs.
+//! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
+//!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
 //! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
 //!   byte spans).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
@@ -15,7 +19,9 @@
 pub mod autograd;
 pub mod error;
 pub mod lang;
+pub mod npu;
 pub mod tensor;
+pub mod tile;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm_api;
