@@ -3,12 +3,13 @@
 //! serves re-reads of resident regions at the per-core path bandwidth.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 
 use crate::tile::{KernelPlan, Pipe, TileOp};
 
 use super::config::NpuConfig;
 use super::error::{NpuError, Result};
+use super::l2::L2Cache;
 use super::timing::{instruction_cost, region_key, Cost, InstructionCost};
 use super::trace::{tile_label, Trace, TraceEvent};
 
@@ -68,7 +69,7 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
             CoreState { queues, heads: [0; 7], busy: [false; 7], started: [0.0; 7], costs: [None; 7], sets: vec![0; flags], waits: vec![0; flags] }
         })
         .collect();
-    let mut engine = Engine { plan, config, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, resident: HashSet::new(), resident_bytes: 0, totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
+    let mut engine = Engine { plan, config, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, l2: L2Cache::new(config.l2_bytes), totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
     let mut dirty: Vec<usize> = (0..cores.len()).collect();
     loop {
         for &core in &dirty {
@@ -142,8 +143,7 @@ struct Engine<'a> {
     sequence: u64,
     pool: Vec<Active>,
     now: f64,
-    resident: HashSet<u64>,
-    resident_bytes: u64,
+    l2: L2Cache,
     totals: EngineTotals,
     events: Vec<TraceEvent>,
     scratch: Vec<bool>,
@@ -184,17 +184,14 @@ impl Engine<'_> {
                         TileOp::CopyOut { destination, .. } => region_key(destination),
                         _ => 0,
                     };
-                    let fresh = self.resident.insert(key);
-                    if fresh {
-                        self.resident_bytes += bytes;
-                    }
+                    let hit = self.l2.access(key, bytes);
                     if write {
                         self.totals.gm_bytes_written += bytes;
                         // Written data is written back to HBM eventually: it shares HBM bandwidth.
                         self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
                     } else {
                         self.totals.gm_bytes_read += bytes;
-                        if !fresh && self.resident_bytes <= self.config.l2_bytes {
+                        if hit {
                             self.totals.l2_hit_bytes += bytes;
                             self.schedule(self.now + startup + bytes as f64 / path_bytes_per_cycle, core, pipe, EventKind::Finish);
                         } else {

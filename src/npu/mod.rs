@@ -6,6 +6,7 @@ mod check;
 mod config;
 mod engine;
 mod error;
+mod l2;
 mod summary;
 mod timing;
 mod trace;
