@@ -19,6 +19,8 @@ pub enum NpuError {
     TooManyCores { kind: &'static str, programs: usize, available: u32 },
     /// A program refers to a buffer, flag or tensor that does not exist, or mixes cube and vector on a split chip.
     InvalidProgram { core: usize, instruction: Option<usize>, detail: String },
+    /// Functional execution failed (a tensor op rejected a tile).
+    Execution { core: usize, instruction: Option<usize>, detail: String },
     /// Pipes wait on flags nobody will set.
     Deadlock { core: usize, pipe: &'static str, instruction: usize, op: &'static str },
 }
@@ -48,6 +50,10 @@ impl fmt::Display for NpuError {
             NpuError::InvalidProgram { core, instruction, detail } => match instruction {
                 Some(index) => write!(f, "core {core}, instruction {index}: {detail}"),
                 None => write!(f, "core {core}: {detail}"),
+            },
+            NpuError::Execution { core, instruction, detail } => match instruction {
+                Some(index) => write!(f, "executing core {core}, instruction {index}: {detail}"),
+                None => write!(f, "executing: {detail}"),
             },
             NpuError::Deadlock { core, pipe, instruction, op } => {
                 write!(f, "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set")

@@ -1,11 +1,13 @@
 //! The simulated NPU. Stages joined by plain data: `NpuConfig` (presets, custom JSON) → a checked
-//! `KernelPlan` (capacity, alignment, bounds) → the event-driven timing model → `Trace` → `Summary`.
+//! `KernelPlan` (capacity, alignment, bounds) → the event-driven timing model → `Trace` → `Summary`;
+//! `execute` runs the same plan on values.
 //! Never sees the language.
 
 mod check;
 mod config;
 mod engine;
 mod error;
+mod execute;
 mod l2;
 mod summary;
 mod timing;
@@ -15,6 +17,7 @@ pub use check::{buffer_bytes, check_plan, occupancy};
 pub use config::{Architecture, NpuConfig, PRESET_NAMES};
 pub use engine::{run, EngineTotals};
 pub use error::{NpuError, Result};
+pub use execute::{allocate_gm, execute};
 pub use summary::{summarize, Summary};
 pub use timing::{instruction_cost, Cost, InstructionCost};
 pub use trace::{core_name, tile_label, Trace, TraceEvent};
