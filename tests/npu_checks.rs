@@ -36,7 +36,7 @@ fn misaligned_ub_tile_is_an_error_at_its_line() {
     // 24 f32 columns = 96 B is a multiple of 32 B, 20 columns = 80 B is not.
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[40, 40], DType::F32);
-    let ok = elementwise_chain(&[x.clone()], &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 24], 2, 1, Some(2)).unwrap();
+    let ok = elementwise_chain(std::slice::from_ref(&x), &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 24], 2, 1, Some(2)).unwrap();
     assert!(simulate(&ok, &config).is_ok());
     let bad = elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 20], 2, 1, Some(4)).unwrap();
     match simulate(&bad, &config) {

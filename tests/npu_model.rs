@@ -64,7 +64,7 @@ fn double_buffering_approaches_the_slowest_pipe() {
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[1024, 1024], DType::F32);
     let steps = [ChainStep::Unary(UnaryOp::Exp), ChainStep::Binary(BinaryOp::Add, 0)];
-    let run = |buffers| simulate(&elementwise_chain(&[x.clone()], &steps, DType::F32, [16, 64], 2, buffers, None).unwrap(), &config).unwrap().summary;
+    let run = |buffers| simulate(&elementwise_chain(std::slice::from_ref(&x), &steps, DType::F32, [16, 64], 2, buffers, None).unwrap(), &config).unwrap().summary;
     let (single, double) = (run(1), run(2));
     let mte_time = (2.0 * 1024.0 * 1024.0 * 4.0) / 64.0;
     let vector_time = 512.0 * 2.0 * (8.0 + 4096.0 / 256.0);
