@@ -267,3 +267,62 @@ impl Engine<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, UnaryOp};
+    use crate::tile::{GmRegion, GmTensor, Memory, ProgramBuilder, TensorId, TileProgram};
+
+    fn plan(programs: Vec<TileProgram>) -> KernelPlan {
+        let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![64, 64], dtype: DType::F32 };
+        KernelPlan { name: "test".into(), tensors: vec![tensor("x"), tensor("y")], programs }
+    }
+
+    fn region(tensor: u32, row: usize) -> GmRegion {
+        GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![16, 64] }
+    }
+
+    fn end_cycle(plan: &KernelPlan) -> f64 {
+        let config = NpuConfig::preset("teaching").unwrap();
+        let (trace, _) = run(plan, &config).unwrap();
+        trace.events.iter().map(|event| event.end).fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn flags_serialise_copy_compute_copy() {
+        // teaching: 64 start-up cycles, 64 B/cycle paths and HBM, vector 8 + bytes/256.
+        // 16×64 f32 = 4096 B: copy in 64 + 64 = 128, exp 8 + 16 = 24, copy out 64 + 64 = 128 → 280.
+        let mut builder = ProgramBuilder::new();
+        let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+        let (loaded, computed) = (builder.flag(), builder.flag());
+        builder.push(TileOp::CopyIn { source: region(0, 0), destination: tile }, vec![], vec![loaded]).unwrap();
+        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] }, vec![loaded], vec![computed]).unwrap();
+        builder.push(TileOp::CopyOut { source: tile, destination: region(1, 0) }, vec![computed], vec![]).unwrap();
+        assert_eq!(end_cycle(&plan(vec![builder.finish()])), 280.0);
+    }
+
+    #[test]
+    fn pipes_without_flags_overlap() {
+        // The 128-cycle copy and the 24-cycle exp run at the same time: the run lasts 128 cycles.
+        let mut builder = ProgramBuilder::new();
+        let (first, second) = (builder.buffer("a", Memory::Ub, &[16, 64], DType::F32), builder.buffer("b", Memory::Ub, &[16, 64], DType::F32));
+        builder.push(TileOp::CopyIn { source: region(0, 0), destination: first }, vec![], vec![]).unwrap();
+        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
+        assert_eq!(end_cycle(&plan(vec![builder.finish()])), 128.0);
+    }
+
+    #[test]
+    fn cores_share_hbm_bandwidth() {
+        // Two cores read 4096 B each at once: after the 64-cycle start-up they split 64 B/cycle of
+        // HBM, 32 each, so the data takes 128 cycles instead of 64 → 192.
+        let program = |row| {
+            let mut builder = ProgramBuilder::new();
+            let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+            builder.push(TileOp::CopyIn { source: region(0, row), destination: tile }, vec![], vec![]).unwrap();
+            builder.finish()
+        };
+        assert_eq!(end_cycle(&plan(vec![program(0)])), 128.0);
+        assert_eq!(end_cycle(&plan(vec![program(0), program(16)])), 192.0);
+    }
+}
