@@ -1,6 +1,9 @@
 //! Simulator speed: a 4096×4096×4096 bf16 matmul on Ascend910B2 (good cube tiles, double buffering).
 //! Reports the time to build the tile programs, to simulate them, and simulated events per second.
-//! Run with `cargo bench --bench npu`.
+//! Run with `cargo bench --bench npu` (native only: it reads the process CPU clock).
+
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Instant;
 

@@ -1,5 +1,6 @@
 //! Configuration presets and the static checks: alignment, views out of bounds, core counts,
 //! split-architecture rules, deadlocks.
+#![cfg(not(target_arch = "wasm32"))]
 
 use tilelab::npu::{simulate, NpuConfig, NpuError};
 use tilelab::tensor::{DType, UnaryOp};

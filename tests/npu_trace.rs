@@ -1,5 +1,6 @@
 //! The Chrome trace export: valid JSON, pid = core, tid = pipe, µs timestamps, named processes and
 //! threads, and no two events overlapping on one (pid, tid) lane (each pipe is an in-order queue).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

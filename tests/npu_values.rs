@@ -1,5 +1,6 @@
 //! Functional execution of tile programs against f64 references computed here, element by element,
 //! from the (already rounded) input values. Ragged last tiles are included in every case.
+#![cfg(not(target_arch = "wasm32"))]
 
 use tilelab::npu::{allocate_gm, execute, NpuConfig, check_plan};
 use tilelab::tensor::{BinaryOp, DType, ReduceOp, Tensor, UnaryOp};
