@@ -57,14 +57,14 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
     let tile = builder.buffer("x", Memory::Ub, &[8, 16], DType::F32);
     // Rows 60..68 of a 64-row tensor.
     builder.push(TileOp::CopyIn { source: GmRegion { tensor: TensorId(0), offsets: vec![60, 0], shape: vec![8, 16] }, destination: tile }, vec![], vec![]).unwrap();
-    let plan = KernelPlan { name: "k".into(), tensors: vec![tensor("x", &[64, 16], DType::F32)], programs: vec![builder.finish()] };
+    let plan = KernelPlan { name: "k".into(), tensors: vec![tensor("x", &[64, 16], DType::F32)], programs: vec![builder.finish()], cross_core_flags: 0 };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::ViewOutOfBounds { source_line: Some(9), .. })));
 
     let mut builder = ProgramBuilder::new();
     let tile = builder.buffer("x", Memory::Ub, &[8, 16], DType::F32);
     let never = builder.flag();
     builder.push(TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, 16] }, vec![never], vec![]).unwrap();
-    let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()] };
+    let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::Deadlock { pipe: "VECTOR", .. })));
 }
 

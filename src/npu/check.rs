@@ -158,6 +158,9 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
         if let Some(flag) = instruction.wait.iter().chain(&instruction.set).find(|flag| flag.0 >= program.flag_count) {
             return Err(invalid(format!("unknown flag {}", flag.0)));
         }
+        if let Some(flag) = instruction.cross_wait.iter().chain(&instruction.cross_set).find(|flag| flag.0 >= plan.cross_core_flags) {
+            return Err(invalid(format!("unknown cross-core flag {}", flag.0)));
+        }
         let zero = |rank: usize| vec![0; rank];
         match &instruction.op {
             TileOp::CopyIn { source: region, destination: local } | TileOp::CopyOut { source: local, destination: region } => {

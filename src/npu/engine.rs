@@ -69,7 +69,8 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
             CoreState { queues, heads: [0; 7], busy: [false; 7], started: [0.0; 7], costs: [None; 7], sets: vec![0; flags], waits: vec![0; flags] }
         })
         .collect();
-    let mut engine = Engine { plan, config, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, l2: L2Cache::new(config.l2_bytes), totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
+    let cross_flags = plan.cross_core_flags as usize;
+    let mut engine = Engine { plan, config, cross_sets: vec![0; cross_flags], cross_waits: vec![0; cross_flags], cross_set_happened: false, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, l2: L2Cache::new(config.l2_bytes), totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
     let mut dirty: Vec<usize> = (0..cores.len()).collect();
     loop {
         for &core in &dirty {
@@ -120,6 +121,11 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
         if pool_changed {
             engine.assign_rates();
         }
+        if engine.cross_set_happened {
+            // A cross-core flag may release a pipe on any core.
+            engine.cross_set_happened = false;
+            dirty.extend(0..cores.len());
+        }
         dirty.sort_unstable();
         dirty.dedup();
     }
@@ -147,6 +153,9 @@ struct Engine<'a> {
     totals: EngineTotals,
     events: Vec<TraceEvent>,
     scratch: Vec<bool>,
+    cross_sets: Vec<u32>,
+    cross_waits: Vec<u32>,
+    cross_set_happened: bool,
 }
 
 impl Engine<'_> {
@@ -167,8 +176,14 @@ impl Engine<'_> {
             if !instruction.wait.iter().all(|flag| state.sets[flag.0 as usize] > state.waits[flag.0 as usize]) {
                 continue;
             }
+            if !instruction.cross_wait.iter().all(|flag| self.cross_sets[flag.0 as usize] > self.cross_waits[flag.0 as usize]) {
+                continue;
+            }
             for flag in &instruction.wait {
                 state.waits[flag.0 as usize] += 1;
+            }
+            for flag in &instruction.cross_wait {
+                self.cross_waits[flag.0 as usize] += 1;
             }
             let cost = instruction_cost(self.plan, program, index as usize, self.config);
             state.busy[pipe] = true;
@@ -209,6 +224,10 @@ impl Engine<'_> {
         let instruction = &program.instructions[index];
         for flag in &instruction.set {
             state.sets[flag.0 as usize] += 1;
+        }
+        for flag in &instruction.cross_set {
+            self.cross_sets[flag.0 as usize] += 1;
+            self.cross_set_happened = true;
         }
         let cost = state.costs[pipe].take().expect("a finishing pipe has a cost");
         state.busy[pipe] = false;
@@ -276,7 +295,7 @@ mod tests {
 
     fn plan(programs: Vec<TileProgram>) -> KernelPlan {
         let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![64, 64], dtype: DType::F32 };
-        KernelPlan { name: "test".into(), tensors: vec![tensor("x"), tensor("y")], programs }
+        KernelPlan { name: "test".into(), tensors: vec![tensor("x"), tensor("y")], programs, cross_core_flags: 0 }
     }
 
     fn region(tensor: u32, row: usize) -> GmRegion {

@@ -72,8 +72,13 @@ impl ProgramBuilder {
 
     /// Appends `op`, waiting for `wait` before it starts and setting `set` when it ends.
     pub fn push(&mut self, op: TileOp, wait: Vec<Flag>, set: Vec<Flag>) -> Result<Pipe, TileError> {
+        self.push_cross(op, wait, set, Vec::new(), Vec::new())
+    }
+
+    /// Appends `op` with core-local flags and cross-core flags (see `Instruction::cross_wait`).
+    pub fn push_cross(&mut self, op: TileOp, wait: Vec<Flag>, set: Vec<Flag>, cross_wait: Vec<Flag>, cross_set: Vec<Flag>) -> Result<Pipe, TileError> {
         let pipe = pipe_of(&op, &self.buffers, self.source_line)?;
-        self.instructions.push(Instruction { pipe, op, wait, set, source_line: self.source_line });
+        self.instructions.push(Instruction { pipe, op, wait, set, cross_wait, cross_set, source_line: self.source_line });
         Ok(pipe)
     }
 

@@ -111,7 +111,7 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
         }
         programs.push(builder.finish());
     }
-    Ok(KernelPlan { name: pattern.into(), tensors, programs })
+    Ok(KernelPlan { name: pattern.into(), tensors, programs, cross_core_flags: 0 })
 }
 
 /// `out[r, 0] = op(x[r, :])` in `tile` tiles: each row block is reduced tile by tile and the
@@ -173,7 +173,7 @@ pub fn row_reduction(input: &GmTensor, op: ReduceOp, tile: [usize; 2], cores: us
         }
         programs.push(builder.finish());
     }
-    Ok(KernelPlan { name: pattern.into(), tensors, programs })
+    Ok(KernelPlan { name: pattern.into(), tensors, programs, cross_core_flags: 0 })
 }
 
 /// Cube tile shapes of a matmul, as pypto's `set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1])`.
@@ -222,7 +222,7 @@ pub fn tiled_matmul(a: &GmTensor, b: &GmTensor, output_dtype: DType, tiles: Cube
             programs.push(matmul_core(mine, k, a.dtype, b.dtype, tiles, buffers, line)?);
         }
     }
-    Ok(KernelPlan { name: pattern.into(), tensors, programs })
+    Ok(KernelPlan { name: pattern.into(), tensors, programs, cross_core_flags: 0 })
 }
 
 fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType, b_dtype: DType, tiles: CubeTiles, buffers: MatmulBuffers, line: Option<u32>) -> Result<TileProgram, TileError> {

@@ -204,6 +204,11 @@ pub struct Instruction {
     pub wait: Vec<Flag>,
     /// Flags set at the end.
     pub set: Vec<Flag>,
+    /// Cross-core flags (indices below `KernelPlan::cross_core_flags`) consumed before the start:
+    /// how a vector core waits for a cube core's result in GM on a split chip.
+    pub cross_wait: Vec<Flag>,
+    /// Cross-core flags set at the end.
+    pub cross_set: Vec<Flag>,
     /// The kernel source line it comes from (filled by the language).
     pub source_line: Option<u32>,
 }
@@ -253,4 +258,6 @@ pub struct KernelPlan {
     pub tensors: Vec<GmTensor>,
     /// One program per core (core i runs `programs[i]`).
     pub programs: Vec<TileProgram>,
+    /// The number of cross-core flags the programs use.
+    pub cross_core_flags: u32,
 }
