@@ -89,3 +89,39 @@ fn one_program_with_both_units_needs_a_coupled_chip() {
     // cube's write, which is the programmer's business (the timing model still completes).
     assert!(simulate(&plan(vec![program]), &NpuConfig::preset("Ascend910A").unwrap()).is_ok());
 }
+
+#[test]
+fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
+    use tilelab::tile::{matmul_then_unary, CubeTiles, MatmulBuffers, VectorStage};
+    // d = sigmoid(a·b), a: 300×256, b: 256×200 bf16; 64×128 output blocks (ragged: 300 = 4·64 + 44,
+    // 200 = 128 + 72) on 6 cube cores, handed through GM (f32) to 12 vector cores in 16-row chunks.
+    let tensor = |name: &str, shape: [usize; 2]| GmTensor { name: name.into(), shape: shape.to_vec(), dtype: DType::Bf16 };
+    let tiles = CubeTiles { m: [64, 64], k: [64, 128], n: [128, 128] };
+    let vector = VectorStage { cores: 12, chunk_rows: 16, buffers: 2 };
+    let plan = matmul_then_unary(&tensor("a", [300, 256]), &tensor("b", [256, 200]), &[UnaryOp::Sigmoid], DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, 6, vector, Some(5)).unwrap();
+    let simulation = simulate(&plan, &NpuConfig::preset("Ascend910B2").unwrap()).unwrap();
+    // Every vector core's first copy-in starts after some cube core finished a FIXPIPE copy-out.
+    let first_fixpipe_end = simulation.trace.events.iter().filter(|event| event.pipe == Pipe::Fixpipe).map(|event| event.end).fold(f64::INFINITY, f64::min);
+    let vector_starts = simulation.trace.events.iter().filter(|event| event.core >= 6 && event.pipe == Pipe::Mte2).map(|event| event.start);
+    assert!(vector_starts.into_iter().all(|start| start >= first_fixpipe_end));
+    assert!(simulation.summary.pipe_busy.contains_key("VECTOR") && simulation.summary.pipe_busy.contains_key("CUBE"));
+
+    // Values: c accumulates bf16 products exactly in f32 (256 terms), sigmoid is 1-Lipschitz/4, and
+    // computed in f32: |d − d64| ≤ 256·2⁻²⁴·Σ|a·b|/4 + 2⁻²³.
+    let gm = allocate_gm(&plan).unwrap();
+    for (index, seed) in [(0, 21), (1, 22)] {
+        let values = Tensor::randn(gm[index].shape(), DType::Bf16, Some(seed)).unwrap();
+        let specs: Vec<_> = gm[index].shape().iter().map(|&size| SliceSpec::full(size)).collect();
+        gm[index].assign_slice(&specs, &values).unwrap();
+    }
+    execute(&plan, &gm).unwrap();
+    let (a, b, d) = (gm[0].to_f64_vec(), gm[1].to_f64_vec(), gm[3].to_f64_vec());
+    for row in (0..300).step_by(7) {
+        for column in 0..200 {
+            let terms: Vec<f64> = (0..256).map(|k| a[row * 256 + k] * b[k * 200 + column]).collect();
+            let expected = 1.0 / (1.0 + (-terms.iter().sum::<f64>()).exp());
+            let bound = 256.0 * 2f64.powi(-24) * terms.iter().map(|t| t.abs()).sum::<f64>() / 4.0 + 2f64.powi(-23);
+            assert!((d[row * 200 + column] - expected).abs() <= bound, "d[{row},{column}] = {} vs {expected}", d[row * 200 + column]);
+        }
+    }
+}
