@@ -92,13 +92,13 @@ fn one_program_with_both_units_needs_a_coupled_chip() {
 
 #[test]
 fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
-    use tilelab::tile::{matmul_then_unary, CubeTiles, MatmulBuffers, VectorStage};
+    use tilelab::tile::{matmul_then_unary, CubeStage, CubeTiles, MatmulBuffers, VectorStage};
     // d = sigmoid(a·b), a: 300×256, b: 256×200 bf16; 64×128 output blocks (ragged: 300 = 4·64 + 44,
     // 200 = 128 + 72) on 6 cube cores, handed through GM (f32) to 12 vector cores in 16-row chunks.
     let tensor = |name: &str, shape: [usize; 2]| GmTensor { name: name.into(), shape: shape.to_vec(), dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [64, 64], k: [64, 128], n: [128, 128] };
     let vector = VectorStage { cores: 12, chunk_rows: 16, buffers: 2 };
-    let plan = matmul_then_unary(&tensor("a", [300, 256]), &tensor("b", [256, 200]), &[UnaryOp::Sigmoid], DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, 6, vector, Some(5)).unwrap();
+    let plan = matmul_then_unary(&tensor("a", [300, 256]), &tensor("b", [256, 200]), &[UnaryOp::Sigmoid], DType::F32, CubeStage { tiles, buffers: MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, cores: 6 }, vector, Some(5)).unwrap();
     let simulation = simulate(&plan, &NpuConfig::preset("Ascend910B2").unwrap()).unwrap();
     // Every vector core's first copy-in starts after some cube core finished a FIXPIPE copy-out.
     let first_fixpipe_end = simulation.trace.events.iter().filter(|event| event.pipe == Pipe::Fixpipe).map(|event| event.end).fold(f64::INFINITY, f64::min);

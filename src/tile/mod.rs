@@ -10,5 +10,5 @@ mod split;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
 pub use patterns::{elementwise_chain, row_reduction, split_range, tiled_matmul, ChainStep, CubeTiles, MatmulBuffers};
-pub use split::{matmul_then_unary, VectorStage};
+pub use split::{matmul_then_unary, CubeStage, VectorStage};
 pub use program::{Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp, TileProgram};

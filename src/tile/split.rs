@@ -19,14 +19,26 @@ pub struct VectorStage {
     pub buffers: usize,
 }
 
-/// `d = ops(a · b)`: the cube programs of [`tiled_matmul`] (first `cube_cores` programs) hand each
+/// The shape of the cube side of [`matmul_then_unary`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeStage {
+    /// Cube tile shapes.
+    pub tiles: CubeTiles,
+    /// Buffering depths.
+    pub buffers: MatmulBuffers,
+    /// Cube cores used.
+    pub cores: usize,
+}
+
+/// `d = ops(a · b)`: the cube programs of [`tiled_matmul`] (the first programs) hand each
 /// `mL1 × nL1` block of `c` (f32, in GM) to the vector programs that follow them.
-pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dtype: DType, tiles: CubeTiles, buffers: MatmulBuffers, cube_cores: usize, vector: VectorStage, line: Option<u32>) -> Result<KernelPlan, TileError> {
+pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dtype: DType, cube: CubeStage, vector: VectorStage, line: Option<u32>) -> Result<KernelPlan, TileError> {
+    let tiles = cube.tiles;
     let pattern = "matmul_then_unary";
     if vector.chunk_rows == 0 {
         return Err(TileError::BadPattern { pattern, detail: "chunk_rows must be at least 1".into() });
     }
-    let mut plan = tiled_matmul(a, b, DType::F32, tiles, buffers, cube_cores, line)?;
+    let mut plan = tiled_matmul(a, b, DType::F32, tiles, cube.buffers, cube.cores, line)?;
     let (m, n) = (a.shape[0], b.shape[1]);
     let mut blocks = Vec::new();
     for row in (0..m).step_by(tiles.m[1]) {
