@@ -100,10 +100,24 @@ fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
     let vector = VectorStage { cores: 12, chunk_rows: 16, buffers: 2 };
     let plan = matmul_then_unary(&tensor("a", [300, 256]), &tensor("b", [256, 200]), &[UnaryOp::Sigmoid], DType::F32, CubeStage { tiles, buffers: MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, cores: 6 }, vector, Some(5)).unwrap();
     let simulation = simulate(&plan, &NpuConfig::preset("Ascend910B2").unwrap()).unwrap();
-    // Every vector core's first copy-in starts after some cube core finished a FIXPIPE copy-out.
-    let first_fixpipe_end = simulation.trace.events.iter().filter(|event| event.pipe == Pipe::Fixpipe).map(|event| event.end).fold(f64::INFINITY, f64::min);
-    let vector_starts = simulation.trace.events.iter().filter(|event| event.core >= 6 && event.pipe == Pipe::Mte2).map(|event| event.start);
-    assert!(vector_starts.into_iter().all(|start| start >= first_fixpipe_end));
+    // Each block's first vector copy-in starts no earlier than the end of the FIXPIPE copy-out that
+    // wrote the block (matched through the cross-core flag of the two instructions).
+    let instruction = |event: &tilelab::npu::TraceEvent| &plan.programs[event.core as usize].instructions[event.instruction as usize];
+    let mut written = std::collections::HashMap::new();
+    for event in &simulation.trace.events {
+        for flag in &instruction(event).cross_set {
+            written.insert(flag.0, event.end);
+        }
+    }
+    assert_eq!(written.len() as u32, plan.cross_core_flags);
+    let mut handoffs = 0;
+    for event in &simulation.trace.events {
+        for flag in &instruction(event).cross_wait {
+            assert!(event.start >= written[&flag.0], "block {} read at {} before written at {}", flag.0, event.start, written[&flag.0]);
+            handoffs += 1;
+        }
+    }
+    assert_eq!(handoffs, plan.cross_core_flags);
     assert!(simulation.summary.pipe_busy.contains_key("VECTOR") && simulation.summary.pipe_busy.contains_key("CUBE"));
 
     // Values: c accumulates bf16 products exactly in f32 (256 terms), sigmoid is 1-Lipschitz/4, and
