@@ -11,6 +11,12 @@
 //!   diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto` module).
 //! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
 //!   notebook files (`.py` with `# %%` cells, `.ipynb`).
+//! - [`tile`] (→ tensor) — tile programs as plain data: pipes, memories, buffers, set/wait flags,
+//!   the program builder, ready-made element-wise / reduction / matmul programs.
+//! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
+//!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
+//! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
+//!   byte spans).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
@@ -18,7 +24,9 @@ pub mod autograd;
 pub mod error;
 pub mod lang;
 pub mod session;
+pub mod npu;
 pub mod tensor;
+pub mod tile;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm_api;

@@ -1,0 +1,220 @@
+//! Static checks of a kernel plan against a configuration: core counts, buffer capacity per memory
+//! (with the largest tile that would fit), alignment, views in bounds, valid buffer/flag ids. Also
+//! the occupancy figures the summary reports.
+
+use std::collections::BTreeMap;
+
+use crate::tile::{Buffer, CoreKind, KernelPlan, Memory, TileOp, TileProgram};
+
+use super::config::{Architecture, NpuConfig};
+use super::error::{NpuError, Result};
+
+/// Bytes a buffer occupies: its last dim padded to the memory's alignment per row (a last dim of 1,
+/// one value per row, takes one aligned block per row), the total rounded up to the alignment.
+pub fn buffer_bytes(buffer: &Buffer, config: &NpuConfig) -> u64 {
+    let alignment = config.alignment(buffer.memory);
+    let size = buffer.dtype.size_in_bytes() as u64;
+    let (rows, last) = match buffer.shape.split_last() {
+        Some((last, rest)) => (rest.iter().product::<usize>() as u64, *last as u64),
+        None => (1, 1),
+    };
+    let row_bytes = last * size;
+    let row_bytes = if last == 1 && matches!(buffer.memory, Memory::Ub | Memory::L1) { row_bytes.max(alignment) } else { row_bytes };
+    (rows * row_bytes).div_ceil(alignment) * alignment
+}
+
+/// Bytes per on-core memory for one program (all its buffers are live for the whole program).
+pub fn occupancy(program: &TileProgram, config: &NpuConfig) -> BTreeMap<Memory, u64> {
+    let mut bytes = BTreeMap::new();
+    for buffer in &program.buffers {
+        *bytes.entry(buffer.memory).or_insert(0) += buffer_bytes(buffer, config);
+    }
+    bytes
+}
+
+/// Checks every program of `plan` against `config`; the first problem is the error.
+pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
+    let mut counts: BTreeMap<&'static str, (usize, u32)> = BTreeMap::new();
+    for (core, program) in plan.programs.iter().enumerate() {
+        let kind = program.core_kind();
+        if kind == CoreKind::Mixed && config.architecture == Architecture::Split {
+            return Err(NpuError::InvalidProgram { core, instruction: None, detail: "uses both cube and vector pipes, but this chip has separate cube and vector cores (go through GM)".into() });
+        }
+        let label = match (config.architecture, kind) {
+            (Architecture::Split, CoreKind::Vector) => "vector",
+            (Architecture::Split, _) => "cube",
+            (Architecture::Coupled, _) => "AI",
+        };
+        counts.entry(label).or_insert((0, config.cores_for(kind))).0 += 1;
+        check_capacity(program, config)?;
+        check_alignment(program, config)?;
+        check_instructions(core, program, plan)?;
+    }
+    for (kind, (programs, available)) in counts {
+        if programs > available as usize {
+            return Err(NpuError::TooManyCores { kind, programs, available });
+        }
+    }
+    Ok(())
+}
+
+fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Result<()> {
+    for (memory, bytes) in occupancy(program, config) {
+        let capacity = config.capacity(memory);
+        if bytes <= capacity {
+            continue;
+        }
+        // The biggest tile shape in this memory is the one to shrink; its copies (n-buffer slots,
+        // several inputs) shrink together because one source line set them all.
+        let in_memory: Vec<&Buffer> = program.buffers.iter().filter(|buffer| buffer.memory == memory).collect();
+        let culprit = in_memory.iter().max_by_key(|buffer| buffer_bytes(buffer, config)).copied().expect("a memory with bytes has a buffer");
+        let same: Vec<&Buffer> = in_memory.iter().filter(|buffer| buffer.shape == culprit.shape).copied().collect();
+        let others: u64 = in_memory.iter().filter(|buffer| buffer.shape != culprit.shape).map(|buffer| buffer_bytes(buffer, config)).sum();
+        let largest_tile = largest_fitting(&same, capacity.saturating_sub(others), config);
+        return Err(NpuError::CapacityExceeded { memory: memory.name(), bytes, capacity, buffer: culprit.name.clone(), tile: culprit.shape.clone(), largest_tile, source_line: culprit.source_line });
+    }
+    Ok(())
+}
+
+/// The largest shape (fewest rows removed, then aligned columns removed) whose copies fit `room`.
+fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Vec<usize>> {
+    let template = same[0];
+    let fits = |shape: &[usize]| {
+        let total: u64 = same.iter().map(|buffer| buffer_bytes(&Buffer { shape: shape.to_vec(), ..(*buffer).clone() }, config)).sum();
+        total <= room
+    };
+    let mut shape = template.shape.clone();
+    if shape.is_empty() {
+        return None;
+    }
+    if shape.len() >= 2 {
+        // Binary search the leading dim.
+        let (mut low, mut high) = (0usize, shape[0]);
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            shape[0] = middle;
+            if fits(&shape) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        if low > 0 {
+            shape[0] = low;
+            return Some(shape);
+        }
+        shape[0] = 1;
+    }
+    let last = shape.len() - 1;
+    let step = (config.alignment(template.memory) as usize / template.dtype.size_in_bytes()).max(1);
+    let mut columns = shape[last] / step * step;
+    while columns >= step {
+        shape[last] = columns;
+        if fits(&shape) {
+            return Some(shape);
+        }
+        columns -= step;
+    }
+    None
+}
+
+fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
+    for buffer in &program.buffers {
+        let misaligned = |detail: String| Err(NpuError::Misaligned { memory: buffer.memory.name(), buffer: buffer.name.clone(), detail, source_line: buffer.source_line });
+        let size = buffer.dtype.size_in_bytes();
+        match buffer.memory {
+            Memory::Ub | Memory::L1 => {
+                if buffer.shape.len() > 4 {
+                    return misaligned(format!("vector tiles have at most 4 dims, this one has {}", buffer.shape.len()));
+                }
+                let last = buffer.shape.last().copied().unwrap_or(1);
+                let alignment = config.alignment(buffer.memory) as usize;
+                if last != 1 && (last * size) % alignment != 0 {
+                    let step = alignment / size.min(alignment);
+                    return misaligned(format!("the last dim is {last} elements = {} bytes, not a multiple of {alignment} bytes (use a multiple of {step} elements)", last * size));
+                }
+            }
+            Memory::L0A | Memory::L0B | Memory::L0C => {
+                // Cube operands are stored as 16×16 fractals.
+                if buffer.shape.len() != 2 || buffer.shape.iter().any(|dim| dim % 16 != 0) {
+                    return misaligned(format!("cube tiles are 2-D with both dims multiples of 16 (the 16×16 fractal), got {:?}", buffer.shape));
+                }
+            }
+            Memory::Gm => return misaligned("buffers live on the core, not in GM".into()),
+        }
+    }
+    Ok(())
+}
+
+fn within(offsets: &[usize], shape: &[usize], bounds: &[usize]) -> bool {
+    offsets.len() == bounds.len() && shape.len() == bounds.len() && offsets.iter().zip(shape).zip(bounds).all(|((offset, extent), bound)| offset + extent <= *bound)
+}
+
+fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> Result<()> {
+    for (index, instruction) in program.instructions.iter().enumerate() {
+        let invalid = |detail: String| NpuError::InvalidProgram { core, instruction: Some(index), detail };
+        let buffer = |id: crate::tile::BufferId| program.buffers.get(id.0 as usize).ok_or_else(|| invalid(format!("unknown buffer {}", id.0)));
+        let out_of_bounds = |what: String, offsets: &[usize], shape: &[usize], bounds: &[usize]| NpuError::ViewOutOfBounds { what, offsets: offsets.to_vec(), shape: shape.to_vec(), bounds: bounds.to_vec(), source_line: instruction.source_line };
+        if let Some(flag) = instruction.wait.iter().chain(&instruction.set).find(|flag| flag.0 >= program.flag_count) {
+            return Err(invalid(format!("unknown flag {}", flag.0)));
+        }
+        if let Some(flag) = instruction.cross_wait.iter().chain(&instruction.cross_set).find(|flag| flag.0 >= plan.cross_core_flags) {
+            return Err(invalid(format!("unknown cross-core flag {}", flag.0)));
+        }
+        let zero = |rank: usize| vec![0; rank];
+        match &instruction.op {
+            TileOp::CopyIn { source: region, destination: local } | TileOp::CopyOut { source: local, destination: region } => {
+                let tensor = plan.tensors.get(region.tensor.0 as usize).ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
+                if !within(&region.offsets, &region.shape, &tensor.shape) {
+                    return Err(out_of_bounds(format!("a view of '{}'", tensor.name), &region.offsets, &region.shape, &tensor.shape));
+                }
+                let local = buffer(*local)?;
+                if !within(&zero(region.shape.len()), &region.shape, &local.shape) {
+                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", local.name), &zero(region.shape.len()), &region.shape, &local.shape));
+                }
+            }
+            TileOp::Move { source, offsets, shape, destination } => {
+                let (source, destination) = (buffer(*source)?, buffer(*destination)?);
+                if !within(offsets, shape, &source.shape) {
+                    return Err(out_of_bounds(format!("a sub-tile of '{}'", source.name), offsets, shape, &source.shape));
+                }
+                if !within(&zero(shape.len()), shape, &destination.shape) {
+                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", destination.name), &zero(shape.len()), shape, &destination.shape));
+                }
+            }
+            TileOp::Mmad { a, b, c, c_offsets, m, k, n, .. } => {
+                let (a, b, c) = (buffer(*a)?, buffer(*b)?, buffer(*c)?);
+                for (tile, offsets, shape) in [(a, [0, 0], [*m, *k]), (b, [0, 0], [*k, *n]), (c, *c_offsets, [*m, *n])] {
+                    if !within(&offsets, &shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the mmad operand '{}'", tile.name), &offsets, &shape, &tile.shape));
+                    }
+                }
+            }
+            TileOp::Unary { input, output, valid_shape, .. } | TileOp::Cast { input, output, valid_shape } => {
+                for tile in [buffer(*input)?, buffer(*output)?] {
+                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                    }
+                }
+            }
+            TileOp::Binary { lhs, rhs, output, valid_shape, .. } => {
+                for tile in [buffer(*lhs)?, buffer(*rhs)?, buffer(*output)?] {
+                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                    }
+                }
+            }
+            TileOp::Reduce { input, output, valid_shape, .. } => {
+                let (input, output) = (buffer(*input)?, buffer(*output)?);
+                if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
+                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", input.name), &zero(valid_shape.len()), valid_shape, &input.shape));
+                }
+                if output.shape.first() < valid_shape.first() {
+                    return Err(out_of_bounds(format!("the rows of tile '{}'", output.name), &[0], &valid_shape[..1], &output.shape[..1]));
+                }
+            }
+            TileOp::Scalar { .. } => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,252 @@
+//! NPU configurations: the preset table and custom JSON presets, validated in one step.
+//! Where each number comes from is in docs/npu-model.md.
+
+use serde::{Deserialize, Serialize};
+
+use crate::tile::{CoreKind, Memory};
+
+use super::error::{NpuError, Result};
+
+/// How cube and vector units are grouped into cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Architecture {
+    /// Separate cube cores (AIC) and vector cores (AIV), as on 910B.
+    Split,
+    /// Every AI core has both units, as on 910A.
+    Coupled,
+}
+
+/// Every parameter of the simulated chip. Bandwidths are bytes per cycle of one core's path unless
+/// named otherwise; `hbm_bytes_per_cycle` is shared by all cores.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NpuConfig {
+    /// Preset name.
+    pub name: String,
+    /// Split or coupled cores.
+    pub architecture: Architecture,
+    /// Cores with a cube unit (coupled: the AI core count).
+    pub cube_cores: u32,
+    /// Cores with a vector unit (coupled: equal to `cube_cores`).
+    pub vector_cores: u32,
+    /// Core clock in MHz.
+    pub clock_mhz: f64,
+    /// Unified buffer bytes per core.
+    pub ub_bytes: u64,
+    /// L1 bytes per core.
+    pub l1_bytes: u64,
+    /// L0A bytes per core.
+    pub l0a_bytes: u64,
+    /// L0B bytes per core.
+    pub l0b_bytes: u64,
+    /// L0C bytes per core.
+    pub l0c_bytes: u64,
+    /// Shared L2 cache bytes (re-reads of resident data skip HBM).
+    pub l2_bytes: u64,
+    /// GM → L1 (MTE2) bytes per cycle per core.
+    pub gm_to_l1_bytes_per_cycle: f64,
+    /// GM → UB (MTE2) bytes per cycle per core.
+    pub gm_to_ub_bytes_per_cycle: f64,
+    /// L1 → L0A/L0B (MTE1) bytes per cycle.
+    pub l1_to_l0_bytes_per_cycle: f64,
+    /// L0C → GM (FIXPIPE) bytes per cycle per core.
+    pub l0c_to_gm_bytes_per_cycle: f64,
+    /// L0C → UB/L1 (FIXPIPE) bytes per cycle.
+    pub l0c_to_ub_bytes_per_cycle: f64,
+    /// UB → GM (MTE3) bytes per cycle per core.
+    pub ub_to_gm_bytes_per_cycle: f64,
+    /// HBM bytes per cycle shared by all cores (L2 misses and write-backs).
+    pub hbm_bytes_per_cycle: f64,
+    /// Cycles from issuing a GM transfer to its first byte.
+    pub gm_startup_cycles: u64,
+    /// Cycles from issuing an on-core transfer (MTE1, FIXPIPE → UB) to its first byte.
+    pub local_startup_cycles: u64,
+    /// Cube MACs per cycle for 16-bit operands (16×16×16 = 4096).
+    pub cube_macs_per_cycle: u64,
+    /// Vector bytes processed per cycle.
+    pub vector_bytes_per_cycle: f64,
+    /// Issue overhead of one vector instruction in cycles.
+    pub vector_startup_cycles: u64,
+    /// Alignment of UB tiles (bytes of the last dim).
+    pub ub_alignment: u64,
+    /// Alignment of L1 tiles (bytes of the last dim).
+    pub l1_alignment: u64,
+    /// Alignment of L0A/L0B tiles (bytes; one 16×16 fractal of 16-bit values).
+    pub l0ab_alignment: u64,
+    /// Alignment of L0C tiles (bytes).
+    pub l0c_alignment: u64,
+}
+
+/// The names of the presets.
+pub const PRESET_NAMES: [&str; 3] = ["Ascend910B2", "Ascend910A", "teaching"];
+
+/// The preset table, one row per preset, every parameter (see docs/npu-model.md for sources).
+fn preset_table(name: &str) -> Option<NpuConfig> {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
+    #[rustfmt::skip]
+    let row = match name {
+        //                arch                 cube vec  MHz     UB        L1        L0A      L0B      L0C       L2        gm→l1  gm→ub  l1→l0  l0c→gm l0c→ub ub→gm hbm    gm-lat loc-lat MAC   vec   vec-lat
+        "Ascend910B2" => ("Ascend910B2", Architecture::Split,   24, 48, 1800.0, 192 * KIB, 512 * KIB, 64 * KIB, 64 * KIB, 128 * KIB, 192 * MIB, 110.0, 110.0, 256.0, 86.0, 128.0, 86.0, 889.0, 128, 16, 4096, 256.0, 16),
+        "Ascend910A" =>  ("Ascend910A",  Architecture::Coupled, 32, 32, 1000.0, 256 * KIB, 1024 * KIB, 64 * KIB, 64 * KIB, 256 * KIB, 32 * MIB, 128.0, 128.0, 256.0, 64.0, 128.0, 64.0, 1200.0, 128, 16, 4096, 256.0, 16),
+        "teaching" =>    ("teaching",    Architecture::Coupled, 2, 2,   1000.0, 16 * KIB, 64 * KIB, 8 * KIB, 8 * KIB, 16 * KIB, MIB, 64.0, 64.0, 128.0, 64.0, 64.0, 64.0, 64.0, 64, 8, 4096, 256.0, 8),
+        _ => return None,
+    };
+    let (name, architecture, cube_cores, vector_cores, clock_mhz, ub, l1, l0a, l0b, l0c, l2, gm_to_l1, gm_to_ub, l1_to_l0, l0c_to_gm, l0c_to_ub, ub_to_gm, hbm, gm_latency, local_latency, macs, vector, vector_latency) = row;
+    Some(NpuConfig {
+        name: name.to_string(),
+        architecture,
+        cube_cores,
+        vector_cores,
+        clock_mhz,
+        ub_bytes: ub,
+        l1_bytes: l1,
+        l0a_bytes: l0a,
+        l0b_bytes: l0b,
+        l0c_bytes: l0c,
+        l2_bytes: l2,
+        gm_to_l1_bytes_per_cycle: gm_to_l1,
+        gm_to_ub_bytes_per_cycle: gm_to_ub,
+        l1_to_l0_bytes_per_cycle: l1_to_l0,
+        l0c_to_gm_bytes_per_cycle: l0c_to_gm,
+        l0c_to_ub_bytes_per_cycle: l0c_to_ub,
+        ub_to_gm_bytes_per_cycle: ub_to_gm,
+        hbm_bytes_per_cycle: hbm,
+        gm_startup_cycles: gm_latency,
+        local_startup_cycles: local_latency,
+        cube_macs_per_cycle: macs,
+        vector_bytes_per_cycle: vector,
+        vector_startup_cycles: vector_latency,
+        ub_alignment: 32,
+        l1_alignment: 32,
+        l0ab_alignment: 512,
+        l0c_alignment: 64,
+    })
+}
+
+impl NpuConfig {
+    /// The preset of this name (case-insensitive).
+    pub fn preset(name: &str) -> Result<Self> {
+        PRESET_NAMES
+            .iter()
+            .find(|known| known.eq_ignore_ascii_case(name))
+            .and_then(|known| preset_table(known))
+            .ok_or_else(|| NpuError::UnknownPreset { name: name.to_string(), known: PRESET_NAMES.to_vec() })
+    }
+
+    /// A custom configuration from JSON with every field, validated.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let config: NpuConfig = serde_json::from_str(text).map_err(|error| {
+            let message = error.to_string();
+            // serde names the offending field in its message ("unknown field `x`", "missing field `y`").
+            let field = message.split('`').nth(1).unwrap_or("(json)").to_string();
+            NpuError::BadConfig { field, detail: message }
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<()> {
+        let bad = |field: &str, detail: String| Err(NpuError::BadConfig { field: field.to_string(), detail });
+        let rates = [
+            ("clock_mhz", self.clock_mhz),
+            ("gm_to_l1_bytes_per_cycle", self.gm_to_l1_bytes_per_cycle),
+            ("gm_to_ub_bytes_per_cycle", self.gm_to_ub_bytes_per_cycle),
+            ("l1_to_l0_bytes_per_cycle", self.l1_to_l0_bytes_per_cycle),
+            ("l0c_to_gm_bytes_per_cycle", self.l0c_to_gm_bytes_per_cycle),
+            ("l0c_to_ub_bytes_per_cycle", self.l0c_to_ub_bytes_per_cycle),
+            ("ub_to_gm_bytes_per_cycle", self.ub_to_gm_bytes_per_cycle),
+            ("hbm_bytes_per_cycle", self.hbm_bytes_per_cycle),
+            ("vector_bytes_per_cycle", self.vector_bytes_per_cycle),
+        ];
+        for (field, value) in rates {
+            if !(value.is_finite() && value > 0.0) {
+                return bad(field, format!("must be a positive finite number, got {value}"));
+            }
+        }
+        let sizes = [("cube_cores", self.cube_cores as u64), ("vector_cores", self.vector_cores as u64), ("ub_bytes", self.ub_bytes), ("l1_bytes", self.l1_bytes), ("l0a_bytes", self.l0a_bytes), ("l0b_bytes", self.l0b_bytes), ("l0c_bytes", self.l0c_bytes), ("cube_macs_per_cycle", self.cube_macs_per_cycle)];
+        for (field, value) in sizes {
+            if value == 0 {
+                return bad(field, "must be at least 1".into());
+            }
+        }
+        let alignments = [("ub_alignment", self.ub_alignment), ("l1_alignment", self.l1_alignment), ("l0ab_alignment", self.l0ab_alignment), ("l0c_alignment", self.l0c_alignment)];
+        for (field, value) in alignments {
+            if !value.is_power_of_two() {
+                return bad(field, format!("must be a power of two, got {value}"));
+            }
+        }
+        if self.architecture == Architecture::Coupled && self.cube_cores != self.vector_cores {
+            return bad("vector_cores", format!("a coupled chip has one vector unit per core: expected {}, got {}", self.cube_cores, self.vector_cores));
+        }
+        Ok(())
+    }
+
+    /// Bytes of an on-core memory (GM: the L2 size).
+    pub fn capacity(&self, memory: Memory) -> u64 {
+        match memory {
+            Memory::Gm => self.l2_bytes,
+            Memory::L1 => self.l1_bytes,
+            Memory::L0A => self.l0a_bytes,
+            Memory::L0B => self.l0b_bytes,
+            Memory::L0C => self.l0c_bytes,
+            Memory::Ub => self.ub_bytes,
+        }
+    }
+
+    /// The alignment rule of a memory in bytes.
+    pub fn alignment(&self, memory: Memory) -> u64 {
+        match memory {
+            Memory::Gm => 1,
+            Memory::L1 => self.l1_alignment,
+            Memory::L0A | Memory::L0B => self.l0ab_alignment,
+            Memory::L0C => self.l0c_alignment,
+            Memory::Ub => self.ub_alignment,
+        }
+    }
+
+    /// How many programs of a kind can run at once.
+    pub fn cores_for(&self, kind: CoreKind) -> u32 {
+        match kind {
+            CoreKind::Cube | CoreKind::Mixed => self.cube_cores,
+            CoreKind::Vector => self.vector_cores,
+        }
+    }
+
+    /// Cube peak in FLOP/s over all cube cores (2 FLOPs per MAC).
+    pub fn cube_peak_flops(&self) -> f64 {
+        2.0 * self.cube_macs_per_cycle as f64 * self.cube_cores as f64 * self.clock_mhz * 1e6
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid_and_round_trip_through_json() {
+        for name in PRESET_NAMES {
+            let config = NpuConfig::preset(name).unwrap();
+            let text = serde_json::to_string(&config).unwrap();
+            assert_eq!(NpuConfig::from_json(&text).unwrap(), config);
+        }
+        assert_eq!(NpuConfig::preset("ascend910b2").unwrap().name, "Ascend910B2");
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let mut value = serde_json::to_value(NpuConfig::preset("teaching").unwrap()).unwrap();
+        value["hbm_bytes_per_cycle"] = serde_json::json!(-1.0);
+        match NpuConfig::from_json(&value.to_string()) {
+            Err(NpuError::BadConfig { field, .. }) => assert_eq!(field, "hbm_bytes_per_cycle"),
+            other => panic!("expected a bad field, got {other:?}"),
+        }
+        value["hbm_bytes_per_cycle"] = serde_json::json!(64.0);
+        value["ub_size"] = serde_json::json!(1);
+        match NpuConfig::from_json(&value.to_string()) {
+            Err(NpuError::BadConfig { field, .. }) => assert_eq!(field, "ub_size"),
+            other => panic!("expected an unknown field, got {other:?}"),
+        }
+        assert!(matches!(NpuConfig::preset("Ascend999"), Err(NpuError::UnknownPreset { .. })));
+    }
+}

@@ -1,0 +1,347 @@
+//! The discrete-event loop: one in-order queue per pipe per core, counting set/wait flags between
+//! pipes, GM transfers that share HBM bandwidth max-min fairly while they are active, and an L2 that
+//! serves re-reads of resident regions at the per-core path bandwidth.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::tile::{KernelPlan, Pipe, TileOp};
+
+use super::config::NpuConfig;
+use super::error::{NpuError, Result};
+use super::l2::L2Cache;
+use super::timing::{instruction_cost, region_key, Cost, InstructionCost};
+use super::trace::{tile_label, Trace, TraceEvent};
+
+/// Totals the summary needs beyond the trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineTotals {
+    /// DMA start-up cycles per pipe (summed over cores), indexed by `Pipe::index`.
+    pub startup_cycles: [f64; 7],
+    /// GM bytes read (L2 hits included).
+    pub gm_bytes_read: u64,
+    /// GM bytes written.
+    pub gm_bytes_written: u64,
+    /// GM bytes read that hit L2.
+    pub l2_hit_bytes: u64,
+    /// Instructions simulated.
+    pub instructions: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum EventKind {
+    Finish,
+    JoinPool,
+}
+
+/// A heap entry: time as ordered bits (times are non-negative), a sequence number for determinism.
+type Event = Reverse<(u64, u64, u32, u8, EventKind)>;
+
+struct Active {
+    core: u32,
+    pipe: u8,
+    remaining: f64,
+    cap: f64,
+    rate: f64,
+}
+
+struct CoreState {
+    queues: [Vec<u32>; 7],
+    heads: [usize; 7],
+    busy: [bool; 7],
+    started: [f64; 7],
+    costs: [Option<InstructionCost>; 7],
+    sets: Vec<u32>,
+    waits: Vec<u32>,
+}
+
+/// Runs the timing model of a checked plan: the trace of every instruction and the totals.
+pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals)> {
+    let mut cores: Vec<CoreState> = plan
+        .programs
+        .iter()
+        .map(|program| {
+            let mut queues: [Vec<u32>; 7] = Default::default();
+            for (index, instruction) in program.instructions.iter().enumerate() {
+                queues[instruction.pipe.index()].push(index as u32);
+            }
+            let flags = program.flag_count as usize;
+            CoreState { queues, heads: [0; 7], busy: [false; 7], started: [0.0; 7], costs: [None; 7], sets: vec![0; flags], waits: vec![0; flags] }
+        })
+        .collect();
+    let cross_flags = plan.cross_core_flags as usize;
+    let mut engine = Engine { plan, config, cross_sets: vec![0; cross_flags], cross_waits: vec![0; cross_flags], cross_set_happened: false, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, l2: L2Cache::new(config.l2_bytes), totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
+    let mut dirty: Vec<usize> = (0..cores.len()).collect();
+    loop {
+        for &core in &dirty {
+            engine.try_start(&mut cores[core], core);
+        }
+        dirty.clear();
+        let heap_time = engine.heap.peek().map(|Reverse((bits, ..))| f64::from_bits(*bits));
+        let pool_next = engine.pool.iter().enumerate().map(|(index, active)| (engine.now + active.remaining / active.rate, index)).min_by(|left, right| left.0.total_cmp(&right.0));
+        let (time, from_pool) = match (heap_time, pool_next) {
+            (None, None) => break,
+            (Some(time), None) => (time, None),
+            (None, Some((time, index))) => (time, Some(index)),
+            (Some(heap), Some((pool, index))) => if pool < heap { (pool, Some(index)) } else { (heap, None) },
+        };
+        engine.advance_pool(time);
+        if let Some(index) = from_pool {
+            engine.pool[index].remaining = 0.0;
+        }
+        let mut pool_changed = false;
+        let mut position = 0;
+        while position < engine.pool.len() {
+            if engine.pool[position].remaining <= 1e-6 {
+                let done = engine.pool.swap_remove(position);
+                engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
+                dirty.push(done.core as usize);
+                pool_changed = true;
+            } else {
+                position += 1;
+            }
+        }
+        while let Some(Reverse((bits, _, core, pipe, kind))) = engine.heap.peek().copied() {
+            if f64::from_bits(bits) > time {
+                break;
+            }
+            engine.heap.pop();
+            match kind {
+                EventKind::Finish => {
+                    engine.finish(&mut cores[core as usize], core as usize, pipe as usize);
+                    dirty.push(core as usize);
+                }
+                EventKind::JoinPool => {
+                    let Some(InstructionCost { cost: Cost::Gm { bytes, path_bytes_per_cycle, .. }, .. }) = cores[core as usize].costs[pipe as usize] else { continue };
+                    engine.pool.push(Active { core, pipe, remaining: bytes as f64, cap: path_bytes_per_cycle, rate: 0.0 });
+                    pool_changed = true;
+                }
+            }
+        }
+        if pool_changed {
+            engine.assign_rates();
+        }
+        if engine.cross_set_happened {
+            // A cross-core flag may release a pipe on any core.
+            engine.cross_set_happened = false;
+            dirty.extend(0..cores.len());
+        }
+        dirty.sort_unstable();
+        dirty.dedup();
+    }
+    for (core, state) in cores.iter().enumerate() {
+        for pipe in Pipe::ALL {
+            let head = state.heads[pipe.index()];
+            if let Some(&index) = state.queues[pipe.index()].get(head) {
+                let op = plan.programs[core].instructions[index as usize].op.name();
+                return Err(NpuError::Deadlock { core, pipe: pipe.name(), instruction: index as usize, op });
+            }
+        }
+    }
+    let Engine { events, totals, .. } = engine;
+    Ok((Trace { clock_mhz: config.clock_mhz, core_kinds: plan.programs.iter().map(|program| program.core_kind()).collect(), events }, totals))
+}
+
+struct Engine<'a> {
+    plan: &'a KernelPlan,
+    config: &'a NpuConfig,
+    heap: BinaryHeap<Event>,
+    sequence: u64,
+    pool: Vec<Active>,
+    now: f64,
+    l2: L2Cache,
+    totals: EngineTotals,
+    events: Vec<TraceEvent>,
+    scratch: Vec<bool>,
+    cross_sets: Vec<u32>,
+    cross_waits: Vec<u32>,
+    cross_set_happened: bool,
+}
+
+impl Engine<'_> {
+    fn schedule(&mut self, time: f64, core: usize, pipe: usize, kind: EventKind) {
+        self.sequence += 1;
+        self.heap.push(Reverse((time.to_bits(), self.sequence, core as u32, pipe as u8, kind)));
+    }
+
+    /// Starts the head instruction of every idle pipe whose flags are all set.
+    fn try_start(&mut self, state: &mut CoreState, core: usize) {
+        let program = &self.plan.programs[core];
+        for pipe in 0..7 {
+            if state.busy[pipe] {
+                continue;
+            }
+            let Some(&index) = state.queues[pipe].get(state.heads[pipe]) else { continue };
+            let instruction = &program.instructions[index as usize];
+            if !instruction.wait.iter().all(|flag| state.sets[flag.0 as usize] > state.waits[flag.0 as usize]) {
+                continue;
+            }
+            if !instruction.cross_wait.iter().all(|flag| self.cross_sets[flag.0 as usize] > self.cross_waits[flag.0 as usize]) {
+                continue;
+            }
+            for flag in &instruction.wait {
+                state.waits[flag.0 as usize] += 1;
+            }
+            for flag in &instruction.cross_wait {
+                self.cross_waits[flag.0 as usize] += 1;
+            }
+            let cost = instruction_cost(self.plan, program, index as usize, self.config);
+            state.busy[pipe] = true;
+            state.started[pipe] = self.now;
+            state.costs[pipe] = Some(cost);
+            self.totals.instructions += 1;
+            match cost.cost {
+                Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
+                Cost::Gm { bytes, startup, path_bytes_per_cycle, write } => {
+                    self.totals.startup_cycles[pipe] += startup;
+                    let key = match &instruction.op {
+                        TileOp::CopyIn { source, .. } => region_key(source),
+                        TileOp::CopyOut { destination, .. } => region_key(destination),
+                        _ => 0,
+                    };
+                    let hit = self.l2.access(key, bytes);
+                    if write {
+                        self.totals.gm_bytes_written += bytes;
+                        // Written data is written back to HBM eventually: it shares HBM bandwidth.
+                        self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
+                    } else {
+                        self.totals.gm_bytes_read += bytes;
+                        if hit {
+                            self.totals.l2_hit_bytes += bytes;
+                            self.schedule(self.now + startup + bytes as f64 / path_bytes_per_cycle, core, pipe, EventKind::Finish);
+                        } else {
+                            self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, state: &mut CoreState, core: usize, pipe: usize) {
+        let program = &self.plan.programs[core];
+        let index = state.queues[pipe][state.heads[pipe]] as usize;
+        let instruction = &program.instructions[index];
+        for flag in &instruction.set {
+            state.sets[flag.0 as usize] += 1;
+        }
+        for flag in &instruction.cross_set {
+            self.cross_sets[flag.0 as usize] += 1;
+            self.cross_set_happened = true;
+        }
+        let cost = state.costs[pipe].take().expect("a finishing pipe has a cost");
+        state.busy[pipe] = false;
+        state.heads[pipe] += 1;
+        self.events.push(TraceEvent {
+            core: core as u32,
+            pipe: Pipe::ALL[pipe],
+            start: state.started[pipe],
+            end: self.now,
+            op: instruction.op.name(),
+            tile: tile_label(&instruction.op, program),
+            instruction: index as u32,
+            bytes: cost.bytes,
+            flops: cost.flops,
+            source_line: instruction.source_line,
+        });
+    }
+
+    fn advance_pool(&mut self, time: f64) {
+        let elapsed = time - self.now;
+        if elapsed > 0.0 {
+            for active in &mut self.pool {
+                active.remaining -= active.rate * elapsed;
+            }
+        }
+        self.now = self.now.max(time);
+    }
+
+    /// Max-min fair shares of HBM: transfers whose path is slower than the fair share keep their
+    /// path rate, the rest split what is left.
+    fn assign_rates(&mut self) {
+        let mut left = self.config.hbm_bytes_per_cycle;
+        let mut unassigned = self.pool.len();
+        self.scratch.clear();
+        self.scratch.resize(self.pool.len(), false);
+        while unassigned > 0 {
+            let share = left / unassigned as f64;
+            let mut changed = false;
+            for (active, fixed) in self.pool.iter_mut().zip(self.scratch.iter_mut()) {
+                if !*fixed && active.cap <= share {
+                    active.rate = active.cap;
+                    left -= active.cap;
+                    unassigned -= 1;
+                    *fixed = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                for (active, fixed) in self.pool.iter_mut().zip(&self.scratch) {
+                    if !*fixed {
+                        active.rate = share;
+                    }
+                }
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, UnaryOp};
+    use crate::tile::{GmRegion, GmTensor, Memory, ProgramBuilder, TensorId, TileProgram};
+
+    fn plan(programs: Vec<TileProgram>) -> KernelPlan {
+        let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![64, 64], dtype: DType::F32 };
+        KernelPlan { name: "test".into(), tensors: vec![tensor("x"), tensor("y")], programs, cross_core_flags: 0 }
+    }
+
+    fn region(tensor: u32, row: usize) -> GmRegion {
+        GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![16, 64] }
+    }
+
+    fn end_cycle(plan: &KernelPlan) -> f64 {
+        let config = NpuConfig::preset("teaching").unwrap();
+        let (trace, _) = run(plan, &config).unwrap();
+        trace.events.iter().map(|event| event.end).fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn flags_serialise_copy_compute_copy() {
+        // teaching: 64 start-up cycles, 64 B/cycle paths and HBM, vector 8 + bytes/256.
+        // 16×64 f32 = 4096 B: copy in 64 + 64 = 128, exp 8 + 16 = 24, copy out 64 + 64 = 128 → 280.
+        let mut builder = ProgramBuilder::new();
+        let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+        let (loaded, computed) = (builder.flag(), builder.flag());
+        builder.push(TileOp::CopyIn { source: region(0, 0), destination: tile }, vec![], vec![loaded]).unwrap();
+        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] }, vec![loaded], vec![computed]).unwrap();
+        builder.push(TileOp::CopyOut { source: tile, destination: region(1, 0) }, vec![computed], vec![]).unwrap();
+        assert_eq!(end_cycle(&plan(vec![builder.finish()])), 280.0);
+    }
+
+    #[test]
+    fn pipes_without_flags_overlap() {
+        // The 128-cycle copy and the 24-cycle exp run at the same time: the run lasts 128 cycles.
+        let mut builder = ProgramBuilder::new();
+        let (first, second) = (builder.buffer("a", Memory::Ub, &[16, 64], DType::F32), builder.buffer("b", Memory::Ub, &[16, 64], DType::F32));
+        builder.push(TileOp::CopyIn { source: region(0, 0), destination: first }, vec![], vec![]).unwrap();
+        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
+        assert_eq!(end_cycle(&plan(vec![builder.finish()])), 128.0);
+    }
+
+    #[test]
+    fn cores_share_hbm_bandwidth() {
+        // Two cores read 4096 B each at once: after the 64-cycle start-up they split 64 B/cycle of
+        // HBM, 32 each, so the data takes 128 cycles instead of 64 → 192.
+        let program = |row| {
+            let mut builder = ProgramBuilder::new();
+            let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+            builder.push(TileOp::CopyIn { source: region(0, row), destination: tile }, vec![], vec![]).unwrap();
+            builder.finish()
+        };
+        assert_eq!(end_cycle(&plan(vec![program(0)])), 128.0);
+        assert_eq!(end_cycle(&plan(vec![program(0), program(16)])), 192.0);
+    }
+}

@@ -1,0 +1,131 @@
+//! Functional execution: runs the ops of a checked plan on real values, one tensor per buffer, with
+//! the tensor core (stored in each buffer's dtype, computed in f32). Program order is a valid serial
+//! order of a tile program (builders emit producers before consumers), and cores write disjoint
+//! outputs, so executing core after core in program order gives the kernel's values.
+
+use crate::tensor::{BinaryOp, SliceSpec, Tensor};
+use crate::tile::{KernelPlan, TileOp};
+
+use super::error::{NpuError, Result};
+
+fn specs(offsets: &[usize], shape: &[usize]) -> Vec<SliceSpec> {
+    offsets.iter().zip(shape).map(|(&start, &count)| SliceSpec { start, step: 1, count }).collect()
+}
+
+fn origin(shape: &[usize]) -> Vec<SliceSpec> {
+    shape.iter().map(|&count| SliceSpec::full(count)).collect()
+}
+
+/// Zero tensors for every GM tensor of `plan` (fill the inputs, read the outputs after `execute`).
+pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
+    plan.tensors
+        .iter()
+        .map(|tensor| Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution { core: 0, instruction: None, detail: error.to_string() }))
+        .collect()
+}
+
+/// Executes every program of `plan` on `gm` (one tensor per GM tensor of the plan, written in place).
+pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
+    if gm.len() != plan.tensors.len() {
+        return Err(NpuError::Execution { core: 0, instruction: None, detail: format!("{} GM tensors given, the plan has {}", gm.len(), plan.tensors.len()) });
+    }
+    for (given, declared) in gm.iter().zip(&plan.tensors) {
+        if given.shape() != declared.shape.as_slice() || given.dtype() != declared.dtype {
+            return Err(NpuError::Execution { core: 0, instruction: None, detail: format!("GM tensor '{}' must be {:?} {:?}", declared.name, declared.shape, declared.dtype) });
+        }
+    }
+    let mut states = Vec::with_capacity(plan.programs.len());
+    for (core, program) in plan.programs.iter().enumerate() {
+        let buffers: Vec<Tensor> = program
+            .buffers
+            .iter()
+            .map(|buffer| Tensor::zeros(&buffer.shape, buffer.dtype))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|error| NpuError::Execution { core, instruction: None, detail: error.to_string() })?;
+        states.push((buffers, 0usize));
+    }
+    let flags = plan.cross_core_flags as usize;
+    let (mut sets, mut waits) = (vec![0u32; flags], vec![0u32; flags]);
+    // Round robin: each core runs in program order until it waits on a cross-core flag not yet set.
+    loop {
+        let mut progress = false;
+        for (core, program) in plan.programs.iter().enumerate() {
+            let (buffers, next) = &mut states[core];
+            while let Some(instruction) = program.instructions.get(*next) {
+                if !instruction.cross_wait.iter().all(|flag| sets[flag.0 as usize] > waits[flag.0 as usize]) {
+                    break;
+                }
+                for flag in &instruction.cross_wait {
+                    waits[flag.0 as usize] += 1;
+                }
+                run_op(&instruction.op, buffers, gm).map_err(|error| NpuError::Execution { core, instruction: Some(*next), detail: error.to_string() })?;
+                for flag in &instruction.cross_set {
+                    sets[flag.0 as usize] += 1;
+                }
+                *next += 1;
+                progress = true;
+            }
+        }
+        let blocked = states.iter().enumerate().find(|(core, (_, next))| *next < plan.programs[*core].instructions.len());
+        match (blocked, progress) {
+            (None, _) => return Ok(()),
+            (Some(_), true) => continue,
+            (Some((core, (_, next))), false) => {
+                return Err(NpuError::Execution { core, instruction: Some(*next), detail: "waits on a cross-core flag that is never set".into() })
+            }
+        }
+    }
+}
+
+/// Executes one op on the core's buffers and the GM tensors.
+fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result<(), crate::error::TensorError> {
+    let buffer = |id: crate::tile::BufferId| &buffers[id.0 as usize];
+    match op {
+        TileOp::CopyIn { source, destination } => {
+            let target = buffer(*destination);
+            let values = gm[source.tensor.0 as usize].slice(&specs(&source.offsets, &source.shape)).and_then(|values| values.cast(target.dtype()))?;
+            target.assign_slice(&origin(&source.shape), &values)?;
+        }
+        TileOp::CopyOut { source, destination } => {
+            let target = &gm[destination.tensor.0 as usize];
+            let values = buffer(*source).slice(&origin(&destination.shape)).and_then(|values| values.cast(target.dtype()))?;
+            target.assign_slice(&specs(&destination.offsets, &destination.shape), &values)?;
+        }
+        TileOp::Move { source, offsets, shape, destination } => {
+            let values = buffer(*source).slice(&specs(offsets, shape))?;
+            buffer(*destination).assign_slice(&origin(shape), &values)?;
+        }
+        TileOp::Mmad { a, b, c, c_offsets, m, k, n, accumulate } => {
+            let left = buffer(*a).slice(&origin(&[*m, *k]))?;
+            let right = buffer(*b).slice(&origin(&[*k, *n]))?;
+            let accumulator = buffer(*c);
+            let region = specs(c_offsets, &[*m, *n]);
+            let mut product = left.matmul(&right, false, false, Some(accumulator.dtype()))?;
+            if *accumulate {
+                product = accumulator.slice(&region).and_then(|old| old.binary(BinaryOp::Add, &product))?;
+            }
+            accumulator.assign_slice(&region, &product)?;
+        }
+        TileOp::Unary { op, input, output, valid_shape } => {
+            let values = buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.unary(*op))?;
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::Binary { op, lhs, rhs, output, valid_shape } => {
+            let left = buffer(*lhs).slice(&origin(valid_shape))?;
+            let right = buffer(*rhs).slice(&origin(valid_shape))?;
+            let values = left.binary(*op, &right)?;
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::Reduce { op, input, output, valid_shape } => {
+            let values = buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
+            let rows = valid_shape.first().copied().unwrap_or(1);
+            buffer(*output).assign_slice(&origin(&[rows, 1]), &values)?;
+        }
+        TileOp::Cast { input, output, valid_shape } => {
+            let values = buffer(*input).slice(&origin(valid_shape))?;
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::Scalar { .. } => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! The simulated NPU. Stages joined by plain data: `NpuConfig` (presets, custom JSON) → a checked
+//! `KernelPlan` (capacity, alignment, bounds) → the event-driven timing model → `Trace` → `Summary`;
+//! `execute` runs the same plan on values.
+//! Never sees the language.
+
+mod check;
+mod config;
+mod engine;
+mod error;
+mod execute;
+mod l2;
+mod summary;
+mod timing;
+mod trace;
+
+pub use check::{buffer_bytes, check_plan, occupancy};
+pub use config::{Architecture, NpuConfig, PRESET_NAMES};
+pub use engine::{run, EngineTotals};
+pub use error::{NpuError, Result};
+pub use execute::{allocate_gm, execute};
+pub use summary::{summarize, Summary};
+pub use timing::{instruction_cost, Cost, InstructionCost};
+pub use trace::{core_name, tile_label, Trace, TraceEvent};
+
+use crate::tile::KernelPlan;
+
+/// The result of simulating a kernel: every event and the summary.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Simulation {
+    /// One event per instruction.
+    pub trace: Trace,
+    /// The figures of the run.
+    pub summary: Summary,
+}
+
+/// Checks `plan` against `config`, runs the timing model and summarises it.
+pub fn simulate(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
+    check_plan(plan, config)?;
+    let (trace, totals) = run(plan, config)?;
+    let summary = summarize(plan, config, &trace, &totals);
+    Ok(Simulation { trace, summary })
+}

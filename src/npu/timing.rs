@@ -1,0 +1,100 @@
+//! The cost of one instruction from the configuration: copies cost a start-up latency plus bytes
+//! over the path bandwidth (GM copies additionally share HBM), the cube one cycle per 16×16×16
+//! fractal step, the vector unit an issue overhead plus bytes over 256 B/cycle.
+
+use crate::tensor::DType;
+use crate::tile::{Buffer, GmRegion, KernelPlan, Memory, Pipe, TileOp, TileProgram};
+
+use super::config::NpuConfig;
+
+/// What an instruction costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cost {
+    /// A fixed number of cycles.
+    Fixed { cycles: f64 },
+    /// A GM transfer: `startup` cycles, then `bytes` at up to `path_bytes_per_cycle` (and a share of HBM).
+    Gm { bytes: u64, startup: f64, path_bytes_per_cycle: f64, write: bool },
+}
+
+/// Cost, bytes moved and FLOPs of one instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InstructionCost {
+    /// The time model.
+    pub cost: Cost,
+    /// Bytes moved or processed.
+    pub bytes: u64,
+    /// Floating-point operations (2 per MAC on the cube, 1 per element on the vector unit).
+    pub flops: u64,
+}
+
+fn elements(shape: &[usize]) -> u64 {
+    shape.iter().map(|dim| *dim as u64).product()
+}
+
+fn round_up(value: usize, step: usize) -> u64 {
+    value.div_ceil(step) as u64
+}
+
+fn region_bytes(plan: &KernelPlan, region: &GmRegion) -> u64 {
+    let dtype = plan.tensors.get(region.tensor.0 as usize).map(|tensor| tensor.dtype).unwrap_or(DType::F32);
+    elements(&region.shape) * dtype.size_in_bytes() as u64
+}
+
+/// The cost of `program.instructions[index]` (the program was checked, so ids are valid).
+pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, config: &NpuConfig) -> InstructionCost {
+    let instruction = &program.instructions[index];
+    let buffer = |id: crate::tile::BufferId| -> &Buffer { &program.buffers[id.0 as usize] };
+    let vector = |count: u64, size: u64| Cost::Fixed { cycles: config.vector_startup_cycles as f64 + ((count * size) as f64 / config.vector_bytes_per_cycle).ceil() };
+    let gm_startup = config.gm_startup_cycles as f64;
+    match &instruction.op {
+        TileOp::CopyIn { source, destination } => {
+            let bytes = region_bytes(plan, source);
+            let path = if buffer(*destination).memory == Memory::L1 { config.gm_to_l1_bytes_per_cycle } else { config.gm_to_ub_bytes_per_cycle };
+            InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: false }, bytes, flops: 0 }
+        }
+        TileOp::CopyOut { source: _, destination } => {
+            let bytes = region_bytes(plan, destination);
+            let path = if instruction.pipe == Pipe::Fixpipe { config.l0c_to_gm_bytes_per_cycle } else { config.ub_to_gm_bytes_per_cycle };
+            InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true }, bytes, flops: 0 }
+        }
+        TileOp::Move { source, shape, destination, .. } => {
+            let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
+            let rate = if buffer(*destination).memory == Memory::Ub || buffer(*destination).memory == Memory::L1 { config.l0c_to_ub_bytes_per_cycle } else { config.l1_to_l0_bytes_per_cycle };
+            let cycles = config.local_startup_cycles as f64 + (bytes as f64 / rate).ceil();
+            InstructionCost { cost: Cost::Fixed { cycles }, bytes, flops: 0 }
+        }
+        TileOp::Mmad { a, m, k, n, .. } => {
+            // One 16×16×16 fractal step per cycle at 4096 MAC/cycle; ragged edges still cost whole fractals.
+            let fractal_steps = round_up(*m, 16) * round_up(*k, 16) * round_up(*n, 16);
+            let step_cycles = 4096.0 / config.cube_macs_per_cycle as f64;
+            // 32-bit operands take two passes (assumption, see docs/npu-model.md).
+            let width = if buffer(*a).dtype.size_in_bytes() >= 4 { 2.0 } else { 1.0 };
+            let macs = (*m * *k * *n) as u64;
+            InstructionCost { cost: Cost::Fixed { cycles: fractal_steps as f64 * step_cycles * width }, bytes: 0, flops: 2 * macs }
+        }
+        TileOp::Unary { input, output, valid_shape, .. } | TileOp::Cast { input, output, valid_shape } => {
+            let count = elements(valid_shape);
+            let size = buffer(*input).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
+            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+        }
+        TileOp::Binary { lhs, output, valid_shape, .. } => {
+            let count = elements(valid_shape);
+            let size = buffer(*lhs).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
+            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+        }
+        TileOp::Reduce { input, valid_shape, .. } => {
+            let count = elements(valid_shape);
+            let size = buffer(*input).dtype.size_in_bytes() as u64;
+            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+        }
+        TileOp::Scalar { cycles } => InstructionCost { cost: Cost::Fixed { cycles: *cycles as f64 }, bytes: 0, flops: 0 },
+    }
+}
+
+/// A hash identifying a GM region (tensor, offsets, shape) for the L2 residency model.
+pub fn region_key(region: &GmRegion) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (region.tensor.0, &region.offsets, &region.shape).hash(&mut hasher);
+    hasher.finish()
+}

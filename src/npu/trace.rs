@@ -1,0 +1,92 @@
+//! The trace: one event per executed instruction, and its export as Chrome Trace Event JSON
+//! (pid = core, tid = pipe, `ts`/`dur` in µs) that Perfetto and chrome://tracing open.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::tile::{CoreKind, Pipe, TileOp, TileProgram};
+
+/// One executed instruction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceEvent {
+    /// The core (index of its program).
+    pub core: u32,
+    /// The pipe it ran on.
+    pub pipe: Pipe,
+    /// Start cycle (fractional when HBM sharing splits a cycle).
+    pub start: f64,
+    /// End cycle.
+    pub end: f64,
+    /// Op name ("copy_in", "mmad", "exp" …).
+    pub op: &'static str,
+    /// The tile written (or, for copies out, read): buffer name and shape.
+    pub tile: String,
+    /// The instruction's index in its program.
+    pub instruction: u32,
+    /// Bytes moved or processed.
+    pub bytes: u64,
+    /// Floating-point operations.
+    pub flops: u64,
+    /// The kernel source line.
+    pub source_line: Option<u32>,
+}
+
+/// Every event of a run, with what is needed to show it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Trace {
+    /// Clock used to convert cycles to µs.
+    pub clock_mhz: f64,
+    /// The kind of each core (for process names).
+    pub core_kinds: Vec<CoreKind>,
+    /// Events in completion order.
+    pub events: Vec<TraceEvent>,
+}
+
+/// "name[shape]" of the buffer an op writes (copies out: the buffer read).
+pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
+    let id = match op {
+        TileOp::CopyIn { destination, .. } | TileOp::Move { destination, .. } => *destination,
+        TileOp::CopyOut { source, .. } => *source,
+        TileOp::Mmad { c, .. } => *c,
+        TileOp::Unary { output, .. } | TileOp::Binary { output, .. } | TileOp::Reduce { output, .. } | TileOp::Cast { output, .. } => *output,
+        TileOp::Scalar { .. } => return String::new(),
+    };
+    program.buffers.get(id.0 as usize).map(|buffer| buffer.name.clone()).unwrap_or_default()
+}
+
+/// A core's display name: "AIC 3" (cube), "AIV 5" (vector) or "AI core 2" (coupled use).
+pub fn core_name(core: usize, kind: CoreKind) -> String {
+    match kind {
+        CoreKind::Cube => format!("AIC {core}"),
+        CoreKind::Vector => format!("AIV {core}"),
+        CoreKind::Mixed => format!("AI core {core}"),
+    }
+}
+
+impl Trace {
+    /// The trace as Chrome Trace Event JSON: complete ("X") events plus process/thread names.
+    pub fn to_chrome_json(&self) -> String {
+        let per_microsecond = self.clock_mhz;
+        let mut events: Vec<Value> = Vec::with_capacity(self.events.len() + self.core_kinds.len() * 8);
+        for (core, kind) in self.core_kinds.iter().enumerate() {
+            events.push(json!({"name": "process_name", "ph": "M", "pid": core, "args": {"name": core_name(core, *kind)}}));
+            events.push(json!({"name": "process_sort_index", "ph": "M", "pid": core, "args": {"sort_index": core}}));
+            for pipe in Pipe::ALL {
+                events.push(json!({"name": "thread_name", "ph": "M", "pid": core, "tid": pipe.index(), "args": {"name": pipe.name()}}));
+            }
+        }
+        for event in &self.events {
+            events.push(json!({
+                "name": event.op,
+                "cat": event.pipe.name(),
+                "ph": "X",
+                "pid": event.core,
+                "tid": event.pipe.index(),
+                "ts": event.start / per_microsecond,
+                "dur": (event.end - event.start) / per_microsecond,
+                "args": {"tile": event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line, "start_cycle": event.start, "end_cycle": event.end},
+            }));
+        }
+        json!({"traceEvents": events, "displayTimeUnit": "ns"}).to_string()
+    }
+}

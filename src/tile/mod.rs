@@ -1,0 +1,14 @@
+//! Tile programs as plain data: per-core instruction lists on pipes, joined by set/wait flags, over
+//! buffers declared with their memory, shape and dtype; a builder with n-buffered slot rings; and
+//! ready-made programs for element-wise chains, row reductions, tiled matmuls, and a matmul feeding
+//! unary ops across split cube/vector cores.
+
+mod builder;
+mod patterns;
+mod program;
+mod split;
+
+pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
+pub use patterns::{elementwise_chain, row_reduction, split_range, tiled_matmul, ChainStep, CubeTiles, MatmulBuffers};
+pub use split::{matmul_then_unary, CubeStage, VectorStage};
+pub use program::{Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp, TileProgram};

@@ -1,0 +1,263 @@
+//! The tile program IR: per-core lists of instructions, each on one pipe, joined by set/wait flags,
+//! over buffers declared up front with their memory, shape and dtype.
+
+use serde::Serialize;
+
+use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
+
+/// The in-order instruction queues of an AI core (Ascend naming).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Pipe {
+    /// GM → L1 / UB data copies.
+    Mte2,
+    /// L1 → L0A / L0B data copies.
+    Mte1,
+    /// The matrix unit: L0A × L0B → L0C.
+    Cube,
+    /// L0C → GM / UB copies (with format and dtype conversion on the way).
+    Fixpipe,
+    /// The vector unit: UB → UB.
+    Vector,
+    /// UB → GM data copies.
+    Mte3,
+    /// The scalar unit (loop control, address arithmetic).
+    Scalar,
+}
+
+impl Pipe {
+    /// Every pipe, in display order.
+    pub const ALL: [Pipe; 7] = [Pipe::Mte2, Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe, Pipe::Vector, Pipe::Mte3, Pipe::Scalar];
+
+    /// The Ascend name ("MTE2", "CUBE" …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipe::Mte2 => "MTE2",
+            Pipe::Mte1 => "MTE1",
+            Pipe::Cube => "CUBE",
+            Pipe::Fixpipe => "FIXPIPE",
+            Pipe::Vector => "VECTOR",
+            Pipe::Mte3 => "MTE3",
+            Pipe::Scalar => "SCALAR",
+        }
+    }
+
+    /// The position in [`Pipe::ALL`] (a dense index for per-pipe arrays).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The memories a tile can live in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Memory {
+    /// Global memory (HBM behind L2), shared by all cores.
+    Gm,
+    /// The per-core L1 buffer (cube operand staging).
+    L1,
+    /// Left cube operand buffer.
+    L0A,
+    /// Right cube operand buffer.
+    L0B,
+    /// Cube accumulator buffer.
+    L0C,
+    /// Unified buffer (vector operands).
+    Ub,
+}
+
+impl Memory {
+    /// Every on-core memory (GM excluded).
+    pub const ON_CORE: [Memory; 5] = [Memory::L1, Memory::L0A, Memory::L0B, Memory::L0C, Memory::Ub];
+
+    /// The Ascend name ("UB", "L0A" …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Memory::Gm => "GM",
+            Memory::L1 => "L1",
+            Memory::L0A => "L0A",
+            Memory::L0B => "L0B",
+            Memory::L0C => "L0C",
+            Memory::Ub => "UB",
+        }
+    }
+}
+
+/// An index into [`TileProgram::buffers`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct BufferId(pub u32);
+
+/// An index into [`KernelPlan::tensors`] (a tensor in GM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TensorId(pub u32);
+
+/// A counting flag between two pipes of one core: the k-th wait is released by the k-th set
+/// (Ascend C `SetFlag`/`WaitFlag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Flag(pub u32);
+
+/// A buffer in an on-core memory, allocated for the whole program (like a `TQue` slot).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Buffer {
+    /// A short label for traces ("x_ping", "a_l0").
+    pub name: String,
+    /// The memory it lives in.
+    pub memory: Memory,
+    /// The full tile shape (ragged tiles use a smaller valid shape per instruction).
+    pub shape: Vec<usize>,
+    /// The element dtype.
+    pub dtype: DType,
+    /// The source line that set this tile shape, for diagnostics (filled by the language).
+    pub source_line: Option<u32>,
+}
+
+/// A tensor in global memory.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GmTensor {
+    /// Its name in the kernel.
+    pub name: String,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// Its dtype.
+    pub dtype: DType,
+}
+
+/// A rectangular region of a GM tensor: `offsets` per dim and the (valid) `shape` moved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GmRegion {
+    /// The tensor.
+    pub tensor: TensorId,
+    /// Start index per dim.
+    pub offsets: Vec<usize>,
+    /// Extent per dim (the valid shape of a ragged tile).
+    pub shape: Vec<usize>,
+}
+
+/// What one instruction does. The pipe follows from the op and the memories involved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum TileOp {
+    /// GM region → L1 or UB buffer (MTE2).
+    CopyIn { source: GmRegion, destination: BufferId },
+    /// UB buffer → GM (MTE3) or L0C buffer → GM (FIXPIPE); `valid_shape` elements are moved.
+    CopyOut { source: BufferId, destination: GmRegion },
+    /// A sub-tile of an L1 buffer → L0A/L0B (MTE1), or L0C → UB (FIXPIPE).
+    Move { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
+    /// `c[m×n] (+)= a[m×k] · b[k×n]` on the cube, `c_offsets` places the result inside `c`.
+    Mmad { a: BufferId, b: BufferId, c: BufferId, c_offsets: [usize; 2], m: usize, k: usize, n: usize, accumulate: bool },
+    /// Element-wise unary op on a UB tile.
+    Unary { op: UnaryOp, input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    /// Element-wise binary op on UB tiles (same shape).
+    Binary { op: BinaryOp, lhs: BufferId, rhs: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    /// Reduction of the last dim of a UB tile into one value per row.
+    Reduce { op: ReduceOp, input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    /// Dtype conversion of a UB tile.
+    Cast { input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    /// Scalar work of a given number of cycles (loop control, address arithmetic).
+    Scalar { cycles: u64 },
+}
+
+impl TileOp {
+    /// A short op name for traces.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TileOp::CopyIn { .. } => "copy_in",
+            TileOp::CopyOut { .. } => "copy_out",
+            TileOp::Move { .. } => "move",
+            TileOp::Mmad { .. } => "mmad",
+            TileOp::Unary { op, .. } => op.name(),
+            TileOp::Binary { op, .. } => binary_name(*op),
+            TileOp::Reduce { op, .. } => reduce_name(*op),
+            TileOp::Cast { .. } => "cast",
+            TileOp::Scalar { .. } => "scalar",
+        }
+    }
+}
+
+fn binary_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add",
+        BinaryOp::Sub => "sub",
+        BinaryOp::Mul => "mul",
+        BinaryOp::Div => "div",
+        BinaryOp::Pow => "pow",
+        BinaryOp::Maximum => "maximum",
+        BinaryOp::Minimum => "minimum",
+    }
+}
+
+fn reduce_name(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Sum => "row_sum",
+        ReduceOp::Mean => "row_mean",
+        ReduceOp::Amax => "row_max",
+        ReduceOp::Amin => "row_min",
+        ReduceOp::Var => "row_var",
+    }
+}
+
+/// One instruction: an op on a pipe, the flags it waits for before starting and sets when done.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Instruction {
+    /// The pipe whose queue it sits in.
+    pub pipe: Pipe,
+    /// The op.
+    pub op: TileOp,
+    /// Flags consumed before the start.
+    pub wait: Vec<Flag>,
+    /// Flags set at the end.
+    pub set: Vec<Flag>,
+    /// Cross-core flags (indices below `KernelPlan::cross_core_flags`) consumed before the start:
+    /// how a vector core waits for a cube core's result in GM on a split chip.
+    pub cross_wait: Vec<Flag>,
+    /// Cross-core flags set at the end.
+    pub cross_set: Vec<Flag>,
+    /// The kernel source line it comes from (filled by the language).
+    pub source_line: Option<u32>,
+}
+
+/// The kind of core a program runs on (split 910B: cube cores and vector cores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CoreKind {
+    /// Uses the cube pipes (MTE2 → L1, MTE1, CUBE, FIXPIPE).
+    Cube,
+    /// Uses the vector pipes (MTE2 → UB, VECTOR, MTE3).
+    Vector,
+    /// Uses both (only on coupled architectures).
+    Mixed,
+}
+
+/// The program of one core: buffers, flags and the instruction list in program order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TileProgram {
+    /// The buffers, indexed by [`BufferId`].
+    pub buffers: Vec<Buffer>,
+    /// The number of flags used (indexed by [`Flag`]).
+    pub flag_count: u32,
+    /// Instructions in program order; each pipe runs its own ones in this order.
+    pub instructions: Vec<Instruction>,
+}
+
+impl TileProgram {
+    /// Which kind of core this program needs.
+    pub fn core_kind(&self) -> CoreKind {
+        let uses = |pipes: &[Pipe]| self.instructions.iter().any(|instruction| pipes.contains(&instruction.pipe));
+        let cube = uses(&[Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe]);
+        let vector = uses(&[Pipe::Vector, Pipe::Mte3]);
+        match (cube, vector) {
+            (true, true) => CoreKind::Mixed,
+            (true, false) => CoreKind::Cube,
+            _ => CoreKind::Vector,
+        }
+    }
+}
+
+/// A whole kernel: its GM tensors and one program per core used.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KernelPlan {
+    /// The kernel name.
+    pub name: String,
+    /// Tensors in GM, indexed by [`TensorId`].
+    pub tensors: Vec<GmTensor>,
+    /// One program per core (core i runs `programs[i]`).
+    pub programs: Vec<TileProgram>,
+    /// The number of cross-core flags the programs use.
+    pub cross_core_flags: u32,
+}
