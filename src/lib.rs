@@ -15,16 +15,14 @@
 //!   the program builder, ready-made element-wise / reduction / matmul programs.
 //! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
 //!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
-//! - [`lang`] — the tile script language: `lang::syntax` (lexer, parser, AST, diagnostics with
-//!   byte spans).
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 
 pub mod autograd;
 pub mod error;
 pub mod lang;
-pub mod session;
 pub mod npu;
+pub mod session;
 pub mod tensor;
 pub mod tile;
 
