@@ -185,3 +185,16 @@ fn reset_forgets_everything() {
     assert!(session.run_cell("x").error().is_some());
     assert_eq!(session.run_cell("print(1)").execution_count, 2, "numbering restarts after the failed lookup cell");
 }
+
+/// From the interpreter fuzzer (seed `fuzz/seeds/interp_rebound_print.py`): a cell may rebind a
+/// builtin (`print= 11`), as Python allows; the session stays usable and calling the rebound name
+/// is an error that says the value is not callable, not a crash.
+#[test]
+fn rebinding_a_builtin_is_allowed_and_the_session_stays_usable() {
+    let mut session = Session::new();
+    assert!(session.run_cell("print= 11").is_ok());
+    assert_eq!(session.run_cell("(1 + 1) * 3").displays, vec![Display::Text { text: "6".into() }]);
+    let call = session.run_cell("print(1)");
+    assert_eq!(call.status, CellStatus::Error);
+    assert!(call.diagnostics[0].message.contains("not callable"), "{}", call.diagnostics[0].message);
+}

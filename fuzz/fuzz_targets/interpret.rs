@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tilelab::session::{Limits, Session};
+use tilelab::session::{CellStatus, Limits, Session};
 
 fn check(source: &str, start: usize, end: usize) {
     assert!(start <= end && end <= source.len(), "span {start}..{end} outside {} bytes", source.len());
@@ -31,6 +31,8 @@ fuzz_target!(|data: &[u8]| {
             check(&source, line.span.start, line.span.end);
         }
     }
-    let after = session.run_cell("ok = 1 + 1\nprint(ok)");
-    assert_eq!(after.stdout, "2\n", "the session must stay usable after any cell");
+    // Names (even `print`) may have been rebound by the input, as in Python; arithmetic on
+    // literals cannot be, so it must still run and display its value.
+    let after = session.run_cell("(1 + 1) * 3");
+    assert!(after.status == CellStatus::Ok && after.displays.len() == 1, "the session must stay usable after any cell");
 });
