@@ -186,7 +186,7 @@ fn reset_forgets_everything() {
     assert_eq!(session.run_cell("print(1)").execution_count, 2, "numbering restarts after the failed lookup cell");
 }
 
-/// From the interpreter fuzzer (seed `fuzz/seeds/interp_rebound_print.py`): a cell may rebind a
+/// From the interpreter fuzzer (seed `fuzz/seeds/rebound_builtin.py`): a cell may rebind a
 /// builtin (`print= 11`), as Python allows; the session stays usable and calling the rebound name
 /// is an error that says the value is not callable, not a crash.
 #[test]

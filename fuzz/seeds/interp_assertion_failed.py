@@ -1,2 +1,0 @@
-x = 3
-assert x > 5, f"x is {x}"

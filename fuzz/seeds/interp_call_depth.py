@@ -1,4 +1,0 @@
-def countdown(n):
-    return countdown(n - 1)
-
-countdown(10)

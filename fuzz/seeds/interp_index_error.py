@@ -1,2 +1,0 @@
-items = [1, 2, 3]
-print(items[3])

@@ -1,3 +1,0 @@
-i = 0
-while True:
-    i += 1

@@ -1,2 +1,0 @@
-text = "12a"
-value = int(text)

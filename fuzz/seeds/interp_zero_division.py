@@ -1,3 +1,0 @@
-total = 10
-count = 0
-mean = total / count

@@ -1,4 +1,0 @@
-for i in range(4):
-    if i:
-        x = i
-      y = i

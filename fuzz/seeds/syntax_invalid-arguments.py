@@ -1,1 +1,0 @@
-pypto.softmax(dim=-1, x)

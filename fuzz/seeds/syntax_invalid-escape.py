@@ -1,1 +1,0 @@
-path = "C:\data"

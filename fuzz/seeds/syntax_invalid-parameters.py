@@ -1,2 +1,0 @@
-def f(x, x):
-    return x
