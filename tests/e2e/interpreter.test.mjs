@@ -30,6 +30,24 @@ function finished(page, index, state, timeout = 30_000) {
   return page.waitForSelector(`.cell:nth-child(${index})[data-state="${state}"]`, { timeout });
 }
 
+/** Opens an example from the gallery, runs all its cells and waits until none is queued or running. */
+async function runExample(page, name) {
+  await page.click('#examples');
+  await page.locator(`#gallery-dialog .gallery-item[data-example="${name}"]`).click();
+  await page.waitForFunction(() => globalThis.tilelab.model.cells.some((cell) => cell.kind === 'code'));
+  await page.click('#run-all');
+  await page.waitForFunction(() => {
+    const states = [...document.querySelectorAll('.cell')].map((node) => node.dataset.state);
+    return states.some((state) => state === 'done' || state === 'error') && !states.some((state) => state === 'queued' || state === 'running');
+  }, null, { timeout: 120_000 });
+}
+
+/** The rows (after the heading) of the worst-elements table: [input index, output index, analytic, numerical, abs error]. */
+function worstRows(check) {
+  return check.locator('.gradcheck-worst tr').evaluateAll((rows) =>
+    rows.slice(1).map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
+}
+
 test('the starter cell runs and shows the softmax the code must produce', async () => {
   const { page, problems, context } = await open();
   try {
@@ -137,16 +155,7 @@ test('Stop ends an infinite loop; the restarted engine runs the next cell at onc
 test('the gallery opens 02_swish_gradient; run all shows a passed gradient check and the graph', async () => {
   const { page, problems, context } = await open();
   try {
-    await page.click('#examples');
-    await page.locator('#gallery-dialog .gallery-item[data-example="02_swish_gradient.py"]').click();
-    await page.waitForFunction(() => globalThis.tilelab.model.cells[0]?.source.includes('Swish'));
-    const count = await page.locator('.cell').count();
-    await page.click('#run-all');
-    await page.waitForFunction((total) => {
-      const states = [...document.querySelectorAll('.cell')].map((node) => node.dataset.state);
-      return states.length === total && states.every((state) => state === 'done' || state === 'idle' || state === 'error')
-        && states.filter((state) => state === 'done').length >= 3;
-    }, count, { timeout: 120_000 });
+    await runExample(page, '02_swish_gradient.py');
     const states = await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state));
     assert.equal(states.includes('error'), false, `states ${states}`);
 
@@ -166,13 +175,43 @@ test('the gallery opens 02_swish_gradient; run all shows a passed gradient check
     assert.equal(await check.getAttribute('class'), 'output-gradcheck passed');
     assert.equal(await check.locator('.badge').textContent(), 'PASS');
     // Every listed worst element: the registered backward agrees with the f64 finite difference.
-    const worst = await check.locator('.gradcheck-worst tr').evaluateAll((rows) =>
-      rows.slice(1).map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
+    const worst = await worstRows(check);
     assert.ok(worst.length > 0, 'worst elements are listed');
     for (const [, , analytic, numerical] of worst) {
       assert.ok(Math.abs(Number(analytic) - Number(numerical)) <= 2e-3 * Math.max(1, Math.abs(Number(numerical))), `${analytic} vs ${numerical}`);
     }
+    // Editors below the fold measure their lines once scrolled into view.
+    await page.locator('.cell').last().scrollIntoViewIfNeeded();
+    await page.waitForTimeout(100);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'notebook-swish');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the gallery example 03_wrong_gradient_caught fails the check, and its worst elements are the ones the bug predicts', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await runExample(page, '03_wrong_gradient_caught.py');
+    const states = await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state));
+    assert.equal(states.includes('error'), false, `states ${states}`);
+    const check = page.locator('.output-gradcheck');
+    assert.equal(await check.getAttribute('class'), 'output-gradcheck failed');
+    assert.equal(await check.locator('.badge').textContent(), 'FAIL');
+    // The buggy backward returns a = σ(x) where swish'(x) = σ(x)·(1 + x·(1 − σ(x))). From the shown
+    // analytic a, x = ln(a / (1 − a)), so the f64 finite difference must be a·(1 + x·(1 − a)).
+    // Both columns show 4 significant digits, so the prediction carries an error of about 1e-3.
+    const worst = await worstRows(check);
+    assert.ok(worst.length > 0);
+    for (const [, , analyticText, numericalText] of worst) {
+      const analytic = Number(analyticText);
+      const x = Math.log(analytic / (1 - analytic));
+      const predicted = analytic * (1 + x * (1 - analytic));
+      assert.ok(Math.abs(Number(numericalText) - predicted) <= 3e-3, `analytic ${analytic}: numerical ${numericalText}, predicted ${predicted}`);
+      assert.ok(Math.abs(Number(numericalText) - analytic) > 1e-2, 'a listed worst element really differs');
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

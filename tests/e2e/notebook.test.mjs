@@ -287,6 +287,14 @@ test('a browser that prefers Chinese opens in 简体中文 with a Chinese starte
     assert.equal(await page.inputValue('#language'), 'zh-CN');
     assert.equal(await page.textContent('#add-code'), '+ 代码');
     assert.equal(await page.locator('.cell').first().locator('h1').textContent(), '欢迎使用 TileLab');
+    // The Chinese starter code (a Chinese comment before the code) runs clean too.
+    const code = page.locator('.cell').nth(1);
+    assert.match((await cells(page))[1][1], /^# 每一行的 softmax/);
+    await code.locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
+    assert.equal(await code.locator('.output-stdout').textContent(), 'shape [2, 3]\n');
+    assert.equal(await code.locator('.output-error').count(), 0);
+    assert.equal(await code.locator('.output-table tr').count(), 2);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
