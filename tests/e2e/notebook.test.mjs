@@ -1,6 +1,6 @@
-// The notebook page end to end in headless Chromium: cells by keyboard, the worker protocol (runs
-// answer with a clear error while the interpreter is not in the build), Stop, CellResult rendering
-// with diagnostics at their spans, markdown that never becomes live HTML, the zh-CN UI and themes.
+// The notebook page end to end in headless Chromium: cells by keyboard, Stop, CellResult rendering
+// (every display kind, diagnostics at their spans), markdown that never becomes live HTML, the zh-CN
+// UI and themes. Runs with the real interpreter are in interpreter.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot } from './harness.mjs';
@@ -8,28 +8,15 @@ import { cells, focusedCellIndex, load, open, setCells, useSite } from './notebo
 
 useSite();
 
-test('the notebook opens with the starter cells; a run answers with a clear error, never a fake output', async () => {
+test('the notebook opens with the starter cells', async () => {
   const { page, problems, context } = await open();
   try {
     const list = await cells(page);
-    assert.equal(list.length, 2);
     assert.deepEqual(list.map(([kind]) => kind), ['markdown', 'code']);
     assert.equal(await page.locator('.cell').first().locator('h1').textContent(), 'Welcome to TileLab');
     assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), 'Code cell 2');
-
-    // Ctrl+Enter in the editor runs the cell and stays in it.
-    await page.locator('.cell').nth(1).locator('.cm-content').click();
-    await page.keyboard.press('Control+Enter');
-    const code = page.locator('.cell').nth(1);
-    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
-    assert.equal(await code.locator('.output-error').textContent(), 'Engine error: the interpreter is not in this build yet');
-    assert.match(await code.locator('.cell-status').textContent(), /^error · \d+(\.\d)? ms$/);
-    assert.equal(await code.locator('.output-stdout').count(), 0);
-    await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Cell 2 failed'));
-    assert.equal(await page.locator('#announcer').textContent(), 'Cell 2 failed: the interpreter is not in this build yet');
-    assert.equal(await page.evaluate(() => globalThis.tilelab.engine.features.runCell), false);
-
-    await screenshot(page, 'notebook-light');
+    assert.match(list[1][1], /^# Softmax of each row/);
+    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle'], 'nothing runs by itself');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -39,7 +26,7 @@ test('the notebook opens with the starter cells; a run answers with a clear erro
 test('cells are added, edited, moved, collapsed and deleted with the keyboard alone', async () => {
   const { page, problems, context } = await open();
   try {
-    await setCells(page, [['code', 'a = 1']]);
+    await setCells(page, [['code', 'a = 1\na']]);
     // Tab from the page's start reaches the cell (skip link, settings, toolbar buttons, then cells).
     await page.locator('body').focus();
     for (let presses = 0; presses < 30 && (await focusedCellIndex(page)) !== 0; presses += 1) await page.keyboard.press('Tab');
@@ -63,17 +50,17 @@ test('cells are added, edited, moved, collapsed and deleted with the keyboard al
     assert.equal(await insideCell(), false, 'Tab leaves the last cell');
     for (let presses = 0; presses < 10 && (await focusedCellIndex(page)) !== 1; presses += 1) await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Alt+ArrowUp'); // move up
-    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1']]);
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1\na']]);
     assert.equal(await focusedCellIndex(page), 0, 'the moved cell keeps the focus');
     await page.waitForFunction(() => document.getElementById('announcer').textContent === 'Cell moved to position 1.');
 
     await page.keyboard.press('m'); // to markdown
-    assert.deepEqual(await cells(page), [['markdown', 'b = 2'], ['code', 'a = 1']]);
+    assert.deepEqual(await cells(page), [['markdown', 'b = 2'], ['code', 'a = 1\na']]);
     await page.keyboard.press('y'); // back to code
     await page.keyboard.press('ArrowDown');
     assert.equal(await focusedCellIndex(page), 1);
     await page.keyboard.press('Alt+ArrowDown'); // the last cell cannot move down
-    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1']]);
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1\na']]);
 
     // Alt+Enter in the editor runs and inserts a cell below; Shift+Enter on the last cell adds one.
     await page.keyboard.press('Enter');
@@ -81,13 +68,14 @@ test('cells are added, edited, moved, collapsed and deleted with the keyboard al
     assert.equal((await cells(page)).length, 3);
     await page.keyboard.type('c = 3');
     await page.keyboard.press('Shift+Enter');
-    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1'], ['code', 'c = 3'], ['code', '']]);
+    assert.deepEqual(await cells(page), [['code', 'b = 2'], ['code', 'a = 1\na'], ['code', 'c = 3'], ['code', '']]);
 
     // Collapse the output of the cell that ran (o), then expand it again.
     await page.keyboard.press('Escape');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
-    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
+    assert.equal(await page.locator('.cell').nth(1).locator('.output-text').textContent(), '1');
     await page.keyboard.press('o');
     assert.equal(await page.locator('.cell').nth(1).getAttribute('data-collapsed'), 'true');
     assert.equal(await page.locator('.cell').nth(1).locator('.collapsed-note').textContent(), 'Output collapsed (1 lines)');
@@ -114,12 +102,12 @@ test('cells are added, edited, moved, collapsed and deleted with the keyboard al
   }
 });
 
-test('Stop restarts the engine: text intact, cells that ran are stale', async () => {
+test('Stop after a run restarts the engine: text intact, cells that ran are stale', async () => {
   const { page, problems, context } = await open();
   try {
     await setCells(page, [['code', 'x = 1'], ['code', 'y = 2']]);
     await page.click('#run-all');
-    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
     const firstWorker = await page.evaluate(() => globalThis.tilelab.engine.generation);
     await page.click('#stop');
     await page.waitForSelector('#engine[data-state="ready"]');
@@ -129,7 +117,7 @@ test('Stop restarts the engine: text intact, cells that ran are stale', async ()
     assert.deepEqual(await cells(page), [['code', 'x = 1'], ['code', 'y = 2']]);
     // The new worker answers.
     await page.locator('.cell').first().locator('.run').click();
-    await page.waitForSelector('.cell:nth-child(1)[data-state="error"]');
+    await page.waitForSelector('.cell:nth-child(1)[data-state="done"]');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -149,7 +137,14 @@ test('a CellResult renders: stdout, displays, and diagnostics underlined at thei
       displays: [
         { kind: 'text', text: '42' },
         { kind: 'tensor', shape: [2, 3], dtype: 'DT_FP32', requires_grad: false, preview: '[[1, 1, 1], [1, 1, 1]]', values: [1, 1, 1, 1, 1, 1], min: 1, max: 1, mean: 1 },
-        { kind: 'grad_check', passed: true, max_abs_err: 1.5e-7, max_rel_err: 2e-6, sides: '', report: {} },
+        { kind: 'grad_check', passed: false, max_abs_err: 0.25, max_rel_err: 0.5, sides: 'analytic: simulated NPU; numerical: f64 CPU',
+          report: { mode: 'Full', passed: false, inputs: [{ input: 0, shape: [3], dtype: 'F32', tolerance: { step: 1e-6, rtol: 1e-3, atol: 1e-5 },
+            compared: 9, max_abs_error: 0.25, max_rel_error: 0.5, passed: false, non_differentiable: [],
+            worst: [{ input_index: [1], output_index: [1], analytic: 0.75, numerical: 0.5, abs_error: 0.25, rel_error: 0.5 }] }] } },
+        { kind: 'graph', num_nodes: 2, num_backward_nodes: 1, dot: 'digraph { a -> b }',
+          graph: { nodes: [{ id: 1, label: 'leaf', name: 'x', outputs: [{ shape: [3], dtype: 'F32' }] }, { id: 2, label: 'exp', outputs: [{ shape: [3], dtype: 'F32' }] }],
+            edges: [], backward_nodes: [], gradient_edges: [], outputs: [2], saved_bytes: 12, saved_activation_bytes: 12 } },
+        { kind: '<b>future</b>' },
       ],
       diagnostics: [
         { severity: 'error', code: 'runtime/name', message: "name 'zz' is not defined", cell: 4, span: { start: 17, end: 19 },
@@ -168,9 +163,22 @@ test('a CellResult renders: stdout, displays, and diagnostics underlined at thei
     assert.equal(await cell.locator('.prompt').textContent(), '[4]');
     assert.equal(await cell.locator('.cell-status').textContent(), 'error · 3.3 ms');
     assert.equal(await cell.locator('.output-stdout').textContent(), 'hello\n');
-    assert.deepEqual(await cell.locator('.output-text').allTextContents(), ['42', '[[1, 1, 1], [1, 1, 1]]']);
-    assert.equal(await cell.locator('.output-caption').textContent(), 'Tensor [2, 3] DT_FP32');
-    assert.equal(await cell.locator('.output-gradcheck.passed').textContent(), 'Gradient check passed (max abs error 1.50e-7, max rel error 2.00e-6)');
+    assert.equal(await cell.locator('.output-body > pre.output-text').textContent(), '42');
+    const tensor = cell.locator('.output-tensor');
+    assert.equal(await tensor.locator('.output-caption').textContent(), 'Tensor [2, 3] DT_FP32');
+    assert.equal(await tensor.locator('.output-stats').textContent(), 'min 1 · max 1 · mean 1');
+    assert.deepEqual(await tensor.locator('tr').evaluateAll((rows) => rows.map((row) => row.textContent)), ['111', '111']);
+    const check = cell.locator('.output-gradcheck.failed');
+    assert.equal(await check.locator('.badge').textContent(), 'FAIL');
+    assert.equal(await check.locator('.gradcheck-summary').textContent(), 'Gradient check FAILED (max abs error 2.50e-1, max rel error 5.00e-1)');
+    assert.deepEqual(await check.locator('.gradcheck-worst tr').nth(1).locator('td').allTextContents(), ['[1]', '[1]', '0.75', '0.5', '2.50e-1']);
+    const graph = cell.locator('.output-graph');
+    assert.equal(await graph.locator('.output-caption').textContent(), 'Graph: 2 forward nodes, 1 backward nodes, 12 bytes of activations saved for backward');
+    assert.deepEqual(await graph.locator('.graph-nodes li').allTextContents(), ['x: leaf [3] F32', 'exp [3] F32']);
+    assert.equal(await graph.locator('.graph-dot pre').textContent(), 'digraph { a -> b }');
+    // An unknown kind is named as text, never parsed as HTML.
+    assert.equal(await cell.locator('.output-body b').count(), 0);
+    assert.match(await cell.locator('.output-body > .output-note').textContent(), /<b>future<\/b>/);
     assert.equal(
       await cell.locator('.output-error').first().textContent(),
       "error[runtime/name]: name 'zz' is not defined\n  --> [4] 2:11\nhelp: define zz first",
@@ -219,9 +227,13 @@ test('the UI switches to 简体中文 (remembered), and the theme toggles and is
     assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), '代码单元格 2');
     assert.equal(await page.locator('.cell').nth(1).locator('.run').getAttribute('aria-label'), '运行单元格');
     assert.equal(await page.textContent('#engine'), '引擎：就绪');
-    await page.locator('.cell').nth(1).locator('.run').click();
-    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
-    assert.equal(await page.locator('.cell').nth(1).locator('.output-error').textContent(), '引擎错误：此版本尚未包含解释器');
+    const code = page.locator('.cell').nth(1);
+    await code.locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
+    assert.match(await code.locator('.cell-status').textContent(), /^\d+(\.\d)? 毫秒$/);
+    assert.equal(await code.locator('.output-caption').textContent(), '张量 [2, 3] DT_FP32');
+    assert.match(await code.locator('.output-stats').textContent(), /^最小值 \S+ · 最大值 \S+ · 平均值 0\.3333$/);
+    await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('单元格 2 已完成'));
     await screenshot(page, 'notebook-zh-CN-light');
 
     await page.click('#theme'); // system → light
@@ -250,7 +262,8 @@ test('the dark theme follows the system', async () => {
   const { page, problems, context } = await open({ colorScheme: 'dark' });
   try {
     await page.locator('.cell').nth(1).locator('.run').click();
-    await page.waitForSelector('.cell:nth-child(2)[data-state="error"]');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
+    assert.equal(await page.locator('.cell').nth(1).locator('.output-table tr').count(), 2);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [red, green, blue] = background.match(/\d+/g).map(Number);
     assert.ok(0.2126 * red + 0.7152 * green + 0.0722 * blue < 64, `dark background ${background}`);
@@ -274,6 +287,14 @@ test('a browser that prefers Chinese opens in 简体中文 with a Chinese starte
     assert.equal(await page.inputValue('#language'), 'zh-CN');
     assert.equal(await page.textContent('#add-code'), '+ 代码');
     assert.equal(await page.locator('.cell').first().locator('h1').textContent(), '欢迎使用 TileLab');
+    // The Chinese starter code (a Chinese comment before the code) runs clean too.
+    const code = page.locator('.cell').nth(1);
+    assert.match((await cells(page))[1][1], /^# 每一行的 softmax/);
+    await code.locator('.run').click();
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
+    assert.equal(await code.locator('.output-stdout').textContent(), 'shape [2, 3]\n');
+    assert.equal(await code.locator('.output-error').count(), 0);
+    assert.equal(await code.locator('.output-table tr').count(), 2);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

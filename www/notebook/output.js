@@ -1,35 +1,23 @@
 // A cell's output from its CellResult (src/session/result.rs): stdout, displays, diagnostics in the
-// rustc-like text form, or the engine's own error. Everything is inserted as text.
+// rustc-like text form, or the engine's own error. Everything is inserted as text; each display kind
+// has its view in displays/.
 import { t } from '../i18n/index.js';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function formatNumber(value) {
-  return Number.isFinite(value) ? value.toExponential(2) : String(value);
-}
+import { element } from './displays/dom.js';
+import { renderGradCheck } from './displays/grad-check.js';
+import { renderGraph } from './displays/graph.js';
+import { renderTensor } from './displays/tensor.js';
 
 /** One display (the value of the cell's last expression). */
 function renderDisplay(display) {
   switch (display.kind) {
     case 'text':
       return element('pre', 'output-text', display.text);
-    case 'tensor': {
-      const box = element('div', 'output-tensor');
-      box.append(element('div', 'output-caption', t('output.tensor', { shape: `[${display.shape.join(', ')}]`, dtype: display.dtype })));
-      box.append(element('pre', 'output-text', display.preview));
-      return box;
-    }
-    case 'grad_check': {
-      const key = display.passed ? 'output.gradCheck.passed' : 'output.gradCheck.failed';
-      const line = element('p', `output-gradcheck ${display.passed ? 'passed' : 'failed'}`,
-        t(key, { abs: formatNumber(display.max_abs_err), rel: formatNumber(display.max_rel_err) }));
-      return line;
-    }
+    case 'tensor':
+      return renderTensor(display);
+    case 'grad_check':
+      return renderGradCheck(display);
+    case 'graph':
+      return renderGraph(display);
     default:
       return element('p', 'output-note', t('output.unknownDisplay', { kind: String(display.kind) }));
   }

@@ -1,5 +1,9 @@
-// The notebook a first visit opens with, in the UI language of that visit.
-const CODE = 'import pypto as pt\n\nx = pt.ones([2, 3])\nx';
+// The notebook a first visit opens with, in the UI language of that visit. Its code uses only the
+// pypto API of DESIGN §2 and runs clean: it prints the shape and shows a tensor display.
+const CODE = {
+  en: '# Softmax of each row: exp(x) divided by the row\'s sum of exp(x).\nimport pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np',
+  'zh-CN': '# 每一行的 softmax：exp(x) 除以该行 exp(x) 之和。\nimport pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np',
+};
 
 const WELCOME = {
   en: '# Welcome to TileLab\n\nWrite tile kernels in a Python subset with the `pypto` API, differentiate them and run them on a simulated NPU.\n\nPress **Shift+Enter** to run a cell, or **Shortcuts** for the full list.',
@@ -10,6 +14,6 @@ const WELCOME = {
 export function starterCells(locale) {
   return [
     { kind: 'markdown', source: WELCOME[locale] ?? WELCOME.en },
-    { kind: 'code', source: CODE },
+    { kind: 'code', source: CODE[locale] ?? CODE.en },
   ];
 }
