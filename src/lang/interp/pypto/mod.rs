@@ -17,6 +17,7 @@ use super::interpreter::Interpreter;
 use super::value::{Object, TensorObject, Value};
 use crate::autograd::{AutogradError, Var};
 use crate::error::TensorError;
+use crate::npu::NpuConfig;
 use crate::lang::syntax::Span;
 use crate::tensor::DType;
 
@@ -65,23 +66,51 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "npu.use" => {
             let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
-            match bound.required(0)? {
-                Value::Str(preset) if PRESETS.contains(&preset.as_ref()) => {
-                    interpreter.set_npu_preset(preset);
+            let requested = match bound.required(0)? {
+                Value::Str(preset) => preset.to_string(),
+                other => super::format::repr(other),
+            };
+            match NpuConfig::preset(&requested) {
+                Ok(config) => {
+                    interpreter.set_npu_preset(&config.name);
                     Ok(Value::None)
                 }
-                other => Err(interpreter
-                    .error(ErrorKind::Value, format!("pypto.npu.use: unknown preset {}", super::format::repr(other)), bound.span_of(0))
+                Err(error) => Err(interpreter
+                    .error(ErrorKind::Value, format!("pypto.npu.use: {error}"), bound.span_of(0))
                     .with_help(format!("presets: {}", PRESETS.join(", ")))),
             }
         }
-        "npu.config" => Ok(Value::dict(vec![(Value::string("preset"), Value::string(interpreter.npu_preset()))])),
+        "npu.config" => {
+            interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;
+            let config = interpreter.npu_config(span)?;
+            let mut json = serde_json::to_value(&config).map_err(|error| interpreter.error(ErrorKind::Value, format!("pypto.npu.config: {error}"), span))?;
+            // `preset` is the name scripts select with `npu.use`; the rest is every parameter of the chip.
+            if let serde_json::Value::Object(entries) = &mut json {
+                entries.insert("preset".into(), serde_json::Value::String(config.name.clone()));
+            }
+            Ok(json_to_value(&json))
+        }
         _ => functions::call(interpreter, short, arguments, span),
     }
 }
 
-/// The NPU presets of DESIGN §3.
-pub const PRESETS: [&str; 3] = ["Ascend910B2", "Ascend910A", "teaching"];
+/// A JSON value as a script value (objects become dicts with keys in the serialised order).
+pub(crate) fn json_to_value(json: &serde_json::Value) -> Value {
+    match json {
+        serde_json::Value::Null => Value::None,
+        serde_json::Value::Bool(flag) => Value::Bool(*flag),
+        serde_json::Value::Number(number) => match number.as_i64() {
+            Some(integer) => Value::Int(integer),
+            None => Value::Float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(text) => Value::string(text.as_str()),
+        serde_json::Value::Array(items) => Value::list(items.iter().map(json_to_value).collect()),
+        serde_json::Value::Object(entries) => Value::dict(entries.iter().map(|(key, item)| (Value::string(key.as_str()), json_to_value(item))).collect()),
+    }
+}
+
+/// The NPU presets of DESIGN §3 (the simulator's table).
+pub const PRESETS: [&str; 3] = crate::npu::PRESET_NAMES;
 
 /// `object.name` for `pypto` objects.
 pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
@@ -101,6 +130,11 @@ pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object:
 }
 
 impl Interpreter {
+    /// The configuration of the selected NPU preset.
+    pub(crate) fn npu_config(&self, span: Span) -> Result<NpuConfig> {
+        NpuConfig::preset(&self.npu_preset()).map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))
+    }
+
     /// A runtime error from a failed tensor/autograd op, or the script error that a callback
     /// (a registered backward, a checkpointed function) raised inside it.
     pub(crate) fn autograd_error(&self, error: AutogradError, span: Span) -> RuntimeError {
