@@ -44,3 +44,120 @@ fn npu_config_lists_the_preset_parameters() {
     let text = printed(&mut session, "pt.npu.use('Ascend910B2')\nc = pt.npu.config()\nprint(c['cube_cores'], c['vector_cores'], c['clock_mhz'], c['ub_bytes'])");
     assert_eq!(text, format!("24 48 1800.0 {}", 192 * 1024));
 }
+
+const CHAIN: &str = "
+@pt.kernel
+def chain(x, y):
+    pt.set_vec_tile_shapes(ROWS, 64)
+    z = pt.exp(x) + y
+    return pt.relu(z)
+x = pt.randn([64, 256], seed=1)
+y = pt.randn([64, 256], seed=2)
+";
+
+fn chain_session(rows: usize) -> Session {
+    session_with(&format!("pt.npu.use('teaching')\n{}", CHAIN.replace("ROWS", &rows.to_string())))
+}
+
+fn numbers(text: &str) -> Vec<f64> {
+    text.split_whitespace().map(|word| word.parse::<f64>().unwrap_or_else(|_| panic!("not a number: {word} in {text}"))).collect()
+}
+
+#[test]
+fn an_elementwise_schedule_has_consistent_figures() {
+    let mut session = chain_session(8);
+    let text = printed(&mut session, "s = pt.schedule(chain, x, y)\nprint(s.cycles, s.time_us, s.gm_bytes_read, s.gm_bytes_written)");
+    let figures = numbers(&text);
+    // Two f32 inputs of 64×256 are read once each; one f32 output of 64×256 is written once.
+    let element_bytes = 4.0;
+    assert_eq!(figures[2], 2.0 * 64.0 * 256.0 * element_bytes);
+    assert_eq!(figures[3], 64.0 * 256.0 * element_bytes);
+    assert!(figures[0] > 0.0);
+    // teaching runs at 1000 MHz: time in µs = cycles / 1000 (cycles are the rounded-up end time).
+    assert!((figures[1] - figures[0] / 1000.0).abs() <= 1e-3, "{text}");
+    let busy = printed(&mut session, "for pipe in s.pipe_busy:\n    print(pipe, s.pipe_busy[pipe])");
+    let mut pipes = Vec::new();
+    for line in busy.lines() {
+        let (pipe, fraction) = line.split_once(' ').unwrap();
+        let fraction: f64 = fraction.parse().unwrap();
+        assert!((0.0..=1.0).contains(&fraction), "{line}");
+        pipes.push(pipe.to_string());
+    }
+    // An element-wise chain moves data in (MTE2), computes in UB (VECTOR) and moves it out (MTE3).
+    for pipe in ["MTE2", "VECTOR", "MTE3"] {
+        assert!(pipes.contains(&pipe.to_string()), "{busy}");
+    }
+    assert!(pipes.contains(&printed(&mut session, "print(s.bound)")));
+    // UB holds double-buffered tiles of 8×64 f32 for two inputs and the output: 2 × 3 × 2048 bytes at most.
+    let ub = numbers(&printed(&mut session, "print(s.peak_occupancy['UB'])"))[0];
+    assert!(ub > 0.0 && ub <= 2.0 * 3.0 * 8.0 * 64.0 * 4.0, "{ub}");
+    // The values are the reference values: relu(exp(x) + y) >= 0 everywhere.
+    assert_eq!(printed(&mut session, "print(pt.amin(chain(x, y)).item() >= 0.0)"), "True");
+}
+
+#[test]
+fn a_larger_vec_tile_changes_the_cycles() {
+    let cycles = |rows: usize| {
+        let mut session = chain_session(rows);
+        numbers(&printed(&mut session, "print(pt.schedule(chain, x, y).cycles)"))[0]
+    };
+    let (small, large) = (cycles(2), cycles(8));
+    // Larger tiles mean fewer DMA start-ups for the same bytes: fewer cycles.
+    assert!(large < small, "8-row tiles took {large} cycles, 2-row tiles {small}");
+}
+
+#[test]
+fn an_overflowing_tile_is_an_error_at_its_set_vec_tile_shapes_line() {
+    let mut session = chain_session(64);
+    let result = session.run_cell("s = pt.schedule(chain, x, y)");
+    let error = result.error().expect("64×64 f32 tiles, double-buffered for three tensors, overflow a 16 KiB UB");
+    assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
+    // The setup cell (execution 1) is `import pypto as pt`, `pt.npu.use(...)`, then CHAIN, which starts
+    // with an empty line, `@pt.kernel`, `def`: set_vec_tile_shapes is on line 6 of that cell.
+    assert_eq!((error.cell, error.line), (1, 6), "{error:?}");
+    assert!(error.message.contains("UB"), "{}", error.message);
+    // 2 buffers × 3 tensors × 64×64×4 bytes = 98304 bytes are needed.
+    assert!(error.message.contains(&(2 * 3 * 64 * 64 * 4).to_string()), "{}", error.message);
+    // The largest r×64 tile: 2 × 3 × r × 64 × 4 bytes ≤ 16384 gives r = 10.
+    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [10, 64]"), "{error:?}");
+}
+
+#[test]
+fn trace_json_is_chrome_trace_json_with_events() {
+    let mut session = chain_session(8);
+    let text = printed(&mut session, "print(pt.schedule(chain, x, y).trace_json())");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("trace_json() is JSON");
+    let events = json.get("traceEvents").and_then(|events| events.as_array()).or_else(|| json.as_array()).expect("a list of trace events");
+    assert!(events.iter().filter(|event| event.get("ph").and_then(|ph| ph.as_str()) == Some("X")).count() > 0, "{text:.300}");
+}
+
+#[test]
+fn kernels_that_cannot_be_lowered_name_the_op() {
+    let mut session = session_with("@pt.kernel\ndef cat(x, y):\n    return pt.concat([x, y], 0)\nx = pt.ones([8, 64])");
+    let error = session.run_cell("pt.schedule(cat, x, x)").error().cloned().expect("concat cannot be lowered");
+    assert_eq!(error.code, "runtime/unsupported");
+    assert!(error.message.contains("cannot lower `concat` yet"), "{}", error.message);
+    let error = session.run_cell("@pt.kernel\ndef scaled(x):\n    return x * 2.0\npt.schedule(scaled, x)").error().cloned().expect("a number operand is refused");
+    assert!(error.message.contains("`mul`"), "{}", error.message);
+    let error = session.run_cell("pt.schedule(pt.exp, x)").error().cloned().expect("not a kernel");
+    assert_eq!(error.code, "runtime/type-error");
+}
+
+#[test]
+fn row_reductions_and_matmuls_are_scheduled() {
+    let mut session = session_with("@pt.kernel\ndef rows(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.sum(x, dim=-1)\nx = pt.randn([32, 128])");
+    let figures = numbers(&printed(&mut session, "s = pt.schedule(rows, x)\nprint(s.cycles, s.gm_bytes_read, s.gm_bytes_written)"));
+    // Reads the 32×128 f32 input once, writes one f32 per row.
+    assert_eq!(figures[1..].to_vec(), vec![32.0 * 128.0 * 4.0, 32.0 * 4.0]);
+    assert!(figures[0] > 0.0);
+    let setup = "@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([32, 64], [32, 64], [32, 64])\n    return a @ b\na = pt.randn([64, 128], dtype=pt.DT_FP16)\nb = pt.randn([128, 64], dtype=pt.DT_FP16)";
+    let mut session = session_with(setup);
+    let text = printed(&mut session, "s = pt.schedule(mm, a, b)\nprint(s.cycles, s.gm_bytes_written, s.pipe_busy['CUBE'] > 0, s.flops)");
+    let figures: Vec<&str> = text.split_whitespace().collect();
+    assert!(figures[0].parse::<u64>().unwrap() > 0);
+    // c is 64×64 in fp16 (the inputs' dtype): 64·64·2 bytes written.
+    assert_eq!(figures[1], (64 * 64 * 2).to_string());
+    assert_eq!(figures[2], "True");
+    // 2·M·K·N floating-point operations.
+    assert_eq!(figures[3], (2 * 64 * 128 * 64).to_string());
+}

@@ -6,7 +6,9 @@ pub mod check;
 pub mod creation;
 pub mod functions;
 pub mod kernel;
+pub mod lowering;
 pub mod methods;
+pub mod schedule;
 pub mod tensor_ops;
 
 use std::rc::Rc;
@@ -43,7 +45,8 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
         ("pypto.autodiff", "grad" | "check_gradient") => builtin(format!("pypto.autodiff.{name}")),
         ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
-        ("pypto.npu", "sweep") | ("pypto", "schedule") => Err(interpreter
+        ("pypto", "schedule") => builtin("pypto.schedule".into()),
+        ("pypto.npu", "sweep") => Err(interpreter
             .error(ErrorKind::Unsupported, format!("{module}.{name} needs the NPU simulator, which this build does not have yet"), span)
             .with_help("kernels run on the CPU reference path for now")),
         _ => Err(interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span)),
@@ -55,8 +58,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let short = name.strip_prefix("pypto.").unwrap_or(name);
     match short {
         "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like" | "ones_like" => {
-            creation::call(interpreter, short, arguments, span)
+            recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
+        "schedule" => schedule::call(interpreter, arguments, span),
         "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
@@ -90,8 +94,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             Ok(json_to_value(&json))
         }
-        _ => functions::call(interpreter, short, arguments, span),
+        _ => recorded(interpreter, short, arguments, |arguments| functions::call(interpreter, short, arguments, span)),
     }
+}
+
+/// Runs a tensor function, recording it in the running kernel (what `pypto.schedule` lowers).
+fn recorded(interpreter: &Interpreter, name: &str, arguments: Arguments, run: impl FnOnce(Arguments) -> Result<Value>) -> Result<Value> {
+    if !interpreter.in_kernel() {
+        return run(arguments);
+    }
+    let operands = Interpreter::operands_of(&arguments);
+    let result = run(arguments)?;
+    interpreter.record_op(name, operands, Some(&result));
+    Ok(result)
 }
 
 /// A JSON value as a script value (objects become dicts with keys in the serialised order).
@@ -116,6 +131,7 @@ pub const PRESETS: [&str; 3] = crate::npu::PRESET_NAMES;
 pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
     let found = match (object, name) {
         (Object::GradCheck(report), _) => autodiff::report_attribute(report, name),
+        (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
         (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
         (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),
