@@ -161,3 +161,21 @@ fn row_reductions_and_matmuls_are_scheduled() {
     // 2·M·K·N floating-point operations.
     assert_eq!(figures[3], (2 * 64 * 128 * 64).to_string());
 }
+
+#[test]
+fn a_schedule_is_displayed_with_its_summary_and_trace() {
+    let mut session = chain_session(8);
+    let result = session.run_cell("pt.schedule(chain, x, y)");
+    assert!(result.is_ok(), "{:?}", result.error());
+    let Some(Display::Schedule(schedule)) = result.displays.first() else { panic!("expected a schedule display, got {:?}", result.displays) };
+    assert_eq!(schedule.summary.preset, "teaching");
+    assert_eq!(schedule.summary.gm_bytes_written, 64 * 256 * 4);
+    assert!(serde_json::from_str::<serde_json::Value>(&schedule.trace_json).is_ok());
+    let json = serde_json::to_value(&result).unwrap();
+    let display = &json["displays"][0];
+    assert_eq!(display["kind"], "schedule");
+    assert_eq!(display["summary"]["cycles"].as_u64(), Some(schedule.summary.cycles));
+    assert!(display["summary"]["pipe_busy"]["MTE2"].as_f64().is_some());
+    let text = tilelab::session::display_text(&result.displays[0]);
+    assert!(text.starts_with(&format!("Schedule on teaching: {} cycles", schedule.summary.cycles)), "{text}");
+}
