@@ -179,3 +179,25 @@ fn a_schedule_is_displayed_with_its_summary_and_trace() {
     let text = tilelab::session::display_text(&result.displays[0]);
     assert!(text.starts_with(&format!("Schedule on teaching: {} cycles", schedule.summary.cycles)), "{text}");
 }
+
+#[test]
+fn a_cube_tile_that_overflows_l1_is_an_error_at_its_set_cube_tile_shapes_line() {
+    let setup = "@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([64, 128], [64, 128], [64, 128])\n    return pt.matmul(a, b)\na = pt.randn([128, 128], dtype=pt.DT_FP16)";
+    let mut session = session_with(setup);
+    let error = session.run_cell("pt.schedule(mm, a, a)").error().cloned().expect("the tiles overflow teaching's 64 KiB L1");
+    assert_eq!(error.code, "runtime/tile-shape");
+    // Line 1 is `import pypto as pt`, so set_cube_tile_shapes is line 4 of the setup cell.
+    assert_eq!((error.cell, error.line), (1, 4), "{error:?}");
+    // Double-buffered fp16 L1 tiles: 2 × (128×128 of a + 128×128 of b) × 2 bytes = 131072 bytes.
+    assert!(error.message.contains("L1") && error.message.contains("131072"), "{}", error.message);
+}
+
+#[test]
+fn a_kernel_with_a_registered_gradient_is_scheduled_and_still_differentiable() {
+    let setup = "@pt.kernel\ndef square(x):\n    return x * x\n@pt.register_gradient('square')\ndef square_backward(g, saved, ctx):\n    return g * 2 * saved[0]\nx = pt.tensor([[1.0] * 64] * 8, requires_grad=True)";
+    let mut session = session_with(setup);
+    // One f32 input of 8×64 read, one written.
+    assert_eq!(printed(&mut session, "s = pt.schedule(square, x)\nprint(s.gm_bytes_read, s.gm_bytes_written)"), format!("{} {}", 8 * 64 * 4, 8 * 64 * 4));
+    // d/dx sum(x²) = 2x = 2 at x = 1.
+    assert_eq!(printed(&mut session, "square(x).sum().backward()\nprint(x.grad.amin().item(), x.grad.amax().item())"), "2.0 2.0");
+}

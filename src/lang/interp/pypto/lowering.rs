@@ -259,6 +259,9 @@ fn lower_chain(ops: &[RecordedOp], inputs: &[Tensor], output: &Tensor, settings:
         };
         let step = match (unary(&op.name), binary(&op.name), tensors.as_slice()) {
             (Some(unary), _, [x]) => {
+                // `gelu(x, approximate="tanh")` is the tanh form, as in the reference path.
+                let tanh_form = op.operands.iter().any(|(_, operand)| matches!(operand, Operand::Other(Value::Str(mode)) if mode.as_ref() == "tanh"));
+                let unary = if unary == UnaryOp::GeluErf && tanh_form { UnaryOp::GeluTanh } else { unary };
                 if running.is_none() {
                     argument(x, &mut gm_inputs)?;
                 } else if !is_running(x) {
