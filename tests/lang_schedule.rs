@@ -201,3 +201,33 @@ fn a_kernel_with_a_registered_gradient_is_scheduled_and_still_differentiable() {
     // d/dx sum(x²) = 2x = 2 at x = 1.
     assert_eq!(printed(&mut session, "square(x).sum().backward()\nprint(x.grad.amin().item(), x.grad.amax().item())"), "2.0 2.0");
 }
+
+#[test]
+fn kernels_whose_data_flow_is_not_a_straight_chain_are_refused_not_mis_scheduled() {
+    let setup = "x = pt.randn([8, 64])
+@pt.kernel
+def sliced(x):
+    return pt.exp(x[0:4])
+@pt.kernel
+def diamond(x):
+    y = pt.exp(x)
+    return y + pt.exp(x)
+@pt.kernel
+def reversed_sub(x, y):
+    return x - pt.exp(y)
+@pt.kernel
+def transposed(x):
+    return x.T";
+    let mut session = session_with(setup);
+    for (call, expected) in [
+        ("pt.schedule(sliced, x)", "neither a kernel input nor the previous op's result"),
+        ("pt.schedule(diamond, x)", "`exp` does not read the previous op's result"),
+        ("pt.schedule(reversed_sub, x, x)", "`sub` must take the previous op's result as its first operand"),
+        ("pt.schedule(transposed, x)", "no tensor op it can lower"),
+    ] {
+        let result = session.run_cell(call);
+        let error = result.error().unwrap_or_else(|| panic!("{call} gave a schedule"));
+        assert_eq!(error.code, "runtime/unsupported", "{call}: {error:?}");
+        assert!(error.message.contains(expected), "{call}: {}", error.message);
+    }
+}

@@ -154,7 +154,7 @@ fn vec_tile(settings: &TileSettings, shape: [usize; 2], rank: usize) -> Result<[
 /// `output`, to a plan for `config`.
 pub(crate) fn lower(ops: &[RecordedOp], inputs: &[Tensor], output: &Tensor, settings: &TileSettings, config: &NpuConfig, line: Option<u32>) -> Result<KernelPlan, LoweringError> {
     let Some(last) = ops.last() else {
-        return Err(unsupported("pypto.schedule: the kernel executed no tensor op, there is nothing to schedule".into()));
+        return Err(unsupported("pypto.schedule: the kernel executed no tensor op it can lower (indexing and `.T` cannot be lowered yet)".into()));
     };
     if let Some(op) = ops.iter().find(|op| unary(&op.name).is_none() && binary(&op.name).is_none() && reduction(&op.name).is_none() && op.name != "matmul") {
         return Err(unsupported(format!("pypto.schedule cannot lower `{}` yet", op.name)));
@@ -255,7 +255,7 @@ fn lower_chain(ops: &[RecordedOp], inputs: &[Tensor], output: &Tensor, settings:
         let is_running = |tensor: &Tensor| running.as_ref() == Some(&identity(tensor));
         let argument = |tensor: &Tensor, gm_inputs: &mut Vec<usize>| match input_index(tensor) {
             Some(index) => Ok(slot(index, gm_inputs)),
-            None => Err(unsupported(format!("pypto.schedule lowers straight element-wise chains for now: `{}` reads an intermediate value other than the previous op's result", op.name))),
+            None => Err(unsupported(format!("pypto.schedule lowers straight element-wise chains for now: `{}` reads a tensor that is neither a kernel input nor the previous op's result (indexing, `.T` and reused intermediates cannot be lowered yet)", op.name))),
         };
         let step = match (unary(&op.name), binary(&op.name), tensors.as_slice()) {
             (Some(unary), _, [x]) => {
