@@ -1,6 +1,6 @@
 //! Turns the value of a cell's last expression into a rich display.
 
-use super::result::{Display, GradCheckDisplay, GraphDisplay, TensorDisplay};
+use super::result::{Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, TensorDisplay};
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
 
@@ -43,6 +43,7 @@ pub fn display_value(value: &Value) -> Display {
                 sides: "analytic: forward and backward in the inputs' dtypes on the CPU reference path; numerical: central differences in f64 on the CPU".into(),
                 report: report.clone(),
             }),
+            Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay { summary: simulation.summary.clone(), trace_json: simulation.trace.to_chrome_json() }),
             _ => Display::Text { text: repr(value) },
         },
         other => Display::Text { text: repr(other) },
@@ -60,6 +61,30 @@ pub fn display_text(display: &Display) -> String {
             };
             let grad = if tensor.requires_grad { " requires_grad" } else { "" };
             format!("Tensor shape={:?} dtype={}{grad}{stats}\n{}", tensor.shape, tensor.dtype, tensor.preview)
+        }
+        Display::Schedule(schedule) => {
+            let summary = &schedule.summary;
+            let busy: Vec<String> = summary.pipe_busy.iter().map(|(pipe, fraction)| format!("{pipe} {:.0}%", fraction * 100.0)).collect();
+            let occupancy: Vec<String> = summary
+                .peak_occupancy
+                .iter()
+                .map(|(memory, bytes)| format!("{memory} {bytes}/{} B", summary.capacities.get(memory).copied().unwrap_or(0)))
+                .collect();
+            let mut text = format!(
+                "Schedule on {}: {} cycles ({:.3} us), {}-bound\n  busy: {}\n  GM read {} B, written {} B\n  peak occupancy: {}",
+                summary.preset,
+                summary.cycles,
+                summary.time_us,
+                summary.bound,
+                busy.join(", "),
+                summary.gm_bytes_read,
+                summary.gm_bytes_written,
+                occupancy.join(", ")
+            );
+            for note in &summary.notes {
+                text.push_str(&format!("\n  {note}"));
+            }
+            text
         }
         Display::Graph(graph) => format!("Graph: {} nodes, {} backward nodes", graph.num_nodes, graph.num_backward_nodes),
         Display::GradCheck(check) => {

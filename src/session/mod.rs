@@ -11,6 +11,6 @@ mod run;
 pub use display::{display_text, display_value};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
-pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, TensorDisplay, TraceLine};
+pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, TensorDisplay, TraceLine};
 pub use run::Session;
 pub use crate::lang::interp::Limits;

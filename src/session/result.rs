@@ -1,7 +1,7 @@
 //! What running a cell returns, serialisable with serde: this is what the front end and the CLI
 //! render. JSON shape (field names as written):
 //! `{execution_count, status: "ok"|"error", stdout, displays: [{kind: "text"|"tensor"|"graph"|
-//! "grad_check", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, utf16_span, line,
+//! "grad_check"|"schedule", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, utf16_span, line,
 //! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span, repeated}]}],
 //! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options, calls}]}`.
 
@@ -115,6 +115,8 @@ pub enum Display {
     Graph(GraphDisplay),
     /// A gradient-check report.
     GradCheck(GradCheckDisplay),
+    /// A simulated kernel schedule (`pypto.schedule`).
+    Schedule(ScheduleDisplay),
 }
 
 /// A tensor for display: shape, dtype, a preview of values and statistics.
@@ -141,6 +143,15 @@ pub struct TensorDisplay {
 impl TensorDisplay {
     /// How many values a display carries.
     pub const MAX_VALUES: usize = 4096;
+}
+
+/// A simulated schedule for display: the summary figures and the Chrome trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScheduleDisplay {
+    /// Cycles, time, busy fraction per pipe, GM bytes, bound, peak occupancy per memory, notes.
+    pub summary: crate::npu::Summary,
+    /// Chrome Trace Event JSON (opens in Perfetto).
+    pub trace_json: String,
 }
 
 /// A graph for display.

@@ -45,10 +45,8 @@ impl Session {
 
     /// Picks the NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
     pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
-        if !crate::lang::interp::pypto::PRESETS.contains(&preset) {
-            return Err(format!("unknown NPU preset '{preset}' (presets: {})", crate::lang::interp::pypto::PRESETS.join(", ")));
-        }
-        self.interpreter.set_npu_preset(preset);
+        let config = crate::npu::NpuConfig::preset(preset).map_err(|error| error.to_string())?;
+        self.interpreter.set_npu_preset(&config.name);
         Ok(())
     }
 

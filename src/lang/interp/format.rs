@@ -88,6 +88,10 @@ fn repr_at(value: &Value, depth: usize) -> String {
                 format!("<GradCheckReport passed={} max_abs_err={}>", if report.passed { "True" } else { "False" }, format_float(worst))
             }
             Object::Graph(graph) => format!("<Graph {} nodes, {} backward nodes>", graph.nodes.len(), graph.backward_nodes.len()),
+            Object::Schedule(simulation) => {
+                let summary = &simulation.summary;
+                format!("<Schedule on {}: {} cycles, {:.3} us, {}-bound>", summary.preset, summary.cycles, summary.time_us, summary.bound)
+            }
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

@@ -70,6 +70,12 @@ pub(crate) struct KernelFrame {
     pub run: KernelRun,
     pub dtype: crate::tensor::DType,
     pub saved: Vec<Value>,
+    /// The tensor ops the body executed, in order (what `pypto.schedule` lowers).
+    pub ops: Vec<super::pypto::lowering::RecordedOp>,
+    /// Where the last `set_vec_tile_shapes` was called.
+    pub vec_tile_site: Option<super::error::SourceSpan>,
+    /// Where the last `set_cube_tile_shapes` was called.
+    pub cube_tile_site: Option<super::error::SourceSpan>,
 }
 
 /// A tile script interpreter: the globals of a session and everything a cell needs to run.

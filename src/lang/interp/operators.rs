@@ -75,7 +75,13 @@ impl Interpreter {
             Value::Bool(flag) => Ok(Value::Int(-i64::from(*flag))),
             Value::Int(number) => number.checked_neg().map(Value::Int).ok_or_else(|| self.overflow(span)),
             Value::Float(number) => Ok(Value::Float(-number)),
-            Value::Tensor(object) => self.tensor_result(object.get().neg(), span),
+            Value::Tensor(object) => {
+                let result = self.tensor_result(object.get().neg(), span)?;
+                if self.in_kernel() {
+                    self.record_op("neg", vec![(None, crate::lang::interp::pypto::lowering::Operand::Tensor(object.get().tensor().clone()))], Some(&result));
+                }
+                Ok(result)
+            }
             other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary -: '{}'", other.type_name()), span)),
         }
     }

@@ -149,6 +149,10 @@ impl Interpreter {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
+                (Object::Schedule(simulation), "trace_json") => {
+                    self.bind("Schedule.trace_json", &[], arguments, false, span)?;
+                    Ok(Value::string(simulation.trace.to_chrome_json()))
+                }
                 _ => Err(self.error(ErrorKind::Attribute, format!("no method '{name}'"), span)),
             },
             Value::List(items) => {

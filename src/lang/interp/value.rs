@@ -127,6 +127,8 @@ pub enum Object {
     GradCheck(GradCheckReport),
     /// The graph up to a tensor.
     Graph(GraphData),
+    /// A simulated schedule of one kernel run (`pypto.schedule`).
+    Schedule(Rc<crate::npu::Simulation>),
 }
 
 impl Value {
@@ -236,6 +238,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::GradientContext { .. } => "GradientContext",
         Object::GradCheck(_) => "GradCheckReport",
         Object::Graph(_) => "Graph",
+        Object::Schedule(_) => "Schedule",
     }
 }
 

@@ -52,6 +52,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 }
             }
             interpreter.set_vec_tiles(dims, bound.rest.last().map_or(span, |(_, last)| *last))?;
+            if let Some(frame) = interpreter.kernel_frames.borrow_mut().last_mut() {
+                frame.vec_tile_site = Some(interpreter.at(span));
+            }
             Ok(Value::None)
         }
         "set_cube_tile_shapes" => {
@@ -69,6 +72,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             if let Some(frame) = interpreter.kernel_frames.borrow_mut().last_mut() {
                 frame.run.cube_tile_shapes = Some(shapes);
+                frame.cube_tile_site = Some(interpreter.at(span));
             }
             Ok(Value::None)
         }
@@ -225,10 +229,16 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
     }
 }
 
-/// Runs `kernel` on `arguments`: the one entry point of kernel execution. Today the body runs on
-/// the CPU reference path (the tensor core through autograd `Var`s); a registered gradient makes
-/// the call one custom autograd node whose backward is the interpreted gradient function.
+/// Runs `kernel` on `arguments`: the one entry point of kernel execution. The body runs on the CPU
+/// reference path (the tensor core through autograd `Var`s); a registered gradient makes the call
+/// one custom autograd node whose backward is the interpreted gradient function. `pypto.schedule`
+/// lowers what the run recorded (see `run_kernel_recorded`) to the simulator.
 pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
+    run_kernel_recorded(interpreter, kernel, arguments, span).0
+}
+
+/// `run_kernel`, also returning the kernel's frame: the ops it executed and its tile settings.
+pub(crate) fn run_kernel_recorded(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> (Result<Value>, Option<KernelFrame>) {
     let dtype = arguments
         .positional
         .iter()
@@ -241,20 +251,21 @@ pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, argumen
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
     }
-    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new() });
+    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
-    if let Some(frame) = interpreter.kernel_frames.borrow_mut().pop() {
+    let frame = interpreter.kernel_frames.borrow_mut().pop();
+    if let Some(frame) = &frame {
         let mut runs = interpreter.kernel_runs.borrow_mut();
         match runs.last_mut() {
             Some(last) if KernelRun { calls: last.calls, ..frame.run.clone() } == *last => last.calls += 1,
-            _ => runs.push(frame.run),
+            _ => runs.push(frame.run.clone()),
         }
     }
-    result
+    (result, frame)
 }
 
 fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {

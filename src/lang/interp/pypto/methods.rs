@@ -68,6 +68,19 @@ impl Interpreter {
 
     /// Calls `tensor.name(…)`.
     pub(crate) fn call_tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        if !self.in_kernel() {
+            return self.tensor_method(object, name, arguments, span);
+        }
+        let mut operands = vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))];
+        operands.extend(Interpreter::operands_of(&arguments));
+        let result = self.tensor_method(object, name, arguments, span)?;
+        if matches!(result, Value::Tensor(_)) {
+            self.record_op(name, operands, Some(&result));
+        }
+        Ok(result)
+    }
+
+    fn tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         let var = object.get();
         let full = format!("Tensor.{name}");
         match name {

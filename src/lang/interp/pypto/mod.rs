@@ -6,7 +6,9 @@ pub mod check;
 pub mod creation;
 pub mod functions;
 pub mod kernel;
+pub mod lowering;
 pub mod methods;
+pub mod schedule;
 pub mod tensor_ops;
 
 use std::rc::Rc;
@@ -17,6 +19,7 @@ use super::interpreter::Interpreter;
 use super::value::{Object, TensorObject, Value};
 use crate::autograd::{AutogradError, Var};
 use crate::error::TensorError;
+use crate::npu::NpuConfig;
 use crate::lang::syntax::Span;
 use crate::tensor::DType;
 
@@ -42,7 +45,8 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
         ("pypto.autodiff", "grad" | "check_gradient") => builtin(format!("pypto.autodiff.{name}")),
         ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
-        ("pypto.npu", "sweep") | ("pypto", "schedule") => Err(interpreter
+        ("pypto", "schedule") => builtin("pypto.schedule".into()),
+        ("pypto.npu", "sweep") => Err(interpreter
             .error(ErrorKind::Unsupported, format!("{module}.{name} needs the NPU simulator, which this build does not have yet"), span)
             .with_help("kernels run on the CPU reference path for now")),
         _ => Err(interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span)),
@@ -54,8 +58,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let short = name.strip_prefix("pypto.").unwrap_or(name);
     match short {
         "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like" | "ones_like" => {
-            creation::call(interpreter, short, arguments, span)
+            recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
+        "schedule" => schedule::call(interpreter, arguments, span),
         "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
@@ -65,28 +70,68 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "npu.use" => {
             let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
-            match bound.required(0)? {
-                Value::Str(preset) if PRESETS.contains(&preset.as_ref()) => {
-                    interpreter.set_npu_preset(preset);
+            let requested = match bound.required(0)? {
+                Value::Str(preset) => preset.to_string(),
+                other => super::format::repr(other),
+            };
+            match NpuConfig::preset(&requested) {
+                Ok(config) => {
+                    interpreter.set_npu_preset(&config.name);
                     Ok(Value::None)
                 }
-                other => Err(interpreter
-                    .error(ErrorKind::Value, format!("pypto.npu.use: unknown preset {}", super::format::repr(other)), bound.span_of(0))
+                Err(error) => Err(interpreter
+                    .error(ErrorKind::Value, format!("pypto.npu.use: {error}"), bound.span_of(0))
                     .with_help(format!("presets: {}", PRESETS.join(", ")))),
             }
         }
-        "npu.config" => Ok(Value::dict(vec![(Value::string("preset"), Value::string(interpreter.npu_preset()))])),
-        _ => functions::call(interpreter, short, arguments, span),
+        "npu.config" => {
+            interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;
+            let config = interpreter.npu_config(span)?;
+            let mut json = serde_json::to_value(&config).map_err(|error| interpreter.error(ErrorKind::Value, format!("pypto.npu.config: {error}"), span))?;
+            // `preset` is the name scripts select with `npu.use`; the rest is every parameter of the chip.
+            if let serde_json::Value::Object(entries) = &mut json {
+                entries.insert("preset".into(), serde_json::Value::String(config.name.clone()));
+            }
+            Ok(json_to_value(&json))
+        }
+        _ => recorded(interpreter, short, arguments, |arguments| functions::call(interpreter, short, arguments, span)),
     }
 }
 
-/// The NPU presets of DESIGN §3.
-pub const PRESETS: [&str; 3] = ["Ascend910B2", "Ascend910A", "teaching"];
+/// Runs a tensor function, recording it in the running kernel (what `pypto.schedule` lowers).
+fn recorded(interpreter: &Interpreter, name: &str, arguments: Arguments, run: impl FnOnce(Arguments) -> Result<Value>) -> Result<Value> {
+    if !interpreter.in_kernel() {
+        return run(arguments);
+    }
+    let operands = Interpreter::operands_of(&arguments);
+    let result = run(arguments)?;
+    interpreter.record_op(name, operands, Some(&result));
+    Ok(result)
+}
+
+/// A JSON value as a script value (objects become dicts with keys in the serialised order).
+pub(crate) fn json_to_value(json: &serde_json::Value) -> Value {
+    match json {
+        serde_json::Value::Null => Value::None,
+        serde_json::Value::Bool(flag) => Value::Bool(*flag),
+        serde_json::Value::Number(number) => match number.as_i64() {
+            Some(integer) => Value::Int(integer),
+            None => Value::Float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(text) => Value::string(text.as_str()),
+        serde_json::Value::Array(items) => Value::list(items.iter().map(json_to_value).collect()),
+        serde_json::Value::Object(entries) => Value::dict(entries.iter().map(|(key, item)| (Value::string(key.as_str()), json_to_value(item))).collect()),
+    }
+}
+
+/// The NPU presets of DESIGN §3 (the simulator's table).
+pub const PRESETS: [&str; 3] = crate::npu::PRESET_NAMES;
 
 /// `object.name` for `pypto` objects.
 pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
     let found = match (object, name) {
         (Object::GradCheck(report), _) => autodiff::report_attribute(report, name),
+        (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
         (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
         (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),
@@ -101,6 +146,11 @@ pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object:
 }
 
 impl Interpreter {
+    /// The configuration of the selected NPU preset.
+    pub(crate) fn npu_config(&self, span: Span) -> Result<NpuConfig> {
+        NpuConfig::preset(&self.npu_preset()).map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))
+    }
+
     /// A runtime error from a failed tensor/autograd op, or the script error that a callback
     /// (a registered backward, a checkpointed function) raised inside it.
     pub(crate) fn autograd_error(&self, error: AutogradError, span: Span) -> RuntimeError {

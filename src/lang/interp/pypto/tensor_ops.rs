@@ -44,13 +44,32 @@ impl Interpreter {
                 return Err(self.error(ErrorKind::Unsupported, format!("'{}' on tensors is not supported", op.symbol()), span));
             }
         };
-        self.tensor_result(result, span)
+        let value = self.tensor_result(result, span)?;
+        if self.in_kernel() {
+            let name = match op {
+                BinaryOp::Add => "add",
+                BinaryOp::Subtract => "sub",
+                BinaryOp::Multiply => "mul",
+                BinaryOp::Divide => "div",
+                BinaryOp::Power => "pow",
+                _ => "matmul",
+            };
+            let operand = |value: &Value| match value {
+                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
+                other => super::lowering::Operand::Other(other.clone()),
+            };
+            self.record_op(name, vec![(None, operand(left)), (None, operand(right))], Some(&value));
+        }
+        Ok(value)
     }
 
     /// `x op= v` on a tensor: the object keeps its identity. Without autograd involvement the values
     /// are written into its buffer (so `w -= lr * w.grad` under `no_grad` keeps `w` a leaf); with
     /// it, the object takes the recorded result (a leaf that requires grad refuses, as in torch).
     pub(crate) fn tensor_in_place(&self, op: BinaryOp, object: &Rc<TensorObject>, right: &Value, span: Span) -> Result<Value> {
+        if self.in_kernel() {
+            self.record_op(&format!("{}=", op.symbol()), Vec::new(), None);
+        }
         let target = object.get();
         let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
             Value::Tensor(result) => result.get(),
@@ -152,6 +171,9 @@ impl Interpreter {
 
     /// `x[index] = value`, in place (see `tensor_in_place` for how autograd is kept right).
     pub(crate) fn tensor_set_item(&self, object: &Rc<TensorObject>, index: &Value, value: &Value, span: Span) -> Result<()> {
+        if self.in_kernel() {
+            self.record_op("x[...] =", Vec::new(), None);
+        }
         let target = object.get();
         let (specs, dropped) = self.index_specs(target.shape(), index, span)?;
         let mut source = self.operand(value, target.dtype(), span)?;
