@@ -147,27 +147,10 @@ pub struct SavePlan {
 }
 
 /// Every unary op, in declaration order.
-pub const ALL_UNARY: [UnaryOp; 15] = [
-    UnaryOp::Neg,
-    UnaryOp::Abs,
-    UnaryOp::Exp,
-    UnaryOp::Log,
-    UnaryOp::Sqrt,
-    UnaryOp::Rsqrt,
-    UnaryOp::Reciprocal,
-    UnaryOp::Sin,
-    UnaryOp::Cos,
-    UnaryOp::Tanh,
-    UnaryOp::Sigmoid,
-    UnaryOp::Relu,
-    UnaryOp::Silu,
-    UnaryOp::GeluErf,
-    UnaryOp::GeluTanh,
-];
+pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
 
 /// Every binary op.
-pub const ALL_BINARY: [BinaryOp; 7] =
-    [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
+pub const ALL_BINARY: [BinaryOp; 7] = BinaryOp::ALL;
 
 /// Every reduction.
 pub const ALL_REDUCE: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Amax, ReduceOp::Amin, ReduceOp::Var];

@@ -66,6 +66,30 @@ pub enum BinaryOp {
 }
 
 impl UnaryOp {
+    /// Every unary op, in declaration order.
+    pub const ALL: [UnaryOp; 15] = [
+        UnaryOp::Neg,
+        UnaryOp::Abs,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sqrt,
+        UnaryOp::Rsqrt,
+        UnaryOp::Reciprocal,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tanh,
+        UnaryOp::Sigmoid,
+        UnaryOp::Relu,
+        UnaryOp::Silu,
+        UnaryOp::GeluErf,
+        UnaryOp::GeluTanh,
+    ];
+
+    /// The op whose pypto name is `name` (`"gelu"` is the erf form).
+    pub fn from_name(name: &str) -> Option<UnaryOp> {
+        UnaryOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
     /// The pypto name of the op.
     pub fn name(self) -> &'static str {
         match self {
@@ -132,6 +156,10 @@ pub fn sigmoid<T: Real>(x: T) -> T {
 }
 
 impl BinaryOp {
+    /// Every binary op, in declaration order.
+    pub const ALL: [BinaryOp; 7] =
+        [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
+
     /// The pypto name of the op.
     pub fn name(self) -> &'static str {
         match self {
@@ -298,6 +326,15 @@ mod tests {
         let row = Tensor::ones(&[1, 8], DType::F32).unwrap();
         assert_eq!(tile.binary(BinaryOp::Mul, &row).unwrap().valid_shape(), Some(&[3, 8][..]));
         assert_eq!(tile.unary(UnaryOp::Exp).unwrap().valid_shape(), Some(&[3, 8][..]));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for op in UnaryOp::ALL {
+            assert_eq!(UnaryOp::from_name(op.name()), Some(op));
+        }
+        assert_eq!(UnaryOp::from_name("gelu"), Some(UnaryOp::GeluErf));
+        assert_eq!(UnaryOp::from_name("concat"), None);
     }
 
     #[test]

@@ -163,23 +163,11 @@ impl TileOp {
             TileOp::Move { .. } => "move",
             TileOp::Mmad { .. } => "mmad",
             TileOp::Unary { op, .. } => op.name(),
-            TileOp::Binary { op, .. } => binary_name(*op),
+            TileOp::Binary { op, .. } => op.name(),
             TileOp::Reduce { op, .. } => reduce_name(*op),
             TileOp::Cast { .. } => "cast",
             TileOp::Scalar { .. } => "scalar",
         }
-    }
-}
-
-fn binary_name(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "add",
-        BinaryOp::Sub => "sub",
-        BinaryOp::Mul => "mul",
-        BinaryOp::Div => "div",
-        BinaryOp::Pow => "pow",
-        BinaryOp::Maximum => "maximum",
-        BinaryOp::Minimum => "minimum",
     }
 }
 
