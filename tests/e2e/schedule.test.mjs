@@ -117,6 +117,10 @@ test('the schedule display is translated into 简体中文', async () => {
     assert.equal(await view.locator('.schedule-download').textContent(), '下载 trace.json');
     assert.match(await view.locator('.output-caption').textContent(), /^在 teaching 上的调度：\d+ 个周期/);
     assert.match(await view.locator('td[data-field="gm_bytes_read"]').textContent(), /^\d+ 字节$/);
+    assert.equal(await view.locator('.schedule-trace-table summary').textContent(), '以表格形式查看时间线');
+    await view.locator('.schedule-zoom-in').click();
+    assert.equal(await view.locator('.schedule-zoom-level').textContent(), '×2');
+    await screenshot(page, 'schedule-zh-CN-dark-zoomed');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
