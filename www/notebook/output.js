@@ -5,6 +5,7 @@ import { t } from '../i18n/index.js';
 import { element } from './displays/dom.js';
 import { renderGradCheck } from './displays/grad-check.js';
 import { renderGraph } from './displays/graph.js';
+import { renderSchedule } from './displays/schedule.js';
 import { renderTensor } from './displays/tensor.js';
 
 /** One display (the value of the cell's last expression). */
@@ -18,6 +19,8 @@ function renderDisplay(display) {
       return renderGradCheck(display);
     case 'graph':
       return renderGraph(display);
+    case 'schedule':
+      return renderSchedule(display);
     default:
       return element('p', 'output-note', t('output.unknownDisplay', { kind: String(display.kind) }));
   }

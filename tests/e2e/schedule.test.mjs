@@ -1,0 +1,128 @@
+// The `schedule` display in the notebook: a real pypto.schedule run in the page's engine, checked
+// against the schedule object read through a second cell (an independent path through the
+// interpreter's attributes), the trace downloaded as trace.json, and the Gantt drawn from it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { screenshot } from './harness.mjs';
+import { open, setCells, streamText, useSite } from './notebook-helpers.mjs';
+
+useSite();
+
+const KERNEL_CELL = `import pypto as pt
+pt.npu.use("teaching")
+@pt.kernel
+def fused(x, y):
+    pt.set_vec_tile_shapes(8, 64)
+    return pt.relu(pt.exp(x) + y)
+x = pt.randn([64, 256]); y = pt.randn([64, 256])
+pt.schedule(fused, x, y)`;
+
+const ATTRIBUTE_CELL = `s = pt.schedule(fused, x, y)
+print(s.cycles, s.bound, s.gm_bytes_read, s.gm_bytes_written)`;
+
+/** The lanes of a Chrome trace: the distinct "core/pipe" of its complete events, and the events with dur > 0. */
+function expectedLanes(trace) {
+  const complete = trace.traceEvents.filter((event) => event.ph === 'X');
+  const lanes = [...new Set(complete.map((event) => `${event.pid}/${event.tid}`))].sort();
+  return { lanes, drawn: complete.filter((event) => event.dur > 0).length };
+}
+
+test('pypto.schedule renders its summary, bars, Gantt and a trace.json download, in light and dark', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'light', viewport: { width: 1200, height: 1400 } });
+  try {
+    await setCells(page, [['code', KERNEL_CELL], ['code', ATTRIBUTE_CELL]]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(2)[data-state="done"]', { timeout: 120_000 });
+    const first = page.locator('.cell').first();
+    const view = first.locator('.output-schedule');
+    await view.waitFor();
+
+    // The schedule object's attributes, printed by the second cell.
+    const printed = (await page.locator('.cell').nth(1).locator('.output-stdout').textContent()).trim().split(/\s+/);
+    const [cycles, bound, read, written] = printed;
+    assert.match(cycles, /^\d+$/);
+    assert.ok(Number(cycles) > 0, `cycles ${cycles}`);
+    const field = (name) => view.locator(`td[data-field="${name}"]`).textContent();
+    assert.equal(await field('cycles'), cycles);
+    assert.equal(await field('bound'), bound);
+    assert.equal(await field('gm_bytes_read'), `${read} B`);
+    assert.equal(await field('gm_bytes_written'), `${written} B`);
+    // x and y are read once and the result written once: 64·256 f32 each (4 bytes per element).
+    assert.equal(Number(read), 2 * 64 * 256 * 4);
+    assert.equal(Number(written), 64 * 256 * 4);
+
+    // The CellResult the page holds agrees with what is shown.
+    const display = await page.evaluate(() => globalThis.tilelab.model.cells[0].run.result.displays.find((item) => item.kind === 'schedule'));
+    assert.equal(String(display.summary.cycles), cycles);
+    assert.equal(await view.locator('.schedule-bar-row.busy').count(), Object.keys(display.summary.pipe_busy).length);
+    const busyValues = await view.locator('.schedule-bar-row.busy .schedule-bar').evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('aria-valuenow'))));
+    assert.deepEqual(busyValues, Object.values(display.summary.pipe_busy).map((fraction) => Math.round(Math.min(1, fraction) * 100)));
+    const occupancy = await view.locator('.schedule-bar-row.occupancy .schedule-bar-value').allTextContents();
+    assert.ok(occupancy.length > 0);
+    for (const text of occupancy) assert.match(text, /^\d+ \/ \d+ B$/);
+
+    // The download is the trace JSON of the CellResult, and it parses.
+    const [download] = await Promise.all([page.waitForEvent('download'), view.locator('.schedule-download').click()]);
+    assert.equal(download.suggestedFilename(), 'trace.json');
+    const text = await streamText(await download.createReadStream());
+    assert.equal(text, display.trace_json);
+    const trace = JSON.parse(text);
+    const { lanes, drawn } = expectedLanes(trace);
+    assert.ok(drawn > 0);
+
+    // One lane per (core, pipe) in the trace, one rect per event with dur > 0, each with a tooltip.
+    const shownLanes = await view.locator('.schedule-lane').evaluateAll((groups) => groups.map((group) => `${group.dataset.core}/${group.dataset.pipe}`));
+    assert.deepEqual([...shownLanes].sort(), lanes);
+    assert.equal(await view.locator('rect.schedule-event').count(), drawn);
+    assert.equal(await view.locator('rect.schedule-event > title').count(), drawn);
+    assert.match(await view.locator('rect.schedule-event > title').first().textContent(), /tile .*\n\d+ B · \d+ cycles/);
+    assert.ok(await view.locator('.schedule-tick-label').count() >= 2);
+
+    // Zoom widens the chart (the scroller scrolls it); Fit restores it.
+    const width = () => view.locator('.schedule-gantt-svg').evaluate((svg) => Number(svg.getAttribute('width')));
+    const before = await width();
+    await view.locator('.schedule-zoom-in').click();
+    assert.ok((await width()) > before * 1.5);
+    await view.locator('.schedule-zoom-reset').click();
+    assert.equal(await width(), before);
+
+    // The table alternative lists the events too.
+    await view.locator('.schedule-trace-table summary').click();
+    const complete = trace.traceEvents.filter((event) => event.ph === 'X').length;
+    // A header row, then at most 400 events and a "more" row past that.
+    const expectedRows = 1 + Math.min(complete, 400) + (complete > 400 ? 1 : 0);
+    assert.equal(await view.locator('.schedule-trace-table tr').count(), expectedRows);
+    await view.locator('.schedule-trace-table summary').click();
+
+    await view.scrollIntoViewIfNeeded();
+    await screenshot(page, 'schedule-light');
+    await page.click('#theme'); // system → light
+    await page.click('#theme'); // light → dark
+    assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+    await screenshot(page, 'schedule-dark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the schedule display is translated into 简体中文', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'dark' });
+  try {
+    await page.selectOption('#language', 'zh-CN');
+    await setCells(page, [['code', KERNEL_CELL]]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(1)[data-state="done"]', { timeout: 120_000 });
+    const view = page.locator('.output-schedule');
+    assert.equal(await view.locator('.schedule-download').textContent(), '下载 trace.json');
+    assert.match(await view.locator('.output-caption').textContent(), /^在 teaching 上的调度：\d+ 个周期/);
+    assert.match(await view.locator('td[data-field="gm_bytes_read"]').textContent(), /^\d+ 字节$/);
+    assert.equal(await view.locator('.schedule-trace-table summary').textContent(), '以表格形式查看时间线');
+    await view.locator('.schedule-zoom-in').click();
+    assert.equal(await view.locator('.schedule-zoom-level').textContent(), '×2');
+    await screenshot(page, 'schedule-zh-CN-dark-zoomed');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
