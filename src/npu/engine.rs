@@ -5,9 +5,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::tile::{KernelPlan, Pipe, TileOp};
+use crate::tile::{CoreKind, KernelPlan, Pipe, TileOp};
 
-use super::config::NpuConfig;
+use super::config::{Architecture, NpuConfig};
 use super::error::{NpuError, Result};
 use super::l2::L2Cache;
 use super::timing::{instruction_cost, region_key, Cost, InstructionCost};
@@ -139,7 +139,13 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
         }
     }
     let Engine { events, totals, .. } = engine;
-    Ok((Trace { clock_mhz: config.clock_mhz, core_kinds: plan.programs.iter().map(|program| program.core_kind()).collect(), events }, totals))
+    // On a coupled chip every core has both units, whatever one program happens to use.
+    let core_kinds = plan
+        .programs
+        .iter()
+        .map(|program| if config.architecture == Architecture::Coupled { CoreKind::Mixed } else { program.core_kind() })
+        .collect();
+    Ok((Trace { clock_mhz: config.clock_mhz, core_kinds, events }, totals))
 }
 
 struct Engine<'a> {
