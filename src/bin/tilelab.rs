@@ -1,4 +1,5 @@
-//! The `tilelab` command line: `tilelab run FILE [--json] [--npu PRESET]`, `tilelab --version`.
+//! The `tilelab` command line: `tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR]`,
+//! `tilelab --version`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,13 +8,16 @@ use serde::Serialize;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
-  tilelab run FILE [--json] [--npu PRESET]   run the code cells of a notebook (.py with # %% cells, or .ipynb)
+  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR]
+                                             run the code cells of a notebook (.py with # %% cells, or .ipynb)
   tilelab --version                          print the version
   tilelab --help                             print this help
 
 Options of run:
   --json          print one JSON object per cell instead of text
-  --npu PRESET    the NPU preset (Ascend910B2, Ascend910A, teaching)";
+  --npu PRESET    the NPU preset (Ascend910B2, Ascend910A, teaching)
+  --trace-out DIR write the Chrome trace of every simulated kernel call (pypto.schedule, each
+                  sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto";
 
 fn main() -> ExitCode {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +59,7 @@ struct RunOptions {
     file: String,
     json: bool,
     npu: Option<String>,
+    trace_out: Option<std::path::PathBuf>,
 }
 
 impl RunOptions {
@@ -62,17 +67,19 @@ impl RunOptions {
         let mut file = None;
         let mut json = false;
         let mut npu = None;
+        let mut trace_out = None;
         let mut rest = arguments.iter();
         while let Some(argument) = rest.next() {
             match argument.as_str() {
                 "--json" => json = true,
                 "--npu" => npu = Some(rest.next().ok_or("--npu needs a preset name")?.clone()),
+                "--trace-out" => trace_out = Some(std::path::PathBuf::from(rest.next().ok_or("--trace-out needs a directory")?)),
                 flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
                 path if file.is_none() => file = Some(path.to_string()),
                 extra => return Err(format!("unexpected argument '{extra}'")),
             }
         }
-        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu })
+        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out })
     }
 }
 
@@ -110,6 +117,13 @@ fn run(options: &RunOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(directory) = &options.trace_out {
+        if let Err(error) = std::fs::create_dir_all(directory) {
+            eprintln!("tilelab: cannot create {}: {error}", directory.display());
+            return ExitCode::from(2);
+        }
+        session.collect_traces(true);
+    }
     // Execution number n ran notebook cell `executed[n - 1]`.
     let mut executed: Vec<usize> = Vec::new();
     for (index, cell) in notebook.cells.iter().enumerate() {
@@ -118,6 +132,12 @@ fn run(options: &RunOptions) -> ExitCode {
         }
         executed.push(index);
         let result = session.run_cell(&cell.source);
+        if let Some(directory) = &options.trace_out {
+            if let Err(message) = write_traces(directory, index, session.take_traces()) {
+                eprintln!("tilelab: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
         if options.json {
             let line = JsonCell { cell_index: index, first_line: cell.first_line, result: &result };
             match serde_json::to_string(&line) {
@@ -144,6 +164,17 @@ fn run(options: &RunOptions) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Writes the traces a cell simulated as `DIR/<cell>-<n>-<kernel>.json` (n counts from 1 per cell).
+fn write_traces(directory: &std::path::Path, cell: usize, traces: Vec<tilelab::session::KernelTrace>) -> Result<(), String> {
+    for (number, trace) in traces.into_iter().enumerate() {
+        // Kernel names are identifiers, but keep the file name portable whatever they hold.
+        let label: String = trace.label.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+        let path = directory.join(format!("{cell}-{}-{label}.json", number + 1));
+        std::fs::write(&path, trace.chrome_json).map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Writes to stdout; a closed pipe (`tilelab run … | head`) is not an error worth a panic.

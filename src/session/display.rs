@@ -1,6 +1,6 @@
 //! Turns the value of a cell's last expression into a rich display.
 
-use super::result::{Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, TensorDisplay};
+use super::result::{Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, SweepDisplay, TensorDisplay};
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
 
@@ -44,6 +44,7 @@ pub fn display_value(value: &Value) -> Display {
                 report: report.clone(),
             }),
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay { summary: simulation.summary.clone(), trace_json: simulation.trace.to_chrome_json() }),
+            Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },
         },
         other => Display::Text { text: repr(other) },
@@ -86,6 +87,7 @@ pub fn display_text(display: &Display) -> String {
             }
             text
         }
+        Display::Sweep(sweep) => crate::lang::interp::pypto::sweep::sweep_text(&sweep.table),
         Display::Graph(graph) => format!("Graph: {} nodes, {} backward nodes", graph.num_nodes, graph.num_backward_nodes),
         Display::GradCheck(check) => {
             let mut text = format!(

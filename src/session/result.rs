@@ -117,6 +117,8 @@ pub enum Display {
     GradCheck(GradCheckDisplay),
     /// A simulated kernel schedule (`pypto.schedule`).
     Schedule(ScheduleDisplay),
+    /// Cycles per vec tile shape, the best marked (`pypto.npu.sweep`).
+    Sweep(SweepDisplay),
 }
 
 /// A tensor for display: shape, dtype, a preview of values and statistics.
@@ -152,6 +154,14 @@ pub struct ScheduleDisplay {
     pub summary: crate::npu::Summary,
     /// Chrome Trace Event JSON (opens in Perfetto).
     pub trace_json: String,
+}
+
+/// A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepDisplay {
+    /// Kernel, preset, rows and the index of the best row.
+    #[serde(flatten)]
+    pub table: crate::lang::interp::pypto::sweep::SweepTable,
 }
 
 /// A graph for display.

@@ -23,6 +23,17 @@ impl Default for Session {
 }
 
 impl Session {
+    /// Starts or stops keeping the Chrome trace of every kernel this thread simulates
+    /// (`pypto.schedule` calls and sweep rows); `take_traces` hands them over.
+    pub fn collect_traces(&mut self, enabled: bool) {
+        crate::lang::interp::pypto::traces::collect_traces(enabled);
+    }
+
+    /// The traces simulated since the last call, in order (empty unless collecting).
+    pub fn take_traces(&mut self) -> Vec<crate::lang::interp::pypto::traces::KernelTrace> {
+        crate::lang::interp::pypto::traces::take_traces()
+    }
+
     /// A session with the default limits.
     pub fn new() -> Session {
         Session::with_limits(Limits::default())

@@ -129,6 +129,8 @@ pub enum Object {
     Graph(GraphData),
     /// A simulated schedule of one kernel run (`pypto.schedule`).
     Schedule(Rc<crate::npu::Simulation>),
+    /// Cycles per vec tile shape of one kernel (`pypto.npu.sweep`).
+    Sweep(Rc<super::pypto::sweep::SweepTable>),
 }
 
 impl Value {
@@ -239,6 +241,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::GradCheck(_) => "GradCheckReport",
         Object::Graph(_) => "Graph",
         Object::Schedule(_) => "Schedule",
+        Object::Sweep(_) => "Sweep",
     }
 }
 

@@ -9,6 +9,8 @@ pub mod kernel;
 pub mod lowering;
 pub mod methods;
 pub mod schedule;
+pub mod sweep;
+pub mod traces;
 pub mod tensor_ops;
 
 use std::rc::Rc;
@@ -46,9 +48,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("pypto.autodiff", "grad" | "check_gradient") => builtin(format!("pypto.autodiff.{name}")),
         ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
         ("pypto", "schedule") => builtin("pypto.schedule".into()),
-        ("pypto.npu", "sweep") => Err(interpreter
-            .error(ErrorKind::Unsupported, format!("{module}.{name} needs the NPU simulator, which this build does not have yet"), span)
-            .with_help("kernels run on the CPU reference path for now")),
+        ("pypto.npu", "sweep") => builtin("pypto.npu.sweep".into()),
         _ => Err(interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span)),
     }
 }
@@ -61,6 +61,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
         "schedule" => schedule::call(interpreter, arguments, span),
+        "npu.sweep" => sweep::call(interpreter, arguments, span),
         "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
@@ -132,6 +133,7 @@ pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object:
     let found = match (object, name) {
         (Object::GradCheck(report), _) => autodiff::report_attribute(report, name),
         (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
+        (Object::Sweep(table), _) => sweep::attribute(table, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
         (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
         (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),

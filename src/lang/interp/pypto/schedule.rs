@@ -12,23 +12,34 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::value::{KernelStyle, Object, Value};
 use crate::lang::syntax::Span;
-use crate::npu::{simulate, NpuError, Simulation};
+use crate::npu::{simulate, NpuConfig, NpuError, Simulation};
 use crate::tensor::Tensor;
 
-/// Calls `pypto.schedule(kernel, *args, **kwargs)`.
-pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Span) -> Result<Value> {
-    if arguments.positional.is_empty() {
-        return Err(interpreter.error(ErrorKind::Type, "pypto.schedule(kernel, *args) needs a kernel", span));
-    }
-    let (kernel, kernel_span) = arguments.positional.remove(0);
-    let Value::Kernel(kernel) = &kernel else {
+/// What one recorded kernel run leaves for lowering: the frame, its tensors and the preset.
+pub(crate) struct RecordedRun {
+    /// The kernel's name.
+    pub kernel: String,
+    /// The kernel's frame (recorded ops, tile settings and where they were set).
+    pub frame: KernelFrame,
+    /// The tensor arguments, in call order.
+    pub inputs: Vec<Tensor>,
+    /// The tensor the kernel returned.
+    pub output: Tensor,
+    /// The session's NPU preset.
+    pub config: NpuConfig,
+}
+
+/// Runs `kernel(*args)` on the reference path, recording the ops it executes (`what` names the
+/// calling function in messages).
+pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Span, arguments: Arguments, what: &str, span: Span) -> Result<RecordedRun> {
+    let Value::Kernel(kernel) = kernel else {
         return Err(interpreter
-            .error(ErrorKind::Type, format!("pypto.schedule needs a kernel, not {}", kernel.type_name()), kernel_span)
+            .error(ErrorKind::Type, format!("{what} needs a kernel, not {}", kernel.type_name()), kernel_span)
             .with_help("decorate the function with @pypto.kernel"));
     };
     if kernel.style != KernelStyle::Functional {
         return Err(interpreter
-            .error(ErrorKind::Unsupported, format!("pypto.schedule lowers @pypto.kernel kernels for now; '{}' is a @pypto.frontend.jit kernel", kernel.name), kernel_span)
+            .error(ErrorKind::Unsupported, format!("{what} lowers @pypto.kernel kernels for now; '{}' is a @pypto.frontend.jit kernel", kernel.name), kernel_span)
             .with_help("write it in the functional style: return the outputs instead of writing output parameters"));
     }
     let config = interpreter.npu_config(span)?;
@@ -44,18 +55,54 @@ pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Sp
     let output = match &result? {
         Value::Tensor(object) => object.get().tensor().clone(),
         other => {
-            return Err(interpreter.error(ErrorKind::Unsupported, format!("pypto.schedule lowers kernels that return one tensor for now; '{}' returned {}", kernel.name, other.type_name()), span));
+            return Err(interpreter.error(ErrorKind::Unsupported, format!("{what} lowers kernels that return one tensor for now; '{}' returned {}", kernel.name, other.type_name()), span));
         }
     };
     let Some(frame) = frame else {
-        return Err(interpreter.error(ErrorKind::Value, "pypto.schedule: the kernel's frame was lost", span));
+        return Err(interpreter.error(ErrorKind::Value, format!("{what}: the kernel's frame was lost"), span));
     };
-    let settings = TileSettings { vec: frame.run.vec_tile_shapes.clone(), cube: frame.run.cube_tile_shapes };
-    let plan = lower(&frame.ops, &inputs, &output, &settings, &config, None).map_err(|error| match error {
-        LoweringError::Unsupported(message) => interpreter.error(ErrorKind::Unsupported, message, span),
-        LoweringError::Tile(error) => tile_site_error(interpreter, &frame, None, error.to_string(), span),
+    Ok(RecordedRun { kernel: kernel.name.to_string(), frame, inputs, output, config })
+}
+
+impl RecordedRun {
+    /// Lowers the recorded run with `settings` and simulates it on the preset.
+    pub(crate) fn simulate(&self, settings: &TileSettings) -> std::result::Result<Simulation, ScheduleFailure> {
+        let plan = lower(&self.frame.ops, &self.inputs, &self.output, settings, &self.config, None).map_err(|error| match error {
+            LoweringError::Unsupported(message) => ScheduleFailure::Unsupported(message),
+            LoweringError::Tile(error) => ScheduleFailure::Tile(error.to_string()),
+        })?;
+        simulate(&plan, &self.config).map_err(ScheduleFailure::Npu)
+    }
+
+    /// The tile settings the kernel itself chose.
+    pub(crate) fn own_settings(&self) -> TileSettings {
+        TileSettings { vec: self.frame.run.vec_tile_shapes.clone(), cube: self.frame.run.cube_tile_shapes }
+    }
+}
+
+/// Why a recorded run could not be simulated.
+pub(crate) enum ScheduleFailure {
+    /// The lowering does not know an op of the kernel.
+    Unsupported(String),
+    /// The tile program builder refused the tiles.
+    Tile(String),
+    /// The simulator refused the plan (capacity, alignment …).
+    Npu(NpuError),
+}
+
+/// Calls `pypto.schedule(kernel, *args, **kwargs)`.
+pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Span) -> Result<Value> {
+    if arguments.positional.is_empty() {
+        return Err(interpreter.error(ErrorKind::Type, "pypto.schedule(kernel, *args) needs a kernel", span));
+    }
+    let (kernel, kernel_span) = arguments.positional.remove(0);
+    let run = record(interpreter, &kernel, kernel_span, arguments, "pypto.schedule", span)?;
+    let simulation = run.simulate(&run.own_settings()).map_err(|failure| match failure {
+        ScheduleFailure::Unsupported(message) => interpreter.error(ErrorKind::Unsupported, message, span),
+        ScheduleFailure::Tile(message) => tile_site_error(interpreter, &run.frame, None, message, span),
+        ScheduleFailure::Npu(error) => npu_error(interpreter, &run.frame, error, span),
     })?;
-    let simulation = simulate(&plan, &config).map_err(|error| npu_error(interpreter, &frame, error, span))?;
+    super::traces::record_trace(&run.kernel, &simulation);
     Ok(Value::object(Object::Schedule(Rc::new(simulation))))
 }
 
