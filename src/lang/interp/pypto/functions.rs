@@ -14,7 +14,7 @@ use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
-    if let Some(op) = unary_op(name) {
+    if let Some(op) = UnaryOp::from_name(name) {
         let bound = interpreter.bind(&full, &["x", "approximate"], arguments, false, span)?;
         let x = bound.tensor(0)?;
         let op = match (op, bound.optional(1)) {
@@ -155,25 +155,6 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
     Ok(Value::None)
 }
 
-fn unary_op(name: &str) -> Option<UnaryOp> {
-    Some(match name {
-        "exp" => UnaryOp::Exp,
-        "log" => UnaryOp::Log,
-        "sqrt" => UnaryOp::Sqrt,
-        "rsqrt" => UnaryOp::Rsqrt,
-        "reciprocal" => UnaryOp::Reciprocal,
-        "abs" => UnaryOp::Abs,
-        "neg" => UnaryOp::Neg,
-        "sin" => UnaryOp::Sin,
-        "cos" => UnaryOp::Cos,
-        "tanh" => UnaryOp::Tanh,
-        "sigmoid" => UnaryOp::Sigmoid,
-        "relu" => UnaryOp::Relu,
-        "silu" => UnaryOp::Silu,
-        "gelu" => UnaryOp::GeluErf,
-        _ => return None,
-    })
-}
 
 fn binary_op(name: &str) -> Option<BinaryOp> {
     Some(match name {

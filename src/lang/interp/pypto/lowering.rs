@@ -87,25 +87,6 @@ fn unsupported(message: String) -> LoweringError {
     LoweringError::Unsupported(message)
 }
 
-fn unary(name: &str) -> Option<UnaryOp> {
-    Some(match name {
-        "exp" => UnaryOp::Exp,
-        "log" => UnaryOp::Log,
-        "sqrt" => UnaryOp::Sqrt,
-        "rsqrt" => UnaryOp::Rsqrt,
-        "reciprocal" => UnaryOp::Reciprocal,
-        "abs" => UnaryOp::Abs,
-        "neg" => UnaryOp::Neg,
-        "sin" => UnaryOp::Sin,
-        "cos" => UnaryOp::Cos,
-        "tanh" => UnaryOp::Tanh,
-        "sigmoid" => UnaryOp::Sigmoid,
-        "relu" => UnaryOp::Relu,
-        "silu" => UnaryOp::Silu,
-        "gelu" => UnaryOp::GeluErf,
-        _ => return None,
-    })
-}
 
 fn binary(name: &str) -> Option<(BinaryOp, bool)> {
     Some(match name {
@@ -156,7 +137,7 @@ pub(crate) fn lower(ops: &[RecordedOp], inputs: &[Tensor], output: &Tensor, sett
     let Some(last) = ops.last() else {
         return Err(unsupported("pypto.schedule: the kernel executed no tensor op it can lower (indexing and `.T` cannot be lowered yet)".into()));
     };
-    if let Some(op) = ops.iter().find(|op| unary(&op.name).is_none() && binary(&op.name).is_none() && reduction(&op.name).is_none() && op.name != "matmul") {
+    if let Some(op) = ops.iter().find(|op| UnaryOp::from_name(&op.name).is_none() && binary(&op.name).is_none() && reduction(&op.name).is_none() && op.name != "matmul") {
         return Err(unsupported(format!("pypto.schedule cannot lower `{}` yet", op.name)));
     }
     if last.result.as_ref().map(identity) != Some(identity(output)) {
@@ -257,7 +238,7 @@ fn lower_chain(ops: &[RecordedOp], inputs: &[Tensor], output: &Tensor, settings:
             Some(index) => Ok(slot(index, gm_inputs)),
             None => Err(unsupported(format!("pypto.schedule lowers straight element-wise chains for now: `{}` reads a tensor that is neither a kernel input nor the previous op's result (indexing, `.T` and reused intermediates cannot be lowered yet)", op.name))),
         };
-        let step = match (unary(&op.name), binary(&op.name), tensors.as_slice()) {
+        let step = match (UnaryOp::from_name(&op.name), binary(&op.name), tensors.as_slice()) {
             (Some(unary), _, [x]) => {
                 // `gelu(x, approximate="tanh")` is the tanh form, as in the reference path.
                 let tanh_form = op.operands.iter().any(|(_, operand)| matches!(operand, Operand::Other(Value::Str(mode)) if mode.as_ref() == "tanh"));
