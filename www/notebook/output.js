@@ -6,6 +6,7 @@ import { element } from './displays/dom.js';
 import { renderGradCheck } from './displays/grad-check.js';
 import { renderGraph } from './displays/graph.js';
 import { renderSchedule } from './displays/schedule.js';
+import { renderSweep } from './displays/sweep.js';
 import { renderTensor } from './displays/tensor.js';
 
 /** One display (the value of the cell's last expression). */
@@ -21,6 +22,8 @@ function renderDisplay(display) {
       return renderGraph(display);
     case 'schedule':
       return renderSchedule(display);
+    case 'sweep':
+      return renderSweep(display);
     default:
       return element('p', 'output-note', t('output.unknownDisplay', { kind: String(display.kind) }));
   }
