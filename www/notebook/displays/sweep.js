@@ -105,7 +105,12 @@ function drawChart(display, colours) {
       group.classList.add('error');
       group.append(svgElement('rect', { class: 'sweep-error-slot', x, y: TOP, width: barWidth, height: PLOT_HEIGHT, fill: `url(#${pattern.id})` }));
       const note = svgElement('text', { class: 'sweep-error-label', x: x + barWidth / 2, y: TOP + PLOT_HEIGHT / 2, 'text-anchor': 'middle' });
-      note.textContent = shortError(row.error);
+      // One word per line so the label stays inside the narrow slot.
+      shortError(row.error).split(' ').slice(0, 3).forEach((word, line) => {
+        const span = svgElement('tspan', { x: x + barWidth / 2, dy: line === 0 ? 0 : 13 });
+        span.textContent = word.length > 8 ? `${word.slice(0, 7)}…` : word;
+        note.append(span);
+      });
       group.append(note);
     } else {
       const y = yOf(row.cycles ?? 0);
