@@ -30,3 +30,12 @@ export function formatValue(value) {
 export function formatShape(dims) {
   return `[${(dims ?? []).join(', ')}]`;
 }
+
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+
+/** A new SVG element with attributes (values set as attribute text, never parsed as markup). */
+export function svgElement(tag, attributes = {}) {
+  const node = document.createElementNS(SVG_NAMESPACE, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}

@@ -2,9 +2,8 @@
 // core × pipe that ran something, grouped by core, drawn as SVG through DOM calls, with a time axis,
 // zoom buttons and horizontal scroll, plus the same events as a table for screen readers.
 import { t } from '../../i18n/index.js';
-import { element } from './dom.js';
+import { element, svgElement } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** Width of the lane labels, in px. */
 const LABEL_WIDTH = 150;
 /** Height of one lane and of the axis, in px. */
@@ -17,13 +16,6 @@ const BASE_WIDTH = 820;
 const MAX_ZOOM = 64;
 /** Rows of the table alternative (a huge trace stays usable; the download has every event). */
 const MAX_TABLE_ROWS = 400;
-
-/** A new SVG element with attributes. */
-function svgElement(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
 
 /**
  * The trace as lanes: names of cores and pipes from the metadata events, and the complete ('X')

@@ -2,9 +2,8 @@
 // bound pipe with a legend and the best bar marked, error rows as hatched empty slots; and the same
 // rows as a table (with the full error text) in a collapsible section. SVG is built through DOM calls.
 import { t } from '../../i18n/index.js';
-import { element, formatShape } from './dom.js';
+import { element, formatShape, svgElement } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** Plot geometry, in px: bar slot width, plot height, margins for the axis and the labels. */
 const SLOT_WIDTH = 72;
 const PLOT_HEIGHT = 180;
@@ -15,13 +14,6 @@ const BOTTOM = 44;
 const PALETTE_SIZE = 6;
 /** Characters of an error kept under its slot; the table and the tooltip have the whole text. */
 const SHORT_ERROR = 14;
-
-/** A new SVG element with attributes. */
-function svgElement(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
 
 /** A `<title>` child (the native tooltip) with text. */
 function tooltip(text) {
