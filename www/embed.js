@@ -2,11 +2,7 @@
 // autosave (it never touches the reader's own notebook), nothing runs until the reader asks, and
 // a link opens the same notebook in the full page.
 import { initLocale, onLocaleChange, t } from './i18n/index.js';
-import { Engine } from './engine/client.js';
-import { NotebookModel } from './notebook/model.js';
-import { Runner } from './notebook/runner.js';
-import { NotebookView } from './notebook/view.js';
-import { Controller } from './notebook/controller.js';
+import { mountNotebook } from './notebook/mount.js';
 import { ShareError, decodeNotebook, sharedPayload } from './notebook/share.js';
 import { refreshEditorPhrases } from './editor/setup.js';
 import { initBanners, showBanner } from './ui/banner.js';
@@ -17,20 +13,7 @@ const $ = (id) => document.getElementById(id);
 initLocale();
 initBanners($('banners'));
 
-const announcer = $('announcer');
-function announce(text) {
-  announcer.textContent = '';
-  setTimeout(() => {
-    announcer.textContent = text;
-  }, 30);
-}
-
-const engine = new Engine(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-const model = new NotebookModel();
-const runner = new Runner(model, engine);
-const controller = new Controller({ model, runner, announce, openHelp, stop: () => runner.stop() });
-const view = new NotebookView(model, $('cells'), controller);
-controller.attach(view);
+const { announce, engine, model, runner, controller, view } = mountNotebook({ cells: $('cells'), announcer: $('announcer'), openHelp });
 
 engine.addEventListener('status', (event) => {
   const badge = $('engine');

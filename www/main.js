@@ -1,11 +1,7 @@
 // The notebook page: wires the model, its view, the engine worker, autosave, files, share links,
 // dialogs, theme and language. Views only render; the worker is the only module that imports pkg/.
 import { initLocale, locale, onLocaleChange, setLocale, t } from './i18n/index.js';
-import { Engine } from './engine/client.js';
-import { NotebookModel } from './notebook/model.js';
-import { Runner } from './notebook/runner.js';
-import { NotebookView } from './notebook/view.js';
-import { Controller } from './notebook/controller.js';
+import { mountNotebook } from './notebook/mount.js';
 import { Autosave, isQuotaError } from './notebook/persistence.js';
 import { openSharedLink, shareNotebook } from './notebook/share-flow.js';
 import { refreshEditorPhrases } from './editor/setup.js';
@@ -26,21 +22,7 @@ const languageSelect = $('language');
 languageSelect.value = locale();
 languageSelect.addEventListener('change', () => setLocale(languageSelect.value));
 
-const announcer = $('announcer');
-/** Tells screen readers something through the polite live region. */
-function announce(text) {
-  announcer.textContent = '';
-  setTimeout(() => {
-    announcer.textContent = text;
-  }, 30);
-}
-
-const engine = new Engine(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-const model = new NotebookModel();
-const runner = new Runner(model, engine);
-const controller = new Controller({ model, runner, announce, openHelp, stop: () => runner.stop() });
-const view = new NotebookView(model, $('cells'), controller);
-controller.attach(view);
+const { announce, engine, model, runner, controller, view } = mountNotebook({ cells: $('cells'), announcer: $('announcer'), openHelp });
 
 // Engine status badge.
 const engineBadge = $('engine');
