@@ -177,7 +177,7 @@ pub fn row_reduction(input: &GmTensor, op: ReduceOp, tile: [usize; 2], cores: us
 }
 
 /// Cube tile shapes of a matmul, as pypto's `set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1])`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CubeTiles {
     /// `[mL0, mL1]`: rows per L0A tile, rows per L1 tile.
     pub m: [usize; 2],

@@ -1,0 +1,124 @@
+//! A kernel's work as the language recorded it, tile by tile: plain data that [`lower_work`] turns
+//! into per-core tile programs. A unit is one independent piece of work (one `pypto.loop`
+//! iteration of a `@pypto.frontend.jit` kernel, or one automatic tile of a `@pypto.kernel`); units
+//! are spread over cores. Inside a unit, values are tiles; where each tile lives (UB, L1, L0A/L0B,
+//! L0C) and which pipe moves it is the lowering's decision, not the recorder's.
+
+use serde::Serialize;
+
+use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
+
+use super::builder::TileError;
+use super::patterns::CubeTiles;
+use super::program::{GmRegion, GmTensor, KernelPlan};
+
+/// An index into [`WorkUnit::values`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ValueId(pub u32);
+
+/// A tile value computed inside a unit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TileValue {
+    /// The full tile shape (what a buffer must hold).
+    pub shape: Vec<usize>,
+    /// The valid part (a ragged last tile); equal to `shape` for full tiles.
+    pub valid_shape: Vec<usize>,
+    /// The element dtype it is stored in.
+    pub dtype: DType,
+}
+
+/// An operand of an element-wise binary step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum WorkOperand {
+    /// A tile of the unit.
+    Tile(ValueId),
+    /// A number (`x * 0.5`), broadcast to the other operand's shape.
+    Scalar(f64),
+}
+
+/// One step of a unit. Every step that produces a value names it in `output`; shapes and dtypes
+/// of the outputs are in [`WorkUnit::values`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum WorkStep {
+    /// Reads `region` of a GM tensor into a tile (elements outside the region's shape, i.e.
+    /// outside the tile's valid shape, read as 0).
+    Load { region: GmRegion, output: ValueId },
+    /// `output = op(input)` element-wise.
+    Unary { op: UnaryOp, input: ValueId, output: ValueId },
+    /// `output = op(lhs, rhs)` element-wise with numpy broadcasting between tiles.
+    Binary { op: BinaryOp, lhs: WorkOperand, rhs: WorkOperand, output: ValueId },
+    /// `output = clip(input, low, high)`.
+    Clip { input: ValueId, low: Option<f64>, high: Option<f64>, output: ValueId },
+    /// Reduces `input` over `dims` (kept as size-1 dims in `output`).
+    Reduce { op: ReduceOp, input: ValueId, dims: Vec<usize>, output: ValueId },
+    /// Converts `input` to the dtype of `output`.
+    Cast { input: ValueId, output: ValueId },
+    /// `output = op(a) · op(b)` on the cube (op = optional transpose), accumulated in f32 and stored
+    /// in `output`'s dtype; the lowering splits it by the kernel's cube tiles.
+    Matmul { a: ValueId, b: ValueId, a_transposed: bool, b_transposed: bool, output: ValueId },
+    /// Writes the valid region of `input` to `region` of a GM tensor; with `accumulate` the tile
+    /// is added to what GM holds (Ascend's atomic add), as in bias/weight gradients accumulated
+    /// across M tiles.
+    Store { input: ValueId, region: GmRegion, accumulate: bool },
+}
+
+/// A step and the kernel source line it comes from (shown in traces and diagnostics).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LocatedStep {
+    /// The step.
+    pub step: WorkStep,
+    /// The 1-based source line of the script op that produced it.
+    pub line: Option<u32>,
+}
+
+/// One independent piece of work: its values and its steps in program order.
+#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+pub struct WorkUnit {
+    /// The tiles computed in this unit, indexed by [`ValueId`].
+    pub values: Vec<TileValue>,
+    /// The steps in the order the script executed them.
+    pub steps: Vec<LocatedStep>,
+}
+
+/// Tile settings that shape the programs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WorkSettings {
+    /// UB buffering depth from `vec_nbuffer_setting` (1 = none, 2 = ping-pong …).
+    pub vec_buffers: usize,
+    /// Cube tile shapes from `set_cube_tile_shapes`, if the kernel set them.
+    pub cube_tiles: Option<CubeTiles>,
+    /// The line that set the vec tile shape (capacity diagnostics point at it).
+    pub vec_tile_line: Option<u32>,
+    /// The line that set the cube tile shapes.
+    pub cube_tile_line: Option<u32>,
+}
+
+/// A whole kernel's work.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TileWork {
+    /// The kernel name.
+    pub name: String,
+    /// The GM tensors the regions refer to (inputs, outputs, workspaces), indexed by `TensorId`.
+    pub tensors: Vec<GmTensor>,
+    /// The units, in loop order.
+    pub units: Vec<WorkUnit>,
+    /// Tile settings.
+    pub settings: WorkSettings,
+}
+
+/// The chip the programs are for, as plain numbers (the tile layer never sees `NpuConfig`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LoweringTarget {
+    /// Split cube and vector cores (910B): cube results reach vector work through GM.
+    pub split: bool,
+    /// Cores with a cube unit (all cores when coupled).
+    pub cube_cores: usize,
+    /// Cores with a vector unit (all cores when coupled).
+    pub vector_cores: usize,
+}
+
+/// Lowers `work` to one tile program per core used on `target`.
+pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
+    let _ = (work, target);
+    Err(TileError::BadPattern { pattern: "lower_work", detail: "not written yet".into() })
+}
