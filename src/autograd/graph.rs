@@ -23,6 +23,10 @@ pub struct GraphNode {
     pub name: Option<String>,
     /// Shape and dtype of each output.
     pub outputs: Vec<ValueMeta>,
+    /// Shape and dtype of every input of an op, in argument order, constants included (an input
+    /// with no edge in `GraphData::edges` is a constant); empty for leaves.
+    #[serde(default)]
+    pub inputs: Vec<ValueMeta>,
     /// The tensors kept for backward (described even after they are freed).
     pub saved: Vec<SavedInfo>,
     /// Whether the saved tensors were already freed by a backward.
@@ -111,6 +115,7 @@ impl GraphData {
                     op: None,
                     name: name.borrow().clone(),
                     outputs: node.outputs.clone(),
+                    inputs: Vec::new(),
                     saved: Vec::new(),
                     saved_freed: false,
                     has_grad: grad.borrow().is_some(),
@@ -133,6 +138,7 @@ impl GraphData {
                         op: Some(operation.op.clone()),
                         name: None,
                         outputs: node.outputs.clone(),
+                        inputs: operation.inputs.iter().map(|edge| edge.meta.clone()).collect(),
                         saved: operation.saved_info.clone(),
                         saved_freed: freed,
                         has_grad: false,
@@ -183,4 +189,28 @@ impl GraphData {
 
 fn escape(text: &str) -> String {
     text.replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, Tensor};
+
+    #[test]
+    fn op_nodes_list_every_input_constants_included() {
+        // y = x · c with x a [2, 3] f32 leaf and c a [3] f32 constant (broadcast over rows): the mul
+        // node has two inputs in argument order, only x's has an edge, so c reads as a constant.
+        let x = Var::named_leaf(Tensor::from_f64(vec![1.0; 6], &[2, 3], DType::F32).unwrap(), "x");
+        let c = Var::constant(Tensor::from_f64(vec![2.0; 3], &[3], DType::F32).unwrap());
+        let y = x.mul(&c).unwrap();
+        let graph = GraphData::from_outputs(std::slice::from_ref(&y));
+        let mul = graph.nodes.iter().find(|node| node.label == "mul").unwrap();
+        let shapes: Vec<&[usize]> = mul.inputs.iter().map(|meta| meta.shape.as_slice()).collect();
+        assert_eq!(shapes, vec![&[2, 3][..], &[3][..]]);
+        assert!(mul.inputs.iter().all(|meta| meta.dtype == DType::F32));
+        let wired: Vec<usize> = graph.edges.iter().filter(|edge| edge.to == mul.id).map(|edge| edge.to_input).collect();
+        assert_eq!(wired, vec![0]);
+        let leaf = graph.nodes.iter().find(|node| node.name.as_deref() == Some("x")).unwrap();
+        assert!(leaf.inputs.is_empty());
+    }
 }
