@@ -1,35 +1,126 @@
-// A graph display, until a drawn graph view exists: node counts, memory saved for backward, the
-// forward ops in order, and the Graphviz text (to paste into any DOT viewer).
+// The `graph` display (pypto.graph): the forward and backward graph laid out by elkjs in a worker and
+// drawn as SVG, with a legend, zoom and pan, a details panel for the clicked node, a table
+// alternative, and the Graphviz text. Everything the user wrote (names) goes in as text.
 import { t } from '../../i18n/index.js';
-import { element, formatShape } from './dom.js';
+import { element } from './dom.js';
+import { createCanvas } from './graph-canvas.js';
+import { nodeTable, showDetails } from './graph-details.js';
+import { layoutInWorker } from './graph-layout.js';
+import { buildModel, elkGraph, readLayout } from './graph-model.js';
 
-/** Nodes listed at most. */
-const MAX_NODES = 40;
+/** Layouts by display, so re-rendering a cell's output (language switch) does not lay it out again. */
+const layouts = new WeakMap();
 
-/** `name: label [shape] dtype` for one node. */
-function nodeLine(node) {
-  const output = node.outputs?.[0];
-  const where = output ? ` ${formatShape(output.shape)} ${output.dtype ?? ''}`.trimEnd() : '';
-  return `${node.name ? `${node.name}: ` : ''}${node.label}${where}`;
+/** The model and the (pending) layout of a display. */
+function prepared(display) {
+  let entry = layouts.get(display);
+  if (!entry) {
+    const model = buildModel(display.graph);
+    const promise = layoutInWorker(elkGraph(model)).then(({ layout, milliseconds }) => ({ positions: readLayout(layout), milliseconds }));
+    entry = { model, promise };
+    layouts.set(display, entry);
+  }
+  return entry;
+}
+
+/** A toolbar button with a visible text and an accessible name. */
+function button(className, text, label, action) {
+  const node = element('button', `schedule-button ${className}`, text);
+  node.type = 'button';
+  node.setAttribute('aria-label', label);
+  node.addEventListener('click', action);
+  return node;
+}
+
+/** The legend: one swatch per node kind and per edge kind. */
+function legend() {
+  const list = element('ul', 'graph-legend');
+  list.setAttribute('aria-label', t('output.graphView.legend'));
+  for (const kind of ['leaf', 'op', 'backward', 'grad', 'saved', 'forwardEdge', 'gradientEdge']) {
+    const item = element('li', `graph-legend-${kind}`);
+    item.append(element('span', 'graph-swatch'), element('span', null, t(`output.graphView.legendItem.${kind}`)));
+    list.append(item);
+  }
+  return list;
 }
 
 /** The view of a `graph` display. */
 export function renderGraph(display) {
   const box = element('div', 'output-graph');
-  box.append(element('div', 'output-caption', t('output.graph', {
-    nodes: display.num_nodes,
-    backward: display.num_backward_nodes,
-    bytes: display.graph?.saved_activation_bytes ?? 0,
-  })));
-  const nodes = display.graph?.nodes ?? [];
-  if (nodes.length > 0) {
-    const list = element('ol', 'graph-nodes');
-    for (const node of nodes.slice(0, MAX_NODES)) list.append(element('li', null, nodeLine(node)));
-    if (nodes.length > MAX_NODES) list.append(element('li', 'more', '…'));
-    box.append(list);
+  const counts = { nodes: display.num_nodes, backward: display.num_backward_nodes, bytes: display.graph?.saved_activation_bytes ?? 0 };
+  const header = element('div', 'graph-header');
+  header.append(element('span', 'output-caption', t('output.graph', counts)));
+  box.append(header);
+  const { model, promise } = prepared(display);
+  if (model.nodes.length === 0) {
+    box.append(element('p', 'output-note', t('output.graphView.empty')));
+    return box;
   }
+
+  const toolbar = element('div', 'schedule-toolbar graph-toolbar');
+  toolbar.setAttribute('role', 'toolbar');
+  toolbar.setAttribute('aria-label', t('output.graphView.toolbar'));
+  let canvas = null;
+  const zoomLabel = element('span', 'schedule-zoom-level graph-zoom-level');
+  const showZoom = () => {
+    zoomLabel.textContent = canvas ? t('output.graphView.zoomLevel', { percent: Math.round(canvas.scale * 100) }) : '';
+  };
+  const zoomOut = button('graph-zoom-out', '−', t('output.graphView.zoomOut'), () => { canvas?.zoomBy(0.8); requestAnimationFrame(showZoom); });
+  const zoomIn = button('graph-zoom-in', '+', t('output.graphView.zoomIn'), () => { canvas?.zoomBy(1.25); requestAnimationFrame(showZoom); });
+  const zoomFit = button('graph-zoom-fit', t('output.graphView.fit'), t('output.graphView.fitLabel'), () => { canvas?.fit(); requestAnimationFrame(showZoom); });
+  const tableToggle = button('graph-table-toggle', t('output.graphView.table'), t('output.graphView.tableLabel'), () => setTable(tableToggle.getAttribute('aria-pressed') !== 'true'));
+  tableToggle.setAttribute('aria-pressed', 'false');
+  for (const control of [zoomOut, zoomIn, zoomFit]) control.disabled = true;
+  toolbar.append(zoomOut, zoomIn, zoomFit, tableToggle, zoomLabel, element('span', 'graph-hint', t('output.graphView.hint')));
+
+  const status = element('p', 'graph-status');
+  status.setAttribute('role', 'status');
+  status.textContent = t('output.graphView.layingOut', { nodes: model.nodes.length, edges: model.edges.length });
+  box.dataset.layout = 'pending';
+
+  const body = element('div', 'graph-body');
+  const stage = element('div', 'graph-stage');
+  stage.append(element('div', 'graph-placeholder'));
+  const panel = element('aside', 'graph-details');
+  panel.hidden = true;
+  panel.setAttribute('aria-label', t('output.graphView.details'));
+  panel.addEventListener('graph-details-closed', () => canvas?.element.focus());
+  body.append(stage, panel);
+
+  const tableBox = element('div', 'graph-table-box');
+  tableBox.hidden = true;
+  const setTable = (on) => {
+    tableToggle.setAttribute('aria-pressed', String(on));
+    if (on && tableBox.childElementCount === 0) tableBox.append(nodeTable(model, display.graph));
+    tableBox.hidden = !on;
+    body.hidden = on;
+  };
+
   const dot = element('details', 'graph-dot');
   dot.append(element('summary', null, t('output.graphDot')), element('pre', 'output-text', display.dot));
-  box.append(dot);
+  box.append(toolbar, status, legend(), body, tableBox, dot);
+
+  promise.then(
+    ({ positions, milliseconds }) => {
+      canvas = createCanvas(model, positions, {
+        title: t('output.graphView.title', { forward: display.num_nodes, backward: display.num_backward_nodes, edges: model.edges.length }),
+        onActivate: (node) => showDetails(panel, node, model, display.graph),
+      });
+      stage.replaceChildren(canvas.element);
+      canvas.element.addEventListener('keydown', () => requestAnimationFrame(showZoom));
+      canvas.element.addEventListener('wheel', () => requestAnimationFrame(showZoom));
+      for (const control of [zoomOut, zoomIn, zoomFit]) control.disabled = false;
+      box.dataset.layout = 'done';
+      box.dataset.layoutMs = String(Math.round(milliseconds));
+      status.textContent = t('output.graphView.laidOut', { nodes: model.nodes.length, seconds: (milliseconds / 1000).toFixed(2) });
+      requestAnimationFrame(showZoom);
+    },
+    (error) => {
+      box.dataset.layout = 'error';
+      status.classList.add('output-error');
+      status.textContent = t('output.graphView.layoutFailed', { message: error?.message ?? String(error) });
+      setTable(true);
+    },
+  );
   return box;
 }
