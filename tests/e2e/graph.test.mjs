@@ -185,7 +185,7 @@ test('a 500+ node graph is laid out off the main thread while the page keeps res
     await page.waitForFunction(() => document.querySelector('.output-graph')?.dataset.layout !== 'pending', null, { timeout: 180_000, polling: 250 });
     assert.equal(await view.getAttribute('data-layout'), 'done');
     const milliseconds = Number(await view.getAttribute('data-layout-ms'));
-    console.log(`layout of ${nodes} forward + ${backward} backward nodes: ${milliseconds} ms in the worker (${Date.now() - started} ms seen by the test)`);
+    console.log(`layout of ${nodes} forward + ${backward} backward nodes: ${milliseconds} ms in the worker (${Date.now() - started} ms seen by the test); longest frame gap meanwhile ${frameGap.toFixed(0)} ms`);
     // Only what is in view is drawn: far fewer node elements than nodes.
     const drawnNodes = await view.locator('.graph-node').count();
     assert.ok(drawnNodes > 0 && drawnNodes < nodes, `${drawnNodes} nodes drawn`);

@@ -104,7 +104,7 @@ export function showDetails(panel, node, model, graph) {
   const source = record?.source;
   row(facts, t('output.graphView.field.source'), source?.line ? t('output.graphView.sourceLine', { cell: source.cell ?? '?', line: source.line }) : t('output.graphView.unknown'));
   panel.append(header, facts);
-  if (record?.op) panel.append(section(t('output.graphView.inputs'), inputLines(record, model, graph), 'inputs'));
+  if (kind === 'op' && record) panel.append(section(t('output.graphView.inputs'), inputLines(record, model, graph), 'inputs'));
   if (kind === 'backward') {
     const sent = (graph?.gradient_edges ?? [])
       .filter((edge) => edge.producer === record?.id)

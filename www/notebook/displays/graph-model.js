@@ -17,6 +17,30 @@ export const METRICS = {
 /** Consumers of one leaf above which each gets its own reference copy of the leaf. */
 const SHARED_LEAF_FANOUT = 3;
 
+/** Nodes up to which ELK places the edge labels itself. */
+const ELK_LABEL_LIMIT = 300;
+
+/** Width of an edge label (its text is smaller than the nodes'). */
+function labelWidth(text) {
+  return Math.ceil(textWidth(text) * 0.86);
+}
+
+/** A label box centred on the longest segment of a route (for labels ELK did not place). */
+function labelOnRoute(points, text) {
+  let best = null;
+  for (let index = 1; index < points.length; index += 1) {
+    const length = Math.hypot(points[index].x - points[index - 1].x, points[index].y - points[index - 1].y);
+    if (!best || length > best.length) best = { length, from: points[index - 1], to: points[index] };
+  }
+  if (!best) return null;
+  const width = labelWidth(text);
+  const height = METRICS.labelHeight;
+  const x = (best.from.x + best.to.x) / 2;
+  const y = (best.from.y + best.to.y) / 2;
+  // Above a horizontal segment, beside a vertical one, so the label does not hide the line.
+  return best.from.y === best.to.y ? { x: x - width / 2, y: y - height - 1, width, height } : { x: x + 3, y: y - height / 2, width, height };
+}
+
 /** Saved tensors listed inside a backward node before "+n more". */
 const MAX_SAVED_ROWS = 3;
 
@@ -66,7 +90,7 @@ export function buildModel(graph) {
   const outputs = new Set(graph?.outputs ?? []);
   for (const record of graph?.nodes ?? []) {
     forwardById.set(record.id, record);
-    const isLeaf = !record.op;
+    const isLeaf = record.op == null && (record.label ?? 'leaf') === 'leaf';
     const title = isLeaf ? (record.name ?? `leaf ${record.id}`) : record.label;
     const lines = [title, describeMeta(record.outputs?.[0])];
     if (!isLeaf && record.saved?.length > 0) lines.push(`▣ ${record.saved.length}`);
@@ -124,13 +148,17 @@ export function buildModel(graph) {
   return { nodes, edges: kept, byId, forwardById };
 }
 
-/** The ELK options of one part: layered, `direction`, orthogonal edges, room for edge labels. */
-function partOptions(direction) {
+/**
+ * The ELK options of one part: layered, `direction`, orthogonal edges. With `placedLabels` ELK places
+ * the edge labels (label dummies in their own layers); without, the layers are spaced wide enough
+ * for a label on the edge's longest segment.
+ */
+function partOptions(direction, placedLabels) {
   return {
     'elk.algorithm': 'layered',
     'elk.direction': direction,
     'elk.edgeRouting': 'ORTHOGONAL',
-    'elk.layered.spacing.nodeNodeBetweenLayers': '30',
+    'elk.layered.spacing.nodeNodeBetweenLayers': placedLabels ? '30' : '84',
     'elk.spacing.nodeNode': '18',
     'elk.spacing.edgeLabel': '2',
     'elk.spacing.edgeNode': '10',
@@ -148,6 +176,8 @@ function partOptions(direction) {
  * Edge labels are given sizes so ELK keeps them clear of nodes.
  */
 export function elkGraph(model) {
+  // Label dummies roughly double the layout's work; past this size labels are placed by readLayout.
+  const placedLabels = model.nodes.length <= ELK_LABEL_LIMIT;
   const part = (name, direction, kinds) => {
     const inside = new Set();
     const children = [];
@@ -162,9 +192,9 @@ export function elkGraph(model) {
         id: edge.id,
         sources: [edge.source],
         targets: [edge.target],
-        labels: [{ id: `${edge.id}l`, text: edge.label, width: Math.ceil(textWidth(edge.label) * 0.86), height: METRICS.labelHeight }],
+        labels: placedLabels ? [{ id: `${edge.id}l`, text: edge.label, width: labelWidth(edge.label), height: METRICS.labelHeight }] : [],
       }));
-    return { id: name, layoutOptions: partOptions(direction), children, edges };
+    return { id: name, layoutOptions: partOptions(direction, placedLabels), children, edges };
   };
   const parts = [part('forward', 'RIGHT', ['leaf', 'op']), part('backward', 'LEFT', ['backward', 'grad'])].filter((item) => item.children.length > 0);
   return {
@@ -186,7 +216,8 @@ export function elkGraph(model) {
  * Positions from a laid-out ELK graph, in root coordinates: `boxes` (id → x, y, width, height, part
  * boxes included), `routes` (edge id → points) and `labels` (edge id → x, y, width, height).
  */
-export function readLayout(laidOut) {
+export function readLayout(laidOut, model) {
+  const labelText = new Map((model?.edges ?? []).map((edge) => [edge.id, edge.label]));
   const boxes = new Map();
   const routes = new Map();
   const labels = new Map();
@@ -203,6 +234,10 @@ export function readLayout(laidOut) {
       routes.set(edge.id, points.map((point) => ({ x: dx + point.x, y: dy + point.y })));
       const label = edge.labels?.[0];
       if (label && Number.isFinite(label.x)) labels.set(edge.id, { x: dx + label.x, y: dy + label.y, width: label.width, height: label.height });
+      else if (labelText.has(edge.id)) {
+        const placed = labelOnRoute(routes.get(edge.id), labelText.get(edge.id));
+        if (placed) labels.set(edge.id, placed);
+      }
     }
   }
   return { boxes, routes, labels, width: laidOut.width ?? 0, height: laidOut.height ?? 0 };

@@ -16,7 +16,7 @@ function prepared(display) {
   let entry = layouts.get(display);
   if (!entry) {
     const model = buildModel(display.graph);
-    const promise = layoutInWorker(elkGraph(model)).then(({ layout, milliseconds }) => ({ positions: readLayout(layout), milliseconds }));
+    const promise = layoutInWorker(elkGraph(model)).then(({ layout, milliseconds }) => ({ positions: readLayout(layout, model), milliseconds }));
     entry = { model, promise };
     layouts.set(display, entry);
   }
