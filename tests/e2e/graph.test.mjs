@@ -4,7 +4,9 @@
 // worked out by hand; the page must stay responsive while a 500+ node graph is laid out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { screenshot } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, screenshot } from './harness.mjs';
 import { open, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
@@ -222,6 +224,16 @@ test('the graph view is translated into 简体中文', async () => {
     await view.locator('.graph-node[data-kind="backward"]', { hasText: 'add_backward' }).click();
     assert.equal(await view.locator('.graph-details h5').first().textContent(), '发出的梯度');
     await screenshot(page, 'graph-zh-CN-dark');
+    // axe finds no serious or critical accessibility problem in the view (drawing, panel, table).
+    await page.evaluate(readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const axeProblems = async () => page.evaluate(async () => {
+      const report = await globalThis.axe.run(document.querySelector('.output-graph'));
+      if (report.passes.length === 0) return ['axe checked nothing'];
+      return report.violations.filter((item) => ['serious', 'critical'].includes(item.impact)).map((item) => `${item.id}: ${item.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(' | ')}`);
+    });
+    assert.deepEqual(await axeProblems(), []);
+    await view.locator('.graph-table-toggle').click();
+    assert.deepEqual(await axeProblems(), []);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
