@@ -203,6 +203,9 @@ test('a 500+ node graph is laid out off the main thread while the page keeps res
     await page.waitForFunction((before) => [...document.querySelectorAll('.graph-node')].map((group) => group.dataset.id).join() !== before, firstIds);
     await view.scrollIntoViewIfNeeded();
     await screenshot(page, 'graph-500-nodes');
+    await view.locator('.graph-zoom-fit').click();
+    await page.waitForFunction(() => Number(document.querySelector('.graph-viewport').dataset.scale) < 0.2);
+    await screenshot(page, 'graph-500-nodes-fit');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -20,6 +20,9 @@ const SHARED_LEAF_FANOUT = 3;
 /** Nodes up to which ELK places the edge labels itself. */
 const ELK_LABEL_LIMIT = 300;
 
+/** Nodes of one part past which its layers are wrapped into rows. */
+const WRAP_NODES = 80;
+
 /** Width of an edge label (its text is smaller than the nodes'). */
 function labelWidth(text) {
   return Math.ceil(textWidth(text) * 0.86);
@@ -194,7 +197,14 @@ export function elkGraph(model) {
         targets: [edge.target],
         labels: placedLabels ? [{ id: `${edge.id}l`, text: edge.label, width: labelWidth(edge.label), height: METRICS.labelHeight }] : [],
       }));
-    return { id: name, layoutOptions: partOptions(direction, placedLabels), children, edges };
+    const layoutOptions = partOptions(direction, placedLabels);
+    if (children.length > WRAP_NODES) {
+      // A long chain (a loop of ops) would be one row tens of thousands of px wide; wrapping folds it
+      // into rows, for a part about three times as wide as it is tall.
+      layoutOptions['elk.layered.wrapping.strategy'] = 'MULTI_EDGE';
+      layoutOptions['elk.aspectRatio'] = '3';
+    }
+    return { id: name, layoutOptions, children, edges };
   };
   const parts = [part('forward', 'RIGHT', ['leaf', 'op']), part('backward', 'LEFT', ['backward', 'grad'])].filter((item) => item.children.length > 0);
   return {
