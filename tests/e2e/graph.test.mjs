@@ -7,9 +7,47 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, screenshot } from './harness.mjs';
+import { buildModel, elkGraph } from '../../www/notebook/displays/graph-model.js';
 import { open, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
+
+test('the view model gives a shared leaf one reference copy per consumer and keeps every edge', () => {
+  // w feeds 5 muls (more than 3 consumers): each mul gets its own copy of w, and w.grad receives
+  // 5 gradients through 5 copies; x feeds only the first mul and keeps a single node.
+  const meta = { shape: [2], dtype: 'F32', valid_shape: null };
+  const nodes = [{ id: 1, label: 'leaf', op: null, name: 'x', outputs: [meta] }, { id: 2, label: 'leaf', op: null, name: 'w', outputs: [meta] }];
+  const edges = [];
+  const gradientEdges = [];
+  const backwardNodes = [];
+  let previous = 1;
+  for (let id = 3; id < 8; id += 1) {
+    nodes.push({ id, label: 'mul', op: { Binary: 'Mul' }, outputs: [meta], inputs: [meta, meta], saved: [] });
+    edges.push({ from: previous, from_output: 0, to: id, to_input: 0, meta }, { from: 2, from_output: 0, to: id, to_input: 1, meta });
+    gradientEdges.push({ producer: id, to: previous, to_output: 0, meta }, { producer: id, to: 2, to_output: 0, meta });
+    backwardNodes.push({ forward: id, label: 'mul_backward' });
+    previous = id;
+  }
+  const model = buildModel({ nodes, edges, backward_nodes: backwardNodes, gradient_edges: gradientEdges, outputs: [7] });
+  const kinds = (kind) => model.nodes.filter((node) => node.kind === kind);
+  assert.equal(kinds('leaf').length, 2);
+  assert.equal(kinds('op').length, 5);
+  assert.equal(kinds('backward').length, 5);
+  assert.equal(kinds('grad').length, 2);
+  assert.equal(kinds('ref').filter((node) => node.refOf === 'f2').length, 5);
+  assert.equal(kinds('ref').filter((node) => node.refOf === 'g2').length, 5);
+  assert.equal(model.edges.length, 20);
+  assert.ok(model.edges.every((edge) => model.byId.has(edge.source) && model.byId.has(edge.target)));
+  assert.ok(model.edges.filter((edge) => edge.kind === 'forward').every((edge) => edge.label === '[2] f32'));
+  // ELK gets two independent parts: no edge leaves its part.
+  const graph = elkGraph(model);
+  assert.deepEqual(graph.children.map((part) => part.id), ['forward', 'backward']);
+  for (const part of graph.children) {
+    const inside = new Set(part.children.map((child) => child.id));
+    assert.ok(part.edges.every((edge) => inside.has(edge.sources[0]) && inside.has(edge.targets[0])));
+  }
+  assert.equal(graph.children.reduce((sum, part) => sum + part.edges.length, 0), 20);
+});
 
 // loss = sum(relu(x @ w + b)): leaves x [2,3], w [3,4], b [4]; ops matmul, add, relu, sum.
 const SMALL_CELL = `import pypto as pt
@@ -142,6 +180,12 @@ test('pypto.graph draws the forward and backward graph with labelled edges and n
     assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
     await view.scrollIntoViewIfNeeded();
     await screenshot(page, 'graph-dark');
+    // The layout ran in elkjs's worker, loaded from the page's own origin (no blob: or eval under the
+    // page's Content-Security-Policy), and nothing was blocked.
+    const workers = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /graph-worker-[\w-]+\.js$/.test(name)));
+    assert.equal(workers.length, 1);
+    assert.ok(workers[0].startsWith(new URL(page.url()).origin), workers[0]);
+    assert.match(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'), /script-src 'self' 'wasm-unsafe-eval';/);
     assert.deepEqual(violations, []);
     assert.deepEqual(problems, []);
   } finally {
