@@ -129,6 +129,7 @@ test('pypto.graph draws the forward and backward graph with labelled edges and n
     assert.deepEqual(await panel.locator('.outputs li').allTextContents(), ['0: [2, 4] f32']);
     assert.equal(await panel.locator('.saved li').count(), 2);
     assert.equal(await view.locator('.graph-node[aria-pressed="true"]').count(), 1);
+    assert.equal(await view.locator('[aria-live="polite"]').textContent(), 'Details of matmul are shown below the graph.');
     await screenshot(page, 'graph-light');
 
     // Keyboard: the selected node keeps the focus; ArrowRight moves to the next node and Enter opens it.

@@ -87,6 +87,7 @@ export const strings = {
   'output.graphView.title': 'Autograd graph: {forward} forward nodes, {backward} backward nodes, {edges} edges',
   'output.graphView.canvasRole': 'graph drawing',
   'output.graphView.details': 'Node details',
+  'output.graphView.detailsShown': 'Details of {name} are shown below the graph.',
   'output.graphView.closeDetails': 'Close the node details',
   'output.graphView.legend': 'Legend',
   'output.graphView.legendItem.leaf': 'leaf input (requires grad)',

@@ -87,6 +87,7 @@ export const strings = {
   'output.graphView.title': '自动微分计算图：{forward} 个前向节点，{backward} 个反向节点，{edges} 条边',
   'output.graphView.canvasRole': '计算图绘图',
   'output.graphView.details': '节点详情',
+  'output.graphView.detailsShown': '{name} 的详情显示在计算图下方。',
   'output.graphView.closeDetails': '关闭节点详情',
   'output.graphView.legend': '图例',
   'output.graphView.legendItem.leaf': '叶子输入（需要梯度）',

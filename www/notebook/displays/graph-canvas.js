@@ -17,6 +17,9 @@ const PAN_STEP = 60;
 const MIN_HEIGHT = 220;
 const MAX_HEIGHT = 560;
 
+/** Canvases made so far (for unique ids). */
+let canvasCount = 0;
+
 /** `M x y L …` for an edge route. */
 function pathData(points) {
   return points.map((point, index) => `${index === 0 ? 'M' : 'L'}${point.x.toFixed(1)} ${point.y.toFixed(1)}`).join(' ');
@@ -64,17 +67,17 @@ function drawNode(node, box, selected) {
   return group;
 }
 
-/** One edge: its path, and (at a readable zoom) its label on a backing rect. */
-function drawEdge(edge, points) {
-  const path = svgElement('path', {
+/** One edge's path, with the arrowhead of its kind from this canvas's markers (`uid`). */
+function drawEdge(edge, points, uid) {
+  return svgElement('path', {
     class: `graph-edge graph-edge-${edge.kind}`,
     d: pathData(points),
-    'marker-end': `url(#graph-arrow-${edge.kind})`,
+    'marker-end': `url(#graph-arrow-${edge.kind}-${uid})`,
     'data-id': edge.id,
   });
-  return path;
 }
 
+/** An edge's label on a backing rect, so it stays readable over lines. */
 function drawLabel(edge, box) {
   const group = svgElement('g', { class: `graph-edge-label graph-edge-label-${edge.kind}`, 'data-edge': edge.id });
   group.append(svgElement('rect', { x: box.x - 2, y: box.y - 1, width: box.width + 4, height: box.height + 2, rx: 3 }));
@@ -85,10 +88,10 @@ function drawLabel(edge, box) {
 }
 
 /** Arrowheads for the two edge kinds (colours come from CSS through the marker's class). */
-function markers() {
+function markers(uid) {
   const defs = svgElement('defs');
   for (const kind of ['forward', 'gradient']) {
-    const marker = svgElement('marker', { id: `graph-arrow-${kind}`, viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    const marker = svgElement('marker', { id: `graph-arrow-${kind}-${uid}`, viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
     marker.append(svgElement('path', { d: 'M0 0 L8 4 L0 8 z', class: `graph-arrow graph-arrow-${kind}` }));
     defs.append(marker);
   }
@@ -100,9 +103,9 @@ function markers() {
  * Enter/Space. Returns `{ element, zoomBy, fit, select, focusNode, scale }`.
  */
 export function createCanvas(model, positions, { onActivate, title }) {
-  // Shared ids (markers) must be unique per page; a counter keeps several graphs apart.
-  createCanvas.count = (createCanvas.count ?? 0) + 1;
-  const uid = `g${createCanvas.count}`;
+  // Ids (title, markers) must be unique in the page, which may show several graphs.
+  canvasCount += 1;
+  const uid = `graph${canvasCount}`;
   const viewport = document.createElement('div');
   viewport.className = 'graph-viewport';
   viewport.tabIndex = 0;
@@ -112,8 +115,7 @@ export function createCanvas(model, positions, { onActivate, title }) {
   const svg = svgElement('svg', { class: 'graph-svg', role: 'group', 'aria-labelledby': `${uid}-title` });
   const titleNode = svgElement('title', { id: `${uid}-title` });
   titleNode.textContent = title;
-  const defs = markers();
-  for (const marker of defs.querySelectorAll('marker')) marker.id = `${marker.id}-${uid}`;
+  const defs = markers(uid);
   const world = svgElement('g', { class: 'graph-world' });
   const partLayer = svgElement('g', { class: 'graph-parts' });
   const edgeLayer = svgElement('g', { class: 'graph-edges' });
@@ -174,8 +176,7 @@ export function createCanvas(model, positions, { onActivate, title }) {
       const box = edgeBoxes.get(edge.id);
       const keep = box && intersects(box, view);
       if (keep && !drawnEdges.has(edge.id)) {
-        const path = drawEdge(edge, positions.routes.get(edge.id));
-        path.setAttribute('marker-end', `url(#graph-arrow-${edge.kind}-${uid})`);
+        const path = drawEdge(edge, positions.routes.get(edge.id), uid);
         drawnEdges.set(edge.id, path);
         edgeLayer.append(path);
       } else if (!keep && drawnEdges.has(edge.id)) {

@@ -85,6 +85,9 @@ export function renderGraph(display) {
   panel.hidden = true;
   panel.setAttribute('aria-label', t('output.graphView.details'));
   panel.addEventListener('graph-details-closed', () => canvas?.element.focus());
+  // Screen readers hear which node's details appeared (the focus stays on the node).
+  const announcer = element('span', 'visually-hidden');
+  announcer.setAttribute('aria-live', 'polite');
   body.append(stage, panel);
 
   const tableBox = element('div', 'graph-table-box');
@@ -98,13 +101,16 @@ export function renderGraph(display) {
 
   const dot = element('details', 'graph-dot');
   dot.append(element('summary', null, t('output.graphDot')), element('pre', 'output-text', display.dot));
-  box.append(toolbar, status, legend(), body, tableBox, dot);
+  box.append(toolbar, status, legend(), body, tableBox, dot, announcer);
 
   promise.then(
     ({ positions, milliseconds }) => {
       canvas = createCanvas(model, positions, {
         title: t('output.graphView.title', { forward: display.num_nodes, backward: display.num_backward_nodes, edges: model.edges.length }),
-        onActivate: (node) => showDetails(panel, node, model, display.graph),
+        onActivate: (node) => {
+          const heading = showDetails(panel, node, model, display.graph);
+          announcer.textContent = t('output.graphView.detailsShown', { name: heading.textContent });
+        },
       });
       stage.replaceChildren(canvas.element);
       canvas.element.addEventListener('keydown', () => requestAnimationFrame(showZoom));
