@@ -174,7 +174,8 @@ test('a CellResult renders: stdout, displays, and diagnostics underlined at thei
     assert.deepEqual(await check.locator('.gradcheck-worst tr').nth(1).locator('td').allTextContents(), ['[1]', '[1]', '0.75', '0.5', '2.50e-1']);
     const graph = cell.locator('.output-graph');
     assert.equal(await graph.locator('.output-caption').textContent(), 'Graph: 2 forward nodes, 1 backward nodes, 12 bytes of activations saved for backward');
-    assert.deepEqual(await graph.locator('.graph-nodes li').allTextContents(), ['x: leaf [3] F32', 'exp [3] F32']);
+    await graph.locator('.graph-table-toggle').click();
+    assert.deepEqual(await graph.locator('.graph-table th[scope="row"]').allTextContents(), ['x', 'exp']);
     assert.equal(await graph.locator('.graph-dot pre').textContent(), 'digraph { a -> b }');
     // An unknown kind is named as text, never parsed as HTML.
     assert.equal(await cell.locator('.output-body b').count(), 0);
