@@ -297,6 +297,9 @@ fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
     // Σ a·a: the leaf a, mul and sum; one backward node per recorded op.
     let out = session.run_cell("y = (a * a).sum()\ngr = pt.graph(y)\nprint(gr.num_nodes, gr.num_backward_nodes, gr.to_dot().startswith('digraph'))").stdout;
     assert_eq!(out, "3 2 True\n");
+    // Leaves carry the name the script first bound them to; a later alias does not rename them.
+    let dot = session.run_cell("alias = a\nprint('a (leaf)' in pt.graph(y).to_dot(), 'alias' in pt.graph(y).to_dot())").stdout;
+    assert_eq!(dot, "True False\n");
 }
 
 #[test]

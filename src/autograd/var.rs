@@ -103,6 +103,15 @@ impl Var {
         }
     }
 
+    /// Names a leaf the first time a script binds it to a variable (later aliases keep that name).
+    pub fn name_if_unnamed(&self, name: &str) {
+        if let Some(NodeKind::Leaf { name: slot, .. }) = self.node.as_deref().map(|node| &node.kind) {
+            if slot.borrow().is_none() {
+                slot.replace(Some(name.to_string()));
+            }
+        }
+    }
+
     /// The same values cut from the graph.
     pub fn detach(&self) -> Var {
         Var::constant(self.tensor.clone())

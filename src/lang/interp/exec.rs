@@ -224,6 +224,10 @@ impl Interpreter {
     pub(crate) fn assign(&self, target: &Expr, value: Value, scope: &Rc<Scope>) -> Result<()> {
         match &target.kind {
             ExprKind::Name(name) => {
+                // The graph view shows leaves by the name the script first gave them.
+                if let Value::Tensor(object) = &value {
+                    object.get().name_if_unnamed(name);
+                }
                 scope.set(name, value);
                 Ok(())
             }
