@@ -11,6 +11,7 @@
 // ("en" | "zh-CN"), theme ("light" | "dark"), height (fixed pixels; otherwise it follows its
 // content), max-height (pixels), label (the frame's accessible name).
 import { encodeNotebook } from './notebook/share.js';
+import { inlineCode } from './ui/inline-code.js';
 
 // A variable, not a literal: Vite would otherwise treat new URL('…', import.meta.url) as an asset.
 const EMBED_PAGE = 'embed.html';
@@ -50,16 +51,6 @@ function hostSheet() {
 function pixels(value) {
   const match = /^\s*(\d{1,6})(?:px)?\s*$/.exec(value ?? '');
   return match ? Number(match[1]) : null;
-}
-
-/** The element's text as code: tutorial indentation removed, blank edges dropped. */
-export function inlineCode(text) {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  while (lines.length > 0 && lines[0].trim() === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^[ \t]*/.exec(line)[0].length);
-  const common = indents.length > 0 ? Math.min(...indents) : 0;
-  return lines.map((line) => line.slice(common)).join('\n');
 }
 
 /** The <tile-lab> element. */
