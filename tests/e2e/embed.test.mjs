@@ -162,3 +162,95 @@ test('the tutorial page in the dark and in Chinese', async () => {
     }
   }
 });
+
+/** Opens `path` (index.html or embed.html with a query) and waits for the page and its engine. */
+async function openAt(path, options = {}) {
+  const opened = await openPage(site().browser, { viewport: { width: 1000, height: 800 }, ...options });
+  await opened.page.goto(`${site().url}${path}`);
+  await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+  return opened;
+}
+
+const modelCells = (page) => page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => [cell.kind, cell.source]));
+
+test('read mode on the full page: nothing edits the notebook, cells still run, screen readers are told', async () => {
+  for (const [name, options] of [
+    ['read-mode-light', {}],
+    ['read-mode-dark', { colorScheme: 'dark' }],
+    ['read-mode-zh-CN', { locale: 'zh-CN' }],
+  ]) {
+    const { page, problems, context } = await openAt('index.html?mode=read', options);
+    try {
+      const chinese = options.locale === 'zh-CN';
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.mode), 'read');
+      const description = await page.evaluate(() => document.getElementById(document.getElementById('cells').getAttribute('aria-describedby'))?.textContent);
+      assert.equal(description, chinese ? '只读笔记本：可以运行单元格，但不能编辑。' : 'Read-only notebook: the cells can be run but not edited.');
+      assert.equal(await page.locator('#read-badge').isVisible(), true);
+      for (const selector of ['#add-code', '#add-markdown', '#open', '.cell .icon-button.delete', '.cell .icon-button.move-up', '.cell .icon-button.kind', '.cell .icon-button.edit']) {
+        assert.equal(await page.locator(selector).first().isVisible(), false, `${selector} is hidden`);
+      }
+      assert.equal(await page.locator('.cell .icon-button.run').first().isVisible(), true);
+      const before = await modelCells(page);
+
+      // Command keys that would insert, delete, move or re-kind the selected code cell do nothing.
+      await page.locator('.cell').nth(1).focus();
+      for (const key of ['a', 'b', 'm', 'd', 'd', 'Delete', 'Alt+ArrowUp']) await page.keyboard.press(key);
+      await page.locator('.cell').nth(1).focus();
+      // Enter opens the editor, which takes no text; Alt+Enter runs without inserting a cell.
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('zzz');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Alt+Enter');
+      await page.waitForSelector('.cell:nth-child(2)[data-state="done"]', { timeout: 60_000 });
+      // A double click on rendered markdown leaves it rendered.
+      await page.locator('.cell').first().locator('.cell-rendered').dblclick();
+      assert.equal(await page.locator('.cell').first().locator('.cell-editor').isVisible(), false);
+      assert.deepEqual(await modelCells(page), before, 'the notebook is unchanged');
+      assert.equal(await page.evaluate(() => document.querySelector('.cell:nth-child(2) .cell-editor').shadowRoot.querySelector('.cm-content').getAttribute('aria-readonly')), 'true');
+      await page.locator('body').focus();
+      await screenshot(page, name);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('read mode without running (run=0) in the embed: no run control works', async () => {
+  const { page, problems, context } = await openAt('embed.html?src=examples/02_swish_gradient.py&mode=read&run=0');
+  try {
+    assert.equal((await modelCells(page)).length, 4, 'the whole example without cell=');
+    for (const selector of ['#run-all', '#stop', '.cell .icon-button.run']) assert.equal(await page.locator(selector).first().isVisible(), false, selector);
+    const code = page.locator('.cell[data-kind="code"]').first();
+    await code.focus();
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.press('Control+Enter');
+    await page.evaluate(() => document.getElementById('run-all').click());
+    await page.waitForTimeout(300);
+    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle', 'idle', 'idle']);
+    assert.match(await page.locator('#announcer').textContent(), /cannot be edited or run/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a bad src or cell shows a banner and never breaks the embed', async () => {
+  const { page, problems, context } = await openAt('embed.html?src=examples/02_swish_gradient.py&cell=9', {
+    expectedConsoleErrors: [/404/],
+  });
+  try {
+    assert.match(await page.locator('.banner').textContent(), /The notebook has no cell 9 \(it has 4\)/);
+    assert.equal((await modelCells(page)).length, 4, 'the whole notebook instead');
+    await page.goto(`${site().url}embed.html?src=missing.py`);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.match(await page.locator('.banner').textContent(), /Could not open missing\.py: HTTP 404/);
+    await page.goto(`${site().url}embed.html?src=${encodeURIComponent('https://example.com/a.py')}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.match(await page.locator('.banner').textContent(), /only files of this site/);
+    assert.deepEqual(problems.filter((problem) => !/missing\.py/.test(problem)), []);
+  } finally {
+    await context.close();
+  }
+});
