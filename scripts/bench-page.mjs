@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { availableParallelism, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { fromPy } from '../www/notebook/format.js';
@@ -119,6 +120,8 @@ function wasmSize() {
 /** Runs every measurement; returns the results object written to JSON. */
 export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
   const wasm = wasmSize();
+  // Other work on the machine slows every timing here; the load is recorded next to them.
+  const loadBefore = loadavg()[0];
   const { server, url } = await startServer({ root: join(ROOT, 'dist'), port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
   try {
@@ -130,6 +133,7 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
     return {
       date: new Date().toISOString(),
       chromium: browser.version(),
+      machine: { cores: availableParallelism(), loadAverage1m: { before: loadBefore, after: loadavg()[0] } },
       readyMs: { median: median(ready), samples: ready, target: TARGETS.readyMs },
       rerunSwishMs: { median: median(wall), samples: wall, engineMedian: engine.length > 0 ? median(engine) : null, cell: SWISH_CELL, target: TARGETS.rerunMs },
       wasm: { ...wasm, target: TARGETS.wasmGzipBytes },
@@ -166,6 +170,8 @@ function table(results) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const results = await benchPage();
   console.log(table(results));
+  const { cores, loadAverage1m } = results.machine;
+  console.log(`machine: ${cores} cores, 1-minute load average ${loadAverage1m.before.toFixed(1)} before, ${loadAverage1m.after.toFixed(1)} after`);
   mkdirSync(dirname(JSON_PATH), { recursive: true });
   writeFileSync(JSON_PATH, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${JSON_PATH}`);
