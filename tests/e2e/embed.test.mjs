@@ -83,6 +83,8 @@ test('<tile-lab> frames embed.html with the attributes as its query and follow i
     assert.match(await frames.swish.locator('.output-stdout').textContent(), /^loss -?\d+(\.\d+)?\ngrad shape \[8, 16\]/);
     assert.equal(await frames.swish.locator('.output-graph').count(), 1);
     const after = await waitForFit(page, frames.swish, 'swish');
+    // "Open in TileLab" carries the whole example (all four cells), not only the shown one.
+    assert.match(await frames.swish.locator('#open-full').getAttribute('href'), /^\.\/index\.html#nb=[A-Za-z0-9_-]{40,}$/);
     assert.ok(after > before + 50, `the frame grew with the output (${before} → ${after} px)`);
 
     // Inline code: one code cell, dedented; the sum of [[1, −2], [3, 0.5]] is 2.5.
@@ -208,7 +210,11 @@ test('read mode on the full page: nothing edits the notebook, cells still run, s
       assert.equal(await page.locator('.cell').first().locator('.cell-editor').isVisible(), false);
       assert.deepEqual(await modelCells(page), before, 'the notebook is unchanged');
       assert.equal(await page.evaluate(() => document.querySelector('.cell:nth-child(2) .cell-editor').shadowRoot.querySelector('.cm-content').getAttribute('aria-readonly')), 'true');
-      await page.locator('body').focus();
+      // The screenshot without the double click's selection and focus ring.
+      await page.evaluate(() => {
+        getSelection().removeAllRanges();
+        document.activeElement?.blur();
+      });
       await screenshot(page, name);
       assert.deepEqual(problems, []);
     } finally {
