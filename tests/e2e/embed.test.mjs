@@ -148,6 +148,38 @@ test('height messages are accepted only from the element\'s own frame, id and sh
   }
 });
 
+test('height fixes the frame, max-height caps it, and text added after the element still counts', async () => {
+  const { page, problems, context } = await openTutorial();
+  try {
+    await page.evaluate(() => {
+      for (const [id, name, value] of [['fixed', 'height', '300'], ['capped', 'max-height', '120']]) {
+        const element = document.createElement('tile-lab');
+        element.id = id;
+        element.setAttribute(name, value);
+        document.querySelector('main').append(element);
+        // The code arrives after the element is in the page, as a page script would fill it in.
+        element.textContent = 'y = 40 + 2\nprint(y)';
+      }
+    });
+    for (const id of ['fixed', 'capped']) {
+      const frame = await (await page.waitForSelector(`tile-lab#${id} >> iframe[src*="embed.html"]`)).contentFrame();
+      await frame.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      assert.deepEqual(await frame.evaluate(() => globalThis.tilelab.model.cells.map((cell) => cell.source)), ['y = 40 + 2\nprint(y)']);
+      await frame.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+      await frame.locator('.cell .icon-button.run').click();
+      await frame.waitForSelector('.cell[data-state="done"]', { timeout: 60_000 });
+      assert.equal(await frame.locator('.output-stdout').textContent(), '42\n');
+      await page.waitForTimeout(200);
+      const { outer, inner } = await heights(page, frame, id);
+      assert.ok(inner > 150, `the content (${inner} px) is taller than the cap`);
+      assert.equal(outer, id === 'fixed' ? 302 : 122, `${id}: the frame is ${outer} px`);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the tutorial page in the dark and in Chinese', async () => {
   for (const [name, options] of [
     ['tutorial-dark', { colorScheme: 'dark' }],
