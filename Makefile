@@ -13,7 +13,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean bench-matmul bench-matmul-cpu bench-gradcheck
+.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean bench-matmul bench-matmul-cpu bench-gradcheck bench-page
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -77,6 +77,11 @@ bench-matmul-cpu: tools browser
 ## bench-gradcheck: time of a gradient check on a 256×256 f32 input, natively
 bench-gradcheck:
 	cargo bench --bench gradcheck
+
+## bench-page: page ready-to-run (cold loads), re-running the Swish cell, gzip size of the wasm, in
+## headless Chromium on localhost; prints a table and writes bench/page-results.json
+bench-page: web browser
+	CHROMIUM_PATH=$(CHROMIUM) node scripts/bench-page.mjs
 
 ## clean: remove build outputs of this checkout (target/, pkg/, dist/, test-artifacts/)
 clean:

@@ -10,7 +10,7 @@ import { openGallery, openHelp } from './ui/dialogs.js';
 import { readNotebookFile, saveIpynb, savePy } from './ui/files.js';
 import { listExamples } from './ui/gallery.js';
 import { initTheme } from './ui/theme.js';
-import { starterCells } from './notebook/starter.js';
+import { starterCells, starterLocale } from './notebook/starter.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,7 +22,15 @@ const languageSelect = $('language');
 languageSelect.value = locale();
 languageSelect.addEventListener('change', () => setLocale(languageSelect.value));
 
-const { announce, engine, model, runner, controller, view } = mountNotebook({ cells: $('cells'), announcer: $('announcer'), openHelp });
+// `?mode=read` shows the notebook for reading (`&run=0`: not even running); see ui/read-mode.js.
+const query = new URLSearchParams(location.search);
+const { announce, engine, model, runner, controller, view } = mountNotebook({
+  cells: $('cells'),
+  announcer: $('announcer'),
+  openHelp,
+  mode: query.get('mode') === 'read' ? 'read' : 'edit',
+  canRun: query.get('run') !== '0',
+});
 
 // Engine status badge.
 const engineBadge = $('engine');
@@ -104,7 +112,10 @@ fileInput.addEventListener('change', async () => {
   }
 });
 
-onLocaleChange(() => {
+onLocaleChange((tag) => {
+  // The untouched starter follows the language; a notebook with any change of the reader's stays.
+  const starter = starterLocale(model.snapshot());
+  if (starter !== null && starter !== tag) model.load(starterCells(tag));
   view.relabel();
   refreshEditorPhrases();
   languageSelect.value = locale();

@@ -58,7 +58,8 @@ export class CellView {
     if (cell.kind === 'code') tools.append(button('run', '▶', 'cell.run', () => controller.run(id, 'stay')));
     else tools.append(button('edit', '✎', 'cell.edit', () => this.startEditing(true)));
     tools.append(
-      button('kind', cell.kind === 'code' ? 'M↓' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
+      // ¶ rather than "M↓": a letter in the glyph would have to appear in the button's spoken name.
+      button('kind', cell.kind === 'code' ? '¶' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
         controller.setKind(id, cell.kind === 'code' ? 'markdown' : 'code'),
       ),
       button('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),

@@ -6,9 +6,49 @@ import { NotebookModel } from './model.js';
 import { Runner } from './runner.js';
 import { NotebookView } from './view.js';
 import { Controller } from './controller.js';
+import { ReadController, enterReadMode } from '../ui/read-mode.js';
 
-/** Mounts a notebook into `cells`; `announcer` is the live region, `openHelp` shows the shortcuts. */
-export function mountNotebook({ cells, announcer, openHelp }) {
+/**
+ * The engine as the runner sees it, with `prelude` (code that is not shown, e.g. the cells above
+ * the one cell an embed shows) run first in every fresh session: after start, Stop or a crash.
+ */
+class PreludeSession {
+  constructor(engine) {
+    this.engine = engine;
+    this.prelude = [];
+    this.preparedGeneration = -1;
+  }
+
+  /** Replaces the prelude; the next run of a cell runs it first. */
+  setPrelude(sources) {
+    this.prelude = [...sources];
+    this.preparedGeneration = -1;
+  }
+
+  /** Runs `code` after the prelude; a failing prelude cell's result is returned in its place. */
+  async run(code) {
+    if (this.prelude.length > 0 && this.preparedGeneration !== this.engine.generation) {
+      const generation = this.engine.generation;
+      for (const source of this.prelude) {
+        const result = await this.engine.run(source);
+        if (result?.status === 'error') return result;
+      }
+      this.preparedGeneration = generation;
+    }
+    return this.engine.run(code);
+  }
+
+  stop() {
+    return this.engine.stop();
+  }
+}
+
+/**
+ * Mounts a notebook into `cells`; `announcer` is the live region, `openHelp` shows the shortcuts.
+ * `mode` 'read' makes it read-only (cells still run unless `canRun` is false). The returned
+ * `setPrelude(sources)` sets code that runs, unseen, before the first cell of every session.
+ */
+export function mountNotebook({ cells, announcer, openHelp, mode = 'edit', canRun = true }) {
   /** Tells screen readers something through the polite live region. */
   function announce(text) {
     announcer.textContent = '';
@@ -18,9 +58,13 @@ export function mountNotebook({ cells, announcer, openHelp }) {
   }
   const engine = new Engine(() => new Worker(new URL('../worker.js', import.meta.url), { type: 'module' }));
   const model = new NotebookModel();
-  const runner = new Runner(model, engine);
-  const controller = new Controller({ model, runner, announce, openHelp, stop: () => runner.stop() });
+  const session = new PreludeSession(engine);
+  const runner = new Runner(model, session);
+  const options = { model, runner, announce, openHelp, stop: () => runner.stop() };
+  const reading = mode === 'read';
+  const controller = reading ? new ReadController(options, { canRun }) : new Controller(options);
   const view = new NotebookView(model, cells, controller);
   controller.attach(view);
-  return { announce, engine, model, runner, controller, view };
+  if (reading) enterReadMode({ model, view, cells, announce, canRun });
+  return { announce, engine, model, runner, controller, view, setPrelude: (sources) => session.setPrelude(sources) };
 }

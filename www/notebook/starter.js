@@ -17,3 +17,16 @@ export function starterCells(locale) {
     { kind: 'code', source: CODE[locale] ?? CODE.en },
   ];
 }
+
+/**
+ * The locale whose untouched starter `cells` ([{kind, source}]) is, or null when the reader has
+ * changed anything (text, kinds, cells added or removed): only an untouched starter may be replaced.
+ */
+export function starterLocale(cells) {
+  for (const tag of Object.keys(CODE)) {
+    const starter = starterCells(tag);
+    const same = cells.length === starter.length && starter.every((cell, index) => cells[index].kind === cell.kind && cells[index].source === cell.source);
+    if (same) return tag;
+  }
+  return null;
+}

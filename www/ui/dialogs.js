@@ -68,6 +68,11 @@ let help = null;
 export function openHelp() {
   if (!help) {
     help = shell('help-dialog', 'help.title');
+    // The list is taller than a small window and has nothing focusable: keyboard users scroll it
+    // by focusing the body itself, which is named by the dialog's title.
+    help.body.tabIndex = 0;
+    help.body.setAttribute('role', 'region');
+    help.body.setAttribute('aria-labelledby', 'help-dialog-title');
     for (const [sectionKey, rows] of Object.entries(SHORTCUTS)) {
       help.body.append(make('h3', null, sectionKey));
       const table = make('table', 'shortcuts');
@@ -145,7 +150,8 @@ export function openGallery(examples, onOpen) {
     button.append(make('span', 'gallery-title'), make('span', 'gallery-file'));
     button.firstChild.textContent = example.title;
     button.lastChild.textContent = example.name;
-    button.setAttribute('aria-label', t('gallery.open', { name: example.title }));
+    // Named by its visible title and file name (no aria-label): a spoken name that differs from the
+    // visible text is what voice-control users cannot say.
     button.addEventListener('click', () => {
       gallery.dialog.close();
       onOpen(example);

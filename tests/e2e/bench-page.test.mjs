@@ -1,0 +1,21 @@
+// A one-round smoke of scripts/bench-page.mjs (make bench-page), so the benchmark cannot rot
+// unnoticed. The targets themselves are not asserted: timings depend on the machine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { benchPage, median } from '../../scripts/bench-page.mjs';
+
+test('median: the middle value, or the mean of the middle two', () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.equal(median([7]), 7);
+});
+
+test('one round of the page benchmark measures all three numbers', async () => {
+  const results = await benchPage({ loads: 1, rerunCount: 1 });
+  assert.equal(results.readyMs.samples.length, 1);
+  assert.ok(results.readyMs.median > 0 && results.readyMs.median < 60_000, `ready ${results.readyMs.median} ms`);
+  assert.equal(results.rerunSwishMs.samples.length, 1);
+  assert.ok(results.rerunSwishMs.median > 0 && results.rerunSwishMs.median < 60_000, `rerun ${results.rerunSwishMs.median} ms`);
+  // Compressed wasm is smaller than the file, and not absurdly so (a wasm module is not all zeros).
+  assert.ok(results.wasm.gzipBytes < results.wasm.bytes && results.wasm.gzipBytes > results.wasm.bytes / 20, JSON.stringify(results.wasm));
+});
