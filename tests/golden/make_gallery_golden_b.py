@@ -1,0 +1,128 @@
+"""Golden values for gallery examples 10-13, from an independent numpy reference (float64 math).
+
+Run by hand (not in CI):  pip install numpy && python3 tests/golden/make_gallery_golden_b.py
+It writes tests/golden/gallery_b.json. For each example: a list of probes, each a script expression
+that tests/gallery_examples_b.rs evaluates in the notebook's session after the notebook ran, the
+value numpy expects, and the tolerance (|actual - expected| <= atol + rtol * |expected|).
+
+Inputs are built from formulas on both sides (sin/cos of arange), never from TileLab's RNG. The
+notebooks compute those formulas in float32 and round to bfloat16; this script repeats the float32
+steps with numpy float32 arithmetic (same IEEE rounding) and emulates bfloat16 by round-to-nearest-
+even on the upper 16 bits of the float32 bit pattern.
+"""
+
+import json
+import math
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def bf16(values):
+    """Rounds to bfloat16 (returned as float64): float32 first, then RNE on the upper 16 bits."""
+    f32 = np.asarray(values, dtype=np.float64).astype(np.float32)
+    bits = f32.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def f32(values):
+    return np.asarray(values, dtype=np.float64).astype(np.float32)
+
+
+def grid(rows, cols, row_step, col_step, phase, scale, use_cos):
+    """The notebooks' `grid`: float32 angle = i*row_step + j*col_step + phase, wave*scale, BF16."""
+    row_index = np.arange(rows, dtype=np.float32).reshape(rows, 1)
+    col_index = np.arange(cols, dtype=np.float32).reshape(1, cols)
+    angle = (row_index * np.float32(row_step) + col_index * np.float32(col_step)) + np.float32(phase)
+    # sin/cos evaluated exactly (f64) on the f32 angle, rounded to f32 like a correctly rounded sinf.
+    wave = f32(np.cos(angle.astype(np.float64)) if use_cos else np.sin(angle.astype(np.float64)))
+    return bf16(wave * np.float32(scale))
+
+
+def add_bf16(a, b):
+    """BF16 + BF16 stored as BF16, computed in f32."""
+    return bf16(f32(a + b))
+
+
+def probe(expr, expected, rtol, atol, why):
+    if isinstance(expected, np.ndarray):
+        expected = [float(v) for v in expected.reshape(-1)]
+    else:
+        expected = float(expected)
+    return {"expr": expr, "expected": expected, "rtol": rtol, "atol": atol, "why": why}
+
+
+def swiglu_case(m, k, n, tile_b=1024, tile_w=2048, tile_x=1024):
+    """SwiGLU backward with the notebook's dtype steps: FP32 compute (here f64), BF16 at the kernel
+    outputs, the reductions' and the matmuls' outputs; bias/weight sums split at the same M tiles."""
+    x = grid(m, k, 0.011, 0.037, 0.0, 1.0, False)
+    w_g = grid(k, n, 0.023, 0.017, 0.5, 0.05, True)
+    w_fc = grid(k, n, 0.019, -0.031, 0.2, 0.05, False)
+    g = grid(m, n, 0.013, 0.029, 0.3, 2.5, False)
+    fc = grid(m, n, 0.007, 0.041, 0.0, 1.0, True)
+    dh = grid(m, n, 0.017, -0.023, 1.0, 1.0, False)
+    sig = 1.0 / (1.0 + np.exp(-g))
+    # silu'(g) = σ(g)(1 + g(1 - σ(g))); dg = dh·fc·silu'(g); dfc = dh·silu(g).
+    dg64 = dh * fc * (sig * (1.0 + g * (1.0 - sig)))
+    dfc64 = dh * (g * sig)
+    dg = bf16(dg64)
+    dfc = bf16(dfc64)
+    db_g = np.zeros((1, n))
+    db_fc = np.zeros((1, n))
+    for start in range(0, m, tile_b):
+        stop = min(start + tile_b, m)
+        db_g = add_bf16(db_g, bf16(dg64[start:stop].sum(axis=0, keepdims=True)))
+        db_fc = add_bf16(db_fc, bf16(dfc64[start:stop].sum(axis=0, keepdims=True)))
+    dw_g = np.zeros((k, n))
+    dw_fc = np.zeros((k, n))
+    for start in range(0, m, tile_w):
+        stop = min(start + tile_w, m)
+        dw_g = add_bf16(dw_g, bf16(x[start:stop].T @ dg[start:stop]))
+        dw_fc = add_bf16(dw_fc, bf16(x[start:stop].T @ dfc[start:stop]))
+    dx = add_bf16(bf16(dg @ w_g.T), bf16(dfc @ w_fc.T))
+    outputs = {"dg": dg, "dfc": dfc, "db_g": db_g, "db_fc": db_fc, "dw_g": dw_g, "dw_fc": dw_fc, "dx": dx}
+    probes = []
+    # The inputs themselves: a wrong formula on either side shows here first.
+    for name, tensor in [("x", x), ("g", g), ("w_g", w_g)]:
+        probes.append(probe(f"(pt.cast({name}, pt.DT_FP32) ** 2).sum().item()", (tensor ** 2).sum(), 1e-4, 0.0, f"sum of squares of the input {name}"))
+    for name, tensor in outputs.items():
+        # Sums of squares: a missing, doubled or shifted tile changes them by far more than 0.2%.
+        probes.append(probe(f"(pt.cast({name}, pt.DT_FP32) ** 2).sum().item()", (tensor ** 2).sum(), 2e-3, 0.0, f"sum of squares of {name}"))
+    # Elements around the M-tile borders and the ragged last rows, and the corners of the weights.
+    border = lambda t: (min(tile_b, m) - 2, min(tile_b, m) + 2)
+    for name in ["dg", "dfc"]:
+        low, high = border(outputs[name])
+        probes.append(probe(f"{name}[{low}:{high}, 0:8].tolist()", outputs[name][low:high, 0:8], 1.0 / 128, 1e-4, f"{name} across the first tile border"))
+        probes.append(probe(f"{name}[{m - 2}:{m}, {n - 8}:{n}].tolist()", outputs[name][m - 2:m, n - 8:n], 1.0 / 128, 1e-4, f"{name} in the ragged last tile"))
+    for name in ["db_g", "db_fc"]:
+        probes.append(probe(f"{name}[0:1, 0:16].tolist()", outputs[name][0:1, 0:16], 1.0 / 128, 1e-4, f"{name}, the first 16 columns"))
+    for name in ["dw_g", "dw_fc"]:
+        probes.append(probe(f"{name}[0:2, 0:8].tolist()", outputs[name][0:2, 0:8], 1.0 / 128, 1e-4, f"{name}, top-left corner"))
+        probes.append(probe(f"{name}[{k - 2}:{k}, {n - 8}:{n}].tolist()", outputs[name][k - 2:k, n - 8:n], 1.0 / 128, 1e-4, f"{name}, bottom-right corner"))
+    low, high = min(tile_x, m) - 2, min(tile_x, m) + 2
+    probes.append(probe(f"dx[{low}:{high}, 0:8].tolist()", dx[low:high, 0:8], 1.0 / 128, 1e-4, "dx across the first tile border"))
+    probes.append(probe(f"dx[{m - 2}:{m}, {k - 8}:{k}].tolist()", dx[m - 2:m, k - 8:k], 1.0 / 128, 1e-4, "dx in the ragged last tile"))
+    sums = {name: float((tensor ** 2).sum()) for name, tensor in outputs.items()}
+    return {"sizes": [m, k, n], "probes": probes, "sums_of_squares": sums}
+
+
+def main():
+    golden = {
+        "generator": "tests/golden/make_gallery_golden_b.py (numpy, float64)",
+        "swiglu_backward": {
+            "full": swiglu_case(2200, 512, 1024),
+            "small": swiglu_case(2200, 64, 128),
+        },
+    }
+    path = os.path.join(HERE, "gallery_b.json")
+    with open(path, "w") as handle:
+        json.dump(golden, handle, indent=1)
+        handle.write("\n")
+    print("wrote", path, os.path.getsize(path), "bytes")
+
+
+if __name__ == "__main__":
+    main()
