@@ -109,6 +109,55 @@ def swiglu_case(m, k, n, tile_b=1024, tile_w=2048, tile_x=1024):
     return {"sizes": [m, k, n], "probes": probes, "sums_of_squares": sums}
 
 
+def wave(rows, cols, row_step, col_step, scale):
+    """float32 sin(i*row_step + j*col_step) * scale, as the notebooks build it (no BF16 rounding)."""
+    row_index = np.arange(rows, dtype=np.float32).reshape(rows, 1)
+    col_index = np.arange(cols, dtype=np.float32).reshape(1, cols)
+    angle = row_index * np.float32(row_step) + col_index * np.float32(col_step)
+    return f32(f32(np.sin(angle.astype(np.float64))) * np.float32(scale)).astype(np.float64)
+
+
+def log_softmax(rows):
+    """Stable log-softmax in float64: x - m - log(sum(exp(x - m)))."""
+    top = rows.max(axis=-1, keepdims=True)
+    return rows - top - np.log(np.exp(rows - top).sum(axis=-1, keepdims=True))
+
+
+LOG_SOFTMAX_INPUT = np.array([
+    [1e4, -1e4, 0.0, 1.0],
+    [-1e4, -1e4, -1e4, -1e4 + 2.0],
+    [1e4, 1e4 - 1.0, -5.0, 3.0],
+    [0.5, -0.5, 1e4, -1e4],
+])
+
+
+def fusion_case():
+    """sin(exp(x)) and its gradient cos(exp(x))·exp(x); log_softmax and its gradient at ±1e4."""
+    rows, cols = 64, 256
+    x = wave(rows, cols, 0.05, 0.013, 1.5)
+    y = np.sin(np.exp(x))
+    dy_dx = np.cos(np.exp(x)) * np.exp(x)
+    big = f32(LOG_SOFTMAX_INPUT).astype(np.float64)
+    stable = log_softmax(big)
+    # d/dx_j Σ_i log_softmax(x)_i = 1 - n·softmax(x)_j.
+    softmax = np.exp(stable)
+    grad = 1.0 - big.shape[1] * softmax
+    tensor_bytes = rows * cols * 4
+    probes = [
+        probe("fused[0:2, 0:8].tolist()", y[0:2, 0:8], 1e-5, 1e-6, "sin(exp(x)), fused kernel"),
+        probe("unfused[62:64, 248:256].tolist()", y[62:64, 248:256], 1e-5, 1e-6, "sin(exp(x)), two kernels"),
+        probe("fused.sum().item()", y.sum(), 1e-5, 1e-3, "sum of sin(exp(x))"),
+        probe("xg.grad[0:2, 0:8].tolist()", dy_dx[0:2, 0:8], 1e-5, 1e-6, "gradient cos(exp(x))·exp(x)"),
+        probe("(xg.grad ** 2).sum().item()", (dy_dx ** 2).sum(), 1e-5, 0.0, "sum of squares of the gradient"),
+        probe("stable.tolist()", stable, 1e-6, 1e-5, "log_softmax at ±1e4 (float64 stable formula)"),
+        probe("big.grad.tolist()", grad, 1e-5, 1e-6, "gradient of Σ log_softmax = 1 - n·softmax"),
+        # GM traffic: the fused kernel moves x in and y out once; the pair moves 2x both ways.
+        probe("one.gm_bytes_read + one.gm_bytes_written", 2 * tensor_bytes, 0.0, 0.0, "fused GM bytes"),
+        probe("first.gm_bytes_read + second.gm_bytes_read + first.gm_bytes_written + second.gm_bytes_written", 4 * tensor_bytes, 0.0, 0.0, "two-kernel GM bytes"),
+    ]
+    return {"probes": probes, "log_softmax": stable.tolist()}
+
+
 def main():
     golden = {
         "generator": "tests/golden/make_gallery_golden_b.py (numpy, float64)",
@@ -116,6 +165,7 @@ def main():
             "full": swiglu_case(2200, 512, 1024),
             "small": swiglu_case(2200, 64, 128),
         },
+        "fusion_and_stability": fusion_case(),
     }
     path = os.path.join(HERE, "gallery_b.json")
     with open(path, "w") as handle:
