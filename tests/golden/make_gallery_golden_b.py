@@ -158,6 +158,106 @@ def fusion_case():
     return {"probes": probes, "log_softmax": stable.tolist()}
 
 
+def f32_grid(shape_steps, phase, use_cos, scale):
+    """float32 wave(Σ index_d · step_d + phase) · scale over an n-D grid, as the notebooks build it."""
+    shape = [size for size, _ in shape_steps]
+    angle = np.zeros([1] * len(shape), dtype=np.float32)
+    for axis, (size, step) in enumerate(shape_steps):
+        index = np.arange(size, dtype=np.float32).reshape([size if d == axis else 1 for d in range(len(shape))])
+        angle = angle + index * np.float32(step) if axis else index * np.float32(step)
+    angle = angle + np.float32(phase)
+    exact = np.cos(angle.astype(np.float64)) if use_cos else np.sin(angle.astype(np.float64))
+    return f32(f32(exact) * np.float32(scale)).astype(np.float64)
+
+
+def chain_training(layers, steps, rate, rows=16, width=32):
+    """SGD on h_{l+1} = tanh(h_l·W_l), loss = mean((h_n - target)^2), backward written by hand."""
+    h0 = f32_grid([(rows, 0.3), (width, 0.11)], 0.0, False, 1.0)
+    target = f32_grid([(rows, 0.07), (width, -0.05)], 0.0, True, 0.5)
+    weights = f32_grid([(layers, 0.7), (width, 0.31), (width, -0.17)], 0.0, False, 0.3)
+    losses = []
+    for _ in range(steps):
+        hs = [h0]
+        for layer in range(layers):
+            hs.append(np.tanh(hs[-1] @ weights[layer]))
+        diff = hs[-1] - target
+        losses.append(float((diff ** 2).mean()))
+        grad_h = 2.0 * diff / diff.size
+        grad_w = np.zeros_like(weights)
+        for layer in reversed(range(layers)):
+            grad_z = grad_h * (1.0 - hs[layer + 1] ** 2)
+            grad_w[layer] = hs[layer].T @ grad_z
+            grad_h = grad_z @ weights[layer].T
+        weights = weights - rate * grad_w
+    return losses
+
+
+def mixed_precision_problem(width=32):
+    features = f32_grid([(64, 0.21), (width, 0.37)], 0.0, False, 1.0)
+    goal = np.tanh(f32_grid([(64, 0.05), (width, 0.09)], 0.0, True, 0.8))
+    start = f32_grid([(width, 0.13), (width, -0.29)], 0.0, True, 0.2)
+    return features, goal, start
+
+
+def f32_training(steps, rate):
+    features, goal, weights = mixed_precision_problem()
+    losses = []
+    for _ in range(steps):
+        prediction = np.tanh(features @ weights)
+        diff = prediction - goal
+        losses.append(float((diff ** 2).mean()))
+        grad_z = 2.0 * diff / diff.size * (1.0 - prediction ** 2)
+        weights = weights - rate * (features.T @ grad_z)
+    return losses
+
+
+def f16_training(steps, rate, scale):
+    """The notebook's f16 step: f16 storage of the forward and of the gradients (computed in f32),
+    loss scaled by `scale`; a step whose weight gradient is not finite is skipped and the scale
+    halved; two good steps in a row double it."""
+    h = lambda values: np.asarray(values, dtype=np.float64).astype(np.float32).astype(np.float16).astype(np.float64)
+    features, goal, master = mixed_precision_problem()
+    features16 = h(features)
+    losses, skipped, good = [], 0, 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        while len(losses) < steps:
+            prediction = h(np.tanh(h(features16 @ h(master))))
+            diff = prediction - goal
+            grad_prediction = h(scale * 2.0 * diff / diff.size)
+            grad_z = h(grad_prediction * (1.0 - prediction ** 2))
+            grad_w = h(features16.T @ grad_z)
+            if not np.all(np.isfinite(grad_w)):
+                skipped += 1
+                scale /= 2
+                good = 0
+                continue
+            losses.append(float((diff ** 2).mean()))
+            master = master - rate * grad_w / scale
+            good += 1
+            if good == 2:
+                scale *= 2
+                good = 0
+    return losses, skipped
+
+
+def memory_case():
+    chain = chain_training(16, 3, 0.5)
+    f32_losses = f32_training(6, 1.0)
+    f16_losses, skipped = f16_training(6, 1.0, 2.0 ** 24)
+    probes = [
+        probe("plain_losses", np.array(chain), 1e-4, 0.0, "16-layer chain, 3 SGD steps (float64 reference)"),
+        probe("checkpoint_losses", np.array(chain), 1e-4, 0.0, "the same with pypto.checkpoint every 4 layers"),
+        probe("f32_losses", np.array(f32_losses), 1e-4, 0.0, "f32 SGD on tanh(x·W)"),
+        probe("f16_losses", np.array(f16_losses), 1e-2, 0.0, "f16 steps with dynamic loss scaling (f16 emulated in numpy)"),
+        probe("skipped", skipped, 0.0, 0.0, "steps skipped because an f16 gradient overflowed"),
+        # Saved activation bytes (2 KiB per activation, see the notebook): n·6 KiB + 4 KiB plain,
+        # (√n − 1)·2 KiB + 4 KiB checkpointed.
+        probe("saved[64][0]", 64 * 6144 + 4096, 0.0, 0.0, "plain saved bytes, 64 layers"),
+        probe("saved[64][1]", 7 * 2048 + 4096, 0.0, 0.0, "checkpointed saved bytes, 64 layers"),
+    ]
+    return {"probes": probes, "chain_losses": chain, "f32_losses": f32_losses, "f16_losses": f16_losses, "skipped": skipped}
+
+
 def main():
     golden = {
         "generator": "tests/golden/make_gallery_golden_b.py (numpy, float64)",
@@ -166,6 +266,7 @@ def main():
             "small": swiglu_case(2200, 64, 128),
         },
         "fusion_and_stability": fusion_case(),
+        "checkpoint_mixed_precision": memory_case(),
     }
     path = os.path.join(HERE, "gallery_b.json")
     with open(path, "w") as handle:
