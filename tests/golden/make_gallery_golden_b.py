@@ -87,7 +87,10 @@ def swiglu_case(m, k, n, tile_b=1024, tile_w=2048, tile_x=1024):
     probes = []
     # The inputs themselves: a wrong formula on either side shows here first.
     for name, tensor in [("x", x), ("g", g), ("w_g", w_g)]:
-        probes.append(probe(f"(pt.cast({name}, pt.DT_FP32) ** 2).sum().item()", (tensor ** 2).sum(), 1e-4, 0.0, f"sum of squares of the input {name}"))
+        # float32 sums over 2.25M elements in TileLab carry ~1e-4 relative rounding: rtol 1e-3.
+        probes.append(probe(f"(pt.cast({name}, pt.DT_FP32) ** 2).sum().item()", (tensor ** 2).sum(), 1e-3, 0.0, f"sum of squares of the input {name}"))
+        rows, cols = tensor.shape
+        probes.append(probe(f"{name}[{rows - 2}:{rows}, {cols - 8}:{cols}].tolist()", tensor[rows - 2:rows, cols - 8:cols], 1.0 / 128, 0.0, f"the input {name}, last corner"))
     for name, tensor in outputs.items():
         # Sums of squares: a missing, doubled or shifted tile changes them by far more than 0.2%.
         probes.append(probe(f"(pt.cast({name}, pt.DT_FP32) ** 2).sum().item()", (tensor ** 2).sum(), 2e-3, 0.0, f"sum of squares of {name}"))
