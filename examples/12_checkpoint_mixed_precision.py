@@ -62,13 +62,13 @@ def forward(h0, weights, layers, segment_length):
 # `pypto.graph(loss).saved_activation_bytes` counts the distinct non-leaf buffers the graph holds for
 # backward (the stacked weights and h0 are leaves: they live anyway). Without checkpointing, layer l
 # saves its input h_l (2 KiB, the previous tanh's output, counted once) and the weight slice
-# `weights[l]` (4 KiB: indexing makes a new tensor); the loss `(h_n − target)²` saves h_n − target and
-# its square's input once more: n · 6 KiB + 4 KiB. With √n segments only the √n − 1 boundaries
-# between segments stay (2 KiB each) plus the loss's 4 KiB.
+# `weights[l]` (4 KiB: indexing makes a new tensor); the loss's square `(h_n − target) ** 2` saves its
+# base and its exponent (the 2 is broadcast to a [16, 32] tensor): n · 6 KiB + 4 KiB. With √n
+# segments only the √n − 1 boundaries between segments stay (2 KiB each) plus the loss's 4 KiB.
 # 无检查点：每层保存输入激活（2 KiB）和权重切片（4 KiB）；有检查点：只保存 √n − 1 个分段边界。
 
 # %%
-print("layers  plain (B)  checkpointed (B)  recompute peak (B)")
+print("layers  plain (B)  checkpointed (B)  estimated peak while a segment is recomputed (B)")
 saved = {}
 for layers in [4, 16, 64]:
     h0, weights, target = chain_inputs(layers)
@@ -76,8 +76,9 @@ for layers in [4, 16, 64]:
     length = int(math.sqrt(layers))
     plain = pt.graph(((forward(h0, weights, layers, 0) - target) ** 2).mean()).saved_activation_bytes
     checkpointed = pt.graph(((forward(h0, weights, layers, length) - target) ** 2).mean()).saved_activation_bytes
-    # While one segment is recomputed in backward it holds its own `length` activations as well.
-    peak = checkpointed + length * ACTIVATION_BYTES
+    # Estimate, not measured: while one segment is recomputed in backward, it holds its own
+    # `length` layers (6 KiB each, as in the plain chain) on top of the boundaries.
+    peak = checkpointed + length * 3 * ACTIVATION_BYTES
     saved[layers] = (plain, checkpointed)
     print(layers, "     ", plain, "    ", checkpointed, "           ", peak)
     loss_bytes = 2 * ACTIVATION_BYTES
