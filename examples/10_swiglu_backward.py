@@ -1,6 +1,6 @@
 # %% [markdown]
 # # Fused SwiGLU backward in three kernels
-# SwiGLU forward, for one token row `x` (K features) and N hidden units:
+# SwiGLU forward, for M token rows `x` (M×K) and N hidden units:
 #
 #     g  = x·w_g  + b_g          fc = x·w_fc + b_fc
 #     h  = silu(g) · fc          silu(g) = g·σ(g)
@@ -13,7 +13,7 @@
 #     dw_g = xᵀ·dg   (K×N)                dw_fc = xᵀ·dfc (K×N)
 #     dx   = dg·w_gᵀ + dfc·w_fcᵀ  (M×K)
 #
-# The work splits into three kernels, as in the pypto-gym kernel:
+# The work splits into three kernels, with the tile settings of the pypto-gym kernel:
 # - **b** (vector): dg, dfc and the bias gradients, row tiles of `tile_m = 1024`;
 # - **w** (cube): the weight gradients, row tiles of `tile_m = 2048`, each tile's `xᵀ·dg` added into
 #   the zero-initialised output (the sum over M is split over tiles);
@@ -43,7 +43,8 @@ BF16 = pt.DT_BF16
 FP32 = pt.DT_FP32
 
 # Inputs from formulas (no RNG), so the golden generator builds the same numbers: f32 math, then
-# rounded to BF16. g and fc stand for the saved pre-activations x·w + b of the forward.
+# rounded to BF16. g and fc stand for the pre-activations x·w + b that the forward saved; here they
+# are formulas of their own (the backward kernels only read them), not computed from x and w.
 def grid(rows, cols, row_step, col_step, phase, scale, use_cos):
     row_index = pt.arange(rows).reshape([rows, 1])
     col_index = pt.arange(cols).reshape([1, cols])
