@@ -16,7 +16,10 @@ use serde_json::Value as Json;
 use tilelab::session::{CellKind, Notebook, Session};
 
 /// The refusals of today's lowering that the schedule cells may still hit (see the module doc).
-const PENDING_LOWERING: [&str; 2] = ["lowers @pypto.kernel kernels for now", "cannot lower `amax` combined with other ops yet"];
+const PENDING_LOWERING: [&str; 2] = [
+    "lowers @pypto.kernel kernels for now",
+    "cannot lower `amax` combined with other ops yet",
+];
 
 fn golden() -> Json {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/gallery_b.json");
@@ -24,7 +27,12 @@ fn golden() -> Json {
 }
 
 fn notebook_source(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)).expect("example notebook")
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name),
+    )
+    .expect("example notebook")
 }
 
 /// How a notebook run ended.
@@ -39,14 +47,27 @@ enum Outcome {
 /// Runs every code cell of `source` in `session`; panics on any error but a pending lowering.
 fn run_notebook(session: &mut Session, name: &str, source: &str) -> Outcome {
     let notebook = Notebook::from_py(source).expect("notebook parses");
-    for cell in notebook.cells.iter().filter(|cell| cell.kind == CellKind::Code) {
+    for cell in notebook
+        .cells
+        .iter()
+        .filter(|cell| cell.kind == CellKind::Code)
+    {
         let result = session.run_cell(&cell.source);
         if let Some(error) = result.error() {
-            if PENDING_LOWERING.iter().any(|marker| error.message.contains(marker)) {
-                eprintln!("{name}: the cell at line {} waits for the NPU lowering: {}", cell.first_line, error.message);
+            if PENDING_LOWERING
+                .iter()
+                .any(|marker| error.message.contains(marker))
+            {
+                eprintln!(
+                    "{name}: the cell at line {} waits for the NPU lowering: {}",
+                    cell.first_line, error.message
+                );
                 return Outcome::PendingLowering;
             }
-            panic!("{name}: the cell at line {} failed: {} ({})\nstdout:\n{}", cell.first_line, error.message, error.code, result.stdout);
+            panic!(
+                "{name}: the cell at line {} failed: {} ({})\nstdout:\n{}",
+                cell.first_line, error.message, error.code, result.stdout
+            );
         }
     }
     Outcome::Complete
@@ -65,7 +86,9 @@ fn evaluate(session: &mut Session, expr: &str) -> Vec<f64> {
         .map(|item| match item {
             "True" => 1.0,
             "False" => 0.0,
-            other => other.parse::<f64>().unwrap_or_else(|_| panic!("probe `{expr}` printed a non-number: {other:?}")),
+            other => other
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("probe `{expr}` printed a non-number: {other:?}")),
         })
         .collect()
 }
@@ -76,15 +99,32 @@ fn check_probes(session: &mut Session, name: &str, probes: &Json) -> usize {
     for probe in probes {
         let expr = probe["expr"].as_str().expect("expr");
         let expected: Vec<f64> = match &probe["expected"] {
-            Json::Array(items) => items.iter().map(|item| item.as_f64().expect("number")).collect(),
+            Json::Array(items) => items
+                .iter()
+                .map(|item| item.as_f64().expect("number"))
+                .collect(),
             single => vec![single.as_f64().expect("number")],
         };
-        let (rtol, atol) = (probe["rtol"].as_f64().expect("rtol"), probe["atol"].as_f64().expect("atol"));
+        let (rtol, atol) = (
+            probe["rtol"].as_f64().expect("rtol"),
+            probe["atol"].as_f64().expect("atol"),
+        );
         let actual = evaluate(session, expr);
-        assert_eq!(actual.len(), expected.len(), "{name}: `{expr}` gave {} numbers, the golden has {}", actual.len(), expected.len());
+        assert_eq!(
+            actual.len(),
+            expected.len(),
+            "{name}: `{expr}` gave {} numbers, the golden has {}",
+            actual.len(),
+            expected.len()
+        );
         for (index, (a, e)) in actual.iter().zip(&expected).enumerate() {
             let bound = atol + rtol * e.abs();
-            assert!((a - e).abs() <= bound, "{name}: `{expr}` [{index}] = {a}, golden {e} (|diff| {} > {bound}; {})", (a - e).abs(), probe["why"]);
+            assert!(
+                (a - e).abs() <= bound,
+                "{name}: `{expr}` [{index}] = {a}, golden {e} (|diff| {} > {bound}; {})",
+                (a - e).abs(),
+                probe["why"]
+            );
         }
     }
     probes.len()
@@ -109,12 +149,21 @@ fn check_example(file: &str, section: &str, source: &str) {
 fn swiglu_backward_matches_the_golden_at_debug_size() {
     let source = notebook_source("10_swiglu_backward.py");
     let sizes = "M, K, N = 2200, 512, 1024";
-    assert!(source.contains(sizes), "the notebook sets its sizes on one line");
+    assert!(
+        source.contains(sizes),
+        "the notebook sets its sizes on one line"
+    );
     let small = source.replace(sizes, "M, K, N = 2200, 64, 128");
     let golden = golden();
     let mut session = Session::new();
     run_notebook(&mut session, "10_swiglu_backward.py (K=64, N=128)", &small);
-    assert!(check_probes(&mut session, "10_swiglu_backward.py", &golden["swiglu_backward"]["small"]["probes"]) >= 20);
+    assert!(
+        check_probes(
+            &mut session,
+            "10_swiglu_backward.py",
+            &golden["swiglu_backward"]["small"]["probes"]
+        ) >= 20
+    );
 }
 
 /// The full sizes (M = 2200, K = 512, N = 1024): about 3 s in a release build.
@@ -124,23 +173,43 @@ fn swiglu_backward_matches_the_golden_at_debug_size() {
 fn swiglu_backward_matches_the_golden_at_full_size() {
     let golden = golden();
     let mut session = Session::new();
-    run_notebook(&mut session, "10_swiglu_backward.py", &notebook_source("10_swiglu_backward.py"));
-    check_probes(&mut session, "10_swiglu_backward.py", &golden["swiglu_backward"]["full"]["probes"]);
+    run_notebook(
+        &mut session,
+        "10_swiglu_backward.py",
+        &notebook_source("10_swiglu_backward.py"),
+    );
+    check_probes(
+        &mut session,
+        "10_swiglu_backward.py",
+        &golden["swiglu_backward"]["full"]["probes"],
+    );
 }
 
 #[test]
 fn fusion_and_stability_matches_the_golden() {
-    check_example("11_fusion_and_stability.py", "fusion_and_stability", &notebook_source("11_fusion_and_stability.py"));
+    check_example(
+        "11_fusion_and_stability.py",
+        "fusion_and_stability",
+        &notebook_source("11_fusion_and_stability.py"),
+    );
 }
 
 #[test]
 fn checkpoint_and_mixed_precision_match_the_golden() {
-    check_example("12_checkpoint_mixed_precision.py", "checkpoint_mixed_precision", &notebook_source("12_checkpoint_mixed_precision.py"));
+    check_example(
+        "12_checkpoint_mixed_precision.py",
+        "checkpoint_mixed_precision",
+        &notebook_source("12_checkpoint_mixed_precision.py"),
+    );
 }
 
 #[test]
 fn softmax_tile_sweep_matches_the_golden() {
-    check_example("13_softmax_tile_sweep.py", "softmax_tile_sweep", &notebook_source("13_softmax_tile_sweep.py"));
+    check_example(
+        "13_softmax_tile_sweep.py",
+        "softmax_tile_sweep",
+        &notebook_source("13_softmax_tile_sweep.py"),
+    );
 }
 
 /// The probe checker itself rejects a wrong value (so a wrong kernel cannot pass unnoticed).
