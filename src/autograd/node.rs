@@ -128,7 +128,10 @@ impl Saved {
                 meta: ValueMeta::of(value.tensor()),
                 bytes: value.tensor().size_in_bytes(),
                 buffer_id: value.tensor().buffer_id(),
-                is_leaf_value: value.is_leaf(),
+                // An extra (what a kernel passed to `save_for_backward`) was made by the forward and
+                // lives only for the backward, even when it is a constant without a node; one that
+                // aliases an input is counted once, with the input, by the graph's buffer set.
+                is_leaf_value: index < input_count && value.is_leaf(),
             });
         }
         for (index, output) in outputs.iter().enumerate() {
