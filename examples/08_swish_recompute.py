@@ -7,12 +7,12 @@
 #
 # Example 02 saves `s` for the backward. Here the backward recomputes `s` from `x`, which it gets
 # anyway: one sigmoid more in the backward, one tensor fewer held between forward and backward.
-# The 32×64 input is processed in UB blocks of 8×64 (`set_vec_tile_shapes`): 4 tiles, each loaded,
-# computed and stored on its own.
+# Forward and backward kernels are tiled in UB blocks of 8×64 (`set_vec_tile_shapes`): the 32×64
+# input is 4 tiles, each loaded, computed and stored on its own.
 #
 # **中文说明：** `swish_β(x) = x · σ(βx)`，β 是核函数的属性（数值参数，反向通过 `ctx.attrs['beta']` 读取）。
 # 导数为 `s·(1 + β·x·(1 − s))`，其中 `s = σ(βx)`。示例 02 保存 `s`；这里反向从 `x` 重新计算 `s`：
-# 反向多做一次 sigmoid，但前向与反向之间少保存一个张量。32×64 的输入按 8×64 的 UB 块分块处理。
+# 反向多做一次 sigmoid，但前向与反向之间少保存一个张量（反向核也少从 GM 读一个张量）。前向与反向核都按 8×64 的 UB 块分块，32×64 的输入共 4 块。
 
 # %%
 import pypto as pt
@@ -28,12 +28,18 @@ def swish(x, beta):
     pt.set_vec_tile_shapes(8, 64)
     return x * pt.sigmoid(x * beta)
 
+# The backward is a kernel too, with the same UB blocks: it reads x and the incoming gradient and
+# recomputes s tile by tile instead of reading a saved s.
+@pt.kernel
+def swish_grad(x, grad_output, beta):
+    pt.set_vec_tile_shapes(8, 64)
+    s = pt.sigmoid(x * beta)
+    return grad_output * s * (1 + beta * x * (1 - s))
+
 @pt.register_gradient("swish")
 def swish_backward(grad_output, saved, ctx):
     x, = saved
-    beta = ctx.attrs["beta"]
-    s = pt.sigmoid(x * beta)  # recomputed, tile by tile, instead of saved
-    return grad_output * s * (1 + beta * x * (1 - s))
+    return swish_grad(x, grad_output, ctx.attrs["beta"])
 
 # Two versions to compare against: the same forward differentiated op by op by the tape, and the
 # example-02 style that saves s.
@@ -49,10 +55,15 @@ def swish_saved(x, beta):
     pt.save_for_backward(s)
     return x * s
 
+@pt.kernel
+def swish_grad_from_saved(x, s, grad_output, beta):
+    pt.set_vec_tile_shapes(8, 64)
+    return grad_output * s * (1 + beta * x * (1 - s))
+
 @pt.register_gradient("swish_saved")
 def swish_saved_backward(grad_output, saved, ctx):
     x, s = saved
-    return grad_output * s * (1 + ctx.attrs["beta"] * x * (1 - s))
+    return swish_grad_from_saved(x, s, grad_output, ctx.attrs["beta"])
 
 # %% [markdown]
 # ## Bytes held for the backward
