@@ -133,3 +133,32 @@ fn a_probe_outside_its_tolerance_fails() {
     let within = serde_json::json!({"expr": "[1.0, 2.0]", "expected": [1.000001, 2.0], "rtol": 1e-5, "atol": 1e-6, "why": "self-test"});
     check_probe(&mut session, "self-test", &within);
 }
+
+#[test]
+fn a_layer_whose_buffers_drop_the_f64_copy_to_f32_fails_the_check_instead_of_verifying_nothing() {
+    // Example 09's layer, but with its intermediate buffers in the default f32: the numerical side's
+    // f64 copy is rounded to f32 inside, central differences turn into rounding noise and every
+    // projection looks like a kink. Nothing is verified, so the check must not pass.
+    let mut session = run_notebook("09_groupnorm_jit_backward.py");
+    let setup = "@pt.kernel
+def group_norm_f32(x, gamma, beta):
+    y = pt.zeros(x.shape)
+    mean = pt.zeros([N, G, 1])
+    rstd = pt.zeros([N, G, 1])
+    group_norm_forward(x, gamma, beta, y, mean, rstd)
+    pt.save_for_backward(mean, rstd)
+    return y
+
+@pt.register_gradient('group_norm_f32')
+def group_norm_f32_gradient(dy, saved, ctx):
+    return group_norm_gradient(dy, saved, ctx)
+
+lossy = pt.autodiff.check_gradient(group_norm_f32, [x, gamma, beta])
+print(lossy.passed, lossy.non_differentiable > 0, len(lossy.worst))";
+    let result = session.run_cell(setup);
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "False True 0\n");
+    let shown = session.run_cell("lossy");
+    let text = tilelab::session::display_text(&shown.displays[0]);
+    assert!(text.starts_with("Gradient check: FAILED") && text.contains("nothing was verified"), "{text}");
+}
