@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Custom GELU with a registered gradient
 # The sigmoid form of GELU is `gelu(x) ≈ x · σ(1.702·x)`. Written as a `@pypto.kernel` with a 4×8
-# vec tile (one UB tile covers the 4×6 input), it saves `s = σ(1.702·x)` for its backward. By the
+# vec tile (one UB tile holds the whole 4×8 input), it saves `s = σ(1.702·x)` for its backward. By the
 # product rule
 #
 #     d/dx [x · σ(a·x)] = σ(a·x) + a·x·σ(a·x)·(1 − σ(a·x)),   a = 1.702
@@ -11,7 +11,7 @@
 # It agrees with the true derivative at x = 0 (both 0.5) and drifts away from it elsewhere.
 # We register it first and let `check_gradient` find where it is wrong, then register the right one.
 #
-# **中文说明：** GELU 的 sigmoid 近似为 `x · σ(1.702·x)`，写成 `@pypto.kernel`（vec tile 为 4×8，一个 UB 块即可覆盖 4×6 的输入），前向保存
+# **中文说明：** GELU 的 sigmoid 近似为 `x · σ(1.702·x)`，写成 `@pypto.kernel`（vec tile 为 4×8，一个 UB 块即可容纳整个 4×8 输入），前向保存
 # `s = σ(1.702·x)` 供反向使用。由乘积法则，其导数为 `σ(ax) + a·x·σ(ax)·(1 − σ(ax))`（a = 1.702）。
 # 某教程给出的是 tanh 形式 GELU 的反向公式，与本前向并不匹配：在 x = 0 处恰好相等，其他位置有偏差。
 # 先注册这个错误的反向，用 `check_gradient` 找出出错的位置，再注册正确的导数。
@@ -20,9 +20,9 @@
 import pypto as pt
 
 # Inputs from a formula, so the golden generator can rebuild them without TileLab's RNG:
-# x[i] = 3·sin(0.37·i), i = 0 … 23, as a 4×6 matrix; w[i] = cos(0.23·i) weights the loss.
-x = pt.reshape(pt.sin(pt.arange(0, 24) * 0.37) * 3, [4, 6])
-w = pt.reshape(pt.cos(pt.arange(0, 24) * 0.23), [4, 6])
+# x[i] = 3·sin(0.37·i), i = 0 … 31, as a 4×8 matrix; w[i] = cos(0.23·i) weights the loss.
+x = pt.reshape(pt.sin(pt.arange(0, 32) * 0.37) * 3, [4, 8])
+w = pt.reshape(pt.cos(pt.arange(0, 32) * 0.23), [4, 8])
 
 @pt.kernel
 def gelu_sigmoid(x):

@@ -12,11 +12,12 @@
 #
 # Both kernels are written in the real pypto style: outputs are parameters written in place, one
 # `pypto.loop` over samples and one over groups, each iteration `pypto.view`s its [1, C/G, HW] tile.
-# dγ and dβ are accumulated across the sample loop into zero-initialised outputs.
+# In the backward the group loop is the outer one, so one unit of work sums dγ and dβ of a group's
+# channels over the samples in UB and writes them once.
 #
 # **中文说明：** `x` 的形状为 [N, C, HW]，C 个通道分成 G 组。对每个（样本 n, 组 g）求均值与 rstd，
 # 得 `x̂`，再做逐通道仿射。记 `g = dy·γ`，反向每组需要两次归约（g 与 g·x̂），再计算 dx；
-# dγ、dβ 在样本循环中累加到初始化为零的输出上。两个核都按真实 pypto 风格书写：输出为原地写入的参数，
+# 反向以组循环为外层，每组通道的 dγ、dβ 由同一个工作单元在 UB 中对样本求和后一次写出。两个核都按真实 pypto 风格书写：输出为原地写入的参数，
 # 用 `pypto.loop` 遍历样本与组，每次迭代用 `pypto.view` 取出 [1, C/G, HW] 的块。
 
 # %%
@@ -34,19 +35,18 @@ gamma = pt.cos(pt.arange(0, C) * 0.5) * 0.1 + 1
 beta = pt.arange(0, C) * 0.05 - 0.2
 w = pt.reshape(pt.cos(pt.arange(0, N * C * HW) * 0.23), [N, C, HW])
 
+# γ and β come in as [1, C, 1] columns, so a group's slice is a view that broadcasts over HW.
 @pt.frontend.jit
 def group_norm_forward(x, gamma, beta, y, mean, rstd):
     pt.set_vec_tile_shapes(1, CG, HW)
-    gamma3 = pt.reshape(gamma, [1, C, 1])
-    beta3 = pt.reshape(beta, [1, C, 1])
     for n in pt.loop(0, N, name="samples", idx_name="n"):
         for g in pt.loop(0, G, name="groups", idx_name="g"):
             tile = pt.view(x, [1, CG, HW], [n, g * CG, 0])
             m = pt.mean(tile, dim=[1, 2], keepdim=True)
             centred = tile - m
             r = pt.rsqrt(pt.mean(centred * centred, dim=[1, 2], keepdim=True) + 1e-5)
-            scale = pt.view(gamma3, [1, CG, 1], [0, g * CG, 0])
-            shift = pt.view(beta3, [1, CG, 1], [0, g * CG, 0])
+            scale = pt.view(gamma, [1, CG, 1], [0, g * CG, 0])
+            shift = pt.view(beta, [1, CG, 1], [0, g * CG, 0])
             pt.assemble(centred * r * scale + shift, [n, g * CG, 0], y)
             pt.assemble(m, [n, g, 0], mean)
             pt.assemble(r, [n, g, 0], rstd)
@@ -54,24 +54,32 @@ def group_norm_forward(x, gamma, beta, y, mean, rstd):
 @pt.frontend.jit
 def group_norm_backward(dy, x, gamma, mean, rstd, dx, dgamma, dbeta):
     pt.set_vec_tile_shapes(1, CG, HW)
-    gamma3 = pt.reshape(gamma, [1, C, 1])
-    for n in pt.loop(0, N, name="samples", idx_name="n"):
-        for g in pt.loop(0, G, name="groups", idx_name="g"):
-            first = g * CG
+    # Groups outside, samples inside: each outer iteration (a unit of work for one core) owns its
+    # channels' dγ and dβ, sums the samples in UB and writes them once; no two units write the same place.
+    for g in pt.loop(0, G, name="groups", idx_name="g"):
+        first = g * CG
+        for n in pt.loop(0, N, name="samples", idx_name="n"):
             x_tile = pt.view(x, [1, CG, HW], [n, first, 0])
             dy_tile = pt.view(dy, [1, CG, HW], [n, first, 0])
             m = pt.view(mean, [1, 1, 1], [n, g, 0])
             r = pt.view(rstd, [1, 1, 1], [n, g, 0])
-            scale = pt.view(gamma3, [1, CG, 1], [0, first, 0])
+            scale = pt.view(gamma, [1, CG, 1], [0, first, 0])
             x_hat = (x_tile - m) * r
             scaled = dy_tile * scale
             # The two per-group reductions.
             mean_scaled = pt.mean(scaled, dim=[1, 2], keepdim=True)
             mean_projected = pt.mean(scaled * x_hat, dim=[1, 2], keepdim=True)
             pt.assemble((scaled - mean_scaled - x_hat * mean_projected) * r, [n, first, 0], dx)
-            # Per-channel sums, accumulated over the samples.
-            dgamma[first:first + CG] = dgamma[first:first + CG] + pt.reshape(pt.sum(dy_tile * x_hat, dim=[0, 2]), [CG])
-            dbeta[first:first + CG] = dbeta[first:first + CG] + pt.reshape(pt.sum(dy_tile, dim=[0, 2]), [CG])
+            # Per-channel sums over HW, accumulated over the samples.
+            part_gamma = pt.sum(dy_tile * x_hat, dim=[0, 2], keepdim=True)
+            part_beta = pt.sum(dy_tile, dim=[0, 2], keepdim=True)
+            if n == 0:
+                sum_gamma, sum_beta = part_gamma, part_beta
+            else:
+                sum_gamma = sum_gamma + part_gamma
+                sum_beta = sum_beta + part_beta
+        pt.assemble(sum_gamma, [0, first, 0], dgamma)
+        pt.assemble(sum_beta, [0, first, 0], dbeta)
 
 # %% [markdown]
 # ## Forward, then backward by hand
@@ -80,15 +88,19 @@ def group_norm_backward(dy, x, gamma, mean, rstd, dx, dgamma, dbeta):
 # **中文：** 前向写出 y 与每组统计量 mean、rstd；反向读取它们。
 
 # %%
+gamma_column = pt.reshape(gamma, [1, C, 1])
+beta_column = pt.reshape(beta, [1, C, 1])
 y = pt.zeros([N, C, HW])
 mean = pt.zeros([N, G, 1])
 rstd = pt.zeros([N, G, 1])
-group_norm_forward(x, gamma, beta, y, mean, rstd)
+group_norm_forward(x, gamma_column, beta_column, y, mean, rstd)
 
 dx = pt.zeros([N, C, HW])
-dgamma = pt.zeros([C])
-dbeta = pt.zeros([C])
-group_norm_backward(w, x, gamma, mean, rstd, dx, dgamma, dbeta)
+dgamma_column = pt.zeros([1, C, 1])
+dbeta_column = pt.zeros([1, C, 1])
+group_norm_backward(w, x, gamma_column, mean, rstd, dx, dgamma_column, dbeta_column)
+dgamma = pt.reshape(dgamma_column, [C])
+dbeta = pt.reshape(dbeta_column, [C])
 print("mean of group (0, 0):", round(mean[0, 0, 0].item(), 5), "rstd:", round(rstd[0, 0, 0].item(), 5))
 
 # %% [markdown]
@@ -125,7 +137,7 @@ def group_norm(x, gamma, beta):
     y = pt.zeros(x.shape, dtype=x.dtype)
     mean = pt.zeros([N, G, 1], dtype=x.dtype)
     rstd = pt.zeros([N, G, 1], dtype=x.dtype)
-    group_norm_forward(x, gamma, beta, y, mean, rstd)
+    group_norm_forward(x, pt.reshape(gamma, [1, C, 1]), pt.reshape(beta, [1, C, 1]), y, mean, rstd)
     pt.save_for_backward(mean, rstd)
     return y
 
@@ -133,10 +145,10 @@ def group_norm(x, gamma, beta):
 def group_norm_gradient(dy, saved, ctx):
     x, gamma, beta, mean, rstd = saved
     dx = pt.zeros(x.shape, dtype=x.dtype)
-    dgamma = pt.zeros(gamma.shape, dtype=x.dtype)
-    dbeta = pt.zeros(beta.shape, dtype=x.dtype)
-    group_norm_backward(dy, x, gamma, mean, rstd, dx, dgamma, dbeta)
-    return dx, dgamma, dbeta
+    dgamma = pt.zeros([1, C, 1], dtype=x.dtype)
+    dbeta = pt.zeros([1, C, 1], dtype=x.dtype)
+    group_norm_backward(dy, x, pt.reshape(gamma, [1, C, 1]), mean, rstd, dx, dgamma, dbeta)
+    return dx, pt.reshape(dgamma, [C]), pt.reshape(dbeta, [C])
 
 report = pt.autodiff.check_gradient(group_norm, [x, gamma, beta])
 assert report, "the jit backward must pass the gradient check"

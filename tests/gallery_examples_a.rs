@@ -145,7 +145,7 @@ def group_norm_f32(x, gamma, beta):
     y = pt.zeros(x.shape)
     mean = pt.zeros([N, G, 1])
     rstd = pt.zeros([N, G, 1])
-    group_norm_forward(x, gamma, beta, y, mean, rstd)
+    group_norm_forward(x, pt.reshape(gamma, [1, C, 1]), pt.reshape(beta, [1, C, 1]), y, mean, rstd)
     pt.save_for_backward(mean, rstd)
     return y
 

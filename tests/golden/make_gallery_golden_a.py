@@ -64,8 +64,8 @@ def probe(expression, expected, rtol=0.0, atol=0.0, why=""):
 
 def gelu_example():
     a = 1.702
-    x = f32_sin_wave(24, 0.37, 3.0, 0.0).reshape(4, 6)
-    w = f32_sin_wave(24, 0.23, 1.0, 0.0, np.cos).reshape(4, 6)
+    x = f32_sin_wave(32, 0.37, 3.0, 0.0).reshape(4, 8)
+    w = f32_sin_wave(32, 0.23, 1.0, 0.0, np.cos).reshape(4, 8)
     s = sigmoid(a * x)
     # d/dx x·σ(ax) = σ(ax) + a·x·σ(ax)·(1 − σ(ax)).
     derivative = s + a * x * s * (1 - s)
