@@ -128,7 +128,10 @@ impl Saved {
                 meta: ValueMeta::of(value.tensor()),
                 bytes: value.tensor().size_in_bytes(),
                 buffer_id: value.tensor().buffer_id(),
-                is_leaf_value: value.is_leaf(),
+                // An extra (what a kernel passed to `save_for_backward`) was made by the forward and
+                // lives only for the backward, even when it is a constant without a node; one that
+                // aliases an input is counted once, with the input, by the graph's buffer set.
+                is_leaf_value: index < input_count && value.is_leaf(),
             });
         }
         for (index, output) in outputs.iter().enumerate() {
@@ -229,4 +232,22 @@ pub(crate) fn topological_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
         }
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(count: usize) -> Tensor {
+        Tensor::from_f64(vec![1.0; count], &[count], DType::F32).expect("a tensor")
+    }
+
+    #[test]
+    fn an_extra_saved_by_a_kernel_is_activation_memory_even_as_a_constant() {
+        // Input 0 is the caller's leaf (4 f32 = 16 B, held anyway); extra 0 is a constant the
+        // forward made (2 f32 = 8 B) and only the backward keeps alive.
+        let (_, info) = Saved::new(vec![Var::leaf(values(4)), Var::constant(values(2))], Vec::new(), 1);
+        assert_eq!((info[0].role.as_str(), info[0].bytes, info[0].is_leaf_value), ("input 0", 16, true));
+        assert_eq!((info[1].role.as_str(), info[1].bytes, info[1].is_leaf_value), ("extra 0", 8, false));
+    }
 }

@@ -103,6 +103,13 @@ pub fn display_text(display: &Display) -> String {
                         input.input, element.input_index, element.analytic, element.numerical
                     ));
                 }
+                if input.worst.is_empty() && !input.non_differentiable.is_empty() {
+                    text.push_str(&format!(
+                        "\n  input {}: all {} compared entries looked not differentiable, so nothing was verified (does the function round its f64 copy through a narrower tensor?)",
+                        input.input,
+                        input.non_differentiable.len()
+                    ));
+                }
             }
             text
         }

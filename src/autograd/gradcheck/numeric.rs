@@ -199,7 +199,11 @@ impl Comparison {
         let (kinks, mut smooth): (Vec<Entry>, Vec<Entry>) = self.entries.into_iter().partition(|entry| entry.non_differentiable);
         let max_abs_error = smooth.iter().fold(0.0f64, |acc, entry| acc.max(entry.element.abs_error));
         let max_rel_error = smooth.iter().fold(0.0f64, |acc, entry| acc.max(entry.element.rel_error));
-        let passed = smooth.iter().all(|entry| entry.accepted);
+        // A check that verified nothing is no pass: when every compared entry looks like a kink, the
+        // function is rarely kinked everywhere; it usually rounds the f64 copy through a narrow buffer
+        // (an f32 tensor made inside it), and a wrong gradient would hide behind the classification.
+        let verified = compared == 0 || !smooth.is_empty();
+        let passed = verified && smooth.iter().all(|entry| entry.accepted);
         smooth.sort_by(|a, b| a.accepted.cmp(&b.accepted).then(b.element.abs_error.total_cmp(&a.element.abs_error)));
         InputReport {
             input,

@@ -136,6 +136,8 @@ pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object:
         (Object::Sweep(table), _) => sweep::attribute(table, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
         (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
+        // Bytes the tape holds for backward (every distinct saved buffer), and the same without the
+        // leaves, which live anyway: what recomputing instead of saving shrinks.
         (Object::Graph(graph), "saved_bytes") => Some(Value::Int(graph.saved_bytes as i64)),
         (Object::Graph(graph), "saved_activation_bytes") => Some(Value::Int(graph.saved_activation_bytes as i64)),
         (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),
