@@ -52,6 +52,19 @@ impl Playground {
         result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
+    /// Sends progress of long builtins (gradient checks, sweeps) to `callback(label, done, total)`
+    /// while a cell runs; `undefined` stops it. The worker posts each call to the page.
+    #[wasm_bindgen(js_name = setProgress)]
+    pub fn set_progress(&mut self, callback: Option<js_sys::Function>) {
+        let reporter = callback.map(|callback| -> crate::session::ProgressReporter {
+            std::rc::Rc::new(move |label: &str, done: usize, total: usize| {
+                // A throwing callback must not stop the cell: progress is only a view.
+                let _ = callback.call3(&JsValue::NULL, &JsValue::from_str(label), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+            })
+        });
+        crate::session::set_progress_reporter(reporter);
+    }
+
     /// Forgets every variable, kernel and registered gradient of the session.
     pub fn reset(&mut self) {
         self.session.reset();
