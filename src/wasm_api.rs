@@ -270,6 +270,29 @@ mod tests {
         assert!(field(&first_diagnostic, "message").contains("inner dims 3 ≠ 2"));
     }
 
+    /// A gradient check over a 4×4 input with a 4×4 output runs in full mode: 16 backward passes
+    /// plus 16 perturbed elements = 32 units, each reported (32 < 100 steps) as (label, done, 32)
+    /// with done rising 0, 1, …, 32; without a callback nothing is reported.
+    #[wasm_bindgen_test]
+    fn progress_reaches_the_js_callback() {
+        let mut playground = Playground::new();
+        let callback = js_sys::Function::new_with_args("label, done, total", "(globalThis.tilelabProgress = globalThis.tilelabProgress || []).push([label, done, total]);");
+        playground.set_progress(Some(callback));
+        let result = playground.run_cell("import pypto as pt\ndef square(t):\n    return t * t\nx = pt.randn([4, 4], seed=1)\nr = pt.autodiff.check_gradient(square, [x])").unwrap();
+        assert_eq!(field(&result, "status"), "ok");
+        playground.set_progress(None);
+        playground.run_cell("r2 = pt.autodiff.check_gradient(square, [x])").unwrap();
+        let seen = js_sys::Reflect::get(&js_sys::global(), &"tilelabProgress".into()).unwrap();
+        let seen: js_sys::Array = seen.dyn_into().unwrap();
+        assert_eq!(seen.length(), 33);
+        for (index, entry) in seen.iter().enumerate() {
+            let entry: js_sys::Array = entry.dyn_into().unwrap();
+            assert_eq!(entry.get(0).as_string().as_deref(), Some("check_gradient"));
+            assert_eq!(entry.get(1).as_f64(), Some(index as f64));
+            assert_eq!(entry.get(2).as_f64(), Some(32.0));
+        }
+    }
+
     fn field(object: &JsValue, name: &str) -> String {
         js_sys::Reflect::get(object, &name.into()).unwrap().as_string().unwrap_or_default()
     }

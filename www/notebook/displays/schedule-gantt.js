@@ -295,6 +295,7 @@ export function renderGantt(traceJson, context = {}) {
   const showFor = (target) => {
     const item = items.get(target?.closest?.('.schedule-event'));
     if (item) tip.show(item.rect, eventText(item.event, item.lane));
+    else tip.hide();
   };
   scroller.addEventListener('pointerover', (event) => showFor(event.target));
   scroller.addEventListener('focusin', (event) => showFor(event.target));
