@@ -3,6 +3,9 @@
 // rises before the result arrives; the bar's Stop button interrupts it like the toolbar's Stop.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Engine } from '../../www/engine/client.js';
+import { NotebookModel } from '../../www/notebook/model.js';
+import { Runner } from '../../www/notebook/runner.js';
 import { screenshot } from './harness.mjs';
 import { open, setCells, useSite } from './notebook-helpers.mjs';
 
@@ -89,4 +92,43 @@ test('the progress bar is translated, and its Stop button stops the engine', asy
   } finally {
     await context.close();
   }
+});
+
+/** A stand-in worker that answers each run with three progress messages, then the result. */
+class ProgressWorker extends EventTarget {
+  constructor() {
+    super();
+    queueMicrotask(() => this.post({ type: 'ready', version: 'test', features: { runCell: true } }));
+  }
+
+  post(data) {
+    this.dispatchEvent(Object.assign(new Event('message'), { data }));
+  }
+
+  postMessage(request) {
+    queueMicrotask(() => {
+      for (const done of [0, 5, 10]) this.post({ type: 'progress', id: request.id, label: 'sweep', done, total: 10 });
+      // A message for another request (or none) is dropped, never mistaken for this one.
+      this.post({ type: 'progress', id: request.id + 1000, label: 'sweep', done: 7, total: 10 });
+      this.post({ type: 'result', id: request.id, result: { execution_count: 1, status: 'ok', stdout: '', displays: [], diagnostics: [], duration_ms: 1, kernel_runs: [] } });
+    });
+  }
+
+  terminate() {}
+}
+
+test('progress messages reach the run that asked, as runner events for its cell, before its result', async () => {
+  const engine = new Engine(() => new ProgressWorker());
+  engine.start();
+  const model = new NotebookModel();
+  model.load([{ kind: 'code', source: 'pt.npu.sweep(...)' }]);
+  const runner = new Runner(model, engine);
+  const id = model.cells[0].id;
+  const events = [];
+  runner.addEventListener('progress', (event) => events.push({ ...event.detail, state: model.get(id).run.state }));
+  const finished = new Promise((resolve) => runner.addEventListener('finished', resolve, { once: true }));
+  runner.enqueue([id]);
+  await finished;
+  assert.deepEqual(events, [0, 5, 10].map((done) => ({ id, label: 'sweep', done, total: 10, state: 'running' })));
+  assert.equal(model.get(id).run.state, 'done');
 });
