@@ -62,7 +62,8 @@ export function heatmapSvg(grid, fill, title, label) {
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(TARGET_WIDTH / Math.max(1, grid.columns))));
   const width = grid.columns * cell;
   const height = grid.rows * cell;
-  const svg = svgElement('svg', { class: 'heatmap-svg', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img' });
+  // Small cells drop their outline, which would otherwise paint a grid over the colours.
+  const svg = svgElement('svg', { class: `heatmap-svg${cell < 12 ? ' dense' : ''}`, width, height, viewBox: `0 0 ${width} ${height}`, role: 'img' });
   svg.setAttribute('aria-label', label);
   const caption = svgElement('title');
   caption.textContent = label;
