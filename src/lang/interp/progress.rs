@@ -39,7 +39,7 @@ pub fn report_progress(label: &str, done: usize, total: usize) {
     let reporter = STATE.with(|state| {
         let mut state = state.borrow_mut();
         let state = state.as_mut()?;
-        let percent = if total == 0 { 100 } else { done.min(total) * 100 / total };
+        let percent = (done.min(total) * 100).checked_div(total).unwrap_or(100);
         let repeated = matches!(&state.last, Some((last_label, last_percent)) if last_label == label && *last_percent == percent);
         if repeated && done != 0 && done != total {
             return None;
