@@ -241,6 +241,22 @@ test('hovering an event shows op, tile, bytes, cycles and line; a click or Enter
     assert.equal(await caretLine(page, 0), kernelLine);
     assert.equal(await page.evaluate(() => getSelection().toString()), KERNEL_CELL.split('\n')[kernelLine - 1]);
 
+    // Zoomed, a drag pans the chart and does not jump to the event it started on.
+    await view.locator('.schedule-zoom-in').click();
+    await view.locator('.schedule-zoom-in').click();
+    const scroller = view.locator('.schedule-scroll');
+    const box = await scroller.boundingBox();
+    await page.locator('.cell').first().locator('.cm-content').click();
+    await page.keyboard.press('Control+Home');
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const panned = await scroller.evaluate((node) => node.scrollLeft);
+    assert.ok(Math.abs(panned - box.width * 0.3) < 4, `scrollLeft ${panned}`);
+    assert.equal(await caretLine(page, 0), 1);
+    await view.locator('.schedule-zoom-reset').click();
+
     // Keyboard: the chart has one tab stop; arrows move along a lane; Enter jumps.
     const copyIn = view.locator('rect.schedule-event[data-line="2"]');
     if ((await copyIn.count()) > 0) {

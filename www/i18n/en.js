@@ -137,7 +137,7 @@ export const strings = {
   'output.schedule.pipeCount': '{pipes} pipes',
   'output.schedule.summaryLane': 'all pipes',
   'output.schedule.column.line': 'line',
-  'output.schedule.hint': 'Click an event (or focus it and press Enter) to select its line in the editor; arrow keys move between events; a core’s header collapses it.',
+  'output.schedule.hint': 'Click an event (or focus it and press Enter) to select its line in the editor; arrow keys move between events; a core’s header collapses it. Drag to pan, Ctrl+wheel to zoom.',
   'output.heatmap.legend': 'Colour scale',
   'output.heatmap.min': 'min {value}',
   'output.heatmap.max': 'max {value}',

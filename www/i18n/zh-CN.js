@@ -137,7 +137,7 @@ export const strings = {
   'output.schedule.pipeCount': '{pipes} 条流水线',
   'output.schedule.summaryLane': '全部流水线',
   'output.schedule.column.line': '行',
-  'output.schedule.hint': '点击事件（或聚焦后按 Enter）可在编辑器中选中对应的源代码行；方向键在事件之间移动；点击核的标题可折叠。',
+  'output.schedule.hint': '点击事件（或聚焦后按 Enter）可在编辑器中选中对应的源代码行；方向键在事件之间移动；点击核的标题可折叠。拖动可平移，Ctrl+滚轮可缩放。',
   'output.heatmap.legend': '颜色刻度',
   'output.heatmap.min': '最小 {value}',
   'output.heatmap.max': '最大 {value}',

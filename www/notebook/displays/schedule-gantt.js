@@ -1,7 +1,7 @@
 // The Gantt chart of a schedule's Chrome trace: one lane per core × pipe that ran something, grouped
 // by core under a header that collapses the core into one summary lane (a button with
 // aria-expanded), drawn as SVG through DOM calls, with a time axis, zoom buttons and horizontal
-// scroll. Events show op, tile, bytes, cycles and source line on hover or focus; a click (or Enter
+// scroll (drag to pan, Ctrl+wheel to zoom). Events show op, tile, bytes, cycles and source line on hover or focus; a click (or Enter
 // on a focused event; arrow keys move between events) puts the caret on that line of the cell's
 // editor. The same events are listed in a table for screen readers.
 import { t } from '../../i18n/index.js';
@@ -269,6 +269,29 @@ export function renderGantt(traceJson, context = {}) {
     target.rect.focus();
   };
 
+  // Drag to pan a zoomed chart; a drag does not count as a click on the event it started on.
+  let drag = null;
+  scroller.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0 || event.target.closest?.('.schedule-core-toggle')) return;
+    drag = { x: event.clientX, scroll: scroller.scrollLeft, moved: false };
+  });
+  scroller.addEventListener('pointermove', (event) => {
+    if (!drag || (event.buttons & 1) === 0) return;
+    const dx = event.clientX - drag.x;
+    if (Math.abs(dx) > 3) drag.moved = true;
+    if (drag.moved) scroller.scrollLeft = drag.scroll - dx;
+  });
+  scroller.addEventListener('click', (event) => {
+    if (drag?.moved) event.stopImmediatePropagation();
+    drag = null;
+  }, { capture: true });
+  // Ctrl/Cmd + wheel zooms (the plain wheel keeps scrolling the page).
+  scroller.addEventListener('wheel', (event) => {
+    if (!(event.ctrlKey || event.metaKey)) return;
+    event.preventDefault();
+    zoom = event.deltaY < 0 ? Math.min(MAX_ZOOM, zoom * 2) : Math.max(1, zoom / 2);
+    redraw();
+  }, { passive: false });
   scroller.addEventListener('click', (event) => {
     const toggle = event.target.closest?.('.schedule-core-toggle');
     if (toggle) return toggleCore(Number(toggle.dataset.core));
