@@ -52,6 +52,19 @@ impl Playground {
         result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
+    /// Sends progress of long builtins (gradient checks, sweeps) to `callback(label, done, total)`
+    /// while a cell runs; `undefined` stops it. The worker posts each call to the page.
+    #[wasm_bindgen(js_name = setProgress)]
+    pub fn set_progress(&mut self, callback: Option<js_sys::Function>) {
+        let reporter = callback.map(|callback| -> crate::session::ProgressReporter {
+            std::rc::Rc::new(move |label: &str, done: usize, total: usize| {
+                // A throwing callback must not stop the cell: progress is only a view.
+                let _ = callback.call3(&JsValue::NULL, &JsValue::from_str(label), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+            })
+        });
+        crate::session::set_progress_reporter(reporter);
+    }
+
     /// Forgets every variable, kernel and registered gradient of the session.
     pub fn reset(&mut self) {
         self.session.reset();
@@ -255,6 +268,29 @@ mod tests {
         let diagnostics = js_sys::Reflect::get(&failed, &"diagnostics".into()).unwrap();
         let first_diagnostic = js_sys::Reflect::get(&diagnostics, &0.into()).unwrap();
         assert!(field(&first_diagnostic, "message").contains("inner dims 3 ≠ 2"));
+    }
+
+    /// A gradient check over a 4×4 input with a 4×4 output runs in full mode: 16 backward passes
+    /// plus 16 perturbed elements = 32 units, each reported (32 < 100 steps) as (label, done, 32)
+    /// with done rising 0, 1, …, 32; without a callback nothing is reported.
+    #[wasm_bindgen_test]
+    fn progress_reaches_the_js_callback() {
+        let mut playground = Playground::new();
+        let callback = js_sys::Function::new_with_args("label, done, total", "(globalThis.tilelabProgress = globalThis.tilelabProgress || []).push([label, done, total]);");
+        playground.set_progress(Some(callback));
+        let result = playground.run_cell("import pypto as pt\ndef square(t):\n    return t * t\nx = pt.randn([4, 4], seed=1)\nr = pt.autodiff.check_gradient(square, [x])").unwrap();
+        assert_eq!(field(&result, "status"), "ok");
+        playground.set_progress(None);
+        playground.run_cell("r2 = pt.autodiff.check_gradient(square, [x])").unwrap();
+        let seen = js_sys::Reflect::get(&js_sys::global(), &"tilelabProgress".into()).unwrap();
+        let seen: js_sys::Array = seen.dyn_into().unwrap();
+        assert_eq!(seen.length(), 33);
+        for (index, entry) in seen.iter().enumerate() {
+            let entry: js_sys::Array = entry.dyn_into().unwrap();
+            assert_eq!(entry.get(0).as_string().as_deref(), Some("check_gradient"));
+            assert_eq!(entry.get(1).as_f64(), Some(index as f64));
+            assert_eq!(entry.get(2).as_f64(), Some(32.0));
+        }
     }
 
     fn field(object: &JsValue, name: &str) -> String {

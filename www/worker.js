@@ -5,6 +5,7 @@
 //   worker → page  { type: 'ready', version, features: { runCell } }
 //                  { type: 'result', id, result }    result: a CellResult (src/session/result.rs)
 //                  { type: 'smoke', id, report }
+//                  { type: 'progress', id, label, done, total }   long work inside run `id`
 //                  { type: 'error', id, fatal, code, message }
 // `fatal: true` means the wasm instance trapped (a Rust panic): the page terminates this worker and
 // starts a fresh one.
@@ -34,7 +35,17 @@ function describe(error, id) {
   return { type: 'error', id, fatal: false, code: error?.code ?? 'exception', message };
 }
 
-const playground = init().then(() => new Playground());
+/** The id of the run request being answered (progress messages name it). */
+let runningId = null;
+
+const playground = init().then(() => {
+  const session = new Playground();
+  // Builds without the progress hook simply send no progress messages.
+  if (typeof session.setProgress === 'function') {
+    session.setProgress((label, done, total) => self.postMessage({ type: 'progress', id: runningId, label, done, total }));
+  }
+  return session;
+});
 
 /** Replies to one request; every failure becomes an `error` message with the Rust or JS text. */
 async function handle(request) {
@@ -47,7 +58,12 @@ async function handle(request) {
         error.code = 'unavailable';
         throw error;
       }
-      return { type: 'result', id: request.id, result: runCell(String(request.code)) };
+      runningId = request.id;
+      try {
+        return { type: 'result', id: request.id, result: runCell(String(request.code)) };
+      } finally {
+        runningId = null;
+      }
     }
     case 'smoke':
       return { type: 'smoke', id: request.id, report: session.smoke() };

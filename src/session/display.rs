@@ -36,13 +36,10 @@ pub fn display_value(value: &Value) -> Display {
                 dot: graph.to_dot(),
                 graph: graph.clone(),
             }),
-            Object::GradCheck(report) => Display::GradCheck(GradCheckDisplay {
-                passed: report.passed,
-                max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
-                max_rel_err: report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max),
-                sides: "analytic: forward and backward in the inputs' dtypes on the CPU reference path; numerical: central differences in f64 on the CPU".into(),
-                report: report.clone(),
-            }),
+            Object::GradCheck(report) => Display::GradCheck(GradCheckDisplay::from_report(
+                report,
+                "analytic: forward and backward in the inputs' dtypes on the CPU reference path; numerical: central differences in f64 on the CPU".into(),
+            )),
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay { summary: simulation.summary.clone(), trace_json: simulation.trace.to_chrome_json() }),
             Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },

@@ -16,3 +16,4 @@ pub use crate::lang::interp::pypto::traces::KernelTrace;
 pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
 pub use run::Session;
 pub use crate::lang::interp::Limits;
+pub use crate::lang::interp::progress::{set_progress_reporter, ProgressReporter};

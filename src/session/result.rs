@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::autograd::gradcheck::InputReport;
 use crate::autograd::{GradCheckReport, GraphData};
 use crate::lang::interp::KernelRun;
 use crate::lang::syntax::{Severity, Span};
@@ -188,6 +189,104 @@ pub struct GradCheckDisplay {
     pub max_rel_err: f64,
     /// Where each side ran (the analytic side in the inputs' dtypes, the numerical in f64 on the CPU).
     pub sides: String,
-    /// The full report (per input: tolerance, worst elements, non-differentiable points).
+    /// The full report (per input: tolerance, worst elements, non-differentiable points); its
+    /// `element_errors` are moved to `error_maps`.
     pub report: GradCheckReport,
+    /// Per input (full mode only), the error ratio of each element for the heatmap.
+    pub error_maps: Vec<ErrorMap>,
+}
+
+impl GradCheckDisplay {
+    /// The display of `report`: the per-element errors leave the report for capped error maps.
+    pub fn from_report(report: &GradCheckReport, sides: String) -> GradCheckDisplay {
+        let mut report = report.clone();
+        let error_maps = report.inputs.iter_mut().filter(|input| !input.element_errors.is_empty()).map(ErrorMap::take_from).collect();
+        GradCheckDisplay {
+            passed: report.passed,
+            max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
+            max_rel_err: report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max),
+            sides,
+            report,
+            error_maps,
+        }
+    }
+}
+
+/// One input's per-element error ratios: |analytic − numerical| / (atol·scale + rtol·|numerical|),
+/// the largest over the element's Jacobian entries, so > 1 fails.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorMap {
+    /// Position among the inputs.
+    pub input: usize,
+    /// The input's shape.
+    pub shape: Vec<usize>,
+    /// The first `ErrorMap::MAX_ELEMENTS` ratios, row-major (∞ becomes null in JSON).
+    pub errors: Vec<f64>,
+    /// How many elements the input has.
+    pub total: usize,
+    /// Whether `errors` stops before `total`.
+    pub truncated: bool,
+}
+
+impl ErrorMap {
+    /// Ratios carried per input at most (a 64×64 input).
+    pub const MAX_ELEMENTS: usize = 4096;
+
+    /// The map of `input`, leaving its `element_errors` empty.
+    fn take_from(input: &mut InputReport) -> ErrorMap {
+        let mut errors = std::mem::take(&mut input.element_errors);
+        let total = errors.len();
+        errors.truncate(Self::MAX_ELEMENTS);
+        ErrorMap { input: input.input, shape: input.shape.clone(), truncated: errors.len() < total, errors, total }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::autograd::gradcheck::{check_gradient, CheckOptions, Tolerance};
+    use crate::autograd::{call_custom, register_custom_op, Attributes, CustomBackward, ForwardOutput, Var};
+    use crate::tensor::{BinaryOp, DType, Tensor};
+
+    /// f(x) = x² element-wise with a wrong backward 3x (the true derivative is 2x). In f64 the
+    /// central difference of x² is 2x up to rounding, and off-diagonal Jacobian entries are exactly
+    /// 0 on both sides, so element i's ratio is |3xᵢ − 2xᵢ| / (atol·scale + rtol·|2xᵢ|) with the f64
+    /// tolerances and scale = max(1, max|3xᵢ|) = 9 for these x.
+    #[test]
+    fn error_maps_carry_each_elements_error_over_its_tolerance() {
+        let forward = Rc::new(|inputs: &[Tensor], _: &Attributes| -> crate::autograd::Result<ForwardOutput> {
+            Ok(ForwardOutput { outputs: vec![inputs[0].binary(BinaryOp::Mul, &inputs[0])?], saved: vec![] })
+        });
+        let backward: CustomBackward = Rc::new(|grads: &[Var], saved: &[Var], _| Ok(vec![Some(grads[0].mul(&saved[0].scale(3.0)?)?)]));
+        register_custom_op("square_with_wrong_backward", forward, Some(backward));
+        let x_values = [-2.0, -1.0, 0.5, 0.0, 1.5, 3.0];
+        let x = Tensor::from_f64(x_values.to_vec(), &[2, 3], DType::F64).unwrap();
+        let function = |vars: &[Var]| Ok(call_custom("square_with_wrong_backward", &vars[..1], Attributes::new())?.remove(0));
+        let report = check_gradient(&function, &[x], &CheckOptions::default()).unwrap();
+        assert!(!report.passed);
+        let display = GradCheckDisplay::from_report(&report, String::new());
+        assert!(display.report.inputs[0].element_errors.is_empty(), "the ratios move to the error map");
+        let map = &display.error_maps[0];
+        assert_eq!((map.input, map.shape.clone(), map.total, map.truncated), (0, vec![2, 3], 6, false));
+        let tolerance = Tolerance::for_dtype(DType::F64);
+        for (i, &x) in x_values.iter().enumerate() {
+            let expected = x.abs() / (tolerance.atol * 9.0 + tolerance.rtol * (2.0 * x).abs());
+            assert!((map.errors[i] - expected).abs() <= 1e-6 * expected, "element {i}: {} vs {expected}", map.errors[i]);
+        }
+    }
+
+    /// An input of 5000 elements keeps its first 4096 ratios, flagged as truncated.
+    #[test]
+    fn error_maps_are_capped_and_flagged() {
+        let report = check_gradient(&|vars: &[Var]| vars[0].mul(&vars[0]), &[Tensor::from_f64(vec![1.0; 4], &[4], DType::F64).unwrap()], &CheckOptions::default()).unwrap();
+        let mut report = report.clone();
+        report.inputs[0].shape = vec![50, 100];
+        report.inputs[0].element_errors = (0..5000).map(f64::from).collect();
+        let display = GradCheckDisplay::from_report(&report, String::new());
+        let map = &display.error_maps[0];
+        assert_eq!((map.errors.len(), map.total, map.truncated), (ErrorMap::MAX_ELEMENTS, 5000, true));
+        assert_eq!(map.errors[4095], 4095.0);
+    }
 }

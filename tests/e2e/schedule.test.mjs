@@ -126,3 +126,161 @@ test('the schedule display is translated into 简体中文', async () => {
     await context.close();
   }
 });
+
+/** The complete events of a trace with dur > 0, per "core/pipe", in start order. */
+function eventsByLane(trace) {
+  const lanes = new Map();
+  for (const event of trace.traceEvents.filter((item) => item.ph === 'X' && item.dur > 0)) {
+    const key = `${event.pid}/${event.tid}`;
+    if (!lanes.has(key)) lanes.set(key, []);
+    lanes.get(key).push(event);
+  }
+  for (const events of lanes.values()) events.sort((a, b) => a.ts - b.ts);
+  return lanes;
+}
+
+/** The 1-based line of the editor's caret in cell `index` (CodeMirror marks it .cm-activeLineGutter). */
+function caretLine(page, index) {
+  return page.locator('.cell').nth(index).locator('.cm-activeLineGutter').textContent().then(Number);
+}
+
+test('the Gantt groups lanes by core: a header collapses a core into one summary lane, by mouse and keyboard', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'light', viewport: { width: 1200, height: 1400 } });
+  try {
+    await setCells(page, [['code', KERNEL_CELL]]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(1)[data-state="done"]', { timeout: 120_000 });
+    const view = page.locator('.output-schedule');
+    const display = await page.evaluate(() => globalThis.tilelab.model.cells[0].run.result.displays.find((item) => item.kind === 'schedule'));
+    const lanes = eventsByLane(JSON.parse(display.trace_json));
+    const cores = [...new Set([...lanes.keys()].map((key) => Number(key.split('/')[0])))].sort((a, b) => a - b);
+    assert.ok(cores.length >= 1);
+
+    // One header per core, in core order, all expanded (≤ 8 cores start expanded).
+    const toggles = view.locator('.schedule-core-toggle');
+    assert.deepEqual(await toggles.evaluateAll((nodes) => nodes.map((node) => Number(node.dataset.core))), cores);
+    assert.deepEqual(await toggles.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-expanded'))), cores.map(() => 'true'));
+
+    // Collapse the first core with the keyboard: Enter on its focused header.
+    const core = cores[0];
+    const coreLanes = [...lanes.keys()].filter((key) => key.startsWith(`${core}/`));
+    const coreEvents = coreLanes.reduce((sum, key) => sum + lanes.get(key).length, 0);
+    await view.locator(`.schedule-core-toggle[data-core="${core}"]`).focus();
+    await page.keyboard.press('Enter');
+    const header = view.locator(`.schedule-core-toggle[data-core="${core}"]`);
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement.classList.contains('schedule-core-toggle') && document.activeElement.dataset.core), String(core));
+    assert.equal(await view.locator(`.schedule-lane[data-core="${core}"]`).count(), 1);
+    const summary = view.locator(`.schedule-lane-summary[data-core="${core}"]`);
+    // The summary lane holds every event of the core's pipes.
+    assert.equal(await summary.locator('rect.schedule-event').count(), coreEvents);
+    assert.equal(await view.locator('rect.schedule-event').count(), [...lanes.values()].reduce((sum, events) => sum + events.length, 0));
+    await screenshot(page, 'schedule-collapsed-light');
+
+    // Space expands it again; a mouse click collapses and expands too.
+    await page.keyboard.press(' ');
+    assert.equal(await header.getAttribute('aria-expanded'), 'true');
+    assert.equal(await view.locator(`.schedule-lane[data-core="${core}"]`).count(), coreLanes.length);
+    await header.click();
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+    await header.click();
+    assert.equal(await header.getAttribute('aria-expanded'), 'true');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('hovering an event shows op, tile, bytes, cycles and line; a click or Enter selects its line in the editor', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'dark', viewport: { width: 1200, height: 1400 } });
+  try {
+    await setCells(page, [['code', KERNEL_CELL]]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(1)[data-state="done"]', { timeout: 120_000 });
+    const view = page.locator('.output-schedule');
+    const display = await page.evaluate(() => globalThis.tilelab.model.cells[0].run.result.displays.find((item) => item.kind === 'schedule'));
+    const trace = JSON.parse(display.trace_json);
+    const [firstKey, firstEvents] = [...eventsByLane(trace).entries()][0];
+    const [core, pipe] = firstKey.split('/');
+
+    // The tooltip of a lane's first event carries the trace's own figures.
+    const event = firstEvents[0];
+    await view.locator(`.schedule-lane[data-core="${core}"][data-pipe="${pipe}"] rect.schedule-event`).first().hover();
+    const tip = view.locator('.schedule-tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const text = await tip.textContent();
+    assert.ok(text.startsWith(`${event.name} on `), text);
+    assert.ok(text.includes(`tile ${event.args.tile}`), text);
+    assert.ok(text.includes(`${event.args.bytes} B · ${Math.round(event.args.end_cycle - event.args.start_cycle)} cycles`), text);
+    assert.ok(text.includes(Number.isInteger(event.args.line) ? `line ${event.args.line}` : 'no source line'), text);
+
+    // Real events with a script line (once the lowering records them) jump to it.
+    const withLine = trace.traceEvents.find((item) => item.ph === 'X' && item.dur > 0 && Number.isInteger(item.args?.line));
+    if (withLine) {
+      await view.locator(`rect.schedule-event[data-line="${withLine.args.line}"]`).first().click();
+      assert.equal(await caretLine(page, 0), withLine.args.line);
+    }
+
+    // The same trace with lines given to every event (line 6 holds the kernel's ops, as the lowering
+    // will record): shown through the model, the view must move the caret there on click and Enter.
+    const kernelLine = KERNEL_CELL.split('\n').findIndex((line) => line.includes('pt.relu')) + 1;
+    const moved = JSON.parse(display.trace_json);
+    for (const item of moved.traceEvents) if (item.ph === 'X') item.args = { ...item.args, line: item.name === 'copy_in' ? 2 : kernelLine };
+    await page.evaluate((traceJson) => {
+      const { model } = globalThis.tilelab;
+      const cell = model.cells[0];
+      const result = { ...cell.run.result, displays: cell.run.result.displays.map((item) => (item.kind === 'schedule' ? { ...item, trace_json: traceJson } : item)) };
+      model.setRun(cell.id, { ...cell.run, result });
+    }, JSON.stringify(moved));
+    const lined = view.locator(`rect.schedule-event[data-line="${kernelLine}"]`);
+    assert.ok((await lined.count()) > 0);
+    await page.locator('.cell').first().locator('.cm-content').click();
+    await page.keyboard.press('Control+Home');
+    assert.equal(await caretLine(page, 0), 1);
+    await lined.first().click();
+    assert.equal(await caretLine(page, 0), kernelLine);
+    assert.equal(await page.evaluate(() => getSelection().toString()), KERNEL_CELL.split('\n')[kernelLine - 1]);
+
+    // Zoomed, a drag pans the chart and does not jump to the event it started on.
+    await view.locator('.schedule-zoom-in').click();
+    await view.locator('.schedule-zoom-in').click();
+    const scroller = view.locator('.schedule-scroll');
+    const box = await scroller.boundingBox();
+    await page.locator('.cell').first().locator('.cm-content').click();
+    await page.keyboard.press('Control+Home');
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const panned = await scroller.evaluate((node) => node.scrollLeft);
+    assert.ok(Math.abs(panned - box.width * 0.3) < 4, `scrollLeft ${panned}`);
+    assert.equal(await caretLine(page, 0), 1);
+    await view.locator('.schedule-zoom-reset').click();
+
+    // Keyboard: the chart has one tab stop; arrows move along a lane; Enter jumps.
+    const copyIn = view.locator('rect.schedule-event[data-line="2"]');
+    if ((await copyIn.count()) > 0) {
+      await copyIn.first().focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await caretLine(page, 0), 2);
+    }
+    const first = view.locator('rect.schedule-event[tabindex="0"]');
+    assert.equal(await first.count(), 1);
+    await first.focus();
+    await tip.waitFor({ state: 'visible' });
+    const laneRects = await first.evaluate((rect) => rect.parentNode.querySelectorAll('rect.schedule-event').length);
+    if (laneRects > 1) {
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => document.activeElement.getAttribute('tabindex')), '0');
+      assert.equal(await view.locator('rect.schedule-event[tabindex="0"]').count(), 1);
+      assert.equal(await page.evaluate(() => [...document.activeElement.parentNode.querySelectorAll('rect.schedule-event')].indexOf(document.activeElement)), 1);
+    }
+    await page.keyboard.press('Enter');
+    const focusedLine = await view.locator('rect.schedule-event[tabindex="0"]').getAttribute('data-line');
+    assert.equal(await caretLine(page, 0), Number(focusedLine));
+    await screenshot(page, 'schedule-source-dark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

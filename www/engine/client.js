@@ -68,6 +68,10 @@ export class Engine extends EventTarget {
         this.setStatus('ready');
         this.resolveReady(true);
         break;
+      case 'progress':
+        // Long work inside a request: handed to the request's listener, never settles it.
+        this.pending.get(message.id)?.onProgress?.({ label: message.label, done: message.done, total: message.total });
+        break;
       case 'result':
       case 'smoke':
         this.settle(message.id, (request) => request.resolve(message.type === 'result' ? message.result : message.report));
@@ -99,20 +103,23 @@ export class Engine extends EventTarget {
     if (!(await this.ready)) throw new EngineError('start', this.failure);
   }
 
-  request(message) {
+  request(message, onProgress = null) {
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.setStatus('busy');
       this.worker.postMessage({ ...message, id });
     });
   }
 
-  /** Runs one cell; resolves to its CellResult, rejects with EngineError or EngineStopped. */
-  async run(code) {
+  /**
+   * Runs one cell; resolves to its CellResult, rejects with EngineError or EngineStopped.
+   * `onProgress({ label, done, total })` is called for the progress messages of long work.
+   */
+  async run(code, onProgress = null) {
     await this.whenReady();
-    return this.request({ type: 'run', code });
+    return this.request({ type: 'run', code }, onProgress);
   }
 
   /** The tensor-core self check (the smoke report). */

@@ -83,7 +83,8 @@ export class CellView {
     this.collapsedNote.addEventListener('click', () => controller.toggleCollapsed(id));
     this.output.append(this.collapseButton, this.outputBody, this.collapsedNote);
 
-    main.append(bar, this.editorHost, this.rendered, this.output);
+    this.progressBox = this.createProgress();
+    main.append(bar, this.editorHost, this.rendered, this.progressBox, this.output);
     this.root.append(gutter, main);
 
     this.editor = createEditor({
@@ -107,7 +108,74 @@ export class CellView {
       if (event.target === this.root) controller.commandKey(id, event);
     });
     this.root.addEventListener('focusin', () => controller.selected(id));
+    this.onProgress = (event) => {
+      if (event.detail.id === this.id) this.showProgress(event.detail);
+    };
+    controller.runner?.addEventListener('progress', this.onProgress);
     this.update(cell);
+  }
+
+  /** The progress bar of long work in a running cell (label, <progress>, count, stop). */
+  createProgress() {
+    const box = div('cell-progress');
+    box.hidden = true;
+    this.progressLabel = document.createElement('span');
+    this.progressLabel.className = 'cell-progress-label';
+    this.progressLabel.id = `progress-label-${this.id}`;
+    this.progressBar = document.createElement('progress');
+    this.progressBar.setAttribute('aria-labelledby', this.progressLabel.id);
+    this.progressCount = document.createElement('span');
+    this.progressCount.className = 'cell-progress-count';
+    const stop = document.createElement('button');
+    stop.type = 'button';
+    stop.className = 'cell-progress-stop';
+    stop.dataset.i18n = 'progress.stop';
+    stop.textContent = t('progress.stop');
+    stop.addEventListener('click', (event) => {
+      event.stopPropagation();
+      this.controller.stopEngine?.();
+    });
+    box.append(this.progressLabel, this.progressBar, this.progressCount, stop);
+    return box;
+  }
+
+  /** Shows `{ label, done, total }` while the cell runs (progress of a finished run is dropped). */
+  showProgress({ label, done, total }) {
+    if (this.root.dataset.state !== 'running' || !(total > 0)) return;
+    const known = `progress.label.${label}`;
+    const text = t(known);
+    this.progressLabel.textContent = text === known ? String(label) : text;
+    this.progressBar.max = total;
+    this.progressBar.value = Math.min(done, total);
+    const percent = Math.floor((100 * Math.min(done, total)) / total);
+    this.progressCount.textContent = t('progress.count', { done, total, percent });
+    this.progressBar.setAttribute('aria-valuetext', this.progressCount.textContent);
+    this.progressBox.hidden = false;
+  }
+
+  /** Puts the caret on 1-based `line` of this cell's editor, selected and scrolled into view. */
+  revealLine(line) {
+    const doc = this.editor.state.doc;
+    if (!(line >= 1 && line <= doc.lines)) return false;
+    const target = doc.line(line);
+    this.startEditing(false);
+    this.editor.dispatch({ selection: { anchor: target.from, head: target.to }, scrollIntoView: true });
+    this.editor.focus();
+    this.root.scrollIntoView({ block: 'nearest' });
+    return true;
+  }
+
+  /**
+   * Shows a source line named by an output: `cell` is the execution number of the cell that holds
+   * it (null: this cell); that cell is found among the cells whose last run had that number.
+   */
+  revealSource({ line, cell }, ownCount) {
+    let view = this;
+    if (cell && cell !== ownCount) {
+      const holder = this.controller.model.cells.find((candidate) => (candidate.run?.result?.execution_count ?? candidate.run?.executionCount) === cell);
+      view = holder ? this.controller.view?.view(holder.id) : null;
+    }
+    return view ? view.revealLine(line) : false;
   }
 
   /** Shows the editor (markdown) and puts the caret in it when `focus`. */
@@ -188,7 +256,9 @@ export class CellView {
     }
     this.root.setAttribute('aria-busy', String(run.state === 'running'));
 
-    const nodes = run.state === 'running' || run.state === 'queued' || run.state === 'idle' ? [] : renderRun(run);
+    if (run.state !== 'running') this.progressBox.hidden = true;
+    const context = { revealSource: (source) => this.revealSource(source, run.result?.execution_count) };
+    const nodes = run.state === 'running' || run.state === 'queued' || run.state === 'idle' ? [] : renderRun(run, context);
     this.outputBody.replaceChildren(...nodes);
     this.output.hidden = nodes.length === 0;
     const collapsed = cell.collapsed && nodes.length > 0;
@@ -231,6 +301,7 @@ export class CellView {
 
   destroy() {
     clearInterval(this.ticker);
+    this.controller.runner?.removeEventListener('progress', this.onProgress);
     destroyEditor(this.editor);
     this.root.remove();
   }

@@ -9,8 +9,8 @@ import { renderSchedule } from './displays/schedule.js';
 import { renderSweep } from './displays/sweep.js';
 import { renderTensor } from './displays/tensor.js';
 
-/** One display (the value of the cell's last expression). */
-function renderDisplay(display) {
+/** One display (the value of the cell's last expression); `context` links views back to the cell. */
+function renderDisplay(display, context) {
   switch (display.kind) {
     case 'text':
       return element('pre', 'output-text', display.text);
@@ -21,7 +21,7 @@ function renderDisplay(display) {
     case 'graph':
       return renderGraph(display);
     case 'schedule':
-      return renderSchedule(display);
+      return renderSchedule(display, context);
     case 'sweep':
       return renderSweep(display);
     default:
@@ -42,8 +42,11 @@ export function diagnosticText(diagnostic) {
   return lines.join('\n');
 }
 
-/** The output nodes for a cell's run (empty when it has nothing to show). */
-export function renderRun(run) {
+/**
+ * The output nodes for a cell's run (empty when it has nothing to show). `context` (optional) has
+ * `revealSource({ line, cell })`, which shows a source line in the cell's editor.
+ */
+export function renderRun(run, context = {}) {
   const nodes = [];
   if (run.stopped) nodes.push(element('p', 'output-note', t('output.stopped')));
   if (run.engineError) {
@@ -53,7 +56,7 @@ export function renderRun(run) {
   const result = run.result;
   if (result) {
     if (result.stdout) nodes.push(element('pre', 'output-stdout', result.stdout));
-    for (const display of result.displays ?? []) nodes.push(renderDisplay(display));
+    for (const display of result.displays ?? []) nodes.push(renderDisplay(display, context));
     for (const diagnostic of result.diagnostics ?? []) {
       nodes.push(element('pre', diagnostic.severity === 'warning' ? 'output-warning' : 'output-error', diagnosticText(diagnostic)));
     }

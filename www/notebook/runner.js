@@ -1,5 +1,7 @@
 // Runs cells through the engine one at a time, in the order asked, and records each cell's state
-// in the model: queued → running → done | error; Stop and crashes leave cells stale.
+// in the model: queued → running → done | error; Stop and crashes leave cells stale. Progress of
+// long work in the running cell is sent as 'progress' events (detail: { id, label, done, total }),
+// not stored in the model: it is only a view of a run that has not finished.
 import { EngineStopped } from '../engine/client.js';
 
 export class Runner extends EventTarget {
@@ -33,7 +35,8 @@ export class Runner extends EventTarget {
       const started = performance.now();
       let run;
       try {
-        const result = await this.engine.run(cell.source);
+        const onProgress = (progress) => this.dispatchEvent(new CustomEvent('progress', { detail: { id, ...progress } }));
+        const result = await this.engine.run(cell.source, onProgress);
         const ms = Number.isFinite(result?.duration_ms) ? result.duration_ms : performance.now() - started;
         this.executionCount = result?.execution_count ?? this.executionCount + 1;
         run = { state: result?.status === 'error' ? 'error' : 'done', result, ms, executionCount: result?.execution_count };

@@ -3,11 +3,13 @@
 //! random projections vᵀJu for large ones. Steps and tolerances per dtype: see [`Tolerance`].
 
 mod numeric;
+mod progress;
 mod report;
 mod tolerance;
 
 use serde::{Deserialize, Serialize};
 
+pub use progress::ProgressCallback;
 pub use report::{CheckMode, ElementReport, GradCheckReport, InputReport};
 pub use tolerance::Tolerance;
 
@@ -17,6 +19,7 @@ use super::mode::enable_grad;
 use super::var::Var;
 use crate::tensor::{Rng, Tensor};
 use numeric::{Comparison, Numerical};
+use progress::Ticker;
 
 /// `Auto` never takes the full Jacobian of more input elements than this (2 evaluations each).
 pub const FULL_INPUT_LIMIT: usize = 512;
@@ -50,6 +53,18 @@ impl Default for CheckOptions {
 /// constants of other dtypes promote to f64 on the numerical side; an explicit cast to a narrow
 /// dtype inside `function` makes that part of the numerical side narrow too.
 pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor], options: &CheckOptions) -> Result<GradCheckReport> {
+    check_gradient_with_progress(function, inputs, options, None)
+}
+
+/// [`check_gradient`] that reports `(done, total)` work units to `progress` (about a hundred
+/// updates per check, the first at 0 and the last at `total`). A unit is one backward pass of the
+/// analytic Jacobian or one perturbed input element (full mode), or one projection of one input.
+pub fn check_gradient_with_progress(
+    function: &dyn Fn(&[Var]) -> Result<Var>,
+    inputs: &[Tensor],
+    options: &CheckOptions,
+    progress: Option<ProgressCallback<'_>>,
+) -> Result<GradCheckReport> {
     let _on = enable_grad();
     let leaves: Vec<Var> = inputs.iter().map(|input| Var::leaf(input.clone())).collect();
     let output = function(&leaves)?;
@@ -60,15 +75,20 @@ pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor
         CheckMode::Auto => CheckMode::Projection,
         chosen => chosen,
     };
+    let units = match mode {
+        CheckMode::Full | CheckMode::Auto => output_count + input_count,
+        CheckMode::Projection => options.projections.max(1) * inputs.len(),
+    };
+    let ticker = Ticker::new(progress, units);
     let numerical = Numerical::new(function, inputs)?;
     let tolerances: Vec<Tolerance> = inputs.iter().map(|input| options.tolerance.unwrap_or_else(|| Tolerance::for_dtype(input.dtype()))).collect();
     let mut reports = Vec::with_capacity(inputs.len());
     match mode {
         CheckMode::Full | CheckMode::Auto => {
-            let jacobians = analytic_jacobians(&output, &leaves)?;
+            let jacobians = analytic_jacobians(&output, &leaves, &ticker)?;
             for (index, input) in inputs.iter().enumerate() {
-                let comparison = numerical.full(index, &jacobians[index], output.shape(), &tolerances[index])?;
-                reports.push(comparison.into_report(index, input, tolerances[index], options.worst_count));
+                let comparison = numerical.full(index, &jacobians[index], output.shape(), &tolerances[index], &ticker)?;
+                reports.push(comparison.into_report(index, input, tolerances[index], options.worst_count, true));
             }
         }
         CheckMode::Projection => {
@@ -83,10 +103,11 @@ pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor
                     direction.iter_mut().for_each(|d| *d /= largest);
                     let entry = numerical.projection(index, &weights, &direction, &gradients[index], projection, &tolerances[index])?;
                     comparisons[index].push(entry);
+                    ticker.advance();
                 }
             }
             for ((index, input), comparison) in inputs.iter().enumerate().zip(comparisons) {
-                reports.push(comparison.into_report(index, input, tolerances[index], options.worst_count));
+                reports.push(comparison.into_report(index, input, tolerances[index], options.worst_count, false));
             }
         }
     }
@@ -95,7 +116,7 @@ pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor
 }
 
 /// Rows of the Jacobian per input: `jacobians[input][output element]` = d output / d input (flat).
-fn analytic_jacobians(output: &Var, leaves: &[Var]) -> Result<Vec<Vec<Vec<f64>>>> {
+fn analytic_jacobians(output: &Var, leaves: &[Var], ticker: &Ticker) -> Result<Vec<Vec<Vec<f64>>>> {
     let count = output.tensor().numel();
     let mut jacobians: Vec<Vec<Vec<f64>>> = leaves.iter().map(|_| Vec::with_capacity(count)).collect();
     for element in 0..count {
@@ -105,6 +126,7 @@ fn analytic_jacobians(output: &Var, leaves: &[Var]) -> Result<Vec<Vec<Vec<f64>>>
         for (jacobian, row) in jacobians.iter_mut().zip(rows) {
             jacobian.push(row);
         }
+        ticker.advance();
     }
     Ok(jacobians)
 }
@@ -122,4 +144,31 @@ fn weighted_gradients(output: &Var, leaves: &[Var], weights: &[f64]) -> Result<V
         .zip(leaves)
         .map(|(gradient, leaf)| gradient.map_or_else(|| vec![0.0; leaf.tensor().numel()], |g| g.tensor().to_f64_vec()))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use super::*;
+    use crate::tensor::DType;
+
+    /// Full mode on f(x) = x·x with x of 3×4 (12 elements, 12 outputs): 12 backward passes for the
+    /// analytic Jacobian plus 12 perturbed elements = 24 units, every one reported (24 < 100 steps).
+    /// Projection mode with 3 projections over 2 inputs: 6 units.
+    #[test]
+    fn progress_counts_backward_passes_and_perturbed_elements() {
+        let x = Tensor::randn(&[3, 4], DType::F64, Some(3)).unwrap();
+        let seen = RefCell::new(Vec::new());
+        let record = |done: usize, total: usize| seen.borrow_mut().push((done, total));
+        let report = check_gradient_with_progress(&|vars: &[Var]| vars[0].mul(&vars[0]), std::slice::from_ref(&x), &CheckOptions::default(), Some(&record)).unwrap();
+        assert!(report.passed, "{report}");
+        assert_eq!(report.mode, CheckMode::Full);
+        assert_eq!(seen.take(), (0..=24).map(|done| (done, 24)).collect::<Vec<_>>());
+
+        let options = CheckOptions { mode: CheckMode::Projection, ..CheckOptions::default() };
+        let y = Tensor::randn(&[3, 4], DType::F64, Some(4)).unwrap();
+        check_gradient_with_progress(&|vars: &[Var]| vars[0].mul(&vars[1]), &[x, y], &options, Some(&record)).unwrap();
+        assert_eq!(seen.take(), (0..=6).map(|done| (done, 6)).collect::<Vec<_>>());
+    }
 }

@@ -1,6 +1,7 @@
 //! The numerical side: central differences of the function on an f64 copy of the inputs, smaller
 //! steps when a difference disagrees, and one-sided differences to tell a kink from a wrong gradient.
 
+use super::progress::Ticker;
 use super::report::{ElementReport, InputReport};
 use super::tolerance::Tolerance;
 use crate::autograd::error::Result;
@@ -22,6 +23,10 @@ pub(super) struct Entry {
     element: ElementReport,
     accepted: bool,
     non_differentiable: bool,
+    /// Flat position in the input (full mode) or the projection's number.
+    flat_input: usize,
+    /// |analytic − numerical| over the allowed error (> 1 fails).
+    ratio: f64,
 }
 
 /// The entries of one input.
@@ -62,7 +67,7 @@ impl<'a> Numerical<'a> {
     }
 
     /// Every Jacobian entry of input `index`; `jacobian[j][i]` is the analytic d out_j / d in_i.
-    pub fn full(&self, index: usize, jacobian: &[Vec<f64>], output_shape: &[usize], tolerance: &Tolerance) -> Result<Comparison> {
+    pub fn full(&self, index: usize, jacobian: &[Vec<f64>], output_shape: &[usize], tolerance: &Tolerance, ticker: &Ticker) -> Result<Comparison> {
         let x = &self.values[index];
         let center = &self.center;
         let mut columns = Vec::with_capacity(x.len());
@@ -71,6 +76,7 @@ impl<'a> Numerical<'a> {
             let unit = move |k: usize| if k == i { 1.0 } else { 0.0 };
             let (plus, minus) = self.probe(index, &unit, step)?;
             columns.push((step, plus, minus));
+            ticker.advance();
         }
         let analytic_column = |i: usize| jacobian.iter().map(|row| row[i]).collect::<Vec<f64>>();
         let mut scale = 1.0f64;
@@ -86,8 +92,9 @@ impl<'a> Numerical<'a> {
             let analytic = analytic_column(i);
             let verdicts = judge(&analytic, center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
             for (j, (numerical, accepted, non_differentiable)) in verdicts.into_iter().enumerate() {
+                let ratio = error_ratio(analytic[j], numerical, scale, tolerance);
                 let element = element(unravel(i, &shape), unravel(j, output_shape), analytic[j], numerical);
-                comparison.entries.push(Entry { element, accepted, non_differentiable });
+                comparison.entries.push(Entry { element, accepted, non_differentiable, flat_input: i, ratio });
             }
         }
         Ok(comparison)
@@ -109,7 +116,8 @@ impl<'a> Numerical<'a> {
         let first = probe(step)?;
         let verdicts = judge(&[analytic], &center, step, first, scale, tolerance, &probe)?;
         let (numerical, accepted, non_differentiable) = verdicts[0];
-        Ok(Entry { element: element(vec![number], Vec::new(), analytic, numerical), accepted, non_differentiable })
+        let ratio = error_ratio(analytic, numerical, scale, tolerance);
+        Ok(Entry { element: element(vec![number], Vec::new(), analytic, numerical), accepted, non_differentiable, flat_input: number, ratio })
     }
 }
 
@@ -172,6 +180,20 @@ fn judge(
         .collect())
 }
 
+/// |analytic − numerical| / (atol·scale + rtol·|numerical|): the error in units of what the
+/// tolerance allows, so 1 is the pass/fail line whatever the dtype (∞ when nothing is allowed).
+fn error_ratio(analytic: f64, numerical: f64, scale: f64, tolerance: &Tolerance) -> f64 {
+    let error = (analytic - numerical).abs();
+    let allowed = tolerance.atol * scale + tolerance.rtol * numerical.abs();
+    if error == 0.0 {
+        0.0
+    } else if allowed > 0.0 {
+        error / allowed
+    } else {
+        f64::INFINITY
+    }
+}
+
 fn element(input_index: Vec<usize>, output_index: Vec<usize>, analytic: f64, numerical: f64) -> ElementReport {
     let abs_error = (analytic - numerical).abs();
     let denominator = analytic.abs().max(numerical.abs());
@@ -194,9 +216,20 @@ impl Comparison {
         self.entries.push(entry);
     }
 
-    pub fn into_report(self, input: usize, tensor: &Tensor, tolerance: Tolerance, worst_count: usize) -> InputReport {
+    /// The input's report; `per_element` (full mode) also fills the largest error ratio per input
+    /// element over its differentiable entries.
+    pub fn into_report(self, input: usize, tensor: &Tensor, tolerance: Tolerance, worst_count: usize, per_element: bool) -> InputReport {
         let compared = self.entries.len();
         let (kinks, mut smooth): (Vec<Entry>, Vec<Entry>) = self.entries.into_iter().partition(|entry| entry.non_differentiable);
+        let mut element_errors = if per_element { vec![0.0f64; tensor.numel()] } else { Vec::new() };
+        for entry in &smooth {
+            // NaN compares false, so a NaN ratio is kept explicitly (it marks a broken gradient).
+            if let Some(slot) = element_errors.get_mut(entry.flat_input) {
+                if entry.ratio > *slot || entry.ratio.is_nan() {
+                    *slot = entry.ratio;
+                }
+            }
+        }
         let max_abs_error = smooth.iter().fold(0.0f64, |acc, entry| acc.max(entry.element.abs_error));
         let max_rel_error = smooth.iter().fold(0.0f64, |acc, entry| acc.max(entry.element.rel_error));
         // A check that verified nothing is no pass: when every compared entry looks like a kink, the
@@ -216,6 +249,7 @@ impl Comparison {
             passed,
             worst: smooth.into_iter().take(worst_count).map(|entry| entry.element).collect(),
             non_differentiable: kinks.into_iter().map(|entry| entry.element).collect(),
+            element_errors,
         }
     }
 }

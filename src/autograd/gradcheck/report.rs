@@ -59,6 +59,11 @@ pub struct InputReport {
     pub worst: Vec<ElementReport>,
     /// Entries at a kink or tie: the one-sided differences disagree even at a smaller step.
     pub non_differentiable: Vec<ElementReport>,
+    /// Full mode: per input element (row-major), the largest |analytic − numerical| / (atol·scale +
+    /// rtol·|numerical|) over its differentiable Jacobian entries (> 1 fails; kinks count 0).
+    /// Empty in projection mode, where no single element is compared.
+    #[serde(default)]
+    pub element_errors: Vec<f64>,
 }
 
 /// The result of `check_gradient`.

@@ -21,6 +21,7 @@ mod exec;
 pub mod format;
 mod interpreter;
 mod operators;
+pub mod progress;
 pub mod pypto;
 mod scope;
 mod subscript;

@@ -1,13 +1,61 @@
 // A gradient-check display: a pass/fail badge with the largest errors, where each side ran, and per
-// input its tolerance and worst elements (analytic against numerical).
+// input its tolerance, a heatmap of each element's error over the allowed error (full mode; the
+// engine sends at most 4096 elements per input and flags the rest) and the worst elements.
 import { t } from '../../i18n/index.js';
 import { element, formatError, formatShape, formatValue } from './dom.js';
+import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
 
 /** Worst elements listed per input. */
 const MAX_WORST = 5;
 
-/** One input's summary line and its worst elements as a table. */
-function inputSection(input) {
+/** The multi-index of flat position `flat` in a row-major `shape`. */
+function unravel(flat, shape) {
+  const index = new Array(shape.length).fill(0);
+  for (let axis = shape.length - 1; axis >= 0; axis -= 1) {
+    const size = Math.max(1, shape[axis]);
+    index[axis] = flat % size;
+    flat = Math.floor(flat / size);
+  }
+  return index;
+}
+
+/**
+ * The error map of one input as a heatmap: rows are the leading dims flattened, columns the last
+ * dim; colours on a log scale centred on 1 (the pass/fail line), passing green, failing red.
+ */
+function errorHeatmap(map) {
+  const shape = map.shape ?? [];
+  const errors = (map.errors ?? []).map((ratio) => (ratio === null ? Infinity : ratio));
+  if (errors.length === 0) return null;
+  const columns = shape.length === 0 ? 1 : shape[shape.length - 1];
+  const rows = Math.max(1, Math.floor(errors.length / columns));
+  const shownColumns = Math.min(columns, errors.length);
+  const flat = [];
+  for (let row = 0; row < rows; row += 1) for (let column = 0; column < shownColumns; column += 1) flat.push(errors[row * columns + column]);
+  const positive = flat.filter((ratio) => Number.isFinite(ratio) && ratio > 0).map(Math.log10);
+  const low = Math.min(-1, ...positive);
+  const high = Math.max(1, ...positive);
+  // Log of the ratio: exact agreement sits at the low end, ∞ (nothing allowed) at the high end.
+  const logOf = (ratio) => (ratio === Infinity ? high : ratio > 0 ? Math.log10(ratio) : Number.isNaN(ratio) ? NaN : low);
+  const fill = (value) => divergingFill(value, low, 0, high, 'error');
+  const reduced = downsample(flat.map(logOf), rows, shownColumns);
+  const title = (row, column, value) => {
+    const flatIndex = row * reduced.blockRows * columns + column * reduced.blockColumns;
+    const ratio = reduced.blockRows === 1 && reduced.blockColumns === 1 ? flat[row * shownColumns + column] : 10 ** value;
+    return t('output.gradCheck.cellTitle', { index: formatShape(unravel(flatIndex, shape)), ratio: formatError(ratio) });
+  };
+  const figure = element('figure', 'output-heatmap gradcheck-heatmap');
+  figure.dataset.input = map.input;
+  figure.append(element('figcaption', 'output-caption', t('output.gradCheck.heatmapCaption', { input: map.input })));
+  figure.append(heatmapSvg(reduced, fill, title, t('output.gradCheck.heatmapLabel', { input: map.input, count: flat.length })));
+  figure.append(heatmapLegend({ low, centre: 0, high, fill, lowText: formatError(10 ** low), highText: formatError(10 ** high), centreText: '1' }));
+  if (map.truncated || flat.length < map.total) figure.append(element('p', 'output-note', t('output.gradCheck.truncated', { shown: flat.length, total: map.total })));
+  if (reduced.blockRows > 1 || reduced.blockColumns > 1) figure.append(element('p', 'output-note', t('output.tensor.downsampleNote', { rows: reduced.rows, columns: reduced.columns })));
+  return figure;
+}
+
+/** One input's summary line, its error heatmap and its worst elements as a table. */
+function inputSection(input, map, mode) {
   const section = element('div', `gradcheck-input ${input.passed ? 'passed' : 'failed'}`);
   section.append(element('div', 'output-caption', t('output.gradCheck.input', {
     input: input.input,
@@ -20,6 +68,9 @@ function inputSection(input) {
     rtol: formatError(input.tolerance?.rtol),
     atol: formatError(input.tolerance?.atol),
   })));
+  const heatmap = map ? errorHeatmap(map) : null;
+  if (heatmap) section.append(heatmap);
+  else if (mode === 'Projection') section.append(element('p', 'output-note', t('output.gradCheck.projectionNote', { compared: input.compared })));
   const worst = (input.worst ?? []).slice(0, MAX_WORST);
   if (worst.length > 0) {
     const table = element('table', 'output-table gradcheck-worst');
@@ -57,6 +108,7 @@ export function renderGradCheck(display) {
   );
   box.append(headline);
   if (display.sides) box.append(element('p', 'output-note', display.sides));
-  for (const input of display.report?.inputs ?? []) box.append(inputSection(input));
+  const maps = new Map((display.error_maps ?? []).map((map) => [map.input, map]));
+  for (const input of display.report?.inputs ?? []) box.append(inputSection(input, maps.get(input.input), display.report?.mode));
   return box;
 }

@@ -109,8 +109,8 @@ function downloadButton(traceJson) {
   return button;
 }
 
-/** The view of a `schedule` display. */
-export function renderSchedule(display) {
+/** The view of a `schedule` display; `context.revealSource` lets the Gantt jump to source lines. */
+export function renderSchedule(display, context = {}) {
   const summary = display.summary ?? {};
   const box = element('div', 'output-schedule');
   const header = element('div', 'schedule-header');
@@ -128,6 +128,6 @@ export function renderSchedule(display) {
   }
   const bars = element('div', 'schedule-bars');
   bars.append(busyBars(summary), occupancyBars(summary));
-  box.append(bars, renderGantt(display.trace_json ?? '{}'));
+  box.append(bars, renderGantt(display.trace_json ?? '{}', context));
   return box;
 }

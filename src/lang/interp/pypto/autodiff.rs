@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::autograd::{check_gradient, checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var};
+use crate::autograd::{checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
@@ -106,7 +106,7 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
             }
         }
     };
-    let report = check_gradient(&evaluate, &inputs, &options).map_err(|error| interpreter.autograd_error(error, span))?;
+    let report = crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&|done, total| crate::lang::interp::progress::report_progress("check_gradient", done, total))).map_err(|error| interpreter.autograd_error(error, span))?;
     Ok(Value::object(Object::GradCheck(report)))
 }
 

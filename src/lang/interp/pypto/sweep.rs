@@ -70,6 +70,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
     let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span)?;
     let mut rows = Vec::with_capacity(shapes.len());
+    let total = shapes.len();
     for shape in shapes {
         let settings = TileSettings { vec: Some(shape.clone()), cube: run.frame.run.cube_tile_shapes };
         let mut row = SweepRow { vec_tile: shape.clone(), cycles: None, time_us: None, bound: None, peak_ub_bytes: None, error: None };
@@ -89,6 +90,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             Err(ScheduleFailure::Npu(error)) => row.error = Some(error.to_string()),
         }
         rows.push(row);
+        crate::lang::interp::progress::report_progress("sweep", rows.len(), total);
     }
     let best = best_row(&rows);
     let table = SweepTable { kernel: run.kernel.clone(), preset: run.config.name.clone(), rows, best };

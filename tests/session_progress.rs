@@ -1,0 +1,48 @@
+//! Progress of long builtins as the session's host sees it: `check_gradient` and `pypto.npu.sweep`
+//! report (label, done, total) through the reporter installed with `set_progress_reporter`, with
+//! `done` rising to `total`; a session without a reporter runs the same cells unchanged.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use tilelab::session::{set_progress_reporter, ProgressReporter, Session};
+
+/// Runs `code` in a fresh session with a recording reporter; returns what it saw.
+fn record(code: &str) -> Vec<(String, usize, usize)> {
+    let seen: Rc<RefCell<Vec<(String, usize, usize)>>> = Rc::default();
+    let sink = seen.clone();
+    let reporter: ProgressReporter = Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
+    set_progress_reporter(Some(reporter));
+    let result = Session::new().run_cell(code);
+    set_progress_reporter(None);
+    assert!(result.is_ok(), "{:?}", result.error());
+    let seen = seen.borrow().clone();
+    seen
+}
+
+/// A 6×6 input with a 6×6 output: full mode, 36 backward passes + 36 perturbed elements = 72
+/// units, each its own percent, so every count 0..=72 arrives once, in order.
+#[test]
+fn a_gradient_check_reports_every_unit_of_a_small_problem() {
+    let seen = record("import pypto as pt\ndef square(t):\n    return t * t\nx = pt.randn([6, 6], seed=1)\nr = pt.autodiff.check_gradient(square, [x])\nassert r.passed");
+    let expected: Vec<(String, usize, usize)> = (0..=72).map(|done| ("check_gradient".to_string(), done, 72)).collect();
+    assert_eq!(seen, expected);
+}
+
+/// A sweep over 4 vec tile shapes reports after each shape: 1/4, 2/4, 3/4, 4/4.
+#[test]
+fn a_sweep_reports_each_tile_shape() {
+    let code = "import pypto as pt\npt.npu.use('teaching')\n@pt.kernel\ndef gated(x, y):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.silu(x) * y\nx = pt.randn([64, 256], seed=5)\ny = pt.randn([64, 256], seed=6)\ns = pt.npu.sweep(gated, (x, y), vec_tiles=[[2, 64], [4, 64], [8, 64], [16, 64]])";
+    let seen = record(code);
+    let expected: Vec<(String, usize, usize)> = (1..=4).map(|done| ("sweep".to_string(), done, 4)).collect();
+    assert_eq!(seen, expected);
+}
+
+/// Without a reporter nothing is recorded and the cell still runs.
+#[test]
+fn without_a_reporter_cells_run_unchanged() {
+    set_progress_reporter(None);
+    let result = Session::new().run_cell("import pypto as pt\ndef square(t):\n    return t * t\nr = pt.autodiff.check_gradient(square, [pt.randn([3], seed=2)])\nassert r.passed");
+    assert!(result.is_ok(), "{:?}", result.error());
+}
