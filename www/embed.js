@@ -10,7 +10,6 @@ import { initBanners, showBanner } from './ui/banner.js';
 import { openHelp } from './ui/dialogs.js';
 import { loadSource, parseEmbedQuery, selectCell } from './ui/embed-source.js';
 import { reportHeight } from './ui/embed-frame.js';
-import './ui/strings.js';
 import './css/embed.css';
 
 const $ = (id) => document.getElementById(id);

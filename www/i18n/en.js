@@ -245,7 +245,6 @@ export const strings = {
   'gallery.title': 'Examples',
   'gallery.explain': 'Opening an example replaces the current notebook (export it first if you want to keep it).',
   'gallery.empty': 'There are no examples in this build.',
-  'gallery.open': 'Open {name}',
   'embed.openFull': 'Open in TileLab',
   'help.title': 'Keyboard shortcuts',
   'help.editing': 'While editing a cell',
@@ -264,6 +263,11 @@ export const strings = {
   'help.collapse': 'Collapse or expand the output',
   'help.helpKey': 'Show this list',
   'help.stop': 'Stop the engine',
+  'read.badge': 'Read only',
+  'read.announce': 'Read-only notebook: the cells can be run but not edited.',
+  'read.announceNoRun': 'Read-only notebook: the cells cannot be edited or run.',
+  'embed.sourceFailed': 'Could not open {source}: {message}',
+  'embed.noSuchCell': 'The notebook has no cell {cell} (it has {count}).',
 };
 
 /** CodeMirror's own phrases (English is CodeMirror's default, so none are needed). */

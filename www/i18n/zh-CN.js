@@ -245,7 +245,6 @@ export const strings = {
   'gallery.title': '示例',
   'gallery.explain': '打开示例会替换当前笔记本（如需保留，请先导出）。',
   'gallery.empty': '此版本没有示例。',
-  'gallery.open': '打开 {name}',
   'embed.openFull': '在 TileLab 中打开',
   'help.title': '键盘快捷键',
   'help.editing': '编辑单元格时',
@@ -264,6 +263,11 @@ export const strings = {
   'help.collapse': '折叠或展开输出',
   'help.helpKey': '显示此列表',
   'help.stop': '停止引擎',
+  'read.badge': '只读',
+  'read.announce': '只读笔记本：可以运行单元格，但不能编辑。',
+  'read.announceNoRun': '只读笔记本：单元格不能编辑，也不能运行。',
+  'embed.sourceFailed': '无法打开 {source}：{message}',
+  'embed.noSuchCell': '笔记本中没有第 {cell} 个单元格（共 {count} 个）。',
 };
 
 /** CodeMirror 自身的界面文字（搜索面板、折叠、诊断面板等）。 */

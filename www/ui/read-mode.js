@@ -7,7 +7,6 @@ import { EditorState, StateEffect } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { Controller } from '../notebook/controller.js';
 import { t } from '../i18n/index.js';
-import './strings.js';
 import '../css/read-mode.css';
 
 /** A controller that refuses every structural edit and, when `canRun` is false, every run. */
