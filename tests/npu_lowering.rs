@@ -155,3 +155,61 @@ fn a_ragged_last_unit_moves_only_its_valid_part() {
     let expected: Vec<f64> = x.iter().map(|value| value.exp()).collect();
     assert_close("exp", &gm[1].to_f64_vec(), &expected, |_, want| 2.0 * f32::EPSILON as f64 * want.abs());
 }
+
+/// y = exp(x) + x over x: [1024, 1024] f32 in 16×64 tiles with `buffers`-fold UB buffering.
+fn exp_plus_x_work(buffers: usize, tile: [usize; 2]) -> TileWork {
+    let shape = [1024, 1024];
+    let tensors = vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32)];
+    let mut units = Vec::new();
+    for ([row, column], [rows, columns]) in tiles_2d(shape, tile) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, column], &tile, &[rows, columns], DType::F32);
+        let exponential = unit.like(x, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: exponential });
+        let y = unit.like(x, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(x), output: y });
+        unit.store(y, 1, &[row, column], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "exp_plus_x".into(), tensors, units, settings: settings(buffers, None) }
+}
+
+#[test]
+fn double_buffering_moves_an_mte2_bound_chain_toward_its_bound() {
+    // teaching: 2 cores sharing 64 B/cycle of HBM, 64-cycle DMA start-up, vector 8 + bytes/256.
+    // GM traffic: 4 MiB read + 4 MiB written = 8 MiB / 64 B/cycle = 131 072 cycles of HBM.
+    // VECTOR per core: 512 tiles × 2 ops × (8 + 16·64·4/256) = 24 576 cycles. The bound is
+    // max(HBM, VECTOR) = 131 072. With one buffer a tile's load waits for the previous tile's
+    // compute and its store for the previous store, so start-up latencies are exposed; with two
+    // the next load overlaps this tile's compute and store.
+    let bound = 131_072.0;
+    let cycles = |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64]), "teaching").1.summary.cycles as f64;
+    let (single, double) = (cycles(1), cycles(2));
+    assert!(double < single, "two buffers ({double}) beat one ({single})");
+    assert!(double >= bound, "nothing beats the HBM bound: {double} < {bound}");
+    assert!(double <= 1.10 * bound, "two buffers land within 10% of max(MTE2, VECTOR) = {bound}: {double}");
+    assert!(single > 1.15 * bound, "one buffer exposes the latencies: {single}");
+}
+
+#[test]
+fn a_tile_overflowing_ub_names_the_memory_the_bytes_the_fitting_tile_and_the_line() {
+    // exp(x) + x on 64×64 f32 tiles with two buffers: x, exp(x) and y live at once in the worst
+    // step (exp(x) and x are both read by the add, y may reuse exp(x)'s slot only after it), i.e.
+    // 2 slots × 2 copies × 16 KiB = 64 KiB against teaching's 16 KiB UB. Shrinking the rows of
+    // all four copies together: 4 × r × 64 × 4 B ≤ 16 384 → r = 16, the largest tile [16, 64].
+    let config = tilelab::npu::NpuConfig::preset("teaching").unwrap();
+    let plan = tilelab::tile::lower_work(&exp_plus_x_work(2, [64, 64]), &target(&config)).unwrap();
+    let error = tilelab::npu::simulate(&plan, &config).unwrap_err();
+    match &error {
+        tilelab::npu::NpuError::CapacityExceeded { memory, bytes, capacity, largest_tile, source_line, .. } => {
+            assert_eq!((*memory, *bytes, *capacity), ("UB", 65_536, 16_384));
+            assert_eq!(largest_tile.as_deref(), Some(&[16, 64][..]));
+            assert_eq!(*source_line, Some(7), "points at the set_vec_tile_shapes line");
+        }
+        other => panic!("expected a UB capacity error, got {other}"),
+    }
+    let message = error.to_string();
+    for part in ["UB", "65536", "[16, 64]", "line 7"] {
+        assert!(message.contains(part), "'{message}' mentions {part}");
+    }
+}

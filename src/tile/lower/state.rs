@@ -40,7 +40,7 @@ pub(super) struct CoreState<'a> {
     pub side: Side,
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
-    ub_buffers: HashMap<(Vec<usize>, DType, usize, usize), BufferId>,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
     rings: HashMap<(&'static str, Vec<usize>, DType), (Vec<BufferId>, usize)>,
 }
 
@@ -55,14 +55,15 @@ impl<'a> CoreState<'a> {
         &self.work.settings
     }
 
-    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`. Units use
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` (among copy-filled or computed tiles) in n-buffer copy `copy`. Units use
     /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
-    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, copy: usize) -> BufferId {
-        let key = (shape.to_vec(), dtype, slot, copy);
+    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, filled_by_copy: bool, copy: usize) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
         if let Some(buffer) = self.ub_buffers.get(&key) {
             return *buffer;
         }
-        let name = format!("ub{}_{}_{}_{copy}", slot, dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
+        let role = if filled_by_copy { "in" } else { "ub" };
+        let name = format!("{role}{slot}_{}_{}_{copy}", dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
         let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
         self.ub_buffers.insert(key, buffer);
         buffer

@@ -3,6 +3,11 @@
 //! element-wise op may write over an input it reads for the last time), so a chain of any length
 //! needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies; units
 //! alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+//!
+//! Tiles filled by a copy (GM loads, cube results) and tiles computed by the vector unit draw from
+//! separate slots, like Ascend C's input and output queues: if a computed tile (later read by MTE3)
+//! reused a loaded tile's slot, the next load into that slot would wait for the store, and the
+//! loads of unit i+n could no longer overlap the stores of unit i.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -16,15 +21,18 @@ use super::state::{CoreState, Handoff, Side};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
 use super::emitter::Resource;
 
-/// Free slots per (shape, dtype) for one unit.
+/// Shape, dtype and whether a copy (not the vector unit) fills the tile.
+type SlotKey = (Vec<usize>, DType, bool);
+
+/// Free slots per [`SlotKey`] for one unit.
 #[derive(Default)]
 struct SlotAllocator {
-    free: HashMap<(Vec<usize>, DType), BTreeSet<usize>>,
-    next: HashMap<(Vec<usize>, DType), usize>,
+    free: HashMap<SlotKey, BTreeSet<usize>>,
+    next: HashMap<SlotKey, usize>,
 }
 
 impl SlotAllocator {
-    fn take(&mut self, key: &(Vec<usize>, DType)) -> usize {
+    fn take(&mut self, key: &SlotKey) -> usize {
         if let Some(slot) = self.free.get_mut(key).and_then(|free| free.pop_first()) {
             return slot;
         }
@@ -33,7 +41,7 @@ impl SlotAllocator {
         *next - 1
     }
 
-    fn give_back(&mut self, key: (Vec<usize>, DType), slot: usize) {
+    fn give_back(&mut self, key: SlotKey, slot: usize) {
         self.free.entry(key).or_default().insert(slot);
     }
 }
@@ -51,7 +59,8 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
     let key = |value: ValueId| {
         let tile = &unit.values[value.0 as usize];
-        (tile.shape.clone(), tile.dtype)
+        let filled_by_copy = matches!(unit.steps[facts.producer[value.0 as usize]].step, WorkStep::Load { .. } | WorkStep::Matmul { .. });
+        (tile.shape.clone(), tile.dtype, filled_by_copy)
     };
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
@@ -67,9 +76,9 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                 }
             }
             if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
-                let (shape, dtype) = key(value);
-                let slot = slots.take(&(shape.clone(), dtype));
-                let buffer = core.ub_buffer(&shape, dtype, slot, copy);
+                let slot_key = key(value);
+                let slot = slots.take(&slot_key);
+                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, slot_key.2, copy);
                 ub[value.0 as usize] = Some((slot, buffer));
                 output = Some(buffer);
             }
