@@ -143,3 +143,53 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
     // A loaded value read only by a matmul never touches UB; one read by vector steps does.
     Ok(UnitFacts { producer, last_ub_use, in_ub, from_matmul, has_matmul, has_vector_work })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, UnaryOp};
+    use crate::tile::{GmTensor, LocatedStep, TensorId, TileValue, WorkSettings};
+
+    fn work(steps: Vec<WorkStep>, values: usize) -> TileWork {
+        let value = TileValue { shape: vec![16, 16], valid_shape: vec![16, 16], dtype: DType::F16 };
+        let steps = steps.into_iter().enumerate().map(|(index, step)| LocatedStep { step, line: Some(index as u32 + 1) }).collect();
+        TileWork {
+            name: "k".into(),
+            tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
+            units: vec![WorkUnit { values: vec![value; values], steps }],
+            settings: WorkSettings { vec_buffers: 1, cube_tiles: None, vec_tile_line: None, cube_tile_line: None },
+        }
+    }
+
+    fn load(output: u32) -> WorkStep {
+        WorkStep::Load { region: GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] }, output: ValueId(output) }
+    }
+
+    #[test]
+    fn a_matmul_operand_computed_in_ub_is_an_error_at_its_line() {
+        let steps = vec![
+            load(0),
+            WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) },
+            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+        ];
+        let error = analyse(&work(steps, 3), 0).err().expect("rejected");
+        assert!(matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("loaded from GM")), "{error}");
+    }
+
+    #[test]
+    fn values_are_placed_by_their_readers() {
+        // x feeds the matmul only (streamed through L1, no UB tile); y feeds the matmul and exp (UB too).
+        let steps = vec![
+            load(0),
+            load(1),
+            WorkStep::Matmul { a: ValueId(0), b: ValueId(1), a_transposed: false, b_transposed: false, output: ValueId(2) },
+            WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(1), output: ValueId(3) },
+        ];
+        let facts = analyse(&work(steps, 4), 0).unwrap();
+        assert_eq!(facts.in_ub, vec![false, true, false, true]);
+        assert_eq!(facts.last_ub_use[1], Some(3));
+        assert!(facts.has_matmul && facts.has_vector_work);
+        let reads_before = analyse(&work(vec![WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }], 2), 0);
+        assert!(reads_before.is_err(), "reading a value nobody produced is an error");
+    }
+}

@@ -112,8 +112,8 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                         .collect();
                     let shape = &unit.values[result.0 as usize].shape;
                     let job = MatmulJob {
-                        a: (a_region, unit.values[a.0 as usize].dtype, *a_transposed),
-                        b: (b_region, unit.values[b.0 as usize].dtype, *b_transposed),
+                        a: (a_region, unit.values[a.0 as usize].dtype, *a_transposed, unit.steps[facts.producer[a.0 as usize]].line),
+                        b: (b_region, unit.values[b.0 as usize].dtype, *b_transposed, unit.steps[facts.producer[b.0 as usize]].line),
                         output_shape: [shape[0], shape.get(1).copied().unwrap_or(1)],
                         stores,
                         result: result_kind,
