@@ -16,6 +16,9 @@ pub(super) struct UnitFacts {
     pub in_ub: Vec<bool>,
     /// Whether each value comes out of the cube (lives in L0C first).
     pub from_matmul: Vec<bool>,
+    /// Whether each value is computed in UB and read by a matmul: it reaches L1 through a GM
+    /// workspace (UB → GM by MTE3, then streamed into L1 like a load).
+    pub staged: Vec<bool>,
     /// Whether the unit has a matmul (needs a cube core).
     pub has_matmul: bool,
     /// Whether the unit has work for a vector core (UB loads, vector ops, UB stores).
@@ -56,6 +59,14 @@ pub(super) fn load_region<'a>(unit: &'a WorkUnit, facts: &UnitFacts, value: Valu
     }
 }
 
+/// The valid shape a matmul operand has in GM: its load region, or its valid shape when staged.
+pub(super) fn operand_shape(unit: &WorkUnit, facts: &UnitFacts, value: ValueId) -> Vec<usize> {
+    match load_region(unit, facts, value) {
+        Some(region) => region.shape.clone(),
+        None => unit.values[value.0 as usize].valid_shape.clone(),
+    }
+}
+
 /// Analyses unit `index` of `work`.
 pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileError> {
     let unit = &work.units[index];
@@ -64,6 +75,7 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
     let mut last_ub_use = vec![None; count];
     let mut in_ub = vec![false; count];
     let mut from_matmul = vec![false; count];
+    let mut staged = vec![false; count];
     let mut has_matmul = false;
     let mut has_vector_work = false;
     for (position, located) in unit.steps.iter().enumerate() {
@@ -110,11 +122,20 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                 has_matmul = true;
                 for operand in [a, b] {
                     let tile = &unit.values[operand.0 as usize];
-                    if !matches!(unit.steps[producer[operand.0 as usize]].step, WorkStep::Load { .. }) {
-                        return Err(fail(format!("matmul operand {} must be a tile loaded from GM (no path moves a computed UB tile into L1)", operand.0)));
-                    }
                     if tile.shape.len() != 2 {
                         return Err(fail(format!("matmul operands are 2-D tiles, got {:?}", tile.shape)));
+                    }
+                    match unit.steps[producer[operand.0 as usize]].step {
+                        WorkStep::Load { .. } => {}
+                        WorkStep::Matmul { .. } => {
+                            return Err(fail(format!("matmul operand {} is another matmul's result; pass it through a vector step (e.g. a cast) or GM", operand.0)));
+                        }
+                        _ => {
+                            staged[operand.0 as usize] = true;
+                            in_ub[operand.0 as usize] = true;
+                            last_ub_use[operand.0 as usize] = Some(position);
+                            has_vector_work = true;
+                        }
                     }
                 }
                 from_matmul[output.0 as usize] = true;
@@ -141,7 +162,7 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
         }
     }
     // A loaded value read only by a matmul never touches UB; one read by vector steps does.
-    Ok(UnitFacts { producer, last_ub_use, in_ub, from_matmul, has_matmul, has_vector_work })
+    Ok(UnitFacts { producer, last_ub_use, in_ub, from_matmul, staged, has_matmul, has_vector_work })
 }
 
 #[cfg(test)]
@@ -166,14 +187,26 @@ mod tests {
     }
 
     #[test]
-    fn a_matmul_operand_computed_in_ub_is_an_error_at_its_line() {
+    fn a_matmul_of_a_matmul_result_is_an_error_at_its_line() {
+        let steps = vec![
+            load(0),
+            WorkStep::Matmul { a: ValueId(0), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(1) },
+            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+        ];
+        let error = analyse(&work(steps, 3), 0).err().expect("rejected");
+        assert!(matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("another matmul")), "{error}");
+    }
+
+    #[test]
+    fn a_matmul_operand_computed_in_ub_is_staged_through_gm() {
         let steps = vec![
             load(0),
             WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) },
             WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
         ];
-        let error = analyse(&work(steps, 3), 0).err().expect("rejected");
-        assert!(matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("loaded from GM")), "{error}");
+        let facts = analyse(&work(steps, 3), 0).unwrap();
+        assert_eq!(facts.staged, vec![false, true, false]);
+        assert_eq!(facts.last_ub_use[1], Some(2), "the UB tile lives until it is copied out at the matmul");
     }
 
     #[test]

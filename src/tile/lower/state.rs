@@ -20,14 +20,15 @@ pub(super) enum Side {
     Vector,
 }
 
-/// How a cube result reaches a vector core on a split chip: the GM workspace region the cube core
-/// writes and the cross-core flag it sets when the region is complete.
+/// A tile passed between the cube and vector sides through GM: a cube result read by vector
+/// steps on a split chip, or a UB tile read by a matmul (any chip). The writer sets the
+/// cross-core flag (split chips only) when the region is complete; the reader's copy-in waits on it.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Handoff {
-    /// Where the result goes in the workspace.
+    /// The workspace region.
     pub region: GmRegion,
-    /// Set by the cube core's last copy-out, waited for by the vector core's copy-in.
-    pub flag: Flag,
+    /// The cross-core flag (`None` when writer and reader share a core, where data dependencies suffice).
+    pub flag: Option<Flag>,
 }
 
 /// One core's program under construction.
