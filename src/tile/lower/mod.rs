@@ -37,12 +37,18 @@ fn check_settings(work: &TileWork) -> Result<(), TileError> {
 /// A key of a hand-off: (unit, value).
 type HandoffKey = (usize, u32);
 
+/// A hand-off and the valid shape of its tile.
+type HandoffMember = (HandoffKey, Vec<usize>);
+
+/// Hand-offs share a workspace tensor when their tiles have the same rows, columns and dtype.
+type WorkspaceKey = (usize, usize, DType);
+
 /// The workspaces: one GM tensor per (tile rows, columns, dtype), a row band per hand-off. Staged
 /// matmul operands always go through GM; cube results read by vector steps only on a split chip.
 /// Cross-core flags are used on a split chip only.
 fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mut Vec<GmTensor>) -> HashMap<HandoffKey, Handoff> {
-    let mut groups: Vec<((usize, usize, DType), Vec<(HandoffKey, Vec<usize>)>)> = Vec::new();
-    let mut add = |key: HandoffKey, group: (usize, usize, DType), valid: Vec<usize>| match groups.iter_mut().find(|(known, _)| *known == group) {
+    let mut groups: Vec<(WorkspaceKey, Vec<HandoffMember>)> = Vec::new();
+    let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups.iter_mut().find(|(known, _)| *known == group) {
         Some((_, members)) => members.push((key, valid)),
         None => groups.push((group, vec![(key, valid)])),
     };

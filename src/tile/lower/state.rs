@@ -31,6 +31,9 @@ pub(super) struct Handoff {
     pub flag: Option<Flag>,
 }
 
+/// A cube staging ring: its role, tile shape and dtype.
+type RingKey = (&'static str, Vec<usize>, DType);
+
 /// One core's program under construction.
 pub(super) struct CoreState<'a> {
     /// The instructions and their flags.
@@ -42,7 +45,7 @@ pub(super) struct CoreState<'a> {
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
     ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
-    rings: HashMap<(&'static str, Vec<usize>, DType), (Vec<BufferId>, usize)>,
+    rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
 impl<'a> CoreState<'a> {

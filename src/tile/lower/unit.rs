@@ -154,14 +154,14 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                     core.emitter.emit(op, &[Resource::Tensor(handoff.region.tensor)], &[Resource::Buffer(destination)], handoff.flag.into_iter().collect(), vec![])?;
                 }
             }
-            WorkStep::Store { input, region, accumulate } => {
-                if vector_side && !facts.from_matmul[input.0 as usize] {
-                    let source = tile(input);
-                    let destination = region.clone();
-                    let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
-                    core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
-                }
+            // Stores of cube results are FIXPIPE copies emitted with their matmul.
+            WorkStep::Store { input, region, accumulate } if vector_side && !facts.from_matmul[input.0 as usize] => {
+                let source = tile(input);
+                let destination = region.clone();
+                let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
+                core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
             }
+            WorkStep::Store { .. } => {}
             step if vector_side => {
                 let output_value = written.expect("vector steps produce a value");
                 let destination = output.expect("vector results live in UB");
