@@ -156,8 +156,9 @@ fn a_ragged_last_unit_moves_only_its_valid_part() {
     assert_close("exp", &gm[1].to_f64_vec(), &expected, |_, want| 2.0 * f32::EPSILON as f64 * want.abs());
 }
 
-/// y = exp(x) + x over x: [1024, 1024] f32 in 16×64 tiles with `buffers`-fold UB buffering.
-fn exp_plus_x_work(buffers: usize, tile: [usize; 2]) -> TileWork {
+/// y = exp(x) + x over x: [1024, 1024] f32 in 16×64 tiles with `buffers`-fold UB buffering;
+/// written back into x itself when `in_place`.
+fn exp_plus_x_work(buffers: usize, tile: [usize; 2], in_place: bool) -> TileWork {
     let shape = [1024, 1024];
     let tensors = vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32)];
     let mut units = Vec::new();
@@ -168,7 +169,7 @@ fn exp_plus_x_work(buffers: usize, tile: [usize; 2]) -> TileWork {
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: exponential });
         let y = unit.like(x, DType::F32);
         unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(x), output: y });
-        unit.store(y, 1, &[row, column], false);
+        unit.store(y, if in_place { 0 } else { 1 }, &[row, column], false);
         units.push(unit.unit);
     }
     TileWork { name: "exp_plus_x".into(), tensors, units, settings: settings(buffers, None) }
@@ -183,7 +184,7 @@ fn double_buffering_moves_an_mte2_bound_chain_toward_its_bound() {
     // compute and its store for the previous store, so start-up latencies are exposed; with two
     // the next load overlaps this tile's compute and store.
     let bound = 131_072.0;
-    let cycles = |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64]), "teaching").1.summary.cycles as f64;
+    let cycles = |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64], false), "teaching").1.summary.cycles as f64;
     let (single, double) = (cycles(1), cycles(2));
     assert!(double < single, "two buffers ({double}) beat one ({single})");
     assert!(double >= bound, "nothing beats the HBM bound: {double} < {bound}");
@@ -198,7 +199,7 @@ fn a_tile_overflowing_ub_names_the_memory_the_bytes_the_fitting_tile_and_the_lin
     // 2 slots × 2 copies × 16 KiB = 64 KiB against teaching's 16 KiB UB. Shrinking the rows of
     // all four copies together: 4 × r × 64 × 4 B ≤ 16 384 → r = 16, the largest tile [16, 64].
     let config = tilelab::npu::NpuConfig::preset("teaching").unwrap();
-    let plan = tilelab::tile::lower_work(&exp_plus_x_work(2, [64, 64]), &target(&config)).unwrap();
+    let plan = tilelab::tile::lower_work(&exp_plus_x_work(2, [64, 64], false), &target(&config)).unwrap();
     let error = tilelab::npu::simulate(&plan, &config).unwrap_err();
     match &error {
         tilelab::npu::NpuError::CapacityExceeded { memory, bytes, capacity, largest_tile, source_line, .. } => {
@@ -212,4 +213,22 @@ fn a_tile_overflowing_ub_names_the_memory_the_bytes_the_fitting_tile_and_the_lin
     for part in ["UB", "65536", "[16, 64]", "line 7"] {
         assert!(message.contains(part), "'{message}' mentions {part}");
     }
+}
+
+#[test]
+fn an_in_place_kernel_keeps_its_double_buffering() {
+    // x = exp(x) + x written back tile by tile. GM dependencies are tracked per region: the load of
+    // tile i+1 does not overlap the store of tile i, so it need not wait for it, and the in-place
+    // kernel takes exactly as long as the out-of-place one. Values: x_after = exp(x) + x.
+    let cycles = |in_place| {
+        let (plan, simulation, gm) = lower_and_simulate(&exp_plus_x_work(2, [16, 64], in_place), "teaching");
+        (plan, simulation.summary.cycles, gm)
+    };
+    let (_, out_of_place, _) = cycles(false);
+    let (plan, in_place, gm) = cycles(true);
+    assert_eq!(in_place, out_of_place);
+    let x = fill(&gm, 0, 15);
+    run_values(&plan, &gm);
+    let expected: Vec<f64> = x.iter().map(|value| value.exp() + value).collect();
+    assert_close("in place", &gm[0].to_f64_vec(), &expected, |_, want| 4.0 * f32::EPSILON as f64 * (1.0 + want.abs()));
 }

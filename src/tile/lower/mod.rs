@@ -10,6 +10,7 @@ mod analysis;
 mod state;
 mod cube;
 mod emitter;
+mod regions;
 mod unit;
 
 use std::collections::HashMap;
