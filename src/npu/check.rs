@@ -163,7 +163,9 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
         }
         let zero = |rank: usize| vec![0; rank];
         match &instruction.op {
-            TileOp::CopyIn { source: region, destination: local } | TileOp::CopyOut { source: local, destination: region } => {
+            TileOp::CopyIn { source: region, destination: local }
+            | TileOp::CopyOut { source: local, destination: region }
+            | TileOp::CopyOutAccumulate { source: local, destination: region } => {
                 let tensor = plan.tensors.get(region.tensor.0 as usize).ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
                 if !within(&region.offsets, &region.shape, &tensor.shape) {
                     return Err(out_of_bounds(format!("a view of '{}'", tensor.name), &region.offsets, &region.shape, &tensor.shape));
@@ -214,7 +216,91 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 }
             }
             TileOp::Scalar { .. } => {}
+            TileOp::MoveTransposed { source, offsets, shape, destination } => {
+                let (source, destination) = (buffer(*source)?, buffer(*destination)?);
+                if shape.len() != 2 {
+                    return Err(invalid(format!("a transposing move takes a 2-D sub-tile, got {shape:?}")));
+                }
+                if !within(offsets, shape, &source.shape) {
+                    return Err(out_of_bounds(format!("a sub-tile of '{}'", source.name), offsets, shape, &source.shape));
+                }
+                let reversed = [shape[1], shape[0]];
+                if !within(&[0, 0], &reversed, &destination.shape) {
+                    return Err(out_of_bounds(format!("the transposed sub-tile in '{}'", destination.name), &[0, 0], &reversed, &destination.shape));
+                }
+            }
+            TileOp::ScalarBinary { input, output, valid_shape, .. } | TileOp::Clip { input, output, valid_shape, .. } => {
+                for tile in [buffer(*input)?, buffer(*output)?] {
+                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                    }
+                }
+            }
+            TileOp::BroadcastBinary { lhs, lhs_shape, rhs, rhs_shape, output, valid_shape, .. } => {
+                for (tile, shape) in [(buffer(*lhs)?, lhs_shape), (buffer(*rhs)?, rhs_shape), (buffer(*output)?, valid_shape)] {
+                    if !within(&zero(shape.len()), shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(shape.len()), shape, &tile.shape));
+                    }
+                }
+                if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_ref() != Some(valid_shape) {
+                    return Err(invalid(format!("operands {lhs_shape:?} and {rhs_shape:?} do not broadcast to {valid_shape:?}")));
+                }
+            }
+            TileOp::ReduceDims { input, output, dims, valid_shape, .. } => {
+                let (input, output) = (buffer(*input)?, buffer(*output)?);
+                if let Some(dim) = dims.iter().find(|dim| **dim >= valid_shape.len()) {
+                    return Err(invalid(format!("reduces dim {dim} of a {}-D tile", valid_shape.len())));
+                }
+                if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
+                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", input.name), &zero(valid_shape.len()), valid_shape, &input.shape));
+                }
+                let reduced: Vec<usize> = valid_shape.iter().enumerate().map(|(dim, extent)| if dims.contains(&dim) { 1 } else { *extent }).collect();
+                if !within(&zero(reduced.len()), &reduced, &output.shape) {
+                    return Err(out_of_bounds(format!("the reduced shape in tile '{}'", output.name), &zero(reduced.len()), &reduced, &output.shape));
+                }
+            }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{BinaryOp, DType, ReduceOp};
+    use crate::tile::ProgramBuilder;
+
+    fn checked(op: impl Fn(&mut ProgramBuilder) -> TileOp) -> Result<()> {
+        let mut builder = ProgramBuilder::new();
+        let op = op(&mut builder);
+        builder.push(op, vec![], vec![]).unwrap();
+        let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+        check_plan(&plan, &NpuConfig::preset("teaching").unwrap())
+    }
+
+    #[test]
+    fn broadcast_operands_must_broadcast_to_the_output() {
+        // [16, 1] against [16, 64] broadcasts to [16, 64]; [8, 1] against [16, 64] does not.
+        let broadcast = |rows: usize| {
+            move |builder: &mut ProgramBuilder| {
+                let (tile, column) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("c", Memory::Ub, &[16, 1], DType::F32));
+                TileOp::BroadcastBinary { op: BinaryOp::Mul, lhs: tile, lhs_shape: vec![16, 64], rhs: column, rhs_shape: vec![rows, 1], output: tile, valid_shape: vec![16, 64] }
+            }
+        };
+        assert!(checked(broadcast(16)).is_ok());
+        assert!(matches!(checked(broadcast(8)), Err(NpuError::InvalidProgram { .. })));
+    }
+
+    #[test]
+    fn a_reduction_must_fit_its_output_and_name_real_dims() {
+        let reduce = |dims: Vec<usize>, output_shape: [usize; 2]| {
+            move |builder: &mut ProgramBuilder| {
+                let (input, output) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("r", Memory::Ub, &output_shape, DType::F32));
+                TileOp::ReduceDims { op: ReduceOp::Sum, input, output, dims: dims.clone(), valid_shape: vec![16, 64] }
+            }
+        };
+        assert!(checked(reduce(vec![0], [1, 64])).is_ok());
+        assert!(matches!(checked(reduce(vec![1], [1, 64])), Err(NpuError::ViewOutOfBounds { .. })), "a row reduction is [16, 1], not [1, 64]");
+        assert!(matches!(checked(reduce(vec![2], [1, 64])), Err(NpuError::InvalidProgram { .. })));
+    }
 }

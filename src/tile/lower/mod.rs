@@ -1,0 +1,116 @@
+//! The generic lowering of a [`TileWork`] to per-core tile programs.
+//!
+//! Units are spread over cores in contiguous blocks. On a coupled chip each core runs whole units.
+//! On a split chip units with a matmul go to cube cores and units with vector work to vector
+//! cores (cube programs first); a matmul result that vector steps read goes through a GM
+//! workspace, its hand-off ordered by a cross-core flag. Inside a program the flags follow from
+//! data dependencies (see `emitter`), which is what lets the pipes overlap.
+
+mod analysis;
+mod state;
+mod cube;
+mod emitter;
+mod regions;
+mod unit;
+
+use std::collections::HashMap;
+
+use super::builder::TileError;
+use super::patterns::split_range;
+use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
+use super::work::{LoweringTarget, TileWork, WorkStep};
+use analysis::{analyse, operand_shape, UnitFacts};
+use state::{CoreState, Handoff, Side};
+use cube::extents_of;
+use crate::tensor::DType;
+
+fn check_settings(work: &TileWork) -> Result<(), TileError> {
+    let Some(tiles) = work.settings.cube_tiles else { return Ok(()) };
+    for (name, [level0, level1]) in [("m", tiles.m), ("k", tiles.k), ("n", tiles.n)] {
+        if level0 == 0 || level1 == 0 || level1 % level0 != 0 {
+            let detail = format!("{name}L1 = {level1} must be a positive multiple of {name}L0 = {level0}");
+            return Err(TileError::InvalidOp { op: "set_cube_tile_shapes", detail, source_line: work.settings.cube_tile_line });
+        }
+    }
+    Ok(())
+}
+
+/// A key of a hand-off: (unit, value).
+type HandoffKey = (usize, u32);
+
+/// A hand-off and the valid shape of its tile.
+type HandoffMember = (HandoffKey, Vec<usize>);
+
+/// Hand-offs share a workspace tensor when their tiles have the same rows, columns and dtype.
+type WorkspaceKey = (usize, usize, DType);
+
+/// The workspaces: one GM tensor per (tile rows, columns, dtype), a row band per hand-off. Staged
+/// matmul operands always go through GM; cube results read by vector steps only on a split chip.
+/// Cross-core flags are used on a split chip only.
+fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mut Vec<GmTensor>) -> HashMap<HandoffKey, Handoff> {
+    let mut groups: Vec<(WorkspaceKey, Vec<HandoffMember>)> = Vec::new();
+    let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups.iter_mut().find(|(known, _)| *known == group) {
+        Some((_, members)) => members.push((key, valid)),
+        None => groups.push((group, vec![(key, valid)])),
+    };
+    for (index, (unit, facts)) in work.units.iter().zip(facts).enumerate() {
+        let group = |value: u32| {
+            let tile = &unit.values[value as usize];
+            (tile.shape[0], tile.shape.get(1).copied().unwrap_or(1), tile.dtype)
+        };
+        for value in (0..unit.values.len() as u32).filter(|value| facts.staged[*value as usize]) {
+            add((index, value), group(value), unit.values[value as usize].valid_shape.clone());
+        }
+        for located in &unit.steps {
+            let WorkStep::Matmul { a, b, a_transposed, b_transposed, output } = &located.step else { continue };
+            if split && facts.in_ub[output.0 as usize] {
+                let [m, _, n] = extents_of(&operand_shape(unit, facts, *a), *a_transposed, &operand_shape(unit, facts, *b), *b_transposed);
+                add((index, output.0), group(output.0), vec![m, n]);
+            }
+        }
+    }
+    let mut handoffs = HashMap::new();
+    let mut flags = 0u32;
+    for ((rows, columns, dtype), members) in groups {
+        let tensor = TensorId(tensors.len() as u32);
+        tensors.push(GmTensor { name: format!("{}_workspace{}", work.name, tensor.0), shape: vec![members.len() * rows, columns], dtype });
+        for (band, (key, valid)) in members.into_iter().enumerate() {
+            let flag = split.then(|| {
+                flags += 1;
+                Flag(flags - 1)
+            });
+            handoffs.insert(key, Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: valid }, flag });
+        }
+    }
+    handoffs
+}
+
+/// Lowers `work` to one tile program per core used on `target`.
+pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
+    check_settings(work)?;
+    let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
+    let mut tensors = work.tensors.clone();
+    let handoffs = plan_handoffs(work, &facts, target.split, &mut tensors);
+    let sides: Vec<(Side, usize, Vec<usize>)> = if target.split {
+        let cube_units = (0..work.units.len()).filter(|index| facts[*index].has_matmul).collect();
+        let vector_units = (0..work.units.len()).filter(|index| facts[*index].has_vector_work).collect();
+        vec![(Side::Cube, target.cube_cores, cube_units), (Side::Vector, target.vector_cores, vector_units)]
+    } else {
+        vec![(Side::Coupled, target.vector_cores.min(target.cube_cores), (0..work.units.len()).collect())]
+    };
+    let mut programs = Vec::new();
+    for (side, cores, units) in sides {
+        let cores = cores.max(1).min(units.len().max(1));
+        for core in 0..cores {
+            let mut state = CoreState::new(work, side);
+            for &index in &units[split_range(units.len(), cores, core)] {
+                unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;
+            }
+            if !state.emitter.is_empty() {
+                programs.push(state.emitter.finish());
+            }
+        }
+    }
+    let cross_core_flags = handoffs.values().filter(|handoff| handoff.flag.is_some()).count() as u32;
+    Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags })
+}

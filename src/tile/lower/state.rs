@@ -1,0 +1,88 @@
+//! The state of one core's program while units are lowered into it: the emitter, the UB buffers
+//! (one per value slot and n-buffer copy) and the rotating cube buffers.
+
+use std::collections::HashMap;
+
+use crate::tensor::DType;
+
+use super::super::program::{BufferId, Flag, GmRegion, Memory};
+use super::super::work::{TileWork, WorkSettings};
+use super::emitter::Emitter;
+
+/// Which part of each unit a program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Side {
+    /// Everything (a coupled core has both units).
+    Coupled,
+    /// Matmuls only (a cube core of a split chip).
+    Cube,
+    /// Everything but matmuls (a vector core of a split chip).
+    Vector,
+}
+
+/// A tile passed between the cube and vector sides through GM: a cube result read by vector
+/// steps on a split chip, or a UB tile read by a matmul (any chip). The writer sets the
+/// cross-core flag (split chips only) when the region is complete; the reader's copy-in waits on it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Handoff {
+    /// The workspace region.
+    pub region: GmRegion,
+    /// The cross-core flag (`None` when writer and reader share a core, where data dependencies suffice).
+    pub flag: Option<Flag>,
+}
+
+/// A cube staging ring: its role, tile shape and dtype.
+type RingKey = (&'static str, Vec<usize>, DType);
+
+/// One core's program under construction.
+pub(super) struct CoreState<'a> {
+    /// The instructions and their flags.
+    pub emitter: Emitter,
+    /// The kernel's work.
+    pub work: &'a TileWork,
+    /// The part of each unit this core runs.
+    pub side: Side,
+    /// Units lowered so far on this core (picks the n-buffer copy).
+    pub units_done: usize,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
+    rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
+}
+
+impl<'a> CoreState<'a> {
+    /// An empty program for `side`.
+    pub(super) fn new(work: &'a TileWork, side: Side) -> Self {
+        CoreState { emitter: Emitter::new(), work, side, units_done: 0, ub_buffers: HashMap::new(), rings: HashMap::new() }
+    }
+
+    /// The settings of the kernel.
+    pub(super) fn settings(&self) -> &WorkSettings {
+        &self.work.settings
+    }
+
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` (among copy-filled or computed tiles) in n-buffer copy `copy`. Units use
+    /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
+    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, filled_by_copy: bool, copy: usize) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
+        if let Some(buffer) = self.ub_buffers.get(&key) {
+            return *buffer;
+        }
+        let role = if filled_by_copy { "in" } else { "ub" };
+        let name = format!("{role}{slot}_{}_{}_{copy}", dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
+        let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
+        self.ub_buffers.insert(key, buffer);
+        buffer
+    }
+
+    /// The next buffer of the `count`-slot ring `role` (cube staging: L1, L0A, L0B, L0C).
+    pub(super) fn ring_buffer(&mut self, role: &'static str, memory: Memory, shape: &[usize], dtype: DType, count: usize, line: Option<u32>) -> BufferId {
+        let key = (role, shape.to_vec(), dtype);
+        if !self.rings.contains_key(&key) {
+            let slots = (0..count.max(1)).map(|slot| self.emitter.buffer(&format!("{role}_{slot}"), memory, shape, dtype, line)).collect();
+            self.rings.insert(key.clone(), (slots, 0));
+        }
+        let (slots, turn) = self.rings.get_mut(&key).expect("inserted above");
+        let buffer = slots[*turn % slots.len()];
+        *turn += 1;
+        buffer
+    }
+}
