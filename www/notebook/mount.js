@@ -25,8 +25,11 @@ class PreludeSession {
     this.preparedGeneration = -1;
   }
 
-  /** Runs `code` after the prelude; a failing prelude cell's result is returned in its place. */
-  async run(code) {
+  /**
+   * Runs `code` after the prelude (`onProgress` sees the progress of `code` only); a failing
+   * prelude cell's result is returned in its place.
+   */
+  async run(code, onProgress) {
     if (this.prelude.length > 0 && this.preparedGeneration !== this.engine.generation) {
       const generation = this.engine.generation;
       for (const source of this.prelude) {
@@ -35,7 +38,7 @@ class PreludeSession {
       }
       this.preparedGeneration = generation;
     }
-    return this.engine.run(code);
+    return this.engine.run(code, onProgress);
   }
 
   stop() {
