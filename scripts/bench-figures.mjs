@@ -80,7 +80,7 @@ export function markdownReport(results) {
   lines.push(`- Browser: ${environment.browser}, headless; ${raw.relaxed ? 'relaxed-simd supported' : 'no relaxed-simd'}`);
   lines.push(`- Load average (1, 5, 15 min) before: ${environment.loadBefore.join(', ')}; after: ${environment.loadAfter.join(', ')}`);
   lines.push(`- Peers: tfjs-core + tfjs-backend-wasm ${raw.info.tfjs.version} (SIMD ${raw.info.tfjs.simd}, ${raw.info.tfjs.threads} thread), onnxruntime-web ${raw.info.ort.version} (wasm EP, ${raw.info.ort.threads} thread)`);
-  lines.push(`- ${raw.config.rounds} rounds; in each, every contender's time is the best of ${raw.config.samples} samples of ~${raw.config.sampleMilliseconds} ms; ratios are taken within the round.`);
+  lines.push(`- ${raw.config.rounds} rounds; in each, every contender runs one sample of ~${raw.config.sampleMilliseconds} ms timed by the renderer thread's CPU time; ratios are taken within the round.`);
   lines.push('');
   for (const [build, list] of Object.entries(figures)) {
     lines.push(`## Figures, TileLab ${build} build`);

@@ -10,6 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { build } from 'vite';
 import { figuresFor, markdownReport } from './bench-figures.mjs';
 import { writeModels } from './bench-onnx-model.mjs';
 
@@ -44,12 +45,32 @@ export async function startBenchServer() {
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
+/**
+ * Bundles tfjs-core, its gradients and the wasm backend from node_modules into
+ * bench/page/build/tfjs.mjs (the published core bundles lack the gradients the MLP step needs).
+ */
+export async function buildTfjsBundle() {
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    build: {
+      lib: { entry: join(ROOT, 'bench', 'page', 'tfjs-entry.mjs'), formats: ['es'], fileName: () => 'tfjs.mjs' },
+      outDir: join(ROOT, 'bench', 'page', 'build'),
+      emptyOutDir: true,
+      minify: false,
+      target: 'es2022',
+    },
+  });
+}
+
 /** Runs the page and returns { raw, environment }; throws when a contender fails its check. */
 export async function runBenchmark({ smoke = false, rounds } = {}) {
-  for (const build of ['pkg', 'pkg-relaxed']) {
-    if (!existsSync(join(ROOT, build, 'tilelab_bg.wasm'))) throw new Error(`${build}/ is missing: run make wasm (it builds both)`);
+  for (const build of process.env.BENCH_SIMD128_ONLY ? ['pkg'] : ['pkg', 'pkg-relaxed']) {
+    if (!existsSync(join(ROOT, build, 'tilelab_bg.wasm'))) throw new Error(`${build}/ is missing: run make wasm wasm-relaxed`);
   }
   writeModels(join(ROOT, 'bench', 'models'));
+  await buildTfjsBundle();
   const loadBefore = loadavg().map((value) => Number(value.toFixed(2)));
   const { server, url } = await startBenchServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
@@ -57,13 +78,15 @@ export async function runBenchmark({ smoke = false, rounds } = {}) {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => process.stderr.write(`  page: ${message.text()}\n`));
+    page.on('console', (message) => process.stderr.write(`page: ${message.text()}\n`));
     await page.goto(`${url}/bench/page/index.html`);
     await page.waitForFunction(() => globalThis.benchReady === true, null, { timeout: 60_000 });
-    const overrides = { smoke, ...(rounds ? { rounds } : {}) };
-    const raw = await page.evaluate((options) => globalThis.runBench(options), overrides);
+    // BENCH_SIMD128_ONLY=1 skips the relaxed build (while it is being built, or to halve the run).
+    const overrides = { smoke, ...(rounds ? { rounds } : {}), ...(process.env.BENCH_SIMD128_ONLY ? { simd128Only: true } : {}) };
+    const raw = await page.evaluate((options) => globalThis.bench.setUpBench(options), overrides);
     if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
     if (raw.failed.length > 0) throw new Error(`correctness check failed before timing: ${raw.failed.join(', ')}`);
+    Object.assign(raw, await runRounds(page, raw));
     const environment = {
       date: new Date().toISOString(),
       cpu: cpus()[0]?.model ?? 'unknown',
@@ -80,12 +103,44 @@ export async function runBenchmark({ smoke = false, rounds } = {}) {
   }
 }
 
+/**
+ * The timed rounds. In each round every case times each of its contenders once, in an order
+ * rotated from round to round; a sample's time is the renderer main thread's CPU time (DevTools
+ * Performance.getMetrics ThreadTime, ~1 ms granularity against ≥ 100 ms samples) divided by its
+ * calls, with the wall-clock time kept beside it. Returns { times, wallTimes, clock }.
+ */
+async function runRounds(page, setup) {
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send('Performance.enable');
+  const threadSeconds = async () => (await devtools.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'ThreadTime').value;
+  const times = {};
+  const wallTimes = {};
+  const clock = [];
+  for (let round = 0; round < setup.config.rounds; round += 1) {
+    clock.push((await page.evaluate(() => globalThis.bench.measureClock())).hz);
+    for (const keys of Object.values(setup.keys)) {
+      const order = keys.map((_, i) => keys[(i + round) % keys.length]);
+      for (const key of order) {
+        await page.evaluate((name) => globalThis.bench.prepareSample(name), key);
+        const before = await threadSeconds();
+        const wall = await page.evaluate((name) => globalThis.bench.sample(name), key);
+        const cpu = ((await threadSeconds()) - before) * 1000 / setup.calls[key];
+        (times[key] ??= []).push(cpu);
+        (wallTimes[key] ??= []).push(wall);
+      }
+    }
+    const key = 'matmulSmall/tilelab-simd128';
+    process.stderr.write(`round ${round + 1}/${setup.config.rounds}: clock ${(clock[round] / 1e9).toFixed(2)} GHz, ${key} ${times[key][round].toFixed(2)} ms CPU, ${wallTimes[key][round].toFixed(2)} ms wall\n`);
+  }
+  return { times, wallTimes, clock };
+}
+
 /** How the numbers are made, for the report. */
 export const METHOD = [
   'One headless Chromium page loads every contender from node_modules and the two TileLab wasm builds (pkg/: simd128; pkg-relaxed/: simd128 + relaxed-simd, loaded only where WebAssembly.validate accepts a relaxed_madd module).',
   'Before any timing, each contender runs each case once on seeded inputs and is compared with an f64 reference written in bench/page/reference.mjs: matmul on 16 spread rows (all rows up to 64) within (k+2)·2⁻²³·Σ|a·b|; add within half an ulp; sum within 1e-5·Σ|x|; the MLP step\'s loss and updated parameters within 1e-5 + 1e-4·|ref|.',
   'TileLab runs through Playground.bench* (src/wasm_api.rs → src/session/bench.rs): Tensor::matmul, Tensor::binary, Tensor::reduce, and autograd (Var) for the MLP; inputs are uploaded once, like the peers\' tensors.',
-  'tfjs: tf.wasm.setThreadsCount(1) before setBackend("wasm"), single-threaded SIMD binary. "fresh B" multiplies by a B tensor never used before (XNNPACK packs it in the call); "cached B" reuses one B (XNNPACK keeps the packed operator). The MLP step is optimizer.minimize with tf.train.sgd and tf.losses.softmaxCrossEntropy.',
+  'tfjs (bundled from node_modules with its gradients by Vite into bench/page/build/): setThreadsCount(1) before setBackend("wasm"), single-threaded SIMD binary. "fresh B" multiplies by a B tensor never used before (XNNPACK packs it in the call); "cached B" reuses one B (XNNPACK keeps the packed operator). The MLP step is optimizer.minimize with tf.train.sgd and tf.losses.softmaxCrossEntropy.',
   'onnxruntime-web: ort.env.wasm.numThreads = 1, wasm EP, the MatMul model written by scripts/bench-onnx-model.mjs (A and B are inputs, so B is packed per call, as in TileLab); each run copies the inputs in and the output out, as the API does.',
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
   'Figure 8 times building the tile plan (tile::tiled_matmul, tiles as benches/npu.rs) plus npu::simulate, inside the page.',

@@ -1,16 +1,14 @@
-// The benchmark page's driver: loads every contender, checks each one's output against the f64
-// reference BEFORE timing it, then runs the rounds. Within a round every case times each of its
-// contenders (in an order rotated from round to round) and the ratios are computed from that
-// round's times only; the figures are the median, min and max of those per-round ratios.
-// `window.runBench(config)` is called by scripts/bench-run.mjs through playwright.
+// The benchmark page: loads every contender, checks each one's output against the f64 reference
+// BEFORE timing it, and runs single timed samples on request. scripts/bench-run.mjs drives the
+// rounds through playwright (`globalThis.bench`), reading the renderer thread's CPU time around
+// each sample, so that time other processes take from a shared machine is not counted.
 import { measureClock, supportsRelaxedSimd } from './clock.mjs';
 import { addContenders, loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, sumContenders } from './contenders.mjs';
 
 /** The full benchmark (issue 8); the smoke run shrinks every size. */
 export const FULL = {
   rounds: 9,
-  samples: 3,
-  sampleMilliseconds: 25,
+  sampleMilliseconds: 100,
   matmulSmall: 512,
   matmulLarge: 1024,
   vector: 1 << 20,
@@ -21,7 +19,6 @@ export const FULL = {
 /** One round, tiny sizes: checks that the harness and every contender work (tests/e2e/bench-smoke). */
 export const SMOKE = {
   rounds: 1,
-  samples: 1,
   sampleMilliseconds: 2,
   matmulSmall: 24,
   matmulLarge: 40,
@@ -30,7 +27,7 @@ export const SMOKE = {
   npu: 512,
 };
 
-/** Runs `call` n times (awaiting the asynchronous contender) and returns ms per call. */
+/** Runs `call` n times (awaiting the asynchronous contender) and returns ms per call (wall clock). */
 async function timeCalls(contender, count) {
   contender.prepare?.(count);
   const start = performance.now();
@@ -44,14 +41,15 @@ async function timeCalls(contender, count) {
 /** Calls per sample so that one sample lasts about `milliseconds` (at least one call). */
 async function calibrate(contender, milliseconds) {
   await timeCalls(contender, 2); // warm-up: engine tiers, allocator, caches
-  const once = await timeCalls(contender, 1);
+  let once = Infinity;
+  for (let trial = 0; trial < 3; trial += 1) once = Math.min(once, await timeCalls(contender, 1));
   return Math.max(1, Math.min(5000, Math.round(milliseconds / Math.max(once, 1e-3))));
 }
 
 async function setUp(config, log) {
   const relaxed = supportsRelaxedSimd();
   const builds = { simd128: await loadTileLab('pkg') };
-  if (relaxed) builds.relaxed = await loadTileLab('pkg-relaxed');
+  if (relaxed && !config.simd128Only) builds.relaxed = await loadTileLab('pkg-relaxed');
   for (const [label, Playground] of Object.entries(builds)) {
     const kind = Playground.benchBuild();
     const expected = label === 'relaxed' ? 'relaxed-simd' : 'simd128';
@@ -72,8 +70,15 @@ async function setUp(config, log) {
   return { relaxed, cases, info: { tfjs: tfjs.info, ort: ort.info, tilelab: Object.keys(builds) } };
 }
 
-/** Runs the benchmark; returns the raw checks and times (the figures: scripts/bench-figures.mjs). */
-export async function runBench(overrides = {}) {
+/** The page's state between the driver's calls: the contenders by "case/contender" and their call counts. */
+const state = { contenders: new Map(), calls: {} };
+
+/**
+ * Loads every contender, checks each one's output against the f64 reference (correctness
+ * first: nothing is timed if a check fails), then sets the number of calls per sample.
+ * Returns { config, relaxed, info, checks, failed, calls, keys, log }.
+ */
+export async function setUpBench(overrides = {}) {
   const config = { ...(overrides.smoke ? SMOKE : FULL), ...overrides };
   const lines = [];
   const log = (line) => {
@@ -81,40 +86,40 @@ export async function runBench(overrides = {}) {
     console.log(line);
   };
   const { relaxed, cases, info } = await setUp(config, log);
-
-  // Correctness first: every contender of every case against the f64 reference.
   const checks = {};
   for (const [caseName, contenders] of Object.entries(cases)) {
     for (const contender of contenders) {
+      const key = `${caseName}/${contender.name}`;
       const result = await contender.check();
-      checks[`${caseName}/${contender.name}`] = result;
-      log(`check ${caseName}/${contender.name}: ${result.ok ? 'ok' : 'FAILED'} (${result.checked} values, worst ${result.worst.toFixed(3)} of the bound)${result.detail ? ` ${result.detail}` : ''}`);
+      checks[key] = result;
+      state.contenders.set(key, contender);
+      log(`check ${key}: ${result.ok ? 'ok' : 'FAILED'} (${result.checked} values, worst ${result.worst.toFixed(3)} of the bound)${result.detail ? ` ${result.detail}` : ''}`);
     }
   }
-  const failed = Object.entries(checks).filter(([, result]) => !result.ok);
-  if (failed.length > 0) return { config, relaxed, info, checks, failed: failed.map(([name]) => name), log: lines };
-
-  const calls = {};
-  for (const [caseName, contenders] of Object.entries(cases)) {
-    for (const contender of contenders) calls[`${caseName}/${contender.name}`] = await calibrate(contender, config.sampleMilliseconds);
+  const failed = Object.entries(checks).filter(([, result]) => !result.ok).map(([key]) => key);
+  if (failed.length === 0) {
+    for (const [key, contender] of state.contenders) state.calls[key] = await calibrate(contender, config.sampleMilliseconds);
   }
-  const times = {}; // "case/contender" → ms per call, one entry per round
-  const clock = [];
-  for (let round = 0; round < config.rounds; round += 1) {
-    clock.push((await measureClock()).hz);
-    for (const [caseName, contenders] of Object.entries(cases)) {
-      const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]);
-      for (const contender of order) {
-        const key = `${caseName}/${contender.name}`;
-        let best = Infinity;
-        for (let sample = 0; sample < config.samples; sample += 1) best = Math.min(best, await timeCalls(contender, calls[key]));
-        (times[key] ??= []).push(best);
-      }
-    }
-    log(`round ${round + 1}/${config.rounds}: clock ${(clock[round] / 1e9).toFixed(2)} GHz, matmul ${config.matmulSmall}³ TileLab ${times[`matmulSmall/tilelab-simd128`][round].toFixed(2)} ms`);
-  }
-  return { config, relaxed, info, checks, failed: [], calls, times, clock, userAgent: navigator.userAgent, log: lines };
+  const keys = Object.fromEntries(Object.entries(cases).map(([caseName, contenders]) => [caseName, contenders.map((c) => `${caseName}/${c.name}`)]));
+  return { config, relaxed, info, checks, failed, calls: state.calls, keys, userAgent: navigator.userAgent, log: lines };
 }
 
-globalThis.runBench = runBench;
+/** Untimed set-up of the next sample of `key` (tfjs's fresh B tensors). */
+export function prepareSample(key) {
+  state.contenders.get(key).prepare?.(state.calls[key]);
+}
+
+/** One timed sample of `key`: its calls back to back; returns wall-clock ms per call. */
+export async function sample(key) {
+  const contender = state.contenders.get(key);
+  const count = state.calls[key];
+  const start = performance.now();
+  for (let index = 0; index < count; index += 1) {
+    const result = contender.call(index);
+    if (result instanceof Promise) await result;
+  }
+  return (performance.now() - start) / count;
+}
+
+globalThis.bench = { setUpBench, prepareSample, sample, measureClock };
 globalThis.benchReady = true;

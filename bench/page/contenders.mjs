@@ -15,9 +15,9 @@ export async function loadTileLab(directory) {
 
 /** tfjs-core with the wasm backend (SIMD), forced to one thread before the backend starts. */
 export async function loadTfjs() {
-  const tf = globalThis.tf;
-  tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
-  tf.wasm.setThreadsCount(1);
+  const { tf, wasm } = await import('/bench/page/build/tfjs.mjs');
+  wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  wasm.setThreadsCount(1);
   // The page is cross-origin isolated (for a 5 µs timer); keep tfjs on its single-threaded SIMD
   // binary rather than the pthread one, so no worker threads run beside the timed one.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
@@ -29,7 +29,7 @@ export async function loadTfjs() {
       version: tf.version_core,
       backend: tf.getBackend(),
       simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'),
-      threads: tf.wasm.getThreadsCount(),
+      threads: wasm.getThreadsCount(),
     },
   };
 }
@@ -49,22 +49,25 @@ export function matmulContenders({ builds, tfjs, ort }, size, { bf16 = false, tf
   const a = randomValues(11, m * k);
   const b = randomValues(12, k * n);
   const list = [];
+  // Every case has its own tensor names in the (per-build) workspace: cases are set up together.
+  const [na, nb, nc] = [`mm${size}.a`, `mm${size}.b`, `mm${size}.c`];
+  const [na16, nb16, nc16] = [`mm${size}.a16`, `mm${size}.b16`, `mm${size}.c16`];
   for (const [label, Playground] of Object.entries(builds)) {
-    Playground.benchLoad('a', a, [m, k], 'f32');
-    Playground.benchLoad('b', b, [k, n], 'f32');
+    Playground.benchLoad(na, a, [m, k], 'f32');
+    Playground.benchLoad(nb, b, [k, n], 'f32');
     list.push({
       name: `tilelab-${label}`,
-      call: () => Playground.benchMatmul('a', 'b', 'c', undefined),
-      check: () => (Playground.benchMatmul('a', 'b', 'c', undefined), checkMatmul(a, b, Playground.benchRead('c'), m, k, n)),
+      call: () => Playground.benchMatmul(na, nb, nc, undefined),
+      check: () => (Playground.benchMatmul(na, nb, nc, undefined), checkMatmul(a, b, Playground.benchRead(nc), m, k, n)),
     });
     if (bf16) {
-      Playground.benchLoad('a16', a, [m, k], 'bf16');
-      Playground.benchLoad('b16', b, [k, n], 'bf16');
+      Playground.benchLoad(na16, a, [m, k], 'bf16');
+      Playground.benchLoad(nb16, b, [k, n], 'bf16');
       const [a16, b16] = [roundToBf16(a), roundToBf16(b)];
       list.push({
         name: `tilelab-${label}-bf16`,
-        call: () => Playground.benchMatmul('a16', 'b16', 'c16', 'f32'),
-        check: () => (Playground.benchMatmul('a16', 'b16', 'c16', 'f32'), checkMatmul(a16, b16, Playground.benchRead('c16'), m, k, n)),
+        call: () => Playground.benchMatmul(na16, nb16, nc16, 'f32'),
+        check: () => (Playground.benchMatmul(na16, nb16, nc16, 'f32'), checkMatmul(a16, b16, Playground.benchRead(nc16), m, k, n)),
       });
     }
   }
@@ -115,12 +118,12 @@ export function matmulContenders({ builds, tfjs, ort }, size, { bf16 = false, tf
 export function addContenders({ builds, tfjs }, count) {
   const [x, y] = [randomValues(21, count), randomValues(22, count)];
   const list = Object.entries(builds).map(([label, Playground]) => {
-    Playground.benchLoad('x', x, [count], 'f32');
-    Playground.benchLoad('y', y, [count], 'f32');
+    Playground.benchLoad('add.x', x, [count], 'f32');
+    Playground.benchLoad('add.y', y, [count], 'f32');
     return {
       name: `tilelab-${label}`,
-      call: () => Playground.benchAdd('x', 'y', 'z'),
-      check: () => (Playground.benchAdd('x', 'y', 'z'), checkAdd(x, y, Playground.benchRead('z'))),
+      call: () => Playground.benchAdd('add.x', 'add.y', 'add.z'),
+      check: () => (Playground.benchAdd('add.x', 'add.y', 'add.z'), checkAdd(x, y, Playground.benchRead('add.z'))),
     };
   });
   const { tf } = tfjs;
@@ -142,8 +145,8 @@ export function addContenders({ builds, tfjs }, count) {
 export function sumContenders({ builds, tfjs }, count) {
   const x = randomValues(31, count);
   const list = Object.entries(builds).map(([label, Playground]) => {
-    Playground.benchLoad('s', x, [count], 'f32');
-    return { name: `tilelab-${label}`, call: () => Playground.benchSum('s'), check: () => checkSum(x, Playground.benchSum('s')) };
+    Playground.benchLoad('sum.x', x, [count], 'f32');
+    return { name: `tilelab-${label}`, call: () => Playground.benchSum('sum.x'), check: () => checkSum(x, Playground.benchSum('sum.x')) };
   });
   const { tf } = tfjs;
   const tx = tf.tensor1d(x);
