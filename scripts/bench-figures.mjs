@@ -101,6 +101,10 @@ export function markdownReport(results) {
     lines.push(`| ${key} | ${median(values).toFixed(3)} | ${rates[key] ? rates[key].toFixed(1) : ''} |`);
   }
   lines.push('');
+  if (results.analysis) {
+    lines.push(results.analysis.trim());
+    lines.push('');
+  }
   lines.push('## Method');
   lines.push('');
   for (const line of results.method) lines.push(`- ${line}`);

@@ -4,7 +4,7 @@
 // Usage: node scripts/bench-run.mjs [--smoke] [--rounds N]
 //   --smoke   one round at tiny sizes, correctness checks on, nothing written (tests/e2e/bench-smoke)
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -149,7 +149,10 @@ export const METHOD = [
 /** Writes bench/results.json and docs/benchmarks.md from a run. */
 export function writeReports({ raw, environment }) {
   const figures = Object.fromEntries(raw.info.tilelab.map((build) => [build, figuresFor(raw, build)]));
-  const results = { environment, figures, raw, method: METHOD };
+  // The hand-written profile of the misses (bench/analysis.md) goes into the report as it is.
+  const analysisPath = join(ROOT, 'bench', 'analysis.md');
+  const analysis = existsSync(analysisPath) ? readFileSync(analysisPath, 'utf8') : null;
+  const results = { environment, figures, raw, method: METHOD, analysis };
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), markdownReport(results));
   return results;
