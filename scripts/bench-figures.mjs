@@ -76,7 +76,11 @@ export function markdownReport(results) {
   lines.push('');
   lines.push(`Measured by \`make bench\` on ${environment.date} (generated file: edit scripts/bench-figures.mjs, not this table).`);
   lines.push('');
-  lines.push(`- CPU: ${environment.cpu} (${environment.cores} cores), clock measured in the page: ${(environment.clockHz / 1e9).toFixed(2)} GHz (median)`);
+  if (environment.note) {
+    lines.push(`> ${environment.note}`);
+    lines.push('');
+  }
+  lines.push(`- CPU: ${environment.cpu}${environment.cpuId ? ` (${environment.cpuId})` : ''}, ${environment.cores} cores; clock measured in the page: ${(environment.clockHz / 1e9).toFixed(2)} GHz (median)`);
   lines.push(`- Browser: ${environment.browser}, headless; ${raw.relaxed ? 'relaxed-simd supported' : 'no relaxed-simd'}`);
   lines.push(`- Load average (1, 5, 15 min) before: ${environment.loadBefore.join(', ')}; after: ${environment.loadAfter.join(', ')}`);
   lines.push(`- Peers: tfjs-core + tfjs-backend-wasm ${raw.info.tfjs.version} (SIMD ${raw.info.tfjs.simd}, ${raw.info.tfjs.threads} thread), onnxruntime-web ${raw.info.ort.version} (wasm EP, ${raw.info.ort.threads} thread)`);

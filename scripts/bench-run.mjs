@@ -64,6 +64,19 @@ export async function buildTfjsBundle() {
   });
 }
 
+/** Family, model and stepping from /proc/cpuinfo (a VM often hides the marketing name). */
+function cpuIdentity() {
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (name) => info.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1];
+    const flags = field('flags')?.split(' ') ?? [];
+    const features = ['avx2', 'fma', 'avx512f'].filter((flag) => flags.includes(flag));
+    return `family ${field('cpu family')}, model ${field('model')}, stepping ${field('stepping')}; ${features.join(', ')}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs the page and returns { raw, environment }; throws when a contender fails its check. */
 export async function runBenchmark({ smoke = false, rounds } = {}) {
   for (const build of process.env.BENCH_SIMD128_ONLY ? ['pkg'] : ['pkg', 'pkg-relaxed']) {
@@ -90,7 +103,9 @@ export async function runBenchmark({ smoke = false, rounds } = {}) {
     const environment = {
       date: new Date().toISOString(),
       cpu: cpus()[0]?.model ?? 'unknown',
+      cpuId: cpuIdentity(),
       cores: cpus().length,
+      note: process.env.BENCH_NOTE || null,
       browser: `Chromium ${browser.version()}`,
       loadBefore,
       loadAfter: loadavg().map((value) => Number(value.toFixed(2))),

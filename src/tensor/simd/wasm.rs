@@ -15,9 +15,8 @@ pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, 
     // 4 × 8: eight f32x4 accumulators, two B vectors, the broadcast A value and the product fit
     // the 15 XMM registers V8 allocates (it keeps one as scratch). Measured in V8 (CPU time,
     // 512³): 4×8 ≈ 29–31 GFLOP/s, 2×16 ≈ 27–31, 3×12 ≈ 28–29, 4×12 ≈ 25–27, 5×8 ≈ 25–27,
-    // 6×8 ≈ 22–25, 8×4 ≈ 24.
-    // The relaxed build keeps 4 × 8 too: 5 × 8 with fused multiply-add (13 registers) was not
-    // faster in Chromium 156 on the benchmark machine.
+    // 6×8 ≈ 22–25, 8×4 ≈ 24. Stepping p twice per loop iteration measured slower (≈ 18 against
+    // ≈ 28 GFLOP/s, bench/matmul-cpu-time.mjs); the relaxed build's 5×8 was no faster than 4×8.
     packed_gemm::<WasmKernel<4, 2>, A, B>(a, b, out)
 }
 
@@ -34,41 +33,24 @@ impl<const ROWS: usize, const VECTORS: usize> MicroKernel for WasmKernel<ROWS, V
         assert!(a_panel.len() >= depth * ROWS && b_panel.len() >= depth * 4 * VECTORS);
         let mut acc = [[f32x4_splat(0.0); VECTORS]; ROWS];
         let (mut a, mut b) = (a_panel.as_ptr(), b_panel.as_ptr());
-        // Two steps of p per iteration: half the loop overhead (pointer bumps, compare, branch),
-        // whose integer ops would otherwise take issue slots from the vector multiplies and adds.
-        // Each accumulator still sums over p in order, so results are unchanged.
-        for _ in 0..depth / 2 {
+        for _ in 0..depth {
             // SAFETY: the assert above keeps `depth` steps of ROWS (NR) values inside the panels.
             unsafe {
-                step::<ROWS, VECTORS>(a, b, &mut acc);
-                step::<ROWS, VECTORS>(a.add(ROWS), b.add(4 * VECTORS), &mut acc);
-                a = a.add(2 * ROWS);
-                b = b.add(8 * VECTORS);
+                let mut b_vectors = [f32x4_splat(0.0); VECTORS];
+                for (v, vector) in b_vectors.iter_mut().enumerate() {
+                    *vector = v128_load(b.add(4 * v) as *const v128);
+                }
+                for (r, acc_row) in acc.iter_mut().enumerate() {
+                    let scale = v128_load32_splat(a.add(r) as *const u32);
+                    for (value, &b_vector) in acc_row.iter_mut().zip(&b_vectors) {
+                        *value = multiply_add(scale, b_vector, *value);
+                    }
+                }
+                a = a.add(ROWS);
+                b = b.add(4 * VECTORS);
             }
         }
-        if depth % 2 == 1 {
-            // SAFETY: as above, this is step depth − 1.
-            unsafe { step::<ROWS, VECTORS>(a, b, &mut acc) };
-        }
         store_tile(&acc, tile);
-    }
-}
-
-/// One step of p: `acc[r][v] += a[r] · b[4v..4v+4]`.
-///
-/// # Safety
-/// `a` must point at ROWS readable f32 and `b` at 4·VECTORS readable f32.
-#[inline(always)]
-unsafe fn step<const ROWS: usize, const VECTORS: usize>(a: *const f32, b: *const f32, acc: &mut [[v128; VECTORS]; ROWS]) {
-    let mut b_vectors = [f32x4_splat(0.0); VECTORS];
-    for (v, vector) in b_vectors.iter_mut().enumerate() {
-        *vector = v128_load(b.add(4 * v) as *const v128);
-    }
-    for (r, acc_row) in acc.iter_mut().enumerate() {
-        let scale = v128_load32_splat(a.add(r) as *const u32);
-        for (value, &b_vector) in acc_row.iter_mut().zip(&b_vectors) {
-            *value = multiply_add(scale, b_vector, *value);
-        }
     }
 }
 
