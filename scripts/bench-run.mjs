@@ -158,6 +158,7 @@ export const METHOD = [
   'tfjs (bundled from node_modules with its gradients by Vite into bench/page/build/): setThreadsCount(1) before setBackend("wasm"), single-threaded SIMD binary. "fresh B" multiplies by a B tensor never used before (XNNPACK packs it in the call); "cached B" reuses one B (XNNPACK keeps the packed operator). The MLP step is optimizer.minimize with tf.train.sgd and tf.losses.softmaxCrossEntropy.',
   'onnxruntime-web: ort.env.wasm.numThreads = 1, wasm EP, the MatMul model written by scripts/bench-onnx-model.mjs (A and B are inputs, so B is packed per call, as in TileLab); each run copies the inputs in and the output out, as the API does.',
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
+  'Figure 7: the same A and B stored as bf16 tensors, multiplied into an f32 result (out_dtype f32; both accumulate in f32); the GEMM widens bf16 to f32 while packing the panels, so no f32 copy of the operands is made.',
   'Figure 8 times building the tile plan (tile::tiled_matmul, tiles as benches/npu.rs) plus npu::simulate, inside the page.',
 ];
 
