@@ -13,7 +13,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools wasm web test test-native test-wasm test-e2e browser clean bench-matmul bench-matmul-cpu bench-gradcheck bench-page
+.PHONY: run serve tools wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -32,8 +32,16 @@ wasm: tools
 	wasm-pack build --target web --release --mode no-install
 	node scripts/check-simd.mjs pkg/tilelab_bg.wasm
 
+## wasm-relaxed: build pkg-relaxed/ (simd128 + relaxed-simd: fused multiply-add in the GEMM); the
+## worker loads it instead of pkg/ where the browser validates relaxed-simd. Own target dir, since
+## RUSTFLAGS replace .cargo/config.toml's flags and would otherwise rebuild pkg/'s artifacts.
+wasm-relaxed: tools
+	RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" CARGO_TARGET_DIR=target/relaxed \
+	  wasm-pack build --target web --release --mode no-install --out-dir pkg-relaxed
+	node scripts/check-simd.mjs pkg-relaxed/tilelab_bg.wasm
+
 ## web: build the front end with Vite into dist/
-web: wasm
+web: wasm wasm-relaxed
 	$(VITE) build --logLevel warn
 	@echo "built dist/"
 
@@ -65,6 +73,11 @@ browser:
 	  echo "Chromium or ChromeDriver is missing: apt-get install chromium chromium-driver" >&2; exit 1; \
 	fi
 
+## bench: TileLab (both wasm builds) against tfjs-backend-wasm and onnxruntime-web in one headless
+## Chromium page; writes bench/results.json and docs/benchmarks.md (BENCH_ROUNDS=9 by default)
+bench: wasm wasm-relaxed browser
+	CHROMIUM_PATH=$(CHROMIUM) node scripts/bench-run.mjs --rounds $(or $(BENCH_ROUNDS),9)
+
 ## bench-matmul: matmul GFLOP/s for 256³, 512³, 1024³, natively and in headless Chromium (wasm simd128)
 bench-matmul: tools browser
 	cargo bench --bench matmul
@@ -86,4 +99,4 @@ bench-page: web browser
 ## clean: remove build outputs of this checkout (target/, pkg/, dist/, test-artifacts/)
 clean:
 	cargo clean
-	rm -rf pkg dist test-artifacts
+	rm -rf pkg pkg-relaxed dist test-artifacts

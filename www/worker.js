@@ -9,7 +9,12 @@
 //                  { type: 'error', id, fatal, code, message }
 // `fatal: true` means the wasm instance trapped (a Rust panic): the page terminates this worker and
 // starts a fresh one.
-import init, { Playground } from '../pkg/tilelab.js';
+// Module choice: the relaxed-simd build (its GEMM fuses multiply and add) where the engine
+// validates a one-function module using f32x4.relaxed_madd, else the simd128 build.
+const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
+const engineModule = WebAssembly.validate(RELAXED_SIMD_PROBE) ? import('../pkg-relaxed/tilelab.js') : import('../pkg/tilelab.js');
+/** The chosen build's `Playground` class, once the module has loaded. */
+let Playground = null;
 
 /** The session's run_cell under either of its possible JS names, or null in builds without it. */
 function runCellOf(session) {
@@ -38,7 +43,9 @@ function describe(error, id) {
 /** The id of the run request being answered (progress messages name it). */
 let runningId = null;
 
-const playground = init().then(() => {
+const playground = engineModule.then(async (module) => {
+  await module.default();
+  Playground = module.Playground;
   const session = new Playground();
   // Builds without the progress hook simply send no progress messages.
   if (typeof session.setProgress === 'function') {

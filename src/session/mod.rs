@@ -2,6 +2,7 @@
 //! sharing globals, `run_cell(code) -> CellResult` (stdout, rich displays, diagnostics with spans,
 //! duration), all serialisable for the front end and the CLI.
 
+pub mod bench;
 mod display;
 mod notebook;
 mod render;

@@ -4,7 +4,7 @@
 use super::dtype::DType;
 use super::handle::Tensor;
 use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset};
-use super::simd::{self, MatrixRef};
+use super::simd::{self, MatrixRef, PackSource};
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
 
@@ -60,13 +60,14 @@ impl Tensor {
             });
             Storage::from_f64(out, dtype)
         } else {
-            let (a, b) = (self.to_f32_vec(), other.to_f32_vec());
+            // The operands stay in their storage dtype: the GEMM widens them while packing.
+            let (a_storage, b_storage) = (self.storage(), other.storage());
             let mut out = vec![0.0f32; count];
             let mut chunk = 0;
             for_each_offset(&batch, [&a_batch, &b_batch], |[ia, ib]| {
-                let a = matrix(&a[ia * a_size..(ia + 1) * a_size], self.shape(), a_trans);
-                let b = matrix(&b[ib * b_size..(ib + 1) * b_size], other.shape(), b_trans);
-                simd::gemm(a, b, &mut out[chunk * m * n..(chunk + 1) * m * n]);
+                let a = Operand { storage: &a_storage, range: ia * a_size..(ia + 1) * a_size, shape: self.shape(), transposed: a_trans };
+                let b = Operand { storage: &b_storage, range: ib * b_size..(ib + 1) * b_size, shape: other.shape(), transposed: b_trans };
+                stored_gemm(a, b, &mut out[chunk * m * n..(chunk + 1) * m * n]);
                 chunk += 1;
             });
             Storage::from_f32(out, dtype)
@@ -100,6 +101,33 @@ fn matrix<'a, T>(data: &'a [T], shape: &[usize], transposed: bool) -> MatrixRef<
         MatrixRef { data, rows: stored_cols, cols: stored_rows, row_stride: strides[1], col_stride: strides[0] }
     } else {
         MatrixRef { data, rows: stored_rows, cols: stored_cols, row_stride: strides[0], col_stride: strides[1] }
+    }
+}
+
+/// One batch slice of a matmul operand, still in its storage dtype.
+struct Operand<'a> {
+    storage: &'a Storage,
+    range: std::ops::Range<usize>,
+    shape: &'a [usize],
+    transposed: bool,
+}
+
+/// `out = a @ b` through the packed GEMM, dispatched on both storage dtypes.
+fn stored_gemm(a: Operand<'_>, b: Operand<'_>, out: &mut [f32]) {
+    match a.storage {
+        Storage::F32(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
+        Storage::Bf16(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
+        Storage::F16(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
+        Storage::F64(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
+    }
+}
+
+fn gemm_with_left<A: PackSource>(a: MatrixRef<'_, A>, b: Operand<'_>, out: &mut [f32]) {
+    match b.storage {
+        Storage::F32(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
+        Storage::Bf16(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
+        Storage::F16(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
+        Storage::F64(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
     }
 }
 

@@ -15,9 +15,13 @@ use portable as active;
 use wasm as active;
 
 use super::elementwise::{BinaryOp, UnaryOp};
+pub use packing::PackSource;
 
 /// Whether this build runs the wasm `simd128` kernels (else the portable ones).
 pub const USES_WASM_SIMD: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Whether this build's GEMM fuses multiply and add with wasm `relaxed-simd` (the second build).
+pub const USES_RELAXED_SIMD: bool = cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd"));
 
 /// A read-only strided matrix: element `(i, j)` is `data[i * row_stride + j * col_stride]`.
 #[derive(Clone, Copy, Debug)]
@@ -42,14 +46,33 @@ impl<T: Copy> MatrixRef<'_, T> {
     }
 }
 
-/// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten (packed-panel GEMM).
-pub fn gemm(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+/// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten (packed-panel GEMM); the
+/// operands may be stored as f32, bf16 or f16 and are widened while packing.
+pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
     active::gemm(a, b, out)
 }
 
 /// `out[i] = op(a[i], b[i])`.
 pub fn binary(op: BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
     active::binary(op, a, b, out)
+}
+
+/// `op(a[i], b[i])` into a new vector written once (no zero-fill before the kernel): the
+/// same-shape f32 fast path of `Tensor::binary`. + − × ÷ are correctly rounded per element, so the
+/// vectorised collect gives the same bits as [`binary`]; the other ops run [`binary`] itself.
+pub fn binary_to_vec(op: BinaryOp, a: &[f32], b: &[f32]) -> Vec<f32> {
+    let pairs = a.iter().zip(b);
+    match op {
+        BinaryOp::Add => pairs.map(|(&x, &y)| x + y).collect(),
+        BinaryOp::Sub => pairs.map(|(&x, &y)| x - y).collect(),
+        BinaryOp::Mul => pairs.map(|(&x, &y)| x * y).collect(),
+        BinaryOp::Div => pairs.map(|(&x, &y)| x / y).collect(),
+        _ => {
+            let mut out = vec![0.0; a.len().min(b.len())];
+            binary(op, a, b, &mut out);
+            out
+        }
+    }
 }
 
 /// `values[i] = op(values[i], scalar)`.
@@ -108,7 +131,7 @@ mod tests {
     }
 
     /// `op(a)` over a stored `rows × cols` row-major buffer, transposed when asked.
-    fn view(data: &[f32], rows: usize, cols: usize, transposed: bool) -> MatrixRef<'_, f32> {
+    fn view<T>(data: &[T], rows: usize, cols: usize, transposed: bool) -> MatrixRef<'_, T> {
         if transposed {
             MatrixRef { data, rows: cols, cols: rows, row_stride: 1, col_stride: cols }
         } else {
@@ -127,7 +150,10 @@ mod tests {
         for i in 0..m {
             for j in 0..n {
                 let index = i * n + j;
-                assert!(same(fast[index], plain[index]), "({m},{k},{n}) at ({i},{j}): {} vs {}", fast[index], plain[index]);
+                // The relaxed-simd build fuses multiply and add, so only the f64 bound applies there.
+                if !cfg!(target_feature = "relaxed-simd") {
+                    assert!(same(fast[index], plain[index]), "({m},{k},{n}) at ({i},{j}): {} vs {}", fast[index], plain[index]);
+                }
                 let (exact, magnitude) = (0..k).fold((0.0f64, 0.0f64), |(sum, size), p| {
                     let term = a.at(i, p) as f64 * b.at(p, j) as f64;
                     (sum + term, size + term.abs())
@@ -176,8 +202,35 @@ mod tests {
     fn gemm_with_empty_inner_dim_writes_zeros() {
         // k = 0: every output is an empty sum, 0, whatever the buffer held before.
         let mut out = vec![f32::NAN; 6];
-        gemm(view(&[], 2, 0, false), view(&[], 0, 3, false), &mut out);
+        gemm(view::<f32>(&[], 2, 0, false), view::<f32>(&[], 0, 3, false), &mut out);
         assert_eq!(out, [0.0; 6]);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn narrow_operands_widen_exactly_while_packing() {
+        // Every bf16 and f16 value is an f32 value, so the GEMM of bf16/f16 operands must equal,
+        // bit for bit, the GEMM of the same values first widened to f32 (same order of operations);
+        // the f32 GEMM itself is checked against f64 by `check_gemm`. Sizes cross the K and M blocks.
+        use half::{bf16, f16};
+        let mut rng = Rng::new(17);
+        let (m, k, n) = (37, 300, 45);
+        let a_wide: Vec<f32> = random_values(&mut rng, m * k);
+        let b_wide: Vec<f32> = random_values(&mut rng, k * n);
+        let a_bf16: Vec<bf16> = a_wide.iter().map(|&x| bf16::from_f32(x)).collect();
+        let b_f16: Vec<f16> = b_wide.iter().map(|&x| f16::from_f32(x)).collect();
+        let a_rounded: Vec<f32> = a_bf16.iter().map(|x| x.to_f32()).collect();
+        let b_rounded: Vec<f32> = b_f16.iter().map(|x| x.to_f32()).collect();
+        for (a_trans, b_trans) in [(false, false), (true, true)] {
+            let (a_rows, a_cols) = if a_trans { (k, m) } else { (m, k) };
+            let (b_rows, b_cols) = if b_trans { (n, k) } else { (k, n) };
+            let mut narrow = vec![f32::NAN; m * n];
+            let mut wide = vec![f32::NAN; m * n];
+            gemm(view(&a_bf16, a_rows, a_cols, a_trans), view(&b_f16, b_rows, b_cols, b_trans), &mut narrow);
+            gemm(view(&a_rounded, a_rows, a_cols, a_trans), view(&b_rounded, b_rows, b_cols, b_trans), &mut wide);
+            assert!(narrow.iter().zip(&wide).all(|(x, y)| same(*x, *y)), "transposed {a_trans}/{b_trans}");
+            check_gemm(view(&a_rounded, a_rows, a_cols, a_trans), view(&b_rounded, b_rows, b_cols, b_trans));
+        }
     }
 
     /// Values that exercise the special cases: NaN, ±∞, ±0, and ordinary normals.
@@ -241,6 +294,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn binary_to_vec_matches_the_in_place_kernel() {
+        // Same bits as `binary` (itself checked against f64 above) for every op, NaN, ±∞ and ±0
+        // included, and the output has the length of the shorter input.
+        let mut rng = Rng::new(19);
+        for op in BINARY_OPS {
+            for len in LENGTHS {
+                let (a, b) = (special_values(&mut rng, len), special_values(&mut rng, len));
+                let mut expected = vec![0.0; len];
+                binary(op, &a, &b, &mut expected);
+                let got = binary_to_vec(op, &a, &b);
+                assert_eq!(got.len(), len);
+                assert!(got.iter().zip(&expected).all(|(x, y)| same(*x, *y)), "{op:?} of {len}");
+            }
+        }
+        assert_eq!(binary_to_vec(BinaryOp::Add, &[1.0, 2.0, 3.0], &[10.0, 20.0]), vec![11.0, 22.0]);
     }
 
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

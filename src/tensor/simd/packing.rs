@@ -2,11 +2,53 @@
 //! blocking over N, K and M, packing of B into column panels and of A into row panels, and the
 //! loop that hands each register tile to a micro-kernel.
 //!
+//! The packing widens the stored values to f32 on the way (f32, bf16 or f16 sources): a bf16
+//! matmul never materialises an f32 copy of its operands, it converts each value once, inside the
+//! copy into the panel that the micro-kernel reads anyway.
+//!
 //! Every output element is accumulated in the same order whatever the micro-kernel's tile shape:
 //! a plain sum over `p` inside each K block (multiply, then add — never fused), the block sums
 //! added to the output in K order. So the portable and the SIMD GEMM give bit-identical results.
 
+use half::{bf16, f16};
+
 use super::MatrixRef;
+
+/// A stored element type the GEMM reads: widened to f32 exactly while packing.
+pub trait PackSource: Copy {
+    /// The value as f32 (exact: f32, bf16 and f16 values are all f32 values).
+    fn widen(self) -> f32;
+}
+
+impl PackSource for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl PackSource for bf16 {
+    /// bf16 is the top half of an f32, so widening is a 16-bit shift (NaN payloads kept).
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f32::from_bits(u32::from(self.to_bits()) << 16)
+    }
+}
+
+impl PackSource for f64 {
+    /// Narrowed to f32 (the f32 GEMM of an f64 tensor; the tensor core multiplies f64 itself).
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self as f32
+    }
+}
+
+impl PackSource for f16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self.to_f32()
+    }
+}
 
 /// Depth of one K block: a `KC × NR` panel of B (8 KiB for NR = 8) stays in L1.
 const KC: usize = 256;
@@ -40,7 +82,7 @@ pub trait MicroKernel {
 }
 
 /// `out = a @ b` (row-major `a.rows × b.cols`, overwritten) through the micro-kernel `K`.
-pub fn packed_gemm<K: MicroKernel>(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+pub fn packed_gemm<K: MicroKernel, A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
     let (m, k, n) = (a.rows, a.cols, b.cols);
     assert_eq!(a.cols, b.rows, "gemm: inner dims differ");
     assert_eq!(out.len(), m * n, "gemm: output has the wrong length");
@@ -81,18 +123,24 @@ fn round_up(value: usize, multiple: usize) -> usize {
 
 /// Packs rows `row0..row0+rows`, columns `col0..col0+depth` of `a` into panels of `mr` rows:
 /// panel `t`, column `p`, row `r` lands at `(t·depth + p)·mr + r`; rows past the edge are 0.
-pub fn pack_a(a: MatrixRef<'_, f32>, row0: usize, rows: usize, col0: usize, depth: usize, mr: usize, buffer: &mut [f32]) {
+pub fn pack_a<T: PackSource>(a: MatrixRef<'_, T>, row0: usize, rows: usize, col0: usize, depth: usize, mr: usize, buffer: &mut [f32]) {
     for (panel, start) in (0..rows).step_by(mr).enumerate() {
         let dest = &mut buffer[panel * depth * mr..(panel + 1) * depth * mr];
         let valid = mr.min(rows - start);
-        for r in 0..mr {
-            if r >= valid {
-                (0..depth).for_each(|p| dest[p * mr + r] = 0.0);
-                continue;
-            }
+        if valid < mr {
+            dest.fill(0.0);
+        }
+        for r in 0..valid {
             let base = (row0 + start + r) * a.row_stride + col0 * a.col_stride;
-            for p in 0..depth {
-                dest[p * mr + r] = a.data[base + p * a.col_stride];
+            if a.col_stride == 1 {
+                // Row-major A: one contiguous source row, written with stride mr.
+                for (place, &value) in dest[r..].iter_mut().step_by(mr).zip(&a.data[base..base + depth]) {
+                    *place = value.widen();
+                }
+            } else {
+                for p in 0..depth {
+                    dest[p * mr + r] = a.data[base + p * a.col_stride].widen();
+                }
             }
         }
     }
@@ -100,15 +148,23 @@ pub fn pack_a(a: MatrixRef<'_, f32>, row0: usize, rows: usize, col0: usize, dept
 
 /// Packs rows `row0..row0+depth`, columns `col0..col0+cols` of `b` into panels of `nr` columns:
 /// panel `t`, row `p`, column `c` lands at `(t·depth + p)·nr + c`; columns past the edge are 0.
-pub fn pack_b(b: MatrixRef<'_, f32>, row0: usize, depth: usize, col0: usize, cols: usize, nr: usize, buffer: &mut [f32]) {
+pub fn pack_b<T: PackSource>(b: MatrixRef<'_, T>, row0: usize, depth: usize, col0: usize, cols: usize, nr: usize, buffer: &mut [f32]) {
     for (panel, start) in (0..cols).step_by(nr).enumerate() {
         let dest = &mut buffer[panel * depth * nr..(panel + 1) * depth * nr];
         let valid = nr.min(cols - start);
         for (p, row) in dest.chunks_exact_mut(nr).enumerate() {
             let base = (row0 + p) * b.row_stride + (col0 + start) * b.col_stride;
-            for (c, value) in row.iter_mut().enumerate() {
-                *value = if c < valid { b.data[base + c * b.col_stride] } else { 0.0 };
+            if b.col_stride == 1 {
+                // Row-major B: nr contiguous values per row, widened in one tight loop.
+                for (place, &value) in row[..valid].iter_mut().zip(&b.data[base..base + valid]) {
+                    *place = value.widen();
+                }
+            } else {
+                for (c, place) in row[..valid].iter_mut().enumerate() {
+                    *place = b.data[base + c * b.col_stride].widen();
+                }
             }
+            row[valid..].fill(0.0);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! `Maximum`/`Minimum` of −0 and +0). Transcendental ops call the platform's math library, whose
 //! last bit may differ between native and wasm (and wasm computes Exp, Sigmoid, Silu in f32x4).
 
-use super::packing::{packed_gemm, MicroKernel, TileMut};
+use super::packing::{packed_gemm, MicroKernel, PackSource, TileMut};
 use super::MatrixRef;
 use crate::tensor::elementwise::{BinaryOp, UnaryOp};
 
@@ -15,10 +15,10 @@ use crate::tensor::elementwise::{BinaryOp, UnaryOp};
 pub const REDUCTION_LANES: usize = 16;
 
 /// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten.
-pub fn gemm(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
     // 2 × 16: eight 4-wide SSE2 accumulators. Measured on x86-64 (baseline SSE2 build, CPU time
     // at 512³): 2×16 ≈ 27 GFLOP/s, 4×8 ≈ 20–27, 6×8 ≈ 20–24, 8×4 ≈ 20, 8×8 spills (≈ 6).
-    packed_gemm::<PortableKernel<2, 16>>(a, b, out)
+    packed_gemm::<PortableKernel<2, 16>, A, B>(a, b, out)
 }
 
 /// A `ROWS × COLS` register tile of scalar accumulators that the compiler keeps in vector registers.

@@ -5,18 +5,19 @@
 
 use core::arch::wasm32::*;
 
-use super::packing::{packed_gemm, MicroKernel, TileMut};
+use super::packing::{packed_gemm, MicroKernel, PackSource, TileMut};
 use super::portable::{self, add_remainder, combine_sums, nan_max, REDUCTION_LANES};
 use super::MatrixRef;
 use crate::tensor::elementwise::{BinaryOp, UnaryOp};
 
 /// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten.
-pub fn gemm(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>, out: &mut [f32]) {
+pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
     // 4 × 8: eight f32x4 accumulators, two B vectors, the broadcast A value and the product fit
     // the 15 XMM registers V8 allocates (it keeps one as scratch). Measured in V8 (CPU time,
     // 512³): 4×8 ≈ 29–31 GFLOP/s, 2×16 ≈ 27–31, 3×12 ≈ 28–29, 4×12 ≈ 25–27, 5×8 ≈ 25–27,
-    // 6×8 ≈ 22–25, 8×4 ≈ 24.
-    packed_gemm::<WasmKernel<4, 2>>(a, b, out)
+    // 6×8 ≈ 22–25, 8×4 ≈ 24. Stepping p twice per loop iteration measured slower (≈ 18 against
+    // ≈ 28 GFLOP/s, bench/matmul-cpu-time.mjs); the relaxed build's 5×8 was no faster than 4×8.
+    packed_gemm::<WasmKernel<4, 2>, A, B>(a, b, out)
 }
 
 /// A register tile of `ROWS` rows × `VECTORS` f32x4 columns.
@@ -42,7 +43,7 @@ impl<const ROWS: usize, const VECTORS: usize> MicroKernel for WasmKernel<ROWS, V
                 for (r, acc_row) in acc.iter_mut().enumerate() {
                     let scale = v128_load32_splat(a.add(r) as *const u32);
                     for (value, &b_vector) in acc_row.iter_mut().zip(&b_vectors) {
-                        *value = f32x4_add(*value, f32x4_mul(scale, b_vector));
+                        *value = multiply_add(scale, b_vector, *value);
                     }
                 }
                 a = a.add(ROWS);
@@ -51,6 +52,23 @@ impl<const ROWS: usize, const VECTORS: usize> MicroKernel for WasmKernel<ROWS, V
         }
         store_tile(&acc, tile);
     }
+}
+
+/// `a·b + c` per lane, multiply then add, each rounded: the order of operations the portable
+/// kernel follows, so the simd128 GEMM is bit-exact with it.
+#[cfg(not(target_feature = "relaxed-simd"))]
+#[inline(always)]
+fn multiply_add(a: v128, b: v128, c: v128) -> v128 {
+    f32x4_add(c, f32x4_mul(a, b))
+}
+
+/// `a·b + c` per lane with `f32x4.relaxed_madd`: one fused multiply-add (one rounding) where the
+/// CPU has FMA, so this build is not bit-exact with the portable kernel; its GEMM results stay
+/// within the same f64 error bound (checked in `simd::tests` when built with relaxed-simd).
+#[cfg(target_feature = "relaxed-simd")]
+#[inline(always)]
+fn multiply_add(a: v128, b: v128, c: v128) -> v128 {
+    f32x4_relaxed_madd(a, b, c)
 }
 
 /// `tile += acc`, with vector loads and stores when the tile is whole.

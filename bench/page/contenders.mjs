@@ -1,0 +1,220 @@
+// The contenders of the benchmark, each loaded from node_modules or the repository's wasm builds,
+// and one function per case that returns its contenders as { name, call, check, prepare? }:
+//   call(index)  one timed operation (may return a promise: onnxruntime-web is asynchronous)
+//   check()      runs it once on the case's inputs and compares with the f64 reference
+//   prepare(n)   untimed set-up before n timed calls (the fresh B tensors of tfjs)
+import { checkAdd, checkMatmul, checkMlp, checkSum, mlpData, mlpReference, randomValues, roundToBf16 } from './reference.mjs';
+
+/** Loads a TileLab wasm build (pkg/ or pkg-relaxed/) and returns its `Playground` class. */
+export async function loadTileLab(directory) {
+  const module = await import(`/${directory}/tilelab.js`);
+  await module.default();
+  new module.Playground(); // installs the panic hook
+  return module.Playground;
+}
+
+/** tfjs-core with the wasm backend (SIMD), forced to one thread before the backend starts. */
+export async function loadTfjs() {
+  const { tf, wasm } = await import('/bench/page/build/tfjs.mjs');
+  wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  wasm.setThreadsCount(1);
+  // The page is cross-origin isolated (for a 5 µs timer); keep tfjs on its single-threaded SIMD
+  // binary rather than the pthread one, so no worker threads run beside the timed one.
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not start');
+  await tf.ready();
+  return {
+    tf,
+    info: {
+      version: tf.version_core,
+      backend: tf.getBackend(),
+      simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'),
+      threads: wasm.getThreadsCount(),
+    },
+  };
+}
+
+/** onnxruntime-web, wasm execution provider, one thread, and the MatMul session. */
+export async function loadOrt() {
+  const ort = await import('/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  const session = await ort.InferenceSession.create('/bench/models/matmul.onnx', { executionProviders: ['wasm'] });
+  return { ort, session, info: { version: ort.env.versions?.web ?? 'unknown', threads: ort.env.wasm.numThreads } };
+}
+
+/** f32 matmul size³ (and bf16 storage) for every TileLab build, tfjs (fresh and cached B) and ORT. */
+export function matmulContenders({ builds, tfjs, ort }, size, { bf16 = false, tfjsFresh = true } = {}) {
+  const [m, k, n] = [size, size, size];
+  const a = randomValues(11, m * k);
+  const b = randomValues(12, k * n);
+  const list = [];
+  // Every case has its own tensor names in the (per-build) workspace: cases are set up together.
+  const [na, nb, nc] = [`mm${size}.a`, `mm${size}.b`, `mm${size}.c`];
+  const [na16, nb16, nc16] = [`mm${size}.a16`, `mm${size}.b16`, `mm${size}.c16`];
+  for (const [label, Playground] of Object.entries(builds)) {
+    Playground.benchLoad(na, a, [m, k], 'f32');
+    Playground.benchLoad(nb, b, [k, n], 'f32');
+    list.push({
+      name: `tilelab-${label}`,
+      call: () => Playground.benchMatmul(na, nb, nc, undefined),
+      check: () => (Playground.benchMatmul(na, nb, nc, undefined), checkMatmul(a, b, Playground.benchRead(nc), m, k, n)),
+    });
+    if (bf16) {
+      Playground.benchLoad(na16, a, [m, k], 'bf16');
+      Playground.benchLoad(nb16, b, [k, n], 'bf16');
+      const [a16, b16] = [roundToBf16(a), roundToBf16(b)];
+      list.push({
+        name: `tilelab-${label}-bf16`,
+        call: () => Playground.benchMatmul(na16, nb16, nc16, 'f32'),
+        check: () => (Playground.benchMatmul(na16, nb16, nc16, 'f32'), checkMatmul(a16, b16, Playground.benchRead(nc16), m, k, n)),
+      });
+    }
+  }
+  if (tfjs) {
+    const { tf } = tfjs;
+    const [ta, tb] = [tf.tensor2d(a, [m, k]), tf.tensor2d(b, [k, n])];
+    const product = (left, right) => {
+      const out = tf.matMul(left, right);
+      const values = out.dataSync();
+      out.dispose();
+      return values;
+    };
+    list.push({ name: 'tfjs-cached', call: () => tf.matMul(ta, tb).dispose(), check: () => checkMatmul(a, b, product(ta, tb), m, k, n) });
+    if (tfjsFresh) {
+      let fresh = [];
+      list.push({
+        name: 'tfjs-fresh',
+        // A B tensor never multiplied before, so XNNPACK packs it inside the timed call.
+        prepare: (count) => {
+          fresh.forEach((tensor) => tensor.dispose());
+          fresh = Array.from({ length: count }, () => tf.tensor2d(b, [k, n]));
+        },
+        call: (index) => {
+          tf.matMul(ta, fresh[index]).dispose();
+          fresh[index].dispose();
+        },
+        check: () => {
+          const once = tf.tensor2d(b, [k, n]);
+          const result = checkMatmul(a, b, product(ta, once), m, k, n);
+          once.dispose();
+          return result;
+        },
+      });
+    }
+  }
+  if (ort) {
+    const inputs = { A: new ort.ort.Tensor('float32', a, [m, k]), B: new ort.ort.Tensor('float32', b, [k, n]) };
+    list.push({
+      name: 'ort',
+      call: () => ort.session.run(inputs),
+      check: async () => checkMatmul(a, b, (await ort.session.run(inputs)).Y.data, m, k, n),
+    });
+  }
+  return list;
+}
+
+/** add of two length-`count` f32 vectors. */
+export function addContenders({ builds, tfjs }, count) {
+  const [x, y] = [randomValues(21, count), randomValues(22, count)];
+  const list = Object.entries(builds).map(([label, Playground]) => {
+    Playground.benchLoad('add.x', x, [count], 'f32');
+    Playground.benchLoad('add.y', y, [count], 'f32');
+    return {
+      name: `tilelab-${label}`,
+      call: () => Playground.benchAdd('add.x', 'add.y', 'add.z'),
+      check: () => (Playground.benchAdd('add.x', 'add.y', 'add.z'), checkAdd(x, y, Playground.benchRead('add.z'))),
+    };
+  });
+  const { tf } = tfjs;
+  const [tx, ty] = [tf.tensor1d(x), tf.tensor1d(y)];
+  list.push({
+    name: 'tfjs',
+    call: () => tf.add(tx, ty).dispose(),
+    check: () => {
+      const out = tf.add(tx, ty);
+      const result = checkAdd(x, y, out.dataSync());
+      out.dispose();
+      return result;
+    },
+  });
+  return list;
+}
+
+/** Σ of a length-`count` f32 vector, the value read back by the caller. */
+export function sumContenders({ builds, tfjs }, count) {
+  const x = randomValues(31, count);
+  const list = Object.entries(builds).map(([label, Playground]) => {
+    Playground.benchLoad('sum.x', x, [count], 'f32');
+    return { name: `tilelab-${label}`, call: () => Playground.benchSum('sum.x'), check: () => checkSum(x, Playground.benchSum('sum.x')) };
+  });
+  const { tf } = tfjs;
+  const tx = tf.tensor1d(x);
+  const total = () => {
+    const out = tf.sum(tx);
+    const value = out.dataSync()[0];
+    out.dispose();
+    return value;
+  };
+  list.push({ name: 'tfjs', call: total, check: () => checkSum(x, total()) });
+  return list;
+}
+
+/** One SGD training step of the MLP `shape` (batch, inputs, hidden, classes), loss read back. */
+export function mlpContenders({ builds, tfjs }, shape, rate = 0.05) {
+  const data = mlpData(shape, 41);
+  const expected = mlpReference(shape, data, rate);
+  const { batch, inputs, hidden, classes } = shape;
+  const shapes = { x: [batch, inputs], labels: [batch, classes], w1: [inputs, hidden], b1: [hidden], w2: [hidden, classes], b2: [classes] };
+  const list = Object.entries(builds).map(([label, Playground]) => {
+    for (const [name, values] of Object.entries(data)) Playground.benchLoad(name, values, shapes[name], 'f32');
+    return {
+      name: `tilelab-${label}`,
+      call: () => Playground.benchMlpStep('x', 'labels', rate),
+      check: () => {
+        const loss = Playground.benchMlpStep('x', 'labels', rate);
+        const got = { loss, ...Object.fromEntries(['w1', 'b1', 'w2', 'b2'].map((name) => [name, Playground.benchRead(name)])) };
+        return checkMlp(expected, got);
+      },
+    };
+  });
+  const { tf } = tfjs;
+  const [x, labels] = [tf.tensor2d(data.x, shapes.x), tf.tensor2d(data.labels, shapes.labels)];
+  const parameters = ['w1', 'b1', 'w2', 'b2'].map((name) => tf.variable(tf.tensor(data[name], shapes[name]), true, `bench_${name}`));
+  const [w1, b1, w2, b2] = parameters;
+  const optimizer = tf.train.sgd(rate);
+  const loss = () => {
+    const hiddenValues = tf.relu(tf.add(tf.matMul(x, w1), b1));
+    const logits = tf.add(tf.matMul(hiddenValues, w2), b2);
+    return tf.losses.softmaxCrossEntropy(labels, logits);
+  };
+  const step = () => {
+    const cost = optimizer.minimize(loss, true, parameters);
+    const value = cost.dataSync()[0];
+    cost.dispose();
+    return value;
+  };
+  list.push({
+    name: 'tfjs',
+    call: step,
+    check: () => {
+      const value = step();
+      const got = { loss: value, ...Object.fromEntries(parameters.map((parameter, i) => [['w1', 'b1', 'w2', 'b2'][i], parameter.dataSync()])) };
+      return checkMlp(expected, got);
+    },
+  });
+  return list;
+}
+
+/** The simulated 4096³ bf16 matmul on Ascend910B2 (build the tile plan + simulate). */
+export function npuContenders({ builds }, size) {
+  return Object.entries(builds).map(([label, Playground]) => ({
+    name: `tilelab-${label}`,
+    call: () => Playground.benchNpuMatmul('Ascend910B2', size),
+    check: () => {
+      const [simulatedUs, events, cores] = Playground.benchNpuMatmul('Ascend910B2', size);
+      const ok = Number.isFinite(simulatedUs) && simulatedUs > 0 && events > 0 && cores > 0;
+      return { ok, checked: 1, worst: 0, detail: ok ? null : `simulated ${simulatedUs} µs, ${events} events, ${cores} cores`, simulatedUs, events, cores };
+    },
+  }));
+}
