@@ -240,6 +240,9 @@ impl Tensor {
         check_allocation(name, count, dtype)?;
         let storage = if dtype == DType::F64 {
             Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| op.apply(a, b)))
+        } else if let (Storage::F32(left), Storage::F32(right), true) = (&*self.storage(), &*other.storage(), self.shape() == other.shape()) {
+            // Both f32 and the same shape: read the buffers in place, write the result once.
+            Storage::F32(simd::binary_to_vec(op, left, right))
         } else {
             let (left, right) = (self.to_f32_vec(), other.to_f32_vec());
             let values = if self.shape() == other.shape() {

@@ -97,6 +97,9 @@ impl Tensor {
         let storage = if dtype == DType::F64 {
             let values = moved.to_f64_vec();
             Storage::F64(blocks(&values, reduced, out_count).map(|b| reduce_block(op, b)).collect())
+        } else if let Storage::F32(values) = &*moved.storage() {
+            // f32 already: reduce the buffer in place rather than a copy of it.
+            Storage::F32(blocks(values, reduced, out_count).map(|b| reduce_block_f32(op, b)).collect())
         } else {
             let values = moved.to_f32_vec();
             Storage::from_f32(blocks(&values, reduced, out_count).map(|b| reduce_block_f32(op, b)).collect(), dtype)
