@@ -8,10 +8,15 @@ pub mod functions;
 pub mod kernel;
 pub mod lowering;
 pub mod methods;
+pub mod npu_run;
 pub mod schedule;
 pub mod sweep;
 pub mod traces;
 pub mod tensor_ops;
+pub mod work_auto;
+pub mod work_compute;
+pub mod work_jit;
+pub mod work_ops;
 
 use std::rc::Rc;
 
@@ -195,3 +200,6 @@ impl Interpreter {
         AutogradError::CustomOp { name: what.to_string(), detail: message }
     }
 }
+
+#[cfg(test)]
+mod work_tests;
