@@ -163,7 +163,9 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
         }
         let zero = |rank: usize| vec![0; rank];
         match &instruction.op {
-            TileOp::CopyIn { source: region, destination: local } | TileOp::CopyOut { source: local, destination: region } => {
+            TileOp::CopyIn { source: region, destination: local }
+            | TileOp::CopyOut { source: local, destination: region }
+            | TileOp::CopyOutAccumulate { source: local, destination: region } => {
                 let tensor = plan.tensors.get(region.tensor.0 as usize).ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
                 if !within(&region.offsets, &region.shape, &tensor.shape) {
                     return Err(out_of_bounds(format!("a view of '{}'", tensor.name), &region.offsets, &region.shape, &tensor.shape));
@@ -214,6 +216,49 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 }
             }
             TileOp::Scalar { .. } => {}
+            TileOp::MoveTransposed { source, offsets, shape, destination } => {
+                let (source, destination) = (buffer(*source)?, buffer(*destination)?);
+                if shape.len() != 2 {
+                    return Err(invalid(format!("a transposing move takes a 2-D sub-tile, got {shape:?}")));
+                }
+                if !within(offsets, shape, &source.shape) {
+                    return Err(out_of_bounds(format!("a sub-tile of '{}'", source.name), offsets, shape, &source.shape));
+                }
+                let reversed = [shape[1], shape[0]];
+                if !within(&[0, 0], &reversed, &destination.shape) {
+                    return Err(out_of_bounds(format!("the transposed sub-tile in '{}'", destination.name), &[0, 0], &reversed, &destination.shape));
+                }
+            }
+            TileOp::ScalarBinary { input, output, valid_shape, .. } | TileOp::Clip { input, output, valid_shape, .. } => {
+                for tile in [buffer(*input)?, buffer(*output)?] {
+                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                    }
+                }
+            }
+            TileOp::BroadcastBinary { lhs, lhs_shape, rhs, rhs_shape, output, valid_shape, .. } => {
+                for (tile, shape) in [(buffer(*lhs)?, lhs_shape), (buffer(*rhs)?, rhs_shape), (buffer(*output)?, valid_shape)] {
+                    if !within(&zero(shape.len()), shape, &tile.shape) {
+                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(shape.len()), shape, &tile.shape));
+                    }
+                }
+                if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_ref() != Some(valid_shape) {
+                    return Err(invalid(format!("operands {lhs_shape:?} and {rhs_shape:?} do not broadcast to {valid_shape:?}")));
+                }
+            }
+            TileOp::ReduceDims { input, output, dims, valid_shape, .. } => {
+                let (input, output) = (buffer(*input)?, buffer(*output)?);
+                if let Some(dim) = dims.iter().find(|dim| **dim >= valid_shape.len()) {
+                    return Err(invalid(format!("reduces dim {dim} of a {}-D tile", valid_shape.len())));
+                }
+                if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
+                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", input.name), &zero(valid_shape.len()), valid_shape, &input.shape));
+                }
+                let reduced: Vec<usize> = valid_shape.iter().enumerate().map(|(dim, extent)| if dims.contains(&dim) { 1 } else { *extent }).collect();
+                if !within(&zero(reduced.len()), &reduced, &output.shape) {
+                    return Err(out_of_bounds(format!("the reduced shape in tile '{}'", output.name), &zero(reduced.len()), &reduced, &output.shape));
+                }
+            }
         }
     }
     Ok(())

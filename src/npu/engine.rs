@@ -202,7 +202,7 @@ impl Engine<'_> {
                     self.totals.startup_cycles[pipe] += startup;
                     let key = match &instruction.op {
                         TileOp::CopyIn { source, .. } => region_key(source),
-                        TileOp::CopyOut { destination, .. } => region_key(destination),
+                        TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => region_key(destination),
                         _ => 0,
                     };
                     let hit = self.l2.access(key, bytes);

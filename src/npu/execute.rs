@@ -3,7 +3,7 @@
 //! order of a tile program (builders emit producers before consumers), and cores write disjoint
 //! outputs, so executing core after core in program order gives the kernel's values.
 
-use crate::tensor::{BinaryOp, SliceSpec, Tensor};
+use crate::tensor::{BinaryOp, DType, SliceSpec, Tensor};
 use crate::tile::{KernelPlan, TileOp};
 
 use super::error::{NpuError, Result};
@@ -126,6 +126,41 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Scalar { .. } => {}
+        TileOp::CopyOutAccumulate { source, destination } => {
+            // Atomic add: GM + tile in f32, stored in the GM dtype.
+            let target = &gm[destination.tensor.0 as usize];
+            let region = specs(&destination.offsets, &destination.shape);
+            let values = buffer(*source).slice(&origin(&destination.shape))?.cast(DType::F32)?;
+            let sum = target.slice(&region)?.binary(BinaryOp::Add, &values)?;
+            target.assign_slice(&region, &sum)?;
+        }
+        TileOp::MoveTransposed { source, offsets, shape, destination } => {
+            let values = buffer(*source).slice(&specs(offsets, shape))?.transpose(0, 1)?;
+            buffer(*destination).assign_slice(&origin(&[shape[1], shape[0]]), &values)?;
+        }
+        TileOp::BroadcastBinary { op, lhs, lhs_shape, rhs, rhs_shape, output, valid_shape } => {
+            let left = buffer(*lhs).slice(&origin(lhs_shape))?;
+            let right = buffer(*rhs).slice(&origin(rhs_shape))?;
+            let values = left.binary(*op, &right)?;
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::ScalarBinary { op, input, scalar, scalar_first, output, valid_shape } => {
+            // The scalar is an f32 operand: the op is computed in f32 and stored in the output dtype.
+            let tile = buffer(*input).slice(&origin(valid_shape))?;
+            let number = Tensor::scalar(*scalar, DType::F32);
+            let values = if *scalar_first { number.binary(*op, &tile)? } else { tile.binary(*op, &number)? };
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::Clip { input, output, low, high, valid_shape } => {
+            let values = buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.clip(*low, *high)?;
+            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+        }
+        TileOp::ReduceDims { op, input, output, dims, valid_shape } => {
+            let axes: Vec<isize> = dims.iter().map(|dim| *dim as isize).collect();
+            let values = buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.reduce(*op, Some(&axes), true)?;
+            let reduced = values.shape().to_vec();
+            buffer(*output).assign_slice(&origin(&reduced), &values)?;
+        }
     }
     Ok(())
 }

@@ -52,12 +52,12 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let path = if buffer(*destination).memory == Memory::L1 { config.gm_to_l1_bytes_per_cycle } else { config.gm_to_ub_bytes_per_cycle };
             InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: false }, bytes, flops: 0 }
         }
-        TileOp::CopyOut { source: _, destination } => {
+        TileOp::CopyOut { source: _, destination } | TileOp::CopyOutAccumulate { source: _, destination } => {
             let bytes = region_bytes(plan, destination);
             let path = if instruction.pipe == Pipe::Fixpipe { config.l0c_to_gm_bytes_per_cycle } else { config.ub_to_gm_bytes_per_cycle };
             InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true }, bytes, flops: 0 }
         }
-        TileOp::Move { source, shape, destination, .. } => {
+        TileOp::Move { source, shape, destination, .. } | TileOp::MoveTransposed { source, shape, destination, .. } => {
             let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
             let rate = if buffer(*destination).memory == Memory::Ub || buffer(*destination).memory == Memory::L1 { config.l0c_to_ub_bytes_per_cycle } else { config.l1_to_l0_bytes_per_cycle };
             let cycles = config.local_startup_cycles as f64 + (bytes as f64 / rate).ceil();
@@ -72,7 +72,10 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let macs = (*m * *k * *n) as u64;
             InstructionCost { cost: Cost::Fixed { cycles: fractal_steps as f64 * step_cycles * width }, bytes: 0, flops: 2 * macs }
         }
-        TileOp::Unary { input, output, valid_shape, .. } | TileOp::Cast { input, output, valid_shape } => {
+        TileOp::Unary { input, output, valid_shape, .. }
+        | TileOp::Cast { input, output, valid_shape }
+        | TileOp::ScalarBinary { input, output, valid_shape, .. }
+        | TileOp::Clip { input, output, valid_shape, .. } => {
             let count = elements(valid_shape);
             let size = buffer(*input).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
             InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
@@ -82,7 +85,13 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let size = buffer(*lhs).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
             InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
         }
-        TileOp::Reduce { input, valid_shape, .. } => {
+        TileOp::BroadcastBinary { lhs, rhs, output, valid_shape, .. } => {
+            // The output has the most elements; the widest of the three dtypes sets the bytes per element.
+            let count = elements(valid_shape);
+            let size = [lhs, rhs, output].iter().map(|id| buffer(**id).dtype.size_in_bytes()).max().unwrap_or(4) as u64;
+            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+        }
+        TileOp::Reduce { input, valid_shape, .. } | TileOp::ReduceDims { input, valid_shape, .. } => {
             let count = elements(valid_shape);
             let size = buffer(*input).dtype.size_in_bytes() as u64;
             InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }

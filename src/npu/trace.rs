@@ -45,10 +45,17 @@ pub struct Trace {
 /// "name[shape]" of the buffer an op writes (copies out: the buffer read).
 pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
     let id = match op {
-        TileOp::CopyIn { destination, .. } | TileOp::Move { destination, .. } => *destination,
-        TileOp::CopyOut { source, .. } => *source,
+        TileOp::CopyIn { destination, .. } | TileOp::Move { destination, .. } | TileOp::MoveTransposed { destination, .. } => *destination,
+        TileOp::CopyOut { source, .. } | TileOp::CopyOutAccumulate { source, .. } => *source,
         TileOp::Mmad { c, .. } => *c,
-        TileOp::Unary { output, .. } | TileOp::Binary { output, .. } | TileOp::Reduce { output, .. } | TileOp::Cast { output, .. } => *output,
+        TileOp::Unary { output, .. }
+        | TileOp::Binary { output, .. }
+        | TileOp::Reduce { output, .. }
+        | TileOp::Cast { output, .. }
+        | TileOp::BroadcastBinary { output, .. }
+        | TileOp::ScalarBinary { output, .. }
+        | TileOp::Clip { output, .. }
+        | TileOp::ReduceDims { output, .. } => *output,
         TileOp::Scalar { .. } => return String::new(),
     };
     program.buffers.get(id.0 as usize).map(|buffer| buffer.name.clone()).unwrap_or_default()

@@ -82,6 +82,21 @@ impl ProgramBuilder {
         Ok(pipe)
     }
 
+    /// The number of instructions pushed so far.
+    pub fn len(&self) -> usize {
+        self.instructions.len()
+    }
+
+    /// Whether no instruction was pushed yet.
+    pub fn is_empty(&self) -> bool {
+        self.instructions.is_empty()
+    }
+
+    /// An instruction already pushed, to add flags once a later consumer is known.
+    pub fn instruction_mut(&mut self, index: usize) -> Option<&mut Instruction> {
+        self.instructions.get_mut(index)
+    }
+
     /// The finished program.
     pub fn finish(self) -> TileProgram {
         TileProgram { buffers: self.buffers, flag_count: self.flag_count, instructions: self.instructions }
@@ -104,7 +119,7 @@ pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Res
     };
     match op {
         TileOp::CopyIn { destination, .. } => expect(destination, &[Memory::L1, Memory::Ub], Pipe::Mte2),
-        TileOp::CopyOut { source, .. } => match memory(source)? {
+        TileOp::CopyOut { source, .. } | TileOp::CopyOutAccumulate { source, .. } => match memory(source)? {
             Memory::Ub => Ok(Pipe::Mte3),
             Memory::L0C => Ok(Pipe::Fixpipe),
             other => Err(invalid(format!("no pipe copies {} to GM (use UB or L0C)", other.name()))),
@@ -119,11 +134,20 @@ pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Res
             expect(b, &[Memory::L0B], Pipe::Cube)?;
             expect(c, &[Memory::L0C], Pipe::Cube)
         }
-        TileOp::Unary { input, output, .. } | TileOp::Reduce { input, output, .. } | TileOp::Cast { input, output, .. } => {
+        TileOp::MoveTransposed { source, destination, .. } => match (memory(source)?, memory(destination)?) {
+            (Memory::L1, Memory::L0A | Memory::L0B) => Ok(Pipe::Mte1),
+            (from, to) => Err(invalid(format!("no pipe moves {} → {} transposed (only L1 → L0A/L0B)", from.name(), to.name()))),
+        },
+        TileOp::Unary { input, output, .. }
+        | TileOp::Reduce { input, output, .. }
+        | TileOp::Cast { input, output, .. }
+        | TileOp::ScalarBinary { input, output, .. }
+        | TileOp::Clip { input, output, .. }
+        | TileOp::ReduceDims { input, output, .. } => {
             expect(input, &[Memory::Ub], Pipe::Vector)?;
             expect(output, &[Memory::Ub], Pipe::Vector)
         }
-        TileOp::Binary { lhs, rhs, output, .. } => {
+        TileOp::Binary { lhs, rhs, output, .. } | TileOp::BroadcastBinary { lhs, rhs, output, .. } => {
             expect(lhs, &[Memory::Ub], Pipe::Vector)?;
             expect(rhs, &[Memory::Ub], Pipe::Vector)?;
             expect(output, &[Memory::Ub], Pipe::Vector)

@@ -4,6 +4,7 @@
 //! unary ops across split cube/vector cores.
 
 mod builder;
+mod lower;
 mod patterns;
 mod program;
 mod split;

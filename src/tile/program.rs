@@ -152,6 +152,21 @@ pub enum TileOp {
     Cast { input: BufferId, output: BufferId, valid_shape: Vec<usize> },
     /// Scalar work of a given number of cycles (loop control, address arithmetic).
     Scalar { cycles: u64 },
+    /// Element-wise binary op on UB tiles whose valid parts broadcast (numpy rules) to
+    /// `valid_shape`: each operand reads its own valid shape (a `[rows, 1]` row statistic against a
+    /// `[rows, columns]` tile).
+    BroadcastBinary { op: BinaryOp, lhs: BufferId, lhs_shape: Vec<usize>, rhs: BufferId, rhs_shape: Vec<usize>, output: BufferId, valid_shape: Vec<usize> },
+    /// `output = op(input, scalar)`, or `op(scalar, input)` when `scalar_first`, on a UB tile.
+    ScalarBinary { op: BinaryOp, input: BufferId, scalar: f64, scalar_first: bool, output: BufferId, valid_shape: Vec<usize> },
+    /// `output = min(max(input, low), high)` on a UB tile; either bound may be absent.
+    Clip { input: BufferId, output: BufferId, low: Option<f64>, high: Option<f64>, valid_shape: Vec<usize> },
+    /// Reduction of the valid part of a UB tile over `dims`, kept as size-1 dims in `output`.
+    ReduceDims { op: ReduceOp, input: BufferId, output: BufferId, dims: Vec<usize>, valid_shape: Vec<usize> },
+    /// A `shape` sub-tile of an L1 buffer → L0A/L0B transposed (MTE1 load with transpose): the
+    /// destination receives `shape` reversed at its origin.
+    MoveTransposed { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
+    /// Like `CopyOut`, but adds the tile to what GM holds (atomic add): UB → GM (MTE3) or L0C → GM (FIXPIPE).
+    CopyOutAccumulate { source: BufferId, destination: GmRegion },
 }
 
 impl TileOp {
@@ -167,6 +182,11 @@ impl TileOp {
             TileOp::Reduce { op, .. } => reduce_name(*op),
             TileOp::Cast { .. } => "cast",
             TileOp::Scalar { .. } => "scalar",
+            TileOp::BroadcastBinary { op, .. } | TileOp::ScalarBinary { op, .. } => op.name(),
+            TileOp::Clip { .. } => "clip",
+            TileOp::ReduceDims { op, .. } => op.name(),
+            TileOp::MoveTransposed { .. } => "move_transposed",
+            TileOp::CopyOutAccumulate { .. } => "copy_out_add",
         }
     }
 }

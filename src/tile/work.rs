@@ -119,6 +119,5 @@ pub struct LoweringTarget {
 
 /// Lowers `work` to one tile program per core used on `target`.
 pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
-    let _ = (work, target);
-    Err(TileError::BadPattern { pattern: "lower_work", detail: "not written yet".into() })
+    super::lower::lower_work(work, target)
 }

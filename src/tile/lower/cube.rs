@@ -1,0 +1,172 @@
+//! One matmul of a unit on the cube: `[mL1, nL1]` output blocks; per block the K extent streams
+//! through L1 `kL1` at a time (MTE2), each L1 tile is cut into `[mL0, kL0]` / `[kL0, nL0]` pieces
+//! for L0A/L0B (MTE1, transposing when the operand is stored transposed), the cube accumulates K
+//! in L0C, and FIXPIPE moves the result to GM (stores, or the split chip's workspace) or to UB.
+
+use crate::tensor::DType;
+
+use super::super::builder::TileError;
+use super::super::patterns::CubeTiles;
+use super::super::program::{BufferId, GmRegion, Memory, TileOp};
+use super::state::{CoreState, Handoff};
+use super::emitter::Resource;
+
+/// Where the matmul result goes besides the stores.
+pub(super) enum MatmulResult {
+    /// Only to GM stores.
+    Stores,
+    /// Also into a UB tile (coupled chip: L0C → UB), which needs the whole result in L0C at once.
+    Ub(BufferId),
+    /// Also into a GM workspace for a vector core (split chip).
+    Workspace(Handoff),
+}
+
+/// A store of the matmul result: region, accumulate, line.
+pub(super) type ResultStore = (GmRegion, bool, Option<u32>);
+
+/// A matmul of two loaded tiles as the lowering sees it.
+pub(super) struct MatmulJob<'r> {
+    /// The GM region `a` was loaded from (`[M, K]`, or `[K, M]` when transposed) and its tile dtype.
+    pub a: (&'r GmRegion, DType, bool),
+    /// The GM region `b` was loaded from (`[K, N]`, or `[N, K]` when transposed) and its tile dtype.
+    pub b: (&'r GmRegion, DType, bool),
+    /// The full output tile shape.
+    pub output_shape: [usize; 2],
+    /// Where the result goes.
+    pub stores: Vec<ResultStore>,
+    /// The extra destination.
+    pub result: MatmulResult,
+    /// The matmul's source line.
+    pub line: Option<u32>,
+}
+
+/// The valid `[M, K, N]` of a matmul from its operand regions. Elements outside a region read as
+/// zero, so a K that is ragged in one operand only contributes over the shorter extent.
+pub(super) fn extents(a: &GmRegion, a_transposed: bool, b: &GmRegion, b_transposed: bool) -> [usize; 3] {
+    let (m, k_a) = if a_transposed { (a.shape[1], a.shape[0]) } else { (a.shape[0], a.shape[1]) };
+    let (k_b, n) = if b_transposed { (b.shape[1], b.shape[0]) } else { (b.shape[0], b.shape[1]) };
+    [m, k_a.min(k_b), n]
+}
+
+fn pad16(value: usize) -> usize {
+    value.div_ceil(16).max(1) * 16
+}
+
+/// Cube tiles for a kernel that set none: L0 pieces of at most 128 × 64 × 128 (half of 910B's
+/// L0A/L0B each, so two fit for double buffering; a 128 × 128 f32 accumulator is half of L0C) and
+/// four K pieces per L1 load.
+pub(super) fn default_tiles([m, k, n]: [usize; 3]) -> CubeTiles {
+    let (m0, k0, n0) = (pad16(m).min(128), pad16(k).min(64), pad16(n).min(128));
+    let k1 = (k0 * 4).min(k.div_ceil(k0).max(1) * k0);
+    CubeTiles { m: [m0, m0], k: [k0, k1], n: [n0, n0] }
+}
+
+fn offset(region: &GmRegion, delta: [usize; 2]) -> Vec<usize> {
+    vec![region.offsets[0] + delta[0], region.offsets[1] + delta[1]]
+}
+
+/// Emits the matmul into `core`.
+pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: CubeTiles) -> Result<(), TileError> {
+    let (a, a_dtype, a_transposed) = job.a;
+    let (b, b_dtype, b_transposed) = job.b;
+    let [m, k, n] = extents(a, a_transposed, b, b_transposed);
+    if m == 0 || k == 0 || n == 0 {
+        return Err(TileError::InvalidOp { op: "matmul", detail: format!("an empty dimension: M = {m}, K = {k}, N = {n}"), source_line: job.line });
+    }
+    let buffer_line = core.settings().cube_tile_line.or(job.line);
+    let [m0, m1] = tiles.m;
+    let [k0, k1] = tiles.k;
+    let [n0, n1] = tiles.n;
+    let whole = match job.result {
+        MatmulResult::Ub(_) => Some(core.ring_buffer("c_l0c_tile", Memory::L0C, &[pad16(job.output_shape[0]), pad16(job.output_shape[1])], DType::F32, 1, buffer_line)),
+        _ => None,
+    };
+    let blocks: Vec<(usize, usize)> = (0..m).step_by(m1).flat_map(|row| (0..n).step_by(n1).map(move |column| (row, column))).collect();
+    for (block_index, &(row, column)) in blocks.iter().enumerate() {
+        let (rows, columns) = (m1.min(m - row), n1.min(n - column));
+        let (c, base) = match whole {
+            Some(tile) => (tile, [row, column]),
+            None => (core.ring_buffer("c_l0c", Memory::L0C, &[m1, n1], DType::F32, 1, buffer_line), [0, 0]),
+        };
+        core.emitter.at_line(job.line);
+        for k_start in (0..k).step_by(k1) {
+            let depth = k1.min(k - k_start);
+            let (a_shape, a_from) = if a_transposed { ([k1, m1], [k_start, row]) } else { ([m1, k1], [row, k_start]) };
+            let a_l1 = core.ring_buffer("a_l1", Memory::L1, &a_shape, a_dtype, 2, buffer_line);
+            let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
+            let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
+            core.emitter.emit(TileOp::CopyIn { source, destination: a_l1 }, &[Resource::Tensor(a.tensor)], &[Resource::Buffer(a_l1)], vec![], vec![])?;
+            let (b_shape, b_from) = if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
+            let b_l1 = core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, 2, buffer_line);
+            let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
+            let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
+            core.emitter.emit(TileOp::CopyIn { source, destination: b_l1 }, &[Resource::Tensor(b.tensor)], &[Resource::Buffer(b_l1)], vec![], vec![])?;
+            for k_piece in (0..depth).step_by(k0) {
+                let kv = k0.min(depth - k_piece);
+                for m_piece in (0..rows).step_by(m0) {
+                    let mv = m0.min(rows - m_piece);
+                    let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[m0, k0], a_dtype, 2, buffer_line);
+                    let move_a = if a_transposed {
+                        TileOp::MoveTransposed { source: a_l1, offsets: vec![k_piece, m_piece], shape: vec![kv, mv], destination: a_l0 }
+                    } else {
+                        TileOp::Move { source: a_l1, offsets: vec![m_piece, k_piece], shape: vec![mv, kv], destination: a_l0 }
+                    };
+                    core.emitter.emit(move_a, &[Resource::Buffer(a_l1)], &[Resource::Buffer(a_l0)], vec![], vec![])?;
+                    for n_piece in (0..columns).step_by(n0) {
+                        let nv = n0.min(columns - n_piece);
+                        let b_l0 = core.ring_buffer("b_l0", Memory::L0B, &[k0, n0], b_dtype, 2, buffer_line);
+                        let move_b = if b_transposed {
+                            TileOp::MoveTransposed { source: b_l1, offsets: vec![n_piece, k_piece], shape: vec![nv, kv], destination: b_l0 }
+                        } else {
+                            TileOp::Move { source: b_l1, offsets: vec![k_piece, n_piece], shape: vec![kv, nv], destination: b_l0 }
+                        };
+                        core.emitter.emit(move_b, &[Resource::Buffer(b_l1)], &[Resource::Buffer(b_l0)], vec![], vec![])?;
+                        // The first K piece of a block overwrites L0C, the rest accumulate onto it.
+                        let accumulate = k_start > 0 || k_piece > 0;
+                        let mmad = TileOp::Mmad { a: a_l0, b: b_l0, c, c_offsets: [base[0] + m_piece, base[1] + n_piece], m: mv, k: kv, n: nv, accumulate };
+                        let reads = [Resource::Buffer(a_l0), Resource::Buffer(b_l0), Resource::Buffer(c)];
+                        core.emitter.emit(mmad, &reads[..if accumulate { 3 } else { 2 }], &[Resource::Buffer(c)], vec![], vec![])?;
+                    }
+                }
+            }
+        }
+        if whole.is_none() {
+            for (region, accumulate, line) in &job.stores {
+                store_part(core, c, region, *accumulate, *line, [row, column], [rows, columns])?;
+            }
+            if let MatmulResult::Workspace(handoff) = &job.result {
+                core.emitter.at_line(job.line);
+                let destination = GmRegion { tensor: handoff.region.tensor, offsets: offset(&handoff.region, [row, column]), shape: vec![rows, columns] };
+                let cross_set = if block_index + 1 == blocks.len() { vec![handoff.flag] } else { Vec::new() };
+                core.emitter.emit(TileOp::CopyOut { source: c, destination }, &[Resource::Buffer(c)], &[Resource::Tensor(handoff.region.tensor)], vec![], cross_set)?;
+            }
+        }
+    }
+    if let Some(c) = whole {
+        for (region, accumulate, line) in &job.stores {
+            store_part(core, c, region, *accumulate, *line, [0, 0], [m, n])?;
+        }
+        if let MatmulResult::Ub(tile) = job.result {
+            core.emitter.at_line(job.line);
+            let moved = TileOp::Move { source: c, offsets: vec![0, 0], shape: vec![m, n], destination: tile };
+            core.emitter.emit(moved, &[Resource::Buffer(c)], &[Resource::Buffer(tile)], vec![], vec![])?;
+        }
+    }
+    Ok(())
+}
+
+/// FIXPIPE copies the part of the block at `at` (extent `extent`, at the origin of `c` unless `c`
+/// holds the whole result) that falls inside the store region.
+fn store_part(core: &mut CoreState<'_>, c: BufferId, region: &GmRegion, accumulate: bool, line: Option<u32>, at: [usize; 2], extent: [usize; 2]) -> Result<(), TileError> {
+    let rows = (at[0] + extent[0]).min(region.shape[0]).saturating_sub(at[0]);
+    let columns = (at[1] + extent[1]).min(region.shape[1]).saturating_sub(at[1]);
+    if rows == 0 || columns == 0 {
+        return Ok(());
+    }
+    core.emitter.at_line(line);
+    let destination = GmRegion { tensor: region.tensor, offsets: offset(region, at), shape: vec![rows, columns] };
+    let tensor = Resource::Tensor(region.tensor);
+    let op = if accumulate { TileOp::CopyOutAccumulate { source: c, destination } } else { TileOp::CopyOut { source: c, destination } };
+    core.emitter.emit(op, &[Resource::Buffer(c)], &[tensor], vec![], vec![])?;
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! The state of one core's program while units are lowered into it: the emitter, the UB buffers
+//! (one per value slot and n-buffer copy) and the rotating cube buffers.
+
+use std::collections::HashMap;
+
+use crate::tensor::DType;
+
+use super::super::program::{BufferId, Flag, GmRegion, Memory};
+use super::super::work::{TileWork, WorkSettings};
+use super::emitter::Emitter;
+
+/// Which part of each unit a program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Side {
+    /// Everything (a coupled core has both units).
+    Coupled,
+    /// Matmuls only (a cube core of a split chip).
+    Cube,
+    /// Everything but matmuls (a vector core of a split chip).
+    Vector,
+}
+
+/// How a cube result reaches a vector core on a split chip: the GM workspace region the cube core
+/// writes and the cross-core flag it sets when the region is complete.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Handoff {
+    /// Where the result goes in the workspace.
+    pub region: GmRegion,
+    /// Set by the cube core's last copy-out, waited for by the vector core's copy-in.
+    pub flag: Flag,
+}
+
+/// One core's program under construction.
+pub(super) struct CoreState<'a> {
+    /// The instructions and their flags.
+    pub emitter: Emitter,
+    /// The kernel's work.
+    pub work: &'a TileWork,
+    /// The part of each unit this core runs.
+    pub side: Side,
+    /// Units lowered so far on this core (picks the n-buffer copy).
+    pub units_done: usize,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, usize), BufferId>,
+    rings: HashMap<(&'static str, Vec<usize>, DType), (Vec<BufferId>, usize)>,
+}
+
+impl<'a> CoreState<'a> {
+    /// An empty program for `side`.
+    pub(super) fn new(work: &'a TileWork, side: Side) -> Self {
+        CoreState { emitter: Emitter::new(), work, side, units_done: 0, ub_buffers: HashMap::new(), rings: HashMap::new() }
+    }
+
+    /// The settings of the kernel.
+    pub(super) fn settings(&self) -> &WorkSettings {
+        &self.work.settings
+    }
+
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`. Units use
+    /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
+    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, copy: usize) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, copy);
+        if let Some(buffer) = self.ub_buffers.get(&key) {
+            return *buffer;
+        }
+        let name = format!("ub{}_{}_{}_{copy}", slot, dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
+        let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
+        self.ub_buffers.insert(key, buffer);
+        buffer
+    }
+
+    /// The next buffer of the `count`-slot ring `role` (cube staging: L1, L0A, L0B, L0C).
+    pub(super) fn ring_buffer(&mut self, role: &'static str, memory: Memory, shape: &[usize], dtype: DType, count: usize, line: Option<u32>) -> BufferId {
+        let key = (role, shape.to_vec(), dtype);
+        if !self.rings.contains_key(&key) {
+            let slots = (0..count.max(1)).map(|slot| self.emitter.buffer(&format!("{role}_{slot}"), memory, shape, dtype, line)).collect();
+            self.rings.insert(key.clone(), (slots, 0));
+        }
+        let (slots, turn) = self.rings.get_mut(&key).expect("inserted above");
+        let buffer = slots[*turn % slots.len()];
+        *turn += 1;
+        buffer
+    }
+}

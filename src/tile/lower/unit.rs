@@ -1,0 +1,170 @@
+//! One unit's steps into a core's program. UB tiles are allocated per value: a value takes a free
+//! slot of its shape and dtype when it is produced and gives it back after its last read (an
+//! element-wise op may write over an input it reads for the last time), so a chain of any length
+//! needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies; units
+//! alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::tensor::DType;
+
+use super::super::builder::TileError;
+use super::super::program::{BufferId, GmRegion, TileOp};
+use super::super::work::{ValueId, WorkOperand, WorkStep};
+use super::analysis::{load_region, step_values, UnitFacts};
+use super::state::{CoreState, Handoff, Side};
+use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
+use super::emitter::Resource;
+
+/// Free slots per (shape, dtype) for one unit.
+#[derive(Default)]
+struct SlotAllocator {
+    free: HashMap<(Vec<usize>, DType), BTreeSet<usize>>,
+    next: HashMap<(Vec<usize>, DType), usize>,
+}
+
+impl SlotAllocator {
+    fn take(&mut self, key: &(Vec<usize>, DType)) -> usize {
+        if let Some(slot) = self.free.get_mut(key).and_then(|free| free.pop_first()) {
+            return slot;
+        }
+        let next = self.next.entry(key.clone()).or_insert(0);
+        *next += 1;
+        *next - 1
+    }
+
+    fn give_back(&mut self, key: (Vec<usize>, DType), slot: usize) {
+        self.free.entry(key).or_default().insert(slot);
+    }
+}
+
+/// Lowers unit `index` (with `facts`) into `core`; `handoffs` are the split chip's cube → vector
+/// hand-offs by (unit, step).
+pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFacts, handoffs: &HashMap<(usize, usize), Handoff>) -> Result<(), TileError> {
+    let work = core.work;
+    let unit = &work.units[index];
+    let copy = core.units_done % work.settings.vec_buffers.max(1);
+    core.units_done += 1;
+    let vector_side = core.side != Side::Cube;
+    let cube_side = core.side != Side::Vector;
+    let mut slots = SlotAllocator::default();
+    let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
+    let key = |value: ValueId| {
+        let tile = &unit.values[value.0 as usize];
+        (tile.shape.clone(), tile.dtype)
+    };
+    for (position, located) in unit.steps.iter().enumerate() {
+        core.emitter.at_line(located.line);
+        let (reads, written) = step_values(&located.step);
+        let mut output = None;
+        if vector_side {
+            // Inputs read for the last time free their slot first, so the output may reuse it.
+            for value in &reads {
+                if facts.last_ub_use[value.0 as usize] == Some(position) {
+                    if let Some((slot, _)) = ub[value.0 as usize] {
+                        slots.give_back(key(*value), slot);
+                    }
+                }
+            }
+            if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
+                let (shape, dtype) = key(value);
+                let slot = slots.take(&(shape.clone(), dtype));
+                let buffer = core.ub_buffer(&shape, dtype, slot, copy);
+                ub[value.0 as usize] = Some((slot, buffer));
+                output = Some(buffer);
+            }
+        }
+        let tile = |value: &ValueId| ub[value.0 as usize].map(|(_, buffer)| buffer).expect("values read in UB were placed in UB");
+        let valid = |value: &ValueId| unit.values[value.0 as usize].valid_shape.clone();
+        match &located.step {
+            WorkStep::Load { region, .. } => {
+                if let Some(destination) = output {
+                    let op = TileOp::CopyIn { source: region.clone(), destination };
+                    core.emitter.emit(op, &[Resource::Tensor(region.tensor)], &[Resource::Buffer(destination)], vec![], vec![])?;
+                }
+            }
+            WorkStep::Matmul { a, b, a_transposed, b_transposed, output: result } => {
+                let a_region = load_region(unit, facts, *a).expect("analysis checked matmul operands are loads");
+                let b_region = load_region(unit, facts, *b).expect("analysis checked matmul operands are loads");
+                let [m, _, n] = extents(a_region, *a_transposed, b_region, *b_transposed);
+                if cube_side {
+                    let result_kind = match (output, handoffs.get(&(index, position))) {
+                        (Some(tile), _) => MatmulResult::Ub(tile),
+                        (None, Some(handoff)) => MatmulResult::Workspace(handoff.clone()),
+                        (None, None) => MatmulResult::Stores,
+                    };
+                    let stores = unit
+                        .steps
+                        .iter()
+                        .filter_map(|later| match &later.step {
+                            WorkStep::Store { input, region, accumulate } if input == result => Some((region.clone(), *accumulate, later.line)),
+                            _ => None,
+                        })
+                        .collect();
+                    let shape = &unit.values[result.0 as usize].shape;
+                    let job = MatmulJob {
+                        a: (a_region, unit.values[a.0 as usize].dtype, *a_transposed),
+                        b: (b_region, unit.values[b.0 as usize].dtype, *b_transposed),
+                        output_shape: [shape[0], shape.get(1).copied().unwrap_or(1)],
+                        stores,
+                        result: result_kind,
+                        line: located.line,
+                    };
+                    let a_shape = &unit.values[a.0 as usize].shape;
+                    let k_full = if *a_transposed { a_shape[0] } else { a_shape[1] };
+                    let tiles = work.settings.cube_tiles.unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]]));
+                    lower_matmul(core, job, tiles)?;
+                } else if let (Some(destination), Some(handoff)) = (output, handoffs.get(&(index, position))) {
+                    // The vector core picks the result up from the workspace once the cube core's flag says it is there.
+                    let source = GmRegion { tensor: handoff.region.tensor, offsets: handoff.region.offsets.clone(), shape: vec![m, n] };
+                    core.emitter.at_line(located.line);
+                    let op = TileOp::CopyIn { source, destination };
+                    core.emitter.emit(op, &[Resource::Tensor(handoff.region.tensor)], &[Resource::Buffer(destination)], vec![handoff.flag], vec![])?;
+                }
+            }
+            WorkStep::Store { input, region, accumulate } => {
+                if vector_side && !facts.from_matmul[input.0 as usize] {
+                    let source = tile(input);
+                    let destination = region.clone();
+                    let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
+                    core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
+                }
+            }
+            step if vector_side => {
+                let output_value = written.expect("vector steps produce a value");
+                let destination = output.expect("vector results live in UB");
+                let valid_shape = valid(&output_value);
+                let op = match step {
+                    WorkStep::Unary { op, input, .. } => TileOp::Unary { op: *op, input: tile(input), output: destination, valid_shape },
+                    WorkStep::Clip { input, low, high, .. } => TileOp::Clip { input: tile(input), output: destination, low: *low, high: *high, valid_shape },
+                    WorkStep::Cast { input, .. } => TileOp::Cast { input: tile(input), output: destination, valid_shape },
+                    WorkStep::Reduce { op, input, dims, .. } => TileOp::ReduceDims { op: *op, input: tile(input), output: destination, dims: dims.clone(), valid_shape: valid(input) },
+                    WorkStep::Binary { op, lhs, rhs, .. } => match (lhs, rhs) {
+                        (WorkOperand::Tile(left), WorkOperand::Tile(right)) => {
+                            let (left_shape, right_shape) = (valid(left), valid(right));
+                            if left_shape == valid_shape && right_shape == valid_shape {
+                                TileOp::Binary { op: *op, lhs: tile(left), rhs: tile(right), output: destination, valid_shape }
+                            } else {
+                                TileOp::BroadcastBinary { op: *op, lhs: tile(left), lhs_shape: left_shape, rhs: tile(right), rhs_shape: right_shape, output: destination, valid_shape }
+                            }
+                        }
+                        (WorkOperand::Tile(input), WorkOperand::Scalar(scalar)) => TileOp::ScalarBinary { op: *op, input: tile(input), scalar: *scalar, scalar_first: false, output: destination, valid_shape },
+                        (WorkOperand::Scalar(scalar), WorkOperand::Tile(input)) => TileOp::ScalarBinary { op: *op, input: tile(input), scalar: *scalar, scalar_first: true, output: destination, valid_shape },
+                        (WorkOperand::Scalar(_), WorkOperand::Scalar(_)) => unreachable!("analysis rejects scalar-only binaries"),
+                    },
+                    _ => unreachable!("the other steps are matched above"),
+                };
+                let inputs: Vec<Resource> = reads.iter().map(|value| Resource::Buffer(tile(value))).collect();
+                core.emitter.emit(op, &inputs, &[Resource::Buffer(destination)], vec![], vec![])?;
+            }
+            _ => {}
+        }
+        // A UB value nobody reads frees its slot at once.
+        if let Some(value) = written.filter(|value| vector_side && facts.in_ub[value.0 as usize] && facts.last_ub_use[value.0 as usize].is_none()) {
+            if let Some((slot, _)) = ub[value.0 as usize] {
+                slots.give_back(key(value), slot);
+            }
+        }
+    }
+    Ok(())
+}

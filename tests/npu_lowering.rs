@@ -1,0 +1,157 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The generic lowering (`tile::lower_work`) on hand-built `TileWork`: the values `npu::execute`
+//! computes equal f64 references written here, and every simulation passes `check_simulation`
+//! (events of one pipe never overlap, every event has a source line).
+
+mod npu_lowering_support;
+
+use npu_lowering_support::*;
+use tilelab::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
+use tilelab::tile::{TileWork, WorkOperand, WorkStep};
+
+const DTYPES: [DType; 3] = [DType::F32, DType::F16, DType::Bf16];
+
+/// y = 2 − exp(clip((x·0.5 + b)·s, −1, 1)) with x: [40, 100], b: [1, 100] (broadcast down the
+/// rows), s: [40, 1] (broadcast along the columns), in 16×64 tiles (the last row and column tiles
+/// are ragged), everything in `dtype`.
+fn chain_work(dtype: DType) -> TileWork {
+    let shape = [40, 100];
+    let tensors = vec![tensor("x", &shape, dtype), tensor("b", &[1, 100], dtype), tensor("s", &[40, 1], dtype), tensor("y", &shape, dtype)];
+    let mut units = Vec::new();
+    for ([row, column], [rows, columns]) in tiles_2d(shape, [16, 64]) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, column], &[16, 64], &[rows, columns], dtype);
+        let b = unit.load(1, &[0, column], &[1, 64], &[1, columns], dtype);
+        let s = unit.load(2, &[row, 0], &[16, 1], &[rows, 1], dtype);
+        let half = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Scalar(0.5), output: half });
+        let shifted = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(half), rhs: WorkOperand::Tile(b), output: shifted });
+        let scaled = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(shifted), rhs: WorkOperand::Tile(s), output: scaled });
+        let clipped = unit.like(x, dtype);
+        unit.step(WorkStep::Clip { input: scaled, low: Some(-1.0), high: Some(1.0), output: clipped });
+        let exponential = unit.like(x, dtype);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: clipped, output: exponential });
+        let y = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Scalar(2.0), rhs: WorkOperand::Tile(exponential), output: y });
+        unit.store(y, 3, &[row, column], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "chain".into(), tensors, units, settings: settings(2, None) }
+}
+
+#[test]
+fn elementwise_chain_with_broadcasting_and_scalars() {
+    for dtype in DTYPES {
+        for preset in ["teaching", "Ascend910A", "Ascend910B2"] {
+            let work = chain_work(dtype);
+            let (plan, simulation, gm) = lower_and_simulate(&work, preset);
+            // The chain stays in UB: GM sees x, b, s once per tile and y once, nothing in between.
+            let written: u64 = 40 * 100 * dtype.size_in_bytes() as u64;
+            assert_eq!(simulation.summary.gm_bytes_written, written, "{preset}: only y is written");
+            let (x, b, s) = (fill(&gm, 0, 1), fill(&gm, 1, 2), fill(&gm, 2, 3));
+            run_values(&plan, &gm);
+            let expected: Vec<f64> = (0..4000).map(|index| 2.0 - ((x[index] * 0.5 + b[index % 100]) * s[index / 100]).clamp(-1.0, 1.0).exp()).collect();
+            // Six ops each round to the dtype (unit roundoff ε/2); values are O(3) and exp
+            // amplifies an absolute error by at most e, so 8ε(1 + |y|) bounds the difference.
+            let epsilon = dtype.epsilon();
+            assert_close(&format!("{preset} {dtype:?} y"), &gm[3].to_f64_vec(), &expected, |_, want| 8.0 * epsilon * (1.0 + want.abs()));
+        }
+    }
+}
+
+/// Softmax of every row of x: [50, 64] in 16×64 tiles (whole rows; the last tile has 2 rows):
+/// m = max_j x, e = exp(x − m), y = e / Σ_j e.
+fn softmax_work(dtype: DType) -> TileWork {
+    let tensors = vec![tensor("x", &[50, 64], dtype), tensor("y", &[50, 64], dtype)];
+    let mut units = Vec::new();
+    for ([row, _], [rows, _]) in tiles_2d([50, 64], [16, 64]) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, 0], &[16, 64], &[rows, 64], dtype);
+        let maximum = unit.value(&[16, 1], &[rows, 1], dtype);
+        unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: x, dims: vec![1], output: maximum });
+        let shifted = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Tile(maximum), output: shifted });
+        let exponential = unit.like(x, dtype);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: exponential });
+        let total = unit.value(&[16, 1], &[rows, 1], dtype);
+        unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: exponential, dims: vec![1], output: total });
+        let y = unit.like(x, dtype);
+        unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(total), output: y });
+        unit.store(y, 1, &[row, 0], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "softmax".into(), tensors, units, settings: settings(2, None) }
+}
+
+#[test]
+fn row_reduction_broadcast_back_is_a_softmax_per_tile() {
+    for dtype in DTYPES {
+        for preset in ["teaching", "Ascend910B2"] {
+            let (plan, _, gm) = lower_and_simulate(&softmax_work(dtype), preset);
+            let x = fill(&gm, 0, 4);
+            run_values(&plan, &gm);
+            let mut expected = Vec::new();
+            for row in x.chunks(64) {
+                let maximum = row.iter().copied().fold(f64::MIN, f64::max);
+                let total: f64 = row.iter().map(|value| (value - maximum).exp()).sum();
+                expected.extend(row.iter().map(|value| (value - maximum).exp() / total));
+            }
+            // y ∈ (0, 1]; exp(x − m) is rounded once, the 64-term sum is computed in f32 then
+            // rounded, the quotient rounded: a few ε relative, below 4ε absolute for y ≤ 1.
+            let epsilon = dtype.epsilon();
+            assert_close(&format!("{preset} {dtype:?} softmax"), &gm[1].to_f64_vec(), &expected, |_, want| 4.0 * epsilon * want.max(0.05) + 1e-6);
+        }
+    }
+}
+
+#[test]
+fn column_sums_accumulate_across_units_into_gm() {
+    // out[0, j] = Σ_i x[i, j] over x: [100, 64] f32; each 16×64 unit (the last has 4 rows)
+    // reduces over dim 0 to [1, 64] and adds it into GM (Ascend's atomic add), from several cores.
+    let tensors = vec![tensor("x", &[100, 64], DType::F32), tensor("out", &[1, 64], DType::F32)];
+    let mut units = Vec::new();
+    for ([row, _], [rows, _]) in tiles_2d([100, 64], [16, 64]) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, 0], &[16, 64], &[rows, 64], DType::F32);
+        let partial = unit.value(&[1, 64], &[1, 64], DType::F32);
+        unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: x, dims: vec![0], output: partial });
+        unit.store(partial, 1, &[0, 0], true);
+        units.push(unit.unit);
+    }
+    let work = TileWork { name: "column_sum".into(), tensors, units, settings: settings(2, None) };
+    for preset in ["teaching", "Ascend910A", "Ascend910B2"] {
+        let (plan, _, gm) = lower_and_simulate(&work, preset);
+        assert!(plan.programs.len() > 1, "{preset}: the units are spread over cores");
+        let x = fill(&gm, 0, 5);
+        run_values(&plan, &gm);
+        let expected: Vec<f64> = (0..64).map(|column| (0..100).map(|row| x[row * 64 + column]).sum()).collect();
+        let magnitude: Vec<f64> = (0..64).map(|column| (0..100).map(|row| x[row * 64 + column].abs()).sum()).collect();
+        // 100 f32 additions (16 per tile, 7 partials in GM): |error| ≤ 100·2⁻²⁴·Σ|x|.
+        assert_close(&format!("{preset} column sums"), &gm[1].to_f64_vec(), &expected, |index, _| 100.0 * 2f64.powi(-24) * magnitude[index]);
+    }
+}
+
+#[test]
+fn a_ragged_last_unit_moves_only_its_valid_part() {
+    // exp over x: [20, 72] f32 in 16×64 tiles: the valid parts are 16×64, 16×8, 4×64, 4×8. The
+    // copies move exactly the valid bytes (20·72·4 in, the same out), and y matches exp(x).
+    let tensors = vec![tensor("x", &[20, 72], DType::F32), tensor("y", &[20, 72], DType::F32)];
+    let mut units = Vec::new();
+    for ([row, column], [rows, columns]) in tiles_2d([20, 72], [16, 64]) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, column], &[16, 64], &[rows, columns], DType::F32);
+        let y = unit.like(x, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: y });
+        unit.store(y, 1, &[row, column], false);
+        units.push(unit.unit);
+    }
+    let work = TileWork { name: "ragged".into(), tensors, units, settings: settings(1, None) };
+    let (plan, simulation, gm) = lower_and_simulate(&work, "teaching");
+    assert_eq!((simulation.summary.gm_bytes_read, simulation.summary.gm_bytes_written), (20 * 72 * 4, 20 * 72 * 4));
+    let x = fill(&gm, 0, 6);
+    run_values(&plan, &gm);
+    let expected: Vec<f64> = x.iter().map(|value| value.exp()).collect();
+    assert_close("exp", &gm[1].to_f64_vec(), &expected, |_, want| 2.0 * f32::EPSILON as f64 * want.abs());
+}

@@ -1,0 +1,152 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Matmuls through the generic lowering: transposed operands (MTE1 transposing moves), and a
+//! matmul feeding element-wise work — on the split 910B2 through a GM workspace ordered by
+//! cross-core flags, on the coupled 910A straight from L0C into UB.
+
+mod npu_lowering_support;
+
+use npu_lowering_support::*;
+use tilelab::tensor::{BinaryOp, DType, UnaryOp};
+use tilelab::tile::{CoreKind, CubeTiles, Pipe, TileOp, TileWork, WorkOperand, WorkStep};
+
+/// Cube tiles with ragged pieces for M = 48, K = 80, N = 64 units: L0 16×32×32, L1 32×64×64.
+const TILES: CubeTiles = CubeTiles { m: [16, 32], k: [32, 64], n: [32, 64] };
+
+/// c = op(a)·op(b) with M = 48, K = 80, N = 64: `a` is stored [M, K] or, transposed, [K, M];
+/// `b` [K, N] or [N, K]. Units are 32-row bands of c (the second has 16 rows).
+fn matmul_work(a_transposed: bool, b_transposed: bool, dtype: DType) -> TileWork {
+    let (m, k, n) = (48, 80, 64);
+    let a_shape = if a_transposed { [k, m] } else { [m, k] };
+    let b_shape = if b_transposed { [n, k] } else { [k, n] };
+    let tensors = vec![tensor("a", &a_shape, dtype), tensor("b", &b_shape, dtype), tensor("c", &[m, n], DType::F32)];
+    let mut units = Vec::new();
+    for row in (0..m).step_by(32) {
+        let rows = 32.min(m - row);
+        let mut unit = UnitBuilder::default();
+        let a = if a_transposed { unit.load(0, &[0, row], &[k, 32], &[k, rows], dtype) } else { unit.load(0, &[row, 0], &[32, k], &[rows, k], dtype) };
+        let b = unit.load(1, &[0, 0], &b_shape, &b_shape, dtype);
+        let c = unit.value(&[32, n], &[rows, n], DType::F32);
+        unit.step(WorkStep::Matmul { a, b, a_transposed, b_transposed, output: c });
+        unit.store(c, 2, &[row, 0], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "matmul".into(), tensors, units, settings: settings(2, Some(TILES)) }
+}
+
+/// Element (i, j) of op(t) given t's stored values (row-major, `columns` stored columns): the
+/// transpose reads stored element (j, i).
+fn element(values: &[f64], transposed: bool, columns: usize, i: usize, j: usize) -> f64 {
+    if transposed {
+        values[j * columns + i]
+    } else {
+        values[i * columns + j]
+    }
+}
+
+#[test]
+fn matmul_with_transposed_operands() {
+    let (m, k, n) = (48, 80, 64);
+    for preset in ["Ascend910A", "Ascend910B2"] {
+        for (a_transposed, b_transposed) in [(false, false), (true, false), (false, true), (true, true)] {
+            for dtype in [DType::Bf16, DType::F16] {
+                let (plan, simulation, gm) = lower_and_simulate(&matmul_work(a_transposed, b_transposed, dtype), preset);
+                let transposing = simulation.trace.events.iter().filter(|event| event.op == "move_transposed").count();
+                assert_eq!(transposing > 0, a_transposed || b_transposed, "{preset}: transposed operands go through transposing moves");
+                let (a, b) = (fill(&gm, 0, 7), fill(&gm, 1, 8));
+                run_values(&plan, &gm);
+                let a_columns = if a_transposed { m } else { k };
+                let b_columns = if b_transposed { k } else { n };
+                let c = gm[2].to_f64_vec();
+                for i in 0..m {
+                    for j in 0..n {
+                        // Products of 16-bit floats are exact in f32; 80 terms summed in f32
+                        // (L0C) give |c − c64| ≤ 80·2⁻²⁴·Σ|a·b|.
+                        let terms: Vec<f64> = (0..k).map(|p| element(&a, a_transposed, a_columns, i, p) * element(&b, b_transposed, b_columns, p, j)).collect();
+                        let expected: f64 = terms.iter().sum();
+                        let bound = 80.0 * 2f64.powi(-24) * terms.iter().map(|term| term.abs()).sum::<f64>() + 1e-12;
+                        assert!((c[i * n + j] - expected).abs() <= bound, "{preset} a^T={a_transposed} b^T={b_transposed} {dtype:?} c[{i},{j}] = {} vs {expected}", c[i * n + j]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// y = relu(0.5·(a·b) + bias) in bf16, a: [64, 96] bf16, b: [96, 128] bf16, bias: [1, 128] f32;
+/// units are 32-row bands, the matmul result (f32) is read by vector steps.
+fn matmul_then_vector_work() -> TileWork {
+    let tensors = vec![tensor("a", &[64, 96], DType::Bf16), tensor("b", &[96, 128], DType::Bf16), tensor("bias", &[1, 128], DType::F32), tensor("y", &[64, 128], DType::Bf16)];
+    let tiles = CubeTiles { m: [32, 32], k: [32, 96], n: [64, 128] };
+    let mut units = Vec::new();
+    for row in [0, 32] {
+        let mut unit = UnitBuilder::default();
+        let a = unit.load(0, &[row, 0], &[32, 96], &[32, 96], DType::Bf16);
+        let b = unit.load(1, &[0, 0], &[96, 128], &[96, 128], DType::Bf16);
+        let bias = unit.load(2, &[0, 0], &[1, 128], &[1, 128], DType::F32);
+        let c = unit.value(&[32, 128], &[32, 128], DType::F32);
+        unit.step(WorkStep::Matmul { a, b, a_transposed: false, b_transposed: false, output: c });
+        let half = unit.like(c, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(c), rhs: WorkOperand::Scalar(0.5), output: half });
+        let shifted = unit.like(c, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(half), rhs: WorkOperand::Tile(bias), output: shifted });
+        let activated = unit.like(c, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Relu, input: shifted, output: activated });
+        let y = unit.like(c, DType::Bf16);
+        unit.step(WorkStep::Cast { input: activated, output: y });
+        unit.store(y, 3, &[row, 0], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "matmul_relu".into(), tensors, units, settings: settings(2, Some(tiles)) }
+}
+
+fn check_matmul_then_vector_values(preset: &str) -> (tilelab::tile::KernelPlan, tilelab::npu::Simulation) {
+    let (plan, simulation, gm) = lower_and_simulate(&matmul_then_vector_work(), preset);
+    let (a, b, bias) = (fill(&gm, 0, 9), fill(&gm, 1, 10), fill(&gm, 2, 11));
+    run_values(&plan, &gm);
+    let y = gm[3].to_f64_vec();
+    for i in 0..64 {
+        for j in 0..128 {
+            let terms: Vec<f64> = (0..96).map(|p| a[i * 96 + p] * b[p * 128 + j]).collect();
+            let expected = (0.5 * terms.iter().sum::<f64>() + bias[j]).max(0.0);
+            // The f32 part is ≤ 96·2⁻²⁴·Σ|a·b| off; the final bf16 rounding adds ≤ 2⁻⁸|y|.
+            let bound = 96.0 * 2f64.powi(-24) * terms.iter().map(|term| term.abs()).sum::<f64>() + 2f64.powi(-8) * expected.abs() + 1e-6;
+            assert!((y[i * 128 + j] - expected).abs() <= bound, "{preset} y[{i},{j}] = {} vs {expected}", y[i * 128 + j]);
+        }
+    }
+    (plan, simulation)
+}
+
+#[test]
+fn matmul_then_vector_on_a_split_chip_goes_through_gm() {
+    let work = matmul_then_vector_work();
+    let (plan, simulation) = check_matmul_then_vector_values("Ascend910B2");
+    // Cube programs first, then vector programs; one workspace tensor, one hand-off per unit.
+    let kinds: Vec<CoreKind> = plan.programs.iter().map(|program| program.core_kind()).collect();
+    assert_eq!(kinds, vec![CoreKind::Cube, CoreKind::Cube, CoreKind::Vector, CoreKind::Vector]);
+    assert_eq!(plan.tensors.len(), work.tensors.len() + 1);
+    assert_eq!(plan.cross_core_flags, 2);
+    let events = &simulation.trace.events;
+    for flag in 0..2u32 {
+        // The vector copy-in that waits on flag f starts after the cube copy-out that sets it ended.
+        let (setter_core, setter) = plan.programs.iter().enumerate().find_map(|(core, program)| program.instructions.iter().position(|instruction| instruction.cross_set.iter().any(|set| set.0 == flag)).map(|index| (core, index))).unwrap();
+        let (waiter_core, waiter) = plan.programs.iter().enumerate().find_map(|(core, program)| program.instructions.iter().position(|instruction| instruction.cross_wait.iter().any(|wait| wait.0 == flag)).map(|index| (core, index))).unwrap();
+        let event = |core: usize, index: usize| events.iter().find(|event| event.core == core as u32 && event.instruction == index as u32).unwrap();
+        assert_eq!(event(setter_core, setter).pipe, Pipe::Fixpipe);
+        assert_eq!(event(waiter_core, waiter).pipe, Pipe::Mte2);
+        assert!(event(waiter_core, waiter).start >= event(setter_core, setter).end);
+    }
+}
+
+#[test]
+fn matmul_then_vector_on_a_coupled_chip_moves_l0c_to_ub() {
+    let work = matmul_then_vector_work();
+    let (plan, simulation) = check_matmul_then_vector_values("Ascend910A");
+    // No workspace and no cross-core flags: FIXPIPE moves the f32 result from L0C into UB.
+    assert_eq!(plan.tensors.len(), work.tensors.len());
+    assert_eq!(plan.cross_core_flags, 0);
+    assert!(plan.programs.iter().all(|program| program.core_kind() == CoreKind::Mixed));
+    let moves = plan.programs.iter().flat_map(|program| &program.instructions).filter(|instruction| instruction.pipe == Pipe::Fixpipe && matches!(instruction.op, TileOp::Move { .. })).count();
+    assert_eq!(moves, 2, "one L0C → UB move per unit");
+    // Only y goes back to GM: 64·128 bf16.
+    assert_eq!(simulation.summary.gm_bytes_written, 64 * 128 * 2);
+}
