@@ -249,6 +249,8 @@ pub(crate) struct KernelCall {
     pub arguments: Vec<(String, Tensor)>,
     /// Where it ran (`None`: the CPU by design, for f64 tensors or a kernel called by a kernel).
     pub outcome: Option<Outcome>,
+    /// What the reference run returned (the tensors the recorded ops made).
+    pub reference: Option<Value>,
 }
 
 /// `run_kernel`, also returning the frame and where the call ran.
@@ -286,14 +288,20 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
         }
     }
     let mut outcome = None;
-    if let (true, Ok(value), Some(frame)) = (on_npu, &result, &frame) {
+    let reference = result.as_ref().ok().cloned();
+    if let (true, Ok(value), Some(frame)) = (on_npu, &reference.clone().ok_or(()), &frame) {
         let call = NpuCall { kernel, frame, arguments: &named, before: &before, result: value };
         match run_on_npu(interpreter, &call, span) {
-            Ok(ran) => outcome = Some(ran),
+            Ok(ran) => {
+                if let Outcome::Npu(_, Some(replaced)) = &ran {
+                    result = Ok(replaced.clone());
+                }
+                outcome = Some(ran);
+            }
             Err(error) => result = Err(chip_error(interpreter, frame, &error, span)),
         }
     }
-    KernelCall { result, frame, arguments: named, outcome }
+    KernelCall { result, frame, arguments: named, outcome, reference }
 }
 
 fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {

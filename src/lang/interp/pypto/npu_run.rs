@@ -12,7 +12,8 @@ use super::work_ops::Unsupported;
 use crate::lang::interp::error::{ErrorKind, SourceSpan};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
-use crate::lang::interp::value::{Kernel, KernelStyle, Value};
+use crate::autograd::Var;
+use crate::lang::interp::value::{Kernel, KernelStyle, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::npu::{allocate_gm, execute, simulate, Architecture, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, SliceSpec, Tensor};
@@ -112,6 +113,29 @@ fn full(shape: &[usize]) -> Vec<SliceSpec> {
     shape.iter().map(|&size| SliceSpec::full(size)).collect()
 }
 
+/// The returned value with each tensor's values replaced by the simulator's, keeping its autograd
+/// node: the graph (and the gradient) is the reference run's, the values are the NPU's. A new
+/// tensor rather than an in-place write, since the graph may have saved the reference output.
+fn with_values(result: &Value, outputs: &[Tensor]) -> Result<Value, String> {
+    let mut outputs = outputs.iter();
+    let mut replace = |value: &Value| -> Result<Value, String> {
+        let (Value::Tensor(object), Some(values)) = (value, outputs.next()) else { return Err("the kernel's outputs changed".into()) };
+        let var = object.get();
+        let values = values.reshape(var.shape()).map_err(|error| error.to_string())?;
+        let values = if values.dtype() == var.dtype() { values } else { values.cast(var.dtype()).map_err(|error| error.to_string())? };
+        let values = values.with_valid_shape(var.tensor().valid_shape().map(<[usize]>::to_vec));
+        Ok(TensorObject::value(Var::from_parts(values, var.node().cloned(), var.output_index())))
+    };
+    match result {
+        Value::Tuple(items) => Ok(Value::tuple(items.iter().map(&mut replace).collect::<Result<_, _>>()?)),
+        Value::List(items) => {
+            let items: Vec<Value> = items.borrow().iter().map(&mut replace).collect::<Result<_, _>>()?;
+            Ok(Value::list(items))
+        }
+        single => replace(single),
+    }
+}
+
 /// Writes `values` (same elements, maybe another tile form) into `target`'s storage.
 fn overwrite(target: &Tensor, values: &Tensor) -> Result<(), String> {
     let values = values.reshape(target.shape()).map_err(|error| error.to_string())?;
@@ -165,8 +189,9 @@ pub const MAX_SCHEDULES_PER_CELL: usize = 256;
 /// Where a kernel call ran.
 #[derive(Clone)]
 pub(crate) enum Outcome {
-    /// On the simulated NPU, with this schedule.
-    Npu(Rc<Simulation>),
+    /// On the simulated NPU, with this schedule; a functional kernel's result with the
+    /// simulator's values.
+    Npu(Rc<Simulation>, Option<Value>),
     /// On the CPU reference path, for this reason.
     Cpu(String),
 }
@@ -181,34 +206,35 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
-    let attempt = || -> Result<Rc<Simulation>, NpuFailure> {
+    let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
         let work = work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None).map_err(|reason| NpuFailure::Fallback(reason.to_string()))?;
         interpreter.last_work.replace(Some(work.clone()));
         let (plan, simulation) = lower_and_simulate(&work, &config)?;
         let inputs = if call.kernel.style == KernelStyle::Jit { distinct_copies(call.arguments, call.before) } else { distinct(call.arguments) };
         let gm = execute_plan(&plan, &inputs)?;
         let written = |id: usize| work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id));
-        let outputs: Vec<Tensor> = match call.kernel.style {
-            KernelStyle::Jit => distinct(call.arguments),
-            KernelStyle::Functional => returned_tensors(call.result).map_err(|reason| NpuFailure::Fallback(reason.to_string()))?,
-        };
-        let first = if call.kernel.style == KernelStyle::Jit { 0 } else { inputs.len() };
-        for (offset, output) in outputs.iter().enumerate() {
-            if call.kernel.style == KernelStyle::Functional || written(first + offset) {
-                overwrite(output, &gm[first + offset]).map_err(NpuFailure::Fallback)?;
+        let replaced = match call.kernel.style {
+            KernelStyle::Jit => {
+                for (id, output) in distinct(call.arguments).iter().enumerate() {
+                    if written(id) {
+                        overwrite(output, &gm[id]).map_err(NpuFailure::Fallback)?;
+                    }
+                }
+                None
             }
-        }
-        Ok(Rc::new(simulation))
+            KernelStyle::Functional => Some(with_values(call.result, &gm[inputs.len()..]).map_err(NpuFailure::Fallback)?),
+        };
+        Ok((Rc::new(simulation), replaced))
     };
     match attempt() {
-        Ok(simulation) => {
+        Ok((simulation, replaced)) => {
             super::traces::record_trace(&call.kernel.name, &simulation);
             let mut schedules = interpreter.schedules.borrow_mut();
             // A training loop calls kernels many times: a cell keeps the first schedules only.
             if schedules.len() < MAX_SCHEDULES_PER_CELL {
                 schedules.push((call.kernel.name.clone(), simulation.clone()));
             }
-            Ok(Outcome::Npu(simulation))
+            Ok(Outcome::Npu(simulation, replaced))
         }
         Err(NpuFailure::Fallback(reason)) => {
             fallback(interpreter, &call.kernel.name, &reason, span);

@@ -40,12 +40,13 @@ pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Spa
     };
     let config = interpreter.npu_config(span)?;
     let call = run_kernel_call(interpreter, kernel, arguments, span);
-    let result = call.result?;
+    call.result?;
+    let result = call.reference.unwrap_or(Value::None);
     let Some(frame) = call.frame else {
         return Err(interpreter.error(ErrorKind::Value, format!("{what}: the kernel's frame was lost"), span));
     };
     let simulation = match call.outcome {
-        Some(Outcome::Npu(simulation)) => simulation,
+        Some(Outcome::Npu(simulation, _)) => simulation,
         Some(Outcome::Cpu(reason)) => return Err(interpreter.error(ErrorKind::Unsupported, format!("{what}: kernel '{}' {reason}", kernel.name), span)),
         None => {
             return Err(interpreter

@@ -22,6 +22,8 @@ struct Region {
     offsets: Vec<usize>,
     valid: Vec<usize>,
     nominal: Vec<usize>,
+    /// A cube operand: its buffers follow the cube's fractal rules, not the vector's alignment.
+    cube: bool,
 }
 
 /// What the recorder needs to know about a functional kernel call.
@@ -47,12 +49,17 @@ struct AutoRecorder<'a> {
     definitions: HashMap<Identity, usize>,
     forms: HashMap<Identity, Vec<usize>>,
     memo: HashMap<(Identity, Region), ValueId>,
+    /// Elements per 32 bytes of the narrowest dtype: vector tiles' last dims are padded to it.
+    align: usize,
 }
 
 /// Records a functional kernel's ops as tile work over its outputs' tiles.
 pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result<TileWork, Unsupported> {
-    let mut recorder = AutoRecorder { ops: call.ops, kinds: HashMap::new(), arguments: HashMap::new(), definitions: HashMap::new(), forms: HashMap::new(), memo: HashMap::new() };
+    let mut recorder = AutoRecorder { ops: call.ops, kinds: HashMap::new(), arguments: HashMap::new(), definitions: HashMap::new(), forms: HashMap::new(), memo: HashMap::new(), align: 8 };
     let mut tensors = Vec::new();
+    for (_, tensor) in call.arguments {
+        recorder.align = recorder.align.max(32 / tensor.dtype().size_in_bytes());
+    }
     for (name, tensor) in call.arguments {
         recorder.arguments.entry(identity(tensor)).or_insert_with(|| {
             tensors.push(GmTensor { name: name.clone(), shape: tensor.shape().to_vec(), dtype: tensor.dtype() });
@@ -72,6 +79,7 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
         }
         if let Some(result) = &op.result {
             recorder.definitions.insert(identity(result), index);
+            recorder.align = recorder.align.max(32 / result.dtype().size_in_bytes());
         }
         recorder.kinds.insert(index, kind);
     }
@@ -158,7 +166,7 @@ fn tiles(shape: &[usize], tile: &[usize]) -> Vec<Region> {
                 flat /= counts[dim];
             }
             let valid = offsets.iter().zip(shape).zip(tile).map(|((&offset, &size), &step)| step.min(size - offset)).collect();
-            Region { offsets, valid, nominal: tile.to_vec() }
+            Region { offsets, valid, nominal: tile.to_vec(), cube: false }
         })
         .collect()
 }
@@ -214,7 +222,13 @@ impl AutoRecorder<'_> {
             return Ok(value);
         }
         let value = if let Some(&id) = self.arguments.get(&key.0) {
-            let output = builder.value(region.nominal.clone(), region.valid.clone(), tensor.dtype());
+            let mut nominal = region.nominal.clone();
+            // A vector tile's rows start 32-byte aligned in UB: pad the last dim (the padding is
+            // outside the valid shape, so it is never stored).
+            if let Some(last) = nominal.last_mut().filter(|last| !region.cube && **last > 1) {
+                *last = last.div_ceil(self.align) * self.align;
+            }
+            let output = builder.value(nominal, region.valid.clone(), tensor.dtype());
             builder.push(WorkStep::Load { region: GmRegion { tensor: id, offsets: region.offsets.clone(), shape: region.valid.clone() }, output }, line);
             output
         } else {
@@ -259,7 +273,7 @@ fn operand_region(kind: &OpKind, position: usize, region: &Region, form: &[usize
             let (transposed, outer) = if position == 0 { (*a_transposed, 0) } else { (*b_transposed, 1) };
             let inner_dim = if position == 0 { usize::from(!transposed) } else { usize::from(transposed) };
             let outer_dim = 1 - inner_dim;
-            let mut needed = Region { offsets: vec![0, 0], valid: form.to_vec(), nominal: form.to_vec() };
+            let mut needed = Region { offsets: vec![0, 0], valid: form.to_vec(), nominal: form.to_vec(), cube: true };
             needed.offsets[outer_dim] = region.offsets[outer];
             needed.valid[outer_dim] = region.valid[outer];
             needed.nominal[outer_dim] = region.nominal[outer];
@@ -268,7 +282,7 @@ fn operand_region(kind: &OpKind, position: usize, region: &Region, form: &[usize
         _ => {
             // Element-wise with numpy broadcasting: a size-1 dim of the operand reads its one row.
             let rank = result_form.len();
-            let mut needed = Region { offsets: Vec::new(), valid: Vec::new(), nominal: Vec::new() };
+            let mut needed = Region { offsets: Vec::new(), valid: Vec::new(), nominal: Vec::new(), cube: region.cube };
             for (dim, &size) in form.iter().enumerate() {
                 let result_dim = dim + rank - form.len();
                 if size == 1 && result_form[result_dim] != 1 {
@@ -310,7 +324,7 @@ mod tests {
 
     #[test]
     fn broadcast_operands_read_their_own_region() {
-        let region = Region { offsets: vec![8, 64], valid: vec![8, 64], nominal: vec![8, 64] };
+        let region = Region { offsets: vec![8, 64], valid: vec![8, 64], nominal: vec![8, 64], cube: false };
         let bias = Tensor::zeros(&[1, 256], crate::tensor::DType::F32).unwrap();
         let kind = OpKind::Binary { op: crate::tensor::BinaryOp::Add, lhs: Arg::Tensor(bias.clone()), rhs: Arg::Tensor(bias.clone()) };
         let needed = operand_region(&kind, 0, &region, &[1, 256], &[64, 256], &bias);

@@ -154,6 +154,7 @@ fn matmul_feeding_element_wise_work_is_one_unit_per_output_tile() {
 @pt.kernel
 def mm_relu(a, b):
     pt.set_vec_tile_shapes(16, 32)
+    pt.set_cube_tile_shapes([16, 16], [16, 48], [32, 32])
     return pt.relu(pt.matmul(a, b))
 r = mm_relu(pt.randn([32, 48], seed=1), pt.randn([48, 64], seed=2))
 ",
@@ -161,6 +162,7 @@ r = mm_relu(pt.randn([32, 48], seed=1), pt.randn([48, 64], seed=2))
     let work = work.expect("recorded");
     assert_eq!(work.units.len(), 4);
     assert_eq!(step_names(&work, 1), ["load", "load", "matmul", "unary", "store"]);
+    assert_eq!(work.settings.cube_tile_line, Some(5));
     let WorkStep::Load { region, .. } = &work.units[1].steps[1].step else { unreachable!() };
     assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![0, 32], vec![48, 32]));
 }
