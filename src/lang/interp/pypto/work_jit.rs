@@ -58,12 +58,17 @@ struct JitRecorder<'a> {
     memo: HashMap<Identity, ValueId>,
     accesses: Vec<Access>,
     unit_index: usize,
+    /// Elements per 32 bytes of the narrowest dtype: a loaded tile's last dim is padded to it (the
+    /// padding lies outside the valid shape, so it is never stored).
+    align: usize,
 }
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
 /// as the kernel received them.
 pub(crate) fn record_jit(name: &str, ops: &[RecordedOp], arguments: &[(String, Tensor)], settings: WorkSettings) -> Result<TileWork, Unsupported> {
-    let mut recorder = JitRecorder { ops, tensors: Vec::new(), gm: HashMap::new(), definitions: HashMap::new(), memo: HashMap::new(), accesses: Vec::new(), unit_index: 0 };
+    let mut recorder = JitRecorder { ops, tensors: Vec::new(), gm: HashMap::new(), definitions: HashMap::new(), memo: HashMap::new(), accesses: Vec::new(), unit_index: 0, align: 8 };
+    let dtypes = arguments.iter().map(|(_, tensor)| tensor.dtype()).chain(ops.iter().filter_map(|op| op.result.as_ref().map(Tensor::dtype)));
+    recorder.align = dtypes.map(|dtype| 32 / dtype.size_in_bytes()).max().unwrap_or(8);
     for (argument, tensor) in arguments {
         if !recorder.gm.contains_key(&identity(tensor)) {
             recorder.gm.insert(identity(tensor), TensorId(recorder.tensors.len() as u32));
@@ -193,7 +198,10 @@ impl JitRecorder<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn load(&mut self, builder: &mut UnitBuilder, tensor: TensorId, offsets: Vec<usize>, shape: Vec<usize>, valid: Vec<usize>, dtype: crate::tensor::DType, line: Option<u32>) -> Result<ValueId, Unsupported> {
+    fn load(&mut self, builder: &mut UnitBuilder, tensor: TensorId, offsets: Vec<usize>, mut shape: Vec<usize>, valid: Vec<usize>, dtype: crate::tensor::DType, line: Option<u32>) -> Result<ValueId, Unsupported> {
+        if let Some(last) = shape.last_mut().filter(|last| **last > 1) {
+            *last = last.div_ceil(self.align) * self.align;
+        }
         let output = builder.value(shape, valid.clone(), dtype);
         self.accesses.push(Access { tensor, offsets: offsets.clone(), shape: valid.clone(), unit: self.unit_index, write: false });
         builder.push(WorkStep::Load { region: GmRegion { tensor, offsets, shape: valid }, output }, line);
