@@ -106,6 +106,11 @@ pub struct Interpreter {
     pub(crate) schedules: RefCell<Vec<(String, Rc<crate::npu::Simulation>)>>,
     /// Kernels already warned about falling back to the CPU (one warning per kernel).
     pub(crate) fallback_warned: RefCell<std::collections::HashSet<String>>,
+    /// Kernel calls that ran on the simulated NPU and on the CPU fallback (a gradient check's
+    /// report says where its analytic side ran).
+    pub(crate) kernel_call_counts: Cell<(u64, u64)>,
+    /// Set while a sweep makes its own call of the kernel: its rows are the traces to keep.
+    pub(crate) untraced_call: Cell<bool>,
     /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
     pub(crate) last_work: RefCell<Option<crate::tile::TileWork>>,
 }
@@ -133,6 +138,8 @@ impl Interpreter {
             schedules: RefCell::new(Vec::new()),
             fallback_warned: RefCell::new(Default::default()),
             last_work: RefCell::new(None),
+            kernel_call_counts: Cell::new((0, 0)),
+            untraced_call: Cell::new(false),
         })
     }
 

@@ -106,8 +106,37 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
             }
         }
     };
+    let (npu_before, cpu_before) = interpreter.kernel_call_counts.get();
     let report = check_gradient(&evaluate, &inputs, &options).map_err(|error| interpreter.autograd_error(error, span))?;
-    Ok(Value::object(Object::GradCheck(report)))
+    let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
+    let registered = matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
+    let sides = sides_text(npu_after - npu_before, cpu_after - cpu_before, registered, &interpreter.npu_preset());
+    let value = Value::object(Object::GradCheck(report));
+    if let Value::Object(object) = &value {
+        if let Object::GradCheck(report) = object.as_ref() {
+            SIDES.with(|sides_of| sides_of.borrow_mut().insert(report as *const GradCheckReport as usize, sides));
+        }
+    }
+    Ok(value)
+}
+
+thread_local! {
+    /// `report.sides` of the reports alive on this thread, by the report's address (set when the
+    /// report is made, so an address reused by a later report gets that report's text).
+    static SIDES: std::cell::RefCell<std::collections::HashMap<usize, String>> = std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Which side of a gradient check ran where (DESIGN §2): the analytic side is what the user
+/// gets, the kernels on the NPU in their dtypes; the numerical side is f64 on the CPU.
+fn sides_text(npu_calls: u64, cpu_calls: u64, registered: bool, preset: &str) -> String {
+    let numerical = "numerical: central differences in f64 on the CPU";
+    let what = if registered { "forward and registered backward" } else { "forward (and its backward through the recorded ops)" };
+    match (npu_calls, cpu_calls) {
+        (0, 0) => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
+        (_, 0) => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
+        (0, _) => format!("analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"),
+        (npu, cpu) => format!("analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; {numerical}"),
+    }
 }
 
 /// `report.name`.
@@ -130,6 +159,7 @@ pub(crate) fn report_attribute(report: &GradCheckReport, name: &str) -> Option<V
         ),
         "non_differentiable" => Value::Int(report.inputs.iter().map(|input| input.non_differentiable.len() as i64).sum()),
         "mode" => Value::string(format!("{:?}", report.mode).to_lowercase()),
+        "sides" => Value::string(SIDES.with(|sides| sides.borrow().get(&(report as *const GradCheckReport as usize)).cloned()).unwrap_or_default()),
         _ => return None,
     })
 }

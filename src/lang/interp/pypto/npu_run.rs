@@ -206,9 +206,20 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
+    let work = match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None) {
+        Ok(work) => work,
+        Err(reason) => {
+            fallback(interpreter, &call.kernel.name, &reason.to_string(), span);
+            return Ok(Outcome::Cpu(reason.to_string()));
+        }
+    };
+    interpreter.last_work.replace(Some(work.clone()));
+    let stores = work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(step.step, WorkStep::Store { .. }));
+    if !stores {
+        // A jit kernel that writes none of its outputs computes nothing anyone can see.
+        return Ok(Outcome::Cpu("the kernel writes no output".into()));
+    }
     let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
-        let work = work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None).map_err(|reason| NpuFailure::Fallback(reason.to_string()))?;
-        interpreter.last_work.replace(Some(work.clone()));
         let (plan, simulation) = lower_and_simulate(&work, &config)?;
         let inputs = if call.kernel.style == KernelStyle::Jit { distinct_copies(call.arguments, call.before) } else { distinct(call.arguments) };
         let gm = execute_plan(&plan, &inputs)?;
@@ -228,6 +239,11 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     };
     match attempt() {
         Ok((simulation, replaced)) => {
+            let (npu, cpu) = interpreter.kernel_call_counts.get();
+            interpreter.kernel_call_counts.set((npu + 1, cpu));
+            if interpreter.untraced_call.get() {
+                return Ok(Outcome::Npu(simulation, replaced));
+            }
             super::traces::record_trace(&call.kernel.name, &simulation);
             let mut schedules = interpreter.schedules.borrow_mut();
             // A training loop calls kernels many times: a cell keeps the first schedules only.
@@ -246,6 +262,8 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
 
 /// Warns (once per kernel and cell) that a kernel ran on the CPU reference path, and why.
 fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
+    let (npu, cpu) = interpreter.kernel_call_counts.get();
+    interpreter.kernel_call_counts.set((npu, cpu + 1));
     if interpreter.fallback_warned.borrow_mut().insert(kernel.to_string()) {
         interpreter.warn(
             "npu/cpu-fallback",

@@ -68,7 +68,11 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
         return Err(interpreter.error(ErrorKind::TileShape, format!("pypto.npu.sweep: vec tile {} {:?} needs positive dims", empty, shapes[empty]), shapes_span));
     }
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
-    let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span)?;
+    // The sweep's own call gives the recorded work; the rows, not that call, are its traces.
+    interpreter.untraced_call.set(true);
+    let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span);
+    interpreter.untraced_call.set(false);
+    let run = run?;
     let mut rows = Vec::with_capacity(shapes.len());
     for shape in shapes {
         let mut row = SweepRow { vec_tile: shape.clone(), cycles: None, time_us: None, bound: None, peak_ub_bytes: None, error: None };
