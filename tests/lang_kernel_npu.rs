@@ -197,3 +197,43 @@ fn a_kernel_the_recorder_cannot_express_falls_back_with_one_warning() {
     let schedule = session.run_cell("pt.schedule(flat, x)");
     assert!(schedule.error().is_some_and(|error| error.message.contains("`reshape` at line 5")), "{:?}", schedule.error());
 }
+
+#[test]
+fn iterations_adding_into_one_region_accumulate_on_the_npu() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto as pt\n@pt.frontend.jit\ndef column_sums(x, out):\n    for i in pt.loop(0, 6):\n        tile = pt.view(x, [8, 32], [i * 8, 0], valid_shape=[min(8, 44 - i * 8), 32])\n        out[0:1, :] = out[0:1, :] + pt.sum(tile, dim=0, keepdim=True)\n");
+    // out starts at 1: out[j] = 1 + Σ_i x[i, j] over 44 rows, added by 6 iterations (the last has 4 rows).
+    let result = run(&mut session, "x = pt.randn([44, 32], seed=12)\nout = pt.ones([1, 32])\ncolumn_sums(x, out)");
+    assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
+    assert_eq!(session.take_schedules().len(), 1);
+    let x = printed(&mut session, "x");
+    let expected: Vec<f64> = (0..32).map(|column| 1.0 + (0..44).map(|row| x[row * 32 + column]).sum::<f64>()).collect();
+    assert_close(&printed(&mut session, "out"), &expected, 1e-5, 1e-5, "column sums");
+}
+
+#[test]
+fn a_registered_backward_that_calls_kernels_runs_them_on_the_npu_after_the_forward() {
+    let mut session = Session::new();
+    run(
+        &mut session,
+        "import pypto as pt
+@pt.kernel
+def cube(x):
+    return x * x * x
+@pt.kernel
+def cube_grad(g, x):
+    return g * 3.0 * x * x
+@pt.register_gradient('cube')
+def cube_backward(grad_output, saved, ctx):
+    return cube_grad(grad_output, saved[0])
+",
+    );
+    let result = run(&mut session, "x = pt.randn([16, 32], requires_grad=True, seed=13)\ny = cube(x)\ny.sum().backward()");
+    assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
+    let order: Vec<String> = session.take_schedules().into_iter().map(|(name, _)| name).collect();
+    assert_eq!(order, ["cube", "cube_grad"]);
+    // d/dx Σx³ = 3x².
+    let x = printed(&mut session, "x");
+    let expected: Vec<f64> = x.iter().map(|v| 3.0 * v * v).collect();
+    assert_close(&printed(&mut session, "x.grad"), &expected, 1e-5, 1e-5, "3x²");
+}

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 
 use super::lowering::{identity, RecordedOp};
 use super::work_compute::compute;
-use super::work_ops::{index_region, parse, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_ops::{index_region, parse, step_reads, Arg, OpKind, UnitBuilder, Unsupported};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
-use crate::tensor::Tensor;
-use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
+use crate::tensor::{BinaryOp, Tensor};
+use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep, WorkUnit};
 
 type Identity = (usize, Vec<usize>);
 
@@ -44,6 +44,7 @@ struct Access {
     shape: Vec<usize>,
     unit: usize,
     write: bool,
+    accumulate: bool,
 }
 
 fn overlaps(a: &Access, b: &Access) -> bool {
@@ -163,9 +164,18 @@ impl JitRecorder<'_> {
             }
             _ => {
                 let line = op.line;
+                let align = self.align;
                 compute(builder, &kind, &result, line, &mut |builder, _, tensor| {
                     let value = self.resolve(builder, tensor, line)?;
-                    Ok((value, builder.tile(value).shape.clone()))
+                    // The tile's shape without the UB padding of its last dim, for the checks
+                    // that compare it with the reference shape.
+                    let mut form = builder.tile(value).shape.clone();
+                    if let (Some(last), Some(&reference)) = (form.last_mut(), tensor.shape().last()) {
+                        if reference < *last && reference.div_ceil(align) * align == *last {
+                            *last = reference;
+                        }
+                    }
+                    Ok((value, form))
                 })?
             }
         };
@@ -203,7 +213,7 @@ impl JitRecorder<'_> {
             *last = last.div_ceil(self.align) * self.align;
         }
         let output = builder.value(shape, valid.clone(), dtype);
-        self.accesses.push(Access { tensor, offsets: offsets.clone(), shape: valid.clone(), unit: self.unit_index, write: false });
+        self.accesses.push(Access { tensor, offsets: offsets.clone(), shape: valid.clone(), unit: self.unit_index, write: false, accumulate: false });
         builder.push(WorkStep::Load { region: GmRegion { tensor, offsets, shape: valid }, output }, line);
         Ok(output)
     }
@@ -213,9 +223,44 @@ impl JitRecorder<'_> {
         if shape.len() != target.shape().len() || builder.tile(input).shape.len() != shape.len() {
             return Err(Unsupported::new(format!("writing a {}-D tile into a {}-D output", builder.tile(input).shape.len(), target.shape().len()), line));
         }
-        self.accesses.push(Access { tensor, offsets: offsets.clone(), shape: shape.clone(), unit: self.unit_index, write: true });
-        builder.push(WorkStep::Store { input, region: GmRegion { tensor, offsets, shape }, accumulate: false }, line);
+        let region = GmRegion { tensor, offsets: offsets.clone(), shape: shape.clone() };
+        let (input, accumulate) = match self.read_modify_write(builder, input, &region) {
+            Some(addend) => (addend, true),
+            None => (input, false),
+        };
+        self.accesses.push(Access { tensor, offsets, shape, unit: self.unit_index, write: true, accumulate });
+        builder.push(WorkStep::Store { input, region, accumulate }, line);
         Ok(())
+    }
+
+    /// `out[r] = out[r] + t` (or `t + out[r]`), where `out[r]` was loaded in this unit for this
+    /// add only: the load and the add are dropped and `t` is stored with `accumulate` (the NPU's
+    /// atomic add), so units that add into the same region stay independent.
+    fn read_modify_write(&mut self, builder: &mut UnitBuilder, input: ValueId, region: &GmRegion) -> Option<ValueId> {
+        let steps = &builder.unit.steps;
+        let add = steps.iter().position(|step| matches!(step.step, WorkStep::Binary { op: BinaryOp::Add, output, .. } if output == input))?;
+        let WorkStep::Binary { lhs: WorkOperand::Tile(lhs), rhs: WorkOperand::Tile(rhs), .. } = steps[add].step else { return None };
+        let loaded_here = |value: ValueId| steps.iter().position(|step| matches!(&step.step, WorkStep::Load { region: loaded, output } if *output == value && loaded == region));
+        let (load, addend) = match (loaded_here(lhs), loaded_here(rhs)) {
+            (Some(load), _) if lhs != rhs => (load, rhs),
+            (_, Some(load)) if lhs != rhs => (load, lhs),
+            _ => return None,
+        };
+        let loaded = if addend == rhs { lhs } else { rhs };
+        // The tile read and the sum must feed nothing else.
+        let uses = |value: ValueId| steps.iter().filter(|step| step_reads(&step.step).contains(&value)).count();
+        if uses(loaded) != 1 || uses(input) != 0 {
+            return None;
+        }
+        let (first, second) = (load.min(add), load.max(add));
+        builder.unit.steps.remove(second);
+        builder.unit.steps.remove(first);
+        let unit = self.unit_index;
+        if let Some(position) = self.accesses.iter().rposition(|access| !access.write && access.unit == unit && access.tensor == region.tensor && access.offsets == region.offsets && access.shape == region.shape) {
+            self.accesses.remove(position);
+        }
+        self.memo.retain(|_, value| *value != loaded && *value != input);
+        Some(addend)
     }
 
     /// Units run in any order on any core: a unit may not read what another unit writes, nor read
@@ -227,6 +272,14 @@ impl JitRecorder<'_> {
             if let Some((_, write)) = clash {
                 let name = &self.tensors[read.tensor.0 as usize].name;
                 return Err(Unsupported::new(format!("iteration {} reads a region of `{name}` that iteration {} writes", read.unit, write.unit), None));
+            }
+        }
+        // Two units writing the same elements race, unless both add into them.
+        let writes: Vec<&Access> = self.accesses.iter().filter(|access| access.write).collect();
+        for (position, first) in writes.iter().enumerate() {
+            if let Some(second) = writes[position + 1..].iter().find(|second| second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)) {
+                let name = &self.tensors[first.tensor.0 as usize].name;
+                return Err(Unsupported::new(format!("iterations {} and {} write the same region of `{name}`", first.unit, second.unit), None));
             }
         }
         Ok(())

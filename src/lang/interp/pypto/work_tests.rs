@@ -183,3 +183,29 @@ r = flat(pt.randn([8, 8], seed=1))
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].message.contains("cannot run on the NPU yet: `reshape` at line 5"), "{}", warnings[0].message);
 }
+
+#[test]
+fn read_modify_writes_of_one_region_become_accumulating_stores() {
+    // Column sums of a [12, 16] input, 4 rows per iteration, added into out[0:1, :] by every
+    // iteration: each unit loads its rows, reduces them and stores with accumulate (no load of out).
+    let (_, work) = record(
+        "import pypto as pt
+@pt.frontend.jit
+def column_sums(x, out):
+    for i in pt.loop(0, 3):
+        tile = pt.view(x, [4, 16], [i * 4, 0])
+        out[0:1, :] = out[0:1, :] + pt.sum(tile, dim=0, keepdim=True)
+x = pt.randn([12, 16], seed=1)
+out = pt.zeros([1, 16])
+column_sums(x, out)
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 3);
+    for unit in 0..3 {
+        assert_eq!(step_names(&work, unit), ["load", "reduce", "store"]);
+        let WorkStep::Store { accumulate, region, .. } = &work.units[unit].steps[2].step else { unreachable!() };
+        assert!(*accumulate);
+        assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 0], vec![1, 16]));
+    }
+}
