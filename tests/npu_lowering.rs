@@ -11,18 +11,18 @@ use tilelab::tile::{TileWork, WorkOperand, WorkStep};
 
 const DTYPES: [DType; 3] = [DType::F32, DType::F16, DType::Bf16];
 
-/// y = 2 − exp(clip((x·0.5 + b)·s, −1, 1)) with x: [40, 100], b: [1, 100] (broadcast down the
-/// rows), s: [40, 1] (broadcast along the columns), in 16×64 tiles (the last row and column tiles
-/// are ragged), everything in `dtype`.
+/// y = 2 − exp(clip((x·0.5 + b)·s, −1, 1)) with x: [37, 100], b: [1, 100] (broadcast down the
+/// rows), s: [37, 1] (broadcast along the columns), in 8×64 tiles (the last row and column tiles
+/// are ragged; double-buffered 16×64 f32 tiles would not fit teaching's 16 KiB UB), all in `dtype`.
 fn chain_work(dtype: DType) -> TileWork {
-    let shape = [40, 100];
-    let tensors = vec![tensor("x", &shape, dtype), tensor("b", &[1, 100], dtype), tensor("s", &[40, 1], dtype), tensor("y", &shape, dtype)];
+    let shape = [37, 100];
+    let tensors = vec![tensor("x", &shape, dtype), tensor("b", &[1, 100], dtype), tensor("s", &[37, 1], dtype), tensor("y", &shape, dtype)];
     let mut units = Vec::new();
-    for ([row, column], [rows, columns]) in tiles_2d(shape, [16, 64]) {
+    for ([row, column], [rows, columns]) in tiles_2d(shape, [8, 64]) {
         let mut unit = UnitBuilder::default();
-        let x = unit.load(0, &[row, column], &[16, 64], &[rows, columns], dtype);
+        let x = unit.load(0, &[row, column], &[8, 64], &[rows, columns], dtype);
         let b = unit.load(1, &[0, column], &[1, 64], &[1, columns], dtype);
-        let s = unit.load(2, &[row, 0], &[16, 1], &[rows, 1], dtype);
+        let s = unit.load(2, &[row, 0], &[8, 1], &[rows, 1], dtype);
         let half = unit.like(x, dtype);
         unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Scalar(0.5), output: half });
         let shifted = unit.like(x, dtype);
@@ -48,11 +48,11 @@ fn elementwise_chain_with_broadcasting_and_scalars() {
             let work = chain_work(dtype);
             let (plan, simulation, gm) = lower_and_simulate(&work, preset);
             // The chain stays in UB: GM sees x, b, s once per tile and y once, nothing in between.
-            let written: u64 = 40 * 100 * dtype.size_in_bytes() as u64;
+            let written: u64 = 37 * 100 * dtype.size_in_bytes() as u64;
             assert_eq!(simulation.summary.gm_bytes_written, written, "{preset}: only y is written");
             let (x, b, s) = (fill(&gm, 0, 1), fill(&gm, 1, 2), fill(&gm, 2, 3));
             run_values(&plan, &gm);
-            let expected: Vec<f64> = (0..4000).map(|index| 2.0 - ((x[index] * 0.5 + b[index % 100]) * s[index / 100]).clamp(-1.0, 1.0).exp()).collect();
+            let expected: Vec<f64> = (0..3700).map(|index| 2.0 - ((x[index] * 0.5 + b[index % 100]) * s[index / 100]).clamp(-1.0, 1.0).exp()).collect();
             // Six ops each round to the dtype (unit roundoff ε/2); values are O(3) and exp
             // amplifies an absolute error by at most e, so 8ε(1 + |y|) bounds the difference.
             let epsilon = dtype.epsilon();
@@ -61,21 +61,21 @@ fn elementwise_chain_with_broadcasting_and_scalars() {
     }
 }
 
-/// Softmax of every row of x: [50, 64] in 16×64 tiles (whole rows; the last tile has 2 rows):
+/// Softmax of every row of x: [50, 64] in 8×64 tiles (whole rows; the last tile has 2 rows):
 /// m = max_j x, e = exp(x − m), y = e / Σ_j e.
 fn softmax_work(dtype: DType) -> TileWork {
     let tensors = vec![tensor("x", &[50, 64], dtype), tensor("y", &[50, 64], dtype)];
     let mut units = Vec::new();
-    for ([row, _], [rows, _]) in tiles_2d([50, 64], [16, 64]) {
+    for ([row, _], [rows, _]) in tiles_2d([50, 64], [8, 64]) {
         let mut unit = UnitBuilder::default();
-        let x = unit.load(0, &[row, 0], &[16, 64], &[rows, 64], dtype);
-        let maximum = unit.value(&[16, 1], &[rows, 1], dtype);
+        let x = unit.load(0, &[row, 0], &[8, 64], &[rows, 64], dtype);
+        let maximum = unit.value(&[8, 1], &[rows, 1], dtype);
         unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: x, dims: vec![1], output: maximum });
         let shifted = unit.like(x, dtype);
         unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Tile(maximum), output: shifted });
         let exponential = unit.like(x, dtype);
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: exponential });
-        let total = unit.value(&[16, 1], &[rows, 1], dtype);
+        let total = unit.value(&[8, 1], &[rows, 1], dtype);
         unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: exponential, dims: vec![1], output: total });
         let y = unit.like(x, dtype);
         unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(total), output: y });
@@ -154,4 +154,81 @@ fn a_ragged_last_unit_moves_only_its_valid_part() {
     run_values(&plan, &gm);
     let expected: Vec<f64> = x.iter().map(|value| value.exp()).collect();
     assert_close("exp", &gm[1].to_f64_vec(), &expected, |_, want| 2.0 * f32::EPSILON as f64 * want.abs());
+}
+
+/// y = exp(x) + x over x: [1024, 1024] f32 in 16×64 tiles with `buffers`-fold UB buffering;
+/// written back into x itself when `in_place`.
+fn exp_plus_x_work(buffers: usize, tile: [usize; 2], in_place: bool) -> TileWork {
+    let shape = [1024, 1024];
+    let tensors = vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32)];
+    let mut units = Vec::new();
+    for ([row, column], [rows, columns]) in tiles_2d(shape, tile) {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[row, column], &tile, &[rows, columns], DType::F32);
+        let exponential = unit.like(x, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: exponential });
+        let y = unit.like(x, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(x), output: y });
+        unit.store(y, if in_place { 0 } else { 1 }, &[row, column], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "exp_plus_x".into(), tensors, units, settings: settings(buffers, None) }
+}
+
+#[test]
+fn double_buffering_moves_an_mte2_bound_chain_toward_its_bound() {
+    // teaching: 2 cores sharing 64 B/cycle of HBM, 64-cycle DMA start-up, vector 8 + bytes/256.
+    // GM traffic: 4 MiB read + 4 MiB written = 8 MiB / 64 B/cycle = 131 072 cycles of HBM.
+    // VECTOR per core: 512 tiles × 2 ops × (8 + 16·64·4/256) = 24 576 cycles. The bound is
+    // max(HBM, VECTOR) = 131 072. With one buffer a tile's load waits for the previous tile's
+    // compute and its store for the previous store, so start-up latencies are exposed; with two
+    // the next load overlaps this tile's compute and store.
+    let bound = 131_072.0;
+    let cycles = |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64], false), "teaching").1.summary.cycles as f64;
+    let (single, double) = (cycles(1), cycles(2));
+    assert!(double < single, "two buffers ({double}) beat one ({single})");
+    assert!(double >= bound, "nothing beats the HBM bound: {double} < {bound}");
+    assert!(double <= 1.10 * bound, "two buffers land within 10% of max(MTE2, VECTOR) = {bound}: {double}");
+    assert!(single > 1.15 * bound, "one buffer exposes the latencies: {single}");
+}
+
+#[test]
+fn a_tile_overflowing_ub_names_the_memory_the_bytes_the_fitting_tile_and_the_line() {
+    // exp(x) + x on 64×64 f32 tiles with two buffers: x takes an input slot, exp(x) a computed
+    // slot, and y overwrites exp(x) as the add reads it for the last time, i.e.
+    // 2 slots × 2 copies × 16 KiB = 64 KiB against teaching's 16 KiB UB. Shrinking the rows of
+    // all four copies together: 4 × r × 64 × 4 B ≤ 16 384 → r = 16, the largest tile [16, 64].
+    let config = tilelab::npu::NpuConfig::preset("teaching").unwrap();
+    let plan = tilelab::tile::lower_work(&exp_plus_x_work(2, [64, 64], false), &target(&config)).unwrap();
+    let error = tilelab::npu::simulate(&plan, &config).unwrap_err();
+    match &error {
+        tilelab::npu::NpuError::CapacityExceeded { memory, bytes, capacity, largest_tile, source_line, .. } => {
+            assert_eq!((*memory, *bytes, *capacity), ("UB", 65_536, 16_384));
+            assert_eq!(largest_tile.as_deref(), Some(&[16, 64][..]));
+            assert_eq!(*source_line, Some(7), "points at the set_vec_tile_shapes line");
+        }
+        other => panic!("expected a UB capacity error, got {other}"),
+    }
+    let message = error.to_string();
+    for part in ["UB", "65536", "[16, 64]", "line 7"] {
+        assert!(message.contains(part), "'{message}' mentions {part}");
+    }
+}
+
+#[test]
+fn an_in_place_kernel_keeps_its_double_buffering() {
+    // x = exp(x) + x written back tile by tile. GM dependencies are tracked per region: the load of
+    // tile i+1 does not overlap the store of tile i, so it need not wait for it, and the in-place
+    // kernel takes exactly as long as the out-of-place one. Values: x_after = exp(x) + x.
+    let cycles = |in_place| {
+        let (plan, simulation, gm) = lower_and_simulate(&exp_plus_x_work(2, [16, 64], in_place), "teaching");
+        (plan, simulation.summary.cycles, gm)
+    };
+    let (_, out_of_place, _) = cycles(false);
+    let (plan, in_place, gm) = cycles(true);
+    assert_eq!(in_place, out_of_place);
+    let x = fill(&gm, 0, 15);
+    run_values(&plan, &gm);
+    let expected: Vec<f64> = x.iter().map(|value| value.exp() + value).collect();
+    assert_close("in place", &gm[0].to_f64_vec(), &expected, |_, want| 4.0 * f32::EPSILON as f64 * (1.0 + want.abs()));
 }

@@ -150,3 +150,67 @@ fn matmul_then_vector_on_a_coupled_chip_moves_l0c_to_ub() {
     // Only y goes back to GM: 64·128 bf16.
     assert_eq!(simulation.summary.gm_bytes_written, 64 * 128 * 2);
 }
+
+/// Attention for 32 query rows per unit, the probabilities fed back into the cube:
+/// s = q·kᵀ (f32), m = max_j s, e = exp(s − m), l = Σ_j e, p = bf16(e), o = p·v, y = o / l, with
+/// q, k, v: [64, 64] bf16. p is computed in UB and read by a matmul, so it goes UB → GM workspace →
+/// L1; on a split chip that is a vector → cube hand-off between two cube → vector ones.
+fn attention_work() -> TileWork {
+    let tensors = vec![tensor("q", &[64, 64], DType::Bf16), tensor("k", &[64, 64], DType::Bf16), tensor("v", &[64, 64], DType::Bf16), tensor("y", &[64, 64], DType::F32)];
+    let tiles = CubeTiles { m: [32, 32], k: [32, 64], n: [64, 64] };
+    let mut units = Vec::new();
+    for row in [0, 32] {
+        let mut unit = UnitBuilder::default();
+        let q = unit.load(0, &[row, 0], &[32, 64], &[32, 64], DType::Bf16);
+        let k = unit.load(1, &[0, 0], &[64, 64], &[64, 64], DType::Bf16);
+        let v = unit.load(2, &[0, 0], &[64, 64], &[64, 64], DType::Bf16);
+        let s = unit.value(&[32, 64], &[32, 64], DType::F32);
+        unit.step(WorkStep::Matmul { a: q, b: k, a_transposed: false, b_transposed: true, output: s });
+        let m = unit.value(&[32, 1], &[32, 1], DType::F32);
+        unit.step(WorkStep::Reduce { op: tilelab::tensor::ReduceOp::Amax, input: s, dims: vec![1], output: m });
+        let shifted = unit.like(s, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(s), rhs: WorkOperand::Tile(m), output: shifted });
+        let e = unit.like(s, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: e });
+        let l = unit.value(&[32, 1], &[32, 1], DType::F32);
+        unit.step(WorkStep::Reduce { op: tilelab::tensor::ReduceOp::Sum, input: e, dims: vec![1], output: l });
+        let p = unit.like(s, DType::Bf16);
+        unit.step(WorkStep::Cast { input: e, output: p });
+        let o = unit.like(s, DType::F32);
+        unit.step(WorkStep::Matmul { a: p, b: v, a_transposed: false, b_transposed: false, output: o });
+        let y = unit.like(s, DType::F32);
+        unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs: WorkOperand::Tile(o), rhs: WorkOperand::Tile(l), output: y });
+        unit.store(y, 3, &[row, 0], false);
+        units.push(unit.unit);
+    }
+    TileWork { name: "attention".into(), tensors, units, settings: settings(2, Some(tiles)) }
+}
+
+#[test]
+fn a_tile_computed_in_ub_feeds_a_matmul_through_gm() {
+    for (preset, flags) in [("Ascend910A", 0), ("Ascend910B2", 6)] {
+        let work = attention_work();
+        let (plan, _, gm) = lower_and_simulate(&work, preset);
+        // Coupled: one workspace (p); split: s, p and o each have one (same shape, different
+        // dtypes: s and o share the f32 one) and every hand-off has a cross-core flag.
+        assert_eq!(plan.cross_core_flags, flags, "{preset}");
+        assert!(plan.tensors.len() > work.tensors.len(), "{preset}: p goes through a workspace");
+        let (q, k, v) = (fill(&gm, 0, 12), fill(&gm, 1, 13), fill(&gm, 2, 14));
+        run_values(&plan, &gm);
+        let y = gm[3].to_f64_vec();
+        for i in 0..64 {
+            let scores: Vec<f64> = (0..64).map(|j| (0..64).map(|d| q[i * 64 + d] * k[j * 64 + d]).sum()).collect();
+            let maximum = scores.iter().copied().fold(f64::MIN, f64::max);
+            let weights: Vec<f64> = scores.iter().map(|score| (score - maximum).exp()).collect();
+            let total: f64 = weights.iter().sum();
+            for c in 0..64 {
+                let expected: f64 = (0..64).map(|j| weights[j] * v[j * 64 + c]).sum::<f64>() / total;
+                // p is rounded to bf16 (relative 2⁻⁸ per weight) before p·v; s, e and l carry
+                // f32 rounding (≤ 1e-4 relative here), so |y − y64| ≤ (2⁻⁸ + 1e-4)·Σ_j (e_j / l)|v_jc|.
+                let magnitude: f64 = (0..64).map(|j| weights[j] * v[j * 64 + c].abs()).sum::<f64>() / total;
+                let bound = (2f64.powi(-8) + 1e-4) * magnitude + 1e-6;
+                assert!((y[i * 64 + c] - expected).abs() <= bound, "{preset} y[{i},{c}] = {} vs {expected}", y[i * 64 + c]);
+            }
+        }
+    }
+}

@@ -263,3 +263,44 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{BinaryOp, DType, ReduceOp};
+    use crate::tile::ProgramBuilder;
+
+    fn checked(op: impl Fn(&mut ProgramBuilder) -> TileOp) -> Result<()> {
+        let mut builder = ProgramBuilder::new();
+        let op = op(&mut builder);
+        builder.push(op, vec![], vec![]).unwrap();
+        let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+        check_plan(&plan, &NpuConfig::preset("teaching").unwrap())
+    }
+
+    #[test]
+    fn broadcast_operands_must_broadcast_to_the_output() {
+        // [16, 1] against [16, 64] broadcasts to [16, 64]; [8, 1] against [16, 64] does not.
+        let broadcast = |rows: usize| {
+            move |builder: &mut ProgramBuilder| {
+                let (tile, column) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("c", Memory::Ub, &[16, 1], DType::F32));
+                TileOp::BroadcastBinary { op: BinaryOp::Mul, lhs: tile, lhs_shape: vec![16, 64], rhs: column, rhs_shape: vec![rows, 1], output: tile, valid_shape: vec![16, 64] }
+            }
+        };
+        assert!(checked(broadcast(16)).is_ok());
+        assert!(matches!(checked(broadcast(8)), Err(NpuError::InvalidProgram { .. })));
+    }
+
+    #[test]
+    fn a_reduction_must_fit_its_output_and_name_real_dims() {
+        let reduce = |dims: Vec<usize>, output_shape: [usize; 2]| {
+            move |builder: &mut ProgramBuilder| {
+                let (input, output) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("r", Memory::Ub, &output_shape, DType::F32));
+                TileOp::ReduceDims { op: ReduceOp::Sum, input, output, dims: dims.clone(), valid_shape: vec![16, 64] }
+            }
+        };
+        assert!(checked(reduce(vec![0], [1, 64])).is_ok());
+        assert!(matches!(checked(reduce(vec![1], [1, 64])), Err(NpuError::ViewOutOfBounds { .. })), "a row reduction is [16, 1], not [1, 64]");
+        assert!(matches!(checked(reduce(vec![2], [1, 64])), Err(NpuError::InvalidProgram { .. })));
+    }
+}

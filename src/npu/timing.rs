@@ -107,3 +107,44 @@ pub fn region_key(region: &GmRegion) -> u64 {
     (region.tensor.0, &region.offsets, &region.shape).hash(&mut hasher);
     hasher.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{BinaryOp, ReduceOp};
+    use crate::tile::{ProgramBuilder, TensorId};
+
+    #[test]
+    fn generic_vector_ops_cost_their_bytes_at_the_vector_rate() {
+        // teaching: vector issue 8 cycles, 256 B/cycle.
+        // Broadcast add of an f16 [16, 64] tile and an f32 [16, 1] column into f16: 1024 output
+        // elements at the widest dtype (4 B) = 4096 B → 8 + 16 = 24 cycles.
+        // Column sum of an f32 [16, 64] tile: 1024 input elements × 4 B → 8 + 16 = 24 cycles.
+        // Transposing move of a 32×16 f16 sub-tile: on-core start-up 8 + 1024 B / 128 B/cycle = 16 cycles.
+        let config = NpuConfig::preset("teaching").unwrap();
+        let mut builder = ProgramBuilder::new();
+        let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F16);
+        let column = builder.buffer("c", Memory::Ub, &[16, 1], DType::F32);
+        let wide = builder.buffer("w", Memory::Ub, &[16, 64], DType::F32);
+        let sums = builder.buffer("s", Memory::Ub, &[1, 64], DType::F32);
+        let staged = builder.buffer("l1", Memory::L1, &[32, 16], DType::F16);
+        let left = builder.buffer("l0a", Memory::L0A, &[16, 32], DType::F16);
+        let broadcast = TileOp::BroadcastBinary { op: BinaryOp::Add, lhs: tile, lhs_shape: vec![16, 64], rhs: column, rhs_shape: vec![16, 1], output: tile, valid_shape: vec![16, 64] };
+        builder.push(broadcast, vec![], vec![]).unwrap();
+        builder.push(TileOp::ReduceDims { op: ReduceOp::Sum, input: wide, output: sums, dims: vec![0], valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
+        builder.push(TileOp::MoveTransposed { source: staged, offsets: vec![0, 0], shape: vec![32, 16], destination: left }, vec![], vec![]).unwrap();
+        let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 64] };
+        builder.push(TileOp::CopyOutAccumulate { source: sums, destination: region }, vec![], vec![]).unwrap();
+        let program = builder.finish();
+        let tensor = crate::tile::GmTensor { name: "out".into(), shape: vec![1, 64], dtype: DType::F32 };
+        let plan = KernelPlan { name: "costs".into(), tensors: vec![tensor], programs: vec![program.clone()], cross_core_flags: 0 };
+        let cycles = |index| match instruction_cost(&plan, &program, index, &config).cost {
+            Cost::Fixed { cycles } => cycles,
+            Cost::Gm { .. } => f64::NAN,
+        };
+        assert_eq!((cycles(0), cycles(1), cycles(2)), (24.0, 24.0, 16.0));
+        // The accumulating copy-out is a GM write of its 256 bytes, like a plain copy-out.
+        let accumulate = instruction_cost(&plan, &program, 3, &config);
+        assert!(matches!(accumulate.cost, Cost::Gm { bytes: 256, write: true, .. }));
+    }
+}

@@ -16,6 +16,9 @@ pub(super) struct UnitFacts {
     pub in_ub: Vec<bool>,
     /// Whether each value comes out of the cube (lives in L0C first).
     pub from_matmul: Vec<bool>,
+    /// Whether each value is computed in UB and read by a matmul: it reaches L1 through a GM
+    /// workspace (UB → GM by MTE3, then streamed into L1 like a load).
+    pub staged: Vec<bool>,
     /// Whether the unit has a matmul (needs a cube core).
     pub has_matmul: bool,
     /// Whether the unit has work for a vector core (UB loads, vector ops, UB stores).
@@ -56,6 +59,14 @@ pub(super) fn load_region<'a>(unit: &'a WorkUnit, facts: &UnitFacts, value: Valu
     }
 }
 
+/// The valid shape a matmul operand has in GM: its load region, or its valid shape when staged.
+pub(super) fn operand_shape(unit: &WorkUnit, facts: &UnitFacts, value: ValueId) -> Vec<usize> {
+    match load_region(unit, facts, value) {
+        Some(region) => region.shape.clone(),
+        None => unit.values[value.0 as usize].valid_shape.clone(),
+    }
+}
+
 /// Analyses unit `index` of `work`.
 pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileError> {
     let unit = &work.units[index];
@@ -64,6 +75,7 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
     let mut last_ub_use = vec![None; count];
     let mut in_ub = vec![false; count];
     let mut from_matmul = vec![false; count];
+    let mut staged = vec![false; count];
     let mut has_matmul = false;
     let mut has_vector_work = false;
     for (position, located) in unit.steps.iter().enumerate() {
@@ -110,11 +122,20 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                 has_matmul = true;
                 for operand in [a, b] {
                     let tile = &unit.values[operand.0 as usize];
-                    if !matches!(unit.steps[producer[operand.0 as usize]].step, WorkStep::Load { .. }) {
-                        return Err(fail(format!("matmul operand {} must be a tile loaded from GM (no path moves a computed UB tile into L1)", operand.0)));
-                    }
                     if tile.shape.len() != 2 {
                         return Err(fail(format!("matmul operands are 2-D tiles, got {:?}", tile.shape)));
+                    }
+                    match unit.steps[producer[operand.0 as usize]].step {
+                        WorkStep::Load { .. } => {}
+                        WorkStep::Matmul { .. } => {
+                            return Err(fail(format!("matmul operand {} is another matmul's result; pass it through a vector step (e.g. a cast) or GM", operand.0)));
+                        }
+                        _ => {
+                            staged[operand.0 as usize] = true;
+                            in_ub[operand.0 as usize] = true;
+                            last_ub_use[operand.0 as usize] = Some(position);
+                            has_vector_work = true;
+                        }
                     }
                 }
                 from_matmul[output.0 as usize] = true;
@@ -141,5 +162,67 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
         }
     }
     // A loaded value read only by a matmul never touches UB; one read by vector steps does.
-    Ok(UnitFacts { producer, last_ub_use, in_ub, from_matmul, has_matmul, has_vector_work })
+    Ok(UnitFacts { producer, last_ub_use, in_ub, from_matmul, staged, has_matmul, has_vector_work })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, UnaryOp};
+    use crate::tile::{GmTensor, LocatedStep, TensorId, TileValue, WorkSettings};
+
+    fn work(steps: Vec<WorkStep>, values: usize) -> TileWork {
+        let value = TileValue { shape: vec![16, 16], valid_shape: vec![16, 16], dtype: DType::F16 };
+        let steps = steps.into_iter().enumerate().map(|(index, step)| LocatedStep { step, line: Some(index as u32 + 1) }).collect();
+        TileWork {
+            name: "k".into(),
+            tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
+            units: vec![WorkUnit { values: vec![value; values], steps }],
+            settings: WorkSettings { vec_buffers: 1, cube_tiles: None, vec_tile_line: None, cube_tile_line: None },
+        }
+    }
+
+    fn load(output: u32) -> WorkStep {
+        WorkStep::Load { region: GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] }, output: ValueId(output) }
+    }
+
+    #[test]
+    fn a_matmul_of_a_matmul_result_is_an_error_at_its_line() {
+        let steps = vec![
+            load(0),
+            WorkStep::Matmul { a: ValueId(0), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(1) },
+            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+        ];
+        let error = analyse(&work(steps, 3), 0).err().expect("rejected");
+        assert!(matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("another matmul")), "{error}");
+    }
+
+    #[test]
+    fn a_matmul_operand_computed_in_ub_is_staged_through_gm() {
+        let steps = vec![
+            load(0),
+            WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) },
+            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+        ];
+        let facts = analyse(&work(steps, 3), 0).unwrap();
+        assert_eq!(facts.staged, vec![false, true, false]);
+        assert_eq!(facts.last_ub_use[1], Some(2), "the UB tile lives until it is copied out at the matmul");
+    }
+
+    #[test]
+    fn values_are_placed_by_their_readers() {
+        // x feeds the matmul only (streamed through L1, no UB tile); y feeds the matmul and exp (UB too).
+        let steps = vec![
+            load(0),
+            load(1),
+            WorkStep::Matmul { a: ValueId(0), b: ValueId(1), a_transposed: false, b_transposed: false, output: ValueId(2) },
+            WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(1), output: ValueId(3) },
+        ];
+        let facts = analyse(&work(steps, 4), 0).unwrap();
+        assert_eq!(facts.in_ub, vec![false, true, false, true]);
+        assert_eq!(facts.last_ub_use[1], Some(3));
+        assert!(facts.has_matmul && facts.has_vector_work);
+        let reads_before = analyse(&work(vec![WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }], 2), 0);
+        assert!(reads_before.is_err(), "reading a value nobody produced is an error");
+    }
 }

@@ -7,7 +7,7 @@ use crate::tensor::DType;
 
 use super::super::builder::TileError;
 use super::super::patterns::CubeTiles;
-use super::super::program::{BufferId, GmRegion, Memory, TileOp};
+use super::super::program::{BufferId, Flag, GmRegion, Memory, TileOp};
 use super::state::{CoreState, Handoff};
 use super::emitter::Resource;
 
@@ -26,10 +26,13 @@ pub(super) type ResultStore = (GmRegion, bool, Option<u32>);
 
 /// A matmul of two loaded tiles as the lowering sees it.
 pub(super) struct MatmulJob<'r> {
-    /// The GM region `a` was loaded from (`[M, K]`, or `[K, M]` when transposed) and its tile dtype.
-    pub a: (&'r GmRegion, DType, bool),
-    /// The GM region `b` was loaded from (`[K, N]`, or `[N, K]` when transposed) and its tile dtype.
-    pub b: (&'r GmRegion, DType, bool),
+    /// The GM region `a` was loaded from (`[M, K]`, or `[K, M]` when transposed), its tile dtype,
+    /// whether it is transposed, and the line of its load (the L1 copies carry it).
+    pub a: (&'r GmRegion, DType, bool, Option<u32>),
+    /// The same for `b` (`[K, N]`, or `[N, K]` when transposed).
+    pub b: (&'r GmRegion, DType, bool, Option<u32>),
+    /// Cross-core flags the first L1 copy of `a` / `b` waits for (a staged operand on a split chip).
+    pub operand_waits: [Option<Flag>; 2],
     /// The full output tile shape.
     pub output_shape: [usize; 2],
     /// Where the result goes.
@@ -43,8 +46,13 @@ pub(super) struct MatmulJob<'r> {
 /// The valid `[M, K, N]` of a matmul from its operand regions. Elements outside a region read as
 /// zero, so a K that is ragged in one operand only contributes over the shorter extent.
 pub(super) fn extents(a: &GmRegion, a_transposed: bool, b: &GmRegion, b_transposed: bool) -> [usize; 3] {
-    let (m, k_a) = if a_transposed { (a.shape[1], a.shape[0]) } else { (a.shape[0], a.shape[1]) };
-    let (k_b, n) = if b_transposed { (b.shape[1], b.shape[0]) } else { (b.shape[0], b.shape[1]) };
+    extents_of(&a.shape, a_transposed, &b.shape, b_transposed)
+}
+
+/// [`extents`] from the operands' valid shapes.
+pub(super) fn extents_of(a: &[usize], a_transposed: bool, b: &[usize], b_transposed: bool) -> [usize; 3] {
+    let (m, k_a) = if a_transposed { (a[1], a[0]) } else { (a[0], a[1]) };
+    let (k_b, n) = if b_transposed { (b[1], b[0]) } else { (b[0], b[1]) };
     [m, k_a.min(k_b), n]
 }
 
@@ -67,8 +75,9 @@ fn offset(region: &GmRegion, delta: [usize; 2]) -> Vec<usize> {
 
 /// Emits the matmul into `core`.
 pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: CubeTiles) -> Result<(), TileError> {
-    let (a, a_dtype, a_transposed) = job.a;
-    let (b, b_dtype, b_transposed) = job.b;
+    let [mut a_wait, mut b_wait] = job.operand_waits;
+    let (a, a_dtype, a_transposed, a_line) = job.a;
+    let (b, b_dtype, b_transposed, b_line) = job.b;
     let [m, k, n] = extents(a, a_transposed, b, b_transposed);
     if m == 0 || k == 0 || n == 0 {
         return Err(TileError::InvalidOp { op: "matmul", detail: format!("an empty dimension: M = {m}, K = {k}, N = {n}"), source_line: job.line });
@@ -95,12 +104,15 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             let a_l1 = core.ring_buffer("a_l1", Memory::L1, &a_shape, a_dtype, 2, buffer_line);
             let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
             let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
-            core.emitter.emit(TileOp::CopyIn { source, destination: a_l1 }, &[Resource::Tensor(a.tensor)], &[Resource::Buffer(a_l1)], vec![], vec![])?;
+            core.emitter.at_line(a_line);
+            core.emitter.emit(TileOp::CopyIn { source, destination: a_l1 }, &[Resource::Tensor(a.tensor)], &[Resource::Buffer(a_l1)], a_wait.take().into_iter().collect(), vec![])?;
             let (b_shape, b_from) = if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
             let b_l1 = core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, 2, buffer_line);
             let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
             let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
-            core.emitter.emit(TileOp::CopyIn { source, destination: b_l1 }, &[Resource::Tensor(b.tensor)], &[Resource::Buffer(b_l1)], vec![], vec![])?;
+            core.emitter.at_line(b_line);
+            core.emitter.emit(TileOp::CopyIn { source, destination: b_l1 }, &[Resource::Tensor(b.tensor)], &[Resource::Buffer(b_l1)], b_wait.take().into_iter().collect(), vec![])?;
+            core.emitter.at_line(job.line);
             for k_piece in (0..depth).step_by(k0) {
                 let kv = k0.min(depth - k_piece);
                 for m_piece in (0..rows).step_by(m0) {
@@ -137,7 +149,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             if let MatmulResult::Workspace(handoff) = &job.result {
                 core.emitter.at_line(job.line);
                 let destination = GmRegion { tensor: handoff.region.tensor, offsets: offset(&handoff.region, [row, column]), shape: vec![rows, columns] };
-                let cross_set = if block_index + 1 == blocks.len() { vec![handoff.flag] } else { Vec::new() };
+                let cross_set = if block_index + 1 == blocks.len() { handoff.flag.into_iter().collect() } else { Vec::new() };
                 core.emitter.emit(TileOp::CopyOut { source: c, destination }, &[Resource::Buffer(c)], &[Resource::Tensor(handoff.region.tensor)], vec![], cross_set)?;
             }
         }

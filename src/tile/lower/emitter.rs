@@ -1,7 +1,8 @@
 //! Emits instructions and derives their flags from what they read and write (a scoreboard), so the
 //! lowering never places a flag by hand.
 //!
-//! Every buffer and GM tensor remembers its last writer and, per pipe, its last reader. An
+//! Every buffer remembers its last writer and, per pipe, its last reader (GM tensors remember
+//! regions, see `regions`). An
 //! instruction on pipe Q depends on the last writer of what it reads (read after write) and on the
 //! last writer and readers of what it writes (write after write / after read). Dependencies on the
 //! same pipe are free (the queue is in order); for another pipe P only the latest producer matters,
@@ -15,14 +16,15 @@ use std::collections::HashMap;
 use crate::tensor::DType;
 
 use super::super::builder::{ProgramBuilder, TileError};
-use super::super::program::{BufferId, Flag, Memory, Pipe, TensorId, TileOp, TileProgram};
+use super::super::program::{BufferId, Flag, GmRegion, Memory, Pipe, TensorId, TileOp, TileProgram};
+use super::regions::GmTracker;
 
 /// Something an instruction reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Resource {
     /// An on-core buffer.
     Buffer(BufferId),
-    /// A whole GM tensor (regions of one tensor are not told apart: conservative, and rare).
+    /// A GM tensor, tracked by the region the op moves (see `regions`).
     Tensor(TensorId),
 }
 
@@ -39,13 +41,14 @@ pub(super) struct Emitter {
     pair_flags: [[Option<Flag>; 7]; 7],
     synced: [[Option<usize>; 7]; 7],
     accesses: HashMap<Resource, Access>,
+    gm: GmTracker,
     line: Option<u32>,
 }
 
 impl Emitter {
     /// An empty program.
     pub(super) fn new() -> Self {
-        Emitter { builder: ProgramBuilder::new(), pipes: Vec::new(), pair_flags: [[None; 7]; 7], synced: [[None; 7]; 7], accesses: HashMap::new(), line: None }
+        Emitter { builder: ProgramBuilder::new(), pipes: Vec::new(), pair_flags: [[None; 7]; 7], synced: [[None; 7]; 7], accesses: HashMap::new(), gm: GmTracker::default(), line: None }
     }
 
     /// The source line of the instructions emitted from now on.
@@ -74,15 +77,32 @@ impl Emitter {
                 *slot = Some(slot.map_or(index, |known| known.max(index)));
             }
         };
+        // A GM tensor is tracked by the region this op moves (the whole tensor if it moves none).
+        let region_of = |tensor: TensorId| match &op {
+            TileOp::CopyIn { source: region, .. } | TileOp::CopyOut { destination: region, .. } | TileOp::CopyOutAccumulate { destination: region, .. } if region.tensor == tensor => region.clone(),
+            _ => GmRegion { tensor, offsets: Vec::new(), shape: Vec::new() },
+        };
         for resource in reads {
-            note(self.accesses.get(resource).and_then(|access| access.writer));
-        }
-        for resource in writes {
-            if let Some(access) = self.accesses.get(resource) {
-                note(access.writer);
-                access.readers.iter().for_each(|reader| note(*reader));
+            match resource {
+                Resource::Tensor(tensor) => self.gm.producers(&region_of(*tensor), false, |index| note(Some(index))),
+                buffer => note(self.accesses.get(buffer).and_then(|access| access.writer)),
             }
         }
+        for resource in writes {
+            match resource {
+                Resource::Tensor(tensor) => self.gm.producers(&region_of(*tensor), true, |index| note(Some(index))),
+                buffer => {
+                    if let Some(access) = self.accesses.get(buffer) {
+                        note(access.writer);
+                        access.readers.iter().for_each(|reader| note(*reader));
+                    }
+                }
+            }
+        }
+        let regions: Vec<(GmRegion, bool)> = reads.iter().map(|resource| (resource, false)).chain(writes.iter().map(|resource| (resource, true))).filter_map(|(resource, write)| match resource {
+            Resource::Tensor(tensor) => Some((region_of(*tensor), write)),
+            Resource::Buffer(_) => None,
+        }).collect();
         self.builder.at_line(self.line);
         let pipe = self.builder.push_cross(op, Vec::new(), Vec::new(), cross_wait, cross_set)?;
         let index = self.builder.len() - 1;
@@ -104,13 +124,16 @@ impl Emitter {
             self.builder.instruction_mut(index).expect("just emitted").wait.push(flag);
             self.synced[producer_pipe][consumer] = Some(producer);
         }
-        for resource in reads {
+        for resource in reads.iter().filter(|resource| matches!(resource, Resource::Buffer(_))) {
             self.accesses.entry(*resource).or_default().readers[consumer] = Some(index);
         }
-        for resource in writes {
+        for resource in writes.iter().filter(|resource| matches!(resource, Resource::Buffer(_))) {
             let access = self.accesses.entry(*resource).or_default();
             access.writer = Some(index);
             access.readers = [None; 7];
+        }
+        for (region, write) in &regions {
+            self.gm.record(region, *write, index, consumer);
         }
         self.pipes.push(pipe);
         Ok(index)

@@ -10,6 +10,7 @@ mod analysis;
 mod state;
 mod cube;
 mod emitter;
+mod regions;
 mod unit;
 
 use std::collections::HashMap;
@@ -18,9 +19,10 @@ use super::builder::TileError;
 use super::patterns::split_range;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
 use super::work::{LoweringTarget, TileWork, WorkStep};
-use analysis::{analyse, load_region, UnitFacts};
+use analysis::{analyse, operand_shape, UnitFacts};
 use state::{CoreState, Handoff, Side};
-use cube::extents;
+use cube::extents_of;
+use crate::tensor::DType;
 
 fn check_settings(work: &TileWork) -> Result<(), TileError> {
     let Some(tiles) = work.settings.cube_tiles else { return Ok(()) };
@@ -33,33 +35,51 @@ fn check_settings(work: &TileWork) -> Result<(), TileError> {
     Ok(())
 }
 
-/// The split chip's workspaces: one GM tensor per (result shape, dtype), a row band per hand-off.
-fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], tensors: &mut Vec<GmTensor>) -> HashMap<(usize, usize), Handoff> {
-    let mut groups: Vec<((usize, usize, crate::tensor::DType), Vec<(usize, usize, [usize; 2])>)> = Vec::new();
+/// A key of a hand-off: (unit, value).
+type HandoffKey = (usize, u32);
+
+/// A hand-off and the valid shape of its tile.
+type HandoffMember = (HandoffKey, Vec<usize>);
+
+/// Hand-offs share a workspace tensor when their tiles have the same rows, columns and dtype.
+type WorkspaceKey = (usize, usize, DType);
+
+/// The workspaces: one GM tensor per (tile rows, columns, dtype), a row band per hand-off. Staged
+/// matmul operands always go through GM; cube results read by vector steps only on a split chip.
+/// Cross-core flags are used on a split chip only.
+fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mut Vec<GmTensor>) -> HashMap<HandoffKey, Handoff> {
+    let mut groups: Vec<(WorkspaceKey, Vec<HandoffMember>)> = Vec::new();
+    let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups.iter_mut().find(|(known, _)| *known == group) {
+        Some((_, members)) => members.push((key, valid)),
+        None => groups.push((group, vec![(key, valid)])),
+    };
     for (index, (unit, facts)) in work.units.iter().zip(facts).enumerate() {
-        for (position, located) in unit.steps.iter().enumerate() {
+        let group = |value: u32| {
+            let tile = &unit.values[value as usize];
+            (tile.shape[0], tile.shape.get(1).copied().unwrap_or(1), tile.dtype)
+        };
+        for value in (0..unit.values.len() as u32).filter(|value| facts.staged[*value as usize]) {
+            add((index, value), group(value), unit.values[value as usize].valid_shape.clone());
+        }
+        for located in &unit.steps {
             let WorkStep::Matmul { a, b, a_transposed, b_transposed, output } = &located.step else { continue };
-            if !facts.in_ub[output.0 as usize] {
-                continue;
-            }
-            let (a_region, b_region) = (load_region(unit, facts, *a), load_region(unit, facts, *b));
-            let (Some(a_region), Some(b_region)) = (a_region, b_region) else { continue };
-            let [m, _, n] = extents(a_region, *a_transposed, b_region, *b_transposed);
-            let tile = &unit.values[output.0 as usize];
-            let key = (tile.shape[0], tile.shape.get(1).copied().unwrap_or(1), tile.dtype);
-            match groups.iter_mut().find(|(known, _)| *known == key) {
-                Some((_, members)) => members.push((index, position, [m, n])),
-                None => groups.push((key, vec![(index, position, [m, n])])),
+            if split && facts.in_ub[output.0 as usize] {
+                let [m, _, n] = extents_of(&operand_shape(unit, facts, *a), *a_transposed, &operand_shape(unit, facts, *b), *b_transposed);
+                add((index, output.0), group(output.0), vec![m, n]);
             }
         }
     }
     let mut handoffs = HashMap::new();
+    let mut flags = 0u32;
     for ((rows, columns, dtype), members) in groups {
         let tensor = TensorId(tensors.len() as u32);
         tensors.push(GmTensor { name: format!("{}_workspace{}", work.name, tensor.0), shape: vec![members.len() * rows, columns], dtype });
-        for (band, (index, position, [m, n])) in members.into_iter().enumerate() {
-            let flag = Flag(handoffs.len() as u32);
-            handoffs.insert((index, position), Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: vec![m, n] }, flag });
+        for (band, (key, valid)) in members.into_iter().enumerate() {
+            let flag = split.then(|| {
+                flags += 1;
+                Flag(flags - 1)
+            });
+            handoffs.insert(key, Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: valid }, flag });
         }
     }
     handoffs
@@ -70,7 +90,7 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<Ker
     check_settings(work)?;
     let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
     let mut tensors = work.tensors.clone();
-    let handoffs = if target.split { plan_handoffs(work, &facts, &mut tensors) } else { HashMap::new() };
+    let handoffs = plan_handoffs(work, &facts, target.split, &mut tensors);
     let sides: Vec<(Side, usize, Vec<usize>)> = if target.split {
         let cube_units = (0..work.units.len()).filter(|index| facts[*index].has_matmul).collect();
         let vector_units = (0..work.units.len()).filter(|index| facts[*index].has_vector_work).collect();
@@ -91,5 +111,6 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<Ker
             }
         }
     }
-    Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags: handoffs.len() as u32 })
+    let cross_core_flags = handoffs.values().filter(|handoff| handoff.flag.is_some()).count() as u32;
+    Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags })
 }

@@ -20,15 +20,19 @@ pub(super) enum Side {
     Vector,
 }
 
-/// How a cube result reaches a vector core on a split chip: the GM workspace region the cube core
-/// writes and the cross-core flag it sets when the region is complete.
+/// A tile passed between the cube and vector sides through GM: a cube result read by vector
+/// steps on a split chip, or a UB tile read by a matmul (any chip). The writer sets the
+/// cross-core flag (split chips only) when the region is complete; the reader's copy-in waits on it.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Handoff {
-    /// Where the result goes in the workspace.
+    /// The workspace region.
     pub region: GmRegion,
-    /// Set by the cube core's last copy-out, waited for by the vector core's copy-in.
-    pub flag: Flag,
+    /// The cross-core flag (`None` when writer and reader share a core, where data dependencies suffice).
+    pub flag: Option<Flag>,
 }
+
+/// A cube staging ring: its role, tile shape and dtype.
+type RingKey = (&'static str, Vec<usize>, DType);
 
 /// One core's program under construction.
 pub(super) struct CoreState<'a> {
@@ -40,8 +44,8 @@ pub(super) struct CoreState<'a> {
     pub side: Side,
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
-    ub_buffers: HashMap<(Vec<usize>, DType, usize, usize), BufferId>,
-    rings: HashMap<(&'static str, Vec<usize>, DType), (Vec<BufferId>, usize)>,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
+    rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
 impl<'a> CoreState<'a> {
@@ -55,14 +59,15 @@ impl<'a> CoreState<'a> {
         &self.work.settings
     }
 
-    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`. Units use
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` (among copy-filled or computed tiles) in n-buffer copy `copy`. Units use
     /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
-    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, copy: usize) -> BufferId {
-        let key = (shape.to_vec(), dtype, slot, copy);
+    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, filled_by_copy: bool, copy: usize) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
         if let Some(buffer) = self.ub_buffers.get(&key) {
             return *buffer;
         }
-        let name = format!("ub{}_{}_{}_{copy}", slot, dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
+        let role = if filled_by_copy { "in" } else { "ub" };
+        let name = format!("{role}{slot}_{}_{}_{copy}", dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
         let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
         self.ub_buffers.insert(key, buffer);
         buffer

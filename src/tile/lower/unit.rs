@@ -3,8 +3,13 @@
 //! element-wise op may write over an input it reads for the last time), so a chain of any length
 //! needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies; units
 //! alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+//!
+//! Tiles filled by a copy (GM loads, cube results) and tiles computed by the vector unit draw from
+//! separate slots, like Ascend C's input and output queues: if a computed tile (later read by MTE3)
+//! reused a loaded tile's slot, the next load into that slot would wait for the store, and the
+//! loads of unit i+n could no longer overlap the stores of unit i.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::tensor::DType;
 
@@ -16,15 +21,18 @@ use super::state::{CoreState, Handoff, Side};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
 use super::emitter::Resource;
 
-/// Free slots per (shape, dtype) for one unit.
+/// Shape, dtype and whether a copy (not the vector unit) fills the tile.
+type SlotKey = (Vec<usize>, DType, bool);
+
+/// Free slots per [`SlotKey`] for one unit.
 #[derive(Default)]
 struct SlotAllocator {
-    free: HashMap<(Vec<usize>, DType), BTreeSet<usize>>,
-    next: HashMap<(Vec<usize>, DType), usize>,
+    free: HashMap<SlotKey, BTreeSet<usize>>,
+    next: HashMap<SlotKey, usize>,
 }
 
 impl SlotAllocator {
-    fn take(&mut self, key: &(Vec<usize>, DType)) -> usize {
+    fn take(&mut self, key: &SlotKey) -> usize {
         if let Some(slot) = self.free.get_mut(key).and_then(|free| free.pop_first()) {
             return slot;
         }
@@ -33,14 +41,13 @@ impl SlotAllocator {
         *next - 1
     }
 
-    fn give_back(&mut self, key: (Vec<usize>, DType), slot: usize) {
+    fn give_back(&mut self, key: SlotKey, slot: usize) {
         self.free.entry(key).or_default().insert(slot);
     }
 }
 
-/// Lowers unit `index` (with `facts`) into `core`; `handoffs` are the split chip's cube → vector
-/// hand-offs by (unit, step).
-pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFacts, handoffs: &HashMap<(usize, usize), Handoff>) -> Result<(), TileError> {
+/// Lowers unit `index` (with `facts`) into `core`; `handoffs` are the GM hand-offs by (unit, value).
+pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFacts, handoffs: &HashMap<(usize, u32), Handoff>) -> Result<(), TileError> {
     let work = core.work;
     let unit = &work.units[index];
     let copy = core.units_done % work.settings.vec_buffers.max(1);
@@ -48,10 +55,13 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
     let vector_side = core.side != Side::Cube;
     let cube_side = core.side != Side::Vector;
     let mut slots = SlotAllocator::default();
+    // Staged matmul operands already copied out (vector side) / already waited for (cube side).
+    let (mut staged_written, mut staged_waited) = (HashSet::new(), HashSet::new());
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
     let key = |value: ValueId| {
         let tile = &unit.values[value.0 as usize];
-        (tile.shape.clone(), tile.dtype)
+        let filled_by_copy = matches!(unit.steps[facts.producer[value.0 as usize]].step, WorkStep::Load { .. } | WorkStep::Matmul { .. });
+        (tile.shape.clone(), tile.dtype, filled_by_copy)
     };
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
@@ -67,9 +77,9 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                 }
             }
             if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
-                let (shape, dtype) = key(value);
-                let slot = slots.take(&(shape.clone(), dtype));
-                let buffer = core.ub_buffer(&shape, dtype, slot, copy);
+                let slot_key = key(value);
+                let slot = slots.take(&slot_key);
+                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, slot_key.2, copy);
                 ub[value.0 as usize] = Some((slot, buffer));
                 output = Some(buffer);
             }
@@ -84,11 +94,31 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                 }
             }
             WorkStep::Matmul { a, b, a_transposed, b_transposed, output: result } => {
-                let a_region = load_region(unit, facts, *a).expect("analysis checked matmul operands are loads");
-                let b_region = load_region(unit, facts, *b).expect("analysis checked matmul operands are loads");
+                let handoff = |value: &ValueId| handoffs.get(&(index, value.0)).ok_or_else(|| TileError::InvalidOp { op: "matmul", detail: format!("no workspace planned for value {}", value.0), source_line: located.line });
+                if vector_side {
+                    // A computed operand goes to its workspace band once; the cube side streams it from there.
+                    for operand in [a, b] {
+                        if facts.staged[operand.0 as usize] && staged_written.insert(operand.0) {
+                            let (source, handoff) = (tile(operand), handoff(operand)?);
+                            let op = TileOp::CopyOut { source, destination: handoff.region.clone() };
+                            core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(handoff.region.tensor)], vec![], handoff.flag.into_iter().collect())?;
+                        }
+                    }
+                }
+                let region = |operand: &ValueId| match load_region(unit, facts, *operand) {
+                    Some(region) => Ok(region),
+                    None => handoff(operand).map(|handoff| &handoff.region),
+                };
+                let (a_region, b_region) = (region(a)?, region(b)?);
                 let [m, _, n] = extents(a_region, *a_transposed, b_region, *b_transposed);
                 if cube_side {
-                    let result_kind = match (output, handoffs.get(&(index, position))) {
+                    let mut operand_waits = [None, None];
+                    for (wait, operand) in operand_waits.iter_mut().zip([a, b]) {
+                        if facts.staged[operand.0 as usize] && staged_waited.insert(operand.0) {
+                            *wait = handoff(operand)?.flag;
+                        }
+                    }
+                    let result_kind = match (output, handoffs.get(&(index, result.0))) {
                         (Some(tile), _) => MatmulResult::Ub(tile),
                         (None, Some(handoff)) => MatmulResult::Workspace(handoff.clone()),
                         (None, None) => MatmulResult::Stores,
@@ -102,9 +132,11 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                         })
                         .collect();
                     let shape = &unit.values[result.0 as usize].shape;
+                    let producer_line = |value: &ValueId| unit.steps[facts.producer[value.0 as usize]].line;
                     let job = MatmulJob {
-                        a: (a_region, unit.values[a.0 as usize].dtype, *a_transposed),
-                        b: (b_region, unit.values[b.0 as usize].dtype, *b_transposed),
+                        a: (a_region, unit.values[a.0 as usize].dtype, *a_transposed, producer_line(a)),
+                        b: (b_region, unit.values[b.0 as usize].dtype, *b_transposed, producer_line(b)),
+                        operand_waits,
                         output_shape: [shape[0], shape.get(1).copied().unwrap_or(1)],
                         stores,
                         result: result_kind,
@@ -114,22 +146,22 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                     let k_full = if *a_transposed { a_shape[0] } else { a_shape[1] };
                     let tiles = work.settings.cube_tiles.unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]]));
                     lower_matmul(core, job, tiles)?;
-                } else if let (Some(destination), Some(handoff)) = (output, handoffs.get(&(index, position))) {
+                } else if let (Some(destination), Some(handoff)) = (output, handoffs.get(&(index, result.0))) {
                     // The vector core picks the result up from the workspace once the cube core's flag says it is there.
                     let source = GmRegion { tensor: handoff.region.tensor, offsets: handoff.region.offsets.clone(), shape: vec![m, n] };
                     core.emitter.at_line(located.line);
                     let op = TileOp::CopyIn { source, destination };
-                    core.emitter.emit(op, &[Resource::Tensor(handoff.region.tensor)], &[Resource::Buffer(destination)], vec![handoff.flag], vec![])?;
+                    core.emitter.emit(op, &[Resource::Tensor(handoff.region.tensor)], &[Resource::Buffer(destination)], handoff.flag.into_iter().collect(), vec![])?;
                 }
             }
-            WorkStep::Store { input, region, accumulate } => {
-                if vector_side && !facts.from_matmul[input.0 as usize] {
-                    let source = tile(input);
-                    let destination = region.clone();
-                    let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
-                    core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
-                }
+            // Stores of cube results are FIXPIPE copies emitted with their matmul.
+            WorkStep::Store { input, region, accumulate } if vector_side && !facts.from_matmul[input.0 as usize] => {
+                let source = tile(input);
+                let destination = region.clone();
+                let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
+                core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
             }
+            WorkStep::Store { .. } => {}
             step if vector_side => {
                 let output_value = written.expect("vector steps produce a value");
                 let destination = output.expect("vector results live in UB");
