@@ -17,6 +17,7 @@ pub mod work_auto;
 pub mod work_compute;
 pub mod work_jit;
 pub mod work_ops;
+pub mod work_shapes;
 
 use std::rc::Rc;
 

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use super::lowering::{identity, RecordedOp};
 use super::work_compute::{compute, tensor_operands};
-use super::work_ops::{broadcast, parse, tile_dims, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_ops::{parse, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_shapes::{broadcast, tile_dims};
 use crate::tensor::Tensor;
 use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 

@@ -2,7 +2,8 @@
 //! and softmax (expanded into max, exp, sum, div as the vector unit runs it). How a tensor operand
 //! becomes a tile is the caller's resolver (a whole tile, or the region a unit needs).
 
-use super::work_ops::{same_broadcast, tile_dims, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_ops::{Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_shapes::{same_broadcast, tile_dims};
 use crate::tensor::{BinaryOp, ReduceOp, Tensor, UnaryOp};
 use crate::tile::{ValueId, WorkOperand, WorkStep};
 

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use super::lowering::{identity, RecordedOp};
 use super::work_compute::compute;
-use super::work_ops::{index_region, parse, step_reads, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_ops::{parse, step_reads, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_shapes::index_region;
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::tensor::{BinaryOp, Tensor};
