@@ -81,6 +81,8 @@ pub(crate) struct KernelFrame {
     /// The first statements of the outermost `pypto.loop` bodies: each time one starts, a new
     /// unit of work starts (an iteration).
     pub unit_starts: Vec<Span>,
+    /// Whether the kernel called other kernels (a composite: they run on the NPU themselves).
+    pub calls_kernels: bool,
 }
 
 /// A tile script interpreter: the globals of a session and everything a cell needs to run.

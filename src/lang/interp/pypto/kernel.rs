@@ -263,7 +263,7 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
         .find_map(|value| if let Value::Tensor(object) = value { Some(object.get().dtype()) } else { None })
         .unwrap_or(DType::F32);
     let named = named_tensors(kernel, &arguments);
-    let on_npu = wants_npu(interpreter, &named);
+    let on_npu = wants_npu(&named);
     // A jit kernel writes its outputs in place and may read them first: the NPU starts from the
     // values the arguments had before the reference run.
     let before: Vec<(String, Tensor)> = if on_npu && kernel.style == KernelStyle::Jit { named.iter().map(|(name, tensor)| (name.clone(), tensor.deep_copy())).collect() } else { Vec::new() };
@@ -272,8 +272,11 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
     }
+    if let Some(outer) = interpreter.kernel_frames.borrow_mut().last_mut() {
+        outer.calls_kernels = true;
+    }
     let unit_starts = if kernel.style == KernelStyle::Jit { super::work_jit::loop_body_starts(&kernel.function.definition.body) } else { Vec::new() };
-    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts });
+    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts, calls_kernels: false });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let mut result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),

@@ -29,11 +29,15 @@ pub(crate) fn named_tensors(kernel: &Kernel, arguments: &Arguments) -> Vec<(Stri
         .collect()
 }
 
-/// Whether a call runs on the NPU: not nested in another kernel (its ops belong to the outer
-/// one), and no f64 tensor (f64 is the CPU reference dtype, as in a gradient check's numerical side).
-pub(crate) fn wants_npu(interpreter: &Interpreter, tensors: &[(String, Tensor)]) -> bool {
-    interpreter.kernel_frames.borrow().is_empty() && tensors.iter().all(|(_, tensor)| tensor.dtype() != DType::F64)
+/// Whether a call runs on the NPU: no f64 tensor (f64 is the CPU reference dtype, as in a gradient
+/// check's numerical side). A kernel called by a kernel records its own ops in its own frame.
+pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
+    tensors.iter().all(|(_, tensor)| tensor.dtype() != DType::F64)
 }
+
+/// Ops that allocate or re-view tensors without computing: a kernel that calls other kernels and
+/// does only these itself has all its work on the NPU already.
+const NO_COMPUTE: [&str; 10] = ["tensor", "zeros", "ones", "full", "arange", "zeros_like", "ones_like", "randn", "rand", "reshape"];
 
 /// The tensors a functional kernel returned (a tensor, or a tuple/list of tensors).
 pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
@@ -206,6 +210,9 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
+    if call.frame.calls_kernels && call.frame.ops.iter().all(|op| NO_COMPUTE.contains(&op.name.as_str()) || op.name == super::lowering::UNIT_MARKER) {
+        return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
+    }
     let work = match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None) {
         Ok(work) => work,
         Err(reason) => {

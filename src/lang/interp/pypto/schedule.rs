@@ -47,11 +47,11 @@ pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Spa
     };
     let simulation = match call.outcome {
         Some(Outcome::Npu(simulation, _)) => simulation,
-        Some(Outcome::Cpu(reason)) => return Err(interpreter.error(ErrorKind::Unsupported, format!("{what}: kernel '{}' {reason}", kernel.name), span)),
+        Some(Outcome::Cpu(reason)) => return Err(interpreter.error(ErrorKind::Unsupported, format!("{what}: kernel '{}' did not run on the NPU: {reason}", kernel.name), span)),
         None => {
             return Err(interpreter
-                .error(ErrorKind::Unsupported, format!("{what}: kernel '{}' ran on the CPU reference path (f64 tensors, or called from inside a kernel)", kernel.name), span)
-                .with_help("call it with f32, f16 or bf16 tensors from outside a kernel"))
+                .error(ErrorKind::Unsupported, format!("{what}: kernel '{}' ran on the CPU reference path (f64 tensors are the CPU reference dtype)", kernel.name), span)
+                .with_help("call it with f32, f16 or bf16 tensors"))
         }
     };
     Ok(RecordedRun { kernel: kernel.clone(), frame, arguments: call.arguments, result, simulation, config })
