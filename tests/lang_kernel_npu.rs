@@ -237,3 +237,30 @@ def cube_backward(grad_output, saved, ctx):
     let expected: Vec<f64> = x.iter().map(|v| 3.0 * v * v).collect();
     assert_close(&printed(&mut session, "x.grad"), &expected, 1e-5, 1e-5, "3x²");
 }
+
+#[test]
+fn a_kernel_that_calls_a_jit_kernel_runs_it_on_the_npu_without_a_warning() {
+    let mut session = Session::new();
+    run(
+        &mut session,
+        "import pypto as pt
+@pt.frontend.jit
+def double(x, out):
+    for i in pt.loop(0, 2):
+        tile = pt.view(x, [8, 16], [i * 8, 0])
+        pt.assemble(tile * 2.0, [i * 8, 0], out)
+@pt.kernel
+def doubled(x):
+    out = pt.zeros([16, 16])
+    double(x, out)
+    return out
+",
+    );
+    let result = run(&mut session, "x = pt.randn([16, 16], seed=14)\ny = doubled(x)");
+    assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
+    let order: Vec<String> = session.take_schedules().into_iter().map(|(name, _)| name).collect();
+    assert_eq!(order, ["double"]);
+    // y = 2x.
+    let expected: Vec<f64> = printed(&mut session, "x").iter().map(|v| 2.0 * v).collect();
+    assert_close(&printed(&mut session, "y"), &expected, 0.0, 1e-7, "2x");
+}
