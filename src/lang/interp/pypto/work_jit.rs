@@ -130,10 +130,30 @@ pub(crate) fn record_jit(name: &str, ops: &[RecordedOp], arguments: &[(String, T
     Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, units, settings })
 }
 
+/// Removes the steps whose results nothing stores (a view or a value the script computed and
+/// never wrote), as the pypto compiler does: they would only cost copies and vector time.
+fn drop_dead_steps(unit: &mut WorkUnit) {
+    let mut live = std::collections::HashSet::new();
+    let mut keep = vec![false; unit.steps.len()];
+    for (index, located) in unit.steps.iter().enumerate().rev() {
+        let output = match &located.step {
+            WorkStep::Store { .. } => None,
+            WorkStep::Load { output, .. } | WorkStep::Unary { output, .. } | WorkStep::Binary { output, .. } | WorkStep::Clip { output, .. } | WorkStep::Reduce { output, .. } | WorkStep::Cast { output, .. } | WorkStep::Matmul { output, .. } => Some(*output),
+        };
+        if output.is_none_or(|output| live.contains(&output)) {
+            keep[index] = true;
+            live.extend(step_reads(&located.step));
+        }
+    }
+    let mut flags = keep.into_iter();
+    unit.steps.retain(|_| flags.next().unwrap_or(true));
+}
+
 impl JitRecorder<'_> {
     /// Closes the unit being built (empty ones are dropped) and starts the next.
     fn finish(&mut self, builder: &mut UnitBuilder, units: &mut Vec<WorkUnit>) {
-        let unit = std::mem::take(builder).unit;
+        let mut unit = std::mem::take(builder).unit;
+        drop_dead_steps(&mut unit);
         self.memo.clear();
         if !unit.steps.is_empty() {
             units.push(unit);

@@ -209,3 +209,25 @@ column_sums(x, out)
         assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 0], vec![1, 16]));
     }
 }
+
+#[test]
+fn views_and_values_nothing_stores_are_dropped() {
+    // `unused` is viewed and exponentiated but never written: the unit keeps only load, add, store.
+    let (_, work) = record(
+        "import pypto as pt
+@pt.frontend.jit
+def shifted(x, out):
+    for i in pt.loop(0, 2):
+        unused = pt.exp(pt.view(x, [8, 16], [0, 0]))
+        tile = pt.view(x, [8, 16], [i * 8, 0])
+        pt.assemble(tile + 1.0, [i * 8, 0], out)
+x = pt.randn([16, 16], seed=1)
+out = pt.zeros([16, 16])
+shifted(x, out)
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(step_names(&work, 0), ["load", "binary", "store"]);
+    let WorkStep::Load { region, .. } = &work.units[1].steps[0].step else { unreachable!() };
+    assert_eq!(region.offsets, vec![8, 0]);
+}
