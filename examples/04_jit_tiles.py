@@ -3,6 +3,8 @@
 # The output is a parameter written in place. The kernel walks the rows in tiles of 4 with
 # `pypto.loop`; the last tile is ragged (10 rows = 4 + 4 + 2), so its view gets a `valid_shape`:
 # elements outside it read as 0 and `assemble` writes only the valid region back.
+# The call runs on the simulated NPU: each `pt.loop` iteration is one unit of work (load the view
+# on MTE2, max/exp/sum/divide on the vector unit, store on MTE3), spread over the cores.
 
 # %%
 import pypto as pt
@@ -26,3 +28,13 @@ row_softmax(x, out)
 pt.assert_allclose(out, pt.softmax(x, dim=-1), rtol=1e-5, atol=1e-6)
 print("rows sum to one:", pt.allclose(out.sum(dim=-1), pt.ones([10])))
 out
+
+# %% [markdown]
+# The schedule of one call: `vec_nbuffer_setting: 2` lets the next tile's copy-in overlap the
+# current tile's vector work. Each trace event names the script line it comes from.
+
+# %%
+s = pt.schedule(row_softmax, x, out)
+pt.assert_allclose(out, pt.softmax(x, dim=-1), rtol=1e-5, atol=1e-6)
+assert s.gm_bytes_read == 10 * 16 * 4 and s.gm_bytes_written == 10 * 16 * 4
+s

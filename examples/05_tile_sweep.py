@@ -1,9 +1,10 @@
 # %% [markdown]
 # # Choosing a vec tile with `pypto.npu.sweep`
-# A `@pypto.kernel` runs on the CPU reference path for its values. `pypto.schedule(kernel, *args)`
-# records the ops it executed, lowers them to a tile program (copy in on MTE2, compute on the
-# vector unit in UB, copy out on MTE3, double-buffered) and simulates that program on the selected
-# NPU preset. Here we use the small `teaching` chip: 16 KiB of UB, 1 GHz.
+# Every kernel call runs on the simulated NPU: the ops it executes are recorded as tile work
+# (here: one unit per 8×64 tile of the output), lowered to tile programs (copy in on MTE2, compute
+# on the vector unit in UB, copy out on MTE3, double-buffered) and executed and timed on the
+# selected NPU preset. `pypto.schedule(kernel, *args)` calls it once and returns that schedule.
+# Here we use the small `teaching` chip: 16 KiB of UB, 1 GHz.
 
 # %%
 import pypto as pt
@@ -38,13 +39,15 @@ s
 
 # %% [markdown]
 # ## A sweep over tile shapes
-# `pypto.npu.sweep(kernel, args, vec_tiles=[...])` records the kernel once and simulates it once
-# per shape, in place of the kernel's own `set_vec_tile_shapes` (the source stays as written).
-# Small tiles pay a DMA start-up per tile; 16×64 needs 2 buffers × 3 tensors × 4 KiB = 24 KiB of
-# UB and is refused on this chip: that row carries the error instead of cycles.
+# `pypto.npu.sweep(kernel, args, vec_tiles=[...])` calls the kernel once and re-tiles and
+# simulates its recorded work once per shape, in place of the kernel's own `set_vec_tile_shapes`
+# (the source stays as written). Small tiles pay a DMA start-up per tile. A unit holds two tiles
+# in UB at a time (x, then silu(x) in its place, and y; the product reuses a freed slot), double
+# buffered: 16×64 needs 2 × 2 × 4 KiB = 16 KiB, all of this chip's UB; 32×64 needs 32 KiB and is
+# refused: that row carries the error instead of cycles.
 
 # %%
-sweep = pt.npu.sweep(gated, (x, y), vec_tiles=[[2, 64], [4, 64], [8, 64], [16, 64]])
+sweep = pt.npu.sweep(gated, (x, y), vec_tiles=[[2, 64], [4, 64], [8, 64], [16, 64], [32, 64]])
 fewest = None
 fitting = 0
 for row in sweep.rows:
@@ -52,11 +55,11 @@ for row in sweep.rows:
         fitting += 1
         if fewest is None or row['cycles'] < fewest:
             fewest = row['cycles']
-assert fitting == 3
-assert sweep.rows[3]['cycles'] is None and 'UB' in sweep.rows[3]['error']
+assert fitting == 4
+assert sweep.rows[4]['cycles'] is None and 'UB' in sweep.rows[4]['error']
 assert sweep.best['cycles'] == fewest
 # Larger tiles amortise the start-ups: each doubling of the rows saves cycles.
-assert sweep.rows[0]['cycles'] > sweep.rows[1]['cycles'] > sweep.rows[2]['cycles']
+assert sweep.rows[0]['cycles'] > sweep.rows[1]['cycles'] > sweep.rows[2]['cycles'] > sweep.rows[3]['cycles']
 # The kernel's own tile is 8×64, so its schedule is the 8×64 row.
 assert sweep.rows[2]['cycles'] == s.cycles
 sweep

@@ -110,16 +110,17 @@ fn a_larger_vec_tile_changes_the_cycles() {
 fn an_overflowing_tile_is_an_error_at_its_set_vec_tile_shapes_line() {
     let mut session = chain_session(64);
     let result = session.run_cell("s = pt.schedule(chain, x, y)");
-    let error = result.error().expect("64×64 f32 tiles, double-buffered for three tensors, overflow a 16 KiB UB");
+    let error = result.error().expect("64×64 f32 tiles, two live per unit and double-buffered, overflow a 16 KiB UB");
     assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
     // The setup cell (execution 1) is `import pypto as pt`, `pt.npu.use(...)`, then CHAIN, which starts
     // with an empty line, `@pt.kernel`, `def`: set_vec_tile_shapes is on line 6 of that cell.
     assert_eq!((error.cell, error.line), (1, 6), "{error:?}");
     assert!(error.message.contains("UB"), "{}", error.message);
-    // 2 buffers × 3 tensors × 64×64×4 bytes = 98304 bytes are needed.
-    assert!(error.message.contains(&(2 * 3 * 64 * 64 * 4).to_string()), "{}", error.message);
-    // The largest r×64 tile: 2 × 3 × r × 64 × 4 bytes ≤ 16384 gives r = 10.
-    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [10, 64]"), "{error:?}");
+    // A unit holds two live tiles (x, exp(x) in its place, y; the sum and relu reuse freed slots),
+    // in 2 n-buffer copies: 2 × 2 × 64×64×4 bytes = 65536 bytes are needed.
+    assert!(error.message.contains(&(2 * 2 * 64 * 64 * 4).to_string()), "{}", error.message);
+    // The largest r×64 tile: 2 × 2 × r × 64 × 4 bytes ≤ 16384 gives r = 16.
+    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [16, 64]"), "{error:?}");
 }
 
 #[test]
@@ -136,9 +137,8 @@ fn kernels_that_cannot_be_lowered_name_the_op() {
     let mut session = session_with("@pt.kernel\ndef cat(x, y):\n    return pt.concat([x, y], 0)\nx = pt.ones([8, 64])");
     let error = session.run_cell("pt.schedule(cat, x, x)").error().cloned().expect("concat cannot be lowered");
     assert_eq!(error.code, "runtime/unsupported");
-    assert!(error.message.contains("cannot lower `concat` yet"), "{}", error.message);
-    let error = session.run_cell("@pt.kernel\ndef scaled(x):\n    return x * 2.0\npt.schedule(scaled, x)").error().cloned().expect("a number operand is refused");
-    assert!(error.message.contains("`mul`"), "{}", error.message);
+    // Line 1 of the setup cell is the import: the concat is line 4.
+    assert!(error.message.contains("cannot run on the NPU yet: `concat` at line 4"), "{}", error.message);
     let error = session.run_cell("pt.schedule(pt.exp, x)").error().cloned().expect("not a kernel");
     assert_eq!(error.code, "runtime/type-error");
 }
@@ -203,8 +203,8 @@ fn a_kernel_with_a_registered_gradient_is_scheduled_and_still_differentiable() {
 }
 
 #[test]
-fn kernels_whose_data_flow_is_not_a_straight_chain_are_refused_not_mis_scheduled() {
-    let setup = "x = pt.randn([8, 64])
+fn kernels_with_any_data_flow_are_scheduled_and_the_rest_refused_by_name() {
+    let setup = "x = pt.randn([8, 64], seed=3)
 @pt.kernel
 def sliced(x):
     return pt.exp(x[0:4])
@@ -219,11 +219,13 @@ def reversed_sub(x, y):
 def transposed(x):
     return x.T";
     let mut session = session_with(setup);
+    // A value used twice and a result on the right of `-` are ordinary tile work now; the values
+    // equal the same ops outside a kernel (the CPU reference).
+    printed(&mut session, "s = pt.schedule(diamond, x)\npt.assert_allclose(diamond(x), pt.exp(x) * 2, rtol=1e-6, atol=1e-7)");
+    printed(&mut session, "s = pt.schedule(reversed_sub, x, x)\npt.assert_allclose(reversed_sub(x, x), x - pt.exp(x), rtol=1e-6, atol=1e-7)");
     for (call, expected) in [
-        ("pt.schedule(sliced, x)", "neither a kernel input nor the previous op's result"),
-        ("pt.schedule(diamond, x)", "`exp` does not read the previous op's result"),
-        ("pt.schedule(reversed_sub, x, x)", "`sub` must take the previous op's result as its first operand"),
-        ("pt.schedule(transposed, x)", "no tensor op it can lower"),
+        ("pt.schedule(sliced, x)", "`x[...]` in a @pypto.kernel"),
+        ("pt.schedule(transposed, x)", "a tensor the recorder did not see being made"),
     ] {
         let result = session.run_cell(call);
         let error = result.error().unwrap_or_else(|| panic!("{call} gave a schedule"));

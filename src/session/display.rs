@@ -36,10 +36,7 @@ pub fn display_value(value: &Value) -> Display {
                 dot: graph.to_dot(),
                 graph: graph.clone(),
             }),
-            Object::GradCheck(report) => Display::GradCheck(GradCheckDisplay::from_report(
-                report,
-                "analytic: forward and backward in the inputs' dtypes on the CPU reference path; numerical: central differences in f64 on the CPU".into(),
-            )),
+            Object::GradCheck { report, sides } => Display::GradCheck(GradCheckDisplay::from_report(report, sides.clone())),
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay { summary: simulation.summary.clone(), trace_json: simulation.trace.to_chrome_json() }),
             Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },

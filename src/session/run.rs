@@ -34,6 +34,12 @@ impl Session {
         crate::lang::interp::pypto::traces::take_traces()
     }
 
+    /// The schedules of the kernel calls that ran on the simulated NPU since the last call (kernel
+    /// name, simulation), in call order: what the notebook shows after a cell.
+    pub fn take_schedules(&mut self) -> Vec<(String, std::rc::Rc<crate::npu::Simulation>)> {
+        self.interpreter.take_schedules()
+    }
+
     /// A session with the default limits.
     pub fn new() -> Session {
         Session::with_limits(Limits::default())
@@ -91,6 +97,7 @@ impl Session {
         let started = now_ms();
         self.sources.push(code.to_string());
         let cell = self.sources.len();
+        self.interpreter.set_cell_source(cell, code);
         set_allocation_limit(self.interpreter.limits().tensor_bytes);
         let parsed = parse(code);
         let mut diagnostics: Vec<CellDiagnostic> = parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();

@@ -83,7 +83,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
         Value::DType(dtype) => format!("pypto.{}", dtype.pypto_name()),
         Value::Kernel(kernel) => format!("<kernel {}>", kernel.name),
         Value::Object(object) => match object.as_ref() {
-            Object::GradCheck(report) => {
+            Object::GradCheck { report, .. } => {
                 let worst = report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max);
                 format!("<GradCheckReport passed={} max_abs_err={}>", if report.passed { "True" } else { "False" }, format_float(worst))
             }

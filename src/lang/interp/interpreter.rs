@@ -76,6 +76,13 @@ pub(crate) struct KernelFrame {
     pub vec_tile_site: Option<super::error::SourceSpan>,
     /// Where the last `set_cube_tile_shapes` was called.
     pub cube_tile_site: Option<super::error::SourceSpan>,
+    /// The statement or expression being evaluated now (the line of the next recorded op).
+    pub statement: Option<Span>,
+    /// The first statements of the outermost `pypto.loop` bodies: each time one starts, a new
+    /// unit of work starts (an iteration).
+    pub unit_starts: Vec<Span>,
+    /// Whether the kernel called other kernels (a composite: they run on the NPU themselves).
+    pub calls_kernels: bool,
 }
 
 /// A tile script interpreter: the globals of a session and everything a cell needs to run.
@@ -95,6 +102,19 @@ pub struct Interpreter {
     pub(crate) kernel_frames: RefCell<Vec<KernelFrame>>,
     pub(crate) kernel_runs: RefCell<Vec<KernelRun>>,
     pub(crate) npu_preset: RefCell<String>,
+    /// Where each cell's lines start (byte offsets), to turn spans into line numbers for traces.
+    pub(crate) cell_lines: RefCell<HashMap<usize, Rc<Vec<usize>>>>,
+    /// The schedules of the kernel calls simulated since the last `take_schedules`.
+    pub(crate) schedules: RefCell<Vec<(String, Rc<crate::npu::Simulation>)>>,
+    /// Kernels already warned about falling back to the CPU (one warning per kernel).
+    pub(crate) fallback_warned: RefCell<std::collections::HashSet<String>>,
+    /// Kernel calls that ran on the simulated NPU and on the CPU fallback (a gradient check's
+    /// report says where its analytic side ran).
+    pub(crate) kernel_call_counts: Cell<(u64, u64)>,
+    /// Set while a sweep makes its own call of the kernel: its rows are the traces to keep.
+    pub(crate) untraced_call: Cell<bool>,
+    /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
+    pub(crate) last_work: RefCell<Option<crate::tile::TileWork>>,
 }
 
 impl Interpreter {
@@ -116,6 +136,12 @@ impl Interpreter {
             kernel_frames: RefCell::new(Vec::new()),
             kernel_runs: RefCell::new(Vec::new()),
             npu_preset: RefCell::new("teaching".to_string()),
+            cell_lines: RefCell::new(HashMap::new()),
+            schedules: RefCell::new(Vec::new()),
+            fallback_warned: RefCell::new(Default::default()),
+            last_work: RefCell::new(None),
+            kernel_call_counts: Cell::new((0, 0)),
+            untraced_call: Cell::new(false),
         })
     }
 
@@ -155,6 +181,8 @@ impl Interpreter {
         self.cells.borrow_mut().push(cell);
         self.functions.borrow_mut().clear();
         self.kernel_frames.borrow_mut().clear();
+        self.fallback_warned.borrow_mut().clear();
+        self.schedules.borrow_mut().clear();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -182,6 +210,29 @@ impl Interpreter {
     /// Takes the warnings since the last call.
     pub fn take_warnings(&self) -> Vec<RuntimeWarning> {
         std::mem::take(&mut self.warnings.borrow_mut())
+    }
+
+    /// Remembers the text of cell `cell`, so kernel ops can name their source line.
+    pub fn set_cell_source(&self, cell: usize, source: &str) {
+        let mut starts = vec![0];
+        starts.extend(source.match_indices('\n').map(|(offset, _)| offset + 1));
+        self.cell_lines.borrow_mut().insert(cell, Rc::new(starts));
+    }
+
+    /// The 1-based line of `span` in the running cell, when its text is known.
+    pub(crate) fn line_of(&self, span: Span) -> Option<u32> {
+        self.line_at(SourceSpan { cell: self.current_cell(), span })
+    }
+
+    /// The 1-based line of `location` in its cell, when the cell's text is known.
+    pub(crate) fn line_at(&self, location: SourceSpan) -> Option<u32> {
+        let lines = self.cell_lines.borrow().get(&location.cell)?.clone();
+        Some(lines.partition_point(|&start| start <= location.span.start) as u32)
+    }
+
+    /// Takes the schedules of the kernel calls simulated since the last call, in call order.
+    pub fn take_schedules(&self) -> Vec<(String, Rc<crate::npu::Simulation>)> {
+        std::mem::take(&mut self.schedules.borrow_mut())
     }
 
     /// Takes the kernel runs recorded since the last call.
@@ -220,6 +271,7 @@ impl Interpreter {
     pub(crate) fn step(&self, span: Span) -> Result<()> {
         let steps = self.steps.get() + 1;
         self.steps.set(steps);
+        self.note_kernel_position(span);
         let budget = self.limits.get().step_budget;
         if steps > budget {
             return Err(self
@@ -227,6 +279,17 @@ impl Interpreter {
                 .with_help("look for a loop that never ends, or raise the session's step budget"));
         }
         Ok(())
+    }
+
+    /// Inside a kernel: remembers where evaluation is (the line of the next recorded op), and marks
+    /// the start of a unit of work when an outermost `pypto.loop` body starts again.
+    fn note_kernel_position(&self, span: Span) {
+        let mut frames = self.kernel_frames.borrow_mut();
+        let Some(frame) = frames.last_mut() else { return };
+        frame.statement = Some(span);
+        if frame.unit_starts.contains(&span) && frame.ops.last().is_none_or(|op| op.name != super::pypto::lowering::UNIT_MARKER) {
+            frame.ops.push(super::pypto::lowering::RecordedOp::unit_marker());
+        }
     }
 
     /// Appends printed text (bounded by the string limit).

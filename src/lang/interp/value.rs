@@ -123,8 +123,8 @@ pub enum Object {
     GradientDecorator { name: String },
     /// The `ctx` of a registered backward.
     GradientContext { context: Context, attributes: Value },
-    /// A gradient-check report.
-    GradCheck(GradCheckReport),
+    /// A gradient-check report and which side ran where (`report.sides`).
+    GradCheck { report: GradCheckReport, sides: String },
     /// The graph up to a tensor.
     Graph(GraphData),
     /// A simulated schedule of one kernel run (`pypto.schedule`).
@@ -205,7 +205,7 @@ impl Value {
                 var.tensor().to_f64_vec().first().copied().unwrap_or(0.0) != 0.0
             }
             Value::Object(object) => match object.as_ref() {
-                Object::GradCheck(report) => report.passed,
+                Object::GradCheck { report, .. } => report.passed,
                 _ => true,
             },
             _ => true,
@@ -238,7 +238,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::NoGrad => "no_grad",
         Object::JitDecorator { .. } | Object::KernelDecorator { .. } | Object::GradientDecorator { .. } => "decorator",
         Object::GradientContext { .. } => "GradientContext",
-        Object::GradCheck(_) => "GradCheckReport",
+        Object::GradCheck { .. } => "GradCheckReport",
         Object::Graph(_) => "Graph",
         Object::Schedule(_) => "Schedule",
         Object::Sweep(_) => "Sweep",

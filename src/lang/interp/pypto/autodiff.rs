@@ -106,8 +106,26 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
             }
         }
     };
-    let report = crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&|done, total| crate::lang::interp::progress::report_progress("check_gradient", done, total))).map_err(|error| interpreter.autograd_error(error, span))?;
-    Ok(Value::object(Object::GradCheck(report)))
+    let (npu_before, cpu_before) = interpreter.kernel_call_counts.get();
+    let progress = |done, total| crate::lang::interp::progress::report_progress("check_gradient", done, total);
+    let report = crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&progress)).map_err(|error| interpreter.autograd_error(error, span))?;
+    let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
+    let registered = matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
+    let sides = sides_text(npu_after - npu_before, cpu_after - cpu_before, registered, &interpreter.npu_preset());
+    Ok(Value::object(Object::GradCheck { report, sides }))
+}
+
+/// Which side of a gradient check ran where (DESIGN §2): the analytic side is what the user
+/// gets, the kernels on the NPU in their dtypes; the numerical side is f64 on the CPU.
+fn sides_text(npu_calls: u64, cpu_calls: u64, registered: bool, preset: &str) -> String {
+    let numerical = "numerical: central differences in f64 on the CPU";
+    let what = if registered { "forward and registered backward" } else { "forward (and its backward through the recorded ops)" };
+    match (npu_calls, cpu_calls) {
+        (0, 0) => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
+        (_, 0) => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
+        (0, _) => format!("analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"),
+        (npu, cpu) => format!("analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; {numerical}"),
+    }
 }
 
 /// `report.name`.

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
+use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, TensorObject, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
@@ -230,15 +231,30 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
 }
 
 /// Runs `kernel` on `arguments`: the one entry point of kernel execution. The body runs on the CPU
-/// reference path (the tensor core through autograd `Var`s); a registered gradient makes the call
-/// one custom autograd node whose backward is the interpreted gradient function. `pypto.schedule`
-/// lowers what the run recorded (see `run_kernel_recorded`) to the simulator.
+/// reference path (the tensor core through autograd `Var`s), recording what it executes; a
+/// registered gradient makes the call one custom autograd node whose backward is the interpreted
+/// gradient function. The recorded work then runs on the simulated NPU (`npu_run`), whose values
+/// replace the reference's in the outputs (the autograd graph stays the reference run's).
 pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
-    run_kernel_recorded(interpreter, kernel, arguments, span).0
+    run_kernel_call(interpreter, kernel, arguments, span).result
 }
 
-/// `run_kernel`, also returning the kernel's frame: the ops it executed and its tile settings.
-pub(crate) fn run_kernel_recorded(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> (Result<Value>, Option<KernelFrame>) {
+/// A finished kernel call: its value, its frame, its tensor arguments and where it ran.
+pub(crate) struct KernelCall {
+    /// What the kernel returned (or its error).
+    pub result: Result<Value>,
+    /// The kernel's frame: recorded ops, tile settings and where they were set.
+    pub frame: Option<KernelFrame>,
+    /// The tensor arguments (parameter name, tensor).
+    pub arguments: Vec<(String, Tensor)>,
+    /// Where it ran (`None`: the CPU by design, for f64 tensors or a kernel called by a kernel).
+    pub outcome: Option<Outcome>,
+    /// What the reference run returned (the tensors the recorded ops made).
+    pub reference: Option<Value>,
+}
+
+/// `run_kernel`, also returning the frame and where the call ran.
+pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> KernelCall {
     let dtype = arguments
         .positional
         .iter()
@@ -246,14 +262,23 @@ pub(crate) fn run_kernel_recorded(interpreter: &Interpreter, kernel: &Rc<Kernel>
         .chain(arguments.keywords.iter().map(|(_, value, _)| value))
         .find_map(|value| if let Value::Tensor(object) = value { Some(object.get().dtype()) } else { None })
         .unwrap_or(DType::F32);
+    let named = named_tensors(kernel, &arguments);
+    let on_npu = wants_npu(&named);
+    // A jit kernel writes its outputs in place and may read them first: the NPU starts from the
+    // values the arguments had before the reference run.
+    let before: Vec<(String, Tensor)> = if on_npu && kernel.style == KernelStyle::Jit { named.iter().map(|(name, tensor)| (name.clone(), tensor.deep_copy())).collect() } else { Vec::new() };
     let options = kernel.pass_options.iter().chain(&kernel.runtime_options).map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value))).collect();
     let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
     }
-    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None });
+    if let Some(outer) = interpreter.kernel_frames.borrow_mut().last_mut() {
+        outer.calls_kernels = true;
+    }
+    let unit_starts = if kernel.style == KernelStyle::Jit { super::work_jit::loop_body_starts(&kernel.function.definition.body) } else { Vec::new() };
+    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts, calls_kernels: false });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
-    let result = match (kernel.style, gradient) {
+    let mut result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
@@ -265,7 +290,21 @@ pub(crate) fn run_kernel_recorded(interpreter: &Interpreter, kernel: &Rc<Kernel>
             _ => runs.push(frame.run.clone()),
         }
     }
-    (result, frame)
+    let mut outcome = None;
+    let reference = result.as_ref().ok().cloned();
+    if let (true, Ok(value), Some(frame)) = (on_npu, &reference.clone().ok_or(()), &frame) {
+        let call = NpuCall { kernel, frame, arguments: &named, before: &before, result: value };
+        match run_on_npu(interpreter, &call, span) {
+            Ok(ran) => {
+                if let Outcome::Npu(_, Some(replaced)) = &ran {
+                    result = Ok(replaced.clone());
+                }
+                outcome = Some(ran);
+            }
+            Err(error) => result = Err(chip_error(interpreter, frame, &error, span)),
+        }
+    }
+    KernelCall { result, frame, arguments: named, outcome, reference }
 }
 
 fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {

@@ -8,10 +8,16 @@ pub mod functions;
 pub mod kernel;
 pub mod lowering;
 pub mod methods;
+pub mod npu_run;
 pub mod schedule;
 pub mod sweep;
 pub mod traces;
 pub mod tensor_ops;
+pub mod work_auto;
+pub mod work_compute;
+pub mod work_jit;
+pub mod work_ops;
+pub mod work_shapes;
 
 use std::rc::Rc;
 
@@ -131,7 +137,8 @@ pub const PRESETS: [&str; 3] = crate::npu::PRESET_NAMES;
 /// `object.name` for `pypto` objects.
 pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
     let found = match (object, name) {
-        (Object::GradCheck(report), _) => autodiff::report_attribute(report, name),
+        (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.as_str())),
+        (Object::GradCheck { report, .. }, _) => autodiff::report_attribute(report, name),
         (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Sweep(table), _) => sweep::attribute(table, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
@@ -199,3 +206,6 @@ impl Interpreter {
         AutogradError::CustomOp { name: what.to_string(), detail: message }
     }
 }
+
+#[cfg(test)]
+mod work_tests;

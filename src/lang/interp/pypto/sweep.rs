@@ -1,13 +1,13 @@
-//! `pypto.npu.sweep(kernel, args, vec_tiles=[…])`: one recorded run of the kernel, lowered and
-//! simulated once per vec tile shape. The shape replaces the kernel's `set_vec_tile_shapes` in the
-//! lowering only, so the user's source and kernel stay as written. A shape the chip refuses
+//! `pypto.npu.sweep(kernel, args, vec_tiles=[…])`: one call of the kernel (on the NPU), whose
+//! recorded work is re-tiled and simulated once per vec tile shape. The shape replaces the kernel's
+//! `set_vec_tile_shapes` when the work is cut into units, so the user's source and kernel stay as
+//! written. (A jit kernel's tiles are its own views: every row simulates the same work.) A shape the chip refuses
 //! (overflow, misalignment) is a row with its error, not a failed sweep.
 
 use std::rc::Rc;
 
 use serde::Serialize;
 
-use super::lowering::TileSettings;
 use super::schedule::{record, ScheduleFailure};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
@@ -68,13 +68,16 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
         return Err(interpreter.error(ErrorKind::TileShape, format!("pypto.npu.sweep: vec tile {} {:?} needs positive dims", empty, shapes[empty]), shapes_span));
     }
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
-    let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span)?;
+    // The sweep's own call gives the recorded work; the rows, not that call, are its traces.
+    interpreter.untraced_call.set(true);
+    let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span);
+    interpreter.untraced_call.set(false);
+    let run = run?;
     let mut rows = Vec::with_capacity(shapes.len());
     let total = shapes.len();
     for shape in shapes {
-        let settings = TileSettings { vec: Some(shape.clone()), cube: run.frame.run.cube_tile_shapes };
         let mut row = SweepRow { vec_tile: shape.clone(), cycles: None, time_us: None, bound: None, peak_ub_bytes: None, error: None };
-        match alignment_error(&shape, run.frame.dtype.size_in_bytes()).map_or_else(|| run.simulate(&settings), |message| Err(ScheduleFailure::Tile(message))) {
+        match alignment_error(&shape, run.frame.dtype.size_in_bytes()).map_or_else(|| run.simulate_with(interpreter, &shape), |message| Err(ScheduleFailure::Chip(message))) {
             Ok(simulation) => {
                 let summary = &simulation.summary;
                 row.cycles = Some(summary.cycles);
@@ -82,18 +85,17 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
                 row.bound = Some(summary.bound.clone());
                 row.peak_ub_bytes = summary.peak_occupancy.get("UB").copied();
                 let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
-                super::traces::record_trace(&format!("{}-vec{}", run.kernel, dims.join("x")), &simulation);
+                super::traces::record_trace(&format!("{}-vec{}", run.kernel.name, dims.join("x")), &simulation);
             }
             // The kernel itself cannot be lowered: no shape would help, so the sweep fails.
             Err(ScheduleFailure::Unsupported(message)) => return Err(interpreter.error(ErrorKind::Unsupported, message, span)),
-            Err(ScheduleFailure::Tile(message)) => row.error = Some(message),
-            Err(ScheduleFailure::Npu(error)) => row.error = Some(error.to_string()),
+            Err(ScheduleFailure::Chip(message)) => row.error = Some(message),
         }
         rows.push(row);
         crate::lang::interp::progress::report_progress("sweep", rows.len(), total);
     }
     let best = best_row(&rows);
-    let table = SweepTable { kernel: run.kernel.clone(), preset: run.config.name.clone(), rows, best };
+    let table = SweepTable { kernel: run.kernel.name.clone(), preset: run.config.name.clone(), rows, best };
     Ok(Value::object(Object::Sweep(Rc::new(table))))
 }
 

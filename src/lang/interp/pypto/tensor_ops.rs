@@ -68,7 +68,7 @@ impl Interpreter {
     /// it, the object takes the recorded result (a leaf that requires grad refuses, as in torch).
     pub(crate) fn tensor_in_place(&self, op: BinaryOp, object: &Rc<TensorObject>, right: &Value, span: Span) -> Result<Value> {
         if self.in_kernel() {
-            self.record_op(&format!("{}=", op.symbol()), Vec::new(), None);
+            self.record_op(&format!("{}=", op.symbol()), vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))], None);
         }
         let target = object.get();
         let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
@@ -162,17 +162,27 @@ impl Interpreter {
     pub(crate) fn tensor_get_item(&self, var: &Var, index: &Value, span: Span) -> Result<Value> {
         let (specs, dropped) = self.index_specs(var.shape(), index, span)?;
         let sliced = var.slice(&specs).map_err(|error| self.autograd_error(error, span))?;
-        if !dropped.contains(&true) {
-            return Ok(TensorObject::value(sliced));
+        let result = if !dropped.contains(&true) {
+            TensorObject::value(sliced)
+        } else {
+            let kept: Vec<usize> = specs.iter().zip(&dropped).filter(|(_, drop)| !**drop).map(|(spec, _)| spec.count).collect();
+            self.tensor_result(sliced.reshape(&kept), span)?
+        };
+        if self.in_kernel() {
+            let operands = vec![(None, super::lowering::Operand::Tensor(var.tensor().clone())), (None, super::lowering::Operand::Other(index.clone()))];
+            self.record_op("x[...]", operands, Some(&result));
         }
-        let kept: Vec<usize> = specs.iter().zip(&dropped).filter(|(_, drop)| !**drop).map(|(spec, _)| spec.count).collect();
-        self.tensor_result(sliced.reshape(&kept), span)
+        Ok(result)
     }
 
     /// `x[index] = value`, in place (see `tensor_in_place` for how autograd is kept right).
     pub(crate) fn tensor_set_item(&self, object: &Rc<TensorObject>, index: &Value, value: &Value, span: Span) -> Result<()> {
         if self.in_kernel() {
-            self.record_op("x[...] =", Vec::new(), None);
+            let operand = |value: &Value| match value {
+                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
+                other => super::lowering::Operand::Other(other.clone()),
+            };
+            self.record_op("x[...] =", vec![(None, operand(&Value::Tensor(object.clone()))), (None, operand(index)), (None, operand(value))], None);
         }
         let target = object.get();
         let (specs, dropped) = self.index_specs(target.shape(), index, span)?;

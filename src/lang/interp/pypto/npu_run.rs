@@ -1,0 +1,309 @@
+//! A kernel call on the simulated NPU: what the reference run recorded becomes `TileWork`, the
+//! generic lowering turns it into per-core programs for the session's preset, `npu::execute`
+//! computes the values on copies of the arguments, and `npu::simulate` gives the schedule. The
+//! values the kernel returns or writes in place are then the simulator's.
+
+use std::rc::Rc;
+
+use super::lowering::identity;
+use super::work_auto::{record_auto, AutoCall};
+use super::work_jit::record_jit;
+use super::work_ops::Unsupported;
+use crate::lang::interp::error::{ErrorKind, SourceSpan};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
+use crate::autograd::Var;
+use crate::lang::interp::value::{Kernel, KernelStyle, TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::npu::{allocate_gm, execute, simulate, Architecture, NpuConfig, NpuError, Simulation};
+use crate::tensor::{DType, SliceSpec, Tensor};
+use crate::tile::{lower_work, CubeTiles, KernelPlan, LoweringTarget, TileWork, WorkSettings, WorkStep};
+
+/// The tensor arguments of a call with their parameter names, in call order.
+pub(crate) fn named_tensors(kernel: &Kernel, arguments: &Arguments) -> Vec<(String, Tensor)> {
+    let parameters = &kernel.function.definition.parameters.positional;
+    let positional = arguments.positional.iter().enumerate().map(|(index, (value, _))| (parameters.get(index).map_or_else(|| format!("arg{index}"), |parameter| parameter.name.name.clone()), value));
+    positional
+        .chain(arguments.keywords.iter().map(|(name, value, _)| (name.clone(), value)))
+        .filter_map(|(name, value)| if let Value::Tensor(object) = value { Some((name, object.get().tensor().clone())) } else { None })
+        .collect()
+}
+
+/// Whether a call runs on the NPU: no f64 tensor (f64 is the CPU reference dtype, as in a gradient
+/// check's numerical side). A kernel called by a kernel records its own ops in its own frame.
+pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
+    tensors.iter().all(|(_, tensor)| tensor.dtype() != DType::F64)
+}
+
+/// Ops that allocate or re-view tensors without computing: a kernel that calls other kernels and
+/// does only these itself has all its work on the NPU already.
+const NO_COMPUTE: [&str; 10] = ["tensor", "zeros", "ones", "full", "arange", "zeros_like", "ones_like", "randn", "rand", "reshape"];
+
+/// The tensors a functional kernel returned (a tensor, or a tuple/list of tensors).
+pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
+    let item = |value: &Value| match value {
+        Value::Tensor(object) => Ok(object.get().tensor().clone()),
+        other => Err(Unsupported::new(format!("returning a {} from a kernel", other.type_name()), None)),
+    };
+    match value {
+        Value::Tuple(items) => items.iter().map(item).collect(),
+        Value::List(items) => items.borrow().iter().map(item).collect(),
+        other => Ok(vec![item(other)?]),
+    }
+}
+
+/// The kernel's tile settings as `WorkSettings`.
+fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) -> WorkSettings {
+    let buffers = kernel.pass_options.iter().find(|(key, _)| key == "vec_nbuffer_setting").and_then(|(_, value)| value.as_int()).filter(|&count| count >= 1);
+    WorkSettings {
+        vec_buffers: buffers.map_or(2, |count| count as usize),
+        cube_tiles: frame.run.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
+        vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),
+        cube_tile_line: frame.cube_tile_site.and_then(|site| interpreter.line_at(site)),
+    }
+}
+
+/// Records a finished kernel call as tile work; `vec_tile` replaces the kernel's own vec tile (a
+/// sweep row).
+pub(crate) fn work_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame, arguments: &[(String, Tensor)], result: &Value, vec_tile: Option<&[usize]>) -> Result<TileWork, Unsupported> {
+    let settings = settings_of(interpreter, kernel, frame);
+    match kernel.style {
+        KernelStyle::Jit => record_jit(&kernel.name, &frame.ops, arguments, settings),
+        KernelStyle::Functional => {
+            let outputs = returned_tensors(result)?;
+            let return_line = frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
+            let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.run.vec_tile_shapes.clone());
+            let call = AutoCall { name: &kernel.name, ops: &frame.ops, arguments, outputs: &outputs, vec_tile: vec_tile.as_deref(), return_line };
+            record_auto(&call, settings)
+        }
+    }
+}
+
+/// The lowering target of a preset.
+pub(crate) fn target_of(config: &NpuConfig) -> LoweringTarget {
+    LoweringTarget { split: config.architecture == Architecture::Split, cube_cores: config.cube_cores as usize, vector_cores: config.vector_cores as usize }
+}
+
+/// Why tile work did not run on the simulator.
+pub(crate) enum NpuFailure {
+    /// The lowering or the functional execution refused it: the call falls back to the CPU.
+    Fallback(String),
+    /// The chip refused the tiles (capacity, alignment, bounds): the user's error.
+    Chip(NpuError),
+}
+
+/// Lowers `work` for `config` and simulates its schedule.
+pub(crate) fn lower_and_simulate(work: &TileWork, config: &NpuConfig) -> Result<(KernelPlan, Simulation), NpuFailure> {
+    let plan = lower_work(work, &target_of(config)).map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
+    let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
+    Ok((plan, simulation))
+}
+
+/// Runs `plan` on values: `inputs` fill the first GM tensors (the kernel's arguments); returns
+/// every GM tensor after the run.
+pub(crate) fn execute_plan(plan: &KernelPlan, inputs: &[Tensor]) -> Result<Vec<Tensor>, NpuFailure> {
+    let failed = |error: NpuError| NpuFailure::Fallback(format!("the simulator could not compute the values: {error}"));
+    let gm = allocate_gm(plan).map_err(failed)?;
+    for (slot, input) in gm.iter().zip(inputs) {
+        let values = if input.dtype() == slot.dtype() { input.clone() } else { input.cast(slot.dtype()).map_err(|error| NpuFailure::Fallback(error.to_string()))? };
+        let values = values.reshape(slot.shape()).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
+        slot.assign_slice(&full(slot.shape()), &values).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
+    }
+    execute(plan, &gm).map_err(failed)?;
+    Ok(gm)
+}
+
+fn full(shape: &[usize]) -> Vec<SliceSpec> {
+    shape.iter().map(|&size| SliceSpec::full(size)).collect()
+}
+
+/// The returned value with each tensor's values replaced by the simulator's, keeping its autograd
+/// node: the graph (and the gradient) is the reference run's, the values are the NPU's. A new
+/// tensor rather than an in-place write, since the graph may have saved the reference output.
+fn with_values(result: &Value, outputs: &[Tensor]) -> Result<Value, String> {
+    let mut outputs = outputs.iter();
+    let mut replace = |value: &Value| -> Result<Value, String> {
+        let (Value::Tensor(object), Some(values)) = (value, outputs.next()) else { return Err("the kernel's outputs changed".into()) };
+        let var = object.get();
+        let values = values.reshape(var.shape()).map_err(|error| error.to_string())?;
+        let values = if values.dtype() == var.dtype() { values } else { values.cast(var.dtype()).map_err(|error| error.to_string())? };
+        let values = values.with_valid_shape(var.tensor().valid_shape().map(<[usize]>::to_vec));
+        Ok(TensorObject::value(Var::from_parts(values, var.node().cloned(), var.output_index())))
+    };
+    match result {
+        Value::Tuple(items) => Ok(Value::tuple(items.iter().map(&mut replace).collect::<Result<_, _>>()?)),
+        Value::List(items) => {
+            let items: Vec<Value> = items.borrow().iter().map(&mut replace).collect::<Result<_, _>>()?;
+            Ok(Value::list(items))
+        }
+        single => replace(single),
+    }
+}
+
+/// Writes `values` (same elements, maybe another tile form) into `target`'s storage.
+fn overwrite(target: &Tensor, values: &Tensor) -> Result<(), String> {
+    let values = values.reshape(target.shape()).map_err(|error| error.to_string())?;
+    let values = if values.dtype() == target.dtype() { values } else { values.cast(target.dtype()).map_err(|error| error.to_string())? };
+    target.assign_slice(&full(target.shape()), &values).map_err(|error| error.to_string())
+}
+
+/// The GM tensors of the arguments, deduplicated as the recorders do.
+fn distinct(arguments: &[(String, Tensor)]) -> Vec<Tensor> {
+    let mut seen = Vec::new();
+    let mut tensors = Vec::new();
+    for (_, tensor) in arguments {
+        if !seen.contains(&identity(tensor)) {
+            seen.push(identity(tensor));
+            tensors.push(tensor.clone());
+        }
+    }
+    tensors
+}
+
+/// The copies taken before the run, deduplicated by the identity of the arguments they copy.
+fn distinct_copies(arguments: &[(String, Tensor)], before: &[(String, Tensor)]) -> Vec<Tensor> {
+    let mut seen = Vec::new();
+    let mut tensors = Vec::new();
+    for ((_, tensor), (_, copy)) in arguments.iter().zip(before) {
+        if !seen.contains(&identity(tensor)) {
+            seen.push(identity(tensor));
+            tensors.push(copy.clone());
+        }
+    }
+    tensors
+}
+
+/// What a finished reference call needs to run again on the NPU.
+pub(crate) struct NpuCall<'a> {
+    /// The kernel.
+    pub kernel: &'a Kernel,
+    /// Its frame (recorded ops and settings).
+    pub frame: &'a KernelFrame,
+    /// The tensor arguments as received (their values may have been written by a jit kernel).
+    pub arguments: &'a [(String, Tensor)],
+    /// Copies of the arguments taken before the reference run (jit kernels read their outputs).
+    pub before: &'a [(String, Tensor)],
+    /// What the reference run returned.
+    pub result: &'a Value,
+}
+
+/// How many schedules one cell keeps for display.
+pub const MAX_SCHEDULES_PER_CELL: usize = 256;
+
+/// Where a kernel call ran.
+#[derive(Clone)]
+pub(crate) enum Outcome {
+    /// On the simulated NPU, with this schedule; a functional kernel's result with the
+    /// simulator's values.
+    Npu(Rc<Simulation>, Option<Value>),
+    /// On the CPU reference path, for this reason.
+    Cpu(String),
+}
+
+/// Runs the call on the NPU and makes its outputs the simulator's values; a call that cannot run
+/// there falls back to the CPU with a warning. `Err`: the chip refused the tiles.
+pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Span) -> Result<Outcome, NpuError> {
+    let config = match interpreter.npu_config(span) {
+        Ok(config) => config,
+        Err(error) => {
+            fallback(interpreter, &call.kernel.name, &error.message, span);
+            return Ok(Outcome::Cpu(error.message.clone()));
+        }
+    };
+    if call.frame.calls_kernels && call.frame.ops.iter().all(|op| NO_COMPUTE.contains(&op.name.as_str()) || op.name == super::lowering::UNIT_MARKER) {
+        return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
+    }
+    let work = match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None) {
+        Ok(work) => work,
+        Err(reason) => {
+            fallback(interpreter, &call.kernel.name, &reason.to_string(), span);
+            return Ok(Outcome::Cpu(reason.to_string()));
+        }
+    };
+    interpreter.last_work.replace(Some(work.clone()));
+    let stores = work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(step.step, WorkStep::Store { .. }));
+    if !stores {
+        // A jit kernel that writes none of its outputs computes nothing anyone can see.
+        return Ok(Outcome::Cpu("the kernel writes no output".into()));
+    }
+    let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
+        let (plan, simulation) = lower_and_simulate(&work, &config)?;
+        let inputs = if call.kernel.style == KernelStyle::Jit { distinct_copies(call.arguments, call.before) } else { distinct(call.arguments) };
+        let gm = execute_plan(&plan, &inputs)?;
+        let written = |id: usize| work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id));
+        let replaced = match call.kernel.style {
+            KernelStyle::Jit => {
+                for (id, output) in distinct(call.arguments).iter().enumerate() {
+                    if written(id) {
+                        overwrite(output, &gm[id]).map_err(NpuFailure::Fallback)?;
+                    }
+                }
+                None
+            }
+            KernelStyle::Functional => Some(with_values(call.result, &gm[inputs.len()..]).map_err(NpuFailure::Fallback)?),
+        };
+        Ok((Rc::new(simulation), replaced))
+    };
+    match attempt() {
+        Ok((simulation, replaced)) => {
+            let (npu, cpu) = interpreter.kernel_call_counts.get();
+            interpreter.kernel_call_counts.set((npu + 1, cpu));
+            if interpreter.untraced_call.get() {
+                return Ok(Outcome::Npu(simulation, replaced));
+            }
+            super::traces::record_trace(&call.kernel.name, &simulation);
+            let mut schedules = interpreter.schedules.borrow_mut();
+            // A training loop calls kernels many times: a cell keeps the first schedules only.
+            if schedules.len() < MAX_SCHEDULES_PER_CELL {
+                schedules.push((call.kernel.name.clone(), simulation.clone()));
+            }
+            Ok(Outcome::Npu(simulation, replaced))
+        }
+        Err(NpuFailure::Fallback(reason)) => {
+            fallback(interpreter, &call.kernel.name, &reason, span);
+            Ok(Outcome::Cpu(reason))
+        }
+        Err(NpuFailure::Chip(error)) => Err(error),
+    }
+}
+
+/// Warns (once per kernel and cell) that a kernel ran on the CPU reference path, and why.
+fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
+    let (npu, cpu) = interpreter.kernel_call_counts.get();
+    interpreter.kernel_call_counts.set((npu, cpu + 1));
+    if interpreter.fallback_warned.borrow_mut().insert(kernel.to_string()) {
+        interpreter.warn(
+            "npu/cpu-fallback",
+            format!("kernel '{kernel}' ran on the CPU reference path: {reason}"),
+            span,
+            Some("its values are the CPU reference's and no schedule was simulated for this call".into()),
+        );
+    }
+}
+
+/// A chip error at the line that set the tile (vec tiles for UB, cube tiles for L1/L0), or at the
+/// call when the kernel set none.
+pub(crate) fn chip_error(interpreter: &Interpreter, frame: &KernelFrame, error: &NpuError, span: Span) -> crate::lang::interp::error::RuntimeError {
+    let (memory, help) = match error {
+        NpuError::CapacityExceeded { memory, largest_tile, .. } => (Some(*memory), Some(match largest_tile {
+            Some(largest) => format!("the largest tile that fits in {memory} is {largest:?}"),
+            None => format!("no tile of this kind fits in {memory} beside the other buffers"),
+        })),
+        NpuError::Misaligned { memory, .. } => (Some(*memory), None),
+        _ => (None, None),
+    };
+    let site = match memory {
+        Some("UB") => frame.vec_tile_site.or(frame.cube_tile_site),
+        Some(_) => frame.cube_tile_site.or(frame.vec_tile_site),
+        None => None,
+    };
+    let kind = if memory.is_some() { ErrorKind::TileShape } else { ErrorKind::Value };
+    let error = match site {
+        Some(site) => crate::lang::interp::error::RuntimeError::new(kind, error.to_string(), site),
+        None => interpreter.error(kind, error.to_string(), span),
+    };
+    match help {
+        Some(help) => error.with_help(help),
+        None => error,
+    }
+}

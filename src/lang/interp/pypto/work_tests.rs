@@ -1,0 +1,233 @@
+//! Unit tests of the recorders: scripts run on the reference path and the `TileWork` they record
+//! is checked against the tiling worked out by hand in each comment.
+
+use std::rc::Rc;
+
+use crate::lang::interp::{Interpreter, Limits};
+use crate::lang::syntax::parse;
+use crate::tile::{TileWork, WorkOperand, WorkStep};
+
+fn record(source: &str) -> (Rc<Interpreter>, Option<TileWork>) {
+    let interpreter = Interpreter::new(Limits::default());
+    interpreter.set_cell_source(1, source);
+    let parsed = parse(source);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    if let Err(error) = interpreter.run_module(&parsed.module, 1) {
+        panic!("the script failed: {}", error.message);
+    }
+    let work = interpreter.last_work.borrow().clone();
+    if work.is_none() {
+        let warnings = interpreter.take_warnings();
+        eprintln!("{:?}", warnings.iter().map(|warning| warning.message.clone()).collect::<Vec<_>>());
+        warnings.into_iter().for_each(|warning| interpreter.warnings.borrow_mut().push(warning));
+    }
+    (interpreter, work)
+}
+
+fn step_names(work: &TileWork, unit: usize) -> Vec<&'static str> {
+    work.units[unit]
+        .steps
+        .iter()
+        .map(|step| match &step.step {
+            WorkStep::Load { .. } => "load",
+            WorkStep::Unary { .. } => "unary",
+            WorkStep::Binary { .. } => "binary",
+            WorkStep::Clip { .. } => "clip",
+            WorkStep::Reduce { .. } => "reduce",
+            WorkStep::Cast { .. } => "cast",
+            WorkStep::Matmul { .. } => "matmul",
+            WorkStep::Store { .. } => "store",
+        })
+        .collect()
+}
+
+const JIT_SOFTMAX: &str = "import pypto as pt
+@pt.frontend.jit(pass_options={'vec_nbuffer_setting': 1})
+def row_softmax(x, out):
+    pt.set_vec_tile_shapes(4, 16)
+    rows = x.shape[0]
+    for i in pt.loop(0, (rows + 3) // 4):
+        start = i * 4
+        valid = min(4, rows - start)
+        tile = pt.view(x, [4, 16], [start, 0], valid_shape=[valid, 16])
+        shifted = tile - pt.amax(tile, dim=-1, keepdim=True)
+        e = pt.exp(shifted)
+        pt.assemble(e / pt.sum(e, dim=-1, keepdim=True), [start, 0], out)
+x = pt.randn([10, 16], seed=4)
+out = pt.zeros([10, 16])
+row_softmax(x, out)
+";
+
+#[test]
+fn jit_loop_iterations_are_units_with_ragged_views() {
+    // 10 rows in tiles of 4: iterations at rows 0, 4, 8 with 4, 4 and 2 valid rows.
+    let (_, work) = record(JIT_SOFTMAX);
+    let work = work.expect("recorded");
+    assert_eq!(work.tensors.len(), 2);
+    assert_eq!(work.units.len(), 3);
+    assert_eq!(work.settings.vec_buffers, 1);
+    assert_eq!(work.settings.vec_tile_line, Some(4));
+    for (unit, (start, valid)) in [(0usize, 4usize), (4, 4), (8, 2)].into_iter().enumerate() {
+        assert_eq!(step_names(&work, unit), ["load", "reduce", "binary", "unary", "reduce", "binary", "store"]);
+        let steps = &work.units[unit].steps;
+        let WorkStep::Load { region, output } = &steps[0].step else { unreachable!() };
+        assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![start, 0], vec![valid, 16]));
+        assert_eq!(work.units[unit].values[output.0 as usize].shape, vec![4, 16]);
+        let WorkStep::Store { region, .. } = &steps[6].step else { unreachable!() };
+        assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![start, 0], vec![valid, 16]));
+        // Lines: the view is line 9, amax line 10, exp 11, the assemble line 12.
+        let lines: Vec<Option<u32>> = steps.iter().map(|step| step.line).collect();
+        assert_eq!(lines, [Some(9), Some(10), Some(10), Some(11), Some(12), Some(12), Some(12)]);
+        let WorkStep::Reduce { dims, .. } = &steps[1].step else { unreachable!() };
+        assert_eq!(dims, &vec![1]);
+    }
+}
+
+#[test]
+fn functional_kernels_are_tiled_by_their_vec_tile() {
+    // silu(x) * y on [64, 256] with 8 × 64 tiles: 8 × 4 = 32 units, each loading its own tiles.
+    let (_, work) = record(
+        "import pypto as pt
+@pt.kernel
+def gated(x, y):
+    pt.set_vec_tile_shapes(8, 64)
+    return pt.silu(x) * y
+a = gated(pt.randn([64, 256], seed=5), pt.randn([64, 256], seed=6))
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 32);
+    assert_eq!(work.tensors.iter().map(|tensor| tensor.shape.clone()).collect::<Vec<_>>(), vec![vec![64, 256], vec![64, 256], vec![64, 256]]);
+    assert_eq!(step_names(&work, 5), ["load", "unary", "load", "binary", "store"]);
+    // Unit 5 is row tile 1, column tile 1.
+    let WorkStep::Store { region, .. } = &work.units[5].steps[4].step else { unreachable!() };
+    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![8, 64], vec![8, 64]));
+}
+
+#[test]
+fn broadcast_operands_and_numbers() {
+    // (x + b) * 0.5 with b of shape [1, 64] and 8 × 32 tiles over [16, 64]: 4 units; b loads [1, 32].
+    let (_, work) = record(
+        "import pypto as pt
+@pt.kernel
+def biased(x, b):
+    pt.set_vec_tile_shapes(8, 32)
+    return (x + b) * 0.5
+r = biased(pt.randn([16, 64], seed=1), pt.randn([1, 64], seed=2))
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 4);
+    let unit = &work.units[3];
+    let WorkStep::Load { region, .. } = &unit.steps[1].step else { panic!("{:?}", unit.steps) };
+    assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 32], vec![1, 32]));
+    let WorkStep::Binary { rhs, .. } = &unit.steps[3].step else { unreachable!() };
+    assert_eq!(rhs, &WorkOperand::Scalar(0.5));
+}
+
+#[test]
+fn reductions_widen_the_tile_and_keepdim_false_outputs_keep_their_dims() {
+    // sum over the last dim of [16, 256] with 8 × 64 tiles: units of 8 whole rows (2 units); the
+    // [16] output is stored as [16, 1], the same elements.
+    let (_, work) = record(
+        "import pypto as pt
+@pt.kernel
+def row_sum(x):
+    pt.set_vec_tile_shapes(8, 64)
+    return x.sum(dim=-1)
+r = row_sum(pt.randn([16, 256], seed=1))
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 2);
+    assert_eq!(work.tensors[1].shape, vec![16, 1]);
+    let WorkStep::Load { region, .. } = &work.units[1].steps[0].step else { unreachable!() };
+    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![8, 0], vec![8, 256]));
+}
+
+#[test]
+fn matmul_feeding_element_wise_work_is_one_unit_per_output_tile() {
+    // relu(a @ b) with a [32, 48], b [48, 64], tiles 16 × 32: 4 units, each loading 16 rows of a
+    // (all of K) and 32 columns of b.
+    let (_, work) = record(
+        "import pypto as pt
+@pt.kernel
+def mm_relu(a, b):
+    pt.set_vec_tile_shapes(16, 32)
+    pt.set_cube_tile_shapes([16, 16], [16, 48], [32, 32])
+    return pt.relu(pt.matmul(a, b))
+r = mm_relu(pt.randn([32, 48], seed=1), pt.randn([48, 64], seed=2))
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 4);
+    assert_eq!(step_names(&work, 1), ["load", "load", "matmul", "unary", "store"]);
+    assert_eq!(work.settings.cube_tile_line, Some(5));
+    let WorkStep::Load { region, .. } = &work.units[1].steps[1].step else { unreachable!() };
+    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![0, 32], vec![48, 32]));
+}
+
+#[test]
+fn unsupported_ops_fall_back_with_their_line() {
+    let (interpreter, work) = record(
+        "import pypto as pt
+@pt.kernel
+def flat(x):
+    y = pt.exp(x)
+    return pt.reshape(y, [64])
+r = flat(pt.randn([8, 8], seed=1))
+",
+    );
+    assert!(work.is_none());
+    let warnings = interpreter.take_warnings();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].message.contains("cannot run on the NPU yet: `reshape` at line 5"), "{}", warnings[0].message);
+}
+
+#[test]
+fn read_modify_writes_of_one_region_become_accumulating_stores() {
+    // Column sums of a [12, 16] input, 4 rows per iteration, added into out[0:1, :] by every
+    // iteration: each unit loads its rows, reduces them and stores with accumulate (no load of out).
+    let (_, work) = record(
+        "import pypto as pt
+@pt.frontend.jit
+def column_sums(x, out):
+    for i in pt.loop(0, 3):
+        tile = pt.view(x, [4, 16], [i * 4, 0])
+        out[0:1, :] = out[0:1, :] + pt.sum(tile, dim=0, keepdim=True)
+x = pt.randn([12, 16], seed=1)
+out = pt.zeros([1, 16])
+column_sums(x, out)
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(work.units.len(), 3);
+    for unit in 0..3 {
+        assert_eq!(step_names(&work, unit), ["load", "reduce", "store"]);
+        let WorkStep::Store { accumulate, region, .. } = &work.units[unit].steps[2].step else { unreachable!() };
+        assert!(*accumulate);
+        assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 0], vec![1, 16]));
+    }
+}
+
+#[test]
+fn views_and_values_nothing_stores_are_dropped() {
+    // `unused` is viewed and exponentiated but never written: the unit keeps only load, add, store.
+    let (_, work) = record(
+        "import pypto as pt
+@pt.frontend.jit
+def shifted(x, out):
+    for i in pt.loop(0, 2):
+        unused = pt.exp(pt.view(x, [8, 16], [0, 0]))
+        tile = pt.view(x, [8, 16], [i * 8, 0])
+        pt.assemble(tile + 1.0, [i * 8, 0], out)
+x = pt.randn([16, 16], seed=1)
+out = pt.zeros([16, 16])
+shifted(x, out)
+",
+    );
+    let work = work.expect("recorded");
+    assert_eq!(step_names(&work, 0), ["load", "binary", "store"]);
+    let WorkStep::Load { region, .. } = &work.units[1].steps[0].step else { unreachable!() };
+    assert_eq!(region.offsets, vec![8, 0]);
+}
