@@ -198,3 +198,28 @@ fn rebinding_a_builtin_is_allowed_and_the_session_stays_usable() {
     assert_eq!(call.status, CellStatus::Error);
     assert!(call.diagnostics[0].message.contains("not callable"), "{}", call.diagnostics[0].message);
 }
+
+#[test]
+fn a_cell_lists_the_npu_schedule_of_each_kernel_it_called() {
+    let mut session = Session::new();
+    let define = "import pypto as pt\npt.npu.use('teaching')\n@pt.kernel\ndef double(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return x * 2.0\n@pt.kernel\ndef shift(x):\n    return x + 1.0\nx = pt.ones([16, 64])";
+    let defined = session.run_cell(define);
+    assert!(defined.is_ok(), "{:?}", defined.diagnostics);
+    // Defining kernels calls none: nothing to show.
+    assert!(defined.kernel_schedules.is_empty());
+    let called = session.run_cell("y = double(double(x))\nz = shift(y)\ny = double(z)");
+    assert!(called.is_ok(), "{:?}", called.diagnostics);
+    // Grouped by kernel in first-call order, with the number of calls of each.
+    let listed: Vec<(&str, usize)> = called.kernel_schedules.iter().map(|entry| (entry.kernel.as_str(), entry.calls)).collect();
+    assert_eq!(listed, vec![("double", 3), ("shift", 1)]);
+    // Their trace lines are lines of the cell that defined them (execution number 1).
+    assert!(called.kernel_schedules.iter().all(|entry| entry.cell == Some(1)));
+    // The shown schedule is the kernel's own: the same cycles as asking pypto.schedule for one call
+    // on the same input shape, and a trace the page can parse.
+    let asked = session.run_cell("print(pt.schedule(double, x).cycles)").stdout;
+    assert_eq!(called.kernel_schedules[0].schedule.summary.cycles.to_string(), asked.trim());
+    let trace: serde_json::Value = serde_json::from_str(&called.kernel_schedules[0].schedule.trace_json).expect("trace JSON");
+    assert!(trace["traceEvents"].as_array().is_some_and(|events| !events.is_empty()));
+    // The values are the kernel's: ((1·2·2)+1)·2 = 10 everywhere.
+    assert_eq!(session.run_cell("print(y.tolist()[3][5])").stdout, "10.0\n");
+}

@@ -1,6 +1,6 @@
 //! Turns the value of a cell's last expression into a rich display.
 
-use super::result::{Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, SweepDisplay, TensorDisplay};
+use super::result::{Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay};
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
 
@@ -108,4 +108,26 @@ pub fn display_text(display: &Display) -> String {
             text
         }
     }
+}
+
+/// Groups a cell's kernel calls by kernel (first-call order, at most
+/// [`KernelSchedule::MAX_KERNELS`]), keeping each kernel's last schedule and its call count.
+pub(crate) fn kernel_schedules(calls: Vec<(String, std::rc::Rc<crate::npu::Simulation>)>, cell_of: impl Fn(&str) -> Option<usize>) -> Vec<KernelSchedule> {
+    let mut grouped: Vec<(String, usize, std::rc::Rc<crate::npu::Simulation>)> = Vec::new();
+    for (kernel, simulation) in calls {
+        if let Some(entry) = grouped.iter_mut().find(|(name, _, _)| *name == kernel) {
+            entry.1 += 1;
+            entry.2 = simulation;
+        } else if grouped.len() < KernelSchedule::MAX_KERNELS {
+            grouped.push((kernel, 1, simulation));
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(kernel, calls, simulation)| {
+            let small = simulation.trace.events.len() <= KernelSchedule::MAX_TRACE_EVENTS;
+            let trace_json = if small { simulation.trace.to_chrome_json() } else { String::new() };
+            KernelSchedule { cell: cell_of(&kernel), kernel, calls, schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json } }
+        })
+        .collect()
 }

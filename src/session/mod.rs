@@ -12,7 +12,7 @@ mod run;
 pub use display::{display_text, display_value};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
-pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, ScheduleDisplay, SweepDisplay, TensorDisplay, TraceLine};
+pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay, TraceLine};
 pub use crate::lang::interp::pypto::traces::KernelTrace;
 pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
 pub use run::Session;

@@ -39,6 +39,30 @@ pub struct CellResult {
     pub duration_ms: f64,
     /// Kernel calls with their recorded tile shapes and options (for the simulator views).
     pub kernel_runs: Vec<KernelRun>,
+    /// The NPU schedule of each kernel the cell called (its last call), in first-call order.
+    pub kernel_schedules: Vec<KernelSchedule>,
+}
+
+/// The NPU schedule of one kernel a cell called, shown after the cell's output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelSchedule {
+    /// The kernel's name.
+    pub kernel: String,
+    /// How many of the cell's calls of it ran on the NPU.
+    pub calls: usize,
+    /// The execution number of the cell that defined it: the trace's source lines are its lines.
+    pub cell: Option<usize>,
+    /// The schedule of the last call (its trace left out when it is too large to send, see
+    /// [`KernelSchedule::MAX_TRACE_EVENTS`]).
+    pub schedule: ScheduleDisplay,
+}
+
+impl KernelSchedule {
+    /// Kernels listed per cell; a cell calling more shows the first ones.
+    pub const MAX_KERNELS: usize = 8;
+    /// Events above which the automatic view sends the summary only (`pypto.schedule` still
+    /// returns the whole trace): keeps every cell's result small enough to post to the page.
+    pub const MAX_TRACE_EVENTS: usize = 50_000;
 }
 
 impl CellResult {

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::display::display_value;
+use super::display::{display_value, kernel_schedules};
 use super::result::{CellDiagnostic, CellResult, CellStatus, TraceLine};
 use crate::lang::interp::{Interpreter, Limits, RuntimeError, RuntimeWarning, SourceSpan};
 use crate::lang::syntax::line_index::floor_char_boundary;
@@ -134,7 +134,17 @@ impl Session {
             diagnostics,
             duration_ms: now_ms() - started,
             kernel_runs: self.interpreter.take_kernel_runs(),
+            kernel_schedules: kernel_schedules(self.interpreter.take_schedules(), |kernel| self.kernel_cell(kernel)),
         }
+    }
+
+    /// The execution number of the cell that defined the kernel registered as `kernel`.
+    fn kernel_cell(&self, kernel: &str) -> Option<usize> {
+        let globals = self.interpreter.globals();
+        globals.names().iter().find_map(|name| match &globals.get(name)? {
+            crate::lang::interp::Value::Kernel(found) if found.name == kernel => Some(found.function.cell),
+            _ => None,
+        })
     }
 
     fn place(&self, location: SourceSpan) -> (Span, usize, usize, usize, usize) {

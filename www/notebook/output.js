@@ -29,6 +29,31 @@ function renderDisplay(display, context) {
   }
 }
 
+/**
+ * The schedules of the kernels a cell called, folded away: one entry per kernel whose schedule view
+ * is built only when opened (a cell may call big kernels; most readers never open them).
+ */
+function renderKernelSchedules(entries, context) {
+  const box = element('details', 'output-kernel-schedules');
+  box.append(element('summary', null, t('output.kernels.summary', { count: entries.length })));
+  for (const entry of entries) {
+    const summary = entry.schedule?.summary ?? {};
+    const item = element('details', 'kernel-schedule');
+    item.dataset.kernel = entry.kernel;
+    item.append(element('summary', null, t('output.kernels.kernel', { kernel: entry.kernel, calls: entry.calls, cycles: summary.cycles, bound: summary.bound })));
+    item.addEventListener('toggle', () => {
+      if (!item.open || item.dataset.rendered) return;
+      item.dataset.rendered = 'true';
+      if (!entry.schedule.trace_json) item.append(element('p', 'output-note', t('output.kernels.noTrace')));
+      // The trace's lines are lines of the cell that defined the kernel, not of this one.
+      const own = { revealSource: (source) => context.revealSource?.({ ...source, cell: source.cell ?? entry.cell ?? undefined }) };
+      item.append(renderSchedule({ ...entry.schedule, trace_json: entry.schedule.trace_json || '{"traceEvents":[]}' }, own));
+    });
+    box.append(item);
+  }
+  return box;
+}
+
 /** A diagnostic as text: `error[code]: message`, where it is, help, note and the traceback. */
 export function diagnosticText(diagnostic) {
   const lines = [`${diagnostic.severity}${diagnostic.code ? `[${diagnostic.code}]` : ''}: ${diagnostic.message}`];
@@ -57,6 +82,7 @@ export function renderRun(run, context = {}) {
   if (result) {
     if (result.stdout) nodes.push(element('pre', 'output-stdout', result.stdout));
     for (const display of result.displays ?? []) nodes.push(renderDisplay(display, context));
+    if ((result.kernel_schedules ?? []).length > 0) nodes.push(renderKernelSchedules(result.kernel_schedules, context));
     for (const diagnostic of result.diagnostics ?? []) {
       nodes.push(element('pre', diagnostic.severity === 'warning' ? 'output-warning' : 'output-error', diagnosticText(diagnostic)));
     }

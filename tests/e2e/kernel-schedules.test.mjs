@@ -1,0 +1,61 @@
+// After a cell that calls kernels, the notebook lists the NPU schedule of each kernel it called
+// (folded away): one entry per kernel with its call count, the schedule view built when opened, its
+// cycles the same as pypto.schedule reports for one call (printed by another cell), and a click on a
+// timeline event selects the line in the cell that DEFINED the kernel, not the calling cell.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { screenshot } from './harness.mjs';
+import { open, setCells, useSite } from './notebook-helpers.mjs';
+
+useSite();
+
+const DEFINE = `import pypto as pt
+pt.npu.use('teaching')
+@pt.kernel
+def double(x):
+    pt.set_vec_tile_shapes(8, 64)
+    return x * 2.0
+x = pt.ones([16, 64])`;
+const CALL = 'y = double(double(x))\nprint(y.tolist()[0][0])';
+const ASK = 'print(pt.schedule(double, x).cycles)';
+
+test('a cell shows the schedules of the kernels it called; events jump to the defining cell', async () => {
+  const { page, problems, context } = await open({ colorScheme: 'light', viewport: { width: 1200, height: 1400 } });
+  try {
+    await setCells(page, [['code', DEFINE], ['code', CALL], ['code', ASK]]);
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(3)[data-state="done"]', { timeout: 120_000 });
+    const cells = page.locator('.cell');
+    // Defining the kernel calls none: no list.
+    assert.equal(await cells.nth(0).locator('.output-kernel-schedules').count(), 0);
+    const called = cells.nth(1);
+    // 1 · 2 · 2 = 4: the values of the two calls.
+    assert.equal((await called.locator('.output-stdout').textContent()).trim(), '4.0');
+    const list = called.locator('.output-kernel-schedules');
+    assert.equal(await list.count(), 1);
+    const entries = list.locator('.kernel-schedule');
+    assert.deepEqual(await entries.evaluateAll((nodes) => nodes.map((node) => node.dataset.kernel)), ['double']);
+    // Folded: nothing is built until opened.
+    assert.equal(await list.locator('.output-schedule').count(), 0);
+    await list.locator(':scope > summary').click();
+    const cycles = (await cells.nth(2).locator('.output-stdout').textContent()).trim();
+    assert.match(await entries.first().locator(':scope > summary').textContent(), new RegExp(`^double — 2 call\\(s\\), last call: ${cycles} cycles, \\w+-bound$`));
+    await entries.first().locator(':scope > summary').click();
+    const view = entries.first().locator('.output-schedule');
+    await view.waitFor();
+    assert.equal(await view.locator('td[data-field="cycles"]').textContent(), cycles);
+
+    // An event of the multiply: its line is line 6 of the first cell (`return x * 2.0`).
+    const event = view.locator('rect.schedule-event.has-source').first();
+    await event.scrollIntoViewIfNeeded();
+    await event.click();
+    const firstCell = cells.nth(0);
+    await page.waitForFunction(() => document.querySelector('.cell:nth-child(1) .cm-activeLineGutter') !== null);
+    const line = Number(await firstCell.locator('.cm-activeLineGutter').textContent());
+    assert.ok(line >= 4 && line <= 6, `the event selects a line of the kernel in cell 1, got ${line}`);
+    await screenshot(page, 'kernel-schedules-light');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
