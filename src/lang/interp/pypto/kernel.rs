@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
+use super::lowering::identity;
 use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, TensorObject, Value};
@@ -234,7 +235,8 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
 /// reference path (the tensor core through autograd `Var`s), recording what it executes; a
 /// registered gradient makes the call one custom autograd node whose backward is the interpreted
 /// gradient function. The recorded work then runs on the simulated NPU (`npu_run`), whose values
-/// replace the reference's in the outputs (the autograd graph stays the reference run's).
+/// replace the reference's in the outputs; a registered gradient's node is made after that, on the
+/// outputs the caller receives (other kernels keep the reference run's graph).
 pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
     run_kernel_call(interpreter, kernel, arguments, span).result
 }
@@ -278,8 +280,12 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
     let unit_starts = if kernel.style == KernelStyle::Jit { super::work_jit::loop_body_starts(&kernel.function.definition.body) } else { Vec::new() };
     interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts, calls_kernels: false });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    let mut pending = None;
     let mut result = match (kernel.style, gradient) {
-        (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),
+        (KernelStyle::Functional, Some(backward)) => run_detached(interpreter, kernel, arguments, backward, span).map(|(value, gradient)| {
+            pending = Some(gradient);
+            value
+        }),
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     let frame = interpreter.kernel_frames.borrow_mut().pop();
@@ -304,10 +310,27 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
             Err(error) => result = Err(chip_error(interpreter, frame, &error, span)),
         }
     }
+    let finished = result.as_ref().ok().cloned();
+    if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
+        result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);
+    }
     KernelCall { result, frame, arguments: named, outcome, reference }
 }
 
-fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {
+/// A call of a kernel with a registered gradient between its detached run and its autograd node.
+/// The node is made once the outputs are final (the simulator's values), so the node's outputs —
+/// `ctx.outputs` in the backward, and what the graph counts as saved — are the tensors the caller
+/// received, not the reference run's copies.
+struct PendingGradient {
+    inputs: Vec<Var>,
+    attributes: Attributes,
+    attribute_values: Vec<(Value, Value)>,
+    backward: Value,
+    single: bool,
+}
+
+/// Runs the body on detached inputs without recording, and checks that it returned tensors.
+fn run_detached(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<(Value, PendingGradient)> {
     let parameter_names: Vec<String> = kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
     let mut inputs: Vec<Var> = Vec::new();
     let mut attribute_values: Vec<(Value, Value)> = Vec::new();
@@ -340,32 +363,50 @@ fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: 
         let _off = no_grad();
         interpreter.call_function(&kernel.function, detached, span)?
     };
-    let (output_tensors, single) = match &outputs {
-        Value::Tensor(object) => (vec![object.get().tensor().clone()], true),
-        Value::Tuple(_) | Value::List(_) => {
-            let items = interpreter.iterate(&outputs, span)?;
-            let tensors = items
-                .iter()
-                .map(|item| match item {
-                    Value::Tensor(object) => Ok(object.get().tensor().clone()),
-                    other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
-                })
-                .collect::<Result<Vec<Tensor>>>()?;
-            (tensors, false)
-        }
-        other => return Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
+    let single = matches!(outputs, Value::Tensor(_));
+    output_tensors(interpreter, kernel, &outputs, span)?;
+    Ok((outputs, PendingGradient { inputs, attributes, attribute_values, backward, single }))
+}
+
+/// The tensors a kernel with a registered gradient returned (a tensor, or a tuple/list of them).
+fn output_tensors(interpreter: &Interpreter, kernel: &Kernel, outputs: &Value, span: Span) -> Result<Vec<Tensor>> {
+    match outputs {
+        Value::Tensor(object) => Ok(vec![object.get().tensor().clone()]),
+        Value::Tuple(_) | Value::List(_) => interpreter
+            .iterate(outputs, span)?
+            .iter()
+            .map(|item| match item {
+                Value::Tensor(object) => Ok(object.get().tensor().clone()),
+                other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
+            })
+            .collect(),
+        other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
+    }
+}
+
+/// Makes the kernel call one custom autograd node whose outputs are `final_outputs` (the values the
+/// caller gets: the simulator's, or the reference's when the call ran on the CPU). A tensor the
+/// kernel both saved and returned is saved as the returned one, so the graph holds it once.
+fn record_gradient_node(interpreter: &Interpreter, kernel: &Rc<Kernel>, gradient: PendingGradient, final_outputs: &Value, reference: Option<&Value>, frame: &KernelFrame, span: Span) -> Result<Value> {
+    let outputs = output_tensors(interpreter, kernel, final_outputs, span)?;
+    let reference_outputs = match reference {
+        Some(reference) => output_tensors(interpreter, kernel, reference, span)?,
+        None => Vec::new(),
     };
-    let saved: Vec<Tensor> = interpreter
-        .kernel_frames
-        .borrow()
-        .last()
-        .map(|frame| frame.saved.iter().filter_map(|value| if let Value::Tensor(object) = value { Some(object.get().tensor().clone()) } else { None }).collect())
-        .unwrap_or_default();
-    let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs: output_tensors, saved })));
-    let forward_slot = slot.clone();
+    let saved: Vec<Tensor> = frame
+        .saved
+        .iter()
+        .filter_map(|value| if let Value::Tensor(object) = value { Some(object.get().tensor().clone()) } else { None })
+        .map(|tensor| match reference_outputs.iter().position(|output| identity(output) == identity(&tensor)) {
+            Some(index) if index < outputs.len() => outputs[index].clone(),
+            _ => tensor,
+        })
+        .collect();
+    let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs, saved })));
     let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
-        forward_slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
+        slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
     });
+    let PendingGradient { inputs, attributes, attribute_values, backward, single } = gradient;
     let backward = make_backward(interpreter, kernel.name.clone(), backward, Value::dict(attribute_values), inputs.len(), interpreter.at(span));
     register_custom_op(&kernel.name, forward, Some(backward));
     let vars = call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
