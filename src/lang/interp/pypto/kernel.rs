@@ -307,7 +307,7 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
                 }
                 outcome = Some(ran);
             }
-            Err(error) => result = Err(chip_error(interpreter, frame, &error, span)),
+            Err(error) => result = Err(chip_error(interpreter, kernel, frame, &error, span)),
         }
     }
     let finished = result.as_ref().ok().cloned();
