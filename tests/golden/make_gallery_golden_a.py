@@ -141,6 +141,15 @@ def swish_example():
         # bf16 keeps 8 bits (2⁻⁸ ≈ 3.9e-3 per rounding): 4·2⁻⁸ ≈ 1.6e-2 relative plus 8e-3 absolute.
         probe("pt.cast(dx_bf16, pt.DT_FP32).tolist()", gradient(bf16(x), bf16(w32)), 1.6e-2, 8e-3, "bf16: 4·2⁻⁸ relative + 8e-3 absolute"),
         probe("[reports['f32'].passed, reports['f16'].passed, reports['bf16'].passed]", [True, True, True]),
+        # The schedules' GM traffic: the tiles partition each 32×64 f32 tensor, so a kernel reads
+        # every input tensor once and writes every output once. Forward: x in, y out (saving also
+        # writes s); backward: x and the incoming gradient in (reading s adds s), dx out.
+        probe(
+            "[[schedules[name].gm_bytes_read, schedules[name].gm_bytes_written] for name in "
+            "['forward, recomputing', 'forward, saving s', 'backward, recomputing', 'backward, reading s']]",
+            [[tensor_bytes, tensor_bytes], [tensor_bytes, 2 * tensor_bytes], [2 * tensor_bytes, tensor_bytes], [3 * tensor_bytes, tensor_bytes]],
+            why="GM bytes: each input read once, each output written once, 8192 bytes per tensor",
+        ),
     ]
 
 
