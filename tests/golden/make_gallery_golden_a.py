@@ -125,6 +125,7 @@ def swish_example():
         return w * s * (1 + beta * x * (1 - s))
 
     tensor_bytes = 32 * 64 * 4
+    schedule_names = ["forward, recomputing", "forward, saving s", "backward, recomputing", "backward, reading s"]
     return [
         probe("x.tolist()", x, 0.0, 0.0, "k/256 − 4 is exact"),
         probe("swish(x, BETA).tolist()", x * sigmoid(beta * x), 1e-5, 1e-6, "f32 forward"),
@@ -145,8 +146,7 @@ def swish_example():
         # every input tensor once and writes every output once. Forward: x in, y out (saving also
         # writes s); backward: x and the incoming gradient in (reading s adds s), dx out.
         probe(
-            "[[schedules[name].gm_bytes_read, schedules[name].gm_bytes_written] for name in "
-            "['forward, recomputing', 'forward, saving s', 'backward, recomputing', 'backward, reading s']]",
+            "[" + ", ".join(f"[schedules['{name}'].gm_bytes_read, schedules['{name}'].gm_bytes_written]" for name in schedule_names) + "]",
             [[tensor_bytes, tensor_bytes], [tensor_bytes, 2 * tensor_bytes], [2 * tensor_bytes, tensor_bytes], [3 * tensor_bytes, tensor_bytes]],
             why="GM bytes: each input read once, each output written once, 8192 bytes per tensor",
         ),
