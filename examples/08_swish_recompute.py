@@ -14,9 +14,10 @@
 # and every tile lives in UB twice (double buffering). The backward that reads a saved s holds tiles
 # of x, s and the incoming gradient plus two working tiles, each twice: 10 tiles, 20 480 bytes at 8×64 f32.
 # With 8×64 the call stops with *UB overflow … the largest tile that fits is [6, 64]*, pointing at
-# its `set_vec_tile_shapes`. The diagnostic names the largest tile; we take the largest one below it
-# that splits 32 rows evenly, 4×64 (10 buffers × 1 KiB = 10 KiB), so no tile is ragged, and give all
-# five kernels the same tiles so the schedules below compare like with like.
+# its `set_vec_tile_shapes`. The diagnostic names the largest tile; 6 rows would leave a ragged
+# 2-row tile (32 = 5·6 + 2), so we take the largest row count below it that splits 32 rows evenly:
+# 4×64, 10 tiles × 1 KiB = 10 KiB of UB. Every kernel here uses the same tiles, so the schedules
+# below compare like with like.
 #
 # **中文说明：** `swish_β(x) = x · σ(βx)`，β 是核函数的属性（数值参数，反向通过 `ctx.attrs['beta']` 读取）。
 # 导数为 `s·(1 + β·x·(1 − s))`，其中 `s = σ(βx)`。示例 02 保存 `s`；这里反向从 `x` 重新计算 `s`：
@@ -24,8 +25,8 @@
 # 为什么不用 8×64：核函数在模拟 NPU 上运行（`teaching` 预设，UB 为 16 KiB），每个块因双缓冲在 UB 中占两份。
 # 读取已保存 s 的反向核需要 x、s、上游梯度三个输入块和两个工作块，各两份，共 10 块，8×64 f32 时需 20480 字节；
 # 诊断信息会报 *UB overflow … the largest tile that fits is [6, 64]* 并指向其 `set_vec_tile_shapes`。
-# 诊断给出能放下的最大块；我们取不超过它、又能整除 32 行的 4×64（10 × 1 KiB = 10 KiB），没有不完整的块，
-# 并让五个核使用相同的分块，使下面的调度比较公平。
+# 诊断给出能放下的最大块；6 行会留下一个只有 2 行的不完整块（32 = 5·6 + 2），因此取不超过它、又能整除 32 行的
+# 4×64（10 块 × 1 KiB = 10 KiB）。本例所有核使用相同的分块，使下面的调度比较公平。
 
 # %%
 import pypto as pt
