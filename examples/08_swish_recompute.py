@@ -7,12 +7,26 @@
 #
 # Example 02 saves `s` for the backward. Here the backward recomputes `s` from `x`, which it gets
 # anyway: one sigmoid more in the backward, one tensor fewer held between forward and backward.
-# Forward and backward kernels are tiled in UB blocks of 8×64 (`set_vec_tile_shapes`): the 32×64
-# input is 4 tiles, each loaded, computed and stored on its own.
+# Forward and backward kernels are tiled in UB blocks of 4×64 (`set_vec_tile_shapes`): the 32×64
+# input is 8 tiles, each loaded, computed and stored on its own.
+#
+# Why 4×64 and not 8×64: the kernels run on the simulated NPU (the `teaching` preset, 16 KiB of UB),
+# and every tile lives in UB twice (double buffering). The backward that reads a saved s holds tiles
+# of x, s and the incoming gradient plus two working tiles, each twice: 10 tiles, 20 480 bytes at 8×64 f32.
+# With 8×64 the call stops with *UB overflow … the largest tile that fits is [6, 64]*, pointing at
+# its `set_vec_tile_shapes`. The diagnostic names the largest tile; 6 rows would leave a ragged
+# 2-row tile (32 = 5·6 + 2), so we take the largest row count below it that splits 32 rows evenly:
+# 4×64, 10 tiles × 1 KiB = 10 KiB of UB. Every kernel here uses the same tiles, so the schedules
+# below compare like with like.
 #
 # **中文说明：** `swish_β(x) = x · σ(βx)`，β 是核函数的属性（数值参数，反向通过 `ctx.attrs['beta']` 读取）。
 # 导数为 `s·(1 + β·x·(1 − s))`，其中 `s = σ(βx)`。示例 02 保存 `s`；这里反向从 `x` 重新计算 `s`：
-# 反向多做一次 sigmoid，但前向与反向之间少保存一个张量（反向核也少从 GM 读一个张量）。前向与反向核都按 8×64 的 UB 块分块，32×64 的输入共 4 块。
+# 反向多做一次 sigmoid，但前向与反向之间少保存一个张量（反向核也少从 GM 读一个张量）。前向与反向核都按 4×64 的 UB 块分块，32×64 的输入共 8 块。
+# 为什么不用 8×64：核函数在模拟 NPU 上运行（`teaching` 预设，UB 为 16 KiB），每个块因双缓冲在 UB 中占两份。
+# 读取已保存 s 的反向核需要 x、s、上游梯度三个输入块和两个工作块，各两份，共 10 块，8×64 f32 时需 20480 字节；
+# 诊断信息会报 *UB overflow … the largest tile that fits is [6, 64]* 并指向其 `set_vec_tile_shapes`。
+# 诊断给出能放下的最大块；6 行会留下一个只有 2 行的不完整块（32 = 5·6 + 2），因此取不超过它、又能整除 32 行的
+# 4×64（10 块 × 1 KiB = 10 KiB）。本例所有核使用相同的分块，使下面的调度比较公平。
 
 # %%
 import pypto as pt
@@ -25,14 +39,14 @@ w = pt.reshape(pt.cos(pt.arange(0, 2048) * 0.23), [32, 64])
 
 @pt.kernel
 def swish(x, beta):
-    pt.set_vec_tile_shapes(8, 64)
+    pt.set_vec_tile_shapes(4, 64)
     return x * pt.sigmoid(x * beta)
 
 # The backward is a kernel too, with the same UB blocks: it reads x and the incoming gradient and
 # recomputes s tile by tile instead of reading a saved s.
 @pt.kernel
 def swish_grad(x, grad_output, beta):
-    pt.set_vec_tile_shapes(8, 64)
+    pt.set_vec_tile_shapes(4, 64)
     s = pt.sigmoid(x * beta)
     return grad_output * s * (1 + beta * x * (1 - s))
 
@@ -45,19 +59,19 @@ def swish_backward(grad_output, saved, ctx):
 # example-02 style that saves s.
 @pt.kernel
 def swish_ops(x, beta):
-    pt.set_vec_tile_shapes(8, 64)
+    pt.set_vec_tile_shapes(4, 64)
     return x * pt.sigmoid(x * beta)
 
 @pt.kernel
 def swish_saved(x, beta):
-    pt.set_vec_tile_shapes(8, 64)
+    pt.set_vec_tile_shapes(4, 64)
     s = pt.sigmoid(x * beta)
     pt.save_for_backward(s)
     return x * s
 
 @pt.kernel
 def swish_grad_from_saved(x, s, grad_output, beta):
-    pt.set_vec_tile_shapes(8, 64)
+    pt.set_vec_tile_shapes(4, 64)
     return grad_output * s * (1 + beta * x * (1 - s))
 
 @pt.register_gradient("swish_saved")
@@ -120,6 +134,39 @@ for name, dtype in [("f32", pt.DT_FP32), ("f16", pt.DT_FP16), ("bf16", pt.DT_BF1
 dx_f16 = gradients["f16"]
 dx_bf16 = gradients["bf16"]
 reports["bf16"]
+
+# %% [markdown]
+# ## Schedules on the simulated NPU
+# Saving s costs GM traffic: the forward must write s next to y, and the backward reads x, s and the
+# incoming gradient. Recomputing writes y only and reads x and the gradient, at the price of one
+# more sigmoid per tile on the vector unit. Both forwards and both backwards use the same 4×64 tiles.
+#
+# **中文：** 保存 s 需要额外的 GM 访存：前向要把 s 与 y 一起写回，反向读取 x、s 和上游梯度；
+# 重计算只写 y、只读 x 与梯度，代价是每个块多一次向量单元上的 sigmoid。两种做法使用相同的 4×64 分块。
+
+# %%
+@pt.kernel
+def swish_and_s(x, beta):
+    # What the saving forward has to do on the NPU: s leaves UB for GM, to wait for the backward.
+    pt.set_vec_tile_shapes(4, 64)
+    s = pt.sigmoid(x * beta)
+    return x * s, s
+
+s_value = pt.sigmoid(x * BETA)
+schedules = {
+    "forward, recomputing": pt.schedule(swish, x, BETA),
+    "forward, saving s": pt.schedule(swish_and_s, x, BETA),
+    "backward, recomputing": pt.schedule(swish_grad, x, w, BETA),
+    "backward, reading s": pt.schedule(swish_grad_from_saved, x, s_value, w, BETA),
+}
+for name in schedules:
+    schedule = schedules[name]
+    print(name, schedule.cycles, "cycles, GM read", schedule.gm_bytes_read, "written", schedule.gm_bytes_written, "bound", schedule.bound)
+assert schedules["forward, saving s"].gm_bytes_written == 2 * schedules["forward, recomputing"].gm_bytes_written == 2 * tensor_bytes
+assert schedules["backward, reading s"].gm_bytes_read == schedules["backward, recomputing"].gm_bytes_read + tensor_bytes == 3 * tensor_bytes
+assert schedules["forward, recomputing"].cycles < schedules["forward, saving s"].cycles
+assert schedules["backward, recomputing"].cycles < schedules["backward, reading s"].cycles
+schedules["backward, recomputing"]
 
 # %% [markdown]
 # ## Numbers that must not drift

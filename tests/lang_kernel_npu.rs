@@ -264,3 +264,92 @@ def doubled(x):
     let expected: Vec<f64> = printed(&mut session, "x").iter().map(|v| 2.0 * v).collect();
     assert_close(&printed(&mut session, "y"), &expected, 0.0, 1e-7, "2x");
 }
+
+const SAVED_AND_RECOMPUTED: &str = "import pypto as pt
+seen = []
+@pt.kernel
+def swish_saving(x):
+    pt.set_vec_tile_shapes(4, 64)
+    s = pt.sigmoid(x)
+    pt.save_for_backward(s)
+    return x * s
+
+@pt.register_gradient('swish_saving')
+def swish_saving_backward(grad_output, saved, ctx):
+    x, s = saved
+    seen.append(ctx.outputs[0])
+    return grad_output * s * (1 + x * (1 - s))
+
+@pt.kernel
+def swish_recomputing(x):
+    pt.set_vec_tile_shapes(4, 64)
+    return x * pt.sigmoid(x)
+
+@pt.register_gradient('swish_recomputing')
+def swish_recomputing_backward(grad_output, saved, ctx):
+    x, = saved
+    seen.append(ctx.outputs[0])
+    s = pt.sigmoid(x)
+    return grad_output * s * (1 + x * (1 - s))
+
+@pt.kernel
+def exp_saving_output(x):
+    pt.set_vec_tile_shapes(4, 64)
+    y = pt.exp(x)
+    pt.save_for_backward(y)
+    return y
+
+@pt.register_gradient('exp_saving_output')
+def exp_saving_output_backward(grad_output, saved, ctx):
+    x, y = saved
+    seen.append(ctx.outputs[0])
+    return grad_output * y
+
+w = pt.randn([16, 64], seed=15)
+def activation_bytes(kernel):
+    x = pt.randn([16, 64], requires_grad=True, seed=16)
+    y = kernel(x)
+    loss = (y * w).sum()
+    graph = pt.graph(loss)
+    loss.backward()
+    same = seen[-1].tolist() == y.tolist()
+    return graph.saved_activation_bytes, same
+";
+
+#[test]
+fn a_registered_backward_sees_the_outputs_the_caller_received_and_the_graph_holds_them_once() {
+    let mut session = Session::new();
+    run(&mut session, SAVED_AND_RECOMPUTED);
+    let result = run(&mut session, "print(activation_bytes(swish_saving))\nprint(activation_bytes(swish_recomputing))\nprint(activation_bytes(exp_saving_output))");
+    assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
+    // One f32 16×64 tensor is 16·64·4 = 4096 bytes. The graph of (kernel(x)·w).sum() keeps, without
+    // leaves (x, w): the kernel node's saved extras and its output y (a custom backward may read
+    // ctx.outputs), and y again for the product y·w — the same buffer, counted once, because the
+    // node's output is the tensor the caller received (the NPU's), not the reference run's copy.
+    // - saving s: s and y → 8192 (a second copy of y would make it 12288);
+    // - recomputing s: y only → 4096 (8192 with the copy);
+    // - saving its own output y: y is both the extra and the output → 4096 (8192 with the copy).
+    // `True`: ctx.outputs[0] equals the returned y element for element.
+    assert_eq!(result.stdout, "(8192, True)\n(4096, True)\n(4096, True)\n", "{}", result.stdout);
+    // Every call ran on the NPU: three forwards (the backwards call no kernel).
+    assert_eq!(session.take_schedules().len(), 3);
+}
+
+#[test]
+fn a_tile_too_large_for_ub_is_reported_at_its_line_without_a_second_line_number() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto as pt\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)");
+    // Line 4 of this cell sets the tile.
+    let result = session.run_cell("@pt.kernel\ndef grad_from_saved(x, s, grad_output):\n    # three inputs\n    pt.set_vec_tile_shapes(8, 64)\n    return grad_output * s * (1 + 1.5 * x * (1 - s))\ndx = grad_from_saved(x, s, g)");
+    let error = result.error().expect("an 8×64 tile overflows UB");
+    assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
+    assert_eq!((error.cell, error.line), (2, 4), "{error:?}");
+    // The span names the line; a "(line N)" counted in the cell would disagree with a file's numbering.
+    assert!(!error.message.contains("(line"), "{}", error.message);
+    // Three input tiles and two working tiles (1 − s and 1.5·x live at once), each in 2 n-buffer
+    // copies, of 8·64·4 bytes:
+    // 10 · 2048 = 20480 bytes > 16384 (the teaching preset's UB); the largest r×64 tile has
+    // 10 · r · 256 ≤ 16384, r = 6.
+    assert!(error.message.contains("20480") && error.message.contains("16384"), "{}", error.message);
+    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [6, 64]"), "{error:?}");
+}

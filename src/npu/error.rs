@@ -29,6 +29,27 @@ fn line_suffix(line: &Option<u32>) -> String {
     line.map(|line| format!(" (line {line})")).unwrap_or_default()
 }
 
+impl NpuError {
+    /// The kernel source line the error carries, if any.
+    pub fn source_line(&self) -> Option<u32> {
+        match self {
+            NpuError::CapacityExceeded { source_line, .. } | NpuError::Misaligned { source_line, .. } | NpuError::ViewOutOfBounds { source_line, .. } => *source_line,
+            _ => None,
+        }
+    }
+
+    /// The same error without its source line, for a diagnostic whose span already points at the
+    /// line: the line it carries counts from the top of the kernel's cell, not of the file, so the
+    /// message and the location would disagree.
+    pub fn without_source_line(&self) -> NpuError {
+        let mut error = self.clone();
+        if let NpuError::CapacityExceeded { source_line, .. } | NpuError::Misaligned { source_line, .. } | NpuError::ViewOutOfBounds { source_line, .. } = &mut error {
+            *source_line = None;
+        }
+        error
+    }
+}
+
 impl fmt::Display for NpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

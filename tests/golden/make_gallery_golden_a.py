@@ -125,6 +125,7 @@ def swish_example():
         return w * s * (1 + beta * x * (1 - s))
 
     tensor_bytes = 32 * 64 * 4
+    schedule_names = ["forward, recomputing", "forward, saving s", "backward, recomputing", "backward, reading s"]
     return [
         probe("x.tolist()", x, 0.0, 0.0, "k/256 − 4 is exact"),
         probe("swish(x, BETA).tolist()", x * sigmoid(beta * x), 1e-5, 1e-6, "f32 forward"),
@@ -141,6 +142,14 @@ def swish_example():
         # bf16 keeps 8 bits (2⁻⁸ ≈ 3.9e-3 per rounding): 4·2⁻⁸ ≈ 1.6e-2 relative plus 8e-3 absolute.
         probe("pt.cast(dx_bf16, pt.DT_FP32).tolist()", gradient(bf16(x), bf16(w32)), 1.6e-2, 8e-3, "bf16: 4·2⁻⁸ relative + 8e-3 absolute"),
         probe("[reports['f32'].passed, reports['f16'].passed, reports['bf16'].passed]", [True, True, True]),
+        # The schedules' GM traffic: the tiles partition each 32×64 f32 tensor, so a kernel reads
+        # every input tensor once and writes every output once. Forward: x in, y out (saving also
+        # writes s); backward: x and the incoming gradient in (reading s adds s), dx out.
+        probe(
+            "[" + ", ".join(f"[schedules['{name}'].gm_bytes_read, schedules['{name}'].gm_bytes_written]" for name in schedule_names) + "]",
+            [[tensor_bytes, tensor_bytes], [tensor_bytes, 2 * tensor_bytes], [2 * tensor_bytes, tensor_bytes], [3 * tensor_bytes, tensor_bytes]],
+            why="GM bytes: each input read once, each output written once, 8192 bytes per tensor",
+        ),
     ]
 
 

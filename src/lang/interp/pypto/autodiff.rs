@@ -1,13 +1,17 @@
 //! Autograd from scripts: `register_gradient`, `no_grad`, `checkpoint`, `graph`,
-//! `autodiff.grad`, `autodiff.check_gradient` and the report object it returns.
+//! `autodiff.grad`, `autodiff.check_gradient` and the report object it returns; and the autograd
+//! node of a kernel call with a registered gradient (made after the call ran on the NPU).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::lowering::identity;
+use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput};
 use crate::autograd::{checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
-use crate::lang::interp::interpreter::Interpreter;
-use crate::lang::interp::value::{Object, TensorObject, Value};
+use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
+use crate::lang::interp::value::{Kernel, Object, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::tensor::Tensor;
 
@@ -168,4 +172,148 @@ impl Interpreter {
             other => Err(self.error(ErrorKind::Type, format!("{what}: expected a tensor or a list of tensors, not {}", other.type_name()), span)),
         }
     }
+}
+
+/// A call of a kernel with a registered gradient between its detached run and its autograd node.
+/// The node is made once the outputs are final (the simulator's values), so the node's outputs —
+/// `ctx.outputs` in the backward, and what the graph counts as saved — are the tensors the caller
+/// received, not the reference run's copies.
+pub(crate) struct PendingGradient {
+    inputs: Vec<Var>,
+    attributes: Attributes,
+    attribute_values: Vec<(Value, Value)>,
+    backward: Value,
+    single: bool,
+}
+
+/// Runs the body on detached inputs without recording, and checks that it returned tensors.
+pub(crate) fn run_detached(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<(Value, PendingGradient)> {
+    let parameter_names: Vec<String> = kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
+    let mut inputs: Vec<Var> = Vec::new();
+    let mut attribute_values: Vec<(Value, Value)> = Vec::new();
+    let mut attributes = Attributes::new();
+    let mut detached = Arguments { positional: Vec::new(), keywords: Vec::new() };
+    let mut classify = |name: String, value: Value| -> Value {
+        match &value {
+            Value::Tensor(object) => {
+                let var = object.get();
+                inputs.push(var.clone());
+                TensorObject::value(var.detach())
+            }
+            other => {
+                if let Some(attribute) = to_attribute(other) {
+                    attributes.insert(name.clone(), attribute);
+                }
+                attribute_values.push((Value::string(name), other.clone()));
+                value
+            }
+        }
+    };
+    for (index, (value, value_span)) in arguments.positional.into_iter().enumerate() {
+        let name = parameter_names.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
+        detached.positional.push((classify(name, value), value_span));
+    }
+    for (name, value, value_span) in arguments.keywords {
+        detached.keywords.push((name.clone(), classify(name, value), value_span));
+    }
+    let outputs = {
+        let _off = no_grad();
+        interpreter.call_function(&kernel.function, detached, span)?
+    };
+    let single = matches!(outputs, Value::Tensor(_));
+    output_tensors(interpreter, kernel, &outputs, span)?;
+    Ok((outputs, PendingGradient { inputs, attributes, attribute_values, backward, single }))
+}
+
+/// The tensors a kernel with a registered gradient returned (a tensor, or a tuple/list of them).
+fn output_tensors(interpreter: &Interpreter, kernel: &Kernel, outputs: &Value, span: Span) -> Result<Vec<Tensor>> {
+    match outputs {
+        Value::Tensor(object) => Ok(vec![object.get().tensor().clone()]),
+        Value::Tuple(_) | Value::List(_) => interpreter
+            .iterate(outputs, span)?
+            .iter()
+            .map(|item| match item {
+                Value::Tensor(object) => Ok(object.get().tensor().clone()),
+                other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
+            })
+            .collect(),
+        other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
+    }
+}
+
+/// Makes the kernel call one custom autograd node whose outputs are `final_outputs` (the values the
+/// caller gets: the simulator's, or the reference's when the call ran on the CPU). A tensor the
+/// kernel both saved and returned is saved as the returned one, so the graph holds it once.
+pub(crate) fn record_gradient_node(interpreter: &Interpreter, kernel: &Rc<Kernel>, gradient: PendingGradient, final_outputs: &Value, reference: Option<&Value>, frame: &KernelFrame, span: Span) -> Result<Value> {
+    let outputs = output_tensors(interpreter, kernel, final_outputs, span)?;
+    let reference_outputs = match reference {
+        Some(reference) => output_tensors(interpreter, kernel, reference, span)?,
+        None => Vec::new(),
+    };
+    let saved: Vec<Tensor> = frame
+        .saved
+        .iter()
+        .filter_map(|value| if let Value::Tensor(object) = value { Some(object.get().tensor().clone()) } else { None })
+        .map(|tensor| match reference_outputs.iter().position(|output| identity(output) == identity(&tensor)) {
+            Some(index) if index < outputs.len() => outputs[index].clone(),
+            _ => tensor,
+        })
+        .collect();
+    let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs, saved })));
+    let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
+        slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
+    });
+    let PendingGradient { inputs, attributes, attribute_values, backward, single } = gradient;
+    let backward = make_backward(interpreter, kernel.name.clone(), backward, Value::dict(attribute_values), inputs.len(), interpreter.at(span));
+    register_custom_op(&kernel.name, forward, Some(backward));
+    let vars = call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
+    let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
+    Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
+}
+
+fn make_backward(interpreter: &Interpreter, name: String, function: Value, attributes: Value, input_count: usize, site: crate::lang::interp::error::SourceSpan) -> CustomBackward {
+    let weak = interpreter.me.clone();
+    Rc::new(move |grads: &[Var], saved: &[Var], context: &crate::autograd::Context| {
+        let Some(interpreter) = weak.upgrade() else {
+            return Err(crate::autograd::AutogradError::CustomOp { name: name.clone(), detail: "the session that registered this gradient is gone".into() });
+        };
+        let grad_value = if grads.len() == 1 { TensorObject::value(grads[0].clone()) } else { Value::tuple(grads.iter().cloned().map(TensorObject::value).collect()) };
+        let saved_value = Value::tuple(saved.iter().cloned().map(TensorObject::value).collect());
+        let context_value = Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
+        interpreter.cells.borrow_mut().push(site.cell);
+        let result = interpreter.call_values(&function, vec![grad_value, saved_value, context_value], site.span);
+        interpreter.cells.borrow_mut().pop();
+        let returned = result.map_err(|error| interpreter.stash(error, &name))?;
+        let items = match returned {
+            Value::Tuple(_) | Value::List(_) => interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?,
+            single => vec![single],
+        };
+        if items.len() != input_count {
+            let error = interpreter
+                .error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span)
+                .with_help("a registered backward returns one gradient (or None) per tensor input of the kernel, in order");
+            return Err(interpreter.stash(error, &name));
+        }
+        items
+            .into_iter()
+            .map(|item| match &item {
+                Value::None => Ok(None),
+                Value::Tensor(object) => Ok(Some(object.get())),
+                other => {
+                    let error = interpreter.error(ErrorKind::Type, format!("the registered gradient of '{name}' returned a {} where a tensor or None was expected", other.type_name()), site.span);
+                    Err(interpreter.stash(error, &name))
+                }
+            })
+            .collect()
+    })
+}
+
+fn to_attribute(value: &Value) -> Option<Attribute> {
+    Some(match value {
+        Value::Bool(flag) => Attribute::Bool(*flag),
+        Value::Int(number) => Attribute::Int(*number),
+        Value::Float(number) => Attribute::Float(*number),
+        Value::Str(text) => Attribute::Text(text.to_string()),
+        _ => return None,
+    })
 }

@@ -2,15 +2,14 @@
 //! a kernel is executed: the CPU reference path now, the NPU simulator later, with no change to user
 //! code), tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput, Var};
+use super::autodiff::{record_gradient_node, run_detached};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
-use crate::lang::interp::value::{Kernel, KernelStyle, Object, TensorObject, Value};
+use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::tensor::{DType, Tensor};
@@ -234,7 +233,8 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
 /// reference path (the tensor core through autograd `Var`s), recording what it executes; a
 /// registered gradient makes the call one custom autograd node whose backward is the interpreted
 /// gradient function. The recorded work then runs on the simulated NPU (`npu_run`), whose values
-/// replace the reference's in the outputs (the autograd graph stays the reference run's).
+/// replace the reference's in the outputs; a registered gradient's node is made after that, on the
+/// outputs the caller receives (other kernels keep the reference run's graph).
 pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
     run_kernel_call(interpreter, kernel, arguments, span).result
 }
@@ -278,8 +278,12 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
     let unit_starts = if kernel.style == KernelStyle::Jit { super::work_jit::loop_body_starts(&kernel.function.definition.body) } else { Vec::new() };
     interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts, calls_kernels: false });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    let mut pending = None;
     let mut result = match (kernel.style, gradient) {
-        (KernelStyle::Functional, Some(backward)) => run_with_gradient(interpreter, kernel, arguments, backward, span),
+        (KernelStyle::Functional, Some(backward)) => run_detached(interpreter, kernel, arguments, backward, span).map(|(value, gradient)| {
+            pending = Some(gradient);
+            value
+        }),
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     let frame = interpreter.kernel_frames.borrow_mut().pop();
@@ -301,121 +305,12 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
                 }
                 outcome = Some(ran);
             }
-            Err(error) => result = Err(chip_error(interpreter, frame, &error, span)),
+            Err(error) => result = Err(chip_error(interpreter, kernel, frame, &error, span)),
         }
+    }
+    let finished = result.as_ref().ok().cloned();
+    if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
+        result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);
     }
     KernelCall { result, frame, arguments: named, outcome, reference }
-}
-
-fn run_with_gradient(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<Value> {
-    let parameter_names: Vec<String> = kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
-    let mut inputs: Vec<Var> = Vec::new();
-    let mut attribute_values: Vec<(Value, Value)> = Vec::new();
-    let mut attributes = Attributes::new();
-    let mut detached = Arguments { positional: Vec::new(), keywords: Vec::new() };
-    let mut classify = |name: String, value: Value| -> Value {
-        match &value {
-            Value::Tensor(object) => {
-                let var = object.get();
-                inputs.push(var.clone());
-                TensorObject::value(var.detach())
-            }
-            other => {
-                if let Some(attribute) = to_attribute(other) {
-                    attributes.insert(name.clone(), attribute);
-                }
-                attribute_values.push((Value::string(name), other.clone()));
-                value
-            }
-        }
-    };
-    for (index, (value, value_span)) in arguments.positional.into_iter().enumerate() {
-        let name = parameter_names.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
-        detached.positional.push((classify(name, value), value_span));
-    }
-    for (name, value, value_span) in arguments.keywords {
-        detached.keywords.push((name.clone(), classify(name, value), value_span));
-    }
-    let outputs = {
-        let _off = no_grad();
-        interpreter.call_function(&kernel.function, detached, span)?
-    };
-    let (output_tensors, single) = match &outputs {
-        Value::Tensor(object) => (vec![object.get().tensor().clone()], true),
-        Value::Tuple(_) | Value::List(_) => {
-            let items = interpreter.iterate(&outputs, span)?;
-            let tensors = items
-                .iter()
-                .map(|item| match item {
-                    Value::Tensor(object) => Ok(object.get().tensor().clone()),
-                    other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
-                })
-                .collect::<Result<Vec<Tensor>>>()?;
-            (tensors, false)
-        }
-        other => return Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
-    };
-    let saved: Vec<Tensor> = interpreter
-        .kernel_frames
-        .borrow()
-        .last()
-        .map(|frame| frame.saved.iter().filter_map(|value| if let Value::Tensor(object) = value { Some(object.get().tensor().clone()) } else { None }).collect())
-        .unwrap_or_default();
-    let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs: output_tensors, saved })));
-    let forward_slot = slot.clone();
-    let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
-        forward_slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
-    });
-    let backward = make_backward(interpreter, kernel.name.clone(), backward, Value::dict(attribute_values), inputs.len(), interpreter.at(span));
-    register_custom_op(&kernel.name, forward, Some(backward));
-    let vars = call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
-    let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
-    Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
-}
-
-fn make_backward(interpreter: &Interpreter, name: String, function: Value, attributes: Value, input_count: usize, site: crate::lang::interp::error::SourceSpan) -> CustomBackward {
-    let weak = interpreter.me.clone();
-    Rc::new(move |grads: &[Var], saved: &[Var], context: &crate::autograd::Context| {
-        let Some(interpreter) = weak.upgrade() else {
-            return Err(crate::autograd::AutogradError::CustomOp { name: name.clone(), detail: "the session that registered this gradient is gone".into() });
-        };
-        let grad_value = if grads.len() == 1 { TensorObject::value(grads[0].clone()) } else { Value::tuple(grads.iter().cloned().map(TensorObject::value).collect()) };
-        let saved_value = Value::tuple(saved.iter().cloned().map(TensorObject::value).collect());
-        let context_value = Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
-        interpreter.cells.borrow_mut().push(site.cell);
-        let result = interpreter.call_values(&function, vec![grad_value, saved_value, context_value], site.span);
-        interpreter.cells.borrow_mut().pop();
-        let returned = result.map_err(|error| interpreter.stash(error, &name))?;
-        let items = match returned {
-            Value::Tuple(_) | Value::List(_) => interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?,
-            single => vec![single],
-        };
-        if items.len() != input_count {
-            let error = interpreter
-                .error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span)
-                .with_help("a registered backward returns one gradient (or None) per tensor input of the kernel, in order");
-            return Err(interpreter.stash(error, &name));
-        }
-        items
-            .into_iter()
-            .map(|item| match &item {
-                Value::None => Ok(None),
-                Value::Tensor(object) => Ok(Some(object.get())),
-                other => {
-                    let error = interpreter.error(ErrorKind::Type, format!("the registered gradient of '{name}' returned a {} where a tensor or None was expected", other.type_name()), site.span);
-                    Err(interpreter.stash(error, &name))
-                }
-            })
-            .collect()
-    })
-}
-
-fn to_attribute(value: &Value) -> Option<Attribute> {
-    Some(match value {
-        Value::Bool(flag) => Attribute::Bool(*flag),
-        Value::Int(number) => Attribute::Int(*number),
-        Value::Float(number) => Attribute::Float(*number),
-        Value::Str(text) => Attribute::Text(text.to_string()),
-        _ => return None,
-    })
 }

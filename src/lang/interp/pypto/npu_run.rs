@@ -283,7 +283,7 @@ fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
 
 /// A chip error at the line that set the tile (vec tiles for UB, cube tiles for L1/L0), or at the
 /// call when the kernel set none.
-pub(crate) fn chip_error(interpreter: &Interpreter, frame: &KernelFrame, error: &NpuError, span: Span) -> crate::lang::interp::error::RuntimeError {
+pub(crate) fn chip_error(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame, error: &NpuError, span: Span) -> crate::lang::interp::error::RuntimeError {
     let (memory, help) = match error {
         NpuError::CapacityExceeded { memory, largest_tile, .. } => (Some(*memory), Some(match largest_tile {
             Some(largest) => format!("the largest tile that fits in {memory} is {largest:?}"),
@@ -297,13 +297,26 @@ pub(crate) fn chip_error(interpreter: &Interpreter, frame: &KernelFrame, error: 
         Some(_) => frame.cube_tile_site.or(frame.vec_tile_site),
         None => None,
     };
+    // Without a tile setting to blame, the kernel line the error names (counted in the kernel's
+    // cell) is the location; the message then drops its "(line N)", which the span shows.
+    let site = site.or_else(|| error.source_line().and_then(|line| line_span(interpreter, kernel.function.cell, line)));
     let kind = if memory.is_some() { ErrorKind::TileShape } else { ErrorKind::Value };
     let error = match site {
-        Some(site) => crate::lang::interp::error::RuntimeError::new(kind, error.to_string(), site),
+        Some(site) => crate::lang::interp::error::RuntimeError::new(kind, error.without_source_line().to_string(), site),
         None => interpreter.error(kind, error.to_string(), span),
     };
     match help {
         Some(help) => error.with_help(help),
         None => error,
     }
+}
+
+/// The span of line `line` (1-based, counted in cell `cell`, the one that defines the kernel):
+/// the whole line without its newline; `None` when the cell's lines are unknown.
+fn line_span(interpreter: &Interpreter, cell: usize, line: u32) -> Option<SourceSpan> {
+    let starts = interpreter.cell_lines.borrow().get(&cell)?.clone();
+    let index = (line as usize).checked_sub(1)?;
+    let start = *starts.get(index)?;
+    let end = starts.get(index + 1).map_or(start, |next| next.saturating_sub(1).max(start));
+    Some(SourceSpan { cell, span: Span::new(start, end) })
 }
