@@ -50,7 +50,8 @@ test('a cell shows the schedules of the kernels it called; events jump to the de
     await event.scrollIntoViewIfNeeded();
     await event.click();
     const firstCell = cells.nth(0);
-    await page.waitForFunction(() => document.querySelector('.cell:nth-child(1) .cm-activeLineGutter') !== null);
+    // (The editors live in shadow roots: Playwright's locators pierce them, querySelector does not.)
+    await firstCell.locator('.cm-activeLineGutter').waitFor();
     const line = Number(await firstCell.locator('.cm-activeLineGutter').textContent());
     assert.ok(line >= 4 && line <= 6, `the event selects a line of the kernel in cell 1, got ${line}`);
     await screenshot(page, 'kernel-schedules-light');

@@ -59,12 +59,13 @@ pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Spa
 
 impl RecordedRun {
     /// The schedule with the vec tile `vec_tile` in place of the kernel's own (a sweep row).
+    /// (A row names no source line: the row is its own tile shape, not the kernel's tile line.)
     pub(crate) fn simulate_with(&self, interpreter: &Interpreter, vec_tile: &[usize]) -> std::result::Result<Simulation, ScheduleFailure> {
         let work = work_of(interpreter, &self.kernel, &self.frame, &self.arguments, &self.result, Some(vec_tile)).map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
             Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),
-            Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.to_string())),
+            Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().to_string())),
         }
     }
 }
