@@ -112,14 +112,14 @@ pub fn display_text(display: &Display) -> String {
 
 /// Groups a cell's kernel calls by kernel (first-call order, at most
 /// [`KernelSchedule::MAX_KERNELS`]), keeping each kernel's last schedule and its call count.
-pub(crate) fn kernel_schedules(calls: Vec<(String, std::rc::Rc<crate::npu::Simulation>)>, cell_of: impl Fn(&str) -> Option<usize>) -> Vec<KernelSchedule> {
+pub(crate) fn kernel_schedules(calls: &[(String, std::rc::Rc<crate::npu::Simulation>)], cell_of: impl Fn(&str) -> Option<usize>) -> Vec<KernelSchedule> {
     let mut grouped: Vec<(String, usize, std::rc::Rc<crate::npu::Simulation>)> = Vec::new();
     for (kernel, simulation) in calls {
-        if let Some(entry) = grouped.iter_mut().find(|(name, _, _)| *name == kernel) {
+        if let Some(entry) = grouped.iter_mut().find(|(name, _, _)| name == kernel) {
             entry.1 += 1;
-            entry.2 = simulation;
+            entry.2 = simulation.clone();
         } else if grouped.len() < KernelSchedule::MAX_KERNELS {
-            grouped.push((kernel, 1, simulation));
+            grouped.push((kernel.clone(), 1, simulation.clone()));
         }
     }
     grouped

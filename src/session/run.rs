@@ -14,6 +14,8 @@ use crate::tensor::set_allocation_limit;
 pub struct Session {
     interpreter: Rc<Interpreter>,
     sources: Vec<String>,
+    /// Every kernel call's schedule of the last cell, for `take_schedules`.
+    last_schedules: Vec<(String, Rc<crate::npu::Simulation>)>,
 }
 
 impl Default for Session {
@@ -34,10 +36,10 @@ impl Session {
         crate::lang::interp::pypto::traces::take_traces()
     }
 
-    /// The schedules of the kernel calls that ran on the simulated NPU since the last call (kernel
-    /// name, simulation), in call order: what the notebook shows after a cell.
-    pub fn take_schedules(&mut self) -> Vec<(String, std::rc::Rc<crate::npu::Simulation>)> {
-        self.interpreter.take_schedules()
+    /// The schedule of every kernel call of the last cell that ran on the simulated NPU (kernel
+    /// name, simulation), in call order (the cell's result groups them by kernel); empty once taken.
+    pub fn take_schedules(&mut self) -> Vec<(String, Rc<crate::npu::Simulation>)> {
+        std::mem::take(&mut self.last_schedules)
     }
 
     /// A session with the default limits.
@@ -47,7 +49,7 @@ impl Session {
 
     /// A session with `limits`.
     pub fn with_limits(limits: Limits) -> Session {
-        Session { interpreter: Interpreter::new(limits), sources: Vec::new() }
+        Session { interpreter: Interpreter::new(limits), sources: Vec::new(), last_schedules: Vec::new() }
     }
 
     /// The limits in force.
@@ -80,6 +82,7 @@ impl Session {
         self.interpreter = Interpreter::new(limits);
         self.interpreter.set_npu_preset(&preset);
         self.sources.clear();
+        self.last_schedules.clear();
     }
 
     /// The names defined so far.
@@ -126,6 +129,7 @@ impl Session {
             diagnostics.push(self.warning_diagnostic(&warning));
         }
         diagnostics.sort_by_key(|diagnostic| (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start));
+        self.last_schedules = self.interpreter.take_schedules();
         CellResult {
             execution_count: cell,
             status,
@@ -134,7 +138,7 @@ impl Session {
             diagnostics,
             duration_ms: now_ms() - started,
             kernel_runs: self.interpreter.take_kernel_runs(),
-            kernel_schedules: kernel_schedules(self.interpreter.take_schedules(), |kernel| self.kernel_cell(kernel)),
+            kernel_schedules: kernel_schedules(&self.last_schedules, |kernel| self.kernel_cell(kernel)),
         }
     }
 
