@@ -160,6 +160,11 @@ impl BinaryOp {
     pub const ALL: [BinaryOp; 7] =
         [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
 
+    /// The op with this pypto name (`add`, `maximum` …).
+    pub fn from_name(name: &str) -> Option<BinaryOp> {
+        BinaryOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
     /// The pypto name of the op.
     pub fn name(self) -> &'static str {
         match self {

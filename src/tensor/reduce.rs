@@ -26,6 +26,14 @@ pub enum ReduceOp {
 }
 
 impl ReduceOp {
+    /// Every reduction.
+    pub const ALL: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Amax, ReduceOp::Amin, ReduceOp::Var];
+
+    /// The op with this pypto name (`sum`, `amax` …).
+    pub fn from_name(name: &str) -> Option<ReduceOp> {
+        ReduceOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
     /// The pypto name.
     pub fn name(self) -> &'static str {
         match self {

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from './harness.mjs';
-import { open, useSite } from './notebook-helpers.mjs';
+import { open, runExample, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
@@ -24,16 +24,6 @@ const EXPECTED_VIEWS = {
 
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.py')).sort();
 
-async function runExample(page, name) {
-  await page.click('#examples');
-  await page.locator(`#gallery-dialog .gallery-item[data-example="${name}"]`).click();
-  await page.waitForFunction(() => globalThis.tilelab.model.cells.some((cell) => cell.kind === 'code'));
-  await page.click('#run-all');
-  await page.waitForFunction(() => {
-    const states = [...document.querySelectorAll('.cell')].map((node) => node.dataset.state);
-    return states.some((state) => state === 'done' || state === 'error') && !states.some((state) => state === 'queued' || state === 'running');
-  }, null, { timeout: 300_000 });
-}
 
 test('the gallery lists every notebook of examples/', async () => {
   const { page, problems, context } = await open();
@@ -52,7 +42,7 @@ for (const name of EXAMPLES) {
   test(`gallery example ${name} runs clean in the browser`, { timeout: 360_000 }, async () => {
     const { page, problems, context } = await open();
     try {
-      await runExample(page, name);
+      await runExample(page, name, 300_000);
       const failed = await page.locator('.cell[data-state="error"]').evaluateAll((nodes) => nodes.map((node) => node.textContent.slice(0, 400)));
       assert.deepEqual(failed, [], `${name}: cells ended in an error`);
       const states = await page.locator('.cell[data-kind="code"]').evaluateAll((nodes) => nodes.map((node) => node.dataset.state));

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot } from './harness.mjs';
-import { cells, open, setCells, useSite } from './notebook-helpers.mjs';
+import { cells, open, runExample, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
@@ -31,16 +31,6 @@ function finished(page, index, state, timeout = 30_000) {
 }
 
 /** Opens an example from the gallery, runs all its cells and waits until none is queued or running. */
-async function runExample(page, name) {
-  await page.click('#examples');
-  await page.locator(`#gallery-dialog .gallery-item[data-example="${name}"]`).click();
-  await page.waitForFunction(() => globalThis.tilelab.model.cells.some((cell) => cell.kind === 'code'));
-  await page.click('#run-all');
-  await page.waitForFunction(() => {
-    const states = [...document.querySelectorAll('.cell')].map((node) => node.dataset.state);
-    return states.some((state) => state === 'done' || state === 'error') && !states.some((state) => state === 'queued' || state === 'running');
-  }, null, { timeout: 120_000 });
-}
 
 /** The rows (after the heading) of the worst-elements table: [input index, output index, analytic, numerical, abs error]. */
 function worstRows(check) {

@@ -53,3 +53,15 @@ export async function streamText(stream) {
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** Opens example `name` from the gallery and runs all its cells (resolves when none is queued or running). */
+export async function runExample(page, name, timeout = 120_000) {
+  await page.click('#examples');
+  await page.locator(`#gallery-dialog .gallery-item[data-example="${name}"]`).click();
+  await page.waitForFunction(() => globalThis.tilelab.model.cells.some((cell) => cell.kind === 'code'));
+  await page.click('#run-all');
+  await page.waitForFunction(() => {
+    const states = [...document.querySelectorAll('.cell')].map((node) => node.dataset.state);
+    return states.some((state) => state === 'done' || state === 'error') && !states.some((state) => state === 'queued' || state === 'running');
+  }, null, { timeout });
+}

@@ -23,7 +23,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         };
         return wrap(x.unary(op));
     }
-    if let Some(op) = binary_op(name) {
+    if let Some(op) = BinaryOp::from_name(name) {
         let names: &[&str] = if name == "pow" { &["x", "exponent"] } else { &["a", "b"] };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;
         let first = bound.required(0)?.clone();
@@ -36,7 +36,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         let b = interpreter.operand(&second, dtype, bound.span_of(1))?;
         return wrap(a.binary(op, &b));
     }
-    if let Some(op) = reduce_op(name) {
+    if let Some(op) = ReduceOp::from_name(name) {
         let bound = interpreter.bind(&full, &["x", "dim", "keepdim"], arguments, false, span)?;
         let x = bound.tensor(0)?;
         let dims = bound.dims(1)?;
@@ -156,29 +156,7 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
 }
 
 
-fn binary_op(name: &str) -> Option<BinaryOp> {
-    Some(match name {
-        "pow" => BinaryOp::Pow,
-        "maximum" => BinaryOp::Maximum,
-        "minimum" => BinaryOp::Minimum,
-        "add" => BinaryOp::Add,
-        "sub" => BinaryOp::Sub,
-        "mul" => BinaryOp::Mul,
-        "div" => BinaryOp::Div,
-        _ => return None,
-    })
-}
 
-fn reduce_op(name: &str) -> Option<ReduceOp> {
-    Some(match name {
-        "sum" => ReduceOp::Sum,
-        "mean" => ReduceOp::Mean,
-        "amax" => ReduceOp::Amax,
-        "amin" => ReduceOp::Amin,
-        "var" => ReduceOp::Var,
-        _ => return None,
-    })
-}
 
 /// `(x − mean) / √(var + eps) · gamma + beta` over the last dim.
 fn layer_norm(x: &Var, gamma: &Var, beta: &Var, eps: f64) -> crate::autograd::Result<Var> {

@@ -125,29 +125,7 @@ pub(crate) fn usize_list(value: Option<&Value>) -> Option<Vec<usize>> {
     }
 }
 
-fn binary_op(name: &str) -> Option<BinaryOp> {
-    Some(match name {
-        "add" | "+=" => BinaryOp::Add,
-        "sub" => BinaryOp::Sub,
-        "mul" => BinaryOp::Mul,
-        "div" => BinaryOp::Div,
-        "pow" => BinaryOp::Pow,
-        "maximum" => BinaryOp::Maximum,
-        "minimum" => BinaryOp::Minimum,
-        _ => return None,
-    })
-}
 
-fn reduce_op(name: &str) -> Option<ReduceOp> {
-    Some(match name {
-        "sum" => ReduceOp::Sum,
-        "mean" => ReduceOp::Mean,
-        "amax" => ReduceOp::Amax,
-        "amin" => ReduceOp::Amin,
-        "var" => ReduceOp::Var,
-        _ => return None,
-    })
-}
 
 fn dims_of(value: Option<&Value>) -> Option<Option<Vec<i64>>> {
     match value {
@@ -169,11 +147,11 @@ pub(crate) fn parse(op: &RecordedOp) -> Result<OpKind, Unsupported> {
         let op_kind = if unary == UnaryOp::GeluErf && tanh { UnaryOp::GeluTanh } else { unary };
         return Ok(OpKind::Unary { op: op_kind, x: tensor_at(op, 0, "x")? });
     }
-    if let Some(binary) = binary_op(name).filter(|_| name != "+=") {
+    if let Some(binary) = BinaryOp::from_name(name) {
         let (first, second) = if name == "pow" { ("x", "exponent") } else { ("a", "b") };
         return Ok(OpKind::Binary { op: binary, lhs: arg_at(op, 0, first)?, rhs: arg_at(op, 1, second)? });
     }
-    if let Some(reduce) = reduce_op(name) {
+    if let Some(reduce) = ReduceOp::from_name(name) {
         let dims = dims_of(other_at(op, 1, "dim")).ok_or_else(|| Unsupported::new(format!("`{name}` with these dims"), op.line))?;
         return Ok(OpKind::Reduce { op: reduce, x: tensor_at(op, 0, "x")?, dims });
     }
