@@ -88,10 +88,16 @@ fn check_probes(session: &mut Session, name: &str, probes: &Json) -> usize {
                 .collect(),
             single => vec![single.as_f64().expect("number")],
         };
-        let (rtol, atol) = (
-            probe["rtol"].as_f64().expect("rtol"),
-            probe["atol"].as_f64().expect("atol"),
-        );
+        let rtol = probe["rtol"].as_f64().expect("rtol");
+        // atol: one number, or one per element (sums of BF16 partials, see the generator).
+        let atol: Vec<f64> = match &probe["atol"] {
+            Json::Array(items) => items
+                .iter()
+                .map(|item| item.as_f64().expect("number"))
+                .collect(),
+            single => vec![single.as_f64().expect("atol"); expected.len()],
+        };
+        assert_eq!(atol.len(), expected.len(), "{name}: `{expr}` atol list");
         let actual = evaluate(session, expr);
         assert_eq!(
             actual.len(),
@@ -100,7 +106,7 @@ fn check_probes(session: &mut Session, name: &str, probes: &Json) -> usize {
             actual.len(),
             expected.len()
         );
-        for (index, (a, e)) in actual.iter().zip(&expected).enumerate() {
+        for (index, ((a, e), atol)) in actual.iter().zip(&expected).zip(&atol).enumerate() {
             let bound = atol + rtol * e.abs();
             assert!(
                 (a - e).abs() <= bound,
@@ -129,7 +135,9 @@ fn check_example(file: &str, section: &str, source: &str) {
 /// Math checked (numpy, f64 with the notebook's BF16 roundings): σ = 1/(1+e^−g),
 /// dg = dh·fc·σ(1 + g(1 − σ)), dfc = dh·g·σ, db = Σ over M tiles of BF16(Σ_rows), dw = Σ over
 /// M tiles of BF16(x_tᵀ·d_t), dx = BF16(dg·w_gᵀ) + BF16(dfc·w_fcᵀ); rtol 1/128, atol 1e-4 on
-/// tile-border blocks, rtol 2e-3 on the sums of squares of all seven outputs.
+/// tile-border blocks (for dw and dx, sums of BF16 partials, the bound is 1e-4 + Σ|partial|/128:
+/// the cube may round a partial one step the other way), rtol 2e-3 on the sums of squares of all
+/// seven outputs. Every kernel runs on the simulated NPU (a CPU fallback fails the test).
 #[test]
 fn swiglu_backward_matches_the_golden_at_debug_size() {
     let source = notebook_source("10_swiglu_backward.py");
