@@ -326,9 +326,13 @@ print("all seven SwiGLU backward outputs match the golden sums of squares")
 # ## The three schedules side by side
 # `pypto.schedule` runs a kernel once more and returns its tile schedule on the selected chip
 # (Ascend910B2: split cube and vector cores; the kernel calls above ran there too). The outputs are
-# fresh zero tensors so the accumulated gradients above stay as they are. Kernel b is vector work and reads/writes BF16 [M, N] tensors;
-# w and x are cube work: their FLOPs are 2·2·M·K·N each.
-# 三个核的调度：b 为向量计算，w 和 x 为矩阵计算（各 2·2·M·K·N 次浮点运算）。
+# fresh zero tensors so the accumulated gradients above stay as they are. Kernel b is vector work
+# and reads/writes BF16 [M, N] tensors once; w and x are cube work: their FLOPs are 2·2·M·K·N each,
+# and they read GM several times their inputs' size, because the block loops fetch an operand block
+# once per output block that needs it (x's columns once per n block in w, the weights' rows once
+# per row block in x).
+# 三个核的调度：b 为向量计算，每个张量只读写一次；w 和 x 为矩阵计算（各 2·2·M·K·N 次浮点运算），
+# 由于每个输出小块都要重新读取所需的操作数块，它们的 GM 读取量是输入大小的数倍。
 
 # %%
 schedule_b = pt.schedule(swiglu_backward_b, dh, g, fc, pt.zeros_like(dg), pt.zeros_like(dfc), pt.zeros_like(db_g), pt.zeros_like(db_fc))
