@@ -5,15 +5,26 @@
 # whole rows: the tile shape is `[rows per tile, 128]` and the sweep varies the rows per tile.
 #
 # Few rows per tile: many small DMA transfers, each paying the start-up latency on MTE2/MTE3. Many
-# rows: fewer, larger transfers, but the tile (input, exponentials, output, double-buffered) must fit
-# in the 16 KiB unified buffer (UB) of the `teaching` chip; a shape that does not fit is a row with
-# its error instead of cycles.
+# rows: fewer, larger transfers, but the tiles must fit in the 16 KiB unified buffer (UB) of the
+# `teaching` chip; a shape that does not fit is a row with its error instead of cycles.
+#
+# **How much UB a shape needs.** For R rows per tile the kernel has 64 / R units (row tiles) on the
+# chip's 2 cores. Per unit, UB holds the loaded x tile (R·128·4 B), one computed tile that x − m,
+# the exponentials and the quotient reuse in turn (each value frees its slot after its last read),
+# and one [R, 1] column for the row maximum, then the row sum, padded to 32 B (R·32 B): R·1056 B.
+# A core with two or more units keeps two copies of these buffers (the default double buffering:
+# the next unit loads while the current one computes), so the need is 2·R·1056 = R·2112 B, except
+# for R = 32 (two units, one per core: one copy, 33 792 B). 16 KiB = 16 384 B holds at most
+# ⌊16 384 / 2112⌋ = 7 rows: 1, 2 and 4 rows fit (2112, 4224, 8448 B), 8, 16 and 32 rows
+# (16 896, 33 792, 33 792 B) overflow.
 #
 # ## 中文说明
 # 按行 softmax 需要每行的最大值和总和，所以一个向量分块必须包含整行：分块形状为
 # `[每块行数, 128]`，扫描只改变每块行数。行数少则 DMA 传输小而多，每次都要付出启动延迟；行数多
-# 则传输大而少，但分块（输入、指数、输出，双缓冲）必须放得进 `teaching` 芯片 16 KiB 的 UB，放不下
-# 的形状会在表中给出错误而不是周期数。
+# 则传输大而少，但分块必须放得进 `teaching` 芯片 16 KiB 的 UB，放不下的形状会在表中给出错误而不是
+# 周期数。每块 R 行时，每个单元需要输入块、一个复用的计算块和一个按 32 字节对齐的 [R, 1] 列：
+# R·1056 字节；核上有两个以上单元时双缓冲，共 R·2112 字节（R = 32 时每核一个单元，33 792 字节）。
+# 16 384 字节最多容纳 7 行：1、2、4 行可以，8、16、32 行溢出。
 
 # %%
 import pypto as pt
@@ -46,10 +57,8 @@ shapes = [[1, COLS], [2, COLS], [4, COLS], [8, COLS], [16, COLS], [32, COLS]]
 sweep = pt.npu.sweep(row_softmax, (x, 4), vec_tiles=shapes)
 best = None
 worst = None
-fitting = 0
 for row in sweep.rows:
     if row["error"] is None:
-        fitting += 1
         if best is None or row["cycles"] < best["cycles"]:
             best = row
         if worst is None or row["cycles"] > worst["cycles"]:
@@ -58,15 +67,26 @@ for row in sweep.rows:
         # A refused shape names the memory it overflows.
         assert "UB" in row["error"], row["error"]
     print(row["vec_tile"], row["cycles"], row["bound"], row["error"])
-# 1- and 2-row tiles (512 B and 1 KiB per tensor) fit in 16 KiB of UB with room to spare.
-assert sweep.rows[0]["error"] is None and sweep.rows[1]["error"] is None
-assert fitting >= 2
+# The UB need derived above: R·1056 B per copy of the buffers, two copies when a core runs two or
+# more of the 64 / R units (2 cores); the shapes up to 16 384 B fit, the others name the overflow.
+UB_BYTES = 16 * 1024
+fitting_rows = []
+for row in sweep.rows:
+    rows_per_tile = row["vec_tile"][0]
+    units_per_core = (ROWS // rows_per_tile + 1) // 2
+    need = min(2, units_per_core) * rows_per_tile * 1056
+    if need <= UB_BYTES:
+        assert row["error"] is None and row["peak_ub_bytes"] == need, (row, need)
+        fitting_rows.append(rows_per_tile)
+    else:
+        assert "UB overflow" in row["error"] and ("need " + str(need) + " bytes") in row["error"], (row, need)
+assert fitting_rows == [1, 2, 4], fitting_rows
+# The largest fitting tile moves x in the fewest transfers (16 of 2 KiB each way): the best shape.
+assert best["vec_tile"] == [4, COLS], best
 assert sweep.best["cycles"] == best["cycles"] and sweep.best["vec_tile"] == best["vec_tile"]
 # A single-row tile moves 512 B per transfer: the most start-up latency per byte, the slowest shape.
 assert worst["vec_tile"] == [1, COLS], worst
 assert best["cycles"] < worst["cycles"]
-# The 32-row input tile alone is 16 KiB, all of UB: with its output it cannot fit.
-assert sweep.rows[5]["error"] is not None
 print("best", best["vec_tile"], best["cycles"], "cycles; worst", worst["vec_tile"], worst["cycles"], "cycles")
 sweep
 
@@ -84,6 +104,7 @@ print(best["vec_tile"], best_schedule.cycles, best_schedule.bound, round(best_sc
 print(worst["vec_tile"], worst_schedule.cycles, worst_schedule.bound, round(worst_schedule.pipe_busy["MTE2"], 3))
 tensor_bytes = ROWS * COLS * 4
 assert best_schedule.cycles == best["cycles"] and worst_schedule.cycles == worst["cycles"]
+assert best_schedule.peak_occupancy["UB"] == best["peak_ub_bytes"] and worst_schedule.peak_occupancy["UB"] == worst["peak_ub_bytes"]
 assert best_schedule.gm_bytes_read == tensor_bytes and worst_schedule.gm_bytes_read == tensor_bytes
 assert best_schedule.gm_bytes_written == tensor_bytes and worst_schedule.gm_bytes_written == tensor_bytes
 assert best_schedule.peak_occupancy["UB"] > worst_schedule.peak_occupancy["UB"]

@@ -10,12 +10,16 @@ notebooks compute those formulas in float32 and round to bfloat16; this script r
 steps with numpy float32 arithmetic (same IEEE rounding) and emulates bfloat16 by round-to-nearest-
 even on the upper 16 bits of the float32 bit pattern.
 
-SwiGLU: a full element-wise comparison of example 10 at M=2200, K=512, N=1024 against this
-reference (done once by hand, not stored: the outputs are megabytes) found all but 58 of 3.4 M
-elements within rtol=1/128, atol=1e-4 (99.98-99.999% bit-identical per output); the 58 (9 in dw_g,
-21 in dw_fc, 28 in dx) are where two BF16 partials cancel (the M tiles of dw, the two products of
-dx), each within one BF16 step of the larger partial plus one of the result. The probes below are
-fixed blocks at tile borders plus whole-tensor sums of squares.
+SwiGLU: a full element-wise comparison of example 10 at M=2200, K=512, N=1024 (run on the
+simulated Ascend910B2, the kernels tiled in [64|128, 128] blocks) against this reference (done once
+by hand, not stored: the outputs are megabytes; 99.992-100% bit-identical per output) found 32 of
+6.7 M elements outside rtol=1/128, atol=1e-4 (4 in dw_g, 14 in dw_fc, 14 in dx, none elsewhere),
+all in the sums of BF16 partials (the M tiles of dw, the two products of dx): the cube sums a
+partial in FP32 in its own order, so a partial next to a BF16 rounding boundary may round one step
+(<= |partial|/128) the other way. 4 of them are outside 1e-4 + sum(|partial|)/128, the bound the
+dw/dx probes use; all 32 are within 1e-4 + (sum(|partial|) + |result|)/128 (the flipped partial
+plus one more rounding step of the result). The probes below are fixed blocks at tile borders plus
+whole-tensor sums of squares.
 """
 
 import json
@@ -55,6 +59,9 @@ def add_bf16(a, b):
 
 
 def probe(expr, expected, rtol, atol, why):
+    """atol is a number, or an array (one bound per element, for sums of BF16 partials)."""
+    if isinstance(atol, np.ndarray):
+        atol = [float(v) for v in atol.reshape(-1)]
     if isinstance(expected, np.ndarray):
         expected = [float(v) for v in expected.reshape(-1)]
     else:
@@ -85,11 +92,20 @@ def swiglu_case(m, k, n, tile_b=1024, tile_w=2048, tile_x=1024):
         db_fc = add_bf16(db_fc, bf16(dfc64[start:stop].sum(axis=0, keepdims=True)))
     dw_g = np.zeros((k, n))
     dw_fc = np.zeros((k, n))
+    # Σ|partial| of each sum of BF16 partials (see partial_atol).
+    scale = {"dw_g": np.zeros((k, n)), "dw_fc": np.zeros((k, n))}
     for start in range(0, m, tile_w):
         stop = min(start + tile_w, m)
-        dw_g = add_bf16(dw_g, bf16(x[start:stop].T @ dg[start:stop]))
-        dw_fc = add_bf16(dw_fc, bf16(x[start:stop].T @ dfc[start:stop]))
-    dx = add_bf16(bf16(dg @ w_g.T), bf16(dfc @ w_fc.T))
+        part_g = bf16(x[start:stop].T @ dg[start:stop])
+        part_fc = bf16(x[start:stop].T @ dfc[start:stop])
+        dw_g = add_bf16(dw_g, part_g)
+        dw_fc = add_bf16(dw_fc, part_fc)
+        scale["dw_g"] += np.abs(part_g)
+        scale["dw_fc"] += np.abs(part_fc)
+    dx_g = bf16(dg @ w_g.T)
+    dx_fc = bf16(dfc @ w_fc.T)
+    dx = add_bf16(dx_g, dx_fc)
+    scale["dx"] = np.abs(dx_g) + np.abs(dx_fc)
     outputs = {"dg": dg, "dfc": dfc, "db_g": db_g, "db_fc": db_fc, "dw_g": dw_g, "dw_fc": dw_fc, "dx": dx}
     probes = []
     # The inputs themselves: a wrong formula on either side shows here first.
@@ -109,12 +125,24 @@ def swiglu_case(m, k, n, tile_b=1024, tile_w=2048, tile_x=1024):
         probes.append(probe(f"{name}[{m - 2}:{m}, {n - 8}:{n}].tolist()", outputs[name][m - 2:m, n - 8:n], 1.0 / 128, 1e-4, f"{name} in the ragged last tile"))
     for name in ["db_g", "db_fc"]:
         probes.append(probe(f"{name}[0:1, 0:16].tolist()", outputs[name][0:1, 0:16], 1.0 / 128, 1e-4, f"{name}, the first 16 columns"))
+    def partial_atol(name, rows, cols):
+        # A sum of BF16 partials: a partial whose FP32 sum runs in another order (the cube's K
+        # pieces) may round one BF16 step the other way, at most 1/128 of the partial. Where the
+        # partials cancel, that is large next to the result, so the bound is 1e-4 + Σ|partial|/128,
+        # written as a per-element atol on top of rtol·|expected| (equal to the plain bound where
+        # the partials have one sign).
+        expected = outputs[name][rows, cols]
+        return 1e-4 + np.maximum(scale[name][rows, cols] - np.abs(expected), 0.0) / 128
     for name in ["dw_g", "dw_fc"]:
-        probes.append(probe(f"{name}[0:2, 0:8].tolist()", outputs[name][0:2, 0:8], 1.0 / 128, 1e-4, f"{name}, top-left corner"))
-        probes.append(probe(f"{name}[{k - 2}:{k}, {n - 8}:{n}].tolist()", outputs[name][k - 2:k, n - 8:n], 1.0 / 128, 1e-4, f"{name}, bottom-right corner"))
+        corner = (slice(0, 2), slice(0, 8))
+        probes.append(probe(f"{name}[0:2, 0:8].tolist()", outputs[name][corner], 1.0 / 128, partial_atol(name, *corner), f"{name}, top-left corner"))
+        corner = (slice(k - 2, k), slice(n - 8, n))
+        probes.append(probe(f"{name}[{k - 2}:{k}, {n - 8}:{n}].tolist()", outputs[name][corner], 1.0 / 128, partial_atol(name, *corner), f"{name}, bottom-right corner"))
     low, high = min(tile_x, m) - 2, min(tile_x, m) + 2
-    probes.append(probe(f"dx[{low}:{high}, 0:8].tolist()", dx[low:high, 0:8], 1.0 / 128, 1e-4, "dx across the first tile border"))
-    probes.append(probe(f"dx[{m - 2}:{m}, {k - 8}:{k}].tolist()", dx[m - 2:m, k - 8:k], 1.0 / 128, 1e-4, "dx in the ragged last tile"))
+    block = (slice(low, high), slice(0, 8))
+    probes.append(probe(f"dx[{low}:{high}, 0:8].tolist()", dx[block], 1.0 / 128, partial_atol("dx", *block), "dx across the first tile border"))
+    block = (slice(m - 2, m), slice(k - 8, k))
+    probes.append(probe(f"dx[{m - 2}:{m}, {k - 8}:{k}].tolist()", dx[block], 1.0 / 128, partial_atol("dx", *block), "dx in the ragged last tile"))
     sums = {name: float((tensor ** 2).sum()) for name, tensor in outputs.items()}
     return {"sizes": [m, k, n], "probes": probes, "sums_of_squares": sums}
 
@@ -280,9 +308,23 @@ def softmax_case():
         probe("(y ** 2).sum().item()", (y ** 2).sum(), 1e-5, 0.0, "sum of squares of the softmax"),
         probe("pt.amax(y).item()", y.max(), 1e-5, 0.0, "largest probability"),
     ]
-    # Only meaningful once the kernel can be scheduled (see tests/gallery_examples_b.rs).
+    # The sweep's UB need for R rows per tile on the `teaching` chip (2 cores, 16 KiB UB, f32):
+    # per unit the loaded x tile (R*128*4 B), one computed tile reused by x - m, exp and the
+    # quotient, and one [R, 1] column (max, then sum) padded to 32 B: R*1056 B. A core with two or
+    # more of the 64/R units keeps two copies (double buffering). A shape fits iff need <= 16384.
+    sweep_rows = [1, 2, 4, 8, 16, 32]
+    cores, ub_bytes = 2, 16 * 1024
+    needs = [min(2, -(-(64 // r) // cores)) * r * (128 * 4 + 128 * 4 + 8 * 4) for r in sweep_rows]
+    fits = [need <= ub_bytes for need in needs]
+    fitting = [(r, need) for r, need, fit in zip(sweep_rows, needs, fits) if fit]
+    fits_expr = "[" + ", ".join('sweep.rows[%d]["error"] is None' % i for i in range(len(sweep_rows))) + "]"
+    ub_expr = "[" + ", ".join('sweep.rows[%d]["peak_ub_bytes"]' % i for i, fit in enumerate(fits) if fit) + "]"
     schedule_probes = [
         probe("best_schedule.gm_bytes_read + worst_schedule.gm_bytes_written", 2 * 64 * 128 * 4, 0.0, 0.0, "x read once, y written once"),
+        probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, twice when double-buffered) fits 16 KiB"),
+        probe(ub_expr, np.array([need for _, need in fitting], dtype=np.float64), 0.0, 0.0, "peak UB bytes of the fitting shapes"),
+        # The largest fitting tile needs the fewest transfers, the smallest the most.
+        probe('[best["vec_tile"][0], worst["vec_tile"][0]]', np.array([fitting[-1][0], fitting[0][0]], dtype=np.float64), 0.0, 0.0, "best = largest fitting tile, worst = 1 row"),
     ]
     return {"probes": probes, "schedule_probes": schedule_probes}
 
