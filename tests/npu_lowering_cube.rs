@@ -214,3 +214,45 @@ fn a_tile_computed_in_ub_feeds_a_matmul_through_gm() {
         }
     }
 }
+
+/// dw = Σ_u bf16(x_uᵀ·g_u) accumulated into a zero bf16 GM tensor, one unit per M band (as weight
+/// gradients across M tiles): the matmul's result is rounded to its bf16 output before the atomic
+/// add, so dw = bf16(bf16(p₀) + bf16(p₁)) exactly, where p_u is the f32 product of unit u.
+#[test]
+fn matmul_results_added_into_gm_are_rounded_to_their_dtype_first() {
+    let (m, k, n) = (64, 32, 32);
+    for preset in ["Ascend910A", "Ascend910B2"] {
+        let tensors = vec![tensor("x", &[m, k], DType::Bf16), tensor("g", &[m, n], DType::Bf16), tensor("dw", &[k, n], DType::Bf16)];
+        let mut units = Vec::new();
+        for row in (0..m).step_by(32) {
+            let mut unit = UnitBuilder::default();
+            let x = unit.load(0, &[row, 0], &[32, k], &[32, k], DType::Bf16);
+            let g = unit.load(1, &[row, 0], &[32, n], &[32, n], DType::Bf16);
+            let product = unit.value(&[k, n], &[k, n], DType::Bf16);
+            unit.step(WorkStep::Matmul { a: x, b: g, a_transposed: true, b_transposed: false, output: product });
+            unit.store(product, 2, &[0, 0], true);
+            units.push(unit.unit);
+        }
+        let work = TileWork { name: "dw".into(), tensors, units, settings: settings(2, Some(CubeTiles { m: [16, 32], k: [32, 32], n: [32, 32] })) };
+        let (plan, _, gm) = lower_and_simulate(&work, preset);
+        let (x, g) = (fill(&gm, 0, 11), fill(&gm, 1, 12));
+        run_values(&plan, &gm);
+        let dw = gm[2].to_f64_vec();
+        let bf16 = |value: f64| half::bf16::from_f32(value as f32).to_f64();
+        let mut exact = 0;
+        for i in 0..k {
+            for j in 0..n {
+                // Each 32-term partial of bf16 products is exact in f64 and within 32·2⁻²⁴ relative in f32;
+                // rounding it to bf16 (2⁻⁸) swamps that, so the f32 sum rounds like the f64 one except
+                // on a rounding boundary: at most one bf16 step apart, and equal almost everywhere.
+                let partial = |band: usize| bf16((band * 32..band * 32 + 32).map(|r| x[r * k + i] * g[r * n + j]).sum());
+                let expected = bf16(partial(0) + partial(1));
+                let step = expected.abs().max(1e-30) * 2f64.powi(-8);
+                assert!((dw[i * n + j] - expected).abs() <= step, "{preset}: dw[{i},{j}] = {} vs {expected}", dw[i * n + j]);
+                exact += usize::from(dw[i * n + j] == expected);
+            }
+        }
+        // Adding the unrounded f32 partials instead would differ in about one element in ten.
+        assert!(exact * 100 >= k * n * 99, "{preset}: only {exact} of {} elements equal bf16(bf16(p₀) + bf16(p₁))", k * n);
+    }
+}

@@ -127,10 +127,12 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
         }
         TileOp::Scalar { .. } => {}
         TileOp::CopyOutAccumulate { source, destination } => {
-            // Atomic add: GM + tile in f32, stored in the GM dtype.
+            // Atomic add: the tile leaves the core converted to the GM dtype (FIXPIPE / MTE3 convert on
+            // the way out, so an f32 L0C tile of a bf16 matmul is rounded to bf16 first), then GM + tile
+            // in f32, stored in the GM dtype.
             let target = &gm[destination.tensor.0 as usize];
             let region = specs(&destination.offsets, &destination.shape);
-            let values = buffer(*source).slice(&origin(&destination.shape))?.cast(DType::F32)?;
+            let values = buffer(*source).slice(&origin(&destination.shape))?.cast(target.dtype())?.cast(DType::F32)?;
             let sum = target.slice(&region)?.binary(BinaryOp::Add, &values)?;
             target.assign_slice(&region, &sum)?;
         }
