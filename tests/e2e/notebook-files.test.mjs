@@ -55,7 +55,8 @@ test('a share link opens the same cells in a new browser and runs nothing', asyn
     // Opening a link over an existing notebook (here a same-page hash change) keeps that notebook as the backup.
     await setCells(sender.page, [['code', 'mine = "before the link"']]);
     await sender.page.goto(link);
-    await sender.page.waitForSelector('body[data-ready="true"]');
+    // A same-page hash change does not reload: the page was ready already, so wait for the import itself.
+    await sender.page.waitForFunction(() => globalThis.tilelab.model.cells[0]?.source === '# Shared 分享');
     assert.deepEqual(await cells(sender.page), list);
     const backup = await sender.page.evaluate(
       () =>
