@@ -153,7 +153,7 @@ pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
 pub const ALL_BINARY: [BinaryOp; 7] = BinaryOp::ALL;
 
 /// Every reduction.
-pub const ALL_REDUCE: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Amax, ReduceOp::Amin, ReduceOp::Var];
+pub const ALL_REDUCE: [ReduceOp; 5] = ReduceOp::ALL;
 
 /// The position of each variant in the lists above; an exhaustive match, so adding a variant to
 /// the tensor core without listing it here (and so without a gradient test) does not compile.
