@@ -115,7 +115,8 @@ mod browser {
     /// The timing is our own median, not criterion's, so the criterion handle goes unused.
     #[wasm_bindgen_bench]
     fn matmul_gflops(_criterion: &mut Criterion) {
-        let agent = USER_AGENT.with(|agent| agent.split(' ').find(|part| part.contains("Chrome/")).unwrap_or(agent).to_string());
+        let agent = USER_AGENT
+            .with(|agent| agent.split(' ').find(|part| part.contains("Chrome/")).unwrap_or(agent).to_string());
         super::report(&format!("browser {agent}"), &|line| console_log!("{line}"), &|| performance_now() / 1e3);
     }
 

@@ -11,7 +11,10 @@ use std::time::Instant;
 
 use tilelab::npu::{simulate, NpuConfig};
 use tilelab::tensor::DType;
-use tilelab::tile::{lower_work, tiled_matmul, CubeTiles, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, MatmulBuffers, TensorId, TileValue, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
+use tilelab::tile::{
+    lower_work, tiled_matmul, CubeTiles, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, MatmulBuffers,
+    TensorId, TileValue, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit,
+};
 
 /// CPU seconds of this process: on a shared machine wall time includes other people's work.
 fn cpu_seconds() -> f64 {
@@ -26,22 +29,49 @@ fn matmul_work(tiles: CubeTiles) -> TileWork {
     let size = 4096;
     let tensor = |name: &str, dtype| GmTensor { name: name.into(), shape: vec![size, size], dtype };
     let value = |shape: [usize; 2], dtype| TileValue { shape: shape.to_vec(), valid_shape: shape.to_vec(), dtype };
-    let region = |tensor: u32, offsets: [usize; 2], shape: [usize; 2]| GmRegion { tensor: TensorId(tensor), offsets: offsets.to_vec(), shape: shape.to_vec() };
+    let region = |tensor: u32, offsets: [usize; 2], shape: [usize; 2]| GmRegion {
+        tensor: TensorId(tensor),
+        offsets: offsets.to_vec(),
+        shape: shape.to_vec(),
+    };
     let mut units = Vec::new();
     for row in (0..size).step_by(tiles.m[1]) {
         for column in (0..size).step_by(tiles.n[1]) {
             let steps = vec![
                 WorkStep::Load { region: region(0, [row, 0], [tiles.m[1], size]), output: ValueId(0) },
                 WorkStep::Load { region: region(1, [0, column], [size, tiles.n[1]]), output: ValueId(1) },
-                WorkStep::Matmul { a: ValueId(0), b: ValueId(1), a_transposed: false, b_transposed: false, output: ValueId(2) },
-                WorkStep::Store { input: ValueId(2), region: region(2, [row, column], [tiles.m[1], tiles.n[1]]), accumulate: false },
+                WorkStep::Matmul {
+                    a: ValueId(0),
+                    b: ValueId(1),
+                    a_transposed: false,
+                    b_transposed: false,
+                    output: ValueId(2),
+                },
+                WorkStep::Store {
+                    input: ValueId(2),
+                    region: region(2, [row, column], [tiles.m[1], tiles.n[1]]),
+                    accumulate: false,
+                },
             ];
-            let values = vec![value([tiles.m[1], size], DType::Bf16), value([size, tiles.n[1]], DType::Bf16), value([tiles.m[1], tiles.n[1]], DType::F32)];
-            units.push(WorkUnit { values, steps: steps.into_iter().map(|step| LocatedStep { step, line: Some(1) }).collect() });
+            let values = vec![
+                value([tiles.m[1], size], DType::Bf16),
+                value([size, tiles.n[1]], DType::Bf16),
+                value([tiles.m[1], tiles.n[1]], DType::F32),
+            ];
+            units.push(WorkUnit {
+                values,
+                steps: steps.into_iter().map(|step| LocatedStep { step, line: Some(1) }).collect(),
+            });
         }
     }
-    let settings = WorkSettings { vec_buffers: 2, cube_tiles: Some(tiles), vec_tile_line: None, cube_tile_line: Some(1) };
-    TileWork { name: "matmul".into(), tensors: vec![tensor("a", DType::Bf16), tensor("b", DType::Bf16), tensor("c", DType::F32)], units, settings }
+    let settings =
+        WorkSettings { vec_buffers: 2, cube_tiles: Some(tiles), vec_tile_line: None, cube_tile_line: Some(1) };
+    TileWork {
+        name: "matmul".into(),
+        tensors: vec![tensor("a", DType::Bf16), tensor("b", DType::Bf16), tensor("c", DType::F32)],
+        units,
+        settings,
+    }
 }
 
 fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
@@ -65,7 +95,8 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
         times.sort_by(f64::total_cmp);
         times[times.len() / 2]
     };
-    let (build, run, run_cpu) = (median(&mut build_times), median(&mut simulate_times), median(&mut simulate_cpu_times));
+    let (build, run, run_cpu) =
+        (median(&mut build_times), median(&mut simulate_times), median(&mut simulate_cpu_times));
     let summary = summary.expect("ran");
     println!("npu bench: 4096³ bf16 matmul on Ascend910B2 ({} cores), programs from {label}", summary.cores_used);
     println!("  build tile programs : {:8.1} ms", build * 1e3);
@@ -73,7 +104,12 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
     println!("  simulate (CPU time) : {:8.1} ms", run_cpu * 1e3);
     println!("  build + simulate    : {:8.1} ms", (build + run) * 1e3);
     println!("  events              : {events}  ({:.2} M events per CPU second)", events as f64 / run_cpu / 1e6);
-    println!("  simulated time      : {:.1} µs, bound {}, cube at {:.0}% of peak", summary.time_us, summary.bound, 100.0 * summary.achieved_flops_per_second / summary.peak_flops_per_second);
+    println!(
+        "  simulated time      : {:.1} µs, bound {}, cube at {:.0}% of peak",
+        summary.time_us,
+        summary.bound,
+        100.0 * summary.achieved_flops_per_second / summary.peak_flops_per_second
+    );
 }
 
 fn main() {

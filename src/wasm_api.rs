@@ -59,7 +59,12 @@ impl Playground {
         let reporter = callback.map(|callback| -> crate::session::ProgressReporter {
             std::rc::Rc::new(move |label: &str, done: usize, total: usize| {
                 // A throwing callback must not stop the cell: progress is only a view.
-                let _ = callback.call3(&JsValue::NULL, &JsValue::from_str(label), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+                let _ = callback.call3(
+                    &JsValue::NULL,
+                    &JsValue::from_str(label),
+                    &JsValue::from_f64(done as f64),
+                    &JsValue::from_f64(total as f64),
+                );
             })
         });
         crate::session::set_progress_reporter(reporter);
@@ -111,7 +116,9 @@ thread_local! {
     static BENCH: std::cell::RefCell<crate::session::bench::BenchWorkspace> = std::cell::RefCell::new(crate::session::bench::BenchWorkspace::new());
 }
 
-fn with_bench<R>(run: impl FnOnce(&mut crate::session::bench::BenchWorkspace) -> crate::session::bench::Result<R>) -> Result<R, JsValue> {
+fn with_bench<R>(
+    run: impl FnOnce(&mut crate::session::bench::BenchWorkspace) -> crate::session::bench::Result<R>,
+) -> Result<R, JsValue> {
     BENCH.with(|workspace| run(&mut workspace.borrow_mut())).map_err(to_js_error)
 }
 
@@ -121,7 +128,14 @@ impl Playground {
     #[wasm_bindgen(js_name = benchBuild)]
     pub fn bench_build() -> String {
         use crate::tensor::simd::{USES_RELAXED_SIMD, USES_WASM_SIMD};
-        (if USES_RELAXED_SIMD { "relaxed-simd" } else if USES_WASM_SIMD { "simd128" } else { "portable" }).to_string()
+        (if USES_RELAXED_SIMD {
+            "relaxed-simd"
+        } else if USES_WASM_SIMD {
+            "simd128"
+        } else {
+            "portable"
+        })
+        .to_string()
     }
 
     /// Uploads `values` as the benchmark tensor `name` of `shape`, rounded to `dtype`.
@@ -351,7 +365,10 @@ mod tests {
     #[wasm_bindgen_test]
     fn progress_reaches_the_js_callback() {
         let mut playground = Playground::new();
-        let callback = js_sys::Function::new_with_args("label, done, total", "(globalThis.tilelabProgress = globalThis.tilelabProgress || []).push([label, done, total]);");
+        let callback = js_sys::Function::new_with_args(
+            "label, done, total",
+            "(globalThis.tilelabProgress = globalThis.tilelabProgress || []).push([label, done, total]);",
+        );
         playground.set_progress(Some(callback));
         let result = playground.run_cell("import pypto as pt\ndef square(t):\n    return t * t\nx = pt.randn([4, 4], seed=1)\nr = pt.autodiff.check_gradient(square, [x])").unwrap();
         assert_eq!(field(&result, "status"), "ok");

@@ -13,10 +13,7 @@ fn shape_pair() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
         let rank = dims.len();
         (Just(dims), 0..=rank).prop_map(|(dims, dropped)| {
             let full: Vec<usize> = dims.iter().map(|&(size, _)| size).collect();
-            let partner: Vec<usize> = dims[dropped..]
-                .iter()
-                .map(|&(size, keep)| if keep { size } else { 1 })
-                .collect();
+            let partner: Vec<usize> = dims[dropped..].iter().map(|&(size, keep)| if keep { size } else { 1 }).collect();
             (full, partner)
         })
     })

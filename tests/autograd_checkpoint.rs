@@ -21,13 +21,7 @@ fn weights() -> Vec<Var> {
         .map(|i| {
             // Scaled so that activations stay in tanh's sensitive range through 64 layers.
             let w = Tensor::randn(&[WIDTH, WIDTH], DType::F32, Some(100 + i as u64)).unwrap();
-            Var::leaf(
-                w.binary(
-                    tilelab::tensor::BinaryOp::Mul,
-                    &Tensor::scalar(0.3, DType::F32),
-                )
-                .unwrap(),
-            )
+            Var::leaf(w.binary(tilelab::tensor::BinaryOp::Mul, &Tensor::scalar(0.3, DType::F32)).unwrap())
         })
         .collect()
 }
@@ -56,10 +50,8 @@ fn checkpointing_every_8_of_64_layers_saves_at_most_a_quarter_of_the_bytes_with_
     let plain_loss = plain.sum().unwrap();
     let plain_graph = GraphData::from_outputs(std::slice::from_ref(&plain_loss));
 
-    let (x2, ws2): (Var, Vec<Var>) = (
-        Var::leaf(x.tensor().clone()),
-        ws.iter().map(|w| Var::leaf(w.tensor().clone())).collect(),
-    );
+    let (x2, ws2): (Var, Vec<Var>) =
+        (Var::leaf(x.tensor().clone()), ws.iter().map(|w| Var::leaf(w.tensor().clone())).collect());
     let mut checkpointed = x2.clone();
     for chunk in ws2.chunks(SEGMENT) {
         let mut inputs = vec![checkpointed];
@@ -70,13 +62,9 @@ fn checkpointing_every_8_of_64_layers_saves_at_most_a_quarter_of_the_bytes_with_
     let checkpointed_graph = GraphData::from_outputs(std::slice::from_ref(&checkpointed_loss));
 
     // Same forward values (the same kernels run on the same values).
-    assert_eq!(
-        plain_loss.tensor().to_f32_vec(),
-        checkpointed_loss.tensor().to_f32_vec()
-    );
+    assert_eq!(plain_loss.tensor().to_f32_vec(), checkpointed_loss.tensor().to_f32_vec());
     let ratio = checkpointed_graph.saved_bytes as f64 / plain_graph.saved_bytes as f64;
-    let activation_ratio = checkpointed_graph.saved_activation_bytes as f64
-        / plain_graph.saved_activation_bytes as f64;
+    let activation_ratio = checkpointed_graph.saved_activation_bytes as f64 / plain_graph.saved_activation_bytes as f64;
     println!(
         "checkpoint: saved {} B vs {} B without (ratio {ratio:.3}); activations only {} B vs {} B (ratio {activation_ratio:.3})",
         checkpointed_graph.saved_bytes, plain_graph.saved_bytes, checkpointed_graph.saved_activation_bytes, plain_graph.saved_activation_bytes
@@ -86,15 +74,9 @@ fn checkpointing_every_8_of_64_layers_saves_at_most_a_quarter_of_the_bytes_with_
     plain_loss.backward().unwrap();
     checkpointed_loss.backward().unwrap();
     // The recomputation replays the same f32 kernels, so the gradients are identical.
-    assert_eq!(
-        x.grad().unwrap().to_f32_vec(),
-        x2.grad().unwrap().to_f32_vec()
-    );
+    assert_eq!(x.grad().unwrap().to_f32_vec(), x2.grad().unwrap().to_f32_vec());
     for (w, w2) in ws.iter().zip(&ws2) {
-        assert_eq!(
-            w.grad().unwrap().to_f32_vec(),
-            w2.grad().unwrap().to_f32_vec()
-        );
+        assert_eq!(w.grad().unwrap().to_f32_vec(), w2.grad().unwrap().to_f32_vec());
     }
 }
 
@@ -108,8 +90,7 @@ fn a_captured_value_that_requires_grad_is_an_error() {
     let y = checkpoint("captures", function, &[x]).unwrap().remove(0);
     let error = y.sum().unwrap().backward().unwrap_err();
     assert!(
-        matches!(error, AutogradError::BadArgument { .. })
-            && error.to_string().contains("not among its inputs"),
+        matches!(error, AutogradError::BadArgument { .. }) && error.to_string().contains("not among its inputs"),
         "{error}"
     );
 }
@@ -117,12 +98,7 @@ fn a_captured_value_that_requires_grad_is_an_error() {
 #[test]
 fn checkpoint_of_constants_records_nothing() {
     let x = Var::constant(Tensor::ones(&[2], DType::F32).unwrap());
-    let out = checkpoint(
-        "constant",
-        Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].unary(UnaryOp::Exp)?])),
-        &[x],
-    )
-    .unwrap();
+    let out = checkpoint("constant", Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].unary(UnaryOp::Exp)?])), &[x]).unwrap();
     assert!(!out[0].requires_grad());
 }
 
@@ -132,26 +108,16 @@ fn second_order_flows_through_a_checkpoint() {
     // against finite differences of g in f64.
     let a = Var::constant(Tensor::from_f64(vec![0.7, -1.3, 2.1], &[3], DType::F64).unwrap());
     let weights = Var::constant(Tensor::from_f64(vec![1.0, 0.5, -2.0], &[3], DType::F64).unwrap());
-    let function: CheckpointFunction = Rc::new(|inputs: &[Var]| {
-        Ok(vec![inputs[0]
-            .unary(UnaryOp::Sin)?
-            .mul(&inputs[0])?
-            .mul(&inputs[1])?])
-    });
+    let function: CheckpointFunction =
+        Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].unary(UnaryOp::Sin)?.mul(&inputs[0])?.mul(&inputs[1])?]));
     let derivative = move |x: &[Var]| -> Result<Var> {
         let out = checkpoint("sin_x", function.clone(), &[x[0].clone(), a.clone()])?.remove(0);
         let total = out.mul(&weights)?.sum()?;
-        Ok(tilelab::autograd::grad(&[total], &x[..1], None, true)?
-            .remove(0)
-            .expect("depends on x"))
+        Ok(tilelab::autograd::grad(&[total], &x[..1], None, true)?.remove(0).expect("depends on x"))
     };
     let x = Tensor::from_f64(vec![0.4, -0.8, 1.5], &[3], DType::F64).unwrap();
-    let report = tilelab::autograd::check_gradient(
-        &derivative,
-        &[x],
-        &tilelab::autograd::CheckOptions::default(),
-    )
-    .unwrap();
+    let report =
+        tilelab::autograd::check_gradient(&derivative, &[x], &tilelab::autograd::CheckOptions::default()).unwrap();
     assert!(report.passed, "{report}");
 }
 
@@ -160,11 +126,8 @@ fn inputs_that_depend_on_each_other_are_not_counted_twice() {
     // y = checkpoint(u·v)(x, 2x): dy/dx = d(2x²)/dx = 4x.
     let x = Var::leaf(Tensor::from_f64(vec![1.5], &[1], DType::F64).unwrap());
     let doubled = x.scale(2.0).unwrap();
-    let product: CheckpointFunction =
-        Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].mul(&inputs[1])?]));
-    let y = checkpoint("product", product, &[x.clone(), doubled])
-        .unwrap()
-        .remove(0);
+    let product: CheckpointFunction = Rc::new(|inputs: &[Var]| Ok(vec![inputs[0].mul(&inputs[1])?]));
+    let y = checkpoint("product", product, &[x.clone(), doubled]).unwrap().remove(0);
     y.sum().unwrap().backward().unwrap();
     assert_eq!(x.grad().unwrap().to_f64_vec(), vec![6.0]);
 }

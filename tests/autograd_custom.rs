@@ -5,9 +5,8 @@
 use std::rc::Rc;
 
 use tilelab::autograd::{
-    call_custom, check_gradient, custom_op_names, grad, register_custom_op, register_gradient,
-    unregister_custom_op, Attributes, AutogradError, CheckOptions, Context, CustomBackward,
-    CustomForward, ForwardOutput, Result, Var,
+    call_custom, check_gradient, custom_op_names, grad, register_custom_op, register_gradient, unregister_custom_op,
+    Attributes, AutogradError, CheckOptions, Context, CustomBackward, CustomForward, ForwardOutput, Result, Var,
 };
 use tilelab::tensor::{BinaryOp, DType, SliceSpec, Tensor, UnaryOp};
 
@@ -17,25 +16,12 @@ fn leaf(values: &[f64]) -> Var {
 
 /// Splits a vector into its two halves (two outputs).
 fn split_forward() -> CustomForward {
-    Rc::new(
-        |inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
-            let half = inputs[0].numel() / 2;
-            let first = inputs[0].slice(&[SliceSpec {
-                start: 0,
-                step: 1,
-                count: half,
-            }])?;
-            let second = inputs[0].slice(&[SliceSpec {
-                start: half,
-                step: 1,
-                count: half,
-            }])?;
-            Ok(ForwardOutput {
-                outputs: vec![first, second],
-                saved: vec![],
-            })
-        },
-    )
+    Rc::new(|inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
+        let half = inputs[0].numel() / 2;
+        let first = inputs[0].slice(&[SliceSpec { start: 0, step: 1, count: half }])?;
+        let second = inputs[0].slice(&[SliceSpec { start: half, step: 1, count: half }])?;
+        Ok(ForwardOutput { outputs: vec![first, second], saved: vec![] })
+    })
 }
 
 #[test]
@@ -56,48 +42,26 @@ fn a_custom_op_with_two_outputs_gets_zeros_for_the_unused_one() {
 
 #[test]
 fn wrong_gradient_shapes_and_counts_are_errors() {
-    let wrong_shape: CustomBackward =
-        Rc::new(|grads: &[Var], _: &[Var], _: &Context| Ok(vec![Some(grads[0].clone())]));
+    let wrong_shape: CustomBackward = Rc::new(|grads: &[Var], _: &[Var], _: &Context| Ok(vec![Some(grads[0].clone())]));
     register_custom_op("split_wrong_shape", split_forward(), Some(wrong_shape));
     let x = leaf(&[1.0, 2.0, 3.0, 4.0]);
-    let out = call_custom(
-        "split_wrong_shape",
-        std::slice::from_ref(&x),
-        Attributes::new(),
-    )
-    .unwrap();
+    let out = call_custom("split_wrong_shape", std::slice::from_ref(&x), Attributes::new()).unwrap();
     let error = out[0].sum().unwrap().backward().unwrap_err();
-    assert!(
-        matches!(error, AutogradError::GradientShapeMismatch { .. }),
-        "{error}"
-    );
+    assert!(matches!(error, AutogradError::GradientShapeMismatch { .. }), "{error}");
     assert!(error.to_string().contains("split_wrong_shape"), "{error}");
 
     let too_many: CustomBackward =
         Rc::new(|grads: &[Var], _: &[Var], _: &Context| Ok(vec![Some(grads[0].clone()), None]));
     register_custom_op("split_too_many", split_forward(), Some(too_many));
-    let out = call_custom(
-        "split_too_many",
-        std::slice::from_ref(&x),
-        Attributes::new(),
-    )
-    .unwrap();
-    assert!(matches!(
-        out[0].sum().unwrap().backward().unwrap_err(),
-        AutogradError::CustomOp { .. }
-    ));
+    let out = call_custom("split_too_many", std::slice::from_ref(&x), Attributes::new()).unwrap();
+    assert!(matches!(out[0].sum().unwrap().backward().unwrap_err(), AutogradError::CustomOp { .. }));
 }
 
 #[test]
 fn a_gradient_registered_after_the_forward_is_used_and_unknown_names_fail() {
-    let forward: CustomForward = Rc::new(
-        |inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
-            Ok(ForwardOutput {
-                outputs: vec![inputs[0].unary(UnaryOp::Sin)?],
-                saved: vec![],
-            })
-        },
-    );
+    let forward: CustomForward = Rc::new(|inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
+        Ok(ForwardOutput { outputs: vec![inputs[0].unary(UnaryOp::Sin)?], saved: vec![] })
+    });
     register_custom_op("late_sin", forward, None);
     // sin' = cos, written with differentiable ops on the saved input.
     register_gradient(
@@ -108,17 +72,10 @@ fn a_gradient_registered_after_the_forward_is_used_and_unknown_names_fail() {
     )
     .unwrap();
     let x = leaf(&[0.5]);
-    call_custom("late_sin", std::slice::from_ref(&x), Attributes::new()).unwrap()[0]
-        .sum()
-        .unwrap()
-        .backward()
-        .unwrap();
+    call_custom("late_sin", std::slice::from_ref(&x), Attributes::new()).unwrap()[0].sum().unwrap().backward().unwrap();
     assert!((x.grad().unwrap().to_f64_vec()[0] - 0.5f64.cos()).abs() < 1e-15);
     assert!(matches!(
-        register_gradient(
-            "never_registered",
-            Rc::new(|_: &[Var], _: &[Var], _: &Context| Ok(vec![]))
-        ),
+        register_gradient("never_registered", Rc::new(|_: &[Var], _: &[Var], _: &Context| Ok(vec![]))),
         Err(AutogradError::UnknownCustomOp { .. })
     ));
     assert!(unregister_custom_op("late_sin"));
@@ -129,27 +86,18 @@ fn a_gradient_registered_after_the_forward_is_used_and_unknown_names_fail() {
 fn second_order_flows_through_a_differentiable_custom_backward() {
     // cube(x) = x³ with backward g·3x² written in Var ops: d²/dx² Σ cube = 6x, checked against
     // finite differences of the first derivative by the gradient checker.
-    let forward: CustomForward = Rc::new(
-        |inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
-            let x = &inputs[0];
-            Ok(ForwardOutput {
-                outputs: vec![x.binary(BinaryOp::Mul, x)?.binary(BinaryOp::Mul, x)?],
-                saved: vec![],
-            })
-        },
-    );
+    let forward: CustomForward = Rc::new(|inputs: &[Tensor], _: &Attributes| -> Result<ForwardOutput> {
+        let x = &inputs[0];
+        Ok(ForwardOutput { outputs: vec![x.binary(BinaryOp::Mul, x)?.binary(BinaryOp::Mul, x)?], saved: vec![] })
+    });
     let backward: CustomBackward = Rc::new(|grads: &[Var], saved: &[Var], _: &Context| {
         let x = &saved[0];
         Ok(vec![Some(grads[0].mul(&x.mul(x)?.scale(3.0)?)?)])
     });
     register_custom_op("cube", forward, Some(backward));
     let derivative = |x: &[Var]| -> Result<Var> {
-        let total = call_custom("cube", &x[..1], Attributes::new())?
-            .remove(0)
-            .sum()?;
-        Ok(grad(&[total], &x[..1], None, true)?
-            .remove(0)
-            .expect("cube depends on x"))
+        let total = call_custom("cube", &x[..1], Attributes::new())?.remove(0).sum()?;
+        Ok(grad(&[total], &x[..1], None, true)?.remove(0).expect("cube depends on x"))
     };
     let x = Tensor::from_f64(vec![0.3, -1.2, 2.0], &[3], DType::F64).unwrap();
     let report = check_gradient(&derivative, &[x], &CheckOptions::default()).unwrap();

@@ -12,18 +12,8 @@ use tilelab::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
 const GOLDEN: &str = include_str!("golden/autograd_golden.json");
 
 fn tensor_of(value: &Value, dtype: DType) -> Tensor {
-    let shape: Vec<usize> = value["shape"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as usize)
-        .collect();
-    let values: Vec<f64> = value["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    let shape: Vec<usize> = value["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();
+    let values: Vec<f64> = value["values"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     Tensor::from_f64(values, &shape, dtype).unwrap()
 }
 
@@ -36,14 +26,13 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
     match name {
         "mlp" => {
             // −mean_rows Σ target · log_softmax(gelu(x W1 + b1) W2)
-            let h = v["x"]
-                .matmul(&v["w1"], false, false, None)?
-                .add(&v["b1"])?
-                .unary(UnaryOp::GeluErf)?;
+            let h = v["x"].matmul(&v["w1"], false, false, None)?.add(&v["b1"])?.unary(UnaryOp::GeluErf)?;
             let logits = h.matmul(&v["w2"], false, false, None)?;
-            let picked = v["target"]
-                .mul(&logits.softmax_like(SoftmaxOp::LogSoftmax, -1)?)?
-                .reduce(ReduceOp::Sum, Some(&[-1]), false)?;
+            let picked = v["target"].mul(&logits.softmax_like(SoftmaxOp::LogSoftmax, -1)?)?.reduce(
+                ReduceOp::Sum,
+                Some(&[-1]),
+                false,
+            )?;
             picked.mean()?.neg()
         }
         "layer_norm" => {
@@ -62,27 +51,18 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
                 .matmul(&v["k"], false, true, None)?
                 .div(&scalar(8f64.sqrt(), dtype))?
                 .softmax_like(SoftmaxOp::Softmax, -1)?;
-            scores
-                .matmul(&v["v"], false, false, None)?
-                .mul(&v["weights"])?
-                .sum()
+            scores.matmul(&v["v"], false, false, None)?.mul(&v["weights"])?.sum()
         }
         "elementwise" => {
             let (x, y, p) = (&v["x"], &v["y"], &v["p"]);
             let terms = [
                 x.unary(UnaryOp::Sigmoid)?.mul(&y.unary(UnaryOp::Tanh)?)?,
-                x.mul(x)?
-                    .neg()?
-                    .unary(UnaryOp::Exp)?
-                    .mul(&y.unary(UnaryOp::Silu)?)?,
+                x.mul(x)?.neg()?.unary(UnaryOp::Exp)?.mul(&y.unary(UnaryOp::Silu)?)?,
                 p.unary(UnaryOp::Sqrt)?.mul(&p.unary(UnaryOp::Log)?)?,
-                p.unary(UnaryOp::Rsqrt)?
-                    .sub(&p.unary(UnaryOp::Reciprocal)?)?,
+                p.unary(UnaryOp::Rsqrt)?.sub(&p.unary(UnaryOp::Reciprocal)?)?,
                 x.unary(UnaryOp::Sin)?.mul(&y.unary(UnaryOp::Cos)?)?,
-                x.unary(UnaryOp::GeluErf)?
-                    .sub(&y.unary(UnaryOp::GeluTanh)?)?,
-                x.binary(BinaryOp::Maximum, y)?
-                    .sub(&x.binary(BinaryOp::Minimum, y)?.scale(0.5)?)?,
+                x.unary(UnaryOp::GeluErf)?.sub(&y.unary(UnaryOp::GeluTanh)?)?,
+                x.binary(BinaryOp::Maximum, y)?.sub(&x.binary(BinaryOp::Minimum, y)?.scale(0.5)?)?,
                 p.binary(BinaryOp::Pow, y)?,
                 x.unary(UnaryOp::Abs)?.mul(&y.unary(UnaryOp::Relu)?)?,
                 x.clip(Some(-0.5), Some(0.5))?,
@@ -104,9 +84,7 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
             first.add(&second)?.sub(&low.mul(&low)?.sum()?)
         }
         "tiles" => {
-            let tile = v["x"]
-                .view(&[4, 4], &[2, 3], Some(&[3, 3]))?
-                .unary(UnaryOp::Exp)?;
+            let tile = v["x"].view(&[4, 4], &[2, 3], Some(&[3, 3]))?.unary(UnaryOp::Exp)?;
             let out = Var::constant(Tensor::zeros(&[5, 6], dtype)?).assemble(&tile, &[2, 3])?;
             out.mul(&v["weights"])?.sum()
         }
@@ -117,10 +95,7 @@ fn loss(name: &str, v: &BTreeMap<String, Var>, dtype: DType) -> Result<Var> {
 fn assert_close(label: &str, got: &[f64], want: &[f64], rtol: f64) {
     let scale = want.iter().fold(1.0f64, |acc, w| acc.max(w.abs()));
     for (index, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            (g - w).abs() <= rtol * scale,
-            "{label}[{index}]: {g} vs golden {w}"
-        );
+        assert!((g - w).abs() <= rtol * scale, "{label}[{index}]: {g} vs golden {w}");
     }
     assert_eq!(got.len(), want.len(), "{label}");
 }
@@ -151,12 +126,7 @@ fn check_cases(dtype: DType, rtol: f64) {
         value.backward().unwrap();
         for (input, leaf) in leaves {
             let want = tensor_of(&case["grads"][&input], DType::F64).to_f64_vec();
-            assert_close(
-                &format!("{name} d/d{input} ({dtype})"),
-                &leaf.grad().unwrap().to_f64_vec(),
-                &want,
-                rtol,
-            );
+            assert_close(&format!("{name} d/d{input} ({dtype})"), &leaf.grad().unwrap().to_f64_vec(), &want, rtol);
         }
     }
 }
@@ -190,18 +160,7 @@ fn hessian_vector_product_matches_jax() {
         .unwrap()
         .add(&total.mul(&total).unwrap().mul(&total).unwrap())
         .unwrap();
-    let first = grad(&[f], std::slice::from_ref(&x), None, true)
-        .unwrap()
-        .remove(0)
-        .unwrap();
-    let hv = grad(&[first.mul(&v).unwrap().sum().unwrap()], &[x], None, false)
-        .unwrap()
-        .remove(0)
-        .unwrap();
-    assert_close(
-        "hvp",
-        &hv.tensor().to_f64_vec(),
-        &tensor_of(&hessian["hvp"], DType::F64).to_f64_vec(),
-        1e-10,
-    );
+    let first = grad(&[f], std::slice::from_ref(&x), None, true).unwrap().remove(0).unwrap();
+    let hv = grad(&[first.mul(&v).unwrap().sum().unwrap()], &[x], None, false).unwrap().remove(0).unwrap();
+    assert_close("hvp", &hv.tensor().to_f64_vec(), &tensor_of(&hessian["hvp"], DType::F64).to_f64_vec(), 1e-10);
 }

@@ -17,8 +17,7 @@ fn every_differentiable_op_passes_in_f32_and_f64_and_coverage_is_complete() {
     for case in &table {
         for dtype in [DType::F32, DType::F64] {
             let inputs = case.make_inputs(11, dtype);
-            let report =
-                check_gradient(&*case.function, &inputs, &CheckOptions::default()).unwrap();
+            let report = check_gradient(&*case.function, &inputs, &CheckOptions::default()).unwrap();
             assert!(report.passed, "{} ({dtype}) failed:\n{report}", case.label);
         }
         covered.insert(case.op.clone());
@@ -31,10 +30,7 @@ fn every_differentiable_op_passes_in_f32_and_f64_and_coverage_is_complete() {
         all.len(),
         100.0 * checked as f64 / all.len() as f64
     );
-    assert!(
-        missing.is_empty(),
-        "ops without a gradient check: {missing:?}"
-    );
+    assert!(missing.is_empty(), "ops without a gradient check: {missing:?}");
 }
 
 #[test]
@@ -43,8 +39,7 @@ fn narrow_dtypes_pass_at_their_tolerances() {
     for case in cases().iter().filter(|case| case.op != "normal_cdf") {
         for dtype in [DType::Bf16, DType::F16] {
             let inputs = case.make_inputs(5, dtype);
-            let report =
-                check_gradient(&*case.function, &inputs, &CheckOptions::default()).unwrap();
+            let report = check_gradient(&*case.function, &inputs, &CheckOptions::default()).unwrap();
             assert!(report.passed, "{} ({dtype}) failed:\n{report}", case.label);
         }
     }
@@ -52,10 +47,7 @@ fn narrow_dtypes_pass_at_their_tolerances() {
 
 /// x ↦ ∂(Σ w ⊙ f(x))/∂x for every input, flattened and joined: checking its gradient checks the
 /// second derivatives, i.e. that every rule's own backward (recorded with create_graph) is right.
-fn first_derivative(
-    function: autograd_support::CaseFunction,
-    seed: u64,
-) -> impl Fn(&[Var]) -> Result<Var> {
+fn first_derivative(function: autograd_support::CaseFunction, seed: u64) -> impl Fn(&[Var]) -> Result<Var> {
     move |inputs: &[Var]| {
         let output = function(inputs)?;
         let weights = Tensor::randn(output.shape(), output.dtype(), Some(seed))?;
@@ -80,11 +72,7 @@ fn second_derivatives_of_every_rule_pass_in_f64() {
         let inputs = case.make_inputs(23, DType::F64);
         let function = first_derivative(case.function.clone(), 99);
         let report = check_gradient(&function, &inputs, &CheckOptions::default()).unwrap();
-        assert!(
-            report.passed,
-            "second order of {} failed:\n{report}",
-            case.label
-        );
+        assert!(report.passed, "second order of {} failed:\n{report}", case.label);
         covered.insert(case.op.clone());
     }
     assert_eq!(covered.len(), differentiable_op_names().len());

@@ -13,10 +13,7 @@ const LEARNING_RATE: f64 = (1u64 << 20) as f64 * 0.01;
 /// loss = 2^-20 · mean((x·w − t)²) in the dtype of the inputs.
 fn loss(x: &Var, w: &Var, target: &Var) -> Result<Var> {
     let residual = x.matmul(w, false, false, None)?.sub(target)?;
-    residual
-        .mul(&residual)?
-        .mean()?
-        .mul(&Var::constant(Tensor::scalar(LOSS_WEIGHT, x.dtype())))
+    residual.mul(&residual)?.mean()?.mul(&Var::constant(Tensor::scalar(LOSS_WEIGHT, x.dtype())))
 }
 
 fn data(dtype: DType) -> (Var, Var, Var) {
@@ -30,15 +27,8 @@ fn data(dtype: DType) -> (Var, Var, Var) {
 
 /// One SGD step in f32 master weights: w − lr·g.
 fn updated(w: &Var, gradient: &Tensor) -> Vec<f64> {
-    let step = gradient
-        .binary(BinaryOp::Mul, &Tensor::scalar(LEARNING_RATE, DType::F32))
-        .unwrap();
-    w.tensor()
-        .cast(DType::F32)
-        .unwrap()
-        .binary(BinaryOp::Sub, &step)
-        .unwrap()
-        .to_f64_vec()
+    let step = gradient.binary(BinaryOp::Mul, &Tensor::scalar(LEARNING_RATE, DType::F32)).unwrap();
+    w.tensor().cast(DType::F32).unwrap().binary(BinaryOp::Sub, &step).unwrap().to_f64_vec()
 }
 
 #[test]
@@ -47,15 +37,8 @@ fn scaled_f16_step_matches_f32_where_plain_f16_underflows() {
     loss(&x, &w, &target).unwrap().backward().unwrap();
     let reference = updated(&w, &w.grad().unwrap());
     let start = w.tensor().to_f64_vec();
-    let movement: f64 = reference
-        .iter()
-        .zip(&start)
-        .map(|(r, s)| (r - s).abs())
-        .sum();
-    assert!(
-        movement > 1e-3,
-        "the f32 step must move the weights ({movement})"
-    );
+    let movement: f64 = reference.iter().zip(&start).map(|(r, s)| (r - s).abs()).sum();
+    assert!(movement > 1e-3, "the f32 step must move the weights ({movement})");
 
     // Plain f16: every gradient underflows to 0, the step does nothing.
     let (x16, w16, target16) = data(DType::F16);
@@ -66,20 +49,13 @@ fn scaled_f16_step_matches_f32_where_plain_f16_underflows() {
     // precision (the update agrees to 1% of its size).
     let (x16, w16, target16) = data(DType::F16);
     let scaler = LossScaler::new(LossScalerConfig::default()).unwrap();
-    scaler
-        .scale_loss(&loss(&x16, &w16, &target16).unwrap())
-        .unwrap()
-        .backward()
-        .unwrap();
+    scaler.scale_loss(&loss(&x16, &w16, &target16).unwrap()).unwrap().backward().unwrap();
     let unscaled = scaler.unscale(std::slice::from_ref(&w16)).unwrap();
     assert!(unscaled.finite);
     let scaled_step = updated(&w16, &unscaled.gradients[0]);
     for ((got, want), origin) in scaled_step.iter().zip(&reference).zip(&start) {
         let size = (want - origin).abs();
-        assert!(
-            (got - want).abs() <= 0.01 * size + 1e-6,
-            "scaled {got} vs f32 {want} (from {origin})"
-        );
+        assert!((got - want).abs() <= 0.01 * size + 1e-6, "scaled {got} vs f32 {want} (from {origin})");
     }
 }
 
@@ -92,9 +68,7 @@ fn an_overflowing_scale_is_detected_and_backed_off() {
     assert_eq!(w.grad().unwrap().to_f64_vec(), vec![20.0, 20.0]);
     w.zero_grad();
     let mut scaler = LossScaler::new(LossScalerConfig::default()).unwrap();
-    let scaled = scaler
-        .scale_loss(&w.mul(&w).unwrap().sum().unwrap())
-        .unwrap();
+    let scaled = scaler.scale_loss(&w.mul(&w).unwrap().sum().unwrap()).unwrap();
     scaled.backward().unwrap();
     let unscaled = scaler.unscale(std::slice::from_ref(&w)).unwrap();
     assert!(!unscaled.finite);

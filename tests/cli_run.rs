@@ -52,17 +52,22 @@ fn the_wrong_gradient_is_caught_and_the_right_one_passes() {
     let right = String::from_utf8_lossy(&tilelab(&["run", &example("02_swish_gradient.py")]).stdout).into_owned();
     assert!(right.contains("passed: True max abs err below 1e-4: True"), "{right}");
     assert!(right.contains("Gradient check: passed"), "{right}");
-    let wrong = String::from_utf8_lossy(&tilelab(&["run", &example("03_wrong_gradient_caught.py")]).stdout).into_owned();
+    let wrong =
+        String::from_utf8_lossy(&tilelab(&["run", &example("03_wrong_gradient_caught.py")]).stdout).into_owned();
     assert!(wrong.contains("Gradient check: FAILED"), "{wrong}");
 }
 
 #[test]
 fn a_runtime_error_is_rendered_at_its_file_line_and_exits_with_one() {
-    let path = temporary("broken.py", "# %%\nimport pypto as pt\n\n# %%\na = pt.ones([4, 3])\nb = pt.matmul(a, a)\nprint('never')\n");
+    let path = temporary(
+        "broken.py",
+        "# %%\nimport pypto as pt\n\n# %%\na = pt.ones([4, 3])\nb = pt.matmul(a, a)\nprint('never')\n",
+    );
     let output = tilelab(&["run", &path.to_string_lossy()]);
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let expected_head = format!("{}:6:5: error: matmul: shapes [4, 3] and [4, 3] do not match: inner dims 3 ≠ 4", path.display());
+    let expected_head =
+        format!("{}:6:5: error: matmul: shapes [4, 3] and [4, 3] do not match: inner dims 3 ≠ 4", path.display());
     assert!(stderr.starts_with(&expected_head), "{stderr}");
     assert!(stderr.contains("6 | b = pt.matmul(a, a)\n  |     ^^^^^^^^^^^^^^^"), "{stderr}");
     assert!(!String::from_utf8_lossy(&output.stdout).contains("never"));
@@ -81,7 +86,8 @@ fn json_prints_one_object_per_cell() {
     let output = tilelab(&["run", "--json", &example("02_swish_gradient.py")]);
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let cells: Vec<serde_json::Value> = stdout.lines().map(|line| serde_json::from_str(line).expect("one JSON object per line")).collect();
+    let cells: Vec<serde_json::Value> =
+        stdout.lines().map(|line| serde_json::from_str(line).expect("one JSON object per line")).collect();
     assert_eq!(cells.len(), 3, "three code cells");
     assert!(cells.iter().all(|cell| cell["status"] == "ok"));
     assert_eq!(cells[1]["displays"][0]["kind"], "graph");

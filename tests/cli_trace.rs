@@ -49,7 +49,10 @@ fn every_kernel_call_writes_a_chrome_trace_without_overlaps() {
         .output()
         .expect("the binary runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let mut names: Vec<String> = std::fs::read_dir(&out).expect("DIR exists").map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .expect("DIR exists")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     // Notebook cell 2 (the markdown cell is 0) scheduled once; cell 3 swept three shapes, of which
     // 64×128 overflows the 16 KiB UB (2 × 2 × 64×128×4 B) and so has no trace.
@@ -60,7 +63,8 @@ fn every_kernel_call_writes_a_chrome_trace_without_overlaps() {
         let events = json["traceEvents"].as_array().unwrap_or_else(|| panic!("{name}: no traceEvents"));
         let mut lanes: BTreeMap<(i64, i64), Vec<(f64, f64)>> = BTreeMap::new();
         for event in events.iter().filter(|event| event["ph"] == "X") {
-            let field = |key: &str| event[key].as_f64().unwrap_or_else(|| panic!("{name}: event without {key}: {event}"));
+            let field =
+                |key: &str| event[key].as_f64().unwrap_or_else(|| panic!("{name}: event without {key}: {event}"));
             let (pid, tid, start, duration) = (field("pid") as i64, field("tid") as i64, field("ts"), field("dur"));
             assert!(duration >= 0.0 && start >= 0.0, "{name}: {event}");
             lanes.entry((pid, tid)).or_default().push((start, start + duration));
@@ -70,7 +74,12 @@ fn every_kernel_call_writes_a_chrome_trace_without_overlaps() {
             spans.sort_by(|a, b| a.partial_cmp(b).unwrap());
             for pair in spans.windows(2) {
                 // Tolerance for the microsecond rounding of cycle times in the file.
-                assert!(pair[1].0 >= pair[0].1 - 1e-6, "{name}: overlap on ({pid}, {tid}): {:?} then {:?}", pair[0], pair[1]);
+                assert!(
+                    pair[1].0 >= pair[0].1 - 1e-6,
+                    "{name}: overlap on ({pid}, {tid}): {:?} then {:?}",
+                    pair[0],
+                    pair[1]
+                );
             }
         }
     }
@@ -78,9 +87,19 @@ fn every_kernel_call_writes_a_chrome_trace_without_overlaps() {
     // (teaching: 1000 MHz, so µs = cycles / 1000).
     let stdout = String::from_utf8_lossy(&output.stdout);
     let cycles: f64 = stdout.lines().next().unwrap().trim().parse().unwrap();
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("2-1-scaled.json")).unwrap()).unwrap();
-    let end = json["traceEvents"].as_array().unwrap().iter().filter(|event| event["ph"] == "X").map(|event| event["ts"].as_f64().unwrap() + event["dur"].as_f64().unwrap()).fold(0.0, f64::max);
-    assert!(end <= cycles / 1000.0 + 1e-6 && end > (cycles - 1.0) / 1000.0 - 1e-3, "trace ends at {end} us, schedule {cycles} cycles");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("2-1-scaled.json")).unwrap()).unwrap();
+    let end = json["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["ph"] == "X")
+        .map(|event| event["ts"].as_f64().unwrap() + event["dur"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(
+        end <= cycles / 1000.0 + 1e-6 && end > (cycles - 1.0) / 1000.0 - 1e-3,
+        "trace ends at {end} us, schedule {cycles} cycles"
+    );
     let _ = std::fs::remove_dir_all(&directory);
 }
 

@@ -28,7 +28,13 @@ fn run_notebook(name: &str) -> Session {
     let mut code_cells = 0;
     for cell in notebook.cells.iter().filter(|cell| cell.kind == CellKind::Code) {
         let result = session.run_cell(&cell.source);
-        assert!(result.is_ok(), "{name}: the cell at line {} failed: {:?}\n{}", cell.first_line, result.error(), result.stdout);
+        assert!(
+            result.is_ok(),
+            "{name}: the cell at line {} failed: {:?}\n{}",
+            cell.first_line,
+            result.error(),
+            result.stdout
+        );
         code_cells += 1;
     }
     assert!(code_cells >= 4, "{name}: only {code_cells} code cells");
@@ -40,7 +46,8 @@ fn printed(session: &mut Session, name: &str, expression: &str) -> Value {
     let result = session.run_cell(&format!("print({expression})"));
     assert!(result.is_ok(), "{name}: probe `{expression}` failed: {:?}", result.error());
     let text = result.stdout.trim().replace("True", "true").replace("False", "false");
-    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{name}: probe `{expression}` printed {text:.200}: {error}"))
+    serde_json::from_str(&text)
+        .unwrap_or_else(|error| panic!("{name}: probe `{expression}` printed {text:.200}: {error}"))
 }
 
 /// Numbers in row-major order and the nested lengths (the shape) of a JSON value.
@@ -89,7 +96,10 @@ fn check_probe(session: &mut Session, name: &str, probe: &Value) {
         }
     }
     if let Some((index, a, e, _)) = worst {
-        panic!("{name}: `{expression}` element {index}: {a} vs golden {e} (rtol {rtol}, atol {atol}; {})", probe["why"]);
+        panic!(
+            "{name}: `{expression}` element {index}: {a} vs golden {e} (rtol {rtol}, atol {atol}; {})",
+            probe["why"]
+        );
     }
 }
 
@@ -128,7 +138,8 @@ fn a_probe_outside_its_tolerance_fails() {
     // The comparison itself must be able to fail: 1.0 against 1.1 with rtol 1e-5, atol 1e-6.
     let mut session = Session::new();
     let probe = serde_json::json!({"expr": "[1.0, 2.0]", "expected": [1.1, 2.0], "rtol": 1e-5, "atol": 1e-6, "why": "self-test"});
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_probe(&mut session, "self-test", &probe)));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_probe(&mut session, "self-test", &probe)));
     assert!(outcome.is_err());
     let within = serde_json::json!({"expr": "[1.0, 2.0]", "expected": [1.000001, 2.0], "rtol": 1e-5, "atol": 1e-6, "why": "self-test"});
     check_probe(&mut session, "self-test", &within);

@@ -18,34 +18,19 @@ fn golden() -> Json {
 }
 
 fn notebook_source(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples")
-            .join(name),
-    )
-    .expect("example notebook")
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name))
+        .expect("example notebook")
 }
 
 /// Runs every code cell of `source` in `session`; panics on the first error.
 fn run_notebook(session: &mut Session, name: &str, source: &str) {
     let notebook = Notebook::from_py(source).expect("notebook parses");
-    for cell in notebook
-        .cells
-        .iter()
-        .filter(|cell| cell.kind == CellKind::Code)
-    {
+    for cell in notebook.cells.iter().filter(|cell| cell.kind == CellKind::Code) {
         let result = session.run_cell(&cell.source);
         // A kernel that cannot be recorded falls back to the CPU with this warning; the gallery's
         // kernels must run on the simulated NPU.
-        if let Some(fallback) = result
-            .diagnostics
-            .iter()
-            .find(|diagnostic| diagnostic.code == "npu/cpu-fallback")
-        {
-            panic!(
-                "{name}: the cell at line {} fell back to the CPU: {}",
-                cell.first_line, fallback.message
-            );
+        if let Some(fallback) = result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback") {
+            panic!("{name}: the cell at line {} fell back to the CPU: {}", cell.first_line, fallback.message);
         }
         if let Some(error) = result.error() {
             panic!(
@@ -69,9 +54,7 @@ fn evaluate(session: &mut Session, expr: &str) -> Vec<f64> {
         .map(|item| match item {
             "True" => 1.0,
             "False" => 0.0,
-            other => other
-                .parse::<f64>()
-                .unwrap_or_else(|_| panic!("probe `{expr}` printed a non-number: {other:?}")),
+            other => other.parse::<f64>().unwrap_or_else(|_| panic!("probe `{expr}` printed a non-number: {other:?}")),
         })
         .collect()
 }
@@ -82,19 +65,13 @@ fn check_probes(session: &mut Session, name: &str, probes: &Json) -> usize {
     for probe in probes {
         let expr = probe["expr"].as_str().expect("expr");
         let expected: Vec<f64> = match &probe["expected"] {
-            Json::Array(items) => items
-                .iter()
-                .map(|item| item.as_f64().expect("number"))
-                .collect(),
+            Json::Array(items) => items.iter().map(|item| item.as_f64().expect("number")).collect(),
             single => vec![single.as_f64().expect("number")],
         };
         let rtol = probe["rtol"].as_f64().expect("rtol");
         // atol: one number, or one per element (sums of BF16 partials, see the generator).
         let atol: Vec<f64> = match &probe["atol"] {
-            Json::Array(items) => items
-                .iter()
-                .map(|item| item.as_f64().expect("number"))
-                .collect(),
+            Json::Array(items) => items.iter().map(|item| item.as_f64().expect("number")).collect(),
             single => vec![single.as_f64().expect("atol"); expected.len()],
         };
         assert_eq!(atol.len(), expected.len(), "{name}: `{expr}` atol list");
@@ -142,21 +119,12 @@ fn check_example(file: &str, section: &str, source: &str) {
 fn swiglu_backward_matches_the_golden_at_debug_size() {
     let source = notebook_source("10_swiglu_backward.py");
     let sizes = "M, K, N = 2200, 512, 1024";
-    assert!(
-        source.contains(sizes),
-        "the notebook sets its sizes on one line"
-    );
+    assert!(source.contains(sizes), "the notebook sets its sizes on one line");
     let small = source.replace(sizes, "M, K, N = 2200, 64, 128");
     let golden = golden();
     let mut session = Session::new();
     run_notebook(&mut session, "10_swiglu_backward.py (K=64, N=128)", &small);
-    assert!(
-        check_probes(
-            &mut session,
-            "10_swiglu_backward.py",
-            &golden["swiglu_backward"]["small"]["probes"]
-        ) >= 20
-    );
+    assert!(check_probes(&mut session, "10_swiglu_backward.py", &golden["swiglu_backward"]["small"]["probes"]) >= 20);
 }
 
 /// The full sizes (M = 2200, K = 512, N = 1024): about 3 s in a release build.
@@ -166,16 +134,8 @@ fn swiglu_backward_matches_the_golden_at_debug_size() {
 fn swiglu_backward_matches_the_golden_at_full_size() {
     let golden = golden();
     let mut session = Session::new();
-    run_notebook(
-        &mut session,
-        "10_swiglu_backward.py",
-        &notebook_source("10_swiglu_backward.py"),
-    );
-    check_probes(
-        &mut session,
-        "10_swiglu_backward.py",
-        &golden["swiglu_backward"]["full"]["probes"],
-    );
+    run_notebook(&mut session, "10_swiglu_backward.py", &notebook_source("10_swiglu_backward.py"));
+    check_probes(&mut session, "10_swiglu_backward.py", &golden["swiglu_backward"]["full"]["probes"]);
 }
 
 /// sin(exp(x)) fused and in two kernels, its gradient cos(exp(x))·exp(x) (rtol 1e-5), the GM
@@ -183,11 +143,7 @@ fn swiglu_backward_matches_the_golden_at_full_size() {
 /// (x − m − log Σ e^(x−m) in f64) and its gradient 1 − n·softmax.
 #[test]
 fn fusion_and_stability_matches_the_golden() {
-    check_example(
-        "11_fusion_and_stability.py",
-        "fusion_and_stability",
-        &notebook_source("11_fusion_and_stability.py"),
-    );
+    check_example("11_fusion_and_stability.py", "fusion_and_stability", &notebook_source("11_fusion_and_stability.py"));
 }
 
 /// Chain losses of 3 SGD steps with and without checkpointing against a hand-written f64
@@ -207,11 +163,7 @@ fn checkpoint_and_mixed_precision_match_the_golden() {
 /// notebook once the lowering can schedule the kernel.
 #[test]
 fn softmax_tile_sweep_matches_the_golden() {
-    check_example(
-        "13_softmax_tile_sweep.py",
-        "softmax_tile_sweep",
-        &notebook_source("13_softmax_tile_sweep.py"),
-    );
+    check_example("13_softmax_tile_sweep.py", "softmax_tile_sweep", &notebook_source("13_softmax_tile_sweep.py"));
 }
 
 /// The probe checker itself rejects a wrong value (so a wrong kernel cannot pass unnoticed).
@@ -220,6 +172,7 @@ fn softmax_tile_sweep_matches_the_golden() {
 fn a_drifted_value_fails_the_probe_check() {
     let mut session = Session::new();
     session.run_cell("value = 1.01");
-    let probes: Json = serde_json::json!([{ "expr": "value", "expected": 1.0, "rtol": 1e-3, "atol": 0.0, "why": "test" }]);
+    let probes: Json =
+        serde_json::json!([{ "expr": "value", "expected": 1.0, "rtol": 1e-3, "atol": 0.0, "why": "test" }]);
     check_probes(&mut session, "inline", &probes);
 }

@@ -23,7 +23,8 @@ fn render_fixture(path: &Path) -> (String, Vec<String>) {
     let notebook = Notebook::from_py(&text).expect("fixture is a notebook");
     let file = path.file_name().and_then(|name| name.to_str()).unwrap_or("fixture.py").to_string();
     // A smaller step budget than the default keeps the infinite-loop fixture quick.
-    let mut session = Session::with_limits(Limits { step_budget: 2_000_000, stack_bytes: 128 << 20, ..Limits::default() });
+    let mut session =
+        Session::with_limits(Limits { step_budget: 2_000_000, stack_bytes: 128 << 20, ..Limits::default() });
     let mut executed = Vec::new();
     let mut out = String::new();
     let mut codes = Vec::new();
@@ -33,9 +34,18 @@ fn render_fixture(path: &Path) -> (String, Vec<String>) {
         out.push_str(&result.stdout);
         for diagnostic in &result.diagnostics {
             let source = session.source_of(diagnostic.cell).expect("the diagnostic's cell exists");
-            assert!(diagnostic.span.start <= diagnostic.span.end && diagnostic.span.end <= source.len(), "{file}: span {:?} outside the cell", diagnostic.span);
-            assert!(source.is_char_boundary(diagnostic.span.start) && source.is_char_boundary(diagnostic.span.end), "{file}: span off a char boundary");
-            let origin_of = |cell: usize| executed.get(cell.checked_sub(1)?).map(|&first_line| CellOrigin { file: &file, first_line });
+            assert!(
+                diagnostic.span.start <= diagnostic.span.end && diagnostic.span.end <= source.len(),
+                "{file}: span {:?} outside the cell",
+                diagnostic.span
+            );
+            assert!(
+                source.is_char_boundary(diagnostic.span.start) && source.is_char_boundary(diagnostic.span.end),
+                "{file}: span off a char boundary"
+            );
+            let origin_of = |cell: usize| {
+                executed.get(cell.checked_sub(1)?).map(|&first_line| CellOrigin { file: &file, first_line })
+            };
             let origin = origin_of(diagnostic.cell).expect("origin");
             out.push_str(&format!("[{}]\n", diagnostic.code));
             out.push_str(&render_diagnostic(diagnostic, source, origin, &origin_of));
@@ -57,7 +67,11 @@ fn every_fixture_matches_its_snapshot() {
 
 fn run_all() {
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/interp");
-    let mut fixtures: Vec<_> = std::fs::read_dir(&directory).expect("fixture dir").filter_map(|entry| entry.ok().map(|entry| entry.path())).filter(|path| path.extension().is_some_and(|ext| ext == "py")).collect();
+    let mut fixtures: Vec<_> = std::fs::read_dir(&directory)
+        .expect("fixture dir")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
+        .collect();
     fixtures.sort();
     assert!(fixtures.len() >= 20, "one fixture per diagnostic kind");
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();

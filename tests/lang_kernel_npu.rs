@@ -13,12 +13,20 @@ fn run(session: &mut Session, code: &str) -> tilelab::session::CellResult {
 }
 
 fn fallbacks(result: &tilelab::session::CellResult) -> Vec<String> {
-    result.diagnostics.iter().filter(|diagnostic| diagnostic.code == "npu/cpu-fallback").map(|diagnostic| diagnostic.message.clone()).collect()
+    result
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.code == "npu/cpu-fallback")
+        .map(|diagnostic| diagnostic.message.clone())
+        .collect()
 }
 
 /// The numbers of a printed (nested) list.
 fn numbers(text: &str) -> Vec<f64> {
-    text.split(|c: char| c == '[' || c == ']' || c == ',' || c.is_whitespace()).filter(|part| !part.is_empty()).map(|part| part.parse().unwrap_or_else(|_| panic!("not a number: {part}"))).collect()
+    text.split(|c: char| c == '[' || c == ']' || c == ',' || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().unwrap_or_else(|_| panic!("not a number: {part}")))
+        .collect()
 }
 
 fn printed(session: &mut Session, expression: &str) -> Vec<f64> {
@@ -34,7 +42,11 @@ fn assert_close(actual: &[f64], expected: &[f64], atol: f64, rtol: f64, what: &s
 
 #[test]
 fn every_example_kernel_runs_on_the_npu() {
-    let mut examples: Vec<_> = std::fs::read_dir("examples").expect("examples/").map(|entry| entry.unwrap().path()).filter(|path| path.extension().is_some_and(|ext| ext == "py")).collect();
+    let mut examples: Vec<_> = std::fs::read_dir("examples")
+        .expect("examples/")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
+        .collect();
     examples.sort();
     let mut with_kernels = 0;
     for path in examples {
@@ -85,7 +97,10 @@ fn swish_values_and_gradient_come_from_the_npu_run() {
     assert_close(&printed(&mut session, "y"), &expected, 1e-6, 1e-5, "swish");
     let gradient: Vec<f64> = x.iter().map(|&v| sigmoid(v) * (1.0 + v * (1.0 - sigmoid(v)))).collect();
     assert_close(&printed(&mut session, "x.grad"), &gradient, 1e-6, 1e-5, "swish'");
-    let report = run(&mut session, "r = pt.autodiff.check_gradient(swish, [pt.randn([4, 8], seed=2)])\nprint(r.passed)\nprint(r.sides)");
+    let report = run(
+        &mut session,
+        "r = pt.autodiff.check_gradient(swish, [pt.randn([4, 8], seed=2)])\nprint(r.passed)\nprint(r.sides)",
+    );
     let lines: Vec<&str> = report.stdout.lines().collect();
     assert_eq!(lines[0], "True");
     assert_eq!(lines[1], "analytic: forward and registered backward on the simulated NPU teaching; numerical: central differences in f64 on the CPU");
@@ -100,7 +115,8 @@ fn broadcasting_and_numbers_on_every_preset() {
         assert!(fallbacks(&result).is_empty(), "{preset}: {:?}", fallbacks(&result));
         assert_eq!(session.take_schedules().len(), 1);
         // y = (x·row + column)/2 − 1, rows broadcast along dim 0, the column along dim 1.
-        let (x, row, column) = (printed(&mut session, "x"), printed(&mut session, "row"), printed(&mut session, "column"));
+        let (x, row, column) =
+            (printed(&mut session, "x"), printed(&mut session, "row"), printed(&mut session, "column"));
         let expected: Vec<f64> = (0..24 * 96).map(|i| (x[i] * row[i % 96] + column[i / 96]) * 0.5 - 1.0).collect();
         assert_close(&printed(&mut session, "y"), &expected, 1e-5, 1e-5, preset);
     }
@@ -136,11 +152,16 @@ fn matmul_feeding_element_wise_work_on_split_and_coupled_chips() {
         let result = run(&mut session, "a = pt.randn([64, 96], dtype=pt.DT_FP16, seed=7)\nb = pt.randn([96, 128], dtype=pt.DT_FP16, seed=8)\nbias = pt.randn([128], seed=9)\ny = linear_relu(a, b, bias)");
         assert!(fallbacks(&result).is_empty(), "{preset}: {:?}", fallbacks(&result));
         let schedules = session.take_schedules();
-        let pipes: std::collections::BTreeSet<&str> = schedules[0].1.trace.events.iter().map(|event| event.pipe.name()).collect();
+        let pipes: std::collections::BTreeSet<&str> =
+            schedules[0].1.trace.events.iter().map(|event| event.pipe.name()).collect();
         assert!(pipes.contains("CUBE") && pipes.contains("VECTOR"), "{preset}: {pipes:?}");
         // relu(a·b + bias) in f64 from the f16 inputs as stored.
         let (a, b, bias) = (printed(&mut session, "a"), printed(&mut session, "b"), printed(&mut session, "bias"));
-        let expected: Vec<f64> = (0..64 * 128).map(|i| ((0..96).map(|k| a[(i / 128) * 96 + k] * b[k * 128 + i % 128]).sum::<f64>() + bias[i % 128]).max(0.0)).collect();
+        let expected: Vec<f64> = (0..64 * 128)
+            .map(|i| {
+                ((0..96).map(|k| a[(i / 128) * 96 + k] * b[k * 128 + i % 128]).sum::<f64>() + bias[i % 128]).max(0.0)
+            })
+            .collect();
         assert_close(&printed(&mut session, "y"), &expected, 1e-3, 1e-4, preset);
     }
 }
@@ -163,7 +184,8 @@ fn jit_outputs_are_written_in_place_with_lines_in_the_trace() {
     for buffers in [1, 2] {
         let mut session = Session::new();
         run(&mut session, &JIT.replace("BUFFERS", &buffers.to_string()));
-        let result = run(&mut session, "x = pt.randn([60, 64], seed=10)\nout = pt.full([60, 64], -7.0)\nscale_rows(x, out)");
+        let result =
+            run(&mut session, "x = pt.randn([60, 64], seed=10)\nout = pt.full([60, 64], -7.0)\nscale_rows(x, out)");
         assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
         // A cell's schedules are kept until the next cell runs.
         let schedules = session.take_schedules();
@@ -174,7 +196,8 @@ fn jit_outputs_are_written_in_place_with_lines_in_the_trace() {
         assert_eq!(schedules.len(), 1);
         let simulation = &schedules[0].1;
         // The view is line 8 of the cell, the exp/mul/add/store line 9.
-        let lines: std::collections::BTreeSet<u32> = simulation.trace.events.iter().filter_map(|event| event.source_line).collect();
+        let lines: std::collections::BTreeSet<u32> =
+            simulation.trace.events.iter().filter_map(|event| event.source_line).collect();
         assert!(lines.contains(&8) && lines.contains(&9), "{lines:?}");
         assert!(lines.iter().all(|line| (4..=9).contains(line)), "{lines:?}");
         cycles.push(simulation.summary.cycles);
@@ -188,14 +211,21 @@ fn jit_outputs_are_written_in_place_with_lines_in_the_trace() {
 #[test]
 fn a_kernel_the_recorder_cannot_express_falls_back_with_one_warning() {
     let mut session = Session::new();
-    run(&mut session, "import pypto as pt\n@pt.kernel\ndef flat(x):\n    y = pt.exp(x)\n    return pt.reshape(y, [64])\n");
+    run(
+        &mut session,
+        "import pypto as pt\n@pt.kernel\ndef flat(x):\n    y = pt.exp(x)\n    return pt.reshape(y, [64])\n",
+    );
     let result = run(&mut session, "x = pt.randn([8, 8], seed=11)\na = flat(x)\nb = flat(x)\npt.assert_allclose(a, pt.reshape(pt.exp(x), [64]), rtol=1e-6, atol=1e-7)");
     let warnings = fallbacks(&result);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("cannot run on the NPU yet: `reshape` at line 5"), "{}", warnings[0]);
     assert!(session.take_schedules().is_empty());
     let schedule = session.run_cell("pt.schedule(flat, x)");
-    assert!(schedule.error().is_some_and(|error| error.message.contains("`reshape` at line 5")), "{:?}", schedule.error());
+    assert!(
+        schedule.error().is_some_and(|error| error.message.contains("`reshape` at line 5")),
+        "{:?}",
+        schedule.error()
+    );
 }
 
 #[test]
@@ -228,7 +258,8 @@ def cube_backward(grad_output, saved, ctx):
     return cube_grad(grad_output, saved[0])
 ",
     );
-    let result = run(&mut session, "x = pt.randn([16, 32], requires_grad=True, seed=13)\ny = cube(x)\ny.sum().backward()");
+    let result =
+        run(&mut session, "x = pt.randn([16, 32], requires_grad=True, seed=13)\ny = cube(x)\ny.sum().backward()");
     assert!(fallbacks(&result).is_empty(), "{:?}", fallbacks(&result));
     let order: Vec<String> = session.take_schedules().into_iter().map(|(name, _)| name).collect();
     assert_eq!(order, ["cube", "cube_grad"]);
@@ -338,7 +369,10 @@ fn a_registered_backward_sees_the_outputs_the_caller_received_and_the_graph_hold
 #[test]
 fn a_tile_too_large_for_ub_is_reported_at_its_line_without_a_second_line_number() {
     let mut session = Session::new();
-    run(&mut session, "import pypto as pt\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)");
+    run(
+        &mut session,
+        "import pypto as pt\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)",
+    );
     // Line 4 of this cell sets the tile.
     let result = session.run_cell("@pt.kernel\ndef grad_from_saved(x, s, grad_output):\n    # three inputs\n    pt.set_vec_tile_shapes(8, 64)\n    return grad_output * s * (1 + 1.5 * x * (1 - s))\ndx = grad_from_saved(x, s, g)");
     let error = result.error().expect("an 8×64 tile overflows UB");

@@ -62,7 +62,8 @@ fn swish_weighted_sum(x: &[f64]) -> f64 {
 
 #[test]
 fn a_registered_gradient_matches_finite_differences() {
-    let mut session = session_with(&format!("{SWISH}\nx = pt.tensor({POINT:?}, requires_grad=True)\nw = pt.arange(1, 7)"));
+    let mut session =
+        session_with(&format!("{SWISH}\nx = pt.tensor({POINT:?}, requires_grad=True)\nw = pt.arange(1, 7)"));
     let forward = values(&mut session, "swish(x)");
     let expected_forward: Vec<f64> = POINT.iter().map(|&v| v / (1.0 + (-v).exp())).collect();
     assert_close(&forward, &expected_forward, 1e-6, "forward");
@@ -183,16 +184,21 @@ fn check_gradient_passes_right_and_catches_wrong_gradients() {
     let mut session = session_with(SWISH);
     let right = session.run_cell("r = pt.autodiff.check_gradient(swish, [pt.randn([3, 4], seed=1)])\nprint(r.passed, bool(r), r.max_abs_err < 1e-4)");
     assert_eq!(right.stdout, "True True True\n");
-    let fast = session.run_cell("f = pt.autodiff.check_gradient(swish, [pt.randn([64, 64], seed=2)], fast=True)\nprint(f.passed)");
+    let fast = session
+        .run_cell("f = pt.autodiff.check_gradient(swish, [pt.randn([64, 64], seed=2)], fast=True)\nprint(f.passed)");
     assert_eq!(fast.stdout, "True\n");
-    let half = session.run_cell("h = pt.autodiff.check_gradient(swish, [pt.cast(pt.randn([4], seed=3), pt.DT_FP16)])\nprint(h.passed)");
+    let half = session.run_cell(
+        "h = pt.autodiff.check_gradient(swish, [pt.cast(pt.randn([4], seed=3), pt.DT_FP16)])\nprint(h.passed)",
+    );
     assert_eq!(half.stdout, "True\n", "f16 inputs are checked at f16 tolerances");
     session.run_cell("@pt.register_gradient('swish')\ndef wrong(grad_output, saved, ctx):\n    x, s = saved\n    return grad_output * s");
     let wrong = session.run_cell("w = pt.autodiff.check_gradient(swish, [pt.tensor([[1.0, -2.0]])])\nprint(w.passed, len(w.worst) > 0)\nprint(w.worst[0][0], w.worst[0][1])");
     assert_eq!(wrong.stdout.lines().next(), Some("False True"));
     // Missing term x·σ(x)(1 − σ(x)) is largest at x = 1 (0.1966) vs x = −2 (−0.2100): the worst is index (0, 1).
     assert_eq!(wrong.stdout.lines().nth(1), Some("0 (0, 1)"));
-    let explicit = session.run_cell("e = pt.autodiff.check_gradient(swish, [pt.tensor([1.0])], eps=1e-3, atol=1.0, rtol=1.0)\nprint(e.passed)");
+    let explicit = session.run_cell(
+        "e = pt.autodiff.check_gradient(swish, [pt.tensor([1.0])], eps=1e-3, atol=1.0, rtol=1.0)\nprint(e.passed)",
+    );
     assert_eq!(explicit.stdout, "True\n", "explicit tolerances override the per-dtype table");
 }
 
@@ -216,7 +222,9 @@ double(x).sum().backward()
 ";
     let mut session = session_with(source);
     assert_close(&values(&mut session, "x.grad"), &[2.0, 2.0], 0.0, "backward via a kernel");
-    session.run_cell("@pt.register_gradient('double')\ndef broken(grad_output, saved, ctx):\n    return grad_output * missing_name");
+    session.run_cell(
+        "@pt.register_gradient('double')\ndef broken(grad_output, saved, ctx):\n    return grad_output * missing_name",
+    );
     let result = session.run_cell("z = pt.tensor([1.0], requires_grad=True)\ndouble(z).sum().backward()");
     let error = result.error().expect("the backward's error");
     assert_eq!(error.code, "runtime/name-error");
@@ -277,7 +285,9 @@ shift(x, out)
 
 #[test]
 fn rebinding_a_tensor_parameter_of_a_jit_kernel_warns_once_and_numbers_may_be_rebound() {
-    let mut session = session_with("@pt.frontend.jit\ndef k(x, y, n):\n    n = n * 2\n    y = x + n\nx = pt.ones([2])\ny = pt.zeros([2])");
+    let mut session = session_with(
+        "@pt.frontend.jit\ndef k(x, y, n):\n    n = n * 2\n    y = x + n\nx = pt.ones([2])\ny = pt.zeros([2])",
+    );
     let first = session.run_cell("k(x, y, 3)\nk(x, y, 4)");
     assert!(first.is_ok());
     let warnings: Vec<_> = first.diagnostics.iter().map(|d| (d.code.as_str(), d.cell, d.line)).collect();

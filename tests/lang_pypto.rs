@@ -62,7 +62,10 @@ fn element_wise_functions_match_f64_formulas() {
     }
     // The tanh approximation: ½x(1 + tanh(√(2/π)(x + 0.044715x³))).
     let (_, values, _) = tensor(&mut session, "pt.gelu(x, approximate='tanh')");
-    let expected: Vec<f64> = INPUT.iter().map(|&x| 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())).collect();
+    let expected: Vec<f64> = INPUT
+        .iter()
+        .map(|&x| 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()))
+        .collect();
     assert_close(&values, &expected, 1e-6, "gelu tanh");
 }
 
@@ -112,10 +115,13 @@ fn reductions_take_dim_and_keepdim() {
     let (shape, values, _) = tensor(&mut session, "pt.amin(m)");
     assert_eq!((shape, values), (vec![], vec![-5.0]));
     // Population variance per row: Σ(x − μ)²/n.
-    let variance: Vec<f64> = rows.iter().map(|row| {
-        let mean = row.iter().sum::<f64>() / 3.0;
-        row.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 3.0
-    }).collect();
+    let variance: Vec<f64> = rows
+        .iter()
+        .map(|row| {
+            let mean = row.iter().sum::<f64>() / 3.0;
+            row.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 3.0
+        })
+        .collect();
     let (_, values, _) = tensor(&mut session, "pt.var(m, dim=1)");
     assert_close(&values, &variance, 1e-6, "var");
     let (shape, values, _) = tensor(&mut session, "m.sum(dim=[0, 1])");
@@ -160,7 +166,8 @@ fn views_read_zero_outside_valid_shape_and_assemble_writes_only_the_valid_region
     assert_eq!(shape, vec![2, 4]);
     assert_eq!(values, vec![4.0, 0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0]);
     // The ragged tile keeps its valid shape through element-wise ops; assemble writes column 4 only.
-    let result = session.run_cell("t = pt.view(x, [2, 4], [0, 4], valid_shape=[2, 1]) * 2 + 1\npt.assemble(t, [0, 4], out)");
+    let result =
+        session.run_cell("t = pt.view(x, [2, 4], [0, 4], valid_shape=[2, 1]) * 2 + 1\npt.assemble(t, [0, 4], out)");
     assert!(result.is_ok(), "{:?}", result.error());
     let (_, values, _) = tensor(&mut session, "out");
     assert_eq!(values, vec![-1.0, -1.0, -1.0, -1.0, 9.0, -1.0, -1.0, -1.0, -1.0, 19.0]);
@@ -169,7 +176,9 @@ fn views_read_zero_outside_valid_shape_and_assemble_writes_only_the_valid_region
 #[test]
 fn indexing_and_in_place_writes() {
     let mut session = session_with("q = pt.zeros([3, 4])\nalias = q");
-    assert!(session.run_cell("q[:, 1] = pt.tensor([1.0, 2.0, 3.0])\nq[..., -1] = 9\nq[0] = pt.arange(4)\nq[2, 0] = -5").is_ok());
+    assert!(session
+        .run_cell("q[:, 1] = pt.tensor([1.0, 2.0, 3.0])\nq[..., -1] = 9\nq[0] = pt.arange(4)\nq[2, 0] = -5")
+        .is_ok());
     let expected = vec![0.0, 1.0, 2.0, 3.0, 0.0, 2.0, 0.0, 9.0, -5.0, 3.0, 0.0, 9.0];
     let (_, values, _) = tensor(&mut session, "alias");
     assert_eq!(values, expected, "writes are in place: the alias sees them");
@@ -179,13 +188,18 @@ fn indexing_and_in_place_writes() {
     assert_eq!((shape, values), (vec![3], vec![9.0, 9.0, 3.0]));
     let (shape, values, _) = tensor(&mut session, "q[1:, 1:3]");
     assert_eq!((shape, values), (vec![2, 2], vec![2.0, 0.0, 3.0, 0.0]));
-    assert_eq!(session.run_cell("print(q[1, 3].item(), len(q), q.shape, q.dtype)").stdout, "9.0 3 [3, 4] pypto.DT_FP32\n");
+    assert_eq!(
+        session.run_cell("print(q[1, 3].item(), len(q), q.shape, q.dtype)").stdout,
+        "9.0 3 [3, 4] pypto.DT_FP32\n"
+    );
     assert_eq!(session.run_cell("q[3]").error().map(|e| e.code.clone()), Some("runtime/index-error".into()));
 }
 
 #[test]
 fn matmul_with_transposes_matches_a_triple_loop() {
-    let mut session = session_with("a = pt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])\nb = pt.tensor([[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]])");
+    let mut session = session_with(
+        "a = pt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])\nb = pt.tensor([[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]])",
+    );
     let a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
     let b = [[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]];
     let mut product = Vec::new();
@@ -200,7 +214,8 @@ fn matmul_with_transposes_matches_a_triple_loop() {
     let (_, values, _) = tensor(&mut session, "pt.matmul(b, a, a_trans=True, b_trans=True)");
     // bᵀ·aᵀ = (a·b)ᵀ.
     assert_close(&values, &[product[0], product[2], product[1], product[3]], 0.0, "bᵀaᵀ");
-    let (_, _, dtype) = tensor(&mut session, "pt.matmul(pt.cast(a, pt.DT_FP16), pt.cast(b, pt.DT_FP16), out_dtype=pt.DT_FP32)");
+    let (_, _, dtype) =
+        tensor(&mut session, "pt.matmul(pt.cast(a, pt.DT_FP16), pt.cast(b, pt.DT_FP16), out_dtype=pt.DT_FP32)");
     assert_eq!(dtype, "DT_FP32");
 }
 
@@ -215,13 +230,19 @@ fn layer_norm_and_group_norm_match_f64_references() {
         let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / values.len() as f64;
         values.iter().map(|v| (v - mean) / (variance + eps).sqrt()).collect()
     };
-    let expected: Vec<f64> = x.iter().flat_map(|row| normalise(row, 1e-5).into_iter().enumerate().map(|(j, v)| v * gamma[j] + beta[j]).collect::<Vec<_>>()).collect();
+    let expected: Vec<f64> = x
+        .iter()
+        .flat_map(|row| {
+            normalise(row, 1e-5).into_iter().enumerate().map(|(j, v)| v * gamma[j] + beta[j]).collect::<Vec<_>>()
+        })
+        .collect();
     let (_, values, _) = tensor(&mut session, "pt.nn.layer_norm(x, g, b)");
     assert_close(&values, &expected, 1e-5, "layer_norm");
     // group_norm on [1, 4, 2] with 2 groups: statistics over channels {0,1} and {2,3} × 2 positions.
     let data: Vec<f64> = (0..8).map(|i| (i as f64 * 0.7).sin() * 3.0).collect();
     let list = format!("{:?}", data);
-    let (_, values, _) = tensor(&mut session, &format!("pt.nn.group_norm(pt.tensor({list}).reshape([1, 4, 2]), 2, g, b, eps=1e-3)"));
+    let (_, values, _) =
+        tensor(&mut session, &format!("pt.nn.group_norm(pt.tensor({list}).reshape([1, 4, 2]), 2, g, b, eps=1e-3)"));
     let mut expected = Vec::new();
     for group in 0..2 {
         let normalised = normalise(&data[group * 4..group * 4 + 4], 1e-3);
@@ -237,11 +258,16 @@ fn layer_norm_and_group_norm_match_f64_references() {
 fn allclose_follows_numpy() {
     let mut session = session_with("");
     // |a − d| ≤ atol + rtol·|d|, with the defaults rtol = 1e-5, atol = 1e-8.
-    let out = session.run_cell("print(pt.allclose(pt.tensor([0.0]), pt.tensor([5e-9])), pt.allclose(pt.tensor([0.0]), pt.tensor([1e-6])))").stdout;
+    let out = session
+        .run_cell(
+            "print(pt.allclose(pt.tensor([0.0]), pt.tensor([5e-9])), pt.allclose(pt.tensor([0.0]), pt.tensor([1e-6])))",
+        )
+        .stdout;
     assert_eq!(out, "True False\n");
     let out = session.run_cell("print(pt.allclose(pt.tensor([1.0, 2.0]), pt.tensor([1.05, 2.0]), rtol=0.1), pt.allclose(pt.ones([2, 2]), pt.ones([2])))").stdout;
     assert_eq!(out, "True True\n");
-    let failed = session.run_cell("pt.assert_allclose(pt.tensor([1.0, 2.0, 3.0]), pt.tensor([1.0, 2.5, 2.9]), rtol=1e-3)");
+    let failed =
+        session.run_cell("pt.assert_allclose(pt.tensor([1.0, 2.0, 3.0]), pt.tensor([1.0, 2.5, 2.9]), rtol=1e-3)");
     let error = failed.error().expect("mismatch");
     assert!(error.message.contains("2 of 3 elements differ"), "{}", error.message);
     let note = error.note.as_deref().unwrap_or_default();
@@ -250,14 +276,25 @@ fn allclose_follows_numpy() {
 
 #[test]
 fn random_tensors_are_seeded() {
-    let mut session = session_with("a = pt.randn([1000], seed=3)\nb = pt.randn([1000], seed=3)\nu = pt.rand([1000], seed=4)");
-    assert_eq!(session.run_cell("print(pt.allclose(a, b), u.amin().item() >= 0.0, u.amax().item() < 1.0)").stdout, "True True True\n");
+    let mut session =
+        session_with("a = pt.randn([1000], seed=3)\nb = pt.randn([1000], seed=3)\nu = pt.rand([1000], seed=4)");
+    assert_eq!(
+        session.run_cell("print(pt.allclose(a, b), u.amin().item() >= 0.0, u.amax().item() < 1.0)").stdout,
+        "True True True\n"
+    );
     // Standard normal: the sample mean of 1000 draws is within 4σ/√n ≈ 0.13 of 0, the variance near 1.
     let (_, values, _) = tensor(&mut session, "a");
     let mean = values.iter().sum::<f64>() / 1000.0;
     let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 1000.0;
     assert!(mean.abs() < 0.13 && (variance - 1.0).abs() < 0.2, "mean {mean} variance {variance}");
-    assert_eq!(session.run_cell("pt.manual_seed(9)\nc = pt.randn([4]).tolist()\npt.manual_seed(9)\nprint(c == pt.randn([4]).tolist())").stdout, "True\n");
+    assert_eq!(
+        session
+            .run_cell(
+                "pt.manual_seed(9)\nc = pt.randn([4]).tolist()\npt.manual_seed(9)\nprint(c == pt.randn([4]).tolist())"
+            )
+            .stdout,
+        "True\n"
+    );
 }
 
 #[test]
@@ -271,14 +308,22 @@ fn autograd_from_scripts() {
     session.run_cell("x.grad = None");
     assert_eq!(session.run_cell("print(x.grad)").stdout, "None\n");
     // autodiff.grad of Σ sin(x) is cos(x), returned not accumulated; second order: −sin(x).
-    session.run_cell("g = pt.autodiff.grad(pt.sin(x).sum(), x, create_graph=True)\nh = pt.autodiff.grad(g.sum(), [x])[0]");
+    session
+        .run_cell("g = pt.autodiff.grad(pt.sin(x).sum(), x, create_graph=True)\nh = pt.autodiff.grad(g.sum(), [x])[0]");
     let (_, values, _) = tensor(&mut session, "g");
     assert_close(&values, &[0.5f64.cos(), 1.0f64.cos(), 2.0f64.cos()], 1e-6, "cos");
     let (_, values, _) = tensor(&mut session, "h");
     assert_close(&values, &[-(0.5f64.sin()), 1.0f64.sin(), -(2.0f64.sin())], 1e-6, "-sin");
     assert_eq!(session.run_cell("print(x.grad)").stdout, "None\n");
     // Under no_grad nothing is recorded; an in-place update keeps x a leaf.
-    assert_eq!(session.run_cell("with pt.no_grad():\n    y = x * 2\n    x -= 0.5 * x\nprint(y.requires_grad, x.is_leaf, x.tolist())").stdout, "False True [0.25, -0.5, 1.0]\n");
+    assert_eq!(
+        session
+            .run_cell(
+                "with pt.no_grad():\n    y = x * 2\n    x -= 0.5 * x\nprint(y.requires_grad, x.is_leaf, x.tolist())"
+            )
+            .stdout,
+        "False True [0.25, -0.5, 1.0]\n"
+    );
     assert_eq!(session.run_cell("print(x.detach().requires_grad)").stdout, "False\n");
     let refused = session.run_cell("x += 1");
     assert_eq!(refused.error().map(|e| e.code.clone()), Some("runtime/autograd-error".into()));
@@ -298,13 +343,17 @@ fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
     let out = session.run_cell("y = (a * a).sum()\ngr = pt.graph(y)\nprint(gr.num_nodes, gr.num_backward_nodes, gr.to_dot().startswith('digraph'))").stdout;
     assert_eq!(out, "3 2 True\n");
     // Leaves carry the name the script first bound them to; a later alias does not rename them.
-    let dot = session.run_cell("alias = a\nprint('a (leaf)' in pt.graph(y).to_dot(), 'alias' in pt.graph(y).to_dot())").stdout;
+    let dot = session
+        .run_cell("alias = a\nprint('a (leaf)' in pt.graph(y).to_dot(), 'alias' in pt.graph(y).to_dot())")
+        .stdout;
     assert_eq!(dot, "True False\n");
 }
 
 #[test]
 fn backward_with_an_explicit_gradient_and_writes_that_carry_gradients() {
-    let mut session = session_with("x = pt.tensor([1.0, -2.0, 3.0], requires_grad=True)\ny = x * x\ny.backward(pt.tensor([1.0, 0.5, -1.0]))");
+    let mut session = session_with(
+        "x = pt.tensor([1.0, -2.0, 3.0], requires_grad=True)\ny = x * x\ny.backward(pt.tensor([1.0, 0.5, -1.0]))",
+    );
     // d/dx of Σ gᵢ·xᵢ² = 2gᵢxᵢ with g = [1, 0.5, −1].
     let (_, values, _) = tensor(&mut session, "x.grad");
     assert_eq!(values, vec![2.0, -2.0, -6.0]);
@@ -322,7 +371,10 @@ fn npu_presets_can_be_chosen_from_scripts() {
     let mut session = session_with("");
     assert_eq!(session.run_cell("print(pt.npu.config()['preset'])").stdout, "teaching\n");
     assert_eq!(session.run_cell("pt.npu.use('Ascend910B2')\nprint(pt.npu.config()['preset'])").stdout, "Ascend910B2\n");
-    assert_eq!(session.run_cell("pt.npu.use('Ascend1')").error().map(|e| e.code.clone()), Some("runtime/value-error".into()));
+    assert_eq!(
+        session.run_cell("pt.npu.use('Ascend1')").error().map(|e| e.code.clone()),
+        Some("runtime/value-error".into())
+    );
     // pypto.npu.sweep exists now (tests/lang_sweep.rs checks what it does).
     assert!(session.run_cell("f = pt.npu.sweep").is_ok());
 }

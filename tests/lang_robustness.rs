@@ -67,8 +67,14 @@ fn check_all() {
             for diagnostic in &result.diagnostics {
                 let source = session.source_of(diagnostic.cell).expect("the named cell exists");
                 let span = diagnostic.span;
-                assert!(span.start <= span.end && span.end <= source.len(), "round {round}: span {span:?} outside {source:?}");
-                assert!(source.is_char_boundary(span.start) && source.is_char_boundary(span.end), "round {round}: span {span:?} splits a character of {source:?}");
+                assert!(
+                    span.start <= span.end && span.end <= source.len(),
+                    "round {round}: span {span:?} outside {source:?}"
+                );
+                assert!(
+                    source.is_char_boundary(span.start) && source.is_char_boundary(span.end),
+                    "round {round}: span {span:?} splits a character of {source:?}"
+                );
                 assert!(diagnostic.line >= 1 && diagnostic.column >= 1);
                 diagnostics += 1;
             }

@@ -38,8 +38,13 @@ fn npu_config_lists_the_preset_parameters() {
     // DESIGN §3 table, teaching row: 2 coupled cores, 1.0 GHz, UB 16 KiB, L1 64 KiB, L0A/L0B 8 KiB, L0C 16 KiB.
     let mut session = session_with("pt.npu.use('teaching')\nc = pt.npu.config()");
     let text = printed(&mut session, "print(c['preset'], c['cube_cores'], c['vector_cores'], c['clock_mhz'], c['ub_bytes'], c['l1_bytes'], c['l0a_bytes'], c['l0b_bytes'], c['l0c_bytes'])");
-    assert_eq!(text, format!("teaching 2 2 1000.0 {} {} {} {} {}", 16 * 1024, 64 * 1024, 8 * 1024, 8 * 1024, 16 * 1024));
-    assert!(printed(&mut session, "print(c['hbm_bytes_per_cycle'] > 0, c['vector_bytes_per_cycle'] > 0)") == "True True");
+    assert_eq!(
+        text,
+        format!("teaching 2 2 1000.0 {} {} {} {} {}", 16 * 1024, 64 * 1024, 8 * 1024, 8 * 1024, 16 * 1024)
+    );
+    assert!(
+        printed(&mut session, "print(c['hbm_bytes_per_cycle'] > 0, c['vector_bytes_per_cycle'] > 0)") == "True True"
+    );
     // 910B2: 24 cube + 48 vector cores at 1.8 GHz, UB 192 KiB.
     let text = printed(&mut session, "pt.npu.use('Ascend910B2')\nc = pt.npu.config()\nprint(c['cube_cores'], c['vector_cores'], c['clock_mhz'], c['ub_bytes'])");
     assert_eq!(text, format!("24 48 1800.0 {}", 192 * 1024));
@@ -60,13 +65,18 @@ fn chain_session(rows: usize) -> Session {
 }
 
 fn numbers(text: &str) -> Vec<f64> {
-    text.split_whitespace().map(|word| word.parse::<f64>().unwrap_or_else(|_| panic!("not a number: {word} in {text}"))).collect()
+    text.split_whitespace()
+        .map(|word| word.parse::<f64>().unwrap_or_else(|_| panic!("not a number: {word} in {text}")))
+        .collect()
 }
 
 #[test]
 fn an_elementwise_schedule_has_consistent_figures() {
     let mut session = chain_session(8);
-    let text = printed(&mut session, "s = pt.schedule(chain, x, y)\nprint(s.cycles, s.time_us, s.gm_bytes_read, s.gm_bytes_written)");
+    let text = printed(
+        &mut session,
+        "s = pt.schedule(chain, x, y)\nprint(s.cycles, s.time_us, s.gm_bytes_read, s.gm_bytes_written)",
+    );
     let figures = numbers(&text);
     // Two f32 inputs of 64×256 are read once each; one f32 output of 64×256 is written once.
     let element_bytes = 4.0;
@@ -128,8 +138,15 @@ fn trace_json_is_chrome_trace_json_with_events() {
     let mut session = chain_session(8);
     let text = printed(&mut session, "print(pt.schedule(chain, x, y).trace_json())");
     let json: serde_json::Value = serde_json::from_str(&text).expect("trace_json() is JSON");
-    let events = json.get("traceEvents").and_then(|events| events.as_array()).or_else(|| json.as_array()).expect("a list of trace events");
-    assert!(events.iter().filter(|event| event.get("ph").and_then(|ph| ph.as_str()) == Some("X")).count() > 0, "{text:.300}");
+    let events = json
+        .get("traceEvents")
+        .and_then(|events| events.as_array())
+        .or_else(|| json.as_array())
+        .expect("a list of trace events");
+    assert!(
+        events.iter().filter(|event| event.get("ph").and_then(|ph| ph.as_str()) == Some("X")).count() > 0,
+        "{text:.300}"
+    );
 }
 
 #[test]
@@ -146,13 +163,19 @@ fn kernels_that_cannot_be_lowered_name_the_op() {
 #[test]
 fn row_reductions_and_matmuls_are_scheduled() {
     let mut session = session_with("@pt.kernel\ndef rows(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.sum(x, dim=-1)\nx = pt.randn([32, 128])");
-    let figures = numbers(&printed(&mut session, "s = pt.schedule(rows, x)\nprint(s.cycles, s.gm_bytes_read, s.gm_bytes_written)"));
+    let figures = numbers(&printed(
+        &mut session,
+        "s = pt.schedule(rows, x)\nprint(s.cycles, s.gm_bytes_read, s.gm_bytes_written)",
+    ));
     // Reads the 32×128 f32 input once, writes one f32 per row.
     assert_eq!(figures[1..].to_vec(), vec![32.0 * 128.0 * 4.0, 32.0 * 4.0]);
     assert!(figures[0] > 0.0);
     let setup = "@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([32, 64], [32, 64], [32, 64])\n    return a @ b\na = pt.randn([64, 128], dtype=pt.DT_FP16)\nb = pt.randn([128, 64], dtype=pt.DT_FP16)";
     let mut session = session_with(setup);
-    let text = printed(&mut session, "s = pt.schedule(mm, a, b)\nprint(s.cycles, s.gm_bytes_written, s.pipe_busy['CUBE'] > 0, s.flops)");
+    let text = printed(
+        &mut session,
+        "s = pt.schedule(mm, a, b)\nprint(s.cycles, s.gm_bytes_written, s.pipe_busy['CUBE'] > 0, s.flops)",
+    );
     let figures: Vec<&str> = text.split_whitespace().collect();
     assert!(figures[0].parse::<u64>().unwrap() > 0);
     // c is 64×64 in fp16 (the inputs' dtype): 64·64·2 bytes written.
@@ -167,7 +190,9 @@ fn a_schedule_is_displayed_with_its_summary_and_trace() {
     let mut session = chain_session(8);
     let result = session.run_cell("pt.schedule(chain, x, y)");
     assert!(result.is_ok(), "{:?}", result.error());
-    let Some(Display::Schedule(schedule)) = result.displays.first() else { panic!("expected a schedule display, got {:?}", result.displays) };
+    let Some(Display::Schedule(schedule)) = result.displays.first() else {
+        panic!("expected a schedule display, got {:?}", result.displays)
+    };
     assert_eq!(schedule.summary.preset, "teaching");
     assert_eq!(schedule.summary.gm_bytes_written, 64 * 256 * 4);
     assert!(serde_json::from_str::<serde_json::Value>(&schedule.trace_json).is_ok());
@@ -184,7 +209,8 @@ fn a_schedule_is_displayed_with_its_summary_and_trace() {
 fn a_cube_tile_that_overflows_l1_is_an_error_at_its_set_cube_tile_shapes_line() {
     let setup = "@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([64, 128], [64, 128], [64, 128])\n    return pt.matmul(a, b)\na = pt.randn([128, 128], dtype=pt.DT_FP16)";
     let mut session = session_with(setup);
-    let error = session.run_cell("pt.schedule(mm, a, a)").error().cloned().expect("the tiles overflow teaching's 64 KiB L1");
+    let error =
+        session.run_cell("pt.schedule(mm, a, a)").error().cloned().expect("the tiles overflow teaching's 64 KiB L1");
     assert_eq!(error.code, "runtime/tile-shape");
     // Line 1 is `import pypto as pt`, so set_cube_tile_shapes is line 4 of the setup cell.
     assert_eq!((error.cell, error.line), (1, 4), "{error:?}");
@@ -197,9 +223,15 @@ fn a_kernel_with_a_registered_gradient_is_scheduled_and_still_differentiable() {
     let setup = "@pt.kernel\ndef square(x):\n    return x * x\n@pt.register_gradient('square')\ndef square_backward(g, saved, ctx):\n    return g * 2 * saved[0]\nx = pt.tensor([[1.0] * 64] * 8, requires_grad=True)";
     let mut session = session_with(setup);
     // One f32 input of 8×64 read, one written.
-    assert_eq!(printed(&mut session, "s = pt.schedule(square, x)\nprint(s.gm_bytes_read, s.gm_bytes_written)"), format!("{} {}", 8 * 64 * 4, 8 * 64 * 4));
+    assert_eq!(
+        printed(&mut session, "s = pt.schedule(square, x)\nprint(s.gm_bytes_read, s.gm_bytes_written)"),
+        format!("{} {}", 8 * 64 * 4, 8 * 64 * 4)
+    );
     // d/dx sum(x²) = 2x = 2 at x = 1.
-    assert_eq!(printed(&mut session, "square(x).sum().backward()\nprint(x.grad.amin().item(), x.grad.amax().item())"), "2.0 2.0");
+    assert_eq!(
+        printed(&mut session, "square(x).sum().backward()\nprint(x.grad.amin().item(), x.grad.amax().item())"),
+        "2.0 2.0"
+    );
 }
 
 #[test]
@@ -221,7 +253,10 @@ def transposed(x):
     let mut session = session_with(setup);
     // A value used twice and a result on the right of `-` are ordinary tile work now; the values
     // equal the same ops outside a kernel (the CPU reference).
-    printed(&mut session, "s = pt.schedule(diamond, x)\npt.assert_allclose(diamond(x), pt.exp(x) * 2, rtol=1e-6, atol=1e-7)");
+    printed(
+        &mut session,
+        "s = pt.schedule(diamond, x)\npt.assert_allclose(diamond(x), pt.exp(x) * 2, rtol=1e-6, atol=1e-7)",
+    );
     printed(&mut session, "s = pt.schedule(reversed_sub, x, x)\npt.assert_allclose(reversed_sub(x, x), x - pt.exp(x), rtol=1e-6, atol=1e-7)");
     for (call, expected) in [
         ("pt.schedule(sliced, x)", "`x[...]` in a @pypto.kernel"),

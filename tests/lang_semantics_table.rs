@@ -43,7 +43,11 @@ fn every_case_prints_what_cpython_prints() {
         let mut session = Session::new();
         let result = session.run_cell(source);
         if !result.is_ok() || result.stdout != *expected {
-            failures.push(format!("{name}: expected {expected:?}, got {:?} {:?}", result.stdout, result.error().map(|e| &e.message)));
+            failures.push(format!(
+                "{name}: expected {expected:?}, got {:?} {:?}",
+                result.stdout,
+                result.error().map(|e| &e.message)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

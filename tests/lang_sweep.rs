@@ -65,7 +65,13 @@ fn the_best_row_has_the_fewest_cycles_and_an_overflow_is_an_error_row() {
         assert!(cycles.is_some() && error.is_none(), "{rows:?}");
     }
     // The best row, computed here from the rows: fewest cycles, first of equals.
-    let best = rows.iter().enumerate().filter_map(|(index, (cycles, _))| Some((cycles.as_ref().copied()?, index))).min().unwrap().1;
+    let best = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(index, (cycles, _))| Some((cycles.as_ref().copied()?, index)))
+        .min()
+        .unwrap()
+        .1;
     let vec_tile = printed(&mut session, "print(s.best['vec_tile'], s.best['cycles'])");
     assert_eq!(vec_tile, format!("[{}, {}] {}", SHAPES[best][0], SHAPES[best][1], rows[best].0.unwrap()));
     // Larger tiles amortise DMA start-up: the cycles fall as the (fitting) tiles grow.
@@ -92,7 +98,10 @@ fn time_and_occupancy_follow_the_cycles_and_the_tile() {
     let mut session = chain_session(8, 64);
     printed(&mut session, &sweep_call());
     for (index, [rows, columns]) in SHAPES.iter().enumerate().take(3) {
-        let text = printed(&mut session, &format!("r = s.rows[{index}]\nprint(r['cycles'], r['time_us'], r['peak_ub_bytes'], r['bound'])"));
+        let text = printed(
+            &mut session,
+            &format!("r = s.rows[{index}]\nprint(r['cycles'], r['time_us'], r['peak_ub_bytes'], r['bound'])"),
+        );
         let fields: Vec<&str> = text.split_whitespace().collect();
         let cycles: f64 = fields[0].parse().unwrap();
         let time_us: f64 = fields[1].parse().unwrap();
@@ -121,7 +130,9 @@ fn the_display_is_a_sweep_with_the_best_marked() {
     let mut session = chain_session(8, 64);
     printed(&mut session, &sweep_call());
     let result = session.run_cell("s");
-    let Some(display @ Display::Sweep(sweep)) = result.displays.first() else { panic!("expected a sweep display, got {:?}", result.displays) };
+    let Some(display @ Display::Sweep(sweep)) = result.displays.first() else {
+        panic!("expected a sweep display, got {:?}", result.displays)
+    };
     let json = serde_json::to_value(display).unwrap();
     assert_eq!(json["kind"], "sweep");
     assert_eq!(json["rows"].as_array().unwrap().len(), SHAPES.len());
@@ -138,10 +149,12 @@ fn the_display_is_a_sweep_with_the_best_marked() {
 #[test]
 fn bad_calls_are_errors_at_the_call() {
     let mut session = chain_session(8, 64);
-    let error = session.run_cell("pt.npu.sweep(pt.exp, (x,), vec_tiles=[[8, 64]])").error().cloned().expect("not a kernel");
+    let error =
+        session.run_cell("pt.npu.sweep(pt.exp, (x,), vec_tiles=[[8, 64]])").error().cloned().expect("not a kernel");
     assert_eq!(error.code, "runtime/type-error", "{error:?}");
     let error = session.run_cell("pt.npu.sweep(chain, (x, y), vec_tiles=[])").error().cloned().expect("no shapes");
     assert_eq!(error.code, "runtime/value-error", "{error:?}");
-    let error = session.run_cell("pt.npu.sweep(chain, (x, y), vec_tiles=[[0, 64]])").error().cloned().expect("a zero dim");
+    let error =
+        session.run_cell("pt.npu.sweep(chain, (x, y), vec_tiles=[[0, 64]])").error().cloned().expect("a zero dim");
     assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
 }

@@ -4,7 +4,9 @@
 
 use tilelab::npu::{simulate, NpuConfig, NpuError};
 use tilelab::tensor::{DType, UnaryOp};
-use tilelab::tile::{elementwise_chain, ChainStep, GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp};
+use tilelab::tile::{
+    elementwise_chain, ChainStep, GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp,
+};
 
 fn tensor(name: &str, shape: &[usize], dtype: DType) -> GmTensor {
     GmTensor { name: name.into(), shape: shape.to_vec(), dtype }
@@ -15,7 +17,10 @@ fn preset_table_matches_design() {
     // DESIGN §3: 910B2 = 24 cube + 48 vector cores at 1.8 GHz, UB 192 KiB, L1 512 KiB, L0A/B 64 KiB, L0C 128 KiB.
     let config = NpuConfig::preset("Ascend910B2").unwrap();
     assert_eq!((config.cube_cores, config.vector_cores, config.clock_mhz), (24, 48, 1800.0));
-    assert_eq!((config.ub_bytes, config.l1_bytes, config.l0a_bytes, config.l0c_bytes), (192 << 10, 512 << 10, 64 << 10, 128 << 10));
+    assert_eq!(
+        (config.ub_bytes, config.l1_bytes, config.l0a_bytes, config.l0c_bytes),
+        (192 << 10, 512 << 10, 64 << 10, 128 << 10)
+    );
     let teaching = NpuConfig::preset("teaching").unwrap();
     assert_eq!((teaching.cube_cores, teaching.ub_bytes, teaching.l0a_bytes), (2, 16 << 10, 8 << 10));
     // 1.6 TB/s HBM at 1.8 GHz ≈ 889 B/cycle.
@@ -37,7 +42,16 @@ fn misaligned_ub_tile_is_an_error_at_its_line() {
     // 24 f32 columns = 96 B is a multiple of 32 B, 20 columns = 80 B is not.
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[40, 40], DType::F32);
-    let ok = elementwise_chain(std::slice::from_ref(&x), &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 24], 2, 1, Some(2)).unwrap();
+    let ok = elementwise_chain(
+        std::slice::from_ref(&x),
+        &[ChainStep::Unary(UnaryOp::Exp)],
+        DType::F32,
+        [8, 24],
+        2,
+        1,
+        Some(2),
+    )
+    .unwrap();
     assert!(simulate(&ok, &config).is_ok());
     let bad = elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 20], 2, 1, Some(4)).unwrap();
     match simulate(&bad, &config) {
@@ -56,14 +70,34 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
     builder.at_line(Some(9));
     let tile = builder.buffer("x", Memory::Ub, &[8, 16], DType::F32);
     // Rows 60..68 of a 64-row tensor.
-    builder.push(TileOp::CopyIn { source: GmRegion { tensor: TensorId(0), offsets: vec![60, 0], shape: vec![8, 16] }, destination: tile }, vec![], vec![]).unwrap();
-    let plan = KernelPlan { name: "k".into(), tensors: vec![tensor("x", &[64, 16], DType::F32)], programs: vec![builder.finish()], cross_core_flags: 0 };
+    builder
+        .push(
+            TileOp::CopyIn {
+                source: GmRegion { tensor: TensorId(0), offsets: vec![60, 0], shape: vec![8, 16] },
+                destination: tile,
+            },
+            vec![],
+            vec![],
+        )
+        .unwrap();
+    let plan = KernelPlan {
+        name: "k".into(),
+        tensors: vec![tensor("x", &[64, 16], DType::F32)],
+        programs: vec![builder.finish()],
+        cross_core_flags: 0,
+    };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::ViewOutOfBounds { source_line: Some(9), .. })));
 
     let mut builder = ProgramBuilder::new();
     let tile = builder.buffer("x", Memory::Ub, &[8, 16], DType::F32);
     let never = builder.flag();
-    builder.push(TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, 16] }, vec![never], vec![]).unwrap();
+    builder
+        .push(
+            TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, 16] },
+            vec![never],
+            vec![],
+        )
+        .unwrap();
     let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::Deadlock { pipe: "VECTOR", .. })));
 }

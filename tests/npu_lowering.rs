@@ -16,7 +16,12 @@ const DTYPES: [DType; 3] = [DType::F32, DType::F16, DType::Bf16];
 /// are ragged; double-buffered 16×64 f32 tiles would not fit teaching's 16 KiB UB), all in `dtype`.
 fn chain_work(dtype: DType) -> TileWork {
     let shape = [37, 100];
-    let tensors = vec![tensor("x", &shape, dtype), tensor("b", &[1, 100], dtype), tensor("s", &[37, 1], dtype), tensor("y", &shape, dtype)];
+    let tensors = vec![
+        tensor("x", &shape, dtype),
+        tensor("b", &[1, 100], dtype),
+        tensor("s", &[37, 1], dtype),
+        tensor("y", &shape, dtype),
+    ];
     let mut units = Vec::new();
     for ([row, column], [rows, columns]) in tiles_2d(shape, [8, 64]) {
         let mut unit = UnitBuilder::default();
@@ -24,17 +29,37 @@ fn chain_work(dtype: DType) -> TileWork {
         let b = unit.load(1, &[0, column], &[1, 64], &[1, columns], dtype);
         let s = unit.load(2, &[row, 0], &[8, 1], &[rows, 1], dtype);
         let half = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Scalar(0.5), output: half });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Mul,
+            lhs: WorkOperand::Tile(x),
+            rhs: WorkOperand::Scalar(0.5),
+            output: half,
+        });
         let shifted = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(half), rhs: WorkOperand::Tile(b), output: shifted });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Add,
+            lhs: WorkOperand::Tile(half),
+            rhs: WorkOperand::Tile(b),
+            output: shifted,
+        });
         let scaled = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(shifted), rhs: WorkOperand::Tile(s), output: scaled });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Mul,
+            lhs: WorkOperand::Tile(shifted),
+            rhs: WorkOperand::Tile(s),
+            output: scaled,
+        });
         let clipped = unit.like(x, dtype);
         unit.step(WorkStep::Clip { input: scaled, low: Some(-1.0), high: Some(1.0), output: clipped });
         let exponential = unit.like(x, dtype);
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: clipped, output: exponential });
         let y = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Scalar(2.0), rhs: WorkOperand::Tile(exponential), output: y });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Sub,
+            lhs: WorkOperand::Scalar(2.0),
+            rhs: WorkOperand::Tile(exponential),
+            output: y,
+        });
         unit.store(y, 3, &[row, column], false);
         units.push(unit.unit);
     }
@@ -52,11 +77,15 @@ fn elementwise_chain_with_broadcasting_and_scalars() {
             assert_eq!(simulation.summary.gm_bytes_written, written, "{preset}: only y is written");
             let (x, b, s) = (fill(&gm, 0, 1), fill(&gm, 1, 2), fill(&gm, 2, 3));
             run_values(&plan, &gm);
-            let expected: Vec<f64> = (0..3700).map(|index| 2.0 - ((x[index] * 0.5 + b[index % 100]) * s[index / 100]).clamp(-1.0, 1.0).exp()).collect();
+            let expected: Vec<f64> = (0..3700)
+                .map(|index| 2.0 - ((x[index] * 0.5 + b[index % 100]) * s[index / 100]).clamp(-1.0, 1.0).exp())
+                .collect();
             // Six ops each round to the dtype (unit roundoff ε/2); values are O(3) and exp
             // amplifies an absolute error by at most e, so 8ε(1 + |y|) bounds the difference.
             let epsilon = dtype.epsilon();
-            assert_close(&format!("{preset} {dtype:?} y"), &gm[3].to_f64_vec(), &expected, |_, want| 8.0 * epsilon * (1.0 + want.abs()));
+            assert_close(&format!("{preset} {dtype:?} y"), &gm[3].to_f64_vec(), &expected, |_, want| {
+                8.0 * epsilon * (1.0 + want.abs())
+            });
         }
     }
 }
@@ -72,13 +101,23 @@ fn softmax_work(dtype: DType) -> TileWork {
         let maximum = unit.value(&[8, 1], &[rows, 1], dtype);
         unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: x, dims: vec![1], output: maximum });
         let shifted = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(x), rhs: WorkOperand::Tile(maximum), output: shifted });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Sub,
+            lhs: WorkOperand::Tile(x),
+            rhs: WorkOperand::Tile(maximum),
+            output: shifted,
+        });
         let exponential = unit.like(x, dtype);
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: exponential });
         let total = unit.value(&[8, 1], &[rows, 1], dtype);
         unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: exponential, dims: vec![1], output: total });
         let y = unit.like(x, dtype);
-        unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(total), output: y });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Div,
+            lhs: WorkOperand::Tile(exponential),
+            rhs: WorkOperand::Tile(total),
+            output: y,
+        });
         unit.store(y, 1, &[row, 0], false);
         units.push(unit.unit);
     }
@@ -101,7 +140,9 @@ fn row_reduction_broadcast_back_is_a_softmax_per_tile() {
             // y ∈ (0, 1]; exp(x − m) is rounded once, the 64-term sum is computed in f32 then
             // rounded, the quotient rounded: a few ε relative, below 4ε absolute for y ≤ 1.
             let epsilon = dtype.epsilon();
-            assert_close(&format!("{preset} {dtype:?} softmax"), &gm[1].to_f64_vec(), &expected, |_, want| 4.0 * epsilon * want.max(0.05) + 1e-6);
+            assert_close(&format!("{preset} {dtype:?} softmax"), &gm[1].to_f64_vec(), &expected, |_, want| {
+                4.0 * epsilon * want.max(0.05) + 1e-6
+            });
         }
     }
 }
@@ -129,7 +170,9 @@ fn column_sums_accumulate_across_units_into_gm() {
         let expected: Vec<f64> = (0..64).map(|column| (0..100).map(|row| x[row * 64 + column]).sum()).collect();
         let magnitude: Vec<f64> = (0..64).map(|column| (0..100).map(|row| x[row * 64 + column].abs()).sum()).collect();
         // 100 f32 additions (16 per tile, 7 partials in GM): |error| ≤ 100·2⁻²⁴·Σ|x|.
-        assert_close(&format!("{preset} column sums"), &gm[1].to_f64_vec(), &expected, |index, _| 100.0 * 2f64.powi(-24) * magnitude[index]);
+        assert_close(&format!("{preset} column sums"), &gm[1].to_f64_vec(), &expected, |index, _| {
+            100.0 * 2f64.powi(-24) * magnitude[index]
+        });
     }
 }
 
@@ -168,7 +211,12 @@ fn exp_plus_x_work(buffers: usize, tile: [usize; 2], in_place: bool) -> TileWork
         let exponential = unit.like(x, DType::F32);
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: exponential });
         let y = unit.like(x, DType::F32);
-        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(exponential), rhs: WorkOperand::Tile(x), output: y });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Add,
+            lhs: WorkOperand::Tile(exponential),
+            rhs: WorkOperand::Tile(x),
+            output: y,
+        });
         unit.store(y, if in_place { 0 } else { 1 }, &[row, column], false);
         units.push(unit.unit);
     }
@@ -184,7 +232,8 @@ fn double_buffering_moves_an_mte2_bound_chain_toward_its_bound() {
     // compute and its store for the previous store, so start-up latencies are exposed; with two
     // the next load overlaps this tile's compute and store.
     let bound = 131_072.0;
-    let cycles = |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64], false), "teaching").1.summary.cycles as f64;
+    let cycles =
+        |buffers| lower_and_simulate(&exp_plus_x_work(buffers, [16, 64], false), "teaching").1.summary.cycles as f64;
     let (single, double) = (cycles(1), cycles(2));
     assert!(double < single, "two buffers ({double}) beat one ({single})");
     assert!(double >= bound, "nothing beats the HBM bound: {double} < {bound}");

@@ -23,7 +23,11 @@ fn matmul_work(a_transposed: bool, b_transposed: bool, dtype: DType) -> TileWork
     for row in (0..m).step_by(32) {
         let rows = 32.min(m - row);
         let mut unit = UnitBuilder::default();
-        let a = if a_transposed { unit.load(0, &[0, row], &[k, 32], &[k, rows], dtype) } else { unit.load(0, &[row, 0], &[32, k], &[rows, k], dtype) };
+        let a = if a_transposed {
+            unit.load(0, &[0, row], &[k, 32], &[k, rows], dtype)
+        } else {
+            unit.load(0, &[row, 0], &[32, k], &[rows, k], dtype)
+        };
         let b = unit.load(1, &[0, 0], &b_shape, &b_shape, dtype);
         let c = unit.value(&[32, n], &[rows, n], DType::F32);
         unit.step(WorkStep::Matmul { a, b, a_transposed, b_transposed, output: c });
@@ -49,9 +53,14 @@ fn matmul_with_transposed_operands() {
     for preset in ["Ascend910A", "Ascend910B2"] {
         for (a_transposed, b_transposed) in [(false, false), (true, false), (false, true), (true, true)] {
             for dtype in [DType::Bf16, DType::F16] {
-                let (plan, simulation, gm) = lower_and_simulate(&matmul_work(a_transposed, b_transposed, dtype), preset);
+                let (plan, simulation, gm) =
+                    lower_and_simulate(&matmul_work(a_transposed, b_transposed, dtype), preset);
                 let transposing = simulation.trace.events.iter().filter(|event| event.op == "move_transposed").count();
-                assert_eq!(transposing > 0, a_transposed || b_transposed, "{preset}: transposed operands go through transposing moves");
+                assert_eq!(
+                    transposing > 0,
+                    a_transposed || b_transposed,
+                    "{preset}: transposed operands go through transposing moves"
+                );
                 let (a, b) = (fill(&gm, 0, 7), fill(&gm, 1, 8));
                 run_values(&plan, &gm);
                 let a_columns = if a_transposed { m } else { k };
@@ -61,10 +70,18 @@ fn matmul_with_transposed_operands() {
                     for j in 0..n {
                         // Products of 16-bit floats are exact in f32; 80 terms summed in f32
                         // (L0C) give |c − c64| ≤ 80·2⁻²⁴·Σ|a·b|.
-                        let terms: Vec<f64> = (0..k).map(|p| element(&a, a_transposed, a_columns, i, p) * element(&b, b_transposed, b_columns, p, j)).collect();
+                        let terms: Vec<f64> = (0..k)
+                            .map(|p| {
+                                element(&a, a_transposed, a_columns, i, p) * element(&b, b_transposed, b_columns, p, j)
+                            })
+                            .collect();
                         let expected: f64 = terms.iter().sum();
                         let bound = 80.0 * 2f64.powi(-24) * terms.iter().map(|term| term.abs()).sum::<f64>() + 1e-12;
-                        assert!((c[i * n + j] - expected).abs() <= bound, "{preset} a^T={a_transposed} b^T={b_transposed} {dtype:?} c[{i},{j}] = {} vs {expected}", c[i * n + j]);
+                        assert!(
+                            (c[i * n + j] - expected).abs() <= bound,
+                            "{preset} a^T={a_transposed} b^T={b_transposed} {dtype:?} c[{i},{j}] = {} vs {expected}",
+                            c[i * n + j]
+                        );
                     }
                 }
             }
@@ -75,7 +92,12 @@ fn matmul_with_transposed_operands() {
 /// y = relu(0.5·(a·b) + bias) in bf16, a: [64, 96] bf16, b: [96, 128] bf16, bias: [1, 128] f32;
 /// units are 32-row bands, the matmul result (f32) is read by vector steps.
 fn matmul_then_vector_work() -> TileWork {
-    let tensors = vec![tensor("a", &[64, 96], DType::Bf16), tensor("b", &[96, 128], DType::Bf16), tensor("bias", &[1, 128], DType::F32), tensor("y", &[64, 128], DType::Bf16)];
+    let tensors = vec![
+        tensor("a", &[64, 96], DType::Bf16),
+        tensor("b", &[96, 128], DType::Bf16),
+        tensor("bias", &[1, 128], DType::F32),
+        tensor("y", &[64, 128], DType::Bf16),
+    ];
     let tiles = CubeTiles { m: [32, 32], k: [32, 96], n: [64, 128] };
     let mut units = Vec::new();
     for row in [0, 32] {
@@ -86,9 +108,19 @@ fn matmul_then_vector_work() -> TileWork {
         let c = unit.value(&[32, 128], &[32, 128], DType::F32);
         unit.step(WorkStep::Matmul { a, b, a_transposed: false, b_transposed: false, output: c });
         let half = unit.like(c, DType::F32);
-        unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs: WorkOperand::Tile(c), rhs: WorkOperand::Scalar(0.5), output: half });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Mul,
+            lhs: WorkOperand::Tile(c),
+            rhs: WorkOperand::Scalar(0.5),
+            output: half,
+        });
         let shifted = unit.like(c, DType::F32);
-        unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs: WorkOperand::Tile(half), rhs: WorkOperand::Tile(bias), output: shifted });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Add,
+            lhs: WorkOperand::Tile(half),
+            rhs: WorkOperand::Tile(bias),
+            output: shifted,
+        });
         let activated = unit.like(c, DType::F32);
         unit.step(WorkStep::Unary { op: UnaryOp::Relu, input: shifted, output: activated });
         let y = unit.like(c, DType::Bf16);
@@ -109,8 +141,14 @@ fn check_matmul_then_vector_values(preset: &str) -> (tilelab::tile::KernelPlan, 
             let terms: Vec<f64> = (0..96).map(|p| a[i * 96 + p] * b[p * 128 + j]).collect();
             let expected = (0.5 * terms.iter().sum::<f64>() + bias[j]).max(0.0);
             // The f32 part is ≤ 96·2⁻²⁴·Σ|a·b| off; the final bf16 rounding adds ≤ 2⁻⁸|y|.
-            let bound = 96.0 * 2f64.powi(-24) * terms.iter().map(|term| term.abs()).sum::<f64>() + 2f64.powi(-8) * expected.abs() + 1e-6;
-            assert!((y[i * 128 + j] - expected).abs() <= bound, "{preset} y[{i},{j}] = {} vs {expected}", y[i * 128 + j]);
+            let bound = 96.0 * 2f64.powi(-24) * terms.iter().map(|term| term.abs()).sum::<f64>()
+                + 2f64.powi(-8) * expected.abs()
+                + 1e-6;
+            assert!(
+                (y[i * 128 + j] - expected).abs() <= bound,
+                "{preset} y[{i},{j}] = {} vs {expected}",
+                y[i * 128 + j]
+            );
         }
     }
     (plan, simulation)
@@ -128,9 +166,33 @@ fn matmul_then_vector_on_a_split_chip_goes_through_gm() {
     let events = &simulation.trace.events;
     for flag in 0..2u32 {
         // The vector copy-in that waits on flag f starts after the cube copy-out that sets it ended.
-        let (setter_core, setter) = plan.programs.iter().enumerate().find_map(|(core, program)| program.instructions.iter().position(|instruction| instruction.cross_set.iter().any(|set| set.0 == flag)).map(|index| (core, index))).unwrap();
-        let (waiter_core, waiter) = plan.programs.iter().enumerate().find_map(|(core, program)| program.instructions.iter().position(|instruction| instruction.cross_wait.iter().any(|wait| wait.0 == flag)).map(|index| (core, index))).unwrap();
-        let event = |core: usize, index: usize| events.iter().find(|event| event.core == core as u32 && event.instruction == index as u32).unwrap();
+        let (setter_core, setter) = plan
+            .programs
+            .iter()
+            .enumerate()
+            .find_map(|(core, program)| {
+                program
+                    .instructions
+                    .iter()
+                    .position(|instruction| instruction.cross_set.iter().any(|set| set.0 == flag))
+                    .map(|index| (core, index))
+            })
+            .unwrap();
+        let (waiter_core, waiter) = plan
+            .programs
+            .iter()
+            .enumerate()
+            .find_map(|(core, program)| {
+                program
+                    .instructions
+                    .iter()
+                    .position(|instruction| instruction.cross_wait.iter().any(|wait| wait.0 == flag))
+                    .map(|index| (core, index))
+            })
+            .unwrap();
+        let event = |core: usize, index: usize| {
+            events.iter().find(|event| event.core == core as u32 && event.instruction == index as u32).unwrap()
+        };
         assert_eq!(event(setter_core, setter).pipe, Pipe::Fixpipe);
         assert_eq!(event(waiter_core, waiter).pipe, Pipe::Mte2);
         assert!(event(waiter_core, waiter).start >= event(setter_core, setter).end);
@@ -145,7 +207,12 @@ fn matmul_then_vector_on_a_coupled_chip_moves_l0c_to_ub() {
     assert_eq!(plan.tensors.len(), work.tensors.len());
     assert_eq!(plan.cross_core_flags, 0);
     assert!(plan.programs.iter().all(|program| program.core_kind() == CoreKind::Mixed));
-    let moves = plan.programs.iter().flat_map(|program| &program.instructions).filter(|instruction| instruction.pipe == Pipe::Fixpipe && matches!(instruction.op, TileOp::Move { .. })).count();
+    let moves = plan
+        .programs
+        .iter()
+        .flat_map(|program| &program.instructions)
+        .filter(|instruction| instruction.pipe == Pipe::Fixpipe && matches!(instruction.op, TileOp::Move { .. }))
+        .count();
     assert_eq!(moves, 2, "one L0C → UB move per unit");
     // Only y goes back to GM: 64·128 bf16.
     assert_eq!(simulation.summary.gm_bytes_written, 64 * 128 * 2);
@@ -156,7 +223,12 @@ fn matmul_then_vector_on_a_coupled_chip_moves_l0c_to_ub() {
 /// q, k, v: [64, 64] bf16. p is computed in UB and read by a matmul, so it goes UB → GM workspace →
 /// L1; on a split chip that is a vector → cube hand-off between two cube → vector ones.
 fn attention_work() -> TileWork {
-    let tensors = vec![tensor("q", &[64, 64], DType::Bf16), tensor("k", &[64, 64], DType::Bf16), tensor("v", &[64, 64], DType::Bf16), tensor("y", &[64, 64], DType::F32)];
+    let tensors = vec![
+        tensor("q", &[64, 64], DType::Bf16),
+        tensor("k", &[64, 64], DType::Bf16),
+        tensor("v", &[64, 64], DType::Bf16),
+        tensor("y", &[64, 64], DType::F32),
+    ];
     let tiles = CubeTiles { m: [32, 32], k: [32, 64], n: [64, 64] };
     let mut units = Vec::new();
     for row in [0, 32] {
@@ -169,7 +241,12 @@ fn attention_work() -> TileWork {
         let m = unit.value(&[32, 1], &[32, 1], DType::F32);
         unit.step(WorkStep::Reduce { op: tilelab::tensor::ReduceOp::Amax, input: s, dims: vec![1], output: m });
         let shifted = unit.like(s, DType::F32);
-        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(s), rhs: WorkOperand::Tile(m), output: shifted });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Sub,
+            lhs: WorkOperand::Tile(s),
+            rhs: WorkOperand::Tile(m),
+            output: shifted,
+        });
         let e = unit.like(s, DType::F32);
         unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: e });
         let l = unit.value(&[32, 1], &[32, 1], DType::F32);
@@ -179,7 +256,12 @@ fn attention_work() -> TileWork {
         let o = unit.like(s, DType::F32);
         unit.step(WorkStep::Matmul { a: p, b: v, a_transposed: false, b_transposed: false, output: o });
         let y = unit.like(s, DType::F32);
-        unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs: WorkOperand::Tile(o), rhs: WorkOperand::Tile(l), output: y });
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Div,
+            lhs: WorkOperand::Tile(o),
+            rhs: WorkOperand::Tile(l),
+            output: y,
+        });
         unit.store(y, 3, &[row, 0], false);
         units.push(unit.unit);
     }
@@ -209,7 +291,11 @@ fn a_tile_computed_in_ub_feeds_a_matmul_through_gm() {
                 // f32 rounding (≤ 1e-4 relative here), so |y − y64| ≤ (2⁻⁸ + 1e-4)·Σ_j (e_j / l)|v_jc|.
                 let magnitude: f64 = (0..64).map(|j| weights[j] * v[j * 64 + c].abs()).sum::<f64>() / total;
                 let bound = (2f64.powi(-8) + 1e-4) * magnitude + 1e-6;
-                assert!((y[i * 64 + c] - expected).abs() <= bound, "{preset} y[{i},{c}] = {} vs {expected}", y[i * 64 + c]);
+                assert!(
+                    (y[i * 64 + c] - expected).abs() <= bound,
+                    "{preset} y[{i},{c}] = {} vs {expected}",
+                    y[i * 64 + c]
+                );
             }
         }
     }
@@ -222,7 +308,11 @@ fn a_tile_computed_in_ub_feeds_a_matmul_through_gm() {
 fn matmul_results_added_into_gm_are_rounded_to_their_dtype_first() {
     let (m, k, n) = (64, 32, 32);
     for preset in ["Ascend910A", "Ascend910B2"] {
-        let tensors = vec![tensor("x", &[m, k], DType::Bf16), tensor("g", &[m, n], DType::Bf16), tensor("dw", &[k, n], DType::Bf16)];
+        let tensors = vec![
+            tensor("x", &[m, k], DType::Bf16),
+            tensor("g", &[m, n], DType::Bf16),
+            tensor("dw", &[k, n], DType::Bf16),
+        ];
         let mut units = Vec::new();
         for row in (0..m).step_by(32) {
             let mut unit = UnitBuilder::default();
@@ -233,7 +323,12 @@ fn matmul_results_added_into_gm_are_rounded_to_their_dtype_first() {
             unit.store(product, 2, &[0, 0], true);
             units.push(unit.unit);
         }
-        let work = TileWork { name: "dw".into(), tensors, units, settings: settings(2, Some(CubeTiles { m: [16, 32], k: [32, 32], n: [32, 32] })) };
+        let work = TileWork {
+            name: "dw".into(),
+            tensors,
+            units,
+            settings: settings(2, Some(CubeTiles { m: [16, 32], k: [32, 32], n: [32, 32] })),
+        };
         let (plan, _, gm) = lower_and_simulate(&work, preset);
         let (x, g) = (fill(&gm, 0, 11), fill(&gm, 1, 12));
         run_values(&plan, &gm);
@@ -245,14 +340,23 @@ fn matmul_results_added_into_gm_are_rounded_to_their_dtype_first() {
                 // Each 32-term partial of bf16 products is exact in f64 and within 32·2⁻²⁴ relative in f32;
                 // rounding it to bf16 (2⁻⁸) swamps that, so the f32 sum rounds like the f64 one except
                 // on a rounding boundary: at most one bf16 step apart, and equal almost everywhere.
-                let partial = |band: usize| bf16((band * 32..band * 32 + 32).map(|r| x[r * k + i] * g[r * n + j]).sum());
+                let partial =
+                    |band: usize| bf16((band * 32..band * 32 + 32).map(|r| x[r * k + i] * g[r * n + j]).sum());
                 let expected = bf16(partial(0) + partial(1));
                 let step = expected.abs().max(1e-30) * 2f64.powi(-8);
-                assert!((dw[i * n + j] - expected).abs() <= step, "{preset}: dw[{i},{j}] = {} vs {expected}", dw[i * n + j]);
+                assert!(
+                    (dw[i * n + j] - expected).abs() <= step,
+                    "{preset}: dw[{i},{j}] = {} vs {expected}",
+                    dw[i * n + j]
+                );
                 exact += usize::from(dw[i * n + j] == expected);
             }
         }
         // Adding the unrounded f32 partials instead would differ in about one element in ten.
-        assert!(exact * 100 >= k * n * 99, "{preset}: only {exact} of {} elements equal bf16(bf16(p₀) + bf16(p₁))", k * n);
+        assert!(
+            exact * 100 >= k * n * 99,
+            "{preset}: only {exact} of {} elements equal bf16(bf16(p₀) + bf16(p₁))",
+            k * n
+        );
     }
 }

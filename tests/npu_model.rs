@@ -22,7 +22,11 @@ fn copy_kernel_runs_at_hbm_bandwidth() {
     let expected = bytes / config.hbm_bytes_per_cycle;
     let ratio = summary.cycles as f64 / expected;
     println!("copy: {} cycles, bytes/bandwidth {expected:.0}, ratio {ratio:.3}", summary.cycles);
-    assert!((0.9..=1.1).contains(&ratio), "copy took {} cycles, bytes/bandwidth gives {expected:.0} (ratio {ratio:.3})", summary.cycles);
+    assert!(
+        (0.9..=1.1).contains(&ratio),
+        "copy took {} cycles, bytes/bandwidth gives {expected:.0} (ratio {ratio:.3})",
+        summary.cycles
+    );
     assert_eq!(summary.gm_bytes_read + summary.gm_bytes_written, bytes as u64);
 }
 
@@ -52,7 +56,12 @@ fn large_matmul_with_good_tiles_nears_cube_peak_and_tiny_tiles_do_not() {
     let tiny = CubeTiles { m: [32, 32], k: [32, 32], n: [32, 32] };
     let (tiny_fraction, tiny_summary) = matmul_fraction_of_peak(768, tiny);
     println!("matmul good tiles: {:.1}% of peak, busy {:?}", fraction * 100.0, summary.pipe_busy);
-    println!("matmul tiny tiles: {:.1}% of peak, bound {}, notes {:?}", tiny_fraction * 100.0, tiny_summary.bound, tiny_summary.notes);
+    println!(
+        "matmul tiny tiles: {:.1}% of peak, bound {}, notes {:?}",
+        tiny_fraction * 100.0,
+        tiny_summary.bound,
+        tiny_summary.notes
+    );
     assert!(tiny_fraction < fraction / 4.0, "tiny tiles reach {:.1}% of peak", tiny_fraction * 100.0);
     assert_eq!(tiny_summary.bound, "MTE2");
     assert!(tiny_summary.notes.iter().any(|note| note.contains("start-up latency")), "{:?}", tiny_summary.notes);
@@ -68,7 +77,14 @@ fn double_buffering_approaches_the_slowest_pipe() {
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[1024, 1024], DType::F32);
     let steps = [ChainStep::Unary(UnaryOp::Exp), ChainStep::Binary(BinaryOp::Add, 0)];
-    let run = |buffers| simulate(&elementwise_chain(std::slice::from_ref(&x), &steps, DType::F32, [16, 64], 2, buffers, None).unwrap(), &config).unwrap().summary;
+    let run = |buffers| {
+        simulate(
+            &elementwise_chain(std::slice::from_ref(&x), &steps, DType::F32, [16, 64], 2, buffers, None).unwrap(),
+            &config,
+        )
+        .unwrap()
+        .summary
+    };
     let (single, double) = (run(1), run(2));
     let mte_time = (2.0 * 1024.0 * 1024.0 * 4.0) / 64.0;
     let vector_time = 512.0 * 2.0 * (8.0 + 4096.0 / 256.0);
@@ -110,7 +126,14 @@ fn calibration_gemm_lands_near_the_measured_pto_sample() {
     let summary = simulate(&plan, &config).unwrap().summary;
     let measured_us = 1504.0;
     println!("calibration: {:.1} µs (measured {measured_us}), busy {:?}", summary.time_us, summary.pipe_busy);
-    assert!((summary.time_us / measured_us - 1.0).abs() <= 0.15, "simulated {:.1} µs vs measured {measured_us} µs", summary.time_us);
+    assert!(
+        (summary.time_us / measured_us - 1.0).abs() <= 0.15,
+        "simulated {:.1} µs vs measured {measured_us} µs",
+        summary.time_us
+    );
     assert!(summary.pipe_busy["MTE2"] > summary.pipe_busy["CUBE"], "{:?}", summary.pipe_busy);
-    assert!(summary.pipe_busy["CUBE"] > summary.pipe_busy["MTE1"] && summary.pipe_busy["MTE1"] > summary.pipe_busy["FIXPIPE"]);
+    assert!(
+        summary.pipe_busy["CUBE"] > summary.pipe_busy["MTE1"]
+            && summary.pipe_busy["MTE1"] > summary.pipe_busy["FIXPIPE"]
+    );
 }

@@ -21,25 +21,64 @@ fn cube_part(builder: &mut ProgramBuilder, handoff: Vec<tilelab::tile::Flag>) {
     let flags: Vec<_> = (0..5).map(|_| builder.flag()).collect();
     builder.push(TileOp::CopyIn { source: region(0, [32, 48]), destination: a_l1 }, vec![], vec![flags[0]]).unwrap();
     builder.push(TileOp::CopyIn { source: region(1, [48, 64]), destination: b_l1 }, vec![], vec![flags[1]]).unwrap();
-    builder.push(TileOp::Move { source: a_l1, offsets: vec![0, 0], shape: vec![32, 48], destination: a_l0 }, vec![flags[0]], vec![flags[2]]).unwrap();
-    builder.push(TileOp::Move { source: b_l1, offsets: vec![0, 0], shape: vec![48, 64], destination: b_l0 }, vec![flags[1]], vec![flags[3]]).unwrap();
+    builder
+        .push(
+            TileOp::Move { source: a_l1, offsets: vec![0, 0], shape: vec![32, 48], destination: a_l0 },
+            vec![flags[0]],
+            vec![flags[2]],
+        )
+        .unwrap();
+    builder
+        .push(
+            TileOp::Move { source: b_l1, offsets: vec![0, 0], shape: vec![48, 64], destination: b_l0 },
+            vec![flags[1]],
+            vec![flags[3]],
+        )
+        .unwrap();
     let mmad = TileOp::Mmad { a: a_l0, b: b_l0, c: c_l0, c_offsets: [0, 0], m: 32, k: 48, n: 64, accumulate: false };
     builder.push(mmad, vec![flags[2], flags[3]], vec![flags[4]]).unwrap();
-    builder.push_cross(TileOp::CopyOut { source: c_l0, destination: region(2, [32, 64]) }, vec![flags[4]], vec![], vec![], handoff).unwrap();
+    builder
+        .push_cross(
+            TileOp::CopyOut { source: c_l0, destination: region(2, [32, 64]) },
+            vec![flags[4]],
+            vec![],
+            vec![],
+            handoff,
+        )
+        .unwrap();
 }
 
 /// Vector part: d = relu(c), after cross-core flag 0.
 fn vector_part(builder: &mut ProgramBuilder, handoff: Vec<tilelab::tile::Flag>) {
     let tile = builder.buffer("c_ub", Memory::Ub, &[32, 64], DType::F32);
     let (loaded, computed) = (builder.flag(), builder.flag());
-    builder.push_cross(TileOp::CopyIn { source: region(2, [32, 64]), destination: tile }, vec![], vec![loaded], handoff, vec![]).unwrap();
-    builder.push(TileOp::Unary { op: UnaryOp::Relu, input: tile, output: tile, valid_shape: vec![32, 64] }, vec![loaded], vec![computed]).unwrap();
+    builder
+        .push_cross(
+            TileOp::CopyIn { source: region(2, [32, 64]), destination: tile },
+            vec![],
+            vec![loaded],
+            handoff,
+            vec![],
+        )
+        .unwrap();
+    builder
+        .push(
+            TileOp::Unary { op: UnaryOp::Relu, input: tile, output: tile, valid_shape: vec![32, 64] },
+            vec![loaded],
+            vec![computed],
+        )
+        .unwrap();
     builder.push(TileOp::CopyOut { source: tile, destination: region(3, [32, 64]) }, vec![computed], vec![]).unwrap();
 }
 
 fn plan(programs: Vec<TileProgram>) -> KernelPlan {
     let tensor = |name: &str, shape: [usize; 2], dtype| GmTensor { name: name.into(), shape: shape.to_vec(), dtype };
-    let tensors = vec![tensor("a", [32, 48], DType::F16), tensor("b", [48, 64], DType::F16), tensor("c", [32, 64], DType::F32), tensor("d", [32, 64], DType::F32)];
+    let tensors = vec![
+        tensor("a", [32, 48], DType::F16),
+        tensor("b", [48, 64], DType::F16),
+        tensor("c", [32, 64], DType::F32),
+        tensor("d", [32, 64], DType::F32),
+    ];
     KernelPlan { name: "matmul_relu".into(), tensors, programs, cross_core_flags: 1 }
 }
 
@@ -95,14 +134,25 @@ fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
     use tilelab::tile::{matmul_then_unary, CubeStage, CubeTiles, MatmulBuffers, VectorStage};
     // d = sigmoid(a·b), a: 300×256, b: 256×200 bf16; 64×128 output blocks (ragged: 300 = 4·64 + 44,
     // 200 = 128 + 72) on 6 cube cores, handed through GM (f32) to 12 vector cores in 16-row chunks.
-    let tensor = |name: &str, shape: [usize; 2]| GmTensor { name: name.into(), shape: shape.to_vec(), dtype: DType::Bf16 };
+    let tensor =
+        |name: &str, shape: [usize; 2]| GmTensor { name: name.into(), shape: shape.to_vec(), dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [64, 64], k: [64, 128], n: [128, 128] };
     let vector = VectorStage { cores: 12, chunk_rows: 16, buffers: 2 };
-    let plan = matmul_then_unary(&tensor("a", [300, 256]), &tensor("b", [256, 200]), &[UnaryOp::Sigmoid], DType::F32, CubeStage { tiles, buffers: MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, cores: 6 }, vector, Some(5)).unwrap();
+    let plan = matmul_then_unary(
+        &tensor("a", [300, 256]),
+        &tensor("b", [256, 200]),
+        &[UnaryOp::Sigmoid],
+        DType::F32,
+        CubeStage { tiles, buffers: MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, cores: 6 },
+        vector,
+        Some(5),
+    )
+    .unwrap();
     let simulation = simulate(&plan, &NpuConfig::preset("Ascend910B2").unwrap()).unwrap();
     // Each block's first vector copy-in starts no earlier than the end of the FIXPIPE copy-out that
     // wrote the block (matched through the cross-core flag of the two instructions).
-    let instruction = |event: &tilelab::npu::TraceEvent| &plan.programs[event.core as usize].instructions[event.instruction as usize];
+    let instruction =
+        |event: &tilelab::npu::TraceEvent| &plan.programs[event.core as usize].instructions[event.instruction as usize];
     let mut written = std::collections::HashMap::new();
     for event in &simulation.trace.events {
         for flag in &instruction(event).cross_set {
@@ -113,7 +163,13 @@ fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
     let mut handoffs = 0;
     for event in &simulation.trace.events {
         for flag in &instruction(event).cross_wait {
-            assert!(event.start >= written[&flag.0], "block {} read at {} before written at {}", flag.0, event.start, written[&flag.0]);
+            assert!(
+                event.start >= written[&flag.0],
+                "block {} read at {} before written at {}",
+                flag.0,
+                event.start,
+                written[&flag.0]
+            );
             handoffs += 1;
         }
     }
@@ -135,7 +191,11 @@ fn ready_made_matmul_then_unary_hands_blocks_to_vector_cores() {
             let terms: Vec<f64> = (0..256).map(|k| a[row * 256 + k] * b[k * 200 + column]).collect();
             let expected = 1.0 / (1.0 + (-terms.iter().sum::<f64>()).exp());
             let bound = 256.0 * 2f64.powi(-24) * terms.iter().map(|t| t.abs()).sum::<f64>() / 4.0 + 2f64.powi(-23);
-            assert!((d[row * 200 + column] - expected).abs() <= bound, "d[{row},{column}] = {} vs {expected}", d[row * 200 + column]);
+            assert!(
+                (d[row * 200 + column] - expected).abs() <= bound,
+                "d[{row},{column}] = {} vs {expected}",
+                d[row * 200 + column]
+            );
         }
     }
 }

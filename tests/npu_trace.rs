@@ -18,7 +18,10 @@ fn check_lanes(json: &str) -> usize {
     let mut names = 0;
     for event in value["traceEvents"].as_array().unwrap() {
         match event["ph"].as_str().unwrap() {
-            "X" => lanes.entry((event["pid"].as_u64().unwrap(), event["tid"].as_u64().unwrap())).or_default().push((event["ts"].as_f64().unwrap(), event["dur"].as_f64().unwrap())),
+            "X" => lanes
+                .entry((event["pid"].as_u64().unwrap(), event["tid"].as_u64().unwrap()))
+                .or_default()
+                .push((event["ts"].as_f64().unwrap(), event["dur"].as_f64().unwrap())),
             "M" => names += 1,
             other => panic!("unexpected phase {other}"),
         }
@@ -42,14 +45,30 @@ fn chrome_trace_lanes_do_not_overlap() {
     let a = tensor("a", &[512, 512], DType::F16);
     let b = tensor("b", &[512, 512], DType::F16);
     let tiles = CubeTiles { m: [64, 128], k: [64, 128], n: [128, 128] };
-    let simulation = simulate(&tiled_matmul(&a, &b, DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, 24, Some(3)).unwrap(), &config).unwrap();
+    let simulation = simulate(
+        &tiled_matmul(&a, &b, DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, 24, Some(3)).unwrap(),
+        &config,
+    )
+    .unwrap();
     let json = simulation.trace.to_chrome_json();
     assert_eq!(check_lanes(&json), simulation.trace.events.len());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let names: Vec<&str> = value["traceEvents"].as_array().unwrap().iter().filter(|event| event["name"] == "process_name").map(|event| event["args"]["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = value["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["name"] == "process_name")
+        .map(|event| event["args"]["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"AIC 0"));
     // ts is in µs: the last end in cycles ÷ 1800 MHz.
-    let last_end = value["traceEvents"].as_array().unwrap().iter().filter(|event| event["ph"] == "X").map(|event| event["ts"].as_f64().unwrap() + event["dur"].as_f64().unwrap()).fold(0.0, f64::max);
+    let last_end = value["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["ph"] == "X")
+        .map(|event| event["ts"].as_f64().unwrap() + event["dur"].as_f64().unwrap())
+        .fold(0.0, f64::max);
     assert!((last_end - simulation.summary.time_us).abs() < 1e-6);
     assert!(simulation.trace.events.iter().all(|event| event.source_line == Some(3)));
 }
@@ -59,17 +78,37 @@ fn vector_trace_lanes_do_not_overlap_and_summary_serialises() {
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[200, 96], DType::F16);
     // 200 rows in 16-row tiles: the last tile is ragged (8 valid rows).
-    let simulation = simulate(&elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Relu)], DType::F16, [16, 96], 2, 2, None).unwrap(), &config).unwrap();
+    let simulation = simulate(
+        &elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Relu)], DType::F16, [16, 96], 2, 2, None).unwrap(),
+        &config,
+    )
+    .unwrap();
     let json = simulation.trace.to_chrome_json();
     check_lanes(&json);
     // `teaching` is a coupled chip: a core is an "AI core" even when its program uses only vector pipes.
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let names: Vec<&str> = value["traceEvents"].as_array().unwrap().iter().filter(|event| event["name"] == "process_name").map(|event| event["args"]["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = value["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["name"] == "process_name")
+        .map(|event| event["args"]["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["AI core 0", "AI core 1"]);
     // Reads: 200·96·2 B, writes the same; ragged tiles move only their valid rows.
     assert_eq!(simulation.summary.gm_bytes_read, 200 * 96 * 2);
     let summary = serde_json::to_value(&simulation.summary).unwrap();
-    for field in ["cycles", "time_us", "pipe_busy", "gm_bytes_read", "gm_bytes_written", "bound", "peak_occupancy", "capacities", "achieved_flops_per_second"] {
+    for field in [
+        "cycles",
+        "time_us",
+        "pipe_busy",
+        "gm_bytes_read",
+        "gm_bytes_written",
+        "bound",
+        "peak_occupancy",
+        "capacities",
+        "achieved_flops_per_second",
+    ] {
         assert!(summary.get(field).is_some(), "summary lacks {field}");
     }
 }

@@ -2,7 +2,7 @@
 //! from the (already rounded) input values. Ragged last tiles are included in every case.
 #![cfg(not(target_arch = "wasm32"))]
 
-use tilelab::npu::{allocate_gm, execute, NpuConfig, check_plan};
+use tilelab::npu::{allocate_gm, check_plan, execute, NpuConfig};
 use tilelab::tensor::{BinaryOp, DType, ReduceOp, Tensor, UnaryOp};
 use tilelab::tile::{elementwise_chain, row_reduction, tiled_matmul, ChainStep, CubeTiles, GmTensor, MatmulBuffers};
 
@@ -22,7 +22,8 @@ fn elementwise_chain_in_bf16_matches_f64() {
     // Each op computes in f32 and rounds to bf16, so after 3 roundings |y − y64| ≤ ~3·2⁻⁸·(|exp(x)·w| + |x|)
     // plus the growth of exp: a relative bound of 2⁻⁶ of the magnitudes is comfortably above that.
     let (x, w) = (tensor("x", &[100, 80], DType::Bf16), tensor("w", &[100, 80], DType::Bf16));
-    let steps = [ChainStep::Unary(UnaryOp::Exp), ChainStep::Binary(BinaryOp::Mul, 1), ChainStep::Binary(BinaryOp::Add, 0)];
+    let steps =
+        [ChainStep::Unary(UnaryOp::Exp), ChainStep::Binary(BinaryOp::Mul, 1), ChainStep::Binary(BinaryOp::Add, 0)];
     let plan = elementwise_chain(&[x, w], &steps, DType::Bf16, [32, 32], 2, 2, None).unwrap();
     check_plan(&plan, &NpuConfig::preset("teaching").unwrap()).unwrap();
     let gm = allocate_gm(&plan).unwrap();
@@ -76,7 +77,10 @@ fn tiled_matmul_in_bf16_accumulates_in_f32() {
             let expected: f64 = terms.iter().sum();
             let magnitude: f64 = terms.iter().map(|t| t.abs()).sum();
             let got = cv[row * 136 + column];
-            assert!((got - expected).abs() <= 96.0 * 2f64.powi(-24) * magnitude + 1e-30, "c[{row},{column}] = {got} vs {expected}");
+            assert!(
+                (got - expected).abs() <= 96.0 * 2f64.powi(-24) * magnitude + 1e-30,
+                "c[{row},{column}] = {got} vs {expected}"
+            );
         }
     }
 }

@@ -106,7 +106,11 @@ fn committed_bit_patterns_match_natively() {
 #[ignore]
 fn print_golden_constants() {
     for (name, dtype, seed, normal) in common::rng_golden::CASES {
-        let tensor = if normal { Tensor::randn(&[common::rng_golden::COUNT], dtype, Some(seed)) } else { Tensor::rand(&[common::rng_golden::COUNT], dtype, Some(seed)) };
+        let tensor = if normal {
+            Tensor::randn(&[common::rng_golden::COUNT], dtype, Some(seed))
+        } else {
+            Tensor::rand(&[common::rng_golden::COUNT], dtype, Some(seed))
+        };
         let values = tensor.unwrap().to_f64_vec();
         if dtype == DType::F64 {
             let bits: Vec<String> = values.iter().map(|v| format!("0x{:016X}", v.to_bits())).collect();
@@ -116,6 +120,9 @@ fn print_golden_constants() {
             println!("pub const {name}: [u32; COUNT] = [{}];", bits.join(", "));
         }
     }
-    let digests: Vec<String> = common::rng_golden::DIGEST_CASES.iter().map(|&(_, dtype, seed, count)| format!("0x{:016X}", common::rng_golden::stream_digest(dtype, seed, count))).collect();
+    let digests: Vec<String> = common::rng_golden::DIGEST_CASES
+        .iter()
+        .map(|&(_, dtype, seed, count)| format!("0x{:016X}", common::rng_golden::stream_digest(dtype, seed, count)))
+        .collect();
     println!("pub const DIGESTS: [u64; 3] = [{}];", digests.join(", "));
 }

@@ -32,8 +32,12 @@ fn a_failed_cell_leaves_earlier_state_intact() {
     // A gradient registered by a failing cell is rolled back with its bindings.
     session.run_cell("import pypto as pt\n@pt.kernel\ndef k(x):\n    return x * 3");
     session.run_cell("@pt.register_gradient('k')\ndef bad(g, saved, ctx):\n    return g * 0\n1 / 0");
-    let result = session.run_cell("x = pt.ones([2], requires_grad=True)\nk(x).sum().backward()\nprint(x.grad.tolist())");
-    assert_eq!(result.stdout, "[3.0, 3.0]\n", "differentiated through the kernel's ops, not by the rolled-back gradient");
+    let result =
+        session.run_cell("x = pt.ones([2], requires_grad=True)\nk(x).sum().backward()\nprint(x.grad.tolist())");
+    assert_eq!(
+        result.stdout, "[3.0, 3.0]\n",
+        "differentiated through the kernel's ops, not by the rolled-back gradient"
+    );
 }
 
 #[test]
@@ -100,10 +104,14 @@ fn deeply_nested_lists_are_dropped_without_recursion() {
 
 #[test]
 fn size_limits_are_errors() {
-    let mut session = Session::with_limits(Limits { list_items: 1000, string_bytes: 100, tensor_elements: 64, ..Limits::default() });
+    let mut session =
+        Session::with_limits(Limits { list_items: 1000, string_bytes: 100, tensor_elements: 64, ..Limits::default() });
     assert_eq!(session.run_cell("x = [0] * 1001").error().map(|e| e.code.clone()), Some("runtime/size-limit".into()));
     assert_eq!(session.run_cell("s = 'ab' * 51").error().map(|e| e.code.clone()), Some("runtime/size-limit".into()));
-    assert_eq!(session.run_cell("import pypto\nt = pypto.zeros([8, 9])").error().map(|e| e.code.clone()), Some("runtime/size-limit".into()));
+    assert_eq!(
+        session.run_cell("import pypto\nt = pypto.zeros([8, 9])").error().map(|e| e.code.clone()),
+        Some("runtime/size-limit".into())
+    );
     assert!(session.run_cell("import pypto\nt = pypto.zeros([8, 8])").is_ok());
 }
 
@@ -123,7 +131,9 @@ fn errors_in_functions_of_earlier_cells_point_into_those_cells() {
 fn displays_carry_tensor_statistics_and_serialise() {
     let mut session = Session::new();
     let result = session.run_cell("import pypto as pt\npt.tensor([[1.0, -2.0], [3.0, 6.0]])");
-    let Some(Display::Tensor(tensor)) = result.displays.first() else { panic!("a tensor display, got {:?}", result.displays) };
+    let Some(Display::Tensor(tensor)) = result.displays.first() else {
+        panic!("a tensor display, got {:?}", result.displays)
+    };
     assert_eq!(tensor.shape, vec![2, 2]);
     assert_eq!(tensor.dtype, "DT_FP32");
     // min −2, max 6, mean (1 − 2 + 3 + 6)/4 = 2.
@@ -142,7 +152,9 @@ fn displays_carry_tensor_statistics_and_serialise() {
 #[test]
 fn graph_and_grad_check_displays() {
     let mut session = Session::new();
-    session.run_cell("import pypto as pt\nx = pt.tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()\ny.backward()");
+    session.run_cell(
+        "import pypto as pt\nx = pt.tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()\ny.backward()",
+    );
     let graph = session.run_cell("pt.graph(y)");
     let Some(Display::Graph(graph)) = graph.displays.first() else { panic!("graph display") };
     assert_eq!(graph.num_nodes, 4, "leaf x, exp, mul, sum");
@@ -156,7 +168,9 @@ fn graph_and_grad_check_displays() {
 #[test]
 fn warnings_do_not_stop_a_cell() {
     let mut session = Session::new();
-    let result = session.run_cell("import pypto as pt\n@pt.frontend.jit(runtime_options={'nope': 1})\ndef k(x, y):\n    y[:] = x\nprint('ran')");
+    let result = session.run_cell(
+        "import pypto as pt\n@pt.frontend.jit(runtime_options={'nope': 1})\ndef k(x, y):\n    y[:] = x\nprint('ran')",
+    );
     assert!(result.is_ok());
     assert_eq!(result.stdout, "ran\n");
     assert_eq!(result.diagnostics.len(), 1);
@@ -210,7 +224,8 @@ fn a_cell_lists_the_npu_schedule_of_each_kernel_it_called() {
     let called = session.run_cell("y = double(double(x))\nz = shift(y)\ny = double(z)");
     assert!(called.is_ok(), "{:?}", called.diagnostics);
     // Grouped by kernel in first-call order, with the number of calls of each.
-    let listed: Vec<(&str, usize)> = called.kernel_schedules.iter().map(|entry| (entry.kernel.as_str(), entry.calls)).collect();
+    let listed: Vec<(&str, usize)> =
+        called.kernel_schedules.iter().map(|entry| (entry.kernel.as_str(), entry.calls)).collect();
     assert_eq!(listed, vec![("double", 3), ("shift", 1)]);
     // Their trace lines are lines of the cell that defined them (execution number 1).
     assert!(called.kernel_schedules.iter().all(|entry| entry.cell == Some(1)));
@@ -218,7 +233,8 @@ fn a_cell_lists_the_npu_schedule_of_each_kernel_it_called() {
     // on the same input shape, and a trace the page can parse.
     let asked = session.run_cell("print(pt.schedule(double, x).cycles)").stdout;
     assert_eq!(called.kernel_schedules[0].schedule.summary.cycles.to_string(), asked.trim());
-    let trace: serde_json::Value = serde_json::from_str(&called.kernel_schedules[0].schedule.trace_json).expect("trace JSON");
+    let trace: serde_json::Value =
+        serde_json::from_str(&called.kernel_schedules[0].schedule.trace_json).expect("trace JSON");
     assert!(trace["traceEvents"].as_array().is_some_and(|events| !events.is_empty()));
     // The values are the kernel's: ((1·2·2)+1)·2 = 10 everywhere.
     assert_eq!(session.run_cell("print(y.tolist()[3][5])").stdout, "10.0\n");

@@ -12,7 +12,8 @@ use tilelab::session::{set_progress_reporter, ProgressReporter, Session};
 fn record(code: &str) -> Vec<(String, usize, usize)> {
     let seen: Rc<RefCell<Vec<(String, usize, usize)>>> = Rc::default();
     let sink = seen.clone();
-    let reporter: ProgressReporter = Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
+    let reporter: ProgressReporter =
+        Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
     set_progress_reporter(Some(reporter));
     let result = Session::new().run_cell(code);
     set_progress_reporter(None);

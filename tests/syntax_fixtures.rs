@@ -24,7 +24,8 @@ fn every_kind_has_a_fixture_that_renders_as_expected() {
         let source_path = fixture_directory().join(format!("{name}.py"));
         let expected_path = fixture_directory().join(format!("{name}.expected"));
         let source = std::fs::read_to_string(&source_path).unwrap_or_else(|error| panic!("{source_path:?}: {error}"));
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|error| panic!("{expected_path:?}: {error}"));
+        let expected =
+            std::fs::read_to_string(&expected_path).unwrap_or_else(|error| panic!("{expected_path:?}: {error}"));
         let output = parse(&source);
         assert!(
             output.diagnostics.iter().any(|diagnostic| diagnostic.code == kind.code()),

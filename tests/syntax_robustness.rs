@@ -11,7 +11,10 @@ const NESTING: &str = "syntax/nesting-too-deep";
 fn assert_spans_sound(source: &str, output: &ParseOutput) {
     let mut check = |span: Span| {
         assert!(span.start <= span.end && span.end <= source.len(), "span {span:?} outside {} bytes", source.len());
-        assert!(source.is_char_boundary(span.start) && source.is_char_boundary(span.end), "span {span:?} splits a char");
+        assert!(
+            source.is_char_boundary(span.start) && source.is_char_boundary(span.end),
+            "span {span:?} splits a char"
+        );
     };
     let index = LineIndex::new(source);
     for (number, diagnostic) in output.diagnostics.iter().enumerate() {
@@ -163,7 +166,8 @@ fn a_megabyte_of_random_bytes_never_panics() {
 
 #[test]
 fn chinese_identifiers_strings_and_comments_keep_spans_on_boundaries() {
-    let source = "# 注释\n张量 = \"张量\"  # 注释\n结果 = 张量 + （1，2）\nprint(f\"{张量}：{结果!r}\")\n坏 = \"未结束\n";
+    let source =
+        "# 注释\n张量 = \"张量\"  # 注释\n结果 = 张量 + （1，2）\nprint(f\"{张量}：{结果!r}\")\n坏 = \"未结束\n";
     let output = parse(source);
     assert_spans_sound(source, &output);
     let codes: Vec<&str> = output.diagnostics.iter().map(|d| d.code).collect();

@@ -25,11 +25,20 @@ pub fn checkpoint(name: &str, function: CheckpointFunction, inputs: &[Var]) -> R
         function(&detached)?
     };
     if outputs.is_empty() {
-        return Err(AutogradError::BadArgument { op: "checkpoint".into(), detail: "the function returned no outputs".into() });
+        return Err(AutogradError::BadArgument {
+            op: "checkpoint".into(),
+            detail: "the function returned no outputs".into(),
+        });
     }
     let tensors = outputs.into_iter().map(|output| output.tensor().clone()).collect();
     let references: Vec<&Var> = inputs.iter().collect();
-    Ok(Var::record_many(Op::Checkpoint { name: name.to_string() }, &references, tensors, Vec::new(), Extension::Checkpoint(function)))
+    Ok(Var::record_many(
+        Op::Checkpoint { name: name.to_string() },
+        &references,
+        tensors,
+        Vec::new(),
+        Extension::Checkpoint(function),
+    ))
 }
 
 /// The rule of a checkpoint node: recompute `f` on aliases of the saved inputs, then differentiate
@@ -38,7 +47,10 @@ pub fn checkpoint(name: &str, function: CheckpointFunction, inputs: &[Var]) -> R
 /// while the traversal of the inner `grad` stops at them.
 pub(crate) fn checkpoint_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Var>>> {
     let Some(Extension::Checkpoint(function)) = &context.operation.extension else {
-        return Err(AutogradError::BadArgument { op: context.operation.op.name(), detail: "internal: checkpoint without its function".into() });
+        return Err(AutogradError::BadArgument {
+            op: context.operation.op.name(),
+            detail: "internal: checkpoint without its function".into(),
+        });
     };
     let create_graph = is_grad_enabled();
     let _on = enable_grad();
@@ -54,18 +66,27 @@ pub(crate) fn checkpoint_gradients(context: &RuleContext<'_>) -> Result<Vec<Opti
     if outputs.len() != context.grads.len() {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
-            detail: format!("the recomputation returned {} outputs, the forward {}", outputs.len(), context.grads.len()),
+            detail: format!(
+                "the recomputation returned {} outputs, the forward {}",
+                outputs.len(),
+                context.grads.len()
+            ),
         });
     }
     let alias_ids: HashSet<u64> = aliases.iter().filter_map(Var::node_id).collect();
     if uses_outside_values(&outputs, &alias_ids, first_new_id) {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
-            detail: "the function uses a value that requires grad but is not among its inputs; pass it as an input".into(),
+            detail: "the function uses a value that requires grad but is not among its inputs; pass it as an input"
+                .into(),
         });
     }
-    let (live, seeds): (Vec<Var>, Vec<Var>) =
-        outputs.iter().zip(context.grads).filter(|(output, _)| output.requires_grad()).map(|(output, g)| (output.clone(), g.clone())).unzip();
+    let (live, seeds): (Vec<Var>, Vec<Var>) = outputs
+        .iter()
+        .zip(context.grads)
+        .filter(|(output, _)| output.requires_grad())
+        .map(|(output, g)| (output.clone(), g.clone()))
+        .unzip();
     if live.is_empty() {
         return Ok(vec![None; aliases.len()]);
     }

@@ -109,7 +109,10 @@ pub fn call_custom(name: &str, inputs: &[Var], attributes: Attributes) -> Result
     let tensors: Vec<Tensor> = inputs.iter().map(|input| input.tensor().clone()).collect();
     let result = (op.forward)(&tensors, &attributes)?;
     if result.outputs.is_empty() {
-        return Err(AutogradError::CustomOp { name: name.to_string(), detail: "the forward returned no outputs".into() });
+        return Err(AutogradError::CustomOp {
+            name: name.to_string(),
+            detail: "the forward returned no outputs".into(),
+        });
     }
     let extra = result.saved.into_iter().map(Var::constant).collect();
     let references: Vec<&Var> = inputs.iter().collect();
@@ -123,12 +126,17 @@ pub(crate) fn custom_gradients(name: &str, context: &RuleContext<'_>) -> Result<
         return Err(AutogradError::GradientNotImplemented { name: name.to_string() });
     };
     let backward = backward.as_ref().ok_or_else(|| AutogradError::GradientNotImplemented { name: name.to_string() })?;
-    let call = Context { name: name.to_string(), outputs: context.saved.outputs.clone(), attributes: attributes.clone() };
+    let call =
+        Context { name: name.to_string(), outputs: context.saved.outputs.clone(), attributes: attributes.clone() };
     let gradients = backward(context.grads, &context.saved.values, &call)?;
     if gradients.len() != context.operation.inputs.len() {
         return Err(AutogradError::CustomOp {
             name: name.to_string(),
-            detail: format!("the backward returned {} gradients for {} inputs", gradients.len(), context.operation.inputs.len()),
+            detail: format!(
+                "the backward returned {} gradients for {} inputs",
+                gradients.len(),
+                context.operation.inputs.len()
+            ),
         });
     }
     Ok(gradients)

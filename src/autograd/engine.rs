@@ -29,19 +29,30 @@ impl Var {
     /// Backward with an explicit gradient of `self`'s shape (required when `self` is not a scalar).
     pub fn backward_with(&self, gradient: Option<&Tensor>, options: BackwardOptions) -> Result<()> {
         let seed = seed_gradient(self, gradient.map(|tensor| Var::constant(tensor.clone())))?;
-        run(&[(self.clone(), seed)], None, options.retain_graph || options.create_graph, options.create_graph).map(|_| ())
+        run(&[(self.clone(), seed)], None, options.retain_graph || options.create_graph, options.create_graph)
+            .map(|_| ())
     }
 }
 
 /// Gradients of `outputs` (weighted by `grad_outputs`, default ones for scalars) with respect to
 /// `inputs`, returned instead of accumulated. `None` where an input does not influence the outputs.
 /// With `create_graph` the backward is recorded, so the results can be differentiated again.
-pub fn grad(outputs: &[Var], inputs: &[Var], grad_outputs: Option<&[Var]>, create_graph: bool) -> Result<Vec<Option<Var>>> {
+pub fn grad(
+    outputs: &[Var],
+    inputs: &[Var],
+    grad_outputs: Option<&[Var]>,
+    create_graph: bool,
+) -> Result<Vec<Option<Var>>> {
     grad_with_options(outputs, inputs, grad_outputs, BackwardOptions { retain_graph: create_graph, create_graph })
 }
 
 /// `grad` with explicit options (`retain_graph` lets the same graph be differentiated repeatedly).
-pub fn grad_with_options(outputs: &[Var], inputs: &[Var], grad_outputs: Option<&[Var]>, options: BackwardOptions) -> Result<Vec<Option<Var>>> {
+pub fn grad_with_options(
+    outputs: &[Var],
+    inputs: &[Var],
+    grad_outputs: Option<&[Var]>,
+    options: BackwardOptions,
+) -> Result<Vec<Option<Var>>> {
     if let Some(given) = grad_outputs {
         if given.len() != outputs.len() {
             return Err(AutogradError::BadArgument {
@@ -54,7 +65,8 @@ pub fn grad_with_options(outputs: &[Var], inputs: &[Var], grad_outputs: Option<&
     for (index, output) in outputs.iter().enumerate() {
         roots.push((output.clone(), seed_gradient(output, grad_outputs.map(|given| given[index].clone()))?));
     }
-    let targets: Vec<(u64, usize)> = inputs.iter().filter_map(|input| input.node_id().map(|id| (id, input.output_index()))).collect();
+    let targets: Vec<(u64, usize)> =
+        inputs.iter().filter_map(|input| input.node_id().map(|id| (id, input.output_index()))).collect();
     let found = run(&roots, Some(&targets), options.retain_graph || options.create_graph, options.create_graph)?;
     Ok(inputs
         .iter()
@@ -80,7 +92,12 @@ fn seed_gradient(output: &Var, gradient: Option<Var>) -> Result<Var> {
 
 /// Runs the backward. `targets` = `None`: accumulate into leaves; `Some`: collect the gradients of
 /// those (node, output) values and touch no `.grad`.
-fn run(roots: &[(Var, Var)], targets: Option<&[(u64, usize)]>, retain: bool, create: bool) -> Result<HashMap<(u64, usize), Var>> {
+fn run(
+    roots: &[(Var, Var)],
+    targets: Option<&[(u64, usize)]>,
+    retain: bool,
+    create: bool,
+) -> Result<HashMap<(u64, usize), Var>> {
     let _mode = set_grad_enabled(create);
     let root_nodes: Vec<Rc<Node>> = roots.iter().filter_map(|(output, _)| output.node().cloned()).collect();
     let order = topological_order(&root_nodes);
@@ -114,7 +131,11 @@ fn run(roots: &[(Var, Var)], targets: Option<&[(u64, usize)]>, retain: bool, cre
                 }
             }
             NodeKind::Operation(operation) => {
-                let needs: Vec<bool> = operation.inputs.iter().map(|edge| edge.node.as_ref().is_some_and(|n| useful.contains(&n.id))).collect();
+                let needs: Vec<bool> = operation
+                    .inputs
+                    .iter()
+                    .map(|edge| edge.node.as_ref().is_some_and(|n| useful.contains(&n.id)))
+                    .collect();
                 if !needs.iter().any(|&need| need) {
                     continue;
                 }
@@ -128,7 +149,8 @@ fn run(roots: &[(Var, Var)], targets: Option<&[(u64, usize)]>, retain: bool, cre
                     .collect::<Result<Vec<Var>>>()?;
                 let input_grads = {
                     let saved = operation.saved.borrow();
-                    let saved = saved.as_ref().ok_or_else(|| AutogradError::SavedTensorsFreed { op: operation.op.name() })?;
+                    let saved =
+                        saved.as_ref().ok_or_else(|| AutogradError::SavedTensorsFreed { op: operation.op.name() })?;
                     saved.check_versions(&operation.op)?;
                     input_gradients(&RuleContext { node, operation, saved, grads: &grads, needs: &needs })?
                 };
@@ -138,7 +160,11 @@ fn run(roots: &[(Var, Var)], targets: Option<&[(u64, usize)]>, retain: bool, cre
                 if input_grads.len() != operation.inputs.len() {
                     return Err(AutogradError::CustomOp {
                         name: operation.op.name(),
-                        detail: format!("backward returned {} gradients for {} inputs", input_grads.len(), operation.inputs.len()),
+                        detail: format!(
+                            "backward returned {} gradients for {} inputs",
+                            input_grads.len(),
+                            operation.inputs.len()
+                        ),
                     });
                 }
                 for ((edge, gradient), need) in operation.inputs.iter().zip(input_grads).zip(needs) {
@@ -150,7 +176,8 @@ fn run(roots: &[(Var, Var)], targets: Option<&[(u64, usize)]>, retain: bool, cre
                             got: gradient.shape().to_vec(),
                         });
                     }
-                    let gradient = if gradient.dtype() != edge.meta.dtype { gradient.cast(edge.meta.dtype)? } else { gradient };
+                    let gradient =
+                        if gradient.dtype() != edge.meta.dtype { gradient.cast(edge.meta.dtype)? } else { gradient };
                     accumulate(&mut pending, input, edge.output, gradient)?;
                 }
             }
@@ -165,7 +192,8 @@ fn useful_nodes(order: &[Rc<Node>], targets: Option<&[(u64, usize)]>) -> HashSet
     let target_nodes: HashSet<u64> = targets.iter().map(|&(id, _)| id).collect();
     let mut useful = HashSet::new();
     for node in order {
-        let reaches = target_nodes.contains(&node.id) || node.inputs().iter().any(|edge| edge.node.as_ref().is_some_and(|n| useful.contains(&n.id)));
+        let reaches = target_nodes.contains(&node.id)
+            || node.inputs().iter().any(|edge| edge.node.as_ref().is_some_and(|n| useful.contains(&n.id)));
         if reaches {
             useful.insert(node.id);
         }
@@ -173,7 +201,12 @@ fn useful_nodes(order: &[Rc<Node>], targets: Option<&[(u64, usize)]>) -> HashSet
     useful
 }
 
-fn accumulate(pending: &mut HashMap<u64, Vec<Option<Var>>>, node: &Rc<Node>, output: usize, gradient: Var) -> Result<()> {
+fn accumulate(
+    pending: &mut HashMap<u64, Vec<Option<Var>>>,
+    node: &Rc<Node>,
+    output: usize,
+    gradient: Var,
+) -> Result<()> {
     let slots = pending.entry(node.id).or_insert_with(|| vec![None; node.outputs.len()]);
     slots[output] = Some(match slots[output].take() {
         Some(previous) => previous.add(&gradient)?,

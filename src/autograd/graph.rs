@@ -143,11 +143,24 @@ impl GraphData {
                         saved_freed: freed,
                         has_grad: false,
                     });
-                    graph.backward_nodes.push(BackwardNode { forward: node.id, label: format!("{}_backward", operation.op.name()) });
+                    graph
+                        .backward_nodes
+                        .push(BackwardNode { forward: node.id, label: format!("{}_backward", operation.op.name()) });
                     for (index, edge) in operation.inputs.iter().enumerate() {
                         let Some(input) = &edge.node else { continue };
-                        graph.edges.push(GraphEdge { from: input.id, from_output: edge.output, to: node.id, to_input: index, meta: edge.meta.clone() });
-                        graph.gradient_edges.push(GradientEdge { producer: node.id, to: input.id, to_output: edge.output, meta: edge.meta.clone() });
+                        graph.edges.push(GraphEdge {
+                            from: input.id,
+                            from_output: edge.output,
+                            to: node.id,
+                            to_input: index,
+                            meta: edge.meta.clone(),
+                        });
+                        graph.gradient_edges.push(GradientEdge {
+                            producer: node.id,
+                            to: input.id,
+                            to_output: edge.output,
+                            meta: edge.meta.clone(),
+                        });
                     }
                 }
             }
@@ -180,7 +193,12 @@ impl GraphData {
         let is_leaf: HashSet<u64> = self.nodes.iter().filter(|node| node.op.is_none()).map(|node| node.id).collect();
         for edge in &self.gradient_edges {
             let target = if is_leaf.contains(&edge.to) { format!("n{}", edge.to) } else { format!("b{}", edge.to) };
-            let _ = writeln!(dot, "  b{} -> {target} [color=red, label=\"grad {}\"];", edge.producer, escape(&describe(&edge.meta)));
+            let _ = writeln!(
+                dot,
+                "  b{} -> {target} [color=red, label=\"grad {}\"];",
+                edge.producer,
+                escape(&describe(&edge.meta))
+            );
         }
         dot.push_str("}\n");
         dot

@@ -12,7 +12,11 @@ pub(crate) fn sum_to_shape(gradient: &Var, shape: &[usize]) -> Result<Var> {
     }
     let rank = gradient.shape().len();
     let Some(lead) = rank.checked_sub(shape.len()) else {
-        return Err(AutogradError::GradientShapeMismatch { op: "sum_to_shape".into(), expected: shape.to_vec(), got: gradient.shape().to_vec() });
+        return Err(AutogradError::GradientShapeMismatch {
+            op: "sum_to_shape".into(),
+            expected: shape.to_vec(),
+            got: gradient.shape().to_vec(),
+        });
     };
     let axes: Vec<isize> = (0..rank)
         .filter(|&axis| axis < lead || (shape[axis - lead] == 1 && gradient.shape()[axis] != 1))

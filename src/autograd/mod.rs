@@ -38,8 +38,8 @@ mod var;
 
 pub use checkpoint::{checkpoint, CheckpointFunction};
 pub use custom::{
-    call_custom, custom_op_names, register_custom_op, register_gradient, unregister_custom_op, Attribute, Attributes, Context, CustomBackward,
-    CustomForward, ForwardOutput,
+    call_custom, custom_op_names, register_custom_op, register_gradient, unregister_custom_op, Attribute, Attributes,
+    Context, CustomBackward, CustomForward, ForwardOutput,
 };
 pub use engine::{grad, grad_with_options, BackwardOptions};
 pub use error::{AutogradError, Result};

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::custom::CustomBackward;
 use super::checkpoint::CheckpointFunction;
+use super::custom::CustomBackward;
 use super::error::{AutogradError, Result};
 use super::op::Op;
 use super::var::Var;
@@ -40,7 +40,11 @@ pub struct ValueMeta {
 impl ValueMeta {
     /// The metadata of a tensor.
     pub fn of(tensor: &Tensor) -> ValueMeta {
-        ValueMeta { shape: tensor.shape().to_vec(), dtype: tensor.dtype(), valid_shape: tensor.valid_shape().map(<[usize]>::to_vec) }
+        ValueMeta {
+            shape: tensor.shape().to_vec(),
+            dtype: tensor.dtype(),
+            valid_shape: tensor.valid_shape().map(<[usize]>::to_vec),
+        }
     }
 
     /// Bytes of a value of this shape and dtype.
@@ -121,7 +125,8 @@ impl Saved {
         let mut info = Vec::new();
         let mut versions = Vec::new();
         for (index, value) in values.iter().enumerate() {
-            let role = if index < input_count { format!("input {index}") } else { format!("extra {}", index - input_count) };
+            let role =
+                if index < input_count { format!("input {index}") } else { format!("extra {}", index - input_count) };
             versions.push((value.tensor().buffer_id(), value.tensor().version()));
             info.push(SavedInfo {
                 role,

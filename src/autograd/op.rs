@@ -101,7 +101,12 @@ impl Op {
         match self {
             Op::Unary(op) => match op {
                 UnaryOp::Neg => NONE,
-                UnaryOp::Exp | UnaryOp::Sqrt | UnaryOp::Rsqrt | UnaryOp::Reciprocal | UnaryOp::Tanh | UnaryOp::Sigmoid => OUTPUTS,
+                UnaryOp::Exp
+                | UnaryOp::Sqrt
+                | UnaryOp::Rsqrt
+                | UnaryOp::Reciprocal
+                | UnaryOp::Tanh
+                | UnaryOp::Sigmoid => OUTPUTS,
                 UnaryOp::Abs
                 | UnaryOp::Log
                 | UnaryOp::Sin

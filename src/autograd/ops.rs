@@ -92,7 +92,11 @@ impl Var {
     /// A tile of `shape` at `offsets`, zero outside `valid_shape`.
     pub fn view(&self, shape: &[usize], offsets: &[usize], valid_shape: Option<&[usize]>) -> Result<Var> {
         let output = self.tensor().view(shape, offsets, valid_shape)?;
-        let op = Op::View { shape: shape.to_vec(), offsets: offsets.to_vec(), valid_shape: valid_shape.unwrap_or(shape).to_vec() };
+        let op = Op::View {
+            shape: shape.to_vec(),
+            offsets: offsets.to_vec(),
+            valid_shape: valid_shape.unwrap_or(shape).to_vec(),
+        };
         Ok(record_one(op, &[self], output))
     }
 
@@ -110,13 +114,24 @@ impl Var {
 
     /// Φ(x), the standard normal CDF, ½(1 + erf(x/√2)) (used by the gelu rule).
     pub(crate) fn normal_cdf(&self) -> Result<Var> {
-        let values: Vec<f64> = self.tensor().to_f64_vec().into_iter().map(|x| 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))).collect();
+        let values: Vec<f64> = self
+            .tensor()
+            .to_f64_vec()
+            .into_iter()
+            .map(|x| 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2)))
+            .collect();
         let output = Tensor::from_f64(values, self.shape(), self.dtype())?;
         Ok(record_one(Op::NormalCdf, &[self], output))
     }
 
     /// The outputs of several values computed together (for custom ops and checkpoints).
-    pub(crate) fn record_many(op: Op, inputs: &[&Var], outputs: Vec<Tensor>, extra: Vec<Var>, extension: super::node::Extension) -> Vec<Var> {
+    pub(crate) fn record_many(
+        op: Op,
+        inputs: &[&Var],
+        outputs: Vec<Tensor>,
+        extra: Vec<Var>,
+        extension: super::node::Extension,
+    ) -> Vec<Var> {
         record(op, inputs, outputs, extra, Some(extension))
     }
 
@@ -200,7 +215,13 @@ fn positive_steps<'v>(specs: &[SliceSpec], value: &'v Var) -> Result<(Vec<SliceS
                 .shape()
                 .iter()
                 .enumerate()
-                .map(|(dim, &extent)| if dim == axis - offset { SliceSpec { start: size - 1, step: -1, count: size } } else { SliceSpec::full(extent) })
+                .map(|(dim, &extent)| {
+                    if dim == axis - offset {
+                        SliceSpec { start: size - 1, step: -1, count: size }
+                    } else {
+                        SliceSpec::full(extent)
+                    }
+                })
                 .collect();
             value = std::borrow::Cow::Owned(value.slice(&flip)?);
         }

@@ -53,7 +53,9 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
         Op::Clip { low, high } => {
             let x = context.input(0)?;
             let (low, high) = (*low, *high);
-            let pass = constant_map(x.tensor(), g.dtype(), |v| f64::from(u8::from(low.is_none_or(|l| v >= l) && high.is_none_or(|h| v <= h))))?;
+            let pass = constant_map(x.tensor(), g.dtype(), |v| {
+                f64::from(u8::from(low.is_none_or(|l| v >= l) && high.is_none_or(|h| v <= h)))
+            })?;
             one(g.mul(&pass)?)
         }
         Op::Reduce { op, axes, keepdim } => one(reduce_rule(*op, axes, *keepdim, context)?),
@@ -64,7 +66,9 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
                 // dx = y ⊙ (g − Σ_axis g ⊙ y)
                 SoftmaxOp::Softmax => y.mul(&g.sub(&g.mul(&y)?.reduce(ReduceOp::Sum, Some(&dims), true)?)?)?,
                 // dx = g − softmax(x) ⊙ Σ_axis g, with softmax(x) = exp(y)
-                SoftmaxOp::LogSoftmax => g.sub(&y.unary(UnaryOp::Exp)?.mul(&g.reduce(ReduceOp::Sum, Some(&dims), true)?)?)?,
+                SoftmaxOp::LogSoftmax => {
+                    g.sub(&y.unary(UnaryOp::Exp)?.mul(&g.reduce(ReduceOp::Sum, Some(&dims), true)?)?)?
+                }
             };
             one(gradient)
         }
@@ -103,12 +107,18 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
             let mut gradients = Vec::with_capacity(context.operation.inputs.len());
             for (index, edge) in context.operation.inputs.iter().enumerate() {
                 let width = edge.meta.shape[*axis];
-                let specs: Vec<SliceSpec> = g
-                    .shape()
-                    .iter()
-                    .enumerate()
-                    .map(|(dim, &size)| if dim == *axis { SliceSpec { start, step: 1, count: width } } else { SliceSpec::full(size) })
-                    .collect();
+                let specs: Vec<SliceSpec> =
+                    g.shape()
+                        .iter()
+                        .enumerate()
+                        .map(|(dim, &size)| {
+                            if dim == *axis {
+                                SliceSpec { start, step: 1, count: width }
+                            } else {
+                                SliceSpec::full(size)
+                            }
+                        })
+                        .collect();
                 start += width;
                 gradients.push(if needs[index] { Some(g.slice(&specs)?) } else { None });
             }
@@ -190,7 +200,9 @@ fn unary_rule(op: UnaryOp, context: &RuleContext<'_>) -> Result<Var> {
             let y = context.output(0)?;
             g.mul(&y.mul(&one.sub(&y)?)?)
         }
-        UnaryOp::Relu => g.mul(&constant_map(context.input(0)?.tensor(), g.dtype(), |x| if x > 0.0 { 1.0 } else { 0.0 })?),
+        UnaryOp::Relu => {
+            g.mul(&constant_map(context.input(0)?.tensor(), g.dtype(), |x| if x > 0.0 { 1.0 } else { 0.0 })?)
+        }
         // (xσ(x))' = σ(1 + x(1 − σ))
         UnaryOp::Silu => {
             let x = context.input(0)?;
@@ -221,7 +233,8 @@ fn binary_rule(op: BinaryOp, context: &RuleContext<'_>) -> Result<Vec<Option<Var
     let g = &context.grads[0];
     let needs = context.needs;
     let (a_shape, b_shape) = (context.input_shape(0), context.input_shape(1));
-    let reduce = |gradient: Option<Var>, shape: &[usize]| gradient.map(|gradient| sum_to_shape(&gradient, shape)).transpose();
+    let reduce =
+        |gradient: Option<Var>, shape: &[usize]| gradient.map(|gradient| sum_to_shape(&gradient, shape)).transpose();
     let (grad_a, grad_b) = match op {
         BinaryOp::Add => (needs[0].then(|| g.clone()), needs[1].then(|| g.clone())),
         BinaryOp::Sub => (needs[0].then(|| g.clone()), if needs[1] { Some(g.neg()?) } else { None }),

@@ -160,12 +160,19 @@ impl From<Tensor> for Var {
 
 /// Wraps the outputs of an op: records a node when grad mode is on and some input requires grad,
 /// otherwise returns constants (no graph is built).
-pub(crate) fn record(op: Op, inputs: &[&Var], outputs: Vec<Tensor>, extra_saved: Vec<Var>, extension: Option<Extension>) -> Vec<Var> {
+pub(crate) fn record(
+    op: Op,
+    inputs: &[&Var],
+    outputs: Vec<Tensor>,
+    extra_saved: Vec<Var>,
+    extension: Option<Extension>,
+) -> Vec<Var> {
     if !is_grad_enabled() || inputs.iter().all(|input| input.node.is_none()) {
         return outputs.into_iter().map(Var::constant).collect();
     }
     let plan = op.saves();
-    let mut values: Vec<Var> = if plan.inputs { inputs.iter().map(|&input| input.clone()).collect() } else { Vec::new() };
+    let mut values: Vec<Var> =
+        if plan.inputs { inputs.iter().map(|&input| input.clone()).collect() } else { Vec::new() };
     let input_count = values.len();
     values.extend(extra_saved);
     let saved_outputs = if plan.outputs { outputs.clone() } else { Vec::new() };
@@ -176,10 +183,20 @@ pub(crate) fn record(op: Op, inputs: &[&Var], outputs: Vec<Tensor>, extra_saved:
         .collect();
     let node = Rc::new(Node {
         id: next_node_id(),
-        kind: NodeKind::Operation(Operation { op, inputs: edges, saved: RefCell::new(Some(saved)), saved_info, extension }),
+        kind: NodeKind::Operation(Operation {
+            op,
+            inputs: edges,
+            saved: RefCell::new(Some(saved)),
+            saved_info,
+            extension,
+        }),
         outputs: outputs.iter().map(ValueMeta::of).collect(),
     });
-    outputs.into_iter().enumerate().map(|(index, tensor)| Var { tensor, node: Some(node.clone()), output: index }).collect()
+    outputs
+        .into_iter()
+        .enumerate()
+        .map(|(index, tensor)| Var { tensor, node: Some(node.clone()), output: index })
+        .collect()
 }
 
 /// `record` for an op with one output.

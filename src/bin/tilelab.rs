@@ -73,7 +73,9 @@ impl RunOptions {
             match argument.as_str() {
                 "--json" => json = true,
                 "--npu" => npu = Some(rest.next().ok_or("--npu needs a preset name")?.clone()),
-                "--trace-out" => trace_out = Some(std::path::PathBuf::from(rest.next().ok_or("--trace-out needs a directory")?)),
+                "--trace-out" => {
+                    trace_out = Some(std::path::PathBuf::from(rest.next().ok_or("--trace-out needs a directory")?))
+                }
                 flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
                 path if file.is_none() => file = Some(path.to_string()),
                 extra => return Err(format!("unexpected argument '{extra}'")),
@@ -102,7 +104,8 @@ fn run(options: &RunOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let notebook = if options.file.ends_with(".ipynb") { Notebook::from_ipynb(&text) } else { Notebook::from_py(&text) };
+    let notebook =
+        if options.file.ends_with(".ipynb") { Notebook::from_ipynb(&text) } else { Notebook::from_py(&text) };
     let notebook = match notebook {
         Ok(notebook) => notebook,
         Err(error) => {
@@ -154,7 +157,10 @@ fn run(options: &RunOptions) -> ExitCode {
                 Some(CellOrigin { file: &options.file, first_line: cell.first_line })
             };
             for diagnostic in &result.diagnostics {
-                let (Some(origin), Some(source)) = (origin_of(diagnostic.cell), session.source_of(diagnostic.cell)) else { continue };
+                let (Some(origin), Some(source)) = (origin_of(diagnostic.cell), session.source_of(diagnostic.cell))
+                else {
+                    continue;
+                };
                 let _ = std::io::stdout().flush();
                 let _ = write!(std::io::stderr(), "{}", render_diagnostic(diagnostic, source, origin, &origin_of));
             }
@@ -167,12 +173,21 @@ fn run(options: &RunOptions) -> ExitCode {
 }
 
 /// Writes the traces a cell simulated as `DIR/<cell>-<n>-<kernel>.json` (n counts from 1 per cell).
-fn write_traces(directory: &std::path::Path, cell: usize, traces: Vec<tilelab::session::KernelTrace>) -> Result<(), String> {
+fn write_traces(
+    directory: &std::path::Path,
+    cell: usize,
+    traces: Vec<tilelab::session::KernelTrace>,
+) -> Result<(), String> {
     for (number, trace) in traces.into_iter().enumerate() {
         // Kernel names are identifiers, but keep the file name portable whatever they hold.
-        let label: String = trace.label.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+        let label: String = trace
+            .label
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+            .collect();
         let path = directory.join(format!("{cell}-{}-{label}.json", number + 1));
-        std::fs::write(&path, trace.chrome_json).map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+        std::fs::write(&path, trace.chrome_json)
+            .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
     }
     Ok(())
 }

@@ -19,7 +19,11 @@ pub fn buffer_bytes(buffer: &Buffer, config: &NpuConfig) -> u64 {
         None => (1, 1),
     };
     let row_bytes = last * size;
-    let row_bytes = if last == 1 && matches!(buffer.memory, Memory::Ub | Memory::L1) { row_bytes.max(alignment) } else { row_bytes };
+    let row_bytes = if last == 1 && matches!(buffer.memory, Memory::Ub | Memory::L1) {
+        row_bytes.max(alignment)
+    } else {
+        row_bytes
+    };
     (rows * row_bytes).div_ceil(alignment) * alignment
 }
 
@@ -38,7 +42,13 @@ pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
     for (core, program) in plan.programs.iter().enumerate() {
         let kind = program.core_kind();
         if kind == CoreKind::Mixed && config.architecture == Architecture::Split {
-            return Err(NpuError::InvalidProgram { core, instruction: None, detail: "uses both cube and vector pipes, but this chip has separate cube and vector cores (go through GM)".into() });
+            return Err(NpuError::InvalidProgram {
+                core,
+                instruction: None,
+                detail:
+                    "uses both cube and vector pipes, but this chip has separate cube and vector cores (go through GM)"
+                        .into(),
+            });
         }
         let label = match (config.architecture, kind) {
             (Architecture::Split, CoreKind::Vector) => "vector",
@@ -67,11 +77,27 @@ fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Result<()> {
         // The biggest tile shape in this memory is the one to shrink; its copies (n-buffer slots,
         // several inputs) shrink together because one source line set them all.
         let in_memory: Vec<&Buffer> = program.buffers.iter().filter(|buffer| buffer.memory == memory).collect();
-        let culprit = in_memory.iter().max_by_key(|buffer| buffer_bytes(buffer, config)).copied().expect("a memory with bytes has a buffer");
+        let culprit = in_memory
+            .iter()
+            .max_by_key(|buffer| buffer_bytes(buffer, config))
+            .copied()
+            .expect("a memory with bytes has a buffer");
         let same: Vec<&Buffer> = in_memory.iter().filter(|buffer| buffer.shape == culprit.shape).copied().collect();
-        let others: u64 = in_memory.iter().filter(|buffer| buffer.shape != culprit.shape).map(|buffer| buffer_bytes(buffer, config)).sum();
+        let others: u64 = in_memory
+            .iter()
+            .filter(|buffer| buffer.shape != culprit.shape)
+            .map(|buffer| buffer_bytes(buffer, config))
+            .sum();
         let largest_tile = largest_fitting(&same, capacity.saturating_sub(others), config);
-        return Err(NpuError::CapacityExceeded { memory: memory.name(), bytes, capacity, buffer: culprit.name.clone(), tile: culprit.shape.clone(), largest_tile, source_line: culprit.source_line });
+        return Err(NpuError::CapacityExceeded {
+            memory: memory.name(),
+            bytes,
+            capacity,
+            buffer: culprit.name.clone(),
+            tile: culprit.shape.clone(),
+            largest_tile,
+            source_line: culprit.source_line,
+        });
     }
     Ok(())
 }
@@ -80,7 +106,10 @@ fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Result<()> {
 fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Vec<usize>> {
     let template = same[0];
     let fits = |shape: &[usize]| {
-        let total: u64 = same.iter().map(|buffer| buffer_bytes(&Buffer { shape: shape.to_vec(), ..(*buffer).clone() }, config)).sum();
+        let total: u64 = same
+            .iter()
+            .map(|buffer| buffer_bytes(&Buffer { shape: shape.to_vec(), ..(*buffer).clone() }, config))
+            .sum();
         total <= room
     };
     let mut shape = template.shape.clone();
@@ -120,12 +149,22 @@ fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Ve
 
 fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
     for buffer in &program.buffers {
-        let misaligned = |detail: String| Err(NpuError::Misaligned { memory: buffer.memory.name(), buffer: buffer.name.clone(), detail, source_line: buffer.source_line });
+        let misaligned = |detail: String| {
+            Err(NpuError::Misaligned {
+                memory: buffer.memory.name(),
+                buffer: buffer.name.clone(),
+                detail,
+                source_line: buffer.source_line,
+            })
+        };
         let size = buffer.dtype.size_in_bytes();
         match buffer.memory {
             Memory::Ub | Memory::L1 => {
                 if buffer.shape.len() > 4 {
-                    return misaligned(format!("vector tiles have at most 4 dims, this one has {}", buffer.shape.len()));
+                    return misaligned(format!(
+                        "vector tiles have at most 4 dims, this one has {}",
+                        buffer.shape.len()
+                    ));
                 }
                 let last = buffer.shape.last().copied().unwrap_or(1);
                 let alignment = config.alignment(buffer.memory) as usize;
@@ -137,7 +176,10 @@ fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
             Memory::L0A | Memory::L0B | Memory::L0C => {
                 // Cube operands are stored as 16×16 fractals.
                 if buffer.shape.len() != 2 || buffer.shape.iter().any(|dim| dim % 16 != 0) {
-                    return misaligned(format!("cube tiles are 2-D with both dims multiples of 16 (the 16×16 fractal), got {:?}", buffer.shape));
+                    return misaligned(format!(
+                        "cube tiles are 2-D with both dims multiples of 16 (the 16×16 fractal), got {:?}",
+                        buffer.shape
+                    ));
                 }
             }
             Memory::Gm => return misaligned("buffers live on the core, not in GM".into()),
@@ -147,18 +189,31 @@ fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
 }
 
 fn within(offsets: &[usize], shape: &[usize], bounds: &[usize]) -> bool {
-    offsets.len() == bounds.len() && shape.len() == bounds.len() && offsets.iter().zip(shape).zip(bounds).all(|((offset, extent), bound)| offset + extent <= *bound)
+    offsets.len() == bounds.len()
+        && shape.len() == bounds.len()
+        && offsets.iter().zip(shape).zip(bounds).all(|((offset, extent), bound)| offset + extent <= *bound)
 }
 
 fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> Result<()> {
     for (index, instruction) in program.instructions.iter().enumerate() {
         let invalid = |detail: String| NpuError::InvalidProgram { core, instruction: Some(index), detail };
-        let buffer = |id: crate::tile::BufferId| program.buffers.get(id.0 as usize).ok_or_else(|| invalid(format!("unknown buffer {}", id.0)));
-        let out_of_bounds = |what: String, offsets: &[usize], shape: &[usize], bounds: &[usize]| NpuError::ViewOutOfBounds { what, offsets: offsets.to_vec(), shape: shape.to_vec(), bounds: bounds.to_vec(), source_line: instruction.source_line };
+        let buffer = |id: crate::tile::BufferId| {
+            program.buffers.get(id.0 as usize).ok_or_else(|| invalid(format!("unknown buffer {}", id.0)))
+        };
+        let out_of_bounds =
+            |what: String, offsets: &[usize], shape: &[usize], bounds: &[usize]| NpuError::ViewOutOfBounds {
+                what,
+                offsets: offsets.to_vec(),
+                shape: shape.to_vec(),
+                bounds: bounds.to_vec(),
+                source_line: instruction.source_line,
+            };
         if let Some(flag) = instruction.wait.iter().chain(&instruction.set).find(|flag| flag.0 >= program.flag_count) {
             return Err(invalid(format!("unknown flag {}", flag.0)));
         }
-        if let Some(flag) = instruction.cross_wait.iter().chain(&instruction.cross_set).find(|flag| flag.0 >= plan.cross_core_flags) {
+        if let Some(flag) =
+            instruction.cross_wait.iter().chain(&instruction.cross_set).find(|flag| flag.0 >= plan.cross_core_flags)
+        {
             return Err(invalid(format!("unknown cross-core flag {}", flag.0)));
         }
         let zero = |rank: usize| vec![0; rank];
@@ -166,53 +221,102 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             TileOp::CopyIn { source: region, destination: local }
             | TileOp::CopyOut { source: local, destination: region }
             | TileOp::CopyOutAccumulate { source: local, destination: region } => {
-                let tensor = plan.tensors.get(region.tensor.0 as usize).ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
+                let tensor = plan
+                    .tensors
+                    .get(region.tensor.0 as usize)
+                    .ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
                 if !within(&region.offsets, &region.shape, &tensor.shape) {
-                    return Err(out_of_bounds(format!("a view of '{}'", tensor.name), &region.offsets, &region.shape, &tensor.shape));
+                    return Err(out_of_bounds(
+                        format!("a view of '{}'", tensor.name),
+                        &region.offsets,
+                        &region.shape,
+                        &tensor.shape,
+                    ));
                 }
                 let local = buffer(*local)?;
                 if !within(&zero(region.shape.len()), &region.shape, &local.shape) {
-                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", local.name), &zero(region.shape.len()), &region.shape, &local.shape));
+                    return Err(out_of_bounds(
+                        format!("the valid shape in tile '{}'", local.name),
+                        &zero(region.shape.len()),
+                        &region.shape,
+                        &local.shape,
+                    ));
                 }
             }
             TileOp::Move { source, offsets, shape, destination } => {
                 let (source, destination) = (buffer(*source)?, buffer(*destination)?);
                 if !within(offsets, shape, &source.shape) {
-                    return Err(out_of_bounds(format!("a sub-tile of '{}'", source.name), offsets, shape, &source.shape));
+                    return Err(out_of_bounds(
+                        format!("a sub-tile of '{}'", source.name),
+                        offsets,
+                        shape,
+                        &source.shape,
+                    ));
                 }
                 if !within(&zero(shape.len()), shape, &destination.shape) {
-                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", destination.name), &zero(shape.len()), shape, &destination.shape));
+                    return Err(out_of_bounds(
+                        format!("the valid shape in tile '{}'", destination.name),
+                        &zero(shape.len()),
+                        shape,
+                        &destination.shape,
+                    ));
                 }
             }
             TileOp::Mmad { a, b, c, c_offsets, m, k, n, .. } => {
                 let (a, b, c) = (buffer(*a)?, buffer(*b)?, buffer(*c)?);
-                for (tile, offsets, shape) in [(a, [0, 0], [*m, *k]), (b, [0, 0], [*k, *n]), (c, *c_offsets, [*m, *n])] {
+                for (tile, offsets, shape) in [(a, [0, 0], [*m, *k]), (b, [0, 0], [*k, *n]), (c, *c_offsets, [*m, *n])]
+                {
                     if !within(&offsets, &shape, &tile.shape) {
-                        return Err(out_of_bounds(format!("the mmad operand '{}'", tile.name), &offsets, &shape, &tile.shape));
+                        return Err(out_of_bounds(
+                            format!("the mmad operand '{}'", tile.name),
+                            &offsets,
+                            &shape,
+                            &tile.shape,
+                        ));
                     }
                 }
             }
             TileOp::Unary { input, output, valid_shape, .. } | TileOp::Cast { input, output, valid_shape } => {
                 for tile in [buffer(*input)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
-                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                        return Err(out_of_bounds(
+                            format!("the valid shape in tile '{}'", tile.name),
+                            &zero(valid_shape.len()),
+                            valid_shape,
+                            &tile.shape,
+                        ));
                     }
                 }
             }
             TileOp::Binary { lhs, rhs, output, valid_shape, .. } => {
                 for tile in [buffer(*lhs)?, buffer(*rhs)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
-                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                        return Err(out_of_bounds(
+                            format!("the valid shape in tile '{}'", tile.name),
+                            &zero(valid_shape.len()),
+                            valid_shape,
+                            &tile.shape,
+                        ));
                     }
                 }
             }
             TileOp::Reduce { input, output, valid_shape, .. } => {
                 let (input, output) = (buffer(*input)?, buffer(*output)?);
                 if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
-                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", input.name), &zero(valid_shape.len()), valid_shape, &input.shape));
+                    return Err(out_of_bounds(
+                        format!("the valid shape in tile '{}'", input.name),
+                        &zero(valid_shape.len()),
+                        valid_shape,
+                        &input.shape,
+                    ));
                 }
                 if output.shape.first() < valid_shape.first() {
-                    return Err(out_of_bounds(format!("the rows of tile '{}'", output.name), &[0], &valid_shape[..1], &output.shape[..1]));
+                    return Err(out_of_bounds(
+                        format!("the rows of tile '{}'", output.name),
+                        &[0],
+                        &valid_shape[..1],
+                        &output.shape[..1],
+                    ));
                 }
             }
             TileOp::Scalar { .. } => {}
@@ -222,28 +326,53 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     return Err(invalid(format!("a transposing move takes a 2-D sub-tile, got {shape:?}")));
                 }
                 if !within(offsets, shape, &source.shape) {
-                    return Err(out_of_bounds(format!("a sub-tile of '{}'", source.name), offsets, shape, &source.shape));
+                    return Err(out_of_bounds(
+                        format!("a sub-tile of '{}'", source.name),
+                        offsets,
+                        shape,
+                        &source.shape,
+                    ));
                 }
                 let reversed = [shape[1], shape[0]];
                 if !within(&[0, 0], &reversed, &destination.shape) {
-                    return Err(out_of_bounds(format!("the transposed sub-tile in '{}'", destination.name), &[0, 0], &reversed, &destination.shape));
+                    return Err(out_of_bounds(
+                        format!("the transposed sub-tile in '{}'", destination.name),
+                        &[0, 0],
+                        &reversed,
+                        &destination.shape,
+                    ));
                 }
             }
-            TileOp::ScalarBinary { input, output, valid_shape, .. } | TileOp::Clip { input, output, valid_shape, .. } => {
+            TileOp::ScalarBinary { input, output, valid_shape, .. }
+            | TileOp::Clip { input, output, valid_shape, .. } => {
                 for tile in [buffer(*input)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
-                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(valid_shape.len()), valid_shape, &tile.shape));
+                        return Err(out_of_bounds(
+                            format!("the valid shape in tile '{}'", tile.name),
+                            &zero(valid_shape.len()),
+                            valid_shape,
+                            &tile.shape,
+                        ));
                     }
                 }
             }
             TileOp::BroadcastBinary { lhs, lhs_shape, rhs, rhs_shape, output, valid_shape, .. } => {
-                for (tile, shape) in [(buffer(*lhs)?, lhs_shape), (buffer(*rhs)?, rhs_shape), (buffer(*output)?, valid_shape)] {
+                for (tile, shape) in
+                    [(buffer(*lhs)?, lhs_shape), (buffer(*rhs)?, rhs_shape), (buffer(*output)?, valid_shape)]
+                {
                     if !within(&zero(shape.len()), shape, &tile.shape) {
-                        return Err(out_of_bounds(format!("the valid shape in tile '{}'", tile.name), &zero(shape.len()), shape, &tile.shape));
+                        return Err(out_of_bounds(
+                            format!("the valid shape in tile '{}'", tile.name),
+                            &zero(shape.len()),
+                            shape,
+                            &tile.shape,
+                        ));
                     }
                 }
                 if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_ref() != Some(valid_shape) {
-                    return Err(invalid(format!("operands {lhs_shape:?} and {rhs_shape:?} do not broadcast to {valid_shape:?}")));
+                    return Err(invalid(format!(
+                        "operands {lhs_shape:?} and {rhs_shape:?} do not broadcast to {valid_shape:?}"
+                    )));
                 }
             }
             TileOp::ReduceDims { input, output, dims, valid_shape, .. } => {
@@ -252,11 +381,25 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     return Err(invalid(format!("reduces dim {dim} of a {}-D tile", valid_shape.len())));
                 }
                 if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
-                    return Err(out_of_bounds(format!("the valid shape in tile '{}'", input.name), &zero(valid_shape.len()), valid_shape, &input.shape));
+                    return Err(out_of_bounds(
+                        format!("the valid shape in tile '{}'", input.name),
+                        &zero(valid_shape.len()),
+                        valid_shape,
+                        &input.shape,
+                    ));
                 }
-                let reduced: Vec<usize> = valid_shape.iter().enumerate().map(|(dim, extent)| if dims.contains(&dim) { 1 } else { *extent }).collect();
+                let reduced: Vec<usize> = valid_shape
+                    .iter()
+                    .enumerate()
+                    .map(|(dim, extent)| if dims.contains(&dim) { 1 } else { *extent })
+                    .collect();
                 if !within(&zero(reduced.len()), &reduced, &output.shape) {
-                    return Err(out_of_bounds(format!("the reduced shape in tile '{}'", output.name), &zero(reduced.len()), &reduced, &output.shape));
+                    return Err(out_of_bounds(
+                        format!("the reduced shape in tile '{}'", output.name),
+                        &zero(reduced.len()),
+                        &reduced,
+                        &output.shape,
+                    ));
                 }
             }
         }
@@ -274,7 +417,8 @@ mod tests {
         let mut builder = ProgramBuilder::new();
         let op = op(&mut builder);
         builder.push(op, vec![], vec![]).unwrap();
-        let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+        let plan =
+            KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
         check_plan(&plan, &NpuConfig::preset("teaching").unwrap())
     }
 
@@ -283,8 +427,19 @@ mod tests {
         // [16, 1] against [16, 64] broadcasts to [16, 64]; [8, 1] against [16, 64] does not.
         let broadcast = |rows: usize| {
             move |builder: &mut ProgramBuilder| {
-                let (tile, column) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("c", Memory::Ub, &[16, 1], DType::F32));
-                TileOp::BroadcastBinary { op: BinaryOp::Mul, lhs: tile, lhs_shape: vec![16, 64], rhs: column, rhs_shape: vec![rows, 1], output: tile, valid_shape: vec![16, 64] }
+                let (tile, column) = (
+                    builder.buffer("x", Memory::Ub, &[16, 64], DType::F32),
+                    builder.buffer("c", Memory::Ub, &[16, 1], DType::F32),
+                );
+                TileOp::BroadcastBinary {
+                    op: BinaryOp::Mul,
+                    lhs: tile,
+                    lhs_shape: vec![16, 64],
+                    rhs: column,
+                    rhs_shape: vec![rows, 1],
+                    output: tile,
+                    valid_shape: vec![16, 64],
+                }
             }
         };
         assert!(checked(broadcast(16)).is_ok());
@@ -295,12 +450,18 @@ mod tests {
     fn a_reduction_must_fit_its_output_and_name_real_dims() {
         let reduce = |dims: Vec<usize>, output_shape: [usize; 2]| {
             move |builder: &mut ProgramBuilder| {
-                let (input, output) = (builder.buffer("x", Memory::Ub, &[16, 64], DType::F32), builder.buffer("r", Memory::Ub, &output_shape, DType::F32));
+                let (input, output) = (
+                    builder.buffer("x", Memory::Ub, &[16, 64], DType::F32),
+                    builder.buffer("r", Memory::Ub, &output_shape, DType::F32),
+                );
                 TileOp::ReduceDims { op: ReduceOp::Sum, input, output, dims: dims.clone(), valid_shape: vec![16, 64] }
             }
         };
         assert!(checked(reduce(vec![0], [1, 64])).is_ok());
-        assert!(matches!(checked(reduce(vec![1], [1, 64])), Err(NpuError::ViewOutOfBounds { .. })), "a row reduction is [16, 1], not [1, 64]");
+        assert!(
+            matches!(checked(reduce(vec![1], [1, 64])), Err(NpuError::ViewOutOfBounds { .. })),
+            "a row reduction is [16, 1], not [1, 64]"
+        );
         assert!(matches!(checked(reduce(vec![2], [1, 64])), Err(NpuError::InvalidProgram { .. })));
     }
 }

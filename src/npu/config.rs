@@ -92,7 +92,31 @@ fn preset_table(name: &str) -> Option<NpuConfig> {
         "teaching" =>    ("teaching",    Architecture::Coupled, 2, 2,   1000.0, 16 * KIB, 64 * KIB, 8 * KIB, 8 * KIB, 16 * KIB, MIB, 64.0, 64.0, 128.0, 64.0, 64.0, 64.0, 64.0, 64, 8, 4096, 256.0, 8),
         _ => return None,
     };
-    let (name, architecture, cube_cores, vector_cores, clock_mhz, ub, l1, l0a, l0b, l0c, l2, gm_to_l1, gm_to_ub, l1_to_l0, l0c_to_gm, l0c_to_ub, ub_to_gm, hbm, gm_latency, local_latency, macs, vector, vector_latency) = row;
+    let (
+        name,
+        architecture,
+        cube_cores,
+        vector_cores,
+        clock_mhz,
+        ub,
+        l1,
+        l0a,
+        l0b,
+        l0c,
+        l2,
+        gm_to_l1,
+        gm_to_ub,
+        l1_to_l0,
+        l0c_to_gm,
+        l0c_to_ub,
+        ub_to_gm,
+        hbm,
+        gm_latency,
+        local_latency,
+        macs,
+        vector,
+        vector_latency,
+    ) = row;
     Some(NpuConfig {
         name: name.to_string(),
         architecture,
@@ -164,20 +188,40 @@ impl NpuConfig {
                 return bad(field, format!("must be a positive finite number, got {value}"));
             }
         }
-        let sizes = [("cube_cores", self.cube_cores as u64), ("vector_cores", self.vector_cores as u64), ("ub_bytes", self.ub_bytes), ("l1_bytes", self.l1_bytes), ("l0a_bytes", self.l0a_bytes), ("l0b_bytes", self.l0b_bytes), ("l0c_bytes", self.l0c_bytes), ("cube_macs_per_cycle", self.cube_macs_per_cycle)];
+        let sizes = [
+            ("cube_cores", self.cube_cores as u64),
+            ("vector_cores", self.vector_cores as u64),
+            ("ub_bytes", self.ub_bytes),
+            ("l1_bytes", self.l1_bytes),
+            ("l0a_bytes", self.l0a_bytes),
+            ("l0b_bytes", self.l0b_bytes),
+            ("l0c_bytes", self.l0c_bytes),
+            ("cube_macs_per_cycle", self.cube_macs_per_cycle),
+        ];
         for (field, value) in sizes {
             if value == 0 {
                 return bad(field, "must be at least 1".into());
             }
         }
-        let alignments = [("ub_alignment", self.ub_alignment), ("l1_alignment", self.l1_alignment), ("l0ab_alignment", self.l0ab_alignment), ("l0c_alignment", self.l0c_alignment)];
+        let alignments = [
+            ("ub_alignment", self.ub_alignment),
+            ("l1_alignment", self.l1_alignment),
+            ("l0ab_alignment", self.l0ab_alignment),
+            ("l0c_alignment", self.l0c_alignment),
+        ];
         for (field, value) in alignments {
             if !value.is_power_of_two() {
                 return bad(field, format!("must be a power of two, got {value}"));
             }
         }
         if self.architecture == Architecture::Coupled && self.cube_cores != self.vector_cores {
-            return bad("vector_cores", format!("a coupled chip has one vector unit per core: expected {}, got {}", self.cube_cores, self.vector_cores));
+            return bad(
+                "vector_cores",
+                format!(
+                    "a coupled chip has one vector unit per core: expected {}, got {}",
+                    self.cube_cores, self.vector_cores
+                ),
+            );
         }
         Ok(())
     }

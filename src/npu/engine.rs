@@ -66,11 +66,33 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
                 queues[instruction.pipe.index()].push(index as u32);
             }
             let flags = program.flag_count as usize;
-            CoreState { queues, heads: [0; 7], busy: [false; 7], started: [0.0; 7], costs: [None; 7], sets: vec![0; flags], waits: vec![0; flags] }
+            CoreState {
+                queues,
+                heads: [0; 7],
+                busy: [false; 7],
+                started: [0.0; 7],
+                costs: [None; 7],
+                sets: vec![0; flags],
+                waits: vec![0; flags],
+            }
         })
         .collect();
     let cross_flags = plan.cross_core_flags as usize;
-    let mut engine = Engine { plan, config, cross_sets: vec![0; cross_flags], cross_waits: vec![0; cross_flags], cross_set_happened: false, heap: BinaryHeap::new(), sequence: 0, pool: Vec::new(), now: 0.0, l2: L2Cache::new(config.l2_bytes), totals: EngineTotals::default(), events: Vec::new(), scratch: Vec::new() };
+    let mut engine = Engine {
+        plan,
+        config,
+        cross_sets: vec![0; cross_flags],
+        cross_waits: vec![0; cross_flags],
+        cross_set_happened: false,
+        heap: BinaryHeap::new(),
+        sequence: 0,
+        pool: Vec::new(),
+        now: 0.0,
+        l2: L2Cache::new(config.l2_bytes),
+        totals: EngineTotals::default(),
+        events: Vec::new(),
+        scratch: Vec::new(),
+    };
     let mut dirty: Vec<usize> = (0..cores.len()).collect();
     loop {
         for &core in &dirty {
@@ -78,12 +100,23 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
         }
         dirty.clear();
         let heap_time = engine.heap.peek().map(|Reverse((bits, ..))| f64::from_bits(*bits));
-        let pool_next = engine.pool.iter().enumerate().map(|(index, active)| (engine.now + active.remaining / active.rate, index)).min_by(|left, right| left.0.total_cmp(&right.0));
+        let pool_next = engine
+            .pool
+            .iter()
+            .enumerate()
+            .map(|(index, active)| (engine.now + active.remaining / active.rate, index))
+            .min_by(|left, right| left.0.total_cmp(&right.0));
         let (time, from_pool) = match (heap_time, pool_next) {
             (None, None) => break,
             (Some(time), None) => (time, None),
             (None, Some((time, index))) => (time, Some(index)),
-            (Some(heap), Some((pool, index))) => if pool < heap { (pool, Some(index)) } else { (heap, None) },
+            (Some(heap), Some((pool, index))) => {
+                if pool < heap {
+                    (pool, Some(index))
+                } else {
+                    (heap, None)
+                }
+            }
         };
         engine.advance_pool(time);
         if let Some(index) = from_pool {
@@ -112,8 +145,18 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
                     dirty.push(core as usize);
                 }
                 EventKind::JoinPool => {
-                    let Some(InstructionCost { cost: Cost::Gm { bytes, path_bytes_per_cycle, .. }, .. }) = cores[core as usize].costs[pipe as usize] else { continue };
-                    engine.pool.push(Active { core, pipe, remaining: bytes as f64, cap: path_bytes_per_cycle, rate: 0.0 });
+                    let Some(InstructionCost { cost: Cost::Gm { bytes, path_bytes_per_cycle, .. }, .. }) =
+                        cores[core as usize].costs[pipe as usize]
+                    else {
+                        continue;
+                    };
+                    engine.pool.push(Active {
+                        core,
+                        pipe,
+                        remaining: bytes as f64,
+                        cap: path_bytes_per_cycle,
+                        rate: 0.0,
+                    });
                     pool_changed = true;
                 }
             }
@@ -182,7 +225,11 @@ impl Engine<'_> {
             if !instruction.wait.iter().all(|flag| state.sets[flag.0 as usize] > state.waits[flag.0 as usize]) {
                 continue;
             }
-            if !instruction.cross_wait.iter().all(|flag| self.cross_sets[flag.0 as usize] > self.cross_waits[flag.0 as usize]) {
+            if !instruction
+                .cross_wait
+                .iter()
+                .all(|flag| self.cross_sets[flag.0 as usize] > self.cross_waits[flag.0 as usize])
+            {
                 continue;
             }
             for flag in &instruction.wait {
@@ -202,7 +249,9 @@ impl Engine<'_> {
                     self.totals.startup_cycles[pipe] += startup;
                     let key = match &instruction.op {
                         TileOp::CopyIn { source, .. } => region_key(source),
-                        TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => region_key(destination),
+                        TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
+                            region_key(destination)
+                        }
                         _ => 0,
                     };
                     let hit = self.l2.access(key, bytes);
@@ -214,7 +263,12 @@ impl Engine<'_> {
                         self.totals.gm_bytes_read += bytes;
                         if hit {
                             self.totals.l2_hit_bytes += bytes;
-                            self.schedule(self.now + startup + bytes as f64 / path_bytes_per_cycle, core, pipe, EventKind::Finish);
+                            self.schedule(
+                                self.now + startup + bytes as f64 / path_bytes_per_cycle,
+                                core,
+                                pipe,
+                                EventKind::Finish,
+                            );
                         } else {
                             self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
                         }
@@ -322,7 +376,13 @@ mod tests {
         let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
         let (loaded, computed) = (builder.flag(), builder.flag());
         builder.push(TileOp::CopyIn { source: region(0, 0), destination: tile }, vec![], vec![loaded]).unwrap();
-        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] }, vec![loaded], vec![computed]).unwrap();
+        builder
+            .push(
+                TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] },
+                vec![loaded],
+                vec![computed],
+            )
+            .unwrap();
         builder.push(TileOp::CopyOut { source: tile, destination: region(1, 0) }, vec![computed], vec![]).unwrap();
         assert_eq!(end_cycle(&plan(vec![builder.finish()])), 280.0);
     }
@@ -331,9 +391,18 @@ mod tests {
     fn pipes_without_flags_overlap() {
         // The 128-cycle copy and the 24-cycle exp run at the same time: the run lasts 128 cycles.
         let mut builder = ProgramBuilder::new();
-        let (first, second) = (builder.buffer("a", Memory::Ub, &[16, 64], DType::F32), builder.buffer("b", Memory::Ub, &[16, 64], DType::F32));
+        let (first, second) = (
+            builder.buffer("a", Memory::Ub, &[16, 64], DType::F32),
+            builder.buffer("b", Memory::Ub, &[16, 64], DType::F32),
+        );
         builder.push(TileOp::CopyIn { source: region(0, 0), destination: first }, vec![], vec![]).unwrap();
-        builder.push(TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
+        builder
+            .push(
+                TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: vec![16, 64] },
+                vec![],
+                vec![],
+            )
+            .unwrap();
         assert_eq!(end_cycle(&plan(vec![builder.finish()])), 128.0);
     }
 

@@ -10,11 +10,25 @@ pub enum NpuError {
     /// A custom configuration with a bad field.
     BadConfig { field: String, detail: String },
     /// The buffers of one memory need more bytes than it has.
-    CapacityExceeded { memory: &'static str, bytes: u64, capacity: u64, buffer: String, tile: Vec<usize>, largest_tile: Option<Vec<usize>>, source_line: Option<u32> },
+    CapacityExceeded {
+        memory: &'static str,
+        bytes: u64,
+        capacity: u64,
+        buffer: String,
+        tile: Vec<usize>,
+        largest_tile: Option<Vec<usize>>,
+        source_line: Option<u32>,
+    },
     /// A tile violates the alignment rule of its memory.
     Misaligned { memory: &'static str, buffer: String, detail: String, source_line: Option<u32> },
     /// A view or sub-tile reaches past the edge of what it views.
-    ViewOutOfBounds { what: String, offsets: Vec<usize>, shape: Vec<usize>, bounds: Vec<usize>, source_line: Option<u32> },
+    ViewOutOfBounds {
+        what: String,
+        offsets: Vec<usize>,
+        shape: Vec<usize>,
+        bounds: Vec<usize>,
+        source_line: Option<u32>,
+    },
     /// More programs of one kind than the chip has cores for.
     TooManyCores { kind: &'static str, programs: usize, available: u32 },
     /// A program refers to a buffer, flag or tensor that does not exist, or mixes cube and vector on a split chip.
@@ -33,7 +47,9 @@ impl NpuError {
     /// The kernel source line the error carries, if any.
     pub fn source_line(&self) -> Option<u32> {
         match self {
-            NpuError::CapacityExceeded { source_line, .. } | NpuError::Misaligned { source_line, .. } | NpuError::ViewOutOfBounds { source_line, .. } => *source_line,
+            NpuError::CapacityExceeded { source_line, .. }
+            | NpuError::Misaligned { source_line, .. }
+            | NpuError::ViewOutOfBounds { source_line, .. } => *source_line,
             _ => None,
         }
     }
@@ -43,7 +59,10 @@ impl NpuError {
     /// message and the location would disagree.
     pub fn without_source_line(&self) -> NpuError {
         let mut error = self.clone();
-        if let NpuError::CapacityExceeded { source_line, .. } | NpuError::Misaligned { source_line, .. } | NpuError::ViewOutOfBounds { source_line, .. } = &mut error {
+        if let NpuError::CapacityExceeded { source_line, .. }
+        | NpuError::Misaligned { source_line, .. }
+        | NpuError::ViewOutOfBounds { source_line, .. } = &mut error
+        {
             *source_line = None;
         }
         error
@@ -53,7 +72,9 @@ impl NpuError {
 impl fmt::Display for NpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NpuError::UnknownPreset { name, known } => write!(f, "unknown NPU preset '{name}' (known: {})", known.join(", ")),
+            NpuError::UnknownPreset { name, known } => {
+                write!(f, "unknown NPU preset '{name}' (known: {})", known.join(", "))
+            }
             NpuError::BadConfig { field, detail } => write!(f, "bad NPU configuration field '{field}': {detail}"),
             NpuError::CapacityExceeded { memory, bytes, capacity, buffer, tile, largest_tile, source_line } => {
                 write!(f, "{memory} overflow: the tiles need {bytes} bytes but {memory} holds {capacity} bytes (buffer '{buffer}' of tile {tile:?})")?;
@@ -63,11 +84,19 @@ impl fmt::Display for NpuError {
                 }
                 write!(f, "{}", line_suffix(source_line))
             }
-            NpuError::Misaligned { memory, buffer, detail, source_line } => write!(f, "misaligned {memory} tile '{buffer}': {detail}{}", line_suffix(source_line)),
-            NpuError::ViewOutOfBounds { what, offsets, shape, bounds, source_line } => {
-                write!(f, "view out of bounds: {what} at offsets {offsets:?} with shape {shape:?} exceeds {bounds:?}{}", line_suffix(source_line))
+            NpuError::Misaligned { memory, buffer, detail, source_line } => {
+                write!(f, "misaligned {memory} tile '{buffer}': {detail}{}", line_suffix(source_line))
             }
-            NpuError::TooManyCores { kind, programs, available } => write!(f, "{programs} {kind} programs but the chip has {available} {kind} cores"),
+            NpuError::ViewOutOfBounds { what, offsets, shape, bounds, source_line } => {
+                write!(
+                    f,
+                    "view out of bounds: {what} at offsets {offsets:?} with shape {shape:?} exceeds {bounds:?}{}",
+                    line_suffix(source_line)
+                )
+            }
+            NpuError::TooManyCores { kind, programs, available } => {
+                write!(f, "{programs} {kind} programs but the chip has {available} {kind} cores")
+            }
             NpuError::InvalidProgram { core, instruction, detail } => match instruction {
                 Some(index) => write!(f, "core {core}, instruction {index}: {detail}"),
                 None => write!(f, "core {core}: {detail}"),

@@ -20,18 +20,32 @@ fn origin(shape: &[usize]) -> Vec<SliceSpec> {
 pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
     plan.tensors
         .iter()
-        .map(|tensor| Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution { core: 0, instruction: None, detail: error.to_string() }))
+        .map(|tensor| {
+            Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution {
+                core: 0,
+                instruction: None,
+                detail: error.to_string(),
+            })
+        })
         .collect()
 }
 
 /// Executes every program of `plan` on `gm` (one tensor per GM tensor of the plan, written in place).
 pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
     if gm.len() != plan.tensors.len() {
-        return Err(NpuError::Execution { core: 0, instruction: None, detail: format!("{} GM tensors given, the plan has {}", gm.len(), plan.tensors.len()) });
+        return Err(NpuError::Execution {
+            core: 0,
+            instruction: None,
+            detail: format!("{} GM tensors given, the plan has {}", gm.len(), plan.tensors.len()),
+        });
     }
     for (given, declared) in gm.iter().zip(&plan.tensors) {
         if given.shape() != declared.shape.as_slice() || given.dtype() != declared.dtype {
-            return Err(NpuError::Execution { core: 0, instruction: None, detail: format!("GM tensor '{}' must be {:?} {:?}", declared.name, declared.shape, declared.dtype) });
+            return Err(NpuError::Execution {
+                core: 0,
+                instruction: None,
+                detail: format!("GM tensor '{}' must be {:?} {:?}", declared.name, declared.shape, declared.dtype),
+            });
         }
     }
     let mut states = Vec::with_capacity(plan.programs.len());
@@ -58,7 +72,11 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                 for flag in &instruction.cross_wait {
                     waits[flag.0 as usize] += 1;
                 }
-                run_op(&instruction.op, buffers, gm).map_err(|error| NpuError::Execution { core, instruction: Some(*next), detail: error.to_string() })?;
+                run_op(&instruction.op, buffers, gm).map_err(|error| NpuError::Execution {
+                    core,
+                    instruction: Some(*next),
+                    detail: error.to_string(),
+                })?;
                 for flag in &instruction.cross_set {
                     sets[flag.0 as usize] += 1;
                 }
@@ -66,12 +84,17 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                 progress = true;
             }
         }
-        let blocked = states.iter().enumerate().find(|(core, (_, next))| *next < plan.programs[*core].instructions.len());
+        let blocked =
+            states.iter().enumerate().find(|(core, (_, next))| *next < plan.programs[*core].instructions.len());
         match (blocked, progress) {
             (None, _) => return Ok(()),
             (Some(_), true) => continue,
             (Some((core, (_, next))), false) => {
-                return Err(NpuError::Execution { core, instruction: Some(*next), detail: "waits on a cross-core flag that is never set".into() })
+                return Err(NpuError::Execution {
+                    core,
+                    instruction: Some(*next),
+                    detail: "waits on a cross-core flag that is never set".into(),
+                })
             }
         }
     }
@@ -83,12 +106,15 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
     match op {
         TileOp::CopyIn { source, destination } => {
             let target = buffer(*destination);
-            let values = gm[source.tensor.0 as usize].slice(&specs(&source.offsets, &source.shape)).and_then(|values| values.cast(target.dtype()))?;
+            let values = gm[source.tensor.0 as usize]
+                .slice(&specs(&source.offsets, &source.shape))
+                .and_then(|values| values.cast(target.dtype()))?;
             target.assign_slice(&origin(&source.shape), &values)?;
         }
         TileOp::CopyOut { source, destination } => {
             let target = &gm[destination.tensor.0 as usize];
-            let values = buffer(*source).slice(&origin(&destination.shape)).and_then(|values| values.cast(target.dtype()))?;
+            let values =
+                buffer(*source).slice(&origin(&destination.shape)).and_then(|values| values.cast(target.dtype()))?;
             target.assign_slice(&specs(&destination.offsets, &destination.shape), &values)?;
         }
         TileOp::Move { source, offsets, shape, destination } => {
@@ -117,7 +143,8 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Reduce { op, input, output, valid_shape } => {
-            let values = buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
+            let values =
+                buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
             let rows = valid_shape.first().copied().unwrap_or(1);
             buffer(*output).assign_slice(&origin(&[rows, 1]), &values)?;
         }
@@ -159,7 +186,8 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
         }
         TileOp::ReduceDims { op, input, output, dims, valid_shape } => {
             let axes: Vec<isize> = dims.iter().map(|dim| *dim as isize).collect();
-            let values = buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.reduce(*op, Some(&axes), true)?;
+            let values =
+                buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.reduce(*op, Some(&axes), true)?;
             let reduced = values.shape().to_vec();
             buffer(*output).assign_slice(&origin(&reduced), &values)?;
         }

@@ -93,11 +93,18 @@ pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &
         if busy[bound_pipe.index()] > 0.0 && startup > 0.0 {
             let share = startup / busy[bound_pipe.index()];
             if share >= 0.2 {
-                notes.push(format!("{:.0}% of {} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it", share * 100.0, bound_pipe.name()));
+                notes.push(format!(
+                    "{:.0}% of {} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it",
+                    share * 100.0,
+                    bound_pipe.name()
+                ));
             }
         }
         if bound_fraction < 0.6 {
-            notes.push("no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)".into());
+            notes.push(
+                "no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)"
+                    .into(),
+            );
         }
     }
     if flops > 0 && pipe_busy.contains_key("CUBE") {
@@ -110,7 +117,8 @@ pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &
             *entry = (*entry).max(bytes);
         }
     }
-    let capacities = Memory::ON_CORE.iter().map(|memory| (memory.name().to_string(), config.capacity(*memory))).collect();
+    let capacities =
+        Memory::ON_CORE.iter().map(|memory| (memory.name().to_string(), config.capacity(*memory))).collect();
     Summary {
         preset: config.name.clone(),
         cycles,

@@ -44,22 +44,44 @@ fn region_bytes(plan: &KernelPlan, region: &GmRegion) -> u64 {
 pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, config: &NpuConfig) -> InstructionCost {
     let instruction = &program.instructions[index];
     let buffer = |id: crate::tile::BufferId| -> &Buffer { &program.buffers[id.0 as usize] };
-    let vector = |count: u64, size: u64| Cost::Fixed { cycles: config.vector_startup_cycles as f64 + ((count * size) as f64 / config.vector_bytes_per_cycle).ceil() };
+    let vector = |count: u64, size: u64| Cost::Fixed {
+        cycles: config.vector_startup_cycles as f64 + ((count * size) as f64 / config.vector_bytes_per_cycle).ceil(),
+    };
     let gm_startup = config.gm_startup_cycles as f64;
     match &instruction.op {
         TileOp::CopyIn { source, destination } => {
             let bytes = region_bytes(plan, source);
-            let path = if buffer(*destination).memory == Memory::L1 { config.gm_to_l1_bytes_per_cycle } else { config.gm_to_ub_bytes_per_cycle };
-            InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: false }, bytes, flops: 0 }
+            let path = if buffer(*destination).memory == Memory::L1 {
+                config.gm_to_l1_bytes_per_cycle
+            } else {
+                config.gm_to_ub_bytes_per_cycle
+            };
+            InstructionCost {
+                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: false },
+                bytes,
+                flops: 0,
+            }
         }
         TileOp::CopyOut { source: _, destination } | TileOp::CopyOutAccumulate { source: _, destination } => {
             let bytes = region_bytes(plan, destination);
-            let path = if instruction.pipe == Pipe::Fixpipe { config.l0c_to_gm_bytes_per_cycle } else { config.ub_to_gm_bytes_per_cycle };
-            InstructionCost { cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true }, bytes, flops: 0 }
+            let path = if instruction.pipe == Pipe::Fixpipe {
+                config.l0c_to_gm_bytes_per_cycle
+            } else {
+                config.ub_to_gm_bytes_per_cycle
+            };
+            InstructionCost {
+                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true },
+                bytes,
+                flops: 0,
+            }
         }
         TileOp::Move { source, shape, destination, .. } | TileOp::MoveTransposed { source, shape, destination, .. } => {
             let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
-            let rate = if buffer(*destination).memory == Memory::Ub || buffer(*destination).memory == Memory::L1 { config.l0c_to_ub_bytes_per_cycle } else { config.l1_to_l0_bytes_per_cycle };
+            let rate = if buffer(*destination).memory == Memory::Ub || buffer(*destination).memory == Memory::L1 {
+                config.l0c_to_ub_bytes_per_cycle
+            } else {
+                config.l1_to_l0_bytes_per_cycle
+            };
             let cycles = config.local_startup_cycles as f64 + (bytes as f64 / rate).ceil();
             InstructionCost { cost: Cost::Fixed { cycles }, bytes, flops: 0 }
         }
@@ -70,7 +92,11 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             // 32-bit operands take two passes (assumption, see docs/npu-model.md).
             let width = if buffer(*a).dtype.size_in_bytes() >= 4 { 2.0 } else { 1.0 };
             let macs = (*m * *k * *n) as u64;
-            InstructionCost { cost: Cost::Fixed { cycles: fractal_steps as f64 * step_cycles * width }, bytes: 0, flops: 2 * macs }
+            InstructionCost {
+                cost: Cost::Fixed { cycles: fractal_steps as f64 * step_cycles * width },
+                bytes: 0,
+                flops: 2 * macs,
+            }
         }
         TileOp::Unary { input, output, valid_shape, .. }
         | TileOp::Cast { input, output, valid_shape }
@@ -96,7 +122,9 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let size = buffer(*input).dtype.size_in_bytes() as u64;
             InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
         }
-        TileOp::Scalar { cycles } => InstructionCost { cost: Cost::Fixed { cycles: *cycles as f64 }, bytes: 0, flops: 0 },
+        TileOp::Scalar { cycles } => {
+            InstructionCost { cost: Cost::Fixed { cycles: *cycles as f64 }, bytes: 0, flops: 0 }
+        }
     }
 }
 
@@ -129,15 +157,46 @@ mod tests {
         let sums = builder.buffer("s", Memory::Ub, &[1, 64], DType::F32);
         let staged = builder.buffer("l1", Memory::L1, &[32, 16], DType::F16);
         let left = builder.buffer("l0a", Memory::L0A, &[16, 32], DType::F16);
-        let broadcast = TileOp::BroadcastBinary { op: BinaryOp::Add, lhs: tile, lhs_shape: vec![16, 64], rhs: column, rhs_shape: vec![16, 1], output: tile, valid_shape: vec![16, 64] };
+        let broadcast = TileOp::BroadcastBinary {
+            op: BinaryOp::Add,
+            lhs: tile,
+            lhs_shape: vec![16, 64],
+            rhs: column,
+            rhs_shape: vec![16, 1],
+            output: tile,
+            valid_shape: vec![16, 64],
+        };
         builder.push(broadcast, vec![], vec![]).unwrap();
-        builder.push(TileOp::ReduceDims { op: ReduceOp::Sum, input: wide, output: sums, dims: vec![0], valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
-        builder.push(TileOp::MoveTransposed { source: staged, offsets: vec![0, 0], shape: vec![32, 16], destination: left }, vec![], vec![]).unwrap();
+        builder
+            .push(
+                TileOp::ReduceDims {
+                    op: ReduceOp::Sum,
+                    input: wide,
+                    output: sums,
+                    dims: vec![0],
+                    valid_shape: vec![16, 64],
+                },
+                vec![],
+                vec![],
+            )
+            .unwrap();
+        builder
+            .push(
+                TileOp::MoveTransposed { source: staged, offsets: vec![0, 0], shape: vec![32, 16], destination: left },
+                vec![],
+                vec![],
+            )
+            .unwrap();
         let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 64] };
         builder.push(TileOp::CopyOutAccumulate { source: sums, destination: region }, vec![], vec![]).unwrap();
         let program = builder.finish();
         let tensor = crate::tile::GmTensor { name: "out".into(), shape: vec![1, 64], dtype: DType::F32 };
-        let plan = KernelPlan { name: "costs".into(), tensors: vec![tensor], programs: vec![program.clone()], cross_core_flags: 0 };
+        let plan = KernelPlan {
+            name: "costs".into(),
+            tensors: vec![tensor],
+            programs: vec![program.clone()],
+            cross_core_flags: 0,
+        };
         let cycles = |index| match instruction_cost(&plan, &program, index, &config).cost {
             Cost::Fixed { cycles } => cycles,
             Cost::Gm { .. } => f64::NAN,

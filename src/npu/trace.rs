@@ -45,7 +45,9 @@ pub struct Trace {
 /// "name[shape]" of the buffer an op writes (copies out: the buffer read).
 pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
     let id = match op {
-        TileOp::CopyIn { destination, .. } | TileOp::Move { destination, .. } | TileOp::MoveTransposed { destination, .. } => *destination,
+        TileOp::CopyIn { destination, .. }
+        | TileOp::Move { destination, .. }
+        | TileOp::MoveTransposed { destination, .. } => *destination,
         TileOp::CopyOut { source, .. } | TileOp::CopyOutAccumulate { source, .. } => *source,
         TileOp::Mmad { c, .. } => *c,
         TileOp::Unary { output, .. }
@@ -76,7 +78,9 @@ impl Trace {
         let per_microsecond = self.clock_mhz;
         let mut events: Vec<Value> = Vec::with_capacity(self.events.len() + self.core_kinds.len() * 8);
         for (core, kind) in self.core_kinds.iter().enumerate() {
-            events.push(json!({"name": "process_name", "ph": "M", "pid": core, "args": {"name": core_name(core, *kind)}}));
+            events.push(
+                json!({"name": "process_name", "ph": "M", "pid": core, "args": {"name": core_name(core, *kind)}}),
+            );
             events.push(json!({"name": "process_sort_index", "ph": "M", "pid": core, "args": {"sort_index": core}}));
             for pipe in Pipe::ALL {
                 events.push(json!({"name": "thread_name", "ph": "M", "pid": core, "tid": pipe.index(), "args": {"name": pipe.name()}}));

@@ -26,7 +26,9 @@ impl fmt::Display for BenchError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BenchError::MissingTensor { name } => write!(formatter, "bench: no tensor named '{name}'"),
-            BenchError::UnknownDtype { name } => write!(formatter, "bench: unknown dtype '{name}' (f32, f16, bf16, f64)"),
+            BenchError::UnknownDtype { name } => {
+                write!(formatter, "bench: unknown dtype '{name}' (f32, f16, bf16, f64)")
+            }
             BenchError::Failed { op, detail } => write!(formatter, "bench {op}: {detail}"),
         }
     }
@@ -84,7 +86,10 @@ impl BenchWorkspace {
             Some(name) => Some(DType::parse(name).ok_or_else(|| BenchError::UnknownDtype { name: name.to_string() })?),
             None => None,
         };
-        let product = self.tensor(a)?.matmul(self.tensor(b)?, false, false, out_dtype).map_err(|error| failed("matmul")(&error))?;
+        let product = self
+            .tensor(a)?
+            .matmul(self.tensor(b)?, false, false, out_dtype)
+            .map_err(|error| failed("matmul")(&error))?;
         self.tensors.insert(out.to_string(), product);
         Ok(())
     }
@@ -107,7 +112,8 @@ impl BenchWorkspace {
     /// autograd, then `p ← p − learning_rate·∂loss/∂p` for w1, b1, w2, b2. Returns the loss.
     pub fn mlp_step(&mut self, x: &str, labels: &str, learning_rate: f64) -> Result<f64> {
         let op = "mlp_step";
-        let parameters: Vec<Var> = MLP_PARAMETERS.iter().map(|name| Ok(Var::leaf(self.tensor(name)?.clone()))).collect::<Result<_>>()?;
+        let parameters: Vec<Var> =
+            MLP_PARAMETERS.iter().map(|name| Ok(Var::leaf(self.tensor(name)?.clone()))).collect::<Result<_>>()?;
         let (input, labels) = (Var::constant(self.tensor(x)?.clone()), Var::constant(self.tensor(labels)?.clone()));
         let batch = input.shape()[0].max(1) as f64;
         let loss = (|| {
@@ -120,7 +126,9 @@ impl BenchWorkspace {
         loss.backward().map_err(|error| failed(op)(&error))?;
         let rate = Tensor::scalar(learning_rate, DType::F32);
         for (name, parameter) in MLP_PARAMETERS.iter().zip(&parameters) {
-            let gradient = parameter.grad().ok_or_else(|| BenchError::Failed { op, detail: format!("no gradient reached {name}") })?;
+            let gradient = parameter
+                .grad()
+                .ok_or_else(|| BenchError::Failed { op, detail: format!("no gradient reached {name}") })?;
             let step = gradient.binary(BinaryOp::Mul, &rate).map_err(|error| failed(op)(&error))?;
             let updated = parameter.tensor().binary(BinaryOp::Sub, &step).map_err(|error| failed(op)(&error))?;
             self.tensors.insert(name.to_string(), updated);
@@ -149,9 +157,14 @@ pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
     let b = GmTensor { name: "b".into(), shape: vec![size, size], dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
     let buffers = MatmulBuffers { l1: 2, l0: 2, l0c: 1 };
-    let plan = tiled_matmul(&a, &b, DType::F32, tiles, buffers, config.cube_cores as usize, None).map_err(|error| failed(op)(&error))?;
+    let plan = tiled_matmul(&a, &b, DType::F32, tiles, buffers, config.cube_cores as usize, None)
+        .map_err(|error| failed(op)(&error))?;
     let simulation = simulate(&plan, &config).map_err(|error| failed(op)(&error))?;
-    Ok(NpuMatmulRun { simulated_us: simulation.summary.time_us, events: simulation.trace.events.len(), cores: simulation.summary.cores_used as usize })
+    Ok(NpuMatmulRun {
+        simulated_us: simulation.summary.time_us,
+        events: simulation.trace.events.len(),
+        cores: simulation.summary.cores_used as usize,
+    })
 }
 
 #[cfg(test)]
@@ -181,7 +194,8 @@ mod tests {
         let (batch, inputs, hidden, classes, rate) = (3, 4, 5, 3, 0.1);
         let mut rng = crate::tensor::Rng::new(21);
         let mut draw = |count: usize| -> Vec<f32> { (0..count).map(|_| rng.normal() as f32 * 0.5).collect() };
-        let (x, w1, b1, w2, b2) = (draw(batch * inputs), draw(inputs * hidden), draw(hidden), draw(hidden * classes), draw(classes));
+        let (x, w1, b1, w2, b2) =
+            (draw(batch * inputs), draw(inputs * hidden), draw(hidden), draw(hidden * classes), draw(classes));
         let mut labels = vec![0.0f32; batch * classes];
         for row in 0..batch {
             labels[row * classes + (row * 2) % classes] = 1.0;
@@ -210,7 +224,9 @@ mod tests {
         let act: Vec<f64> = pre.iter().map(|&v| v.max(0.0)).collect();
         let (mut expected_loss, mut d_logits) = (0.0, vec![0.0; batch * classes]);
         for r in 0..batch {
-            let logits: Vec<f64> = (0..classes).map(|c| b2[c] + (0..hidden).map(|j| act[r * hidden + j] * w2[j * classes + c]).sum::<f64>()).collect();
+            let logits: Vec<f64> = (0..classes)
+                .map(|c| b2[c] + (0..hidden).map(|j| act[r * hidden + j] * w2[j * classes + c]).sum::<f64>())
+                .collect();
             let top = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let norm: f64 = logits.iter().map(|&l| (l - top).exp()).sum();
             for c in 0..classes {
@@ -227,10 +243,26 @@ mod tests {
                 d_pre[r * hidden + j] = if pre[r * hidden + j] > 0.0 { back } else { 0.0 };
             }
         }
-        let new_w1: Vec<f64> = (0..inputs * hidden).map(|i| w1[i] - rate * (0..batch).map(|r| x[r * inputs + i / hidden] * d_pre[r * hidden + i % hidden]).sum::<f64>()).collect();
-        let new_b1: Vec<f64> = (0..hidden).map(|j| b1[j] - rate * (0..batch).map(|r| d_pre[r * hidden + j]).sum::<f64>()).collect();
-        let new_w2: Vec<f64> = (0..hidden * classes).map(|i| w2[i] - rate * (0..batch).map(|r| act[r * hidden + i / classes] * d_logits[r * classes + i % classes]).sum::<f64>()).collect();
-        let new_b2: Vec<f64> = (0..classes).map(|c| b2[c] - rate * (0..batch).map(|r| d_logits[r * classes + c]).sum::<f64>()).collect();
+        let new_w1: Vec<f64> = (0..inputs * hidden)
+            .map(|i| {
+                w1[i]
+                    - rate
+                        * (0..batch).map(|r| x[r * inputs + i / hidden] * d_pre[r * hidden + i % hidden]).sum::<f64>()
+            })
+            .collect();
+        let new_b1: Vec<f64> =
+            (0..hidden).map(|j| b1[j] - rate * (0..batch).map(|r| d_pre[r * hidden + j]).sum::<f64>()).collect();
+        let new_w2: Vec<f64> = (0..hidden * classes)
+            .map(|i| {
+                w2[i]
+                    - rate
+                        * (0..batch)
+                            .map(|r| act[r * hidden + i / classes] * d_logits[r * classes + i % classes])
+                            .sum::<f64>()
+            })
+            .collect();
+        let new_b2: Vec<f64> =
+            (0..classes).map(|c| b2[c] - rate * (0..batch).map(|r| d_logits[r * classes + c]).sum::<f64>()).collect();
         for (name, expected) in MLP_PARAMETERS.iter().zip([new_w1, new_b1, new_w2, new_b2]) {
             let got = workspace.read(name).unwrap();
             for (g, e) in got.iter().zip(&expected) {

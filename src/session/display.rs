@@ -1,6 +1,8 @@
 //! Turns the value of a cell's last expression into a rich display.
 
-use super::result::{Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay};
+use super::result::{
+    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay,
+};
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
 
@@ -36,8 +38,13 @@ pub fn display_value(value: &Value) -> Display {
                 dot: graph.to_dot(),
                 graph: graph.clone(),
             }),
-            Object::GradCheck { report, sides } => Display::GradCheck(GradCheckDisplay::from_report(report, sides.clone())),
-            Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay { summary: simulation.summary.clone(), trace_json: simulation.trace.to_chrome_json() }),
+            Object::GradCheck { report, sides } => {
+                Display::GradCheck(GradCheckDisplay::from_report(report, sides.clone()))
+            }
+            Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay {
+                summary: simulation.summary.clone(),
+                trace_json: simulation.trace.to_chrome_json(),
+            }),
             Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },
         },
@@ -59,11 +66,14 @@ pub fn display_text(display: &Display) -> String {
         }
         Display::Schedule(schedule) => {
             let summary = &schedule.summary;
-            let busy: Vec<String> = summary.pipe_busy.iter().map(|(pipe, fraction)| format!("{pipe} {:.0}%", fraction * 100.0)).collect();
+            let busy: Vec<String> =
+                summary.pipe_busy.iter().map(|(pipe, fraction)| format!("{pipe} {:.0}%", fraction * 100.0)).collect();
             let occupancy: Vec<String> = summary
                 .peak_occupancy
                 .iter()
-                .map(|(memory, bytes)| format!("{memory} {bytes}/{} B", summary.capacities.get(memory).copied().unwrap_or(0)))
+                .map(|(memory, bytes)| {
+                    format!("{memory} {bytes}/{} B", summary.capacities.get(memory).copied().unwrap_or(0))
+                })
                 .collect();
             let mut text = format!(
                 "Schedule on {}: {} cycles ({:.3} us), {}-bound\n  busy: {}\n  GM read {} B, written {} B\n  peak occupancy: {}",
@@ -82,7 +92,9 @@ pub fn display_text(display: &Display) -> String {
             text
         }
         Display::Sweep(sweep) => crate::lang::interp::pypto::sweep::sweep_text(&sweep.table),
-        Display::Graph(graph) => format!("Graph: {} nodes, {} backward nodes", graph.num_nodes, graph.num_backward_nodes),
+        Display::Graph(graph) => {
+            format!("Graph: {} nodes, {} backward nodes", graph.num_nodes, graph.num_backward_nodes)
+        }
         Display::GradCheck(check) => {
             let mut text = format!(
                 "Gradient check: {} (max abs err {:.3e}, max rel err {:.3e})",
@@ -112,7 +124,10 @@ pub fn display_text(display: &Display) -> String {
 
 /// Groups a cell's kernel calls by kernel (first-call order, at most
 /// [`KernelSchedule::MAX_KERNELS`]), keeping each kernel's last schedule and its call count.
-pub(crate) fn kernel_schedules(calls: &[(String, std::rc::Rc<crate::npu::Simulation>)], cell_of: impl Fn(&str) -> Option<usize>) -> Vec<KernelSchedule> {
+pub(crate) fn kernel_schedules(
+    calls: &[(String, std::rc::Rc<crate::npu::Simulation>)],
+    cell_of: impl Fn(&str) -> Option<usize>,
+) -> Vec<KernelSchedule> {
     let mut grouped: Vec<(String, usize, std::rc::Rc<crate::npu::Simulation>)> = Vec::new();
     for (kernel, simulation) in calls {
         if let Some(entry) = grouped.iter_mut().find(|(name, _, _)| name == kernel) {
@@ -127,7 +142,12 @@ pub(crate) fn kernel_schedules(calls: &[(String, std::rc::Rc<crate::npu::Simulat
         .map(|(kernel, calls, simulation)| {
             let small = simulation.trace.events.len() <= KernelSchedule::MAX_TRACE_EVENTS;
             let trace_json = if small { simulation.trace.to_chrome_json() } else { String::new() };
-            KernelSchedule { cell: cell_of(&kernel), kernel, calls, schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json } }
+            KernelSchedule {
+                cell: cell_of(&kernel),
+                kernel,
+                calls,
+                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json },
+            }
         })
         .collect()
 }

@@ -9,12 +9,15 @@ mod render;
 mod result;
 mod run;
 
+pub use crate::lang::interp::progress::{set_progress_reporter, ProgressReporter};
+pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
+pub use crate::lang::interp::pypto::traces::KernelTrace;
+pub use crate::lang::interp::Limits;
 pub use display::{display_text, display_value};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
-pub use result::{CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay, TraceLine};
-pub use crate::lang::interp::pypto::traces::KernelTrace;
-pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
+pub use result::{
+    CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay,
+    SweepDisplay, TensorDisplay, TraceLine,
+};
 pub use run::Session;
-pub use crate::lang::interp::Limits;
-pub use crate::lang::interp::progress::{set_progress_reporter, ProgressReporter};

@@ -50,7 +50,9 @@ pub enum NotebookError {
 impl std::fmt::Display for NotebookError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NotebookError::TooLarge { bytes } => write!(f, "the notebook is {bytes} bytes; the limit is {MAX_NOTEBOOK_BYTES}"),
+            NotebookError::TooLarge { bytes } => {
+                write!(f, "the notebook is {bytes} bytes; the limit is {MAX_NOTEBOOK_BYTES}")
+            }
             NotebookError::InvalidJson { detail } => write!(f, "the .ipynb file is not valid JSON: {detail}"),
             NotebookError::NotANotebook { detail } => write!(f, "the file is not a Jupyter notebook: {detail}"),
         }
@@ -115,8 +117,11 @@ impl Notebook {
                 }
                 CellKind::Markdown => {
                     out.push_str("# %% [markdown]\n");
-                    let commented: Vec<String> =
-                        cell.source.lines().map(|l| if l.is_empty() { "#".to_string() } else { format!("# {l}") }).collect();
+                    let commented: Vec<String> = cell
+                        .source
+                        .lines()
+                        .map(|l| if l.is_empty() { "#".to_string() } else { format!("# {l}") })
+                        .collect();
                     out.push_str(&commented.join("\n"));
                 }
             }
@@ -130,10 +135,13 @@ impl Notebook {
         if text.len() > MAX_NOTEBOOK_BYTES {
             return Err(NotebookError::TooLarge { bytes: text.len() });
         }
-        let root: Value = serde_json::from_str(text).map_err(|e| NotebookError::InvalidJson { detail: e.to_string() })?;
+        let root: Value =
+            serde_json::from_str(text).map_err(|e| NotebookError::InvalidJson { detail: e.to_string() })?;
         let major = root.get("nbformat").and_then(Value::as_u64);
         if major != Some(4) {
-            return Err(NotebookError::NotANotebook { detail: format!("nbformat {major:?} is not supported (expected 4)") });
+            return Err(NotebookError::NotANotebook {
+                detail: format!("nbformat {major:?} is not supported (expected 4)"),
+            });
         }
         let cells = root
             .get("cells")
@@ -145,7 +153,9 @@ impl Notebook {
                 Some("code") => CellKind::Code,
                 Some("markdown") | Some("raw") => CellKind::Markdown,
                 other => {
-                    return Err(NotebookError::NotANotebook { detail: format!("cell {index} has cell_type {other:?}") });
+                    return Err(NotebookError::NotANotebook {
+                        detail: format!("cell {index} has cell_type {other:?}"),
+                    });
                 }
             };
             let source = match cell.get("source") {
@@ -223,7 +233,10 @@ mod tests {
     fn percent_format_splits_cells_and_keeps_lines() {
         let notebook = Notebook::from_py(PY).unwrap();
         assert_eq!(notebook.cells.len(), 3);
-        assert_eq!(notebook.cells[0], NotebookCell { kind: CellKind::Code, source: "import pypto".into(), first_line: 1 });
+        assert_eq!(
+            notebook.cells[0],
+            NotebookCell { kind: CellKind::Code, source: "import pypto".into(), first_line: 1 }
+        );
         assert_eq!(notebook.cells[1].kind, CellKind::Markdown);
         assert_eq!(notebook.cells[1].source, "# Title\n\nSome *text*.");
         assert_eq!(notebook.cells[2].source, "x = pypto.ones([2])\nx");
@@ -235,7 +248,10 @@ mod tests {
     fn py_round_trip_is_stable() {
         let once = Notebook::from_py(PY).unwrap();
         let twice = Notebook::from_py(&once.to_py()).unwrap();
-        assert_eq!(once.cells.iter().map(|c| (&c.kind, &c.source)).collect::<Vec<_>>(), twice.cells.iter().map(|c| (&c.kind, &c.source)).collect::<Vec<_>>());
+        assert_eq!(
+            once.cells.iter().map(|c| (&c.kind, &c.source)).collect::<Vec<_>>(),
+            twice.cells.iter().map(|c| (&c.kind, &c.source)).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -253,7 +269,10 @@ mod tests {
     #[test]
     fn malformed_ipynb_is_a_clear_error() {
         assert!(matches!(Notebook::from_ipynb("{not json"), Err(NotebookError::InvalidJson { .. })));
-        assert!(matches!(Notebook::from_ipynb("{\"nbformat\": 3, \"cells\": []}"), Err(NotebookError::NotANotebook { .. })));
+        assert!(matches!(
+            Notebook::from_ipynb("{\"nbformat\": 3, \"cells\": []}"),
+            Err(NotebookError::NotANotebook { .. })
+        ));
         let bad_cell = "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"widget\", \"source\": \"\"}]}";
         assert!(Notebook::from_ipynb(bad_cell).unwrap_err().to_string().contains("cell 0"));
         assert!(matches!(Notebook::from_py(&"x".repeat(MAX_NOTEBOOK_BYTES + 1)), Err(NotebookError::TooLarge { .. })));

@@ -17,19 +17,38 @@ pub struct CellOrigin<'a> {
 
 /// Renders `diagnostic`, found in `source` (the text of the cell `origin` describes); `origin_of`
 /// gives the source and origin of other cells (for traceback lines).
-pub fn render_diagnostic<'a>(diagnostic: &CellDiagnostic, source: &str, origin: CellOrigin<'a>, origin_of: &dyn Fn(usize) -> Option<CellOrigin<'a>>) -> String {
+pub fn render_diagnostic<'a>(
+    diagnostic: &CellDiagnostic,
+    source: &str,
+    origin: CellOrigin<'a>,
+    origin_of: &dyn Fn(usize) -> Option<CellOrigin<'a>>,
+) -> String {
     let line = origin.first_line + diagnostic.line - 1;
-    let mut out = format!("{}:{}:{}: {}: {}\n", origin.file, line, diagnostic.column, diagnostic.severity.as_str(), diagnostic.message);
+    let mut out = format!(
+        "{}:{}:{}: {}: {}\n",
+        origin.file,
+        line,
+        diagnostic.column,
+        diagnostic.severity.as_str(),
+        diagnostic.message
+    );
     let index = LineIndex::new(source);
     let text = index.line_text(source, diagnostic.line);
     let gutter = line.to_string();
     let pad = " ".repeat(gutter.len());
-    let line_start = diagnostic.span.start - source[..diagnostic.span.start].rfind('\n').map_or(diagnostic.span.start, |newline| diagnostic.span.start - newline - 1);
+    let line_start = diagnostic.span.start
+        - source[..diagnostic.span.start]
+            .rfind('\n')
+            .map_or(diagnostic.span.start, |newline| diagnostic.span.start - newline - 1);
     let before = source.get(line_start..diagnostic.span.start).unwrap_or("");
     let end = diagnostic.span.end.min(line_start + text.len()).max(diagnostic.span.start);
     let underlined = source.get(diagnostic.span.start..end).unwrap_or("");
     out.push_str(&format!("{gutter} | {}\n", text.replace('\t', "    ")));
-    out.push_str(&format!("{pad} | {}{}\n", " ".repeat(display_width(before)), "^".repeat(display_width(underlined).max(1))));
+    out.push_str(&format!(
+        "{pad} | {}{}\n",
+        " ".repeat(display_width(before)),
+        "^".repeat(display_width(underlined).max(1))
+    ));
     if let Some(note) = &diagnostic.note {
         out.push_str(&format!("{pad} = note: {}\n", note.replace('\n', &format!("\n{pad}         "))));
     }
@@ -39,8 +58,17 @@ pub fn render_diagnostic<'a>(diagnostic: &CellDiagnostic, source: &str, origin: 
     for frame in &diagnostic.traceback {
         let repeated = if frame.repeated > 1 { format!(" ({} times in a row)", frame.repeated) } else { String::new() };
         match origin_of(frame.cell) {
-            Some(caller) => out.push_str(&format!("{pad} = in {}(), called at {}:{}:{}{repeated}\n", frame.function, caller.file, caller.first_line + frame.line - 1, frame.column)),
-            None => out.push_str(&format!("{pad} = in {}(), called from cell {} line {}{repeated}\n", frame.function, frame.cell, frame.line)),
+            Some(caller) => out.push_str(&format!(
+                "{pad} = in {}(), called at {}:{}:{}{repeated}\n",
+                frame.function,
+                caller.file,
+                caller.first_line + frame.line - 1,
+                frame.column
+            )),
+            None => out.push_str(&format!(
+                "{pad} = in {}(), called from cell {} line {}{repeated}\n",
+                frame.function, frame.cell, frame.line
+            )),
         }
     }
     out

@@ -224,7 +224,12 @@ impl GradCheckDisplay {
     /// The display of `report`: the per-element errors leave the report for capped error maps.
     pub fn from_report(report: &GradCheckReport, sides: String) -> GradCheckDisplay {
         let mut report = report.clone();
-        let error_maps = report.inputs.iter_mut().filter(|input| !input.element_errors.is_empty()).map(ErrorMap::take_from).collect();
+        let error_maps = report
+            .inputs
+            .iter_mut()
+            .filter(|input| !input.element_errors.is_empty())
+            .map(ErrorMap::take_from)
+            .collect();
         GradCheckDisplay {
             passed: report.passed,
             max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
@@ -283,11 +288,13 @@ mod tests {
         let forward = Rc::new(|inputs: &[Tensor], _: &Attributes| -> crate::autograd::Result<ForwardOutput> {
             Ok(ForwardOutput { outputs: vec![inputs[0].binary(BinaryOp::Mul, &inputs[0])?], saved: vec![] })
         });
-        let backward: CustomBackward = Rc::new(|grads: &[Var], saved: &[Var], _| Ok(vec![Some(grads[0].mul(&saved[0].scale(3.0)?)?)]));
+        let backward: CustomBackward =
+            Rc::new(|grads: &[Var], saved: &[Var], _| Ok(vec![Some(grads[0].mul(&saved[0].scale(3.0)?)?)]));
         register_custom_op("square_with_wrong_backward", forward, Some(backward));
         let x_values = [-2.0, -1.0, 0.5, 0.0, 1.5, 3.0];
         let x = Tensor::from_f64(x_values.to_vec(), &[2, 3], DType::F64).unwrap();
-        let function = |vars: &[Var]| Ok(call_custom("square_with_wrong_backward", &vars[..1], Attributes::new())?.remove(0));
+        let function =
+            |vars: &[Var]| Ok(call_custom("square_with_wrong_backward", &vars[..1], Attributes::new())?.remove(0));
         let report = check_gradient(&function, &[x], &CheckOptions::default()).unwrap();
         assert!(!report.passed);
         let display = GradCheckDisplay::from_report(&report, String::new());
@@ -297,14 +304,23 @@ mod tests {
         let tolerance = Tolerance::for_dtype(DType::F64);
         for (i, &x) in x_values.iter().enumerate() {
             let expected = x.abs() / (tolerance.atol * 9.0 + tolerance.rtol * (2.0 * x).abs());
-            assert!((map.errors[i] - expected).abs() <= 1e-6 * expected, "element {i}: {} vs {expected}", map.errors[i]);
+            assert!(
+                (map.errors[i] - expected).abs() <= 1e-6 * expected,
+                "element {i}: {} vs {expected}",
+                map.errors[i]
+            );
         }
     }
 
     /// An input of 5000 elements keeps its first 4096 ratios, flagged as truncated.
     #[test]
     fn error_maps_are_capped_and_flagged() {
-        let report = check_gradient(&|vars: &[Var]| vars[0].mul(&vars[0]), &[Tensor::from_f64(vec![1.0; 4], &[4], DType::F64).unwrap()], &CheckOptions::default()).unwrap();
+        let report = check_gradient(
+            &|vars: &[Var]| vars[0].mul(&vars[0]),
+            &[Tensor::from_f64(vec![1.0; 4], &[4], DType::F64).unwrap()],
+            &CheckOptions::default(),
+        )
+        .unwrap();
         let mut report = report.clone();
         report.inputs[0].shape = vec![50, 100];
         report.inputs[0].element_errors = (0..5000).map(f64::from).collect();

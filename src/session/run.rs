@@ -103,7 +103,8 @@ impl Session {
         self.interpreter.set_cell_source(cell, code);
         set_allocation_limit(self.interpreter.limits().tensor_bytes);
         let parsed = parse(code);
-        let mut diagnostics: Vec<CellDiagnostic> = parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();
+        let mut diagnostics: Vec<CellDiagnostic> =
+            parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();
         let mut displays = Vec::new();
         let status = if parsed.has_errors() {
             CellStatus::Error
@@ -128,7 +129,9 @@ impl Session {
         for warning in self.interpreter.take_warnings() {
             diagnostics.push(self.warning_diagnostic(&warning));
         }
-        diagnostics.sort_by_key(|diagnostic| (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start));
+        diagnostics.sort_by_key(|diagnostic| {
+            (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start)
+        });
         self.last_schedules = self.interpreter.take_schedules();
         CellResult {
             execution_count: cell,
@@ -194,8 +197,19 @@ impl Session {
         for frame in &error.traceback {
             let (span, line, column, _, _) = self.place(frame.call_site);
             match traceback.last_mut() {
-                Some(last) if last.function == frame.function && last.cell == frame.call_site.cell && last.span == span => last.repeated += 1,
-                _ => traceback.push(TraceLine { function: frame.function.clone(), cell: frame.call_site.cell, line, column, span, repeated: 1 }),
+                Some(last)
+                    if last.function == frame.function && last.cell == frame.call_site.cell && last.span == span =>
+                {
+                    last.repeated += 1
+                }
+                _ => traceback.push(TraceLine {
+                    function: frame.function.clone(),
+                    cell: frame.call_site.cell,
+                    line,
+                    column,
+                    span,
+                    repeated: 1,
+                }),
             }
         }
         CellDiagnostic {

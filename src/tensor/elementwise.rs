@@ -157,8 +157,15 @@ pub fn sigmoid<T: Real>(x: T) -> T {
 
 impl BinaryOp {
     /// Every binary op, in declaration order.
-    pub const ALL: [BinaryOp; 7] =
-        [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
+    pub const ALL: [BinaryOp; 7] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Pow,
+        BinaryOp::Maximum,
+        BinaryOp::Minimum,
+    ];
 
     /// The op with this pypto name (`add`, `maximum` …).
     pub fn from_name(name: &str) -> Option<BinaryOp> {
@@ -244,8 +251,12 @@ impl Tensor {
         let dtype = self.dtype().promote(other.dtype());
         check_allocation(name, count, dtype)?;
         let storage = if dtype == DType::F64 {
-            Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| op.apply(a, b)))
-        } else if let (Storage::F32(left), Storage::F32(right), true) = (&*self.storage(), &*other.storage(), self.shape() == other.shape()) {
+            Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| {
+                op.apply(a, b)
+            }))
+        } else if let (Storage::F32(left), Storage::F32(right), true) =
+            (&*self.storage(), &*other.storage(), self.shape() == other.shape())
+        {
             // Both f32 and the same shape: read the buffers in place, write the result once.
             Storage::F32(simd::binary_to_vec(op, left, right))
         } else {
@@ -268,7 +279,14 @@ impl Tensor {
     }
 }
 
-fn broadcast_map<T: Real>(shape: &[usize], a: &Tensor, b: &Tensor, left: &[T], right: &[T], f: impl Fn(T, T) -> T) -> Vec<T> {
+fn broadcast_map<T: Real>(
+    shape: &[usize],
+    a: &Tensor,
+    b: &Tensor,
+    left: &[T],
+    right: &[T],
+    f: impl Fn(T, T) -> T,
+) -> Vec<T> {
     let left_strides = broadcast_strides(a.shape(), shape);
     let right_strides = broadcast_strides(b.shape(), shape);
     let mut out = Vec::with_capacity(shape.iter().product());

@@ -191,7 +191,9 @@ impl Tensor {
     /// A new tensor with the same shape and a copy of the values (no aliasing).
     pub fn deep_copy(&self) -> Tensor {
         let storage = self.storage().clone();
-        Tensor::from_storage(storage, self.shape()).expect("copy has the same length").with_valid_shape(self.valid_shape.as_ref().map(|v| v.to_vec()))
+        Tensor::from_storage(storage, self.shape())
+            .expect("copy has the same length")
+            .with_valid_shape(self.valid_shape.as_ref().map(|v| v.to_vec()))
     }
 
     /// A handle with another shape over the same buffer (same element count, checked by the caller).

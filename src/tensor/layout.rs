@@ -3,7 +3,9 @@
 
 use super::dtype::DType;
 use super::handle::Tensor;
-use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim};
+use super::shape::{
+    broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim,
+};
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
 
@@ -37,7 +39,10 @@ impl SliceSpec {
         let (start, stop) = if step > 0 {
             (clamp(start.map_or(0, resolve), 0, size), clamp(stop.map_or(size, resolve), 0, size))
         } else {
-            (clamp(start.map_or(size - 1, resolve), -1, size - 1), clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1))
+            (
+                clamp(start.map_or(size - 1, resolve), -1, size - 1),
+                clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1),
+            )
         };
         // ⌈distance / |step|⌉ written so that no step (up to ±2^63) overflows.
         let distance = if step > 0 { stop - start } else { start - stop };
@@ -69,7 +74,10 @@ impl Tensor {
         let rank = self.rank();
         let mut seen = vec![false; rank];
         if order.len() != rank || order.iter().any(|&a| a >= rank || std::mem::replace(&mut seen[a], true)) {
-            return Err(TensorError::BadArgument { op: "permute", detail: format!("{order:?} is not a permutation of the {rank} dims") });
+            return Err(TensorError::BadArgument {
+                op: "permute",
+                detail: format!("{order:?} is not a permutation of the {rank} dims"),
+            });
         }
         if order.iter().enumerate().all(|(i, &a)| i == a) {
             return Ok(self.clone());
@@ -93,14 +101,17 @@ impl Tensor {
 
     /// Joins tensors of equal shape except along `dim`; the dtype is the promotion of all inputs.
     pub fn concat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
-        let first = tensors.first().ok_or_else(|| TensorError::BadArgument { op: "concat", detail: "needs at least one tensor".into() })?;
+        let first = tensors
+            .first()
+            .ok_or_else(|| TensorError::BadArgument { op: "concat", detail: "needs at least one tensor".into() })?;
         let axis = normalize_dim("concat", dim, first.rank())?;
         let mut shape = first.shape().to_vec();
         shape[axis] = 0;
         let mut dtype = first.dtype();
         for tensor in tensors {
             let same_rank = tensor.rank() == first.rank();
-            let others_match = same_rank && (0..first.rank()).all(|a| a == axis || tensor.shape()[a] == first.shape()[a]);
+            let others_match =
+                same_rank && (0..first.rank()).all(|a| a == axis || tensor.shape()[a] == first.shape()[a]);
             if !others_match {
                 return Err(TensorError::ShapeMismatch {
                     op: "concat",
@@ -152,14 +163,19 @@ impl Tensor {
         let source_strides = broadcast_strides(value.shape(), &shape);
         self.write_storage(|storage| {
             // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
-            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| storage.set_f64(base.wrapping_add(to), source[from]));
+            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| {
+                storage.set_f64(base.wrapping_add(to), source[from])
+            });
         });
         Ok(())
     }
 
     fn slice_geometry(&self, specs: &[SliceSpec]) -> Result<(Vec<usize>, Vec<usize>, usize)> {
         if specs.len() != self.rank() {
-            return Err(TensorError::BadArgument { op: "slice", detail: format!("{} indices for a {}-d tensor", specs.len(), self.rank()) });
+            return Err(TensorError::BadArgument {
+                op: "slice",
+                detail: format!("{} indices for a {}-d tensor", specs.len(), self.rank()),
+            });
         }
         let own = contiguous_strides(self.shape());
         let mut base = 0isize;
@@ -167,7 +183,10 @@ impl Tensor {
         for (axis, spec) in specs.iter().enumerate() {
             let last = spec.start as isize + spec.step * (spec.count as isize - 1);
             if spec.count > 0 && (spec.start >= self.shape()[axis] || last < 0 || last >= self.shape()[axis] as isize) {
-                return Err(TensorError::OutOfBounds { op: "slice", detail: format!("index out of range for dim {axis} of size {}", self.shape()[axis]) });
+                return Err(TensorError::OutOfBounds {
+                    op: "slice",
+                    detail: format!("index out of range for dim {axis} of size {}", self.shape()[axis]),
+                });
             }
             base += spec.start as isize * own[axis] as isize;
             strides.push(spec.step * own[axis] as isize);
@@ -184,12 +203,18 @@ impl Tensor {
         if shape.len() != self.rank() || offsets.len() != self.rank() || valid.len() != self.rank() {
             return Err(TensorError::BadArgument {
                 op: "view",
-                detail: format!("shape, offsets and valid_shape need {} entries each, one per dim of the tensor", self.rank()),
+                detail: format!(
+                    "shape, offsets and valid_shape need {} entries each, one per dim of the tensor",
+                    self.rank()
+                ),
             });
         }
         for axis in 0..self.rank() {
             if valid[axis] > shape[axis] {
-                return Err(TensorError::BadArgument { op: "view", detail: format!("valid_shape {valid:?} is larger than the tile shape {shape:?}") });
+                return Err(TensorError::BadArgument {
+                    op: "view",
+                    detail: format!("valid_shape {valid:?} is larger than the tile shape {shape:?}"),
+                });
             }
             let end = offsets[axis].saturating_add(valid[axis]);
             if end > self.shape()[axis] {
@@ -299,30 +324,50 @@ mod tests {
 
     #[test]
     fn transpose_and_permute() {
-        assert_eq!(grid().transpose(0, 1).unwrap().to_f32_vec(), vec![0., 4., 8., 1., 5., 9., 2., 6., 10., 3., 7., 11.]);
+        assert_eq!(
+            grid().transpose(0, 1).unwrap().to_f32_vec(),
+            vec![0., 4., 8., 1., 5., 9., 2., 6., 10., 3., 7., 11.]
+        );
         assert!(grid().permute(&[0, 0]).is_err());
     }
 
     #[test]
     fn python_slices_resolve_like_python() {
         // list(range(5))[::-2] = [4, 2, 0]; [1:-1] = [1, 2, 3]; [10:] = []
-        assert_eq!(SliceSpec::from_python(None, None, Some(-2), 5).unwrap(), SliceSpec { start: 4, step: -2, count: 3 });
-        assert_eq!(SliceSpec::from_python(Some(1), Some(-1), None, 5).unwrap(), SliceSpec { start: 1, step: 1, count: 3 });
+        assert_eq!(
+            SliceSpec::from_python(None, None, Some(-2), 5).unwrap(),
+            SliceSpec { start: 4, step: -2, count: 3 }
+        );
+        assert_eq!(
+            SliceSpec::from_python(Some(1), Some(-1), None, 5).unwrap(),
+            SliceSpec { start: 1, step: 1, count: 3 }
+        );
         assert_eq!(SliceSpec::from_python(Some(10), None, None, 5).unwrap().count, 0);
     }
 
     #[test]
     fn huge_python_steps_select_one_element() {
         // list(range(5))[::2**63-1] = [0]; [::-2**63] = [4]; [1:4:2**40] = [1]
-        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MAX), 5).unwrap(), SliceSpec { start: 0, step: 1, count: 1 });
-        assert_eq!(SliceSpec::from_python(None, None, Some(i64::MIN), 5).unwrap(), SliceSpec { start: 4, step: 1, count: 1 });
+        assert_eq!(
+            SliceSpec::from_python(None, None, Some(i64::MAX), 5).unwrap(),
+            SliceSpec { start: 0, step: 1, count: 1 }
+        );
+        assert_eq!(
+            SliceSpec::from_python(None, None, Some(i64::MIN), 5).unwrap(),
+            SliceSpec { start: 4, step: 1, count: 1 }
+        );
         let spec = SliceSpec::from_python(Some(1), Some(4), Some(1 << 40), 5).unwrap();
         assert_eq!(grid().slice(&[SliceSpec::full(3), spec]).unwrap().to_f32_vec(), vec![1.0, 5.0, 9.0]);
     }
 
     #[test]
     fn negative_step_slice() {
-        let row = grid().slice(&[SliceSpec { start: 1, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()]).unwrap();
+        let row = grid()
+            .slice(&[
+                SliceSpec { start: 1, step: 1, count: 1 },
+                SliceSpec::from_python(None, None, Some(-1), 4).unwrap(),
+            ])
+            .unwrap();
         assert_eq!(row.to_f32_vec(), vec![7.0, 6.0, 5.0, 4.0]);
     }
 
@@ -365,7 +410,11 @@ mod tests {
         // x[0, ::-1] = [10, 11, 12, 13] writes the row reversed: [13, 12, 11, 10].
         let x = grid();
         let value = Tensor::arange(10.0, 14.0, 1.0, DType::F32).unwrap();
-        x.assign_slice(&[SliceSpec { start: 0, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()], &value).unwrap();
+        x.assign_slice(
+            &[SliceSpec { start: 0, step: 1, count: 1 }, SliceSpec::from_python(None, None, Some(-1), 4).unwrap()],
+            &value,
+        )
+        .unwrap();
         assert_eq!(&x.to_f32_vec()[..4], &[13.0, 12.0, 11.0, 10.0]);
     }
 
@@ -381,7 +430,11 @@ mod tests {
     fn assign_slice_broadcasts_and_aliases() {
         let x = grid();
         let alias = x.clone();
-        x.assign_slice(&[SliceSpec::full(3), SliceSpec { start: 0, step: 2, count: 2 }], &Tensor::scalar(-1.0, DType::F32)).unwrap();
+        x.assign_slice(
+            &[SliceSpec::full(3), SliceSpec { start: 0, step: 2, count: 2 }],
+            &Tensor::scalar(-1.0, DType::F32),
+        )
+        .unwrap();
         assert_eq!(&alias.to_f32_vec()[..4], &[-1.0, 1.0, -1.0, 3.0]);
     }
 }

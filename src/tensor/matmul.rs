@@ -65,8 +65,18 @@ impl Tensor {
             let mut out = vec![0.0f32; count];
             let mut chunk = 0;
             for_each_offset(&batch, [&a_batch, &b_batch], |[ia, ib]| {
-                let a = Operand { storage: &a_storage, range: ia * a_size..(ia + 1) * a_size, shape: self.shape(), transposed: a_trans };
-                let b = Operand { storage: &b_storage, range: ib * b_size..(ib + 1) * b_size, shape: other.shape(), transposed: b_trans };
+                let a = Operand {
+                    storage: &a_storage,
+                    range: ia * a_size..(ia + 1) * a_size,
+                    shape: self.shape(),
+                    transposed: a_trans,
+                };
+                let b = Operand {
+                    storage: &b_storage,
+                    range: ib * b_size..(ib + 1) * b_size,
+                    shape: other.shape(),
+                    transposed: b_trans,
+                };
                 stored_gemm(a, b, &mut out[chunk * m * n..(chunk + 1) * m * n]);
                 chunk += 1;
             });
@@ -164,8 +174,16 @@ mod tests {
 
     #[test]
     fn batch_mismatch_names_the_full_shapes() {
-        let error = Tensor::zeros(&[2, 2, 3], DType::F32).unwrap().matmul(&Tensor::zeros(&[3, 3, 4], DType::F32).unwrap(), false, false, None);
-        assert_eq!(error.unwrap_err().to_string(), "matmul: shapes [2, 2, 3] and [3, 3, 4] do not match: batch dims [2] and [3] do not broadcast");
+        let error = Tensor::zeros(&[2, 2, 3], DType::F32).unwrap().matmul(
+            &Tensor::zeros(&[3, 3, 4], DType::F32).unwrap(),
+            false,
+            false,
+            None,
+        );
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "matmul: shapes [2, 2, 3] and [3, 3, 4] do not match: batch dims [2] and [3] do not broadcast"
+        );
     }
 
     #[test]

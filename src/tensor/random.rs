@@ -65,7 +65,13 @@ pub fn manual_seed(seed: u64) {
     GLOBAL.with(|rng| *rng.borrow_mut() = Rng::new(seed));
 }
 
-fn sample(op: &'static str, shape: &[usize], dtype: DType, seed: Option<u64>, draw: fn(&mut Rng) -> f64) -> Result<Tensor> {
+fn sample(
+    op: &'static str,
+    shape: &[usize],
+    dtype: DType,
+    seed: Option<u64>,
+    draw: fn(&mut Rng) -> f64,
+) -> Result<Tensor> {
     let count = element_count(op, shape)?;
     check_allocation(op, count, dtype)?;
     let values = match seed {

@@ -60,8 +60,14 @@ fn reduce_block<T: Real>(op: ReduceOp, block: &[T]) -> T {
     match op {
         ReduceOp::Sum => block.iter().fold(T::zero(), |acc, &x| acc + x),
         ReduceOp::Mean => block.iter().fold(T::zero(), |acc, &x| acc + x) / n,
-        ReduceOp::Amax => block.iter().fold(T::neg_infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.max(x) }),
-        ReduceOp::Amin => block.iter().fold(T::infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.min(x) }),
+        ReduceOp::Amax => {
+            block
+                .iter()
+                .fold(T::neg_infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.max(x) })
+        }
+        ReduceOp::Amin => {
+            block.iter().fold(T::infinity(), |acc, &x| if x.is_nan() || acc.is_nan() { T::nan() } else { acc.min(x) })
+        }
         ReduceOp::Var => {
             let mean = block.iter().fold(T::zero(), |acc, &x| acc + x) / n;
             block.iter().fold(T::zero(), |acc, &x| acc + (x - mean) * (x - mean)) / n

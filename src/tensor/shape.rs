@@ -4,9 +4,10 @@ use crate::error::{Result, TensorError};
 
 /// Number of elements of `shape`, or an error when it does not fit in `usize`.
 pub fn element_count(op: &'static str, shape: &[usize]) -> Result<usize> {
-    shape.iter().try_fold(1usize, |count, &dim| count.checked_mul(dim)).ok_or_else(|| {
-        TensorError::ElementCountOverflow { op, shape: shape.to_vec() }
-    })
+    shape
+        .iter()
+        .try_fold(1usize, |count, &dim| count.checked_mul(dim))
+        .ok_or_else(|| TensorError::ElementCountOverflow { op, shape: shape.to_vec() })
 }
 
 /// Row-major strides (in elements) of a contiguous tensor of `shape`.
@@ -57,7 +58,9 @@ pub fn broadcast_shapes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Resul
                     op,
                     lhs: lhs.to_vec(),
                     rhs: rhs.to_vec(),
-                    detail: format!("dim {axis} of the broadcast has sizes {a} and {b}; broadcasting needs equal sizes or a 1"),
+                    detail: format!(
+                        "dim {axis} of the broadcast has sizes {a} and {b}; broadcasting needs equal sizes or a 1"
+                    ),
                 })
             }
         };
@@ -79,13 +82,7 @@ pub fn broadcast_strides(shape: &[usize], target: &[usize]) -> Vec<usize> {
     let own = contiguous_strides(shape);
     let offset = target.len() - shape.len();
     (0..target.len())
-        .map(|axis| {
-            if axis < offset || shape[axis - offset] == 1 {
-                0
-            } else {
-                own[axis - offset]
-            }
-        })
+        .map(|axis| if axis < offset || shape[axis - offset] == 1 { 0 } else { own[axis - offset] })
         .collect()
 }
 

@@ -55,7 +55,13 @@ impl ProgramBuilder {
 
     /// Declares a buffer of `shape` elements of `dtype` in `memory`.
     pub fn buffer(&mut self, name: &str, memory: Memory, shape: &[usize], dtype: DType) -> BufferId {
-        self.buffers.push(Buffer { name: name.to_string(), memory, shape: shape.to_vec(), dtype, source_line: self.source_line });
+        self.buffers.push(Buffer {
+            name: name.to_string(),
+            memory,
+            shape: shape.to_vec(),
+            dtype,
+            source_line: self.source_line,
+        });
         BufferId(self.buffers.len() as u32 - 1)
     }
 
@@ -76,9 +82,24 @@ impl ProgramBuilder {
     }
 
     /// Appends `op` with core-local flags and cross-core flags (see `Instruction::cross_wait`).
-    pub fn push_cross(&mut self, op: TileOp, wait: Vec<Flag>, set: Vec<Flag>, cross_wait: Vec<Flag>, cross_set: Vec<Flag>) -> Result<Pipe, TileError> {
+    pub fn push_cross(
+        &mut self,
+        op: TileOp,
+        wait: Vec<Flag>,
+        set: Vec<Flag>,
+        cross_wait: Vec<Flag>,
+        cross_set: Vec<Flag>,
+    ) -> Result<Pipe, TileError> {
         let pipe = pipe_of(&op, &self.buffers, self.source_line)?;
-        self.instructions.push(Instruction { pipe, op, wait, set, cross_wait, cross_set, source_line: self.source_line });
+        self.instructions.push(Instruction {
+            pipe,
+            op,
+            wait,
+            set,
+            cross_wait,
+            cross_set,
+            source_line: self.source_line,
+        });
         Ok(pipe)
     }
 
@@ -107,14 +128,21 @@ impl ProgramBuilder {
 pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Result<Pipe, TileError> {
     let invalid = |detail: String| TileError::InvalidOp { op: op.name(), detail, source_line };
     let memory = |buffer: &BufferId| {
-        buffers.get(buffer.0 as usize).map(|declared| declared.memory).ok_or_else(|| invalid(format!("unknown buffer {}", buffer.0)))
+        buffers
+            .get(buffer.0 as usize)
+            .map(|declared| declared.memory)
+            .ok_or_else(|| invalid(format!("unknown buffer {}", buffer.0)))
     };
     let expect = |buffer: &BufferId, allowed: &[Memory], pipe: Pipe| -> Result<Pipe, TileError> {
         let found = memory(buffer)?;
         if allowed.contains(&found) {
             Ok(pipe)
         } else {
-            Err(invalid(format!("operand lives in {} but this op needs {:?}", found.name(), allowed.iter().map(|m| m.name()).collect::<Vec<_>>())))
+            Err(invalid(format!(
+                "operand lives in {} but this op needs {:?}",
+                found.name(),
+                allowed.iter().map(|m| m.name()).collect::<Vec<_>>()
+            )))
         }
     };
     match op {
@@ -136,7 +164,9 @@ pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Res
         }
         TileOp::MoveTransposed { source, destination, .. } => match (memory(source)?, memory(destination)?) {
             (Memory::L1, Memory::L0A | Memory::L0B) => Ok(Pipe::Mte1),
-            (from, to) => Err(invalid(format!("no pipe moves {} → {} transposed (only L1 → L0A/L0B)", from.name(), to.name()))),
+            (from, to) => {
+                Err(invalid(format!("no pipe moves {} → {} transposed (only L1 → L0A/L0B)", from.name(), to.name())))
+            }
         },
         TileOp::Unary { input, output, .. }
         | TileOp::Reduce { input, output, .. }
@@ -169,7 +199,14 @@ pub struct SlotRing {
 
 impl SlotRing {
     /// `count` slots of `shape` in `memory` named `name_0`, `name_1` …
-    pub fn new(builder: &mut ProgramBuilder, name: &str, count: usize, memory: Memory, shape: &[usize], dtype: DType) -> Self {
+    pub fn new(
+        builder: &mut ProgramBuilder,
+        name: &str,
+        count: usize,
+        memory: Memory,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Self {
         let count = count.max(1);
         let slots = (0..count).map(|slot| builder.buffer(&format!("{name}_{slot}"), memory, shape, dtype)).collect();
         let ready = (0..count).map(|_| builder.flag()).collect();
@@ -207,7 +244,10 @@ mod tests {
         let l1 = builder.buffer("a", Memory::L1, &[16, 16], DType::F16);
         let l0a = builder.buffer("a0", Memory::L0A, &[16, 16], DType::F16);
         let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] };
-        assert_eq!(builder.push(TileOp::CopyIn { source: region.clone(), destination: l1 }, vec![], vec![]), Ok(Pipe::Mte2));
+        assert_eq!(
+            builder.push(TileOp::CopyIn { source: region.clone(), destination: l1 }, vec![], vec![]),
+            Ok(Pipe::Mte2)
+        );
         let moved = TileOp::Move { source: l1, offsets: vec![0, 0], shape: vec![16, 16], destination: l0a };
         assert_eq!(builder.push(moved, vec![], vec![]), Ok(Pipe::Mte1));
         // GM → L0A directly is not a path this IR offers.

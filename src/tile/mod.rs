@@ -12,6 +12,12 @@ mod work;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
 pub use patterns::{elementwise_chain, row_reduction, split_range, tiled_matmul, ChainStep, CubeTiles, MatmulBuffers};
+pub use program::{
+    Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
+    TileProgram,
+};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
-pub use work::{lower_work, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep, WorkUnit};
-pub use program::{Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp, TileProgram};
+pub use work::{
+    lower_work, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,
+    WorkUnit,
+};

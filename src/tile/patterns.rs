@@ -34,7 +34,10 @@ fn tiles_2d(shape: [usize; 2], tile: [usize; 2]) -> Vec<([usize; 2], [usize; 2])
 
 fn check_tile(pattern: &'static str, shape: &[usize], tile: &[usize]) -> Result<(), TileError> {
     if shape.len() != 2 || tile.len() != 2 || tile.contains(&0) || shape.contains(&0) {
-        return Err(TileError::BadPattern { pattern, detail: format!("needs a non-empty 2-D tensor and tile, got {shape:?} and {tile:?}") });
+        return Err(TileError::BadPattern {
+            pattern,
+            detail: format!("needs a non-empty 2-D tensor and tile, got {shape:?} and {tile:?}"),
+        });
     }
     Ok(())
 }
@@ -42,14 +45,27 @@ fn check_tile(pattern: &'static str, shape: &[usize], tile: &[usize]) -> Result<
 /// `out = chain(inputs)` element-wise over 2-D tensors of one shape, in `tile` tiles with
 /// `buffers`-fold buffering (1 = none, 2 = ping-pong), spread over `cores` cores. Every step of one
 /// tile stays in UB; only the inputs and the result cross GM.
-pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype: DType, tile: [usize; 2], cores: usize, buffers: usize, line: Option<u32>) -> Result<KernelPlan, TileError> {
+pub fn elementwise_chain(
+    inputs: &[GmTensor],
+    steps: &[ChainStep],
+    output_dtype: DType,
+    tile: [usize; 2],
+    cores: usize,
+    buffers: usize,
+    line: Option<u32>,
+) -> Result<KernelPlan, TileError> {
     let pattern = "elementwise_chain";
     let first = inputs.first().ok_or(TileError::BadPattern { pattern, detail: "needs at least one input".into() })?;
     check_tile(pattern, &first.shape, &tile)?;
     if let Some(other) = inputs.iter().find(|input| input.shape != first.shape) {
-        return Err(TileError::BadPattern { pattern, detail: format!("input {} has shape {:?}, expected {:?}", other.name, other.shape, first.shape) });
+        return Err(TileError::BadPattern {
+            pattern,
+            detail: format!("input {} has shape {:?}, expected {:?}", other.name, other.shape, first.shape),
+        });
     }
-    if let Some(ChainStep::Binary(_, index)) = steps.iter().find(|step| matches!(step, ChainStep::Binary(_, index) if *index >= inputs.len())) {
+    if let Some(ChainStep::Binary(_, index)) =
+        steps.iter().find(|step| matches!(step, ChainStep::Binary(_, index) if *index >= inputs.len()))
+    {
         return Err(TileError::BadPattern { pattern, detail: format!("step reads input {index} of {}", inputs.len()) });
     }
     let shape = [first.shape[0], first.shape[1]];
@@ -65,14 +81,22 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
         }
         let mut builder = ProgramBuilder::new();
         builder.at_line(line);
-        let mut input_rings: Vec<SlotRing> = inputs.iter().enumerate().map(|(index, input)| SlotRing::new(&mut builder, &format!("in{index}"), buffers, Memory::Ub, &tile, input.dtype)).collect();
-        let mut output_ring = (!steps.is_empty()).then(|| SlotRing::new(&mut builder, "out", buffers, Memory::Ub, &tile, output_dtype));
+        let mut input_rings: Vec<SlotRing> = inputs
+            .iter()
+            .enumerate()
+            .map(|(index, input)| {
+                SlotRing::new(&mut builder, &format!("in{index}"), buffers, Memory::Ub, &tile, input.dtype)
+            })
+            .collect();
+        let mut output_ring =
+            (!steps.is_empty()).then(|| SlotRing::new(&mut builder, "out", buffers, Memory::Ub, &tile, output_dtype));
         for (offsets, valid) in mine {
             let valid = valid.to_vec();
             let mut input_slots = Vec::new();
             for (index, ring) in input_rings.iter_mut().enumerate() {
                 let (slot, wait, set) = ring.fill();
-                let source = GmRegion { tensor: TensorId(index as u32), offsets: offsets.to_vec(), shape: valid.clone() };
+                let source =
+                    GmRegion { tensor: TensorId(index as u32), offsets: offsets.to_vec(), shape: valid.clone() };
                 builder.push(TileOp::CopyIn { source, destination: ring.slots[slot] }, wait, set)?;
                 input_slots.push(slot);
             }
@@ -81,7 +105,11 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
                 // A pure copy: MTE3 writes the input slot straight back out.
                 let slot = input_slots[0];
                 let source = input_rings[0].slots[slot];
-                builder.push(TileOp::CopyOut { source, destination }, vec![input_rings[0].ready(slot)], vec![input_rings[0].free(slot)])?;
+                builder.push(
+                    TileOp::CopyOut { source, destination },
+                    vec![input_rings[0].ready(slot)],
+                    vec![input_rings[0].free(slot)],
+                )?;
                 continue;
             };
             let (out_slot, out_wait, out_set) = ring.fill();
@@ -99,7 +127,9 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
                 }
                 let current = if position == 0 { input_rings[0].slots[input_slots[0]] } else { accumulator };
                 let op = match *step {
-                    ChainStep::Unary(op) => TileOp::Unary { op, input: current, output: accumulator, valid_shape: valid.clone() },
+                    ChainStep::Unary(op) => {
+                        TileOp::Unary { op, input: current, output: accumulator, valid_shape: valid.clone() }
+                    }
                     ChainStep::Binary(op, index) => {
                         let rhs = input_rings[index].slots[input_slots[index]];
                         TileOp::Binary { op, lhs: current, rhs, output: accumulator, valid_shape: valid.clone() }
@@ -107,7 +137,11 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
                 };
                 builder.push(op, wait, set)?;
             }
-            builder.push(TileOp::CopyOut { source: accumulator, destination }, vec![ring.ready(out_slot)], vec![ring.free(out_slot)])?;
+            builder.push(
+                TileOp::CopyOut { source: accumulator, destination },
+                vec![ring.ready(out_slot)],
+                vec![ring.free(out_slot)],
+            )?;
         }
         programs.push(builder.finish());
     }
@@ -116,7 +150,14 @@ pub fn elementwise_chain(inputs: &[GmTensor], steps: &[ChainStep], output_dtype:
 
 /// `out[r, 0] = op(x[r, :])` in `tile` tiles: each row block is reduced tile by tile and the
 /// partial results combined in UB, then written once.
-pub fn row_reduction(input: &GmTensor, op: ReduceOp, tile: [usize; 2], cores: usize, buffers: usize, line: Option<u32>) -> Result<KernelPlan, TileError> {
+pub fn row_reduction(
+    input: &GmTensor,
+    op: ReduceOp,
+    tile: [usize; 2],
+    cores: usize,
+    buffers: usize,
+    line: Option<u32>,
+) -> Result<KernelPlan, TileError> {
     let pattern = "row_reduction";
     check_tile(pattern, &input.shape, &tile)?;
     let shape = [input.shape[0], input.shape[1]];
@@ -162,14 +203,32 @@ pub fn row_reduction(input: &GmTensor, op: ReduceOp, tile: [usize; 2], cores: us
                 if last && position == 0 {
                     set.extend(out_set.iter().copied());
                 }
-                builder.push(TileOp::Reduce { op, input: input_ring.slots[slot], output: target, valid_shape: valid }, wait, set)?;
+                builder.push(
+                    TileOp::Reduce { op, input: input_ring.slots[slot], output: target, valid_shape: valid },
+                    wait,
+                    set,
+                )?;
                 if let (Some(combine), true) = (combine, position > 0) {
                     let set = if last { out_set.clone() } else { Vec::new() };
-                    builder.push(TileOp::Binary { op: combine, lhs: accumulator, rhs: partial, output: accumulator, valid_shape: vec![rows, 1] }, Vec::new(), set)?;
+                    builder.push(
+                        TileOp::Binary {
+                            op: combine,
+                            lhs: accumulator,
+                            rhs: partial,
+                            output: accumulator,
+                            valid_shape: vec![rows, 1],
+                        },
+                        Vec::new(),
+                        set,
+                    )?;
                 }
             }
             let destination = GmRegion { tensor: TensorId(1), offsets: vec![row, 0], shape: vec![rows, 1] };
-            builder.push(TileOp::CopyOut { source: accumulator, destination }, vec![output_ring.ready(out_slot)], vec![output_ring.free(out_slot)])?;
+            builder.push(
+                TileOp::CopyOut { source: accumulator, destination },
+                vec![output_ring.ready(out_slot)],
+                vec![output_ring.free(out_slot)],
+            )?;
         }
         programs.push(builder.finish());
     }
@@ -200,17 +259,31 @@ pub struct MatmulBuffers {
 
 /// `c = a · b` with `a: [M, K]`, `b: [K, N]`: each core owns a contiguous range of `mL1 × nL1`
 /// output blocks and streams K through L1 (kL1 at a time) and L0 (kL0 at a time).
-pub fn tiled_matmul(a: &GmTensor, b: &GmTensor, output_dtype: DType, tiles: CubeTiles, buffers: MatmulBuffers, cores: usize, line: Option<u32>) -> Result<KernelPlan, TileError> {
+pub fn tiled_matmul(
+    a: &GmTensor,
+    b: &GmTensor,
+    output_dtype: DType,
+    tiles: CubeTiles,
+    buffers: MatmulBuffers,
+    cores: usize,
+    line: Option<u32>,
+) -> Result<KernelPlan, TileError> {
     let pattern = "tiled_matmul";
     check_tile(pattern, &a.shape, &[tiles.m[1], tiles.k[1]])?;
     check_tile(pattern, &b.shape, &[tiles.k[1], tiles.n[1]])?;
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
     if b.shape[0] != k {
-        return Err(TileError::BadPattern { pattern, detail: format!("inner dims differ: {:?} · {:?}", a.shape, b.shape) });
+        return Err(TileError::BadPattern {
+            pattern,
+            detail: format!("inner dims differ: {:?} · {:?}", a.shape, b.shape),
+        });
     }
     for (name, [level0, level1]) in [("m", tiles.m), ("k", tiles.k), ("n", tiles.n)] {
         if level0 == 0 || level1 == 0 || level1 % level0 != 0 {
-            return Err(TileError::BadPattern { pattern, detail: format!("{name}L1 = {level1} must be a positive multiple of {name}L0 = {level0}") });
+            return Err(TileError::BadPattern {
+                pattern,
+                detail: format!("{name}L1 = {level1} must be a positive multiple of {name}L0 = {level0}"),
+            });
         }
     }
     let tensors = vec![a.clone(), b.clone(), GmTensor { name: "c".into(), shape: vec![m, n], dtype: output_dtype }];
@@ -225,14 +298,23 @@ pub fn tiled_matmul(a: &GmTensor, b: &GmTensor, output_dtype: DType, tiles: Cube
     Ok(KernelPlan { name: pattern.into(), tensors, programs, cross_core_flags: 0 })
 }
 
-fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType, b_dtype: DType, tiles: CubeTiles, buffers: MatmulBuffers, line: Option<u32>) -> Result<TileProgram, TileError> {
+fn matmul_core(
+    blocks: &[([usize; 2], [usize; 2])],
+    depth: usize,
+    a_dtype: DType,
+    b_dtype: DType,
+    tiles: CubeTiles,
+    buffers: MatmulBuffers,
+    line: Option<u32>,
+) -> Result<TileProgram, TileError> {
     let mut builder = ProgramBuilder::new();
     builder.at_line(line);
     let mut a_l1 = SlotRing::new(&mut builder, "a_l1", buffers.l1, Memory::L1, &[tiles.m[1], tiles.k[1]], a_dtype);
     let mut b_l1 = SlotRing::new(&mut builder, "b_l1", buffers.l1, Memory::L1, &[tiles.k[1], tiles.n[1]], b_dtype);
     let mut a_l0 = SlotRing::new(&mut builder, "a_l0", buffers.l0, Memory::L0A, &[tiles.m[0], tiles.k[0]], a_dtype);
     let mut b_l0 = SlotRing::new(&mut builder, "b_l0", buffers.l0, Memory::L0B, &[tiles.k[0], tiles.n[0]], b_dtype);
-    let mut c_l0 = SlotRing::new(&mut builder, "c_l0c", buffers.l0c, Memory::L0C, &[tiles.m[1], tiles.n[1]], DType::F32);
+    let mut c_l0 =
+        SlotRing::new(&mut builder, "c_l0c", buffers.l0c, Memory::L0C, &[tiles.m[1], tiles.n[1]], DType::F32);
     for &([row, column], [rows, columns]) in blocks {
         let (c_slot, c_wait, c_set) = c_l0.fill();
         let mut first_mmad = true;
@@ -240,9 +322,23 @@ fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType
         for (k_index, &k1) in k_blocks.iter().enumerate() {
             let k_extent = tiles.k[1].min(depth - k1);
             let (a_slot, wait, set) = a_l1.fill();
-            builder.push(TileOp::CopyIn { source: GmRegion { tensor: TensorId(0), offsets: vec![row, k1], shape: vec![rows, k_extent] }, destination: a_l1.slots[a_slot] }, wait, set)?;
+            builder.push(
+                TileOp::CopyIn {
+                    source: GmRegion { tensor: TensorId(0), offsets: vec![row, k1], shape: vec![rows, k_extent] },
+                    destination: a_l1.slots[a_slot],
+                },
+                wait,
+                set,
+            )?;
             let (b_slot, wait, set) = b_l1.fill();
-            builder.push(TileOp::CopyIn { source: GmRegion { tensor: TensorId(1), offsets: vec![k1, column], shape: vec![k_extent, columns] }, destination: b_l1.slots[b_slot] }, wait, set)?;
+            builder.push(
+                TileOp::CopyIn {
+                    source: GmRegion { tensor: TensorId(1), offsets: vec![k1, column], shape: vec![k_extent, columns] },
+                    destination: b_l1.slots[b_slot],
+                },
+                wait,
+                set,
+            )?;
             let k_steps: Vec<usize> = (0..k_extent).step_by(tiles.k[0]).collect();
             let m_steps: Vec<usize> = (0..rows).step_by(tiles.m[0]).collect();
             let n_steps: Vec<usize> = (0..columns).step_by(tiles.n[0]).collect();
@@ -259,7 +355,16 @@ fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType
                     if last_k && m_position + 1 == m_steps.len() {
                         set.push(a_l1.free(a_slot));
                     }
-                    builder.push(TileOp::Move { source: a_l1.slots[a_slot], offsets: vec![m0, k0], shape: vec![mv, kv], destination: a_l0.slots[a0] }, wait, set)?;
+                    builder.push(
+                        TileOp::Move {
+                            source: a_l1.slots[a_slot],
+                            offsets: vec![m0, k0],
+                            shape: vec![mv, kv],
+                            destination: a_l0.slots[a0],
+                        },
+                        wait,
+                        set,
+                    )?;
                     for (n_position, &n0) in n_steps.iter().enumerate() {
                         let nv = tiles.n[0].min(columns - n0);
                         let (b0, mut wait, mut set) = b_l0.fill();
@@ -269,7 +374,16 @@ fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType
                         if last_k && m_position + 1 == m_steps.len() && n_position + 1 == n_steps.len() {
                             set.push(b_l1.free(b_slot));
                         }
-                        builder.push(TileOp::Move { source: b_l1.slots[b_slot], offsets: vec![k0, n0], shape: vec![kv, nv], destination: b_l0.slots[b0] }, wait, set)?;
+                        builder.push(
+                            TileOp::Move {
+                                source: b_l1.slots[b_slot],
+                                offsets: vec![k0, n0],
+                                shape: vec![kv, nv],
+                                destination: b_l0.slots[b0],
+                            },
+                            wait,
+                            set,
+                        )?;
                         let mut wait = vec![b_l0.ready(b0)];
                         let mut set = vec![b_l0.free(b0)];
                         if n_position == 0 {
@@ -281,12 +395,24 @@ fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType
                         if first_mmad {
                             wait.extend(c_wait.iter().copied());
                         }
-                        let last_mmad = k_index + 1 == k_blocks.len() && last_k && m_position + 1 == m_steps.len() && n_position + 1 == n_steps.len();
+                        let last_mmad = k_index + 1 == k_blocks.len()
+                            && last_k
+                            && m_position + 1 == m_steps.len()
+                            && n_position + 1 == n_steps.len();
                         if last_mmad {
                             set.extend(c_set.iter().copied());
                         }
                         let accumulate = !(k_index == 0 && k_position == 0);
-                        let mmad = TileOp::Mmad { a: a_l0.slots[a0], b: b_l0.slots[b0], c: c_l0.slots[c_slot], c_offsets: [m0, n0], m: mv, k: kv, n: nv, accumulate };
+                        let mmad = TileOp::Mmad {
+                            a: a_l0.slots[a0],
+                            b: b_l0.slots[b0],
+                            c: c_l0.slots[c_slot],
+                            c_offsets: [m0, n0],
+                            m: mv,
+                            k: kv,
+                            n: nv,
+                            accumulate,
+                        };
                         builder.push(mmad, wait, set)?;
                         first_mmad = false;
                     }
@@ -294,7 +420,11 @@ fn matmul_core(blocks: &[([usize; 2], [usize; 2])], depth: usize, a_dtype: DType
             }
         }
         let destination = GmRegion { tensor: TensorId(2), offsets: vec![row, column], shape: vec![rows, columns] };
-        builder.push(TileOp::CopyOut { source: c_l0.slots[c_slot], destination }, vec![c_l0.ready(c_slot)], vec![c_l0.free(c_slot)])?;
+        builder.push(
+            TileOp::CopyOut { source: c_l0.slots[c_slot], destination },
+            vec![c_l0.ready(c_slot)],
+            vec![c_l0.free(c_slot)],
+        )?;
     }
     Ok(builder.finish())
 }

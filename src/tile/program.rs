@@ -26,7 +26,8 @@ pub enum Pipe {
 
 impl Pipe {
     /// Every pipe, in display order.
-    pub const ALL: [Pipe; 7] = [Pipe::Mte2, Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe, Pipe::Vector, Pipe::Mte3, Pipe::Scalar];
+    pub const ALL: [Pipe; 7] =
+        [Pipe::Mte2, Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe, Pipe::Vector, Pipe::Mte3, Pipe::Scalar];
 
     /// The Ascend name ("MTE2", "CUBE" …).
     pub fn name(self) -> &'static str {
@@ -141,7 +142,16 @@ pub enum TileOp {
     /// A sub-tile of an L1 buffer → L0A/L0B (MTE1), or L0C → UB (FIXPIPE).
     Move { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
     /// `c[m×n] (+)= a[m×k] · b[k×n]` on the cube, `c_offsets` places the result inside `c`.
-    Mmad { a: BufferId, b: BufferId, c: BufferId, c_offsets: [usize; 2], m: usize, k: usize, n: usize, accumulate: bool },
+    Mmad {
+        a: BufferId,
+        b: BufferId,
+        c: BufferId,
+        c_offsets: [usize; 2],
+        m: usize,
+        k: usize,
+        n: usize,
+        accumulate: bool,
+    },
     /// Element-wise unary op on a UB tile.
     Unary { op: UnaryOp, input: BufferId, output: BufferId, valid_shape: Vec<usize> },
     /// Element-wise binary op on UB tiles (same shape).
@@ -155,9 +165,24 @@ pub enum TileOp {
     /// Element-wise binary op on UB tiles whose valid parts broadcast (numpy rules) to
     /// `valid_shape`: each operand reads its own valid shape (a `[rows, 1]` row statistic against a
     /// `[rows, columns]` tile).
-    BroadcastBinary { op: BinaryOp, lhs: BufferId, lhs_shape: Vec<usize>, rhs: BufferId, rhs_shape: Vec<usize>, output: BufferId, valid_shape: Vec<usize> },
+    BroadcastBinary {
+        op: BinaryOp,
+        lhs: BufferId,
+        lhs_shape: Vec<usize>,
+        rhs: BufferId,
+        rhs_shape: Vec<usize>,
+        output: BufferId,
+        valid_shape: Vec<usize>,
+    },
     /// `output = op(input, scalar)`, or `op(scalar, input)` when `scalar_first`, on a UB tile.
-    ScalarBinary { op: BinaryOp, input: BufferId, scalar: f64, scalar_first: bool, output: BufferId, valid_shape: Vec<usize> },
+    ScalarBinary {
+        op: BinaryOp,
+        input: BufferId,
+        scalar: f64,
+        scalar_first: bool,
+        output: BufferId,
+        valid_shape: Vec<usize>,
+    },
     /// `output = min(max(input, low), high)` on a UB tile; either bound may be absent.
     Clip { input: BufferId, output: BufferId, low: Option<f64>, high: Option<f64>, valid_shape: Vec<usize> },
     /// Reduction of the valid part of a UB tile over `dims`, kept as size-1 dims in `output`.

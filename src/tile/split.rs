@@ -32,7 +32,15 @@ pub struct CubeStage {
 
 /// `d = ops(a · b)`: the cube programs of [`tiled_matmul`] (the first programs) hand each
 /// `mL1 × nL1` block of `c` (f32, in GM) to the vector programs that follow them.
-pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dtype: DType, cube: CubeStage, vector: VectorStage, line: Option<u32>) -> Result<KernelPlan, TileError> {
+pub fn matmul_then_unary(
+    a: &GmTensor,
+    b: &GmTensor,
+    ops: &[UnaryOp],
+    output_dtype: DType,
+    cube: CubeStage,
+    vector: VectorStage,
+    line: Option<u32>,
+) -> Result<KernelPlan, TileError> {
     let tiles = cube.tiles;
     let pattern = "matmul_then_unary";
     if vector.chunk_rows == 0 {
@@ -49,7 +57,9 @@ pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dty
     // The cube programs write their blocks in order, one FIXPIPE copy-out each.
     let mut block_index = 0u32;
     for program in &mut plan.programs {
-        for instruction in program.instructions.iter_mut().filter(|instruction| matches!(instruction.op, TileOp::CopyOut { .. })) {
+        for instruction in
+            program.instructions.iter_mut().filter(|instruction| matches!(instruction.op, TileOp::CopyOut { .. }))
+        {
             instruction.cross_set.push(Flag(block_index));
             block_index += 1;
         }
@@ -76,7 +86,13 @@ pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dty
                 let (slot, wait, set) = input_ring.fill();
                 let cross_wait = if position == 0 { vec![Flag(block as u32)] } else { Vec::new() };
                 let source = GmRegion { tensor: c_tensor, offsets: offsets.clone(), shape: valid.clone() };
-                builder.push_cross(TileOp::CopyIn { source, destination: input_ring.slots[slot] }, wait, set, cross_wait, Vec::new())?;
+                builder.push_cross(
+                    TileOp::CopyIn { source, destination: input_ring.slots[slot] },
+                    wait,
+                    set,
+                    cross_wait,
+                    Vec::new(),
+                )?;
                 let (out_slot, out_wait, out_set) = output_ring.fill();
                 let steps = ops.len().max(1);
                 for step in 0..steps {
@@ -99,7 +115,11 @@ pub fn matmul_then_unary(a: &GmTensor, b: &GmTensor, ops: &[UnaryOp], output_dty
                     builder.push(op, wait, set)?;
                 }
                 let destination = GmRegion { tensor: d_tensor, offsets, shape: valid };
-                builder.push(TileOp::CopyOut { source: output_ring.slots[out_slot], destination }, vec![output_ring.ready(out_slot)], vec![output_ring.free(out_slot)])?;
+                builder.push(
+                    TileOp::CopyOut { source: output_ring.slots[out_slot], destination },
+                    vec![output_ring.ready(out_slot)],
+                    vec![output_ring.free(out_slot)],
+                )?;
             }
         }
         plan.programs.push(builder.finish());

@@ -37,12 +37,7 @@ impl Case {
         inputs: Vec<(Vec<usize>, Domain)>,
         function: impl Fn(&[Var]) -> Result<Var> + 'static,
     ) -> Case {
-        Case {
-            op: op.to_string(),
-            label: label.to_string(),
-            inputs,
-            function: Rc::new(function),
-        }
+        Case { op: op.to_string(), label: label.to_string(), inputs, function: Rc::new(function) }
     }
 
     /// Inputs drawn with `seed`, rounded to `dtype`.
@@ -86,18 +81,12 @@ pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for op in ALL_UNARY {
         let domain = domain_of(op);
-        cases.push(Case::new(
-            op.name(),
-            &format!("{} scalar", op.name()),
-            vec![(vec![], domain)],
-            move |x| x[0].unary(op),
-        ));
-        cases.push(Case::new(
-            op.name(),
-            &format!("{} [2,1,3]", op.name()),
-            vec![(vec![2, 1, 3], domain)],
-            move |x| x[0].unary(op),
-        ));
+        cases.push(Case::new(op.name(), &format!("{} scalar", op.name()), vec![(vec![], domain)], move |x| {
+            x[0].unary(op)
+        }));
+        cases.push(Case::new(op.name(), &format!("{} [2,1,3]", op.name()), vec![(vec![2, 1, 3], domain)], move |x| {
+            x[0].unary(op)
+        }));
     }
     for op in ALL_BINARY {
         let (left, right) = match op {
@@ -105,94 +94,48 @@ pub fn cases() -> Vec<Case> {
             BinaryOp::Pow => (Positive, Normal),
             _ => (Normal, Normal),
         };
-        let shapes: [(Vec<usize>, Vec<usize>); 4] = [
-            (vec![2, 3], vec![2, 3]),
-            (vec![2, 3], vec![3]),
-            (vec![4, 1], vec![1, 3]),
-            (vec![], vec![2, 2]),
-        ];
+        let shapes: [(Vec<usize>, Vec<usize>); 4] =
+            [(vec![2, 3], vec![2, 3]), (vec![2, 3], vec![3]), (vec![4, 1], vec![1, 3]), (vec![], vec![2, 2])];
         for (a, b) in shapes {
             let label = format!("{} {a:?} {b:?}", op.name());
-            cases.push(Case::new(
-                op.name(),
-                &label,
-                vec![(a, left), (b, right)],
-                move |x| x[0].binary(op, &x[1]),
-            ));
+            cases.push(Case::new(op.name(), &label, vec![(a, left), (b, right)], move |x| x[0].binary(op, &x[1])));
         }
     }
     for op in ALL_REDUCE {
         let name = op.name();
-        cases.push(Case::new(
-            name,
-            &format!("{name} all"),
-            vec![(vec![3, 4], Normal)],
-            move |x| x[0].reduce(op, None, false),
-        ));
-        cases.push(Case::new(
-            name,
-            &format!("{name} dim 1"),
-            vec![(vec![2, 3, 4], Normal)],
-            move |x| x[0].reduce(op, Some(&[1]), false),
-        ));
-        cases.push(Case::new(
-            name,
-            &format!("{name} dims 0,-1 keepdim"),
-            vec![(vec![2, 3, 4], Normal)],
-            move |x| x[0].reduce(op, Some(&[0, -1]), true),
-        ));
-        cases.push(Case::new(
-            name,
-            &format!("{name} size-1 dim"),
-            vec![(vec![3, 1], Normal)],
-            move |x| x[0].reduce(op, Some(&[1]), true),
-        ));
+        cases.push(Case::new(name, &format!("{name} all"), vec![(vec![3, 4], Normal)], move |x| {
+            x[0].reduce(op, None, false)
+        }));
+        cases.push(Case::new(name, &format!("{name} dim 1"), vec![(vec![2, 3, 4], Normal)], move |x| {
+            x[0].reduce(op, Some(&[1]), false)
+        }));
+        cases.push(Case::new(name, &format!("{name} dims 0,-1 keepdim"), vec![(vec![2, 3, 4], Normal)], move |x| {
+            x[0].reduce(op, Some(&[0, -1]), true)
+        }));
+        cases.push(Case::new(name, &format!("{name} size-1 dim"), vec![(vec![3, 1], Normal)], move |x| {
+            x[0].reduce(op, Some(&[1]), true)
+        }));
     }
-    for (op, name) in [
-        (SoftmaxOp::Softmax, "softmax"),
-        (SoftmaxOp::LogSoftmax, "log_softmax"),
-    ] {
-        cases.push(Case::new(
-            name,
-            &format!("{name} last"),
-            vec![(vec![2, 5], Normal)],
-            move |x| x[0].softmax_like(op, -1),
-        ));
-        cases.push(Case::new(
-            name,
-            &format!("{name} first"),
-            vec![(vec![3, 2, 2], Normal)],
-            move |x| x[0].softmax_like(op, 0),
-        ));
-        cases.push(Case::new(
-            name,
-            &format!("{name} size-1"),
-            vec![(vec![4, 1], Normal)],
-            move |x| x[0].softmax_like(op, 1),
-        ));
+    for (op, name) in [(SoftmaxOp::Softmax, "softmax"), (SoftmaxOp::LogSoftmax, "log_softmax")] {
+        cases.push(Case::new(name, &format!("{name} last"), vec![(vec![2, 5], Normal)], move |x| {
+            x[0].softmax_like(op, -1)
+        }));
+        cases.push(Case::new(name, &format!("{name} first"), vec![(vec![3, 2, 2], Normal)], move |x| {
+            x[0].softmax_like(op, 0)
+        }));
+        cases.push(Case::new(name, &format!("{name} size-1"), vec![(vec![4, 1], Normal)], move |x| {
+            x[0].softmax_like(op, 1)
+        }));
     }
-    cases.push(Case::new(
-        "clip",
-        "clip both",
-        vec![(vec![3, 4], Normal)],
-        |x| x[0].clip(Some(-0.5), Some(0.7)),
-    ));
-    cases.push(Case::new(
-        "clip",
-        "clip low",
-        vec![(vec![5], Normal)],
-        |x| x[0].clip(Some(0.1), None),
-    ));
+    cases.push(Case::new("clip", "clip both", vec![(vec![3, 4], Normal)], |x| x[0].clip(Some(-0.5), Some(0.7))));
+    cases.push(Case::new("clip", "clip low", vec![(vec![5], Normal)], |x| x[0].clip(Some(0.1), None)));
     for (a_trans, b_trans) in [(false, false), (true, false), (false, true), (true, true)] {
         let a = if a_trans { vec![4, 3] } else { vec![3, 4] };
         let b = if b_trans { vec![2, 4] } else { vec![4, 2] };
         let label = format!("matmul trans {a_trans} {b_trans}");
-        cases.push(Case::new(
-            "matmul",
-            &label,
-            vec![(a, Normal), (b, Normal)],
-            move |x| x[0].matmul(&x[1], a_trans, b_trans, None),
-        ));
+        cases.push(Case::new("matmul", &label, vec![(a, Normal), (b, Normal)], move |x| {
+            x[0].matmul(&x[1], a_trans, b_trans, None)
+        }));
     }
     cases.push(Case::new(
         "matmul",
@@ -206,150 +149,56 @@ pub fn cases() -> Vec<Case> {
         vec![(vec![1, 2, 3], Normal), (vec![2, 3, 2], Normal)],
         |x| x[0].matmul(&x[1], false, false, None),
     ));
-    cases.push(Case::new(
-        "reshape",
-        "reshape",
-        vec![(vec![2, 6], Normal)],
-        |x| x[0].reshape(&[3, 1, 4])?.unary(UnaryOp::Sin),
-    ));
-    cases.push(Case::new(
-        "permute",
-        "permute",
-        vec![(vec![2, 3, 4], Normal)],
-        |x| x[0].permute(&[2, 0, 1]),
-    ));
-    cases.push(Case::new(
-        "permute",
-        "transpose",
-        vec![(vec![3, 2], Normal)],
-        |x| x[0].transpose(0, 1),
-    ));
-    cases.push(Case::new(
-        "concat",
-        "concat dim 1",
-        vec![(vec![2, 3], Normal), (vec![2, 2], Normal)],
-        |x| Var::concat(&x[..2], 1),
-    ));
+    cases.push(Case::new("reshape", "reshape", vec![(vec![2, 6], Normal)], |x| {
+        x[0].reshape(&[3, 1, 4])?.unary(UnaryOp::Sin)
+    }));
+    cases.push(Case::new("permute", "permute", vec![(vec![2, 3, 4], Normal)], |x| x[0].permute(&[2, 0, 1])));
+    cases.push(Case::new("permute", "transpose", vec![(vec![3, 2], Normal)], |x| x[0].transpose(0, 1)));
+    cases.push(Case::new("concat", "concat dim 1", vec![(vec![2, 3], Normal), (vec![2, 2], Normal)], |x| {
+        Var::concat(&x[..2], 1)
+    }));
     cases.push(Case::new(
         "concat",
         "concat dim 0",
-        vec![
-            (vec![1, 3], Normal),
-            (vec![2, 3], Normal),
-            (vec![1, 3], Normal),
-        ],
+        vec![(vec![1, 3], Normal), (vec![2, 3], Normal), (vec![1, 3], Normal)],
         |x| Var::concat(x, 0),
     ));
-    cases.push(Case::new(
-        "slice",
-        "slice strided",
-        vec![(vec![4, 5], Normal)],
-        |x| {
-            x[0].slice(&[
-                SliceSpec {
-                    start: 1,
-                    step: 2,
-                    count: 2,
-                },
-                SliceSpec {
-                    start: 4,
-                    step: -2,
-                    count: 3,
-                },
-            ])
-        },
-    ));
+    cases.push(Case::new("slice", "slice strided", vec![(vec![4, 5], Normal)], |x| {
+        x[0].slice(&[SliceSpec { start: 1, step: 2, count: 2 }, SliceSpec { start: 4, step: -2, count: 3 }])
+    }));
     cases.push(Case::new(
         "assign_slice",
         "assign_slice broadcast",
         vec![(vec![4, 5], Normal), (vec![3], Normal)],
         |x| {
             x[0].assign_slice(
-                &[
-                    SliceSpec {
-                        start: 0,
-                        step: 2,
-                        count: 2,
-                    },
-                    SliceSpec {
-                        start: 1,
-                        step: 1,
-                        count: 3,
-                    },
-                ],
+                &[SliceSpec { start: 0, step: 2, count: 2 }, SliceSpec { start: 1, step: 1, count: 3 }],
                 &x[1],
             )
         },
     ));
-    cases.push(Case::new(
-        "assign_slice",
-        "assign_slice full",
-        vec![(vec![3, 2], Normal), (vec![3, 1], Normal)],
-        |x| {
-            x[0].assign_slice(
-                &[
-                    full(3),
-                    SliceSpec {
-                        start: 1,
-                        step: 1,
-                        count: 1,
-                    },
-                ],
-                &x[1],
-            )?
-            .unary(UnaryOp::Tanh)
-        },
-    ));
-    cases.push(Case::new(
-        "view",
-        "view ragged tile",
-        vec![(vec![5, 6], Normal)],
-        |x| {
-            x[0].view(&[4, 4], &[2, 3], Some(&[3, 3]))?
-                .unary(UnaryOp::Exp)
-        },
-    ));
-    cases.push(Case::new(
-        "view",
-        "view inner tile",
-        vec![(vec![4, 4], Normal)],
-        |x| x[0].view(&[2, 2], &[1, 1], None),
-    ));
-    cases.push(Case::new(
-        "assemble",
-        "assemble ragged tile",
-        vec![(vec![5, 6], Normal), (vec![4, 4], Normal)],
-        |x| {
-            let tile = x[1].view(&[4, 4], &[0, 0], Some(&[3, 3]))?;
-            x[0].assemble(&tile, &[2, 3])
-        },
-    ));
-    cases.push(Case::new(
-        "assemble",
-        "assemble full tile",
-        vec![(vec![3, 4], Normal), (vec![2, 2], Normal)],
-        |x| x[0].assemble(&x[1], &[1, 2]),
-    ));
-    cases.push(Case::new(
-        "cast",
-        "cast to f64",
-        vec![(vec![2, 3], Normal)],
-        |x| x[0].cast(DType::F64)?.unary(UnaryOp::Tanh),
-    ));
-    cases.push(Case::new(
-        "normal_cdf",
-        "gelu'' via create_graph",
-        vec![(vec![2, 3], Normal)],
-        |x| {
-            // d/dx of Σ gelu(x) is gelu'(x) = Φ(x) + xφ(x); its gradient exercises normal_cdf's rule.
-            let total = x[0].unary(UnaryOp::GeluErf)?.sum()?;
-            let first = grad(&[total], &[x[0].clone()], None, true)?;
-            Ok(first
-                .into_iter()
-                .next()
-                .flatten()
-                .expect("gelu depends on x"))
-        },
-    ));
+    cases.push(Case::new("assign_slice", "assign_slice full", vec![(vec![3, 2], Normal), (vec![3, 1], Normal)], |x| {
+        x[0].assign_slice(&[full(3), SliceSpec { start: 1, step: 1, count: 1 }], &x[1])?.unary(UnaryOp::Tanh)
+    }));
+    cases.push(Case::new("view", "view ragged tile", vec![(vec![5, 6], Normal)], |x| {
+        x[0].view(&[4, 4], &[2, 3], Some(&[3, 3]))?.unary(UnaryOp::Exp)
+    }));
+    cases.push(Case::new("view", "view inner tile", vec![(vec![4, 4], Normal)], |x| x[0].view(&[2, 2], &[1, 1], None)));
+    cases.push(Case::new("assemble", "assemble ragged tile", vec![(vec![5, 6], Normal), (vec![4, 4], Normal)], |x| {
+        let tile = x[1].view(&[4, 4], &[0, 0], Some(&[3, 3]))?;
+        x[0].assemble(&tile, &[2, 3])
+    }));
+    cases.push(Case::new("assemble", "assemble full tile", vec![(vec![3, 4], Normal), (vec![2, 2], Normal)], |x| {
+        x[0].assemble(&x[1], &[1, 2])
+    }));
+    cases.push(Case::new("cast", "cast to f64", vec![(vec![2, 3], Normal)], |x| {
+        x[0].cast(DType::F64)?.unary(UnaryOp::Tanh)
+    }));
+    cases.push(Case::new("normal_cdf", "gelu'' via create_graph", vec![(vec![2, 3], Normal)], |x| {
+        // d/dx of Σ gelu(x) is gelu'(x) = Φ(x) + xφ(x); its gradient exercises normal_cdf's rule.
+        let total = x[0].unary(UnaryOp::GeluErf)?.sum()?;
+        let first = grad(&[total], &[x[0].clone()], None, true)?;
+        Ok(first.into_iter().next().flatten().expect("gelu depends on x"))
+    }));
     cases
 }

@@ -78,7 +78,16 @@ pub fn unary_ops() {
 /// 0.044715·x³ is 4.5e10) and exp overflows only where e^x does in the dtype (e^88 ≈ 1.65e38: finite in
 /// f32 and bf16, ∞ in f16).
 pub fn unary_extremes() {
-    let ops = [UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Silu, UnaryOp::GeluErf, UnaryOp::GeluTanh, UnaryOp::Relu, UnaryOp::Exp, UnaryOp::Neg];
+    let ops = [
+        UnaryOp::Sigmoid,
+        UnaryOp::Tanh,
+        UnaryOp::Silu,
+        UnaryOp::GeluErf,
+        UnaryOp::GeluTanh,
+        UnaryOp::Relu,
+        UnaryOp::Exp,
+        UnaryOp::Neg,
+    ];
     for dtype in ALL_DTYPES {
         let values: Vec<f64> = [-1e4, -88.0, -20.0, 20.0, 88.0, 1e4].iter().map(|&v| round_to(dtype, v)).collect();
         let tensor = Tensor::from_f64(values.clone(), &[6], dtype).unwrap();
@@ -110,17 +119,26 @@ pub fn nan_propagation() {
                 let got = tensor.reduce(op, Some(&[-1]), false).unwrap().to_f64_vec();
                 let (_, exact) = reference::reduce(op, &[2, 37], &values, &[1], false);
                 assert!(got[0].is_nan() && exact[0].is_nan(), "{}: {got:?}", context(&format!("{op:?}")));
-                assert!((got[1] - round_to(dtype, exact[1])).abs() <= 1e-3 * (1.0 + exact[1].abs()), "{}: {got:?} vs {exact:?}", context(&format!("{op:?}")));
+                assert!(
+                    (got[1] - round_to(dtype, exact[1])).abs() <= 1e-3 * (1.0 + exact[1].abs()),
+                    "{}: {got:?} vs {exact:?}",
+                    context(&format!("{op:?}"))
+                );
             }
             let zero = Tensor::scalar(0.0, dtype);
             for op in [BinaryOp::Maximum, BinaryOp::Minimum] {
                 let expected: Vec<f64> = values.iter().map(|&v| reference::binary(op, v, 0.0)).collect();
                 assert_exact(&context(&format!("{op:?}")), &tensor.binary(op, &zero).unwrap().to_f64_vec(), &expected);
-                assert_exact(&context(&format!("{op:?} swapped")), &zero.binary(op, &tensor).unwrap().to_f64_vec(), &expected);
+                assert_exact(
+                    &context(&format!("{op:?} swapped")),
+                    &zero.binary(op, &tensor).unwrap().to_f64_vec(),
+                    &expected,
+                );
             }
             let relu: Vec<f64> = values.iter().map(|&v| reference::unary(UnaryOp::Relu, v)).collect();
             assert_exact(&context("relu"), &tensor.unary(UnaryOp::Relu).unwrap().to_f64_vec(), &relu);
-            let clipped: Vec<f64> = values.iter().map(|&v| if v.is_nan() { v } else { round_to(dtype, v.clamp(-1.0, 1.0)) }).collect();
+            let clipped: Vec<f64> =
+                values.iter().map(|&v| if v.is_nan() { v } else { round_to(dtype, v.clamp(-1.0, 1.0)) }).collect();
             assert_exact(&context("clip"), &tensor.clip(Some(-1.0), Some(1.0)).unwrap().to_f64_vec(), &clipped);
         }
     }
@@ -185,7 +203,10 @@ pub fn binary_ops() {
                 let expected: Vec<f64> = exact.iter().map(|&e| round_to(out_dtype, e)).collect();
                 let index = |flat: usize| reference::unravel(flat, &shape);
                 assert_close(&context, &got.to_f64_vec(), &expected, |i, e| {
-                    let (x, y) = (reference::broadcast_at(&a_values, a_shape, &index(i)), reference::broadcast_at(&b_values, b_shape, &index(i)));
+                    let (x, y) = (
+                        reference::broadcast_at(&a_values, a_shape, &index(i)),
+                        reference::broadcast_at(&b_values, b_shape, &index(i)),
+                    );
                     with_rounding(out_dtype, e, binary_tolerance(op, x, y, exact[i], compute_epsilon(out_dtype)))
                 });
             }
@@ -204,13 +225,18 @@ pub fn clip() {
                 .iter()
                 .map(|&x| round_to(dtype, low.map_or(x, |l: f64| x.max(l)).min(high.unwrap_or(f64::INFINITY))))
                 .collect();
-            assert_exact(&format!("clip {dtype} {low:?} {high:?}"), &tensor.clip(low, high).unwrap().to_f64_vec(), &clamped);
+            assert_exact(
+                &format!("clip {dtype} {low:?} {high:?}"),
+                &tensor.clip(low, high).unwrap().to_f64_vec(),
+                &clamped,
+            );
         }
     }
 }
 
 /// The dim lists to reduce over for a rank-3 tensor: all, single, negative, several, keepdim on/off.
-const REDUCE_DIMS: [Option<&[isize]>; 7] = [None, Some(&[0]), Some(&[2]), Some(&[-1]), Some(&[0, 2]), Some(&[-3, -2]), Some(&[1, 0, 2])];
+const REDUCE_DIMS: [Option<&[isize]>; 7] =
+    [None, Some(&[0]), Some(&[2]), Some(&[-1]), Some(&[0, 2]), Some(&[-3, -2]), Some(&[1, 0, 2])];
 
 /// Error bound of an f32 reduction of the group with n elements: recursive summation errs by at most
 /// (n−1)·ε·Σ|x| (pairwise or lane-split sums by less), the mean adds one rounding; max/min are exact.
@@ -241,12 +267,28 @@ pub fn reductions() {
                         let axes = reference::axes_of(dims, shape.len());
                         let (out_shape, exact) = reference::reduce(op, shape, &values, &axes, keepdim);
                         assert_eq!((got.shape(), got.dtype()), (&out_shape[..], dtype), "{context}");
-                        let (_, abs_sums) = reference::reduce(ReduceOp::Sum, shape, &values.iter().map(|v| v.abs()).collect::<Vec<_>>(), &axes, keepdim);
-                        let (_, square_means) = reference::reduce(ReduceOp::Mean, shape, &values.iter().map(|v| v * v).collect::<Vec<_>>(), &axes, keepdim);
+                        let (_, abs_sums) = reference::reduce(
+                            ReduceOp::Sum,
+                            shape,
+                            &values.iter().map(|v| v.abs()).collect::<Vec<_>>(),
+                            &axes,
+                            keepdim,
+                        );
+                        let (_, square_means) = reference::reduce(
+                            ReduceOp::Mean,
+                            shape,
+                            &values.iter().map(|v| v * v).collect::<Vec<_>>(),
+                            &axes,
+                            keepdim,
+                        );
                         let n: usize = axes.iter().map(|&a| shape[a]).product();
                         let expected: Vec<f64> = exact.iter().map(|&e| round_to(dtype, e)).collect();
                         assert_close(&context, &got.to_f64_vec(), &expected, |i, e| {
-                            with_rounding(dtype, e, reduce_tolerance(op, n, abs_sums[i], square_means[i], compute_epsilon(dtype)))
+                            with_rounding(
+                                dtype,
+                                e,
+                                reduce_tolerance(op, n, abs_sums[i], square_means[i], compute_epsilon(dtype)),
+                            )
                         });
                     }
                 }
@@ -302,7 +344,10 @@ pub fn softmax_extremes() {
         let log = x.softmax_like(SoftmaxOp::LogSoftmax, 1).unwrap().to_f64_vec();
         assert!(soft.iter().chain(&log).all(|v| v.is_finite()), "{dtype}: {soft:?} {log:?}");
         assert_exact(&format!("softmax ±1e4 {dtype}"), &soft, &[0.5, 0.0, 0.0, 0.5, 0.25, 0.25, 0.25, 0.25]);
-        let expected: Vec<f64> = reference::softmax(&[2, 4], &values, 1, true).iter().map(|&v| round_to(dtype, v)).collect();
-        assert_close(&format!("log_softmax ±1e4 {dtype}"), &log, &expected, |_, e| 4.0 * compute_epsilon(dtype) * e.abs() + narrow_slack(dtype, e));
+        let expected: Vec<f64> =
+            reference::softmax(&[2, 4], &values, 1, true).iter().map(|&v| round_to(dtype, v)).collect();
+        assert_close(&format!("log_softmax ±1e4 {dtype}"), &log, &expected, |_, e| {
+            4.0 * compute_epsilon(dtype) * e.abs() + narrow_slack(dtype, e)
+        });
     }
 }

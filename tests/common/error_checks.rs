@@ -2,7 +2,9 @@
 //! never a panic. Shared by the native and the wasm tests (wasm32 has a 32-bit `usize`).
 
 use tilelab::error::TensorError;
-use tilelab::tensor::{set_allocation_limit, BinaryOp, DType, ReduceOp, SliceSpec, SoftmaxOp, Tensor, DEFAULT_ALLOCATION_LIMIT};
+use tilelab::tensor::{
+    set_allocation_limit, BinaryOp, DType, ReduceOp, SliceSpec, SoftmaxOp, Tensor, DEFAULT_ALLOCATION_LIMIT,
+};
 
 /// f32 zeros of `shape`.
 fn zeros(shape: &[usize]) -> Tensor {
@@ -12,14 +14,20 @@ fn zeros(shape: &[usize]) -> Tensor {
 /// Shape errors name the op and both operands' full shapes.
 pub fn shape_mismatch() {
     let error = zeros(&[2, 3]).binary(BinaryOp::Sub, &zeros(&[4])).unwrap_err();
-    assert!(matches!(&error, TensorError::ShapeMismatch { op: "sub", lhs, rhs, .. } if lhs == &[2, 3] && rhs == &[4]), "{error:?}");
+    assert!(
+        matches!(&error, TensorError::ShapeMismatch { op: "sub", lhs, rhs, .. } if lhs == &[2, 3] && rhs == &[4]),
+        "{error:?}"
+    );
     let message = error.to_string();
     assert!(message.starts_with("sub: shapes [2, 3] and [4]"), "{message}");
     let message = zeros(&[2, 3]).matmul(&zeros(&[2, 3]), false, false, None).unwrap_err().to_string();
     assert_eq!(message, "matmul: shapes [2, 3] and [2, 3] do not match: inner dims 3 ≠ 2");
     let message = zeros(&[2, 2, 3]).matmul(&zeros(&[3, 3, 4]), false, false, None).unwrap_err().to_string();
     assert!(message.starts_with("matmul: shapes [2, 2, 3] and [3, 3, 4]"), "{message}");
-    assert!(matches!(zeros(&[3]).matmul(&zeros(&[3, 1]), false, false, None), Err(TensorError::ShapeMismatch { op: "matmul", .. })));
+    assert!(matches!(
+        zeros(&[3]).matmul(&zeros(&[3, 1]), false, false, None),
+        Err(TensorError::ShapeMismatch { op: "matmul", .. })
+    ));
     let message = zeros(&[2, 3]).reshape(&[4, 2]).unwrap_err().to_string();
     assert!(message.starts_with("reshape: shapes [2, 3] and [4, 2]"), "{message}");
     let message = Tensor::concat(&[zeros(&[2, 3]), zeros(&[3, 2])], 0).unwrap_err().to_string();
@@ -42,10 +50,19 @@ pub fn bad_dims() {
     bad(matrix.softmax_like(SoftmaxOp::LogSoftmax, -3), "log_softmax", -3);
     bad(matrix.transpose(0, 5), "transpose", 5);
     bad(Tensor::concat(std::slice::from_ref(&matrix), -3), "concat", -3);
-    assert!(matches!(matrix.reduce(ReduceOp::Sum, Some(&[1, -1]), false), Err(TensorError::BadArgument { op: "sum", .. })));
+    assert!(matches!(
+        matrix.reduce(ReduceOp::Sum, Some(&[1, -1]), false),
+        Err(TensorError::BadArgument { op: "sum", .. })
+    ));
     assert!(matches!(matrix.permute(&[1, 1]), Err(TensorError::BadArgument { op: "permute", .. })));
-    assert!(matches!(Tensor::scalar(1.0, DType::F32).softmax_like(SoftmaxOp::Softmax, 0), Err(TensorError::BadArgument { .. })));
-    assert!(matches!(zeros(&[0, 2]).reduce(ReduceOp::Amax, Some(&[0]), false), Err(TensorError::BadArgument { op: "amax", .. })));
+    assert!(matches!(
+        Tensor::scalar(1.0, DType::F32).softmax_like(SoftmaxOp::Softmax, 0),
+        Err(TensorError::BadArgument { .. })
+    ));
+    assert!(matches!(
+        zeros(&[0, 2]).reduce(ReduceOp::Amax, Some(&[0]), false),
+        Err(TensorError::BadArgument { op: "amax", .. })
+    ));
 }
 
 /// Shapes whose element count does not fit in `usize` (32 bits in wasm) are errors, not panics.
@@ -54,11 +71,23 @@ pub fn element_count_overflow() {
     // factors, overflows: on wasm32 that is 65536 · 65536).
     let root = 1usize << (usize::BITS / 2);
     for shape in [&[usize::MAX, 2][..], &[root, root], &[3, usize::MAX / 2]] {
-        assert!(matches!(Tensor::zeros(shape, DType::F32), Err(TensorError::ElementCountOverflow { op: "full", .. })), "{shape:?}");
+        assert!(
+            matches!(Tensor::zeros(shape, DType::F32), Err(TensorError::ElementCountOverflow { op: "full", .. })),
+            "{shape:?}"
+        );
     }
-    assert!(matches!(zeros(&[0]).reshape(&[usize::MAX, 2]), Err(TensorError::ElementCountOverflow { op: "reshape", .. })));
-    assert!(matches!(Tensor::randn(&[usize::MAX, 3], DType::F32, Some(1)), Err(TensorError::ElementCountOverflow { op: "randn", .. })));
-    assert!(matches!(Tensor::arange(0.0, 1e300, 1.0, DType::F32), Err(TensorError::ElementCountOverflow { op: "arange", .. })));
+    assert!(matches!(
+        zeros(&[0]).reshape(&[usize::MAX, 2]),
+        Err(TensorError::ElementCountOverflow { op: "reshape", .. })
+    ));
+    assert!(matches!(
+        Tensor::randn(&[usize::MAX, 3], DType::F32, Some(1)),
+        Err(TensorError::ElementCountOverflow { op: "randn", .. })
+    ));
+    assert!(matches!(
+        Tensor::arange(0.0, 1e300, 1.0, DType::F32),
+        Err(TensorError::ElementCountOverflow { op: "arange", .. })
+    ));
     // A dim of 0 makes the count 0 whatever the other dims are.
     assert_eq!(Tensor::zeros(&[usize::MAX, 0], DType::F32).unwrap().numel(), 0);
 }

@@ -89,9 +89,17 @@ pub fn concat() {
             assert_exact(&format!("concat dim {dim}"), &joined.to_f64_vec(), &expected);
         }
     }
-    let mixed = Tensor::concat(&[Tensor::full(&[1], 0.1, DType::F16).unwrap(), Tensor::full(&[2], 0.1, DType::Bf16).unwrap()], 0).unwrap();
+    let mixed = Tensor::concat(
+        &[Tensor::full(&[1], 0.1, DType::F16).unwrap(), Tensor::full(&[2], 0.1, DType::Bf16).unwrap()],
+        0,
+    )
+    .unwrap();
     assert_eq!(mixed.dtype(), DType::F32);
-    assert_exact("concat f16 with bf16", &mixed.to_f64_vec(), &[round_to(DType::F16, 0.1), round_to(DType::Bf16, 0.1), round_to(DType::Bf16, 0.1)]);
+    assert_exact(
+        "concat f16 with bf16",
+        &mixed.to_f64_vec(),
+        &[round_to(DType::F16, 0.1), round_to(DType::Bf16, 0.1), round_to(DType::Bf16, 0.1)],
+    );
 }
 
 /// Python's `start:stop:step`, each part optional.
@@ -116,12 +124,21 @@ pub fn slice_and_assign() {
     for dtype in ALL_DTYPES {
         for (python, resolved) in cases {
             let (tensor, values) = random_tensor(&mut inputs, &[5, 6], -5.0, 5.0, dtype);
-            let specs: Vec<SliceSpec> = python.iter().zip([5, 6]).map(|(&(a, b, c), size)| SliceSpec::from_python(a, b, c, size).unwrap()).collect();
-            let hand: Vec<SliceSpec> = resolved.iter().map(|&(start, step, count)| SliceSpec { start, step, count }).collect();
+            let specs: Vec<SliceSpec> = python
+                .iter()
+                .zip([5, 6])
+                .map(|(&(a, b, c), size)| SliceSpec::from_python(a, b, c, size).unwrap())
+                .collect();
+            let hand: Vec<SliceSpec> =
+                resolved.iter().map(|&(start, step, count)| SliceSpec { start, step, count }).collect();
             assert_eq!(specs, hand, "{python:?}");
             let got = tensor.slice(&specs).unwrap();
             assert_eq!(got.shape(), &[resolved[0].2, resolved[1].2]);
-            assert_exact(&format!("slice {python:?} {dtype}"), &got.to_f64_vec(), &reference::slice(&[5, 6], &values, &resolved));
+            assert_exact(
+                &format!("slice {python:?} {dtype}"),
+                &got.to_f64_vec(),
+                &reference::slice(&[5, 6], &values, &resolved),
+            );
             // x[specs] = row (broadcast over the first dim); 0.3 + column index, rounded to the dtype.
             let row: Vec<f64> = (0..resolved[1].2).map(|j| 0.3 + j as f64).collect();
             tensor.assign_slice(&specs, &Tensor::from_f64(row.clone(), &[1, row.len()], DType::F64).unwrap()).unwrap();
@@ -153,7 +170,11 @@ pub fn view_and_assemble() {
             let expected: Vec<f64> = (0..16)
                 .map(|flat| {
                     let (i, j) = (flat / 4, flat % 4);
-                    if i < valid[0] && j < valid[1] { values[(row + i) * 10 + col + j] } else { 0.0 }
+                    if i < valid[0] && j < valid[1] {
+                        values[(row + i) * 10 + col + j]
+                    } else {
+                        0.0
+                    }
                 })
                 .collect();
             assert_exact(&format!("view at ({row}, {col})"), &tile.to_f64_vec(), &expected);
@@ -168,7 +189,8 @@ pub fn view_and_assemble() {
     let out = Tensor::full(&[5, 5], 7.0, DType::F32).unwrap();
     let tile = Tensor::ones(&[3, 3], DType::F32).unwrap().with_valid_shape(Some(vec![2, 1]));
     out.assemble(&tile, &[1, 3]).unwrap();
-    let expected: Vec<f64> = (0..25).map(|flat| if (flat / 5 == 1 || flat / 5 == 2) && flat % 5 == 3 { 1.0 } else { 7.0 }).collect();
+    let expected: Vec<f64> =
+        (0..25).map(|flat| if (flat / 5 == 1 || flat / 5 == 2) && flat % 5 == 3 { 1.0 } else { 7.0 }).collect();
     assert_exact("assemble valid region only", &out.to_f64_vec(), &expected);
 }
 
@@ -183,7 +205,13 @@ pub fn cast() {
         // Just above the f16 (bf16) tie between 1 and its successor: rounding once goes up; rounding
         // through f32 first would land exactly on the tie and go down to 1.
         let above_ties = [1.0 + 2f64.powi(-11) + 2f64.powi(-40), 1.0 + 2f64.powi(-8) + 2f64.powi(-40)];
-        values.extend([round_to(from, 0.1), round_to(from, 1.0 + 2f64.powi(-9)), round_to(from, above_ties[0]), round_to(from, above_ties[1]), 0.0]);
+        values.extend([
+            round_to(from, 0.1),
+            round_to(from, 1.0 + 2f64.powi(-9)),
+            round_to(from, above_ties[0]),
+            round_to(from, above_ties[1]),
+            0.0,
+        ]);
         let tensor = Tensor::from_f64(values.clone(), &[2, 35], from).unwrap().with_valid_shape(Some(vec![1, 35]));
         for to in ALL_DTYPES {
             let got = tensor.cast(to).unwrap();

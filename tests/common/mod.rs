@@ -13,8 +13,8 @@
 pub mod browser_suite;
 pub mod checks;
 pub mod error_checks;
-pub mod matmul_checks;
 pub mod layout_checks;
+pub mod matmul_checks;
 pub mod reference;
 pub mod rng_golden;
 
@@ -38,7 +38,11 @@ fn format_of(dtype: DType) -> (i32, i32, i32) {
 /// binade of |value|; subnormals share the spacing of the smallest normal binade).
 pub fn ulp(dtype: DType, value: f64) -> f64 {
     let (bits, min_exponent, _) = format_of(dtype);
-    let exponent = if value == 0.0 || !value.is_finite() { min_exponent } else { (value.abs().log2().floor() as i32).max(min_exponent) };
+    let exponent = if value == 0.0 || !value.is_finite() {
+        min_exponent
+    } else {
+        (value.abs().log2().floor() as i32).max(min_exponent)
+    };
     2f64.powi(exponent - bits)
 }
 

@@ -76,7 +76,18 @@ pub fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
     let rank = a.len().max(b.len());
     let padded = |s: &[usize]| [vec![1; rank - s.len()], s.to_vec()].concat();
     let (a, b) = (padded(a), padded(b));
-    a.iter().zip(&b).map(|(&x, &y)| if x == y || y == 1 { Some(x) } else if x == 1 { Some(y) } else { None }).collect()
+    a.iter()
+        .zip(&b)
+        .map(|(&x, &y)| {
+            if x == y || y == 1 {
+                Some(x)
+            } else if x == 1 {
+                Some(y)
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// Flat position in a tensor of `shape` of a multi-index of the broadcast shape (right-aligned; dims
@@ -98,7 +109,13 @@ pub fn expand(values: &[f64], shape: &[usize], target: &[usize]) -> Vec<f64> {
 }
 
 /// `op(a, b)` with broadcasting; `None` when the shapes do not broadcast.
-pub fn broadcast_binary(op: BinaryOp, a: &[f64], a_shape: &[usize], b: &[f64], b_shape: &[usize]) -> Option<(Vec<usize>, Vec<f64>)> {
+pub fn broadcast_binary(
+    op: BinaryOp,
+    a: &[f64],
+    a_shape: &[usize],
+    b: &[f64],
+    b_shape: &[usize],
+) -> Option<(Vec<usize>, Vec<f64>)> {
     let shape = broadcast_shape(a_shape, b_shape)?;
     let values = (0..shape.iter().product())
         .map(|flat| {
@@ -146,7 +163,8 @@ pub fn reduce(op: ReduceOp, shape: &[usize], values: &[f64], axes: &[usize], kee
             }
         })
         .collect();
-    let out_shape = if keepdim { kept_shape } else { (0..shape.len()).filter(|a| !axes.contains(a)).map(|a| shape[a]).collect() };
+    let out_shape =
+        if keepdim { kept_shape } else { (0..shape.len()).filter(|a| !axes.contains(a)).map(|a| shape[a]).collect() };
     (out_shape, out)
 }
 
@@ -156,11 +174,15 @@ pub fn lines_along(shape: &[usize], axis: usize) -> Vec<Vec<usize>> {
     for flat in 0..shape.iter().product::<usize>() {
         let index = unravel(flat, shape);
         if index[axis] == 0 {
-            lines.push((0..shape[axis]).map(|i| {
-                let mut at = index.clone();
-                at[axis] = i;
-                ravel(&at, shape)
-            }).collect());
+            lines.push(
+                (0..shape[axis])
+                    .map(|i| {
+                        let mut at = index.clone();
+                        at[axis] = i;
+                        ravel(&at, shape)
+                    })
+                    .collect(),
+            );
         }
     }
     lines
@@ -182,7 +204,14 @@ pub fn softmax(shape: &[usize], values: &[f64], axis: usize, log: bool) -> Vec<f
 
 /// `op(a) @ op(b)` over broadcast batch dims, plus Σ_p |a_ip·b_pj| per output (the scale of the
 /// rounding error bound of a dot product).
-pub fn matmul(a: &[f64], a_shape: &[usize], b: &[f64], b_shape: &[usize], a_trans: bool, b_trans: bool) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
+pub fn matmul(
+    a: &[f64],
+    a_shape: &[usize],
+    b: &[f64],
+    b_shape: &[usize],
+    a_trans: bool,
+    b_trans: bool,
+) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
     let (ar, br) = (a_shape.len(), b_shape.len());
     let (a_rows, a_cols, b_rows, b_cols) = (a_shape[ar - 2], a_shape[ar - 1], b_shape[br - 2], b_shape[br - 1]);
     let (m, k) = if a_trans { (a_cols, a_rows) } else { (a_rows, a_cols) };

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 
 use tilelab::npu::{allocate_gm, execute, simulate, NpuConfig, Simulation};
 use tilelab::tensor::{DType, SliceSpec, Tensor};
-use tilelab::tile::{lower_work, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, TensorId, TileValue, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
+use tilelab::tile::{
+    lower_work, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, TensorId, TileValue, TileWork, ValueId,
+    WorkSettings, WorkStep, WorkUnit,
+};
 
 /// The lowering target of a preset, as the language would derive it.
 pub fn target(config: &NpuConfig) -> LoweringTarget {

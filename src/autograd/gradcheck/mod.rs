@@ -44,7 +44,14 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { mode: CheckMode::Auto, full_limit: 4096, projections: 3, seed: 0, tolerance: None, worst_count: 5 }
+        CheckOptions {
+            mode: CheckMode::Auto,
+            full_limit: 4096,
+            projections: 3,
+            seed: 0,
+            tolerance: None,
+            worst_count: 5,
+        }
     }
 }
 
@@ -52,7 +59,11 @@ impl Default for CheckOptions {
 /// both on leaves of the inputs' dtypes (analytic side) and on f64 copies (numerical side). Captured
 /// constants of other dtypes promote to f64 on the numerical side; an explicit cast to a narrow
 /// dtype inside `function` makes that part of the numerical side narrow too.
-pub fn check_gradient(function: &dyn Fn(&[Var]) -> Result<Var>, inputs: &[Tensor], options: &CheckOptions) -> Result<GradCheckReport> {
+pub fn check_gradient(
+    function: &dyn Fn(&[Var]) -> Result<Var>,
+    inputs: &[Tensor],
+    options: &CheckOptions,
+) -> Result<GradCheckReport> {
     check_gradient_with_progress(function, inputs, options, None)
 }
 
@@ -71,7 +82,11 @@ pub fn check_gradient_with_progress(
     let output_count = output.tensor().numel();
     let input_count: usize = inputs.iter().map(Tensor::numel).sum();
     let mode = match options.mode {
-        CheckMode::Auto if output_count.saturating_mul(input_count) <= options.full_limit && input_count <= FULL_INPUT_LIMIT => CheckMode::Full,
+        CheckMode::Auto
+            if output_count.saturating_mul(input_count) <= options.full_limit && input_count <= FULL_INPUT_LIMIT =>
+        {
+            CheckMode::Full
+        }
         CheckMode::Auto => CheckMode::Projection,
         chosen => chosen,
     };
@@ -81,13 +96,15 @@ pub fn check_gradient_with_progress(
     };
     let ticker = Ticker::new(progress, units);
     let numerical = Numerical::new(function, inputs)?;
-    let tolerances: Vec<Tolerance> = inputs.iter().map(|input| options.tolerance.unwrap_or_else(|| Tolerance::for_dtype(input.dtype()))).collect();
+    let tolerances: Vec<Tolerance> =
+        inputs.iter().map(|input| options.tolerance.unwrap_or_else(|| Tolerance::for_dtype(input.dtype()))).collect();
     let mut reports = Vec::with_capacity(inputs.len());
     match mode {
         CheckMode::Full | CheckMode::Auto => {
             let jacobians = analytic_jacobians(&output, &leaves, &ticker)?;
             for (index, input) in inputs.iter().enumerate() {
-                let comparison = numerical.full(index, &jacobians[index], output.shape(), &tolerances[index], &ticker)?;
+                let comparison =
+                    numerical.full(index, &jacobians[index], output.shape(), &tolerances[index], &ticker)?;
                 reports.push(comparison.into_report(index, input, tolerances[index], options.worst_count, true));
             }
         }
@@ -101,7 +118,14 @@ pub fn check_gradient_with_progress(
                     let mut direction: Vec<f64> = (0..input.numel()).map(|_| rng.normal()).collect();
                     let largest = direction.iter().fold(0.0f64, |acc, d| acc.max(d.abs())).max(f64::MIN_POSITIVE);
                     direction.iter_mut().for_each(|d| *d /= largest);
-                    let entry = numerical.projection(index, &weights, &direction, &gradients[index], projection, &tolerances[index])?;
+                    let entry = numerical.projection(
+                        index,
+                        &weights,
+                        &direction,
+                        &gradients[index],
+                        projection,
+                        &tolerances[index],
+                    )?;
                     comparisons[index].push(entry);
                     ticker.advance();
                 }
@@ -161,7 +185,13 @@ mod tests {
         let x = Tensor::randn(&[3, 4], DType::F64, Some(3)).unwrap();
         let seen = RefCell::new(Vec::new());
         let record = |done: usize, total: usize| seen.borrow_mut().push((done, total));
-        let report = check_gradient_with_progress(&|vars: &[Var]| vars[0].mul(&vars[0]), std::slice::from_ref(&x), &CheckOptions::default(), Some(&record)).unwrap();
+        let report = check_gradient_with_progress(
+            &|vars: &[Var]| vars[0].mul(&vars[0]),
+            std::slice::from_ref(&x),
+            &CheckOptions::default(),
+            Some(&record),
+        )
+        .unwrap();
         assert!(report.passed, "{report}");
         assert_eq!(report.mode, CheckMode::Full);
         assert_eq!(seen.take(), (0..=24).map(|done| (done, 24)).collect::<Vec<_>>());

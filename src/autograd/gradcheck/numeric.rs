@@ -67,7 +67,14 @@ impl<'a> Numerical<'a> {
     }
 
     /// Every Jacobian entry of input `index`; `jacobian[j][i]` is the analytic d out_j / d in_i.
-    pub fn full(&self, index: usize, jacobian: &[Vec<f64>], output_shape: &[usize], tolerance: &Tolerance, ticker: &Ticker) -> Result<Comparison> {
+    pub fn full(
+        &self,
+        index: usize,
+        jacobian: &[Vec<f64>],
+        output_shape: &[usize],
+        tolerance: &Tolerance,
+        ticker: &Ticker,
+    ) -> Result<Comparison> {
         let x = &self.values[index];
         let center = &self.center;
         let mut columns = Vec::with_capacity(x.len());
@@ -90,7 +97,8 @@ impl<'a> Numerical<'a> {
         for (i, (step, plus, minus)) in columns.into_iter().enumerate() {
             let unit = move |k: usize| if k == i { 1.0 } else { 0.0 };
             let analytic = analytic_column(i);
-            let verdicts = judge(&analytic, center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
+            let verdicts =
+                judge(&analytic, center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
             for (j, (numerical, accepted, non_differentiable)) in verdicts.into_iter().enumerate() {
                 let ratio = error_ratio(analytic[j], numerical, scale, tolerance);
                 let element = element(unravel(i, &shape), unravel(j, output_shape), analytic[j], numerical);
@@ -101,11 +109,20 @@ impl<'a> Numerical<'a> {
     }
 
     /// One projection vᵀJu for input `index`: `weights` = v, `direction` = u, `gradient` = vᵀJ.
-    pub fn projection(&self, index: usize, weights: &[f64], direction: &[f64], gradient: &[f64], number: usize, tolerance: &Tolerance) -> Result<Entry> {
+    pub fn projection(
+        &self,
+        index: usize,
+        weights: &[f64],
+        direction: &[f64],
+        gradient: &[f64],
+        number: usize,
+        tolerance: &Tolerance,
+    ) -> Result<Entry> {
         let x = &self.values[index];
         let project = |outputs: Vec<f64>| vec![outputs.iter().zip(weights).map(|(o, w)| o * w).sum::<f64>()];
         let analytic: f64 = gradient.iter().zip(direction).map(|(g, u)| g * u).sum();
-        let scale = gradient.iter().zip(direction).map(|(g, u)| (g * u).abs()).sum::<f64>().max(analytic.abs()).max(1.0);
+        let scale =
+            gradient.iter().zip(direction).map(|(g, u)| (g * u).abs()).sum::<f64>().max(analytic.abs()).max(1.0);
         let center = project(self.center.clone());
         let step = tolerance.step * x.iter().fold(1.0f64, |acc, v| acc.max(v.abs()));
         let along = |k: usize| direction[k];
@@ -117,7 +134,13 @@ impl<'a> Numerical<'a> {
         let verdicts = judge(&[analytic], &center, step, first, scale, tolerance, &probe)?;
         let (numerical, accepted, non_differentiable) = verdicts[0];
         let ratio = error_ratio(analytic, numerical, scale, tolerance);
-        Ok(Entry { element: element(vec![number], Vec::new(), analytic, numerical), accepted, non_differentiable, flat_input: number, ratio })
+        Ok(Entry {
+            element: element(vec![number], Vec::new(), analytic, numerical),
+            accepted,
+            non_differentiable,
+            flat_input: number,
+            ratio,
+        })
     }
 }
 
@@ -134,7 +157,9 @@ fn judge(
     tolerance: &Tolerance,
     probe: &dyn Fn(f64) -> Result<(Vec<f64>, Vec<f64>)>,
 ) -> Result<Vec<(f64, bool, bool)>> {
-    let central = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| plus.iter().zip(minus).map(|(p, m)| (p - m) / (2.0 * s)).collect::<Vec<f64>>();
+    let central = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| {
+        plus.iter().zip(minus).map(|(p, m)| (p - m) / (2.0 * s)).collect::<Vec<f64>>()
+    };
     // |right − left| one-sided slopes per output, and whether it exceeds the tolerance.
     let jumps = |(plus, minus): &(Vec<f64>, Vec<f64>), s: f64| -> Vec<(f64, bool)> {
         (0..center.len())
@@ -146,7 +171,8 @@ fn judge(
             .collect()
     };
     let mut numerical = central(&first, step);
-    let mut accepted: Vec<bool> = (0..analytic.len()).map(|j| tolerance.accepts(analytic[j], numerical[j], scale)).collect();
+    let mut accepted: Vec<bool> =
+        (0..analytic.len()).map(|j| tolerance.accepts(analytic[j], numerical[j], scale)).collect();
     let mut last = (first, step);
     for divisor in REFINEMENTS {
         if accepted.iter().all(|&ok| ok) {
@@ -218,9 +244,17 @@ impl Comparison {
 
     /// The input's report; `per_element` (full mode) also fills the largest error ratio per input
     /// element over its differentiable entries.
-    pub fn into_report(self, input: usize, tensor: &Tensor, tolerance: Tolerance, worst_count: usize, per_element: bool) -> InputReport {
+    pub fn into_report(
+        self,
+        input: usize,
+        tensor: &Tensor,
+        tolerance: Tolerance,
+        worst_count: usize,
+        per_element: bool,
+    ) -> InputReport {
         let compared = self.entries.len();
-        let (kinks, mut smooth): (Vec<Entry>, Vec<Entry>) = self.entries.into_iter().partition(|entry| entry.non_differentiable);
+        let (kinks, mut smooth): (Vec<Entry>, Vec<Entry>) =
+            self.entries.into_iter().partition(|entry| entry.non_differentiable);
         let mut element_errors = if per_element { vec![0.0f64; tensor.numel()] } else { Vec::new() };
         for entry in &smooth {
             // NaN compares false, so a NaN ratio is kept explicitly (it marks a broken gradient).

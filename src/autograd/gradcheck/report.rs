@@ -103,7 +103,12 @@ impl fmt::Display for GradCheckReport {
                 )?;
             }
             if !input.non_differentiable.is_empty() {
-                writeln!(f, "    {} point(s) not differentiable (kink or tie), e.g. {:?}", input.non_differentiable.len(), input.non_differentiable[0].input_index)?;
+                writeln!(
+                    f,
+                    "    {} point(s) not differentiable (kink or tie), e.g. {:?}",
+                    input.non_differentiable.len(),
+                    input.non_differentiable[0].input_index
+                )?;
             }
         }
         Ok(())

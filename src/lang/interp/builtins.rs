@@ -12,8 +12,26 @@ use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
 const BUILTINS: [&str; 20] = [
-    "print", "len", "range", "min", "max", "abs", "float", "int", "round", "list", "tuple", "enumerate", "zip", "sum", "str", "bool", "sorted",
-    "any", "all", "repr",
+    "print",
+    "len",
+    "range",
+    "min",
+    "max",
+    "abs",
+    "float",
+    "int",
+    "round",
+    "list",
+    "tuple",
+    "enumerate",
+    "zip",
+    "sum",
+    "str",
+    "bool",
+    "sorted",
+    "any",
+    "all",
+    "repr",
 ];
 
 /// Whether `name` is a builtin function.
@@ -21,8 +39,10 @@ pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
 }
 
-const MATH_FUNCTIONS: [&str; 17] =
-    ["sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan", "erf", "floor", "ceil", "fabs", "pow", "isclose", "isnan"];
+const MATH_FUNCTIONS: [&str; 17] = [
+    "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan", "erf", "floor", "ceil", "fabs", "pow",
+    "isclose", "isnan",
+];
 
 impl Interpreter {
     /// Calls a builtin by qualified name.
@@ -35,7 +55,13 @@ impl Interpreter {
         }
         match name {
             "print" => {
-                let bound = self.bind("print", &["sep", "end"], Arguments { positional: Vec::new(), keywords: arguments.keywords }, false, span)?;
+                let bound = self.bind(
+                    "print",
+                    &["sep", "end"],
+                    Arguments { positional: Vec::new(), keywords: arguments.keywords },
+                    false,
+                    span,
+                )?;
                 let sep = bound.optional(0).map_or(" ".to_string(), to_str);
                 let end = bound.optional(1).map_or("\n".to_string(), to_str);
                 let parts: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
@@ -59,10 +85,12 @@ impl Interpreter {
                 let bound = self.bind(name, &["iterable"], arguments, false, span)?;
                 let mut items = self.iterate(bound.required(0)?, span)?;
                 let mut failed = false;
-                items.sort_by(|a, b| order(a, b).unwrap_or_else(|| {
-                    failed = true;
-                    std::cmp::Ordering::Equal
-                }));
+                items.sort_by(|a, b| {
+                    order(a, b).unwrap_or_else(|| {
+                        failed = true;
+                        std::cmp::Ordering::Equal
+                    })
+                });
                 if failed {
                     return Err(self.error(ErrorKind::Type, "sorted(): the items cannot be compared", span));
                 }
@@ -76,7 +104,13 @@ impl Interpreter {
         }
     }
 
-    fn call_simple_builtin(&self, name: &str, value: Option<Value>, second: Option<Value>, span: Span) -> Result<Value> {
+    fn call_simple_builtin(
+        &self,
+        name: &str,
+        value: Option<Value>,
+        second: Option<Value>,
+        span: Span,
+    ) -> Result<Value> {
         let missing = || self.error(ErrorKind::Type, format!("{name}() needs an argument"), span);
         match name {
             "list" => Ok(Value::list(match value {
@@ -101,7 +135,9 @@ impl Interpreter {
     }
 
     fn call_unary_builtin(&self, name: &str, value: Value, second: Option<Value>, span: Span) -> Result<Value> {
-        let type_error = |value: &Value| self.error(ErrorKind::Type, format!("{name}(): unsupported argument type '{}'", value.type_name()), span);
+        let type_error = |value: &Value| {
+            self.error(ErrorKind::Type, format!("{name}(): unsupported argument type '{}'", value.type_name()), span)
+        };
         match name {
             "len" => Ok(Value::Int(match &value {
                 Value::Str(text) => text.chars().count() as i64,
@@ -116,7 +152,10 @@ impl Interpreter {
                 other => return Err(type_error(other)),
             })),
             "abs" => match &value {
-                Value::Int(number) => number.checked_abs().map(Value::Int).ok_or_else(|| self.error(ErrorKind::Overflow, "integer overflow", span)),
+                Value::Int(number) => number
+                    .checked_abs()
+                    .map(Value::Int)
+                    .ok_or_else(|| self.error(ErrorKind::Overflow, "integer overflow", span)),
                 Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
                 Value::Float(number) => Ok(Value::Float(number.abs())),
                 Value::Tensor(object) => self.tensor_result(object.get().unary(crate::tensor::UnaryOp::Abs), span),
@@ -127,7 +166,13 @@ impl Interpreter {
                     "inf" | "+inf" => Ok(Value::Float(f64::INFINITY)),
                     "-inf" => Ok(Value::Float(f64::NEG_INFINITY)),
                     "nan" => Ok(Value::Float(f64::NAN)),
-                    trimmed => trimmed.parse().map(Value::Float).map_err(|_| self.error(ErrorKind::Value, format!("could not convert string to float: {}", repr(&value)), span)),
+                    trimmed => trimmed.parse().map(Value::Float).map_err(|_| {
+                        self.error(
+                            ErrorKind::Value,
+                            format!("could not convert string to float: {}", repr(&value)),
+                            span,
+                        )
+                    }),
                 },
                 Value::Tensor(object) => self.item(&object.get(), span).map(Value::Float),
                 other => other.as_number().map(Value::Float).ok_or_else(|| type_error(other)),
@@ -135,11 +180,17 @@ impl Interpreter {
             "int" => match &value {
                 Value::Float(number) => {
                     if !number.is_finite() || number.abs() >= 9.2e18 {
-                        return Err(self.error(ErrorKind::Value, format!("cannot convert float {} to an integer", super::format::format_float(*number)), span));
+                        return Err(self.error(
+                            ErrorKind::Value,
+                            format!("cannot convert float {} to an integer", super::format::format_float(*number)),
+                            span,
+                        ));
                     }
                     Ok(Value::Int(number.trunc() as i64))
                 }
-                Value::Str(text) => text.trim().parse().map(Value::Int).map_err(|_| self.error(ErrorKind::Value, format!("invalid literal for int(): {}", repr(&value)), span)),
+                Value::Str(text) => text.trim().parse().map(Value::Int).map_err(|_| {
+                    self.error(ErrorKind::Value, format!("invalid literal for int(): {}", repr(&value)), span)
+                }),
                 Value::Tensor(object) => self.item(&object.get(), span).map(|x| Value::Int(x.trunc() as i64)),
                 other => other.as_int().map(Value::Int).ok_or_else(|| type_error(other)),
             },
@@ -152,7 +203,11 @@ impl Interpreter {
                     None => {
                         let rounded = round_half_even(number);
                         if !rounded.is_finite() {
-                            return Err(self.error(ErrorKind::Value, "cannot round a non-finite float to an integer", span));
+                            return Err(self.error(
+                                ErrorKind::Value,
+                                "cannot round a non-finite float to an integer",
+                                span,
+                            ));
                         }
                         Ok(Value::Int(rounded as i64))
                     }
@@ -170,7 +225,13 @@ impl Interpreter {
             "enumerate" => {
                 let start = second.and_then(|start| start.as_int()).unwrap_or(0);
                 let items = self.iterate(&value, span)?;
-                Ok(Value::list(items.into_iter().enumerate().map(|(index, item)| Value::tuple(vec![Value::Int(start.saturating_add(index as i64)), item])).collect()))
+                Ok(Value::list(
+                    items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, item)| Value::tuple(vec![Value::Int(start.saturating_add(index as i64)), item]))
+                        .collect(),
+                ))
             }
             "zip" => {
                 let first = self.iterate(&value, span)?;
@@ -202,7 +263,11 @@ impl Interpreter {
 
     fn min_max(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         if !arguments.keywords.is_empty() {
-            return Err(self.error(ErrorKind::Unsupported, format!("{name}() takes no keyword arguments in tile scripts"), span));
+            return Err(self.error(
+                ErrorKind::Unsupported,
+                format!("{name}() takes no keyword arguments in tile scripts"),
+                span,
+            ));
         }
         let items = if arguments.positional.len() == 1 {
             self.iterate(&arguments.positional[0].0, span)?
@@ -214,8 +279,13 @@ impl Interpreter {
             best = Some(match best {
                 None => item,
                 Some(current) => {
-                    let ordering = order(&item, &current)
-                        .ok_or_else(|| self.error(ErrorKind::Type, format!("{name}(): cannot compare {} and {}", item.type_name(), current.type_name()), span))?;
+                    let ordering = order(&item, &current).ok_or_else(|| {
+                        self.error(
+                            ErrorKind::Type,
+                            format!("{name}(): cannot compare {} and {}", item.type_name(), current.type_name()),
+                            span,
+                        )
+                    })?;
                     if (name == "min" && ordering.is_lt()) || (name == "max" && ordering.is_gt()) {
                         item
                     } else {
@@ -257,7 +327,13 @@ impl Interpreter {
                 let y = bound.float(1, None)?;
                 return Ok(Value::Bool((x - y).abs() <= 1e-9 * x.abs().max(y.abs())));
             }
-            _ => return Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{function}'"), span)),
+            _ => {
+                return Err(self.error(
+                    ErrorKind::Attribute,
+                    format!("module 'math' has no attribute '{function}'"),
+                    span,
+                ))
+            }
         }))
     }
 
@@ -283,7 +359,9 @@ impl Interpreter {
             Value::Range(start, stop, step) => {
                 let count = range_length(*start, *stop, *step);
                 self.check_items(count.max(0) as usize, span)?;
-                Ok((0..count).map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64)).collect())
+                Ok((0..count)
+                    .map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64))
+                    .collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),

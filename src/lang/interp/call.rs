@@ -22,7 +22,12 @@ impl Interpreter {
             Value::Builtin(name) => self.call_builtin(name, arguments, span),
             Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
             Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
-            Value::Object(object) if matches!(object.as_ref(), Object::JitDecorator { .. } | Object::KernelDecorator { .. } | Object::GradientDecorator { .. }) => {
+            Value::Object(object)
+                if matches!(
+                    object.as_ref(),
+                    Object::JitDecorator { .. } | Object::KernelDecorator { .. } | Object::GradientDecorator { .. }
+                ) =>
+            {
                 let bound = self.bind("decorator", &["function"], arguments, false, span)?;
                 let function = bound.required(0)?.clone();
                 self.apply_decorator(callee.clone(), function, span)
@@ -33,7 +38,8 @@ impl Interpreter {
 
     /// Calls a script function with positional values only (used by autograd callbacks).
     pub(crate) fn call_values(&self, callee: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
-        let arguments = Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
+        let arguments =
+            Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
         self.call(callee, arguments, span)
     }
 
@@ -59,9 +65,14 @@ impl Interpreter {
         match result {
             Ok(Flow::Return(value)) => Ok(value),
             Ok(Flow::Normal) => Ok(Value::None),
-            Ok(Flow::Break | Flow::Continue) => Err(self.error(ErrorKind::Control, "'break' or 'continue' outside a loop", span)),
+            Ok(Flow::Break | Flow::Continue) => {
+                Err(self.error(ErrorKind::Control, "'break' or 'continue' outside a loop", span))
+            }
             Err(mut error) => {
-                error.traceback.push(TraceFrame { function: function.name.clone(), call_site: SourceSpan { cell: self.current_cell(), span } });
+                error.traceback.push(TraceFrame {
+                    function: function.name.clone(),
+                    call_site: SourceSpan { cell: self.current_cell(), span },
+                });
                 Err(error)
             }
         }
@@ -76,7 +87,15 @@ impl Interpreter {
         let budget = self.limits.get().stack_bytes;
         if base != 0 && base.saturating_sub(here) > budget {
             return Err(self
-                .error(ErrorKind::CallDepth, format!("call depth exceeded: {} nested calls use more than the stack budget of {} KiB", self.depth.get(), budget >> 10), span)
+                .error(
+                    ErrorKind::CallDepth,
+                    format!(
+                        "call depth exceeded: {} nested calls use more than the stack budget of {} KiB",
+                        self.depth.get(),
+                        budget >> 10
+                    ),
+                    span,
+                )
                 .with_help("look for a recursion without a base case, or raise the session's stack budget"));
         }
         Ok(())
@@ -105,15 +124,24 @@ impl Interpreter {
         for (key, value, argument_span) in arguments.keywords {
             if let Some(index) = parameters.positional.iter().position(|parameter| parameter.name.name == key) {
                 if filled[index].is_some() {
-                    return Err(self.error(ErrorKind::Type, format!("{name}() got multiple values for argument '{key}'"), argument_span));
+                    return Err(self.error(
+                        ErrorKind::Type,
+                        format!("{name}() got multiple values for argument '{key}'"),
+                        argument_span,
+                    ));
                 }
                 filled[index] = Some(value);
-            } else if let Some(index) = parameters.keyword_only.iter().position(|parameter| parameter.name.name == key) {
+            } else if let Some(index) = parameters.keyword_only.iter().position(|parameter| parameter.name.name == key)
+            {
                 keyword_only[index] = Some(value);
             } else if parameters.kwargs.is_some() {
                 kwargs.push((Value::string(key), value));
             } else {
-                return Err(self.error(ErrorKind::Type, format!("{name}() got an unexpected keyword argument '{key}'"), argument_span));
+                return Err(self.error(
+                    ErrorKind::Type,
+                    format!("{name}() got an unexpected keyword argument '{key}'"),
+                    argument_span,
+                ));
             }
         }
         for (index, parameter) in parameters.positional.iter().enumerate() {
@@ -121,7 +149,11 @@ impl Interpreter {
             match value {
                 Some(value) => scope.set(&parameter.name.name, value),
                 None => {
-                    return Err(self.error(ErrorKind::Type, format!("{name}() missing required argument '{}'", parameter.name.name), span));
+                    return Err(self.error(
+                        ErrorKind::Type,
+                        format!("{name}() missing required argument '{}'", parameter.name.name),
+                        span,
+                    ));
                 }
             }
         }
@@ -129,7 +161,11 @@ impl Interpreter {
             match keyword_only[index].take().or_else(|| function.keyword_defaults[index].clone()) {
                 Some(value) => scope.set(&parameter.name.name, value),
                 None => {
-                    return Err(self.error(ErrorKind::Type, format!("{name}() missing keyword argument '{}'", parameter.name.name), span));
+                    return Err(self.error(
+                        ErrorKind::Type,
+                        format!("{name}() missing keyword argument '{}'", parameter.name.name),
+                        span,
+                    ));
                 }
             }
         }
@@ -144,7 +180,14 @@ impl Interpreter {
 
     /// Matches `arguments` to the parameter `names` of a builtin (`rest` collects extra positionals
     /// when `varargs`).
-    pub(crate) fn bind<'a>(&'a self, function: &str, names: &[&str], arguments: Arguments, varargs: bool, span: Span) -> Result<Bound<'a>> {
+    pub(crate) fn bind<'a>(
+        &'a self,
+        function: &str,
+        names: &[&str],
+        arguments: Arguments,
+        varargs: bool,
+        span: Span,
+    ) -> Result<Bound<'a>> {
         let mut values: Vec<Option<(Value, Span)>> = vec![None; names.len()];
         let mut rest = Vec::new();
         for (index, item) in arguments.positional.into_iter().enumerate() {
@@ -153,24 +196,43 @@ impl Interpreter {
             } else if varargs {
                 rest.push(item);
             } else {
-                return Err(self.error(ErrorKind::Type, format!("{function}() takes at most {} positional arguments", names.len()), item.1));
+                return Err(self.error(
+                    ErrorKind::Type,
+                    format!("{function}() takes at most {} positional arguments", names.len()),
+                    item.1,
+                ));
             }
         }
         for (key, value, argument_span) in arguments.keywords {
             match names.iter().position(|name| *name == key) {
                 Some(index) if values[index].is_some() => {
-                    return Err(self.error(ErrorKind::Type, format!("{function}() got multiple values for argument '{key}'"), argument_span));
+                    return Err(self.error(
+                        ErrorKind::Type,
+                        format!("{function}() got multiple values for argument '{key}'"),
+                        argument_span,
+                    ));
                 }
                 Some(index) => values[index] = Some((value, argument_span)),
                 None => {
                     let known = names.join(", ");
                     return Err(self
-                        .error(ErrorKind::Type, format!("{function}() got an unexpected keyword argument '{key}'"), argument_span)
+                        .error(
+                            ErrorKind::Type,
+                            format!("{function}() got an unexpected keyword argument '{key}'"),
+                            argument_span,
+                        )
                         .with_help(format!("{function} takes: {known}")));
                 }
             }
         }
-        Ok(Bound { interpreter: self, function: function.to_string(), names: names.iter().map(|name| name.to_string()).collect(), values, rest, span })
+        Ok(Bound {
+            interpreter: self,
+            function: function.to_string(),
+            names: names.iter().map(|name| name.to_string()).collect(),
+            values,
+            rest,
+            span,
+        })
     }
 }
 
@@ -281,7 +343,15 @@ impl Bound<'_> {
                     return Ok(Some(vec![dim as isize]));
                 }
                 let items = self.interpreter.iterate(value, self.span_of(index))?;
-                items.iter().map(|item| item.as_int().map(|dim| dim as isize).ok_or_else(|| self.wrong(index, "an int or a list of ints", value))).collect::<Result<Vec<_>>>().map(Some)
+                items
+                    .iter()
+                    .map(|item| {
+                        item.as_int()
+                            .map(|dim| dim as isize)
+                            .ok_or_else(|| self.wrong(index, "an int or a list of ints", value))
+                    })
+                    .collect::<Result<Vec<_>>>()
+                    .map(Some)
             }
         }
     }
@@ -293,14 +363,26 @@ impl Interpreter {
         let items = match value {
             Value::Int(_) | Value::Bool(_) => vec![value.clone()],
             Value::List(_) | Value::Tuple(_) => self.iterate(value, span)?,
-            other => return Err(self.error(ErrorKind::Type, format!("{function}(): a shape is a list of ints, not {}", other.type_name()), span)),
+            other => {
+                return Err(self.error(
+                    ErrorKind::Type,
+                    format!("{function}(): a shape is a list of ints, not {}", other.type_name()),
+                    span,
+                ))
+            }
         };
         items
             .iter()
             .map(|item| match item.as_int() {
                 Some(size) if size >= 0 => Ok(size as usize),
-                Some(size) => Err(self.error(ErrorKind::Value, format!("{function}(): negative size {size} in a shape"), span)),
-                None => Err(self.error(ErrorKind::Type, format!("{function}(): a shape holds ints, not {}", item.type_name()), span)),
+                Some(size) => {
+                    Err(self.error(ErrorKind::Value, format!("{function}(): negative size {size} in a shape"), span))
+                }
+                None => Err(self.error(
+                    ErrorKind::Type,
+                    format!("{function}(): a shape holds ints, not {}", item.type_name()),
+                    span,
+                )),
             })
             .collect()
     }

@@ -129,7 +129,14 @@ impl std::ops::DerefMut for RuntimeError {
 impl RuntimeError {
     /// An error of `kind` at `location`.
     pub fn new(kind: ErrorKind, message: impl Into<String>, location: SourceSpan) -> Self {
-        RuntimeError(Box::new(ErrorDetails { kind, message: message.into(), location, help: None, note: None, traceback: Vec::new() }))
+        RuntimeError(Box::new(ErrorDetails {
+            kind,
+            message: message.into(),
+            location,
+            help: None,
+            note: None,
+            traceback: Vec::new(),
+        }))
     }
 
     /// The same error with details.

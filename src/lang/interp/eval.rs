@@ -65,7 +65,12 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    fn eval_attribute(&self, value: &Expr, attribute: &crate::lang::syntax::ast::Identifier, scope: &Rc<Scope>) -> Result<Value> {
+    fn eval_attribute(
+        &self,
+        value: &Expr,
+        attribute: &crate::lang::syntax::ast::Identifier,
+        scope: &Rc<Scope>,
+    ) -> Result<Value> {
         let object = self.eval(value, scope)?;
         self.get_attribute(&object, &attribute.name, attribute.span)
     }
@@ -85,7 +90,11 @@ impl Interpreter {
                 *bound = match self.eval(part, scope)? {
                     Value::None => None,
                     value => Some(value.as_int().ok_or_else(|| {
-                        self.error(ErrorKind::Type, format!("slice indices must be integers, not {}", value.type_name()), part.span)
+                        self.error(
+                            ErrorKind::Type,
+                            format!("slice indices must be integers, not {}", value.type_name()),
+                            part.span,
+                        )
                     })?),
                 };
             }
@@ -94,7 +103,13 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    fn eval_call(&self, function: &Expr, arguments: &[crate::lang::syntax::ast::Argument], scope: &Rc<Scope>, span: Span) -> Result<Value> {
+    fn eval_call(
+        &self,
+        function: &Expr,
+        arguments: &[crate::lang::syntax::ast::Argument],
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> Result<Value> {
         let callee = self.eval(function, scope)?;
         let arguments = self.eval_arguments(arguments, scope)?;
         self.call(&callee, arguments, span)
@@ -109,13 +124,24 @@ impl Interpreter {
             UnaryOp::Plus => match value {
                 Value::Int(_) | Value::Float(_) | Value::Tensor(_) => Ok(value),
                 Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),
-                other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary +: '{}'", other.type_name()), span)),
+                other => Err(self.error(
+                    ErrorKind::Type,
+                    format!("bad operand type for unary +: '{}'", other.type_name()),
+                    span,
+                )),
             },
         }
     }
 
     #[inline(never)]
-    fn eval_binary(&self, op: crate::lang::syntax::ast::BinaryOp, left: &Expr, right: &Expr, scope: &Rc<Scope>, span: Span) -> Result<Value> {
+    fn eval_binary(
+        &self,
+        op: crate::lang::syntax::ast::BinaryOp,
+        left: &Expr,
+        right: &Expr,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> Result<Value> {
         let left = self.eval(left, scope)?;
         let right = self.eval(right, scope)?;
         self.binary(op, &left, &right, span)
@@ -166,7 +192,9 @@ impl Interpreter {
         }
         let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
         Err(match name {
-            "pypto" | "pt" | "math" => error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name })),
+            "pypto" | "pt" | "math" => {
+                error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
+            }
             "np" | "numpy" | "torch" => error.with_help("numpy and torch are not available; use the pypto module"),
             _ => error,
         })
@@ -199,14 +227,22 @@ impl Interpreter {
     }
 
     /// Evaluates call arguments, unpacking `*list` and `**dict`.
-    pub(crate) fn eval_arguments(&self, arguments: &[crate::lang::syntax::ast::Argument], scope: &Rc<Scope>) -> Result<Arguments> {
+    pub(crate) fn eval_arguments(
+        &self,
+        arguments: &[crate::lang::syntax::ast::Argument],
+        scope: &Rc<Scope>,
+    ) -> Result<Arguments> {
         let mut result = Arguments { positional: Vec::new(), keywords: Vec::new() };
         for argument in arguments {
             match &argument.kind {
                 ArgumentKind::Positional(value) => result.positional.push((self.eval(value, scope)?, argument.span)),
                 ArgumentKind::Keyword { name, value } => {
                     if result.keywords.iter().any(|(existing, _, _)| existing == &name.name) {
-                        return Err(self.error(ErrorKind::Type, format!("keyword argument '{}' repeated", name.name), argument.span));
+                        return Err(self.error(
+                            ErrorKind::Type,
+                            format!("keyword argument '{}' repeated", name.name),
+                            argument.span,
+                        ));
                     }
                     result.keywords.push((name.name.clone(), self.eval(value, scope)?, argument.span));
                 }
@@ -226,7 +262,11 @@ impl Interpreter {
                         }
                     }
                     other => {
-                        return Err(self.error(ErrorKind::Type, format!("argument after ** must be a dict, not {}", other.type_name()), value.span))
+                        return Err(self.error(
+                            ErrorKind::Type,
+                            format!("argument after ** must be a dict, not {}", other.type_name()),
+                            value.span,
+                        ))
                     }
                 },
             }
@@ -263,12 +303,20 @@ impl Interpreter {
                     Value::Str(text) => match left {
                         Value::Str(needle) => text.contains(needle.as_ref()),
                         other => {
-                            return Err(self.error(ErrorKind::Type, format!("'in <string>' requires a string, not {}", other.type_name()), span))
+                            return Err(self.error(
+                                ErrorKind::Type,
+                                format!("'in <string>' requires a string, not {}", other.type_name()),
+                                span,
+                            ))
                         }
                     },
                     Value::Range(start, stop, step) => match left.as_int() {
                         Some(value) => {
-                            let inside = if *step > 0 { value >= *start && value < *stop } else { value <= *start && value > *stop };
+                            let inside = if *step > 0 {
+                                value >= *start && value < *stop
+                            } else {
+                                value <= *start && value > *stop
+                            };
                             inside && (value - start) % step == 0
                         }
                         None => false,
@@ -279,7 +327,12 @@ impl Interpreter {
             }
             CompareOp::Less | CompareOp::LessEqual | CompareOp::Greater | CompareOp::GreaterEqual => {
                 let ordering = order(left, right).ok_or_else(|| {
-                    let message = format!("'{}' not supported between '{}' and '{}'", op.symbol(), left.type_name(), right.type_name());
+                    let message = format!(
+                        "'{}' not supported between '{}' and '{}'",
+                        op.symbol(),
+                        left.type_name(),
+                        right.type_name()
+                    );
                     let error = self.error(ErrorKind::Type, message, span);
                     if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
                         error.with_help("compare a scalar: x.item() < 1.0, or use pypto.allclose")

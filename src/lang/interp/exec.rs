@@ -41,7 +41,9 @@ impl Interpreter {
         match &statement.kind {
             StmtKind::Expr(expression) => self.eval(expression, scope).map(|_| Flow::Normal),
             StmtKind::Assign { targets, value } => self.exec_assign(targets, value, scope),
-            StmtKind::AugAssign { target, op, value } => self.augmented_assign(target, *op, value, scope).map(|_| Flow::Normal),
+            StmtKind::AugAssign { target, op, value } => {
+                self.augmented_assign(target, *op, value, scope).map(|_| Flow::Normal)
+            }
             StmtKind::AnnAssign { target, value, .. } => match value {
                 Some(value) => self.exec_assign(std::slice::from_ref(target), value, scope),
                 None => Ok(Flow::Normal),
@@ -52,7 +54,9 @@ impl Interpreter {
                 }
                 Ok(Flow::Normal)
             }
-            StmtKind::FunctionDef(definition) => self.define_function(definition, scope, statement.span).map(|_| Flow::Normal),
+            StmtKind::FunctionDef(definition) => {
+                self.define_function(definition, scope, statement.span).map(|_| Flow::Normal)
+            }
             StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
             StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),
             StmtKind::For { target, iter, body } => self.exec_for(target, iter, body, scope),
@@ -62,7 +66,9 @@ impl Interpreter {
             StmtKind::Pass => Ok(Flow::Normal),
             StmtKind::Assert { test, message } => self.exec_assert(test, message.as_ref(), scope),
             StmtKind::With { items, body } => self.exec_with(items, body, scope),
-            StmtKind::Error => Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span)),
+            StmtKind::Error => {
+                Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span))
+            }
         }
     }
 
@@ -158,7 +164,11 @@ impl Interpreter {
         let is_no_grad = matches!(&context, Value::Object(object) if matches!(object.as_ref(), Object::NoGrad));
         if !is_no_grad {
             return Err(self
-                .error(ErrorKind::Unsupported, format!("a {} is not a context manager in tile scripts", context.type_name()), first.context.span)
+                .error(
+                    ErrorKind::Unsupported,
+                    format!("a {} is not a context manager in tile scripts", context.type_name()),
+                    first.context.span,
+                )
                 .with_help("the only context manager is `with pypto.no_grad():`"));
         }
         if let Some(target) = &first.target {
@@ -258,7 +268,13 @@ impl Interpreter {
         }
     }
 
-    fn augmented_assign(&self, target: &Expr, op: crate::lang::syntax::ast::BinaryOp, value: &Expr, scope: &Rc<Scope>) -> Result<()> {
+    fn augmented_assign(
+        &self,
+        target: &Expr,
+        op: crate::lang::syntax::ast::BinaryOp,
+        value: &Expr,
+        scope: &Rc<Scope>,
+    ) -> Result<()> {
         let right = self.eval(value, scope)?;
         match &target.kind {
             ExprKind::Name(name) => {

@@ -60,7 +60,11 @@ fn repr_at(value: &Value, depth: usize) -> String {
         Value::Tuple(items) if items.len() == 1 => format!("({},)", repr_at(&items[0], depth + 1)),
         Value::Tuple(items) => format!("({})", join(items)),
         Value::Dict(entries) => {
-            let parts: Vec<String> = entries.borrow().iter().map(|(key, value)| format!("{}: {}", repr_at(key, depth + 1), repr_at(value, depth + 1))).collect();
+            let parts: Vec<String> = entries
+                .borrow()
+                .iter()
+                .map(|(key, value)| format!("{}: {}", repr_at(key, depth + 1), repr_at(value, depth + 1)))
+                .collect();
             format!("{{{}}}", parts.join(", "))
         }
         Value::Range(start, stop, step) if *step == 1 => format!("range({start}, {stop})"),
@@ -85,12 +89,21 @@ fn repr_at(value: &Value, depth: usize) -> String {
         Value::Object(object) => match object.as_ref() {
             Object::GradCheck { report, .. } => {
                 let worst = report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max);
-                format!("<GradCheckReport passed={} max_abs_err={}>", if report.passed { "True" } else { "False" }, format_float(worst))
+                format!(
+                    "<GradCheckReport passed={} max_abs_err={}>",
+                    if report.passed { "True" } else { "False" },
+                    format_float(worst)
+                )
             }
-            Object::Graph(graph) => format!("<Graph {} nodes, {} backward nodes>", graph.nodes.len(), graph.backward_nodes.len()),
+            Object::Graph(graph) => {
+                format!("<Graph {} nodes, {} backward nodes>", graph.nodes.len(), graph.backward_nodes.len())
+            }
             Object::Schedule(simulation) => {
                 let summary = &simulation.summary;
-                format!("<Schedule on {}: {} cycles, {:.3} us, {}-bound>", summary.preset, summary.cycles, summary.time_us, summary.bound)
+                format!(
+                    "<Schedule on {}: {} cycles, {:.3} us, {}-bound>",
+                    summary.preset, summary.cycles, summary.time_us, summary.bound
+                )
             }
             other => format!("<{}>", super::value::object_name(other)),
         },
@@ -144,7 +157,9 @@ fn preview_dim(values: &[f64], shape: &[usize], axis: usize, offset: usize, edge
         }
         match index {
             None => out.push_str("..."),
-            Some(index) if axis + 1 == shape.len() => out.push_str(&format_element(values.get(offset + index).copied().unwrap_or(0.0))),
+            Some(index) if axis + 1 == shape.len() => {
+                out.push_str(&format_element(values.get(offset + index).copied().unwrap_or(0.0)))
+            }
             Some(index) => preview_dim(values, shape, axis + 1, offset + index * stride, edge, out),
         }
     }

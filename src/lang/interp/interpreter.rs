@@ -196,7 +196,13 @@ impl Interpreter {
             }
             match self.exec(statement, &globals)? {
                 super::exec::Flow::Normal => {}
-                _ => return Err(self.error(ErrorKind::Control, "'return', 'break' or 'continue' outside of a function or loop", statement.span)),
+                _ => {
+                    return Err(self.error(
+                        ErrorKind::Control,
+                        "'return', 'break' or 'continue' outside of a function or loop",
+                        statement.span,
+                    ))
+                }
             }
         }
         Ok(last.filter(|value| !matches!(value, Value::None)))
@@ -262,7 +268,14 @@ impl Interpreter {
     }
 
     /// A warning at `span` of the cell with execution number `cell`.
-    pub(crate) fn warn_in(&self, cell: usize, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
+    pub(crate) fn warn_in(
+        &self,
+        cell: usize,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        help: Option<String>,
+    ) {
         let warning = RuntimeWarning { code, message: message.into(), location: SourceSpan { cell, span }, help };
         self.warnings.borrow_mut().push(warning);
     }
@@ -275,7 +288,11 @@ impl Interpreter {
         let budget = self.limits.get().step_budget;
         if steps > budget {
             return Err(self
-                .error(ErrorKind::StepBudget, format!("step budget exceeded: the cell ran more than {budget} steps"), span)
+                .error(
+                    ErrorKind::StepBudget,
+                    format!("step budget exceeded: the cell ran more than {budget} steps"),
+                    span,
+                )
                 .with_help("look for a loop that never ends, or raise the session's step budget"));
         }
         Ok(())
@@ -287,7 +304,9 @@ impl Interpreter {
         let mut frames = self.kernel_frames.borrow_mut();
         let Some(frame) = frames.last_mut() else { return };
         frame.statement = Some(span);
-        if frame.unit_starts.contains(&span) && frame.ops.last().is_none_or(|op| op.name != super::pypto::lowering::UNIT_MARKER) {
+        if frame.unit_starts.contains(&span)
+            && frame.ops.last().is_none_or(|op| op.name != super::pypto::lowering::UNIT_MARKER)
+        {
             frame.ops.push(super::pypto::lowering::RecordedOp::unit_marker());
         }
     }
@@ -297,7 +316,11 @@ impl Interpreter {
         let limit = self.limits.get().string_bytes;
         let mut output = self.output.borrow_mut();
         if output.len() + text.len() > limit {
-            return Err(self.error(ErrorKind::SizeLimit, format!("print: the cell's output exceeds the limit of {limit} bytes"), span));
+            return Err(self.error(
+                ErrorKind::SizeLimit,
+                format!("print: the cell's output exceeds the limit of {limit} bytes"),
+                span,
+            ));
         }
         output.push_str(text);
         Ok(())
@@ -307,7 +330,11 @@ impl Interpreter {
     pub(crate) fn check_items(&self, count: usize, span: Span) -> Result<()> {
         let limit = self.limits.get().list_items;
         if count > limit {
-            return Err(self.error(ErrorKind::SizeLimit, format!("a list of {count} items exceeds the limit of {limit} items"), span));
+            return Err(self.error(
+                ErrorKind::SizeLimit,
+                format!("a list of {count} items exceeds the limit of {limit} items"),
+                span,
+            ));
         }
         Ok(())
     }
@@ -316,7 +343,11 @@ impl Interpreter {
     pub(crate) fn check_string(&self, bytes: usize, span: Span) -> Result<()> {
         let limit = self.limits.get().string_bytes;
         if bytes > limit {
-            return Err(self.error(ErrorKind::SizeLimit, format!("a string of {bytes} bytes exceeds the limit of {limit} bytes"), span));
+            return Err(self.error(
+                ErrorKind::SizeLimit,
+                format!("a string of {bytes} bytes exceeds the limit of {limit} bytes"),
+                span,
+            ));
         }
         Ok(())
     }

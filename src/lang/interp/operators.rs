@@ -48,7 +48,12 @@ impl Interpreter {
                 .with_help("use an f-string: f\"{x:.3f}\"")),
             _ => Err(self.error(
                 ErrorKind::Type,
-                format!("unsupported operand types for {}: '{}' and '{}'", op.symbol(), left.type_name(), right.type_name()),
+                format!(
+                    "unsupported operand types for {}: '{}' and '{}'",
+                    op.symbol(),
+                    left.type_name(),
+                    right.type_name()
+                ),
                 span,
             )),
         }
@@ -78,11 +83,20 @@ impl Interpreter {
             Value::Tensor(object) => {
                 let result = self.tensor_result(object.get().neg(), span)?;
                 if self.in_kernel() {
-                    self.record_op("neg", vec![(None, crate::lang::interp::pypto::lowering::Operand::Tensor(object.get().tensor().clone()))], Some(&result));
+                    self.record_op(
+                        "neg",
+                        vec![(
+                            None,
+                            crate::lang::interp::pypto::lowering::Operand::Tensor(object.get().tensor().clone()),
+                        )],
+                        Some(&result),
+                    );
                 }
                 Ok(result)
             }
-            other => Err(self.error(ErrorKind::Type, format!("bad operand type for unary -: '{}'", other.type_name()), span)),
+            other => {
+                Err(self.error(ErrorKind::Type, format!("bad operand type for unary -: '{}'", other.type_name()), span))
+            }
         }
     }
 
@@ -157,7 +171,9 @@ impl Interpreter {
                 }
             }
             BinaryOp::Power => a.powf(b),
-            BinaryOp::MatMul => return Err(self.error(ErrorKind::Type, "unsupported operand types for @: numbers", span)),
+            BinaryOp::MatMul => {
+                return Err(self.error(ErrorKind::Type, "unsupported operand types for @: numbers", span))
+            }
         }))
     }
 
@@ -215,7 +231,8 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         _ => {}
     }
     let values_equal = |a: &Value, b: &Value| equal_at(a, b, depth + 1);
-    let sequences_equal = |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));
+    let sequences_equal =
+        |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));
     if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
         return a == b;
     }
@@ -227,7 +244,9 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Dict(a), Value::Dict(b)) => {
             let (a, b) = (a.borrow(), b.borrow());
             a.len() == b.len()
-                && a.iter().all(|(key, value)| b.iter().any(|(other_key, other)| values_equal(key, other_key) && values_equal(value, other)))
+                && a.iter().all(|(key, value)| {
+                    b.iter().any(|(other_key, other)| values_equal(key, other_key) && values_equal(value, other))
+                })
         }
         (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
         (Value::DType(a), Value::DType(b)) => a == b,

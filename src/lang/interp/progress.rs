@@ -40,7 +40,8 @@ pub fn report_progress(label: &str, done: usize, total: usize) {
         let mut state = state.borrow_mut();
         let state = state.as_mut()?;
         let percent = (done.min(total) * 100).checked_div(total).unwrap_or(100);
-        let repeated = matches!(&state.last, Some((last_label, last_percent)) if last_label == label && *last_percent == percent);
+        let repeated =
+            matches!(&state.last, Some((last_label, last_percent)) if last_label == label && *last_percent == percent);
         if repeated && done != 0 && done != total {
             return None;
         }
@@ -65,7 +66,8 @@ mod tests {
         report_progress("nothing installed", 1, 2);
         let seen: Rc<RefCell<Vec<(String, usize, usize)>>> = Rc::default();
         let sink = seen.clone();
-        let reporter: ProgressReporter = Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
+        let reporter: ProgressReporter =
+            Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
         assert!(set_progress_reporter(Some(reporter)).is_none());
         assert!(progress_enabled());
         for done in 0..=1000 {

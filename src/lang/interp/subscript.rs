@@ -40,19 +40,31 @@ impl Interpreter {
                 .iter()
                 .find(|(key, _)| values_equal(key, index))
                 .map(|(_, value)| value.clone())
-                .ok_or_else(|| self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)),
+                .ok_or_else(|| {
+                    self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)
+                }),
             Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span)),
+            other => {
+                Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span))
+            }
         }
     }
 
-    fn sequence_item(&self, items: &[Value], index: &Value, span: Span, build: impl Fn(Vec<Value>) -> Value) -> Result<Value> {
+    fn sequence_item(
+        &self,
+        items: &[Value],
+        index: &Value,
+        span: Span,
+        build: impl Fn(Vec<Value>) -> Value,
+    ) -> Result<Value> {
         match index {
             Value::Slice(bounds) => {
                 let [start, stop, step] = &**bounds;
                 let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                     .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
-                let picked = (0..spec.count).map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone()).collect();
+                let picked = (0..spec.count)
+                    .map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone())
+                    .collect();
                 Ok(build(picked))
             }
             other => {
@@ -64,7 +76,11 @@ impl Interpreter {
 
     fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
         let Some(raw) = index.as_int() else {
-            return Err(self.error(ErrorKind::Type, format!("indices must be integers or slices, not {}", index.type_name()), span));
+            return Err(self.error(
+                ErrorKind::Type,
+                format!("indices must be integers or slices, not {}", index.type_name()),
+                span,
+            ));
         };
         let resolved = if raw < 0 { raw + length as i64 } else { raw };
         if resolved < 0 || resolved >= length as i64 {
@@ -84,7 +100,11 @@ impl Interpreter {
                     let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                         .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
                     if spec.step != 1 {
-                        return Err(self.error(ErrorKind::Unsupported, "assigning to an extended list slice is not supported", span));
+                        return Err(self.error(
+                            ErrorKind::Unsupported,
+                            "assigning to an extended list slice is not supported",
+                            span,
+                        ));
                     }
                     let end = spec.start + spec.count;
                     items.splice(spec.start..end, new_items);
@@ -101,7 +121,11 @@ impl Interpreter {
                     Some(entry) => entry.1 = value,
                     None => {
                         if matches!(index, Value::List(_) | Value::Dict(_) | Value::Tensor(_)) {
-                            return Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", index.type_name()), span));
+                            return Err(self.error(
+                                ErrorKind::Type,
+                                format!("unhashable type: '{}'", index.type_name()),
+                                span,
+                            ));
                         }
                         entries.push((index.clone(), value));
                     }
@@ -109,16 +133,24 @@ impl Interpreter {
                 Ok(())
             }
             Value::Tensor(object) => self.tensor_set_item(object, index, &value, span),
-            Value::Tuple(_) | Value::Str(_) => {
-                Err(self.error(ErrorKind::Type, format!("'{}' object does not support item assignment", container.type_name()), span))
-            }
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object does not support item assignment", other.type_name()), span)),
+            Value::Tuple(_) | Value::Str(_) => Err(self.error(
+                ErrorKind::Type,
+                format!("'{}' object does not support item assignment", container.type_name()),
+                span,
+            )),
+            other => Err(self.error(
+                ErrorKind::Type,
+                format!("'{}' object does not support item assignment", other.type_name()),
+                span,
+            )),
         }
     }
 
     /// `object.name`.
     pub(crate) fn get_attribute(&self, object: &Value, name: &str, span: Span) -> Result<Value> {
-        let method = |names: &[&str]| -> Option<Value> { names.contains(&name).then(|| Value::Method(Rc::new((object.clone(), name.to_string())))) };
+        let method = |names: &[&str]| -> Option<Value> {
+            names.contains(&name).then(|| Value::Method(Rc::new((object.clone(), name.to_string()))))
+        };
         let found = match object {
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
@@ -132,7 +164,9 @@ impl Interpreter {
             Value::DType(dtype) if name == "name" => Some(Value::string(dtype.pypto_name())),
             _ => None,
         };
-        found.ok_or_else(|| self.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", object.type_name()), span))
+        found.ok_or_else(|| {
+            self.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", object.type_name()), span)
+        })
     }
 
     /// `object.name = value`.
@@ -140,7 +174,11 @@ impl Interpreter {
         if let Value::Tensor(tensor) = object {
             return self.set_tensor_attribute(tensor, name, value, span);
         }
-        Err(self.error(ErrorKind::Attribute, format!("cannot set attribute '{name}' of a {}", object.type_name()), span))
+        Err(self.error(
+            ErrorKind::Attribute,
+            format!("cannot set attribute '{name}' of a {}", object.type_name()),
+            span,
+        ))
     }
 
     /// Calls the method `name` of `receiver`.
@@ -185,13 +223,19 @@ impl Interpreter {
                     "insert" => {
                         let length = items.borrow().len();
                         let raw = bound.int(0, None)?;
-                        let position = if raw < 0 { (raw + length as i64).max(0) } else { raw.min(length as i64) } as usize;
+                        let position =
+                            if raw < 0 { (raw + length as i64).max(0) } else { raw.min(length as i64) } as usize;
                         items.borrow_mut().insert(position, bound.required(1)?.clone());
                         Ok(Value::None)
                     }
                     "index" => {
                         let needle = bound.required(0)?;
-                        items.borrow().iter().position(|item| values_equal(item, needle)).map(|i| Value::Int(i as i64)).ok_or_else(|| self.error(ErrorKind::Value, "value is not in the list", span))
+                        items
+                            .borrow()
+                            .iter()
+                            .position(|item| values_equal(item, needle))
+                            .map(|i| Value::Int(i as i64))
+                            .ok_or_else(|| self.error(ErrorKind::Value, "value is not in the list", span))
                     }
                     "count" => {
                         let needle = bound.required(0)?;
@@ -210,16 +254,26 @@ impl Interpreter {
                 Ok(match name {
                     "keys" => Value::list(entries.iter().map(|(key, _)| key.clone()).collect()),
                     "values" => Value::list(entries.iter().map(|(_, value)| value.clone()).collect()),
-                    "items" => Value::list(entries.iter().map(|(key, value)| Value::tuple(vec![key.clone(), value.clone()])).collect()),
+                    "items" => Value::list(
+                        entries.iter().map(|(key, value)| Value::tuple(vec![key.clone(), value.clone()])).collect(),
+                    ),
                     "copy" => Value::dict(entries.clone()),
                     _ => {
                         let key = bound.required(0)?;
-                        entries.iter().find(|(existing, _)| values_equal(existing, key)).map(|(_, value)| value.clone()).unwrap_or_else(|| bound.optional(1).cloned().unwrap_or(Value::None))
+                        entries
+                            .iter()
+                            .find(|(existing, _)| values_equal(existing, key))
+                            .map(|(_, value)| value.clone())
+                            .unwrap_or_else(|| bound.optional(1).cloned().unwrap_or(Value::None))
                     }
                 })
             }
             Value::Str(text) => self.call_string_method(text, name, arguments, span),
-            other => Err(self.error(ErrorKind::Attribute, format!("'{}' object has no method '{name}'", other.type_name()), span)),
+            other => Err(self.error(
+                ErrorKind::Attribute,
+                format!("'{}' object has no method '{name}'", other.type_name()),
+                span,
+            )),
         }
     }
 
@@ -228,7 +282,11 @@ impl Interpreter {
         let text_argument = |index: usize| -> Result<String> {
             match bound.required(index)? {
                 Value::Str(argument) => Ok(argument.to_string()),
-                other => Err(self.error(ErrorKind::Type, format!("str.{name}() needs a string, not {}", other.type_name()), span)),
+                other => Err(self.error(
+                    ErrorKind::Type,
+                    format!("str.{name}() needs a string, not {}", other.type_name()),
+                    span,
+                )),
             }
         };
         Ok(match name {
@@ -238,7 +296,11 @@ impl Interpreter {
                     .iter()
                     .map(|part| match part {
                         Value::Str(piece) => Ok(piece.to_string()),
-                        other => Err(self.error(ErrorKind::Type, format!("str.join(): expected str items, found {}", other.type_name()), span)),
+                        other => Err(self.error(
+                            ErrorKind::Type,
+                            format!("str.join(): expected str items, found {}", other.type_name()),
+                            span,
+                        )),
                     })
                     .collect();
                 let joined = pieces?.join(text);

@@ -99,11 +99,7 @@ impl LineIndex {
         let underlined = source.get(floor_char_boundary(source, diagnostic.span.start)..underlined_end).unwrap_or("");
         let caret_count = display_width(underlined).max(1);
         out.push_str(&format!("{gutter} | {}\n", expand_tabs(line_text)));
-        out.push_str(&format!(
-            "{pad} | {}{}\n",
-            " ".repeat(display_width(before)),
-            "^".repeat(caret_count)
-        ));
+        out.push_str(&format!("{pad} | {}{}\n", " ".repeat(display_width(before)), "^".repeat(caret_count)));
         if let Some(note) = &diagnostic.note {
             match note.span {
                 Some(span) => {

@@ -18,19 +18,91 @@ pub enum TokenKind {
     Dedent,
     EndOfFile,
     // Keywords.
-    False, None, True, And, As, Assert, Async, Await, Break, Class, Continue, Def, Del, Elif, Else,
-    Except, Finally, For, From, Global, If, Import, In, Is, Lambda, Nonlocal, Not, Or, Pass, Raise,
-    Return, Try, While, With, Yield,
+    False,
+    None,
+    True,
+    And,
+    As,
+    Assert,
+    Async,
+    Await,
+    Break,
+    Class,
+    Continue,
+    Def,
+    Del,
+    Elif,
+    Else,
+    Except,
+    Finally,
+    For,
+    From,
+    Global,
+    If,
+    Import,
+    In,
+    Is,
+    Lambda,
+    Nonlocal,
+    Not,
+    Or,
+    Pass,
+    Raise,
+    Return,
+    Try,
+    While,
+    With,
+    Yield,
     // Brackets and punctuation.
-    LeftParen, RightParen, LeftBracket, RightBracket, LeftBrace, RightBrace, Colon, Comma,
-    Semicolon, Dot, Ellipsis, Arrow, ColonEqual,
+    LeftParen,
+    RightParen,
+    LeftBracket,
+    RightBracket,
+    LeftBrace,
+    RightBrace,
+    Colon,
+    Comma,
+    Semicolon,
+    Dot,
+    Ellipsis,
+    Arrow,
+    ColonEqual,
     // Operators of the subset.
-    Plus, Minus, Star, DoubleStar, Slash, DoubleSlash, Percent, At, Equal, EqualEqual, NotEqual,
-    Less, LessEqual, Greater, GreaterEqual, PlusEqual, MinusEqual, StarEqual, SlashEqual,
-    DoubleSlashEqual, PercentEqual, DoubleStarEqual, AtEqual,
+    Plus,
+    Minus,
+    Star,
+    DoubleStar,
+    Slash,
+    DoubleSlash,
+    Percent,
+    At,
+    Equal,
+    EqualEqual,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    PlusEqual,
+    MinusEqual,
+    StarEqual,
+    SlashEqual,
+    DoubleSlashEqual,
+    PercentEqual,
+    DoubleStarEqual,
+    AtEqual,
     // Python operators outside the subset (lexed so the parser can name them).
-    Ampersand, Pipe, Caret, Tilde, LeftShift, RightShift, AmpersandEqual, PipeEqual, CaretEqual,
-    LeftShiftEqual, RightShiftEqual,
+    Ampersand,
+    Pipe,
+    Caret,
+    Tilde,
+    LeftShift,
+    RightShift,
+    AmpersandEqual,
+    PipeEqual,
+    CaretEqual,
+    LeftShiftEqual,
+    RightShiftEqual,
 }
 
 impl TokenKind {
@@ -82,9 +154,41 @@ impl TokenKind {
         use TokenKind::*;
         matches!(
             self,
-            False | None | True | And | As | Assert | Async | Await | Break | Class | Continue | Def | Del
-                | Elif | Else | Except | Finally | For | From | Global | If | Import | In | Is | Lambda
-                | Nonlocal | Not | Or | Pass | Raise | Return | Try | While | With | Yield
+            False
+                | None
+                | True
+                | And
+                | As
+                | Assert
+                | Async
+                | Await
+                | Break
+                | Class
+                | Continue
+                | Def
+                | Del
+                | Elif
+                | Else
+                | Except
+                | Finally
+                | For
+                | From
+                | Global
+                | If
+                | Import
+                | In
+                | Is
+                | Lambda
+                | Nonlocal
+                | Not
+                | Or
+                | Pass
+                | Raise
+                | Return
+                | Try
+                | While
+                | With
+                | Yield
         )
     }
 
@@ -117,27 +221,87 @@ impl TokenKind {
     pub fn spelling(self) -> &'static str {
         use TokenKind::*;
         match self {
-            False => "'False'", None => "'None'", True => "'True'", And => "'and'", As => "'as'",
-            Assert => "'assert'", Async => "'async'", Await => "'await'", Break => "'break'",
-            Class => "'class'", Continue => "'continue'", Def => "'def'", Del => "'del'",
-            Elif => "'elif'", Else => "'else'", Except => "'except'", Finally => "'finally'",
-            For => "'for'", From => "'from'", Global => "'global'", If => "'if'",
-            Import => "'import'", In => "'in'", Is => "'is'", Lambda => "'lambda'",
-            Nonlocal => "'nonlocal'", Not => "'not'", Or => "'or'", Pass => "'pass'",
-            Raise => "'raise'", Return => "'return'", Try => "'try'", While => "'while'",
-            With => "'with'", Yield => "'yield'",
-            LeftParen => "'('", RightParen => "')'", LeftBracket => "'['", RightBracket => "']'",
-            LeftBrace => "'{'", RightBrace => "'}'", Colon => "':'", Comma => "','",
-            Semicolon => "';'", Dot => "'.'", Ellipsis => "'...'", Arrow => "'->'",
-            ColonEqual => "':='", Plus => "'+'", Minus => "'-'", Star => "'*'",
-            DoubleStar => "'**'", Slash => "'/'", DoubleSlash => "'//'", Percent => "'%'",
-            At => "'@'", Equal => "'='", EqualEqual => "'=='", NotEqual => "'!='", Less => "'<'",
-            LessEqual => "'<='", Greater => "'>'", GreaterEqual => "'>='", PlusEqual => "'+='",
-            MinusEqual => "'-='", StarEqual => "'*='", SlashEqual => "'/='",
-            DoubleSlashEqual => "'//='", PercentEqual => "'%='", DoubleStarEqual => "'**='",
-            AtEqual => "'@='", Ampersand => "'&'", Pipe => "'|'", Caret => "'^'", Tilde => "'~'",
-            LeftShift => "'<<'", RightShift => "'>>'", AmpersandEqual => "'&='",
-            PipeEqual => "'|='", CaretEqual => "'^='", LeftShiftEqual => "'<<='",
+            False => "'False'",
+            None => "'None'",
+            True => "'True'",
+            And => "'and'",
+            As => "'as'",
+            Assert => "'assert'",
+            Async => "'async'",
+            Await => "'await'",
+            Break => "'break'",
+            Class => "'class'",
+            Continue => "'continue'",
+            Def => "'def'",
+            Del => "'del'",
+            Elif => "'elif'",
+            Else => "'else'",
+            Except => "'except'",
+            Finally => "'finally'",
+            For => "'for'",
+            From => "'from'",
+            Global => "'global'",
+            If => "'if'",
+            Import => "'import'",
+            In => "'in'",
+            Is => "'is'",
+            Lambda => "'lambda'",
+            Nonlocal => "'nonlocal'",
+            Not => "'not'",
+            Or => "'or'",
+            Pass => "'pass'",
+            Raise => "'raise'",
+            Return => "'return'",
+            Try => "'try'",
+            While => "'while'",
+            With => "'with'",
+            Yield => "'yield'",
+            LeftParen => "'('",
+            RightParen => "')'",
+            LeftBracket => "'['",
+            RightBracket => "']'",
+            LeftBrace => "'{'",
+            RightBrace => "'}'",
+            Colon => "':'",
+            Comma => "','",
+            Semicolon => "';'",
+            Dot => "'.'",
+            Ellipsis => "'...'",
+            Arrow => "'->'",
+            ColonEqual => "':='",
+            Plus => "'+'",
+            Minus => "'-'",
+            Star => "'*'",
+            DoubleStar => "'**'",
+            Slash => "'/'",
+            DoubleSlash => "'//'",
+            Percent => "'%'",
+            At => "'@'",
+            Equal => "'='",
+            EqualEqual => "'=='",
+            NotEqual => "'!='",
+            Less => "'<'",
+            LessEqual => "'<='",
+            Greater => "'>'",
+            GreaterEqual => "'>='",
+            PlusEqual => "'+='",
+            MinusEqual => "'-='",
+            StarEqual => "'*='",
+            SlashEqual => "'/='",
+            DoubleSlashEqual => "'//='",
+            PercentEqual => "'%='",
+            DoubleStarEqual => "'**='",
+            AtEqual => "'@='",
+            Ampersand => "'&'",
+            Pipe => "'|'",
+            Caret => "'^'",
+            Tilde => "'~'",
+            LeftShift => "'<<'",
+            RightShift => "'>>'",
+            AmpersandEqual => "'&='",
+            PipeEqual => "'|='",
+            CaretEqual => "'^='",
+            LeftShiftEqual => "'<<='",
             RightShiftEqual => "'>>='",
             Name | Int | Float | String | UnterminatedString | Newline | Indent | Dedent | EndOfFile => "''",
         }

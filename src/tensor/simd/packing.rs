@@ -82,7 +82,11 @@ pub trait MicroKernel {
 }
 
 /// `out = a @ b` (row-major `a.rows × b.cols`, overwritten) through the micro-kernel `K`.
-pub fn packed_gemm<K: MicroKernel, A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
+pub fn packed_gemm<K: MicroKernel, A: PackSource, B: PackSource>(
+    a: MatrixRef<'_, A>,
+    b: MatrixRef<'_, B>,
+    out: &mut [f32],
+) {
     let (m, k, n) = (a.rows, a.cols, b.cols);
     assert_eq!(a.cols, b.rows, "gemm: inner dims differ");
     assert_eq!(out.len(), m * n, "gemm: output has the wrong length");
@@ -108,7 +112,12 @@ pub fn packed_gemm<K: MicroKernel, A: PackSource, B: PackSource>(a: MatrixRef<'_
                     for ir in (0..mc).step_by(K::MR) {
                         let a_panel = &a_pack[ir * kc..(ir + K::MR) * kc];
                         let start = (ic + ir) * n + jc + jr;
-                        let tile = TileMut { data: &mut out[start..], stride: n, rows: K::MR.min(mc - ir), cols: K::NR.min(nc - jr) };
+                        let tile = TileMut {
+                            data: &mut out[start..],
+                            stride: n,
+                            rows: K::MR.min(mc - ir),
+                            cols: K::NR.min(nc - jr),
+                        };
                         K::run(a_panel, b_panel, tile);
                     }
                 }
@@ -123,7 +132,15 @@ fn round_up(value: usize, multiple: usize) -> usize {
 
 /// Packs rows `row0..row0+rows`, columns `col0..col0+depth` of `a` into panels of `mr` rows:
 /// panel `t`, column `p`, row `r` lands at `(t·depth + p)·mr + r`; rows past the edge are 0.
-pub fn pack_a<T: PackSource>(a: MatrixRef<'_, T>, row0: usize, rows: usize, col0: usize, depth: usize, mr: usize, buffer: &mut [f32]) {
+pub fn pack_a<T: PackSource>(
+    a: MatrixRef<'_, T>,
+    row0: usize,
+    rows: usize,
+    col0: usize,
+    depth: usize,
+    mr: usize,
+    buffer: &mut [f32],
+) {
     for (panel, start) in (0..rows).step_by(mr).enumerate() {
         let dest = &mut buffer[panel * depth * mr..(panel + 1) * depth * mr];
         let valid = mr.min(rows - start);
@@ -148,7 +165,15 @@ pub fn pack_a<T: PackSource>(a: MatrixRef<'_, T>, row0: usize, rows: usize, col0
 
 /// Packs rows `row0..row0+depth`, columns `col0..col0+cols` of `b` into panels of `nr` columns:
 /// panel `t`, row `p`, column `c` lands at `(t·depth + p)·nr + c`; columns past the edge are 0.
-pub fn pack_b<T: PackSource>(b: MatrixRef<'_, T>, row0: usize, depth: usize, col0: usize, cols: usize, nr: usize, buffer: &mut [f32]) {
+pub fn pack_b<T: PackSource>(
+    b: MatrixRef<'_, T>,
+    row0: usize,
+    depth: usize,
+    col0: usize,
+    cols: usize,
+    nr: usize,
+    buffer: &mut [f32],
+) {
     for (panel, start) in (0..cols).step_by(nr).enumerate() {
         let dest = &mut buffer[panel * depth * nr..(panel + 1) * depth * nr];
         let valid = nr.min(cols - start);

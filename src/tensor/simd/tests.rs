@@ -48,14 +48,23 @@ fn check_gemm(a: MatrixRef<'_, f32>, b: MatrixRef<'_, f32>) {
             let index = i * n + j;
             // The relaxed-simd build fuses multiply and add, so only the f64 bound applies there.
             if !cfg!(target_feature = "relaxed-simd") {
-                assert!(same(fast[index], plain[index]), "({m},{k},{n}) at ({i},{j}): {} vs {}", fast[index], plain[index]);
+                assert!(
+                    same(fast[index], plain[index]),
+                    "({m},{k},{n}) at ({i},{j}): {} vs {}",
+                    fast[index],
+                    plain[index]
+                );
             }
             let (exact, magnitude) = (0..k).fold((0.0f64, 0.0f64), |(sum, size), p| {
                 let term = a.at(i, p) as f64 * b.at(p, j) as f64;
                 (sum + term, size + term.abs())
             });
             let bound = (k as f64 + 2.0) * f32::EPSILON as f64 * magnitude + f64::from(f32::MIN_POSITIVE);
-            assert!((fast[index] as f64 - exact).abs() <= bound, "({m},{k},{n}) at ({i},{j}): {} vs {exact}", fast[index]);
+            assert!(
+                (fast[index] as f64 - exact).abs() <= bound,
+                "({m},{k},{n}) at ({i},{j}): {} vs {exact}",
+                fast[index]
+            );
         }
     }
 }
@@ -133,7 +142,15 @@ fn narrow_operands_widen_exactly_while_packing() {
 fn special_values(rng: &mut Rng, count: usize) -> Vec<f32> {
     let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1.0, -2.5];
     (0..count)
-        .map(|i| if i % 5 == 2 { specials[(rng.next_u64() % specials.len() as u64) as usize] } else { rng.normal() as f32 })
+        .map(
+            |i| {
+                if i % 5 == 2 {
+                    specials[(rng.next_u64() % specials.len() as u64) as usize]
+                } else {
+                    rng.normal() as f32
+                }
+            },
+        )
         .collect()
 }
 
@@ -309,7 +326,19 @@ fn exp_family_within_stated_ulp_of_f64() {
     let mut rng = Rng::new(13);
     let mut input: Vec<f32> = (0..20_000).map(|i| -110.0 + i as f32 * 0.0103).collect();
     input.extend((0..2_000).map(|_| (rng.normal() * 3.0) as f32));
-    input.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 88.72283, 88.72284, -87.33655, -103.97, 1e-30, -1e-30]);
+    input.extend([
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        88.72283,
+        88.72284,
+        -87.33655,
+        -103.97,
+        1e-30,
+        -1e-30,
+    ]);
     for op in [UnaryOp::Exp, UnaryOp::Sigmoid, UnaryOp::Silu] {
         let mut values = input.clone();
         unary_in_place(op, &mut values);
@@ -320,7 +349,11 @@ fn exp_family_within_stated_ulp_of_f64() {
                 UnaryOp::Sigmoid => exact_sigmoid(wide),
                 _ => wide * exact_sigmoid(wide),
             };
-            assert!(within_ulp(op, x, value, exact as f32, ulp_bound(op)), "{op:?}({x:e}) = {value:e}, want {:e}", exact as f32);
+            assert!(
+                within_ulp(op, x, value, exact as f32, ulp_bound(op)),
+                "{op:?}({x:e}) = {value:e}, want {:e}",
+                exact as f32
+            );
         }
     }
 }

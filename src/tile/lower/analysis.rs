@@ -37,10 +37,13 @@ pub(super) fn step_values(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
     };
     match step {
         WorkStep::Load { output, .. } => (vec![], Some(*output)),
-        WorkStep::Unary { input, output, .. } | WorkStep::Clip { input, output, .. } | WorkStep::Reduce { input, output, .. } | WorkStep::Cast { input, output } => {
-            (vec![*input], Some(*output))
+        WorkStep::Unary { input, output, .. }
+        | WorkStep::Clip { input, output, .. }
+        | WorkStep::Reduce { input, output, .. }
+        | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
+        WorkStep::Binary { lhs, rhs, output, .. } => {
+            ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
         }
-        WorkStep::Binary { lhs, rhs, output, .. } => ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output)),
         WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
         WorkStep::Store { input, .. } => (vec![*input], None),
     }
@@ -48,7 +51,14 @@ pub(super) fn step_values(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
 
 /// Whether the step runs on the vector unit.
 pub(super) fn is_vector_op(step: &WorkStep) -> bool {
-    matches!(step, WorkStep::Unary { .. } | WorkStep::Binary { .. } | WorkStep::Clip { .. } | WorkStep::Reduce { .. } | WorkStep::Cast { .. })
+    matches!(
+        step,
+        WorkStep::Unary { .. }
+            | WorkStep::Binary { .. }
+            | WorkStep::Clip { .. }
+            | WorkStep::Reduce { .. }
+            | WorkStep::Cast { .. }
+    )
 }
 
 /// The GM region a value was loaded from, if a Load produced it.
@@ -98,13 +108,28 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
             producer[value.0 as usize] = position;
         }
         let region_rank = |region: &GmRegion, value: ValueId| -> Result<(), TileError> {
-            let tensor = work.tensors.get(region.tensor.0 as usize).ok_or_else(|| fail(format!("tensor {} does not exist", region.tensor.0)))?;
+            let tensor = work
+                .tensors
+                .get(region.tensor.0 as usize)
+                .ok_or_else(|| fail(format!("tensor {} does not exist", region.tensor.0)))?;
             let tile = &unit.values[value.0 as usize];
-            if region.shape.len() != tile.shape.len() || tensor.shape.len() != tile.shape.len() || region.offsets.len() != tile.shape.len() {
-                return Err(fail(format!("the region of '{}' has rank {} but the tile {:?} has rank {}", tensor.name, region.shape.len(), tile.shape, tile.shape.len())));
+            if region.shape.len() != tile.shape.len()
+                || tensor.shape.len() != tile.shape.len()
+                || region.offsets.len() != tile.shape.len()
+            {
+                return Err(fail(format!(
+                    "the region of '{}' has rank {} but the tile {:?} has rank {}",
+                    tensor.name,
+                    region.shape.len(),
+                    tile.shape,
+                    tile.shape.len()
+                )));
             }
             if region.shape.iter().zip(&tile.shape).any(|(extent, full)| extent > full) {
-                return Err(fail(format!("the region {:?} of '{}' is larger than the tile {:?}", region.shape, tensor.name, tile.shape)));
+                return Err(fail(format!(
+                    "the region {:?} of '{}' is larger than the tile {:?}",
+                    region.shape, tensor.name, tile.shape
+                )));
             }
             Ok(())
         };
@@ -173,7 +198,11 @@ mod tests {
 
     fn work(steps: Vec<WorkStep>, values: usize) -> TileWork {
         let value = TileValue { shape: vec![16, 16], valid_shape: vec![16, 16], dtype: DType::F16 };
-        let steps = steps.into_iter().enumerate().map(|(index, step)| LocatedStep { step, line: Some(index as u32 + 1) }).collect();
+        let steps = steps
+            .into_iter()
+            .enumerate()
+            .map(|(index, step)| LocatedStep { step, line: Some(index as u32 + 1) })
+            .collect();
         TileWork {
             name: "k".into(),
             tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
@@ -183,18 +212,36 @@ mod tests {
     }
 
     fn load(output: u32) -> WorkStep {
-        WorkStep::Load { region: GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] }, output: ValueId(output) }
+        WorkStep::Load {
+            region: GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] },
+            output: ValueId(output),
+        }
     }
 
     #[test]
     fn a_matmul_of_a_matmul_result_is_an_error_at_its_line() {
         let steps = vec![
             load(0),
-            WorkStep::Matmul { a: ValueId(0), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(1) },
-            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+            WorkStep::Matmul {
+                a: ValueId(0),
+                b: ValueId(0),
+                a_transposed: false,
+                b_transposed: false,
+                output: ValueId(1),
+            },
+            WorkStep::Matmul {
+                a: ValueId(1),
+                b: ValueId(0),
+                a_transposed: false,
+                b_transposed: false,
+                output: ValueId(2),
+            },
         ];
         let error = analyse(&work(steps, 3), 0).err().expect("rejected");
-        assert!(matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("another matmul")), "{error}");
+        assert!(
+            matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("another matmul")),
+            "{error}"
+        );
     }
 
     #[test]
@@ -202,7 +249,13 @@ mod tests {
         let steps = vec![
             load(0),
             WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) },
-            WorkStep::Matmul { a: ValueId(1), b: ValueId(0), a_transposed: false, b_transposed: false, output: ValueId(2) },
+            WorkStep::Matmul {
+                a: ValueId(1),
+                b: ValueId(0),
+                a_transposed: false,
+                b_transposed: false,
+                output: ValueId(2),
+            },
         ];
         let facts = analyse(&work(steps, 3), 0).unwrap();
         assert_eq!(facts.staged, vec![false, true, false]);
@@ -215,14 +268,21 @@ mod tests {
         let steps = vec![
             load(0),
             load(1),
-            WorkStep::Matmul { a: ValueId(0), b: ValueId(1), a_transposed: false, b_transposed: false, output: ValueId(2) },
+            WorkStep::Matmul {
+                a: ValueId(0),
+                b: ValueId(1),
+                a_transposed: false,
+                b_transposed: false,
+                output: ValueId(2),
+            },
             WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(1), output: ValueId(3) },
         ];
         let facts = analyse(&work(steps, 4), 0).unwrap();
         assert_eq!(facts.in_ub, vec![false, true, false, true]);
         assert_eq!(facts.last_ub_use[1], Some(3));
         assert!(facts.has_matmul && facts.has_vector_work);
-        let reads_before = analyse(&work(vec![WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }], 2), 0);
+        let reads_before =
+            analyse(&work(vec![WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }], 2), 0);
         assert!(reads_before.is_err(), "reading a value nobody produced is an error");
     }
 }

@@ -8,8 +8,8 @@ use crate::tensor::DType;
 use super::super::builder::TileError;
 use super::super::patterns::CubeTiles;
 use super::super::program::{BufferId, Flag, GmRegion, Memory, TileOp};
-use super::state::{CoreState, Handoff};
 use super::emitter::Resource;
+use super::state::{CoreState, Handoff};
 
 /// Where the matmul result goes besides the stores.
 pub(super) enum MatmulResult {
@@ -80,17 +80,29 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
     let (b, b_dtype, b_transposed, b_line) = job.b;
     let [m, k, n] = extents(a, a_transposed, b, b_transposed);
     if m == 0 || k == 0 || n == 0 {
-        return Err(TileError::InvalidOp { op: "matmul", detail: format!("an empty dimension: M = {m}, K = {k}, N = {n}"), source_line: job.line });
+        return Err(TileError::InvalidOp {
+            op: "matmul",
+            detail: format!("an empty dimension: M = {m}, K = {k}, N = {n}"),
+            source_line: job.line,
+        });
     }
     let buffer_line = core.settings().cube_tile_line.or(job.line);
     let [m0, m1] = tiles.m;
     let [k0, k1] = tiles.k;
     let [n0, n1] = tiles.n;
     let whole = match job.result {
-        MatmulResult::Ub(_) => Some(core.ring_buffer("c_l0c_tile", Memory::L0C, &[pad16(job.output_shape[0]), pad16(job.output_shape[1])], DType::F32, 1, buffer_line)),
+        MatmulResult::Ub(_) => Some(core.ring_buffer(
+            "c_l0c_tile",
+            Memory::L0C,
+            &[pad16(job.output_shape[0]), pad16(job.output_shape[1])],
+            DType::F32,
+            1,
+            buffer_line,
+        )),
         _ => None,
     };
-    let blocks: Vec<(usize, usize)> = (0..m).step_by(m1).flat_map(|row| (0..n).step_by(n1).map(move |column| (row, column))).collect();
+    let blocks: Vec<(usize, usize)> =
+        (0..m).step_by(m1).flat_map(|row| (0..n).step_by(n1).map(move |column| (row, column))).collect();
     for (block_index, &(row, column)) in blocks.iter().enumerate() {
         let (rows, columns) = (m1.min(m - row), n1.min(n - column));
         let (c, base) = match whole {
@@ -105,13 +117,26 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
             let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
             core.emitter.at_line(a_line);
-            core.emitter.emit(TileOp::CopyIn { source, destination: a_l1 }, &[Resource::Tensor(a.tensor)], &[Resource::Buffer(a_l1)], a_wait.take().into_iter().collect(), vec![])?;
-            let (b_shape, b_from) = if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
+            core.emitter.emit(
+                TileOp::CopyIn { source, destination: a_l1 },
+                &[Resource::Tensor(a.tensor)],
+                &[Resource::Buffer(a_l1)],
+                a_wait.take().into_iter().collect(),
+                vec![],
+            )?;
+            let (b_shape, b_from) =
+                if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
             let b_l1 = core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, 2, buffer_line);
             let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
             let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
             core.emitter.at_line(b_line);
-            core.emitter.emit(TileOp::CopyIn { source, destination: b_l1 }, &[Resource::Tensor(b.tensor)], &[Resource::Buffer(b_l1)], b_wait.take().into_iter().collect(), vec![])?;
+            core.emitter.emit(
+                TileOp::CopyIn { source, destination: b_l1 },
+                &[Resource::Tensor(b.tensor)],
+                &[Resource::Buffer(b_l1)],
+                b_wait.take().into_iter().collect(),
+                vec![],
+            )?;
             core.emitter.at_line(job.line);
             for k_piece in (0..depth).step_by(k0) {
                 let kv = k0.min(depth - k_piece);
@@ -119,25 +144,66 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                     let mv = m0.min(rows - m_piece);
                     let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[m0, k0], a_dtype, 2, buffer_line);
                     let move_a = if a_transposed {
-                        TileOp::MoveTransposed { source: a_l1, offsets: vec![k_piece, m_piece], shape: vec![kv, mv], destination: a_l0 }
+                        TileOp::MoveTransposed {
+                            source: a_l1,
+                            offsets: vec![k_piece, m_piece],
+                            shape: vec![kv, mv],
+                            destination: a_l0,
+                        }
                     } else {
-                        TileOp::Move { source: a_l1, offsets: vec![m_piece, k_piece], shape: vec![mv, kv], destination: a_l0 }
+                        TileOp::Move {
+                            source: a_l1,
+                            offsets: vec![m_piece, k_piece],
+                            shape: vec![mv, kv],
+                            destination: a_l0,
+                        }
                     };
                     core.emitter.emit(move_a, &[Resource::Buffer(a_l1)], &[Resource::Buffer(a_l0)], vec![], vec![])?;
                     for n_piece in (0..columns).step_by(n0) {
                         let nv = n0.min(columns - n_piece);
                         let b_l0 = core.ring_buffer("b_l0", Memory::L0B, &[k0, n0], b_dtype, 2, buffer_line);
                         let move_b = if b_transposed {
-                            TileOp::MoveTransposed { source: b_l1, offsets: vec![n_piece, k_piece], shape: vec![nv, kv], destination: b_l0 }
+                            TileOp::MoveTransposed {
+                                source: b_l1,
+                                offsets: vec![n_piece, k_piece],
+                                shape: vec![nv, kv],
+                                destination: b_l0,
+                            }
                         } else {
-                            TileOp::Move { source: b_l1, offsets: vec![k_piece, n_piece], shape: vec![kv, nv], destination: b_l0 }
+                            TileOp::Move {
+                                source: b_l1,
+                                offsets: vec![k_piece, n_piece],
+                                shape: vec![kv, nv],
+                                destination: b_l0,
+                            }
                         };
-                        core.emitter.emit(move_b, &[Resource::Buffer(b_l1)], &[Resource::Buffer(b_l0)], vec![], vec![])?;
+                        core.emitter.emit(
+                            move_b,
+                            &[Resource::Buffer(b_l1)],
+                            &[Resource::Buffer(b_l0)],
+                            vec![],
+                            vec![],
+                        )?;
                         // The first K piece of a block overwrites L0C, the rest accumulate onto it.
                         let accumulate = k_start > 0 || k_piece > 0;
-                        let mmad = TileOp::Mmad { a: a_l0, b: b_l0, c, c_offsets: [base[0] + m_piece, base[1] + n_piece], m: mv, k: kv, n: nv, accumulate };
+                        let mmad = TileOp::Mmad {
+                            a: a_l0,
+                            b: b_l0,
+                            c,
+                            c_offsets: [base[0] + m_piece, base[1] + n_piece],
+                            m: mv,
+                            k: kv,
+                            n: nv,
+                            accumulate,
+                        };
                         let reads = [Resource::Buffer(a_l0), Resource::Buffer(b_l0), Resource::Buffer(c)];
-                        core.emitter.emit(mmad, &reads[..if accumulate { 3 } else { 2 }], &[Resource::Buffer(c)], vec![], vec![])?;
+                        core.emitter.emit(
+                            mmad,
+                            &reads[..if accumulate { 3 } else { 2 }],
+                            &[Resource::Buffer(c)],
+                            vec![],
+                            vec![],
+                        )?;
                     }
                 }
             }
@@ -148,9 +214,20 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             }
             if let MatmulResult::Workspace(handoff) = &job.result {
                 core.emitter.at_line(job.line);
-                let destination = GmRegion { tensor: handoff.region.tensor, offsets: offset(&handoff.region, [row, column]), shape: vec![rows, columns] };
-                let cross_set = if block_index + 1 == blocks.len() { handoff.flag.into_iter().collect() } else { Vec::new() };
-                core.emitter.emit(TileOp::CopyOut { source: c, destination }, &[Resource::Buffer(c)], &[Resource::Tensor(handoff.region.tensor)], vec![], cross_set)?;
+                let destination = GmRegion {
+                    tensor: handoff.region.tensor,
+                    offsets: offset(&handoff.region, [row, column]),
+                    shape: vec![rows, columns],
+                };
+                let cross_set =
+                    if block_index + 1 == blocks.len() { handoff.flag.into_iter().collect() } else { Vec::new() };
+                core.emitter.emit(
+                    TileOp::CopyOut { source: c, destination },
+                    &[Resource::Buffer(c)],
+                    &[Resource::Tensor(handoff.region.tensor)],
+                    vec![],
+                    cross_set,
+                )?;
             }
         }
     }
@@ -169,7 +246,15 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
 
 /// FIXPIPE copies the part of the block at `at` (extent `extent`, at the origin of `c` unless `c`
 /// holds the whole result) that falls inside the store region.
-fn store_part(core: &mut CoreState<'_>, c: BufferId, region: &GmRegion, accumulate: bool, line: Option<u32>, at: [usize; 2], extent: [usize; 2]) -> Result<(), TileError> {
+fn store_part(
+    core: &mut CoreState<'_>,
+    c: BufferId,
+    region: &GmRegion,
+    accumulate: bool,
+    line: Option<u32>,
+    at: [usize; 2],
+    extent: [usize; 2],
+) -> Result<(), TileError> {
     let rows = (at[0] + extent[0]).min(region.shape[0]).saturating_sub(at[0]);
     let columns = (at[1] + extent[1]).min(region.shape[1]).saturating_sub(at[1]);
     if rows == 0 || columns == 0 {
@@ -178,7 +263,11 @@ fn store_part(core: &mut CoreState<'_>, c: BufferId, region: &GmRegion, accumula
     core.emitter.at_line(line);
     let destination = GmRegion { tensor: region.tensor, offsets: offset(region, at), shape: vec![rows, columns] };
     let tensor = Resource::Tensor(region.tensor);
-    let op = if accumulate { TileOp::CopyOutAccumulate { source: c, destination } } else { TileOp::CopyOut { source: c, destination } };
+    let op = if accumulate {
+        TileOp::CopyOutAccumulate { source: c, destination }
+    } else {
+        TileOp::CopyOut { source: c, destination }
+    };
     core.emitter.emit(op, &[Resource::Buffer(c)], &[tensor], vec![], vec![])?;
     Ok(())
 }

@@ -48,7 +48,15 @@ pub(super) struct Emitter {
 impl Emitter {
     /// An empty program.
     pub(super) fn new() -> Self {
-        Emitter { builder: ProgramBuilder::new(), pipes: Vec::new(), pair_flags: [[None; 7]; 7], synced: [[None; 7]; 7], accesses: HashMap::new(), gm: GmTracker::default(), line: None }
+        Emitter {
+            builder: ProgramBuilder::new(),
+            pipes: Vec::new(),
+            pair_flags: [[None; 7]; 7],
+            synced: [[None; 7]; 7],
+            accesses: HashMap::new(),
+            gm: GmTracker::default(),
+            line: None,
+        }
     }
 
     /// The source line of the instructions emitted from now on.
@@ -57,7 +65,14 @@ impl Emitter {
     }
 
     /// Declares a buffer whose diagnostics point at `line` (the tile-shape setting).
-    pub(super) fn buffer(&mut self, name: &str, memory: Memory, shape: &[usize], dtype: DType, line: Option<u32>) -> BufferId {
+    pub(super) fn buffer(
+        &mut self,
+        name: &str,
+        memory: Memory,
+        shape: &[usize],
+        dtype: DType,
+        line: Option<u32>,
+    ) -> BufferId {
         self.builder.at_line(line);
         self.builder.buffer(name, memory, shape, dtype)
     }
@@ -68,7 +83,14 @@ impl Emitter {
     }
 
     /// Appends `op` reading `reads` and writing `writes`, with the flags its dependencies need.
-    pub(super) fn emit(&mut self, op: TileOp, reads: &[Resource], writes: &[Resource], cross_wait: Vec<Flag>, cross_set: Vec<Flag>) -> Result<usize, TileError> {
+    pub(super) fn emit(
+        &mut self,
+        op: TileOp,
+        reads: &[Resource],
+        writes: &[Resource],
+        cross_wait: Vec<Flag>,
+        cross_set: Vec<Flag>,
+    ) -> Result<usize, TileError> {
         let mut needed: [Option<usize>; 7] = [None; 7];
         let pipes = &self.pipes;
         let mut note = |producer: Option<usize>| {
@@ -79,7 +101,13 @@ impl Emitter {
         };
         // A GM tensor is tracked by the region this op moves (the whole tensor if it moves none).
         let region_of = |tensor: TensorId| match &op {
-            TileOp::CopyIn { source: region, .. } | TileOp::CopyOut { destination: region, .. } | TileOp::CopyOutAccumulate { destination: region, .. } if region.tensor == tensor => region.clone(),
+            TileOp::CopyIn { source: region, .. }
+            | TileOp::CopyOut { destination: region, .. }
+            | TileOp::CopyOutAccumulate { destination: region, .. }
+                if region.tensor == tensor =>
+            {
+                region.clone()
+            }
             _ => GmRegion { tensor, offsets: Vec::new(), shape: Vec::new() },
         };
         for resource in reads {
@@ -99,17 +127,24 @@ impl Emitter {
                 }
             }
         }
-        let regions: Vec<(GmRegion, bool)> = reads.iter().map(|resource| (resource, false)).chain(writes.iter().map(|resource| (resource, true))).filter_map(|(resource, write)| match resource {
-            Resource::Tensor(tensor) => Some((region_of(*tensor), write)),
-            Resource::Buffer(_) => None,
-        }).collect();
+        let regions: Vec<(GmRegion, bool)> = reads
+            .iter()
+            .map(|resource| (resource, false))
+            .chain(writes.iter().map(|resource| (resource, true)))
+            .filter_map(|(resource, write)| match resource {
+                Resource::Tensor(tensor) => Some((region_of(*tensor), write)),
+                Resource::Buffer(_) => None,
+            })
+            .collect();
         self.builder.at_line(self.line);
         let pipe = self.builder.push_cross(op, Vec::new(), Vec::new(), cross_wait, cross_set)?;
         let index = self.builder.len() - 1;
         let consumer = pipe.index();
         for (producer_pipe, producer) in needed.iter().enumerate() {
             let Some(producer) = *producer else { continue };
-            if producer_pipe == consumer || self.synced[producer_pipe][consumer].is_some_and(|synced| synced >= producer) {
+            if producer_pipe == consumer
+                || self.synced[producer_pipe][consumer].is_some_and(|synced| synced >= producer)
+            {
                 continue;
             }
             let flag = match self.pair_flags[producer_pipe][consumer] {
@@ -160,11 +195,27 @@ mod tests {
         let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 64] };
         let exp = || TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] };
         let buffer = Resource::Buffer(tile);
-        emitter.emit(TileOp::CopyIn { source: region.clone(), destination: tile }, &[Resource::Tensor(TensorId(0))], &[buffer], vec![], vec![]).unwrap();
+        emitter
+            .emit(
+                TileOp::CopyIn { source: region.clone(), destination: tile },
+                &[Resource::Tensor(TensorId(0))],
+                &[buffer],
+                vec![],
+                vec![],
+            )
+            .unwrap();
         emitter.emit(exp(), &[buffer], &[buffer], vec![], vec![]).unwrap();
         emitter.emit(exp(), &[buffer], &[buffer], vec![], vec![]).unwrap();
         let out = GmRegion { tensor: TensorId(1), ..region };
-        emitter.emit(TileOp::CopyOut { source: tile, destination: out }, &[buffer], &[Resource::Tensor(TensorId(1))], vec![], vec![]).unwrap();
+        emitter
+            .emit(
+                TileOp::CopyOut { source: tile, destination: out },
+                &[buffer],
+                &[Resource::Tensor(TensorId(1))],
+                vec![],
+                vec![],
+            )
+            .unwrap();
         let program = emitter.finish();
         assert_eq!(program.flag_count, 2);
         let waits: Vec<usize> = program.instructions.iter().map(|instruction| instruction.wait.len()).collect();

@@ -7,10 +7,10 @@
 //! data dependencies (see `emitter`), which is what lets the pipes overlap.
 
 mod analysis;
-mod state;
 mod cube;
 mod emitter;
 mod regions;
+mod state;
 mod unit;
 
 use std::collections::HashMap;
@@ -19,17 +19,21 @@ use super::builder::TileError;
 use super::patterns::split_range;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
 use super::work::{LoweringTarget, TileWork, WorkStep};
-use analysis::{analyse, operand_shape, UnitFacts};
-use state::{CoreState, Handoff, Side};
-use cube::extents_of;
 use crate::tensor::DType;
+use analysis::{analyse, operand_shape, UnitFacts};
+use cube::extents_of;
+use state::{CoreState, Handoff, Side};
 
 fn check_settings(work: &TileWork) -> Result<(), TileError> {
     let Some(tiles) = work.settings.cube_tiles else { return Ok(()) };
     for (name, [level0, level1]) in [("m", tiles.m), ("k", tiles.k), ("n", tiles.n)] {
         if level0 == 0 || level1 == 0 || level1 % level0 != 0 {
             let detail = format!("{name}L1 = {level1} must be a positive multiple of {name}L0 = {level0}");
-            return Err(TileError::InvalidOp { op: "set_cube_tile_shapes", detail, source_line: work.settings.cube_tile_line });
+            return Err(TileError::InvalidOp {
+                op: "set_cube_tile_shapes",
+                detail,
+                source_line: work.settings.cube_tile_line,
+            });
         }
     }
     Ok(())
@@ -47,9 +51,17 @@ type WorkspaceKey = (usize, usize, DType);
 /// The workspaces: one GM tensor per (tile rows, columns, dtype), a row band per hand-off. Staged
 /// matmul operands always go through GM; cube results read by vector steps only on a split chip.
 /// Cross-core flags are used on a split chip only.
-fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mut Vec<GmTensor>) -> HashMap<HandoffKey, Handoff> {
+fn plan_handoffs(
+    work: &TileWork,
+    facts: &[UnitFacts],
+    split: bool,
+    tensors: &mut Vec<GmTensor>,
+) -> HashMap<HandoffKey, Handoff> {
     let mut groups: Vec<(WorkspaceKey, Vec<HandoffMember>)> = Vec::new();
-    let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups.iter_mut().find(|(known, _)| *known == group) {
+    let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups
+        .iter_mut()
+        .find(|(known, _)| *known == group)
+    {
         Some((_, members)) => members.push((key, valid)),
         None => groups.push((group, vec![(key, valid)])),
     };
@@ -64,7 +76,12 @@ fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mu
         for located in &unit.steps {
             let WorkStep::Matmul { a, b, a_transposed, b_transposed, output } = &located.step else { continue };
             if split && facts.in_ub[output.0 as usize] {
-                let [m, _, n] = extents_of(&operand_shape(unit, facts, *a), *a_transposed, &operand_shape(unit, facts, *b), *b_transposed);
+                let [m, _, n] = extents_of(
+                    &operand_shape(unit, facts, *a),
+                    *a_transposed,
+                    &operand_shape(unit, facts, *b),
+                    *b_transposed,
+                );
                 add((index, output.0), group(output.0), vec![m, n]);
             }
         }
@@ -73,13 +90,20 @@ fn plan_handoffs(work: &TileWork, facts: &[UnitFacts], split: bool, tensors: &mu
     let mut flags = 0u32;
     for ((rows, columns, dtype), members) in groups {
         let tensor = TensorId(tensors.len() as u32);
-        tensors.push(GmTensor { name: format!("{}_workspace{}", work.name, tensor.0), shape: vec![members.len() * rows, columns], dtype });
+        tensors.push(GmTensor {
+            name: format!("{}_workspace{}", work.name, tensor.0),
+            shape: vec![members.len() * rows, columns],
+            dtype,
+        });
         for (band, (key, valid)) in members.into_iter().enumerate() {
             let flag = split.then(|| {
                 flags += 1;
                 Flag(flags - 1)
             });
-            handoffs.insert(key, Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: valid }, flag });
+            handoffs.insert(
+                key,
+                Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: valid }, flag },
+            );
         }
     }
     handoffs

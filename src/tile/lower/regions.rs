@@ -40,7 +40,9 @@ fn overlaps(offsets: &[usize], shape: &[usize], other_offsets: &[usize], other_s
     if offsets.len() != other_offsets.len() || offsets.is_empty() {
         return true;
     }
-    (0..offsets.len()).all(|dim| offsets[dim] < other_offsets[dim] + other_shape[dim] && other_offsets[dim] < offsets[dim] + shape[dim])
+    (0..offsets.len()).all(|dim| {
+        offsets[dim] < other_offsets[dim] + other_shape[dim] && other_offsets[dim] < offsets[dim] + shape[dim]
+    })
 }
 
 impl GmTracker {
@@ -65,7 +67,11 @@ impl GmTracker {
     /// Remembers that instruction `index` on `pipe` read or wrote `region`.
     pub(super) fn record(&mut self, region: &GmRegion, write: bool, index: usize, pipe: usize) {
         let accesses = self.tensors.entry(region.tensor.0).or_default();
-        let (list, forgotten) = if write { (&mut accesses.writes, &mut accesses.forgotten_writes) } else { (&mut accesses.reads, &mut accesses.forgotten_reads) };
+        let (list, forgotten) = if write {
+            (&mut accesses.writes, &mut accesses.forgotten_writes)
+        } else {
+            (&mut accesses.reads, &mut accesses.forgotten_reads)
+        };
         list.push_back(GmAccess { index, pipe, offsets: region.offsets.clone(), shape: region.shape.clone() });
         if list.len() > TRACKED {
             let old = list.pop_front().expect("longer than the window");

@@ -51,7 +51,14 @@ pub(super) struct CoreState<'a> {
 impl<'a> CoreState<'a> {
     /// An empty program for `side`.
     pub(super) fn new(work: &'a TileWork, side: Side) -> Self {
-        CoreState { emitter: Emitter::new(), work, side, units_done: 0, ub_buffers: HashMap::new(), rings: HashMap::new() }
+        CoreState {
+            emitter: Emitter::new(),
+            work,
+            side,
+            units_done: 0,
+            ub_buffers: HashMap::new(),
+            rings: HashMap::new(),
+        }
     }
 
     /// The settings of the kernel.
@@ -61,23 +68,44 @@ impl<'a> CoreState<'a> {
 
     /// The UB buffer of value slot `slot` of `shape`/`dtype` (among copy-filled or computed tiles) in n-buffer copy `copy`. Units use
     /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
-    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, filled_by_copy: bool, copy: usize) -> BufferId {
+    pub(super) fn ub_buffer(
+        &mut self,
+        shape: &[usize],
+        dtype: DType,
+        slot: usize,
+        filled_by_copy: bool,
+        copy: usize,
+    ) -> BufferId {
         let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
         if let Some(buffer) = self.ub_buffers.get(&key) {
             return *buffer;
         }
         let role = if filled_by_copy { "in" } else { "ub" };
-        let name = format!("{role}{slot}_{}_{}_{copy}", dtype.short_name(), shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
+        let name = format!(
+            "{role}{slot}_{}_{}_{copy}",
+            dtype.short_name(),
+            shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
+        );
         let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
         self.ub_buffers.insert(key, buffer);
         buffer
     }
 
     /// The next buffer of the `count`-slot ring `role` (cube staging: L1, L0A, L0B, L0C).
-    pub(super) fn ring_buffer(&mut self, role: &'static str, memory: Memory, shape: &[usize], dtype: DType, count: usize, line: Option<u32>) -> BufferId {
+    pub(super) fn ring_buffer(
+        &mut self,
+        role: &'static str,
+        memory: Memory,
+        shape: &[usize],
+        dtype: DType,
+        count: usize,
+        line: Option<u32>,
+    ) -> BufferId {
         let key = (role, shape.to_vec(), dtype);
         if !self.rings.contains_key(&key) {
-            let slots = (0..count.max(1)).map(|slot| self.emitter.buffer(&format!("{role}_{slot}"), memory, shape, dtype, line)).collect();
+            let slots = (0..count.max(1))
+                .map(|slot| self.emitter.buffer(&format!("{role}_{slot}"), memory, shape, dtype, line))
+                .collect();
             self.rings.insert(key.clone(), (slots, 0));
         }
         let (slots, turn) = self.rings.get_mut(&key).expect("inserted above");

@@ -17,9 +17,9 @@ use super::super::builder::TileError;
 use super::super::program::{BufferId, GmRegion, TileOp};
 use super::super::work::{ValueId, WorkOperand, WorkStep};
 use super::analysis::{load_region, step_values, UnitFacts};
-use super::state::{CoreState, Handoff, Side};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
 use super::emitter::Resource;
+use super::state::{CoreState, Handoff, Side};
 
 /// Shape, dtype and whether a copy (not the vector unit) fills the tile.
 type SlotKey = (Vec<usize>, DType, bool);
@@ -47,7 +47,12 @@ impl SlotAllocator {
 }
 
 /// Lowers unit `index` (with `facts`) into `core`; `handoffs` are the GM hand-offs by (unit, value).
-pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFacts, handoffs: &HashMap<(usize, u32), Handoff>) -> Result<(), TileError> {
+pub(super) fn lower_unit(
+    core: &mut CoreState<'_>,
+    index: usize,
+    facts: &UnitFacts,
+    handoffs: &HashMap<(usize, u32), Handoff>,
+) -> Result<(), TileError> {
     let work = core.work;
     let unit = &work.units[index];
     let copy = core.units_done % work.settings.vec_buffers.max(1);
@@ -60,7 +65,10 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
     let key = |value: ValueId| {
         let tile = &unit.values[value.0 as usize];
-        let filled_by_copy = matches!(unit.steps[facts.producer[value.0 as usize]].step, WorkStep::Load { .. } | WorkStep::Matmul { .. });
+        let filled_by_copy = matches!(
+            unit.steps[facts.producer[value.0 as usize]].step,
+            WorkStep::Load { .. } | WorkStep::Matmul { .. }
+        );
         (tile.shape.clone(), tile.dtype, filled_by_copy)
     };
     for (position, located) in unit.steps.iter().enumerate() {
@@ -84,24 +92,44 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                 output = Some(buffer);
             }
         }
-        let tile = |value: &ValueId| ub[value.0 as usize].map(|(_, buffer)| buffer).expect("values read in UB were placed in UB");
+        let tile = |value: &ValueId| {
+            ub[value.0 as usize].map(|(_, buffer)| buffer).expect("values read in UB were placed in UB")
+        };
         let valid = |value: &ValueId| unit.values[value.0 as usize].valid_shape.clone();
         match &located.step {
             WorkStep::Load { region, .. } => {
                 if let Some(destination) = output {
                     let op = TileOp::CopyIn { source: region.clone(), destination };
-                    core.emitter.emit(op, &[Resource::Tensor(region.tensor)], &[Resource::Buffer(destination)], vec![], vec![])?;
+                    core.emitter.emit(
+                        op,
+                        &[Resource::Tensor(region.tensor)],
+                        &[Resource::Buffer(destination)],
+                        vec![],
+                        vec![],
+                    )?;
                 }
             }
             WorkStep::Matmul { a, b, a_transposed, b_transposed, output: result } => {
-                let handoff = |value: &ValueId| handoffs.get(&(index, value.0)).ok_or_else(|| TileError::InvalidOp { op: "matmul", detail: format!("no workspace planned for value {}", value.0), source_line: located.line });
+                let handoff = |value: &ValueId| {
+                    handoffs.get(&(index, value.0)).ok_or_else(|| TileError::InvalidOp {
+                        op: "matmul",
+                        detail: format!("no workspace planned for value {}", value.0),
+                        source_line: located.line,
+                    })
+                };
                 if vector_side {
                     // A computed operand goes to its workspace band once; the cube side streams it from there.
                     for operand in [a, b] {
                         if facts.staged[operand.0 as usize] && staged_written.insert(operand.0) {
                             let (source, handoff) = (tile(operand), handoff(operand)?);
                             let op = TileOp::CopyOut { source, destination: handoff.region.clone() };
-                            core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(handoff.region.tensor)], vec![], handoff.flag.into_iter().collect())?;
+                            core.emitter.emit(
+                                op,
+                                &[Resource::Buffer(source)],
+                                &[Resource::Tensor(handoff.region.tensor)],
+                                vec![],
+                                handoff.flag.into_iter().collect(),
+                            )?;
                         }
                     }
                 }
@@ -127,7 +155,9 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                         .steps
                         .iter()
                         .filter_map(|later| match &later.step {
-                            WorkStep::Store { input, region, accumulate } if input == result => Some((region.clone(), *accumulate, later.line)),
+                            WorkStep::Store { input, region, accumulate } if input == result => {
+                                Some((region.clone(), *accumulate, later.line))
+                            }
                             _ => None,
                         })
                         .collect();
@@ -144,22 +174,45 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                     };
                     let a_shape = &unit.values[a.0 as usize].shape;
                     let k_full = if *a_transposed { a_shape[0] } else { a_shape[1] };
-                    let tiles = work.settings.cube_tiles.unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]]));
+                    let tiles = work
+                        .settings
+                        .cube_tiles
+                        .unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]]));
                     lower_matmul(core, job, tiles)?;
                 } else if let (Some(destination), Some(handoff)) = (output, handoffs.get(&(index, result.0))) {
                     // The vector core picks the result up from the workspace once the cube core's flag says it is there.
-                    let source = GmRegion { tensor: handoff.region.tensor, offsets: handoff.region.offsets.clone(), shape: vec![m, n] };
+                    let source = GmRegion {
+                        tensor: handoff.region.tensor,
+                        offsets: handoff.region.offsets.clone(),
+                        shape: vec![m, n],
+                    };
                     core.emitter.at_line(located.line);
                     let op = TileOp::CopyIn { source, destination };
-                    core.emitter.emit(op, &[Resource::Tensor(handoff.region.tensor)], &[Resource::Buffer(destination)], handoff.flag.into_iter().collect(), vec![])?;
+                    core.emitter.emit(
+                        op,
+                        &[Resource::Tensor(handoff.region.tensor)],
+                        &[Resource::Buffer(destination)],
+                        handoff.flag.into_iter().collect(),
+                        vec![],
+                    )?;
                 }
             }
             // Stores of cube results are FIXPIPE copies emitted with their matmul.
             WorkStep::Store { input, region, accumulate } if vector_side && !facts.from_matmul[input.0 as usize] => {
                 let source = tile(input);
                 let destination = region.clone();
-                let op = if *accumulate { TileOp::CopyOutAccumulate { source, destination } } else { TileOp::CopyOut { source, destination } };
-                core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], vec![])?;
+                let op = if *accumulate {
+                    TileOp::CopyOutAccumulate { source, destination }
+                } else {
+                    TileOp::CopyOut { source, destination }
+                };
+                core.emitter.emit(
+                    op,
+                    &[Resource::Buffer(source)],
+                    &[Resource::Tensor(region.tensor)],
+                    vec![],
+                    vec![],
+                )?;
             }
             WorkStep::Store { .. } => {}
             step if vector_side => {
@@ -167,22 +220,64 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
                 let destination = output.expect("vector results live in UB");
                 let valid_shape = valid(&output_value);
                 let op = match step {
-                    WorkStep::Unary { op, input, .. } => TileOp::Unary { op: *op, input: tile(input), output: destination, valid_shape },
-                    WorkStep::Clip { input, low, high, .. } => TileOp::Clip { input: tile(input), output: destination, low: *low, high: *high, valid_shape },
-                    WorkStep::Cast { input, .. } => TileOp::Cast { input: tile(input), output: destination, valid_shape },
-                    WorkStep::Reduce { op, input, dims, .. } => TileOp::ReduceDims { op: *op, input: tile(input), output: destination, dims: dims.clone(), valid_shape: valid(input) },
+                    WorkStep::Unary { op, input, .. } => {
+                        TileOp::Unary { op: *op, input: tile(input), output: destination, valid_shape }
+                    }
+                    WorkStep::Clip { input, low, high, .. } => {
+                        TileOp::Clip { input: tile(input), output: destination, low: *low, high: *high, valid_shape }
+                    }
+                    WorkStep::Cast { input, .. } => {
+                        TileOp::Cast { input: tile(input), output: destination, valid_shape }
+                    }
+                    WorkStep::Reduce { op, input, dims, .. } => TileOp::ReduceDims {
+                        op: *op,
+                        input: tile(input),
+                        output: destination,
+                        dims: dims.clone(),
+                        valid_shape: valid(input),
+                    },
                     WorkStep::Binary { op, lhs, rhs, .. } => match (lhs, rhs) {
                         (WorkOperand::Tile(left), WorkOperand::Tile(right)) => {
                             let (left_shape, right_shape) = (valid(left), valid(right));
                             if left_shape == valid_shape && right_shape == valid_shape {
-                                TileOp::Binary { op: *op, lhs: tile(left), rhs: tile(right), output: destination, valid_shape }
+                                TileOp::Binary {
+                                    op: *op,
+                                    lhs: tile(left),
+                                    rhs: tile(right),
+                                    output: destination,
+                                    valid_shape,
+                                }
                             } else {
-                                TileOp::BroadcastBinary { op: *op, lhs: tile(left), lhs_shape: left_shape, rhs: tile(right), rhs_shape: right_shape, output: destination, valid_shape }
+                                TileOp::BroadcastBinary {
+                                    op: *op,
+                                    lhs: tile(left),
+                                    lhs_shape: left_shape,
+                                    rhs: tile(right),
+                                    rhs_shape: right_shape,
+                                    output: destination,
+                                    valid_shape,
+                                }
                             }
                         }
-                        (WorkOperand::Tile(input), WorkOperand::Scalar(scalar)) => TileOp::ScalarBinary { op: *op, input: tile(input), scalar: *scalar, scalar_first: false, output: destination, valid_shape },
-                        (WorkOperand::Scalar(scalar), WorkOperand::Tile(input)) => TileOp::ScalarBinary { op: *op, input: tile(input), scalar: *scalar, scalar_first: true, output: destination, valid_shape },
-                        (WorkOperand::Scalar(_), WorkOperand::Scalar(_)) => unreachable!("analysis rejects scalar-only binaries"),
+                        (WorkOperand::Tile(input), WorkOperand::Scalar(scalar)) => TileOp::ScalarBinary {
+                            op: *op,
+                            input: tile(input),
+                            scalar: *scalar,
+                            scalar_first: false,
+                            output: destination,
+                            valid_shape,
+                        },
+                        (WorkOperand::Scalar(scalar), WorkOperand::Tile(input)) => TileOp::ScalarBinary {
+                            op: *op,
+                            input: tile(input),
+                            scalar: *scalar,
+                            scalar_first: true,
+                            output: destination,
+                            valid_shape,
+                        },
+                        (WorkOperand::Scalar(_), WorkOperand::Scalar(_)) => {
+                            unreachable!("analysis rejects scalar-only binaries")
+                        }
                     },
                     _ => unreachable!("the other steps are matched above"),
                 };
@@ -192,7 +287,9 @@ pub(super) fn lower_unit(core: &mut CoreState<'_>, index: usize, facts: &UnitFac
             _ => {}
         }
         // A UB value nobody reads frees its slot at once.
-        if let Some(value) = written.filter(|value| vector_side && facts.in_ub[value.0 as usize] && facts.last_ub_use[value.0 as usize].is_none()) {
+        if let Some(value) = written.filter(|value| {
+            vector_side && facts.in_ub[value.0 as usize] && facts.last_ub_use[value.0 as usize].is_none()
+        }) {
             if let Some((slot, _)) = ub[value.0 as usize] {
                 slots.give_back(key(value), slot);
             }

@@ -6,8 +6,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::lowering::identity;
-use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput};
-use crate::autograd::{checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var};
+use crate::autograd::{
+    call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput,
+};
+use crate::autograd::{
+    checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var,
+};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
@@ -22,7 +26,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.register_gradient", &["name"], arguments, false, span)?;
             match bound.required(0)? {
                 Value::Str(kernel) => Ok(Value::object(Object::GradientDecorator { name: kernel.to_string() })),
-                other => Err(interpreter.error(ErrorKind::Type, format!("pypto.register_gradient: the kernel name is a string, not {}", other.type_name()), bound.span_of(0))),
+                other => Err(interpreter.error(
+                    ErrorKind::Type,
+                    format!("pypto.register_gradient: the kernel name is a string, not {}", other.type_name()),
+                    bound.span_of(0),
+                )),
             }
         }
         "no_grad" => {
@@ -38,7 +46,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.checkpoint", &["fn"], arguments, true, span)?;
             let function = bound.required(0)?.clone();
             let template: Vec<Value> = bound.rest.iter().map(|(value, _)| value.clone()).collect();
-            let inputs: Vec<Var> = template.iter().filter_map(|value| if let Value::Tensor(object) = value { Some(object.get()) } else { None }).collect();
+            let inputs: Vec<Var> = template
+                .iter()
+                .filter_map(|value| if let Value::Tensor(object) = value { Some(object.get()) } else { None })
+                .collect();
             let weak = interpreter.me.clone();
             let site = interpreter.at(span);
             let single = std::cell::Cell::new(true);
@@ -46,7 +57,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let flag = single_flag.clone();
             let recompute: CheckpointFunction = Rc::new(move |vars: &[Var]| {
                 let Some(interpreter) = weak.upgrade() else {
-                    return Err(crate::autograd::AutogradError::BadArgument { op: "checkpoint".into(), detail: "the session is gone".into() });
+                    return Err(crate::autograd::AutogradError::BadArgument {
+                        op: "checkpoint".into(),
+                        detail: "the session is gone".into(),
+                    });
                 };
                 let mut fresh = vars.iter();
                 let values: Vec<Value> = template
@@ -61,32 +75,61 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 interpreter.cells.borrow_mut().pop();
                 let result = result.map_err(|error| interpreter.stash(error, "checkpoint"))?;
                 flag.set(matches!(result, Value::Tensor(_)));
-                interpreter.tensors_of(&result, site.span, "checkpoint").map_err(|error| interpreter.stash(error, "checkpoint"))
+                interpreter
+                    .tensors_of(&result, site.span, "checkpoint")
+                    .map_err(|error| interpreter.stash(error, "checkpoint"))
             });
-            let outputs = checkpoint("checkpoint", recompute, &inputs).map_err(|error| interpreter.autograd_error(error, span))?;
+            let outputs = checkpoint("checkpoint", recompute, &inputs)
+                .map_err(|error| interpreter.autograd_error(error, span))?;
             let mut values: Vec<Value> = outputs.into_iter().map(TensorObject::value).collect();
-            Ok(if single_flag.get() && values.len() == 1 { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
+            Ok(if single_flag.get() && values.len() == 1 {
+                values.pop().unwrap_or(Value::None)
+            } else {
+                Value::tuple(values)
+            })
         }
         "autodiff.grad" => {
-            let bound = interpreter.bind("pypto.autodiff.grad", &["outputs", "inputs", "grad_outputs", "create_graph"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                "pypto.autodiff.grad",
+                &["outputs", "inputs", "grad_outputs", "create_graph"],
+                arguments,
+                false,
+                span,
+            )?;
             let outputs = interpreter.tensors_of(bound.required(0)?, bound.span_of(0), "pypto.autodiff.grad")?;
             let inputs = interpreter.tensors_of(bound.required(1)?, bound.span_of(1), "pypto.autodiff.grad")?;
             let grad_outputs = match bound.optional(2) {
                 Some(value) => Some(interpreter.tensors_of(value, bound.span_of(2), "pypto.autodiff.grad")?),
                 None => None,
             };
-            let results = grad(&outputs, &inputs, grad_outputs.as_deref(), bound.flag(3, false)?).map_err(|error| interpreter.autograd_error(error, span))?;
-            let values: Vec<Value> = results.into_iter().map(|result| result.map_or(Value::None, TensorObject::value)).collect();
-            Ok(if matches!(bound.required(1)?, Value::Tensor(_)) { values.into_iter().next().unwrap_or(Value::None) } else { Value::list(values) })
+            let results = grad(&outputs, &inputs, grad_outputs.as_deref(), bound.flag(3, false)?)
+                .map_err(|error| interpreter.autograd_error(error, span))?;
+            let values: Vec<Value> =
+                results.into_iter().map(|result| result.map_or(Value::None, TensorObject::value)).collect();
+            Ok(if matches!(bound.required(1)?, Value::Tensor(_)) {
+                values.into_iter().next().unwrap_or(Value::None)
+            } else {
+                Value::list(values)
+            })
         }
         _ => check(interpreter, arguments, span),
     }
 }
 
 fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
-    let bound = interpreter.bind("pypto.autodiff.check_gradient", &["func", "inputs", "eps", "atol", "rtol", "fast"], arguments, false, span)?;
+    let bound = interpreter.bind(
+        "pypto.autodiff.check_gradient",
+        &["func", "inputs", "eps", "atol", "rtol", "fast"],
+        arguments,
+        false,
+        span,
+    )?;
     let function = bound.required(0)?.clone();
-    let inputs: Vec<Tensor> = interpreter.tensors_of(bound.required(1)?, bound.span_of(1), "check_gradient")?.iter().map(|var| var.tensor().clone()).collect();
+    let inputs: Vec<Tensor> = interpreter
+        .tensors_of(bound.required(1)?, bound.span_of(1), "check_gradient")?
+        .iter()
+        .map(|var| var.tensor().clone())
+        .collect();
     let Some(first) = inputs.first() else {
         return Err(interpreter.error(ErrorKind::Value, "check_gradient: no input tensors", bound.span_of(1)));
     };
@@ -96,25 +139,38 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
     }
     if bound.optional(2).is_some() || bound.optional(3).is_some() || bound.optional(4).is_some() {
         let base = Tolerance::for_dtype(first.dtype());
-        options.tolerance = Some(Tolerance { step: bound.float(2, Some(base.step))?, atol: bound.float(3, Some(base.atol))?, rtol: bound.float(4, Some(base.rtol))? });
+        options.tolerance = Some(Tolerance {
+            step: bound.float(2, Some(base.step))?,
+            atol: bound.float(3, Some(base.atol))?,
+            rtol: bound.float(4, Some(base.rtol))?,
+        });
     }
     let site = interpreter.at(span);
     let evaluate = |vars: &[Var]| -> crate::autograd::Result<Var> {
         let values: Vec<Value> = vars.iter().cloned().map(TensorObject::value).collect();
-        let result = interpreter.call_values(&function, values, site.span).map_err(|error| interpreter.stash(error, "check_gradient"))?;
+        let result = interpreter
+            .call_values(&function, values, site.span)
+            .map_err(|error| interpreter.stash(error, "check_gradient"))?;
         match &result {
             Value::Tensor(object) => Ok(object.get()),
             other => {
-                let error = interpreter.error(ErrorKind::Type, format!("check_gradient: the function returned {}, not a tensor", other.type_name()), site.span);
+                let error = interpreter.error(
+                    ErrorKind::Type,
+                    format!("check_gradient: the function returned {}, not a tensor", other.type_name()),
+                    site.span,
+                );
                 Err(interpreter.stash(error, "check_gradient"))
             }
         }
     };
     let (npu_before, cpu_before) = interpreter.kernel_call_counts.get();
     let progress = |done, total| crate::lang::interp::progress::report_progress("check_gradient", done, total);
-    let report = crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&progress)).map_err(|error| interpreter.autograd_error(error, span))?;
+    let report =
+        crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&progress))
+            .map_err(|error| interpreter.autograd_error(error, span))?;
     let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
-    let registered = matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
+    let registered =
+        matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
     let sides = sides_text(npu_after - npu_before, cpu_after - cpu_before, registered, &interpreter.npu_preset());
     Ok(Value::object(Object::GradCheck { report, sides }))
 }
@@ -123,7 +179,11 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
 /// gets, the kernels on the NPU in their dtypes; the numerical side is f64 on the CPU.
 fn sides_text(npu_calls: u64, cpu_calls: u64, registered: bool, preset: &str) -> String {
     let numerical = "numerical: central differences in f64 on the CPU";
-    let what = if registered { "forward and registered backward" } else { "forward (and its backward through the recorded ops)" };
+    let what = if registered {
+        "forward and registered backward"
+    } else {
+        "forward (and its backward through the recorded ops)"
+    };
     match (npu_calls, cpu_calls) {
         (0, 0) => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
         (_, 0) => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
@@ -145,12 +205,19 @@ pub(crate) fn report_attribute(report: &GradCheckReport, name: &str) -> Option<V
                 .flat_map(|input| {
                     input.worst.iter().map(move |element| {
                         let index = Value::tuple(element.input_index.iter().map(|&i| Value::Int(i as i64)).collect());
-                        Value::tuple(vec![Value::Int(input.input as i64), index, Value::Float(element.analytic), Value::Float(element.numerical)])
+                        Value::tuple(vec![
+                            Value::Int(input.input as i64),
+                            index,
+                            Value::Float(element.analytic),
+                            Value::Float(element.numerical),
+                        ])
                     })
                 })
                 .collect(),
         ),
-        "non_differentiable" => Value::Int(report.inputs.iter().map(|input| input.non_differentiable.len() as i64).sum()),
+        "non_differentiable" => {
+            Value::Int(report.inputs.iter().map(|input| input.non_differentiable.len() as i64).sum())
+        }
         "mode" => Value::string(format!("{:?}", report.mode).to_lowercase()),
         _ => return None,
     })
@@ -166,10 +233,18 @@ impl Interpreter {
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(self.error(ErrorKind::Type, format!("{what}: expected tensors, found {}", other.type_name()), span)),
+                    other => Err(self.error(
+                        ErrorKind::Type,
+                        format!("{what}: expected tensors, found {}", other.type_name()),
+                        span,
+                    )),
                 })
                 .collect(),
-            other => Err(self.error(ErrorKind::Type, format!("{what}: expected a tensor or a list of tensors, not {}", other.type_name()), span)),
+            other => Err(self.error(
+                ErrorKind::Type,
+                format!("{what}: expected a tensor or a list of tensors, not {}", other.type_name()),
+                span,
+            )),
         }
     }
 }
@@ -187,8 +262,15 @@ pub(crate) struct PendingGradient {
 }
 
 /// Runs the body on detached inputs without recording, and checks that it returned tensors.
-pub(crate) fn run_detached(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, backward: Value, span: Span) -> Result<(Value, PendingGradient)> {
-    let parameter_names: Vec<String> = kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
+pub(crate) fn run_detached(
+    interpreter: &Interpreter,
+    kernel: &Rc<Kernel>,
+    arguments: Arguments,
+    backward: Value,
+    span: Span,
+) -> Result<(Value, PendingGradient)> {
+    let parameter_names: Vec<String> =
+        kernel.function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.clone()).collect();
     let mut inputs: Vec<Var> = Vec::new();
     let mut attribute_values: Vec<(Value, Value)> = Vec::new();
     let mut attributes = Attributes::new();
@@ -244,7 +326,15 @@ fn output_tensors(interpreter: &Interpreter, kernel: &Kernel, outputs: &Value, s
 /// Makes the kernel call one custom autograd node whose outputs are `final_outputs` (the values the
 /// caller gets: the simulator's, or the reference's when the call ran on the CPU). A tensor the
 /// kernel both saved and returned is saved as the returned one, so the graph holds it once.
-pub(crate) fn record_gradient_node(interpreter: &Interpreter, kernel: &Rc<Kernel>, gradient: PendingGradient, final_outputs: &Value, reference: Option<&Value>, frame: &KernelFrame, span: Span) -> Result<Value> {
+pub(crate) fn record_gradient_node(
+    interpreter: &Interpreter,
+    kernel: &Rc<Kernel>,
+    gradient: PendingGradient,
+    final_outputs: &Value,
+    reference: Option<&Value>,
+    frame: &KernelFrame,
+    span: Span,
+) -> Result<Value> {
     let outputs = output_tensors(interpreter, kernel, final_outputs, span)?;
     let reference_outputs = match reference {
         Some(reference) => output_tensors(interpreter, kernel, reference, span)?,
@@ -261,37 +351,74 @@ pub(crate) fn record_gradient_node(interpreter: &Interpreter, kernel: &Rc<Kernel
         .collect();
     let slot = Rc::new(RefCell::new(Some(ForwardOutput { outputs, saved })));
     let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
-        slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument { op: "kernel".into(), detail: "the forward was already consumed".into() })
+        slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument {
+            op: "kernel".into(),
+            detail: "the forward was already consumed".into(),
+        })
     });
     let PendingGradient { inputs, attributes, attribute_values, backward, single } = gradient;
-    let backward = make_backward(interpreter, kernel.name.clone(), backward, Value::dict(attribute_values), inputs.len(), interpreter.at(span));
+    let backward = make_backward(
+        interpreter,
+        kernel.name.clone(),
+        backward,
+        Value::dict(attribute_values),
+        inputs.len(),
+        interpreter.at(span),
+    );
     register_custom_op(&kernel.name, forward, Some(backward));
-    let vars = call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
+    let vars =
+        call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
     Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
 }
 
-fn make_backward(interpreter: &Interpreter, name: String, function: Value, attributes: Value, input_count: usize, site: crate::lang::interp::error::SourceSpan) -> CustomBackward {
+fn make_backward(
+    interpreter: &Interpreter,
+    name: String,
+    function: Value,
+    attributes: Value,
+    input_count: usize,
+    site: crate::lang::interp::error::SourceSpan,
+) -> CustomBackward {
     let weak = interpreter.me.clone();
     Rc::new(move |grads: &[Var], saved: &[Var], context: &crate::autograd::Context| {
         let Some(interpreter) = weak.upgrade() else {
-            return Err(crate::autograd::AutogradError::CustomOp { name: name.clone(), detail: "the session that registered this gradient is gone".into() });
+            return Err(crate::autograd::AutogradError::CustomOp {
+                name: name.clone(),
+                detail: "the session that registered this gradient is gone".into(),
+            });
         };
-        let grad_value = if grads.len() == 1 { TensorObject::value(grads[0].clone()) } else { Value::tuple(grads.iter().cloned().map(TensorObject::value).collect()) };
+        let grad_value = if grads.len() == 1 {
+            TensorObject::value(grads[0].clone())
+        } else {
+            Value::tuple(grads.iter().cloned().map(TensorObject::value).collect())
+        };
         let saved_value = Value::tuple(saved.iter().cloned().map(TensorObject::value).collect());
-        let context_value = Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
+        let context_value =
+            Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
         interpreter.cells.borrow_mut().push(site.cell);
         let result = interpreter.call_values(&function, vec![grad_value, saved_value, context_value], site.span);
         interpreter.cells.borrow_mut().pop();
         let returned = result.map_err(|error| interpreter.stash(error, &name))?;
         let items = match returned {
-            Value::Tuple(_) | Value::List(_) => interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?,
+            Value::Tuple(_) | Value::List(_) => {
+                interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?
+            }
             single => vec![single],
         };
         if items.len() != input_count {
             let error = interpreter
-                .error(ErrorKind::Autograd, format!("the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs", items.len()), site.span)
-                .with_help("a registered backward returns one gradient (or None) per tensor input of the kernel, in order");
+                .error(
+                    ErrorKind::Autograd,
+                    format!(
+                        "the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs",
+                        items.len()
+                    ),
+                    site.span,
+                )
+                .with_help(
+                    "a registered backward returns one gradient (or None) per tensor input of the kernel, in order",
+                );
             return Err(interpreter.stash(error, &name));
         }
         items
@@ -300,7 +427,14 @@ fn make_backward(interpreter: &Interpreter, name: String, function: Value, attri
                 Value::None => Ok(None),
                 Value::Tensor(object) => Ok(Some(object.get())),
                 other => {
-                    let error = interpreter.error(ErrorKind::Type, format!("the registered gradient of '{name}' returned a {} where a tensor or None was expected", other.type_name()), site.span);
+                    let error = interpreter.error(
+                        ErrorKind::Type,
+                        format!(
+                            "the registered gradient of '{name}' returned a {} where a tensor or None was expected",
+                            other.type_name()
+                        ),
+                        site.span,
+                    );
                     Err(interpreter.stash(error, &name))
                 }
             })

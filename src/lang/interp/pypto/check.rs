@@ -11,8 +11,11 @@ use crate::tensor::{BinaryOp, DType, Tensor};
 
 /// Calls `allclose` or `assert_allclose`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
-    let (names, default_rtol, default_atol): (&[&str], f64, f64) =
-        if name == "allclose" { (&["a", "b", "rtol", "atol"], 1e-5, 1e-8) } else { (&["actual", "desired", "rtol", "atol"], 1e-7, 0.0) };
+    let (names, default_rtol, default_atol): (&[&str], f64, f64) = if name == "allclose" {
+        (&["a", "b", "rtol", "atol"], 1e-5, 1e-8)
+    } else {
+        (&["actual", "desired", "rtol", "atol"], 1e-7, 0.0)
+    };
     let bound = interpreter.bind(&format!("pypto.{name}"), names, arguments, false, span)?;
     let actual = interpreter.as_f64_tensor(bound.required(0)?, bound.span_of(0))?;
     let desired = interpreter.as_f64_tensor(bound.required(1)?, bound.span_of(1))?;
@@ -27,7 +30,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let (a, d) = (a.to_f64_vec(), d.to_f64_vec());
     let mut mismatches: Vec<(usize, f64, f64, f64)> = Vec::new();
     for (index, (&x, &y)) in a.iter().zip(&d).enumerate() {
-        let close = if x.is_nan() || y.is_nan() { false } else if x == y { true } else { (x - y).abs() <= atol + rtol * y.abs() };
+        let close = if x.is_nan() || y.is_nan() {
+            false
+        } else if x == y {
+            true
+        } else {
+            (x - y).abs() <= atol + rtol * y.abs()
+        };
         if !close {
             mismatches.push((index, x, y, (x - y).abs()));
         }
@@ -51,9 +60,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let worst: Vec<String> = mismatches
         .iter()
         .take(5)
-        .map(|(flat, x, y, difference)| format!("at {:?}: actual {} desired {} (|diff| {})", unravel(*flat, &shape), format_float(*x), format_float(*y), format_float(*difference)))
+        .map(|(flat, x, y, difference)| {
+            format!(
+                "at {:?}: actual {} desired {} (|diff| {})",
+                unravel(*flat, &shape),
+                format_float(*x),
+                format_float(*y),
+                format_float(*difference)
+            )
+        })
         .collect();
-    Err(interpreter.error(ErrorKind::Assertion, message, span).with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
+    Err(interpreter
+        .error(ErrorKind::Assertion, message, span)
+        .with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
 }
 
 fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
@@ -70,7 +89,9 @@ impl Interpreter {
     /// A tensor, number or nested list as an f64 tensor (for comparisons).
     fn as_f64_tensor(&self, value: &Value, span: Span) -> Result<Tensor> {
         match value {
-            Value::Tensor(object) => object.get().tensor().cast(DType::F64).map_err(|error| self.tensor_error(error, span)),
+            Value::Tensor(object) => {
+                object.get().tensor().cast(DType::F64).map_err(|error| self.tensor_error(error, span))
+            }
             other => self.tensor_from_data(other, DType::F64, span),
         }
     }

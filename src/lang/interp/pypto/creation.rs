@@ -14,12 +14,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let tensor_error = |error| interpreter.tensor_error(error, span);
     let (tensor, requires_grad) = match name {
         "tensor" => {
-            let bound = interpreter.bind("pypto.tensor", &["data", "dtype", "requires_grad"], arguments, false, span)?;
+            let bound =
+                interpreter.bind("pypto.tensor", &["data", "dtype", "requires_grad"], arguments, false, span)?;
             let dtype = bound.dtype(1, DType::F32)?;
             (interpreter.tensor_from_data(bound.required(0)?, dtype, bound.span_of(0))?, bound.flag(2, false)?)
         }
         "zeros" | "ones" => {
-            let bound = interpreter.bind(&format!("pypto.{name}"), &["shape", "dtype", "requires_grad"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                &format!("pypto.{name}"),
+                &["shape", "dtype", "requires_grad"],
+                arguments,
+                false,
+                span,
+            )?;
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
             let value = if name == "ones" { 1.0 } else { 0.0 };
@@ -32,29 +39,61 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             (Tensor::full(like.shape(), value, bound.dtype(1, like.dtype())?).map_err(tensor_error)?, false)
         }
         "full" => {
-            let bound = interpreter.bind("pypto.full", &["shape", "value", "dtype", "requires_grad"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                "pypto.full",
+                &["shape", "value", "dtype", "requires_grad"],
+                arguments,
+                false,
+                span,
+            )?;
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
-            (Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?, bound.flag(3, false)?)
+            (
+                Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?,
+                bound.flag(3, false)?,
+            )
         }
         "arange" => {
-            let bound = interpreter.bind("pypto.arange", &["start", "stop", "step", "dtype", "requires_grad"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                "pypto.arange",
+                &["start", "stop", "step", "dtype", "requires_grad"],
+                arguments,
+                false,
+                span,
+            )?;
             let (start, stop) = match bound.optional(1) {
                 None => (0.0, bound.float(0, None)?),
                 Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
             };
             let step = bound.float(2, Some(1.0))?;
             if step == 0.0 {
-                return Err(interpreter.error(ErrorKind::Value, "pypto.arange: step must not be zero", bound.span_of(2)));
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    "pypto.arange: step must not be zero",
+                    bound.span_of(2),
+                ));
             }
             let count = ((stop - start) / step).ceil().max(0.0);
             if count > interpreter.limits().tensor_elements as f64 {
-                return Err(interpreter.error(ErrorKind::SizeLimit, format!("pypto.arange: {count} elements exceed the tensor limit"), span));
+                return Err(interpreter.error(
+                    ErrorKind::SizeLimit,
+                    format!("pypto.arange: {count} elements exceed the tensor limit"),
+                    span,
+                ));
             }
-            (Tensor::arange(start, stop, step, bound.dtype(3, DType::F32)?).map_err(tensor_error)?, bound.flag(4, false)?)
+            (
+                Tensor::arange(start, stop, step, bound.dtype(3, DType::F32)?).map_err(tensor_error)?,
+                bound.flag(4, false)?,
+            )
         }
         "randn" | "rand" => {
-            let bound = interpreter.bind(&format!("pypto.{name}"), &["shape", "dtype", "requires_grad", "seed"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                &format!("pypto.{name}"),
+                &["shape", "dtype", "requires_grad", "seed"],
+                arguments,
+                false,
+                span,
+            )?;
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
             let dtype = bound.dtype(1, DType::F32)?;
@@ -62,7 +101,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 None => None,
                 Some(_) => Some(bound.int(3, None)? as u64),
             };
-            let tensor = if name == "randn" { Tensor::randn(&shape, dtype, seed) } else { Tensor::rand(&shape, dtype, seed) };
+            let tensor =
+                if name == "randn" { Tensor::randn(&shape, dtype, seed) } else { Tensor::rand(&shape, dtype, seed) };
             (tensor.map_err(tensor_error)?, bound.flag(2, false)?)
         }
         _ => {
@@ -84,7 +124,11 @@ impl Interpreter {
         let count = shape.iter().try_fold(1usize, |acc, &dim| acc.checked_mul(dim));
         match count {
             Some(count) if count <= limit => Ok(()),
-            _ => Err(self.error(ErrorKind::SizeLimit, format!("a tensor of shape {shape:?} exceeds the limit of {limit} elements"), span)),
+            _ => Err(self.error(
+                ErrorKind::SizeLimit,
+                format!("a tensor of shape {shape:?} exceeds the limit of {limit} elements"),
+                span,
+            )),
         }
     }
 
@@ -97,7 +141,11 @@ impl Interpreter {
         let mut probe = data.clone();
         while let Value::List(_) | Value::Tuple(_) = probe {
             if shape.len() >= MAX_RANK {
-                return Err(self.error(ErrorKind::Value, format!("pypto.tensor: data nested deeper than {MAX_RANK} levels"), span));
+                return Err(self.error(
+                    ErrorKind::Value,
+                    format!("pypto.tensor: data nested deeper than {MAX_RANK} levels"),
+                    span,
+                ));
             }
             let items = self.iterate(&probe, span)?;
             shape.push(items.len());
@@ -119,15 +167,36 @@ impl Interpreter {
                     values.push(number);
                     Ok(())
                 }
-                None => Err(self.error(ErrorKind::Type, format!("pypto.tensor: expected a number, found {}", data.type_name()), span)),
+                None => Err(self.error(
+                    ErrorKind::Type,
+                    format!("pypto.tensor: expected a number, found {}", data.type_name()),
+                    span,
+                )),
             };
         }
         let items = match data {
             Value::List(_) | Value::Tuple(_) => self.iterate(data, span)?,
-            other => return Err(self.error(ErrorKind::Value, format!("pypto.tensor: ragged nested lists (found a {} where a list was expected)", other.type_name()), span)),
+            other => {
+                return Err(self.error(
+                    ErrorKind::Value,
+                    format!(
+                        "pypto.tensor: ragged nested lists (found a {} where a list was expected)",
+                        other.type_name()
+                    ),
+                    span,
+                ))
+            }
         };
         if items.len() != shape[depth] {
-            return Err(self.error(ErrorKind::Value, format!("pypto.tensor: ragged nested lists (a list of {} where {} was expected)", items.len(), shape[depth]), span));
+            return Err(self.error(
+                ErrorKind::Value,
+                format!(
+                    "pypto.tensor: ragged nested lists (a list of {} where {} was expected)",
+                    items.len(),
+                    shape[depth]
+                ),
+                span,
+            ));
         }
         for item in &items {
             self.flatten(item, shape, depth + 1, values, span)?;

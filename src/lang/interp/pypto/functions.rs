@@ -71,7 +71,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(interpreter.error(ErrorKind::Type, format!("pypto.concat: expected tensors, found {}", other.type_name()), bound.span_of(0))),
+                    other => Err(interpreter.error(
+                        ErrorKind::Type,
+                        format!("pypto.concat: expected tensors, found {}", other.type_name()),
+                        bound.span_of(0),
+                    )),
                 })
                 .collect::<Result<Vec<_>>>()?;
             wrap(Var::concat(&vars, bound.int(1, Some(0))? as isize))
@@ -88,18 +92,24 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let result = x.view(&shape, &offsets, valid.as_deref());
             if result.is_err() && valid.is_none() && shape.len() == x.shape().len() && offsets.len() == shape.len() {
                 // Name the valid_shape that would make this ragged tile legal.
-                let fits: Vec<usize> = (0..shape.len()).map(|axis| shape[axis].min(x.shape()[axis].saturating_sub(offsets[axis]))).collect();
+                let fits: Vec<usize> = (0..shape.len())
+                    .map(|axis| shape[axis].min(x.shape()[axis].saturating_sub(offsets[axis])))
+                    .collect();
                 if fits.iter().all(|&size| size > 0) && fits != shape {
                     let error = interpreter.tensor_result(result, span).err();
-                    let error = error.unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "view out of bounds", span));
+                    let error = error
+                        .unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "view out of bounds", span));
                     return Err(error.with_help(format!("pass valid_shape={fits:?}: the tile keeps shape {shape:?} and the elements outside valid_shape read as 0")));
                 }
             }
             wrap(result)
         }
-        "assemble" => assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span),
+        "assemble" => {
+            assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span)
+        }
         "matmul" => {
-            let bound = interpreter.bind(&full, &["a", "b", "out_dtype", "a_trans", "b_trans"], arguments, false, span)?;
+            let bound =
+                interpreter.bind(&full, &["a", "b", "out_dtype", "a_trans", "b_trans"], arguments, false, span)?;
             let out_dtype = match bound.optional(2) {
                 Some(_) => Some(bound.dtype(2, crate::tensor::DType::F32)?),
                 None => None,
@@ -117,12 +127,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             wrap(layer_norm(&bound.tensor(0)?, &bound.tensor(1)?, &bound.tensor(2)?, bound.float(3, Some(1e-5))?))
         }
         "nn.group_norm" => {
-            let bound = interpreter.bind(&full, &["x", "num_groups", "gamma", "beta", "eps"], arguments, false, span)?;
+            let bound =
+                interpreter.bind(&full, &["x", "num_groups", "gamma", "beta", "eps"], arguments, false, span)?;
             let groups = bound.int(1, None)?;
             let x = bound.tensor(0)?;
             let channels = x.shape().get(1).copied().unwrap_or(0);
             if groups <= 0 || channels % groups as usize != 0 {
-                return Err(interpreter.error(ErrorKind::Value, format!("pypto.nn.group_norm: {channels} channels cannot be split into {groups} groups"), bound.span_of(1)));
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    format!("pypto.nn.group_norm: {channels} channels cannot be split into {groups} groups"),
+                    bound.span_of(1),
+                ));
             }
             wrap(group_norm(&x, groups as usize, &bound.tensor(2)?, &bound.tensor(3)?, bound.float(4, Some(1e-5))?))
         }
@@ -130,7 +145,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
 }
 
-fn bound_of<'a>(interpreter: &'a Interpreter, name: &str, names: &[&str], arguments: Arguments, span: Span) -> Result<Bound<'a>> {
+fn bound_of<'a>(
+    interpreter: &'a Interpreter,
+    name: &str,
+    names: &[&str],
+    arguments: Arguments,
+    span: Span,
+) -> Result<Bound<'a>> {
     interpreter.bind(name, names, arguments, false, span)
 }
 
@@ -142,10 +163,18 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
         return Err(interpreter.error(ErrorKind::Type, "pypto.assemble: 'out' must be a tensor", bound.span_of(2)));
     };
     let target = out.get();
-    let tile = if tile.dtype() == target.dtype() { tile } else { tile.cast(target.dtype()).map_err(|error| interpreter.autograd_error(error, span))? };
+    let tile = if tile.dtype() == target.dtype() {
+        tile
+    } else {
+        tile.cast(target.dtype()).map_err(|error| interpreter.autograd_error(error, span))?
+    };
     if is_grad_enabled() && (target.requires_grad() || tile.requires_grad()) {
         if target.is_leaf() && target.requires_grad() {
-            return Err(interpreter.error(ErrorKind::Autograd, "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place", span));
+            return Err(interpreter.error(
+                ErrorKind::Autograd,
+                "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place",
+                span,
+            ));
         }
         let written = target.assemble(&tile, &offsets).map_err(|error| interpreter.autograd_error(error, span))?;
         *out.var.borrow_mut() = written;
@@ -154,9 +183,6 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
     }
     Ok(Value::None)
 }
-
-
-
 
 /// `(x − mean) / √(var + eps) · gamma + beta` over the last dim.
 fn layer_norm(x: &Var, gamma: &Var, beta: &Var, eps: f64) -> crate::autograd::Result<Var> {
@@ -200,6 +226,9 @@ impl Interpreter {
             return Err(self.error(ErrorKind::Value, format!("reshape: invalid shape {dims:?}"), span));
         }
         let total = x.tensor().numel() as i64;
-        Ok(dims.iter().map(|&d| if d == -1 && known > 0 { (total / known) as usize } else { d.max(0) as usize }).collect())
+        Ok(dims
+            .iter()
+            .map(|&d| if d == -1 && known > 0 { (total / known) as usize } else { d.max(0) as usize })
+            .collect())
     }
 }

@@ -5,9 +5,9 @@
 use std::rc::Rc;
 
 use super::autodiff::{record_gradient_node, run_detached};
+use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
-use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
@@ -15,8 +15,14 @@ use crate::lang::syntax::Span;
 use crate::tensor::{DType, Tensor};
 
 /// Options of `pass_options` the simulator understands.
-pub const KNOWN_PASS_OPTIONS: [&str; 6] =
-    ["vec_nbuffer_setting", "cube_l1_reuse_setting", "cube_nbuffer_setting", "mg_copyin_upper_bound", "pg_upper_bound", "pg_lower_bound"];
+pub const KNOWN_PASS_OPTIONS: [&str; 6] = [
+    "vec_nbuffer_setting",
+    "cube_l1_reuse_setting",
+    "cube_nbuffer_setting",
+    "mg_copyin_upper_bound",
+    "pg_upper_bound",
+    "pg_lower_bound",
+];
 /// Options of `runtime_options` the simulator understands.
 pub const KNOWN_RUNTIME_OPTIONS: [&str; 3] = ["run_mode", "device_sched_mode", "stitch_function_max_num"];
 
@@ -37,9 +43,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 let function = function.clone();
                 return interpreter.apply_decorator(Value::Builtin(Rc::from("pypto.frontend.jit")), function, span);
             }
-            let bound = interpreter.bind("pypto.frontend.jit", &["pass_options", "runtime_options"], arguments, false, span)?;
-            let pass_options = interpreter.options(bound.optional(0), "pass_options", &KNOWN_PASS_OPTIONS, bound.span_of(0))?;
-            let runtime_options = interpreter.options(bound.optional(1), "runtime_options", &KNOWN_RUNTIME_OPTIONS, bound.span_of(1))?;
+            let bound =
+                interpreter.bind("pypto.frontend.jit", &["pass_options", "runtime_options"], arguments, false, span)?;
+            let pass_options =
+                interpreter.options(bound.optional(0), "pass_options", &KNOWN_PASS_OPTIONS, bound.span_of(0))?;
+            let runtime_options =
+                interpreter.options(bound.optional(1), "runtime_options", &KNOWN_RUNTIME_OPTIONS, bound.span_of(1))?;
             Ok(Value::object(Object::JitDecorator { pass_options, runtime_options }))
         }
         "set_vec_tile_shapes" => {
@@ -48,7 +57,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             for (value, value_span) in &bound.rest {
                 match value.as_int() {
                     Some(dim) if dim > 0 => dims.push(dim as usize),
-                    _ => return Err(interpreter.error(ErrorKind::TileShape, format!("set_vec_tile_shapes: tile dims are positive ints, not {}", crate::lang::interp::format::repr(value)), *value_span)),
+                    _ => {
+                        return Err(interpreter.error(
+                            ErrorKind::TileShape,
+                            format!(
+                                "set_vec_tile_shapes: tile dims are positive ints, not {}",
+                                crate::lang::interp::format::repr(value)
+                            ),
+                            *value_span,
+                        ))
+                    }
                 }
             }
             interpreter.set_vec_tiles(dims, bound.rest.last().map_or(span, |(_, last)| *last))?;
@@ -61,7 +79,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.set_cube_tile_shapes", &["m", "k", "n"], arguments, false, span)?;
             let mut shapes = [[0usize; 2]; 3];
             for (index, label) in ["m", "k", "n"].iter().enumerate() {
-                let pair = interpreter.to_shape(bound.required(index)?, bound.span_of(index), "set_cube_tile_shapes")?;
+                let pair =
+                    interpreter.to_shape(bound.required(index)?, bound.span_of(index), "set_cube_tile_shapes")?;
                 let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % 16 == 0;
                 if !valid {
                     return Err(interpreter
@@ -77,7 +96,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(Value::None)
         }
         "loop" => {
-            let bound = interpreter.bind("pypto.loop", &["start", "stop", "step", "name", "idx_name"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                "pypto.loop",
+                &["start", "stop", "step", "name", "idx_name"],
+                arguments,
+                false,
+                span,
+            )?;
             let (start, stop) = match bound.optional(1) {
                 None => (0, bound.int(0, None)?),
                 Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
@@ -92,11 +117,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
             let mut frames = interpreter.kernel_frames.borrow_mut();
             let Some(frame) = frames.last_mut() else {
-                return Err(interpreter.error(ErrorKind::Value, "pypto.save_for_backward can only be called inside a @pypto.kernel", span));
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    "pypto.save_for_backward can only be called inside a @pypto.kernel",
+                    span,
+                ));
             };
             for (value, value_span) in bound.rest {
                 if !matches!(value, Value::Tensor(_)) {
-                    return Err(interpreter.error(ErrorKind::Type, format!("pypto.save_for_backward saves tensors, not {}", value.type_name()), value_span));
+                    return Err(interpreter.error(
+                        ErrorKind::Type,
+                        format!("pypto.save_for_backward saves tensors, not {}", value.type_name()),
+                        value_span,
+                    ));
                 }
                 frame.saved.push(value);
             }
@@ -115,7 +148,12 @@ impl Interpreter {
         for (key, option) in entries.borrow().iter() {
             let key = crate::lang::interp::format::to_str(key);
             if !known.contains(&key.as_str()) {
-                self.warn("lang/unknown-option", format!("unknown {what} key '{key}' (ignored)"), span, Some(format!("known keys: {}", known.join(", "))));
+                self.warn(
+                    "lang/unknown-option",
+                    format!("unknown {what} key '{key}' (ignored)"),
+                    span,
+                    Some(format!("known keys: {}", known.join(", "))),
+                );
             }
             options.push((key, option.clone()));
         }
@@ -160,12 +198,16 @@ impl Interpreter {
             }))
         };
         match &decorator {
-            Value::Builtin(name) if name.as_ref() == "pypto.kernel" => Ok(kernel(KernelStyle::Functional, None, Vec::new(), Vec::new())),
+            Value::Builtin(name) if name.as_ref() == "pypto.kernel" => {
+                Ok(kernel(KernelStyle::Functional, None, Vec::new(), Vec::new()))
+            }
             Value::Builtin(name) if name.as_ref() == "pypto.frontend.jit" => {
                 Ok(kernel(KernelStyle::Jit, None, Vec::new(), Vec::new()))
             }
             Value::Object(object) => match object.as_ref() {
-                Object::KernelDecorator { name } => Ok(kernel(KernelStyle::Functional, name.clone(), Vec::new(), Vec::new())),
+                Object::KernelDecorator { name } => {
+                    Ok(kernel(KernelStyle::Functional, name.clone(), Vec::new(), Vec::new()))
+                }
                 Object::JitDecorator { pass_options, runtime_options } => {
                     Ok(kernel(KernelStyle::Jit, None, pass_options.clone(), runtime_options.clone()))
                 }
@@ -187,9 +229,14 @@ impl Interpreter {
             return;
         }
         let function = &kernel.function;
-        let parameters: Vec<&str> = function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.as_str()).collect();
+        let parameters: Vec<&str> =
+            function.definition.parameters.positional.iter().map(|parameter| parameter.name.name.as_str()).collect();
         let is_tensor = |name: &str| {
-            let positional = parameters.iter().position(|parameter| *parameter == name).and_then(|index| arguments.positional.get(index)).map(|(value, _)| value);
+            let positional = parameters
+                .iter()
+                .position(|parameter| *parameter == name)
+                .and_then(|index| arguments.positional.get(index))
+                .map(|(value, _)| value);
             let keyword = arguments.keywords.iter().find(|(key, _, _)| key == name).map(|(_, value, _)| value);
             matches!(positional.or(keyword), Some(Value::Tensor(_)))
         };
@@ -223,7 +270,9 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
                 collect_rebinds(body, parameters, found);
                 collect_rebinds(orelse, parameters, found);
             }
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => collect_rebinds(body, parameters, found),
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => {
+                collect_rebinds(body, parameters, found)
+            }
             _ => {}
         }
     }
@@ -235,7 +284,12 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
 /// gradient function. The recorded work then runs on the simulated NPU (`npu_run`), whose values
 /// replace the reference's in the outputs; a registered gradient's node is made after that, on the
 /// outputs the caller receives (other kernels keep the reference run's graph).
-pub(crate) fn run_kernel(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> Result<Value> {
+pub(crate) fn run_kernel(
+    interpreter: &Interpreter,
+    kernel: &Rc<Kernel>,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
     run_kernel_call(interpreter, kernel, arguments, span).result
 }
 
@@ -254,7 +308,12 @@ pub(crate) struct KernelCall {
 }
 
 /// `run_kernel`, also returning the frame and where the call ran.
-pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, arguments: Arguments, span: Span) -> KernelCall {
+pub(crate) fn run_kernel_call(
+    interpreter: &Interpreter,
+    kernel: &Rc<Kernel>,
+    arguments: Arguments,
+    span: Span,
+) -> KernelCall {
     let dtype = arguments
         .positional
         .iter()
@@ -266,8 +325,17 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
     let on_npu = wants_npu(&named);
     // A jit kernel writes its outputs in place and may read them first: the NPU starts from the
     // values the arguments had before the reference run.
-    let before: Vec<(String, Tensor)> = if on_npu && kernel.style == KernelStyle::Jit { named.iter().map(|(name, tensor)| (name.clone(), tensor.deep_copy())).collect() } else { Vec::new() };
-    let options = kernel.pass_options.iter().chain(&kernel.runtime_options).map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value))).collect();
+    let before: Vec<(String, Tensor)> = if on_npu && kernel.style == KernelStyle::Jit {
+        named.iter().map(|(name, tensor)| (name.clone(), tensor.deep_copy())).collect()
+    } else {
+        Vec::new()
+    };
+    let options = kernel
+        .pass_options
+        .iter()
+        .chain(&kernel.runtime_options)
+        .map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value)))
+        .collect();
     let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
@@ -275,15 +343,31 @@ pub(crate) fn run_kernel_call(interpreter: &Interpreter, kernel: &Rc<Kernel>, ar
     if let Some(outer) = interpreter.kernel_frames.borrow_mut().last_mut() {
         outer.calls_kernels = true;
     }
-    let unit_starts = if kernel.style == KernelStyle::Jit { super::work_jit::loop_body_starts(&kernel.function.definition.body) } else { Vec::new() };
-    interpreter.kernel_frames.borrow_mut().push(KernelFrame { run, dtype, saved: Vec::new(), ops: Vec::new(), vec_tile_site: None, cube_tile_site: None, statement: None, unit_starts, calls_kernels: false });
+    let unit_starts = if kernel.style == KernelStyle::Jit {
+        super::work_jit::loop_body_starts(&kernel.function.definition.body)
+    } else {
+        Vec::new()
+    };
+    interpreter.kernel_frames.borrow_mut().push(KernelFrame {
+        run,
+        dtype,
+        saved: Vec::new(),
+        ops: Vec::new(),
+        vec_tile_site: None,
+        cube_tile_site: None,
+        statement: None,
+        unit_starts,
+        calls_kernels: false,
+    });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let mut pending = None;
     let mut result = match (kernel.style, gradient) {
-        (KernelStyle::Functional, Some(backward)) => run_detached(interpreter, kernel, arguments, backward, span).map(|(value, gradient)| {
-            pending = Some(gradient);
-            value
-        }),
+        (KernelStyle::Functional, Some(backward)) => {
+            run_detached(interpreter, kernel, arguments, backward, span).map(|(value, gradient)| {
+                pending = Some(gradient);
+                value
+            })
+        }
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     let frame = interpreter.kernel_frames.borrow_mut().pop();

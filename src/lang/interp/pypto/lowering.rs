@@ -60,7 +60,9 @@ impl Interpreter {
     /// The operands of a call, for `record_op`.
     pub(crate) fn operands_of(arguments: &Arguments) -> Vec<(Option<String>, Operand)> {
         let positional = arguments.positional.iter().map(|(value, _)| (None, operand_of(value)));
-        positional.chain(arguments.keywords.iter().map(|(name, value, _)| (Some(name.clone()), operand_of(value)))).collect()
+        positional
+            .chain(arguments.keywords.iter().map(|(name, value, _)| (Some(name.clone()), operand_of(value))))
+            .collect()
     }
 
     /// Records an op of the running kernel.
@@ -76,4 +78,3 @@ impl Interpreter {
         }
     }
 }
-

@@ -11,8 +11,24 @@ use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::tensor::{ReduceOp, Tensor};
 
-const METHODS: [&str; 16] =
-    ["backward", "item", "tolist", "detach", "sum", "mean", "amax", "amin", "var", "reshape", "transpose", "numel", "cast", "exp", "zero_grad", "clone"];
+const METHODS: [&str; 16] = [
+    "backward",
+    "item",
+    "tolist",
+    "detach",
+    "sum",
+    "mean",
+    "amax",
+    "amin",
+    "var",
+    "reshape",
+    "transpose",
+    "numel",
+    "cast",
+    "exp",
+    "zero_grad",
+    "clone",
+];
 
 impl Interpreter {
     /// `tensor.name`.
@@ -40,12 +56,24 @@ impl Interpreter {
                 return self.tensor_result(var.transpose(-2, -1), span);
             }
             _ if METHODS.contains(&name) => Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))),
-            _ => return Err(self.error(ErrorKind::Attribute, format!("'Tensor' object has no attribute '{name}'"), span)),
+            _ => {
+                return Err(self.error(
+                    ErrorKind::Attribute,
+                    format!("'Tensor' object has no attribute '{name}'"),
+                    span,
+                ))
+            }
         })
     }
 
     /// `tensor.name = value` (`requires_grad` on a constant leaf, `grad = None`).
-    pub(crate) fn set_tensor_attribute(&self, object: &Rc<TensorObject>, name: &str, value: Value, span: Span) -> Result<()> {
+    pub(crate) fn set_tensor_attribute(
+        &self,
+        object: &Rc<TensorObject>,
+        name: &str,
+        value: Value,
+        span: Span,
+    ) -> Result<()> {
         let var = object.get();
         match (name, &value) {
             ("grad", Value::None) => {
@@ -55,7 +83,13 @@ impl Interpreter {
             ("requires_grad", flag) => {
                 let wanted = self.truthy(flag, span)?;
                 if !var.is_leaf() {
-                    return Err(self.error(ErrorKind::Autograd, "requires_grad can only be changed on tensors created by the user", span).with_help("use x.detach() to get a tensor cut from the graph"));
+                    return Err(self
+                        .error(
+                            ErrorKind::Autograd,
+                            "requires_grad can only be changed on tensors created by the user",
+                            span,
+                        )
+                        .with_help("use x.detach() to get a tensor cut from the graph"));
                 }
                 if wanted != var.requires_grad() {
                     *object.var.borrow_mut() = Var::new(var.tensor().clone(), wanted);
@@ -67,7 +101,13 @@ impl Interpreter {
     }
 
     /// Calls `tensor.name(…)`.
-    pub(crate) fn call_tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    pub(crate) fn call_tensor_method(
+        &self,
+        object: &Rc<TensorObject>,
+        name: &str,
+        arguments: Arguments,
+        span: Span,
+    ) -> Result<Value> {
         if !self.in_kernel() {
             return self.tensor_method(object, name, arguments, span);
         }
@@ -142,7 +182,10 @@ impl Interpreter {
             }
             "transpose" => {
                 let bound = self.bind(&full, &["dim0", "dim1"], arguments, false, span)?;
-                self.tensor_result(var.transpose(bound.int(0, Some(0))? as isize, bound.int(1, Some(1))? as isize), span)
+                self.tensor_result(
+                    var.transpose(bound.int(0, Some(0))? as isize, bound.int(1, Some(1))? as isize),
+                    span,
+                )
             }
             "cast" => {
                 let bound = self.bind(&full, &["dtype"], arguments, false, span)?;
@@ -160,14 +203,19 @@ impl Interpreter {
             .names()
             .into_iter()
             .filter(|name| Some(name.as_str()) != except)
-            .filter(|name| matches!(&self.globals.get(name), Some(Value::Tensor(tensor)) if !tensor.get().requires_grad()))
+            .filter(
+                |name| matches!(&self.globals.get(name), Some(Value::Tensor(tensor)) if !tensor.get().requires_grad()),
+            )
             .take(4)
             .collect()
     }
 
     /// The global name bound to this tensor object, if any (for messages).
     fn name_of(&self, object: &Rc<TensorObject>) -> Option<String> {
-        self.globals.names().into_iter().find(|name| matches!(&self.globals.get(name), Some(Value::Tensor(other)) if Rc::ptr_eq(other, object)))
+        self.globals
+            .names()
+            .into_iter()
+            .find(|name| matches!(&self.globals.get(name), Some(Value::Tensor(other)) if Rc::ptr_eq(other, object)))
     }
 }
 

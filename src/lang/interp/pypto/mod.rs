@@ -11,8 +11,8 @@ pub mod methods;
 pub mod npu_run;
 pub mod schedule;
 pub mod sweep;
-pub mod traces;
 pub mod tensor_ops;
+pub mod traces;
 pub mod work_auto;
 pub mod work_compute;
 pub mod work_jit;
@@ -27,17 +27,69 @@ use super::interpreter::Interpreter;
 use super::value::{Object, TensorObject, Value};
 use crate::autograd::{AutogradError, Var};
 use crate::error::TensorError;
-use crate::npu::NpuConfig;
 use crate::lang::syntax::Span;
+use crate::npu::NpuConfig;
 use crate::tensor::DType;
 
 /// The functions of `pypto` itself.
 const PYPTO_FUNCTIONS: [&str; 57] = [
-    "tensor", "zeros", "ones", "full", "arange", "randn", "rand", "manual_seed", "exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg", "sin",
-    "cos", "tanh", "sigmoid", "relu", "silu", "gelu", "pow", "maximum", "minimum", "clip", "sum", "mean", "amax", "amin", "var", "softmax",
-    "log_softmax", "reshape", "transpose", "concat", "view", "assemble", "matmul", "cast", "kernel", "set_vec_tile_shapes",
-    "set_cube_tile_shapes", "loop", "register_gradient", "save_for_backward", "checkpoint", "no_grad", "allclose", "assert_allclose", "graph",
-    "add", "sub", "mul", "div", "zeros_like", "ones_like",
+    "tensor",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "randn",
+    "rand",
+    "manual_seed",
+    "exp",
+    "log",
+    "sqrt",
+    "rsqrt",
+    "reciprocal",
+    "abs",
+    "neg",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "silu",
+    "gelu",
+    "pow",
+    "maximum",
+    "minimum",
+    "clip",
+    "sum",
+    "mean",
+    "amax",
+    "amin",
+    "var",
+    "softmax",
+    "log_softmax",
+    "reshape",
+    "transpose",
+    "concat",
+    "view",
+    "assemble",
+    "matmul",
+    "cast",
+    "kernel",
+    "set_vec_tile_shapes",
+    "set_cube_tile_shapes",
+    "loop",
+    "register_gradient",
+    "save_for_backward",
+    "checkpoint",
+    "no_grad",
+    "allclose",
+    "assert_allclose",
+    "graph",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "zeros_like",
+    "ones_like",
 ];
 
 /// `module.name` for the `pypto` modules.
@@ -47,7 +99,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("pypto", "DT_FP32") => Ok(Value::DType(DType::F32)),
         ("pypto", "DT_FP16") => Ok(Value::DType(DType::F16)),
         ("pypto", "DT_BF16") => Ok(Value::DType(DType::Bf16)),
-        ("pypto", "nn" | "frontend" | "autodiff" | "npu") => Ok(Value::Module(Rc::from(format!("pypto.{name}").as_str()))),
+        ("pypto", "nn" | "frontend" | "autodiff" | "npu") => {
+            Ok(Value::Module(Rc::from(format!("pypto.{name}").as_str())))
+        }
         ("pypto", _) if PYPTO_FUNCTIONS.contains(&name) => builtin(format!("pypto.{name}")),
         ("pypto.nn", "layer_norm" | "group_norm") => builtin(format!("pypto.nn.{name}")),
         ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
@@ -63,7 +117,8 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("pypto.").unwrap_or(name);
     match short {
-        "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like" | "ones_like" => {
+        "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like"
+        | "ones_like" => {
             recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
         "schedule" => schedule::call(interpreter, arguments, span),
@@ -94,7 +149,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "npu.config" => {
             interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;
             let config = interpreter.npu_config(span)?;
-            let mut json = serde_json::to_value(&config).map_err(|error| interpreter.error(ErrorKind::Value, format!("pypto.npu.config: {error}"), span))?;
+            let mut json = serde_json::to_value(&config)
+                .map_err(|error| interpreter.error(ErrorKind::Value, format!("pypto.npu.config: {error}"), span))?;
             // `preset` is the name scripts select with `npu.use`; the rest is every parameter of the chip.
             if let serde_json::Value::Object(entries) = &mut json {
                 entries.insert("preset".into(), serde_json::Value::String(config.name.clone()));
@@ -106,7 +162,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 }
 
 /// Runs a tensor function, recording it in the running kernel (what `pypto.schedule` lowers).
-fn recorded(interpreter: &Interpreter, name: &str, arguments: Arguments, run: impl FnOnce(Arguments) -> Result<Value>) -> Result<Value> {
+fn recorded(
+    interpreter: &Interpreter,
+    name: &str,
+    arguments: Arguments,
+    run: impl FnOnce(Arguments) -> Result<Value>,
+) -> Result<Value> {
     if !interpreter.in_kernel() {
         return run(arguments);
     }
@@ -127,7 +188,9 @@ pub(crate) fn json_to_value(json: &serde_json::Value) -> Value {
         },
         serde_json::Value::String(text) => Value::string(text.as_str()),
         serde_json::Value::Array(items) => Value::list(items.iter().map(json_to_value).collect()),
-        serde_json::Value::Object(entries) => Value::dict(entries.iter().map(|(key, item)| (Value::string(key.as_str()), json_to_value(item))).collect()),
+        serde_json::Value::Object(entries) => {
+            Value::dict(entries.iter().map(|(key, item)| (Value::string(key.as_str()), json_to_value(item))).collect())
+        }
     }
 }
 
@@ -135,7 +198,13 @@ pub(crate) fn json_to_value(json: &serde_json::Value) -> Value {
 pub const PRESETS: [&str; 3] = crate::npu::PRESET_NAMES;
 
 /// `object.name` for `pypto` objects.
-pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object: &Object, name: &str, span: Span) -> Result<Value> {
+pub(crate) fn object_attribute(
+    interpreter: &Interpreter,
+    value: &Value,
+    object: &Object,
+    name: &str,
+    span: Span,
+) -> Result<Value> {
     let found = match (object, name) {
         (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.as_str())),
         (Object::GradCheck { report, .. }, _) => autodiff::report_attribute(report, name),
@@ -148,14 +217,20 @@ pub(crate) fn object_attribute(interpreter: &Interpreter, value: &Value, object:
         (Object::Graph(graph), "saved_bytes") => Some(Value::Int(graph.saved_bytes as i64)),
         (Object::Graph(graph), "saved_activation_bytes") => Some(Value::Int(graph.saved_activation_bytes as i64)),
         (Object::Graph(_), "to_dot") => Some(Value::Method(Rc::new((value.clone(), name.to_string())))),
-        (Object::GradientContext { context, .. }, "outputs") => {
-            Some(Value::tuple(context.outputs.iter().map(|tensor| TensorObject::value(Var::constant(tensor.clone()))).collect()))
-        }
+        (Object::GradientContext { context, .. }, "outputs") => Some(Value::tuple(
+            context.outputs.iter().map(|tensor| TensorObject::value(Var::constant(tensor.clone()))).collect(),
+        )),
         (Object::GradientContext { attributes, .. }, "attrs") => Some(attributes.clone()),
         (Object::GradientContext { context, .. }, "name") => Some(Value::string(context.name.as_str())),
         _ => None,
     };
-    found.ok_or_else(|| interpreter.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", value.type_name()), span))
+    found.ok_or_else(|| {
+        interpreter.error(
+            ErrorKind::Attribute,
+            format!("'{}' object has no attribute '{name}'", value.type_name()),
+            span,
+        )
+    })
 }
 
 impl Interpreter {
@@ -172,7 +247,9 @@ impl Interpreter {
         }
         match error {
             AutogradError::Tensor(tensor) => self.tensor_error(tensor, span),
-            AutogradError::DoesNotRequireGrad { .. } => self.error(ErrorKind::BackwardWithoutGrad, error.to_string(), span),
+            AutogradError::DoesNotRequireGrad { .. } => {
+                self.error(ErrorKind::BackwardWithoutGrad, error.to_string(), span)
+            }
             other => self.error(ErrorKind::Autograd, other.to_string(), span),
         }
     }
@@ -186,9 +263,9 @@ impl Interpreter {
         };
         let runtime = self.error(kind, error.to_string(), span);
         match error {
-            TensorError::OutOfBounds { op: "view", .. } => {
-                runtime.with_help("pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0")
-            }
+            TensorError::OutOfBounds { op: "view", .. } => runtime.with_help(
+                "pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0",
+            ),
             _ => runtime,
         }
     }

@@ -9,10 +9,10 @@ use super::lowering::identity;
 use super::work_auto::{record_auto, AutoCall};
 use super::work_jit::record_jit;
 use super::work_ops::Unsupported;
+use crate::autograd::Var;
 use crate::lang::interp::error::{ErrorKind, SourceSpan};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
-use crate::autograd::Var;
 use crate::lang::interp::value::{Kernel, KernelStyle, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::npu::{allocate_gm, execute, simulate, Architecture, NpuConfig, NpuError, Simulation};
@@ -22,10 +22,20 @@ use crate::tile::{lower_work, CubeTiles, KernelPlan, LoweringTarget, TileWork, W
 /// The tensor arguments of a call with their parameter names, in call order.
 pub(crate) fn named_tensors(kernel: &Kernel, arguments: &Arguments) -> Vec<(String, Tensor)> {
     let parameters = &kernel.function.definition.parameters.positional;
-    let positional = arguments.positional.iter().enumerate().map(|(index, (value, _))| (parameters.get(index).map_or_else(|| format!("arg{index}"), |parameter| parameter.name.name.clone()), value));
+    let positional = arguments.positional.iter().enumerate().map(|(index, (value, _))| {
+        (parameters.get(index).map_or_else(|| format!("arg{index}"), |parameter| parameter.name.name.clone()), value)
+    });
     positional
         .chain(arguments.keywords.iter().map(|(name, value, _)| (name.clone(), value)))
-        .filter_map(|(name, value)| if let Value::Tensor(object) = value { Some((name, object.get().tensor().clone())) } else { None })
+        .filter_map(
+            |(name, value)| {
+                if let Value::Tensor(object) = value {
+                    Some((name, object.get().tensor().clone()))
+                } else {
+                    None
+                }
+            },
+        )
         .collect()
 }
 
@@ -37,7 +47,8 @@ pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
 
 /// Ops that allocate or re-view tensors without computing: a kernel that calls other kernels and
 /// does only these itself has all its work on the NPU already.
-const NO_COMPUTE: [&str; 10] = ["tensor", "zeros", "ones", "full", "arange", "zeros_like", "ones_like", "randn", "rand", "reshape"];
+const NO_COMPUTE: [&str; 10] =
+    ["tensor", "zeros", "ones", "full", "arange", "zeros_like", "ones_like", "randn", "rand", "reshape"];
 
 /// The tensors a functional kernel returned (a tensor, or a tuple/list of tensors).
 pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
@@ -54,7 +65,12 @@ pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported
 
 /// The kernel's tile settings as `WorkSettings`.
 fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) -> WorkSettings {
-    let buffers = kernel.pass_options.iter().find(|(key, _)| key == "vec_nbuffer_setting").and_then(|(_, value)| value.as_int()).filter(|&count| count >= 1);
+    let buffers = kernel
+        .pass_options
+        .iter()
+        .find(|(key, _)| key == "vec_nbuffer_setting")
+        .and_then(|(_, value)| value.as_int())
+        .filter(|&count| count >= 1);
     WorkSettings {
         vec_buffers: buffers.map_or(2, |count| count as usize),
         cube_tiles: frame.run.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
@@ -65,15 +81,30 @@ fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) 
 
 /// Records a finished kernel call as tile work; `vec_tile` replaces the kernel's own vec tile (a
 /// sweep row).
-pub(crate) fn work_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame, arguments: &[(String, Tensor)], result: &Value, vec_tile: Option<&[usize]>) -> Result<TileWork, Unsupported> {
+pub(crate) fn work_of(
+    interpreter: &Interpreter,
+    kernel: &Kernel,
+    frame: &KernelFrame,
+    arguments: &[(String, Tensor)],
+    result: &Value,
+    vec_tile: Option<&[usize]>,
+) -> Result<TileWork, Unsupported> {
     let settings = settings_of(interpreter, kernel, frame);
     match kernel.style {
         KernelStyle::Jit => record_jit(&kernel.name, &frame.ops, arguments, settings),
         KernelStyle::Functional => {
             let outputs = returned_tensors(result)?;
-            let return_line = frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
+            let return_line =
+                frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
             let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.run.vec_tile_shapes.clone());
-            let call = AutoCall { name: &kernel.name, ops: &frame.ops, arguments, outputs: &outputs, vec_tile: vec_tile.as_deref(), return_line };
+            let call = AutoCall {
+                name: &kernel.name,
+                ops: &frame.ops,
+                arguments,
+                outputs: &outputs,
+                vec_tile: vec_tile.as_deref(),
+                return_line,
+            };
             record_auto(&call, settings)
         }
     }
@@ -81,7 +112,11 @@ pub(crate) fn work_of(interpreter: &Interpreter, kernel: &Kernel, frame: &Kernel
 
 /// The lowering target of a preset.
 pub(crate) fn target_of(config: &NpuConfig) -> LoweringTarget {
-    LoweringTarget { split: config.architecture == Architecture::Split, cube_cores: config.cube_cores as usize, vector_cores: config.vector_cores as usize }
+    LoweringTarget {
+        split: config.architecture == Architecture::Split,
+        cube_cores: config.cube_cores as usize,
+        vector_cores: config.vector_cores as usize,
+    }
 }
 
 /// Why tile work did not run on the simulator.
@@ -94,7 +129,8 @@ pub(crate) enum NpuFailure {
 
 /// Lowers `work` for `config` and simulates its schedule.
 pub(crate) fn lower_and_simulate(work: &TileWork, config: &NpuConfig) -> Result<(KernelPlan, Simulation), NpuFailure> {
-    let plan = lower_work(work, &target_of(config)).map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
+    let plan = lower_work(work, &target_of(config))
+        .map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
     let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
     Ok((plan, simulation))
 }
@@ -105,7 +141,11 @@ pub(crate) fn execute_plan(plan: &KernelPlan, inputs: &[Tensor]) -> Result<Vec<T
     let failed = |error: NpuError| NpuFailure::Fallback(format!("the simulator could not compute the values: {error}"));
     let gm = allocate_gm(plan).map_err(failed)?;
     for (slot, input) in gm.iter().zip(inputs) {
-        let values = if input.dtype() == slot.dtype() { input.clone() } else { input.cast(slot.dtype()).map_err(|error| NpuFailure::Fallback(error.to_string()))? };
+        let values = if input.dtype() == slot.dtype() {
+            input.clone()
+        } else {
+            input.cast(slot.dtype()).map_err(|error| NpuFailure::Fallback(error.to_string()))?
+        };
         let values = values.reshape(slot.shape()).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
         slot.assign_slice(&full(slot.shape()), &values).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
     }
@@ -123,10 +163,16 @@ fn full(shape: &[usize]) -> Vec<SliceSpec> {
 fn with_values(result: &Value, outputs: &[Tensor]) -> Result<Value, String> {
     let mut outputs = outputs.iter();
     let mut replace = |value: &Value| -> Result<Value, String> {
-        let (Value::Tensor(object), Some(values)) = (value, outputs.next()) else { return Err("the kernel's outputs changed".into()) };
+        let (Value::Tensor(object), Some(values)) = (value, outputs.next()) else {
+            return Err("the kernel's outputs changed".into());
+        };
         let var = object.get();
         let values = values.reshape(var.shape()).map_err(|error| error.to_string())?;
-        let values = if values.dtype() == var.dtype() { values } else { values.cast(var.dtype()).map_err(|error| error.to_string())? };
+        let values = if values.dtype() == var.dtype() {
+            values
+        } else {
+            values.cast(var.dtype()).map_err(|error| error.to_string())?
+        };
         let values = values.with_valid_shape(var.tensor().valid_shape().map(<[usize]>::to_vec));
         Ok(TensorObject::value(Var::from_parts(values, var.node().cloned(), var.output_index())))
     };
@@ -143,7 +189,11 @@ fn with_values(result: &Value, outputs: &[Tensor]) -> Result<Value, String> {
 /// Writes `values` (same elements, maybe another tile form) into `target`'s storage.
 fn overwrite(target: &Tensor, values: &Tensor) -> Result<(), String> {
     let values = values.reshape(target.shape()).map_err(|error| error.to_string())?;
-    let values = if values.dtype() == target.dtype() { values } else { values.cast(target.dtype()).map_err(|error| error.to_string())? };
+    let values = if values.dtype() == target.dtype() {
+        values
+    } else {
+        values.cast(target.dtype()).map_err(|error| error.to_string())?
+    };
     target.assign_slice(&full(target.shape()), &values).map_err(|error| error.to_string())
 }
 
@@ -210,7 +260,13 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
-    if call.frame.calls_kernels && call.frame.ops.iter().all(|op| NO_COMPUTE.contains(&op.name.as_str()) || op.name == super::lowering::UNIT_MARKER) {
+    if call.frame.calls_kernels
+        && call
+            .frame
+            .ops
+            .iter()
+            .all(|op| NO_COMPUTE.contains(&op.name.as_str()) || op.name == super::lowering::UNIT_MARKER)
+    {
         return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
     }
     let work = match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None) {
@@ -228,9 +284,18 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     }
     let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
         let (plan, simulation) = lower_and_simulate(&work, &config)?;
-        let inputs = if call.kernel.style == KernelStyle::Jit { distinct_copies(call.arguments, call.before) } else { distinct(call.arguments) };
+        let inputs = if call.kernel.style == KernelStyle::Jit {
+            distinct_copies(call.arguments, call.before)
+        } else {
+            distinct(call.arguments)
+        };
         let gm = execute_plan(&plan, &inputs)?;
-        let written = |id: usize| work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id));
+        let written = |id: usize| {
+            work.units
+                .iter()
+                .flat_map(|unit| &unit.steps)
+                .any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id))
+        };
         let replaced = match call.kernel.style {
             KernelStyle::Jit => {
                 for (id, output) in distinct(call.arguments).iter().enumerate() {
@@ -240,7 +305,9 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
                 }
                 None
             }
-            KernelStyle::Functional => Some(with_values(call.result, &gm[inputs.len()..]).map_err(NpuFailure::Fallback)?),
+            KernelStyle::Functional => {
+                Some(with_values(call.result, &gm[inputs.len()..]).map_err(NpuFailure::Fallback)?)
+            }
         };
         Ok((Rc::new(simulation), replaced))
     };
@@ -283,12 +350,21 @@ fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
 
 /// A chip error at the line that set the tile (vec tiles for UB, cube tiles for L1/L0), or at the
 /// call when the kernel set none.
-pub(crate) fn chip_error(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame, error: &NpuError, span: Span) -> crate::lang::interp::error::RuntimeError {
+pub(crate) fn chip_error(
+    interpreter: &Interpreter,
+    kernel: &Kernel,
+    frame: &KernelFrame,
+    error: &NpuError,
+    span: Span,
+) -> crate::lang::interp::error::RuntimeError {
     let (memory, help) = match error {
-        NpuError::CapacityExceeded { memory, largest_tile, .. } => (Some(*memory), Some(match largest_tile {
-            Some(largest) => format!("the largest tile that fits in {memory} is {largest:?}"),
-            None => format!("no tile of this kind fits in {memory} beside the other buffers"),
-        })),
+        NpuError::CapacityExceeded { memory, largest_tile, .. } => (
+            Some(*memory),
+            Some(match largest_tile {
+                Some(largest) => format!("the largest tile that fits in {memory} is {largest:?}"),
+                None => format!("no tile of this kind fits in {memory} beside the other buffers"),
+            }),
+        ),
         NpuError::Misaligned { memory, .. } => (Some(*memory), None),
         _ => (None, None),
     };
@@ -302,7 +378,9 @@ pub(crate) fn chip_error(interpreter: &Interpreter, kernel: &Kernel, frame: &Ker
     let site = site.or_else(|| error.source_line().and_then(|line| line_span(interpreter, kernel.function.cell, line)));
     let kind = if memory.is_some() { ErrorKind::TileShape } else { ErrorKind::Value };
     let error = match site {
-        Some(site) => crate::lang::interp::error::RuntimeError::new(kind, error.without_source_line().to_string(), site),
+        Some(site) => {
+            crate::lang::interp::error::RuntimeError::new(kind, error.without_source_line().to_string(), site)
+        }
         None => interpreter.error(kind, error.to_string(), span),
     };
     match help {

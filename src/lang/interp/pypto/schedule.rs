@@ -32,7 +32,14 @@ pub(crate) struct RecordedRun {
 
 /// Calls `kernel(*args)` on the NPU (`what` names the calling function in messages); a call that
 /// cannot run there is an error, since there is no schedule to show.
-pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Span, arguments: Arguments, what: &str, span: Span) -> Result<RecordedRun> {
+pub(crate) fn record(
+    interpreter: &Interpreter,
+    kernel: &Value,
+    kernel_span: Span,
+    arguments: Arguments,
+    what: &str,
+    span: Span,
+) -> Result<RecordedRun> {
     let Value::Kernel(kernel) = kernel else {
         return Err(interpreter
             .error(ErrorKind::Type, format!("{what} needs a kernel, not {}", kernel.type_name()), kernel_span)
@@ -47,10 +54,23 @@ pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Spa
     };
     let simulation = match call.outcome {
         Some(Outcome::Npu(simulation, _)) => simulation,
-        Some(Outcome::Cpu(reason)) => return Err(interpreter.error(ErrorKind::Unsupported, format!("{what}: kernel '{}' did not run on the NPU: {reason}", kernel.name), span)),
+        Some(Outcome::Cpu(reason)) => {
+            return Err(interpreter.error(
+                ErrorKind::Unsupported,
+                format!("{what}: kernel '{}' did not run on the NPU: {reason}", kernel.name),
+                span,
+            ))
+        }
         None => {
             return Err(interpreter
-                .error(ErrorKind::Unsupported, format!("{what}: kernel '{}' ran on the CPU reference path (f64 tensors are the CPU reference dtype)", kernel.name), span)
+                .error(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "{what}: kernel '{}' ran on the CPU reference path (f64 tensors are the CPU reference dtype)",
+                        kernel.name
+                    ),
+                    span,
+                )
                 .with_help("call it with f32, f16 or bf16 tensors"))
         }
     };
@@ -60,8 +80,13 @@ pub(crate) fn record(interpreter: &Interpreter, kernel: &Value, kernel_span: Spa
 impl RecordedRun {
     /// The schedule with the vec tile `vec_tile` in place of the kernel's own (a sweep row).
     /// (A row names no source line: the row is its own tile shape, not the kernel's tile line.)
-    pub(crate) fn simulate_with(&self, interpreter: &Interpreter, vec_tile: &[usize]) -> std::result::Result<Simulation, ScheduleFailure> {
-        let work = work_of(interpreter, &self.kernel, &self.frame, &self.arguments, &self.result, Some(vec_tile)).map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
+    pub(crate) fn simulate_with(
+        &self,
+        interpreter: &Interpreter,
+        vec_tile: &[usize],
+    ) -> std::result::Result<Simulation, ScheduleFailure> {
+        let work = work_of(interpreter, &self.kernel, &self.frame, &self.arguments, &self.result, Some(vec_tile))
+            .map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
             Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),

@@ -58,26 +58,48 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     let shapes_span = bound.span_of(2);
     let shapes = interpreter.iterate(bound.required(2)?, shapes_span)?;
     if shapes.is_empty() {
-        return Err(interpreter.error(ErrorKind::Value, "pypto.npu.sweep: vec_tiles is empty", shapes_span).with_help("pass a list of shapes, e.g. vec_tiles=[[8, 64], [16, 64]]"));
+        return Err(interpreter
+            .error(ErrorKind::Value, "pypto.npu.sweep: vec_tiles is empty", shapes_span)
+            .with_help("pass a list of shapes, e.g. vec_tiles=[[8, 64], [16, 64]]"));
     }
     let shapes = shapes
         .iter()
         .map(|shape| interpreter.to_shape(shape, shapes_span, "pypto.npu.sweep"))
         .collect::<Result<Vec<_>>>()?;
     if let Some(empty) = shapes.iter().position(|shape| shape.is_empty() || shape.contains(&0)) {
-        return Err(interpreter.error(ErrorKind::TileShape, format!("pypto.npu.sweep: vec tile {} {:?} needs positive dims", empty, shapes[empty]), shapes_span));
+        return Err(interpreter.error(
+            ErrorKind::TileShape,
+            format!("pypto.npu.sweep: vec tile {} {:?} needs positive dims", empty, shapes[empty]),
+            shapes_span,
+        ));
     }
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
     // The sweep's own call gives the recorded work; the rows, not that call, are its traces.
     interpreter.untraced_call.set(true);
-    let run = record(interpreter, &kernel, kernel_span, Arguments { positional, keywords: Vec::new() }, "pypto.npu.sweep", span);
+    let run = record(
+        interpreter,
+        &kernel,
+        kernel_span,
+        Arguments { positional, keywords: Vec::new() },
+        "pypto.npu.sweep",
+        span,
+    );
     interpreter.untraced_call.set(false);
     let run = run?;
     let mut rows = Vec::with_capacity(shapes.len());
     let total = shapes.len();
     for shape in shapes {
-        let mut row = SweepRow { vec_tile: shape.clone(), cycles: None, time_us: None, bound: None, peak_ub_bytes: None, error: None };
-        match alignment_error(&shape, run.frame.dtype.size_in_bytes()).map_or_else(|| run.simulate_with(interpreter, &shape), |message| Err(ScheduleFailure::Chip(message))) {
+        let mut row = SweepRow {
+            vec_tile: shape.clone(),
+            cycles: None,
+            time_us: None,
+            bound: None,
+            peak_ub_bytes: None,
+            error: None,
+        };
+        match alignment_error(&shape, run.frame.dtype.size_in_bytes())
+            .map_or_else(|| run.simulate_with(interpreter, &shape), |message| Err(ScheduleFailure::Chip(message)))
+        {
             Ok(simulation) => {
                 let summary = &simulation.summary;
                 row.cycles = Some(summary.cycles);
@@ -88,7 +110,9 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
                 super::traces::record_trace(&format!("{}-vec{}", run.kernel.name, dims.join("x")), &simulation);
             }
             // The kernel itself cannot be lowered: no shape would help, so the sweep fails.
-            Err(ScheduleFailure::Unsupported(message)) => return Err(interpreter.error(ErrorKind::Unsupported, message, span)),
+            Err(ScheduleFailure::Unsupported(message)) => {
+                return Err(interpreter.error(ErrorKind::Unsupported, message, span))
+            }
             Err(ScheduleFailure::Chip(message)) => row.error = Some(message),
         }
         rows.push(row);
@@ -103,7 +127,9 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
 fn alignment_error(shape: &[usize], element_bytes: usize) -> Option<String> {
     let last = *shape.last()?;
     let align = (32 / element_bytes).max(1);
-    (last % align != 0).then(|| format!("the last dim {last} is not 32-byte aligned ({last} × {element_bytes} B); use a multiple of {align}"))
+    (last % align != 0).then(|| {
+        format!("the last dim {last} is not 32-byte aligned ({last} × {element_bytes} B); use a multiple of {align}")
+    })
 }
 
 /// The row with the fewest cycles; the first of equals.
@@ -142,7 +168,17 @@ pub(crate) fn attribute(table: &SweepTable, name: &str) -> Option<Value> {
 
 /// The sweep as a text table with the best row marked by `*`.
 pub fn sweep_text(table: &SweepTable) -> String {
-    let mut text = format!("Sweep of {} on {} ({} vec tiles)\n    {:<12} {:>10} {:>10} {:>8} {:>10}", table.kernel, table.preset, table.rows.len(), "vec_tile", "cycles", "time_us", "bound", "UB bytes");
+    let mut text = format!(
+        "Sweep of {} on {} ({} vec tiles)\n    {:<12} {:>10} {:>10} {:>8} {:>10}",
+        table.kernel,
+        table.preset,
+        table.rows.len(),
+        "vec_tile",
+        "cycles",
+        "time_us",
+        "bound",
+        "UB bytes"
+    );
     for (index, row) in table.rows.iter().enumerate() {
         let marker = if table.best == Some(index) { "*" } else { " " };
         let dims: Vec<String> = row.vec_tile.iter().map(usize::to_string).collect();
@@ -165,7 +201,14 @@ mod tests {
     use super::*;
 
     fn row(cycles: Option<u64>) -> SweepRow {
-        SweepRow { vec_tile: vec![8, 64], cycles, time_us: cycles.map(|c| c as f64 / 1000.0), bound: None, peak_ub_bytes: None, error: cycles.is_none().then(|| "overflow".into()) }
+        SweepRow {
+            vec_tile: vec![8, 64],
+            cycles,
+            time_us: cycles.map(|c| c as f64 / 1000.0),
+            bound: None,
+            peak_ub_bytes: None,
+            error: cycles.is_none().then(|| "overflow".into()),
+        }
     }
 
     #[test]
@@ -184,7 +227,12 @@ mod tests {
 
     #[test]
     fn the_text_marks_the_best_row() {
-        let table = SweepTable { kernel: "k".into(), preset: "teaching".into(), rows: vec![row(Some(30)), row(Some(20)), row(None)], best: Some(1) };
+        let table = SweepTable {
+            kernel: "k".into(),
+            preset: "teaching".into(),
+            rows: vec![row(Some(30)), row(Some(20)), row(None)],
+            best: Some(1),
+        };
         let text = sweep_text(&table);
         let marked: Vec<&str> = text.lines().filter(|line| line.trim_start().starts_with('*')).collect();
         assert_eq!(marked.len(), 1);

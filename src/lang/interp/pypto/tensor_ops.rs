@@ -20,7 +20,11 @@ impl Interpreter {
             Value::List(_) | Value::Tuple(_) => Ok(Var::constant(self.tensor_from_data(value, dtype, span)?)),
             other => match other.as_number() {
                 Some(number) => Ok(Var::constant(Tensor::scalar(number, dtype))),
-                None => Err(self.error(ErrorKind::Type, format!("expected a tensor or a number, not {}", other.type_name()), span)),
+                None => Err(self.error(
+                    ErrorKind::Type,
+                    format!("expected a tensor or a number, not {}", other.type_name()),
+                    span,
+                )),
             },
         }
     }
@@ -41,7 +45,11 @@ impl Interpreter {
             BinaryOp::Power => a.binary(TensorBinary::Pow, &b),
             BinaryOp::MatMul => a.matmul(&b, false, false, None),
             BinaryOp::FloorDivide | BinaryOp::Modulo => {
-                return Err(self.error(ErrorKind::Unsupported, format!("'{}' on tensors is not supported", op.symbol()), span));
+                return Err(self.error(
+                    ErrorKind::Unsupported,
+                    format!("'{}' on tensors is not supported", op.symbol()),
+                    span,
+                ));
             }
         };
         let value = self.tensor_result(result, span)?;
@@ -66,9 +74,19 @@ impl Interpreter {
     /// `x op= v` on a tensor: the object keeps its identity. Without autograd involvement the values
     /// are written into its buffer (so `w -= lr * w.grad` under `no_grad` keeps `w` a leaf); with
     /// it, the object takes the recorded result (a leaf that requires grad refuses, as in torch).
-    pub(crate) fn tensor_in_place(&self, op: BinaryOp, object: &Rc<TensorObject>, right: &Value, span: Span) -> Result<Value> {
+    pub(crate) fn tensor_in_place(
+        &self,
+        op: BinaryOp,
+        object: &Rc<TensorObject>,
+        right: &Value,
+        span: Span,
+    ) -> Result<Value> {
         if self.in_kernel() {
-            self.record_op(&format!("{}=", op.symbol()), vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))], None);
+            self.record_op(
+                &format!("{}=", op.symbol()),
+                vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))],
+                None,
+            );
         }
         let target = object.get();
         let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
@@ -90,7 +108,11 @@ impl Interpreter {
     fn refuse_leaf_write(&self, target: &Var, span: Span) -> Result<()> {
         if target.is_leaf() && target.requires_grad() {
             return Err(self
-                .error(ErrorKind::Autograd, "a tensor with requires_grad=True that was created by the user cannot be changed in place", span)
+                .error(
+                    ErrorKind::Autograd,
+                    "a tensor with requires_grad=True that was created by the user cannot be changed in place",
+                    span,
+                )
                 .with_help("do the update under `with pypto.no_grad():`, or write into a new tensor"));
         }
         Ok(())
@@ -99,7 +121,11 @@ impl Interpreter {
     /// Copies `values` (same shape) into `target`'s buffer.
     fn write_whole(&self, target: &Var, values: &Var, span: Span) -> Result<()> {
         let specs: Vec<SliceSpec> = target.shape().iter().map(|&size| SliceSpec::full(size)).collect();
-        let source = if values.dtype() == target.dtype() { values.tensor().clone() } else { values.tensor().cast(target.dtype()).map_err(|e| self.tensor_error(e, span))? };
+        let source = if values.dtype() == target.dtype() {
+            values.tensor().clone()
+        } else {
+            values.tensor().cast(target.dtype()).map_err(|e| self.tensor_error(e, span))?
+        };
         target.tensor().assign_slice(&specs, &source).map_err(|error| self.tensor_error(error, span))
     }
 
@@ -115,7 +141,11 @@ impl Interpreter {
         }
         let explicit = parts.len() - ellipses;
         if explicit > shape.len() {
-            return Err(self.error(ErrorKind::Index, format!("too many indices for a tensor of shape {shape:?}: {explicit} given"), span));
+            return Err(self.error(
+                ErrorKind::Index,
+                format!("too many indices for a tensor of shape {shape:?}: {explicit} given"),
+                span,
+            ));
         }
         let mut specs = Vec::with_capacity(shape.len());
         let mut dropped = Vec::with_capacity(shape.len());
@@ -131,20 +161,31 @@ impl Interpreter {
                     let [start, stop, step] = &**bounds;
                     let size = shape[specs.len()];
                     let step = crate::lang::interp::subscript::clamp_step(*step, size);
-                    specs.push(SliceSpec::from_python(*start, *stop, step, size).map_err(|error| self.tensor_error(error, span))?);
+                    specs.push(
+                        SliceSpec::from_python(*start, *stop, step, size)
+                            .map_err(|error| self.tensor_error(error, span))?,
+                    );
                     dropped.push(false);
                 }
                 other => {
                     let Some(raw) = other.as_int() else {
                         return Err(self
-                            .error(ErrorKind::Unsupported, format!("tensors are indexed by ints, slices and '...', not {}", other.type_name()), span)
+                            .error(
+                                ErrorKind::Unsupported,
+                                format!("tensors are indexed by ints, slices and '...', not {}", other.type_name()),
+                                span,
+                            )
                             .with_help("use pypto.view(x, shape, offsets) for a tile"));
                     };
                     let axis = specs.len();
                     let size = shape[axis] as i64;
                     let resolved = if raw < 0 { raw + size } else { raw };
                     if resolved < 0 || resolved >= size {
-                        return Err(self.error(ErrorKind::Index, format!("index {raw} is out of range for dim {axis} of size {size}"), span));
+                        return Err(self.error(
+                            ErrorKind::Index,
+                            format!("index {raw} is out of range for dim {axis} of size {size}"),
+                            span,
+                        ));
                     }
                     specs.push(SliceSpec { start: resolved as usize, step: 1, count: 1 });
                     dropped.push(true);
@@ -165,24 +206,38 @@ impl Interpreter {
         let result = if !dropped.contains(&true) {
             TensorObject::value(sliced)
         } else {
-            let kept: Vec<usize> = specs.iter().zip(&dropped).filter(|(_, drop)| !**drop).map(|(spec, _)| spec.count).collect();
+            let kept: Vec<usize> =
+                specs.iter().zip(&dropped).filter(|(_, drop)| !**drop).map(|(spec, _)| spec.count).collect();
             self.tensor_result(sliced.reshape(&kept), span)?
         };
         if self.in_kernel() {
-            let operands = vec![(None, super::lowering::Operand::Tensor(var.tensor().clone())), (None, super::lowering::Operand::Other(index.clone()))];
+            let operands = vec![
+                (None, super::lowering::Operand::Tensor(var.tensor().clone())),
+                (None, super::lowering::Operand::Other(index.clone())),
+            ];
             self.record_op("x[...]", operands, Some(&result));
         }
         Ok(result)
     }
 
     /// `x[index] = value`, in place (see `tensor_in_place` for how autograd is kept right).
-    pub(crate) fn tensor_set_item(&self, object: &Rc<TensorObject>, index: &Value, value: &Value, span: Span) -> Result<()> {
+    pub(crate) fn tensor_set_item(
+        &self,
+        object: &Rc<TensorObject>,
+        index: &Value,
+        value: &Value,
+        span: Span,
+    ) -> Result<()> {
         if self.in_kernel() {
             let operand = |value: &Value| match value {
                 Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
                 other => super::lowering::Operand::Other(other.clone()),
             };
-            self.record_op("x[...] =", vec![(None, operand(&Value::Tensor(object.clone()))), (None, operand(index)), (None, operand(value))], None);
+            self.record_op(
+                "x[...] =",
+                vec![(None, operand(&Value::Tensor(object.clone()))), (None, operand(index)), (None, operand(value))],
+                None,
+            );
         }
         let target = object.get();
         let (specs, dropped) = self.index_specs(target.shape(), index, span)?;
@@ -193,7 +248,8 @@ impl Interpreter {
         let kept_rank = dropped.iter().filter(|drop| !**drop).count();
         if dropped.contains(&true) && source.shape().len() == kept_rank {
             let mut dims = source.shape().iter();
-            let region: Vec<usize> = dropped.iter().map(|drop| if *drop { 1 } else { dims.next().copied().unwrap_or(1) }).collect();
+            let region: Vec<usize> =
+                dropped.iter().map(|drop| if *drop { 1 } else { dims.next().copied().unwrap_or(1) }).collect();
             source = source.reshape(&region).map_err(|error| self.autograd_error(error, span))?;
         }
         let (specs, source) = self.valid_region(specs, source, span)?;
@@ -203,7 +259,8 @@ impl Interpreter {
             *object.var.borrow_mut() = written;
             return Ok(());
         }
-        let written = target.detach().assign_slice(&specs, &source.detach()).map_err(|error| self.autograd_error(error, span))?;
+        let written =
+            target.detach().assign_slice(&specs, &source.detach()).map_err(|error| self.autograd_error(error, span))?;
         self.write_whole(&target, &written, span)
     }
 

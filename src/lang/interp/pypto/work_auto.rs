@@ -56,7 +56,15 @@ struct AutoRecorder<'a> {
 
 /// Records a functional kernel's ops as tile work over its outputs' tiles.
 pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result<TileWork, Unsupported> {
-    let mut recorder = AutoRecorder { ops: call.ops, kinds: HashMap::new(), arguments: HashMap::new(), definitions: HashMap::new(), forms: HashMap::new(), memo: HashMap::new(), align: 8 };
+    let mut recorder = AutoRecorder {
+        ops: call.ops,
+        kinds: HashMap::new(),
+        arguments: HashMap::new(),
+        definitions: HashMap::new(),
+        forms: HashMap::new(),
+        memo: HashMap::new(),
+        align: 8,
+    };
     let mut tensors = Vec::new();
     for (_, tensor) in call.arguments {
         recorder.align = recorder.align.max(32 / tensor.dtype().size_in_bytes());
@@ -72,7 +80,12 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
     for (index, op) in call.ops.iter().enumerate() {
         let kind = parse(op)?;
         match &kind {
-            OpKind::Marker | OpKind::View { .. } | OpKind::Index { .. } | OpKind::Assemble { .. } | OpKind::SetItem { .. } | OpKind::InPlace { .. } => {
+            OpKind::Marker
+            | OpKind::View { .. }
+            | OpKind::Index { .. }
+            | OpKind::Assemble { .. }
+            | OpKind::SetItem { .. }
+            | OpKind::InPlace { .. } => {
                 return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.name), op.line));
             }
             OpKind::Matmul { .. } => has_matmul = true,
@@ -88,7 +101,11 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
     let mut output_forms = Vec::new();
     for output in call.outputs {
         let form = recorder.form(output, call.return_line)?;
-        tensors.push(GmTensor { name: format!("out{}", output_forms.len()), shape: form.clone(), dtype: output.dtype() });
+        tensors.push(GmTensor {
+            name: format!("out{}", output_forms.len()),
+            shape: form.clone(),
+            dtype: output.dtype(),
+        });
         output_forms.push(form);
     }
     let kinds: Vec<(usize, OpKind)> = recorder.kinds.iter().map(|(index, kind)| (*index, kind.clone())).collect();
@@ -108,7 +125,9 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
             continue;
         }
         // Outputs of the same shape share their units (and the work they have in common).
-        let group: Vec<usize> = (start..call.outputs.len()).filter(|&other| !done[other] && output_forms[other] == output_forms[start]).collect();
+        let group: Vec<usize> = (start..call.outputs.len())
+            .filter(|&other| !done[other] && output_forms[other] == output_forms[start])
+            .collect();
         group.iter().for_each(|&member| done[member] = true);
         let shape = &output_forms[start];
         let tile = output_tile(shape, call.vec_tile, &settings, has_matmul, &reduced_dims);
@@ -118,7 +137,14 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
             for &member in &group {
                 let input = recorder.materialize(&mut builder, &call.outputs[member], &region, call.return_line)?;
                 let tensor = TensorId((first_output + member) as u32);
-                builder.push(WorkStep::Store { input, region: GmRegion { tensor, offsets: region.offsets.clone(), shape: region.valid.clone() }, accumulate: false }, call.return_line);
+                builder.push(
+                    WorkStep::Store {
+                        input,
+                        region: GmRegion { tensor, offsets: region.offsets.clone(), shape: region.valid.clone() },
+                        accumulate: false,
+                    },
+                    call.return_line,
+                );
             }
             units.push(std::mem::take(&mut builder).unit);
         }
@@ -130,7 +156,13 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
 /// The tile each unit computes of an output of tile form `shape`: the vec tile (right-aligned,
 /// clipped to the output), whole along reduced dims; for a matmul kernel without a vec tile, the
 /// cube's L1 tile `[mL1, nL1]`.
-fn output_tile(shape: &[usize], vec_tile: Option<&[usize]>, settings: &WorkSettings, has_matmul: bool, reduced: &[(usize, Vec<usize>)]) -> Vec<usize> {
+fn output_tile(
+    shape: &[usize],
+    vec_tile: Option<&[usize]>,
+    settings: &WorkSettings,
+    has_matmul: bool,
+    reduced: &[(usize, Vec<usize>)],
+) -> Vec<usize> {
     let rank = shape.len();
     let requested: Vec<usize> = match (vec_tile, &settings.cube_tiles) {
         (Some(tile), _) => tile.to_vec(),
@@ -141,7 +173,11 @@ fn output_tile(shape: &[usize], vec_tile: Option<&[usize]>, settings: &WorkSetti
     let mut tile: Vec<usize> = (0..rank)
         .map(|dim| {
             let from_right = rank - dim;
-            if from_right <= requested.len() { requested[requested.len() - from_right].max(1) } else { 1 }
+            if from_right <= requested.len() {
+                requested[requested.len() - from_right].max(1)
+            } else {
+                1
+            }
         })
         .collect();
     for (form_rank, dims) in reduced {
@@ -166,7 +202,8 @@ fn tiles(shape: &[usize], tile: &[usize]) -> Vec<Region> {
                 offsets[dim] = (flat % counts[dim]) * tile[dim];
                 flat /= counts[dim];
             }
-            let valid = offsets.iter().zip(shape).zip(tile).map(|((&offset, &size), &step)| step.min(size - offset)).collect();
+            let valid =
+                offsets.iter().zip(shape).zip(tile).map(|((&offset, &size), &step)| step.min(size - offset)).collect();
             Region { offsets, valid, nominal: tile.to_vec(), cube: false }
         })
         .collect()
@@ -186,14 +223,18 @@ impl AutoRecorder<'_> {
             let kind = self.kinds[&index].clone();
             let line = self.ops[index].line;
             match &kind {
-                OpKind::Unary { x, .. } | OpKind::Cast { x } | OpKind::Clip { x, .. } | OpKind::Softmax { x, .. } => self.form(x, line)?,
+                OpKind::Unary { x, .. } | OpKind::Cast { x } | OpKind::Clip { x, .. } | OpKind::Softmax { x, .. } => {
+                    self.form(x, line)?
+                }
                 OpKind::Binary { lhs, rhs, op } => {
                     let mut side = |arg: &Arg| match arg {
                         Arg::Tensor(tensor) => self.form(tensor, line),
                         Arg::Number(_) => Ok(Vec::new()),
                     };
                     let (left, right) = (side(lhs)?, side(rhs)?);
-                    broadcast(&left, &right).ok_or_else(|| Unsupported::new(format!("`{}` of tiles {left:?} and {right:?}", op.name()), line))?
+                    broadcast(&left, &right).ok_or_else(|| {
+                        Unsupported::new(format!("`{}` of tiles {left:?} and {right:?}", op.name()), line)
+                    })?
                 }
                 OpKind::Reduce { x, dims, .. } => {
                     let mut form = self.form(x, line)?;
@@ -217,7 +258,13 @@ impl AutoRecorder<'_> {
     }
 
     /// The tile of `tensor` over `region` (in its tile form), loading or computing it in the unit.
-    fn materialize(&mut self, builder: &mut UnitBuilder, tensor: &Tensor, region: &Region, line: Option<u32>) -> Result<ValueId, Unsupported> {
+    fn materialize(
+        &mut self,
+        builder: &mut UnitBuilder,
+        tensor: &Tensor,
+        region: &Region,
+        line: Option<u32>,
+    ) -> Result<ValueId, Unsupported> {
         let key = (identity(tensor), region.clone());
         if let Some(&value) = self.memo.get(&key) {
             return Ok(value);
@@ -230,7 +277,13 @@ impl AutoRecorder<'_> {
                 *last = last.div_ceil(self.align) * self.align;
             }
             let output = builder.value(nominal, region.valid.clone(), tensor.dtype());
-            builder.push(WorkStep::Load { region: GmRegion { tensor: id, offsets: region.offsets.clone(), shape: region.valid.clone() }, output }, line);
+            builder.push(
+                WorkStep::Load {
+                    region: GmRegion { tensor: id, offsets: region.offsets.clone(), shape: region.valid.clone() },
+                    output,
+                },
+                line,
+            );
             output
         } else {
             let index = *self.definitions.get(&key.0).ok_or_else(|| unknown_tensor(line))?;
@@ -253,7 +306,10 @@ impl AutoRecorder<'_> {
 }
 
 fn unknown_tensor(line: Option<u32>) -> Unsupported {
-    Unsupported::new("a tensor the recorder did not see being made (indexing, `.T`, a reshape, or a tensor from outside the kernel)", line)
+    Unsupported::new(
+        "a tensor the recorder did not see being made (indexing, `.T`, a reshape, or a tensor from outside the kernel)",
+        line,
+    )
 }
 
 fn whole(region: &Region, dim: usize, size: usize) -> Region {
@@ -265,10 +321,21 @@ fn whole(region: &Region, dim: usize, size: usize) -> Region {
 }
 
 /// The region of operand `position` (of tile form `form`) that `region` of the result needs.
-fn operand_region(kind: &OpKind, position: usize, region: &Region, form: &[usize], result_form: &[usize], operand: &Tensor) -> Region {
+fn operand_region(
+    kind: &OpKind,
+    position: usize,
+    region: &Region,
+    form: &[usize],
+    result_form: &[usize],
+    operand: &Tensor,
+) -> Region {
     match kind {
-        OpKind::Reduce { dims, .. } => tile_dims(dims, operand.shape().len(), form.len()).into_iter().fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
-        OpKind::Softmax { dim, .. } => tile_dims(&Some(vec![*dim]), operand.shape().len(), form.len()).into_iter().fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
+        OpKind::Reduce { dims, .. } => tile_dims(dims, operand.shape().len(), form.len())
+            .into_iter()
+            .fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
+        OpKind::Softmax { dim, .. } => tile_dims(&Some(vec![*dim]), operand.shape().len(), form.len())
+            .into_iter()
+            .fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
         OpKind::Matmul { a_transposed, b_transposed, .. } => {
             // C[m, n] needs A's rows m (all of K) and B's columns n (all of K).
             let (transposed, outer) = if position == 0 { (*a_transposed, 0) } else { (*b_transposed, 1) };
@@ -327,7 +394,11 @@ mod tests {
     fn broadcast_operands_read_their_own_region() {
         let region = Region { offsets: vec![8, 64], valid: vec![8, 64], nominal: vec![8, 64], cube: false };
         let bias = Tensor::zeros(&[1, 256], crate::tensor::DType::F32).unwrap();
-        let kind = OpKind::Binary { op: crate::tensor::BinaryOp::Add, lhs: Arg::Tensor(bias.clone()), rhs: Arg::Tensor(bias.clone()) };
+        let kind = OpKind::Binary {
+            op: crate::tensor::BinaryOp::Add,
+            lhs: Arg::Tensor(bias.clone()),
+            rhs: Arg::Tensor(bias.clone()),
+        };
         let needed = operand_region(&kind, 0, &region, &[1, 256], &[64, 256], &bias);
         assert_eq!((needed.offsets, needed.valid), (vec![0, 64], vec![1, 64]));
     }

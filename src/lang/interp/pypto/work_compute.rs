@@ -9,13 +9,18 @@ use crate::tile::{ValueId, WorkOperand, WorkStep};
 
 /// Turns operand `index` (in the order the op lists its tensors) into a tile of the unit, with the
 /// operand's whole shape in tile form (what broadcasting and reduction dims are checked against).
-pub(crate) type Resolver<'a> = dyn FnMut(&mut UnitBuilder, usize, &Tensor) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
+pub(crate) type Resolver<'a> =
+    dyn FnMut(&mut UnitBuilder, usize, &Tensor) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
 
 /// The tensor operands of a compute op, in resolver order.
 pub(crate) fn tensor_operands(kind: &OpKind) -> Vec<Tensor> {
     let arg = |arg: &Arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None };
     match kind {
-        OpKind::Unary { x, .. } | OpKind::Clip { x, .. } | OpKind::Cast { x } | OpKind::Reduce { x, .. } | OpKind::Softmax { x, .. } => vec![x.clone()],
+        OpKind::Unary { x, .. }
+        | OpKind::Clip { x, .. }
+        | OpKind::Cast { x }
+        | OpKind::Reduce { x, .. }
+        | OpKind::Softmax { x, .. } => vec![x.clone()],
         OpKind::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
         OpKind::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
         _ => Vec::new(),
@@ -24,7 +29,13 @@ pub(crate) fn tensor_operands(kind: &OpKind) -> Vec<Tensor> {
 
 /// Emits the steps of compute op `kind` whose reference result is `result`; returns the tile
 /// holding it.
-pub(crate) fn compute(builder: &mut UnitBuilder, kind: &OpKind, result: &Tensor, line: Option<u32>, resolve: &mut Resolver<'_>) -> Result<ValueId, Unsupported> {
+pub(crate) fn compute(
+    builder: &mut UnitBuilder,
+    kind: &OpKind,
+    result: &Tensor,
+    line: Option<u32>,
+    resolve: &mut Resolver<'_>,
+) -> Result<ValueId, Unsupported> {
     let dtype = result.dtype();
     match kind {
         OpKind::Unary { op, x } => {
@@ -47,28 +58,36 @@ pub(crate) fn compute(builder: &mut UnitBuilder, kind: &OpKind, result: &Tensor,
         }
         OpKind::Binary { op, lhs, rhs } => {
             let mut index = 0;
-            let mut operand = |builder: &mut UnitBuilder, arg: &Arg| -> Result<(WorkOperand, Vec<usize>, Vec<usize>), Unsupported> {
-                match arg {
-                    Arg::Number(number) => Ok((WorkOperand::Scalar(*number), Vec::new(), Vec::new())),
-                    Arg::Tensor(tensor) => {
-                        let (id, form) = resolve(builder, index, tensor)?;
-                        index += 1;
-                        Ok((WorkOperand::Tile(id), form, tensor.shape().to_vec()))
+            let mut operand =
+                |builder: &mut UnitBuilder, arg: &Arg| -> Result<(WorkOperand, Vec<usize>, Vec<usize>), Unsupported> {
+                    match arg {
+                        Arg::Number(number) => Ok((WorkOperand::Scalar(*number), Vec::new(), Vec::new())),
+                        Arg::Tensor(tensor) => {
+                            let (id, form) = resolve(builder, index, tensor)?;
+                            index += 1;
+                            Ok((WorkOperand::Tile(id), form, tensor.shape().to_vec()))
+                        }
                     }
-                }
-            };
+                };
             let (left, left_tile, left_reference) = operand(builder, lhs)?;
             let (right, right_tile, right_reference) = operand(builder, rhs)?;
-            let alike = (left_tile == right_tile && left_reference == right_reference) || (same_broadcast(&left_tile, &left_reference) && same_broadcast(&right_tile, &right_reference));
+            let alike = (left_tile == right_tile && left_reference == right_reference)
+                || (same_broadcast(&left_tile, &left_reference) && same_broadcast(&right_tile, &right_reference));
             if !alike {
-                return Err(Unsupported::new(format!("`{}` broadcasting a reduction taken with keepdim=False (use keepdim=True)", op.name()), line));
+                return Err(Unsupported::new(
+                    format!("`{}` broadcasting a reduction taken with keepdim=False (use keepdim=True)", op.name()),
+                    line,
+                ));
             }
             builder.binary(*op, left, right, dtype, line)
         }
         OpKind::Reduce { op, x, dims } => {
             let (input, tile) = resolve(builder, 0, x)?;
             if !same_broadcast(&tile, x.shape()) {
-                return Err(Unsupported::new(format!("`{}` of a reduction taken with keepdim=False", reduce_name(*op)), line));
+                return Err(Unsupported::new(
+                    format!("`{}` of a reduction taken with keepdim=False", reduce_name(*op)),
+                    line,
+                ));
             }
             Ok(builder.reduce(*op, input, tile_dims(dims, x.shape().len(), tile.len()), dtype, line))
         }
@@ -87,7 +106,16 @@ pub(crate) fn compute(builder: &mut UnitBuilder, kind: &OpKind, result: &Tensor,
             let (rows, valid_rows) = pick(&left_tile, *a_transposed, true);
             let (columns, valid_columns) = pick(&right_tile, !*b_transposed, true);
             let output = builder.value(vec![rows, columns], vec![valid_rows, valid_columns], dtype);
-            builder.push(WorkStep::Matmul { a: left, b: right, a_transposed: *a_transposed, b_transposed: *b_transposed, output }, line);
+            builder.push(
+                WorkStep::Matmul {
+                    a: left,
+                    b: right,
+                    a_transposed: *a_transposed,
+                    b_transposed: *b_transposed,
+                    output,
+                },
+                line,
+            );
             Ok(output)
         }
         OpKind::Softmax { x, dim, log } => {
@@ -98,7 +126,8 @@ pub(crate) fn compute(builder: &mut UnitBuilder, kind: &OpKind, result: &Tensor,
             let dims = tile_dims(&Some(vec![*dim]), x.shape().len(), tile.len());
             // softmax(x) = e / Σe with e = exp(x − max x); log_softmax(x) = (x − max x) − log Σe.
             let maximum = builder.reduce(ReduceOp::Amax, input, dims.clone(), dtype, line);
-            let shifted = builder.binary(BinaryOp::Sub, WorkOperand::Tile(input), WorkOperand::Tile(maximum), dtype, line)?;
+            let shifted =
+                builder.binary(BinaryOp::Sub, WorkOperand::Tile(input), WorkOperand::Tile(maximum), dtype, line)?;
             let exponent = builder.unary(UnaryOp::Exp, shifted, dtype, line);
             let total = builder.reduce(ReduceOp::Sum, exponent, dims, dtype, line);
             if *log {

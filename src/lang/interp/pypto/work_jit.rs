@@ -22,8 +22,12 @@ pub(crate) fn loop_body_starts(body: &[Stmt]) -> Vec<Span> {
     let mut starts = Vec::new();
     for statement in body {
         match &statement.kind {
-            StmtKind::For { iter, body, .. } if is_pypto_loop(iter) => starts.extend(body.first().map(|first| first.span)),
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => starts.extend(loop_body_starts(body)),
+            StmtKind::For { iter, body, .. } if is_pypto_loop(iter) => {
+                starts.extend(body.first().map(|first| first.span))
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => {
+                starts.extend(loop_body_starts(body))
+            }
             StmtKind::If { body, orelse, .. } => {
                 starts.extend(loop_body_starts(body));
                 starts.extend(loop_body_starts(orelse));
@@ -49,7 +53,12 @@ struct Access {
 }
 
 fn overlaps(a: &Access, b: &Access) -> bool {
-    a.tensor == b.tensor && a.offsets.iter().zip(&a.shape).zip(b.offsets.iter().zip(&b.shape)).all(|((&a0, &an), (&b0, &bn))| a0 < b0 + bn && b0 < a0 + an)
+    a.tensor == b.tensor
+        && a.offsets
+            .iter()
+            .zip(&a.shape)
+            .zip(b.offsets.iter().zip(&b.shape))
+            .all(|((&a0, &an), (&b0, &bn))| a0 < b0 + bn && b0 < a0 + an)
 }
 
 struct JitRecorder<'a> {
@@ -67,14 +76,35 @@ struct JitRecorder<'a> {
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
 /// as the kernel received them.
-pub(crate) fn record_jit(name: &str, ops: &[RecordedOp], arguments: &[(String, Tensor)], settings: WorkSettings) -> Result<TileWork, Unsupported> {
-    let mut recorder = JitRecorder { ops, tensors: Vec::new(), gm: HashMap::new(), definitions: HashMap::new(), memo: HashMap::new(), accesses: Vec::new(), unit_index: 0, align: 8 };
-    let dtypes = arguments.iter().map(|(_, tensor)| tensor.dtype()).chain(ops.iter().filter_map(|op| op.result.as_ref().map(Tensor::dtype)));
+pub(crate) fn record_jit(
+    name: &str,
+    ops: &[RecordedOp],
+    arguments: &[(String, Tensor)],
+    settings: WorkSettings,
+) -> Result<TileWork, Unsupported> {
+    let mut recorder = JitRecorder {
+        ops,
+        tensors: Vec::new(),
+        gm: HashMap::new(),
+        definitions: HashMap::new(),
+        memo: HashMap::new(),
+        accesses: Vec::new(),
+        unit_index: 0,
+        align: 8,
+    };
+    let dtypes = arguments
+        .iter()
+        .map(|(_, tensor)| tensor.dtype())
+        .chain(ops.iter().filter_map(|op| op.result.as_ref().map(Tensor::dtype)));
     recorder.align = dtypes.map(|dtype| 32 / dtype.size_in_bytes()).max().unwrap_or(8);
     for (argument, tensor) in arguments {
         if !recorder.gm.contains_key(&identity(tensor)) {
             recorder.gm.insert(identity(tensor), TensorId(recorder.tensors.len() as u32));
-            recorder.tensors.push(GmTensor { name: argument.clone(), shape: tensor.shape().to_vec(), dtype: tensor.dtype() });
+            recorder.tensors.push(GmTensor {
+                name: argument.clone(),
+                shape: tensor.shape().to_vec(),
+                dtype: tensor.dtype(),
+            });
         }
     }
     let mut units = Vec::new();
@@ -98,13 +128,19 @@ pub(crate) fn record_jit(name: &str, ops: &[RecordedOp], arguments: &[(String, T
             }
             OpKind::SetItem { target, index, value } => {
                 let Arg::Tensor(value) = value else {
-                    return Err(Unsupported::new("assigning a number to a region of an output (write a tile)", op.line));
+                    return Err(Unsupported::new(
+                        "assigning a number to a region of an output (write a tile)",
+                        op.line,
+                    ));
                 };
                 let (offsets, extents) = index_region(target.shape(), index, op.line)?;
                 let input = recorder.resolve(&mut builder, value, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
                 if valid.len() != extents.len() {
-                    return Err(Unsupported::new(format!("writing a {}-D tile into a {}-D region", valid.len(), extents.len()), op.line));
+                    return Err(Unsupported::new(
+                        format!("writing a {}-D tile into a {}-D region", valid.len(), extents.len()),
+                        op.line,
+                    ));
                 }
                 // As on the reference path, only the tile's valid part is written.
                 let extents = extents.iter().zip(&valid).map(|(&region, &valid)| region.min(valid)).collect();
@@ -116,7 +152,14 @@ pub(crate) fn record_jit(name: &str, ops: &[RecordedOp], arguments: &[(String, T
                     recorder.memo.insert(identity(result), value);
                     match recorder.gm.get(&identity(&target)).copied() {
                         // `out += t` on a whole output: the new value is stored back whole.
-                        Some(_) => recorder.store(&mut builder, value, &target, vec![0; target.shape().len()], target.shape().to_vec(), op.line)?,
+                        Some(_) => recorder.store(
+                            &mut builder,
+                            value,
+                            &target,
+                            vec![0; target.shape().len()],
+                            target.shape().to_vec(),
+                            op.line,
+                        )?,
                         None => {
                             recorder.memo.insert(identity(&target), value);
                         }
@@ -138,7 +181,13 @@ fn drop_dead_steps(unit: &mut WorkUnit) {
     for (index, located) in unit.steps.iter().enumerate().rev() {
         let output = match &located.step {
             WorkStep::Store { .. } => None,
-            WorkStep::Load { output, .. } | WorkStep::Unary { output, .. } | WorkStep::Binary { output, .. } | WorkStep::Clip { output, .. } | WorkStep::Reduce { output, .. } | WorkStep::Cast { output, .. } | WorkStep::Matmul { output, .. } => Some(*output),
+            WorkStep::Load { output, .. }
+            | WorkStep::Unary { output, .. }
+            | WorkStep::Binary { output, .. }
+            | WorkStep::Clip { output, .. }
+            | WorkStep::Reduce { output, .. }
+            | WorkStep::Cast { output, .. }
+            | WorkStep::Matmul { output, .. } => Some(*output),
         };
         if output.is_none_or(|output| live.contains(&output)) {
             keep[index] = true;
@@ -170,7 +219,9 @@ impl JitRecorder<'_> {
         let kind = parse(op)?;
         let value = match &kind {
             OpKind::View { source, offsets } => {
-                let tensor = self.gm_of(source).ok_or_else(|| Unsupported::new("`view` of a tile (view the kernel's argument instead)", op.line))?;
+                let tensor = self.gm_of(source).ok_or_else(|| {
+                    Unsupported::new("`view` of a tile (view the kernel's argument instead)", op.line)
+                })?;
                 let shape = result.shape().to_vec();
                 let valid = result.valid_shape().map_or_else(|| shape.clone(), <[usize]>::to_vec);
                 self.load(builder, tensor, offsets.clone(), shape, valid, result.dtype(), op.line)?
@@ -211,7 +262,12 @@ impl JitRecorder<'_> {
 
     /// The tile holding `tensor` in this unit: computed here already, a whole argument (loaded),
     /// or computed before this unit (recomputed here).
-    fn resolve(&mut self, builder: &mut UnitBuilder, tensor: &Tensor, line: Option<u32>) -> Result<ValueId, Unsupported> {
+    fn resolve(
+        &mut self,
+        builder: &mut UnitBuilder,
+        tensor: &Tensor,
+        line: Option<u32>,
+    ) -> Result<ValueId, Unsupported> {
         let key = identity(tensor);
         if let Some(&value) = self.memo.get(&key) {
             return Ok(value);
@@ -224,25 +280,61 @@ impl JitRecorder<'_> {
         }
         match self.definitions.get(&key).copied() {
             Some(index) => self.emit(builder, index),
-            None => Err(Unsupported::new("a tensor the recorder did not see being made (`.T`, a reshape, or a tensor from outside the kernel)", line)),
+            None => Err(Unsupported::new(
+                "a tensor the recorder did not see being made (`.T`, a reshape, or a tensor from outside the kernel)",
+                line,
+            )),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn load(&mut self, builder: &mut UnitBuilder, tensor: TensorId, offsets: Vec<usize>, mut shape: Vec<usize>, valid: Vec<usize>, dtype: crate::tensor::DType, line: Option<u32>) -> Result<ValueId, Unsupported> {
+    fn load(
+        &mut self,
+        builder: &mut UnitBuilder,
+        tensor: TensorId,
+        offsets: Vec<usize>,
+        mut shape: Vec<usize>,
+        valid: Vec<usize>,
+        dtype: crate::tensor::DType,
+        line: Option<u32>,
+    ) -> Result<ValueId, Unsupported> {
         if let Some(last) = shape.last_mut().filter(|last| **last > 1) {
             *last = last.div_ceil(self.align) * self.align;
         }
         let output = builder.value(shape, valid.clone(), dtype);
-        self.accesses.push(Access { tensor, offsets: offsets.clone(), shape: valid.clone(), unit: self.unit_index, write: false, accumulate: false });
+        self.accesses.push(Access {
+            tensor,
+            offsets: offsets.clone(),
+            shape: valid.clone(),
+            unit: self.unit_index,
+            write: false,
+            accumulate: false,
+        });
         builder.push(WorkStep::Load { region: GmRegion { tensor, offsets, shape: valid }, output }, line);
         Ok(output)
     }
 
-    fn store(&mut self, builder: &mut UnitBuilder, input: ValueId, target: &Tensor, offsets: Vec<usize>, shape: Vec<usize>, line: Option<u32>) -> Result<(), Unsupported> {
-        let tensor = self.gm_of(target).ok_or_else(|| Unsupported::new("writing into a tensor that is not a kernel argument", line))?;
+    fn store(
+        &mut self,
+        builder: &mut UnitBuilder,
+        input: ValueId,
+        target: &Tensor,
+        offsets: Vec<usize>,
+        shape: Vec<usize>,
+        line: Option<u32>,
+    ) -> Result<(), Unsupported> {
+        let tensor = self
+            .gm_of(target)
+            .ok_or_else(|| Unsupported::new("writing into a tensor that is not a kernel argument", line))?;
         if shape.len() != target.shape().len() || builder.tile(input).shape.len() != shape.len() {
-            return Err(Unsupported::new(format!("writing a {}-D tile into a {}-D output", builder.tile(input).shape.len(), target.shape().len()), line));
+            return Err(Unsupported::new(
+                format!(
+                    "writing a {}-D tile into a {}-D output",
+                    builder.tile(input).shape.len(),
+                    target.shape().len()
+                ),
+                line,
+            ));
         }
         let region = GmRegion { tensor, offsets: offsets.clone(), shape: shape.clone() };
         let (input, accumulate) = match self.read_modify_write(builder, input, &region) {
@@ -259,9 +351,15 @@ impl JitRecorder<'_> {
     /// atomic add), so units that add into the same region stay independent.
     fn read_modify_write(&mut self, builder: &mut UnitBuilder, input: ValueId, region: &GmRegion) -> Option<ValueId> {
         let steps = &builder.unit.steps;
-        let add = steps.iter().position(|step| matches!(step.step, WorkStep::Binary { op: BinaryOp::Add, output, .. } if output == input))?;
-        let WorkStep::Binary { lhs: WorkOperand::Tile(lhs), rhs: WorkOperand::Tile(rhs), .. } = steps[add].step else { return None };
-        let loaded_here = |value: ValueId| steps.iter().position(|step| matches!(&step.step, WorkStep::Load { region: loaded, output } if *output == value && loaded == region));
+        let add = steps.iter().position(
+            |step| matches!(step.step, WorkStep::Binary { op: BinaryOp::Add, output, .. } if output == input),
+        )?;
+        let WorkStep::Binary { lhs: WorkOperand::Tile(lhs), rhs: WorkOperand::Tile(rhs), .. } = steps[add].step else {
+            return None;
+        };
+        let loaded_here = |value: ValueId| {
+            steps.iter().position(|step| matches!(&step.step, WorkStep::Load { region: loaded, output } if *output == value && loaded == region))
+        };
         let (load, addend) = match (loaded_here(lhs), loaded_here(rhs)) {
             (Some(load), _) if lhs != rhs => (load, rhs),
             (_, Some(load)) if lhs != rhs => (load, lhs),
@@ -277,7 +375,13 @@ impl JitRecorder<'_> {
         builder.unit.steps.remove(second);
         builder.unit.steps.remove(first);
         let unit = self.unit_index;
-        if let Some(position) = self.accesses.iter().rposition(|access| !access.write && access.unit == unit && access.tensor == region.tensor && access.offsets == region.offsets && access.shape == region.shape) {
+        if let Some(position) = self.accesses.iter().rposition(|access| {
+            !access.write
+                && access.unit == unit
+                && access.tensor == region.tensor
+                && access.offsets == region.offsets
+                && access.shape == region.shape
+        }) {
             self.accesses.remove(position);
         }
         self.memo.retain(|_, value| *value != loaded && *value != input);
@@ -287,20 +391,33 @@ impl JitRecorder<'_> {
     /// Units run in any order on any core: a unit may not read what another unit writes, nor read
     /// back what it wrote itself (the copy out and a later copy in are not ordered).
     fn check_independent(&self) -> Result<(), Unsupported> {
-        let written: std::collections::HashSet<TensorId> = self.accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
-        for (position, read) in self.accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor)) {
-            let clash = self.accesses.iter().enumerate().find(|(other, write)| write.write && overlaps(read, write) && (write.unit != read.unit || *other < position));
+        let written: std::collections::HashSet<TensorId> =
+            self.accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
+        for (position, read) in
+            self.accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor))
+        {
+            let clash = self.accesses.iter().enumerate().find(|(other, write)| {
+                write.write && overlaps(read, write) && (write.unit != read.unit || *other < position)
+            });
             if let Some((_, write)) = clash {
                 let name = &self.tensors[read.tensor.0 as usize].name;
-                return Err(Unsupported::new(format!("iteration {} reads a region of `{name}` that iteration {} writes", read.unit, write.unit), None));
+                return Err(Unsupported::new(
+                    format!("iteration {} reads a region of `{name}` that iteration {} writes", read.unit, write.unit),
+                    None,
+                ));
             }
         }
         // Two units writing the same elements race, unless both add into them.
         let writes: Vec<&Access> = self.accesses.iter().filter(|access| access.write).collect();
         for (position, first) in writes.iter().enumerate() {
-            if let Some(second) = writes[position + 1..].iter().find(|second| second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)) {
+            if let Some(second) = writes[position + 1..].iter().find(|second| {
+                second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)
+            }) {
                 let name = &self.tensors[first.tensor.0 as usize].name;
-                return Err(Unsupported::new(format!("iterations {} and {} write the same region of `{name}`", first.unit, second.unit), None));
+                return Err(Unsupported::new(
+                    format!("iterations {} and {} write the same region of `{name}`", first.unit, second.unit),
+                    None,
+                ));
             }
         }
         Ok(())

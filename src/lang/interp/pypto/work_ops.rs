@@ -50,26 +50,68 @@ pub(crate) enum OpKind {
     /// Starts a unit (an outermost `pypto.loop` iteration).
     Marker,
     /// `pypto.view(source, shape, offsets, valid_shape)`.
-    View { source: Tensor, offsets: Vec<usize> },
+    View {
+        source: Tensor,
+        offsets: Vec<usize>,
+    },
     /// `source[index]` (ints and step-1 slices).
-    Index { source: Tensor, index: Value },
+    Index {
+        source: Tensor,
+        index: Value,
+    },
     /// Element-wise ops: unary, binary, clip, cast (the dtype is the result's).
-    Unary { op: UnaryOp, x: Tensor },
-    Binary { op: BinaryOp, lhs: Arg, rhs: Arg },
-    Clip { x: Tensor, low: Option<f64>, high: Option<f64> },
-    Cast { x: Tensor },
+    Unary {
+        op: UnaryOp,
+        x: Tensor,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Arg,
+        rhs: Arg,
+    },
+    Clip {
+        x: Tensor,
+        low: Option<f64>,
+        high: Option<f64>,
+    },
+    Cast {
+        x: Tensor,
+    },
     /// A reduction over `dims` (reference dims; `None` = all).
-    Reduce { op: ReduceOp, x: Tensor, dims: Option<Vec<i64>> },
+    Reduce {
+        op: ReduceOp,
+        x: Tensor,
+        dims: Option<Vec<i64>>,
+    },
     /// `matmul(a, b, out_dtype, a_trans, b_trans)`.
-    Matmul { a: Tensor, b: Tensor, a_transposed: bool, b_transposed: bool },
+    Matmul {
+        a: Tensor,
+        b: Tensor,
+        a_transposed: bool,
+        b_transposed: bool,
+    },
     /// `softmax` / `log_softmax` over `dim`, expanded into max, exp, sum, div.
-    Softmax { x: Tensor, dim: i64, log: bool },
+    Softmax {
+        x: Tensor,
+        dim: i64,
+        log: bool,
+    },
     /// `pypto.assemble(tile, offsets, out)`.
-    Assemble { tile: Tensor, offsets: Vec<usize>, out: Tensor },
+    Assemble {
+        tile: Tensor,
+        offsets: Vec<usize>,
+        out: Tensor,
+    },
     /// `target[index] = value`.
-    SetItem { target: Tensor, index: Value, value: Arg },
+    SetItem {
+        target: Tensor,
+        index: Value,
+        value: Arg,
+    },
     /// `target op= …`: the next op's result becomes `target`.
-    InPlace { target: Tensor },
+    InPlace {
+        target: Tensor,
+    },
 }
 
 fn positional(op: &RecordedOp) -> Vec<&Operand> {
@@ -78,7 +120,11 @@ fn positional(op: &RecordedOp) -> Vec<&Operand> {
 
 /// The argument at `position` or passed as `name`.
 fn argument<'a>(op: &'a RecordedOp, position: usize, name: &str) -> Option<&'a Operand> {
-    op.operands.iter().find(|(key, _)| key.as_deref() == Some(name)).map(|(_, operand)| operand).or_else(|| positional(op).get(position).copied())
+    op.operands
+        .iter()
+        .find(|(key, _)| key.as_deref() == Some(name))
+        .map(|(_, operand)| operand)
+        .or_else(|| positional(op).get(position).copied())
 }
 
 fn tensor_at(op: &RecordedOp, position: usize, name: &str) -> Result<Tensor, Unsupported> {
@@ -100,7 +146,9 @@ fn number(value: &Value) -> Option<f64> {
 fn arg_at(op: &RecordedOp, position: usize, name: &str) -> Result<Arg, Unsupported> {
     match argument(op, position, name) {
         Some(Operand::Tensor(tensor)) => Ok(Arg::Tensor(tensor.clone())),
-        Some(Operand::Other(value)) => number(value).map(Arg::Number).ok_or_else(|| Unsupported::new(format!("`{}` with a {} operand", op.name, value.type_name()), op.line)),
+        Some(Operand::Other(value)) => number(value)
+            .map(Arg::Number)
+            .ok_or_else(|| Unsupported::new(format!("`{}` with a {} operand", op.name, value.type_name()), op.line)),
         None => Err(Unsupported::new(format!("`{}` with a missing operand", op.name), op.line)),
     }
 }
@@ -113,19 +161,22 @@ fn other_at<'a>(op: &'a RecordedOp, position: usize, name: &str) -> Option<&'a V
 }
 
 fn flag_at(op: &RecordedOp, position: usize, name: &str) -> bool {
-    other_at(op, position, name).is_some_and(|value| matches!(value, Value::Bool(true)) || value.as_int().is_some_and(|number| number != 0))
+    other_at(op, position, name)
+        .is_some_and(|value| matches!(value, Value::Bool(true)) || value.as_int().is_some_and(|number| number != 0))
 }
 
 /// A list of non-negative ints (offsets).
 pub(crate) fn usize_list(value: Option<&Value>) -> Option<Vec<usize>> {
     match value? {
-        Value::List(items) => items.borrow().iter().map(|item| item.as_int().and_then(|number| usize::try_from(number).ok())).collect(),
-        Value::Tuple(items) => items.iter().map(|item| item.as_int().and_then(|number| usize::try_from(number).ok())).collect(),
+        Value::List(items) => {
+            items.borrow().iter().map(|item| item.as_int().and_then(|number| usize::try_from(number).ok())).collect()
+        }
+        Value::Tuple(items) => {
+            items.iter().map(|item| item.as_int().and_then(|number| usize::try_from(number).ok())).collect()
+        }
         _ => None,
     }
 }
-
-
 
 fn dims_of(value: Option<&Value>) -> Option<Option<Vec<i64>>> {
     match value {
@@ -152,30 +203,45 @@ pub(crate) fn parse(op: &RecordedOp) -> Result<OpKind, Unsupported> {
         return Ok(OpKind::Binary { op: binary, lhs: arg_at(op, 0, first)?, rhs: arg_at(op, 1, second)? });
     }
     if let Some(reduce) = ReduceOp::from_name(name) {
-        let dims = dims_of(other_at(op, 1, "dim")).ok_or_else(|| Unsupported::new(format!("`{name}` with these dims"), op.line))?;
+        let dims = dims_of(other_at(op, 1, "dim"))
+            .ok_or_else(|| Unsupported::new(format!("`{name}` with these dims"), op.line))?;
         return Ok(OpKind::Reduce { op: reduce, x: tensor_at(op, 0, "x")?, dims });
     }
     Ok(match name {
         "view" => {
-            let offsets = usize_list(other_at(op, 2, "offsets")).ok_or_else(|| Unsupported::new("`view` with these offsets", op.line))?;
+            let offsets = usize_list(other_at(op, 2, "offsets"))
+                .ok_or_else(|| Unsupported::new("`view` with these offsets", op.line))?;
             OpKind::View { source: tensor_at(op, 0, "x")?, offsets }
         }
-        "x[...]" => OpKind::Index { source: tensor_at(op, 0, "x")?, index: other_at(op, 1, "index").cloned().unwrap_or(Value::None) },
+        "x[...]" => OpKind::Index {
+            source: tensor_at(op, 0, "x")?,
+            index: other_at(op, 1, "index").cloned().unwrap_or(Value::None),
+        },
         "clip" => {
             let bound = |position, key| other_at(op, position, key).and_then(number);
             OpKind::Clip { x: tensor_at(op, 0, "x")?, low: bound(1, "min"), high: bound(2, "max") }
         }
         "cast" => OpKind::Cast { x: tensor_at(op, 0, "x")? },
-        "matmul" => OpKind::Matmul { a: tensor_at(op, 0, "a")?, b: tensor_at(op, 1, "b")?, a_transposed: flag_at(op, 3, "a_trans"), b_transposed: flag_at(op, 4, "b_trans") },
+        "matmul" => OpKind::Matmul {
+            a: tensor_at(op, 0, "a")?,
+            b: tensor_at(op, 1, "b")?,
+            a_transposed: flag_at(op, 3, "a_trans"),
+            b_transposed: flag_at(op, 4, "b_trans"),
+        },
         "softmax" | "log_softmax" => {
             let dim = other_at(op, 1, "dim").and_then(Value::as_int).unwrap_or(-1);
             OpKind::Softmax { x: tensor_at(op, 0, "x")?, dim, log: name == "log_softmax" }
         }
         "assemble" => {
-            let offsets = usize_list(other_at(op, 1, "offsets")).ok_or_else(|| Unsupported::new("`assemble` with these offsets", op.line))?;
+            let offsets = usize_list(other_at(op, 1, "offsets"))
+                .ok_or_else(|| Unsupported::new("`assemble` with these offsets", op.line))?;
             OpKind::Assemble { tile: tensor_at(op, 0, "tile")?, offsets, out: tensor_at(op, 2, "out")? }
         }
-        "x[...] =" => OpKind::SetItem { target: tensor_at(op, 0, "target")?, index: other_at(op, 1, "index").cloned().unwrap_or(Value::None), value: arg_at(op, 2, "value")? },
+        "x[...] =" => OpKind::SetItem {
+            target: tensor_at(op, 0, "target")?,
+            index: other_at(op, 1, "index").cloned().unwrap_or(Value::None),
+            value: arg_at(op, 2, "value")?,
+        },
         "+=" => OpKind::InPlace { target: tensor_at(op, 0, "target")? },
         other if other.ends_with('=') => OpKind::InPlace { target: tensor_at(op, 0, "target")? },
         other => return Err(Unsupported::new(format!("`{other}`"), op.line)),
@@ -187,7 +253,11 @@ pub(crate) fn step_reads(step: &WorkStep) -> Vec<ValueId> {
     let tile = |operand: &WorkOperand| if let WorkOperand::Tile(id) = operand { Some(*id) } else { None };
     match step {
         WorkStep::Load { .. } => Vec::new(),
-        WorkStep::Unary { input, .. } | WorkStep::Clip { input, .. } | WorkStep::Reduce { input, .. } | WorkStep::Cast { input, .. } | WorkStep::Store { input, .. } => vec![*input],
+        WorkStep::Unary { input, .. }
+        | WorkStep::Clip { input, .. }
+        | WorkStep::Reduce { input, .. }
+        | WorkStep::Cast { input, .. }
+        | WorkStep::Store { input, .. } => vec![*input],
         WorkStep::Binary { lhs, rhs, .. } => tile(lhs).into_iter().chain(tile(rhs)).collect(),
         WorkStep::Matmul { a, b, .. } => vec![*a, *b],
     }
@@ -225,13 +295,22 @@ impl UnitBuilder {
     }
 
     /// `op(lhs, rhs)` with numpy broadcasting between tiles.
-    pub(crate) fn binary(&mut self, op: BinaryOp, lhs: WorkOperand, rhs: WorkOperand, dtype: DType, line: Option<u32>) -> Result<ValueId, Unsupported> {
+    pub(crate) fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: WorkOperand,
+        rhs: WorkOperand,
+        dtype: DType,
+        line: Option<u32>,
+    ) -> Result<ValueId, Unsupported> {
         let shapes = |operand: &WorkOperand| match operand {
             WorkOperand::Tile(id) => (self.tile(*id).shape.clone(), self.tile(*id).valid_shape.clone()),
             WorkOperand::Scalar(_) => (Vec::new(), Vec::new()),
         };
         let ((lhs_shape, lhs_valid), (rhs_shape, rhs_valid)) = (shapes(&lhs), shapes(&rhs));
-        let shape = broadcast(&lhs_shape, &rhs_shape).ok_or_else(|| Unsupported::new(format!("`{}` of tiles {lhs_shape:?} and {rhs_shape:?}", op.name()), line))?;
+        let shape = broadcast(&lhs_shape, &rhs_shape).ok_or_else(|| {
+            Unsupported::new(format!("`{}` of tiles {lhs_shape:?} and {rhs_shape:?}", op.name()), line)
+        })?;
         // A broadcast dim takes the valid extent of the operand that is not size 1 there.
         let valid = broadcast_valid(&shape, &lhs_shape, &lhs_valid, &rhs_shape, &rhs_valid);
         let output = self.value(shape, valid, dtype);
@@ -240,9 +319,18 @@ impl UnitBuilder {
     }
 
     /// `op` over tile dims `dims`, kept as size-1 dims.
-    pub(crate) fn reduce(&mut self, op: ReduceOp, input: ValueId, dims: Vec<usize>, dtype: DType, line: Option<u32>) -> ValueId {
+    pub(crate) fn reduce(
+        &mut self,
+        op: ReduceOp,
+        input: ValueId,
+        dims: Vec<usize>,
+        dtype: DType,
+        line: Option<u32>,
+    ) -> ValueId {
         let tile = self.tile(input).clone();
-        let keep = |shape: &[usize]| shape.iter().enumerate().map(|(dim, &size)| if dims.contains(&dim) { 1 } else { size }).collect::<Vec<_>>();
+        let keep = |shape: &[usize]| {
+            shape.iter().enumerate().map(|(dim, &size)| if dims.contains(&dim) { 1 } else { size }).collect::<Vec<_>>()
+        };
         let output = self.value(keep(&tile.shape), keep(&tile.valid_shape), dtype);
         self.push(WorkStep::Reduce { op, input, dims, output }, line);
         output

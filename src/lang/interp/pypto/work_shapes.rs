@@ -6,7 +6,11 @@ use super::work_ops::Unsupported;
 use crate::lang::interp::value::Value;
 
 /// The region `source[index]` reads: offsets and extents per dim (ints keep a size-1 dim).
-pub(crate) fn index_region(shape: &[usize], index: &Value, line: Option<u32>) -> Result<(Vec<usize>, Vec<usize>), Unsupported> {
+pub(crate) fn index_region(
+    shape: &[usize],
+    index: &Value,
+    line: Option<u32>,
+) -> Result<(Vec<usize>, Vec<usize>), Unsupported> {
     let parts: Vec<Value> = match index {
         Value::Tuple(parts) => parts.as_ref().clone(),
         other => vec![other.clone()],
@@ -28,13 +32,17 @@ pub(crate) fn index_region(shape: &[usize], index: &Value, line: Option<u32>) ->
                     return Err(Unsupported::new("indexing with a step", line));
                 }
                 let size = *shape.get(axis).ok_or_else(|| Unsupported::new("this index", line))? as i64;
-                let clamp = |bound: Option<i64>, default: i64| bound.map_or(default, |value| if value < 0 { (value + size).max(0) } else { value.min(size) });
+                let clamp = |bound: Option<i64>, default: i64| {
+                    bound.map_or(default, |value| if value < 0 { (value + size).max(0) } else { value.min(size) })
+                };
                 let (from, to) = (clamp(start, 0), clamp(stop, size));
                 offsets.push(from as usize);
                 extents.push((to - from).max(0) as usize);
             }
             other => {
-                let raw = other.as_int().ok_or_else(|| Unsupported::new(format!("indexing with a {}", other.type_name()), line))?;
+                let raw = other
+                    .as_int()
+                    .ok_or_else(|| Unsupported::new(format!("indexing with a {}", other.type_name()), line))?;
                 let size = *shape.get(axis).ok_or_else(|| Unsupported::new("this index", line))? as i64;
                 offsets.push((if raw < 0 { raw + size } else { raw }) as usize);
                 extents.push(1);
@@ -58,7 +66,8 @@ pub(crate) fn same_broadcast(tile: &[usize], reference: &[usize]) -> bool {
 /// Numpy broadcasting of two shapes (None when they do not broadcast).
 pub(crate) fn broadcast(lhs: &[usize], rhs: &[usize]) -> Option<Vec<usize>> {
     let rank = lhs.len().max(rhs.len());
-    let at = |shape: &[usize], index: usize| if index + shape.len() >= rank { shape[index + shape.len() - rank] } else { 1 };
+    let at =
+        |shape: &[usize], index: usize| if index + shape.len() >= rank { shape[index + shape.len() - rank] } else { 1 };
     (0..rank)
         .map(|index| match (at(lhs, index), at(rhs, index)) {
             (a, b) if a == b => Some(a),
@@ -90,9 +99,21 @@ pub(crate) fn tile_dims(dims: &Option<Vec<i64>>, reference_rank: usize, tile_ran
 
 /// The valid extents of a broadcast result: a dim takes the valid extent of the operands that are
 /// not size 1 there.
-pub(crate) fn broadcast_valid(shape: &[usize], lhs: &[usize], lhs_valid: &[usize], rhs: &[usize], rhs_valid: &[usize]) -> Vec<usize> {
+pub(crate) fn broadcast_valid(
+    shape: &[usize],
+    lhs: &[usize],
+    lhs_valid: &[usize],
+    rhs: &[usize],
+    rhs_valid: &[usize],
+) -> Vec<usize> {
     let rank = shape.len();
-    let at = |dims: &[usize], index: usize| if index + dims.len() >= rank { Some(dims[index + dims.len() - rank]) } else { None };
+    let at = |dims: &[usize], index: usize| {
+        if index + dims.len() >= rank {
+            Some(dims[index + dims.len() - rank])
+        } else {
+            None
+        }
+    };
     (0..rank)
         .map(|index| {
             let pick = |full: &[usize], valid: &[usize]| match at(full, index) {

@@ -74,7 +74,10 @@ fn jit_loop_iterations_are_units_with_ragged_views() {
         assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![start, 0], vec![valid, 16]));
         assert_eq!(work.units[unit].values[output.0 as usize].shape, vec![4, 16]);
         let WorkStep::Store { region, .. } = &steps[6].step else { unreachable!() };
-        assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![start, 0], vec![valid, 16]));
+        assert_eq!(
+            (region.tensor.0, region.offsets.clone(), region.shape.clone()),
+            (1, vec![start, 0], vec![valid, 16])
+        );
         // Lines: the view is line 9, amax line 10, exp 11, the assemble line 12.
         let lines: Vec<Option<u32>> = steps.iter().map(|step| step.line).collect();
         assert_eq!(lines, [Some(9), Some(10), Some(10), Some(11), Some(12), Some(12), Some(12)]);
@@ -97,7 +100,10 @@ a = gated(pt.randn([64, 256], seed=5), pt.randn([64, 256], seed=6))
     );
     let work = work.expect("recorded");
     assert_eq!(work.units.len(), 32);
-    assert_eq!(work.tensors.iter().map(|tensor| tensor.shape.clone()).collect::<Vec<_>>(), vec![vec![64, 256], vec![64, 256], vec![64, 256]]);
+    assert_eq!(
+        work.tensors.iter().map(|tensor| tensor.shape.clone()).collect::<Vec<_>>(),
+        vec![vec![64, 256], vec![64, 256], vec![64, 256]]
+    );
     assert_eq!(step_names(&work, 5), ["load", "unary", "load", "binary", "store"]);
     // Unit 5 is row tile 1, column tile 1.
     let WorkStep::Store { region, .. } = &work.units[5].steps[4].step else { unreachable!() };

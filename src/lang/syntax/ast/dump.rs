@@ -158,7 +158,8 @@ pub fn expression(value: &Expr) -> String {
         ExprKind::List(items) => list("list", items),
         ExprKind::Tuple(items) => list("tuple", items),
         ExprKind::Dict(pairs) => {
-            let pairs: Vec<String> = pairs.iter().map(|(k, v)| format!(" ({} {})", expression(k), expression(v))).collect();
+            let pairs: Vec<String> =
+                pairs.iter().map(|(k, v)| format!(" ({} {})", expression(k), expression(v))).collect();
             format!("(dict{})", pairs.concat())
         }
         ExprKind::Attribute { value, attribute } => format!("(. {} {})", expression(value), attribute.name),
@@ -216,6 +217,9 @@ mod tests {
     #[test]
     fn dump_shows_errors_and_nesting() {
         let output = parse("def f(a: int = 1) -> None:\n    return a if a else -a\nx = 1 +\n");
-        assert_eq!(dump(&output.module), "def f(a: int=1) -> None\n  return (ifelse a a (neg a))\nassign x = (+ 1 <error>)\n");
+        assert_eq!(
+            dump(&output.module),
+            "def f(a: int=1) -> None\n  return (ifelse a a (neg a))\nassign x = (+ 1 <error>)\n"
+        );
     }
 }

@@ -84,8 +84,14 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
 fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
     visit(value.span);
     match &value.kind {
-        ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::Bool(_)
-        | ExprKind::None | ExprKind::Ellipsis | ExprKind::Error => {}
+        ExprKind::Name(_)
+        | ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Ellipsis
+        | ExprKind::Error => {}
         ExprKind::FString(parts) => {
             for part in parts {
                 if let FStringPart::Field { expression, .. } = part {
@@ -116,9 +122,9 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
             for argument in arguments {
                 visit(argument.span);
                 match &argument.kind {
-                    ArgumentKind::Positional(value) | ArgumentKind::Unpack(value) | ArgumentKind::UnpackKeywords(value) => {
-                        expression_spans(value, visit)
-                    }
+                    ArgumentKind::Positional(value)
+                    | ArgumentKind::Unpack(value)
+                    | ArgumentKind::UnpackKeywords(value) => expression_spans(value, visit),
                     ArgumentKind::Keyword { name, value } => {
                         visit(name.span);
                         expression_spans(value, visit);

@@ -35,8 +35,8 @@ pub fn lex_expression(source: &str, start: usize, end: usize) -> LexOutput {
 /// Statement keywords that can never continue an expression: a line starting with one while a
 /// bracket is open means the bracket was left unclosed.
 const STATEMENT_ONLY_WORDS: [&str; 19] = [
-    "def", "class", "return", "import", "from", "while", "with", "pass", "break", "continue", "assert",
-    "elif", "try", "except", "finally", "raise", "global", "nonlocal", "del",
+    "def", "class", "return", "import", "from", "while", "with", "pass", "break", "continue", "assert", "elif", "try",
+    "except", "finally", "raise", "global", "nonlocal", "del",
 ];
 
 struct Lexer<'a> {
@@ -110,7 +110,8 @@ impl<'a> Lexer<'a> {
             self.close_all_brackets(newline_start);
         }
         if self.line_has_tokens {
-            self.tokens.push(Token { kind: TokenKind::Newline, span: Span::new(newline_start, self.cursor.position()) });
+            self.tokens
+                .push(Token { kind: TokenKind::Newline, span: Span::new(newline_start, self.cursor.position()) });
             self.line_has_tokens = false;
         }
         self.at_line_start = true;
@@ -139,15 +140,18 @@ impl<'a> Lexer<'a> {
         // Non-short-circuit `|`: eat a `\r\n` pair as one line end.
         if self.cursor.eat('\r') | self.cursor.eat('\n') {
             if self.cursor.is_at_end() {
-                self.report(SyntaxErrorKind::InvalidLineContinuation.error(
-                    "a line continuation '\\' must be followed by another line",
-                    Span::new(start, start + 1),
-                ));
+                self.report(
+                    SyntaxErrorKind::InvalidLineContinuation.error(
+                        "a line continuation '\\' must be followed by another line",
+                        Span::new(start, start + 1),
+                    ),
+                );
             }
             return;
         }
         let diagnostic = if self.cursor.is_at_end() {
-            SyntaxErrorKind::InvalidLineContinuation.error("unexpected end of input after '\\'", Span::new(start, start + 1))
+            SyntaxErrorKind::InvalidLineContinuation
+                .error("unexpected end of input after '\\'", Span::new(start, start + 1))
         } else {
             SyntaxErrorKind::InvalidLineContinuation
                 .error("unexpected character after the line continuation '\\'", Span::new(start, start + 1))
@@ -165,9 +169,11 @@ impl<'a> Lexer<'a> {
         let source = self.cursor.source();
         let Some(top) = self.brackets.last().copied() else {
             let text = span.text(source);
-            self.report(SyntaxErrorKind::UnmatchedClosingBracket.error(format!("unmatched '{text}'"), span).with_help(
-                "remove it, or add the opening bracket it should close",
-            ));
+            self.report(
+                SyntaxErrorKind::UnmatchedClosingBracket
+                    .error(format!("unmatched '{text}'"), span)
+                    .with_help("remove it, or add the opening bracket it should close"),
+            );
             return;
         };
         if closer_of(top.kind) == kind {

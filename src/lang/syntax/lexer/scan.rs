@@ -37,7 +37,8 @@ impl Lexer<'_> {
             let kind = TokenKind::keyword(word).unwrap_or(TokenKind::Name);
             return self.push(kind, Span::new(start, self.cursor.position()));
         }
-        if character.is_ascii_digit() || (character == '.' && self.cursor.second().is_some_and(|c| c.is_ascii_digit())) {
+        if character.is_ascii_digit() || (character == '.' && self.cursor.second().is_some_and(|c| c.is_ascii_digit()))
+        {
             return self.number(start);
         }
         if character == '"' || character == '\'' {
@@ -59,7 +60,8 @@ impl Lexer<'_> {
     }
 
     fn number(&mut self, start: usize) {
-        let radix = self.cursor.first() == Some('0') && matches!(self.cursor.second(), Some('x' | 'X' | 'o' | 'O' | 'b' | 'B'));
+        let radix =
+            self.cursor.first() == Some('0') && matches!(self.cursor.second(), Some('x' | 'X' | 'o' | 'O' | 'b' | 'B'));
         if radix {
             self.cursor.skip_ascii(2);
             self.cursor.eat_while(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -90,7 +92,11 @@ impl Lexer<'_> {
                     diagnostic = diagnostic.with_help(help);
                 }
                 self.report(diagnostic);
-                if text.contains(['.', 'e', 'E']) && !radix { TokenKind::Float } else { TokenKind::Int }
+                if text.contains(['.', 'e', 'E']) && !radix {
+                    TokenKind::Float
+                } else {
+                    TokenKind::Int
+                }
             }
         };
         self.push(kind, span);
@@ -280,17 +286,31 @@ mod tests {
 
     #[test]
     fn numbers_names_and_keywords() {
-        assert_eq!(kinds("1 1.5 .5 1e-5 0x_1f 1_000 张量 _x if None\n"), [Int, Float, Float, Float, Int, Int, Name, Name, If, None]);
+        assert_eq!(
+            kinds("1 1.5 .5 1e-5 0x_1f 1_000 张量 _x if None\n"),
+            [Int, Float, Float, Float, Int, Int, Name, Name, If, None]
+        );
         // `1.` followed by `.` is not a float.
         assert_eq!(kinds("x[1:]...\n"), [Name, LeftBracket, Int, Colon, RightBracket, Ellipsis]);
     }
 
     #[test]
     fn operators_take_the_longest_match() {
-        assert_eq!(kinds("**= ** * //= // -> := != <<= @=\n"), [
-            DoubleStarEqual, DoubleStar, Star, DoubleSlashEqual, DoubleSlash, Arrow, ColonEqual, NotEqual,
-            LeftShiftEqual, AtEqual
-        ]);
+        assert_eq!(
+            kinds("**= ** * //= // -> := != <<= @=\n"),
+            [
+                DoubleStarEqual,
+                DoubleStar,
+                Star,
+                DoubleSlashEqual,
+                DoubleSlash,
+                Arrow,
+                ColonEqual,
+                NotEqual,
+                LeftShiftEqual,
+                AtEqual
+            ]
+        );
     }
 
     #[test]

@@ -15,7 +15,9 @@ impl Parser<'_> {
         let mut levels = 0;
         loop {
             let kind = self.kind();
-            if matches!(kind, TokenKind::Dot | TokenKind::LeftParen | TokenKind::LeftBracket) && !self.enter_chain(&mut levels) {
+            if matches!(kind, TokenKind::Dot | TokenKind::LeftParen | TokenKind::LeftBracket)
+                && !self.enter_chain(&mut levels)
+            {
                 break;
             }
             match kind {
@@ -78,7 +80,11 @@ impl Parser<'_> {
             TokenKind::Await | TokenKind::Yield => {
                 self.bump();
                 let word = token.kind.spelling();
-                self.error(SyntaxErrorKind::Unsupported, format!("{word} is not supported in tile scripts"), token.span);
+                self.error(
+                    SyntaxErrorKind::Unsupported,
+                    format!("{word} is not supported in tile scripts"),
+                    token.span,
+                );
                 let operand = self.postfix();
                 Expr::error(token.span.cover(operand.span))
             }
@@ -100,9 +106,11 @@ impl Parser<'_> {
         } else {
             format!(", found {}", self.describe_current())
         };
-        let mut diagnostic = SyntaxErrorKind::ExpectedExpression.error(format!("expected an expression{after}{found}"), span);
+        let mut diagnostic =
+            SyntaxErrorKind::ExpectedExpression.error(format!("expected an expression{after}{found}"), span);
         if self.kind().is_keyword() && !matches!(self.kind(), TokenKind::Not | TokenKind::Lambda) {
-            diagnostic = diagnostic.with_help(format!("{} is a keyword and cannot be used as a value", self.kind().spelling()));
+            diagnostic =
+                diagnostic.with_help(format!("{} is a keyword and cannot be used as a value", self.kind().spelling()));
         }
         self.report(diagnostic);
         Expr::error(span)
@@ -159,8 +167,13 @@ impl Parser<'_> {
     fn comprehension(&mut self, what: &str) {
         let span = self.current().span;
         let (message, help) = match what {
-            "list item" => ("list comprehensions are not supported in tile scripts", "build the list with a for loop and `.append`"),
-            "dictionary entry" => ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop"),
+            "list item" => (
+                "list comprehensions are not supported in tile scripts",
+                "build the list with a for loop and `.append`",
+            ),
+            "dictionary entry" => {
+                ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop")
+            }
             "argument" | "item" => ("generator expressions are not supported in tile scripts", "use a for loop"),
             _ => ("comprehensions are not supported in tile scripts", "use a for loop"),
         };
@@ -169,7 +182,8 @@ impl Parser<'_> {
 
     fn parenthesized(&mut self) -> Expr {
         let open = self.current().span;
-        let (mut items, saw_comma) = self.bracketed(TokenKind::RightParen, "item", |parser| Some(parser.star_or_expression()));
+        let (mut items, saw_comma) =
+            self.bracketed(TokenKind::RightParen, "item", |parser| Some(parser.star_or_expression()));
         let span = open.cover(self.previous().span);
         if items.len() == 1 && !saw_comma {
             let mut inner = items.pop().expect("one item");
@@ -181,7 +195,8 @@ impl Parser<'_> {
 
     fn list_display(&mut self) -> Expr {
         let open = self.current().span;
-        let (items, _) = self.bracketed(TokenKind::RightBracket, "list item", |parser| Some(parser.star_or_expression()));
+        let (items, _) =
+            self.bracketed(TokenKind::RightBracket, "list item", |parser| Some(parser.star_or_expression()));
         Expr::new(ExprKind::List(items), open.cover(self.previous().span))
     }
 
@@ -218,7 +233,11 @@ impl Parser<'_> {
             Some((key, value))
         });
         let span = open.cover(self.previous().span);
-        if is_set { Expr::error(span) } else { Expr::new(ExprKind::Dict(pairs), span) }
+        if is_set {
+            Expr::error(span)
+        } else {
+            Expr::new(ExprKind::Dict(pairs), span)
+        }
     }
 
     /// `(a, *rest, key=value, **options)`; the current token is '('.
@@ -242,7 +261,11 @@ impl Parser<'_> {
                     parser.bump();
                     let name = Identifier { name: parser.text(token.span).to_string(), span: token.span };
                     if seen_keywords.contains(&name.name) {
-                        parser.error(SyntaxErrorKind::InvalidArguments, format!("keyword argument '{}' repeated", name.name), token.span);
+                        parser.error(
+                            SyntaxErrorKind::InvalidArguments,
+                            format!("keyword argument '{}' repeated", name.name),
+                            token.span,
+                        );
                     } else {
                         seen_keywords.push(name.name.clone());
                     }
@@ -279,7 +302,8 @@ impl Parser<'_> {
     /// `[index]`, `[a, b:c]`, `[::2]`, `[...]`; the current token is '['.
     fn subscript(&mut self) -> Expr {
         let open = self.current().span;
-        let (mut items, saw_comma) = self.bracketed(TokenKind::RightBracket, "index", |parser| Some(parser.slice_or_expression()));
+        let (mut items, saw_comma) =
+            self.bracketed(TokenKind::RightBracket, "index", |parser| Some(parser.slice_or_expression()));
         let close = self.previous().span;
         match items.len() {
             0 => {
@@ -329,7 +353,10 @@ mod tests {
     fn every_bad_item_of_a_list_is_reported() {
         assert_eq!(
             messages("x = [1 2, 3, 4 5]\n"),
-            ["expected ',' or ']' after the list item, found '2'", "expected ',' or ']' after the list item, found '5'"]
+            [
+                "expected ',' or ']' after the list item, found '2'",
+                "expected ',' or ']' after the list item, found '5'"
+            ]
         );
         let output = parse("x = [1 2, 3]\n");
         assert_eq!(dump(&output.module), "assign x = (list 1 3)\n");
@@ -357,10 +384,7 @@ mod tests {
         assert_eq!(messages("x[]\n"), ["expected an index inside '[]'"]);
         let output = parse("x[1:, ::-1, a:b:c, ...]\n");
         assert!(output.diagnostics.is_empty());
-        assert_eq!(
-            dump(&output.module),
-            "expr (sub x (tuple (slice 1 _ _) (slice _ _ (neg 1)) (slice a b c) ...))\n"
-        );
+        assert_eq!(dump(&output.module), "expr (sub x (tuple (slice 1 _ _) (slice _ _ (neg 1)) (slice a b c) ...))\n");
         // A single index with a trailing comma is a tuple, as in Python.
         assert_eq!(dump(&parse("x[0,]\n").module), "expr (sub x (tuple 0))\n");
     }

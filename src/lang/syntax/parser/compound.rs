@@ -74,7 +74,10 @@ impl Parser<'_> {
             }
             _ => Vec::new(),
         };
-        Stmt { kind: StmtKind::If { test, body, orelse }, span: Span::new(keyword.span.start, self.code_end.max(keyword.span.start)) }
+        Stmt {
+            kind: StmtKind::If { test, body, orelse },
+            span: Span::new(keyword.span.start, self.code_end.max(keyword.span.start)),
+        }
     }
 
     /// A loop body, with `break`/`continue` allowed inside.
@@ -153,8 +156,8 @@ impl Parser<'_> {
         }
         if !self.at(TokenKind::Def) {
             let span = self.current().span;
-            let mut diagnostic =
-                SyntaxErrorKind::Unsupported.error("decorators can only be applied to `def` functions in tile scripts", span);
+            let mut diagnostic = SyntaxErrorKind::Unsupported
+                .error("decorators can only be applied to `def` functions in tile scripts", span);
             if self.at(TokenKind::Async) {
                 diagnostic = diagnostic.with_help("remove `async`");
             }
@@ -195,7 +198,11 @@ impl Parser<'_> {
                 TokenKind::Star => {
                     let star = self.bump();
                     if after_star {
-                        self.error(SyntaxErrorKind::InvalidParameters, "only one '*' is allowed in a parameter list", star.span);
+                        self.error(
+                            SyntaxErrorKind::InvalidParameters,
+                            "only one '*' is allowed in a parameter list",
+                            star.span,
+                        );
                     }
                     after_star = true;
                     if self.at(TokenKind::Name) {
@@ -222,7 +229,11 @@ impl Parser<'_> {
                     let parameter = self.parameter(start, true);
                     self.note_parameter_name(&parameter.name, &mut seen);
                     if parameters.kwargs.is_some() {
-                        self.error(SyntaxErrorKind::InvalidParameters, "no parameter may follow '**kwargs'", parameter.span);
+                        self.error(
+                            SyntaxErrorKind::InvalidParameters,
+                            "no parameter may follow '**kwargs'",
+                            parameter.span,
+                        );
                     }
                     if after_star {
                         parameters.keyword_only.push(parameter);
@@ -246,7 +257,11 @@ impl Parser<'_> {
             if !self.at(TokenKind::RightParen) {
                 let span = self.missing_span();
                 let found = self.describe_current();
-                self.error(SyntaxErrorKind::ExpectedToken, format!("expected ',' or ')' in the parameter list, found {found}"), span);
+                self.error(
+                    SyntaxErrorKind::ExpectedToken,
+                    format!("expected ',' or ')' in the parameter list, found {found}"),
+                    span,
+                );
                 self.skip_until(|kind| kind == TokenKind::Comma);
                 if !self.eat(TokenKind::Comma) {
                     break;
@@ -285,7 +300,8 @@ impl Parser<'_> {
         let found = self.describe_current();
         let mut diagnostic = SyntaxErrorKind::ExpectedToken.error(format!("expected {what}, found {found}"), span);
         if self.kind().is_keyword() {
-            diagnostic = diagnostic.with_help(format!("{} is a keyword and cannot be used as a name", self.kind().spelling()));
+            diagnostic =
+                diagnostic.with_help(format!("{} is a keyword and cannot be used as a name", self.kind().spelling()));
             self.bump();
         }
         self.report(diagnostic);
@@ -333,7 +349,10 @@ mod tests {
     fn decorators_and_loop_else() {
         assert_eq!(messages("@d\nx = 1\n"), ["decorators can only be applied to `def` functions in tile scripts"]);
         assert_eq!(messages("@d\nclass C:\n    pass\n"), ["`class` is not supported in tile scripts"]);
-        assert_eq!(messages("for i in x:\n    pass\nelse:\n    pass\n"), ["`else` after a loop is not supported in tile scripts"]);
+        assert_eq!(
+            messages("for i in x:\n    pass\nelse:\n    pass\n"),
+            ["`else` after a loop is not supported in tile scripts"]
+        );
     }
 
     #[test]

@@ -80,8 +80,24 @@ impl Parser<'_> {
         use TokenKind::*;
         matches!(
             self.kind(),
-            Name | Int | Float | String | UnterminatedString | LeftParen | LeftBracket | LeftBrace | Minus | Plus
-                | Tilde | Not | None | True | False | Ellipsis | Lambda | Await | Star
+            Name | Int
+                | Float
+                | String
+                | UnterminatedString
+                | LeftParen
+                | LeftBracket
+                | LeftBrace
+                | Minus
+                | Plus
+                | Tilde
+                | Not
+                | None
+                | True
+                | False
+                | Ellipsis
+                | Lambda
+                | Await
+                | Star
         )
     }
 

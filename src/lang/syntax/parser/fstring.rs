@@ -32,7 +32,10 @@ impl Parser<'_> {
                 b'}' => {
                     self.report(
                         SyntaxErrorKind::InvalidFString
-                            .error("single '}' is not allowed in an f-string", Span::new(base + index, base + index + 1))
+                            .error(
+                                "single '}' is not allowed in an f-string",
+                                Span::new(base + index, base + index + 1),
+                            )
                             .with_help("write '}}' for a literal brace"),
                     );
                     index += 1;
@@ -74,7 +77,12 @@ impl Parser<'_> {
             return layout.close + 1;
         }
         let trimmed = expression_text.trim_end();
-        if trimmed.ends_with('=') && !trimmed.ends_with("==") && !trimmed.ends_with("!=") && !trimmed.ends_with("<=") && !trimmed.ends_with(">=") {
+        if trimmed.ends_with('=')
+            && !trimmed.ends_with("==")
+            && !trimmed.ends_with("!=")
+            && !trimmed.ends_with("<=")
+            && !trimmed.ends_with(">=")
+        {
             let name = trimmed.trim_end_matches('=').trim();
             self.report(
                 SyntaxErrorKind::InvalidFString
@@ -90,7 +98,11 @@ impl Parser<'_> {
                 "r" | "s" | "a" => spec.chars().next(),
                 _ => {
                     let span = Span::new(base + at, base + layout.spec_start.unwrap_or(layout.close));
-                    self.error(SyntaxErrorKind::InvalidFString, "an f-string conversion must be '!r', '!s' or '!a'", span);
+                    self.error(
+                        SyntaxErrorKind::InvalidFString,
+                        "an f-string conversion must be '!r', '!s' or '!a'",
+                        span,
+                    );
                     None
                 }
             }
@@ -99,7 +111,11 @@ impl Parser<'_> {
         if let Some(spec) = &format_spec {
             if spec.contains('{') {
                 let span = Span::new(base + layout.spec_start.unwrap_or(open), base + layout.close);
-                self.error(SyntaxErrorKind::InvalidFString, "nested fields in an f-string format spec are not supported", span);
+                self.error(
+                    SyntaxErrorKind::InvalidFString,
+                    "nested fields in an f-string format spec are not supported",
+                    span,
+                );
             }
         }
         parts.push(FStringPart::Field { expression: Box::new(expression), conversion, format_spec });
@@ -113,7 +129,8 @@ impl Parser<'_> {
         let mut inner = Parser::new(self.source, lexed.tokens, self.options, self.depth + 1);
         inner.loop_depth = self.loop_depth;
         inner.function_depth = self.function_depth;
-        let expression = if inner.depth > self.options.max_depth { inner.expected_nesting() } else { inner.expression_list() };
+        let expression =
+            if inner.depth > self.options.max_depth { inner.expected_nesting() } else { inner.expression_list() };
         if !inner.at(TokenKind::EndOfFile) {
             let span = inner.current().span;
             let found = inner.describe_current();
@@ -175,7 +192,9 @@ fn field_layout(body: &str, open: usize) -> Option<FieldLayout> {
             b')' | b']' => depth = depth.saturating_sub(1),
             b'}' if depth > 0 => depth -= 1,
             b'}' => break,
-            b'!' if depth == 0 && bytes.get(index + 1) != Some(&b'=') && conversion.is_none() => conversion = Some(index),
+            b'!' if depth == 0 && bytes.get(index + 1) != Some(&b'=') && conversion.is_none() => {
+                conversion = Some(index)
+            }
             b':' if depth == 0 => {
                 spec_start = Some(index);
                 depth = 0;
@@ -227,7 +246,8 @@ mod tests {
 
     #[test]
     fn malformed_f_strings() {
-        let messages = |source: &str| -> Vec<String> { parse(source).diagnostics.into_iter().map(|d| d.message).collect() };
+        let messages =
+            |source: &str| -> Vec<String> { parse(source).diagnostics.into_iter().map(|d| d.message).collect() };
         assert_eq!(messages("f'{x!q}'\n"), ["an f-string conversion must be '!r', '!s' or '!a'"]);
         assert_eq!(messages("f'{x=}'\n"), ["self-documenting f-string fields ('{x=}') are not supported"]);
         assert_eq!(messages("f'{a b}'\n"), ["unexpected 'b' in the f-string field"]);

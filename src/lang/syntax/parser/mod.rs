@@ -124,7 +124,8 @@ impl<'a> Parser<'a> {
     /// one when the current token is a line end or a zero-width token.
     fn missing_span(&self) -> Span {
         let current = self.current();
-        let at_line_end = matches!(current.kind, TokenKind::Newline | TokenKind::EndOfFile | TokenKind::Indent | TokenKind::Dedent);
+        let at_line_end =
+            matches!(current.kind, TokenKind::Newline | TokenKind::EndOfFile | TokenKind::Indent | TokenKind::Dedent);
         if !(at_line_end || current.span.is_empty()) {
             current.span
         } else if self.position == 0 {

@@ -32,8 +32,13 @@ impl Parser<'_> {
             TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::At => {
                 body.push(self.compound_statement());
             }
-            TokenKind::Class | TokenKind::Try | TokenKind::Async | TokenKind::Elif | TokenKind::Else
-            | TokenKind::Except | TokenKind::Finally => body.push(self.rejected_compound_statement()),
+            TokenKind::Class
+            | TokenKind::Try
+            | TokenKind::Async
+            | TokenKind::Elif
+            | TokenKind::Else
+            | TokenKind::Except
+            | TokenKind::Finally => body.push(self.rejected_compound_statement()),
             _ => self.simple_statements_into(body),
         }
     }
@@ -95,7 +100,10 @@ impl Parser<'_> {
             }
             return body;
         }
-        if matches!(self.kind(), TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::Class) {
+        if matches!(
+            self.kind(),
+            TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::Class
+        ) {
             let span = self.current().span;
             let word = self.kind().spelling();
             self.error(SyntaxErrorKind::UnexpectedToken, format!("{word} must start on its own line"), span);
@@ -162,7 +170,11 @@ impl Parser<'_> {
                 let message = self.eat(TokenKind::Comma).then(|| self.expression());
                 StmtKind::Assert { test, message }
             }
-            TokenKind::From | TokenKind::Raise | TokenKind::Del | TokenKind::Global | TokenKind::Nonlocal
+            TokenKind::From
+            | TokenKind::Raise
+            | TokenKind::Del
+            | TokenKind::Global
+            | TokenKind::Nonlocal
             | TokenKind::Yield => self.rejected_simple_statement(),
             _ => self.expression_statement(),
         };
@@ -176,7 +188,11 @@ impl Parser<'_> {
             let word = if is_break { "break" } else { "continue" };
             self.error(SyntaxErrorKind::OutsideContext, format!("'{word}' outside a loop"), token.span);
         }
-        if is_break { StmtKind::Break } else { StmtKind::Continue }
+        if is_break {
+            StmtKind::Break
+        } else {
+            StmtKind::Continue
+        }
     }
 
     fn return_statement(&mut self) -> StmtKind {
@@ -239,15 +255,27 @@ impl Parser<'_> {
     fn rejected_compound_statement(&mut self) -> Stmt {
         let token = self.current();
         let (kind, message, help) = match token.kind {
-            TokenKind::Class => (SyntaxErrorKind::Unsupported, "`class` is not supported in tile scripts", "use functions and dicts"),
+            TokenKind::Class => {
+                (SyntaxErrorKind::Unsupported, "`class` is not supported in tile scripts", "use functions and dicts")
+            }
             TokenKind::Try | TokenKind::Except | TokenKind::Finally => (
                 SyntaxErrorKind::Unsupported,
                 "`try`/`except` is not supported in tile scripts",
                 "check conditions with `if` or `assert` instead",
             ),
-            TokenKind::Async => (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`"),
-            TokenKind::Elif => (SyntaxErrorKind::UnexpectedToken, "'elif' without a matching 'if'", "check the indentation of this line and the `if` above"),
-            _ => (SyntaxErrorKind::UnexpectedToken, "'else' without a matching 'if'", "check the indentation of this line and the `if` above"),
+            TokenKind::Async => {
+                (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`")
+            }
+            TokenKind::Elif => (
+                SyntaxErrorKind::UnexpectedToken,
+                "'elif' without a matching 'if'",
+                "check the indentation of this line and the `if` above",
+            ),
+            _ => (
+                SyntaxErrorKind::UnexpectedToken,
+                "'else' without a matching 'if'",
+                "check the indentation of this line and the `if` above",
+            ),
         };
         self.report(kind.error(message, token.span).with_help(help));
         self.skip_line();
@@ -319,7 +347,10 @@ fn augmented_op(kind: TokenKind) -> Option<Option<BinaryOp>> {
         TokenKind::PercentEqual => Some(BinaryOp::Modulo),
         TokenKind::DoubleStarEqual => Some(BinaryOp::Power),
         TokenKind::AtEqual => Some(BinaryOp::MatMul),
-        TokenKind::AmpersandEqual | TokenKind::PipeEqual | TokenKind::CaretEqual | TokenKind::LeftShiftEqual
+        TokenKind::AmpersandEqual
+        | TokenKind::PipeEqual
+        | TokenKind::CaretEqual
+        | TokenKind::LeftShiftEqual
         | TokenKind::RightShiftEqual => None,
         _ => return None,
     })

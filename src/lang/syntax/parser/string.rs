@@ -120,7 +120,9 @@ impl Parser<'_> {
                 _ => (0, 0, 0),
             };
             if radix == 16 {
-                let hex: String = (0..digits).map_while(|_| characters.next_if(|(_, c)| c.is_ascii_hexdigit()).map(|(_, c)| c)).collect();
+                let hex: String = (0..digits)
+                    .map_while(|_| characters.next_if(|(_, c)| c.is_ascii_hexdigit()).map(|(_, c)| c))
+                    .collect();
                 let end = span.start + offset + 2 + hex.len();
                 match (hex.len() == count).then(|| u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)).flatten() {
                     Some(decoded) => out.push(decoded),
@@ -147,7 +149,10 @@ impl Parser<'_> {
             if escape == 'N' {
                 self.report(
                     SyntaxErrorKind::InvalidEscape
-                        .error("named escapes ('\\N{...}') are not supported in tile scripts", Span::new(escape_start, end))
+                        .error(
+                            "named escapes ('\\N{...}') are not supported in tile scripts",
+                            Span::new(escape_start, end),
+                        )
                         .with_help("write the character itself, or its code as '\\uXXXX'"),
                 );
                 continue;
@@ -188,7 +193,10 @@ mod tests {
 
     #[test]
     fn escapes_decode_like_python() {
-        assert_eq!(value("'a\\tb\\n\\\\\\'\\x41\\u5f20\\U0001F600\\101\\0'\n"), ExprKind::Str("a\tb\n\\'A张😀A\0".into()));
+        assert_eq!(
+            value("'a\\tb\\n\\\\\\'\\x41\\u5f20\\U0001F600\\101\\0'\n"),
+            ExprKind::Str("a\tb\n\\'A张😀A\0".into())
+        );
         assert_eq!(value("r'\\n\\d'\n"), ExprKind::Str("\\n\\d".into()));
         assert_eq!(value("'line \\\ncontinued'\n"), ExprKind::Str("line continued".into()));
         assert_eq!(value("'''a\n\"b\"'''\n"), ExprKind::Str("a\n\"b\"".into()));

@@ -18,18 +18,26 @@ impl Parser<'_> {
             }
             ExprKind::Tuple(_) | ExprKind::List(_) => "a tuple or list here (only one name, attribute or subscript)",
             ExprKind::Call { .. } => "a function call",
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) | ExprKind::FString(_) | ExprKind::Bool(_)
-            | ExprKind::None | ExprKind::Ellipsis => "a literal",
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str(_)
+            | ExprKind::FString(_)
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Ellipsis => "a literal",
             ExprKind::Dict(_) => "a dict display",
             ExprKind::Compare { .. } => "a comparison",
             ExprKind::IfElse { .. } => "a conditional expression",
             ExprKind::Slice { .. } => "a slice",
             ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
         };
-        let mut diagnostic = SyntaxErrorKind::InvalidAssignmentTarget.error(format!("cannot assign to {what}"), target.span);
+        let mut diagnostic =
+            SyntaxErrorKind::InvalidAssignmentTarget.error(format!("cannot assign to {what}"), target.span);
         diagnostic = match &target.kind {
             ExprKind::Call { .. } => diagnostic.with_help("to write into a tensor in place, use `out[:] = value`"),
-            ExprKind::Compare { .. } => diagnostic.with_help("to compare, use '=='; to assign, put the name alone on the left"),
+            ExprKind::Compare { .. } => {
+                diagnostic.with_help("to compare, use '=='; to assign, put the name alone on the left")
+            }
             _ => diagnostic.with_help("the left side must be a name, `obj.attribute`, `x[index]`, or a tuple of these"),
         };
         self.report(diagnostic);
@@ -50,7 +58,10 @@ mod tests {
         assert_eq!(messages("1 = x\n"), ["cannot assign to a literal"]);
         assert_eq!(messages("a + b = x\n"), ["cannot assign to an expression"]);
         assert_eq!(messages("a, f() = x\n"), ["cannot assign to a function call"]);
-        assert_eq!(messages("a, b += 1\n"), ["cannot assign to a tuple or list here (only one name, attribute or subscript)"]);
+        assert_eq!(
+            messages("a, b += 1\n"),
+            ["cannot assign to a tuple or list here (only one name, attribute or subscript)"]
+        );
         assert_eq!(messages("with a as f(): pass\n"), ["cannot assign to a function call"]);
     }
 }
