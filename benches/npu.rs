@@ -64,8 +64,7 @@ fn matmul_work(tiles: CubeTiles) -> TileWork {
             });
         }
     }
-    let settings =
-        WorkSettings { vec_buffers: 2, cube_tiles: Some(tiles), vec_tile_line: None, cube_tile_line: Some(1) };
+    let settings = WorkSettings { cube_tiles: Some(tiles), cube_tile_line: Some(1), ..WorkSettings::default() };
     TileWork {
         name: "matmul".into(),
         tensors: vec![tensor("a", DType::Bf16), tensor("b", DType::Bf16), tensor("c", DType::F32)],
@@ -121,6 +120,12 @@ fn main() {
     let cores = config.cube_cores as usize;
     measure("tiled_matmul", &config, &|| tiled_matmul(&a, &b, DType::F32, tiles, buffers, cores, None).expect("plan"));
     let work = matmul_work(tiles);
-    let target = LoweringTarget { split: true, cube_cores: cores, vector_cores: config.vector_cores as usize };
+    let target = LoweringTarget {
+        split: true,
+        cube_cores: cores,
+        vector_cores: config.vector_cores as usize,
+        ub_bytes: config.ub_bytes,
+        ub_alignment: config.ub_alignment,
+    };
     measure("lower_work", &config, &|| lower_work(&work, &target).expect("plan"));
 }

@@ -13,35 +13,33 @@
 #     dw_g = xᵀ·dg   (K×N)                dw_fc = xᵀ·dfc (K×N)
 #     dx   = dg·w_gᵀ + dfc·w_fcᵀ  (M×K)
 #
-# The work splits into three kernels, with the tile settings of the pypto-gym kernel:
-# - **b** (vector): dg, dfc and the bias gradients, row tiles of `tile_m = 1024`;
-# - **w** (cube): the weight gradients, row tiles of `tile_m = 2048`, each tile's `xᵀ·dg` added into
-#   the zero-initialised output (the sum over M is split over tiles);
-# - **x** (cube): dx, row tiles of `tile_m = 1024`.
+# The work splits into three kernels, written as pypto-gym writes them: one `pypto.loop` over row
+# tiles of `tile_m` rows, tensor ops on whole `[tile_m, ·]` views, and the tile shapes set once:
+# - **b** (vector): dg, dfc and the bias gradients, `tile_m = 1024`;
+# - **w** (cube): the weight gradients, `tile_m = 2048`, each tile's `xᵀ·dg` added into the
+#   zero-initialised output (the sum over M is split over tiles);
+# - **x** (cube): dx, `tile_m = 1024`.
 #
-# **Two levels of tiling.** A kernel's outermost `pypto.loop` iteration (one `tile_m` row tile) is
-# one unit of work on one core. Inside it, inner `pypto.loop`s walk the tile in vec-tile-sized
-# blocks, the way an Ascend C kernel loops over its UB tiles: every value that lives in the unified
-# buffer (UB) is one block, and a block's buffers are reused by the next block once its last use is
-# past. A whole [1024, 1024] FP32 row tile would be 4 MiB; the UB of the Ascend910B2 preset used
-# here holds 192 KiB.
+# **The compiler does the tiling.** A kernel says *what* to compute on a `[tile_m, N]` view; the
+# compiler cuts each op by the vec tile (`set_vec_tile_shapes(128, 128)`) or the cube tiles
+# (`set_cube_tile_shapes`) into tasks and spreads them over the cores: a [1024, 1024] FP32 view
+# would be 4 MiB, the UB of Ascend910B2 holds 192 KiB, so no tile is ever that big on a core.
 #
 # Storage is BF16 and compute FP32: a kernel casts the tiles it loads to FP32, and its reduction and
 # matmul outputs are BF16. M = 2200 is not a multiple of either tile_m, so the last tile is ragged
-# (2200 = 1024 + 1024 + 152 = 2048 + 152), and so is its last block (152 = 128 + 24): a view
-# carries a `valid_shape`, the rows outside it read as 0 (they add nothing to the sums) and
-# `assemble` writes only the valid rows.
+# (2200 = 1024 + 1024 + 152 = 2048 + 152): a view carries a `valid_shape`, the rows outside it read
+# as 0 (they add nothing to the sums), `assemble` writes only the valid rows, and the compiler skips
+# the vec tiles that hold no valid row at all.
 #
 # ## 中文说明
 # SwiGLU 前向：`h = silu(x·w_g + b_g) · (x·w_fc + b_fc)`。已知 `dh`，由链式法则得
 # `dfc = dh·silu(g)`，`dg = dh·fc·silu'(g)`，其中 `silu'(g) = σ(g)·(1 + g·(1 − σ(g)))`；
 # 偏置梯度是 dg、dfc 按行（M 方向）求和，权重梯度 `dw = xᵀ·dg`，输入梯度 `dx = dg·w_gᵀ + dfc·w_fcᵀ`。
-# 反向拆成三个核：b（向量核，tile_m = 1024）、w（矩阵核，tile_m = 2048，各 M 分块的结果累加到
+# 反向拆成三个核，写法与 pypto-gym 相同：一个 `pypto.loop` 遍历 tile_m 行块，在整个 `[tile_m, ·]`
+# 视图上做张量运算。b（向量核，tile_m = 1024）、w（矩阵核，tile_m = 2048，各 M 分块的结果累加到
 # 初始为 0 的输出中）、x（矩阵核，tile_m = 1024）。存储为 BF16，计算为 FP32。
-# 两级分块：最外层 `pypto.loop` 的每次迭代（一个 tile_m 行块）是一个核上的一个工作单元；单元内部
-# 再用内层 `pypto.loop` 按向量分块遍历，UB 中的每个值都是一个小块，块的缓冲区在最后一次使用后由
-# 下一块复用（Ascend910B2 的 UB 只有 192 KiB，而整块 [1024, 1024] 的 FP32 数据就有 4 MiB）。
-# M = 2200 不是分块大小的整数倍，最后的行块和小块通过 `valid_shape` 只处理有效行。
+# 分块由编译器完成：每个运算按向量分块（128×128）或矩阵分块切成任务，分配到各个核上。
+# M = 2200 不是分块大小的整数倍，最后的行块通过 `valid_shape` 只处理有效行。
 
 # %%
 import pypto as pt
@@ -50,14 +48,11 @@ M, K, N = 2200, 512, 1024
 TILE_M_B = 1024
 TILE_M_W = 2048
 TILE_M_X = 1024
-# Vec tiles (the blocks of the inner loops): [128, 128]; kernel b's FP32 chain uses 64-row blocks
-# so that all its live tiles fit in UB (see kernel b).
 VEC_M, VEC_N = 128, 128
-VEC_M_B = 64
 BF16 = pt.DT_BF16
 FP32 = pt.DT_FP32
-# The kernels run on the simulated Ascend910B2 (split cube and vector cores, 192 KiB UB): the
-# 16 KiB UB of the default `teaching` chip is too small for these tiles.
+# The kernels run on the simulated Ascend910B2 (split cube and vector cores, 192 KiB UB), the
+# default chip.
 pt.npu.use("Ascend910B2")
 
 # Inputs from formulas (no RNG), so the golden generator builds the same numbers: f32 math, then
@@ -80,64 +75,49 @@ print("x", x.shape, x.dtype, "g", g.shape, "w_g", w_g.shape)
 
 # %% [markdown]
 # ## Kernel b: dg, dfc and the bias gradients (vector unit)
-# Each unit is a 1024-row tile; inside it, the kernel walks [64, 128] blocks, column block by
-# column block and, within a column, row block by row block. Per block it loads g, dh and fc
-# (BF16), casts each to FP32, computes σ(g) once and both gradients from it, and stores dg and dfc
-# as BF16. The column sums of the blocks are added up in FP32 over the tile's rows; once per
-# column block the tile's BF16 partial is added into the [1, N] bias outputs by an accumulating
-# store (`out[r] = out[r] + t` on a view becomes an atomic add in GM, so the three units may run
-# on three cores at once).
+# Each iteration loads its [1024, N] row tile of g, dh and fc (BF16), casts them to FP32, computes
+# σ(g) once and both gradients from it, stores dg and dfc as BF16, and adds the tile's column sums
+# (a BF16 partial) into the [1, N] bias outputs: `view + partial` assembled into the same region is
+# an accumulating store (an atomic add in GM), so the iterations may run on different cores.
 #
-# Why 64 rows and not 128: the block needs four FP32 tiles live at once (g or dh, σ(g), silu'(g)
-# and silu(g) or dfc), one loaded BF16 tile and one computed BF16 tile, 4·4 + 2·2 = 20 bytes per
-# element, plus 1792 B of [1, 128] column-sum tiles. [128, 128] blocks would need 128·128·20 + 1792 =
-# 329 472 B > 192 KiB = 196 608 B; the largest row count that fits is ⌊(196 608 − 1792) / (128·20)⌋
-# = 76, and the kernel uses 64 (165 632 B, as the schedule's peak UB occupancy shows). With three
-# units on 48 vector cores every core runs at most one unit, so `vec_nbuffer_setting: 2` never
-# needs the second copy of the buffers here.
+# What the compiler makes of it (see the schedule at the end): the [128, 128] vec tile cuts a row
+# tile into 8 × 8 tiles. The column sums join the 8 tiles of a column, so each column of tiles is
+# one task that walks its tiles and keeps the running sum in UB: 3 row tiles × 8 columns = 24 tasks
+# on 24 of the 48 vector cores (the ragged third row tile walks 2 tiles, not 8). One tile's FP32
+# chain keeps up to four [128, 128] FP32 tiles (64 KiB each) live, more than the 192 KiB UB, so the
+# compiler cuts the chain and passes the values live across a cut through a GM workspace, as
+# pypto's partitioner does: the schedule shows that traffic beside the 3 reads and 2 writes.
 #
-# 每个单元是 1024 行；单元内按 [64, 128] 小块遍历（先列块，再行块）。每块加载 g、dh、fc（BF16）
-# 并转为 FP32，σ(g) 只算一次，两个梯度共用；偏置梯度的列和在 FP32 中跨行块累加，每个列块把本单元
-# 的 BF16 部分和以原子加写入输出。一块同时需要 4 个 FP32 块和 2 个 BF16 块（每元素 20 字节），
-# [128, 128] 需要 329 472 字节，超过 192 KiB 的 UB；最多 76 行，这里取 64 行。
+# 每次迭代加载一个 [1024, N] 行块（BF16）并转为 FP32，σ(g) 只算一次，两个梯度共用；dg、dfc 以 BF16
+# 写回，列和（BF16 部分和）以原子加累加到偏置输出。编译器按 [128, 128] 向量分块：列和把同一列的
+# 8 个分块连在一起，所以每列是一个任务（3 个行块 × 8 列 = 24 个任务，分布在 24 个向量核上）。
+# 一个分块的 FP32 计算链同时需要最多 4 个 64 KiB 的 FP32 块，超过 192 KiB 的 UB，编译器把链切开，
+# 跨越切口的值经 GM 工作区传递，调度中可以看到这部分额外流量。
 
 # %%
-@pt.frontend.jit(pass_options={"vec_nbuffer_setting": 2})
+@pt.frontend.jit(pass_options={"vec_nbuffer_setting": {-1: 2}})
 def swiglu_backward_b(dh, g, fc, dg, dfc, db_g, db_fc):
-    pt.set_vec_tile_shapes(VEC_M_B, VEC_N)
+    pt.set_vec_tile_shapes(VEC_M, VEC_N)
     rows = dh.shape[0]
-    cols = dh.shape[1]
+    n = dh.shape[1]
     for i in pt.loop(0, (rows + TILE_M_B - 1) // TILE_M_B, name="m_tiles", idx_name="i"):
         start = i * TILE_M_B
-        tile_rows = min(TILE_M_B, rows - start)
-        for j in pt.loop(0, (cols + VEC_N - 1) // VEC_N, name="n_blocks", idx_name="j"):
-            col = j * VEC_N
-            width = min(VEC_N, cols - col)
-            for r in pt.loop(0, (tile_rows + VEC_M_B - 1) // VEC_M_B, name="m_blocks", idx_name="r"):
-                row = start + r * VEC_M_B
-                valid = [min(VEC_M_B, rows - row), width]
-                g_t = pt.cast(pt.view(g, [VEC_M_B, VEC_N], [row, col], valid_shape=valid), FP32)
-                sig = pt.sigmoid(g_t)
-                silu_grad = sig * (1.0 + g_t * (1.0 - sig))
-                silu = g_t * sig
-                dh_t = pt.cast(pt.view(dh, [VEC_M_B, VEC_N], [row, col], valid_shape=valid), FP32)
-                dfc_t = dh_t * silu
-                pt.assemble(pt.cast(dfc_t, BF16), [row, col], dfc)
-                fc_t = pt.cast(pt.view(fc, [VEC_M_B, VEC_N], [row, col], valid_shape=valid), FP32)
-                dg_t = dh_t * fc_t * silu_grad
-                pt.assemble(pt.cast(dg_t, BF16), [row, col], dg)
-                # Column sums of this block, added up in FP32 over the tile's row blocks.
-                if r == 0:
-                    sum_g = pt.sum(dg_t, dim=0, keepdim=True)
-                    sum_fc = pt.sum(dfc_t, dim=0, keepdim=True)
-                else:
-                    sum_g = sum_g + pt.sum(dg_t, dim=0, keepdim=True)
-                    sum_fc = sum_fc + pt.sum(dfc_t, dim=0, keepdim=True)
-            # One BF16 partial per M tile, added into the output by an accumulating store.
-            bias_g = pt.view(db_g, [1, VEC_N], [0, col], valid_shape=[1, width])
-            pt.assemble(bias_g + pt.cast(sum_g, BF16), [0, col], db_g)
-            bias_fc = pt.view(db_fc, [1, VEC_N], [0, col], valid_shape=[1, width])
-            pt.assemble(bias_fc + pt.cast(sum_fc, BF16), [0, col], db_fc)
+        valid_m = min(TILE_M_B, rows - start)
+        g_t = pt.cast(pt.view(g, [TILE_M_B, n], [start, 0], valid_shape=[valid_m, n]), FP32)
+        dh_t = pt.cast(pt.view(dh, [TILE_M_B, n], [start, 0], valid_shape=[valid_m, n]), FP32)
+        fc_t = pt.cast(pt.view(fc, [TILE_M_B, n], [start, 0], valid_shape=[valid_m, n]), FP32)
+        sig = pt.sigmoid(g_t)
+        silu = g_t * sig
+        silu_grad = sig * (1.0 + g_t * (1.0 - sig))
+        dfc_t = dh_t * silu
+        dg_t = dh_t * fc_t * silu_grad
+        pt.assemble(pt.cast(dfc_t, BF16), [start, 0], dfc)
+        pt.assemble(pt.cast(dg_t, BF16), [start, 0], dg)
+        # One BF16 partial per row tile, added into the output by an accumulating store.
+        bias_g = pt.view(db_g, [1, n], [0, 0])
+        pt.assemble(bias_g + pt.cast(pt.sum(dg_t, dim=0, keepdim=True), BF16), [0, 0], db_g)
+        bias_fc = pt.view(db_fc, [1, n], [0, 0])
+        pt.assemble(bias_fc + pt.cast(pt.sum(dfc_t, dim=0, keepdim=True), BF16), [0, 0], db_fc)
 
 dg = pt.zeros([M, N], dtype=BF16)
 dfc = pt.zeros([M, N], dtype=BF16)
@@ -149,16 +129,14 @@ print("dg", dg.dtype, "db_g", db_g.shape)
 # %% [markdown]
 # ## Kernel w: weight gradients (cube unit)
 # `dw_g = xᵀ·dg` sums over M. Each 2048-row tile contributes `x_tᵀ·dg_t` (BF16 out), added into the
-# zero-initialised [K, N] outputs; the ragged second tile has 152 valid rows, its zero rows add 0.
-# Inside a unit the kernel walks the [128, 128] blocks of the output: block (a, b) is the product
-# of the tile's columns a of x ([2048, 128], transposed) and columns b of dg (the contraction runs
-# over the tile's 2048 rows, streamed through L1 256 rows at a time). Each BF16 partial is added
-# into its output block by an accumulating store; the `pt.cast(…, BF16)` spells out that what is
-# added is the BF16-rounded partial (the partial passes through UB, and the golden adds BF16
-# partials too).
+# zero-initialised [K, N] outputs by an accumulating store; the ragged second tile has 152 valid
+# rows, its zero rows add 0. The contraction runs over the tile's rows (`a_trans=True`).
+# The compiler cuts each [K, N] product by the L1 cube tile (mL1 × nL1 = 128 × 256): 4 × 4 output
+# tiles per row tile, 32 tasks over the 24 cube cores; each streams its operand strips through L1
+# 256 rows (kL1) at a time and accumulates K in L0C.
 # Cube tiles: m [128, 128], k [128, 256], n [128, 256] ([L0, L1] per dim).
-# 权重梯度按 M 分两块（2048 + 152 行），每块的 xᵀ·dg 累加到初始为 0 的输出。单元内按输出的
-# [128, 128] 小块遍历，每块的 BF16 部分和以原子加写入输出。
+# 权重梯度按 M 分两块（2048 + 152 行），每块的 xᵀ·dg 以原子加累加到初始为 0 的输出。编译器按
+# L1 矩阵分块（128 × 256）切分输出：每个行块 16 个任务，共 32 个任务分布在 24 个矩阵核上。
 
 # %%
 @pt.frontend.jit
@@ -170,24 +148,15 @@ def swiglu_backward_w(x, dg, dfc, dw_g, dw_fc):
     n = dg.shape[1]
     for i in pt.loop(0, (rows + TILE_M_W - 1) // TILE_M_W, name="m_tiles", idx_name="i"):
         start = i * TILE_M_W
-        tile_rows = min(TILE_M_W, rows - start)
-        for a in pt.loop(0, (k + VEC_M - 1) // VEC_M, name="k_blocks", idx_name="a"):
-            k0 = a * VEC_M
-            k_valid = min(VEC_M, k - k0)
-            x_t = pt.view(x, [TILE_M_W, VEC_M], [start, k0], valid_shape=[tile_rows, k_valid])
-            for b in pt.loop(0, (n + VEC_N - 1) // VEC_N, name="n_blocks", idx_name="b"):
-                n0 = b * VEC_N
-                n_valid = min(VEC_N, n - n0)
-                dg_t = pt.view(dg, [TILE_M_W, VEC_N], [start, n0], valid_shape=[tile_rows, n_valid])
-                dfc_t = pt.view(dfc, [TILE_M_W, VEC_N], [start, n0], valid_shape=[tile_rows, n_valid])
-                block = [VEC_M, VEC_N]
-                corner = [k0, n0]
-                valid = [k_valid, n_valid]
-                # out[r] = out[r] + t: an accumulating store (atomic add in GM) of the BF16 partial.
-                dw_g_t = pt.view(dw_g, block, corner, valid_shape=valid)
-                pt.assemble(dw_g_t + pt.cast(pt.matmul(x_t, dg_t, out_dtype=BF16, a_trans=True), BF16), corner, dw_g)
-                dw_fc_t = pt.view(dw_fc, block, corner, valid_shape=valid)
-                pt.assemble(dw_fc_t + pt.cast(pt.matmul(x_t, dfc_t, out_dtype=BF16, a_trans=True), BF16), corner, dw_fc)
+        valid_m = min(TILE_M_W, rows - start)
+        x_t = pt.view(x, [TILE_M_W, k], [start, 0], valid_shape=[valid_m, k])
+        dg_t = pt.view(dg, [TILE_M_W, n], [start, 0], valid_shape=[valid_m, n])
+        dfc_t = pt.view(dfc, [TILE_M_W, n], [start, 0], valid_shape=[valid_m, n])
+        # out[r] = out[r] + t: an accumulating store (atomic add in GM) of the BF16 partial.
+        dw_g_all = pt.view(dw_g, [k, n], [0, 0])
+        pt.assemble(dw_g_all + pt.matmul(x_t, dg_t, out_dtype=BF16, a_trans=True), [0, 0], dw_g)
+        dw_fc_all = pt.view(dw_fc, [k, n], [0, 0])
+        pt.assemble(dw_fc_all + pt.matmul(x_t, dfc_t, out_dtype=BF16, a_trans=True), [0, 0], dw_fc)
 
 dw_g = pt.zeros([K, N], dtype=BF16)
 dw_fc = pt.zeros([K, N], dtype=BF16)
@@ -196,12 +165,14 @@ print("dw_g", dw_g.shape, dw_g.dtype)
 
 # %% [markdown]
 # ## Kernel x: the input gradient (cube unit)
-# `dx = dg·w_gᵀ + dfc·w_fcᵀ`: per 1024-row tile, the kernel walks [128, 128] blocks of dx; each is
-# two matmuls of a [128, N] row block of dg (dfc) with a [128, N] row block of w_g (w_fc),
-# transposed on the fly (`b_trans=True`), contracted over all N. The two BF16 products meet in UB
-# (three [128, 128] BF16 tiles, 96 KiB), are added and stored as BF16.
+# `dx = dg·w_gᵀ + dfc·w_fcᵀ`: per 1024-row tile, two matmuls of the [1024, N] row tiles of dg and
+# dfc with the whole weights, transposed on the fly (`b_trans=True`), contracted over all N. The
+# compiler cuts the [1024, K] result by the L1 cube tile (128 × 256): each task computes both
+# products of its output tile on a cube core; on the split 910B the two BF16 products reach a
+# vector core through a GM workspace, where they are added and stored as BF16.
 # Cube tiles: m [128, 128], k [64, 256], n [256, 256].
-# 每个 [128, 128] 输出小块做两次矩阵乘（权重在读取时转置），两个 BF16 结果在 UB 中相加后写回。
+# 每个 1024 行块做两次矩阵乘（权重在读取时转置）。编译器按 128 × 256 的输出分块切分任务；两个 BF16
+# 结果经 GM 工作区交给向量核相加后写回。
 
 # %%
 @pt.frontend.jit
@@ -210,22 +181,13 @@ def swiglu_backward_x(dg, dfc, w_g, w_fc, dx):
     pt.set_cube_tile_shapes([128, 128], [64, 256], [256, 256])
     rows = dg.shape[0]
     n = dg.shape[1]
-    k = w_g.shape[0]
     for i in pt.loop(0, (rows + TILE_M_X - 1) // TILE_M_X, name="m_tiles", idx_name="i"):
         start = i * TILE_M_X
-        tile_rows = min(TILE_M_X, rows - start)
-        for r in pt.loop(0, (tile_rows + VEC_M - 1) // VEC_M, name="m_blocks", idx_name="r"):
-            row = start + r * VEC_M
-            row_valid = min(VEC_M, rows - row)
-            dg_t = pt.view(dg, [VEC_M, n], [row, 0], valid_shape=[row_valid, n])
-            dfc_t = pt.view(dfc, [VEC_M, n], [row, 0], valid_shape=[row_valid, n])
-            for c in pt.loop(0, (k + VEC_N - 1) // VEC_N, name="k_blocks", idx_name="c"):
-                col = c * VEC_N
-                col_valid = min(VEC_N, k - col)
-                w_g_t = pt.view(w_g, [VEC_N, n], [col, 0], valid_shape=[col_valid, n])
-                w_fc_t = pt.view(w_fc, [VEC_N, n], [col, 0], valid_shape=[col_valid, n])
-                dx_t = pt.matmul(dg_t, w_g_t, out_dtype=BF16, b_trans=True) + pt.matmul(dfc_t, w_fc_t, out_dtype=BF16, b_trans=True)
-                pt.assemble(dx_t, [row, col], dx)
+        valid_m = min(TILE_M_X, rows - start)
+        dg_t = pt.view(dg, [TILE_M_X, n], [start, 0], valid_shape=[valid_m, n])
+        dfc_t = pt.view(dfc, [TILE_M_X, n], [start, 0], valid_shape=[valid_m, n])
+        dx_t = pt.matmul(dg_t, w_g, out_dtype=BF16, b_trans=True) + pt.matmul(dfc_t, w_fc, out_dtype=BF16, b_trans=True)
+        pt.assemble(dx_t, [start, 0], dx)
 
 dx = pt.zeros([M, K], dtype=BF16)
 swiglu_backward_x(dg, dfc, w_g, w_fc, dx)

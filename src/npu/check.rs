@@ -12,19 +12,7 @@ use super::error::{NpuError, Result};
 /// Bytes a buffer occupies: its last dim padded to the memory's alignment per row (a last dim of 1,
 /// one value per row, takes one aligned block per row), the total rounded up to the alignment.
 pub fn buffer_bytes(buffer: &Buffer, config: &NpuConfig) -> u64 {
-    let alignment = config.alignment(buffer.memory);
-    let size = buffer.dtype.size_in_bytes() as u64;
-    let (rows, last) = match buffer.shape.split_last() {
-        Some((last, rest)) => (rest.iter().product::<usize>() as u64, *last as u64),
-        None => (1, 1),
-    };
-    let row_bytes = last * size;
-    let row_bytes = if last == 1 && matches!(buffer.memory, Memory::Ub | Memory::L1) {
-        row_bytes.max(alignment)
-    } else {
-        row_bytes
-    };
-    (rows * row_bytes).div_ceil(alignment) * alignment
+    buffer.bytes(config.alignment(buffer.memory))
 }
 
 /// Bytes per on-core memory for one program (all its buffers are live for the whole program).

@@ -4,18 +4,25 @@
 //! unary ops across split cube/vector cores.
 
 mod builder;
+mod expand;
+mod expand_cube;
 mod lower;
+mod memory;
 mod patterns;
 mod program;
+mod schedule;
 mod split;
 mod work;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
+pub use expand::expand_work;
+pub use memory::{cut_unit, plan_memory, sink_loads, ub_need};
 pub use patterns::{elementwise_chain, row_reduction, split_range, tiled_matmul, ChainStep, CubeTiles, MatmulBuffers};
 pub use program::{
     Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
     TileProgram,
 };
+pub use schedule::{assign, estimated_cycles};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
 pub use work::{
     lower_work, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,

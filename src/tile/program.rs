@@ -110,6 +110,25 @@ pub struct Buffer {
     pub source_line: Option<u32>,
 }
 
+impl Buffer {
+    /// The bytes it takes in a memory whose allocation granule is `alignment`: the shape at the
+    /// dtype's size, a UB/L1 column (last dim 1) padded to one granule per row, rounded up to the granule.
+    pub fn bytes(&self, alignment: u64) -> u64 {
+        let size = self.dtype.size_in_bytes() as u64;
+        let (rows, last) = match self.shape.split_last() {
+            Some((last, rest)) => (rest.iter().product::<usize>() as u64, *last as u64),
+            None => (1, 1),
+        };
+        let row_bytes = last * size;
+        let row_bytes = if last == 1 && matches!(self.memory, Memory::Ub | Memory::L1) {
+            row_bytes.max(alignment)
+        } else {
+            row_bytes
+        };
+        (rows * row_bytes).div_ceil(alignment) * alignment
+    }
+}
+
 /// A tensor in global memory.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GmTensor {

@@ -85,12 +85,29 @@ pub struct WorkUnit {
 pub struct WorkSettings {
     /// UB buffering depth from `vec_nbuffer_setting` (1 = none, 2 = ping-pong …).
     pub vec_buffers: usize,
+    /// L1 operand buffer copies of the cube from `cube_nbuffer_setting` (2 = double buffering).
+    pub cube_buffers: usize,
+    /// The vec tile from `set_vec_tile_shapes`: units larger than it are expanded over its grid.
+    pub vec_tile: Option<Vec<usize>>,
     /// Cube tile shapes from `set_cube_tile_shapes`, if the kernel set them.
     pub cube_tiles: Option<CubeTiles>,
     /// The line that set the vec tile shape (capacity diagnostics point at it).
     pub vec_tile_line: Option<u32>,
     /// The line that set the cube tile shapes.
     pub cube_tile_line: Option<u32>,
+}
+
+impl Default for WorkSettings {
+    fn default() -> Self {
+        WorkSettings {
+            vec_buffers: 2,
+            cube_buffers: 2,
+            vec_tile: None,
+            cube_tiles: None,
+            vec_tile_line: None,
+            cube_tile_line: None,
+        }
+    }
 }
 
 /// A whole kernel's work.
@@ -115,9 +132,14 @@ pub struct LoweringTarget {
     pub cube_cores: usize,
     /// Cores with a vector unit (all cores when coupled).
     pub vector_cores: usize,
+    /// UB capacity per core in bytes (memory planning cuts tasks that would not fit).
+    pub ub_bytes: u64,
+    /// UB allocation granule in bytes (every UB buffer is a multiple of it).
+    pub ub_alignment: u64,
 }
 
 /// Lowers `work` to one tile program per core used on `target`.
 pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
-    super::lower::lower_work(work, target)
+    let planned = super::memory::plan_memory(work, target)?;
+    super::lower::lower_work(&super::expand::expand_work(&planned)?, target)
 }

@@ -14,7 +14,13 @@ use tilelab::tile::{
 /// The lowering target of a preset, as the language would derive it.
 pub fn target(config: &NpuConfig) -> LoweringTarget {
     let split = config.architecture == tilelab::npu::Architecture::Split;
-    LoweringTarget { split, cube_cores: config.cube_cores as usize, vector_cores: config.vector_cores as usize }
+    LoweringTarget {
+        split,
+        cube_cores: config.cube_cores as usize,
+        vector_cores: config.vector_cores as usize,
+        ub_bytes: config.ub_bytes,
+        ub_alignment: config.ub_alignment,
+    }
 }
 
 /// A GM tensor declaration.
@@ -24,7 +30,14 @@ pub fn tensor(name: &str, shape: &[usize], dtype: DType) -> GmTensor {
 
 /// Settings with `buffers`-fold UB buffering and the tile-shape lines 7 (vec) and 8 (cube).
 pub fn settings(buffers: usize, cube_tiles: Option<tilelab::tile::CubeTiles>) -> WorkSettings {
-    WorkSettings { vec_buffers: buffers, cube_tiles, vec_tile_line: Some(7), cube_tile_line: Some(8) }
+    WorkSettings {
+        vec_buffers: buffers,
+        cube_buffers: 2,
+        vec_tile: None,
+        cube_tiles,
+        vec_tile_line: Some(7),
+        cube_tile_line: Some(8),
+    }
 }
 
 /// Builds one unit step by step; every step gets a distinct source line (20, 21, …).

@@ -207,7 +207,7 @@ mod tests {
             name: "k".into(),
             tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
             units: vec![WorkUnit { values: vec![value; values], steps }],
-            settings: WorkSettings { vec_buffers: 1, cube_tiles: None, vec_tile_line: None, cube_tile_line: None },
+            settings: WorkSettings { vec_buffers: 1, ..WorkSettings::default() },
         }
     }
 

@@ -63,7 +63,7 @@ fn pad16(value: usize) -> usize {
 /// Cube tiles for a kernel that set none: L0 pieces of at most 128 × 64 × 128 (half of 910B's
 /// L0A/L0B each, so two fit for double buffering; a 128 × 128 f32 accumulator is half of L0C) and
 /// four K pieces per L1 load.
-pub(super) fn default_tiles([m, k, n]: [usize; 3]) -> CubeTiles {
+pub(in crate::tile) fn default_tiles([m, k, n]: [usize; 3]) -> CubeTiles {
     let (m0, k0, n0) = (pad16(m).min(128), pad16(k).min(64), pad16(n).min(128));
     let k1 = (k0 * 4).min(k.div_ceil(k0).max(1) * k0);
     CubeTiles { m: [m0, m0], k: [k0, k1], n: [n0, n0] }
@@ -113,7 +113,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         for k_start in (0..k).step_by(k1) {
             let depth = k1.min(k - k_start);
             let (a_shape, a_from) = if a_transposed { ([k1, m1], [k_start, row]) } else { ([m1, k1], [row, k_start]) };
-            let a_l1 = core.ring_buffer("a_l1", Memory::L1, &a_shape, a_dtype, 2, buffer_line);
+            let a_l1 =
+                core.ring_buffer("a_l1", Memory::L1, &a_shape, a_dtype, core.settings().cube_buffers, buffer_line);
             let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
             let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
             core.emitter.at_line(a_line);
@@ -126,7 +127,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             )?;
             let (b_shape, b_from) =
                 if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
-            let b_l1 = core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, 2, buffer_line);
+            let b_l1 =
+                core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, core.settings().cube_buffers, buffer_line);
             let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
             let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
             core.emitter.at_line(b_line);

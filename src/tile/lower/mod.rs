@@ -16,11 +16,12 @@ mod unit;
 use std::collections::HashMap;
 
 use super::builder::TileError;
-use super::patterns::split_range;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
+use super::schedule::{assign, estimated_cycles};
 use super::work::{LoweringTarget, TileWork, WorkStep};
 use crate::tensor::DType;
 use analysis::{analyse, operand_shape, UnitFacts};
+pub(in crate::tile) use cube::default_tiles as default_cube_tiles;
 use cube::extents_of;
 use state::{CoreState, Handoff, Side};
 
@@ -124,10 +125,11 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<Ker
     };
     let mut programs = Vec::new();
     for (side, cores, units) in sides {
-        let cores = cores.max(1).min(units.len().max(1));
-        for core in 0..cores {
+        let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
+        for assigned in assign(&costs, cores) {
             let mut state = CoreState::new(work, side);
-            for &index in &units[split_range(units.len(), cores, core)] {
+            for position in assigned {
+                let index = units[position];
                 unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;
             }
             if !state.emitter.is_empty() {

@@ -44,7 +44,7 @@ pub(super) struct CoreState<'a> {
     pub side: Side,
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
-    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, usize), BufferId>,
     rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
@@ -66,23 +66,15 @@ impl<'a> CoreState<'a> {
         &self.work.settings
     }
 
-    /// The UB buffer of value slot `slot` of `shape`/`dtype` (among copy-filled or computed tiles) in n-buffer copy `copy`. Units use
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`. Units use
     /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
-    pub(super) fn ub_buffer(
-        &mut self,
-        shape: &[usize],
-        dtype: DType,
-        slot: usize,
-        filled_by_copy: bool,
-        copy: usize,
-    ) -> BufferId {
-        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
+    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, copy: usize) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, copy);
         if let Some(buffer) = self.ub_buffers.get(&key) {
             return *buffer;
         }
-        let role = if filled_by_copy { "in" } else { "ub" };
         let name = format!(
-            "{role}{slot}_{}_{}_{copy}",
+            "ub{slot}_{}_{}_{copy}",
             dtype.short_name(),
             shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         );

@@ -1,13 +1,10 @@
 //! One unit's steps into a core's program. UB tiles are allocated per value: a value takes a free
-//! slot of its shape and dtype when it is produced and gives it back after its last read (an
-//! element-wise op may write over an input it reads for the last time), so a chain of any length
-//! needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies; units
-//! alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
-//!
-//! Tiles filled by a copy (GM loads, cube results) and tiles computed by the vector unit draw from
-//! separate slots, like Ascend C's input and output queues: if a computed tile (later read by MTE3)
-//! reused a loaded tile's slot, the next load into that slot would wait for the store, and the
-//! loads of unit i+n could no longer overlap the stores of unit i.
+//! slot of its shape and dtype when it is produced and gives it back after its last read, and an
+//! element-wise op may write over an input it reads for the last time (in place, as vector
+//! instructions allow dst = src), whether a copy or the vector unit filled that input. So a chain of
+//! any length needs only a few UB tiles and never leaves UB, and a loaded tile read back from a
+//! workspace reuses the slots the values before a cut gave back. Slots exist in `vec_buffers`
+//! copies; units alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -22,7 +19,7 @@ use super::emitter::Resource;
 use super::state::{CoreState, Handoff, Side};
 
 /// Shape, dtype and whether a copy (not the vector unit) fills the tile.
-type SlotKey = (Vec<usize>, DType, bool);
+type SlotKey = (Vec<usize>, DType);
 
 /// Free slots per [`SlotKey`] for one unit.
 #[derive(Default)]
@@ -65,11 +62,7 @@ pub(super) fn lower_unit(
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
     let key = |value: ValueId| {
         let tile = &unit.values[value.0 as usize];
-        let filled_by_copy = matches!(
-            unit.steps[facts.producer[value.0 as usize]].step,
-            WorkStep::Load { .. } | WorkStep::Matmul { .. }
-        );
-        (tile.shape.clone(), tile.dtype, filled_by_copy)
+        (tile.shape.clone(), tile.dtype)
     };
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
@@ -87,7 +80,7 @@ pub(super) fn lower_unit(
             if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
                 let slot_key = key(value);
                 let slot = slots.take(&slot_key);
-                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, slot_key.2, copy);
+                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, copy);
                 ub[value.0 as usize] = Some((slot, buffer));
                 output = Some(buffer);
             }

@@ -14,17 +14,7 @@ use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::tensor::{DType, Tensor};
 
-/// Options of `pass_options` the simulator understands.
-pub const KNOWN_PASS_OPTIONS: [&str; 6] = [
-    "vec_nbuffer_setting",
-    "cube_l1_reuse_setting",
-    "cube_nbuffer_setting",
-    "mg_copyin_upper_bound",
-    "pg_upper_bound",
-    "pg_lower_bound",
-];
-/// Options of `runtime_options` the simulator understands.
-pub const KNOWN_RUNTIME_OPTIONS: [&str; 3] = ["run_mode", "device_sched_mode", "stitch_function_max_num"];
+use super::options::{effect, Effect, PASS_OPTIONS, RUNTIME_OPTIONS};
 
 /// Calls a kernel-related `pypto` function.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -46,9 +36,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound =
                 interpreter.bind("pypto.frontend.jit", &["pass_options", "runtime_options"], arguments, false, span)?;
             let pass_options =
-                interpreter.options(bound.optional(0), "pass_options", &KNOWN_PASS_OPTIONS, bound.span_of(0))?;
+                interpreter.options(bound.optional(0), "pass_options", &PASS_OPTIONS, bound.span_of(0))?;
             let runtime_options =
-                interpreter.options(bound.optional(1), "runtime_options", &KNOWN_RUNTIME_OPTIONS, bound.span_of(1))?;
+                interpreter.options(bound.optional(1), "runtime_options", &RUNTIME_OPTIONS, bound.span_of(1))?;
             Ok(Value::object(Object::JitDecorator { pass_options, runtime_options }))
         }
         "set_vec_tile_shapes" => {
@@ -139,7 +129,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 }
 
 impl Interpreter {
-    fn options(&self, value: Option<&Value>, what: &str, known: &[&str], span: Span) -> Result<Vec<(String, Value)>> {
+    fn options(
+        &self,
+        value: Option<&Value>,
+        what: &str,
+        table: &[(&str, Effect)],
+        span: Span,
+    ) -> Result<Vec<(String, Value)>> {
         let Some(value) = value else { return Ok(Vec::new()) };
         let Value::Dict(entries) = value else {
             return Err(self.error(ErrorKind::Type, format!("{what} must be a dict, not {}", value.type_name()), span));
@@ -147,13 +143,37 @@ impl Interpreter {
         let mut options = Vec::new();
         for (key, option) in entries.borrow().iter() {
             let key = crate::lang::interp::format::to_str(key);
-            if !known.contains(&key.as_str()) {
-                self.warn(
-                    "lang/unknown-option",
-                    format!("unknown {what} key '{key}' (ignored)"),
+            match effect(table, &key) {
+                None => {
+                    let known: Vec<&str> = table.iter().map(|(name, _)| *name).collect();
+                    self.warn(
+                        "lang/unknown-option",
+                        format!("unknown {what} key '{key}' (ignored)"),
+                        span,
+                        Some(format!("pypto documents: {}", known.join(", "))),
+                    );
+                }
+                Some(Effect::NotModelled(what_it_does)) => self.warn(
+                    "npu/option-not-modelled",
+                    format!("{what} '{key}' is accepted, not modelled: the simulator has no {what_it_does}"),
                     span,
-                    Some(format!("known keys: {}", known.join(", "))),
-                );
+                    None,
+                ),
+                Some(Effect::Modelled(_)) => {
+                    let depth_option = key == "vec_nbuffer_setting" || key == "cube_nbuffer_setting";
+                    if depth_option && super::options::buffer_depth(option).is_none() {
+                        return Err(self
+                            .error(
+                                ErrorKind::Value,
+                                format!(
+                                    "{what} '{key}': {} is not a buffer depth",
+                                    crate::lang::interp::format::repr(option)
+                                ),
+                                span,
+                            )
+                            .with_help("give a positive int, or pypto's {-1: default_depth, op_index: depth} form"));
+                    }
+                }
             }
             options.push((key, option.clone()));
         }

@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod lowering;
 pub mod methods;
 pub mod npu_run;
+pub mod options;
 pub mod schedule;
 pub mod sweep;
 pub mod tensor_ops;

@@ -65,14 +65,17 @@ pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported
 
 /// The kernel's tile settings as `WorkSettings`.
 fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) -> WorkSettings {
-    let buffers = kernel
-        .pass_options
-        .iter()
-        .find(|(key, _)| key == "vec_nbuffer_setting")
-        .and_then(|(_, value)| value.as_int())
-        .filter(|&count| count >= 1);
+    let depth = |name: &str| {
+        kernel
+            .pass_options
+            .iter()
+            .find(|(key, _)| key == name)
+            .and_then(|(_, value)| super::options::buffer_depth(value))
+    };
     WorkSettings {
-        vec_buffers: buffers.map_or(2, |count| count as usize),
+        vec_buffers: depth("vec_nbuffer_setting").unwrap_or(2),
+        cube_buffers: depth("cube_nbuffer_setting").unwrap_or(2),
+        vec_tile: frame.run.vec_tile_shapes.clone(),
         cube_tiles: frame.run.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
         vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),
         cube_tile_line: frame.cube_tile_site.and_then(|site| interpreter.line_at(site)),
@@ -116,6 +119,8 @@ pub(crate) fn target_of(config: &NpuConfig) -> LoweringTarget {
         split: config.architecture == Architecture::Split,
         cube_cores: config.cube_cores as usize,
         vector_cores: config.vector_cores as usize,
+        ub_bytes: config.ub_bytes,
+        ub_alignment: config.ub_alignment,
     }
 }
 

@@ -130,6 +130,7 @@ pub(crate) fn attribute(receiver: &Value, simulation: &Simulation, name: &str) -
         "peak_occupancy" => dict_of(&summary.peak_occupancy, |bytes| Value::Int(bytes as i64)),
         "capacities" => dict_of(&summary.capacities, |bytes| Value::Int(bytes as i64)),
         "flops" => Value::Int(summary.flops as i64),
+        "cores_used" => Value::Int(summary.cores_used as i64),
         "preset" => Value::string(summary.preset.as_str()),
         "notes" => Value::list(summary.notes.iter().map(|note| Value::string(note.as_str())).collect()),
         "trace_json" => Value::Method(Rc::new((receiver.clone(), name.to_string()))),

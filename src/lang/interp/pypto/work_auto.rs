@@ -383,7 +383,7 @@ mod tests {
 
     #[test]
     fn reduced_dims_are_whole_in_each_tile() {
-        let settings = WorkSettings { vec_buffers: 2, cube_tiles: None, vec_tile_line: None, cube_tile_line: None };
+        let settings = WorkSettings::default();
         // A row reduction of a [64, 256] value with an [8, 64] vec tile: tiles of 8 whole rows.
         assert_eq!(output_tile(&[64, 256], Some(&[8, 64]), &settings, false, &[(2, vec![1])]), vec![8, 256]);
         // Without reductions the tile is the vec tile, clipped to the output.

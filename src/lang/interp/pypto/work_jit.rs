@@ -17,13 +17,23 @@ use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkOperand, 
 
 type Identity = (usize, Vec<usize>);
 
-/// The first statements of the outermost `pypto.loop` bodies in `body` (where units start).
+/// Where units of work start in `body`: the first statement of every `pypto.loop` body, nested or
+/// not (every iteration of every loop is work, as in pypto), and the statement after a nested
+/// loop (what an outer iteration does after its inner loop is not the inner loop's last iteration).
 pub(crate) fn loop_body_starts(body: &[Stmt]) -> Vec<Span> {
     let mut starts = Vec::new();
     for statement in body {
         match &statement.kind {
             StmtKind::For { iter, body, .. } if is_pypto_loop(iter) => {
-                starts.extend(body.first().map(|first| first.span))
+                starts.extend(body.first().map(|first| first.span));
+                starts.extend(loop_body_starts(body));
+                let mut statements = body.iter().peekable();
+                while let Some(inner) = statements.next() {
+                    let nested = matches!(&inner.kind, StmtKind::For { iter, .. } if is_pypto_loop(iter));
+                    if let (true, Some(next)) = (nested, statements.peek()) {
+                        starts.push(next.span);
+                    }
+                }
             }
             StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => {
                 starts.extend(loop_body_starts(body))

@@ -1,0 +1,108 @@
+//! The options of `pypto.frontend.jit(pass_options=…, runtime_options=…)` (DESIGN §3.1 step 5):
+//! every option pypto's configuration documents, with what the simulator does with it. A modelled
+//! option changes the schedule; the others are accepted with one "accepted, not modelled" note; a
+//! key pypto does not document is a warning that names it. docs/npu-model.md lists the same table.
+
+use crate::lang::interp::value::Value;
+
+/// What the simulator does with an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// It changes the compiled kernel; the text says how.
+    Modelled(&'static str),
+    /// It is accepted and has no effect here; the text says what it does on the device.
+    NotModelled(&'static str),
+}
+
+/// `pass_options` keys, in pypto's configuration order.
+pub const PASS_OPTIONS: [(&str, Effect); 20] = [
+    ("vec_nbuffer_setting", Effect::Modelled("UB buffer copies per vector task (int, or {-1: default, …}): tasks on one core alternate copies so loads overlap compute")),
+    ("vec_nbuffer_setting_by_func", Effect::NotModelled("per-function vec n-buffering")),
+    ("vec_nbuffer_setting_by_label", Effect::NotModelled("per-label vec n-buffering")),
+    ("cube_nbuffer_setting", Effect::Modelled("L1 operand buffer copies of the cube (int, {-1: n} or [[-1, n]]): more copies let the next L1 load overlap the cube")),
+    ("cube_nbuffer_setting_by_func", Effect::NotModelled("per-function cube n-buffering")),
+    ("cube_nbuffer_setting_by_label", Effect::NotModelled("per-label cube n-buffering")),
+    ("cube_l1_reuse_setting", Effect::NotModelled("keeping a matmul operand resident in L1 across output tiles")),
+    ("cube_l1_reuse_setting_by_func", Effect::NotModelled("per-function L1 reuse")),
+    ("cube_l1_reuse_setting_by_label", Effect::NotModelled("per-label L1 reuse")),
+    ("pg_parallel_lower_bound", Effect::NotModelled("the partitioner's minimum parallelism before merging subgraphs")),
+    ("pg_lower_bound", Effect::NotModelled("the partitioner's lower bound on subgraph size")),
+    ("pg_upper_bound", Effect::NotModelled("the partitioner's upper bound on subgraph size")),
+    ("pg_partition_algorithm", Effect::NotModelled("the partitioner's algorithm")),
+    ("mg_copyin_upper_bound", Effect::NotModelled("the merger's bound on copied-in bytes")),
+    ("mg_vec_parallel_lb", Effect::NotModelled("the merger's vector parallelism lower bound")),
+    ("copyout_resolve_coalescing", Effect::NotModelled("coalescing of copy-outs")),
+    ("auto_mix_partition", Effect::NotModelled("mixed cube/vector partitioning")),
+    ("sg_set_scope", Effect::NotModelled("subgraph scopes")),
+    ("valid_shape_optimize", Effect::NotModelled("dynamic valid-shape optimisation")),
+    ("enable_pass_verify", Effect::NotModelled("pass verification")),
+];
+
+/// `runtime_options` keys.
+pub const RUNTIME_OPTIONS: [(&str, Effect); 9] = [
+    ("run_mode", Effect::Modelled("kernels always run on the simulated NPU here; any mode is accepted")),
+    ("device_sched_mode", Effect::NotModelled("the device scheduler's mode")),
+    ("stitch_function_max_num", Effect::NotModelled("how many functions are stitched into one launch")),
+    ("valid_shape_optimize", Effect::NotModelled("dynamic valid-shape optimisation")),
+    ("ready_on_host_tensors", Effect::NotModelled("tensors prepared on the host")),
+    ("device_sched_parallelism", Effect::NotModelled("the device scheduler's parallelism")),
+    ("launch_sched_aicpu_num", Effect::NotModelled("AI CPUs used for scheduling")),
+    ("launch_sched_same_cluster", Effect::NotModelled("scheduling within one cluster")),
+    ("launch_early_mode", Effect::NotModelled("early launch")),
+];
+
+/// The effect of `key` in `table`, or `None` for a key pypto does not document.
+pub fn effect(table: &[(&str, Effect)], key: &str) -> Option<Effect> {
+    table.iter().find(|(name, _)| *name == key).map(|(_, effect)| *effect)
+}
+
+/// An n-buffer setting as a depth: an int, pypto's dict `{-1: default, 0: n, …}` or list
+/// `[[-1, default], [0, n], …]` (the default entry, else the largest). `None` when malformed or < 1.
+pub fn buffer_depth(value: &Value) -> Option<usize> {
+    let pairs: Vec<(i64, i64)> = match value {
+        Value::Int(depth) => vec![(-1, *depth)],
+        Value::Dict(entries) => {
+            entries.borrow().iter().map(|(key, depth)| Some((key.as_int()?, depth.as_int()?))).collect::<Option<_>>()?
+        }
+        Value::List(items) => items.borrow().iter().map(pair).collect::<Option<_>>()?,
+        Value::Tuple(items) => items.iter().map(pair).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let depth = pairs.iter().find(|(key, _)| *key == -1).or_else(|| pairs.iter().max_by_key(|(_, depth)| *depth))?.1;
+    usize::try_from(depth).ok().filter(|&depth| depth >= 1)
+}
+
+fn pair(item: &Value) -> Option<(i64, i64)> {
+    let items: Vec<Value> = match item {
+        Value::List(items) => items.borrow().clone(),
+        Value::Tuple(items) => items.to_vec(),
+        _ => return None,
+    };
+    match items.as_slice() {
+        [key, depth] => Some((key.as_int()?, depth.as_int()?)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_depth_reads_every_form_pypto_accepts() {
+        assert_eq!(buffer_depth(&Value::Int(2)), Some(2));
+        let dict = Value::dict(vec![(Value::Int(-1), Value::Int(3)), (Value::Int(0), Value::Int(1))]);
+        assert_eq!(buffer_depth(&dict), Some(3));
+        let list = Value::list(vec![Value::list(vec![Value::Int(-1), Value::Int(2)])]);
+        assert_eq!(buffer_depth(&list), Some(2));
+        assert_eq!(buffer_depth(&Value::Int(0)), None);
+        assert_eq!(buffer_depth(&Value::string("two")), None);
+    }
+
+    #[test]
+    fn every_documented_option_has_an_effect_and_unknown_ones_none() {
+        assert!(matches!(effect(&PASS_OPTIONS, "vec_nbuffer_setting"), Some(Effect::Modelled(_))));
+        assert!(matches!(effect(&PASS_OPTIONS, "pg_upper_bound"), Some(Effect::NotModelled(_))));
+        assert_eq!(effect(&PASS_OPTIONS, "vec_nbufer_setting"), None);
+    }
+}

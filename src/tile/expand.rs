@@ -1,0 +1,486 @@
+//! Tile expansion (DESIGN §3.1 step 2): a unit of work whose vector values are larger than the
+//! kernel's vec tile becomes tasks over the vec-tile grid, as pypto's compiler tiles a kernel by
+//! its tile shapes rather than by the user's loops.
+//!
+//! The grid covers the unit's iteration space (the largest shape of its values; every value
+//! broadcasts to it). A cell of a value is its part of one grid cell: the tile shape there, and the
+//! valid extent left of its valid shape (a ragged tile's empty cells do no work at all). Cells that
+//! a reduction joins — cells along a reduced dim that the grid splits — form one task, walked in
+//! order with the reduction accumulated in a small tile (sum, max and min combine partials; a mean
+//! is a sum scaled once by the valid count). Every other cell is a task of its own, so the tasks of
+//! one iteration spread over the cores.
+//!
+//! Inside a task the steps run cell by cell, so a cell's tiles die before the next cell's start and
+//! an element-wise chain of any length stays in a few UB tiles. A step that reads a joined
+//! reduction runs in a later phase, after the task's cells have all contributed; per-cell values it
+//! also reads are recomputed from their loads in that phase rather than kept live (a softmax
+//! re-reads its row), which is what bounds the task's UB need by one cell.
+
+use std::collections::HashMap;
+
+use crate::tensor::{BinaryOp, ReduceOp};
+
+use super::builder::TileError;
+use super::program::GmRegion;
+use super::work::{LocatedStep, TileValue, TileWork, ValueId, WorkOperand, WorkStep, WorkUnit};
+
+/// Expands every unit of `work` over the grid of its vec tile (`work.settings.vec_tile`); units
+/// that fit one tile, units with matmuls and kernels without a vec tile are kept as they are.
+pub fn expand_work(work: &TileWork) -> Result<TileWork, TileError> {
+    let mut units = Vec::new();
+    for unit in &work.units {
+        units.extend(expand_unit_tasks(work, unit)?);
+    }
+    Ok(TileWork { units, ..work.clone() })
+}
+
+/// The tasks of one unit of `work` (the unit itself when it is not expanded).
+pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<WorkUnit>, TileError> {
+    if let Some(shape) = unit.steps.iter().find_map(|located| match &located.step {
+        WorkStep::Matmul { a, output, a_transposed, .. } => {
+            let (a, output) = (&unit.values[a.0 as usize].shape, &unit.values[output.0 as usize].shape);
+            Some([output[0], if *a_transposed { a[0] } else { a[a.len() - 1] }, output[output.len() - 1]])
+        }
+        _ => None,
+    }) {
+        let tiles = work.settings.cube_tiles.unwrap_or_else(|| super::lower::default_cube_tiles(shape));
+        return Ok(super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]));
+    }
+    match work.settings.vec_tile.as_deref().and_then(|tile| Grid::of(unit, tile)) {
+        Some(grid) => expand_unit(unit, &grid),
+        None => Ok(vec![unit.clone()]),
+    }
+}
+
+/// The vec-tile grid of one unit.
+#[derive(Clone, Debug, PartialEq)]
+struct Grid {
+    /// The iteration space: the largest extent of any value per dim.
+    space: Vec<usize>,
+    /// The cell extent per dim (the vec tile, clipped to the space).
+    cell: Vec<usize>,
+    /// Cells per dim.
+    counts: Vec<usize>,
+    /// Dims that a reduction joins across cells (walked inside one task).
+    joined: Vec<bool>,
+}
+
+impl Grid {
+    /// The grid of `unit` for vec tile `tile`, or `None` when the unit stays whole: it fits one
+    /// cell, has a matmul, mixes ranks, or has a value that does not broadcast to the space.
+    fn of(unit: &WorkUnit, tile: &[usize]) -> Option<Grid> {
+        let rank = unit.values.first()?.shape.len();
+        if rank == 0
+            || tile.is_empty()
+            || tile.contains(&0)
+            || unit.values.iter().any(|value| value.shape.len() != rank)
+        {
+            return None;
+        }
+        if unit.steps.iter().any(|step| matches!(step.step, WorkStep::Matmul { .. })) {
+            return None;
+        }
+        let space: Vec<usize> =
+            (0..rank).map(|dim| unit.values.iter().map(|value| value.shape[dim]).max().unwrap_or(1)).collect();
+        if unit
+            .values
+            .iter()
+            .any(|value| value.shape.iter().zip(&space).any(|(&size, &full)| size != 1 && size != full))
+        {
+            return None;
+        }
+        // The tile names the trailing dims; leading dims it does not name are cut one index apart.
+        let cell: Vec<usize> = (0..rank)
+            .map(|dim| {
+                let from_end = rank - dim;
+                let size = if from_end <= tile.len() { tile[tile.len() - from_end] } else { 1 };
+                size.min(space[dim]).max(1)
+            })
+            .collect();
+        let counts: Vec<usize> = space.iter().zip(&cell).map(|(&size, &cell)| size.div_ceil(cell)).collect();
+        if counts.iter().all(|&count| count == 1) {
+            return None;
+        }
+        let mut joined = vec![false; rank];
+        for located in &unit.steps {
+            if let WorkStep::Reduce { input, dims, .. } = &located.step {
+                for &dim in dims {
+                    if counts[dim] > 1 && unit.values[input.0 as usize].shape[dim] == space[dim] {
+                        joined[dim] = true;
+                    }
+                }
+            }
+        }
+        Some(Grid { space, cell, counts, joined })
+    }
+
+    /// Whether `value` spans the space in `dim` (and is cut there), rather than being broadcast.
+    fn cut(&self, value: &TileValue, dim: usize) -> bool {
+        self.counts[dim] > 1 && value.shape[dim] == self.space[dim]
+    }
+
+    /// Whether `value` is one per task: size 1 in every joined dim.
+    fn per_task(&self, value: &TileValue) -> bool {
+        (0..self.space.len()).all(|dim| !self.joined[dim] || !self.cut(value, dim))
+    }
+
+    /// The part of `value` in cell `coordinates`: (offsets into the value, tile shape, valid shape).
+    fn part(&self, value: &TileValue, coordinates: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+        let mut offsets = Vec::new();
+        let mut shape = Vec::new();
+        let mut valid = Vec::new();
+        for dim in 0..self.space.len() {
+            if self.cut(value, dim) {
+                let start = coordinates[dim] * self.cell[dim];
+                offsets.push(start);
+                shape.push(self.cell[dim]);
+                valid.push(value.valid_shape[dim].saturating_sub(start).min(self.cell[dim]));
+            } else {
+                offsets.push(0);
+                shape.push(value.shape[dim]);
+                valid.push(value.valid_shape[dim]);
+            }
+        }
+        (offsets, shape, valid)
+    }
+
+    /// The cell coordinates of every task: the free dims vary between tasks, the joined dims
+    /// within one.
+    fn tasks(&self) -> Vec<Vec<Vec<usize>>> {
+        let all = every_index(&self.counts);
+        let mut tasks: Vec<(Vec<usize>, Vec<Vec<usize>>)> = Vec::new();
+        for coordinates in all {
+            let key: Vec<usize> =
+                coordinates.iter().enumerate().map(|(dim, &index)| if self.joined[dim] { 0 } else { index }).collect();
+            match tasks.iter_mut().find(|(known, _)| *known == key) {
+                Some((_, cells)) => cells.push(coordinates),
+                None => tasks.push((key, vec![coordinates])),
+            }
+        }
+        tasks.into_iter().map(|(_, cells)| cells).collect()
+    }
+}
+
+/// Every index of a grid with `counts` cells per dim, in row-major order.
+fn every_index(counts: &[usize]) -> Vec<Vec<usize>> {
+    let mut all = vec![Vec::new()];
+    for &count in counts {
+        all = all
+            .into_iter()
+            .flat_map(|prefix| (0..count).map(move |index| [prefix.clone(), vec![index]].concat()))
+            .collect();
+    }
+    all
+}
+
+/// The values a step reads and the one it writes.
+pub(super) fn reads_and_write(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
+    let tile = |operand: &WorkOperand| match operand {
+        WorkOperand::Tile(value) => Some(*value),
+        WorkOperand::Scalar(_) => None,
+    };
+    match step {
+        WorkStep::Load { output, .. } => (vec![], Some(*output)),
+        WorkStep::Unary { input, output, .. }
+        | WorkStep::Clip { input, output, .. }
+        | WorkStep::Reduce { input, output, .. }
+        | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
+        WorkStep::Binary { lhs, rhs, output, .. } => {
+            ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
+        }
+        WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
+        WorkStep::Store { input, .. } => (vec![*input], None),
+    }
+}
+
+/// How partial results of a joined reduction combine.
+fn combiner(op: ReduceOp) -> Option<BinaryOp> {
+    match op {
+        ReduceOp::Sum | ReduceOp::Mean => Some(BinaryOp::Add),
+        ReduceOp::Amax => Some(BinaryOp::Maximum),
+        ReduceOp::Amin => Some(BinaryOp::Minimum),
+        ReduceOp::Var => None,
+    }
+}
+
+/// Per step: the phase it runs in (a joined reduction's result is ready one phase after its input).
+fn phases(unit: &WorkUnit, grid: &Grid) -> Vec<usize> {
+    let mut value_phase = vec![0usize; unit.values.len()];
+    let mut step_phase = Vec::with_capacity(unit.steps.len());
+    for located in &unit.steps {
+        let (reads, written) = reads_and_write(&located.step);
+        let phase = reads.iter().map(|value| value_phase[value.0 as usize]).max().unwrap_or(0);
+        step_phase.push(phase);
+        if let Some(output) = written {
+            let joins = matches!(&located.step, WorkStep::Reduce { input, .. }
+                if !grid.per_task(&unit.values[input.0 as usize]) && grid.per_task(&unit.values[output.0 as usize]));
+            value_phase[output.0 as usize] = phase + usize::from(joins);
+        }
+    }
+    step_phase
+}
+
+fn expand_error(line: Option<u32>, detail: String) -> TileError {
+    TileError::InvalidOp { op: "tile expansion", detail, source_line: line }
+}
+
+/// The tasks of one unit.
+fn expand_unit(unit: &WorkUnit, grid: &Grid) -> Result<Vec<WorkUnit>, TileError> {
+    let producer: HashMap<u32, usize> = unit
+        .steps
+        .iter()
+        .enumerate()
+        .filter_map(|(index, located)| reads_and_write(&located.step).1.map(|value| (value.0, index)))
+        .collect();
+    let phase = phases(unit, grid);
+    let last_phase = phase.iter().copied().max().unwrap_or(0);
+    let mut tasks = Vec::new();
+    for cells in grid.tasks() {
+        let cells: Vec<Vec<usize>> = cells.into_iter().filter(|cell| !empty_cell(unit, grid, cell)).collect();
+        if cells.is_empty() {
+            continue;
+        }
+        let mut task = TaskBuilder { unit, grid, producer: &producer, out: WorkUnit::default(), known: HashMap::new() };
+        for current in 0..=last_phase {
+            // Per-task steps of this phase first: they read only per-task values.
+            for (index, located) in unit.steps.iter().enumerate() {
+                if phase[index] == current && step_is_per_task(unit, grid, &located.step) {
+                    task.emit(index, &cells[0], None)?;
+                }
+            }
+            for (position, cell) in cells.iter().enumerate() {
+                for (index, located) in unit.steps.iter().enumerate() {
+                    if phase[index] == current && !step_is_per_task(unit, grid, &located.step) {
+                        task.emit(index, cell, Some(position))?;
+                    }
+                }
+                // Per-cell values die with their cell; later phases recompute what they read.
+                task.known.retain(|(_, key), _| key.is_none());
+            }
+            task.finish_reductions(&phase, current)?;
+        }
+        tasks.push(task.out);
+    }
+    Ok(tasks)
+}
+
+/// A cell whose every cut load has nothing valid in it does no work (a ragged tile's padding).
+fn empty_cell(unit: &WorkUnit, grid: &Grid, cell: &[usize]) -> bool {
+    let mut loads = unit.steps.iter().filter_map(|located| match &located.step {
+        WorkStep::Load { output, .. } if !grid.per_task(&unit.values[output.0 as usize]) => Some(*output),
+        _ => None,
+    });
+    let mut any = false;
+    let all_empty = loads.all(|value| {
+        any = true;
+        grid.part(&unit.values[value.0 as usize], cell).2.contains(&0)
+    });
+    any && all_empty
+}
+
+/// Whether a step runs once per task (its output, or a store's input, is per task); a joined
+/// reduction runs per cell (each cell adds its partial).
+fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
+    let (reads, written) = reads_and_write(step);
+    match written {
+        Some(output) => reads.iter().chain([&output]).all(|value| grid.per_task(&unit.values[value.0 as usize])),
+        None => reads.iter().all(|value| grid.per_task(&unit.values[value.0 as usize])),
+    }
+}
+
+/// A task under construction.
+struct TaskBuilder<'a> {
+    unit: &'a WorkUnit,
+    grid: &'a Grid,
+    producer: &'a HashMap<u32, usize>,
+    out: WorkUnit,
+    /// (original value, cell coordinates or `None` for per-task values) → the task's value.
+    known: HashMap<(u32, Option<Vec<usize>>), ValueId>,
+}
+
+impl TaskBuilder<'_> {
+    fn key(&self, value: ValueId, cell: &[usize]) -> (u32, Option<Vec<usize>>) {
+        if self.grid.per_task(&self.unit.values[value.0 as usize]) {
+            (value.0, None)
+        } else {
+            (value.0, Some(cell.to_vec()))
+        }
+    }
+
+    fn new_value(&mut self, original: ValueId, cell: &[usize]) -> ValueId {
+        let value = &self.unit.values[original.0 as usize];
+        let (_, shape, valid_shape) = self.grid.part(value, cell);
+        self.out.values.push(TileValue { shape, valid_shape, dtype: value.dtype });
+        ValueId(self.out.values.len() as u32 - 1)
+    }
+
+    fn push(&mut self, step: WorkStep, line: Option<u32>) {
+        self.out.steps.push(LocatedStep { step, line });
+    }
+
+    /// The task's value of `original` in `cell`, recomputed here if an earlier phase made it.
+    fn operand(&mut self, original: ValueId, cell: &[usize]) -> Result<ValueId, TileError> {
+        if let Some(&value) = self.known.get(&self.key(original, cell)) {
+            return Ok(value);
+        }
+        let index = self.producer[&original.0];
+        let line = self.unit.steps[index].line;
+        if self.grid.per_task(&self.unit.values[original.0 as usize]) {
+            return Err(expand_error(line, format!("value {} is read before its phase", original.0)));
+        }
+        self.emit(index, cell, None)?;
+        self.known
+            .get(&self.key(original, cell))
+            .copied()
+            .ok_or_else(|| expand_error(line, "a recomputed value".into()))
+    }
+
+    /// Emits step `index` for `cell`; `position` is the cell's place in the task (joined reductions
+    /// start their accumulator at the first cell).
+    fn emit(&mut self, index: usize, cell: &[usize], position: Option<usize>) -> Result<(), TileError> {
+        let located = &self.unit.steps[index];
+        let line = located.line;
+        let step = match &located.step {
+            WorkStep::Load { region, output } => {
+                let (offsets, _, valid) = self.grid.part(&self.unit.values[output.0 as usize], cell);
+                if valid.contains(&0) {
+                    return Err(expand_error(line, "a load with nothing valid in a cell that other loads fill".into()));
+                }
+                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let region = GmRegion { tensor: region.tensor, offsets, shape: valid };
+                WorkStep::Load { region, output: self.new_value(*output, cell) }
+            }
+            WorkStep::Store { input, region, accumulate } => {
+                let (offsets, _, _) = self.grid.part(&self.unit.values[input.0 as usize], cell);
+                let shape: Vec<usize> = region
+                    .shape
+                    .iter()
+                    .zip(&offsets)
+                    .zip(&self.grid.part(&self.unit.values[input.0 as usize], cell).1)
+                    .map(|((&extent, &offset), &cell_size)| extent.saturating_sub(offset).min(cell_size))
+                    .collect();
+                if shape.contains(&0) {
+                    return Ok(());
+                }
+                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let input = self.operand(*input, cell)?;
+                WorkStep::Store {
+                    input,
+                    region: GmRegion { tensor: region.tensor, offsets, shape },
+                    accumulate: *accumulate,
+                }
+            }
+            WorkStep::Reduce { op, input, dims, output }
+                if !self.grid.per_task(&self.unit.values[input.0 as usize])
+                    && self.grid.per_task(&self.unit.values[output.0 as usize]) =>
+            {
+                return self.accumulate(index, *op, *input, dims, *output, cell, position);
+            }
+            other => {
+                let (reads, written) = reads_and_write(other);
+                let mut mapped = HashMap::new();
+                for value in reads {
+                    mapped.insert(value.0, self.operand(value, cell)?);
+                }
+                let output = written.expect("the other steps write a value");
+                let new_output = self.new_value(output, cell);
+                let map = |value: &ValueId| mapped[&value.0];
+                let operand = |operand: &WorkOperand| match operand {
+                    WorkOperand::Tile(value) => WorkOperand::Tile(map(value)),
+                    scalar => *scalar,
+                };
+                match other {
+                    WorkStep::Unary { op, input, .. } => {
+                        WorkStep::Unary { op: *op, input: map(input), output: new_output }
+                    }
+                    WorkStep::Binary { op, lhs, rhs, .. } => {
+                        WorkStep::Binary { op: *op, lhs: operand(lhs), rhs: operand(rhs), output: new_output }
+                    }
+                    WorkStep::Clip { input, low, high, .. } => {
+                        WorkStep::Clip { input: map(input), low: *low, high: *high, output: new_output }
+                    }
+                    WorkStep::Cast { input, .. } => WorkStep::Cast { input: map(input), output: new_output },
+                    WorkStep::Reduce { op, input, dims, .. } => {
+                        WorkStep::Reduce { op: *op, input: map(input), dims: dims.clone(), output: new_output }
+                    }
+                    WorkStep::Load { .. } | WorkStep::Store { .. } | WorkStep::Matmul { .. } => {
+                        return Err(expand_error(line, "a step the expansion cannot split".into()))
+                    }
+                }
+            }
+        };
+        if let Some(output) = reads_and_write(&step).1 {
+            let original = reads_and_write(&located.step).1.expect("same step kind");
+            let key = self.key(original, cell);
+            self.known.insert(key, output);
+        }
+        self.push(step, line);
+        Ok(())
+    }
+
+    /// One cell's contribution to a joined reduction: its partial, combined into the accumulator.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate(
+        &mut self,
+        index: usize,
+        op: ReduceOp,
+        input: ValueId,
+        dims: &[usize],
+        output: ValueId,
+        cell: &[usize],
+        position: Option<usize>,
+    ) -> Result<(), TileError> {
+        let line = self.unit.steps[index].line;
+        let combine = combiner(op).ok_or_else(|| {
+            expand_error(
+                line,
+                format!("`{}` across vec tiles (set a vec tile that holds the reduced dim whole)", op.name()),
+            )
+        })?;
+        let partial_op = if op == ReduceOp::Mean { ReduceOp::Sum } else { op };
+        let source = self.operand(input, cell)?;
+        let partial = self.new_value(output, cell);
+        self.push(WorkStep::Reduce { op: partial_op, input: source, dims: dims.to_vec(), output: partial }, line);
+        let key = (output.0, None);
+        let running = match (position, self.known.get(&key).copied()) {
+            (Some(0), _) | (_, None) => partial,
+            (_, Some(previous)) => {
+                let sum = self.new_value(output, cell);
+                let step = WorkStep::Binary {
+                    op: combine,
+                    lhs: WorkOperand::Tile(previous),
+                    rhs: WorkOperand::Tile(partial),
+                    output: sum,
+                };
+                self.push(step, line);
+                sum
+            }
+        };
+        self.known.insert(key, running);
+        Ok(())
+    }
+
+    /// After the cells of `current`: a mean's accumulated sum is scaled by its valid count.
+    fn finish_reductions(&mut self, phase: &[usize], current: usize) -> Result<(), TileError> {
+        for (index, located) in self.unit.steps.iter().enumerate() {
+            let WorkStep::Reduce { op: ReduceOp::Mean, input, dims, output } = &located.step else { continue };
+            let input_value = &self.unit.values[input.0 as usize];
+            if phase[index] != current || self.grid.per_task(input_value) {
+                continue;
+            }
+            let Some(&sum) = self.known.get(&(output.0, None)) else { continue };
+            let count: usize = dims.iter().map(|&dim| input_value.valid_shape[dim]).product();
+            let mean = ValueId(self.out.values.len() as u32);
+            self.out.values.push(self.out.values[sum.0 as usize].clone());
+            let step = WorkStep::Binary {
+                op: BinaryOp::Mul,
+                lhs: WorkOperand::Tile(sum),
+                rhs: WorkOperand::Scalar(1.0 / count.max(1) as f64),
+                output: mean,
+            };
+            self.push(step, located.line);
+            self.known.insert((output.0, None), mean);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,273 @@
+//! Memory planning (DESIGN §3.1 step 4) on a unit's steps before its tile expansion.
+//!
+//! - Loads move down to their first reader (with the casts that only convert them), so a tile is
+//!   read from GM when it is needed rather than held in UB from the top of the iteration.
+//! - A unit whose expanded tasks still need more UB than the chip has is cut: the values live
+//!   across the cut are written to a GM workspace before it and read back after it (a value that
+//!   was loaded is simply loaded again), as pypto's partitioner joins the tasks it cuts. The schedule
+//!   then shows the extra traffic. A cut is chosen by trying every position and keeping the one whose
+//!   planned UB need is smallest, again until the unit fits or no cut helps.
+//!
+//! The UB need of a unit is what the lowering declares for its first task on one core: the same
+//! buffers the simulator's capacity check adds up, so the plan and the check cannot disagree.
+
+use std::collections::{HashMap, HashSet};
+
+use super::builder::TileError;
+use super::expand::{expand_unit_tasks, reads_and_write};
+use super::program::{GmRegion, GmTensor, Memory, TensorId};
+use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkStep, WorkUnit};
+
+/// Moves every load (and a cast that is its only reader) down to just before the first step that
+/// reads it, never past a store into the tensor it reads.
+pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
+    let readers =
+        |value: ValueId| unit.steps.iter().filter(|located| reads_and_write(&located.step).0.contains(&value)).count();
+    let mut deferred: Vec<(Vec<ValueId>, LocatedStep)> = Vec::new();
+    let mut pending: HashSet<ValueId> = HashSet::new();
+    let mut steps = Vec::with_capacity(unit.steps.len());
+    fn flush(
+        needed: &[ValueId],
+        deferred: &mut Vec<(Vec<ValueId>, LocatedStep)>,
+        pending: &mut HashSet<ValueId>,
+        steps: &mut Vec<LocatedStep>,
+    ) {
+        for value in needed {
+            if !pending.remove(value) {
+                continue;
+            }
+            if let Some(position) = deferred.iter().position(|(_, step)| reads_and_write(&step.step).1 == Some(*value))
+            {
+                let (inputs, step) = deferred.remove(position);
+                flush(&inputs, deferred, pending, steps);
+                steps.push(step);
+            }
+        }
+    }
+    for located in &unit.steps {
+        let (reads, written) = reads_and_write(&located.step);
+        let movable = match &located.step {
+            WorkStep::Load { .. } => true,
+            WorkStep::Cast { input, .. } => pending.contains(input) && readers(*input) == 1,
+            _ => false,
+        };
+        if let (true, Some(output)) = (movable, written) {
+            pending.insert(output);
+            deferred.push((reads, located.clone()));
+            continue;
+        }
+        if let WorkStep::Store { region, .. } = &located.step {
+            let same_tensor: Vec<ValueId> = deferred
+                .iter()
+                .filter_map(|(_, step)| match &step.step {
+                    WorkStep::Load { region: loaded, output } if loaded.tensor == region.tensor => Some(*output),
+                    _ => None,
+                })
+                .collect();
+            flush(&same_tensor, &mut deferred, &mut pending, &mut steps);
+        }
+        flush(&reads, &mut deferred, &mut pending, &mut steps);
+        steps.push(located.clone());
+    }
+    // Loads nothing reads stay (the lowering drops what nothing uses).
+    steps.extend(deferred.into_iter().map(|(_, step)| step));
+    WorkUnit { values: unit.values.clone(), steps }
+}
+
+/// The UB bytes the lowering declares for `unit`'s largest task on one core (one buffer copy).
+pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Result<u64, TileError> {
+    let tasks = expand_unit_tasks(work, unit)?;
+    let mut need = 0;
+    for task in tasks.iter().take(2) {
+        let mut single = TileWork { units: vec![task.clone()], ..work.clone() };
+        single.settings.vec_buffers = 1;
+        let plan = super::lower::lower_work(&single, target)?;
+        for program in &plan.programs {
+            let bytes = program
+                .buffers
+                .iter()
+                .filter(|buffer| buffer.memory == Memory::Ub)
+                .map(|buffer| buffer.bytes(target.ub_alignment))
+                .sum::<u64>();
+            need = need.max(bytes);
+        }
+    }
+    Ok(need)
+}
+
+/// `unit` cut before step `cut`: values made before it and read after it go through a GM workspace
+/// (new tensors appended to `tensors`), loaded ones are loaded again. Returns the cut unit and where
+/// its second part starts (the first step after the workspace stores).
+pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTensor>) -> (WorkUnit, usize) {
+    let mut producer: HashMap<ValueId, usize> = HashMap::new();
+    for (index, located) in unit.steps.iter().enumerate() {
+        if let Some(value) = reads_and_write(&located.step).1 {
+            producer.insert(value, index);
+        }
+    }
+    let mut crossing: Vec<ValueId> = Vec::new();
+    for located in &unit.steps[cut..] {
+        for value in reads_and_write(&located.step).0 {
+            if producer.get(&value).is_some_and(|&index| index < cut) && !crossing.contains(&value) {
+                crossing.push(value);
+            }
+        }
+    }
+    let mut values = unit.values.clone();
+    let mut spills: HashMap<usize, Vec<LocatedStep>> = HashMap::new();
+    let mut reloads: Vec<LocatedStep> = Vec::new();
+    let mut renamed: HashMap<ValueId, ValueId> = HashMap::new();
+    for value in crossing {
+        let tile = unit.values[value.0 as usize].clone();
+        let fresh = ValueId(values.len() as u32);
+        values.push(tile.clone());
+        renamed.insert(value, fresh);
+        let made_by = &unit.steps[producer[&value]];
+        match &made_by.step {
+            WorkStep::Load { region, .. } => {
+                reloads.push(LocatedStep {
+                    step: WorkStep::Load { region: region.clone(), output: fresh },
+                    line: made_by.line,
+                });
+            }
+            _ => {
+                // Written out as soon as it is made, so its last read before the cut may overwrite it.
+                let tensor = TensorId(tensors.len() as u32);
+                tensors.push(GmTensor {
+                    name: format!("{name}_spill{}", tensor.0),
+                    shape: tile.shape.clone(),
+                    dtype: tile.dtype,
+                });
+                let region = GmRegion { tensor, offsets: vec![0; tile.shape.len()], shape: tile.valid_shape.clone() };
+                let store = WorkStep::Store { input: value, region: region.clone(), accumulate: false };
+                spills.entry(producer[&value]).or_default().push(LocatedStep { step: store, line: made_by.line });
+                reloads.push(LocatedStep { step: WorkStep::Load { region, output: fresh }, line: made_by.line });
+            }
+        }
+    }
+    let mut steps: Vec<LocatedStep> = Vec::new();
+    for (index, located) in unit.steps[..cut].iter().enumerate() {
+        steps.push(located.clone());
+        steps.extend(spills.remove(&index).unwrap_or_default());
+    }
+    let boundary = steps.len();
+    let mut rest = reloads;
+    for located in &unit.steps[cut..] {
+        let mut step = located.step.clone();
+        rename_reads(&mut step, &renamed);
+        rest.push(LocatedStep { step, line: located.line });
+    }
+    let rest = sink_loads(&WorkUnit { values: values.clone(), steps: rest });
+    steps.extend(rest.steps);
+    (WorkUnit { values, steps }, boundary)
+}
+
+fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
+    let map = |value: &mut ValueId| {
+        if let Some(fresh) = renamed.get(value) {
+            *value = *fresh;
+        }
+    };
+    let map_operand = |operand: &mut super::work::WorkOperand| {
+        if let super::work::WorkOperand::Tile(value) = operand {
+            if let Some(fresh) = renamed.get(value) {
+                *value = *fresh;
+            }
+        }
+    };
+    match step {
+        WorkStep::Load { .. } => {}
+        WorkStep::Unary { input, .. }
+        | WorkStep::Clip { input, .. }
+        | WorkStep::Reduce { input, .. }
+        | WorkStep::Cast { input, .. }
+        | WorkStep::Store { input, .. } => map(input),
+        WorkStep::Binary { lhs, rhs, .. } => {
+            map_operand(lhs);
+            map_operand(rhs);
+        }
+        WorkStep::Matmul { a, b, .. } => {
+            map(a);
+            map(b);
+        }
+    }
+}
+
+/// Plans every unit of `work` for `target`: loads sunk, and units cut until their tasks fit UB
+/// (a unit no cut makes fit is left for the capacity check to report at its tile-shape line).
+pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork, TileError> {
+    let mut planned = TileWork { units: Vec::with_capacity(work.units.len()), ..work.clone() };
+    // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
+    let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for unit in &work.units {
+        let unit = sink_loads(unit);
+        let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
+        let cuts = match known_cuts.get(&signature) {
+            Some(cuts) => cuts.clone(),
+            None => {
+                let cuts = find_cuts(&planned, &unit, target)?;
+                known_cuts.insert(signature, cuts.clone());
+                cuts
+            }
+        };
+        planned.units.push(apply_cuts(&work.name, unit, &cuts, &mut planned.tensors));
+    }
+    Ok(planned)
+}
+
+/// Cuts `unit` at `cuts` (each a step index into the part that is left after the cut before it).
+fn apply_cuts(name: &str, unit: WorkUnit, cuts: &[usize], tensors: &mut Vec<GmTensor>) -> WorkUnit {
+    let mut done: Vec<LocatedStep> = Vec::new();
+    let mut rest = unit;
+    for &cut in cuts {
+        let (cut_unit_, boundary) = cut_unit(name, &rest, cut, tensors);
+        done.extend(cut_unit_.steps[..boundary].iter().cloned());
+        rest = WorkUnit { values: cut_unit_.values, steps: cut_unit_.steps[boundary..].to_vec() };
+    }
+    done.extend(rest.steps);
+    WorkUnit { values: rest.values, steps: done }
+}
+
+/// Where to cut `unit` so that every part fits UB: each part is the longest run of steps that
+/// still fits once its live values are written out. Empty when the unit fits whole, or when even
+/// one step does not fit (the capacity check then reports it).
+fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Result<Vec<usize>, TileError> {
+    if ub_need(work, unit, target)? <= target.ub_bytes {
+        return Ok(Vec::new());
+    }
+    let mut cuts = Vec::new();
+    let mut tensors = work.tensors.clone();
+    let mut rest = unit.clone();
+    loop {
+        let trial = TileWork { tensors: tensors.clone(), ..work.clone() };
+        if ub_need(&trial, &rest, target)? <= target.ub_bytes {
+            return Ok(cuts);
+        }
+        let mut best = None;
+        for cut in 1..rest.steps.len() {
+            let mut scratch = tensors.clone();
+            let (candidate, boundary) = cut_unit(&work.name, &rest, cut, &mut scratch);
+            let prefix = WorkUnit { values: candidate.values.clone(), steps: candidate.steps[..boundary].to_vec() };
+            let fits = ub_need(&TileWork { tensors: scratch.clone(), ..work.clone() }, &prefix, target)
+                .is_ok_and(|bytes| bytes <= target.ub_bytes);
+            if fits {
+                best = Some((cut, candidate, boundary, scratch));
+            } else if best.is_some() {
+                break;
+            }
+        }
+        let Some((cut, candidate, boundary, scratch)) = best else { return Ok(Vec::new()) };
+        cuts.push(cut);
+        tensors = scratch;
+        rest = WorkUnit { values: candidate.values, steps: candidate.steps[boundary..].to_vec() };
+    }
+}
+
+/// A step's kind without its regions (iterations differ only in where they read and write).
+fn step_kind(step: &WorkStep) -> String {
+    match step {
+        WorkStep::Load { output, .. } => format!("load {}", output.0),
+        WorkStep::Store { input, accumulate, .. } => format!("store {} {accumulate}", input.0),
+        other => format!("{other:?}"),
+    }
+}
