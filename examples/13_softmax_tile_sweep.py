@@ -10,21 +10,23 @@
 #
 # **How much UB a shape needs.** For R rows per tile the kernel has 64 / R units (row tiles) on the
 # chip's 2 cores. Per unit, UB holds the loaded x tile (R·128·4 B), one computed tile that x − m,
-# the exponentials and the quotient reuse in turn (each value frees its slot after its last read),
-# and one [R, 1] column for the row maximum, then the row sum, padded to 32 B (R·32 B): R·1056 B.
-# A core with two or more units keeps two copies of these buffers (the default double buffering:
-# the next unit loads while the current one computes), so the need is 2·R·1056 = R·2112 B, except
-# for R = 32 (two units, one per core: one copy, 33 792 B). 16 KiB = 16 384 B holds at most
-# ⌊16 384 / 2112⌋ = 7 rows: 1, 2 and 4 rows fit (2112, 4224, 8448 B), 8, 16 and 32 rows
-# (16 896, 33 792, 33 792 B) overflow.
+# the exponentials and the quotient reuse in turn, and one [R, 1] column for the row maximum, then
+# the row sum, padded to 32 B (R·32 B): R·1056 B. A core with two or more units keeps two copies
+# of these buffers (the default double buffering: the next unit loads while the current one
+# computes): 2·R·1056 = R·2112 B. When that does not fit, the compiler lets each op overwrite the
+# input it reads for the last time (a vector instruction may write where it reads): R·544 B per
+# copy, R·1088 B with two. So 1, 2 and 4 rows fit with separate tiles (2112, 4224, 8448 B), 8 rows
+# fits in place (8704 B), and 16 and 32 rows (17 408 B in place, one copy per core at 32 rows)
+# overflow 16 KiB = 16 384 B.
 #
 # ## 中文说明
 # 按行 softmax 需要每行的最大值和总和，所以一个向量分块必须包含整行：分块形状为
 # `[每块行数, 128]`，扫描只改变每块行数。行数少则 DMA 传输小而多，每次都要付出启动延迟；行数多
 # 则传输大而少，但分块必须放得进 `teaching` 芯片 16 KiB 的 UB，放不下的形状会在表中给出错误而不是
 # 周期数。每块 R 行时，每个单元需要输入块、一个复用的计算块和一个按 32 字节对齐的 [R, 1] 列：
-# R·1056 字节；核上有两个以上单元时双缓冲，共 R·2112 字节（R = 32 时每核一个单元，33 792 字节）。
-# 16 384 字节最多容纳 7 行：1、2、4 行可以，8、16、32 行溢出。
+# 输入块、一个复用的计算块和一个 32 字节对齐的 [R, 1] 列：R·1056 字节，双缓冲时 R·2112 字节；放不下时
+# 编译器让每个运算原地覆盖其最后一次读取的输入：R·544 字节（双缓冲 R·1088）。1、2、4 行用独立的块即可，
+# 8 行原地计算可以放下（8704 字节），16、32 行（原地也需 17 408 字节）溢出。
 
 # %%
 import pypto as pt
@@ -67,21 +69,27 @@ for row in sweep.rows:
         # A refused shape names the memory it overflows.
         assert "UB" in row["error"], row["error"]
     print(row["vec_tile"], row["cycles"], row["bound"], row["error"])
-# The UB need derived above: R·1056 B per copy of the buffers, two copies when a core runs two or
-# more of the 64 / R units (2 cores); the shapes up to 16 384 B fit, the others name the overflow.
+# The UB need derived above: R·1056 B per copy with separate tiles, R·544 B in place, two copies
+# when a core runs two or more of the 64 / R units (2 cores); the shapes whose in-place need fits
+# 16 384 B run, the others name the overflow.
 UB_BYTES = 16 * 1024
 fitting_rows = []
 for row in sweep.rows:
     rows_per_tile = row["vec_tile"][0]
     units_per_core = (ROWS // rows_per_tile + 1) // 2
-    need = min(2, units_per_core) * rows_per_tile * 1056
+    copies = min(2, units_per_core)
+    need = copies * rows_per_tile * 1056
+    if need > UB_BYTES:
+        need = copies * rows_per_tile * 544
     if need <= UB_BYTES:
         assert row["error"] is None and row["peak_ub_bytes"] == need, (row, need)
         fitting_rows.append(rows_per_tile)
     else:
         assert "UB overflow" in row["error"] and ("need " + str(need) + " bytes") in row["error"], (row, need)
-assert fitting_rows == [1, 2, 4], fitting_rows
-# The largest fitting tile moves x in the fewest transfers (16 of 2 KiB each way): the best shape.
+assert fitting_rows == [1, 2, 4, 8], fitting_rows
+# 8 rows fits only in place, where the next tile's load into a buffer waits for the store out of
+# it; the largest tile with separate loaded and computed tiles (4 rows: 16 transfers of 2 KiB each
+# way, all overlapping) is the best shape.
 assert best["vec_tile"] == [4, COLS], best
 assert sweep.best["cycles"] == best["cycles"] and sweep.best["vec_tile"] == best["vec_tile"]
 # A single-row tile moves 512 B per transfer: the most start-up latency per byte, the slowest shape.

@@ -7,14 +7,17 @@
 //!   broadcasting, the seeded generator, the SIMD kernels.
 //! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
-//! - [`lang`] (→ autograd, tensor) — the tile script language: `lang::syntax` (lexer, parser, AST,
-//!   diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto` module).
+//! - [`lang`] (→ autograd, tile, npu, tensor) — the tile script language: `lang::syntax` (lexer,
+//!   parser, AST, diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto`
+//!   module); a kernel call is recorded as `tile::TileWork` and handed to the compiler and simulator.
 //! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
 //!   notebook files (`.py` with `# %%` cells, `.ipynb`).
-//! - [`tile`] (→ tensor) — tile programs as plain data: pipes, memories, buffers, set/wait flags,
-//!   the program builder, ready-made element-wise / reduction / matmul programs.
+//! - [`tile`] (→ tensor) — the kernel compiler as plain-data stages (DESIGN §3.1): `TileWork` (units
+//!   of typed steps on tiles) → memory planning (`memory`: loads sunk, cuts through GM workspaces) →
+//!   tile expansion (`expand`, `expand_cube`: vec and cube tile grids into tasks) → scheduling over
+//!   cores (`schedule`) → per-core `TileProgram`s (`lower`: UB slots, flags from data, cube staging).
 //! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
-//!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
+//!   event-driven timing model, functional execution, `Trace`, `Summary`, Chrome trace export.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
 //! - `bin/tilelab` — the command-line interface.
 

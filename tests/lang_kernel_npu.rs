@@ -103,7 +103,7 @@ fn swish_values_and_gradient_come_from_the_npu_run() {
     );
     let lines: Vec<&str> = report.stdout.lines().collect();
     assert_eq!(lines[0], "True");
-    assert_eq!(lines[1], "analytic: forward and registered backward on the simulated NPU teaching; numerical: central differences in f64 on the CPU");
+    assert_eq!(lines[1], "analytic: forward and registered backward on the simulated NPU Ascend910B2; numerical: central differences in f64 on the CPU");
 }
 
 #[test]
@@ -183,6 +183,8 @@ fn jit_outputs_are_written_in_place_with_lines_in_the_trace() {
     let mut peaks = Vec::new();
     for buffers in [1, 2] {
         let mut session = Session::new();
+        // The two-core teaching chip: each core runs several units, so a second copy is used.
+        run(&mut session, "import pypto as pt\npt.npu.use('teaching')");
         run(&mut session, &JIT.replace("BUFFERS", &buffers.to_string()));
         let result =
             run(&mut session, "x = pt.randn([60, 64], seed=10)\nout = pt.full([60, 64], -7.0)\nscale_rows(x, out)");
@@ -371,7 +373,7 @@ fn a_tile_too_large_for_ub_is_reported_at_its_line_without_a_second_line_number(
     let mut session = Session::new();
     run(
         &mut session,
-        "import pypto as pt\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)",
+        "import pypto as pt\npt.npu.use('teaching')\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)",
     );
     // Line 4 of this cell sets the tile.
     let result = session.run_cell("@pt.kernel\ndef grad_from_saved(x, s, grad_output):\n    # three inputs\n    pt.set_vec_tile_shapes(8, 64)\n    return grad_output * s * (1 + 1.5 * x * (1 - s))\ndx = grad_from_saved(x, s, g)");

@@ -207,13 +207,13 @@ fn a_schedule_is_displayed_with_its_summary_and_trace() {
 
 #[test]
 fn a_cube_tile_that_overflows_l1_is_an_error_at_its_set_cube_tile_shapes_line() {
-    let setup = "@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([64, 128], [64, 128], [64, 128])\n    return pt.matmul(a, b)\na = pt.randn([128, 128], dtype=pt.DT_FP16)";
+    let setup = "pt.npu.use('teaching')\n@pt.kernel\ndef mm(a, b):\n    pt.set_cube_tile_shapes([64, 128], [64, 128], [64, 128])\n    return pt.matmul(a, b)\na = pt.randn([128, 128], dtype=pt.DT_FP16)";
     let mut session = session_with(setup);
     let error =
         session.run_cell("pt.schedule(mm, a, a)").error().cloned().expect("the tiles overflow teaching's 64 KiB L1");
     assert_eq!(error.code, "runtime/tile-shape");
-    // Line 1 is `import pypto as pt`, so set_cube_tile_shapes is line 4 of the setup cell.
-    assert_eq!((error.cell, error.line), (1, 4), "{error:?}");
+    // Lines 1-2 are `import pypto as pt` and `pt.npu.use(...)`: set_cube_tile_shapes is line 5.
+    assert_eq!((error.cell, error.line), (1, 5), "{error:?}");
     // Double-buffered fp16 L1 tiles: 2 × (128×128 of a + 128×128 of b) × 2 bytes = 131072 bytes.
     assert!(error.message.contains("L1") && error.message.contains("131072"), "{}", error.message);
 }

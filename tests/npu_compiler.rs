@@ -105,20 +105,22 @@ fn printed_number(result: &tilelab::session::CellResult) -> f64 {
 
 #[test]
 fn a_jit_kernel_without_a_loop_is_tiled_over_cores() {
-    // `out[:] = x + y` on 512 × 512 with a 64 × 512 vec tile: 8 tiles, each its own task.
+    // `out[:] = x + y` on 512 × 512 fp16 with a 64 × 512 vec tile: 8 tiles, each its own task on
+    // the default chip (Ascend910B2). Per task x and y (64 KiB each), the sum written over x.
     let mut session = Session::new();
     run(
         &mut session,
         "import pypto as pt\n\
          @pt.frontend.jit\n\
          def add(x, y, out):\n    pt.set_vec_tile_shapes(64, 512)\n    out[:] = x + y\n\
-         x = pt.randn([512, 512], seed=1)\ny = pt.randn([512, 512], seed=2)\nout = pt.zeros([512, 512])\n\
+         x = pt.cast(pt.randn([512, 512], seed=1), pt.DT_FP16)\ny = pt.cast(pt.randn([512, 512], seed=2), pt.DT_FP16)\n\
+         out = pt.zeros([512, 512], dtype=pt.DT_FP16)\n\
          s = pt.schedule(add, x, y, out)\n",
     );
     let cores = printed_number(&run(&mut session, "print(s.cores_used)"));
     assert!(cores >= 8.0, "8 tiles ran on {cores} cores");
-    // The values are the CPU's x + y exactly (one f32 add per element on both sides).
-    let error = printed_number(&run(&mut session, "print(pt.amax(pt.abs(out - (x + y))).item())"));
+    // The values are the CPU's x + y exactly (f32 add, rounded to fp16, on both sides).
+    let error = printed_number(&run(&mut session, "print(pt.amax(pt.abs(pt.cast(out - (x + y), pt.DT_FP32))).item())"));
     assert_eq!(error, 0.0);
 }
 
@@ -144,4 +146,312 @@ fn a_bf16_copy_fits_ub_double_buffered_by_working_in_place() {
         "print(pt.amax(pt.abs(pt.cast(out, pt.DT_FP32) - pt.cast(x, pt.DT_FP32))).item())",
     ));
     assert_eq!(error, 0.0);
+}
+
+mod chains {
+    //! Random element-wise chains (with an optional row reduction broadcast back, as a softmax
+    //! does) on random tensor and vec tile shapes: the compiled plan's values equal the same ops on
+    //! whole tensors (the CPU reference path), and the planned UB need is the live bytes at the peak.
+    use super::npu_lowering_support::{self as support, region, tensor, UnitBuilder};
+    use proptest::prelude::*;
+    use tilelab::npu::{allocate_gm, execute, NpuConfig};
+    use tilelab::tensor::{BinaryOp, DType, ReduceOp, SliceSpec, Tensor, UnaryOp};
+    use tilelab::tile::{
+        lower_work, BufferId, Memory, TileOp, TileProgram, TileWork, WorkOperand, WorkSettings, WorkStep,
+    };
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Unary(UnaryOp),
+        WithY(BinaryOp),
+        WithScalar(BinaryOp, f64),
+        MinusRowMax,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            prop::sample::select(vec![UnaryOp::Exp, UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Abs, UnaryOp::Neg])
+                .prop_map(Op::Unary),
+            prop::sample::select(vec![BinaryOp::Add, BinaryOp::Mul, BinaryOp::Sub, BinaryOp::Maximum])
+                .prop_map(Op::WithY),
+            (prop::sample::select(vec![BinaryOp::Add, BinaryOp::Mul]), -2.0f64..2.0)
+                .prop_map(|(op, scalar)| Op::WithScalar(op, scalar)),
+            Just(Op::MinusRowMax),
+        ]
+    }
+
+    /// The buffers an instruction reads and the one it writes (UB bookkeeping of the test).
+    fn buffers(op: &TileOp) -> (Vec<BufferId>, Option<BufferId>) {
+        match op {
+            TileOp::CopyIn { destination, .. } => (vec![], Some(*destination)),
+            TileOp::CopyOut { source, .. } | TileOp::CopyOutAccumulate { source, .. } => (vec![*source], None),
+            TileOp::Unary { input, output, .. }
+            | TileOp::Cast { input, output, .. }
+            | TileOp::Clip { input, output, .. }
+            | TileOp::ReduceDims { input, output, .. }
+            | TileOp::Reduce { input, output, .. }
+            | TileOp::ScalarBinary { input, output, .. } => (vec![*input], Some(*output)),
+            TileOp::Binary { lhs, rhs, output, .. } | TileOp::BroadcastBinary { lhs, rhs, output, .. } => {
+                (vec![*lhs, *rhs], Some(*output))
+            }
+            TileOp::Move { source, destination, .. } | TileOp::MoveTransposed { source, destination, .. } => {
+                (vec![*source], Some(*destination))
+            }
+            TileOp::Mmad { a, b, c, .. } => (vec![*a, *b], Some(*c)),
+            TileOp::Scalar { .. } => (vec![], None),
+        }
+    }
+
+    /// The most UB bytes holding live values at once: a buffer holds a live value from the
+    /// instruction that writes it to the last one that reads that value (an op that overwrites its
+    /// own input holds the buffer once).
+    fn live_peak(program: &TileProgram, alignment: u64) -> u64 {
+        let count = program.instructions.len();
+        let mut live = vec![0u64; count];
+        for (id, buffer) in program.buffers.iter().enumerate().filter(|(_, buffer)| buffer.memory == Memory::Ub) {
+            let id = BufferId(id as u32);
+            let mut held = vec![false; count];
+            let mut written: Option<usize> = None;
+            for (index, instruction) in program.instructions.iter().enumerate() {
+                let (reads, write) = buffers(&instruction.op);
+                if let (true, Some(from)) = (reads.contains(&id), written) {
+                    held[from..=index].iter_mut().for_each(|flag| *flag = true);
+                }
+                if write == Some(id) {
+                    written = Some(index);
+                    held[index] = true;
+                }
+            }
+            for (slot, flag) in live.iter_mut().zip(held) {
+                if flag {
+                    *slot += buffer.bytes(alignment);
+                }
+            }
+        }
+        live.into_iter().max().unwrap_or(0)
+    }
+
+    fn whole(shape: &[usize]) -> Vec<SliceSpec> {
+        shape.iter().map(|&size| SliceSpec::full(size)).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+        #[test]
+        fn compiled_chains_match_the_reference_and_plan_ub_tightly(
+            rows in 1usize..70,
+            columns in prop::sample::select(vec![8usize, 40, 64, 128]),
+            tile_rows in prop::sample::select(vec![1usize, 4, 8, 16]),
+            tile_columns in prop::sample::select(vec![8usize, 16, 32, 64]),
+            ops in prop::collection::vec(op(), 1..7),
+        ) {
+            let shape = [rows, columns];
+            let mut unit = UnitBuilder::default();
+            let x = unit.load(0, &[0, 0], &shape, &shape, DType::F32);
+            let y = unit.load(1, &[0, 0], &shape, &shape, DType::F32);
+            let config = NpuConfig::preset("Ascend910B2").unwrap();
+            let gm_inputs = [Tensor::randn(&shape, DType::F32, Some(11)).unwrap(), Tensor::randn(&shape, DType::F32, Some(12)).unwrap()];
+            let mut reference = gm_inputs[0].clone();
+            let mut current = x;
+            let mut reduces = false;
+            for op in &ops {
+                let output = unit.like(current, DType::F32);
+                match op {
+                    Op::Unary(op) => {
+                        unit.step(WorkStep::Unary { op: *op, input: current, output });
+                        reference = reference.unary(*op).unwrap();
+                    }
+                    Op::WithY(op) => {
+                        unit.step(WorkStep::Binary { op: *op, lhs: WorkOperand::Tile(current), rhs: WorkOperand::Tile(y), output });
+                        reference = reference.binary(*op, &gm_inputs[1]).unwrap();
+                    }
+                    Op::WithScalar(op, scalar) => {
+                        unit.step(WorkStep::Binary { op: *op, lhs: WorkOperand::Tile(current), rhs: WorkOperand::Scalar(*scalar), output });
+                        reference = reference.binary(*op, &Tensor::scalar(*scalar, DType::F32)).unwrap();
+                    }
+                    Op::MinusRowMax => {
+                        reduces = true;
+                        let top = unit.value(&[rows, 1], &[rows, 1], DType::F32);
+                        unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: current, dims: vec![1], output: top });
+                        unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs: WorkOperand::Tile(current), rhs: WorkOperand::Tile(top), output });
+                        let row_max = reference.reduce(ReduceOp::Amax, Some(&[1]), true).unwrap();
+                        reference = reference.binary(BinaryOp::Sub, &row_max).unwrap();
+                    }
+                }
+                current = output;
+            }
+            unit.step(WorkStep::Store { input: current, region: region(2, &[0, 0], &shape), accumulate: false });
+            let work = TileWork {
+                name: "chain".into(),
+                tensors: vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32), tensor("out", &shape, DType::F32)],
+                units: vec![unit.unit],
+                // One buffer copy: a core's tasks then run one after another in UB, so the buffers
+                // live in program order are the buffers live in time.
+                settings: WorkSettings { vec_buffers: 1, vec_tile: Some(vec![tile_rows, tile_columns]), vec_tile_line: Some(7), ..WorkSettings::default() },
+            };
+            let plan = lower_work(&work, &support::target(&config)).unwrap();
+            let gm = allocate_gm(&plan).unwrap();
+            for (slot, input) in gm.iter().zip(&gm_inputs) {
+                slot.assign_slice(&whole(&shape), input).unwrap();
+            }
+            execute(&plan, &gm).unwrap();
+            let (actual, expected) = (gm[2].to_f64_vec(), reference.to_f64_vec());
+            for (index, (a, e)) in actual.iter().zip(&expected).enumerate() {
+                prop_assert!((a - e).abs() <= 1e-5 + 1e-5 * e.abs(), "[{}]: {} vs {} ({:?})", index, a, e, ops);
+            }
+            for program in &plan.programs {
+                let declared: u64 = program.buffers.iter().filter(|buffer| buffer.memory == Memory::Ub).map(|buffer| buffer.bytes(config.ub_alignment)).sum();
+                let peak = live_peak(program, config.ub_alignment);
+                prop_assert!(declared >= peak);
+                // One tile shape and dtype (no reduction column): every slot is live at the peak.
+                if !reduces {
+                    prop_assert_eq!(declared, peak, "{:?}", ops);
+                }
+            }
+        }
+    }
+}
+
+mod stages {
+    //! One test per compiler stage, on units built by hand.
+    use super::npu_lowering_support::{region, tensor, UnitBuilder};
+    use tilelab::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
+    use tilelab::tile::{
+        cut_unit, expand_work, sink_loads, CubeTiles, TileWork, WorkOperand, WorkSettings, WorkStep, WorkUnit,
+    };
+
+    fn work(units: Vec<WorkUnit>, shape: &[usize], settings: WorkSettings) -> TileWork {
+        TileWork {
+            name: "k".into(),
+            tensors: vec![tensor("x", shape, DType::F32), tensor("out", shape, DType::F32)],
+            units,
+            settings,
+        }
+    }
+
+    fn vec_tile(tile: &[usize]) -> WorkSettings {
+        WorkSettings { vec_tile: Some(tile.to_vec()), ..WorkSettings::default() }
+    }
+
+    fn loads(unit: &WorkUnit) -> Vec<(Vec<usize>, Vec<usize>)> {
+        unit.steps
+            .iter()
+            .filter_map(|located| match &located.step {
+                WorkStep::Load { region, .. } => Some((region.offsets.clone(), region.shape.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `out = exp(x)` on a `[rows, 256]` tile of which `valid_rows` are valid.
+    fn exp_unit(valid_rows: usize) -> WorkUnit {
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[0, 0], &[256, 256], &[valid_rows, 256], DType::F32);
+        let y = unit.like(x, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: y });
+        unit.step(WorkStep::Store { input: y, region: region(1, &[0, 0], &[valid_rows, 256]), accumulate: false });
+        unit.unit
+    }
+
+    #[test]
+    fn expansion_cuts_a_unit_into_vec_tiles_and_skips_empty_ones() {
+        // 256 × 256 by 128 × 128: four tasks, each loading and storing its own quarter.
+        let expanded = expand_work(&work(vec![exp_unit(256)], &[256, 256], vec_tile(&[128, 128]))).unwrap();
+        assert_eq!(expanded.units.len(), 4);
+        let corners: Vec<_> = expanded.units.iter().map(|unit| loads(unit)[0].clone()).collect();
+        assert_eq!(
+            corners,
+            vec![
+                (vec![0, 0], vec![128, 128]),
+                (vec![0, 128], vec![128, 128]),
+                (vec![128, 0], vec![128, 128]),
+                (vec![128, 128], vec![128, 128])
+            ]
+        );
+        // 130 valid rows: the second row of tiles holds 2 valid rows; nothing else changes.
+        let ragged = expand_work(&work(vec![exp_unit(130)], &[256, 256], vec_tile(&[64, 128]))).unwrap();
+        assert_eq!(ragged.units.len(), 3 * 2, "rows 0-63, 64-127, 128-129 in two columns; rows 130-255 skipped");
+        assert_eq!(loads(&ragged.units[4]), vec![(vec![128, 0], vec![2, 128])]);
+        // A tile as large as the unit leaves it whole.
+        let whole = expand_work(&work(vec![exp_unit(256)], &[256, 256], vec_tile(&[256, 256]))).unwrap();
+        assert_eq!(whole.units.len(), 1);
+    }
+
+    #[test]
+    fn a_reduction_across_tiles_joins_them_into_one_task_with_a_running_sum() {
+        // out[1, 128] = Σ_rows x[256, 128] by 128 × 128 tiles: one task, two partial sums added.
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[0, 0], &[256, 128], &[256, 128], DType::F32);
+        let sum = unit.value(&[1, 128], &[1, 128], DType::F32);
+        unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: x, dims: vec![0], output: sum });
+        unit.step(WorkStep::Store { input: sum, region: region(1, &[0, 0], &[1, 128]), accumulate: false });
+        let expanded = expand_work(&work(vec![unit.unit], &[256, 128], vec_tile(&[128, 128]))).unwrap();
+        assert_eq!(expanded.units.len(), 1);
+        let task = &expanded.units[0];
+        let reduces = task.steps.iter().filter(|located| matches!(located.step, WorkStep::Reduce { .. })).count();
+        let adds = task
+            .steps
+            .iter()
+            .filter(|located| matches!(located.step, WorkStep::Binary { op: BinaryOp::Add, .. }))
+            .count();
+        assert_eq!((reduces, adds), (2, 1));
+        assert_eq!(loads(task), vec![(vec![0, 0], vec![128, 128]), (vec![128, 0], vec![128, 128])]);
+    }
+
+    #[test]
+    fn a_matmul_is_cut_by_the_l1_cube_tile() {
+        // [256, 64] · [64, 512] by mL1 = 128, nL1 = 256: four output tiles, each with its strips.
+        let mut unit = UnitBuilder::default();
+        let a = unit.load(0, &[0, 0], &[256, 64], &[256, 64], DType::F16);
+        let b = unit.load(1, &[0, 0], &[64, 512], &[64, 512], DType::F16);
+        let c = unit.value(&[256, 512], &[256, 512], DType::F32);
+        unit.step(WorkStep::Matmul { a, b, a_transposed: false, b_transposed: false, output: c });
+        unit.step(WorkStep::Store { input: c, region: region(2, &[0, 0], &[256, 512]), accumulate: false });
+        let tiles = CubeTiles { m: [128, 128], k: [64, 64], n: [256, 256] };
+        let settings = WorkSettings { cube_tiles: Some(tiles), ..WorkSettings::default() };
+        let mut cube_work = work(vec![unit.unit], &[256, 512], settings);
+        cube_work.tensors.push(tensor("c", &[256, 512], DType::F32));
+        let expanded = expand_work(&cube_work).unwrap();
+        assert_eq!(expanded.units.len(), 4);
+        assert_eq!(loads(&expanded.units[3]), vec![(vec![128, 0], vec![128, 64]), (vec![0, 256], vec![64, 256])]);
+    }
+
+    #[test]
+    fn loads_sink_to_their_first_reader_and_cuts_go_through_a_workspace() {
+        // load x; load y; e = exp(x); s = e + y; store s. Sinking moves `load y` below `exp`.
+        let mut unit = UnitBuilder::default();
+        let x = unit.load(0, &[0, 0], &[8, 8], &[8, 8], DType::F32);
+        let y = unit.load(0, &[8, 0], &[8, 8], &[8, 8], DType::F32);
+        let e = unit.like(x, DType::F32);
+        unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: x, output: e });
+        let s = unit.like(x, DType::F32);
+        unit.step(WorkStep::Binary {
+            op: BinaryOp::Add,
+            lhs: WorkOperand::Tile(e),
+            rhs: WorkOperand::Tile(y),
+            output: s,
+        });
+        unit.step(WorkStep::Store { input: s, region: region(1, &[0, 0], &[8, 8]), accumulate: false });
+        let sunk = sink_loads(&unit.unit);
+        let kinds: Vec<&str> = sunk
+            .steps
+            .iter()
+            .map(|located| match located.step {
+                WorkStep::Load { .. } => "load",
+                WorkStep::Unary { .. } => "exp",
+                WorkStep::Binary { .. } => "add",
+                _ => "store",
+            })
+            .collect();
+        assert_eq!(kinds, vec!["load", "exp", "load", "add", "store"]);
+        // Cut before `add`: e (computed) is written to a new workspace right after `exp` and read
+        // back before `add`; y was loaded after the cut point already.
+        let mut tensors = vec![tensor("x", &[16, 8], DType::F32), tensor("out", &[8, 8], DType::F32)];
+        let (cut, boundary) = cut_unit("k", &sunk, 3, &mut tensors);
+        assert_eq!(tensors.len(), 3, "one workspace");
+        assert!(matches!(cut.steps[2].step, WorkStep::Store { region: ref r, .. } if r.tensor.0 == 2));
+        assert!(cut.steps[boundary..]
+            .iter()
+            .any(|located| matches!(&located.step, WorkStep::Load { region, .. } if region.tensor.0 == 2)));
+    }
 }

@@ -267,7 +267,11 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid) -> Result<Vec<WorkUnit>, TileError>
 /// A cell whose every cut load has nothing valid in it does no work (a ragged tile's padding).
 fn empty_cell(unit: &WorkUnit, grid: &Grid, cell: &[usize]) -> bool {
     let mut loads = unit.steps.iter().filter_map(|located| match &located.step {
-        WorkStep::Load { output, .. } if !grid.per_task(&unit.values[output.0 as usize]) => Some(*output),
+        WorkStep::Load { output, .. }
+            if (0..grid.space.len()).any(|dim| grid.cut(&unit.values[output.0 as usize], dim)) =>
+        {
+            Some(*output)
+        }
         _ => None,
     });
     let mut any = false;

@@ -81,7 +81,7 @@ pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Res
     for task in tasks.iter().take(2) {
         let mut single = TileWork { units: vec![task.clone()], ..work.clone() };
         single.settings.vec_buffers = 1;
-        let plan = super::lower::lower_work(&single, target)?;
+        let plan = super::lower::lower_work(&single, target, true)?;
         for program in &plan.programs {
             let bytes = program
                 .buffers
@@ -123,12 +123,25 @@ pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTen
         values.push(tile.clone());
         renamed.insert(value, fresh);
         let made_by = &unit.steps[producer[&value]];
+        let loaded_input = |input: &ValueId| match producer.get(input).map(|&index| &unit.steps[index]) {
+            Some(LocatedStep { step: WorkStep::Load { region, .. }, line }) => Some((region.clone(), *line)),
+            _ => None,
+        };
         match &made_by.step {
             WorkStep::Load { region, .. } => {
                 reloads.push(LocatedStep {
                     step: WorkStep::Load { region: region.clone(), output: fresh },
                     line: made_by.line,
                 });
+            }
+            // A cast of a loaded tile is cheaper to redo (load the narrow tile again, convert) than
+            // to write out and read back at its wider dtype.
+            WorkStep::Cast { input, .. } if loaded_input(input).is_some() => {
+                let (region, line) = loaded_input(input).expect("checked above");
+                let narrow = ValueId(values.len() as u32);
+                values.push(unit.values[input.0 as usize].clone());
+                reloads.push(LocatedStep { step: WorkStep::Load { region, output: narrow }, line });
+                reloads.push(LocatedStep { step: WorkStep::Cast { input: narrow, output: fresh }, line: made_by.line });
             }
             _ => {
                 // Written out as soon as it is made, so its last read before the cut may overwrite it.
@@ -199,13 +212,21 @@ pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork,
     let mut planned = TileWork { units: Vec::with_capacity(work.units.len()), ..work.clone() };
     // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
     let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    // A core that runs several tasks alternates `vec_buffers` copies of their buffers: each task
+    // then has that share of UB.
+    let mut tasks = 0;
+    for unit in &work.units {
+        tasks += super::expand::expand_unit_tasks(work, unit)?.len();
+    }
+    let copies = if tasks > target.vector_cores { work.settings.vec_buffers.max(1) as u64 } else { 1 };
+    let budget = target.ub_bytes / copies;
     for unit in &work.units {
         let unit = sink_loads(unit);
         let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
         let cuts = match known_cuts.get(&signature) {
             Some(cuts) => cuts.clone(),
             None => {
-                let cuts = find_cuts(&planned, &unit, target)?;
+                let cuts = find_cuts(&planned, &unit, target, budget)?;
                 known_cuts.insert(signature, cuts.clone());
                 cuts
             }
@@ -231,25 +252,29 @@ fn apply_cuts(name: &str, unit: WorkUnit, cuts: &[usize], tensors: &mut Vec<GmTe
 /// Where to cut `unit` so that every part fits UB: each part is the longest run of steps that
 /// still fits once its live values are written out. Empty when the unit fits whole, or when even
 /// one step does not fit (the capacity check then reports it).
-fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Result<Vec<usize>, TileError> {
-    if ub_need(work, unit, target)? <= target.ub_bytes {
+fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget, budget: u64) -> Result<Vec<usize>, TileError> {
+    /// More cuts than this and the unit is better reported than split into slivers.
+    const MOST_CUTS: usize = 16;
+    if ub_need(work, unit, target)? <= budget {
         return Ok(Vec::new());
     }
     let mut cuts = Vec::new();
     let mut tensors = work.tensors.clone();
     let mut rest = unit.clone();
-    loop {
+    while cuts.len() < MOST_CUTS {
         let trial = TileWork { tensors: tensors.clone(), ..work.clone() };
-        if ub_need(&trial, &rest, target)? <= target.ub_bytes {
+        if ub_need(&trial, &rest, target)? <= budget {
             return Ok(cuts);
         }
         let mut best = None;
-        for cut in 1..rest.steps.len() {
+        // A part must compute something (a part of loads only would make no progress).
+        let first_compute = rest.steps.iter().position(|located| !matches!(located.step, WorkStep::Load { .. }));
+        for cut in first_compute.map_or(usize::MAX, |index| index + 1)..rest.steps.len() {
             let mut scratch = tensors.clone();
             let (candidate, boundary) = cut_unit(&work.name, &rest, cut, &mut scratch);
             let prefix = WorkUnit { values: candidate.values.clone(), steps: candidate.steps[..boundary].to_vec() };
             let fits = ub_need(&TileWork { tensors: scratch.clone(), ..work.clone() }, &prefix, target)
-                .is_ok_and(|bytes| bytes <= target.ub_bytes);
+                .is_ok_and(|bytes| bytes <= budget);
             if fits {
                 best = Some((cut, candidate, boundary, scratch));
             } else if best.is_some() {
@@ -261,6 +286,8 @@ fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Resul
         tensors = scratch;
         rest = WorkUnit { values: candidate.values, steps: candidate.steps[boundary..].to_vec() };
     }
+    // No partition fits: the unit stays whole, and the capacity check reports its working set.
+    Ok(Vec::new())
 }
 
 /// A step's kind without its regions (iterations differ only in where they read and write).

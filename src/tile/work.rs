@@ -141,5 +141,16 @@ pub struct LoweringTarget {
 /// Lowers `work` to one tile program per core used on `target`.
 pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
     let planned = super::memory::plan_memory(work, target)?;
-    super::lower::lower_work(&super::expand::expand_work(&planned)?, target)
+    let expanded = super::expand::expand_work(&planned)?;
+    // Separate slots for loaded and computed tiles overlap better; in place when that does not fit.
+    let plan = super::lower::lower_work(&expanded, target, false)?;
+    let fits = plan.programs.iter().all(|program| {
+        let ub = program.buffers.iter().filter(|buffer| buffer.memory == super::program::Memory::Ub);
+        ub.map(|buffer| buffer.bytes(target.ub_alignment)).sum::<u64>() <= target.ub_bytes
+    });
+    if fits {
+        Ok(plan)
+    } else {
+        super::lower::lower_work(&expanded, target, true)
+    }
 }

@@ -309,22 +309,29 @@ def softmax_case():
         probe("pt.amax(y).item()", y.max(), 1e-5, 0.0, "largest probability"),
     ]
     # The sweep's UB need for R rows per tile on the `teaching` chip (2 cores, 16 KiB UB, f32):
-    # per unit the loaded x tile (R*128*4 B), one computed tile reused by x - m, exp and the
-    # quotient, and one [R, 1] column (max, then sum) padded to 32 B: R*1056 B. A core with two or
-    # more of the 64/R units keeps two copies (double buffering). A shape fits iff need <= 16384.
+    # per unit the loaded x tile (R*128*4 B), one computed tile that x - m, exp and the quotient
+    # reuse, and one [R, 1] column (max, then sum) padded to 32 B: R*1056 B, as long as that fits;
+    # otherwise the computed values overwrite the loaded tile in place (each op reads its input for
+    # the last time): R*544 B. A core with two or more of the 64/R units keeps two copies (double
+    # buffering). A shape fits iff the in-place need <= 16384.
     sweep_rows = [1, 2, 4, 8, 16, 32]
     cores, ub_bytes = 2, 16 * 1024
-    needs = [min(2, -(-(64 // r) // cores)) * r * (128 * 4 + 128 * 4 + 8 * 4) for r in sweep_rows]
+    copies = [min(2, -(-(64 // r) // cores)) for r in sweep_rows]
+    separate = [c * r * (128 * 4 + 128 * 4 + 8 * 4) for c, r in zip(copies, sweep_rows)]
+    in_place = [c * r * (128 * 4 + 8 * 4) for c, r in zip(copies, sweep_rows)]
+    needs = [s if s <= ub_bytes else p for s, p in zip(separate, in_place)]
     fits = [need <= ub_bytes for need in needs]
     fitting = [(r, need) for r, need, fit in zip(sweep_rows, needs, fits) if fit]
     fits_expr = "[" + ", ".join('sweep.rows[%d]["error"] is None' % i for i in range(len(sweep_rows))) + "]"
     ub_expr = "[" + ", ".join('sweep.rows[%d]["peak_ub_bytes"]' % i for i, fit in enumerate(fits) if fit) + "]"
     schedule_probes = [
         probe("best_schedule.gm_bytes_read + worst_schedule.gm_bytes_written", 2 * 64 * 128 * 4, 0.0, 0.0, "x read once, y written once"),
-        probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, twice when double-buffered) fits 16 KiB"),
+        probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, or R*544 B in place; twice when double-buffered) fits 16 KiB"),
         probe(ub_expr, np.array([need for _, need in fitting], dtype=np.float64), 0.0, 0.0, "peak UB bytes of the fitting shapes"),
-        # The largest fitting tile needs the fewest transfers, the smallest the most.
-        probe('[best["vec_tile"][0], worst["vec_tile"][0]]', np.array([fitting[-1][0], fitting[0][0]], dtype=np.float64), 0.0, 0.0, "best = largest fitting tile, worst = 1 row"),
+        # The largest tile that fits with separate loaded and computed tiles needs the fewest
+        # transfers that still overlap (in place, a tile's load waits for the store out of the same
+        # buffer); the smallest tile needs the most transfers.
+        probe('[best["vec_tile"][0], worst["vec_tile"][0]]', np.array([max(r for r, s in zip(sweep_rows, separate) if s <= ub_bytes), fitting[0][0]], dtype=np.float64), 0.0, 0.0, "best = largest tile fitting without in-place reuse, worst = 1 row"),
     ]
     return {"probes": probes, "schedule_probes": schedule_probes}
 

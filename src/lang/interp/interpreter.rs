@@ -135,7 +135,7 @@ impl Interpreter {
             gradients: RefCell::new(HashMap::new()),
             kernel_frames: RefCell::new(Vec::new()),
             kernel_runs: RefCell::new(Vec::new()),
-            npu_preset: RefCell::new("teaching".to_string()),
+            npu_preset: RefCell::new("Ascend910B2".to_string()),
             cell_lines: RefCell::new(HashMap::new()),
             schedules: RefCell::new(Vec::new()),
             fallback_warned: RefCell::new(Default::default()),

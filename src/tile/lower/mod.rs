@@ -111,7 +111,9 @@ fn plan_handoffs(
 }
 
 /// Lowers `work` to one tile program per core used on `target`.
-pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
+/// Lowers `work` with separate slots for copied and computed UB tiles, or `in_place` with shared ones
+/// (see `unit`).
+pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: bool) -> Result<KernelPlan, TileError> {
     check_settings(work)?;
     let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
     let mut tensors = work.tensors.clone();
@@ -127,7 +129,7 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<Ker
     for (side, cores, units) in sides {
         let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
         for assigned in assign(&costs, cores) {
-            let mut state = CoreState::new(work, side);
+            let mut state = CoreState::new(work, side, in_place);
             for position in assigned {
                 let index = units[position];
                 unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;

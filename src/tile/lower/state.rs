@@ -44,14 +44,17 @@ pub(super) struct CoreState<'a> {
     pub side: Side,
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
-    ub_buffers: HashMap<(Vec<usize>, DType, usize, usize), BufferId>,
+    /// Whether copy-filled and computed tiles share UB slots (an op may overwrite its dying input).
+    pub in_place: bool,
+    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
     rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
 impl<'a> CoreState<'a> {
     /// An empty program for `side`.
-    pub(super) fn new(work: &'a TileWork, side: Side) -> Self {
+    pub(super) fn new(work: &'a TileWork, side: Side, in_place: bool) -> Self {
         CoreState {
+            in_place,
             emitter: Emitter::new(),
             work,
             side,
@@ -66,15 +69,24 @@ impl<'a> CoreState<'a> {
         &self.work.settings
     }
 
-    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`. Units use
-    /// copy `unit % vec_buffers`, so with two copies unit i+1 loads into the copy unit i does not use.
-    pub(super) fn ub_buffer(&mut self, shape: &[usize], dtype: DType, slot: usize, copy: usize) -> BufferId {
-        let key = (shape.to_vec(), dtype, slot, copy);
+    /// The UB buffer of value slot `slot` of `shape`/`dtype` in n-buffer copy `copy`, among the
+    /// copy-filled tiles (`filled_by_copy`) or the others. Units use copy `unit % vec_buffers`, so
+    /// with two copies unit i+1 loads into the copy unit i does not use.
+    pub(super) fn ub_buffer(
+        &mut self,
+        shape: &[usize],
+        dtype: DType,
+        slot: usize,
+        filled_by_copy: bool,
+        copy: usize,
+    ) -> BufferId {
+        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
         if let Some(buffer) = self.ub_buffers.get(&key) {
             return *buffer;
         }
+        let role = if filled_by_copy { "in" } else { "ub" };
         let name = format!(
-            "ub{slot}_{}_{}_{copy}",
+            "{role}{slot}_{}_{}_{copy}",
             dtype.short_name(),
             shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         );

@@ -1,10 +1,14 @@
 //! One unit's steps into a core's program. UB tiles are allocated per value: a value takes a free
-//! slot of its shape and dtype when it is produced and gives it back after its last read, and an
-//! element-wise op may write over an input it reads for the last time (in place, as vector
-//! instructions allow dst = src), whether a copy or the vector unit filled that input. So a chain of
-//! any length needs only a few UB tiles and never leaves UB, and a loaded tile read back from a
-//! workspace reuses the slots the values before a cut gave back. Slots exist in `vec_buffers`
-//! copies; units alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+//! slot of its shape and dtype when it is produced and gives it back after its last read, so a chain
+//! of any length needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies;
+//! units alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+//!
+//! Two ways to share slots. By default tiles filled by a copy (GM loads, cube results) and tiles the
+//! vector unit computes draw from separate slots, like Ascend C's input and output queues: the next
+//! load into a slot then waits only for the vector unit's last read, not for a store. When that does
+//! not fit UB, the lowering runs again `in_place`: an element-wise op may write over any input it
+//! reads for the last time (vector instructions allow dst = src), which is what makes a 64×512 bf16
+//! copy fit double-buffered and what memory planning assumes when it decides where to cut.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -19,7 +23,9 @@ use super::emitter::Resource;
 use super::state::{CoreState, Handoff, Side};
 
 /// Shape, dtype and whether a copy (not the vector unit) fills the tile.
-type SlotKey = (Vec<usize>, DType);
+/// Shape, dtype, and whether the tile is filled by a copy (loads, cube results) while the lowering
+/// keeps those apart from computed tiles (see [`CoreState::in_place`]).
+type SlotKey = (Vec<usize>, DType, bool);
 
 /// Free slots per [`SlotKey`] for one unit.
 #[derive(Default)]
@@ -60,9 +66,14 @@ pub(super) fn lower_unit(
     // Staged matmul operands already copied out (vector side) / already waited for (cube side).
     let (mut staged_written, mut staged_waited) = (HashSet::new(), HashSet::new());
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
+    let in_place = core.in_place;
     let key = |value: ValueId| {
         let tile = &unit.values[value.0 as usize];
-        (tile.shape.clone(), tile.dtype)
+        let filled_by_copy = matches!(
+            unit.steps[facts.producer[value.0 as usize]].step,
+            WorkStep::Load { .. } | WorkStep::Matmul { .. }
+        );
+        (tile.shape.clone(), tile.dtype, filled_by_copy && !in_place)
     };
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
@@ -80,7 +91,7 @@ pub(super) fn lower_unit(
             if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
                 let slot_key = key(value);
                 let slot = slots.take(&slot_key);
-                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, copy);
+                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, slot_key.2, copy);
                 ub[value.0 as usize] = Some((slot, buffer));
                 output = Some(buffer);
             }

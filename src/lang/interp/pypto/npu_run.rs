@@ -94,7 +94,11 @@ pub(crate) fn work_of(
 ) -> Result<TileWork, Unsupported> {
     let settings = settings_of(interpreter, kernel, frame);
     match kernel.style {
-        KernelStyle::Jit => record_jit(&kernel.name, &frame.ops, arguments, settings),
+        KernelStyle::Jit => {
+            // The compiler expands the iterations by the vec tile (a sweep row's, if given).
+            let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
+            record_jit(&kernel.name, &frame.ops, arguments, WorkSettings { vec_tile, ..settings })
+        }
         KernelStyle::Functional => {
             let outputs = returned_tensors(result)?;
             let return_line =
@@ -108,7 +112,8 @@ pub(crate) fn work_of(
                 vec_tile: vec_tile.as_deref(),
                 return_line,
             };
-            record_auto(&call, settings)
+            // The recorder already cut the outputs by the vec tile: nothing is left to expand.
+            record_auto(&call, WorkSettings { vec_tile: None, ..settings })
         }
     }
 }
