@@ -289,12 +289,13 @@ print("all seven SwiGLU backward outputs match the golden sums of squares")
 # `pypto.schedule` runs a kernel once more and returns its tile schedule on the selected chip
 # (Ascend910B2: split cube and vector cores; the kernel calls above ran there too). The outputs are
 # fresh zero tensors so the accumulated gradients above stay as they are. Kernel b is vector work
-# and reads/writes BF16 [M, N] tensors once; w and x are cube work: their FLOPs are 2·2·M·K·N each,
-# and they read GM several times their inputs' size, because the block loops fetch an operand block
-# once per output block that needs it (x's columns once per n block in w, the weights' rows once
-# per row block in x).
-# 三个核的调度：b 为向量计算，每个张量只读写一次；w 和 x 为矩阵计算（各 2·2·M·K·N 次浮点运算），
-# 由于每个输出小块都要重新读取所需的操作数块，它们的 GM 读取量是输入大小的数倍。
+# and reads its three BF16 [M, N] inputs and writes its two outputs; w and x are cube work: their
+# FLOPs are 2·2·M·K·N each, and they read GM several times their inputs' size, because every
+# output-tile task streams the operand strips it needs (x's columns once per n tile in w, the
+# whole weights once per row tile in x). Kernel b reads and writes more than its tensors' size
+# too: the GM workspaces its chain was cut through (see kernel b).
+# 三个核的调度：b 为向量计算，除了输入输出，还有计算链被切开后经过的 GM 工作区的读写；w 和 x 为矩阵
+# 计算（各 2·2·M·K·N 次浮点运算），每个输出分块任务都要读取所需的操作数条带，GM 读取量是输入大小的数倍。
 
 # %%
 schedule_b = pt.schedule(swiglu_backward_b, dh, g, fc, pt.zeros_like(dg), pt.zeros_like(dfc), pt.zeros_like(db_g), pt.zeros_like(db_fc))
@@ -309,6 +310,10 @@ assert schedule_b.gm_bytes_read >= 3 * bf16_mn, schedule_b.gm_bytes_read
 assert schedule_b.gm_bytes_written >= 2 * bf16_mn, schedule_b.gm_bytes_written
 assert schedule_w.flops >= 2 * 2 * M * K * N and schedule_x.flops >= 2 * 2 * M * K * N
 assert schedule_b.pipe_busy["VECTOR"] > 0 and schedule_w.pipe_busy["CUBE"] > 0 and schedule_x.pipe_busy["CUBE"] > 0
+# The compiler spread b's column tasks (3 row tiles × N/128 columns of vec tiles: 24 at full size)
+# over as many vector cores.
+b_tasks = ((M + TILE_M_B - 1) // TILE_M_B) * ((N + VEC_N - 1) // VEC_N)
+assert schedule_b.cores_used == min(48, b_tasks), (schedule_b.cores_used, b_tasks)
 schedule_b
 
 # %%

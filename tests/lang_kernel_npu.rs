@@ -373,19 +373,19 @@ fn a_tile_too_large_for_ub_is_reported_at_its_line_without_a_second_line_number(
     let mut session = Session::new();
     run(
         &mut session,
-        "import pypto as pt\npt.npu.use('teaching')\nx = pt.randn([32, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([32, 64], seed=18)",
+        "import pypto as pt\npt.npu.use('teaching')\nx = pt.randn([64, 64], seed=17)\ns = pt.sigmoid(x)\ng = pt.randn([64, 64], seed=18)",
     );
-    // Line 4 of this cell sets the tile.
-    let result = session.run_cell("@pt.kernel\ndef grad_from_saved(x, s, grad_output):\n    # three inputs\n    pt.set_vec_tile_shapes(8, 64)\n    return grad_output * s * (1 + 1.5 * x * (1 - s))\ndx = grad_from_saved(x, s, g)");
-    let error = result.error().expect("an 8×64 tile overflows UB");
+    // Line 4 of this cell sets the tile: one 64×64 f32 tile is all of teaching's 16 KiB UB, so no
+    // op with two inputs fits however the compiler cuts the chain.
+    let result = session.run_cell("@pt.kernel\ndef grad_from_saved(x, s, grad_output):\n    # three inputs\n    pt.set_vec_tile_shapes(64, 64)\n    return grad_output * s * (1 + 1.5 * x * (1 - s))\ndx = grad_from_saved(x, s, g)");
+    let error = result.error().expect("a 64×64 tile overflows UB");
     assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
     assert_eq!((error.cell, error.line), (2, 4), "{error:?}");
     // The span names the line; a "(line N)" counted in the cell would disagree with a file's numbering.
     assert!(!error.message.contains("(line"), "{}", error.message);
-    // Three input tiles and two working tiles (1 − s and 1.5·x live at once), each in 2 n-buffer
-    // copies, of 8·64·4 bytes:
-    // 10 · 2048 = 20480 bytes > 16384 (the teaching preset's UB); the largest r×64 tile has
-    // 10 · r · 256 ≤ 16384, r = 6.
-    assert!(error.message.contains("20480") && error.message.contains("16384"), "{}", error.message);
-    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [6, 64]"), "{error:?}");
+    // One unit on one core (one buffer copy), lowered in place: g·s overwrites g, 1.5·x overwrites
+    // x, 1 − s overwrites s, and their product one of them: at most three 64·64·4 = 16384-byte
+    // tiles live, 49152 bytes > 16384; the largest r×64 tile has 3 · r · 256 ≤ 16384, r = 21.
+    assert!(error.message.contains("49152") && error.message.contains("16384"), "{}", error.message);
+    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [21, 64]"), "{error:?}");
 }

@@ -137,3 +137,44 @@ fn calibration_gemm_lands_near_the_measured_pto_sample() {
             && summary.pipe_busy["MTE1"] > summary.pipe_busy["FIXPIPE"]
     );
 }
+
+#[test]
+fn an_accumulating_store_reads_before_it_writes() {
+    // N copy-outs of one [1, 256] f32 row (1024 B) into the same GM row, plain or accumulating. An
+    // atomic add reads the row first: N · 1024 more bytes read, and each store takes at least the
+    // read's 1024 B at the UB→GM path rate longer (the row stays in L2 after the first access).
+    use tilelab::tile::{GmRegion, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp};
+    let config = NpuConfig::preset("Ascend910B2").unwrap();
+    let count = 8u64;
+    let run = |accumulate: bool| {
+        let mut builder = ProgramBuilder::new();
+        let row = builder.buffer("row", Memory::Ub, &[1, 256], DType::F32);
+        for _ in 0..count {
+            let destination = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 256] };
+            let op = if accumulate {
+                TileOp::CopyOutAccumulate { source: row, destination }
+            } else {
+                TileOp::CopyOut { source: row, destination }
+            };
+            builder.push(op, vec![], vec![]).unwrap();
+        }
+        let plan = KernelPlan {
+            name: "stores".into(),
+            tensors: vec![tensor("out", &[1, 256], DType::F32)],
+            programs: vec![builder.finish()],
+            cross_core_flags: 0,
+        };
+        simulate(&plan, &config).unwrap().summary
+    };
+    let (plain, atomic) = (run(false), run(true));
+    assert_eq!(plain.gm_bytes_read, 0);
+    assert_eq!(atomic.gm_bytes_read, count * 1024);
+    assert_eq!(atomic.gm_bytes_written, plain.gm_bytes_written);
+    let read_cycles = 1024.0 / config.ub_to_gm_bytes_per_cycle;
+    assert!(
+        atomic.cycles as f64 >= plain.cycles as f64 + (count - 1) as f64 * read_cycles,
+        "atomic {} vs plain {} cycles",
+        atomic.cycles,
+        plain.cycles
+    );
+}

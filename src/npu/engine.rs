@@ -245,7 +245,7 @@ impl Engine<'_> {
             self.totals.instructions += 1;
             match cost.cost {
                 Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
-                Cost::Gm { bytes, startup, path_bytes_per_cycle, write } => {
+                Cost::Gm { bytes, startup, path_bytes_per_cycle, write, read_first } => {
                     self.totals.startup_cycles[pipe] += startup;
                     let key = match &instruction.op {
                         TileOp::CopyIn { source, .. } => region_key(source),
@@ -257,8 +257,22 @@ impl Engine<'_> {
                     let hit = self.l2.access(key, bytes);
                     if write {
                         self.totals.gm_bytes_written += bytes;
+                        let mut delay = startup;
+                        if read_first {
+                            // An atomic add reads the region first: from L2 at the path's rate, or
+                            // from HBM, where the read joins the write in the shared bandwidth.
+                            self.totals.gm_bytes_read += bytes;
+                            if hit {
+                                self.totals.l2_hit_bytes += bytes;
+                                delay += bytes as f64 / path_bytes_per_cycle;
+                            } else if let Some(InstructionCost { cost: Cost::Gm { bytes: pooled, .. }, .. }) =
+                                state.costs[pipe].as_mut()
+                            {
+                                *pooled = 2 * bytes;
+                            }
+                        }
                         // Written data is written back to HBM eventually: it shares HBM bandwidth.
-                        self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
+                        self.schedule(self.now + delay, core, pipe, EventKind::JoinPool);
                     } else {
                         self.totals.gm_bytes_read += bytes;
                         if hit {

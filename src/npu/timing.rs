@@ -13,7 +13,8 @@ pub enum Cost {
     /// A fixed number of cycles.
     Fixed { cycles: f64 },
     /// A GM transfer: `startup` cycles, then `bytes` at up to `path_bytes_per_cycle` (and a share of HBM).
-    Gm { bytes: u64, startup: f64, path_bytes_per_cycle: f64, write: bool },
+    /// An accumulating write (`read_first`) reads the region before it writes it back (atomic add).
+    Gm { bytes: u64, startup: f64, path_bytes_per_cycle: f64, write: bool, read_first: bool },
 }
 
 /// Cost, bytes moved and FLOPs of one instruction.
@@ -57,12 +58,19 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
                 config.gm_to_ub_bytes_per_cycle
             };
             InstructionCost {
-                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: false },
+                cost: Cost::Gm {
+                    bytes,
+                    startup: gm_startup,
+                    path_bytes_per_cycle: path,
+                    write: false,
+                    read_first: false,
+                },
                 bytes,
                 flops: 0,
             }
         }
-        TileOp::CopyOut { source: _, destination } | TileOp::CopyOutAccumulate { source: _, destination } => {
+        TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
+            let read_first = matches!(instruction.op, TileOp::CopyOutAccumulate { .. });
             let bytes = region_bytes(plan, destination);
             let path = if instruction.pipe == Pipe::Fixpipe {
                 config.l0c_to_gm_bytes_per_cycle
@@ -70,7 +78,7 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
                 config.ub_to_gm_bytes_per_cycle
             };
             InstructionCost {
-                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true },
+                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true, read_first },
                 bytes,
                 flops: 0,
             }
@@ -202,8 +210,8 @@ mod tests {
             Cost::Gm { .. } => f64::NAN,
         };
         assert_eq!((cycles(0), cycles(1), cycles(2)), (24.0, 24.0, 16.0));
-        // The accumulating copy-out is a GM write of its 256 bytes, like a plain copy-out.
+        // The accumulating copy-out writes its 256 bytes after reading them (read-modify-write).
         let accumulate = instruction_cost(&plan, &program, 3, &config);
-        assert!(matches!(accumulate.cost, Cost::Gm { bytes: 256, write: true, .. }));
+        assert!(matches!(accumulate.cost, Cost::Gm { bytes: 256, write: true, read_first: true, .. }));
     }
 }
