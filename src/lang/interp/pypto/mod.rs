@@ -32,7 +32,7 @@ use crate::npu::NpuConfig;
 use crate::tensor::DType;
 
 /// The functions of `pypto` itself.
-const PYPTO_FUNCTIONS: [&str; 57] = [
+const PYPTO_FUNCTIONS: [&str; 59] = [
     "tensor",
     "zeros",
     "ones",
@@ -58,6 +58,8 @@ const PYPTO_FUNCTIONS: [&str; 57] = [
     "pow",
     "maximum",
     "minimum",
+    "floor_divide",
+    "remainder",
     "clip",
     "sum",
     "mean",
