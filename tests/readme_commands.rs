@@ -68,7 +68,11 @@ fn run_tilelab(arguments: &[String]) {
     }
     let output = Command::new(env!("CARGO_BIN_EXE_tilelab")).args(&resolved).current_dir(root()).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "tilelab {resolved:?} failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "tilelab {resolved:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     if resolved.iter().any(|argument| argument == "--json") {
         let file = resolved.iter().find(|argument| argument.ends_with(".py")).expect("a notebook argument");
         let lines: Vec<&str> = stdout.lines().collect();
@@ -148,8 +152,13 @@ fn check_html(body: &str) {
         let (attributes, rest) = element.split_once('>').expect("a <tile-lab> tag");
         if let Some(source) = attributes.split("src=\"").nth(1).and_then(|tail| tail.split('"').next()) {
             let path = root().join(source);
-            let cell: usize =
-                attributes.split("cell=\"").nth(1).and_then(|tail| tail.split('"').next()).unwrap_or("1").parse().unwrap();
+            let cell: usize = attributes
+                .split("cell=\"")
+                .nth(1)
+                .and_then(|tail| tail.split('"').next())
+                .unwrap_or("1")
+                .parse()
+                .unwrap();
             let notebook = Notebook::from_py(&std::fs::read_to_string(&path).expect("the src notebook")).unwrap();
             assert!(cell >= 1 && cell <= notebook.cells.len(), "cell {cell} of {source}");
         }
@@ -157,8 +166,10 @@ fn check_html(body: &str) {
         if code.trim().is_empty() {
             continue;
         }
-        let indent = code.lines().filter(|line| !line.trim().is_empty()).map(|line| line.len() - line.trim_start().len()).min();
-        let code: String = code.lines().map(|line| line.get(indent.unwrap_or(0)..).unwrap_or("").to_string() + "\n").collect();
+        let indent =
+            code.lines().filter(|line| !line.trim().is_empty()).map(|line| line.len() - line.trim_start().len()).min();
+        let code: String =
+            code.lines().map(|line| line.get(indent.unwrap_or(0)..).unwrap_or("").to_string() + "\n").collect();
         let mut session = Session::new();
         let result = session.run_cell(&code);
         assert!(result.is_ok(), "the inline <tile-lab> cell fails:\n{code}\n{:?}", result.error());

@@ -3,7 +3,7 @@
 Run:  pip install numpy && python3 tests/golden/swiglu_bound.py [DUMP_DIR]
 
 DUMP_DIR (optional) holds TileLab's outputs as raw little-endian float32 (dw_g.f32, dw_fc.f32,
-dx.f32), written by `TILELAB_SWIGLU_DUMP=DIR cargo test --release --test gallery_swiglu_dump -- --ignored`.
+dx.f32), written by `TILELAB_SWIGLU_DUMP=DIR cargo test --test gallery_swiglu_full`.
 Without it the script only derives the bound; with it, it also checks every element against it.
 
 The outputs are sums of BF16 partials, each partial an FP32 reduction:

@@ -95,7 +95,8 @@ pub enum KernelStyle {
     Jit,
 }
 
-/// A kernel: a function run as one unit (on the simulator later, the CPU reference now).
+/// A kernel: a function run as one unit on the simulated NPU (the CPU reference path only for what
+/// the recorder cannot express, with an `npu/cpu-fallback` warning).
 pub struct Kernel {
     /// The kernel's name (the gradient registry key).
     pub name: String,
