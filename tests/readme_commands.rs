@@ -36,9 +36,9 @@ fn blocks() -> Vec<(String, String)> {
     blocks
 }
 
-/// A shell line without its trailing `# comment` (README comments follow two or more spaces).
+/// A shell line without its trailing ` # comment`.
 fn command_of(line: &str) -> &str {
-    line.find("  #").map_or(line, |at| &line[..at]).trim()
+    line.find(" # ").map_or(line, |at| &line[..at]).trim()
 }
 
 fn words(command: &str) -> Vec<String> {
