@@ -50,7 +50,10 @@ fn reference(partials: &[(Vec<f64>, Vec<f64>, usize)]) -> (Vec<f64>, Vec<f64>) {
 /// Elements outside their bound: (index, actual, reference, bound).
 fn outside(actual: &[f64], wanted: &[f64], bound: &[f64]) -> Vec<(usize, f64, f64, f64)> {
     (0..actual.len())
-        .filter(|&i| !((actual[i] - wanted[i]).abs() <= bound[i]))
+        .filter(|&i| {
+            let error = (actual[i] - wanted[i]).abs();
+            error > bound[i] || error.is_nan()
+        })
         .map(|i| (i, actual[i], wanted[i], bound[i]))
         .collect()
 }

@@ -165,3 +165,44 @@ fn a_graph_shows_backward_nodes_only_after_backward() {
         "4 3 True\n"
     );
 }
+
+/// The dynamic loss scaler for scripts (the autograd core's `LossScaler`): scale 8 → the loss
+/// times 8; an inf gradient is reported as not finite and halves the scale; two finite steps in a
+/// row (growth_interval=2) double it; the unscaled gradient is the scaled one ÷ 8 in f32.
+#[test]
+fn loss_scaler_scales_unscales_and_adapts() {
+    let mut session = session();
+    printed(
+        &mut session,
+        "s = pt.autodiff.LossScaler(init_scale=8.0, growth_interval=2)\nw = pt.tensor([1.0, -2.0], requires_grad=True)",
+    );
+    assert_eq!(
+        printed(&mut session, "y = (w * w).sum()\nprint(s.scale_loss(y).item())\ns.scale_loss(y).backward()"),
+        "40.0\n"
+    );
+    // d(8·Σw²)/dw = 16w = [16, −32]; unscaled: [2, −4].
+    assert_eq!(
+        printed(&mut session, "g, ok = s.unscale([w])\nprint(g[0].tolist(), ok, g[0].dtype)"),
+        "[2.0, -4.0] True pypto.DT_FP32\n"
+    );
+    assert_eq!(
+        printed(&mut session, "print(s.update(True), s.scale, s.update(True), s.scale)"),
+        "kept 8.0 grew 16.0\n"
+    );
+    printed(&mut session, "w.grad = None\n(w * float('inf')).sum().backward()");
+    assert_eq!(
+        printed(&mut session, "g, ok = s.unscale([w])\nprint(ok, s.update(ok), s.scale)"),
+        "False backed_off 8.0\n"
+    );
+    // Bad settings and arguments are errors, not silence.
+    for (call, code) in [
+        ("pt.autodiff.LossScaler(backoff_factor=1.5)", "runtime/value-error"),
+        ("pt.autodiff.LossScaler(init_scale=0.0)", "runtime/value-error"),
+        ("pt.autodiff.LossScaler(growth=2.0)", "runtime/type-error"),
+        ("s.update(1)", "runtime/type-error"),
+        ("s.unscale([1.0])", "runtime/type-error"),
+        ("s.step()", "runtime/attribute-error"),
+    ] {
+        assert_eq!(failure(&mut session, call).0, code, "{call}");
+    }
+}

@@ -132,6 +132,8 @@ pub enum Object {
     Schedule(Rc<crate::npu::Simulation>),
     /// Cycles per vec tile shape of one kernel (`pypto.npu.sweep`).
     Sweep(Rc<super::pypto::sweep::SweepTable>),
+    /// A dynamic loss scaler (`pypto.autodiff.LossScaler`), updated in place by `update`.
+    LossScaler(RefCell<crate::autograd::LossScaler>),
 }
 
 impl Value {
@@ -243,6 +245,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Graph(_) => "Graph",
         Object::Schedule(_) => "Schedule",
         Object::Sweep(_) => "Sweep",
+        Object::LossScaler(_) => "LossScaler",
     }
 }
 
