@@ -206,3 +206,17 @@ fn loss_scaler_scales_unscales_and_adapts() {
         assert_eq!(failure(&mut session, call).0, code, "{call}");
     }
 }
+
+#[test]
+fn tensor_methods_without_parameters_reject_arguments() {
+    let mut session = session();
+    printed(&mut session, "x = pt.tensor([1.0, 2.0])");
+    for call in
+        ["x.item(3)", "x.tolist(True)", "x.detach(x)", "x.clone(dim=0)", "x.numel(1)", "x.exp(approximate='tanh')"]
+    {
+        let (code, message) = failure(&mut session, call);
+        assert_eq!(code, "runtime/type-error", "{call}: {message}");
+        assert!(message.contains("takes no arguments"), "{message}");
+    }
+    assert_eq!(printed(&mut session, "print(x.numel(), x.exp().tolist()[0] > 2.7)"), "2 True\n");
+}
