@@ -50,11 +50,13 @@ export function figuresFor(raw, build) {
   if (build === 'relaxed' && has('matmulSmall/tilelab-simd128')) {
     figures.splice(4, 0, { id: '4', title: `relaxed build ÷ simd128 build, matmul ${size}³`, target: 1.1, values: perRound('matmulSmall/tilelab-simd128', tile('matmulSmall')) });
   }
-  return figures.filter((figure) => figure.values).map((figure) => {
+  const measured = figures.filter((figure) => figure.values);
+  measured.missing = figures.filter((figure) => !figure.values).map((figure) => `${figure.id} (${figure.title})`);
+  return Object.assign(measured.map((figure) => {
     const summary = spread(figure.values);
     const pass = figure.below ? summary.median < figure.target : summary.median >= figure.target;
     return { ...figure, ...summary, pass };
-  });
+  }), { missing: measured.missing });
 }
 
 /** GFLOP/s of every matmul contender (median over rounds). */
@@ -99,6 +101,11 @@ export function markdownReport(results) {
       lines.push(`| ${figure.id} | ${figure.title} | ${targetText(figure)} | ${format(figure.median, figure)} | ${format(figure.min, figure)} | ${format(figure.max, figure)} | ${figure.pass ? 'pass' : 'miss'} |`);
     }
     lines.push('');
+    const missing = figuresFor(raw, build).missing;
+    if (missing.length > 0) {
+      lines.push(`Not measured in this run (its results predate these contenders): ${missing.join('; ')}.`);
+      lines.push('');
+    }
   }
   lines.push('## Times per call (median over rounds)');
   lines.push('');

@@ -170,3 +170,21 @@ test('checkNpu: the closed form of the plan; one count off or a time under the r
   }
   assert.equal(checkNpu([plan.minimumUs * 0.99, ...run.slice(1)], 512).ok, false, 'faster than the cube can go');
 });
+
+test('the analysis prose is computed from the run it sits under: change a time, the text follows', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analysisLines } = await import('../../scripts/bench-analysis.mjs');
+  const { spread } = await import('../../scripts/bench-figures.mjs');
+  const stored = JSON.parse(readFileSync(new URL('../../bench/results.json', import.meta.url), 'utf8'));
+  const results = { environment: stored.environment, raw: stored.raw };
+  const key = 'add/tilelab-relaxed';
+  const before = analysisLines(results).join('\n');
+  const milliseconds = spread(stored.raw.times[key]).median;
+  assert.ok(before.includes(`TileLab's ${milliseconds.toFixed(3)} ms`), 'the add paragraph quotes the run');
+  const slower = structuredClone(results);
+  slower.raw.times[key] = slower.raw.times[key].map((value) => value * 2);
+  const after = analysisLines(slower).join('\n');
+  assert.ok(after.includes(`TileLab's ${(2 * milliseconds).toFixed(3)} ms`) && !after.includes(`TileLab's ${milliseconds.toFixed(3)} ms`));
+  // The load average quoted is the run's own.
+  assert.ok(before.includes(`was ${stored.environment.loadBefore[0]} before`));
+});
