@@ -220,3 +220,14 @@ fn tensor_methods_without_parameters_reject_arguments() {
     }
     assert_eq!(printed(&mut session, "print(x.numel(), x.exp().tolist()[0] > 2.7)"), "2 True\n");
 }
+
+/// `%` and `//` inside a kernel run on the simulated NPU (no CPU fallback) with the same values.
+#[test]
+fn floor_divide_and_remainder_run_in_kernels_on_the_npu() {
+    let mut session = session();
+    let result = session.run_cell(
+        "@pt.kernel\ndef wrap(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return x % 3.0 + x // 2.0\nx = pt.randn([16, 128], seed=4) * 5\ny = wrap(x)\npt.assert_allclose(y, x % 3.0 + x // 2.0, rtol=0, atol=0)",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert!(result.diagnostics.iter().all(|d| d.code != "npu/cpu-fallback"), "{:?}", result.diagnostics);
+}
