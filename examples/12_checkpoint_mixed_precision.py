@@ -122,10 +122,10 @@ for index in range(3):
 # %% [markdown]
 # ## An f16 step with dynamic loss scaling, against the f32 step
 # A one-layer model `y = tanh(x · W)` fitted to a target. The f32 step is plain SGD. The f16 step
-# keeps f32 master weights, runs forward and backward in f16 on `scale · loss`, checks the gradient
-# for inf/NaN, and either skips the step and halves the scale or unscales and updates. It starts
-# with S = 2²⁴, far too large: the first steps overflow and are skipped until S fits; after two
-# good steps in a row S doubles. 起始缩放因子过大：前几步溢出被跳过，直到 S 合适。
+# keeps f32 master weights, runs forward and backward in f16 on `scale · loss`, and lets
+# `pt.autodiff.LossScaler` unscale the gradient and check it for inf/NaN: the step is skipped and
+# the scale halved, or the weights are updated. It starts with S = 2²⁴, far too large: the first
+# steps overflow and are skipped until S fits; after two good steps in a row S doubles. 起始缩放因子过大：前几步溢出被跳过，直到 S 合适。
 
 # %%
 FP16 = pt.DT_FP16
@@ -152,30 +152,26 @@ def f16_training(steps, rate, scale):
     master = start_weights.detach()
     master.requires_grad = True
     features16 = pt.cast(features, FP16)
+    # Halve the scale after an overflow, double it after two finite steps in a row.
+    scaler = pt.autodiff.LossScaler(init_scale=scale, growth_factor=2.0, backoff_factor=0.5, growth_interval=2)
     losses = []
     scales = []
     skipped = 0
-    good_in_a_row = 0
     while len(losses) < steps:
         prediction = pt.tanh(features16 @ pt.cast(master, FP16))
         loss = ((pt.cast(prediction, FP32) - goal) ** 2).mean()
-        (loss * scale).backward()
-        largest = pt.amax(pt.abs(master.grad)).item()
-        scales.append(scale)
-        if not largest < 3.0e38:   # inf or NaN (NaN compares false)
+        scaler.scale_loss(loss).backward()
+        scales.append(scaler.scale)
+        # The gradients divided by the scale, in f32, and whether none is inf or NaN.
+        gradients, finite = scaler.unscale([master])
+        scaler.update(finite)
+        if finite:
+            losses.append(loss.item())
+            master = master - gradients[0] * rate
+        else:
             skipped += 1
-            scale = scale / 2
-            good_in_a_row = 0
-            master = master.detach()
-            master.requires_grad = True
-            continue
-        losses.append(loss.item())
-        master = (master - master.grad * (rate / scale)).detach()
+        master = master.detach()
         master.requires_grad = True
-        good_in_a_row += 1
-        if good_in_a_row == 2:
-            scale = scale * 2
-            good_in_a_row = 0
     return losses, skipped, scales
 
 f32_losses = f32_training(6, 1.0)

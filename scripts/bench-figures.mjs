@@ -1,6 +1,7 @@
 // The eight figures of issue 8 from the raw per-round times of bench/page/bench.mjs, and the
 // Markdown table of docs/benchmarks.md. Each figure is computed within each round (both times of
 // a ratio come from the same round) and summarised as median, min and max over the rounds.
+import { analysisLines } from './bench-analysis.mjs';
 
 /** FLOP per cycle of the simd128 peak the issue defines (f32x4 multiply + add, two per cycle). */
 export const PEAK_FLOP_PER_CYCLE = 16;
@@ -24,7 +25,9 @@ export function figuresFor(raw, build) {
   const t = (key) => raw.times[key];
   const has = (key) => Array.isArray(raw.times[key]);
   const tile = (caseName, suffix = '') => `${caseName}/tilelab-${build}${suffix}`;
-  const perRound = (numerator, denominator) => t(numerator).map((value, round) => value / t(denominator)[round]);
+  // A figure whose contenders this run did not time (a results.json from before a contender was
+  // added) is left out rather than computed from something else.
+  const perRound = (numerator, denominator) => (has(numerator) && has(denominator) ? t(numerator).map((value, round) => value / t(denominator)[round]) : null);
   const size = raw.config.matmulSmall;
   const flop = 2 * size ** 3;
   const figures = [
@@ -35,22 +38,25 @@ export function figuresFor(raw, build) {
       id: '3',
       title: `f32 matmul ${size}³ as a fraction of the simd128 peak (${PEAK_FLOP_PER_CYCLE} FLOP/cycle × measured clock)`,
       target: 0.6,
-      values: t(tile('matmulSmall')).map((ms, round) => flop / (ms / 1000) / (PEAK_FLOP_PER_CYCLE * raw.clock[round])),
+      values: t(tile('matmulSmall'))?.map((ms, round) => flop / (ms / 1000) / (PEAK_FLOP_PER_CYCLE * raw.clock[round])),
     },
     { id: '5a', title: `add over ${raw.config.vector} f32: TileLab ÷ tfjs`, target: 1.5, values: perRound('add/tfjs', tile('add')) },
     { id: '5b', title: `sum over ${raw.config.vector} f32: TileLab ÷ tfjs`, target: 4, values: perRound('sum/tfjs', tile('sum')) },
-    { id: '6', title: 'MLP training step 784-512-10, batch 64: TileLab ÷ tfjs-wasm', target: 1.5, values: perRound('mlp/tfjs', tile('mlp')) },
+    { id: '6', title: 'MLP training step 784-512-10, batch 64: TileLab ÷ tfjs-wasm (explicit transposes, tfjs\'s fastest form)', target: 1.5, values: perRound('mlp/tfjs-transpose', tile('mlp')) },
+    { id: '6b', title: 'MLP training step 784-512-10, batch 64: TileLab ÷ tfjs-wasm (tf.grads)', target: 1.5, values: perRound('mlp/tfjs-grads', tile('mlp')) },
     { id: '7', title: `matmul ${size}³ with bf16 storage ÷ f32 (same build)`, target: 0.95, values: perRound(tile('matmulSmall'), tile('matmulSmall', '-bf16')) },
-    { id: '8', title: `simulate a ${raw.config.npu}³ bf16 matmul on Ascend910B2 (plan + simulation), ms`, target: 100, below: true, values: t(tile('npu')) },
+    { id: '8', title: `simulate a ${raw.config.npu}³ bf16 matmul on Ascend910B2 (plan + simulation), ms`, target: 100, below: true, values: t(tile('npu')) ?? null },
   ];
   if (build === 'relaxed' && has('matmulSmall/tilelab-simd128')) {
     figures.splice(4, 0, { id: '4', title: `relaxed build ÷ simd128 build, matmul ${size}³`, target: 1.1, values: perRound('matmulSmall/tilelab-simd128', tile('matmulSmall')) });
   }
-  return figures.map((figure) => {
+  const measured = figures.filter((figure) => figure.values);
+  measured.missing = figures.filter((figure) => !figure.values).map((figure) => `${figure.id} (${figure.title})`);
+  return Object.assign(measured.map((figure) => {
     const summary = spread(figure.values);
     const pass = figure.below ? summary.median < figure.target : summary.median >= figure.target;
     return { ...figure, ...summary, pass };
-  });
+  }), { missing: measured.missing });
 }
 
 /** GFLOP/s of every matmul contender (median over rounds). */
@@ -74,7 +80,7 @@ export function markdownReport(results) {
   const lines = [];
   lines.push('# Benchmarks against in-browser peers');
   lines.push('');
-  lines.push(`Measured by \`make bench\` on ${environment.date} (generated file: edit scripts/bench-figures.mjs, not this table).`);
+  lines.push(`Measured by \`make bench\` on ${environment.date}. Generated file: every figure and every number of the analysis comes from that run's bench/results.json; \`node scripts/bench-run.mjs --report\` rewrites this page from it, \`make bench\` makes a new run (edit scripts/bench-figures.mjs and scripts/bench-analysis.mjs, not this page).`);
   lines.push('');
   if (environment.note) {
     lines.push(`> ${environment.note}`);
@@ -95,6 +101,11 @@ export function markdownReport(results) {
       lines.push(`| ${figure.id} | ${figure.title} | ${targetText(figure)} | ${format(figure.median, figure)} | ${format(figure.min, figure)} | ${format(figure.max, figure)} | ${figure.pass ? 'pass' : 'miss'} |`);
     }
     lines.push('');
+    const missing = figuresFor(raw, build).missing;
+    if (missing.length > 0) {
+      lines.push(`Not measured in this run (its results predate these contenders): ${missing.join('; ')}.`);
+      lines.push('');
+    }
   }
   lines.push('## Times per call (median over rounds)');
   lines.push('');
@@ -105,10 +116,7 @@ export function markdownReport(results) {
     lines.push(`| ${key} | ${median(values).toFixed(3)} | ${rates[key] ? rates[key].toFixed(1) : ''} |`);
   }
   lines.push('');
-  if (results.analysis) {
-    lines.push(results.analysis.trim());
-    lines.push('');
-  }
+  lines.push(...analysisLines(results));
   lines.push('## Method');
   lines.push('');
   for (const line of results.method) lines.push(`- ${line}`);

@@ -1,8 +1,9 @@
 // `make bench`: serves the repository on 127.0.0.1 (cross-origin isolated, for a 5 µs timer),
 // opens bench/page/ in one headless Chromium page (Debian's, through playwright-core), runs every
 // contender there (bench/page/bench.mjs), and writes bench/results.json and docs/benchmarks.md.
-// Usage: node scripts/bench-run.mjs [--smoke] [--rounds N]
+// Usage: node scripts/bench-run.mjs [--smoke] [--rounds N] [--report]
 //   --smoke   one round at tiny sizes, correctness checks on, nothing written (tests/e2e/bench-smoke)
+//   --report  no run: regenerate docs/benchmarks.md from bench/results.json (same figures and prose)
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -153,22 +154,23 @@ async function runRounds(page, setup) {
 /** How the numbers are made, for the report. */
 export const METHOD = [
   'One headless Chromium page loads every contender from node_modules and the two TileLab wasm builds (pkg/: simd128; pkg-relaxed/: simd128 + relaxed-simd, loaded only where WebAssembly.validate accepts a relaxed_madd module).',
-  'Before any timing, each contender runs each case once on seeded inputs and is compared with an f64 reference written in bench/page/reference.mjs: matmul on 16 spread rows (all rows up to 64) within (k+2)·2⁻²³·Σ|a·b|; add within half an ulp; sum within 1e-5·Σ|x|; the MLP step\'s loss and updated parameters within 1e-5 + 1e-4·|ref|.',
+  'Before any timing, each contender runs each case once on seeded inputs and is compared, every element, with an f64 reference written in bench/page/reference.mjs. Matmul and sum inputs lie on a power-of-two grid (2⁻⁶ and 2⁻³ in [−1, 1]) small enough that every partial sum, in any order, with or without fused multiply-add, is an exact f32 value (k·2¹² ≤ 2²⁴, n·2³ ≤ 2²⁴): each result must equal the f64 one exactly, so one wrong element, one dropped term or f16-precision arithmetic fails. Add: every element within half an ulp of the f64 sum. MLP step: the loss and every updated parameter within 1e-5 + 1e-4·|ref|. The simulated NPU matmul: its instructions, trace events, cores, GM bytes read and written and FLOPs equal the closed form of the tile plan (reference.mjs npuMatmulPlan), and its time is at least the cube roofline of its busiest core. tests/e2e/bench-smoke.test.mjs shows each check rejecting a one-element error.',
   'TileLab runs through Playground.bench* (src/wasm_api.rs → src/session/bench.rs): Tensor::matmul, Tensor::binary, Tensor::reduce, and autograd (Var) for the MLP; inputs are uploaded once, like the peers\' tensors.',
-  'tfjs (bundled from node_modules with its gradients by Vite into bench/page/build/): setThreadsCount(1) before setBackend("wasm"), single-threaded SIMD binary. "fresh B" multiplies by a B tensor never used before (XNNPACK packs it in the call); "cached B" reuses one B (XNNPACK keeps the packed operator). The MLP step is optimizer.minimize with tf.train.sgd and tf.losses.softmaxCrossEntropy.',
+  'tfjs (bundled from node_modules with its gradients by Vite into bench/page/build/): setThreadsCount(1) before setBackend("wasm"), single-threaded SIMD binary. "fresh B" multiplies by a B tensor never used before (XNNPACK packs it in the call); "cached B" reuses one B (XNNPACK keeps the packed operator). The MLP step is raced in tfjs\'s two idiomatic forms: "tfjs-transpose" (figure 6) writes the backward with explicit tf.transpose before each matMul, which keeps every product on XNNPACK — tfjs\'s fastest form, since its own matMul gradient multiplies with transposeA/transposeB flags that tfjs-backend-wasm 4.22 runs as a scalar loop; "tfjs-grads" (figure 6b) differentiates the loss with tf.grads and applies the same SGD update. TileLab\'s step is autograd\'s backward (Var), with no hand-written gradient.',
   'onnxruntime-web: ort.env.wasm.numThreads = 1, wasm EP, the MatMul model written by scripts/bench-onnx-model.mjs (A and B are inputs, so B is packed per call, as in TileLab); each run copies the inputs in and the output out, as the API does.',
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
   'Figure 7: the same A and B stored as bf16 tensors, multiplied into an f32 result (out_dtype f32; both accumulate in f32); the GEMM widens bf16 to f32 while packing the panels, so no f32 copy of the operands is made.',
   'Figure 8 times building the tile plan (tile::tiled_matmul, tiles as benches/npu.rs) plus npu::simulate, inside the page.',
 ];
 
-/** Writes bench/results.json and docs/benchmarks.md from a run. */
-export function writeReports({ raw, environment }) {
+/**
+ * Writes bench/results.json and docs/benchmarks.md from a run. The figures and the analysis prose
+ * are both computed from `raw` (scripts/bench-figures.mjs, scripts/bench-analysis.mjs); the method
+ * text is the one of the code that made the run (kept in results.json with it).
+ */
+export function writeReports({ raw, environment, method = METHOD }) {
   const figures = Object.fromEntries(raw.info.tilelab.map((build) => [build, figuresFor(raw, build)]));
-  // The hand-written profile of the misses (bench/analysis.md) goes into the report as it is.
-  const analysisPath = join(ROOT, 'bench', 'analysis.md');
-  const analysis = existsSync(analysisPath) ? readFileSync(analysisPath, 'utf8') : null;
-  const results = { environment, figures, raw, method: METHOD, analysis };
+  const results = { environment, figures, raw, method };
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), markdownReport(results));
   return results;
@@ -178,7 +180,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const smoke = process.argv.includes('--smoke');
   const roundsIndex = process.argv.indexOf('--rounds');
   const rounds = roundsIndex > 0 ? Number(process.argv[roundsIndex + 1]) : undefined;
-  const run = await runBenchmark({ smoke, rounds });
+  // --report: rewrite docs/benchmarks.md (figures and analysis) from the stored bench/results.json,
+  // without running anything: the command that regenerates every figure of the page from its run.
+  const reportOnly = process.argv.includes('--report');
+  const run = reportOnly ? JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8')) : await runBenchmark({ smoke, rounds });
   if (smoke) {
     console.log('smoke run: every contender passed its check');
   } else {

@@ -181,11 +181,20 @@ impl Playground {
         with_bench(|workspace| workspace.mlp_step(x, labels, learning_rate))
     }
 
-    /// Builds and simulates a `size³` bf16 matmul on `preset`; returns `[simulated µs, events, cores]`.
+    /// Builds and simulates a `size³` bf16 matmul on `preset`; returns `[simulated µs, events,
+    /// cores, GM bytes read, GM bytes written, FLOPs, instructions]`.
     #[wasm_bindgen(js_name = benchNpuMatmul)]
     pub fn bench_npu_matmul(preset: &str, size: u32) -> Result<Vec<f64>, JsValue> {
         let run = crate::session::bench::simulate_npu_matmul(preset, size as usize).map_err(to_js_error)?;
-        Ok(vec![run.simulated_us, run.events as f64, run.cores as f64])
+        Ok(vec![
+            run.simulated_us,
+            run.events as f64,
+            run.cores as f64,
+            run.gm_bytes_read as f64,
+            run.gm_bytes_written as f64,
+            run.flops as f64,
+            run.instructions as f64,
+        ])
     }
 }
 

@@ -27,7 +27,7 @@ fn values(shape: &[usize], seed: u64, op: BinaryOp, right: bool) -> Tensor {
             let z = rng.normal();
             match (op, right) {
                 (BinaryOp::Pow, false) => z.abs() + 0.5,
-                (BinaryOp::Div, true) => z.signum() * (z.abs() + 0.5),
+                (BinaryOp::Div | BinaryOp::FloorDivide | BinaryOp::Remainder, true) => z.signum() * (z.abs() + 0.5),
                 _ => z,
             }
         })

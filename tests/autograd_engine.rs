@@ -225,21 +225,24 @@ fn graph_is_data_serialisable_and_exportable_as_dot() {
     let graph = GraphData::from_outputs(std::slice::from_ref(&y));
     assert_eq!(graph.nodes.len(), 5); // x, w, mul, exp, sum
     assert_eq!(graph.edges.len(), 4);
-    assert_eq!(graph.backward_nodes.len(), 3);
+    // No backward has run yet: the graph has no backward nodes and no gradient edges.
+    assert!(graph.backward_nodes.is_empty() && graph.gradient_edges.is_empty());
     // mul saves x and w (leaf values, 16 B each); exp saves its output (16 B): 48 B, 16 B activations.
     assert_eq!(graph.saved_bytes, 48);
     assert_eq!(graph.saved_activation_bytes, 16);
     let json = serde_json::to_string(&graph).unwrap();
     let back: GraphData = serde_json::from_str(&json).unwrap();
     assert_eq!(back, graph);
-    let dot = graph.to_dot();
+    assert!(!graph.to_dot().contains("_backward"));
+    y.backward().unwrap();
+    let after = GraphData::from_outputs(&[y]);
+    assert_eq!(after.backward_nodes.len(), 3, "mul, exp and sum ran their rules");
+    let dot = after.to_dot();
     assert!(dot.starts_with("digraph") && dot.contains("x (leaf)") && dot.contains("mul_backward"), "{dot}");
     // The gradient of x is produced by mul's backward node.
     let x_id = x.node_id().unwrap();
-    let producer = graph.gradient_edges.iter().find(|edge| edge.to == x_id).unwrap().producer;
-    assert_eq!(graph.nodes.iter().find(|node| node.id == producer).unwrap().label, "mul");
-    y.backward().unwrap();
-    let after = GraphData::from_outputs(&[y]);
+    let producer = after.gradient_edges.iter().find(|edge| edge.to == x_id).unwrap().producer;
+    assert_eq!(after.nodes.iter().find(|node| node.id == producer).unwrap().label, "mul");
     assert_eq!(after.saved_bytes, 0);
     assert!(after.nodes.iter().any(|node| node.saved_freed));
 }
@@ -248,6 +251,9 @@ fn graph_is_data_serialisable_and_exportable_as_dot() {
 fn dot_export_names_shapes_saved_bytes_and_gradient_edges() {
     let x = Var::named_leaf(tensor(&[1.0, 2.0, 3.0, 4.0], &[2, 2]), "x");
     let y = x.matmul(&x, false, true, None).unwrap().reduce(ReduceOp::Sum, None, false).unwrap();
+    // Keep the saved values through the backward, so the graph shows both the saved bytes and
+    // the gradient edges the backward created.
+    y.backward_with(None, tilelab::autograd::BackwardOptions { retain_graph: true, create_graph: false }).unwrap();
     let dot = GraphData::from_outputs(std::slice::from_ref(&y)).to_dot();
     println!("{dot}");
     let id = x.node_id().unwrap();

@@ -339,9 +339,11 @@ fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
     let expected: Vec<f64> = [0.3f64, -0.8].iter().map(|&u| u.tanh() + u * (1.0 - u.tanh() * u.tanh())).collect();
     assert_close(&direct, &expected, 1e-6, "direct");
     assert_close(&checkpointed, &expected, 1e-6, "checkpoint");
-    // Σ a·a: the leaf a, mul and sum; one backward node per recorded op.
+    // Σ a·a: the leaf a, mul and sum; no backward nodes before backward(), one per op after it.
     let out = session.run_cell("y = (a * a).sum()\ngr = pt.graph(y)\nprint(gr.num_nodes, gr.num_backward_nodes, gr.to_dot().startswith('digraph'))").stdout;
-    assert_eq!(out, "3 2 True\n");
+    assert_eq!(out, "3 0 True\n");
+    let out = session.run_cell("y.backward()\nprint(pt.graph(y).num_backward_nodes)").stdout;
+    assert_eq!(out, "2\n");
     // Leaves carry the name the script first bound them to; a later alias does not rename them.
     let dot = session
         .run_cell("alias = a\nprint('a (leaf)' in pt.graph(y).to_dot(), 'alias' in pt.graph(y).to_dot())")

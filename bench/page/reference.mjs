@@ -35,38 +35,87 @@ export function roundToBf16(values) {
   return new Float32Array(bits.buffer);
 }
 
-/** Rows of the output the matmul check recomputes: all of them for small sizes, else 16 spread out. */
-export function checkedRows(m) {
-  if (m <= 64) return Array.from({ length: m }, (_, i) => i);
-  return Array.from({ length: 16 }, (_, i) => Math.min(m - 1, Math.floor((i * (m - 1)) / 15)));
+/** `count` values on the grid 2⁻ᵇⁱᵗˢ in [−1, 1]: normal·scale rounded to the grid, clamped (see `exactBound`). */
+export function gridValues(seed, count, bits, scale = 0.4) {
+  const { normal } = generator(seed);
+  const steps = 2 ** bits;
+  const values = new Float32Array(count);
+  for (let i = 0; i < count; i += 1) values[i] = Math.max(-steps, Math.min(steps, Math.round(normal() * scale * steps))) / steps;
+  return values;
+}
+
+/** The largest power of two that divides every value (finite f32 values), and max |value|. */
+export function quantum(values) {
+  let exponent = Infinity;
+  let largest = 0;
+  for (const value of values) {
+    largest = Math.max(largest, Math.abs(value));
+    if (value === 0) continue;
+    // An f32 is an integer times 2^(⌊log₂|v|⌋ − 23) (or 2⁻¹⁴⁹ when subnormal); dividing by powers
+    // of two is exact in f64, so step up while the quotient stays an integer.
+    let e = Math.max(-149, Math.floor(Math.log2(Math.abs(value))) - 23);
+    while (Number.isInteger(value / 2 ** (e + 1))) e += 1;
+    exponent = Math.min(exponent, e);
+  }
+  return { step: Number.isFinite(exponent) ? 2 ** exponent : 1, largest };
+}
+
+/** f32 has a 24-bit significand: every integer multiple of q up to 2²⁴·q is exactly representable. */
+export const F32_SIGNIFICAND_BITS = 24;
+
+/** γₙ = n·u/(1 − n·u), u = 2⁻²⁴: the worst-case relative error of any f32 sum of n + 1 terms. */
+export function gamma(n) {
+  const u = 2 ** -F32_SIGNIFICAND_BITS;
+  return (n * u) / (1 - n * u);
 }
 
 /**
- * Checks `out ≈ a·b` (row-major m×k and k×n) on `checkedRows(m)`: each value within the f32
- * dot-product bound (k+2)·2⁻²³·Σₚ|a b| of the f64 sum (any summation order, fused or not).
- * Returns { ok, checked, worst } where worst is the largest error ÷ bound.
+ * The error bound of an f32 reduction of `length` terms, each a multiple of `step`, whose absolute
+ * values add up to at most `magnitude`. Every partial sum, in any order and with or without fused
+ * multiply-add, is then a multiple of `step` no larger than `magnitude`; when magnitude/step ≤ 2²⁴
+ * all of them are exact f32 values, so the result must equal the f64 sum exactly (bound 0).
+ * Otherwise the classic bound γ_{length}·magnitude (Higham, Accuracy and Stability, §3.1).
  */
-export function checkMatmul(a, b, out, m, k, n) {
-  let worst = 0;
-  let checked = 0;
-  let firstBad = null;
-  for (const i of checkedRows(m)) {
-    for (let j = 0; j < n; j += 1) {
-      let exact = 0;
-      let magnitude = 0;
-      for (let p = 0; p < k; p += 1) {
-        const term = a[i * k + p] * b[p * n + j];
-        exact += term;
-        magnitude += Math.abs(term);
-      }
-      const bound = (k + 2) * 2 ** -23 * magnitude + 1e-30;
-      const ratio = Math.abs(out[i * n + j] - exact) / bound;
-      if (!(ratio <= 1) && firstBad === null) firstBad = `out[${i},${j}] = ${out[i * n + j]}, f64 ${exact}`;
-      worst = Math.max(worst, Number.isNaN(ratio) ? Infinity : ratio);
-      checked += 1;
+export function exactBound(length, step, magnitude) {
+  return magnitude / step <= 2 ** F32_SIGNIFICAND_BITS ? 0 : gamma(length) * magnitude;
+}
+
+/** The f64 product of row-major m×k and k×n (exact for the benchmark's grid inputs). */
+export function matmulReference(a, b, m, k, n) {
+  const out = new Float64Array(m * n);
+  for (let i = 0; i < m; i += 1) {
+    const row = out.subarray(i * n, (i + 1) * n);
+    for (let p = 0; p < k; p += 1) {
+      const value = a[i * k + p];
+      if (value === 0) continue;
+      const offset = p * n;
+      for (let j = 0; j < n; j += 1) row[j] += value * b[offset + j];
     }
   }
-  return { ok: firstBad === null && out.length === m * n, checked, worst, detail: firstBad };
+  return out;
+}
+
+/**
+ * Checks every element of `out ≈ a·b` (row-major m×k and k×n) against the f64 product within
+ * `exactBound(k, step_a·step_b, k·max|a|·max|b|)`: 0 for the benchmark's grid inputs (see
+ * `gridValues`), so one wrong element anywhere fails. `reference` (from `matmulReference`) may be
+ * passed in, so that a case's contenders share one f64 product.
+ * Returns { ok, checked, worst, detail, bound } where worst is the largest error ÷ bound (∞ when
+ * the bound is 0 and an element differs).
+ */
+export function checkMatmul(a, b, out, m, k, n, reference = matmulReference(a, b, m, k, n)) {
+  const [qa, qb] = [quantum(a), quantum(b)];
+  const bound = exactBound(k, qa.step * qb.step, k * qa.largest * qb.largest);
+  let worst = 0;
+  let firstBad = null;
+  if (out.length !== m * n) return { ok: false, checked: 0, worst: Infinity, detail: `${out.length} values for ${m}×${n}`, bound };
+  for (let index = 0; index < m * n; index += 1) {
+    const error = Math.abs(out[index] - reference[index]);
+    const ratio = error === 0 ? 0 : error / bound;
+    if (!(error <= bound) && firstBad === null) firstBad = `out[${Math.floor(index / n)},${index % n}] = ${out[index]}, f64 ${reference[index]}`;
+    worst = Math.max(worst, Number.isNaN(ratio) ? Infinity : ratio);
+  }
+  return { ok: firstBad === null, checked: m * n, worst, detail: firstBad, bound };
 }
 
 /** Checks `out = a + b` element by element: the f64 sum rounded once to f32 (within half an ulp). */
@@ -84,8 +133,9 @@ export function checkAdd(a, b, out) {
 }
 
 /**
- * Checks a sum of f32 values against the f64 sum: within 1e-5·Σ|x|, the allowance of an f32
- * accumulation in blocks (the inputs are zero-mean, so the partial sums stay small).
+ * Checks a sum of f32 values against the f64 sum within `exactBound(n, step, Σ|x|)`: 0 for the
+ * benchmark's grid inputs (n·max|x|/step ≤ 2²⁴), so dropping, doubling or rounding any one
+ * non-zero element fails.
  */
 export function checkSum(values, got) {
   let exact = 0;
@@ -94,9 +144,11 @@ export function checkSum(values, got) {
     exact += value;
     magnitude += Math.abs(value);
   }
-  const bound = 1e-5 * magnitude;
+  const bound = exactBound(values.length, quantum(values).step, magnitude);
   const error = Math.abs(got - exact);
-  return { ok: error <= bound, checked: 1, worst: error / bound, detail: error <= bound ? null : `sum ${got}, f64 ${exact}` };
+  const ok = error <= bound;
+  const worst = error === 0 ? 0 : error / bound;
+  return { ok, checked: 1, worst, detail: ok ? null : `sum ${got}, f64 ${exact} (bound ${bound})`, bound };
 }
 
 /** The MLP's inputs and initial parameters: x (batch×inputs), one-hot labels, w1 b1 w2 b2. */
@@ -201,4 +253,46 @@ export function checkMlp(expected, got) {
   compare('loss', [expected.loss], [got.loss]);
   for (const name of ['w1', 'b1', 'w2', 'b2']) compare(name, expected[name], got[name]);
   return { ok: firstBad === null, checked, worst, detail: firstBad };
+}
+
+/** The tiling of the simulated matmul (src/session/bench.rs): set_cube_tile_shapes([128,128],[64,256],[256,256]). */
+export const NPU_TILES = { m: [128, 128], k: [64, 256], n: [256, 256] };
+
+/** Ascend910B2 as DESIGN §3 tabulates it: 24 cube cores, 1.8 GHz, 16×16×16 MACs (8192 FLOP) per cycle. */
+export const ASCEND_910B2 = { cubeCores: 24, clockHz: 1.8e9, cubeFlopPerCycle: 2 * 16 * 16 * 16 };
+
+/**
+ * The closed form of the tile plan of a size³ bf16 matmul with f32 output (`tile::tiled_matmul`,
+ * sizes that the L1 tiles divide): (size/mL1)·(size/nL1) output blocks spread over the cube cores;
+ * per block, size/kL1 K blocks of 2 copies in (an mL1×kL1 and a kL1×nL1 bf16 tile) and
+ * kL1/kL0 · mL1/mL0 · (1 move of A + nL1/nL0 · (move of B + mmad)) instructions, then 1 copy out
+ * of the f32 block. Returns the counts the simulator must report.
+ */
+export function npuMatmulPlan(size, tiles = NPU_TILES, chip = ASCEND_910B2) {
+  const blocks = (size / tiles.m[1]) * (size / tiles.n[1]);
+  const kBlocks = size / tiles.k[1];
+  const perKBlock = 2 + (tiles.k[1] / tiles.k[0]) * (tiles.m[1] / tiles.m[0]) * (1 + (tiles.n[1] / tiles.n[0]) * 2);
+  const instructions = blocks * (kBlocks * perKBlock + 1);
+  const bf16 = 2;
+  const bytesRead = blocks * kBlocks * (tiles.m[1] * tiles.k[1] + tiles.k[1] * tiles.n[1]) * bf16;
+  const flops = 2 * size ** 3;
+  const cores = Math.min(blocks, chip.cubeCores);
+  // No schedule beats the cube roofline: every FLOP on the busiest core's cube at its peak rate.
+  const busiestBlocks = Math.ceil(blocks / chip.cubeCores);
+  const minimumUs = ((busiestBlocks * kBlocks * 2 * tiles.m[1] * tiles.k[1] * tiles.n[1]) / chip.cubeFlopPerCycle / chip.clockHz) * 1e6;
+  return { instructions, events: instructions, bytesRead, bytesWritten: size * size * 4, flops, cores, minimumUs };
+}
+
+/**
+ * Checks a simulated run `[µs, events, cores, bytes read, bytes written, FLOPs, instructions]`
+ * (Playground.benchNpuMatmul) against `npuMatmulPlan(size)`: every count equal, the time at or
+ * above the cube roofline of the busiest core.
+ */
+export function checkNpu(run, size) {
+  const [simulatedUs, events, cores, bytesRead, bytesWritten, flops, instructions] = run;
+  const plan = npuMatmulPlan(size);
+  const got = { events, cores, bytesRead, bytesWritten, flops, instructions };
+  const wrong = Object.entries(got).filter(([key, value]) => value !== plan[key]).map(([key, value]) => `${key} ${value} ≠ ${plan[key]}`);
+  if (!(simulatedUs >= plan.minimumUs)) wrong.push(`${simulatedUs} µs < the cube roofline ${plan.minimumUs.toFixed(1)} µs`);
+  return { ok: wrong.length === 0, checked: 7, worst: wrong.length, detail: wrong.length ? wrong.join('; ') : null, simulatedUs, events, cores };
 }

@@ -154,6 +154,7 @@ fn run(
                     saved.check_versions(&operation.op)?;
                     input_gradients(&RuleContext { node, operation, saved, grads: &grads, needs: &needs })?
                 };
+                operation.backward_ran.set(true);
                 if !retain {
                     operation.saved.replace(None);
                 }

@@ -80,7 +80,7 @@ pub struct GraphData {
     pub nodes: Vec<GraphNode>,
     /// Forward edges.
     pub edges: Vec<GraphEdge>,
-    /// One per recorded op.
+    /// One per recorded op whose backward has run.
     pub backward_nodes: Vec<BackwardNode>,
     /// Gradient flow, from backward nodes to the values they differentiate.
     pub gradient_edges: Vec<GradientEdge>,
@@ -143,9 +143,14 @@ impl GraphData {
                         saved_freed: freed,
                         has_grad: false,
                     });
-                    graph
-                        .backward_nodes
-                        .push(BackwardNode { forward: node.id, label: format!("{}_backward", operation.op.name()) });
+                    // The backward graph exists only where a backward pass ran the op's rule.
+                    let backward = operation.backward_ran.get();
+                    if backward {
+                        graph.backward_nodes.push(BackwardNode {
+                            forward: node.id,
+                            label: format!("{}_backward", operation.op.name()),
+                        });
+                    }
                     for (index, edge) in operation.inputs.iter().enumerate() {
                         let Some(input) = &edge.node else { continue };
                         graph.edges.push(GraphEdge {
@@ -155,6 +160,9 @@ impl GraphData {
                             to_input: index,
                             meta: edge.meta.clone(),
                         });
+                        if !backward {
+                            continue;
+                        }
                         graph.gradient_edges.push(GradientEdge {
                             producer: node.id,
                             to: input.id,

@@ -91,6 +91,9 @@ pub(crate) struct Operation {
     /// Description of what was saved, kept after the values are freed (for the graph view).
     pub saved_info: Vec<SavedInfo>,
     pub extension: Option<Extension>,
+    /// Whether a backward pass (`backward` or `grad`) has run this op's gradient rule: the graph
+    /// view shows a backward node only once it exists.
+    pub backward_ran: std::cell::Cell<bool>,
 }
 
 /// Values an operation keeps for backward.

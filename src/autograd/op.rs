@@ -117,8 +117,8 @@ impl Op {
                 | UnaryOp::GeluTanh => INPUTS,
             },
             Op::Binary(op) => match op {
-                BinaryOp::Add | BinaryOp::Sub => NONE,
-                BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum => INPUTS,
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::FloorDivide => NONE,
+                BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Remainder => INPUTS,
                 BinaryOp::Pow => SavePlan { inputs: true, outputs: true },
             },
             Op::Clip { .. } | Op::Matmul { .. } | Op::NormalCdf | Op::Checkpoint { .. } => INPUTS,
@@ -155,7 +155,7 @@ pub struct SavePlan {
 pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
 
 /// Every binary op.
-pub const ALL_BINARY: [BinaryOp; 7] = BinaryOp::ALL;
+pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 
 /// Every reduction.
 pub const ALL_REDUCE: [ReduceOp; 5] = ReduceOp::ALL;
@@ -189,6 +189,8 @@ fn catalogue_position(op: &Op) -> usize {
             BinaryOp::Pow => 4,
             BinaryOp::Maximum => 5,
             BinaryOp::Minimum => 6,
+            BinaryOp::FloorDivide => 7,
+            BinaryOp::Remainder => 8,
         },
         Op::Reduce { op, .. } => match op {
             ReduceOp::Sum => 0,
@@ -255,7 +257,7 @@ mod tests {
             assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
         }
         let names = differentiable_op_names();
-        assert_eq!(names.len(), 15 + 7 + 5 + 2 + 11);
+        assert_eq!(names.len(), 15 + 9 + 5 + 2 + 11);
         let unique: std::collections::HashSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

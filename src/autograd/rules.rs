@@ -277,6 +277,22 @@ fn binary_rule(op: BinaryOp, context: &RuleContext<'_>) -> Result<Vec<Option<Var
             let share_b = constant_map(&difference, g.dtype(), |d| winner_share(-orient * d))?;
             (if needs[0] { Some(g.mul(&share_a)?) } else { None }, if needs[1] { Some(g.mul(&share_b)?) } else { None })
         }
+        // a // b is piecewise constant: zero almost everywhere (as torch's floor_divide).
+        BinaryOp::FloorDivide => {
+            let zero = || Tensor::zeros(g.shape(), g.dtype()).map(Var::constant);
+            (if needs[0] { Some(zero()?) } else { None }, if needs[1] { Some(zero()?) } else { None })
+        }
+        // a % b = a − b·⌊a/b⌋: ∂/∂a = 1, ∂/∂b = −⌊a/b⌋ (away from the jumps at a/b ∈ ℤ).
+        BinaryOp::Remainder => {
+            let grad_b = if needs[1] {
+                let (a, b) = (context.input(0)?, context.input(1)?);
+                let quotient = a.tensor().binary(BinaryOp::FloorDivide, b.tensor())?.cast(g.dtype())?;
+                Some(g.mul(&Var::constant(quotient))?.neg()?)
+            } else {
+                None
+            };
+            (needs[0].then(|| g.clone()), grad_b)
+        }
     };
     Ok(vec![reduce(grad_a, a_shape)?, reduce(grad_b, b_shape)?])
 }

@@ -189,6 +189,7 @@ pub(crate) fn record(
             saved: RefCell::new(Some(saved)),
             saved_info,
             extension,
+            backward_ran: std::cell::Cell::new(false),
         }),
         outputs: outputs.iter().map(ValueMeta::of).collect(),
     });

@@ -146,6 +146,14 @@ pub struct NpuMatmulRun {
     pub events: usize,
     /// AI cores the plan used.
     pub cores: usize,
+    /// Bytes the simulated kernel read from GM.
+    pub gm_bytes_read: u64,
+    /// Bytes it wrote to GM.
+    pub gm_bytes_written: u64,
+    /// Floating-point operations of its cube steps.
+    pub flops: u64,
+    /// Instructions in the plan.
+    pub instructions: u64,
 }
 
 /// Builds the tile plan of a `size³` bf16 matmul (f32 out) on `preset` and simulates it, with the
@@ -164,6 +172,10 @@ pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
         simulated_us: simulation.summary.time_us,
         events: simulation.trace.events.len(),
         cores: simulation.summary.cores_used as usize,
+        gm_bytes_read: simulation.summary.gm_bytes_read,
+        gm_bytes_written: simulation.summary.gm_bytes_written,
+        flops: simulation.summary.flops,
+        instructions: simulation.summary.instructions,
     })
 }
 
@@ -276,7 +288,15 @@ mod tests {
         // The simulator's figures are tested in tests/npu_*.rs; here: the bench plan is accepted,
         // simulated on some cores with some events, and a bad preset is an error, not a panic.
         let run = simulate_npu_matmul("Ascend910B2", 512).unwrap();
-        assert!(run.simulated_us > 0.0 && run.events > 0 && run.cores > 0, "{run:?}");
+        // The plan's closed form at S = 512 (bench/page/reference.mjs `npuMatmulPlan` checks the
+        // page's run the same way): (512/128)·(512/256) = 8 output blocks on 8 of the 24 cube
+        // cores; per block 512/256 = 2 K blocks, each 2 copies in + 256/64 = 4 × (move A, move B,
+        // mmad), then 1 copy out: 8·(2·14 + 1) = 232 instructions, one trace event each. GM reads:
+        // per K block a 128×256 and a 256×256 bf16 tile (196 608 B): 8·2·196 608 = 3 145 728 B;
+        // writes: 512² f32 = 1 048 576 B; FLOPs 2·512³ = 268 435 456.
+        assert_eq!((run.cores, run.instructions, run.events), (8, 232, 232), "{run:?}");
+        assert_eq!((run.gm_bytes_read, run.gm_bytes_written, run.flops), (3_145_728, 1_048_576, 268_435_456));
+        assert!(run.simulated_us > 0.0, "{run:?}");
         assert!(matches!(simulate_npu_matmul("NoSuchChip", 512), Err(BenchError::Failed { op: "npu_matmul", .. })));
     }
 }

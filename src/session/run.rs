@@ -90,6 +90,14 @@ impl Session {
         self.interpreter.globals().names()
     }
 
+    /// The tensor bound to the global `name`, if it is one (tests read results without printing them).
+    pub fn tensor(&self, name: &str) -> Option<crate::tensor::Tensor> {
+        match self.interpreter.globals().get(name)? {
+            crate::lang::interp::Value::Tensor(ref object) => Some(object.get().tensor().clone()),
+            _ => None,
+        }
+    }
+
     /// The source of the cell with execution number `cell`.
     pub fn source_of(&self, cell: usize) -> Option<&str> {
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)

@@ -63,6 +63,10 @@ pub enum BinaryOp {
     Maximum,
     /// smaller of the two (NaN propagates)
     Minimum,
+    /// `a // b`: numpy's `floor_divide` (the floor of the quotient; `x // 0` is ±inf or NaN)
+    FloorDivide,
+    /// `a % b`: numpy's `remainder` (the sign of the divisor; `x % 0` is NaN)
+    Remainder,
 }
 
 impl UnaryOp {
@@ -157,7 +161,7 @@ pub fn sigmoid<T: Real>(x: T) -> T {
 
 impl BinaryOp {
     /// Every binary op, in declaration order.
-    pub const ALL: [BinaryOp; 7] = [
+    pub const ALL: [BinaryOp; 9] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -165,6 +169,8 @@ impl BinaryOp {
         BinaryOp::Pow,
         BinaryOp::Maximum,
         BinaryOp::Minimum,
+        BinaryOp::FloorDivide,
+        BinaryOp::Remainder,
     ];
 
     /// The op with this pypto name (`add`, `maximum` …).
@@ -182,6 +188,8 @@ impl BinaryOp {
             BinaryOp::Pow => "pow",
             BinaryOp::Maximum => "maximum",
             BinaryOp::Minimum => "minimum",
+            BinaryOp::FloorDivide => "floor_divide",
+            BinaryOp::Remainder => "remainder",
         }
     }
 
@@ -207,6 +215,8 @@ impl BinaryOp {
                     a.min(b)
                 }
             }
+            BinaryOp::FloorDivide => super::floor_division::floor_divide(a, b),
+            BinaryOp::Remainder => super::floor_division::remainder(a, b),
         }
     }
 }

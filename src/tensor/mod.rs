@@ -3,6 +3,7 @@
 
 mod dtype;
 mod elementwise;
+mod floor_division;
 mod handle;
 mod layout;
 mod matmul;

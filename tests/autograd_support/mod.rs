@@ -90,7 +90,7 @@ pub fn cases() -> Vec<Case> {
     }
     for op in ALL_BINARY {
         let (left, right) = match op {
-            BinaryOp::Div => (Normal, AwayFromZero),
+            BinaryOp::Div | BinaryOp::FloorDivide | BinaryOp::Remainder => (Normal, AwayFromZero),
             BinaryOp::Pow => (Positive, Normal),
             _ => (Normal, Normal),
         };

@@ -147,7 +147,7 @@ pub fn nan_propagation() {
 /// Input ranges of the binary ops: divisors away from 0, pow bases positive.
 fn binary_domain(op: BinaryOp) -> ((f64, f64), (f64, f64)) {
     match op {
-        BinaryOp::Div => ((-10.0, 10.0), (0.5, 10.0)),
+        BinaryOp::Div | BinaryOp::FloorDivide | BinaryOp::Remainder => ((-10.0, 10.0), (0.5, 10.0)),
         BinaryOp::Pow => ((0.1, 4.0), (-3.0, 3.0)),
         _ => ((-10.0, 10.0), (-10.0, 10.0)),
     }
@@ -190,7 +190,7 @@ pub fn binary_ops() {
                 let (a, a_values) = random_tensor(&mut inputs, a_shape, a_low, a_high, a_dtype);
                 let (b, mut b_values) = random_tensor(&mut inputs, b_shape, b_low, b_high, b_dtype);
                 // Divisors of both signs: flip every other one (negation is exact in every dtype).
-                let b = if op == BinaryOp::Div {
+                let b = if matches!(op, BinaryOp::Div | BinaryOp::FloorDivide | BinaryOp::Remainder) {
                     b_values.iter_mut().step_by(2).for_each(|v| *v = -*v);
                     Tensor::from_f64(b_values.clone(), b_shape, b_dtype).unwrap()
                 } else {

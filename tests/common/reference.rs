@@ -7,7 +7,7 @@ use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
 /// compile when a variant is added, so a new op cannot go untested).
 pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
 /// Every binary op.
-pub const ALL_BINARY: [BinaryOp; 7] = BinaryOp::ALL;
+pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 /// Every reduction.
 pub const ALL_REDUCE: [ReduceOp; 5] = ReduceOp::ALL;
 
@@ -53,6 +53,19 @@ pub fn binary(op: BinaryOp, a: f64, b: f64) -> f64 {
         BinaryOp::Maximum | BinaryOp::Minimum if a.is_nan() || b.is_nan() => f64::NAN,
         BinaryOp::Maximum => a.max(b),
         BinaryOp::Minimum => a.min(b),
+        // numpy: a // b = floor(a / b) and a % b = a − b·(a // b), the remainder taking b's sign.
+        // In f64 the quotient of the test's inputs (|a/b| ≤ 20, far from integers by more than
+        // f64 rounding) is exact enough for `floor` to be the mathematical floor.
+        BinaryOp::FloorDivide => (a / b).floor(),
+        // a − b·⌊a/b⌋ exactly: the truncated remainder (fmod is exact) moved into b's sign.
+        BinaryOp::Remainder => {
+            let truncated = a % b;
+            if truncated != 0.0 && (truncated < 0.0) != (b < 0.0) {
+                truncated + b
+            } else {
+                truncated
+            }
+        }
     }
 }
 

@@ -22,7 +22,9 @@ const EXPECTED_VIEWS = {
   '13_softmax_tile_sweep.py': ['.output-sweep', '.output-schedule'],
 };
 
+// The fixtures: a checkout without examples/ (or with an empty one) fails here rather than passing vacuously.
 const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.py')).sort();
+assert.ok(EXAMPLES.length >= 13, `examples/ holds ${EXAMPLES.length} notebooks, expected the 13 of the gallery`);
 
 
 test('the gallery lists every notebook of examples/', async () => {

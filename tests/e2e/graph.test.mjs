@@ -61,13 +61,16 @@ g`;
 
 const COUNT_CELL = 'print(g.num_nodes, g.num_backward_nodes)';
 
-// 1 leaf + 3 ops per step × 170 steps + the final sum: 512 forward nodes, 511 backward nodes.
+// 1 leaf + 3 ops per step × 170 steps + the final sum: 512 forward nodes, and after backward()
+// (a graph shows backward nodes only once they exist) 511 backward nodes.
 const BIG_CELL = `import pypto as pt
 h = pt.randn([4, 8], requires_grad=True, seed=3)
 y = h
 for i in range(170):
     y = pt.tanh(y) * 0.5 + y
-big = pt.graph(y.sum())
+total = y.sum()
+total.backward(retain_graph=True)
+big = pt.graph(total)
 big`;
 
 /** Counts and labels of the drawn SVG of `view`. */

@@ -214,26 +214,14 @@ test('hovering an event shows op, tile, bytes, cycles and line; a click or Enter
     assert.ok(text.includes(`${event.args.bytes} B · ${Math.round(event.args.end_cycle - event.args.start_cycle)} cycles`), text);
     assert.ok(text.includes(Number.isInteger(event.args.line) ? `line ${event.args.line}` : 'no source line'), text);
 
-    // Real events with a script line (once the lowering records them) jump to it.
-    const withLine = trace.traceEvents.find((item) => item.ph === 'X' && item.dur > 0 && Number.isInteger(item.args?.line));
-    if (withLine) {
-      await view.locator(`rect.schedule-event[data-line="${withLine.args.line}"]`).first().click();
-      assert.equal(await caretLine(page, 0), withLine.args.line);
-    }
-
-    // The same trace with lines given to every event (line 6 holds the kernel's ops, as the lowering
-    // will record): shown through the model, the view must move the caret there on click and Enter.
+    // Every timed event carries the script line it came from (the lowering records it): here the
+    // kernel's one line of ops, `return pt.relu(pt.exp(x) + y)`. A click moves the caret there.
     const kernelLine = KERNEL_CELL.split('\n').findIndex((line) => line.includes('pt.relu')) + 1;
-    const moved = JSON.parse(display.trace_json);
-    for (const item of moved.traceEvents) if (item.ph === 'X') item.args = { ...item.args, line: item.name === 'copy_in' ? 2 : kernelLine };
-    await page.evaluate((traceJson) => {
-      const { model } = globalThis.tilelab;
-      const cell = model.cells[0];
-      const result = { ...cell.run.result, displays: cell.run.result.displays.map((item) => (item.kind === 'schedule' ? { ...item, trace_json: traceJson } : item)) };
-      model.setRun(cell.id, { ...cell.run, result });
-    }, JSON.stringify(moved));
+    const timed = trace.traceEvents.filter((item) => item.ph === 'X' && item.dur > 0);
+    assert.ok(timed.length > 0);
+    assert.deepEqual([...new Set(timed.map((item) => item.args?.line))], [kernelLine], 'every event has the kernel line');
     const lined = view.locator(`rect.schedule-event[data-line="${kernelLine}"]`);
-    assert.ok((await lined.count()) > 0);
+    assert.equal(await lined.count(), timed.length);
     await page.locator('.cell').first().locator('.cm-content').click();
     await page.keyboard.press('Control+Home');
     assert.equal(await caretLine(page, 0), 1);
@@ -257,27 +245,23 @@ test('hovering an event shows op, tile, bytes, cycles and line; a click or Enter
     assert.equal(await caretLine(page, 0), 1);
     await view.locator('.schedule-zoom-reset').click();
 
-    // Keyboard: the chart has one tab stop; arrows move along a lane; Enter jumps.
-    const copyIn = view.locator('rect.schedule-event[data-line="2"]');
-    if ((await copyIn.count()) > 0) {
-      await copyIn.first().focus();
-      await page.keyboard.press('Enter');
-      assert.equal(await caretLine(page, 0), 2);
-    }
+    // Keyboard: the chart has one tab stop; arrows move along a lane; Enter jumps to the line.
+    await page.locator('.cell').first().locator('.cm-content').click();
+    await page.keyboard.press('Control+Home');
     const first = view.locator('rect.schedule-event[tabindex="0"]');
     assert.equal(await first.count(), 1);
     await first.focus();
     await tip.waitFor({ state: 'visible' });
+    // The first lane holds several events (64 copies in over the teaching chip's 2 cores).
     const laneRects = await first.evaluate((rect) => rect.parentNode.querySelectorAll('rect.schedule-event').length);
-    if (laneRects > 1) {
-      await page.keyboard.press('ArrowRight');
-      assert.equal(await page.evaluate(() => document.activeElement.getAttribute('tabindex')), '0');
-      assert.equal(await view.locator('rect.schedule-event[tabindex="0"]').count(), 1);
-      assert.equal(await page.evaluate(() => [...document.activeElement.parentNode.querySelectorAll('rect.schedule-event')].indexOf(document.activeElement)), 1);
-    }
+    assert.ok(laneRects > 1, `${laneRects} events in the first lane`);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('tabindex')), '0');
+    assert.equal(await view.locator('rect.schedule-event[tabindex="0"]').count(), 1);
+    assert.equal(await page.evaluate(() => [...document.activeElement.parentNode.querySelectorAll('rect.schedule-event')].indexOf(document.activeElement)), 1);
     await page.keyboard.press('Enter');
-    const focusedLine = await view.locator('rect.schedule-event[tabindex="0"]').getAttribute('data-line');
-    assert.equal(await caretLine(page, 0), Number(focusedLine));
+    assert.equal(await view.locator('rect.schedule-event[tabindex="0"]').getAttribute('data-line'), String(kernelLine));
+    assert.equal(await caretLine(page, 0), kernelLine);
     await screenshot(page, 'schedule-source-dark');
     assert.deepEqual(problems, []);
   } finally {

@@ -187,6 +187,9 @@ impl Interpreter {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
+                (Object::LossScaler(scaler), _) => {
+                    super::pypto::scaler::call_method(self, scaler, name, arguments, span)
+                }
                 (Object::Schedule(simulation), "trace_json") => {
                     self.bind("Schedule.trace_json", &[], arguments, false, span)?;
                     Ok(Value::string(simulation.trace.to_chrome_json()))

@@ -95,7 +95,8 @@ pub enum KernelStyle {
     Jit,
 }
 
-/// A kernel: a function run as one unit (on the simulator later, the CPU reference now).
+/// A kernel: a function run as one unit on the simulated NPU (the CPU reference path only for what
+/// the recorder cannot express, with an `npu/cpu-fallback` warning).
 pub struct Kernel {
     /// The kernel's name (the gradient registry key).
     pub name: String,
@@ -131,6 +132,8 @@ pub enum Object {
     Schedule(Rc<crate::npu::Simulation>),
     /// Cycles per vec tile shape of one kernel (`pypto.npu.sweep`).
     Sweep(Rc<super::pypto::sweep::SweepTable>),
+    /// A dynamic loss scaler (`pypto.autodiff.LossScaler`), updated in place by `update`.
+    LossScaler(RefCell<crate::autograd::LossScaler>),
 }
 
 impl Value {
@@ -242,6 +245,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Graph(_) => "Graph",
         Object::Schedule(_) => "Schedule",
         Object::Sweep(_) => "Sweep",
+        Object::LossScaler(_) => "LossScaler",
     }
 }
 

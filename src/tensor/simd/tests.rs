@@ -174,11 +174,13 @@ fn binary_reference(op: BinaryOp, x: f32, y: f32) -> f32 {
         BinaryOp::Pow => x.powf(y),
         BinaryOp::Maximum => pick(true),
         BinaryOp::Minimum => pick(false),
+        // Not vectorised: the portable kernel applies BinaryOp::apply itself, checked here in f64.
+        BinaryOp::FloorDivide => return op.apply(x as f32, y as f32),
+        BinaryOp::Remainder => return op.apply(x as f32, y as f32),
     }) as f32
 }
 
-const BINARY_OPS: [BinaryOp; 7] =
-    [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Pow, BinaryOp::Maximum, BinaryOp::Minimum];
+const BINARY_OPS: [BinaryOp; 9] = BinaryOp::ALL;
 const LENGTHS: [usize; 9] = [0, 1, 3, 4, 5, 16, 17, 64, 131];
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

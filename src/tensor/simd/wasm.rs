@@ -160,7 +160,7 @@ pub fn binary(op: BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
         BinaryOp::Div => with!(f32x4_div),
         BinaryOp::Maximum => with!(f32x4_max),
         BinaryOp::Minimum => with!(f32x4_min),
-        BinaryOp::Pow => portable::binary(op, a, b, out),
+        BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder => portable::binary(op, a, b, out),
     }
 }
 
@@ -179,7 +179,7 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
         BinaryOp::Div => with!(f32x4_div),
         BinaryOp::Maximum => with!(f32x4_max),
         BinaryOp::Minimum => with!(f32x4_min),
-        BinaryOp::Pow => portable::binary_scalar(op, values, scalar),
+        BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder => portable::binary_scalar(op, values, scalar),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `pypto.allclose` and `pypto.assert_allclose`: numpy semantics `|a − d| ≤ atol + rtol·|d|`, with
-//! broadcasting; the assertion lists the worst mismatches.
+//! broadcasting in `allclose` and equal shapes (or a 0-d side) in `assert_allclose`, as in numpy;
+//! the assertion lists the worst mismatches.
 
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
@@ -21,6 +22,26 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let desired = interpreter.as_f64_tensor(bound.required(1)?, bound.span_of(1))?;
     let rtol = bound.float(2, Some(default_rtol))?;
     let atol = bound.float(3, Some(default_atol))?;
+    // numpy.testing.assert_allclose compares shapes strictly (only a 0-d side broadcasts): a
+    // [1, 3] result checked against a [5, 3] reference is a mismatch, not five passing rows.
+    // `allclose` broadcasts, as numpy.allclose does.
+    if name == "assert_allclose"
+        && actual.shape() != desired.shape()
+        && !actual.shape().is_empty()
+        && !desired.shape().is_empty()
+    {
+        return Err(interpreter
+            .error(
+                ErrorKind::Assertion,
+                format!(
+                    "assert_allclose: shapes {:?} (actual) and {:?} (desired) differ",
+                    actual.shape(),
+                    desired.shape()
+                ),
+                span,
+            )
+            .with_help("compare tensors of the same shape (reshape or index one side first)"));
+    }
     // Broadcast both sides to a common shape by adding zeros.
     let zero_a = Tensor::zeros(desired.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
     let zero_d = Tensor::zeros(actual.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;

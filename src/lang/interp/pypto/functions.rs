@@ -15,11 +15,28 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     if let Some(op) = UnaryOp::from_name(name) {
-        let bound = interpreter.bind(&full, &["x", "approximate"], arguments, false, span)?;
+        // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it
+        // as an unexpected keyword, and any other mode is an error rather than a silent erf.
+        let names: &[&str] = if op == UnaryOp::GeluErf { &["x", "approximate"] } else { &["x"] };
+        let bound = interpreter.bind(&full, names, arguments, false, span)?;
         let x = bound.tensor(0)?;
-        let op = match (op, bound.optional(1)) {
-            (UnaryOp::GeluErf, Some(Value::Str(mode))) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
-            (op, _) => op,
+        let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
+        let op = match mode {
+            None => op,
+            Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
+            Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
+            Some(other) => {
+                return Err(interpreter
+                    .error(
+                        ErrorKind::Value,
+                        format!(
+                            "{full}: approximate must be \"none\" or \"tanh\", not {}",
+                            crate::lang::interp::format::repr(other)
+                        ),
+                        bound.span_of(1),
+                    )
+                    .with_help("approximate=\"none\" is the exact erf form; \"tanh\" the tanh approximation"))
+            }
         };
         return wrap(x.unary(op));
     }

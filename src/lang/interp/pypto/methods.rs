@@ -123,6 +123,11 @@ impl Interpreter {
     fn tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         let var = object.get();
         let full = format!("Tensor.{name}");
+        // Methods without parameters still reject arguments: `x.item(3)` is a mistake, not a no-op.
+        let given = arguments.positional.len() + arguments.keywords.len();
+        if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp") {
+            return Err(self.error(ErrorKind::Type, format!("{full}() takes no arguments ({given} given)"), span));
+        }
         match name {
             "backward" => {
                 let bound = self.bind(&full, &["grad", "retain_graph"], arguments, false, span)?;
@@ -192,7 +197,8 @@ impl Interpreter {
                 bound.required(0)?;
                 self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)
             }
-            _ => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
+            "exp" => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
+            other => Err(self.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{other}'"), span)),
         }
     }
 

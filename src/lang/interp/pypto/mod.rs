@@ -10,6 +10,7 @@ pub mod lowering;
 pub mod methods;
 pub mod npu_run;
 pub mod options;
+pub mod scaler;
 pub mod schedule;
 pub mod sweep;
 pub mod tensor_ops;
@@ -33,7 +34,7 @@ use crate::npu::NpuConfig;
 use crate::tensor::DType;
 
 /// The functions of `pypto` itself.
-const PYPTO_FUNCTIONS: [&str; 57] = [
+const PYPTO_FUNCTIONS: [&str; 59] = [
     "tensor",
     "zeros",
     "ones",
@@ -59,6 +60,8 @@ const PYPTO_FUNCTIONS: [&str; 57] = [
     "pow",
     "maximum",
     "minimum",
+    "floor_divide",
+    "remainder",
     "clip",
     "sum",
     "mean",
@@ -106,7 +109,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("pypto", _) if PYPTO_FUNCTIONS.contains(&name) => builtin(format!("pypto.{name}")),
         ("pypto.nn", "layer_norm" | "group_norm") => builtin(format!("pypto.nn.{name}")),
         ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
-        ("pypto.autodiff", "grad" | "check_gradient") => builtin(format!("pypto.autodiff.{name}")),
+        ("pypto.autodiff", "grad" | "check_gradient" | "LossScaler") => builtin(format!("pypto.autodiff.{name}")),
         ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
         ("pypto", "schedule") => builtin("pypto.schedule".into()),
         ("pypto.npu", "sweep") => builtin("pypto.npu.sweep".into()),
@@ -130,6 +133,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {
             autodiff::call(interpreter, short, arguments, span)
         }
+        "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "npu.use" => {
             let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
@@ -211,6 +215,7 @@ pub(crate) fn object_attribute(
         (Object::GradCheck { report, .. }, _) => autodiff::report_attribute(report, name),
         (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Sweep(table), _) => sweep::attribute(table, name),
+        (Object::LossScaler(scaler), _) => scaler::attribute(value, scaler, name),
         (Object::Graph(graph), "num_nodes") => Some(Value::Int(graph.nodes.len() as i64)),
         (Object::Graph(graph), "num_backward_nodes") => Some(Value::Int(graph.backward_nodes.len() as i64)),
         // Bytes the tape holds for backward (every distinct saved buffer), and the same without the

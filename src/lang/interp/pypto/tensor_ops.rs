@@ -44,13 +44,8 @@ impl Interpreter {
             BinaryOp::Divide => a.binary(TensorBinary::Div, &b),
             BinaryOp::Power => a.binary(TensorBinary::Pow, &b),
             BinaryOp::MatMul => a.matmul(&b, false, false, None),
-            BinaryOp::FloorDivide | BinaryOp::Modulo => {
-                return Err(self.error(
-                    ErrorKind::Unsupported,
-                    format!("'{}' on tensors is not supported", op.symbol()),
-                    span,
-                ));
-            }
+            BinaryOp::FloorDivide => a.binary(TensorBinary::FloorDivide, &b),
+            BinaryOp::Modulo => a.binary(TensorBinary::Remainder, &b),
         };
         let value = self.tensor_result(result, span)?;
         if self.in_kernel() {
@@ -60,7 +55,9 @@ impl Interpreter {
                 BinaryOp::Multiply => "mul",
                 BinaryOp::Divide => "div",
                 BinaryOp::Power => "pow",
-                _ => "matmul",
+                BinaryOp::FloorDivide => "floor_divide",
+                BinaryOp::Modulo => "remainder",
+                BinaryOp::MatMul => "matmul",
             };
             let operand = |value: &Value| match value {
                 Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),

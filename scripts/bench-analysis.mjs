@@ -1,0 +1,152 @@
+// The prose of docs/benchmarks.md, generated from one run's results (scripts/bench-run.mjs): every
+// number below is computed from that run's raw times, clock and load, so the text cannot drift
+// from the table above it. Statements that are not measurements (the CPU's issue ports, the
+// cache sizes) are stated as such, with where they come from.
+import { figuresFor, matmulRates, spread } from './bench-figures.mjs';
+
+/** FP ops the 4 × 8 simd128 micro-kernel issues per 64 FLOP (8 f32x4.mul + 8 f32x4.add). */
+const SIMD128_UOPS_PER_64_FLOP = 16;
+/** 128-bit FP µops per cycle this core family issues for mul and add together (2 mul ports + 2 add ports, one shared). */
+const MUL_ADD_PORTS = 3;
+
+const median = (values) => spread(values).median;
+const fixed = (value, digits = 1) => value.toFixed(digits);
+const ratioText = (figure) => `${fixed(figure.median, 2)}× (rounds ${fixed(figure.min, 2)}–${fixed(figure.max, 2)}×)`;
+
+/** The figure `id` of `build`, or null when this run did not measure it. */
+function figureOf(figures, build, id) {
+  return (figures[build] ?? []).find((figure) => figure.id === id) ?? null;
+}
+
+/** A verdict that says pass or miss as the table does, from the same numbers. */
+const verdict = (figure) => (figure.pass ? 'passes' : 'misses');
+
+/** The analysis section as Markdown lines. */
+export function analysisLines(results) {
+  const { raw, environment } = results;
+  const figures = results.figures ?? Object.fromEntries(raw.info.tilelab.map((build) => [build, figuresFor(raw, build)]));
+  const rates = matmulRates(raw);
+  const clock = environment.clockHz;
+  const time = (key) => (raw.times[key] ? median(raw.times[key]) : null);
+  const lines = [];
+  const push = (text = '') => lines.push(text);
+  push('## Analysis of this run (generated from the numbers above by scripts/bench-analysis.mjs)');
+  push();
+  const builds = raw.info.tilelab;
+  const userBuild = builds.includes('relaxed') ? 'relaxed' : 'simd128';
+  push(
+    `Which build counts: the page's worker loads the relaxed-simd build wherever \`WebAssembly.validate\` accepts a ` +
+      `\`f32x4.relaxed_madd\` module (${environment.browser}: ${raw.relaxed ? 'accepted' : 'refused'}), so the ` +
+      `${userBuild} figures are what a user of the page gets here; the simd128 build is the fallback and the bit-exact ` +
+      'reference of the SIMD tests.',
+  );
+  push();
+
+  const size = raw.config.matmulSmall;
+  const ceiling = (64 / (SIMD128_UOPS_PER_64_FLOP / MUL_ADD_PORTS));
+  for (const build of builds) {
+    const key = `matmulSmall/tilelab-${build}`;
+    if (!rates[key]) continue;
+    const perCycle = (rates[key] * 1e9) / clock;
+    const three = figureOf(figures, build, '3');
+    const one = figureOf(figures, build, '1');
+    const cached = figureOf(figures, build, '1c');
+    let text = `**Matmul ${size}³, ${build} build.** ${fixed(rates[key])} GFLOP/s at the measured ${fixed(clock / 1e9, 2)} GHz: ` +
+      `${fixed(perCycle, 2)} FLOP/cycle`;
+    if (build === 'simd128') {
+      text += `. Its 4 × 8 micro-kernel issues ${SIMD128_UOPS_PER_64_FLOP} FP µops (8 f32x4.mul, 8 f32x4.add) per 64 FLOP; ` +
+        `with ${MUL_ADD_PORTS} ports for them on this core family (a property of the CPU, not measured here) the ` +
+        `ceiling is ${fixed(ceiling)} FLOP/cycle, of which this is ${fixed((100 * perCycle) / ceiling, 0)}%`;
+    } else {
+      text += '. Fused multiply-add halves the FP µops (8 FMA per 64 FLOP on two ports: a 16 FLOP/cycle ceiling, ' +
+        `of which this is ${fixed((100 * perCycle) / 16, 0)}%)`;
+    }
+    if (three) text += `; figure 3 (fraction of 16 FLOP/cycle) is ${fixed(100 * three.median)}% and ${verdict(three)} its ${100 * three.target}% target`;
+    text += '.';
+    const tfjsCached = rates['matmulSmall/tfjs-cached'];
+    if (one && cached && tfjsCached) {
+      text += ` tfjs-wasm (XNNPACK, simd128: its ${raw.info.tfjs.version} binary holds no relaxed_madd) reaches ${fixed(tfjsCached)} GFLOP/s with a cached B` +
+        ` and ${fixed(rates['matmulSmall/tfjs-fresh'])} with a fresh one; figure 1 is ${ratioText(one)} and ${verdict(one)}, ` +
+        `figure 1c ${ratioText(cached)} and ${verdict(cached)}. 1.3× over the cached peer would need ${fixed(1.3 * tfjsCached)} GFLOP/s ` +
+        `(${fixed((1.3 * tfjsCached * 1e9) / clock, 2)} FLOP/cycle).`;
+    }
+    push(text);
+    push();
+  }
+  const large = raw.config.matmulLarge;
+  const ortLarge = rates['matmulLarge/ort'];
+  if (ortLarge) {
+    const parts = builds
+      .map((build) => [build, figureOf(figures, build, '2'), rates[`matmulLarge/tilelab-${build}`]])
+      .filter(([, figure, rate]) => figure && rate)
+      .map(([build, figure, rate]) => `the ${build} build ${fixed(rate)} GFLOP/s, figure 2 ${ratioText(figure)}, ${verdict(figure)}`);
+    push(`**Matmul ${large}³ (figure 2).** onnxruntime-web ${raw.info.ort.version} reaches ${fixed(ortLarge)} GFLOP/s; ${parts.join('; ')}.`);
+    push();
+  }
+
+  const vector = raw.config.vector;
+  const addKey = `add/tilelab-${userBuild}`;
+  if (time(addKey) && time('add/tfjs')) {
+    const bytes = 3 * 4 * vector;
+    const gbps = (ms) => bytes / (ms / 1000) / 1e9;
+    const five = figureOf(figures, userBuild, '5a');
+    push(
+      `**Add over ${vector} f32 (figure 5a).** Three ${fixed((4 * vector) / 2 ** 20, 0)} MiB arrays: an add reads two and writes one, ` +
+        `${fixed(bytes / 2 ** 20, 0)} MiB of traffic (not counting the read for ownership of the output). TileLab's ` +
+        `${fixed(time(addKey), 3)} ms is ${fixed(gbps(time(addKey)))} GB/s, tfjs's ${fixed(time('add/tfjs'), 3)} ms ` +
+        `${fixed(gbps(time('add/tfjs')))} GB/s: both are streaming memory, and the ratio ${five ? ratioText(five) : ''} ` +
+        `${five ? verdict(five) : ''} the 1.5× target, which would need ${fixed(time('add/tfjs') / 1.5, 3)} ms ` +
+        `(${fixed(gbps(time('add/tfjs') / 1.5))} GB/s from one core).`,
+    );
+    push();
+  }
+  const sumKey = `sum/tilelab-${userBuild}`;
+  const sumFigure = figureOf(figures, userBuild, '5b');
+  if (time(sumKey) && time('sum/tfjs') && sumFigure) {
+    push(
+      `**Sum over ${vector} f32 (figure 5b).** TileLab ${fixed(time(sumKey), 3)} ms (${fixed((4 * vector) / (time(sumKey) / 1000) / 1e9)} GB/s read), ` +
+        `tfjs ${fixed(time('sum/tfjs'), 3)} ms: ${ratioText(sumFigure)}, ${verdict(sumFigure)} the 4× target.`,
+    );
+    push();
+  }
+  const mlpKey = `mlp/tilelab-${userBuild}`;
+  if (time(mlpKey)) {
+    const forms = [['mlp/tfjs-transpose', 'explicit transposes', '6'], ['mlp/tfjs-grads', 'tf.grads', '6b']]
+      .filter(([key]) => time(key))
+      .map(([key, form, id]) => {
+        const figure = figureOf(figures, userBuild, id);
+        return `${form} ${fixed(time(key), 2)} ms (figure ${id}: ${figure ? `${ratioText(figure)}, ${verdict(figure)}` : 'not computed'})`;
+      });
+    const legacy = time('mlp/tfjs') ? ` This run predates the two forms: its only tfjs row is optimizer.minimize, ${fixed(time('mlp/tfjs'), 2)} ms, the slow form (see Method).` : '';
+    push(
+      `**MLP step (figures 6, 6b).** TileLab ${fixed(time(mlpKey), 2)} ms per step; tfjs-wasm ${forms.length ? forms.join(', ') : 'not measured in its fast forms'}.${legacy}`,
+    );
+    push();
+  }
+  const npuKey = `npu/tilelab-${userBuild}`;
+  if (time(npuKey)) {
+    push(`**Simulated NPU matmul (figure 8).** Planning and simulating a ${raw.config.npu}³ bf16 matmul on Ascend910B2 takes ${fixed(time(npuKey))} ms in the page.`);
+    push();
+  }
+
+  const marginal = [];
+  for (const build of builds) {
+    for (const figure of figures[build] ?? []) {
+      if (figure.min < figure.target && figure.max >= figure.target) marginal.push(`${figure.id} (${build})`);
+    }
+  }
+  push(
+    `**Marginal figures.** In this run the per-round values of ${marginal.length ? marginal.join(', ') : 'no figure'} fell on both sides ` +
+      'of the target: for those, pass or miss depends on the round, and the median decides the table.',
+  );
+  push();
+  const before = environment.loadBefore;
+  const after = environment.loadAfter;
+  push(
+    `**Noise.** The machine has ${environment.cores} cores; the load average (1 min) was ${before[0]} before and ${after[0]} after the run. ` +
+      "Times are the renderer thread's CPU time, which leaves out time other processes take but not the caches they evict; " +
+      'the min/max columns show how far single rounds strayed from the median.',
+  );
+  push();
+  return lines;
+}
