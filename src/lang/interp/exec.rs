@@ -204,6 +204,7 @@ impl Interpreter {
         let mut value = Value::Function(function);
         for decorator in definition.decorators.iter().rev() {
             let decorate = self.eval(decorator, scope)?;
+            self.check_decorator_target(&decorate, &value, decorator.span)?;
             value = self.apply_decorator(decorate, value, decorator.span)?;
         }
         let _ = span;

@@ -60,6 +60,12 @@ impl Scope {
     pub fn restore(&self, names: HashMap<String, Value>) {
         *self.names.borrow_mut() = names;
     }
+
+    /// Empties a scope about to be dropped: its values and its parent, so the caller can drop a long
+    /// chain of closures one link at a time instead of by recursion.
+    pub(crate) fn take_contents(&mut self) -> (Vec<Value>, Option<Rc<Scope>>) {
+        (self.names.get_mut().drain().map(|(_, value)| value).collect(), self.parent.take())
+    }
 }
 
 #[cfg(test)]
