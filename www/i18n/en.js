@@ -237,7 +237,7 @@ export const strings = {
   'banner.shareLoaded': 'Opened a shared notebook. Nothing has run; press Run all when you are ready. Your previous notebook is kept as a backup in this browser.',
   'banner.restore': 'Reopen my previous notebook',
   'banner.openFailed': 'Could not open {name}: {message}',
-  'banner.crashed': 'The engine crashed: {message}. It restarted; your text is intact.',
+  'banner.crashed': 'The engine crashed: {message}. It restarted with an empty session: variables and results of earlier runs are gone (those cells are marked stale; run them again). Your text is intact.',
   'share.title': 'Share this notebook',
   'share.explain': 'The link holds the whole notebook, compressed. Anyone who opens it gets a copy; nothing runs until they press Run.',
   'share.link': 'Share link',

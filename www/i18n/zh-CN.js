@@ -237,7 +237,7 @@ export const strings = {
   'banner.shareLoaded': '已打开分享的笔记本。尚未运行任何内容；准备好后按“全部运行”。之前的笔记本已在此浏览器中备份。',
   'banner.restore': '重新打开我之前的笔记本',
   'banner.openFailed': '无法打开 {name}：{message}',
-  'banner.crashed': '引擎崩溃：{message}。它已重启；你的文本完好无损。',
+  'banner.crashed': '引擎崩溃：{message}。它已以空会话重启：之前运行得到的变量和结果已丢失（这些单元格已标为过期，请重新运行）。你的文本完好无损。',
   'share.title': '分享此笔记本',
   'share.explain': '链接包含整个压缩后的笔记本。打开链接的人会得到一份副本；在他们按下运行之前不会运行任何内容。',
   'share.link': '分享链接',
