@@ -56,6 +56,8 @@ pub enum ErrorKind {
     CallDepth,
     /// A list, string or tensor larger than the session allows.
     SizeLimit,
+    /// The session's live values exceed its memory budget (Python's `MemoryError`).
+    Memory,
     /// A construct outside the subset, or an unknown module.
     Unsupported,
     /// Integer overflow.
@@ -83,6 +85,7 @@ impl ErrorKind {
             ErrorKind::StepBudget => "runtime/step-budget",
             ErrorKind::CallDepth => "runtime/call-depth",
             ErrorKind::SizeLimit => "runtime/size-limit",
+            ErrorKind::Memory => "runtime/memory-error",
             ErrorKind::Unsupported => "runtime/unsupported",
             ErrorKind::Overflow => "runtime/overflow",
             ErrorKind::Control => "runtime/control-flow",
