@@ -95,7 +95,8 @@ impl Session {
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
     }
 
-    /// Parses and runs `code` as the next cell.
+    /// Parses and runs `code` as the next cell (reporting at most `MAX_SYNTAX_DIAGNOSTICS` syntax
+    /// errors, then one that counts the rest).
     pub fn run_cell(&mut self, code: &str) -> CellResult {
         let started = now_ms();
         self.sources.push(code.to_string());
@@ -103,8 +104,24 @@ impl Session {
         self.interpreter.set_cell_source(cell, code);
         set_allocation_limit(self.interpreter.limits().tensor_bytes);
         let parsed = parse(code);
-        let mut diagnostics: Vec<CellDiagnostic> =
-            parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();
+        let mut diagnostics: Vec<CellDiagnostic> = parsed
+            .diagnostics
+            .iter()
+            .take(MAX_SYNTAX_DIAGNOSTICS)
+            .map(|diagnostic| self.syntax_diagnostic(diagnostic, cell))
+            .collect();
+        if let Some(first_untold) = parsed.diagnostics.get(MAX_SYNTAX_DIAGNOSTICS) {
+            let untold = parsed.diagnostics.len() - MAX_SYNTAX_DIAGNOSTICS;
+            let summary = Diagnostic::error(
+                "syntax/too-many-errors",
+                format!(
+                    "{untold} more syntax errors from here on are not shown (the first {MAX_SYNTAX_DIAGNOSTICS} are)"
+                ),
+                first_untold.span,
+            )
+            .with_help("fix the errors above and run the cell again");
+            diagnostics.push(self.syntax_diagnostic(&summary, cell));
+        }
         let mut displays = Vec::new();
         let status = if parsed.has_errors() {
             CellStatus::Error
@@ -248,6 +265,10 @@ impl Session {
         }
     }
 }
+
+/// Syntax errors reported per cell: a pasted binary file can hold tens of thousands, and each one
+/// costs the page a marker and the CLI a rendered snippet.
+pub const MAX_SYNTAX_DIAGNOSTICS: usize = 100;
 
 impl Drop for Session {
     /// Functions hold the globals they were defined in and the globals hold the functions: clearing

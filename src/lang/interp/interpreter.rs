@@ -125,6 +125,8 @@ pub struct Interpreter {
     /// that frees memory runs even above the budget).
     pub(crate) memory_base: isize,
     pub(crate) memory_at_cell_start: Cell<isize>,
+    /// Facts about the last few long strings indexed (see `sequences`).
+    pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
 }
 
 impl Interpreter {
@@ -154,6 +156,7 @@ impl Interpreter {
             untraced_call: Cell::new(false),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
+            text_cache: RefCell::new(Vec::new()),
         })
     }
 
@@ -293,23 +296,11 @@ impl Interpreter {
         self.warnings.borrow_mut().push(warning);
     }
 
-    /// Counts one step; past the budget, an error at `span`.
+    /// Counts one step; past the budget (or the memory budget), an error at `span`.
     pub(crate) fn step(&self, span: Span) -> Result<()> {
-        let steps = self.steps.get() + 1;
-        self.steps.set(steps);
         self.note_kernel_position(span);
         self.check_memory(span)?;
-        let budget = self.limits.get().step_budget;
-        if steps > budget {
-            return Err(self
-                .error(
-                    ErrorKind::StepBudget,
-                    format!("step budget exceeded: the cell ran more than {budget} steps"),
-                    span,
-                )
-                .with_help("look for a loop that never ends, or raise the session's step budget"));
-        }
-        Ok(())
+        self.charge(1, span)
     }
 
     /// A `MemoryError` at `span` when the session's live heap is past its budget and the running

@@ -15,6 +15,7 @@
 
 mod builtins;
 mod call;
+mod cost;
 mod error;
 mod eval;
 mod exec;
@@ -24,6 +25,7 @@ mod operators;
 pub mod progress;
 pub mod pypto;
 mod scope;
+mod sequences;
 mod subscript;
 mod value;
 

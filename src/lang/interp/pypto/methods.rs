@@ -108,6 +108,8 @@ impl Interpreter {
         arguments: Arguments,
         span: Span,
     ) -> Result<Value> {
+        // A method reads its receiver (a reduction, a copy, backward through its graph).
+        self.charge_elements(object.get().tensor().numel(), span)?;
         if !self.in_kernel() {
             return self.tensor_method(object, name, arguments, span);
         }

@@ -113,9 +113,19 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     }
 }
 
-/// Calls the `pypto` function with qualified name `name`.
+/// Calls the `pypto` function with qualified name `name`, charging its work to the step budget
+/// (a matmul before it runs, any other op by the tensors it returns).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("pypto.").unwrap_or(name);
+    if let ("matmul", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
+        interpreter.charge_matmul(a, b, span)?;
+    }
+    let result = call_unmetered(interpreter, short, arguments, span)?;
+    interpreter.charge_result(&result, span)?;
+    Ok(result)
+}
+
+fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, span: Span) -> Result<Value> {
     match short {
         "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like"
         | "ones_like" => {
