@@ -14,13 +14,16 @@ fn first_error(session: &mut Session, code: &str) -> (String, usize) {
 
 #[test]
 fn a_loop_of_large_matmuls_exhausts_the_budget_at_the_matmul() {
-    // 1024³ multiply-adds = 2**30: 4 Mi steps each at 256 per step; 2 Mi steps allow none.
-    let mut session = Session::with_limits(Limits { step_budget: 2_000_000, ..Limits::default() });
+    // 1024³ multiply-adds = 2**30: 1 Mi steps each at 1024 per step; 500 000 steps allow none.
+    let mut session = Session::with_limits(Limits { step_budget: 500_000, ..Limits::default() });
     session.run_cell("import pypto as pt\na = pt.ones([1024, 1024])");
     let code = "for i in range(1000):\n    b = a @ a";
     assert_eq!(first_error(&mut session, code), ("runtime/step-budget".to_string(), 2));
     let code = "b = pt.matmul(a, a)";
     assert_eq!(first_error(&mut session, code).0, "runtime/step-budget");
+    // Transposed operands cost the same m·k·n: [64, 1024] @ [1024, 64] is 2**22 multiply-adds.
+    let code = "c = pt.ones([64, 1024])\nd = pt.matmul(c, c, b_trans=True)\ne = pt.matmul(c, c, a_trans=True)\nprint(d.shape, e.shape)";
+    assert_eq!(session.run_cell(code).stdout, "[64, 64] [1024, 1024]\n");
 }
 
 #[test]

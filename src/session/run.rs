@@ -62,10 +62,27 @@ impl Session {
         self.interpreter.set_limits(limits);
     }
 
+    /// Stops every cell run from now on with a located `runtime/timeout` error once `limit` has
+    /// passed (`None`: no limit). Work inside one operation finishes before the check.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.interpreter.set_time_limit(limit);
+    }
+
     /// Picks the NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
     pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
         let config = crate::npu::NpuConfig::preset(preset).map_err(|error| error.to_string())?;
         self.interpreter.set_npu_preset(&config.name);
+        *self.interpreter.custom_npu.borrow_mut() = None;
+        Ok(())
+    }
+
+    /// Picks a custom NPU preset from JSON text (every field of `pypto.npu.config()`), validated
+    /// field by field; the error names the field.
+    pub fn set_npu_config_json(&mut self, text: &str) -> Result<(), String> {
+        let config = crate::npu::custom_preset_from_json(text).map_err(|error| error.to_string())?;
+        self.interpreter.set_npu_preset(&config.name);
+        *self.interpreter.custom_npu.borrow_mut() = Some(config);
         Ok(())
     }
 
@@ -78,9 +95,11 @@ impl Session {
     pub fn reset(&mut self) {
         let limits = self.interpreter.limits();
         let preset = self.interpreter.npu_preset();
+        let custom = self.interpreter.custom_npu.borrow_mut().take();
         self.interpreter.globals().restore(Default::default());
         self.interpreter = Interpreter::new(limits);
         self.interpreter.set_npu_preset(&preset);
+        *self.interpreter.custom_npu.borrow_mut() = custom;
         self.sources.clear();
         self.last_schedules.clear();
     }

@@ -9,16 +9,25 @@ use crate::lang::syntax::Span;
 
 /// Tensor elements written or read per step (an element-wise op with its allocation).
 pub(crate) const ELEMENTS_PER_STEP: u64 = 32;
-/// Multiply-adds of a matmul per step.
-pub(crate) const MULTIPLY_ADDS_PER_STEP: u64 = 256;
+/// Multiply-adds of a matmul per step (lenient: a few large matmuls in a cell are ordinary).
+pub(crate) const MULTIPLY_ADDS_PER_STEP: u64 = 1024;
 /// Bytes of text copied or scanned per step.
 pub(crate) const BYTES_PER_STEP: u64 = 256;
+/// Steps between two readings of the clock (for a deadline).
+#[cfg(not(target_arch = "wasm32"))]
+const CLOCK_STEPS: u64 = 4096;
 
 impl Interpreter {
     /// Counts `steps` steps of work; past the budget, an error at `span`.
     pub(crate) fn charge(&self, steps: u64, span: Span) -> Result<()> {
-        let total = self.steps.get().saturating_add(steps);
+        let before = self.steps.get();
+        let total = before.saturating_add(steps);
         self.steps.set(total);
+        // The clock is read every few thousand steps (and after any large charge), not every step.
+        #[cfg(not(target_arch = "wasm32"))]
+        if before / CLOCK_STEPS != total / CLOCK_STEPS {
+            self.check_deadline(span)?;
+        }
         let budget = self.limits.get().step_budget;
         if total > budget {
             let help = if steps > 1 {
@@ -35,6 +44,24 @@ impl Interpreter {
                 .with_help(help));
         }
         Ok(())
+    }
+
+    /// Stops the run with a located error once its deadline has passed.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn check_deadline(&self, span: Span) -> Result<()> {
+        let Some((deadline, limit)) = self.deadline.get() else { return Ok(()) };
+        if std::time::Instant::now() < deadline {
+            return Ok(());
+        }
+        Err(self
+            .error(ErrorKind::Timeout, format!("timeout: the run took longer than its limit of {} s", limit.as_secs_f64()), span)
+            .with_help("the statement shown was running when time ran out; give more time with --timeout SECONDS (0: no limit)"))
+    }
+
+    /// Sets (or clears) the wall-clock limit of everything run from now on.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_time_limit(&self, limit: Option<std::time::Duration>) {
+        self.deadline.set(limit.map(|limit| (std::time::Instant::now() + limit, limit)));
     }
 
     /// Charges an op that touches `elements` tensor elements.
@@ -57,14 +84,16 @@ impl Interpreter {
     }
 
     /// Charges a matmul of `a` and `b` before it runs (its cost grows faster than its result):
-    /// m·k·n multiply-adds, batch dims included.
-    pub(crate) fn charge_matmul(&self, a: &Value, b: &Value, span: Span) -> Result<()> {
+    /// m·k·n multiply-adds per batch; `a_transposed` says a is stored [k, m].
+    pub(crate) fn charge_matmul(&self, a: &Value, b: &Value, a_transposed: bool, span: Span) -> Result<()> {
         let (Value::Tensor(a), Value::Tensor(b)) = (a, b) else { return Ok(()) };
         let (a, b) = (a.get(), b.get());
-        let (a_elements, b_shape) = (a.tensor().numel() as u128, b.shape().to_vec());
-        // a: [..., m, k] and b: [..., k, n]: a's elements times n is m·k·n per batch.
-        let n = b_shape.last().copied().unwrap_or(1).max(1) as u128;
-        let multiply_adds = a_elements.saturating_mul(n);
+        let (a_shape, b_shape) = (a.shape(), b.shape());
+        let dim = |shape: &[usize], from_end: usize| shape.len().checked_sub(from_end).map_or(1, |at| shape[at]);
+        let k = if a_transposed { dim(a_shape, 2) } else { dim(a_shape, 1) }.max(1) as u128;
+        // b holds k·n elements per matrix (stored [k, n] or, transposed, [n, k]).
+        let n = (dim(b_shape, 1) as u128 * dim(b_shape, 2) as u128) / k;
+        let multiply_adds = (a.tensor().numel() as u128).saturating_mul(n.max(1));
         self.charge(u64::try_from(multiply_adds / MULTIPLY_ADDS_PER_STEP as u128).unwrap_or(u64::MAX), span)
     }
 }

@@ -58,6 +58,8 @@ pub enum ErrorKind {
     SizeLimit,
     /// The session's live values exceed its memory budget (Python's `MemoryError`).
     Memory,
+    /// The run passed its wall-clock deadline (`tilelab run --timeout`).
+    Timeout,
     /// A construct outside the subset, or an unknown module.
     Unsupported,
     /// Integer overflow.
@@ -86,6 +88,7 @@ impl ErrorKind {
             ErrorKind::CallDepth => "runtime/call-depth",
             ErrorKind::SizeLimit => "runtime/size-limit",
             ErrorKind::Memory => "runtime/memory-error",
+            ErrorKind::Timeout => "runtime/timeout",
             ErrorKind::Unsupported => "runtime/unsupported",
             ErrorKind::Overflow => "runtime/overflow",
             ErrorKind::Control => "runtime/control-flow",

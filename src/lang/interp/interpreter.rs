@@ -127,6 +127,12 @@ pub struct Interpreter {
     pub(crate) memory_at_cell_start: Cell<isize>,
     /// Facts about the last few long strings indexed (see `sequences`).
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
+    /// A custom NPU preset (`pypto.npu.use({...})`), in force while `npu_preset` names it.
+    pub(crate) custom_npu: RefCell<Option<crate::npu::NpuConfig>>,
+    /// When the run must stop, and the time limit to name in the error (native only: the CLI's
+    /// `--timeout`; the page stops a runaway cell by terminating its worker).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) deadline: Cell<Option<(std::time::Instant, std::time::Duration)>>,
 }
 
 impl Interpreter {
@@ -157,6 +163,9 @@ impl Interpreter {
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
+            custom_npu: RefCell::new(None),
+            #[cfg(not(target_arch = "wasm32"))]
+            deadline: Cell::new(None),
         })
     }
 

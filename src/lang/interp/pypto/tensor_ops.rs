@@ -36,7 +36,7 @@ impl Interpreter {
             _ => DType::F32,
         };
         if op == BinaryOp::MatMul {
-            self.charge_matmul(left, right, span)?;
+            self.charge_matmul(left, right, false, span)?;
         }
         let a = self.operand(left, dtype, span)?;
         let b = self.operand(right, dtype, span)?;
