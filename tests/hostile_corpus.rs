@@ -94,7 +94,13 @@ fn every_hostile_input_ends_cleanly_with_a_located_message() {
             code => failures.push(format!("{}: exit {code:?}\n{}", file.display(), outcome.stderr)),
         }
     }
-    assert!(failures.is_empty(), "{} of {} inputs did not end cleanly:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} inputs did not end cleanly:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -58,6 +58,10 @@ fn to_json(interpreter: &Interpreter, value: &Value, span: Span) -> Result<serde
                 span,
             ));
         };
+        // `pypto.npu.config()` adds the preset's name as `preset`; a dict made from it carries it.
+        if key.as_ref() == "preset" {
+            continue;
+        }
         let json = match item {
             Value::Bool(flag) => serde_json::Value::Bool(*flag),
             Value::Int(number) => serde_json::Value::from(*number),
