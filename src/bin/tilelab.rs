@@ -165,7 +165,8 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
     let notebook = match notebook {
         Ok(notebook) => notebook,
         Err(error) => {
-            eprintln!("{}: error: {error}", options.file);
+            let (line, column) = error.location();
+            eprintln!("{}:{line}:{column}: error: {error}", options.file);
             return ExitCode::FAILURE;
         }
     };
