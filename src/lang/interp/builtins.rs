@@ -369,7 +369,7 @@ impl Interpreter {
                 let count = range_length(*start, *stop, *step);
                 self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
                 Ok((0..count)
-                    .map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64))
+                    .map(|index| Value::Int((*start as i128 + index * *step as i128) as i64))
                     .collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
