@@ -74,7 +74,7 @@ export class Autosave {
     }
   }
 
-  /** The replaced notebooks, newest first (raw records; the first slot of older pages included). */
+  /** The replaced notebooks, newest first (raw records; the single slot of older pages included). */
   async backups() {
     const list = await this.get('backups');
     if (Array.isArray(list)) return list;
@@ -101,6 +101,8 @@ export class Autosave {
     const list = await this.backups();
     if (list[0] && JSON.stringify(list[0].cells) === JSON.stringify(record.cells)) return;
     await this.put('backups', [record, ...list].slice(0, MAX_BACKUPS));
+    // The newest also under 'backup', the one slot that pages before the history read.
+    await this.put('backup', record);
   }
 
   /** Saves `cells()` after a short pause; later calls within the pause fold into one save. */
