@@ -1,6 +1,7 @@
-//! The hostile corpus (tests/fixtures/hostile/): inputs written to break the CLI — stacked
+//! The hostile corpus (tests/fixtures/hostile/, plus a few large inputs generated here so the
+//! repository does not carry megabytes of them): inputs written to break the CLI — stacked
 //! decorators, drop chains, memory and work bombs, odd encodings, broken notebooks, bad NPU
-//! presets. Each must end with exit 0 or 1 and, when it fails, a located `FILE:LINE:COL: error:`
+//! presets, 20,000 syntax errors or cells, deep nesting. Each must end with exit 0 or 1 and, when it fails, a located `FILE:LINE:COL: error:`
 //! message, under a 4 GiB address-space limit. A generous wall-clock watchdog catches hangs; it is
 //! a hang detector, not a speed assertion (the CLI's own --timeout is 10 s here, as in the issue).
 
@@ -70,6 +71,18 @@ fn has_located_error(stderr: &str, file: &Path) -> bool {
     })
 }
 
+/// The large inputs, written to a scratch directory: (file name, text).
+fn generated() -> Vec<(&'static str, String)> {
+    let blocks: String = (0..400).map(|depth| format!("{}if True:\n", "    ".repeat(depth))).collect();
+    vec![
+        ("many_syntax_errors.py", (0..20_000).map(|index| format!("x = = {index}\n")).collect()),
+        ("many_cells.py", (0..20_000).map(|index| format!("# %%\nx = {index}\n")).collect()),
+        ("deep_parentheses.py", format!("x = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000))),
+        ("long_line.py", format!("x = {}\n", vec!["1"; 200_000].join(" + "))),
+        ("deep_blocks.py", format!("{blocks}{}pass\n", "    ".repeat(400))),
+    ]
+}
+
 fn corpus() -> Vec<PathBuf> {
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&directory)
@@ -77,6 +90,13 @@ fn corpus() -> Vec<PathBuf> {
         .map(|entry| entry.expect("entry").path())
         .filter(|path| path.extension().is_some_and(|extension| extension == "py" || extension == "ipynb"))
         .collect();
+    let scratch = std::env::temp_dir().join(format!("tilelab-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch directory");
+    for (name, text) in generated() {
+        let path = scratch.join(name);
+        std::fs::write(&path, text).expect("a generated input");
+        files.push(path);
+    }
     files.sort();
     files
 }
@@ -115,7 +135,6 @@ fn the_inputs_that_must_fail_do_fail() {
         "while_true.py",
         "matmul_loop.py",
         "string_concat_loop.py",
-        "many_syntax_errors.py",
         "invalid_utf8.py",
         "bare_cr.py",
         "floor_inf.py",

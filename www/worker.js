@@ -7,7 +7,8 @@
 //                  { type: 'smoke', id, report }
 //                  { type: 'progress', id, label, done, total }   long work inside run `id`
 //                  { type: 'error', id, fatal, code, message }
-// `fatal: true` means the wasm instance trapped (a Rust panic): the page terminates this worker and
+// `fatal: true` means the wasm instance is unusable (a Rust panic, a stack overflow, or an engine that
+// no longer answers after an error; see engine/failure.js): the page terminates this worker and
 // starts a fresh one.
 import { describeFailure } from './engine/failure.js';
 

@@ -368,9 +368,7 @@ impl Interpreter {
             Value::Range(start, stop, step) => {
                 let count = range_length(*start, *stop, *step);
                 self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
-                Ok((0..count)
-                    .map(|index| Value::Int((*start as i128 + index * *step as i128) as i64))
-                    .collect())
+                Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
