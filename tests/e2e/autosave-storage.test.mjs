@@ -38,6 +38,15 @@ test('a saved notebook the page cannot read is moved aside before the starter is
   assert.equal([...store.keys()].filter((key) => key.startsWith('unreadable:')).length, 1);
 });
 
+test('a saved notebook with more cells than the limit is set aside, not rendered', async () => {
+  const { autosave, store } = memoryAutosave();
+  store.set('current', makeRecord(Array.from({ length: MAX_NOTEBOOK_CELLS + 1 }, () => ({ kind: 'code', source: '' }))));
+  await assert.rejects(autosave.load(), (error) => error instanceof NotebookFormatError && error.code === 'too-many-cells');
+  autosave.schedule(() => cells('starter'));
+  await autosave.flush();
+  assert.equal([...store.keys()].filter((key) => key.startsWith('unreadable:')).length, 1);
+});
+
 test('opening two share links in a row keeps the reader\'s notebook as the backup', async () => {
   const { autosave, store } = memoryAutosave();
   store.set('current', makeRecord(cells('my own work')));

@@ -5,6 +5,7 @@
 // read (a newer format, a damaged cell) is moved aside under 'unreadable:<time>' before anything
 // is written over it, so a newer page can still open it.
 import { makeRecord, migrate } from './migrate.js';
+import { checkCellCount } from './format.js';
 
 const DATABASE = 'tilelab';
 const STORE = 'notebooks';
@@ -67,7 +68,9 @@ export class Autosave {
     const record = await this.get('current');
     if (record === undefined) return null;
     try {
-      return migrate(record).cells;
+      // A notebook saved before the cell limit (from a link of 20,000 empty cells) would freeze
+      // every reload: it is set aside like an unreadable one.
+      return checkCellCount(migrate(record).cells);
     } catch (error) {
       this.unreadable = record;
       throw error;
