@@ -114,8 +114,8 @@ impl Session {
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
     }
 
-    /// Parses and runs `code` as the next cell (reporting at most `MAX_SYNTAX_DIAGNOSTICS` syntax
-    /// errors, then one that counts the rest).
+    /// Parses and runs `code` as the next cell (reporting at most `MAX_DIAGNOSTICS` syntax
+    /// errors, then one that counts the rest, and at most `MAX_DIAGNOSTICS` warnings).
     pub fn run_cell(&mut self, code: &str) -> CellResult {
         let started = now_ms();
         self.sources.push(code.to_string());
@@ -126,16 +126,14 @@ impl Session {
         let mut diagnostics: Vec<CellDiagnostic> = parsed
             .diagnostics
             .iter()
-            .take(MAX_SYNTAX_DIAGNOSTICS)
+            .take(MAX_DIAGNOSTICS)
             .map(|diagnostic| self.syntax_diagnostic(diagnostic, cell))
             .collect();
-        if let Some(first_untold) = parsed.diagnostics.get(MAX_SYNTAX_DIAGNOSTICS) {
-            let untold = parsed.diagnostics.len() - MAX_SYNTAX_DIAGNOSTICS;
+        if let Some(first_untold) = parsed.diagnostics.get(MAX_DIAGNOSTICS) {
+            let untold = parsed.diagnostics.len() - MAX_DIAGNOSTICS;
             let summary = Diagnostic::error(
                 "syntax/too-many-errors",
-                format!(
-                    "{untold} more syntax errors from here on are not shown (the first {MAX_SYNTAX_DIAGNOSTICS} are)"
-                ),
+                format!("{untold} more syntax errors from here on are not shown (the first {MAX_DIAGNOSTICS} are)"),
                 first_untold.span,
             )
             .with_help("fix the errors above and run the cell again");
@@ -162,8 +160,8 @@ impl Session {
                 }
             }
         };
-        for warning in self.interpreter.take_warnings() {
-            diagnostics.push(self.warning_diagnostic(&warning));
+        for warning in self.interpreter.take_warnings().iter().take(MAX_DIAGNOSTICS) {
+            diagnostics.push(self.warning_diagnostic(warning));
         }
         diagnostics.sort_by_key(|diagnostic| {
             (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start)
@@ -285,9 +283,9 @@ impl Session {
     }
 }
 
-/// Syntax errors reported per cell: a pasted binary file can hold tens of thousands, and each one
-/// costs the page a marker and the CLI a rendered snippet.
-pub const MAX_SYNTAX_DIAGNOSTICS: usize = 100;
+/// Syntax errors (and, separately, warnings) reported per cell: a pasted binary file can hold tens
+/// of thousands, and each one costs the page a marker and the CLI a rendered snippet.
+pub const MAX_DIAGNOSTICS: usize = 100;
 
 impl Drop for Session {
     /// Functions hold the globals they were defined in and the globals hold the functions: clearing
