@@ -30,7 +30,7 @@ test('inputs that aborted the engine are errors, and the engine stays usable', a
     ]);
     const states = await runAll(page);
     assert.deepEqual(states, ['error', 'done', 'done']);
-    assert.match(await page.locator('.cell').nth(1).locator('.output').innerText(), /dropped/);
+    assert.match(await page.locator('.cell').nth(1).locator('.output-body').innerText(), /dropped/);
     assert.equal(await page.locator('#engine').getAttribute('data-state'), 'ready');
     assert.equal(await page.locator('.banner[data-banner="crash"]').count(), 0, 'no crash, no restart');
     assert.deepEqual(problems, []);
