@@ -59,3 +59,16 @@ fn the_default_budget_allows_ordinary_work() {
     );
     assert_eq!(result.stdout, "8\n", "{:?}", result.error());
 }
+
+#[test]
+fn a_helper_defined_inside_a_function_is_freed_with_its_call() {
+    // Each call defines `helper`, whose closure is the call's scope that holds it: a cycle. With
+    // the cycle left alone, 100 000 calls keep ~100 MB alive and cross this 16 MiB budget.
+    let mut session = session_with_budget(16);
+    let code = "def outer(x):\n    def helper(y):\n        return y + x\n    return helper(1)\nt = 0\nfor i in range(100000):\n    t = t + outer(i)\nprint(t)";
+    let result = session.run_cell(code);
+    assert_eq!(result.stdout, format!("{}\n", (0..100_000i64).map(|i| i + 1).sum::<i64>()), "{:?}", result.error());
+    // A returned closure keeps its scope (and works).
+    let code = "def make(n):\n    def add(y):\n        return y + n\n    return add\nadd3 = make(3)\nprint(add3(4))";
+    assert_eq!(session.run_cell(code).stdout, "7\n");
+}

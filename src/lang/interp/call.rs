@@ -82,6 +82,7 @@ impl Interpreter {
         self.cells.borrow_mut().push(function.cell);
         self.functions.borrow_mut().push(function.name.clone());
         let result = self.exec_block(&function.definition.body, &scope);
+        scope.release_call_scope();
         self.functions.borrow_mut().pop();
         self.cells.borrow_mut().pop();
         self.depth.set(self.depth.get() - 1);
