@@ -16,6 +16,7 @@
 mod builtins;
 mod call;
 mod cost;
+mod decorators;
 mod error;
 mod eval;
 mod exec;
