@@ -37,11 +37,16 @@ const MIME_TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Maps a request path to a file under `root`, or null when it would leave `root`. */
-function filePath(root, urlPath) {
+/**
+ * Maps a request target (`/a/b.js?x`) to a file under `root`, or null when it is malformed or
+ * would leave `root`. The target is taken as text, not parsed as a URL: `//`, `///` or `//%zz`
+ * would parse as a host and throw.
+ */
+function filePath(root, target) {
+  if (typeof target !== 'string' || !target.startsWith('/')) return null;
   let decoded;
   try {
-    decoded = decodeURIComponent(urlPath.split('?')[0].split('#')[0]);
+    decoded = decodeURIComponent(target.split('?')[0].split('#')[0]);
   } catch {
     return null;
   }
@@ -62,38 +67,17 @@ function sendError(response, status, text) {
 /** Starts serving `root` on 127.0.0.1:`port`; resolves to { server, url } once listening. */
 export function startServer({ root, port = 8080 }) {
   const base = resolve(root);
-  const server = createServer(async (request, response) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      sendError(response, 405, 'Method Not Allowed');
-      return;
-    }
-    let path = filePath(base, new URL(request.url, 'http://localhost').pathname);
-    if (path === null) {
-      sendError(response, 403, 'Forbidden');
-      return;
-    }
-    try {
-      let info = await stat(path);
-      if (info.isDirectory()) {
-        path = join(path, 'index.html');
-        info = await stat(path);
-      }
-      response.writeHead(200, {
-        'Content-Type': MIME_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
-        'Content-Length': info.size,
-        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-        'Cache-Control': 'no-cache',
-      });
-      if (request.method === 'HEAD') {
-        response.end();
-        return;
-      }
-      createReadStream(path).pipe(response);
-    } catch {
-      sendError(response, 404, 'Not Found');
-    }
+  const server = createServer((request, response) => {
+    // Whatever a request holds, it gets an answer and the server keeps running.
+    answer(base, request, response).catch((error) => {
+      if (!response.headersSent) sendError(response, 500, 'Internal Server Error');
+      else response.destroy(error);
+    });
+  });
+  // A malformed request line never reaches the handler: answer 400 instead of dropping silently.
+  server.on('clientError', (error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy(error);
   });
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
@@ -102,6 +86,46 @@ export function startServer({ root, port = 8080 }) {
       resolvePromise({ server, url: `http://127.0.0.1:${actual}/` });
     });
   });
+}
+
+/** Answers one request: the file, or 400/403/404/405. */
+async function answer(base, request, response) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    sendError(response, 405, 'Method Not Allowed');
+    return;
+  }
+  if (!request.url?.startsWith('/')) {
+    sendError(response, 400, 'Bad Request');
+    return;
+  }
+  let path = filePath(base, request.url);
+  if (path === null) {
+    sendError(response, 403, 'Forbidden');
+    return;
+  }
+  try {
+    let info = await stat(path);
+    if (info.isDirectory()) {
+      path = join(path, 'index.html');
+      info = await stat(path);
+    }
+    response.writeHead(200, {
+      'Content-Type': MIME_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-cache',
+    });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    // A file that disappears after stat ends this response, not the server.
+    createReadStream(path).on('error', (error) => response.destroy(error)).pipe(response);
+  } catch {
+    sendError(response, 404, 'Not Found');
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -3,6 +3,7 @@
 //!
 //! The map of the crate (`A → B`: A may use B; see DESIGN.md §1):
 //! - [`error`] — the error of the tensor core.
+//! - [`memory`] — live heap bytes per thread (a counting global allocator): the session's memory budget.
 //! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
 //!   broadcasting, the seeded generator, the SIMD kernels.
 //! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
@@ -24,6 +25,7 @@
 pub mod autograd;
 pub mod error;
 pub mod lang;
+pub mod memory;
 pub mod npu;
 pub mod session;
 pub mod tensor;

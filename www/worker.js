@@ -7,8 +7,11 @@
 //                  { type: 'smoke', id, report }
 //                  { type: 'progress', id, label, done, total }   long work inside run `id`
 //                  { type: 'error', id, fatal, code, message }
-// `fatal: true` means the wasm instance trapped (a Rust panic): the page terminates this worker and
+// `fatal: true` means the wasm instance is unusable (a Rust panic, a stack overflow, or an engine that
+// no longer answers after an error; see engine/failure.js): the page terminates this worker and
 // starts a fresh one.
+import { describeFailure } from './engine/failure.js';
+
 // Module choice: the relaxed-simd build (its GEMM fuses multiply and add) where the engine
 // validates a one-function module using f32x4.relaxed_madd, else the simd128 build.
 const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
@@ -20,24 +23,6 @@ let Playground = null;
 function runCellOf(session) {
   const method = session.run_cell ?? session.runCell;
   return typeof method === 'function' ? method.bind(session) : null;
-}
-
-/**
- * The error message for a failure: a Rust panic traps as `RuntimeError: unreachable`, so its real
- * message is fetched from the engine; after a trap the engine's state is unreliable (`fatal`).
- */
-function describe(error, id) {
-  if (error instanceof WebAssembly.RuntimeError) {
-    let panic = null;
-    try {
-      panic = Playground.takePanicMessage() ?? null;
-    } catch {
-      // The engine is too broken to answer; the trap's own message is all there is.
-    }
-    return { type: 'error', id, fatal: true, code: 'panic', message: panic ?? `the engine stopped: ${error.message}` };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { type: 'error', id, fatal: false, code: error?.code ?? 'exception', message };
 }
 
 /** The id of the run request being answered (progress messages name it). */
@@ -83,7 +68,10 @@ self.addEventListener('message', (event) => {
   const id = event.data?.id ?? null;
   handle(event.data).then(
     (reply) => self.postMessage(reply),
-    (error) => self.postMessage(describe(error, id)),
+    (error) => playground.then(
+      (session) => self.postMessage(describeFailure(error, id, session, Playground)),
+      () => self.postMessage(describeFailure(error, id, null, Playground)),
+    ),
   );
 });
 

@@ -1,23 +1,28 @@
-//! The `tilelab` command line: `tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR]`,
-//! `tilelab --version`.
+//! The command line: `tilelab run FILE [--json] [--npu PRESET|FILE.json] [--trace-out DIR]
+//! [--timeout SECONDS]`, `tilelab --version`.
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
-  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR]
+  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS]
                                              run the code cells of a notebook (.py with # %% cells, or .ipynb)
   tilelab --version                          print the version
   tilelab --help                             print this help
 
 Options of run:
   --json          print one JSON object per cell instead of text
-  --npu PRESET    the NPU preset (Ascend910B2, Ascend910A, teaching)
+  --npu PRESET    the NPU preset (Ascend910B2, Ascend910A, teaching), or FILE.json: a custom
+                  preset with every field of pypto.npu.config()
   --trace-out DIR write the Chrome trace of every simulated kernel call (pypto.schedule, each
-                  sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto";
+                  sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto
+  --timeout SECS  stop with a located error after SECS seconds of running (default 60; 0: no limit)";
 
 fn main() -> ExitCode {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -31,14 +36,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => match RunOptions::parse(&arguments[1..]) {
-            // Deep script recursion needs native stack: the session runs on a thread with plenty.
-            Ok(options) => match std::thread::Builder::new().stack_size(RUN_STACK_BYTES).spawn(move || run(&options)) {
-                Ok(handle) => handle.join().unwrap_or(ExitCode::FAILURE),
-                Err(error) => {
-                    eprintln!("tilelab: cannot start the interpreter thread: {error}");
-                    ExitCode::FAILURE
-                }
-            },
+            Ok(options) => run_with_watchdog(options),
             Err(message) => {
                 eprintln!("tilelab: {message} (try --help)");
                 ExitCode::from(2)
@@ -54,12 +52,53 @@ fn main() -> ExitCode {
 /// The stack of the thread that runs the notebook, and the part of it scripts may use.
 const RUN_STACK_BYTES: usize = 256 << 20;
 const SCRIPT_STACK_BYTES: usize = 128 << 20;
+/// `--timeout` when none is given.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long past the timeout the watchdog waits for the interpreter's own located error (work
+/// inside one operation, a big simulation say, cannot be interrupted) before it ends the process.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
 
 struct RunOptions {
     file: String,
     json: bool,
     npu: Option<String>,
     trace_out: Option<std::path::PathBuf>,
+    timeout: Option<Duration>,
+}
+
+/// Runs the notebook on its own thread (deep script recursion needs native stack) and watches the
+/// clock: the interpreter stops itself at the timeout with a located error; if one operation
+/// keeps it busy past the grace period, the process ends naming the cell that was running.
+fn run_with_watchdog(options: RunOptions) -> ExitCode {
+    let running = Arc::new(AtomicUsize::new(0));
+    let (done, finished) = std::sync::mpsc::channel();
+    let timeout = options.timeout;
+    let file = options.file.clone();
+    let cell_line = running.clone();
+    let spawned = std::thread::Builder::new().stack_size(RUN_STACK_BYTES).spawn(move || {
+        let code = run(&options, &cell_line);
+        let _ = done.send(());
+        code
+    });
+    let handle = match spawned {
+        Ok(handle) => handle,
+        Err(error) => {
+            eprintln!("tilelab: cannot start the interpreter thread: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(timeout) = timeout {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(timeout + WATCHDOG_GRACE) {
+            let line = running.load(Ordering::Relaxed);
+            let _ = writeln!(
+                std::io::stderr(),
+                "{file}:{line}:1: error: timeout: the cell starting here was still running after {} s (one operation that cannot be interrupted)\n  = help: give more time with --timeout SECONDS (0: no limit)",
+                timeout.as_secs_f64()
+            );
+            std::process::exit(1);
+        }
+    }
+    handle.join().unwrap_or(ExitCode::FAILURE)
 }
 
 impl RunOptions {
@@ -68,6 +107,7 @@ impl RunOptions {
         let mut json = false;
         let mut npu = None;
         let mut trace_out = None;
+        let mut timeout = Some(DEFAULT_TIMEOUT);
         let mut rest = arguments.iter();
         while let Some(argument) = rest.next() {
             match argument.as_str() {
@@ -76,12 +116,21 @@ impl RunOptions {
                 "--trace-out" => {
                     trace_out = Some(std::path::PathBuf::from(rest.next().ok_or("--trace-out needs a directory")?))
                 }
+                "--timeout" => {
+                    let text = rest.next().ok_or("--timeout needs a number of seconds")?;
+                    let seconds: f64 = text
+                        .parse()
+                        .ok()
+                        .filter(|seconds: &f64| seconds.is_finite() && *seconds >= 0.0 && *seconds < 1e9)
+                        .ok_or_else(|| format!("--timeout takes seconds (0: no limit), not '{text}'"))?;
+                    timeout = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+                }
                 flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
                 path if file.is_none() => file = Some(path.to_string()),
                 extra => return Err(format!("unexpected argument '{extra}'")),
             }
         }
-        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out })
+        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out, timeout })
     }
 }
 
@@ -96,12 +145,19 @@ struct JsonCell<'a> {
     result: &'a CellResult,
 }
 
-fn run(options: &RunOptions) -> ExitCode {
-    let text = match std::fs::read_to_string(&options.file) {
-        Ok(text) => text,
+fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
+    let bytes = match std::fs::read(&options.file) {
+        Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("tilelab: cannot read {}: {error}", options.file);
             return ExitCode::from(2);
+        }
+    };
+    let text = match source_text(bytes) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("{}:{message}", options.file);
+            return ExitCode::FAILURE;
         }
     };
     let notebook =
@@ -109,13 +165,28 @@ fn run(options: &RunOptions) -> ExitCode {
     let notebook = match notebook {
         Ok(notebook) => notebook,
         Err(error) => {
-            eprintln!("{}: error: {error}", options.file);
+            let (line, column) = error.location();
+            eprintln!("{}:{line}:{column}: error: {error}", options.file);
             return ExitCode::FAILURE;
         }
     };
     let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, ..Limits::default() });
+    session.set_time_limit(options.timeout);
+    let ipynb = options.file.ends_with(".ipynb");
+    // In an .ipynb every cell's lines count from 1: the location names the cell.
+    let labels: Vec<String> = (0..notebook.cells.len())
+        .map(|index| if ipynb { format!("{}[cell {}]", options.file, index + 1) } else { options.file.clone() })
+        .collect();
     if let Some(preset) = &options.npu {
-        if let Err(message) = session.set_npu_preset(preset) {
+        // A path ending in .json is a custom preset; anything else names a preset.
+        let chosen = if preset.ends_with(".json") {
+            std::fs::read_to_string(preset)
+                .map_err(|error| format!("cannot read {preset}: {error}"))
+                .and_then(|text| session.set_npu_config_json(&text).map_err(|message| format!("{preset}: {message}")))
+        } else {
+            session.set_npu_preset(preset)
+        };
+        if let Err(message) = chosen {
             eprintln!("tilelab: {message}");
             return ExitCode::from(2);
         }
@@ -134,6 +205,7 @@ fn run(options: &RunOptions) -> ExitCode {
             continue;
         }
         executed.push(index);
+        running_line.store(cell.first_line, Ordering::Relaxed);
         let result = session.run_cell(&cell.source);
         if let Some(directory) = &options.trace_out {
             if let Err(message) = write_traces(directory, index, session.take_traces()) {
@@ -153,8 +225,9 @@ fn run(options: &RunOptions) -> ExitCode {
                 emit(&format!("{}\n", display_text(display)));
             }
             let origin_of = |execution: usize| -> Option<CellOrigin<'_>> {
-                let cell = executed.get(execution.checked_sub(1)?).and_then(|&index| notebook.cells.get(index))?;
-                Some(CellOrigin { file: &options.file, first_line: cell.first_line })
+                let index = *executed.get(execution.checked_sub(1)?)?;
+                let cell = notebook.cells.get(index)?;
+                Some(CellOrigin { file: labels.get(index)?, first_line: cell.first_line })
             };
             for diagnostic in &result.diagnostics {
                 let (Some(origin), Some(source)) = (origin_of(diagnostic.cell), session.source_of(diagnostic.cell))
@@ -170,6 +243,22 @@ fn run(options: &RunOptions) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The text of a notebook file: UTF-8 (an invalid byte is an error at its line and column), a
+/// leading byte-order mark dropped, and `\r\n` or bare `\r` line ends read as `\n` (as Python does).
+fn source_text(bytes: Vec<u8>) -> Result<String, String> {
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        // The valid prefix is UTF-8: count its lines and the characters of its last line.
+        let prefix = std::str::from_utf8(valid).unwrap_or_default();
+        let line = prefix.matches('\n').count() + 1;
+        let column = prefix.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        let byte = error.as_bytes()[valid.len()];
+        format!("{line}:{column}: error: the file is not valid UTF-8: byte 0x{byte:02X} at offset {} does not start a character\n  = help: save the file as UTF-8", valid.len())
+    })?;
+    let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
+    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text })
 }
 
 /// Writes the traces a cell simulated as `DIR/<cell>-<n>-<kernel>.json` (n counts from 1 per cell).

@@ -5,6 +5,7 @@
 
 mod check;
 mod config;
+mod custom_preset;
 mod engine;
 mod error;
 mod execute;
@@ -15,6 +16,7 @@ mod trace;
 
 pub use check::{buffer_bytes, check_plan, occupancy};
 pub use config::{Architecture, NpuConfig, PRESET_NAMES};
+pub use custom_preset::{custom_preset, custom_preset_from_json};
 pub use engine::{run, EngineTotals};
 pub use error::{NpuError, Result};
 pub use execute::{allocate_gm, execute};

@@ -41,10 +41,20 @@ pub struct Notebook {
 pub enum NotebookError {
     /// The file is larger than `MAX_NOTEBOOK_BYTES`.
     TooLarge { bytes: usize },
-    /// The `.ipynb` text is not JSON.
-    InvalidJson { detail: String },
+    /// The `.ipynb` text is not JSON (at a 1-based line and column).
+    InvalidJson { detail: String, line: usize, column: usize },
     /// The JSON is not a notebook of a supported version.
     NotANotebook { detail: String },
+}
+
+impl NotebookError {
+    /// The 1-based line and column the error is at (the file's start when it is about the whole).
+    pub fn location(&self) -> (usize, usize) {
+        match self {
+            NotebookError::InvalidJson { line, column, .. } => (*line, *column),
+            _ => (1, 1),
+        }
+    }
 }
 
 impl std::fmt::Display for NotebookError {
@@ -53,7 +63,7 @@ impl std::fmt::Display for NotebookError {
             NotebookError::TooLarge { bytes } => {
                 write!(f, "the notebook is {bytes} bytes; the limit is {MAX_NOTEBOOK_BYTES}")
             }
-            NotebookError::InvalidJson { detail } => write!(f, "the .ipynb file is not valid JSON: {detail}"),
+            NotebookError::InvalidJson { detail, .. } => write!(f, "the .ipynb file is not valid JSON: {detail}"),
             NotebookError::NotANotebook { detail } => write!(f, "the file is not a Jupyter notebook: {detail}"),
         }
     }
@@ -135,8 +145,11 @@ impl Notebook {
         if text.len() > MAX_NOTEBOOK_BYTES {
             return Err(NotebookError::TooLarge { bytes: text.len() });
         }
-        let root: Value =
-            serde_json::from_str(text).map_err(|e| NotebookError::InvalidJson { detail: e.to_string() })?;
+        let root: Value = serde_json::from_str(text).map_err(|error| NotebookError::InvalidJson {
+            detail: error.to_string(),
+            line: error.line().max(1),
+            column: error.column().max(1),
+        })?;
         let major = root.get("nbformat").and_then(Value::as_u64);
         if major != Some(4) {
             return Err(NotebookError::NotANotebook {

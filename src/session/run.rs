@@ -62,10 +62,27 @@ impl Session {
         self.interpreter.set_limits(limits);
     }
 
+    /// Stops every cell run from now on with a located `runtime/timeout` error once `limit` has
+    /// passed (`None`: no limit). Work inside one operation finishes before the check.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.interpreter.set_time_limit(limit);
+    }
+
     /// Picks the NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
     pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
         let config = crate::npu::NpuConfig::preset(preset).map_err(|error| error.to_string())?;
         self.interpreter.set_npu_preset(&config.name);
+        *self.interpreter.custom_npu.borrow_mut() = None;
+        Ok(())
+    }
+
+    /// Picks a custom NPU preset from JSON text (every field of `pypto.npu.config()`), validated
+    /// field by field; the error names the field.
+    pub fn set_npu_config_json(&mut self, text: &str) -> Result<(), String> {
+        let config = crate::npu::custom_preset_from_json(text).map_err(|error| error.to_string())?;
+        self.interpreter.set_npu_preset(&config.name);
+        *self.interpreter.custom_npu.borrow_mut() = Some(config);
         Ok(())
     }
 
@@ -78,9 +95,11 @@ impl Session {
     pub fn reset(&mut self) {
         let limits = self.interpreter.limits();
         let preset = self.interpreter.npu_preset();
+        let custom = self.interpreter.custom_npu.borrow_mut().take();
         self.interpreter.globals().restore(Default::default());
         self.interpreter = Interpreter::new(limits);
         self.interpreter.set_npu_preset(&preset);
+        *self.interpreter.custom_npu.borrow_mut() = custom;
         self.sources.clear();
         self.last_schedules.clear();
     }
@@ -103,7 +122,8 @@ impl Session {
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
     }
 
-    /// Parses and runs `code` as the next cell.
+    /// Parses and runs `code` as the next cell (reporting at most `MAX_DIAGNOSTICS` syntax
+    /// errors, then one that counts the rest, and at most `MAX_DIAGNOSTICS` warnings).
     pub fn run_cell(&mut self, code: &str) -> CellResult {
         let started = now_ms();
         self.sources.push(code.to_string());
@@ -111,8 +131,22 @@ impl Session {
         self.interpreter.set_cell_source(cell, code);
         set_allocation_limit(self.interpreter.limits().tensor_bytes);
         let parsed = parse(code);
-        let mut diagnostics: Vec<CellDiagnostic> =
-            parsed.diagnostics.iter().map(|diagnostic| self.syntax_diagnostic(diagnostic, cell)).collect();
+        let mut diagnostics: Vec<CellDiagnostic> = parsed
+            .diagnostics
+            .iter()
+            .take(MAX_DIAGNOSTICS)
+            .map(|diagnostic| self.syntax_diagnostic(diagnostic, cell))
+            .collect();
+        if let Some(first_untold) = parsed.diagnostics.get(MAX_DIAGNOSTICS) {
+            let untold = parsed.diagnostics.len() - MAX_DIAGNOSTICS;
+            let summary = Diagnostic::error(
+                "syntax/too-many-errors",
+                format!("{untold} more syntax errors from here on are not shown (the first {MAX_DIAGNOSTICS} are)"),
+                first_untold.span,
+            )
+            .with_help("fix the errors above and run the cell again");
+            diagnostics.push(self.syntax_diagnostic(&summary, cell));
+        }
         let mut displays = Vec::new();
         let status = if parsed.has_errors() {
             CellStatus::Error
@@ -134,8 +168,8 @@ impl Session {
                 }
             }
         };
-        for warning in self.interpreter.take_warnings() {
-            diagnostics.push(self.warning_diagnostic(&warning));
+        for warning in self.interpreter.take_warnings().iter().take(MAX_DIAGNOSTICS) {
+            diagnostics.push(self.warning_diagnostic(warning));
         }
         diagnostics.sort_by_key(|diagnostic| {
             (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start)
@@ -256,6 +290,10 @@ impl Session {
         }
     }
 }
+
+/// Syntax errors (and, separately, warnings) reported per cell: a pasted binary file can hold tens
+/// of thousands, and each one costs the page a marker and the CLI a rendered snippet.
+pub const MAX_DIAGNOSTICS: usize = 100;
 
 impl Drop for Session {
     /// Functions hold the globals they were defined in and the globals hold the functions: clearing

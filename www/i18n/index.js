@@ -17,7 +17,7 @@ function initialLocale() {
   } catch {
     // Storage can be disabled; the browser language decides then.
   }
-  if (stored && stored in LOCALES) return stored;
+  if (stored && Object.hasOwn(LOCALES, stored)) return stored;
   return (navigator.languages ?? [navigator.language]).some((tag) => /^zh\b/i.test(tag)) ? 'zh-CN' : 'en';
 }
 
@@ -46,7 +46,7 @@ export function translate(root = document) {
 
 /** Switches the language, remembers it, retranslates the page and tells listeners. */
 export function setLocale(tag) {
-  if (!(tag in LOCALES)) return;
+  if (!Object.hasOwn(LOCALES, tag)) return;
   current = tag;
   try {
     localStorage.setItem(STORAGE_KEY, tag);

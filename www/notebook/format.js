@@ -4,6 +4,17 @@
 
 /** Largest notebook file accepted, in bytes of text (the Rust side's MAX_NOTEBOOK_BYTES). */
 export const MAX_NOTEBOOK_BYTES = 8 << 20;
+/** Most cells a notebook opened from a file or link may have: far above real notebooks, and small
+ * enough that the page stays responsive (100 KB of `# %%` lines is 20,000 cells). */
+export const MAX_NOTEBOOK_CELLS = 1000;
+
+/** Throws `too-many-cells` when `cells` has more than MAX_NOTEBOOK_CELLS. */
+export function checkCellCount(cells) {
+  if (cells.length > MAX_NOTEBOOK_CELLS) {
+    throw new NotebookFormatError('too-many-cells', `the notebook has ${cells.length} cells; the limit is ${MAX_NOTEBOOK_CELLS}`);
+  }
+  return cells;
+}
 
 /** A notebook file that cannot be read; `code` is stable for the UI's translated message. */
 export class NotebookFormatError extends Error {
@@ -139,5 +150,7 @@ export function toIpynb(notebook) {
 
 /** Reads a file by its name: `.ipynb` as JSON, anything else as the percent format. */
 export function fromFile(name, text) {
-  return /\.ipynb$/i.test(name) ? fromIpynb(text) : fromPy(text);
+  const notebook = /\.ipynb$/i.test(name) ? fromIpynb(text) : fromPy(text);
+  checkCellCount(notebook.cells);
+  return notebook;
 }

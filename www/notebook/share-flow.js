@@ -32,13 +32,14 @@ export async function openSharedLink(hash, { autosave, replaceNotebook }) {
     return;
   }
   dismissBanner('share');
-  await autosave.flush();
   try {
     await autosave.backupCurrent();
   } catch {
     // Without a backup the shared notebook still opens; the autosave banner reports storage trouble.
   }
   replaceNotebook(cells);
+  // Saved at once and marked, so the next link does not push the reader's notebook out of the backups.
+  await autosave.flush({ origin: 'link' });
   const restore = async () => {
     dismissBanner('share');
     const previous = await autosave.loadBackup().catch(() => null);

@@ -5,6 +5,8 @@
 export const MAX_SHARE_CHARS = 64 * 1024;
 /** Largest inflated payload accepted, so a tiny link cannot expand into gigabytes. */
 export const MAX_SHARE_BYTES = 4 << 20;
+/** Most cells a link may hold (a 527-character link can hold 20,000 empty cells). */
+export const MAX_SHARE_CELLS = 1000;
 /** Version of the shared payload's shape. */
 const SHARE_VERSION = 1;
 
@@ -76,6 +78,9 @@ export async function encodeNotebook(cells) {
 export function validatePayload(payload) {
   if (payload === null || typeof payload !== 'object' || payload.v !== SHARE_VERSION || !Array.isArray(payload.cells)) {
     throw new ShareError('malformed', 'the link does not hold a TileLab notebook');
+  }
+  if (payload.cells.length > MAX_SHARE_CELLS) {
+    throw new ShareError('too-large', `the link holds ${payload.cells.length} cells; the limit is ${MAX_SHARE_CELLS}`);
   }
   return payload.cells.map((cell, index) => {
     if (!Array.isArray(cell) || cell.length !== 2 || (cell[0] !== 'c' && cell[0] !== 'm') || typeof cell[1] !== 'string') {

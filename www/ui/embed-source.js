@@ -34,7 +34,8 @@ export function parseEmbedQuery(search, locales) {
     cell,
     mode: query.get('mode') === 'read' ? 'read' : 'edit',
     canRun: query.get('run') !== '0',
-    lang: lang !== null && lang in locales ? lang : null,
+    // Own keys only: `__proto__` or `constructor` are "in" every object.
+    lang: lang !== null && Object.hasOwn(locales, lang) ? lang : null,
     theme: theme === 'light' || theme === 'dark' ? theme : null,
     frame: frame.length > 0 && frame.length <= MAX_FRAME_ID && /^[A-Za-z0-9_-]+$/.test(frame) ? frame : null,
   };

@@ -140,11 +140,13 @@ impl Interpreter {
         };
         match name {
             "len" => Ok(Value::Int(match &value {
-                Value::Str(text) => text.chars().count() as i64,
+                Value::Str(text) => self.text_facts(text, span)?.1 as i64,
                 Value::List(items) => items.borrow().len() as i64,
                 Value::Tuple(items) => items.len() as i64,
                 Value::Dict(entries) => entries.borrow().len() as i64,
-                Value::Range(start, stop, step) => range_length(*start, *stop, *step),
+                Value::Range(start, stop, step) => {
+                    i64::try_from(range_length(*start, *stop, *step)).map_err(|_| self.range_too_long(span))?
+                }
                 Value::Tensor(object) => match object.get().shape().first() {
                     Some(&size) => size as i64,
                     None => return Err(self.error(ErrorKind::Type, "len() of a 0-d tensor", span)),
@@ -178,20 +180,13 @@ impl Interpreter {
                 other => other.as_number().map(Value::Float).ok_or_else(|| type_error(other)),
             },
             "int" => match &value {
-                Value::Float(number) => {
-                    if !number.is_finite() || number.abs() >= 9.2e18 {
-                        return Err(self.error(
-                            ErrorKind::Value,
-                            format!("cannot convert float {} to an integer", super::format::format_float(*number)),
-                            span,
-                        ));
-                    }
-                    Ok(Value::Int(number.trunc() as i64))
-                }
+                Value::Float(number) => self.float_to_int(number.trunc(), span).map(Value::Int),
                 Value::Str(text) => text.trim().parse().map(Value::Int).map_err(|_| {
                     self.error(ErrorKind::Value, format!("invalid literal for int(): {}", repr(&value)), span)
                 }),
-                Value::Tensor(object) => self.item(&object.get(), span).map(|x| Value::Int(x.trunc() as i64)),
+                Value::Tensor(object) => {
+                    self.float_to_int(self.item(&object.get(), span)?.trunc(), span).map(Value::Int)
+                }
                 other => other.as_int().map(Value::Int).ok_or_else(|| type_error(other)),
             },
             "round" => {
@@ -200,17 +195,7 @@ impl Interpreter {
                     other => other.as_number().ok_or_else(|| type_error(other))?,
                 };
                 match second.and_then(|digits| digits.as_int()) {
-                    None => {
-                        let rounded = round_half_even(number);
-                        if !rounded.is_finite() {
-                            return Err(self.error(
-                                ErrorKind::Value,
-                                "cannot round a non-finite float to an integer",
-                                span,
-                            ));
-                        }
-                        Ok(Value::Int(rounded as i64))
-                    }
+                    None => self.float_to_int(round_half_even(number), span).map(Value::Int),
                     Some(digits) if digits >= 0 => {
                         // The decimal expansion of the binary value decides, as in Python (2.675 → 2.67).
                         let text = format!("{:.*}", digits.min(300) as usize, number);
@@ -320,8 +305,8 @@ impl Interpreter {
             "erf" => libm::erf(x),
             "fabs" => x.abs(),
             "pow" => x.powf(bound.float(1, None)?),
-            "floor" => return Ok(Value::Int(x.floor() as i64)),
-            "ceil" => return Ok(Value::Int(x.ceil() as i64)),
+            "floor" => return self.float_to_int(x.floor(), span).map(Value::Int),
+            "ceil" => return self.float_to_int(x.ceil(), span).map(Value::Int),
             "isnan" => return Ok(Value::Bool(x.is_nan())),
             "isclose" => {
                 let y = bound.float(1, None)?;
@@ -335,6 +320,30 @@ impl Interpreter {
                 ))
             }
         }))
+    }
+
+    /// An integral float as an int, as Python raises: NaN is a `ValueError`, an infinity or a value
+    /// past 64 bits an `OverflowError` (a saturating cast would answer i64::MAX or 0 silently).
+    pub(crate) fn float_to_int(&self, integral: f64, span: Span) -> Result<i64> {
+        if integral.is_nan() {
+            return Err(self.error(ErrorKind::Value, "ValueError: cannot convert float NaN to integer", span));
+        }
+        if integral.is_infinite() {
+            return Err(self.error(
+                ErrorKind::Overflow,
+                "OverflowError: cannot convert float infinity to integer",
+                span,
+            ));
+        }
+        // 2**63 is exactly representable: every float below it in magnitude fits in an i64.
+        if integral.abs() >= 9_223_372_036_854_775_808.0 && integral != -9_223_372_036_854_775_808.0 {
+            return Err(self.error(
+                ErrorKind::Overflow,
+                format!("OverflowError: {} does not fit in a 64-bit int", super::format::format_float(integral)),
+                span,
+            ));
+        }
+        Ok(integral as i64)
     }
 
     /// `math.<name>`.
@@ -358,10 +367,8 @@ impl Interpreter {
             Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
             Value::Range(start, stop, step) => {
                 let count = range_length(*start, *stop, *step);
-                self.check_items(count.max(0) as usize, span)?;
-                Ok((0..count)
-                    .map(|index| Value::Int((*start as i128 + index as i128 * *step as i128) as i64))
-                    .collect())
+                self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
+                Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),

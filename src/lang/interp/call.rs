@@ -30,6 +30,7 @@ impl Interpreter {
             {
                 let bound = self.bind("decorator", &["function"], arguments, false, span)?;
                 let function = bound.required(0)?.clone();
+                self.check_decorator_target(callee, &function, bound.span_of(0))?;
                 self.apply_decorator(callee.clone(), function, span)
             }
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", other.type_name()), span)),
@@ -59,6 +60,7 @@ impl Interpreter {
         self.cells.borrow_mut().push(function.cell);
         self.functions.borrow_mut().push(function.name.clone());
         let result = self.exec_block(&function.definition.body, &scope);
+        scope.release_call_scope();
         self.functions.borrow_mut().pop();
         self.cells.borrow_mut().pop();
         self.depth.set(self.depth.get() - 1);

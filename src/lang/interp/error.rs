@@ -56,6 +56,10 @@ pub enum ErrorKind {
     CallDepth,
     /// A list, string or tensor larger than the session allows.
     SizeLimit,
+    /// The session's live values exceed its memory budget (Python's `MemoryError`).
+    Memory,
+    /// The run passed its wall-clock deadline (`tilelab run --timeout`).
+    Timeout,
     /// A construct outside the subset, or an unknown module.
     Unsupported,
     /// Integer overflow.
@@ -83,6 +87,8 @@ impl ErrorKind {
             ErrorKind::StepBudget => "runtime/step-budget",
             ErrorKind::CallDepth => "runtime/call-depth",
             ErrorKind::SizeLimit => "runtime/size-limit",
+            ErrorKind::Memory => "runtime/memory-error",
+            ErrorKind::Timeout => "runtime/timeout",
             ErrorKind::Unsupported => "runtime/unsupported",
             ErrorKind::Overflow => "runtime/overflow",
             ErrorKind::Control => "runtime/control-flow",

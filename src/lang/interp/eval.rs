@@ -301,7 +301,10 @@ impl Interpreter {
                 let found = match right {
                     Value::Dict(entries) => entries.borrow().iter().any(|(key, _)| values_equal(key, left)),
                     Value::Str(text) => match left {
-                        Value::Str(needle) => text.contains(needle.as_ref()),
+                        Value::Str(needle) => {
+                            self.charge_bytes(text.len(), span)?;
+                            text.contains(needle.as_ref())
+                        }
                         other => {
                             return Err(self.error(
                                 ErrorKind::Type,
@@ -317,7 +320,7 @@ impl Interpreter {
                             } else {
                                 value <= *start && value > *stop
                             };
-                            inside && (value - start) % step == 0
+                            inside && (value as i128 - *start as i128) % *step as i128 == 0
                         }
                         None => false,
                     },

@@ -135,7 +135,7 @@ impl Interpreter {
         if let Value::Range(start, stop, step) = iterable {
             let count = range_length(start, stop, step);
             for index in 0..count {
-                let value = (start as i128 + index as i128 * step as i128) as i64;
+                let value = (start as i128 + index * step as i128) as i64;
                 self.assign(target, Value::Int(value), scope)?;
                 match self.exec_block(body, scope)? {
                     Flow::Break => break,
@@ -204,6 +204,7 @@ impl Interpreter {
         let mut value = Value::Function(function);
         for decorator in definition.decorators.iter().rev() {
             let decorate = self.eval(decorator, scope)?;
+            self.check_decorator_target(&decorate, &value, decorator.span)?;
             value = self.apply_decorator(decorate, value, decorator.span)?;
         }
         let _ = span;

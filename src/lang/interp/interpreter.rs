@@ -12,6 +12,7 @@ use crate::lang::syntax::{ast::Module, Span};
 
 /// Per-session limits; each exceeded limit is a clear error at the span that crossed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Limits {
     /// Statements and expressions evaluated per cell.
     pub step_budget: u64,
@@ -28,6 +29,9 @@ pub struct Limits {
     /// Bytes of native stack that nested calls may use before they stop with a call-depth error
     /// (the thread running the session must have at least this much stack, plus a margin).
     pub stack_bytes: usize,
+    /// Bytes of heap the session's live values may hold together (tensors, strings, lists, graph
+    /// nodes: every allocation made while it runs that is still alive).
+    pub memory_bytes: usize,
 }
 
 impl Limits {
@@ -46,6 +50,7 @@ impl Default for Limits {
             list_items: 1_000_000,
             string_bytes: 16 << 20,
             stack_bytes: Limits::DEFAULT_STACK_BYTES,
+            memory_bytes: 1 << 30,
         }
     }
 }
@@ -115,6 +120,19 @@ pub struct Interpreter {
     pub(crate) untraced_call: Cell<bool>,
     /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
     pub(crate) last_work: RefCell<Option<crate::tile::TileWork>>,
+    /// The thread's live heap bytes when the session started, and when the running cell started
+    /// (the budget counts from the first; only a cell that grows the heap can cross it, so a cell
+    /// that frees memory runs even above the budget).
+    pub(crate) memory_base: isize,
+    pub(crate) memory_at_cell_start: Cell<isize>,
+    /// Facts about the last few long strings indexed (see `sequences`).
+    pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
+    /// A custom NPU preset (`pypto.npu.use({...})`), in force while `npu_preset` names it.
+    pub(crate) custom_npu: RefCell<Option<crate::npu::NpuConfig>>,
+    /// When the run must stop, and the time limit to name in the error (native only: the CLI's
+    /// `--timeout`; the page stops a runaway cell by terminating its worker).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) deadline: Cell<Option<(std::time::Instant, std::time::Duration)>>,
 }
 
 impl Interpreter {
@@ -142,6 +160,12 @@ impl Interpreter {
             last_work: RefCell::new(None),
             kernel_call_counts: Cell::new((0, 0)),
             untraced_call: Cell::new(false),
+            memory_base: crate::memory::live_bytes(),
+            memory_at_cell_start: Cell::new(0),
+            text_cache: RefCell::new(Vec::new()),
+            custom_npu: RefCell::new(None),
+            #[cfg(not(target_arch = "wasm32"))]
+            deadline: Cell::new(None),
         })
     }
 
@@ -175,6 +199,7 @@ impl Interpreter {
     pub fn run_module(&self, module: &Module, cell: usize) -> Result<Option<Value>> {
         self.steps.set(0);
         self.depth.set(0);
+        self.memory_at_cell_start.set(crate::memory::live_bytes());
         let marker = 0u8;
         self.stack_base.set(std::hint::black_box(&marker) as *const u8 as usize);
         self.cells.borrow_mut().clear();
@@ -280,20 +305,35 @@ impl Interpreter {
         self.warnings.borrow_mut().push(warning);
     }
 
-    /// Counts one step; past the budget, an error at `span`.
+    /// Counts one step; past the budget (or the memory budget), an error at `span`.
     pub(crate) fn step(&self, span: Span) -> Result<()> {
-        let steps = self.steps.get() + 1;
-        self.steps.set(steps);
         self.note_kernel_position(span);
-        let budget = self.limits.get().step_budget;
-        if steps > budget {
+        self.check_memory(span)?;
+        self.charge(1, span)
+    }
+
+    /// A `MemoryError` at `span` when the session's live heap is past its budget and the running
+    /// cell has grown it (by more than the small change of printing or parsing).
+    pub(crate) fn check_memory(&self, span: Span) -> Result<()> {
+        const SLACK_BYTES: isize = 1 << 20;
+        let live = crate::memory::live_bytes();
+        let grew = live > self.memory_at_cell_start.get().saturating_add(SLACK_BYTES);
+        let held = live.saturating_sub(self.memory_base).max(0) as usize;
+        let budget = self.limits.get().memory_bytes;
+        if grew && held > budget {
             return Err(self
                 .error(
-                    ErrorKind::StepBudget,
-                    format!("step budget exceeded: the cell ran more than {budget} steps"),
+                    ErrorKind::Memory,
+                    format!(
+                        "MemoryError: the session's values take {}, more than its memory budget of {}",
+                        mebibytes(held),
+                        mebibytes(budget)
+                    ),
                     span,
                 )
-                .with_help("look for a loop that never ends, or raise the session's step budget"));
+                .with_help(
+                    "free large values you no longer need (rebind them: `x = None`), or work on smaller tensors",
+                ));
         }
         Ok(())
     }
@@ -351,4 +391,9 @@ impl Interpreter {
         }
         Ok(())
     }
+}
+
+/// `bytes` in MiB, for messages.
+fn mebibytes(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
 }

@@ -16,6 +16,8 @@
 
 mod builtins;
 mod call;
+mod cost;
+mod decorators;
 mod error;
 mod eval;
 mod exec;
@@ -25,6 +27,7 @@ mod operators;
 pub mod progress;
 pub mod pypto;
 mod scope;
+mod sequences;
 mod subscript;
 mod value;
 

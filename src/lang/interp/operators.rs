@@ -24,12 +24,14 @@ impl Interpreter {
         match (op, left, right) {
             (BinaryOp::Add, Value::Str(a), Value::Str(b)) => {
                 self.check_string(a.len() + b.len(), span)?;
+                self.charge_bytes(a.len() + b.len(), span)?;
                 Ok(Value::string(format!("{a}{b}")))
             }
             (BinaryOp::Add, Value::List(a), Value::List(b)) => {
+                self.check_items(a.borrow().len() + b.borrow().len(), span)?;
+                self.charge_bytes((a.borrow().len() + b.borrow().len()) * std::mem::size_of::<Value>(), span)?;
                 let mut items = a.borrow().clone();
                 items.extend(b.borrow().iter().cloned());
-                self.check_items(items.len(), span)?;
                 Ok(Value::list(items))
             }
             (BinaryOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
@@ -182,11 +184,13 @@ impl Interpreter {
         match sequence {
             Value::Str(text) => {
                 self.check_string(text.len().saturating_mul(count), span)?;
+                self.charge_bytes(text.len() * count, span)?;
                 Ok(Value::string(text.repeat(count)))
             }
             Value::List(items) => {
                 let items = items.borrow();
                 self.check_items(items.len().saturating_mul(count), span)?;
+                self.charge_bytes(items.len() * count * std::mem::size_of::<Value>(), span)?;
                 Ok(Value::list(items.iter().cloned().cycle().take(items.len() * count).collect()))
             }
             Value::Tuple(items) => {

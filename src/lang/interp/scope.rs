@@ -60,6 +60,41 @@ impl Scope {
     pub fn restore(&self, names: HashMap<String, Value>) {
         *self.names.borrow_mut() = names;
     }
+
+    /// Empties a call's scope when nothing outside it can reach it any more. A function defined in
+    /// a call (`def helper(): …` inside `def outer(): …`) holds the call's scope as its closure
+    /// while the scope holds the function: without reference counting's help that cycle would
+    /// outlive the call. `self` is the caller's handle; when every other handle is such a function
+    /// (or a kernel of one) held by this scope alone, the scope is garbage and is emptied. Any
+    /// other holder (a returned closure, a list that escaped) keeps it as it is.
+    pub(crate) fn release_call_scope(self: &Rc<Scope>) {
+        // The common case: no function kept the scope as its closure.
+        if Rc::strong_count(self) == 1 {
+            return;
+        }
+        let inner = |value: &Value| -> bool {
+            let function = match value {
+                Value::Function(function) if Rc::strong_count(function) == 1 => function,
+                Value::Kernel(kernel) if Rc::strong_count(kernel) == 1 && Rc::strong_count(&kernel.function) == 1 => {
+                    &kernel.function
+                }
+                _ => return false,
+            };
+            Rc::ptr_eq(&function.closure, self)
+        };
+        let cycles = self.names.borrow().values().filter(|value| inner(value)).count();
+        if cycles > 0 && Rc::strong_count(self) == 1 + cycles {
+            // Taken out first: dropping the values drops the functions, whose closures are `self`.
+            let names = std::mem::take(&mut *self.names.borrow_mut());
+            drop(names);
+        }
+    }
+
+    /// Empties a scope about to be dropped: its values and its parent, so the caller can drop a long
+    /// chain of closures one link at a time instead of by recursion.
+    pub(crate) fn take_contents(&mut self) -> (Vec<Value>, Option<Rc<Scope>>) {
+        (self.names.get_mut().drain().map(|(_, value)| value).collect(), self.parent.take())
+    }
 }
 
 #[cfg(test)]

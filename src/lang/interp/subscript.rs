@@ -24,17 +24,16 @@ impl Interpreter {
         match container {
             Value::List(items) => self.sequence_item(&items.borrow(), index, span, Value::list),
             Value::Tuple(items) => self.sequence_item(items, index, span, Value::tuple),
+            Value::Str(text) if !matches!(index, Value::Slice(_)) => self.text_item(text, index, span),
             Value::Str(text) => {
+                self.charge_bytes(text.len(), span)?;
                 let characters: Vec<Value> = text.chars().map(|c| Value::string(c.to_string())).collect();
                 let item = self.sequence_item(&characters, index, span, |parts| {
                     Value::string(parts.iter().map(to_str).collect::<String>())
                 })?;
                 Ok(item)
             }
-            Value::Range(..) => {
-                let items = self.iterate(container, span)?;
-                self.sequence_item(&items, index, span, Value::list)
-            }
+            Value::Range(start, stop, step) => self.range_item(*start, *stop, *step, index, span),
             Value::Dict(entries) => entries
                 .borrow()
                 .iter()
@@ -74,7 +73,7 @@ impl Interpreter {
         }
     }
 
-    fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
+    pub(crate) fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
         let Some(raw) = index.as_int() else {
             return Err(self.error(
                 ErrorKind::Type,

@@ -249,56 +249,91 @@ pub fn object_name(object: &Object) -> &'static str {
     }
 }
 
-/// The number of values of `range(start, stop, step)` (`step` ≠ 0).
-pub fn range_length(start: i64, stop: i64, step: i64) -> i64 {
+/// The number of values of `range(start, stop, step)` (`step` ≠ 0); up to 2**64 − 1, so wider
+/// than an `i64` (`range(-2**63, 2**63 - 1)` has 2**64 − 1 values).
+pub fn range_length(start: i64, stop: i64, step: i64) -> i128 {
     if step > 0 && stop > start {
-        ((stop as i128 - start as i128 + step as i128 - 1) / step as i128) as i64
+        (stop as i128 - start as i128 + step as i128 - 1) / step as i128
     } else if step < 0 && start > stop {
-        ((start as i128 - stop as i128 - step as i128 - 1) / (-(step as i128))) as i64
+        (start as i128 - stop as i128 - step as i128 - 1) / (-(step as i128))
     } else {
         0
     }
 }
 
-/// Dropping a deeply nested container (`a = [a]` a million times) would recurse once per level and
-/// overflow the stack; uniquely owned children are moved to a work list and dropped one by one.
+/// Dropping a deeply nested container (`a = [a]` a million times), or a chain of functions linked by
+/// default arguments or closures (`def g(p=f): …; f = g` in a loop), would recurse once per level
+/// and overflow the stack; uniquely owned children are moved to work lists and dropped one by one.
 impl Drop for Value {
     fn drop(&mut self) {
-        let mut pending: Vec<Value> = Vec::new();
+        let mut pending = Pending::default();
         take_children(self, &mut pending);
-        while let Some(mut value) = pending.pop() {
-            take_children(&mut value, &mut pending);
+        loop {
+            if let Some(mut value) = pending.values.pop() {
+                take_children(&mut value, &mut pending);
+            } else if let Some(mut scope) = pending.scopes.pop() {
+                // Only the last holder empties a scope: the others leave it to whoever drops it last.
+                if let Some(scope) = Rc::get_mut(&mut scope) {
+                    let (values, parent) = scope.take_contents();
+                    pending.values.extend(values);
+                    pending.scopes.extend(parent);
+                }
+            } else {
+                break;
+            }
         }
     }
 }
 
-fn take_children(value: &mut Value, pending: &mut Vec<Value>) {
+/// What a drop still has to release.
+#[derive(Default)]
+struct Pending {
+    values: Vec<Value>,
+    scopes: Vec<Rc<Scope>>,
+}
+
+fn take_children(value: &mut Value, pending: &mut Pending) {
     match value {
         Value::List(items) => {
             if let Some(cell) = Rc::get_mut(items) {
-                pending.append(cell.get_mut());
+                pending.values.append(cell.get_mut());
             }
         }
         Value::Tuple(items) => {
             if let Some(items) = Rc::get_mut(items) {
-                pending.append(items);
+                pending.values.append(items);
             }
         }
         Value::Dict(entries) => {
             if let Some(cell) = Rc::get_mut(entries) {
                 for (key, item) in cell.get_mut().drain(..) {
-                    pending.push(key);
-                    pending.push(item);
+                    pending.values.push(key);
+                    pending.values.push(item);
                 }
             }
         }
         Value::Method(bound) => {
             if let Some((receiver, _)) = Rc::get_mut(bound) {
-                pending.push(std::mem::replace(receiver, Value::None));
+                pending.values.push(std::mem::replace(receiver, Value::None));
+            }
+        }
+        Value::Function(function) => take_function(function, pending),
+        Value::Kernel(kernel) => {
+            if let Some(kernel) = Rc::get_mut(kernel) {
+                // A second handle keeps the function alive past the kernel: the work list drops it.
+                pending.values.push(Value::Function(kernel.function.clone()));
             }
         }
         _ => {}
     }
+}
+
+/// Moves a uniquely held function's defaults and closure to the work lists.
+fn take_function(function: &mut Rc<Function>, pending: &mut Pending) {
+    let Some(function) = Rc::get_mut(function) else { return };
+    let defaults = std::mem::take(&mut function.defaults).into_iter();
+    pending.values.extend(defaults.chain(std::mem::take(&mut function.keyword_defaults)).flatten());
+    pending.scopes.push(function.closure.clone());
 }
 
 #[cfg(test)]
@@ -318,5 +353,7 @@ mod tests {
         assert_eq!(range_length(10, 0, -3), 4);
         assert_eq!(range_length(5, 5, 1), 0);
         assert_eq!(range_length(0, 10, -1), 0);
+        // The widest range: 2**64 - 1 values, more than an i64 holds.
+        assert_eq!(range_length(i64::MIN, i64::MAX, 1), (1i128 << 64) - 1);
     }
 }

@@ -108,6 +108,8 @@ impl Interpreter {
         arguments: Arguments,
         span: Span,
     ) -> Result<Value> {
+        // A method reads its receiver (a reduction, a copy, backward through its graph).
+        self.charge_elements(object.get().tensor().numel(), span)?;
         if !self.in_kernel() {
             return self.tensor_method(object, name, arguments, span);
         }
@@ -155,7 +157,11 @@ impl Interpreter {
                 Ok(Value::None)
             }
             "item" => self.item(&var, span).map(Value::Float),
-            "tolist" => Ok(to_list(var.tensor())),
+            "tolist" => {
+                // Each element becomes a script value (32 bytes, plus the lists): bounded like a list.
+                self.check_items(var.tensor().numel(), span)?;
+                Ok(to_list(var.tensor()))
+            }
             "detach" => Ok(TensorObject::value(var.detach())),
             "clone" => self.tensor_result(var.scale(1.0), span),
             "numel" => Ok(Value::Int(var.tensor().numel() as i64)),

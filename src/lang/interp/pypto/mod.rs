@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod lowering;
 pub mod methods;
 pub mod npu_run;
+pub mod npu_use;
 pub mod options;
 pub mod scaler;
 pub mod schedule;
@@ -117,9 +118,21 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     }
 }
 
-/// Calls the `pypto` function with qualified name `name`.
+/// Calls the `pypto` function with qualified name `name`, charging its work to the step budget
+/// (a matmul before it runs, any other op by the tensors it returns).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("pypto.").unwrap_or(name);
+    if let ("matmul", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
+        let keyword = arguments.keywords.iter().find(|(key, _, _)| key == "a_trans");
+        let a_transposed = keyword.map(|(_, value, _)| value).or(arguments.positional.get(3).map(|(value, _)| value));
+        interpreter.charge_matmul(a, b, a_transposed.is_some_and(|value| value.truthy() == Some(true)), span)?;
+    }
+    let result = call_unmetered(interpreter, short, arguments, span)?;
+    interpreter.charge_result(&result, span)?;
+    Ok(result)
+}
+
+fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, span: Span) -> Result<Value> {
     match short {
         "tensor" | "zeros" | "ones" | "full" | "arange" | "randn" | "rand" | "manual_seed" | "zeros_like"
         | "ones_like" => {
@@ -135,22 +148,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
-        "npu.use" => {
-            let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
-            let requested = match bound.required(0)? {
-                Value::Str(preset) => preset.to_string(),
-                other => super::format::repr(other),
-            };
-            match NpuConfig::preset(&requested) {
-                Ok(config) => {
-                    interpreter.set_npu_preset(&config.name);
-                    Ok(Value::None)
-                }
-                Err(error) => Err(interpreter
-                    .error(ErrorKind::Value, format!("pypto.npu.use: {error}"), bound.span_of(0))
-                    .with_help(format!("presets: {}", PRESETS.join(", ")))),
-            }
-        }
+        "npu.use" => npu_use::call(interpreter, arguments, span),
         "npu.config" => {
             interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;
             let config = interpreter.npu_config(span)?;
@@ -242,6 +240,10 @@ pub(crate) fn object_attribute(
 impl Interpreter {
     /// The configuration of the selected NPU preset.
     pub(crate) fn npu_config(&self, span: Span) -> Result<NpuConfig> {
+        // A custom preset chosen by `pypto.npu.use({...})` or `--npu FILE.json`.
+        if let Some(custom) = self.custom_npu.borrow().as_ref().filter(|custom| custom.name == self.npu_preset()) {
+            return Ok(custom.clone());
+        }
         NpuConfig::preset(&self.npu_preset()).map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))
     }
 

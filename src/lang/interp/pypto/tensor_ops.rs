@@ -35,6 +35,9 @@ impl Interpreter {
             (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
             _ => DType::F32,
         };
+        if op == BinaryOp::MatMul {
+            self.charge_matmul(left, right, false, span)?;
+        }
         let a = self.operand(left, dtype, span)?;
         let b = self.operand(right, dtype, span)?;
         let result = match op {
@@ -48,6 +51,7 @@ impl Interpreter {
             BinaryOp::Modulo => a.binary(TensorBinary::Remainder, &b),
         };
         let value = self.tensor_result(result, span)?;
+        self.charge_result(&value, span)?;
         if self.in_kernel() {
             let name = match op {
                 BinaryOp::Add => "add",

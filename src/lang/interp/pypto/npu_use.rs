@@ -1,0 +1,83 @@
+//! `pypto.npu.use(preset)`: a preset name, or a custom preset as a dict or JSON text with every
+//! field of `pypto.npu.config()` (checked field by field in `npu::custom_preset`).
+
+use super::PRESETS;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::Span;
+use crate::npu::{custom_preset, custom_preset_from_json, NpuConfig};
+
+/// Calls `pypto.npu.use`.
+pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind("pypto.npu.use", &["preset"], arguments, false, span)?;
+    let at = bound.span_of(0);
+    let custom = match bound.required(0)? {
+        Value::Dict(_) => Some(custom_preset(&to_json(interpreter, bound.required(0)?, at)?)),
+        Value::Str(text) if text.trim_start().starts_with('{') => Some(custom_preset_from_json(text)),
+        _ => None,
+    };
+    if let Some(custom) = custom {
+        let config = custom.map_err(|error| {
+            interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at).with_help(
+                "start from a preset's fields: settings = pypto.npu.config(), then change the values you need",
+            )
+        })?;
+        interpreter.set_npu_preset(&config.name);
+        *interpreter.custom_npu.borrow_mut() = Some(config);
+        return Ok(Value::None);
+    }
+    let requested = match bound.required(0)? {
+        Value::Str(preset) => preset.to_string(),
+        other => crate::lang::interp::format::repr(other),
+    };
+    match NpuConfig::preset(&requested) {
+        Ok(config) => {
+            interpreter.set_npu_preset(&config.name);
+            *interpreter.custom_npu.borrow_mut() = None;
+            Ok(Value::None)
+        }
+        Err(error) => Err(interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at).with_help(
+            format!("presets: {} (or a dict of every field, as pypto.npu.config() returns)", PRESETS.join(", ")),
+        )),
+    }
+}
+
+/// A script dict of numbers and strings as JSON (what a custom preset is written in).
+fn to_json(interpreter: &Interpreter, value: &Value, span: Span) -> Result<serde_json::Value> {
+    let Value::Dict(entries) = value else {
+        return Err(interpreter.error(ErrorKind::Type, "pypto.npu.use: expected a dict", span));
+    };
+    let mut object = serde_json::Map::new();
+    for (key, item) in entries.borrow().iter() {
+        let Value::Str(key) = key else {
+            return Err(interpreter.error(
+                ErrorKind::Type,
+                "pypto.npu.use: the preset's keys are field names (strings)",
+                span,
+            ));
+        };
+        // `pypto.npu.config()` adds the preset's name as `preset`; a dict made from it carries it.
+        if key.as_ref() == "preset" {
+            continue;
+        }
+        let json = match item {
+            Value::Bool(flag) => serde_json::Value::Bool(*flag),
+            Value::Int(number) => serde_json::Value::from(*number),
+            Value::Float(number) => serde_json::Number::from_f64(*number)
+                .map(serde_json::Value::Number)
+                .unwrap_or_else(|| serde_json::Value::String(crate::lang::interp::format::format_float(*number))),
+            Value::Str(text) => serde_json::Value::String(text.to_string()),
+            other => {
+                return Err(interpreter.error(
+                    ErrorKind::Type,
+                    format!("pypto.npu.use: field '{key}' holds a {}, not a number or a string", other.type_name()),
+                    span,
+                ))
+            }
+        };
+        object.insert(key.to_string(), json);
+    }
+    Ok(serde_json::Value::Object(object))
+}

@@ -1,0 +1,102 @@
+//! Indexing strings and ranges without materialising them: `s[i]` on a long string and `r[i]` on a
+//! huge range are O(1) (they used to build every character or item first, O(n) per index). A
+//! string's length in characters and whether it is ASCII are remembered for the last few long
+//! strings, so a loop over `s[i]` and `len(s)` does not rescan it.
+
+use std::rc::{Rc, Weak};
+
+use super::error::{ErrorKind, Result};
+use super::interpreter::Interpreter;
+use super::value::{range_length, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::SliceSpec;
+
+/// Strings shorter than this are scanned each time (cheaper than the cache).
+const CACHED_TEXT_BYTES: usize = 4096;
+/// How many long strings the cache remembers.
+const CACHED_TEXTS: usize = 4;
+
+/// What the interpreter remembers of one long string.
+pub(crate) struct TextFacts {
+    text: Weak<str>,
+    ascii: bool,
+    characters: usize,
+}
+
+impl Interpreter {
+    /// Whether `text` is ASCII and its length in characters (scans a long string once, charged).
+    pub(crate) fn text_facts(&self, text: &Rc<str>, span: Span) -> Result<(bool, usize)> {
+        if text.len() < CACHED_TEXT_BYTES {
+            return Ok((text.is_ascii(), text.chars().count()));
+        }
+        let mut cache = self.text_cache.borrow_mut();
+        let known = cache.iter().find(|facts| facts.text.upgrade().is_some_and(|held| Rc::ptr_eq(&held, text)));
+        if let Some(facts) = known {
+            return Ok((facts.ascii, facts.characters));
+        }
+        self.charge_bytes(text.len(), span)?;
+        let facts = TextFacts { text: Rc::downgrade(text), ascii: text.is_ascii(), characters: text.chars().count() };
+        let answer = (facts.ascii, facts.characters);
+        cache.retain(|facts| facts.text.strong_count() > 0);
+        if cache.len() >= CACHED_TEXTS {
+            cache.remove(0);
+        }
+        cache.push(facts);
+        Ok(answer)
+    }
+
+    /// `text[index]` for an int index: O(1) on ASCII text.
+    pub(crate) fn text_item(&self, text: &Rc<str>, index: &Value, span: Span) -> Result<Value> {
+        let (ascii, characters) = self.text_facts(text, span)?;
+        let position = self.sequence_index(characters, index, span)?;
+        if ascii {
+            return Ok(Value::string(&text[position..position + 1]));
+        }
+        self.charge_bytes(text.len(), span)?;
+        let character = text.chars().nth(position).unwrap_or_default();
+        Ok(Value::string(character.to_string()))
+    }
+
+    /// `range(start, stop, step)[index]`: an int, or a range for a slice (as in Python).
+    pub(crate) fn range_item(&self, start: i64, stop: i64, step: i64, index: &Value, span: Span) -> Result<Value> {
+        let length = range_length(start, stop, step);
+        let at = |position: i128| (start as i128 + position * step as i128) as i64;
+        if let Value::Slice(bounds) = index {
+            // The slice arithmetic works on i64 lengths; a wider range cannot be sliced (Python cannot either).
+            let length = i64::try_from(length)
+                .ok()
+                .and_then(|length| usize::try_from(length).ok())
+                .ok_or_else(|| self.range_too_long(span))?;
+            let [first, last, stride] = &**bounds;
+            let stride = super::subscript::clamp_step(*stride, length);
+            let spec = SliceSpec::from_python(*first, *last, stride, length)
+                .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+            let new_step = (spec.step as i128 * step as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+            let new_start = at(spec.start as i128);
+            let new_stop = (new_start as i128 + spec.count as i128 * new_step as i128) as i64;
+            return Ok(Value::Range(new_start, new_stop, new_step));
+        }
+        let Some(raw) = index.as_int() else {
+            return Err(self.error(
+                ErrorKind::Type,
+                format!("range indices must be integers or slices, not {}", index.type_name()),
+                span,
+            ));
+        };
+        let resolved = if raw < 0 { raw as i128 + length } else { raw as i128 };
+        if resolved < 0 || resolved >= length {
+            return Err(self.error(
+                ErrorKind::Index,
+                format!("range index {raw} is out of range for length {length}"),
+                span,
+            ));
+        }
+        Ok(Value::Int(at(resolved)))
+    }
+
+    /// Python's `OverflowError` for a range whose length does not fit in 64 bits.
+    pub(crate) fn range_too_long(&self, span: Span) -> super::error::RuntimeError {
+        self.error(ErrorKind::Overflow, "OverflowError: the range has more than 2**63 - 1 items", span)
+            .with_help("len() and slicing need the length as a 64-bit int; iterating such a range works")
+    }
+}
