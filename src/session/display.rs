@@ -44,6 +44,7 @@ pub fn display_value(value: &Value) -> Display {
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay {
                 summary: simulation.summary.clone(),
                 trace_json: simulation.trace.to_chrome_json(),
+                cell: None,
             }),
             Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },
@@ -142,11 +143,12 @@ pub(crate) fn kernel_schedules(
         .map(|(kernel, calls, simulation)| {
             let small = simulation.trace.events.len() <= KernelSchedule::MAX_TRACE_EVENTS;
             let trace_json = if small { simulation.trace.to_chrome_json() } else { String::new() };
+            let cell = cell_of(&kernel);
             KernelSchedule {
-                cell: cell_of(&kernel),
+                cell,
                 kernel,
                 calls,
-                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json },
+                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json, cell },
             }
         })
         .collect()

@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod display;
+mod inspect;
 mod notebook;
 mod render;
 mod result;
@@ -14,6 +15,7 @@ pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
 pub use crate::lang::interp::pypto::traces::KernelTrace;
 pub use crate::lang::interp::Limits;
 pub use display::{display_text, display_value};
+pub use inspect::{check_syntax, VariableSummary};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
 pub use result::{

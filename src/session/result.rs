@@ -179,6 +179,9 @@ pub struct ScheduleDisplay {
     pub summary: crate::npu::Summary,
     /// Chrome Trace Event JSON (opens in Perfetto).
     pub trace_json: String,
+    /// The execution number of the cell that defined the kernel: the trace's source lines are its
+    /// lines (None when unknown; the page then uses the cell showing the display).
+    pub cell: Option<usize>,
 }
 
 /// A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.

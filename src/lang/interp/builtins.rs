@@ -11,8 +11,10 @@ use super::operators::order;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 20] = [
+const BUILTINS: [&str; 22] = [
     "print",
+    "help",
+    "dir",
     "len",
     "range",
     "min",
@@ -54,6 +56,8 @@ impl Interpreter {
             return super::pypto::call(self, name, arguments, span);
         }
         match name {
+            "help" => self.call_help(arguments, span),
+            "dir" => self.call_dir(arguments, span),
             "print" => {
                 let bound = self.bind(
                     "print",

@@ -13,6 +13,7 @@
 //! (as in torch). Kernels run through one function, `pypto::kernel::run_kernel`: today on the CPU
 //! reference path, later on the NPU simulator, with no change to scripts.
 
+pub mod api_table;
 mod builtins;
 mod call;
 mod error;

@@ -15,9 +15,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     if let Some(op) = UnaryOp::from_name(name) {
-        let bound = interpreter.bind(&full, &["x", "approximate"], arguments, false, span)?;
+        // Only GELU has a form to choose; `approximate` on any other op is an unexpected keyword.
+        let names: &[&str] = if op == UnaryOp::GeluErf { &["x", "approximate"] } else { &["x"] };
+        let bound = interpreter.bind(&full, names, arguments, false, span)?;
         let x = bound.tensor(0)?;
-        let op = match (op, bound.optional(1)) {
+        let approximate = if names.len() > 1 { bound.optional(1) } else { None };
+        let op = match (op, approximate) {
             (UnaryOp::GeluErf, Some(Value::Str(mode))) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
             (op, _) => op,
         };
