@@ -221,6 +221,18 @@ pub struct GradCheckDisplay {
     pub report: GradCheckReport,
     /// Per input (full mode only), the error ratio of each element for the heatmap.
     pub error_maps: Vec<ErrorMap>,
+    /// The sizes up to which the automatic mode compares every Jacobian entry (beyond them it
+    /// compares random projections), so the page can say why a mode ran.
+    pub full_limits: FullLimits,
+}
+
+/// When `check_gradient` compares the full Jacobian rather than projections.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FullLimits {
+    /// Most Jacobian entries (outputs × input elements) for the full mode.
+    pub jacobian_entries: usize,
+    /// Most input elements (all inputs together) for the full mode.
+    pub input_elements: usize,
 }
 
 impl GradCheckDisplay {
@@ -240,6 +252,10 @@ impl GradCheckDisplay {
             sides,
             report,
             error_maps,
+            full_limits: FullLimits {
+                jacobian_entries: crate::autograd::CheckOptions::default().full_limit,
+                input_elements: crate::autograd::gradcheck::FULL_INPUT_LIMIT,
+            },
         }
     }
 }

@@ -63,6 +63,12 @@ export class Autosave {
     return record === undefined ? null : migrate(record).cells;
   }
 
+  /** When the backup was saved (ISO text), or null when there is none. */
+  async backupTime() {
+    const record = await this.get('backup');
+    return record?.savedAt ?? null;
+  }
+
   /** Keeps the saved notebook as the backup (before a shared link replaces it). */
   async backupCurrent() {
     const record = await this.get('current');
