@@ -194,5 +194,5 @@ async function start() {
 }
 
 // A handle for the end-to-end tests and for curious readers in the console.
-globalThis.tilelab = { engine, model, runner, smoke: () => engine.smoke(), flush: () => autosave.flush() };
+globalThis.tilelab = { engine, model, runner, view, controller, smoke: () => engine.smoke(), flush: () => autosave.flush() };
 start();

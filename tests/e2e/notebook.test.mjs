@@ -102,14 +102,14 @@ test('cells are added, edited, moved, collapsed and deleted with the keyboard al
   }
 });
 
-test('Stop after a run restarts the engine: text intact, cells that ran are stale', async () => {
+test('Restart after a run restarts the engine: text intact, cells that ran are stale', async () => {
   const { page, problems, context } = await open();
   try {
     await setCells(page, [['code', 'x = 1'], ['code', 'y = 2']]);
     await page.click('#run-all');
     await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
     const firstWorker = await page.evaluate(() => globalThis.tilelab.engine.generation);
-    await page.click('#stop');
+    await page.click('#restart');
     await page.waitForSelector('#engine[data-state="ready"]');
     assert.equal(await page.evaluate(() => globalThis.tilelab.engine.generation), firstWorker + 1);
     assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['stale', 'stale']);

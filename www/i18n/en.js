@@ -218,6 +218,7 @@ export const strings = {
   'progress.stop': 'Stop',
   'progress.count': '{done} / {total} ({percent}%)',
   'progress.label.check_gradient': 'Gradient check',
+  'progress.label.steps': 'Steps used of the cell\'s budget',
   'progress.label.sweep': 'Tile sweep',
   'announce.finished': 'Cell {index} finished in {ms} ms.',
   'announce.failed': 'Cell {index} failed: {message}',

@@ -218,6 +218,7 @@ export const strings = {
   'progress.stop': '停止',
   'progress.count': '{done} / {total}（{percent}%）',
   'progress.label.check_gradient': '梯度检查',
+  'progress.label.steps': '已用步数（占单元格步数上限）',
   'progress.label.sweep': '分块扫描',
   'announce.finished': '单元格 {index} 已完成，用时 {ms} 毫秒。',
   'announce.failed': '单元格 {index} 出错：{message}',

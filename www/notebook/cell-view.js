@@ -152,6 +152,9 @@ export class CellView {
   /** Shows `{ label, done, total }` while the cell runs (progress of a finished run is dropped). */
   showProgress({ label, done, total }) {
     if (this.root.dataset.state !== 'running' || !(total > 0)) return;
+    // The steps of any long cell are the fallback: a gradient check's or sweep's own count wins.
+    if (label !== 'steps') this.specificProgress = true;
+    else if (this.specificProgress) return;
     const known = `progress.label.${label}`;
     const text = t(known);
     this.progressLabel.textContent = text === known ? String(label) : text;
@@ -291,7 +294,10 @@ export class CellView {
     }
     this.root.setAttribute('aria-busy', String(run.state === 'running'));
 
-    if (run.state !== 'running') this.progressBox.hidden = true;
+    if (run.state !== 'running') {
+      this.progressBox.hidden = true;
+      this.specificProgress = false;
+    }
     const context = { revealSource: (source) => this.revealSource(source, run.result?.execution_count) };
     const nodes = run.state === 'running' || run.state === 'queued' || (run.state === 'idle' && !run.skipped) ? [] : renderRun(run, context);
     this.outputBody.replaceChildren(...nodes);
