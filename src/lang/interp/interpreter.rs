@@ -287,7 +287,7 @@ impl Interpreter {
         self.note_kernel_position(span);
         let budget = self.limits.get().step_budget;
         // Any long cell shows progress: the steps used of its budget, every 65 536 steps.
-        if steps.is_multiple_of(1 << 16) {
+        if steps % (1 << 16) == 0 {
             super::progress::report_progress("steps", steps as usize, budget as usize);
         }
         if steps > budget {
