@@ -155,3 +155,18 @@ fn variables_are_summarised_for_the_panel() {
     );
     assert_eq!((summaries[1].preview.as_str(), summaries[0].cell), ("5", Some(1)));
 }
+
+/// Where each side of a gradient check ran is data for the page's message tables: a kernel with a
+/// registered backward, called on the NPU, is code `npu` with its call count and preset.
+#[test]
+fn a_gradient_checks_sides_are_a_message_code_with_parameters() {
+    let mut session = Session::new();
+    session.run_cell("import pypto as pt\n\n@pt.kernel\ndef sq(x):\n    pt.set_vec_tile_shapes(4, 8)\n    return x * x\n\n@pt.register_gradient('sq')\ndef sq_bwd(grad_output, saved, ctx):\n    return grad_output * 2.0 * saved[0]");
+    let result = session.run_cell("pt.autodiff.check_gradient(sq, [pt.randn([4, 8], seed=2)])");
+    let Display::GradCheck(check) = &result.displays[0] else { panic!("{result:?}") };
+    let message = check.sides_message.as_ref().expect("a message code");
+    assert_eq!((message.code, message.parameters.registered, message.parameters.cpu_calls), ("npu", true, 0));
+    assert!(message.parameters.npu_calls >= 1, "the forward ran on the NPU");
+    assert_eq!(message.parameters.preset, "Ascend910B2");
+    assert_eq!(check.sides, message.parameters.text());
+}

@@ -50,8 +50,10 @@ engine.addEventListener('restart', (event) => {
 // help() texts follow the UI language, in every fresh session; the editor's API docs come from
 // the engine's own table, asked for once.
 setNotebookText(() => model.cells.filter((cell) => cell.kind === 'code').map((cell) => cell.source).join('\n'));
+let preparedGeneration = 0;
 engine.addEventListener('status', (event) => {
-  if (event.detail !== 'ready') return;
+  if (event.detail !== 'ready' || preparedGeneration === engine.generation) return;
+  preparedGeneration = engine.generation;
   engine.setLanguage(locale()).catch(() => {});
   if (!hasApiTable()) engine.apiTable().then(setApiTable, () => {});
 });

@@ -1,7 +1,7 @@
 //! Turns the value of a cell's last expression into a rich display.
 
 use super::result::{
-    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay,
+    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay,
 };
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
@@ -39,7 +39,9 @@ pub fn display_value(value: &Value) -> Display {
                 graph: graph.clone(),
             }),
             Object::GradCheck { report, sides } => {
-                Display::GradCheck(GradCheckDisplay::from_report(report, sides.clone()))
+                let mut display = GradCheckDisplay::from_report(report, sides.text());
+                display.sides_message = Some(SidesMessage { code: sides.code(), parameters: sides.clone() });
+                Display::GradCheck(display)
             }
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay {
                 summary: simulation.summary.clone(),

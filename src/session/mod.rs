@@ -19,7 +19,7 @@ pub use inspect::{check_syntax, VariableSummary};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
 pub use result::{
-    CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay,
-    SweepDisplay, TensorDisplay, TraceLine,
+    CellDiagnostic, CellResult, CellStatus, Display, FullLimits, GradCheckDisplay, GraphDisplay, KernelSchedule,
+    ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay, TraceLine,
 };
 pub use run::Session;

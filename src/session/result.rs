@@ -216,6 +216,8 @@ pub struct GradCheckDisplay {
     pub max_rel_err: f64,
     /// Where each side ran (the analytic side in the inputs' dtypes, the numerical in f64 on the CPU).
     pub sides: String,
+    /// The same as a message code with its parameters, which the page renders in its language.
+    pub sides_message: Option<SidesMessage>,
     /// The full report (per input: tolerance, worst elements, non-differentiable points); its
     /// `element_errors` are moved to `error_maps`.
     pub report: GradCheckReport,
@@ -224,6 +226,16 @@ pub struct GradCheckDisplay {
     /// The sizes up to which the automatic mode compares every Jacobian entry (beyond them it
     /// compares random projections), so the page can say why a mode ran.
     pub full_limits: FullLimits,
+}
+
+/// Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
+/// its parameters (kernel calls per side, registered backward, preset).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SidesMessage {
+    /// Which sentence.
+    pub code: &'static str,
+    /// What fills it in.
+    pub parameters: crate::lang::interp::pypto::autodiff::GradCheckSides,
 }
 
 /// When `check_gradient` compares the full Jacobian rather than projections.
@@ -250,6 +262,7 @@ impl GradCheckDisplay {
             max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
             max_rel_err: report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max),
             sides,
+            sides_message: None,
             report,
             error_maps,
             full_limits: FullLimits {

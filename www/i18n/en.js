@@ -323,6 +323,12 @@ export const strings = {
   'completion.function': 'function',
   'completion.attribute': 'attribute',
   'completion.keyword': 'keyword argument',
+  'output.gradCheck.sides.registered': 'forward and registered backward',
+  'output.gradCheck.sides.recorded': 'forward (and its backward through the recorded ops)',
+  'output.gradCheck.sides.none': 'analytic: no kernel call, the tensor ops on the CPU; numerical: central differences in f64 on the CPU',
+  'output.gradCheck.sides.npu': 'analytic: {what} on the simulated NPU {preset}; numerical: central differences in f64 on the CPU',
+  'output.gradCheck.sides.cpu': 'analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); numerical: central differences in f64 on the CPU',
+  'output.gradCheck.sides.mixed': 'analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; numerical: central differences in f64 on the CPU',
 };
 
 /** CodeMirror's own phrases (English is CodeMirror's default, so none are needed). */

@@ -323,6 +323,12 @@ export const strings = {
   'completion.function': '函数',
   'completion.attribute': '属性',
   'completion.keyword': '关键字参数',
+  'output.gradCheck.sides.registered': '前向与注册的反向',
+  'output.gradCheck.sides.recorded': '前向（及沿记录的运算求得的反向）',
+  'output.gradCheck.sides.none': '解析梯度：没有核函数调用，张量运算在 CPU 上；数值梯度：在 CPU 上以 f64 中心差分计算',
+  'output.gradCheck.sides.npu': '解析梯度：{what}在模拟 NPU {preset} 上运行；数值梯度：在 CPU 上以 f64 中心差分计算',
+  'output.gradCheck.sides.cpu': '解析梯度：{what}在 CPU 参考路径上运行（该核函数暂不能在 NPU 上运行）；数值梯度：在 CPU 上以 f64 中心差分计算',
+  'output.gradCheck.sides.mixed': '解析梯度：{npu} 次核函数调用在模拟 NPU {preset} 上、{cpu} 次在 CPU 参考路径上；数值梯度：在 CPU 上以 f64 中心差分计算',
 };
 
 /** CodeMirror 自身的界面文字（搜索面板、折叠、诊断面板等）。 */

@@ -146,7 +146,12 @@ export function renderGradCheck(display) {
     })),
   );
   box.append(headline);
-  if (display.sides) box.append(element('p', 'output-note', display.sides));
+  // Where each side ran: from the engine's message code in the UI language (its English text otherwise).
+  const sides = display.sides_message;
+  if (sides) {
+    const what = t(sides.parameters.registered ? 'output.gradCheck.sides.registered' : 'output.gradCheck.sides.recorded');
+    box.append(element('p', 'output-note gradcheck-sides', t(`output.gradCheck.sides.${sides.code}`, { ...sides.parameters, npu: sides.parameters.npu_calls, cpu: sides.parameters.cpu_calls, what })));
+  } else if (display.sides) box.append(element('p', 'output-note gradcheck-sides', display.sides));
   box.append(modeNote(display));
   if (display.report?.mode === 'Projection') box.append(errorBars(display.report.inputs ?? []));
   const maps = new Map((display.error_maps ?? []).map((map) => [map.input, map]));

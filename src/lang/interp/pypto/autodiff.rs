@@ -169,24 +169,60 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
     let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
     let registered =
         matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
-    let sides = sides_text(npu_after - npu_before, cpu_after - cpu_before, registered, &interpreter.npu_preset());
+    let sides = GradCheckSides {
+        npu_calls: npu_after - npu_before,
+        cpu_calls: cpu_after - cpu_before,
+        registered,
+        preset: interpreter.npu_preset(),
+    };
     Ok(Value::object(Object::GradCheck { report, sides }))
 }
 
-/// Which side of a gradient check ran where (DESIGN §2): the analytic side is what the user
-/// gets, the kernels on the NPU in their dtypes; the numerical side is f64 on the CPU.
-fn sides_text(npu_calls: u64, cpu_calls: u64, registered: bool, preset: &str) -> String {
-    let numerical = "numerical: central differences in f64 on the CPU";
-    let what = if registered {
-        "forward and registered backward"
-    } else {
-        "forward (and its backward through the recorded ops)"
-    };
-    match (npu_calls, cpu_calls) {
-        (0, 0) => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
-        (_, 0) => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
-        (0, _) => format!("analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"),
-        (npu, cpu) => format!("analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; {numerical}"),
+/// Which side of a gradient check ran where (DESIGN §2), as data: the page renders it from its
+/// message tables (`gradcheck.sides.*`), the CLI and `report.sides` as English text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GradCheckSides {
+    /// Kernel calls of the analytic side that ran on the simulated NPU.
+    pub npu_calls: u64,
+    /// Kernel calls of the analytic side that ran on the CPU reference path.
+    pub cpu_calls: u64,
+    /// Whether the checked kernel has a registered backward.
+    pub registered: bool,
+    /// The NPU preset in use.
+    pub preset: String,
+}
+
+impl GradCheckSides {
+    /// The message code: `none` (no kernel call), `npu`, `cpu` or `mixed`.
+    pub fn code(&self) -> &'static str {
+        match (self.npu_calls, self.cpu_calls) {
+            (0, 0) => "none",
+            (_, 0) => "npu",
+            (0, _) => "cpu",
+            _ => "mixed",
+        }
+    }
+
+    /// The English sentence: the analytic side where it ran, the numerical side in f64 on the CPU.
+    pub fn text(&self) -> String {
+        let numerical = "numerical: central differences in f64 on the CPU";
+        let what = if self.registered {
+            "forward and registered backward"
+        } else {
+            "forward (and its backward through the recorded ops)"
+        };
+        let preset = &self.preset;
+        match self.code() {
+            "none" => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
+            "npu" => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
+            "cpu" => format!(
+                "analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"
+            ),
+            _ => format!(
+                "analytic: {} kernel calls on the simulated NPU {preset} and {} on the CPU reference path; {numerical}",
+                self.npu_calls, self.cpu_calls
+            ),
+        }
     }
 }
 

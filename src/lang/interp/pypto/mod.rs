@@ -147,7 +147,7 @@ pub(crate) fn object_attribute(
     span: Span,
 ) -> Result<Value> {
     let found = match (object, name) {
-        (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.as_str())),
+        (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.text().as_str())),
         (Object::GradCheck { report, .. }, _) => autodiff::report_attribute(report, name),
         (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Sweep(table), _) => sweep::attribute(table, name),
