@@ -18,7 +18,7 @@ async function openAt(path, options = {}) {
   const opened = await openPage(site().browser, { viewport: { width: 1100, height: 800 }, ...options });
   await opened.page.goto(`${site().url}${path}`);
   await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-  await opened.page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('#engine[data-state="ready"]', { state: 'attached', timeout: 60_000 });
   return opened;
 }
 

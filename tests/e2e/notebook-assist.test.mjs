@@ -17,6 +17,19 @@ async function editAtEnd(page, index) {
   await page.keyboard.press('Control+End');
 }
 
+/** Moves the pointer onto the first occurrence of `text` in cell `index`'s editor. */
+async function hoverText(page, index, text) {
+  const point = await page.evaluate(([cellIndex, word]) => {
+    const { model, view } = globalThis.tilelab;
+    const editor = view.view(model.cells[cellIndex].id).editor;
+    const at = editor.state.doc.toString().indexOf(word) + 1;
+    const coords = editor.coordsAtPos(at);
+    return { x: coords.left + 2, y: (coords.top + coords.bottom) / 2 };
+  }, [index, text]);
+  await page.mouse.move(0, 0);
+  await page.mouse.move(point.x, point.y);
+}
+
 /** Waits until the API table reached the editor (asked once the engine is ready). */
 async function waitForApi(page) {
   await page.waitForFunction(() => globalThis.tilelab.engine.status === 'ready');
@@ -47,13 +60,12 @@ test('completion, hover and signature help come from the engine table, in both l
     await page.keyboard.type('[4, 4]');
     assert.equal((await cells(page))[0][1].split('\n')[2], 'y = pt.view(x, [4, 4], [0, 0], valid_shape=[4, 4])', 'the bracket was closed as typed');
     await page.keyboard.press('Escape');
-    await page.locator('.cell').first().locator('.cm-content').getByText('pt.ones').hover({ position: { x: 22, y: 5 } });
+    await hoverText(page, 0, 'ones');
     const doc = page.locator('.cm-api-doc');
     await doc.waitFor();
     assert.match(await doc.textContent(), /ones\(shape, dtype=DT_FP32, requires_grad=False\)A tensor of `shape` filled with 1\./);
     await page.selectOption('#language', 'zh-CN');
-    await page.mouse.move(0, 0);
-    await page.locator('.cell').first().locator('.cm-content').getByText('pt.ones').hover({ position: { x: 22, y: 5 } });
+    await hoverText(page, 0, 'ones');
     await page.locator('.cm-api-doc', { hasText: '全为 1' }).waitFor();
     await screenshot(page, 'assist-hover-light-zh');
     assert.deepEqual(problems, []);

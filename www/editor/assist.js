@@ -2,6 +2,7 @@
 // names after `pt.`/`pypto.` and of keyword arguments inside a call, hover docs, and signature
 // help (the signature of the call around the caret, its current parameter marked).
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { pythonLanguage } from '@codemirror/lang-python';
 import { StateField } from '@codemirror/state';
 import { hoverTooltip, keymap, showTooltip } from '@codemirror/view';
 import { t } from '../i18n/index.js';
@@ -22,7 +23,7 @@ export function enclosingCall(text, position) {
     const char = text[index];
     if (char === ')' || char === ']' || char === '}') depth += 1;
     else if ((char === '[' || char === '{') && depth > 0) depth -= 1;
-    else if (char === '[' || char === '{') return null;
+    else if (char === '[' || char === '{') commas = 0; // inside a list argument: its commas are not the call's
     else if (char === '(' && depth > 0) depth -= 1;
     else if (char === '(') {
       const name = /([A-Za-z_][\w.]*)\s*$/.exec(text.slice(Math.max(0, index - 200), index))?.[1];
@@ -84,9 +85,8 @@ function docNode(entry, active = null) {
 /** `view(x, shape, …)` with parameter `active` (an index) emphasised. */
 function signatureNode(entry, active) {
   const code = document.createElement('code');
-  const qualified = entry.name.replace(/^pypto\./, 'pypto.');
   if (entry.kind !== 'function') {
-    code.textContent = qualified;
+    code.textContent = entry.name;
     return code;
   }
   code.append(`${entry.name.slice(0, entry.name.lastIndexOf('.') + 1)}${entry.signature.slice(0, entry.signature.indexOf('(') + 1)}`);
@@ -157,7 +157,9 @@ const signatureHelp = StateField.define({
 /** The extensions of a code editor: completion, brackets closed as typed, hover, signature help. */
 export function apiAssist() {
   return [
-    autocompletion({ override: [apiCompletions], icons: false }),
+    // Added to the Python language's own completions (local names), not replacing them.
+    pythonLanguage.data.of({ autocomplete: apiCompletions }),
+    autocompletion({ icons: false }),
     closeBrackets(),
     keymap.of([...closeBracketsKeymap, ...completionKeymap]),
     apiHover,
