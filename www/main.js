@@ -99,13 +99,22 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') autosave.flush();
 });
 
-/** Opens an example: the notebook it replaces is kept as the backup (reopened from the gallery). */
+/** The text of the last example opened, as opened: an untouched example is not worth a backup. */
+let openedExample = null;
+
+/**
+ * Opens an example: the notebook it replaces is kept as the backup (reopened from the gallery),
+ * unless it is the untouched starter or an untouched example (which would push the reader's own
+ * work out of the backup).
+ */
 async function openExample(example) {
-  if (starterLocale(model.snapshot()) === null && model.cells.length > 0) {
+  const current = JSON.stringify(model.snapshot());
+  if (starterLocale(model.snapshot()) === null && model.cells.length > 0 && current !== openedExample) {
     await autosave.flush();
     await autosave.backupCurrent().catch(() => {});
   }
   replaceNotebook(example.cells());
+  openedExample = JSON.stringify(model.snapshot());
   const restore = async () => {
     dismissBanner('example');
     const previous = await autosave.loadBackup().catch(() => null);
