@@ -217,3 +217,33 @@ test('restart, clear outputs, run above/below, split, merge, outline and edited 
     await context.close();
   }
 });
+
+test('screenshots of the new pieces: light and dark, English and 简体中文', async () => {
+  const { page, problems, context } = await open({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const check = 'import pypto as pt\nx = pt.randn([16, 64], seed=3)\ndef f(a):\n    return pt.tanh(a).sum()\npt.autodiff.check_gradient(f, [x])';
+    await setCells(page, [
+      ['markdown', '# Lesson\n## Kernels'],
+      ['code', 'import pypto as pt\n\n@pt.kernel\ndef broken(x):\n    return x * undefined_scale'],
+      ['code', 'w = pt.ones([3, 4], requires_grad=True)\ny = broken(w)'],
+      ['code', check],
+    ]);
+    await page.locator('#stop-on-error').uncheck();
+    await page.click('#run-all');
+    await page.waitForSelector('.cell:nth-child(4)[data-state="done"]', { timeout: 60_000 });
+    await page.click('#variables-toggle');
+    await page.click('#outline-toggle');
+    await page.locator('#variables tr[data-name="w"]').waitFor();
+    for (const language of ['en', 'zh-CN']) {
+      await page.selectOption('#language', language);
+      for (const theme of ['light', 'dark']) {
+        await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), theme);
+        await page.waitForTimeout(100);
+        await screenshot(page, `round-two-${theme}-${language}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
