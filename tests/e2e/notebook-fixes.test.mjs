@@ -199,6 +199,12 @@ test("Tab then Enter on a cell's toolbar runs it (it stays code) and replacing t
       await page.keyboard.press('Escape');
     }
     assert.deepEqual(await cells(page), [['code', 'v = 15\nv']]);
+    // Replacing text cells with an aligned table (markdown-it writes alignment as a style attribute).
+    for (let round = 0; round < 16; round += 1) {
+      await page.evaluate((n) => globalThis.tilelab.model.load([{ kind: 'markdown', source: `| n | value |\n|--:|:-:|\n| ${n} | x |` }]), round);
+    }
+    const header = page.locator('.cell .markdown-body th').first();
+    assert.equal(await header.evaluate((node) => getComputedStyle(node).textAlign), 'right', 'the alignment survives as a class');
     assert.deepEqual(problems, [], 'no console errors (a refused style attribute is one)');
   } finally {
     await context.close();
