@@ -31,6 +31,8 @@ export const editorTheme = EditorView.theme({
     borderRadius: '6px',
     boxShadow: 'var(--shadow)',
   },
+  // Signature help belongs to typing: hidden while the editor is not focused.
+  '&:not(.cm-focused) .cm-tooltip:has(> .cm-signature)': { display: 'none' },
   '.cm-signature': { padding: '3px 8px', fontFamily: 'var(--mono)', fontSize: '0.8rem', maxWidth: '560px' },
   '.cm-signature .active-parameter, .cm-api-doc .active-parameter': { fontWeight: '700', textDecoration: 'underline' },
   '.cm-api-doc': { padding: '6px 8px', maxWidth: '520px', fontSize: '0.82rem', lineHeight: '1.4' },

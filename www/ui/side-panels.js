@@ -40,7 +40,7 @@ function variablesContent(variables) {
     const isTensor = variable.kind === 'Tensor';
     const shape = isTensor ? `[${variable.shape.join(', ')}]` : variable.preview || (variable.cell ? t('variables.definedIn', { cell: variable.cell }) : '');
     const grad = isTensor ? element('td', variable.requires_grad ? 'grad-yes' : null, t(variable.requires_grad ? 'variables.yes' : 'variables.no')) : element('td', null, '');
-    const shapeCell = element('td', null, shape);
+    const shapeCell = element('td', 'variable-value', shape);
     if (!isTensor) shapeCell.colSpan = 2;
     row.append(element('td', 'variable-name', variable.name), element('td', null, variable.kind), shapeCell);
     if (isTensor) row.append(element('td', null, variable.dtype));
