@@ -112,7 +112,7 @@ async function start() {
   if (options.preset !== null) prelude = [`import pypto\npypto.npu.use("${options.preset}")`, ...prelude];
   setPrelude(prelude);
   // One cell: a lighter frame (its own ▶ runs it; no Run all, Stop or engine badge).
-  document.body.dataset.frame = shown.filter((cell) => cell.kind === 'code').length <= 1 ? 'light' : 'full';
+  document.body.dataset.frame = shown.length === 1 ? 'light' : 'full';
   model.load(shown);
   if (cells.length > 0) {
     // "Open in TileLab" carries the whole notebook, not only the shown cell.

@@ -219,10 +219,14 @@ test('markdown is rendered without live HTML or script links', async () => {
   }
 });
 
+/** A tensor display to look at (the starter shows a gradient check and a graph instead). */
+const SOFTMAX_CELLS = [['markdown', '# Softmax'], ['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']];
+
 test('the UI switches to 简体中文 (remembered), and the theme toggles and is remembered', async () => {
   const { page, problems, context } = await open({ colorScheme: 'light' });
   try {
     await page.selectOption('#language', 'zh-CN');
+    await setCells(page, SOFTMAX_CELLS);
     assert.equal(await page.textContent('#run-all'), '全部运行');
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), '代码单元格 2');
@@ -262,6 +266,7 @@ test('the UI switches to 简体中文 (remembered), and the theme toggles and is
 test('the dark theme follows the system', async () => {
   const { page, problems, context } = await open({ colorScheme: 'dark' });
   try {
+    await setCells(page, SOFTMAX_CELLS);
     await page.locator('.cell').nth(1).locator('.run').click();
     await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
     assert.equal(await page.locator('.cell').nth(1).locator('.output-table tr').count(), 2);

@@ -33,6 +33,8 @@ export class Engine extends EventTarget {
     this.features = {};
     this.status = 'starting';
     this.generation = 0;
+    /** How many cells were sent to run (questions asked while typing are not counted). */
+    this.runRequests = 0;
   }
 
   setStatus(status) {
@@ -154,6 +156,7 @@ export class Engine extends EventTarget {
    */
   async run(code, onProgress = null) {
     await this.whenReady();
+    this.runRequests += 1;
     return this.request({ type: 'run', code }, onProgress);
   }
 
