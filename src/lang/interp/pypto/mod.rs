@@ -4,6 +4,7 @@
 pub mod autodiff;
 mod backward;
 pub mod check;
+pub mod check_sides;
 pub mod creation;
 pub mod functions;
 pub mod kernel;
