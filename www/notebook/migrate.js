@@ -38,8 +38,8 @@ export function migrate(record, migrations = MIGRATIONS, current = FORMAT_VERSIO
     if ((cell?.kind !== 'code' && cell?.kind !== 'markdown') || typeof cell.source !== 'string') {
       throw new RecordError('malformed', `saved cell ${index} is malformed`);
     }
-    const output = cell.output && typeof cell.output === 'object' ? cell.output : undefined;
-    return { kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true, output };
+    const kept = { kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true };
+    return cell.output && typeof cell.output === 'object' ? { ...kept, output: cell.output } : kept;
   });
   return { ...upgraded, cells };
 }
