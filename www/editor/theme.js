@@ -40,6 +40,8 @@ export const editorTheme = EditorView.theme({
   '.cm-api-doc p': { margin: '4px 0 0' },
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--selection)', color: 'var(--text)' },
   '.cm-completionDetail': { color: 'var(--muted)', fontStyle: 'normal', marginLeft: '8px' },
+  // On the selection colour the muted grey is too faint; the detail takes the item's colour.
+  '.cm-tooltip-autocomplete > ul > li[aria-selected] .cm-completionDetail': { color: 'inherit' },
   '.cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--text)' },
   '.cm-panels-top': { borderBottom: '1px solid var(--border)' },
   '.cm-searchMatch': { backgroundColor: 'color-mix(in srgb, var(--warn) 25%, transparent)' },

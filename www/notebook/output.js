@@ -65,7 +65,8 @@ function locationNode(cell, line, column, context) {
   if (!context.revealSource) return document.createTextNode(text);
   const link = element('button', 'source-link', text);
   link.type = 'button';
-  link.setAttribute('aria-label', t('output.goToSource', { cell, line, column }));
+  // Named by its visible text (voice control users say what they see); the title explains it.
+  link.title = t('output.goToSource', { cell, line, column });
   link.addEventListener('click', (event) => {
     event.stopPropagation();
     context.revealSource({ cell, line, column });
