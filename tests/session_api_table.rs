@@ -144,11 +144,14 @@ fn syntax_is_checked_without_running() {
 #[test]
 fn variables_are_summarised_for_the_panel() {
     let mut session = Session::new();
-    session.run_cell("import pypto as pt\nw = pt.ones([3, 4], requires_grad=True)\nn = 5\ndef f(a):\n    return a");
+    session.run_cell(
+        "import pypto as pt\nw = pt.ones([3, 4], requires_grad=True)\nn = 5\ndef f(a):\n    return a\nsizes = list(range(100000))",
+    );
     let summaries = session.variable_summaries();
     let names: Vec<&str> = summaries.iter().map(|summary| summary.name.as_str()).collect();
-    assert_eq!(names, ["f", "n", "w"], "modules are left out");
-    let w = &summaries[2];
+    assert_eq!(names, ["f", "n", "sizes", "w"], "modules are left out");
+    assert_eq!(summaries[2].preview, "100000 items", "a container by its length, not its repr");
+    let w = &summaries[3];
     assert_eq!(
         (w.kind.as_str(), w.shape.clone(), w.dtype.as_deref(), w.requires_grad),
         ("Tensor", Some(vec![3, 4]), Some("DT_FP32"), Some(true))

@@ -91,6 +91,10 @@ impl Session {
                     }
                     Value::Function(function) => summary.cell = Some(function.cell),
                     Value::Kernel(kernel) => summary.cell = Some(kernel.function.cell),
+                    // A container's length, not its repr: a long list would be printed in full first.
+                    Value::List(items) => summary.preview = format!("{} items", items.borrow().len()),
+                    Value::Tuple(items) => summary.preview = format!("{} items", items.len()),
+                    Value::Dict(entries) => summary.preview = format!("{} entries", entries.borrow().len()),
                     other => {
                         let text = repr(other);
                         summary.preview = if text.chars().count() > MAX_PREVIEW_CHARS {
