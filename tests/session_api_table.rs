@@ -173,3 +173,17 @@ fn a_gradient_checks_sides_are_a_message_code_with_parameters() {
     assert_eq!(message.parameters.preset, session.npu_preset());
     assert_eq!(check.sides, message.parameters.text());
 }
+
+/// A misspelt name suggests the closest defined or builtin name; a pypto function used without
+/// its module suggests the qualified name.
+#[test]
+fn a_misspelt_name_suggests_the_closest_one() {
+    let mut session = Session::new();
+    session.run_cell("import pypto as pt\nweights = pt.ones([2])");
+    let result = session.run_cell("y = wieghts * 2");
+    assert_eq!(error_of(&result).help.as_deref(), Some("did you mean `weights`?"));
+    let result = session.run_cell("y = lne([1])");
+    assert_eq!(error_of(&result).help.as_deref(), Some("did you mean `len`?"));
+    let result = session.run_cell("y = softmax(weights)");
+    assert_eq!(error_of(&result).help.as_deref(), Some("did you mean `pypto.softmax` (after `import pypto`)?"));
+}

@@ -36,6 +36,11 @@ const BUILTINS: [&str; 22] = [
     "repr",
 ];
 
+/// The names of the builtin functions.
+pub(crate) fn builtin_names() -> &'static [&'static str] {
+    &BUILTINS
+}
+
 /// Whether `name` is a builtin function.
 pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)

@@ -104,10 +104,14 @@ pub fn api_table_json() -> String {
     serde_json::to_string(api_table()).unwrap_or_else(|_| "[]".into())
 }
 
-/// The candidate closest to `name` by edit distance, if it is close enough to be a misspelling
-/// (at most a third of the name's length, and at least one edit allowed).
+/// The candidate closest to `name` by edit distance, if it is close enough to be a misspelling:
+/// at most a third of the name's length (so names shorter than 3 get no suggestion: `y` is not a
+/// misspelt `x`).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let limit = name.chars().count() / 3;
+    if limit == 0 {
+        return None;
+    }
     candidates
         .into_iter()
         .map(|candidate| (edit_distance(name, candidate), candidate))
@@ -240,5 +244,6 @@ mod tests {
         assert_eq!(closest("tnah", names), Some("tanh"));
         assert_eq!(closest("sigmod", names), Some("sigmoid"));
         assert_eq!(closest("xyz", names), None);
+        assert_eq!(closest("y", ["x"]), None, "one letter is no misspelling");
     }
 }
