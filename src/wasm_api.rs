@@ -70,6 +70,33 @@ impl Playground {
         crate::session::set_progress_reporter(reporter);
     }
 
+    /// The parser's diagnostics of `code` (a cell being typed), without running it: the same
+    /// objects as a result's `diagnostics`, with `cell` 0.
+    #[wasm_bindgen(js_name = checkSyntax)]
+    pub fn check_syntax(&self, code: &str) -> Result<JsValue, JsValue> {
+        let diagnostics = crate::session::check_syntax(code, 0);
+        diagnostics.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
+    }
+
+    /// The variables the cells defined: `[{name, kind, shape, dtype, requires_grad, preview, cell}]`.
+    pub fn variables(&self) -> Result<JsValue, JsValue> {
+        let summaries = self.session.variable_summaries();
+        summaries.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
+    }
+
+    /// The API table as JSON text (`[{name, kind, parameters, signature, doc_en, doc_zh}]`): the
+    /// same table the interpreter resolves `pypto.*` through; the editor's completion reads it.
+    #[wasm_bindgen(js_name = apiTable)]
+    pub fn api_table() -> String {
+        crate::lang::interp::api_table::api_table_json()
+    }
+
+    /// The language of `help()` texts (`en`, `zh-CN`).
+    #[wasm_bindgen(js_name = setLanguage)]
+    pub fn set_language(&mut self, language: &str) {
+        self.session.set_language(language);
+    }
+
     /// Forgets every variable, kernel and registered gradient of the session.
     pub fn reset(&mut self) {
         self.session.reset();

@@ -47,3 +47,17 @@ fn without_a_reporter_cells_run_unchanged() {
     let result = Session::new().run_cell("import pypto as pt\ndef square(t):\n    return t * t\nr = pt.autodiff.check_gradient(square, [pt.randn([3], seed=2)])\nassert r.passed");
     assert!(result.is_ok(), "{:?}", result.error());
 }
+
+/// Any long cell reports the steps it used of its budget (50 M by default), checked every 65 536
+/// steps and throttled to whole percents like every label: the first report (0 %) at 65 536
+/// steps, the next once 1 % (500 000 steps) is passed, each a multiple of 65 536.
+#[test]
+fn a_long_loop_reports_its_steps_against_the_budget() {
+    let seen = record("total = 0\nfor i in range(400000):\n    total += i");
+    let steps: Vec<usize> = seen.iter().filter(|(label, _, _)| label == "steps").map(|(_, done, _)| *done).collect();
+    assert!(seen.iter().all(|(label, _, total)| label == "steps" && *total == 50_000_000), "{seen:?}");
+    assert_eq!(steps[0], 65_536);
+    assert!(steps.len() >= 2, "the loop passes 1 % of the budget: {steps:?}");
+    assert!(steps[1] >= 500_000 && steps[1] < 500_000 + 65_536, "{steps:?}");
+    assert!(steps.iter().all(|done| done % 65_536 == 0), "{steps:?}");
+}

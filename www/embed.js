@@ -1,4 +1,4 @@
-// The embed view for tutorial pages: `embed.html?src=…&cell=…&mode=read&run=0&lang=…&theme=…&frame=…`
+// The embed view for tutorial pages: `embed.html?src=…&cell=N|N-M&preset=…&mode=read&run=0&lang=…&theme=…&frame=…`
 // or `embed.html#nb=…` (inline code; the <tile-lab> element writes either). Its own worker, no
 // autosave (it never touches the reader's own notebook), nothing runs until the reader asks, and a
 // link opens the same notebook in the full page. Inside a <tile-lab> frame it reports its height.
@@ -41,7 +41,7 @@ function showLanguageUnremembered(tag) {
   }
 }
 
-const { announce, engine, model, runner, controller, view, setPrelude } = mountNotebook({
+const { announce, engine, model, runner, controller, view, stop, setPrelude } = mountNotebook({
   cells: $('cells'),
   announcer: $('announcer'),
   openHelp,
@@ -64,7 +64,7 @@ runner.addEventListener('finished', (event) => {
   else if (run && !run.stopped) announce(t('announce.failed', { index, message: run.engineError ?? run.result?.diagnostics?.[0]?.message ?? '' }));
 });
 $('run-all').addEventListener('click', () => controller.runAll());
-$('stop').addEventListener('click', () => runner.stop());
+$('stop').addEventListener('click', stop);
 onLocaleChange(() => {
   view.relabel();
   refreshEditorPhrases();
@@ -98,15 +98,21 @@ async function start() {
   engine.start();
   const cells = await notebookCells();
   let shown = cells;
+  let prelude = [];
   if (options.cell !== null && cells.length > 0) {
-    const selected = selectCell(cells, options.cell);
+    const selected = selectCell(cells, options.cell, options.cellEnd);
     if (selected === null) {
       showBanner('cell', { key: 'embed.noSuchCell', parameters: { cell: options.cell, count: cells.length } });
     } else {
       shown = selected.shown;
-      setPrelude(selected.prelude);
+      prelude = selected.prelude;
     }
   }
+  // `preset=`: the lesson's NPU, chosen unseen in every fresh session before the cells above.
+  if (options.preset !== null) prelude = [`import pypto\npypto.npu.use("${options.preset}")`, ...prelude];
+  setPrelude(prelude);
+  // One cell: a lighter frame (its own ▶ runs it; no Run all, Stop or engine badge).
+  document.body.dataset.frame = shown.length === 1 ? 'light' : 'full';
   model.load(shown);
   if (cells.length > 0) {
     // "Open in TileLab" carries the whole notebook, not only the shown cell.

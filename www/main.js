@@ -5,12 +5,14 @@ import { mountNotebook } from './notebook/mount.js';
 import { Autosave, isQuotaError } from './notebook/persistence.js';
 import { openSharedLink, shareNotebook } from './notebook/share-flow.js';
 import { refreshEditorPhrases } from './editor/setup.js';
+import { hasApiTable, setApiTable, setNotebookText } from './editor/api.js';
 import { dismissBanner, hasBanner, initBanners, showBanner } from './ui/banner.js';
 import { openGallery, openHelp } from './ui/dialogs.js';
 import { readNotebookFile, saveIpynb, savePy } from './ui/files.js';
 import { listExamples } from './ui/gallery.js';
 import { initTheme } from './ui/theme.js';
 import { starterCells, starterLocale } from './notebook/starter.js';
+import { initSidePanels, initStopOnError } from './ui/side-panels.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +26,7 @@ languageSelect.addEventListener('change', () => setLocale(languageSelect.value))
 
 // `?mode=read` shows the notebook for reading (`&run=0`: not even running); see ui/read-mode.js.
 const query = new URLSearchParams(location.search);
-const { announce, engine, model, runner, controller, view } = mountNotebook({
+const { announce, engine, model, runner, controller, view, stop } = mountNotebook({
   cells: $('cells'),
   announcer: $('announcer'),
   openHelp,
@@ -43,6 +45,17 @@ engine.addEventListener('status', (event) => {
 engine.addEventListener('restart', (event) => {
   model.markStale();
   if (event.detail.reason === 'stopped') announce(t('announce.stopped'));
+  if (event.detail.reason === 'restarted') announce(t('announce.restarted'));
+});
+// help() texts follow the UI language, in every fresh session; the editor's API docs come from
+// the engine's own table, asked for once.
+setNotebookText(() => model.cells.filter((cell) => cell.kind === 'code').map((cell) => cell.source).join('\n'));
+let preparedGeneration = 0;
+engine.addEventListener('status', (event) => {
+  if (event.detail !== 'ready' || preparedGeneration === engine.generation) return;
+  preparedGeneration = engine.generation;
+  engine.setLanguage(locale()).catch(() => {});
+  if (!hasApiTable()) engine.apiTable().then(setApiTable, () => {});
 });
 engine.addEventListener('crash', (event) => {
   showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } });
@@ -62,7 +75,7 @@ runner.addEventListener('finished', (event) => {
 });
 
 // Autosave: every text or structure change is saved shortly after; failures show a banner.
-const exportNow = () => saveIpynb(model.snapshot());
+const exportNow = () => saveIpynb(model.snapshotWithOutputs());
 const autosave = new Autosave({
   onError: (error) => {
     // Shown once per failure streak: re-showing it after every keystroke would re-alert screen readers.
@@ -75,13 +88,53 @@ const autosave = new Autosave({
     document.body.dataset.saved = String(Date.now());
   },
 });
+// Saved with the outputs of finished runs, so a reload shows them before anything runs.
 model.addEventListener('change', (event) => {
-  if (event.detail.what !== 'run') autosave.schedule(() => model.snapshot());
+  const cell = event.detail.what === 'run' ? model.get(event.detail.id) : null;
+  if (cell && cell.run.state !== 'done' && cell.run.state !== 'error' && cell.run.state !== 'idle') return;
+  autosave.schedule(() => model.snapshotWithOutputs());
 });
 addEventListener('pagehide', () => autosave.flush());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') autosave.flush();
 });
+
+/** The text of the last example opened, as opened: an untouched example is not worth a backup. */
+let openedExample = null;
+
+/**
+ * Opens an example: the notebook it replaces is kept as the backup (reopened from the gallery),
+ * unless it is the untouched starter or an untouched example (which would push the reader's own
+ * work out of the backup).
+ */
+async function openExample(example) {
+  const current = JSON.stringify(model.snapshot());
+  if (starterLocale(model.snapshot()) === null && model.cells.length > 0 && current !== openedExample) {
+    await autosave.flush();
+    await autosave.backupCurrent().catch(() => {});
+  }
+  replaceNotebook(example.cells());
+  openedExample = JSON.stringify(model.snapshot());
+  const restore = async () => {
+    dismissBanner('example');
+    const previous = await autosave.loadBackup().catch(() => null);
+    if (previous) replaceNotebook(previous);
+  };
+  showBanner('example', { key: 'banner.exampleOpened', parameters: { title: example.title }, tone: 'info', actions: [{ label: 'banner.restore', run: restore }] });
+}
+
+/** The gallery's "reopen the replaced notebook" entry, when a backup exists. */
+async function backupEntry() {
+  const time = await autosave.backupTime().catch(() => null);
+  if (!time) return null;
+  return {
+    time: new Date(time).toLocaleString(locale()),
+    restore: async () => {
+      const previous = await autosave.loadBackup().catch(() => null);
+      if (previous) replaceNotebook(previous);
+    },
+  };
+}
 
 /** Replaces the notebook (from a file, an example or a link); nothing runs. */
 function replaceNotebook(cells) {
@@ -91,14 +144,18 @@ function replaceNotebook(cells) {
 
 // Toolbar.
 $('run-all').addEventListener('click', () => controller.runAll());
-$('stop').addEventListener('click', () => runner.stop());
+$('stop').addEventListener('click', stop);
+$('restart').addEventListener('click', () => runner.restart());
+$('clear-outputs').addEventListener('click', () => model.clearOutputs());
+initStopOnError($('stop-on-error'), runner);
+initSidePanels({ model, engine, runner, view, controller, variablesToggle: $('variables-toggle'), outlineToggle: $('outline-toggle'), variables: $('variables'), outline: $('outline') });
 $('add-code').addEventListener('click', () => controller.append('code'));
 $('add-markdown').addEventListener('click', () => controller.append('markdown'));
 $('save-py').addEventListener('click', () => savePy(model.snapshot()));
 $('save-ipynb').addEventListener('click', exportNow);
 $('help').addEventListener('click', openHelp);
 $('share').addEventListener('click', () => shareNotebook(model.snapshot()));
-$('examples').addEventListener('click', async () => openGallery(await listExamples(), (example) => replaceNotebook(example.cells())));
+$('examples').addEventListener('click', async () => openGallery(await listExamples(), openExample, await backupEntry()));
 const fileInput = $('file-input');
 $('open').addEventListener('click', () => fileInput.click());
 fileInput.addEventListener('change', async () => {
@@ -118,6 +175,7 @@ onLocaleChange((tag) => {
   if (starter !== null && starter !== tag) model.load(starterCells(tag));
   view.relabel();
   refreshEditorPhrases();
+  engine.setLanguage(tag).catch(() => {});
   languageSelect.value = locale();
 });
 
@@ -125,7 +183,7 @@ onLocaleChange((tag) => {
 addEventListener('keydown', (event) => {
   if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.code === 'Period') {
     event.preventDefault();
-    runner.stop();
+    stop();
   }
 });
 
@@ -147,5 +205,5 @@ async function start() {
 }
 
 // A handle for the end-to-end tests and for curious readers in the console.
-globalThis.tilelab = { engine, model, runner, smoke: () => engine.smoke(), flush: () => autosave.flush() };
+globalThis.tilelab = { engine, model, runner, view, controller, smoke: () => engine.smoke(), flush: () => autosave.flush() };
 start();

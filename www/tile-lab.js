@@ -7,7 +7,8 @@
 //   <tile-lab>x = pt.randn([4, 4], seed=1)
 //   x</tile-lab>                                   (inline code: the element's text is one code cell)
 //
-// Attributes: src, cell (1-based, markdown counted), mode ("read"), run ("0": no running), lang
+// Attributes: src, cell (1-based, markdown counted; "3-5" shows a range), preset (the NPU:
+// "Ascend910B2" | "Ascend910A" | "teaching"), mode ("read"), run ("0": no running), lang
 // ("en" | "zh-CN"), theme ("light" | "dark"), height (fixed pixels; otherwise it follows its
 // content), max-height (pixels), label (the frame's accessible name).
 import { encodeNotebook } from './notebook/share.js';
@@ -27,7 +28,8 @@ const PASSED_THROUGH = {
   run: (value) => value === '0' || value === '1',
   lang: (value) => value in TITLES,
   theme: (value) => value === 'light' || value === 'dark',
-  cell: (value) => /^[1-9][0-9]{0,4}$/.test(value),
+  cell: (value) => /^[1-9][0-9]{0,4}(-[1-9][0-9]{0,4})?$/.test(value),
+  preset: (value) => ['Ascend910B2', 'Ascend910A', 'teaching'].includes(value),
 };
 
 let sheet = null;
@@ -55,7 +57,7 @@ function pixels(value) {
 
 /** The <tile-lab> element. */
 export class TileLabElement extends HTMLElement {
-  static observedAttributes = ['src', 'cell', 'mode', 'run', 'lang', 'theme', 'height', 'max-height', 'label'];
+  static observedAttributes = ['src', 'cell', 'preset', 'mode', 'run', 'lang', 'theme', 'height', 'max-height', 'label'];
 
   constructor() {
     super();

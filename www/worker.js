@@ -2,9 +2,11 @@
 // messages below (see www/engine/protocol.md for the full contract).
 //   page → worker  { type: 'run', id, code }        run one cell in the session
 //                  { type: 'smoke', id }             the tensor-core self check
+//                  { type: 'ask', id, question, … }  'check' (code), 'variables', 'api', 'language' (tag)
 //   worker → page  { type: 'ready', version, features: { runCell } }
 //                  { type: 'result', id, result }    result: a CellResult (src/session/result.rs)
 //                  { type: 'smoke', id, report }
+//                  { type: 'answer', id, value }     the answer to an 'ask'
 //                  { type: 'progress', id, label, done, total }   long work inside run `id`
 //                  { type: 'error', id, fatal, code, message }
 // `fatal: true` means the wasm instance is unusable (a Rust panic, a stack overflow, or an engine that
@@ -39,6 +41,23 @@ const playground = engineModule.then(async (module) => {
   return session;
 });
 
+/** The answer to a question that runs nothing (builds without the method answer emptily). */
+function answer(session, request) {
+  switch (request.question) {
+    case 'check':
+      return typeof session.checkSyntax === 'function' ? session.checkSyntax(String(request.code)) : [];
+    case 'variables':
+      return typeof session.variables === 'function' ? session.variables() : [];
+    case 'api':
+      return typeof Playground.apiTable === 'function' ? JSON.parse(Playground.apiTable()) : [];
+    case 'language':
+      if (typeof session.setLanguage === 'function') session.setLanguage(String(request.tag));
+      return null;
+    default:
+      throw new Error(`unknown question '${request.question}'`);
+  }
+}
+
 /** Replies to one request; every failure becomes an `error` message with the Rust or JS text. */
 async function handle(request) {
   const session = await playground;
@@ -59,6 +78,8 @@ async function handle(request) {
     }
     case 'smoke':
       return { type: 'smoke', id: request.id, report: session.smoke() };
+    case 'ask':
+      return { type: 'answer', id: request.id, value: answer(session, request) };
     default:
       throw new Error(`unknown request type '${request.type}'`);
   }

@@ -1,7 +1,7 @@
 //! Turns the value of a cell's last expression into a rich display.
 
 use super::result::{
-    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay,
+    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay,
 };
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
@@ -39,11 +39,14 @@ pub fn display_value(value: &Value) -> Display {
                 graph: graph.clone(),
             }),
             Object::GradCheck { report, sides } => {
-                Display::GradCheck(GradCheckDisplay::from_report(report, sides.clone()))
+                let mut display = GradCheckDisplay::from_report(report, sides.text());
+                display.sides_message = Some(SidesMessage { code: sides.code(), parameters: sides.clone() });
+                Display::GradCheck(display)
             }
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay {
                 summary: simulation.summary.clone(),
                 trace_json: simulation.trace.to_chrome_json(),
+                cell: None,
             }),
             Object::Sweep(table) => Display::Sweep(SweepDisplay { table: table.as_ref().clone() }),
             _ => Display::Text { text: repr(value) },
@@ -142,11 +145,12 @@ pub(crate) fn kernel_schedules(
         .map(|(kernel, calls, simulation)| {
             let small = simulation.trace.events.len() <= KernelSchedule::MAX_TRACE_EVENTS;
             let trace_json = if small { simulation.trace.to_chrome_json() } else { String::new() };
+            let cell = cell_of(&kernel);
             KernelSchedule {
-                cell: cell_of(&kernel),
+                cell,
                 kernel,
                 calls,
-                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json },
+                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json, cell },
             }
         })
         .collect()

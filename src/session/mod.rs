@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod display;
+mod inspect;
 mod notebook;
 mod render;
 mod result;
@@ -14,10 +15,11 @@ pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
 pub use crate::lang::interp::pypto::traces::KernelTrace;
 pub use crate::lang::interp::Limits;
 pub use display::{display_text, display_value};
+pub use inspect::{check_syntax, VariableSummary};
 pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK_BYTES};
 pub use render::{render_diagnostic, CellOrigin};
 pub use result::{
-    CellDiagnostic, CellResult, CellStatus, Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay,
-    SweepDisplay, TensorDisplay, TraceLine,
+    CellDiagnostic, CellResult, CellStatus, Display, FullLimits, GradCheckDisplay, GraphDisplay, KernelSchedule,
+    ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay, TraceLine,
 };
 pub use run::Session;

@@ -179,6 +179,9 @@ pub struct ScheduleDisplay {
     pub summary: crate::npu::Summary,
     /// Chrome Trace Event JSON (opens in Perfetto).
     pub trace_json: String,
+    /// The execution number of the cell that defined the kernel: the trace's source lines are its
+    /// lines (None when unknown; the page then uses the cell showing the display).
+    pub cell: Option<usize>,
 }
 
 /// A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.
@@ -213,11 +216,35 @@ pub struct GradCheckDisplay {
     pub max_rel_err: f64,
     /// Where each side ran (the analytic side in the inputs' dtypes, the numerical in f64 on the CPU).
     pub sides: String,
+    /// The same as a message code with its parameters, which the page renders in its language.
+    pub sides_message: Option<SidesMessage>,
     /// The full report (per input: tolerance, worst elements, non-differentiable points); its
     /// `element_errors` are moved to `error_maps`.
     pub report: GradCheckReport,
     /// Per input (full mode only), the error ratio of each element for the heatmap.
     pub error_maps: Vec<ErrorMap>,
+    /// The sizes up to which the automatic mode compares every Jacobian entry (beyond them it
+    /// compares random projections), so the page can say why a mode ran.
+    pub full_limits: FullLimits,
+}
+
+/// Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
+/// its parameters (kernel calls per side, registered backward, preset).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SidesMessage {
+    /// Which sentence.
+    pub code: &'static str,
+    /// What fills it in.
+    pub parameters: crate::lang::interp::pypto::autodiff::GradCheckSides,
+}
+
+/// When `check_gradient` compares the full Jacobian rather than projections.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FullLimits {
+    /// Most Jacobian entries (outputs × input elements) for the full mode.
+    pub jacobian_entries: usize,
+    /// Most input elements (all inputs together) for the full mode.
+    pub input_elements: usize,
 }
 
 impl GradCheckDisplay {
@@ -235,8 +262,13 @@ impl GradCheckDisplay {
             max_abs_err: report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max),
             max_rel_err: report.inputs.iter().map(|input| input.max_rel_error).fold(0.0, f64::max),
             sides,
+            sides_message: None,
             report,
             error_maps,
+            full_limits: FullLimits {
+                jacobian_entries: crate::autograd::CheckOptions::default().full_limit,
+                input_elements: crate::autograd::gradcheck::FULL_INPUT_LIMIT,
+            },
         }
     }
 }

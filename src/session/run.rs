@@ -3,8 +3,8 @@
 use std::rc::Rc;
 
 use super::display::{display_value, kernel_schedules};
-use super::result::{CellDiagnostic, CellResult, CellStatus, TraceLine};
-use crate::lang::interp::{Interpreter, Limits, RuntimeError, RuntimeWarning, SourceSpan};
+use super::result::{CellDiagnostic, CellResult, CellStatus, Display, TraceLine};
+use crate::lang::interp::{Interpreter, Limits, Object, RuntimeError, RuntimeWarning, SourceSpan, Value};
 use crate::lang::syntax::line_index::floor_char_boundary;
 use crate::lang::syntax::{parse, Diagnostic, LineIndex, Severity, Span};
 use crate::tensor::set_allocation_limit;
@@ -50,6 +50,16 @@ impl Session {
     /// A session with `limits`.
     pub fn with_limits(limits: Limits) -> Session {
         Session { interpreter: Interpreter::new(limits), sources: Vec::new(), last_schedules: Vec::new() }
+    }
+
+    /// The interpreter (for the inspections of `inspect.rs`).
+    pub(crate) fn interpreter(&self) -> &Interpreter {
+        &self.interpreter
+    }
+
+    /// Sets the language of `help()` texts (`en`, `zh-CN`).
+    pub fn set_language(&mut self, language: &str) {
+        crate::lang::interp::api_table::set_help_language(language);
     }
 
     /// The limits in force.
@@ -155,8 +165,9 @@ impl Session {
             let gradients = self.interpreter.gradients.borrow().clone();
             match self.interpreter.run_module(&parsed.module, cell) {
                 Ok(value) => {
+                    self.last_schedules = self.interpreter.take_schedules();
                     if let Some(value) = value {
-                        displays.push(display_value(&value));
+                        displays.push(self.display_of(&value));
                     }
                     CellStatus::Ok
                 }
@@ -174,7 +185,9 @@ impl Session {
         diagnostics.sort_by_key(|diagnostic| {
             (diagnostic.cell != cell, diagnostic.severity == Severity::Warning, diagnostic.span.start)
         });
-        self.last_schedules = self.interpreter.take_schedules();
+        if status == CellStatus::Error {
+            self.last_schedules = self.interpreter.take_schedules();
+        }
         CellResult {
             execution_count: cell,
             status,
@@ -185,6 +198,22 @@ impl Session {
             kernel_runs: self.interpreter.take_kernel_runs(),
             kernel_schedules: kernel_schedules(&self.last_schedules, |kernel| self.kernel_cell(kernel)),
         }
+    }
+
+    /// The display of a cell's value; a schedule names the cell that defined its kernel (found by
+    /// the simulation it shares with this cell's kernel calls), so its events link to that cell.
+    fn display_of(&self, value: &Value) -> Display {
+        let mut display = display_value(value);
+        if let (Display::Schedule(schedule), Value::Object(object)) = (&mut display, value) {
+            if let Object::Schedule(simulation) = object.as_ref() {
+                schedule.cell = self
+                    .last_schedules
+                    .iter()
+                    .find(|(_, called)| Rc::ptr_eq(called, simulation))
+                    .and_then(|(kernel, _)| self.kernel_cell(kernel));
+            }
+        }
+        display
     }
 
     /// The execution number of the cell that defined the kernel registered as `kernel`.

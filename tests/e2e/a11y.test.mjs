@@ -18,7 +18,7 @@ async function openAt(path, options = {}) {
   const opened = await openPage(site().browser, { viewport: { width: 1100, height: 800 }, ...options });
   await opened.page.goto(`${site().url}${path}`);
   await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-  await opened.page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('#engine[data-state="ready"]', { state: 'attached', timeout: 60_000 });
   return opened;
 }
 
@@ -72,6 +72,41 @@ test('the notebook after running the starter: light and dark, English and Chines
     try {
       assert.equal(await page.evaluate(() => document.documentElement.lang), options.locale === 'zh-CN' ? 'zh-CN' : 'en');
       await runAll(page);
+      assert.deepEqual(await seriousViolations(page), [], JSON.stringify(options));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('the round-two pieces: source links, kept and skipped outputs, panels, completion and signature help', async () => {
+  for (const options of [
+    { colorScheme: 'light', locale: 'en-US' },
+    { colorScheme: 'dark', locale: 'zh-CN' },
+  ]) {
+    const { page, problems, context } = await openAt('', options);
+    try {
+      await page.evaluate(() => globalThis.tilelab.model.load([
+        { kind: 'markdown', source: '# Lesson\n## Part' },
+        { kind: 'code', source: 'import pypto as pt\n\n@pt.kernel\ndef broken(x):\n    return x * undefined_scale\n\nw = pt.ones([3, 4], requires_grad=True)' },
+        { kind: 'code', source: 'y = broken(w)' },
+        { kind: 'code', source: 'print("skipped")' },
+      ]));
+      await page.click('#run-all');
+      await page.waitForSelector('.cell:nth-child(3)[data-state="error"]', { timeout: 60_000 });
+      await page.click('#variables-toggle');
+      await page.click('#outline-toggle');
+      await page.locator('#variables tr[data-name="w"]').waitFor();
+      // Completion and signature help open in the first code cell.
+      await page.locator('.cell').nth(1).focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('\nz = pt.view(w, ');
+      await page.locator('.cm-signature').waitFor();
+      await page.keyboard.type('[2, 2], [0, 0], va');
+      await page.keyboard.press('Control+Space');
+      await page.locator('.cm-tooltip-autocomplete').waitFor();
       assert.deepEqual(await seriousViolations(page), [], JSON.stringify(options));
       assert.deepEqual(problems, []);
     } finally {

@@ -4,7 +4,10 @@
 // Screenshots of read mode and of the tutorial page (light, dark, zh-CN) go to test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, openPage, screenshot } from './harness.mjs';
+import { fromPy } from '../../www/notebook/format.js';
 import { useSite } from './notebook-helpers.mjs';
 import { strings as english } from '../../www/i18n/en.js';
 import { strings as chinese } from '../../www/i18n/zh-CN.js';
@@ -22,7 +25,7 @@ async function openTutorial(options = {}) {
     await opened.page.waitForFunction((name) => /embed\.html/.test(document.getElementById(name).shadowRoot.querySelector('iframe').src), id);
     const frame = await handle.contentFrame();
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    await frame.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+    await frame.waitForSelector('#engine[data-state="ready"]', { state: 'attached', timeout: 60_000 });
     frames[id] = frame;
   }
   return { ...opened, frames };
@@ -165,7 +168,7 @@ test('height fixes the frame, max-height caps it, and text added after the eleme
       const frame = await (await page.waitForSelector(`tile-lab#${id} >> iframe[src*="embed.html"]`)).contentFrame();
       await frame.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
       assert.deepEqual(await frame.evaluate(() => globalThis.tilelab.model.cells.map((cell) => cell.source)), ['y = 40 + 2\nprint(y)']);
-      await frame.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+      await frame.waitForSelector('#engine[data-state="ready"]', { state: 'attached', timeout: 60_000 });
       await frame.locator('.cell .icon-button.run').click();
       await frame.waitForSelector('.cell[data-state="done"]', { timeout: 60_000 });
       assert.equal(await frame.locator('.output-stdout').textContent(), '42\n');
@@ -202,7 +205,7 @@ async function openAt(path, options = {}) {
   const opened = await openPage(site().browser, { viewport: { width: 1000, height: 800 }, ...options });
   await opened.page.goto(`${site().url}${path}`);
   await opened.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-  await opened.page.waitForSelector('#engine[data-state="ready"]', { timeout: 60_000 });
+  await opened.page.waitForSelector('#engine[data-state="ready"]', { state: 'attached', timeout: 60_000 });
   return opened;
 }
 
@@ -292,3 +295,29 @@ test('a bad src or cell shows a banner and never breaks the embed', async () => 
     await context.close();
   }
 });
+
+test('an embed shows a cell range, runs on the lesson preset, and one cell gets a lighter frame', async () => {
+  const { page, problems, context } = await openAt('embed.html?src=examples/02_swish_gradient.py&cell=2-3&preset=teaching');
+  try {
+    const all = fromPy(readFileSync(join(ROOT, 'examples', '02_swish_gradient.py'), 'utf8')).cells;
+    assert.deepEqual(await modelCells(page), all.slice(1, 3).map((cell) => [cell.kind, cell.source]));
+    assert.equal(await page.locator('#run-all').isVisible(), true, 'several cells keep the full frame');
+    await setCellsInEmbed(page, [['code', 'import pypto as pt\npt.npu.config()["preset"]']]);
+    await page.locator('.cell .run').first().click();
+    await page.waitForSelector('.cell[data-state="done"]');
+    assert.equal(await page.locator('.cell .output-text').textContent(), "'teaching'", 'the prelude chose the preset');
+
+    await page.goto(`${site().url}embed.html?src=examples/02_swish_gradient.py&cell=2`);
+    await page.waitForSelector('body[data-ready="true"]');
+    for (const selector of ['#run-all', '#stop', '#engine']) assert.equal(await page.locator(selector).isVisible(), false, selector);
+    assert.equal(await page.locator('.cell .run').first().isVisible(), true, "the cell's own run button stays");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Replaces the embed's cells through its model (the set-up of a test). */
+function setCellsInEmbed(page, list) {
+  return page.evaluate((data) => globalThis.tilelab.model.load(data.map(([kind, source]) => ({ kind, source }))), list);
+}

@@ -81,3 +81,32 @@ test('unicode text survives both formats', () => {
   assert.deepEqual(fromPy(toPy({ cells })).cells, cells);
   assert.deepEqual(fromIpynb(toIpynb({ cells })).cells, cells);
 });
+
+test('.ipynb keeps outputs: execution_count, stream, execute_result, error, and reads them back', () => {
+  const result = {
+    execution_count: 3,
+    status: 'error',
+    stdout: 'a\nb\n',
+    displays: [{ kind: 'text', text: '42' }],
+    diagnostics: [{ severity: 'error', code: 'runtime/name-error', message: "name 'q' is not defined", cell: 3, span: { start: 0, end: 1 }, line: 1, column: 1, traceback: [] }],
+    duration_ms: 2.5,
+    kernel_schedules: [],
+  };
+  const cells = [{ kind: 'code', source: 'q', output: { state: 'error', result, ms: 2.5, executionCount: 3 } }, { kind: 'markdown', source: '# m' }];
+  const root = JSON.parse(toIpynb({ cells }));
+  const code = root.cells[0];
+  assert.equal(code.execution_count, 3);
+  assert.deepEqual(code.outputs[0], { output_type: 'stream', name: 'stdout', text: ['a\n', 'b\n'] });
+  assert.deepEqual(code.outputs[1], { output_type: 'execute_result', execution_count: 3, data: { 'text/plain': ['42'], 'application/vnd.tilelab.display+json': { kind: 'text', text: '42' } }, metadata: {} });
+  assert.deepEqual(code.outputs[2], { output_type: 'error', ename: 'runtime/name-error', evalue: "name 'q' is not defined", traceback: ["runtime/name-error: name 'q' is not defined"] });
+  assert.deepEqual(code.metadata.tilelab.diagnostics, result.diagnostics);
+  const back = fromIpynb(JSON.stringify(root)).cells;
+  assert.equal(back[0].output.state, 'error');
+  assert.equal(back[0].output.executionCount, 3);
+  assert.deepEqual({ ...back[0].output.result, duration_ms: 2.5 }, result);
+  assert.equal(back[1].output, undefined);
+  // A notebook written by Jupyter: its text outputs come through as text displays.
+  const jupyter = { nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{ cell_type: 'code', source: '1 + 1', metadata: {}, execution_count: 7, outputs: [{ output_type: 'execute_result', execution_count: 7, data: { 'text/plain': '2' }, metadata: {} }] }] };
+  const read = fromIpynb(JSON.stringify(jupyter)).cells[0].output;
+  assert.deepEqual([read.state, read.executionCount, read.result.displays], ['done', 7, [{ kind: 'text', text: '2' }]]);
+});

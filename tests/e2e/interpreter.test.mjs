@@ -38,7 +38,7 @@ function worstRows(check) {
     rows.slice(1).map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
 }
 
-test('the starter cell runs and shows the softmax the code must produce', async () => {
+test('the starter runs: a kernel on the NPU with its registered backward, a gradient check, the graph', async () => {
   const { page, problems, context } = await open();
   try {
     assert.equal(await page.evaluate(() => globalThis.tilelab.engine.features.runCell), true);
@@ -48,12 +48,35 @@ test('the starter cell runs and shows the softmax the code must produce', async 
     await finished(page, 2, 'done');
     assert.equal(await code.locator('.prompt').textContent(), '[1]');
     assert.match(await code.locator('.cell-status').textContent(), /^\d+(\.\d)? ms$/);
-    assert.equal(await code.locator('.output-stdout').textContent(), 'shape [2, 3]\n');
+    assert.equal(await code.locator('.output-stdout').textContent(), 'rows sum to 1: True\n');
     assert.equal(await code.locator('.output-error').count(), 0);
-    assert.equal(await code.locator('.output-caption').textContent(), 'Tensor [2, 3] DT_FP32');
+    // The analytic side (kernel and registered backward on the simulated NPU) agrees with central
+    // differences of the forward in f64: an independent reference.
+    assert.equal(await code.locator('.output-gradcheck .badge').textContent(), 'PASS');
+    assert.match(await code.locator('.output-kernel-schedules > summary').textContent(), /1/);
+    const graph = page.locator('.cell').nth(2);
+    await graph.locator('.run').click();
+    await finished(page, 3, 'done');
+    assert.match(await graph.locator('.output-graph .output-caption').textContent(), /^Graph: 4 forward nodes, 3 backward nodes/);
+    await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Cell 3 finished'));
+    await screenshot(page, 'notebook-light');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
 
-    // The starter's x; the table shows 4 significant digits, so each shown value is within
-    // 5e-4 relative of the f64 softmax (f32 rounding, ~1e-7, is far below that).
+test('a tensor display shows the softmax the code must produce', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await setCells(page, [['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']]);
+    const code = page.locator('.cell').first();
+    await code.locator('.run').click();
+    await finished(page, 1, 'done');
+    assert.equal(await code.locator('.output-stdout').textContent(), 'shape [2, 3]\n');
+    assert.equal(await code.locator('.output-caption').textContent(), 'Tensor [2, 3] DT_FP32');
+    // The table shows 4 significant digits, so each shown value is within 5e-4 relative of the
+    // f64 softmax (f32 rounding, ~1e-7, is far below that).
     const expected = softmaxRows([[1, 2, 3], [0.5, 0.5, 2]]);
     const shown = await tableNumbers(code);
     assert.equal(shown.length, 2);
@@ -69,8 +92,6 @@ test('the starter cell runs and shows the softmax the code must produce', async 
     assert.ok(Math.abs(min - Math.min(...flat)) <= 5e-4 * Math.min(...flat));
     assert.ok(Math.abs(max - Math.max(...flat)) <= 5e-4 * Math.max(...flat));
     assert.ok(Math.abs(mean - 1 / 3) <= 5e-4 / 3);
-    await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Cell 2 finished'));
-    await screenshot(page, 'notebook-light');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -22,7 +22,7 @@ test('a reload restores the notebook from IndexedDB', async () => {
     await page.evaluate(() => globalThis.tilelab.flush());
     await load(page);
     assert.deepEqual(await cells(page), before);
-    assert.match(before[1][1], /\np \+ 41  # 张量$/);
+    assert.match(before[1][1], /\]\) \+ 41  # 张量$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -49,7 +49,7 @@ test('a share link opens the same cells in a new browser and runs nothing', asyn
     await receiver.page.waitForSelector('#engine[data-state="ready"]');
     assert.deepEqual(await receiver.page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle', 'idle']);
     assert.equal(await receiver.page.locator('.output-body > *').count(), 0);
-    assert.equal(await receiver.page.evaluate(() => globalThis.tilelab.engine.nextId), 1);
+    assert.equal(await receiver.page.evaluate(() => globalThis.tilelab.engine.runRequests), 0);
     await screenshot(receiver.page, 'notebook-shared');
 
     // Opening a link over an existing notebook (here a same-page hash change) keeps that notebook as the backup.
@@ -197,7 +197,7 @@ test('the embed view shows a shared notebook, runs only on request and never tou
 
     await page.goto(`${site().url}embed.html${payload}`);
     await page.waitForSelector('body[data-ready="true"]');
-    await page.waitForSelector('#engine[data-state="ready"]');
+    await page.waitForSelector('#engine[data-state="ready"]', { state: 'attached' });
     assert.deepEqual(await cells(page), list);
     assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle']);
     assert.equal(await page.getAttribute('#open-full', 'href'), `./index.html${payload}`);

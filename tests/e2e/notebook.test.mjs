@@ -12,11 +12,11 @@ test('the notebook opens with the starter cells', async () => {
   const { page, problems, context } = await open();
   try {
     const list = await cells(page);
-    assert.deepEqual(list.map(([kind]) => kind), ['markdown', 'code']);
+    assert.deepEqual(list.map(([kind]) => kind), ['markdown', 'code', 'code']);
     assert.equal(await page.locator('.cell').first().locator('h1').textContent(), 'Welcome to TileLab');
     assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), 'Code cell 2');
     assert.match(list[1][1], /^# Softmax of each row/);
-    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle'], 'nothing runs by itself');
+    assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['idle', 'idle', 'idle'], 'nothing runs by itself');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -102,14 +102,14 @@ test('cells are added, edited, moved, collapsed and deleted with the keyboard al
   }
 });
 
-test('Stop after a run restarts the engine: text intact, cells that ran are stale', async () => {
+test('Restart after a run restarts the engine: text intact, cells that ran are stale', async () => {
   const { page, problems, context } = await open();
   try {
     await setCells(page, [['code', 'x = 1'], ['code', 'y = 2']]);
     await page.click('#run-all');
     await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
     const firstWorker = await page.evaluate(() => globalThis.tilelab.engine.generation);
-    await page.click('#stop');
+    await page.click('#restart');
     await page.waitForSelector('#engine[data-state="ready"]');
     assert.equal(await page.evaluate(() => globalThis.tilelab.engine.generation), firstWorker + 1);
     assert.deepEqual(await page.locator('.cell').evaluateAll((nodes) => nodes.map((node) => node.dataset.state)), ['stale', 'stale']);
@@ -219,10 +219,14 @@ test('markdown is rendered without live HTML or script links', async () => {
   }
 });
 
+/** A tensor display to look at (the starter shows a gradient check and a graph instead). */
+const SOFTMAX_CELLS = [['markdown', '# Softmax'], ['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']];
+
 test('the UI switches to 简体中文 (remembered), and the theme toggles and is remembered', async () => {
   const { page, problems, context } = await open({ colorScheme: 'light' });
   try {
     await page.selectOption('#language', 'zh-CN');
+    await setCells(page, SOFTMAX_CELLS);
     assert.equal(await page.textContent('#run-all'), '全部运行');
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await page.locator('.cell').nth(1).getAttribute('aria-label'), '代码单元格 2');
@@ -262,6 +266,7 @@ test('the UI switches to 简体中文 (remembered), and the theme toggles and is
 test('the dark theme follows the system', async () => {
   const { page, problems, context } = await open({ colorScheme: 'dark' });
   try {
+    await setCells(page, SOFTMAX_CELLS);
     await page.locator('.cell').nth(1).locator('.run').click();
     await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
     assert.equal(await page.locator('.cell').nth(1).locator('.output-table tr').count(), 2);
@@ -293,9 +298,9 @@ test('a browser that prefers Chinese opens in 简体中文 with a Chinese starte
     assert.match((await cells(page))[1][1], /^# 每一行的 softmax/);
     await code.locator('.run').click();
     await page.waitForSelector('.cell:nth-child(2)[data-state="done"]');
-    assert.equal(await code.locator('.output-stdout').textContent(), 'shape [2, 3]\n');
+    assert.equal(await code.locator('.output-stdout').textContent(), '每行之和为 1： True\n');
     assert.equal(await code.locator('.output-error').count(), 0);
-    assert.equal(await code.locator('.output-table tr').count(), 2);
+    assert.equal(await code.locator('.output-gradcheck .badge').textContent(), '通过');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -15,7 +15,9 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
 import { python } from '@codemirror/lang-python';
+import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { classHighlighter } from '@lezer/highlight';
+import { apiAssist } from './assist.js';
 import { editorPhrases } from '../i18n/index.js';
 import { editorRoot, editorTheme } from './theme.js';
 
@@ -35,6 +37,8 @@ export function createEditor({ parent, doc, kind, actions, onChange, ariaLabel, 
       { key: 'Mod-Enter', run: () => (actions.run(), true) },
       { key: 'Alt-Enter', run: () => (actions.runInsert(), true) },
       { key: 'Escape', run: () => (actions.leave(), true) },
+      // Jupyter's split key: the text after the caret becomes a new cell below.
+      { key: 'Mod-Shift--', run: (view) => (actions.split?.(view.state.selection.main.head), true) },
     ]),
   );
   const extensions = [
@@ -52,7 +56,9 @@ export function createEditor({ parent, doc, kind, actions, onChange, ariaLabel, 
     syntaxHighlighting(classHighlighter),
     editorTheme,
     // Tab indents; Escape leaves the editor first, so Tab never traps keyboard focus.
-    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
+    search({ top: true }),
+    highlightSelectionMatches(),
     phrases.of(EditorState.phrases.of(editorPhrases())),
     label.of(EditorView.contentAttributes.of({ 'aria-label': ariaLabel })),
     // Out of the Tab order: Enter on the cell (or a click) opens the editor, so Tab walks from cell
@@ -63,7 +69,7 @@ export function createEditor({ parent, doc, kind, actions, onChange, ariaLabel, 
       if (update.docChanged) onChange(update.state.doc.toString());
     }),
   ];
-  if (kind === 'code') extensions.push(python());
+  if (kind === 'code') extensions.push(python(), apiAssist());
   extensions.push(hint.of(placeholder ? placeholderText(placeholder) : []));
   const root = editorRoot(parent);
   const view = new EditorView({ parent: root, root, state: EditorState.create({ doc, extensions }) });

@@ -33,6 +33,8 @@ export class Engine extends EventTarget {
     this.features = {};
     this.status = 'starting';
     this.generation = 0;
+    /** How many cells were sent to run (questions asked while typing are not counted). */
+    this.runRequests = 0;
   }
 
   setStatus(status) {
@@ -76,6 +78,9 @@ export class Engine extends EventTarget {
       case 'smoke':
         this.settle(message.id, (request) => request.resolve(message.type === 'result' ? message.result : message.report));
         break;
+      case 'answer':
+        this.settle(message.id, (request) => request.resolve(message.value));
+        break;
       case 'error':
         if (message.code === 'start') {
           this.fail(message.message);
@@ -103,14 +108,46 @@ export class Engine extends EventTarget {
     if (!(await this.ready)) throw new EngineError('start', this.failure);
   }
 
-  request(message, onProgress = null) {
+  /** Sends a request; `quiet` ones (questions asked while typing) leave the status badge alone. */
+  request(message, onProgress = null, quiet = false) {
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
-      this.setStatus('busy');
+      if (!quiet) this.setStatus('busy');
       this.worker.postMessage({ ...message, id });
     });
+  }
+
+  /** Asks the session a question that runs nothing: 'check' (code), 'variables', 'api', 'language' (tag). */
+  async ask(question, fields = {}) {
+    await this.whenReady();
+    return this.request({ type: 'ask', question, ...fields }, null, true);
+  }
+
+  /** The parser's diagnostics of `code` (no run). */
+  checkSyntax(code) {
+    return this.ask('check', { code });
+  }
+
+  /** The session's variables: [{ name, kind, shape, dtype, requires_grad, preview, cell }]. */
+  variables() {
+    return this.ask('variables');
+  }
+
+  /** The API table (the entries the interpreter resolves `pypto.*` through). */
+  apiTable() {
+    return this.ask('api');
+  }
+
+  /** Sets the language of `help()` texts. */
+  setLanguage(tag) {
+    return this.ask('language', { tag });
+  }
+
+  /** Starts a fresh session on purpose: every variable is gone. */
+  restartSession() {
+    return this.restart(new EngineStopped('restarted', 'restarted'));
   }
 
   /**
@@ -119,6 +156,7 @@ export class Engine extends EventTarget {
    */
   async run(code, onProgress = null) {
     await this.whenReady();
+    this.runRequests += 1;
     return this.request({ type: 'run', code }, onProgress);
   }
 

@@ -55,8 +55,13 @@ export class CellView {
     this.status.className = 'cell-status';
     const tools = div('cell-tools');
     const id = cell.id;
-    if (cell.kind === 'code') tools.append(button('run', '▶', 'cell.run', () => controller.run(id, 'stay')));
-    else tools.append(button('edit', '✎', 'cell.edit', () => this.startEditing(true)));
+    if (cell.kind === 'code') {
+      tools.append(
+        button('run', '▶', 'cell.run', () => controller.run(id, 'stay')),
+        button('run-above', '⤒', 'cell.runAbove', () => controller.runFrom(id, 'above')),
+        button('run-below', '⤓', 'cell.runBelow', () => controller.runFrom(id, 'below')),
+      );
+    } else tools.append(button('edit', '✎', 'cell.edit', () => this.startEditing(true)));
     tools.append(
       // ¶ rather than "M↓": a letter in the glyph would have to appear in the button's spoken name.
       button('kind', cell.kind === 'code' ? '¶' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
@@ -95,13 +100,18 @@ export class CellView {
       placeholder: cell.kind === 'markdown' ? t('cell.markdownPlaceholder') : undefined,
       onChange: (text) => {
         controller.edited(id, text);
+        this.engineMarks = [];
+        this.engineKey = '[]';
+        this.syntaxMarks = [];
         clearDiagnostics(this.editor);
+        if (this.kind === 'code') controller.typed?.(id, text);
       },
       actions: {
         runNext: () => controller.run(id, 'next'),
         run: () => controller.run(id, 'stay'),
         runInsert: () => controller.run(id, 'insert'),
         leave: () => this.leaveEditor(),
+        split: (offset) => controller.split(id, offset),
       },
     });
     this.root.addEventListener('keydown', (event) => {
@@ -142,6 +152,9 @@ export class CellView {
   /** Shows `{ label, done, total }` while the cell runs (progress of a finished run is dropped). */
   showProgress({ label, done, total }) {
     if (this.root.dataset.state !== 'running' || !(total > 0)) return;
+    // The steps of any long cell are the fallback: a gradient check's or sweep's own count wins.
+    if (label !== 'steps') this.specificProgress = true;
+    else if (this.specificProgress) return;
     const known = `progress.label.${label}`;
     const text = t(known);
     this.progressLabel.textContent = text === known ? String(label) : text;
@@ -151,6 +164,30 @@ export class CellView {
     this.progressCount.textContent = t('progress.count', { done, total, percent });
     this.progressBar.setAttribute('aria-valuetext', this.progressCount.textContent);
     this.progressBox.hidden = false;
+  }
+
+  /** Replaces the editor's text (split, merge); the model follows through the editor's change. */
+  setText(text) {
+    this.editor.dispatch({ changes: { from: 0, to: this.editor.state.doc.length, insert: text } });
+  }
+
+  /** Sets the run diagnostics (a result's objects) underlined here; shown with the typing check's. */
+  setEngineDiagnostics(diagnostics) {
+    const key = JSON.stringify(diagnostics.map((diagnostic) => [diagnostic.cell, diagnostic.span, diagnostic.message]));
+    if (key === this.engineKey) return;
+    this.engineKey = key;
+    this.engineMarks = diagnostics;
+    this.drawDiagnostics();
+  }
+
+  /** Sets the parser's diagnostics of the text being typed (the live check). */
+  setSyntaxDiagnostics(diagnostics) {
+    this.syntaxMarks = diagnostics;
+    this.drawDiagnostics();
+  }
+
+  drawDiagnostics() {
+    showDiagnostics(this.editor, [...(this.engineMarks ?? []), ...(this.syntaxMarks ?? [])]);
   }
 
   /** Puts the caret on 1-based `line` of this cell's editor, selected and scrolled into view. */
@@ -235,6 +272,7 @@ export class CellView {
     const run = cell.run;
     this.root.dataset.state = run.state;
     this.root.dataset.collapsed = String(cell.collapsed);
+    this.root.dataset.edited = String(run.edited === true);
     if (this.kind === 'markdown') {
       if (!this.editing) this.rendered.replaceChildren(renderMarkdown(cell.source));
       this.showMode();
@@ -246,7 +284,7 @@ export class CellView {
     this.showMode();
     const count = run.executionCount ?? (run.state === 'stale' ? run.executionCount : null);
     this.prompt.textContent = run.state === 'running' || run.state === 'queued' ? '[*]' : `[${count ?? ' '}]`;
-    this.status.textContent = this.statusText(run);
+    this.status.textContent = this.statusText(run) + (run.edited ? ` · ${t('cell.state.edited')}` : '');
     clearInterval(this.ticker);
     if (run.state === 'running') {
       // The duration counts up while the cell runs, so a long cell visibly is not stuck.
@@ -256,9 +294,12 @@ export class CellView {
     }
     this.root.setAttribute('aria-busy', String(run.state === 'running'));
 
-    if (run.state !== 'running') this.progressBox.hidden = true;
+    if (run.state !== 'running') {
+      this.progressBox.hidden = true;
+      this.specificProgress = false;
+    }
     const context = { revealSource: (source) => this.revealSource(source, run.result?.execution_count) };
-    const nodes = run.state === 'running' || run.state === 'queued' || run.state === 'idle' ? [] : renderRun(run, context);
+    const nodes = run.state === 'running' || run.state === 'queued' || (run.state === 'idle' && !run.skipped) ? [] : renderRun(run, context);
     this.outputBody.replaceChildren(...nodes);
     this.output.hidden = nodes.length === 0;
     const collapsed = cell.collapsed && nodes.length > 0;
@@ -272,8 +313,6 @@ export class CellView {
     this.collapseButton.title = t(collapseKey);
     this.collapseButton.setAttribute('aria-expanded', String(!collapsed));
 
-    const own = (run.result?.diagnostics ?? []).filter((diagnostic) => diagnostic.cell === run.result.execution_count);
-    if (run.state === 'done' || run.state === 'error') showDiagnostics(this.editor, own);
   }
 
   statusText(run) {
@@ -284,7 +323,7 @@ export class CellView {
       case 'running':
         return t('cell.state.running');
       case 'stale':
-        return t('cell.state.stale');
+        return t(run.restored ? 'cell.state.restored' : 'cell.state.stale');
       case 'done':
         return t('cell.state.done', { ms });
       case 'error':

@@ -1,6 +1,11 @@
-// What the reader's actions do: run (with Shift/Ctrl/Alt+Enter semantics), add, delete, move,
-// change kind, collapse; command keys on a selected cell; announcements for screen readers.
+// What the reader's actions do: run (with Shift/Ctrl/Alt+Enter semantics), run above/below, add,
+// delete (undoable), move, split, merge, change kind, collapse; command keys on a selected cell;
+// announcements for screen readers.
 import { t } from '../i18n/index.js';
+import { dismissBanner, showBanner } from '../ui/banner.js';
+
+/** Deleted cells kept for undo (most recent last). */
+const MAX_TRASH = 20;
 
 export class Controller {
   constructor({ model, runner, announce, openHelp, stop }) {
@@ -12,6 +17,7 @@ export class Controller {
     this.view = null;
     this.selectedId = null;
     this.pendingDelete = null;
+    this.trash = [];
   }
 
   attach(view) {
@@ -70,12 +76,65 @@ export class Controller {
     this.focus(this.insert(this.model.cells.length, kind), true);
   }
 
+  /** Deletes a cell; `z` (or Ctrl/Cmd+Z on a selected cell, or the banner's Undo) brings it back. */
   remove(id) {
+    const cell = this.model.get(id);
     const index = this.model.remove(id);
     if (index < 0) return;
+    this.trash.push({ cell, index });
+    if (this.trash.length > MAX_TRASH) this.trash.shift();
     this.announce(t('announce.deleted'));
+    if (typeof document !== 'undefined' && document.getElementById('banners')) {
+      showBanner('deleted', { key: 'banner.deleted', tone: 'info', actions: [{ label: 'banner.undo', run: () => this.undoDelete() }] });
+    }
     const neighbour = this.model.cells[Math.min(index, this.model.cells.length - 1)];
     if (neighbour) this.focus(neighbour.id);
+  }
+
+  /** Puts the last deleted cell back where it was, with its text and output. */
+  undoDelete() {
+    const entry = this.trash.pop();
+    if (!entry) {
+      this.announce(t('announce.nothingToUndo'));
+      return;
+    }
+    if (this.trash.length === 0) dismissBanner('deleted');
+    this.model.restore(entry.cell, entry.index);
+    this.announce(t('announce.restored', { index: this.model.indexOf(entry.cell.id) + 1 }));
+    this.focus(entry.cell.id);
+  }
+
+  /** Runs the cells above `id` (not itself), or from `id` to the end. */
+  runFrom(id, which) {
+    const index = this.model.indexOf(id);
+    if (index < 0) return;
+    const cells = which === 'above' ? this.model.cells.slice(0, index) : this.model.cells.slice(index);
+    this.runner.enqueue(cells.map((cell) => cell.id));
+  }
+
+  /** Splits a cell at `offset` of its text: the text after it becomes a new cell below. */
+  split(id, offset) {
+    const cell = this.model.get(id);
+    if (!cell) return;
+    const before = cell.source.slice(0, offset).replace(/\s+$/, '');
+    const after = cell.source.slice(offset).replace(/^\s*\n/, '');
+    this.view.view(id)?.setText(before);
+    const created = this.model.insert(this.model.indexOf(id) + 1, cell.kind, after);
+    this.announce(t('announce.split', { index: this.model.indexOf(created.id) + 1 }));
+    this.focus(created.id, true);
+  }
+
+  /** Merges the cell below into `id` (texts joined by a blank line); the merged cell is undoable. */
+  mergeBelow(id) {
+    const index = this.model.indexOf(id);
+    const below = this.model.cells[index + 1];
+    const cell = this.model.cells[index];
+    if (!cell || !below) return;
+    this.view.view(id)?.setText(`${cell.source.replace(/\s+$/, '')}\n\n${below.source}`);
+    this.model.remove(below.id);
+    this.trash.push({ cell: below, index: index + 1 });
+    this.announce(t('announce.merged', { index: index + 1 }));
+    this.focus(id);
   }
 
   move(id, delta) {
@@ -114,6 +173,8 @@ export class Controller {
     else if (plain && key === 'o') this.toggleCollapsed(id);
     else if (plain && (key === 'h' || key === '?')) this.openHelp();
     else if (plain && key === 'Delete') this.remove(id);
+    else if ((plain && key === 'z') || ((event.ctrlKey || event.metaKey) && !event.shiftKey && key.toLowerCase() === 'z')) this.undoDelete();
+    else if (event.shiftKey && !event.ctrlKey && !event.metaKey && key === 'M') this.mergeBelow(id);
     else if (plain && (key === 'd' || key === 'i')) handled = this.twice(key, () => (key === 'd' ? this.remove(id) : this.stopEngine()));
     else handled = false;
     if (handled) event.preventDefault();

@@ -1,6 +1,8 @@
 // Notebook files: the percent format (`.py` with `# %%` cell markers) and Jupyter nbformat 4.5.
 // Same rules as the Rust side (src/session/notebook.rs), so a file written by one reads in the other.
-// A cell here is { kind: 'code' | 'markdown', source: string }.
+// A cell here is { kind: 'code' | 'markdown', source: string, output? } (`output`: the kept result
+// of its last run, read from and written to .ipynb outputs; see ipynb-outputs.js).
+import { outputsFromIpynb, outputsToIpynb } from './ipynb-outputs.js';
 
 /** Largest notebook file accepted, in bytes of text (the Rust side's MAX_NOTEBOOK_BYTES). */
 export const MAX_NOTEBOOK_BYTES = 8 << 20;
@@ -95,7 +97,7 @@ export function toPy(notebook) {
     .join('\n');
 }
 
-/** Reads nbformat 4 JSON; raw cells become markdown, outputs are dropped. */
+/** Reads nbformat 4 JSON; raw cells become markdown; code cells keep their outputs. */
 export function fromIpynb(text) {
   checkSize(text);
   let root;
@@ -119,7 +121,9 @@ export function fromIpynb(text) {
     if (typeof cell.source === 'string') source = cell.source;
     else if (Array.isArray(cell.source)) source = cell.source.map((part) => (typeof part === 'string' ? part : '')).join('');
     else throw new NotebookFormatError('not-a-notebook', `cell ${index} has no source text`);
-    return { kind: type === 'code' ? 'code' : 'markdown', source };
+    if (type !== 'code') return { kind: 'markdown', source };
+    const output = outputsFromIpynb(cell);
+    return output ? { kind: 'code', source, output } : { kind: 'code', source };
   });
   return { cells };
 }
@@ -129,12 +133,13 @@ function splitKeepNewlines(text) {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-/** Writes nbformat 4.5: cells with ids, no outputs, a Python language tag. */
+/** Writes nbformat 4.5: cells with ids, code cells with their kept outputs, a Python language tag. */
 export function toIpynb(notebook) {
   const cells = notebook.cells.map((cell, index) => {
     const common = { cell_type: cell.kind, id: `cell-${index}`, metadata: {} };
     if (cell.kind === 'markdown') return { ...common, source: splitKeepNewlines(cell.source) };
-    return { ...common, execution_count: null, outputs: [], source: splitKeepNewlines(cell.source) };
+    const { execution_count, outputs, metadata } = outputsToIpynb(cell.output);
+    return { ...common, metadata, execution_count, outputs, source: splitKeepNewlines(cell.source) };
   });
   const root = {
     cells,

@@ -1,5 +1,7 @@
 // The autosave record's format and its migrations. A record is
-// { format: FORMAT_VERSION, savedAt: ISO text, cells: [{ kind, source }] }; a record of an older
+// { format: FORMAT_VERSION, savedAt: ISO text, cells: [{ kind, source, collapsed, output? }] }
+// (`output`: the cell's last run result, optional, so pages that do not know it still read the
+// record); a record of an older
 // format is carried forward one version at a time by MIGRATIONS[from] (none yet: format 1 is the first).
 
 /** The autosave format this page writes. */
@@ -36,7 +38,8 @@ export function migrate(record, migrations = MIGRATIONS, current = FORMAT_VERSIO
     if ((cell?.kind !== 'code' && cell?.kind !== 'markdown') || typeof cell.source !== 'string') {
       throw new RecordError('malformed', `saved cell ${index} is malformed`);
     }
-    return { kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true };
+    const kept = { kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true };
+    return cell.output && typeof cell.output === 'object' ? { ...kept, output: cell.output } : kept;
   });
   return { ...upgraded, cells };
 }
@@ -46,6 +49,6 @@ export function makeRecord(cells, now = new Date()) {
   return {
     format: FORMAT_VERSION,
     savedAt: now.toISOString(),
-    cells: cells.map((cell) => ({ kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true })),
+    cells: cells.map((cell) => ({ kind: cell.kind, source: cell.source, collapsed: cell.collapsed === true, ...(cell.output ? { output: cell.output } : {}) })),
   };
 }

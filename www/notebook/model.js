@@ -10,6 +10,17 @@ function newId() {
   return `c${Date.now().toString(36)}${counter}`;
 }
 
+/**
+ * The part of a run worth keeping across reloads: the result of a finished run (or of an earlier
+ * session) with its execution count; nothing for a cell that never ran or is running.
+ */
+function keptOutput(run) {
+  const state = run.state === 'stale' ? run.previous : run.state;
+  if ((state !== 'done' && state !== 'error') || (!run.result && !run.engineError)) return undefined;
+  const { result, engineError, engineCode, ms, executionCount } = run;
+  return { state, result, engineError, engineCode, ms, executionCount: executionCount ?? result?.execution_count };
+}
+
 /** The run state of a cell that has not run. */
 const IDLE = Object.freeze({ state: 'idle' });
 
@@ -23,9 +34,16 @@ export class NotebookModel extends EventTarget {
     this.dispatchEvent(new CustomEvent('change', { detail: { what, id } }));
   }
 
-  /** Replaces every cell with `cells` ({kind, source, collapsed?}). */
+  /**
+   * Replaces every cell with `cells` ({kind, source, collapsed?, output?}); a kept `output` (from
+   * the autosave or an .ipynb) shows as the output of an earlier session until the cell runs.
+   */
   load(cells) {
-    this.cells = cells.map((cell) => this.makeCell(cell.kind, cell.source, cell.collapsed === true));
+    this.cells = cells.map((cell) => {
+      const made = this.makeCell(cell.kind, cell.source, cell.collapsed === true);
+      if (made.kind === 'code' && cell.output) made.run = { ...cell.output, state: 'stale', previous: cell.output.state, restored: true, ranSource: cell.source };
+      return made;
+    });
     this.emit('structure');
   }
 
@@ -61,6 +79,22 @@ export class NotebookModel extends EventTarget {
     return index;
   }
 
+  /** Puts a removed cell (the same object: text, output, id) back at `index` (undo of remove). */
+  restore(cell, index) {
+    if (this.get(cell.id)) return;
+    this.cells.splice(Math.max(0, Math.min(index, this.cells.length)), 0, cell);
+    this.emit('structure', cell.id);
+  }
+
+  /** Drops every cell's output (the session keeps its variables). */
+  clearOutputs() {
+    for (const cell of this.cells) {
+      if (cell.run.state === 'queued' || cell.run.state === 'running' || cell.run.state === 'idle') continue;
+      cell.run = IDLE;
+      this.emit('run', cell.id);
+    }
+  }
+
   /** Moves a cell by `delta` positions; returns its new index, or −1 when it cannot move. */
   move(id, delta) {
     const index = this.indexOf(id);
@@ -72,12 +106,18 @@ export class NotebookModel extends EventTarget {
     return target;
   }
 
-  /** Sets a cell's text (from its editor). */
+  /** Sets a cell's text (from its editor); an output made from other text is marked as edited. */
   setSource(id, source) {
     const cell = this.get(id);
     if (!cell || cell.source === source) return;
     cell.source = source;
     this.emit('source', id);
+    const ran = cell.run.ranSource;
+    const edited = ran !== undefined && ran !== source;
+    if (edited !== (cell.run.edited === true)) {
+      cell.run = { ...cell.run, edited };
+      this.emit('run', id);
+    }
   }
 
   /** Makes a cell code or markdown; its output goes. */
@@ -97,11 +137,15 @@ export class NotebookModel extends EventTarget {
     this.emit('cell', id);
   }
 
-  /** Records a cell's run state: { state, result?, error?, ms?, executionCount? }. */
+  /**
+   * Records a cell's run state: { state, result?, error?, ms?, executionCount?, ranSource? }; a
+   * finished run remembers the text it ran, so a later edit can mark its output as edited.
+   */
   setRun(id, run) {
     const cell = this.get(id);
     if (!cell) return;
-    cell.run = run;
+    const finished = run.state === 'done' || run.state === 'error';
+    cell.run = finished && run.ranSource === undefined ? { ...run, ranSource: cell.source, edited: false } : run;
     this.emit('run', id);
   }
 
@@ -122,5 +166,10 @@ export class NotebookModel extends EventTarget {
   /** The cells as plain data for saving: [{kind, source, collapsed}]. */
   snapshot() {
     return this.cells.map(({ kind, source, collapsed }) => ({ kind, source, collapsed }));
+  }
+
+  /** The cells with their last outputs, for the autosave and .ipynb ([{kind, source, collapsed, output}]). */
+  snapshotWithOutputs() {
+    return this.cells.map(({ kind, source, collapsed, run }) => ({ kind, source, collapsed, output: keptOutput(run) }));
   }
 }

@@ -6,7 +6,9 @@ import { NotebookModel } from './model.js';
 import { Runner } from './runner.js';
 import { NotebookView } from './view.js';
 import { Controller } from './controller.js';
+import { LiveCheck } from './live-check.js';
 import { ReadController, enterReadMode } from '../ui/read-mode.js';
+import { t } from '../i18n/index.js';
 
 /**
  * The engine as the runner sees it, with `prelude` (code that is not shown, e.g. the cells above
@@ -44,6 +46,10 @@ class PreludeSession {
   stop() {
     return this.engine.stop();
   }
+
+  restartSession() {
+    return this.engine.restartSession();
+  }
 }
 
 /**
@@ -63,11 +69,17 @@ export function mountNotebook({ cells, announcer, openHelp, mode = 'edit', canRu
   const model = new NotebookModel();
   const session = new PreludeSession(engine);
   const runner = new Runner(model, session);
-  const options = { model, runner, announce, openHelp, stop: () => runner.stop() };
+  // Stop while idle does nothing (the session and its variables stay) and says so.
+  const stop = async () => {
+    if (!(await runner.stop())) announce(t('announce.nothingToStop'));
+  };
+  const options = { model, runner, announce, openHelp, stop };
   const reading = mode === 'read';
   const controller = reading ? new ReadController(options, { canRun }) : new Controller(options);
   const view = new NotebookView(model, cells, controller);
   controller.attach(view);
+  const live = new LiveCheck(engine, view);
+  controller.typed = (id, text) => live.typed(id, text);
   if (reading) enterReadMode({ model, view, cells, announce, canRun });
-  return { announce, engine, model, runner, controller, view, setPrelude: (sources) => session.setPrelude(sources) };
+  return { announce, engine, model, runner, controller, view, stop, setPrelude: (sources) => session.setPrelude(sources) };
 }

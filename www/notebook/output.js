@@ -21,7 +21,9 @@ function renderDisplay(display, context) {
     case 'graph':
       return renderGraph(display);
     case 'schedule':
-      return renderSchedule(display, context);
+      // The trace's lines are lines of the cell that defined the kernel (display.cell), which is not
+      // the cell showing the schedule when `pypto.schedule` is called from another cell.
+      return renderSchedule(display, { revealSource: (source) => context.revealSource?.({ ...source, cell: source.cell ?? display.cell ?? undefined }) });
     case 'sweep':
       return renderSweep(display);
     default:
@@ -54,17 +56,36 @@ function renderKernelSchedules(entries, context) {
   return box;
 }
 
-/** A diagnostic as text: `error[code]: message`, where it is, help, note and the traceback. */
-export function diagnosticText(diagnostic) {
-  const lines = [`${diagnostic.severity}${diagnostic.code ? `[${diagnostic.code}]` : ''}: ${diagnostic.message}`];
-  if (diagnostic.line) lines.push(`  --> [${diagnostic.cell}] ${diagnostic.line}:${diagnostic.column}`);
+/**
+ * A source location `[cell] line:column` as a link-styled button that shows that line (in
+ * whichever cell holds it), or as text when there is nothing to reveal it with.
+ */
+function locationNode(cell, line, column, context) {
+  const text = `[${cell}] ${line}:${column}`;
+  if (!context.revealSource) return document.createTextNode(text);
+  const link = element('button', 'source-link', text);
+  link.type = 'button';
+  // Named by its visible text (voice control users say what they see); the title explains it.
+  link.title = t('output.goToSource', { cell, line, column });
+  link.addEventListener('click', (event) => {
+    event.stopPropagation();
+    context.revealSource({ cell, line, column });
+  });
+  return link;
+}
+
+/** A diagnostic as a <pre> (`error[code]: message`, where, traceback, help, note), with every `[cell] line:column` a link to that source line. */
+function diagnosticNode(diagnostic, context = {}) {
+  const node = element('pre', diagnostic.severity === 'warning' ? 'output-warning' : 'output-error');
+  node.append(`${diagnostic.severity}${diagnostic.code ? `[${diagnostic.code}]` : ''}: ${diagnostic.message}`);
+  if (diagnostic.line) node.append('\n  --> ', locationNode(diagnostic.cell, diagnostic.line, diagnostic.column, context));
   for (const frame of diagnostic.traceback ?? []) {
     const repeated = frame.repeated > 1 ? ` (×${frame.repeated})` : '';
-    lines.push(`  in ${frame.function} at [${frame.cell}] ${frame.line}:${frame.column}${repeated}`);
+    node.append(`\n  in ${frame.function} at `, locationNode(frame.cell, frame.line, frame.column, context), repeated);
   }
-  if (diagnostic.help) lines.push(t('output.help', { text: diagnostic.help }));
-  if (diagnostic.note) lines.push(t('output.note', { text: diagnostic.note }));
-  return lines.join('\n');
+  if (diagnostic.help) node.append(`\n${t('output.help', { text: diagnostic.help })}`);
+  if (diagnostic.note) node.append(`\n${t('output.note', { text: diagnostic.note })}`);
+  return node;
 }
 
 /**
@@ -73,6 +94,8 @@ export function diagnosticText(diagnostic) {
  */
 export function renderRun(run, context = {}) {
   const nodes = [];
+  if (run.restored) nodes.push(element('p', 'output-note output-restored', t('output.restored')));
+  if (run.skipped) nodes.push(element('p', 'output-note output-skipped', t('output.skipped')));
   if (run.stopped) nodes.push(element('p', 'output-note', t('output.stopped')));
   if (run.engineError) {
     const message = run.engineCode === 'unavailable' ? t('output.notInBuild') : run.engineError;
@@ -83,9 +106,7 @@ export function renderRun(run, context = {}) {
     if (result.stdout) nodes.push(element('pre', 'output-stdout', result.stdout));
     for (const display of result.displays ?? []) nodes.push(renderDisplay(display, context));
     if ((result.kernel_schedules ?? []).length > 0) nodes.push(renderKernelSchedules(result.kernel_schedules, context));
-    for (const diagnostic of result.diagnostics ?? []) {
-      nodes.push(element('pre', diagnostic.severity === 'warning' ? 'output-warning' : 'output-error', diagnosticText(diagnostic)));
-    }
+    for (const diagnostic of result.diagnostics ?? []) nodes.push(diagnosticNode(diagnostic, context));
   }
   return nodes;
 }

@@ -91,6 +91,12 @@ export class Autosave {
     return newest === undefined ? null : migrate(newest).cells;
   }
 
+  /** When the backup was saved (ISO text), or null when there is none. */
+  async backupTime() {
+    const record = await this.get('backup');
+    return record?.savedAt ?? null;
+  }
+
   /**
    * Keeps the saved notebook in the backup history (before a shared link replaces it). A notebook
    * that came from a link and was not edited is not kept (its link still has it), so opening

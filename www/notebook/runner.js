@@ -1,5 +1,7 @@
 // Runs cells through the engine one at a time, in the order asked, and records each cell's state
-// in the model: queued → running → done | error; Stop and crashes leave cells stale. Progress of
+// in the model: queued → running → done | error; Stop and crashes leave cells stale. With
+// `stopOnError` (the default, as in Jupyter) a failing cell drops the cells queued after it, which
+// keep their previous output and are marked as skipped. Progress of
 // long work in the running cell is sent as 'progress' events (detail: { id, label, done, total }),
 // not stored in the model: it is only a view of a run that has not finished.
 import { EngineStopped } from '../engine/client.js';
@@ -12,6 +14,24 @@ export class Runner extends EventTarget {
     this.queue = [];
     this.running = null;
     this.executionCount = 0;
+    this.stopOnError = true;
+  }
+
+  /** Whether anything runs or waits. */
+  get busy() {
+    return this.running !== null || this.queue.length > 0;
+  }
+
+  /** Empties the queue; each dropped cell gets back its previous run, `mark`ed ({ skipped } …). */
+  dropQueue(mark = {}) {
+    const queued = this.queue;
+    this.queue = [];
+    for (const id of queued) {
+      const cell = this.model.get(id);
+      if (!cell) continue;
+      const { previousState, ...run } = cell.run;
+      this.model.setRun(id, { ...run, state: previousState ?? 'idle', ...mark });
+    }
   }
 
   /** Queues code cells by id (markdown cells are skipped). */
@@ -20,7 +40,8 @@ export class Runner extends EventTarget {
       const cell = this.model.get(id);
       if (!cell || cell.kind !== 'code' || this.queue.includes(id) || this.running === id) continue;
       this.queue.push(id);
-      this.model.setRun(id, { ...cell.run, state: 'queued' });
+      const { skipped, ...previous } = cell.run;
+      this.model.setRun(id, { ...previous, state: 'queued', previousState: cell.run.state === 'queued' ? cell.run.previousState : cell.run.state });
     }
     if (!this.running) this.pump();
   }
@@ -55,18 +76,25 @@ export class Runner extends EventTarget {
       }
       this.running = null;
       this.model.setRun(id, run);
+      if (run.state === 'error' && this.stopOnError) this.dropQueue({ skipped: true });
       this.dispatchEvent(new CustomEvent('finished', { detail: { id, run } }));
     }
   }
 
-  /** Drops the queue and interrupts the running cell (the engine restarts). */
-  stop() {
-    const queued = this.queue;
-    this.queue = [];
-    for (const id of queued) {
-      const cell = this.model.get(id);
-      if (cell) this.model.setRun(id, { state: 'idle' });
-    }
-    return this.engine.stop();
+  /**
+   * Drops the queue and interrupts the running cell (the engine restarts, its variables are gone).
+   * While nothing runs it does nothing and resolves false: Stop must never wipe an idle session.
+   */
+  async stop() {
+    if (!this.busy) return false;
+    this.dropQueue();
+    await this.engine.stop();
+    return true;
+  }
+
+  /** Starts a fresh session on purpose (Restart): every variable is gone, outputs become stale. */
+  restart() {
+    this.dropQueue();
+    return this.engine.restartSession();
   }
 }

@@ -24,6 +24,27 @@ export class NotebookView {
       if (view.kind !== cell.kind) this.render(true, id);
       else view.update(cell);
     }
+    if (what !== 'source') this.refreshDiagnostics();
+  }
+
+  /**
+   * Underlines every diagnostic of the finished runs in the cell whose source it names: an error
+   * inside a kernel defined in another cell is underlined there too. A cell edited since it ran
+   * shows none (the spans are of the text that ran).
+   */
+  refreshDiagnostics() {
+    const finished = (cell) => cell.kind === 'code' && cell.run.result && (cell.run.state === 'done' || cell.run.state === 'error');
+    const holders = new Map();
+    for (const cell of this.model.cells) if (finished(cell)) holders.set(cell.run.result.execution_count, cell);
+    const marks = new Map(this.model.cells.map((cell) => [cell.id, []]));
+    for (const cell of this.model.cells) {
+      if (!finished(cell)) continue;
+      for (const diagnostic of cell.run.result.diagnostics ?? []) {
+        const holder = holders.get(diagnostic.cell);
+        if (holder && !holder.run.edited) marks.get(holder.id).push(diagnostic);
+      }
+    }
+    for (const [id, diagnostics] of marks) this.views.get(id)?.setEngineDiagnostics(diagnostics);
   }
 
   /** Builds missing views, drops removed ones and orders the DOM like the model. */
@@ -44,6 +65,7 @@ export class NotebookView {
       view.setIndex(index);
       return view.root;
     });
+    this.refreshDiagnostics();
     // Moving a focused node blurs it; the controller puts focus back where it belongs.
     nodes.forEach((node, index) => {
       if (this.container.children[index] !== node) this.container.insertBefore(node, this.container.children[index] ?? null);

@@ -12,6 +12,9 @@ const SHORTCUTS = {
     [`${MOD}+Enter`, 'help.run'],
     ['Alt+Enter', 'help.runInsert'],
     ['Esc', 'help.escape'],
+    [`${MOD}+Shift+-`, 'help.split'],
+    ['Ctrl+Space', 'help.complete'],
+    [`${MOD}+F`, 'help.find'],
   ],
   'help.command': [
     ['Enter', 'help.enter'],
@@ -20,6 +23,8 @@ const SHORTCUTS = {
     ['A', 'help.insertAbove'],
     ['B', 'help.insertBelow'],
     ['D D  ·  Delete', 'help.delete'],
+    ['Z  ·  ' + MOD + '+Z', 'help.undo'],
+    ['Shift+M', 'help.merge'],
     ['M / Y', 'help.kind'],
     ['O', 'help.collapse'],
     ['I I  ·  ' + MOD + '+Shift+.', 'help.stop'],
@@ -137,10 +142,24 @@ export function openShare(link) {
 
 let gallery = null;
 
-/** Lists `examples` ([{ name, title, load }]); `onOpen(example)` opens one. */
-export function openGallery(examples, onOpen) {
+/**
+ * Lists `examples` ([{ name, title, load }]); `onOpen(example)` opens one. `backup` ({ time,
+ * restore }) adds an entry that reopens the notebook an example (or a link) replaced.
+ */
+export function openGallery(examples, onOpen, backup = null) {
   if (!gallery) gallery = shell('gallery-dialog', 'gallery.title');
   const explain = make('p', 'muted', 'gallery.explain');
+  const extra = [];
+  if (backup) {
+    const restore = make('button', 'button gallery-restore');
+    restore.type = 'button';
+    restore.textContent = t('gallery.restore', { time: backup.time });
+    restore.addEventListener('click', () => {
+      gallery.dialog.close();
+      backup.restore();
+    });
+    extra.push(restore);
+  }
   const list = make('ul', 'gallery');
   for (const example of examples) {
     const item = document.createElement('li');
@@ -159,7 +178,7 @@ export function openGallery(examples, onOpen) {
     item.append(button);
     list.append(item);
   }
-  gallery.body.replaceChildren(explain, examples.length > 0 ? list : make('p', 'muted', 'gallery.empty'));
+  gallery.body.replaceChildren(explain, ...extra, examples.length > 0 ? list : make('p', 'muted', 'gallery.empty'));
   translate(gallery.dialog);
   open(gallery.dialog);
 }

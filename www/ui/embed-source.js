@@ -6,6 +6,8 @@ import { listExamples } from './gallery.js';
 
 /** The most characters a frame id may have (it is only echoed back in resize messages). */
 const MAX_FRAME_ID = 64;
+/** The NPU presets `preset=` may name (the engine's table, src/npu/config). */
+export const PRESETS = ['Ascend910B2', 'Ascend910A', 'teaching'];
 /** The most cells `cell=` may point at, far above any notebook's length. */
 const MAX_CELL = 10_000;
 
@@ -19,19 +21,26 @@ export class EmbedSourceError extends Error {
 }
 
 /**
- * The embed's options from `location.search`: { src, cell (1-based, or null), mode ('read' |
+ * The embed's options from `location.search`: { src, cell (1-based, or null), cellEnd (the last
+ * cell of a `cell=N-M` range, else equal to cell), preset (an NPU preset or null), mode ('read' |
  * 'edit'), canRun, lang ('en' | 'zh-CN' | null), theme ('light' | 'dark' | null), frame (or null) }.
  */
 export function parseEmbedQuery(search, locales) {
   const query = new URLSearchParams(search);
-  const cellText = query.get('cell') ?? '';
-  const cell = /^[1-9][0-9]*$/.test(cellText) && Number(cellText) <= MAX_CELL ? Number(cellText) : null;
+  // `cell=N` or a range `cell=N-M` (both 1-based, M ≥ N).
+  const range = /^([1-9][0-9]*)(?:-([1-9][0-9]*))?$/.exec(query.get('cell') ?? '');
+  const first = range ? Number(range[1]) : null;
+  const last = range?.[2] ? Number(range[2]) : first;
+  const validRange = first !== null && first <= MAX_CELL && last <= MAX_CELL && last >= first;
+  const preset = query.get('preset');
   const lang = query.get('lang');
   const theme = query.get('theme');
   const frame = query.get('frame') ?? '';
   return {
     src: query.get('src') || null,
-    cell,
+    cell: validRange ? first : null,
+    cellEnd: validRange ? last : null,
+    preset: PRESETS.includes(preset) ? preset : null,
     mode: query.get('mode') === 'read' ? 'read' : 'edit',
     canRun: query.get('run') !== '0',
     // Own keys only: `__proto__` or `constructor` are "in" every object.
@@ -73,12 +82,13 @@ export async function loadSource(src, base = location.href) {
 }
 
 /**
- * Splits a notebook for `cell=N` (1-based, counting every cell, markdown too): the one cell shown,
+ * Splits a notebook for `cell=N` or `cell=N-M` (1-based, counting every cell, markdown too): the
+ * cells shown (N to M, cut at the notebook's end),
  * and the code of the code cells above it, which runs unseen first so the shown cell has its
  * definitions. Null when the notebook has no cell N.
  */
-export function selectCell(cells, number) {
-  if (number < 1 || number > cells.length) return null;
+export function selectCell(cells, number, last = number) {
+  if (number < 1 || number > cells.length || last < number) return null;
   const above = cells.slice(0, number - 1).filter((cell) => cell.kind === 'code');
-  return { shown: [cells[number - 1]], prelude: above.map((cell) => cell.source) };
+  return { shown: cells.slice(number - 1, Math.min(last, cells.length)), prelude: above.map((cell) => cell.source) };
 }

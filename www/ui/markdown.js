@@ -5,11 +5,24 @@ import MarkdownIt from 'markdown-it';
 
 const renderer = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
+// Table column alignment arrives as a `style` attribute, which the page's Content-Security-Policy
+// refuses (even while the HTML is only parsed): it becomes a class the stylesheet aligns by.
+renderer.core.ruler.push('alignment_classes', (state) => {
+  for (const token of state.tokens) {
+    if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+    const align = /text-align:\s*(left|center|right)/.exec(token.attrGet('style') ?? '')?.[1];
+    if (!token.attrs) continue;
+    token.attrs = token.attrs.filter(([name]) => name !== 'style');
+    if (align) token.attrSet('class', `align-${align}`);
+  }
+});
+const ALIGNMENTS = new Set(['align-left', 'align-center', 'align-right']);
+
 const ALLOWED = new Set([
   'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'EM', 'STRONG', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'BLOCKQUOTE',
   'A', 'HR', 'BR', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'S', 'DEL',
 ]);
-const ATTRIBUTES = { A: ['href', 'title'], OL: ['start'], TH: [], TD: [] };
+const ATTRIBUTES = { A: ['href', 'title'], OL: ['start'], TH: ['class'], TD: ['class'] };
 
 /** Only http(s), mailto and in-page links survive. */
 function safeHref(href) {
@@ -33,6 +46,7 @@ function copyAllowed(node) {
   for (const name of ATTRIBUTES[node.tagName] ?? []) {
     const value = node.getAttribute(name);
     if (value === null) continue;
+    if (name === 'class' && !ALIGNMENTS.has(value)) continue;
     if (name === 'href') {
       const href = safeHref(value);
       if (href === null) continue;

@@ -30,6 +30,17 @@ export class ReadController extends Controller {
 
   setKind() {}
 
+  split() {}
+
+  mergeBelow() {}
+
+  undoDelete() {}
+
+  /** Run above / below run like Run all: only when running is allowed. */
+  runFrom(id, which) {
+    if (this.canRun) super.runFrom(id, which);
+  }
+
   /** Runs like the full notebook, except that Alt+Enter does not insert a cell. */
   run(id, then) {
     if (!this.canRun) {

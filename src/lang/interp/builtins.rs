@@ -11,8 +11,10 @@ use super::operators::order;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 20] = [
+const BUILTINS: [&str; 22] = [
     "print",
+    "help",
+    "dir",
     "len",
     "range",
     "min",
@@ -34,6 +36,11 @@ const BUILTINS: [&str; 20] = [
     "repr",
 ];
 
+/// The names of the builtin functions.
+pub(crate) fn builtin_names() -> &'static [&'static str] {
+    &BUILTINS
+}
+
 /// Whether `name` is a builtin function.
 pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
@@ -54,6 +61,8 @@ impl Interpreter {
             return super::pypto::call(self, name, arguments, span);
         }
         match name {
+            "help" => self.call_help(arguments, span),
+            "dir" => self.call_dir(arguments, span),
             "print" => {
                 let bound = self.bind(
                     "print",

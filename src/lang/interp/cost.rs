@@ -29,6 +29,10 @@ impl Interpreter {
             self.check_deadline(span)?;
         }
         let budget = self.limits.get().step_budget;
+        // Any long cell shows progress: the steps used of its budget, every 65 536 steps.
+        if before >> 16 != total >> 16 {
+            super::progress::report_progress("steps", total as usize, budget as usize);
+        }
         if total > budget {
             let help = if steps > 1 {
                 "large ops cost steps in proportion to their size (tensor elements, multiply-adds, bytes of text): look for a loop that repeats work on large tensors or strings, or raise the session's step budget"

@@ -196,8 +196,24 @@ impl Interpreter {
                 error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
             }
             "np" | "numpy" | "torch" => error.with_help("numpy and torch are not available; use the pypto module"),
-            _ => error,
+            _ => match self.closest_name(name, scope) {
+                Some(help) => error.with_help(help),
+                None => error,
+            },
         })
+    }
+
+    /// "did you mean …?" for a misspelt name: the closest name in scope or builtin, else a pypto
+    /// function of that name used without its module.
+    fn closest_name(&self, name: &str, scope: &Rc<Scope>) -> Option<String> {
+        let mut known = scope.names();
+        known.extend(self.globals().names());
+        known.extend(super::builtins::builtin_names().iter().map(|builtin| builtin.to_string()));
+        if let Some(near) = super::api_table::closest(name, known.iter().map(String::as_str)) {
+            return Some(format!("did you mean `{near}`?"));
+        }
+        let qualified = format!("pypto.{name}");
+        super::api_table::lookup(&qualified).map(|_| format!("did you mean `{qualified}` (after `import pypto`)?"))
     }
 
     fn eval_items(&self, items: &[Expr], scope: &Rc<Scope>, span: Span) -> Result<Vec<Value>> {

@@ -14,6 +14,7 @@
 //! NPU; what the recorder cannot express runs on the CPU reference path with an `npu/cpu-fallback`
 //! warning.
 
+pub mod api_table;
 mod builtins;
 mod call;
 mod cost;

@@ -125,7 +125,7 @@ pub enum Object {
     /// The `ctx` of a registered backward.
     GradientContext { context: Context, attributes: Value },
     /// A gradient-check report and which side ran where (`report.sides`).
-    GradCheck { report: GradCheckReport, sides: String },
+    GradCheck { report: GradCheckReport, sides: crate::lang::interp::pypto::autodiff::GradCheckSides },
     /// The graph up to a tensor.
     Graph(GraphData),
     /// A simulated schedule of one kernel run (`pypto.schedule`).

@@ -1,5 +1,5 @@
-// A gradient-check display: a pass/fail badge with the largest errors, where each side ran, and per
-// input its tolerance, a heatmap of each element's error over the allowed error (full mode; the
+// A gradient-check display: a pass/fail badge with the largest errors, where each side ran, which
+// mode ran and why (projection mode: per-input error bars), and per input its tolerance, a heatmap of each element's error over the allowed error (full mode; the
 // engine sends at most 4096 elements per input and flags the rest) and the worst elements.
 import { t } from '../../i18n/index.js';
 import { element, formatError, formatShape, formatValue } from './dom.js';
@@ -75,12 +75,14 @@ function inputSection(input, map, mode) {
   if (worst.length > 0) {
     const table = element('table', 'output-table gradcheck-worst');
     const head = element('tr');
-    for (const key of ['index', 'output', 'analytic', 'numerical', 'absError']) head.append(element('th', null, t(`output.gradCheck.${key}`)));
+    // In projection mode an entry is a projection (its number), not an element of the input.
+    const first = mode === 'Projection' ? 'projection' : 'index';
+    for (const key of [first, 'output', 'analytic', 'numerical', 'absError']) head.append(element('th', null, t(`output.gradCheck.${key}`)));
     table.append(head);
     for (const entry of worst) {
       const row = element('tr');
       row.append(
-        element('td', null, formatShape(entry.input_index)),
+        element('td', null, mode === 'Projection' ? `#${entry.input_index?.[0] ?? '?'}` : formatShape(entry.input_index)),
         element('td', null, entry.output_index?.length ? formatShape(entry.output_index) : '—'),
         element('td', null, formatValue(entry.analytic)),
         element('td', null, formatValue(entry.numerical)),
@@ -92,6 +94,43 @@ function inputSection(input, map, mode) {
   }
   const kinks = input.non_differentiable?.length ?? 0;
   if (kinks > 0) section.append(element('p', 'output-note', t('output.gradCheck.kinks', { count: kinks })));
+  return section;
+}
+
+/** Which mode ran and why (the limits of the full mode come from the engine). */
+function modeNote(display) {
+  const mode = display.report?.mode;
+  const inputs = display.report?.inputs ?? [];
+  const limits = display.full_limits ?? {};
+  const compared = Math.max(0, ...inputs.map((input) => input.compared ?? 0));
+  if (mode === 'Projection') {
+    return element('p', 'output-note gradcheck-mode', t('output.gradCheck.modeProjection', { entries: limits.jacobian_entries ?? '?', elements: limits.input_elements ?? '?', count: compared }));
+  }
+  return element('p', 'output-note gradcheck-mode', t('output.gradCheck.modeFull', { compared }));
+}
+
+/** Per input, its largest relative error against its rtol as a bar (projection mode's summary). */
+function errorBars(inputs) {
+  const section = element('section', 'gradcheck-bars');
+  section.append(element('h4', 'schedule-heading', t('output.gradCheck.errorBars')));
+  for (const input of inputs) {
+    const rtol = input.tolerance?.rtol ?? 0;
+    const ratio = rtol > 0 ? input.max_rel_error / rtol : 0;
+    const text = t('output.gradCheck.errorBar', { input: input.input, rel: formatError(input.max_rel_error), rtol: formatError(rtol) });
+    const row = element('div', `schedule-bar-row gradcheck-bar${ratio > 1 ? ' over' : ''}`);
+    row.dataset.input = input.input;
+    const track = element('div', 'schedule-bar');
+    track.setAttribute('role', 'meter');
+    track.setAttribute('aria-label', text);
+    track.setAttribute('aria-valuemin', '0');
+    track.setAttribute('aria-valuemax', '100');
+    track.setAttribute('aria-valuenow', String(Math.round(Math.min(1, ratio) * 100)));
+    const fill = element('div', 'schedule-bar-fill');
+    fill.style.width = `${(Math.min(1, Number.isFinite(ratio) ? ratio : 1) * 100).toFixed(1)}%`;
+    track.append(fill);
+    row.append(element('span', 'schedule-bar-label', `#${input.input}`), track, element('span', 'schedule-bar-value', text));
+    section.append(row);
+  }
   return section;
 }
 
@@ -107,7 +146,14 @@ export function renderGradCheck(display) {
     })),
   );
   box.append(headline);
-  if (display.sides) box.append(element('p', 'output-note', display.sides));
+  // Where each side ran: from the engine's message code in the UI language (its English text otherwise).
+  const sides = display.sides_message;
+  if (sides) {
+    const what = t(sides.parameters.registered ? 'output.gradCheck.sides.registered' : 'output.gradCheck.sides.recorded');
+    box.append(element('p', 'output-note gradcheck-sides', t(`output.gradCheck.sides.${sides.code}`, { ...sides.parameters, npu: sides.parameters.npu_calls, cpu: sides.parameters.cpu_calls, what })));
+  } else if (display.sides) box.append(element('p', 'output-note gradcheck-sides', display.sides));
+  box.append(modeNote(display));
+  if (display.report?.mode === 'Projection') box.append(errorBars(display.report.inputs ?? []));
   const maps = new Map((display.error_maps ?? []).map((map) => [map.input, map]));
   for (const input of display.report?.inputs ?? []) box.append(inputSection(input, maps.get(input.input), display.report?.mode));
   return box;

@@ -5,10 +5,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+pub use super::check_sides::GradCheckSides;
 use super::lowering::identity;
-use crate::autograd::{
-    call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomBackward, CustomForward, ForwardOutput,
-};
+use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomForward, ForwardOutput};
 use crate::autograd::{
     checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var,
 };
@@ -171,25 +170,13 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
     let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
     let registered =
         matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
-    let sides = sides_text(npu_after - npu_before, cpu_after - cpu_before, registered, &interpreter.npu_preset());
-    Ok(Value::object(Object::GradCheck { report, sides }))
-}
-
-/// Which side of a gradient check ran where (DESIGN §2): the analytic side is what the user
-/// gets, the kernels on the NPU in their dtypes; the numerical side is f64 on the CPU.
-fn sides_text(npu_calls: u64, cpu_calls: u64, registered: bool, preset: &str) -> String {
-    let numerical = "numerical: central differences in f64 on the CPU";
-    let what = if registered {
-        "forward and registered backward"
-    } else {
-        "forward (and its backward through the recorded ops)"
+    let sides = GradCheckSides {
+        npu_calls: npu_after - npu_before,
+        cpu_calls: cpu_after - cpu_before,
+        registered,
+        preset: interpreter.npu_preset(),
     };
-    match (npu_calls, cpu_calls) {
-        (0, 0) => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
-        (_, 0) => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
-        (0, _) => format!("analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"),
-        (npu, cpu) => format!("analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; {numerical}"),
-    }
+    Ok(Value::object(Object::GradCheck { report, sides }))
 }
 
 /// `report.name`.
@@ -357,7 +344,7 @@ pub(crate) fn record_gradient_node(
         })
     });
     let PendingGradient { inputs, attributes, attribute_values, backward, single } = gradient;
-    let backward = make_backward(
+    let backward = super::backward::make_backward(
         interpreter,
         kernel.name.clone(),
         backward,
@@ -370,76 +357,6 @@ pub(crate) fn record_gradient_node(
         call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
     Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
-}
-
-fn make_backward(
-    interpreter: &Interpreter,
-    name: String,
-    function: Value,
-    attributes: Value,
-    input_count: usize,
-    site: crate::lang::interp::error::SourceSpan,
-) -> CustomBackward {
-    let weak = interpreter.me.clone();
-    Rc::new(move |grads: &[Var], saved: &[Var], context: &crate::autograd::Context| {
-        let Some(interpreter) = weak.upgrade() else {
-            return Err(crate::autograd::AutogradError::CustomOp {
-                name: name.clone(),
-                detail: "the session that registered this gradient is gone".into(),
-            });
-        };
-        let grad_value = if grads.len() == 1 {
-            TensorObject::value(grads[0].clone())
-        } else {
-            Value::tuple(grads.iter().cloned().map(TensorObject::value).collect())
-        };
-        let saved_value = Value::tuple(saved.iter().cloned().map(TensorObject::value).collect());
-        let context_value =
-            Value::object(Object::GradientContext { context: context.clone(), attributes: attributes.clone() });
-        interpreter.cells.borrow_mut().push(site.cell);
-        let result = interpreter.call_values(&function, vec![grad_value, saved_value, context_value], site.span);
-        interpreter.cells.borrow_mut().pop();
-        let returned = result.map_err(|error| interpreter.stash(error, &name))?;
-        let items = match returned {
-            Value::Tuple(_) | Value::List(_) => {
-                interpreter.iterate(&returned, site.span).map_err(|error| interpreter.stash(error, &name))?
-            }
-            single => vec![single],
-        };
-        if items.len() != input_count {
-            let error = interpreter
-                .error(
-                    ErrorKind::Autograd,
-                    format!(
-                        "the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs",
-                        items.len()
-                    ),
-                    site.span,
-                )
-                .with_help(
-                    "a registered backward returns one gradient (or None) per tensor input of the kernel, in order",
-                );
-            return Err(interpreter.stash(error, &name));
-        }
-        items
-            .into_iter()
-            .map(|item| match &item {
-                Value::None => Ok(None),
-                Value::Tensor(object) => Ok(Some(object.get())),
-                other => {
-                    let error = interpreter.error(
-                        ErrorKind::Type,
-                        format!(
-                            "the registered gradient of '{name}' returned a {} where a tensor or None was expected",
-                            other.type_name()
-                        ),
-                        site.span,
-                    );
-                    Err(interpreter.stash(error, &name))
-                }
-            })
-            .collect()
-    })
 }
 
 fn to_attribute(value: &Value) -> Option<Attribute> {

@@ -156,6 +156,12 @@ impl Interpreter {
                 var.backward_with(gradient.as_ref(), options).map_err(|error| self.autograd_error(error, span))?;
                 Ok(Value::None)
             }
+            // Methods without parameters still bind, so a stray keyword is an error, not ignored.
+            "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp"
+                if !(arguments.positional.is_empty() && arguments.keywords.is_empty()) =>
+            {
+                self.bind(&full, &[], arguments, false, span).map(|_| Value::None)
+            }
             "item" => self.item(&var, span).map(Value::Float),
             "tolist" => {
                 // Each element becomes a script value (32 bytes, plus the lists): bounded like a list.

@@ -2,7 +2,9 @@
 //! the conversion of tensor and autograd errors into runtime errors at a span.
 
 pub mod autodiff;
+mod backward;
 pub mod check;
+pub mod check_sides;
 pub mod creation;
 pub mod functions;
 pub mod kernel;
@@ -24,6 +26,7 @@ pub mod work_shapes;
 
 use std::rc::Rc;
 
+use super::api_table::{self, ApiKind};
 use super::error::{ErrorKind, Result, RuntimeError};
 use super::eval::Arguments;
 use super::interpreter::Interpreter;
@@ -34,87 +37,24 @@ use crate::lang::syntax::Span;
 use crate::npu::NpuConfig;
 use crate::tensor::DType;
 
-/// The functions of `pypto` itself.
-const PYPTO_FUNCTIONS: [&str; 59] = [
-    "tensor",
-    "zeros",
-    "ones",
-    "full",
-    "arange",
-    "randn",
-    "rand",
-    "manual_seed",
-    "exp",
-    "log",
-    "sqrt",
-    "rsqrt",
-    "reciprocal",
-    "abs",
-    "neg",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "silu",
-    "gelu",
-    "pow",
-    "maximum",
-    "minimum",
-    "floor_divide",
-    "remainder",
-    "clip",
-    "sum",
-    "mean",
-    "amax",
-    "amin",
-    "var",
-    "softmax",
-    "log_softmax",
-    "reshape",
-    "transpose",
-    "concat",
-    "view",
-    "assemble",
-    "matmul",
-    "cast",
-    "kernel",
-    "set_vec_tile_shapes",
-    "set_cube_tile_shapes",
-    "loop",
-    "register_gradient",
-    "save_for_backward",
-    "checkpoint",
-    "no_grad",
-    "allclose",
-    "assert_allclose",
-    "graph",
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "zeros_like",
-    "ones_like",
-];
-
-/// `module.name` for the `pypto` modules.
+/// `module.name` for the `pypto` modules, resolved through the API table (the same table the
+/// editor's completion and `help()` read); a misspelt name suggests the closest one.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
-    let builtin = |qualified: String| Ok(Value::Builtin(Rc::from(qualified.as_str())));
-    match (module, name) {
-        ("pypto", "DT_FP32") => Ok(Value::DType(DType::F32)),
-        ("pypto", "DT_FP16") => Ok(Value::DType(DType::F16)),
-        ("pypto", "DT_BF16") => Ok(Value::DType(DType::Bf16)),
-        ("pypto", "nn" | "frontend" | "autodiff" | "npu") => {
-            Ok(Value::Module(Rc::from(format!("pypto.{name}").as_str())))
+    let qualified = format!("{module}.{name}");
+    match api_table::lookup(&qualified).map(|entry| entry.kind) {
+        Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Constant) if name == "DT_FP32" => Ok(Value::DType(DType::F32)),
+        Some(ApiKind::Constant) if name == "DT_FP16" => Ok(Value::DType(DType::F16)),
+        Some(ApiKind::Constant) if name == "DT_BF16" => Ok(Value::DType(DType::Bf16)),
+        _ => {
+            let error =
+                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
+                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                None => Err(error.with_help(format!("help({module}) lists what it has"))),
+            }
         }
-        ("pypto", _) if PYPTO_FUNCTIONS.contains(&name) => builtin(format!("pypto.{name}")),
-        ("pypto.nn", "layer_norm" | "group_norm") => builtin(format!("pypto.nn.{name}")),
-        ("pypto.frontend", "jit") => builtin("pypto.frontend.jit".into()),
-        ("pypto.autodiff", "grad" | "check_gradient" | "LossScaler") => builtin(format!("pypto.autodiff.{name}")),
-        ("pypto.npu", "use" | "config") => builtin(format!("pypto.npu.{name}")),
-        ("pypto", "schedule") => builtin("pypto.schedule".into()),
-        ("pypto.npu", "sweep") => builtin("pypto.npu.sweep".into()),
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span)),
     }
 }
 
@@ -209,7 +149,7 @@ pub(crate) fn object_attribute(
     span: Span,
 ) -> Result<Value> {
     let found = match (object, name) {
-        (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.as_str())),
+        (Object::GradCheck { sides, .. }, "sides") => Some(Value::string(sides.text().as_str())),
         (Object::GradCheck { report, .. }, _) => autodiff::report_attribute(report, name),
         (Object::Schedule(simulation), _) => schedule::attribute(value, simulation, name),
         (Object::Sweep(table), _) => sweep::attribute(table, name),
