@@ -109,7 +109,8 @@ fn npu_use_takes_a_dict_or_json_text() {
     let mut session = Session::new();
     let code = "import pypto as pt\nsettings = pt.npu.config()\nsettings['name'] = 'half_ub'\nsettings['ub_bytes'] = settings['ub_bytes'] // 2\npt.npu.use(settings)\nprint(pt.npu.config()['preset'], pt.npu.config()['ub_bytes'])";
     let result = session.run_cell(code);
-    assert_eq!(result.stdout, "half_ub 8192\n", "{:?}", result.error());
+    // Half of the default chip's (Ascend910B2) 192 KiB.
+    assert_eq!(result.stdout, "half_ub 98304\n", "{:?}", result.error());
     let text = preset_json(&[("name", "from_text".into())]);
     let result = session.run_cell(&format!("pt.npu.use('{text}')\nprint(pt.npu.config()['preset'])"));
     assert_eq!(result.stdout, "from_text\n", "{:?}", result.error());

@@ -128,6 +128,11 @@ impl Interpreter {
         // Methods without parameters still reject arguments: `x.item(3)` is a mistake, not a no-op.
         let given = arguments.positional.len() + arguments.keywords.len();
         if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp") {
+            // A keyword is named (as Python does), so completion and the API table agree on it.
+            if let Some((keyword, _, keyword_span)) = arguments.keywords.first() {
+                let message = format!("{full}() got an unexpected keyword argument '{keyword}'");
+                return Err(self.error(ErrorKind::Type, message, *keyword_span));
+            }
             return Err(self.error(ErrorKind::Type, format!("{full}() takes no arguments ({given} given)"), span));
         }
         match name {
