@@ -1,0 +1,4 @@
+//! The gallery feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod examples_a;
+mod examples_b;

@@ -1,0 +1,4 @@
+//! The session feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod cells;
+mod progress;
