@@ -14,7 +14,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools system lint wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
+.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -48,12 +48,22 @@ web: wasm wasm-relaxed
 
 ## test: install what is missing, then the lint gate and every test (native, wasm in Chromium, end to
 ## end); stops at the first failing group
-test: tools system lint test-native test-wasm test-e2e
+test: tools system lint test-native typecheck test-wasm test-e2e
 
 ## lint: the formatter and clippy gates (rustfmt.toml; every warning is an error)
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+
+## contract: regenerate www/engine/contract.d.ts (the TypeScript of the result types) from the Rust
+## types; `cargo test` fails while the committed file is stale
+contract:
+	TILELAB_WRITE_CONTRACT=1 cargo test --lib session::contract
+
+## typecheck: check www/ (JSDoc-typed JS) against the generated contract and the wasm package's
+## declarations with tsc --checkJs (tsconfig.json); needs pkg/ and pkg-relaxed/
+typecheck: tools wasm wasm-relaxed
+	node_modules/.bin/tsc -p tsconfig.json
 
 ## test-native: cargo test (library, binary, integration and doc tests); benches are only compiled,
 ## since a benchmark run in a debug build proves nothing and takes minutes

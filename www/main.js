@@ -18,7 +18,7 @@ initLocale();
 initTheme($('theme'));
 initBanners($('banners'));
 
-const languageSelect = $('language');
+const languageSelect = /** @type {HTMLSelectElement} */ ($('language'));
 languageSelect.value = locale();
 languageSelect.addEventListener('change', () => setLocale(languageSelect.value));
 
@@ -34,22 +34,22 @@ const { announce, engine, model, runner, controller, view } = mountNotebook({
 
 // Engine status badge.
 const engineBadge = $('engine');
-engine.addEventListener('status', (event) => {
+engine.addEventListener('status', /** @param {CustomEvent} event */ (event) => {
   engineBadge.dataset.state = event.detail;
   engineBadge.dataset.i18n = `engine.${event.detail}`;
   engineBadge.textContent = t(`engine.${event.detail}`);
   $('version').textContent = engine.version ? `v${engine.version}` : '';
 });
-engine.addEventListener('restart', (event) => {
+engine.addEventListener('restart', /** @param {CustomEvent} event */ (event) => {
   model.markStale();
   if (event.detail.reason === 'stopped') announce(t('announce.stopped'));
 });
-engine.addEventListener('crash', (event) => {
+engine.addEventListener('crash', /** @param {CustomEvent} event */ (event) => {
   showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } });
   announce(t('announce.crashed', { message: event.detail.message }));
 });
 
-runner.addEventListener('finished', (event) => {
+runner.addEventListener('finished', /** @param {CustomEvent} event */ (event) => {
   const { id, run } = event.detail;
   const index = model.indexOf(id) + 1;
   if (run?.state === 'done') {
@@ -75,7 +75,7 @@ const autosave = new Autosave({
     document.body.dataset.saved = String(Date.now());
   },
 });
-model.addEventListener('change', (event) => {
+model.addEventListener('change', /** @param {CustomEvent} event */ (event) => {
   if (event.detail.what !== 'run') autosave.schedule(() => model.snapshot());
 });
 addEventListener('pagehide', () => autosave.flush());
@@ -99,7 +99,7 @@ $('save-ipynb').addEventListener('click', exportNow);
 $('help').addEventListener('click', openHelp);
 $('share').addEventListener('click', () => shareNotebook(model.snapshot()));
 $('examples').addEventListener('click', async () => openGallery(await listExamples(), (example) => replaceNotebook(example.cells())));
-const fileInput = $('file-input');
+const fileInput = /** @type {HTMLInputElement} */ ($('file-input'));
 $('open').addEventListener('click', () => fileInput.click());
 fileInput.addEventListener('change', async () => {
   const file = fileInput.files[0];

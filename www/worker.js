@@ -3,7 +3,7 @@
 //   page → worker  { type: 'run', id, code }        run one cell in the session
 //                  { type: 'smoke', id }             the tensor-core self check
 //   worker → page  { type: 'ready', version, features: { runCell } }
-//                  { type: 'result', id, result }    result: a CellResult (src/session/result.rs)
+//                  { type: 'result', id, result }    result: a CellResult (www/engine/contract.d.ts)
 //                  { type: 'smoke', id, report }
 //                  { type: 'progress', id, label, done, total }   long work inside run `id`
 //                  { type: 'error', id, fatal, code, message }
@@ -61,7 +61,7 @@ async function handle(request) {
     case 'run': {
       const runCell = runCellOf(session);
       if (!runCell) {
-        const error = new Error('the interpreter is not in this build yet');
+        const error = /** @type {Error & { code?: string }} */ (new Error('the interpreter is not in this build yet'));
         error.code = 'unavailable';
         throw error;
       }
