@@ -4,13 +4,14 @@
 //! (`make typecheck`). A unit test fails when the committed file is stale; `make contract` rewrites it.
 //!
 //! Two types of the result live in modules that do not derive `TS` (the simulator's `Summary`, the
-//! sweep table of the `pypto` module); their shapes are declared here, and a test parses the JSON
-//! of real ones into these declarations with unknown fields denied, so the two cannot drift.
+//! sweep table of the `pypto` module); their shapes are declared here, and a test round-trips the
+//! JSON of real ones through these declarations (unknown fields denied, the same JSON back), so the
+//! two cannot drift.
 
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::{Config, TypeVisitor, TS};
 
 use super::CellResult;
@@ -103,7 +104,7 @@ fn push_line(out: &mut String, text: &str, depth: usize) {
 }
 
 /// The JSON of `npu::Summary`: what a simulated kernel run shows (DESIGN §3).
-#[derive(Debug, Deserialize, TS)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Summary {
     /// The preset simulated.
@@ -141,7 +142,7 @@ pub struct Summary {
 }
 
 /// The JSON of a `pypto.npu.sweep` display: one row per vec tile shape, in the order given.
-#[derive(Debug, Deserialize, TS)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct SweepTable {
     /// The kernel's name.
@@ -155,7 +156,7 @@ pub struct SweepTable {
 }
 
 /// One tile shape of a sweep.
-#[derive(Debug, Deserialize, TS)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct SweepRow {
     /// The vec tile dims.
@@ -203,7 +204,8 @@ mod tests {
     }
 
     /// The JSON of a real schedule summary and a real sweep parses into the declared shapes with
-    /// unknown fields denied: a field added, renamed, removed or retyped on either side fails here.
+    /// unknown fields denied and serialises back to the same JSON: a field added, renamed, removed
+    /// or retyped on either side fails here.
     #[test]
     fn real_summaries_and_sweeps_have_the_declared_shape() {
         let mut session = Session::new();
@@ -218,12 +220,14 @@ mod tests {
             let json = serde_json::to_value(display).unwrap();
             match display {
                 Display::Schedule(_) => {
-                    serde_json::from_value::<Summary>(json["summary"].clone()).unwrap();
+                    let summary = serde_json::from_value::<Summary>(json["summary"].clone()).unwrap();
+                    assert_eq!(serde_json::to_value(summary).unwrap(), json["summary"]);
                 }
                 Display::Sweep(_) => {
-                    let mut table = json.clone();
-                    table.as_object_mut().unwrap().remove("kind");
-                    let table = serde_json::from_value::<SweepTable>(table).unwrap();
+                    let mut json = json.clone();
+                    json.as_object_mut().unwrap().remove("kind");
+                    let table = serde_json::from_value::<SweepTable>(json.clone()).unwrap();
+                    assert_eq!(serde_json::to_value(&table).unwrap(), json);
                     assert!(table.rows.iter().any(|row| row.error.is_some()), "the [3, 5] row is refused");
                     assert!(table.rows.iter().any(|row| row.cycles.is_some()));
                 }
