@@ -1,6 +1,7 @@
 # TileLab: `make run` builds everything and serves the page; `make test` runs every test.
 # Tools that are missing (wasm target, wasm-pack, wasm-bindgen-cli, node_modules) are installed
-# by scripts/ensure-tools.sh; Chromium and ChromeDriver come from Debian (see .ci/run).
+# by scripts/ensure-tools.sh; Chromium, ChromeDriver and a CJK font come from Debian
+# (scripts/ensure-system.sh: installs them as root, otherwise prints the apt-get command and fails).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -13,7 +14,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
+.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -45,8 +46,24 @@ web: wasm wasm-relaxed
 	$(VITE) build --logLevel warn
 	@echo "built dist/"
 
-## test: every test (native, wasm in Chromium, end to end); stops at the first failing group
-test: test-native test-wasm test-e2e
+## test: install what is missing, then the lint gate and every test (native, wasm in Chromium, end to
+## end); stops at the first failing group
+test: tools system lint test-native typecheck test-wasm test-e2e
+
+## lint: the formatter and clippy gates (rustfmt.toml; every warning is an error)
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+
+## contract: regenerate www/engine/contract.d.ts (the TypeScript of the result types) from the Rust
+## types; `cargo test` fails while the committed file is stale
+contract:
+	TILELAB_WRITE_CONTRACT=1 cargo test --lib session::contract
+
+## typecheck: check www/ (JSDoc-typed JS) against the generated contract and the wasm package's
+## declarations with tsc --checkJs (tsconfig.json); needs pkg/ and pkg-relaxed/
+typecheck: tools wasm wasm-relaxed
+	node_modules/.bin/tsc -p tsconfig.json
 
 ## test-native: cargo test (library, binary, integration and doc tests); benches are only compiled,
 ## since a benchmark run in a debug build proves nothing and takes minutes
@@ -68,10 +85,12 @@ test-wasm: tools browser
 test-e2e: web browser
 	CHROMIUM_PATH=$(CHROMIUM) node --test tests/e2e/
 
-browser:
-	@if [[ ! -x "$(CHROMIUM)" || ! -x "$(CHROMEDRIVER)" ]]; then \
-	  echo "Chromium or ChromeDriver is missing: apt-get install chromium chromium-driver" >&2; exit 1; \
-	fi
+## system: the system packages of the browser tests (chromium, chromium-driver, fonts-wqy-microhei)
+system:
+	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/ensure-system.sh
+
+## browser: what the browser tests and benchmarks need (the same as system)
+browser: system
 
 ## bench: TileLab (both wasm builds) against tfjs-backend-wasm and onnxruntime-web in one headless
 ## Chromium page; writes bench/results.json and docs/benchmarks.md (BENCH_ROUNDS=9 by default)

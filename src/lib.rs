@@ -20,6 +20,17 @@
 //! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
 //!   event-driven timing model, functional execution, `Trace`, `Summary`, Chrome trace export.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
+//!   module; kernel calls hand their captures to `tile` and run them on `npu`).
+//! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
+//!   notebook files (`.py` with `# %%` cells, `.ipynb`). One stated exception: `session::bench`
+//!   (the workspace of the benchmark page) also uses `tile` and `npu` directly, so the simulator's
+//!   own speed on a fixed matmul plan is measured without the interpreter in the timing.
+//! - [`tile`] (→ tensor) — tile programs as plain data: pipes, memories, buffers, set/wait flags,
+//!   the program builder, ready-made element-wise / reduction / matmul programs.
+//! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
+//!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
+//! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct; its
+//!   benchmark entry points (`bench*`) in `wasm_api::bench`.
 //! - `bin/tilelab` — the command-line interface.
 
 pub mod autograd;

@@ -49,15 +49,15 @@ const { announce, engine, model, runner, controller, view, stop, setPrelude } = 
   canRun: options.canRun,
 });
 
-engine.addEventListener('status', (event) => {
+engine.addEventListener('status', /** @param {CustomEvent} event */ (event) => {
   const badge = $('engine');
   badge.dataset.state = event.detail;
   badge.dataset.i18n = `engine.${event.detail}`;
   badge.textContent = t(`engine.${event.detail}`);
 });
 engine.addEventListener('restart', () => model.markStale());
-engine.addEventListener('crash', (event) => showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } }));
-runner.addEventListener('finished', (event) => {
+engine.addEventListener('crash', /** @param {CustomEvent} event */ (event) => showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } }));
+runner.addEventListener('finished', /** @param {CustomEvent} event */ (event) => {
   const { id, run } = event.detail;
   const index = model.indexOf(id) + 1;
   if (run?.state === 'done') announce(t('announce.finished', { index, ms: Math.round(run.ms) }));
@@ -118,7 +118,7 @@ async function start() {
     // "Open in TileLab" carries the whole notebook, not only the shown cell.
     encodeNotebook(cells).then(
       (encoded) => {
-        $('open-full').href = `./index.html#nb=${encoded}`;
+        /** @type {HTMLAnchorElement} */ ($('open-full')).href = `./index.html#nb=${encoded}`;
       },
       () => {},
     );

@@ -20,7 +20,7 @@ initLocale();
 initTheme($('theme'));
 initBanners($('banners'));
 
-const languageSelect = $('language');
+const languageSelect = /** @type {HTMLSelectElement} */ ($('language'));
 languageSelect.value = locale();
 languageSelect.addEventListener('change', () => setLocale(languageSelect.value));
 
@@ -36,13 +36,13 @@ const { announce, engine, model, runner, controller, view, stop } = mountNoteboo
 
 // Engine status badge.
 const engineBadge = $('engine');
-engine.addEventListener('status', (event) => {
+engine.addEventListener('status', /** @param {CustomEvent} event */ (event) => {
   engineBadge.dataset.state = event.detail;
   engineBadge.dataset.i18n = `engine.${event.detail}`;
   engineBadge.textContent = t(`engine.${event.detail}`);
   $('version').textContent = engine.version ? `v${engine.version}` : '';
 });
-engine.addEventListener('restart', (event) => {
+engine.addEventListener('restart', /** @param {CustomEvent} event */ (event) => {
   model.markStale();
   if (event.detail.reason === 'stopped') announce(t('announce.stopped'));
   if (event.detail.reason === 'restarted') announce(t('announce.restarted'));
@@ -57,12 +57,12 @@ engine.addEventListener('status', (event) => {
   engine.setLanguage(locale()).catch(() => {});
   if (!hasApiTable()) engine.apiTable().then(setApiTable, () => {});
 });
-engine.addEventListener('crash', (event) => {
+engine.addEventListener('crash', /** @param {CustomEvent} event */ (event) => {
   showBanner('crash', { key: 'banner.crashed', parameters: { message: event.detail.message } });
   announce(t('announce.crashed', { message: event.detail.message }));
 });
 
-runner.addEventListener('finished', (event) => {
+runner.addEventListener('finished', /** @param {CustomEvent} event */ (event) => {
   const { id, run } = event.detail;
   const index = model.indexOf(id) + 1;
   if (run?.state === 'done') {

@@ -4,7 +4,7 @@
 //                  { type: 'smoke', id }             the tensor-core self check
 //                  { type: 'ask', id, question, … }  'check' (code), 'variables', 'api', 'language' (tag)
 //   worker → page  { type: 'ready', version, features: { runCell } }
-//                  { type: 'result', id, result }    result: a CellResult (src/session/result.rs)
+//                  { type: 'result', id, result }    result: a CellResult (www/engine/contract.d.ts)
 //                  { type: 'smoke', id, report }
 //                  { type: 'answer', id, value }     the answer to an 'ask'
 //                  { type: 'progress', id, label, done, total }   long work inside run `id`
@@ -65,7 +65,7 @@ async function handle(request) {
     case 'run': {
       const runCell = runCellOf(session);
       if (!runCell) {
-        const error = new Error('the interpreter is not in this build yet');
+        const error = /** @type {Error & { code?: string }} */ (new Error('the interpreter is not in this build yet'));
         error.code = 'unavailable';
         throw error;
       }

@@ -11,7 +11,7 @@ use super::op::Op;
 use super::var::Var;
 
 /// A forward node: a leaf or a recorded op.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GraphNode {
     /// Node id (shared by the outputs of one op).
     pub id: u64,
@@ -36,7 +36,7 @@ pub struct GraphNode {
 }
 
 /// A value flowing from output `from_output` of node `from` into input `to_input` of node `to`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GraphEdge {
     /// Producer.
     pub from: u64,
@@ -51,7 +51,7 @@ pub struct GraphEdge {
 }
 
 /// The backward node of a forward op (`MulBackward` …): it produces the gradients of the op's inputs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct BackwardNode {
     /// The id of the forward op it differentiates.
     pub forward: u64,
@@ -61,7 +61,7 @@ pub struct BackwardNode {
 
 /// A gradient sent by the backward node of `producer` to the value `to_output` of node `to` (an
 /// input of the forward op): "which node produced which gradient".
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GradientEdge {
     /// The forward id of the backward node that computes this gradient.
     pub producer: u64,
@@ -74,7 +74,7 @@ pub struct GradientEdge {
 }
 
 /// The whole graph that produced some outputs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GraphData {
     /// Leaves and ops, inputs before consumers.
     pub nodes: Vec<GraphNode>,

@@ -27,7 +27,7 @@ pub(crate) fn next_node_id() -> u64 {
 }
 
 /// Shape and dtype of a value flowing along an edge.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ValueMeta {
     /// Dims.
     pub shape: Vec<usize>,
@@ -107,7 +107,7 @@ pub(crate) struct Saved {
 }
 
 /// One saved tensor, for the graph view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SavedInfo {
     /// `input 0`, `output 0`, `extra 0` …
     pub role: String,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::tensor::{BinaryOp, DType, ReduceOp, SliceSpec, SoftmaxOp, UnaryOp};
 
 /// One dim of a strided slice (serialisable mirror of `tensor::SliceSpec`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SliceRange {
     /// First index.
     pub start: usize,
@@ -29,7 +29,7 @@ impl SliceRange {
 }
 
 /// A differentiable primitive with its parameters. Composites (layer norm …) are built from these.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub enum Op {
     /// An element-wise op of one input.
     Unary(UnaryOp),

@@ -1,7 +1,9 @@
 //! The benchmark workspace behind `Playground`'s `bench*` methods: named tensors uploaded from
 //! JavaScript, the timed operations (matmul, add, sum, one MLP training step) run on them through
 //! the tensor core and autograd, and the simulated NPU matmul. The page times the calls; this
-//! module only runs them, so TileLab is measured through the same API a notebook uses.
+//! module only runs them, so TileLab is measured through the same API a notebook uses. The NPU
+//! matmul builds its tile plan with `tile` and runs `npu` directly (the exception to session → lang
+//! stated in the crate map): it times the simulator on a fixed plan, not the interpreter.
 
 use std::collections::HashMap;
 use std::fmt;

@@ -35,7 +35,6 @@ const MAX_PREVIEW_CHARS: usize = 60;
 pub fn check_syntax(code: &str, cell: usize) -> Vec<CellDiagnostic> {
     let parsed = parse(code);
     let index = LineIndex::new(code);
-    let units = |offset: usize| code.get(..offset).map_or(0, |text| text.encode_utf16().count());
     parsed
         .diagnostics
         .iter()
@@ -43,18 +42,14 @@ pub fn check_syntax(code: &str, cell: usize) -> Vec<CellDiagnostic> {
             let start = floor_char_boundary(code, diagnostic.span.start.min(code.len()));
             let span = Span::new(start, floor_char_boundary(code, diagnostic.span.end.min(code.len())).max(start));
             let from = index.line_column(code, span.start);
-            let to = index.line_column(code, span.end);
             CellDiagnostic {
                 severity: diagnostic.severity,
                 code: diagnostic.code.to_string(),
                 message: diagnostic.message.clone(),
                 cell,
                 span,
-                utf16_span: Span::new(units(span.start), units(span.end)),
                 line: from.line,
                 column: from.column,
-                end_line: to.line,
-                end_column: to.column,
                 help: diagnostic.help.clone(),
                 note: diagnostic.note.as_ref().map(|note| note.message.clone()),
                 traceback: Vec::new(),

@@ -1,19 +1,15 @@
 //! What running a cell returns, serialisable with serde: this is what the front end and the CLI
-//! render. JSON shape (field names as written):
-//! `{execution_count, status: "ok"|"error", stdout, displays: [{kind: "text"|"tensor"|"graph"|
-//! "grad_check"|"schedule", …}], diagnostics: [{severity, code, message, cell, span: {start, end}, utf16_span, line,
-//! column, end_line, end_column, help, note, traceback: [{function, cell, line, column, span, repeated}]}],
-//! duration_ms, kernel_runs: [{name, vec_tile_shapes, cube_tile_shapes, options, calls}]}`.
+//! render. Its JSON form is declared once, in TypeScript generated from these types
+//! (`www/engine/contract.d.ts`, see [`super::contract`]).
 
 use serde::Serialize;
 
 use crate::autograd::gradcheck::InputReport;
 use crate::autograd::{GradCheckReport, GraphData};
-use crate::lang::interp::KernelRun;
 use crate::lang::syntax::{Severity, Span};
 
 /// Whether the cell ran to its end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum CellStatus {
     /// Ran to its end (warnings allowed).
@@ -23,7 +19,7 @@ pub enum CellStatus {
 }
 
 /// The result of one `run_cell`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct CellResult {
     /// The cell's execution number (1, 2, …); diagnostics name cells by it.
     pub execution_count: usize,
@@ -37,14 +33,12 @@ pub struct CellResult {
     pub diagnostics: Vec<CellDiagnostic>,
     /// Wall time of the run in milliseconds.
     pub duration_ms: f64,
-    /// Kernel calls with their recorded tile shapes and options (for the simulator views).
-    pub kernel_runs: Vec<KernelRun>,
     /// The NPU schedule of each kernel the cell called (its last call), in first-call order.
     pub kernel_schedules: Vec<KernelSchedule>,
 }
 
 /// The NPU schedule of one kernel a cell called, shown after the cell's output.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct KernelSchedule {
     /// The kernel's name.
     pub kernel: String,
@@ -78,7 +72,7 @@ impl CellResult {
 }
 
 /// One line of a traceback: `function` was called at (`cell`, `line`, `column`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TraceLine {
     /// The function that was running.
     pub function: String,
@@ -95,7 +89,7 @@ pub struct TraceLine {
 }
 
 /// A diagnostic placed in a cell's source.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct CellDiagnostic {
     /// Error or warning.
     pub severity: Severity,
@@ -107,16 +101,10 @@ pub struct CellDiagnostic {
     pub cell: usize,
     /// Bytes in that cell's source (always on character boundaries).
     pub span: Span,
-    /// The same span in UTF-16 code units from the cell's start (what JavaScript editors count).
-    pub utf16_span: Span,
     /// 1-based line of the span's start.
     pub line: usize,
     /// 1-based column of the start (characters).
     pub column: usize,
-    /// 1-based line of the span's end.
-    pub end_line: usize,
-    /// 1-based column of the end.
-    pub end_column: usize,
     /// How to fix it.
     pub help: Option<String>,
     /// More context.
@@ -126,7 +114,7 @@ pub struct CellDiagnostic {
 }
 
 /// A rich display.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Display {
     /// A value shown as text (its repr).
@@ -147,7 +135,7 @@ pub enum Display {
 }
 
 /// A tensor for display: shape, dtype, a preview of values and statistics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TensorDisplay {
     /// Dims.
     pub shape: Vec<usize>,
@@ -173,9 +161,10 @@ impl TensorDisplay {
 }
 
 /// A simulated schedule for display: the summary figures and the Chrome trace.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ScheduleDisplay {
     /// Cycles, time, busy fraction per pipe, GM bytes, bound, peak occupancy per memory, notes.
+    #[ts(as = "super::contract::Summary")]
     pub summary: crate::npu::Summary,
     /// Chrome Trace Event JSON (opens in Perfetto).
     pub trace_json: String,
@@ -185,7 +174,8 @@ pub struct ScheduleDisplay {
 }
 
 /// A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[ts(as = "super::contract::SweepTable")]
 pub struct SweepDisplay {
     /// Kernel, preset, rows and the index of the best row.
     #[serde(flatten)]
@@ -193,7 +183,7 @@ pub struct SweepDisplay {
 }
 
 /// A graph for display.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct GraphDisplay {
     /// Forward nodes.
     pub num_nodes: usize,
@@ -206,7 +196,7 @@ pub struct GraphDisplay {
 }
 
 /// A gradient-check report for display.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct GradCheckDisplay {
     /// Whether every input passed.
     pub passed: bool,
@@ -230,7 +220,7 @@ pub struct GradCheckDisplay {
 
 /// Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
 /// its parameters (kernel calls per side, registered backward, preset).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SidesMessage {
     /// Which sentence.
     pub code: &'static str,
@@ -239,7 +229,7 @@ pub struct SidesMessage {
 }
 
 /// When `check_gradient` compares the full Jacobian rather than projections.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ts_rs::TS)]
 pub struct FullLimits {
     /// Most Jacobian entries (outputs × input elements) for the full mode.
     pub jacobian_entries: usize,
@@ -275,7 +265,7 @@ impl GradCheckDisplay {
 
 /// One input's per-element error ratios: |analytic − numerical| / (atol·scale + rtol·|numerical|),
 /// the largest over the element's Jacobian entries, so > 1 fails.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ErrorMap {
     /// Position among the inputs.
     pub input: usize,

@@ -188,6 +188,9 @@ impl Session {
         if status == CellStatus::Error {
             self.last_schedules = self.interpreter.take_schedules();
         }
+        // The interpreter still records kernel runs (its NPU fields, issue 12) though no result
+        // carries them: dropped each cell so the record does not grow for the session's life.
+        drop(self.interpreter.take_kernel_runs());
         CellResult {
             execution_count: cell,
             status,
@@ -195,7 +198,6 @@ impl Session {
             displays,
             diagnostics,
             duration_ms: now_ms() - started,
-            kernel_runs: self.interpreter.take_kernel_runs(),
             kernel_schedules: kernel_schedules(&self.last_schedules, |kernel| self.kernel_cell(kernel)),
         }
     }
@@ -225,37 +227,26 @@ impl Session {
         })
     }
 
-    fn place(&self, location: SourceSpan) -> (Span, usize, usize, usize, usize) {
+    fn place(&self, location: SourceSpan) -> (Span, usize, usize) {
         let source = self.source_of(location.cell).unwrap_or("");
         let start = floor_char_boundary(source, location.span.start);
         let end = floor_char_boundary(source, location.span.end.max(start));
         let end = end.max(start);
         let index = LineIndex::new(source);
         let from = index.line_column(source, start);
-        let to = index.line_column(source, end);
-        (Span::new(start, end), from.line, from.column, to.line, to.column)
-    }
-
-    /// A byte span of cell `cell` in UTF-16 code units.
-    fn utf16(&self, cell: usize, span: Span) -> Span {
-        let source = self.source_of(cell).unwrap_or("");
-        let units = |offset: usize| source.get(..offset).map_or(0, |text| text.encode_utf16().count());
-        Span::new(units(span.start), units(span.end))
+        (Span::new(start, end), from.line, from.column)
     }
 
     fn syntax_diagnostic(&self, diagnostic: &Diagnostic, cell: usize) -> CellDiagnostic {
-        let (span, line, column, end_line, end_column) = self.place(SourceSpan { cell, span: diagnostic.span });
+        let (span, line, column) = self.place(SourceSpan { cell, span: diagnostic.span });
         CellDiagnostic {
             severity: diagnostic.severity,
             code: diagnostic.code.to_string(),
             message: diagnostic.message.clone(),
             cell,
             span,
-            utf16_span: self.utf16(cell, span),
             line,
             column,
-            end_line,
-            end_column,
             help: diagnostic.help.clone(),
             note: diagnostic.note.as_ref().map(|note| note.message.clone()),
             traceback: Vec::new(),
@@ -263,10 +254,10 @@ impl Session {
     }
 
     fn runtime_diagnostic(&self, error: &RuntimeError) -> CellDiagnostic {
-        let (span, line, column, end_line, end_column) = self.place(error.location);
+        let (span, line, column) = self.place(error.location);
         let mut traceback: Vec<TraceLine> = Vec::new();
         for frame in &error.traceback {
-            let (span, line, column, _, _) = self.place(frame.call_site);
+            let (span, line, column) = self.place(frame.call_site);
             match traceback.last_mut() {
                 Some(last)
                     if last.function == frame.function && last.cell == frame.call_site.cell && last.span == span =>
@@ -289,11 +280,8 @@ impl Session {
             message: error.message.clone(),
             cell: error.location.cell,
             span,
-            utf16_span: self.utf16(error.location.cell, span),
             line,
             column,
-            end_line,
-            end_column,
             help: error.help.clone(),
             note: error.note.clone(),
             traceback,
@@ -301,18 +289,15 @@ impl Session {
     }
 
     fn warning_diagnostic(&self, warning: &RuntimeWarning) -> CellDiagnostic {
-        let (span, line, column, end_line, end_column) = self.place(warning.location);
+        let (span, line, column) = self.place(warning.location);
         CellDiagnostic {
             severity: Severity::Warning,
             code: warning.code.to_string(),
             message: warning.message.clone(),
             cell: warning.location.cell,
             span,
-            utf16_span: self.utf16(warning.location.cell, span),
             line,
             column,
-            end_line,
-            end_column,
             help: warning.help.clone(),
             note: None,
             traceback: Vec::new(),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// `F32`, `F16` and `Bf16` are the pypto dtypes (`DT_FP32`, `DT_FP16`, `DT_BF16`). `F64` is the CPU
 /// reference type used by gradient checks and golden comparisons; it is never produced by a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum DType {
     /// IEEE binary32.
     F32,

@@ -12,7 +12,7 @@ use super::storage::{check_allocation, Storage};
 use crate::error::Result;
 
 /// Ops of one input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum UnaryOp {
     /// `-x`
     Neg,
@@ -47,7 +47,7 @@ pub enum UnaryOp {
 }
 
 /// Ops of two broadcast inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum BinaryOp {
     /// `a + b`
     Add,

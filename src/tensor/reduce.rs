@@ -11,7 +11,7 @@ use super::storage::Storage;
 use crate::error::{Result, TensorError};
 
 /// Reductions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum ReduceOp {
     /// Σ x
     Sum,
@@ -47,7 +47,7 @@ impl ReduceOp {
 }
 
 /// The softmax family, normalised along one dim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum SoftmaxOp {
     /// `exp(x - max) / Σ exp(x - max)`
     Softmax,

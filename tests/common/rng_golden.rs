@@ -1,11 +1,11 @@
 //! Committed bit patterns of the first values of seeded `randn`/`rand`, checked natively
-//! (tests/rng_stream.rs) and in the browser and a worker, so all three must agree bit for bit.
+//! (tests/tensor/rng_stream.rs) and in the browser and a worker, so all three must agree bit for bit.
 //!
-//! How they were made: `cargo test --test rng_stream -- --ignored --nocapture print_golden_constants`
+//! How they were made: `cargo test --test tensor -- --ignored --nocapture print_golden_constants`
 //! ran once on x86-64 Linux. That uses the code under test, and on purpose: these constants test
 //! stability (the stream of a seed never changes) and cross-platform identity (wasm32 with simd128
 //! produces the same bits), not correctness; correctness of the same stream is checked against an
-//! independent xoshiro256** and Box–Muller in tests/rng_stream.rs, and by the moments below.
+//! independent xoshiro256** and Box–Muller in tests/tensor/rng_stream.rs, and by the moments below.
 
 use tilelab::tensor::{manual_seed, DType, Tensor};
 

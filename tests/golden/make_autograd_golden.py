@@ -3,7 +3,7 @@
 Run by hand (not in CI):  pip install jax jaxlib numpy && python3 tests/golden/make_autograd_golden.py
 It writes tests/golden/autograd_golden.json: for each case, the inputs, the constants, the loss,
 the gradient of the loss with respect to every input and, for one case, a Hessian-vector product.
-The Rust test tests/autograd_golden.rs builds the same functions from TileLab's primitives.
+The Rust test tests/autograd/golden.rs builds the same functions from TileLab's primitives.
 """
 
 import json

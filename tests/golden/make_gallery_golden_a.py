@@ -1,7 +1,7 @@
 """Golden values for gallery examples 06-09, from an independent float64 reference (numpy).
 
 Run by hand (not in CI):  pip install numpy && python3 tests/golden/make_gallery_golden_a.py
-It writes tests/golden/gallery_a.json. tests/gallery_examples_a.rs runs each notebook in a
+It writes tests/golden/gallery_a.json. tests/gallery/examples_a.rs runs each notebook in a
 TileLab session, evaluates every probe expression listed here and compares the printed value with
 `expected` element by element: |actual - expected| <= atol + rtol * |expected|.
 

@@ -2,7 +2,7 @@
 
 Run by hand (not in CI):  pip install numpy && python3 tests/golden/make_gallery_golden_b.py
 It writes tests/golden/gallery_b.json. For each example: a list of probes, each a script expression
-that tests/gallery_examples_b.rs evaluates in the notebook's session after the notebook ran, the
+that tests/gallery/examples_b.rs evaluates in the notebook's session after the notebook ran, the
 value numpy expects, and the tolerance (|actual - expected| <= atol + rtol * |expected|).
 
 Inputs are built from formulas on both sides (sin/cos of arange), never from TileLab's RNG. The

@@ -39,9 +39,9 @@ export function editorPhrases() {
 
 /** Translates every marked element under `root`. */
 export function translate(root = document) {
-  for (const element of root.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
-  for (const element of root.querySelectorAll('[data-i18n-aria]')) element.setAttribute('aria-label', t(element.dataset.i18nAria));
-  for (const element of root.querySelectorAll('[data-i18n-title]')) element.title = t(element.dataset.i18nTitle);
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n]'))) element.textContent = t(element.dataset.i18n);
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n-aria]'))) element.setAttribute('aria-label', t(element.dataset.i18nAria));
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n-title]'))) element.title = t(element.dataset.i18nTitle);
 }
 
 /** Switches the language, remembers it, retranslates the page and tells listeners. */

@@ -1,4 +1,4 @@
-// A cell's output from its CellResult (src/session/result.rs): stdout, displays, diagnostics in the
+// A cell's output from its CellResult (www/engine/contract.d.ts): stdout, displays, diagnostics in the
 // rustc-like text form, or the engine's own error. Everything is inserted as text; each display kind
 // has its view in displays/.
 import { t } from '../i18n/index.js';
@@ -8,8 +8,15 @@ import { renderGraph } from './displays/graph.js';
 import { renderSchedule } from './displays/schedule.js';
 import { renderSweep } from './displays/sweep.js';
 import { renderTensor } from './displays/tensor.js';
+/** @typedef {import('../engine/contract.js').CellResult} CellResult */
+/** @typedef {import('../engine/contract.js').CellDiagnostic} CellDiagnostic */
+/** @typedef {import('../engine/contract.js').Display} Display */
+/** @typedef {import('../engine/contract.js').KernelSchedule} KernelSchedule */
 
-/** One display (the value of the cell's last expression); `context` links views back to the cell. */
+/**
+ * One display (the value of the cell's last expression); `context` links views back to the cell.
+ * @param {Display} display
+ */
 function renderDisplay(display, context) {
   switch (display.kind) {
     case 'text':
@@ -27,19 +34,21 @@ function renderDisplay(display, context) {
     case 'sweep':
       return renderSweep(display);
     default:
-      return element('p', 'output-note', t('output.unknownDisplay', { kind: String(display.kind) }));
+      // A kind from a newer engine than this page (the contract's union has no other member).
+      return element('p', 'output-note', t('output.unknownDisplay', { kind: String(/** @type {{ kind: string }} */ (display).kind) }));
   }
 }
 
 /**
  * The schedules of the kernels a cell called, folded away: one entry per kernel whose schedule view
  * is built only when opened (a cell may call big kernels; most readers never open them).
+ * @param {KernelSchedule[]} entries
  */
 function renderKernelSchedules(entries, context) {
   const box = element('details', 'output-kernel-schedules');
   box.append(element('summary', null, t('output.kernels.summary', { count: entries.length })));
   for (const entry of entries) {
-    const summary = entry.schedule?.summary ?? {};
+    const summary = entry.schedule.summary;
     const item = element('details', 'kernel-schedule');
     item.dataset.kernel = entry.kernel;
     item.append(element('summary', null, t('output.kernels.kernel', { kernel: entry.kernel, calls: entry.calls, cycles: summary.cycles, bound: summary.bound })));
@@ -91,6 +100,7 @@ function diagnosticNode(diagnostic, context = {}) {
 /**
  * The output nodes for a cell's run (empty when it has nothing to show). `context` (optional) has
  * `revealSource({ line, cell })`, which shows a source line in the cell's editor.
+ * @param {{ result?: CellResult | null, stopped?: boolean, engineError?: string | null, engineCode?: string | null }} run
  */
 export function renderRun(run, context = {}) {
   const nodes = [];

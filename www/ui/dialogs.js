@@ -62,7 +62,7 @@ function shell(id, titleKey) {
 }
 
 function open(dialog) {
-  const before = document.activeElement;
+  const before = /** @type {HTMLElement | null} */ (document.activeElement);
   dialog.addEventListener('close', () => before?.focus?.(), { once: true });
   dialog.showModal();
 }

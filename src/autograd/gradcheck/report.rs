@@ -9,7 +9,7 @@ use super::tolerance::Tolerance;
 use crate::tensor::DType;
 
 /// How the Jacobian was compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub enum CheckMode {
     /// Full Jacobian for small problems, projections for large ones.
     Auto,
@@ -20,7 +20,7 @@ pub enum CheckMode {
 }
 
 /// One compared entry (a Jacobian entry, or one projection).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ElementReport {
     /// Index in the input (full mode), or `[projection number]`.
     pub input_index: Vec<usize>,
@@ -37,7 +37,7 @@ pub struct ElementReport {
 }
 
 /// The result for one input.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct InputReport {
     /// Position among the inputs.
     pub input: usize,
@@ -67,7 +67,7 @@ pub struct InputReport {
 }
 
 /// The result of `check_gradient`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GradCheckReport {
     /// `Full` or `Projection` (never `Auto`).
     pub mode: CheckMode,

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::tensor::DType;
 
 /// Step and tolerances of one check.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Tolerance {
     /// Central-difference step (multiplied by max(1, |x|) per element).
     pub step: f64,

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// A half-open byte range `start..end` into the source; both ends lie on UTF-8 char boundaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, ts_rs::TS)]
 pub struct Span {
     /// Byte offset of the first byte.
     pub start: usize,

@@ -4,6 +4,10 @@
 import { t } from '../../i18n/index.js';
 import { element, formatError, formatShape, formatValue } from './dom.js';
 import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
+/** @typedef {import('../../engine/contract.js').CheckMode} CheckMode */
+/** @typedef {import('../../engine/contract.js').ErrorMap} ErrorMap */
+/** @typedef {import('../../engine/contract.js').GradCheckDisplay} GradCheckDisplay */
+/** @typedef {import('../../engine/contract.js').InputReport} InputReport */
 
 /** Worst elements listed per input. */
 const MAX_WORST = 5;
@@ -22,6 +26,7 @@ function unravel(flat, shape) {
 /**
  * The error map of one input as a heatmap: rows are the leading dims flattened, columns the last
  * dim; colours on a log scale centred on 1 (the pass/fail line), passing green, failing red.
+ * @param {ErrorMap} map
  */
 function errorHeatmap(map) {
   const shape = map.shape ?? [];
@@ -54,7 +59,12 @@ function errorHeatmap(map) {
   return figure;
 }
 
-/** One input's summary line, its error heatmap and its worst elements as a table. */
+/**
+ * One input's summary line, its error heatmap and its worst elements as a table.
+ * @param {InputReport} input
+ * @param {ErrorMap | undefined} map
+ * @param {CheckMode} mode
+ */
 function inputSection(input, map, mode) {
   const section = element('div', `gradcheck-input ${input.passed ? 'passed' : 'failed'}`);
   section.append(element('div', 'output-caption', t('output.gradCheck.input', {

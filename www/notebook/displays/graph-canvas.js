@@ -307,10 +307,11 @@ export function createCanvas(model, positions, { onActivate, title }) {
 
   viewport.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const onNode = event.target.classList?.contains('graph-node');
+    const target = /** @type {SVGElement} */ (event.target);
+    const onNode = target.classList?.contains('graph-node');
     const order = model.nodes;
     let handled = true;
-    if (onNode && (event.key === 'Enter' || event.key === ' ')) select(event.target.dataset.id);
+    if (onNode && (event.key === 'Enter' || event.key === ' ')) select(target.dataset.id);
     else if (onNode && (event.key === 'ArrowRight' || event.key === 'ArrowDown')) focusNode(order[(order.findIndex((node) => node.id === state.current) + 1) % order.length].id);
     else if (onNode && (event.key === 'ArrowLeft' || event.key === 'ArrowUp')) focusNode(order[(order.findIndex((node) => node.id === state.current) - 1 + order.length) % order.length].id);
     else if (onNode && event.key === 'Escape') viewport.focus();

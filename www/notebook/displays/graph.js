@@ -7,11 +7,15 @@ import { createCanvas } from './graph-canvas.js';
 import { nodeTable, showDetails } from './graph-details.js';
 import { layoutInWorker } from './graph-layout.js';
 import { buildModel, elkGraph, readLayout } from './graph-model.js';
+/** @typedef {import('../../engine/contract.js').GraphDisplay} GraphDisplay */
 
 /** Layouts by display, so re-rendering a cell's output (language switch) does not lay it out again. */
 const layouts = new WeakMap();
 
-/** The model and the (pending) layout of a display. */
+/**
+ * The model and the (pending) layout of a display.
+ * @param {GraphDisplay} display
+ */
 function prepared(display) {
   let entry = layouts.get(display);
   if (!entry) {
@@ -44,7 +48,10 @@ function legend() {
   return list;
 }
 
-/** The view of a `graph` display. */
+/**
+ * The view of a `graph` display.
+ * @param {GraphDisplay} display
+ */
 export function renderGraph(display) {
   const box = element('div', 'output-graph');
   const counts = { nodes: display.num_nodes, backward: display.num_backward_nodes, bytes: display.graph?.saved_activation_bytes ?? 0 };

@@ -4,6 +4,8 @@
 import { t } from '../../i18n/index.js';
 import { element } from './dom.js';
 import { renderGantt } from './schedule-gantt.js';
+/** @typedef {import('../../engine/contract.js').ScheduleDisplay} ScheduleDisplay */
+/** @typedef {import('../../engine/contract.js').Summary} Summary */
 
 /** A FLOP/s figure with an SI prefix (1.23 GFLOP/s). */
 export function formatRate(value) {
@@ -18,7 +20,10 @@ export function formatRate(value) {
   return `${Number(scaled.toPrecision(3))} ${prefixes[index]}`;
 }
 
-/** The summary table: one row per figure, each value cell tagged with its field in data-field. */
+/**
+ * The summary table: one row per figure, each value cell tagged with its field in data-field.
+ * @param {Summary} summary
+ */
 function summaryTable(summary) {
   const table = element('table', 'output-table schedule-summary');
   const rows = [
@@ -65,7 +70,10 @@ function bar(label, fraction, text, kind) {
   return row;
 }
 
-/** Busy fraction per pipe. */
+/**
+ * Busy fraction per pipe.
+ * @param {Summary} summary
+ */
 function busyBars(summary) {
   const section = element('section', 'schedule-busy');
   section.append(element('h4', 'schedule-heading', t('output.schedule.busy')));
@@ -75,7 +83,10 @@ function busyBars(summary) {
   return section;
 }
 
-/** Peak occupancy against capacity per memory (memories without a capacity are left out, e.g. GM). */
+/**
+ * Peak occupancy against capacity per memory (memories without a capacity are left out, e.g. GM).
+ * @param {Summary} summary
+ */
 function occupancyBars(summary) {
   const section = element('section', 'schedule-occupancy');
   section.append(element('h4', 'schedule-heading', t('output.schedule.occupancy')));
@@ -109,9 +120,13 @@ function downloadButton(traceJson) {
   return button;
 }
 
-/** The view of a `schedule` display; `context.revealSource` lets the Gantt jump to source lines. */
+/**
+ * The view of a `schedule` display; `context.revealSource` lets the Gantt jump to source lines.
+ * @param {ScheduleDisplay} display
+ * @param {{ revealSource?: (source: { line: number, cell?: number }) => void }} [context]
+ */
 export function renderSchedule(display, context = {}) {
-  const summary = display.summary ?? {};
+  const summary = display.summary;
   const box = element('div', 'output-schedule');
   const header = element('div', 'schedule-header');
   header.append(

@@ -3,6 +3,8 @@
 // rows as a table (with the full error text) in a collapsible section. SVG is built through DOM calls.
 import { t } from '../../i18n/index.js';
 import { element, formatShape, svgElement } from './dom.js';
+/** @typedef {import('../../engine/contract.js').SweepRow} SweepRow */
+/** @typedef {import('../../engine/contract.js').SweepDisplay} SweepDisplay */
 
 /** Plot geometry, in px: bar slot width, plot height, margins for the axis and the labels. */
 const SLOT_WIDTH = 72;
@@ -22,12 +24,18 @@ function tooltip(text) {
   return title;
 }
 
-/** The shape label of a row: 8×64. */
+/**
+ * The shape label of a row: 8×64.
+ * @param {SweepRow} row
+ */
 function shapeLabel(row) {
   return (row.vec_tile ?? []).join('×');
 }
 
-/** The bound pipes in sorted order, each with its palette slot (stable across re-renders). */
+/**
+ * The bound pipes in sorted order, each with its palette slot (stable across re-renders).
+ * @param {SweepRow[]} rows
+ */
 export function boundColours(rows) {
   const bounds = [...new Set(rows.filter((row) => row.error == null && row.bound).map((row) => row.bound))].sort();
   return new Map(bounds.map((bound, index) => [bound, index % PALETTE_SIZE]));
@@ -39,7 +47,11 @@ export function shortError(message) {
   return first.length > SHORT_ERROR ? `${first.slice(0, SHORT_ERROR - 1)}…` : first;
 }
 
-/** The tooltip text of one row. */
+/**
+ * The tooltip text of one row.
+ * @param {SweepRow} row
+ * @param {boolean} isBest
+ */
 function rowTitle(row, isBest) {
   const shape = shapeLabel(row);
   if (row.error != null) return t('output.sweep.errorTitle', { shape, error: row.error });
@@ -60,7 +72,11 @@ function tickStep(top, count) {
   return [1, 2, 5, 10].map((factor) => factor * power).find((step) => step >= raw) ?? 10 * power;
 }
 
-/** The chart: a y axis in cycles, one slot per row, bars ∝ cycles, a hatch for error rows. */
+/**
+ * The chart: a y axis in cycles, one slot per row, bars ∝ cycles, a hatch for error rows.
+ * @param {SweepDisplay} display
+ * @param {Map<string, number>} colours
+ */
 function drawChart(display, colours) {
   const rows = display.rows ?? [];
   const maxCycles = Math.max(1, ...rows.filter((row) => row.error == null).map((row) => row.cycles ?? 0));
@@ -146,7 +162,10 @@ function legend(colours, hasError) {
   return list;
 }
 
-/** The table alternative: every row, the best marked, the full error text. */
+/**
+ * The table alternative: every row, the best marked, the full error text.
+ * @param {SweepDisplay} display
+ */
 function table(display) {
   const details = element('details', 'sweep-table');
   details.append(element('summary', null, t('output.sweep.tableSummary')));
@@ -178,7 +197,10 @@ function table(display) {
   return details;
 }
 
-/** The view of a `sweep` display. */
+/**
+ * The view of a `sweep` display.
+ * @param {SweepDisplay} display
+ */
 export function renderSweep(display) {
   const rows = display.rows ?? [];
   const box = element('div', 'output-sweep');

@@ -5,12 +5,16 @@
 import { t } from '../../i18n/index.js';
 import { element, formatShape, formatValue } from './dom.js';
 import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
+/** @typedef {import('../../engine/contract.js').TensorDisplay} TensorDisplay */
 
 /** Rows and columns shown at most; the rest is marked with an ellipsis. */
 const MAX_ROWS = 16;
 const MAX_COLUMNS = 12;
 
-/** The statistics line: min, max, mean (absent for an empty tensor). */
+/**
+ * The statistics line: min, max, mean (absent for an empty tensor).
+ * @param {TensorDisplay} display
+ */
 function statistics(display) {
   if (display.min === null || display.min === undefined) return null;
   return element('div', 'output-stats', t('output.tensorStats', {
@@ -20,7 +24,10 @@ function statistics(display) {
   }));
 }
 
-/** The value table for rank 0, 1 or 2: element (i, j) is values[i·columns + j] (row-major). */
+/**
+ * The value table for rank 0, 1 or 2: element (i, j) is values[i·columns + j] (row-major).
+ * @param {TensorDisplay} display
+ */
 function valueTable(display) {
   const shape = display.shape;
   const values = display.values ?? [];
@@ -67,7 +74,10 @@ export function heatmapGrid(shape, values) {
   return { rows, columns: shownColumns, stride: columns, values, notes };
 }
 
-/** The heatmap figure of a tensor (null for scalars and empty tensors). */
+/**
+ * The heatmap figure of a tensor (null for scalars and empty tensors).
+ * @param {TensorDisplay} display
+ */
 function tensorHeatmap(display) {
   const shape = display.shape ?? [];
   const values = display.values ?? [];
@@ -94,7 +104,10 @@ function tensorHeatmap(display) {
   return figure;
 }
 
-/** The view of a `tensor` display. */
+/**
+ * The view of a `tensor` display.
+ * @param {TensorDisplay} display
+ */
 export function renderTensor(display) {
   const box = element('div', 'output-tensor');
   const caption = t('output.tensor', { shape: formatShape(display.shape), dtype: display.dtype });

@@ -3,7 +3,7 @@
 
 /// Which side of a gradient check ran where (DESIGN §2), as data: the page renders it from its
 /// message tables (`gradcheck.sides.*`), the CLI and `report.sides` as English text.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 pub struct GradCheckSides {
     /// Kernel calls of the analytic side that ran on the simulated NPU.
     pub npu_calls: u64,

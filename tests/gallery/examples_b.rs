@@ -128,7 +128,7 @@ fn swiglu_backward_matches_the_golden_at_debug_size() {
 }
 
 /// The full sizes (M = 2200, K = 512, N = 1024): about 3 s in a release build.
-/// Run with `cargo test --release --test gallery_examples_b -- --ignored`.
+/// Run with `cargo test --release --test gallery -- --ignored`.
 #[test]
 #[ignore = "full-size SwiGLU is slow in a debug build"]
 fn swiglu_backward_matches_the_golden_at_full_size() {

@@ -3,7 +3,7 @@
 //! matmul feeding element-wise work — on the split 910B2 through a GM workspace ordered by
 //! cross-core flags, on the coupled 910A straight from L0C into UB.
 
-mod npu_lowering_support;
+use super::lowering_support as npu_lowering_support;
 
 use npu_lowering_support::*;
 use tilelab::tensor::{BinaryOp, DType, UnaryOp};

@@ -239,12 +239,13 @@ fn tile_shapes_are_validated_and_recorded() {
     let mut session = session_with("@pt.kernel\ndef k(x, n):\n    pt.set_vec_tile_shapes(2, n)\n    pt.set_cube_tile_shapes([16, 32], [64, 128], [32, 32])\n    return x + 1");
     let ok = session.run_cell("k(pt.ones([2, 8]), 8)");
     assert!(ok.is_ok());
-    assert_eq!(ok.kernel_runs.len(), 1);
-    assert_eq!(ok.kernel_runs[0].vec_tile_shapes, Some(vec![2, 8]));
-    assert_eq!(ok.kernel_runs[0].cube_tile_shapes, Some([[16, 32], [64, 128], [32, 32]]));
-    // Identical consecutive calls are folded into one record with a count.
+    assert_eq!(
+        ok.kernel_schedules.iter().map(|entry| (entry.kernel.as_str(), entry.calls)).collect::<Vec<_>>(),
+        [("k", 1)]
+    );
+    // Every call of the cell is counted under its kernel.
     let repeated = session.run_cell("for i in range(3):\n    k(pt.ones([2, 8]), 8)\nk(pt.ones([2, 16]), 16)");
-    assert_eq!(repeated.kernel_runs.iter().map(|run| run.calls).collect::<Vec<_>>(), vec![3, 1]);
+    assert_eq!(repeated.kernel_schedules.iter().map(|entry| entry.calls).collect::<Vec<_>>(), vec![4]);
     // 32 bytes = 8 f32 or 16 f16: 12 f32 lies between 8 and 16; 8 f16 needs 16.
     let f32_error = session.run_cell("k(pt.ones([2, 8]), 12)");
     let error = f32_error.error().expect("misaligned");

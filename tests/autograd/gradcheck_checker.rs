@@ -3,7 +3,7 @@
 //! as non-differentiable, and raises no false alarm over 200 random seeds for the whole op table.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod autograd_support;
+use super::support as autograd_support;
 
 use std::rc::Rc;
 

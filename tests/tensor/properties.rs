@@ -2,7 +2,7 @@
 //! matmul against the f64 reference, and sums over dims. Native only (proptest is a native dev-dep).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use super::common;
 
 use common::{assert_close, assert_exact, matmul_checks::check_matmul, random_tensor, reference, Inputs};
 use proptest::prelude::*;

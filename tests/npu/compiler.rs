@@ -5,7 +5,7 @@
 //! are checked against the same math outside any kernel (the CPU reference path), timings against
 //! the measured PTO-ISA GEMM (1.504 ms for 6144³ fp16 on a 24-core 910B).
 
-mod npu_lowering_support;
+use super::lowering_support as npu_lowering_support;
 
 use npu_lowering_support::{region, tensor, UnitBuilder};
 use tilelab::npu::{simulate, NpuConfig};

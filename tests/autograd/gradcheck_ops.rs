@@ -2,7 +2,7 @@
 //! size-1 dims and broadcasting, against central differences in f64 (the checker's numerical side).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod autograd_support;
+use super::support as autograd_support;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! browser and worker tests check too (so native and wasm agree bit for bit).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use super::common;
 
 use tilelab::tensor::{DType, Rng, Tensor};
 
@@ -98,7 +98,7 @@ fn committed_bit_patterns_match_natively() {
 }
 
 /// The committed script that produced `tests/common/rng_golden.rs`'s constants: run
-/// `cargo test --test rng_stream -- --ignored --nocapture print_golden_constants` and paste the output.
+/// `cargo test --test tensor -- --ignored --nocapture print_golden_constants` and paste the output.
 /// Running the code under test to obtain them is not circular here: what the constants pin down is that
 /// the stream never changes and is identical in wasm (the browser and worker tests compare against the
 /// same numbers), while correctness of the stream is checked independently by the tests above.

@@ -3,7 +3,7 @@
 //! tests run the same checks under wasm with SIMD.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use super::common;
 
 use common::{checks, error_checks, layout_checks, matmul_checks, reference, round_to};
 use tilelab::tensor::DType;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tilelab::autograd::{grad, Result, Var};
 use tilelab::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
 
-const GOLDEN: &str = include_str!("golden/autograd_golden.json");
+const GOLDEN: &str = include_str!("../golden/autograd_golden.json");
 
 fn tensor_of(value: &Value, dtype: DType) -> Tensor {
     let shape: Vec<usize> = value["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect();

@@ -378,6 +378,6 @@ fn npu_presets_can_be_chosen_from_scripts() {
         session.run_cell("pt.npu.use('Ascend1')").error().map(|e| e.code.clone()),
         Some("runtime/value-error".into())
     );
-    // pypto.npu.sweep exists now (tests/lang_sweep.rs checks what it does).
+    // pypto.npu.sweep exists now (tests/lang/sweep.rs checks what it does).
     assert!(session.run_cell("f = pt.npu.sweep").is_ok());
 }

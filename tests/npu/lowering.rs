@@ -3,7 +3,7 @@
 //! computes equal f64 references written here, and every simulation passes `check_simulation`
 //! (events of one pipe never overlap, every event has a source line).
 
-mod npu_lowering_support;
+use super::lowering_support as npu_lowering_support;
 
 use npu_lowering_support::*;
 use tilelab::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};

@@ -1,0 +1,11 @@
+//! The autograd feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod broadcast_property;
+mod checkpoint;
+mod custom;
+mod engine;
+mod golden;
+mod gradcheck_checker;
+mod gradcheck_ops;
+mod mixed_precision;
+mod support;

@@ -1,0 +1,7 @@
+//! The cli feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod hostile_corpus;
+mod readme_commands;
+mod reliability;
+mod run;
+mod trace;

@@ -1,0 +1,5 @@
+//! The gallery feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod examples_a;
+mod examples_b;
+mod swiglu_full;

@@ -1,0 +1,14 @@
+//! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod checks_strict;
+mod diagnostics;
+mod kernel_npu;
+mod kernels;
+mod pypto;
+mod reliability_abort;
+mod reliability_memory;
+mod reliability_work;
+mod robustness;
+mod schedule;
+mod semantics_table;
+mod sweep;

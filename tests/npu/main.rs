@@ -1,0 +1,11 @@
+//! The npu feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod checks;
+mod compiler;
+mod lowering;
+mod lowering_cube;
+mod lowering_support;
+mod model;
+mod split;
+mod trace;
+mod values;

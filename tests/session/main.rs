@@ -1,0 +1,5 @@
+//! The session feature tests, one binary (scripts/group-tests.sh writes this file).
+
+mod api_table;
+mod cells;
+mod progress;

@@ -1,0 +1,7 @@
+//! The tensor feature tests, one binary (scripts/group-tests.sh writes this file).
+
+#[path = "../common/mod.rs"]
+mod common;
+mod properties;
+mod reference;
+mod rng_stream;

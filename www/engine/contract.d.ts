@@ -1,0 +1,848 @@
+// Generated from the Rust result types (src/session/contract.rs) by `make contract`; do not edit.
+// What `Playground.runCell` returns and `tilelab run --json` prints, one object per cell.
+
+/**
+ * The backward node of a forward op (`MulBackward` …): it produces the gradients of the op's inputs.
+ */
+export type BackwardNode = {
+  /**
+   * The id of the forward op it differentiates.
+   */
+  forward: number,
+  /**
+   * `<op>_backward`.
+   */
+  label: string,
+};
+
+/**
+ * Ops of two broadcast inputs.
+ */
+export type BinaryOp = "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Maximum" | "Minimum" | "FloorDivide" | "Remainder";
+
+/**
+ * A diagnostic placed in a cell's source.
+ */
+export type CellDiagnostic = {
+  /**
+   * Error or warning.
+   */
+  severity: Severity,
+  /**
+   * Stable code (`syntax/…`, `runtime/…`, `lang/…`).
+   */
+  code: string,
+  /**
+   * The message.
+   */
+  message: string,
+  /**
+   * Execution number of the cell whose source holds `span` (a function defined earlier may fail).
+   */
+  cell: number,
+  /**
+   * Bytes in that cell's source (always on character boundaries).
+   */
+  span: Span,
+  /**
+   * 1-based line of the span's start.
+   */
+  line: number,
+  /**
+   * 1-based column of the start (characters).
+   */
+  column: number,
+  /**
+   * How to fix it.
+   */
+  help: string | null,
+  /**
+   * More context.
+   */
+  note: string | null,
+  /**
+   * Calls that led to it, innermost first.
+   */
+  traceback: Array<TraceLine>,
+};
+
+/**
+ * The result of one `run_cell`.
+ */
+export type CellResult = {
+  /**
+   * The cell's execution number (1, 2, …); diagnostics name cells by it.
+   */
+  execution_count: number,
+  /**
+   * Ok or error.
+   */
+  status: CellStatus,
+  /**
+   * What `print` wrote.
+   */
+  stdout: string,
+  /**
+   * Rich displays (the value of the last expression).
+   */
+  displays: Array<Display>,
+  /**
+   * Errors and warnings with spans.
+   */
+  diagnostics: Array<CellDiagnostic>,
+  /**
+   * Wall time of the run in milliseconds.
+   */
+  duration_ms: number,
+  /**
+   * The NPU schedule of each kernel the cell called (its last call), in first-call order.
+   */
+  kernel_schedules: Array<KernelSchedule>,
+};
+
+/**
+ * Whether the cell ran to its end.
+ */
+export type CellStatus = "ok" | "error";
+
+/**
+ * How the Jacobian was compared.
+ */
+export type CheckMode = "Auto" | "Full" | "Projection";
+
+/**
+ * The element type of a tensor.
+ *
+ * `F32`, `F16` and `Bf16` are the pypto dtypes (`DT_FP32`, `DT_FP16`, `DT_BF16`). `F64` is the CPU
+ * reference type used by gradient checks and golden comparisons; it is never produced by a kernel.
+ */
+export type DType = "F32" | "F16" | "Bf16" | "F64";
+
+/**
+ * A rich display.
+ */
+export type Display = { "kind": "text",
+  /**
+   * The text.
+   */
+  text: string,
+} | { "kind": "tensor" } & TensorDisplay | { "kind": "graph" } & GraphDisplay | { "kind": "grad_check" } & GradCheckDisplay | { "kind": "schedule" } & ScheduleDisplay | { "kind": "sweep" } & SweepDisplay;
+
+/**
+ * One compared entry (a Jacobian entry, or one projection).
+ */
+export type ElementReport = {
+  /**
+   * Index in the input (full mode), or `[projection number]`.
+   */
+  input_index: Array<number>,
+  /**
+   * Index in the output (full mode; empty for projections).
+   */
+  output_index: Array<number>,
+  /**
+   * The engine's value.
+   */
+  analytic: number,
+  /**
+   * The central difference on the f64 copy.
+   */
+  numerical: number,
+  /**
+   * |analytic − numerical|.
+   */
+  abs_error: number,
+  /**
+   * |analytic − numerical| / max(|analytic|, |numerical|).
+   */
+  rel_error: number,
+};
+
+/**
+ * One input's per-element error ratios: |analytic − numerical| / (atol·scale + rtol·|numerical|),
+ * the largest over the element's Jacobian entries, so > 1 fails.
+ */
+export type ErrorMap = {
+  /**
+   * Position among the inputs.
+   */
+  input: number,
+  /**
+   * The input's shape.
+   */
+  shape: Array<number>,
+  /**
+   * The first `ErrorMap::MAX_ELEMENTS` ratios, row-major (∞ becomes null in JSON).
+   */
+  errors: Array<number>,
+  /**
+   * How many elements the input has.
+   */
+  total: number,
+  /**
+   * Whether `errors` stops before `total`.
+   */
+  truncated: boolean,
+};
+
+/**
+ * When `check_gradient` compares the full Jacobian rather than projections.
+ */
+export type FullLimits = {
+  /**
+   * Most Jacobian entries (outputs × input elements) for the full mode.
+   */
+  jacobian_entries: number,
+  /**
+   * Most input elements (all inputs together) for the full mode.
+   */
+  input_elements: number,
+};
+
+/**
+ * A gradient-check report for display.
+ */
+export type GradCheckDisplay = {
+  /**
+   * Whether every input passed.
+   */
+  passed: boolean,
+  /**
+   * Largest absolute error over the inputs.
+   */
+  max_abs_err: number,
+  /**
+   * Largest relative error.
+   */
+  max_rel_err: number,
+  /**
+   * Where each side ran (the analytic side in the inputs' dtypes, the numerical in f64 on the CPU).
+   */
+  sides: string,
+  /**
+   * The same as a message code with its parameters, which the page renders in its language.
+   */
+  sides_message: SidesMessage | null,
+  /**
+   * The full report (per input: tolerance, worst elements, non-differentiable points); its
+   * `element_errors` are moved to `error_maps`.
+   */
+  report: GradCheckReport,
+  /**
+   * Per input (full mode only), the error ratio of each element for the heatmap.
+   */
+  error_maps: Array<ErrorMap>,
+  /**
+   * The sizes up to which the automatic mode compares every Jacobian entry (beyond them it
+   * compares random projections), so the page can say why a mode ran.
+   */
+  full_limits: FullLimits,
+};
+
+/**
+ * The result of `check_gradient`.
+ */
+export type GradCheckReport = {
+  /**
+   * `Full` or `Projection` (never `Auto`).
+   */
+  mode: CheckMode,
+  /**
+   * One per input.
+   */
+  inputs: Array<InputReport>,
+  /**
+   * Every input passed.
+   */
+  passed: boolean,
+};
+
+/**
+ * Which side of a gradient check ran where (DESIGN §2), as data: the page renders it from its
+ * message tables (`gradcheck.sides.*`), the CLI and `report.sides` as English text.
+ */
+export type GradCheckSides = {
+  /**
+   * Kernel calls of the analytic side that ran on the simulated NPU.
+   */
+  npu_calls: number,
+  /**
+   * Kernel calls of the analytic side that ran on the CPU reference path.
+   */
+  cpu_calls: number,
+  /**
+   * Whether the checked kernel has a registered backward.
+   */
+  registered: boolean,
+  /**
+   * The NPU preset in use.
+   */
+  preset: string,
+};
+
+/**
+ * A gradient sent by the backward node of `producer` to the value `to_output` of node `to` (an
+ * input of the forward op): "which node produced which gradient".
+ */
+export type GradientEdge = {
+  /**
+   * The forward id of the backward node that computes this gradient.
+   */
+  producer: number,
+  /**
+   * The node whose output receives it (a leaf's `.grad` or an op's backward).
+   */
+  to: number,
+  /**
+   * Which output of `to`.
+   */
+  to_output: number,
+  /**
+   * Shape and dtype of the gradient (those of the value).
+   */
+  meta: ValueMeta,
+};
+
+/**
+ * The whole graph that produced some outputs.
+ */
+export type GraphData = {
+  /**
+   * Leaves and ops, inputs before consumers.
+   */
+  nodes: Array<GraphNode>,
+  /**
+   * Forward edges.
+   */
+  edges: Array<GraphEdge>,
+  /**
+   * One per recorded op whose backward has run.
+   */
+  backward_nodes: Array<BackwardNode>,
+  /**
+   * Gradient flow, from backward nodes to the values they differentiate.
+   */
+  gradient_edges: Array<GradientEdge>,
+  /**
+   * Ids of the output nodes the graph was taken from.
+   */
+  outputs: Array<number>,
+  /**
+   * Bytes of every distinct buffer still saved for backward.
+   */
+  saved_bytes: number,
+  /**
+   * The same without buffers that are leaf values (those live anyway): the activation memory.
+   */
+  saved_activation_bytes: number,
+};
+
+/**
+ * A graph for display.
+ */
+export type GraphDisplay = {
+  /**
+   * Forward nodes.
+   */
+  num_nodes: number,
+  /**
+   * Backward nodes (0 before any backward).
+   */
+  num_backward_nodes: number,
+  /**
+   * Graphviz text.
+   */
+  dot: string,
+  /**
+   * The graph as data.
+   */
+  graph: GraphData,
+};
+
+/**
+ * A value flowing from output `from_output` of node `from` into input `to_input` of node `to`.
+ */
+export type GraphEdge = {
+  /**
+   * Producer.
+   */
+  from: number,
+  /**
+   * Which output of the producer.
+   */
+  from_output: number,
+  /**
+   * Consumer.
+   */
+  to: number,
+  /**
+   * Which input of the consumer.
+   */
+  to_input: number,
+  /**
+   * Shape and dtype of the value.
+   */
+  meta: ValueMeta,
+};
+
+/**
+ * A forward node: a leaf or a recorded op.
+ */
+export type GraphNode = {
+  /**
+   * Node id (shared by the outputs of one op).
+   */
+  id: number,
+  /**
+   * `leaf` or the op's name.
+   */
+  label: string,
+  /**
+   * The op, for recorded ops.
+   */
+  op: Op | null,
+  /**
+   * The user's name of a leaf.
+   */
+  name: string | null,
+  /**
+   * Shape and dtype of each output.
+   */
+  outputs: Array<ValueMeta>,
+  /**
+   * Shape and dtype of every input of an op, in argument order, constants included (an input
+   * with no edge in `GraphData::edges` is a constant); empty for leaves.
+   */
+  inputs: Array<ValueMeta>,
+  /**
+   * The tensors kept for backward (described even after they are freed).
+   */
+  saved: Array<SavedInfo>,
+  /**
+   * Whether the saved tensors were already freed by a backward.
+   */
+  saved_freed: boolean,
+  /**
+   * For leaves: whether a gradient has been accumulated.
+   */
+  has_grad: boolean,
+};
+
+/**
+ * The result for one input.
+ */
+export type InputReport = {
+  /**
+   * Position among the inputs.
+   */
+  input: number,
+  /**
+   * Its shape.
+   */
+  shape: Array<number>,
+  /**
+   * Its dtype (the analytic side's).
+   */
+  dtype: DType,
+  /**
+   * Step and tolerances used.
+   */
+  tolerance: Tolerance,
+  /**
+   * How many entries or projections were compared.
+   */
+  compared: number,
+  /**
+   * Largest absolute error over the differentiable entries.
+   */
+  max_abs_error: number,
+  /**
+   * Largest relative error over the differentiable entries.
+   */
+  max_rel_error: number,
+  /**
+   * No differentiable entry is outside the tolerance.
+   */
+  passed: boolean,
+  /**
+   * The entries with the largest errors (failures first).
+   */
+  worst: Array<ElementReport>,
+  /**
+   * Entries at a kink or tie: the one-sided differences disagree even at a smaller step.
+   */
+  non_differentiable: Array<ElementReport>,
+  /**
+   * Full mode: per input element (row-major), the largest |analytic − numerical| / (atol·scale +
+   * rtol·|numerical|) over its differentiable Jacobian entries (> 1 fails; kinks count 0).
+   * Empty in projection mode, where no single element is compared.
+   */
+  element_errors: Array<number>,
+};
+
+/**
+ * The NPU schedule of one kernel a cell called, shown after the cell's output.
+ */
+export type KernelSchedule = {
+  /**
+   * The kernel's name.
+   */
+  kernel: string,
+  /**
+   * How many of the cell's calls of it ran on the NPU.
+   */
+  calls: number,
+  /**
+   * The execution number of the cell that defined it: the trace's source lines are its lines.
+   */
+  cell: number | null,
+  /**
+   * The schedule of the last call (its trace left out when it is too large to send, see
+   * [`KernelSchedule::MAX_TRACE_EVENTS`]).
+   */
+  schedule: ScheduleDisplay,
+};
+
+/**
+ * A differentiable primitive with its parameters. Composites (layer norm …) are built from these.
+ */
+export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
+
+/**
+ * Reductions.
+ */
+export type ReduceOp = "Sum" | "Mean" | "Amax" | "Amin" | "Var";
+
+/**
+ * One saved tensor, for the graph view.
+ */
+export type SavedInfo = {
+  /**
+   * `input 0`, `output 0`, `extra 0` …
+   */
+  role: string,
+  /**
+   * Shape and dtype.
+   */
+  meta: ValueMeta,
+  /**
+   * Bytes of the values.
+   */
+  bytes: number,
+  /**
+   * Identity of the buffer (equal for aliases, so shared buffers are counted once).
+   */
+  buffer_id: number,
+  /**
+   * Whether the buffer is the value of a leaf or a constant (held by the caller anyway, so not
+   * memory the graph adds).
+   */
+  is_leaf_value: boolean,
+};
+
+/**
+ * A simulated schedule for display: the summary figures and the Chrome trace.
+ */
+export type ScheduleDisplay = {
+  /**
+   * Cycles, time, busy fraction per pipe, GM bytes, bound, peak occupancy per memory, notes.
+   */
+  summary: Summary,
+  /**
+   * Chrome Trace Event JSON (opens in Perfetto).
+   */
+  trace_json: string,
+  /**
+   * The execution number of the cell that defined the kernel: the trace's source lines are its
+   * lines (None when unknown; the page then uses the cell showing the display).
+   */
+  cell: number | null,
+};
+
+/**
+ * How bad a diagnostic is.
+ */
+export type Severity = "error" | "warning";
+
+/**
+ * Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
+ * its parameters (kernel calls per side, registered backward, preset).
+ */
+export type SidesMessage = {
+  /**
+   * Which sentence.
+   */
+  code: string,
+  /**
+   * What fills it in.
+   */
+  parameters: GradCheckSides,
+};
+
+/**
+ * One dim of a strided slice (serialisable mirror of `tensor::SliceSpec`).
+ */
+export type SliceRange = {
+  /**
+   * First index.
+   */
+  start: number,
+  /**
+   * Distance between indices (may be negative).
+   */
+  step: number,
+  /**
+   * Number of indices.
+   */
+  count: number,
+};
+
+/**
+ * The softmax family, normalised along one dim.
+ */
+export type SoftmaxOp = "Softmax" | "LogSoftmax";
+
+/**
+ * A half-open byte range `start..end` into the source; both ends lie on UTF-8 char boundaries.
+ */
+export type Span = {
+  /**
+   * Byte offset of the first byte.
+   */
+  start: number,
+  /**
+   * Byte offset one past the last byte.
+   */
+  end: number,
+};
+
+/**
+ * The JSON of `npu::Summary`: what a simulated kernel run shows (DESIGN §3).
+ */
+export type Summary = {
+  /**
+   * The preset simulated.
+   */
+  preset: string,
+  /**
+   * Cycles from the first start to the last end.
+   */
+  cycles: number,
+  /**
+   * `cycles` at the clock, in µs.
+   */
+  time_us: number,
+  /**
+   * Busy fraction per pipe ("MTE2" → 0.95), averaged over the cores whose program uses the pipe.
+   */
+  pipe_busy: { [key in string]: number },
+  /**
+   * Bytes read from GM (L2 hits included).
+   */
+  gm_bytes_read: number,
+  /**
+   * Bytes written to GM.
+   */
+  gm_bytes_written: number,
+  /**
+   * Bytes read that L2 served without touching HBM.
+   */
+  l2_hit_bytes: number,
+  /**
+   * Floating-point operations executed.
+   */
+  flops: number,
+  /**
+   * `flops` per second of simulated time.
+   */
+  achieved_flops_per_second: number,
+  /**
+   * The cube peak of the whole chip.
+   */
+  peak_flops_per_second: number,
+  /**
+   * The busiest pipe ("MTE2", "CUBE", "VECTOR" …).
+   */
+  bound: string,
+  /**
+   * Why: plain sentences about the bound.
+   */
+  notes: Array<string>,
+  /**
+   * Largest bytes in use per memory on any one core.
+   */
+  peak_occupancy: { [key in string]: number },
+  /**
+   * Capacity per memory of one core.
+   */
+  capacities: { [key in string]: number },
+  /**
+   * Cores that ran a program.
+   */
+  cores_used: number,
+  /**
+   * Instructions simulated.
+   */
+  instructions: number,
+};
+
+/**
+ * A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.
+ */
+export type SweepDisplay = {
+  /**
+   * The kernel's name.
+   */
+  kernel: string,
+  /**
+   * The NPU preset it ran on.
+   */
+  preset: string,
+  /**
+   * One row per vec tile shape.
+   */
+  rows: Array<SweepRow>,
+  /**
+   * Index of the row with the fewest cycles (`null` when every row failed).
+   */
+  best: number | null,
+};
+
+/**
+ * One tile shape of a sweep.
+ */
+export type SweepRow = {
+  /**
+   * The vec tile dims.
+   */
+  vec_tile: Array<number>,
+  /**
+   * Simulated cycles (`null` when the shape was refused).
+   */
+  cycles: number | null,
+  /**
+   * Simulated time in µs.
+   */
+  time_us: number | null,
+  /**
+   * The busiest resource (`MTE2`, `VECTOR` …).
+   */
+  bound: string | null,
+  /**
+   * Peak UB occupancy in bytes.
+   */
+  peak_ub_bytes: number | null,
+  /**
+   * Why the shape was refused.
+   */
+  error: string | null,
+};
+
+/**
+ * A tensor for display: shape, dtype, a preview of values and statistics.
+ */
+export type TensorDisplay = {
+  /**
+   * Dims.
+   */
+  shape: Array<number>,
+  /**
+   * `DT_FP32` …
+   */
+  dtype: string,
+  /**
+   * Whether it is part of a graph.
+   */
+  requires_grad: boolean,
+  /**
+   * Nested-list text with `...` for long dims.
+   */
+  preview: string,
+  /**
+   * The first values (row-major, at most `TensorDisplay::MAX_VALUES`) for tables and heatmaps.
+   */
+  values: Array<number>,
+  /**
+   * Smallest element (NaN ignored; `None` when empty).
+   */
+  min: number | null,
+  /**
+   * Largest element.
+   */
+  max: number | null,
+  /**
+   * Mean of the elements.
+   */
+  mean: number | null,
+};
+
+/**
+ * Step and tolerances of one check.
+ */
+export type Tolerance = {
+  /**
+   * Central-difference step (multiplied by max(1, |x|) per element).
+   */
+  step: number,
+  /**
+   * Relative tolerance.
+   */
+  rtol: number,
+  /**
+   * Absolute tolerance, relative to the scale of the gradient.
+   */
+  atol: number,
+};
+
+/**
+ * One line of a traceback: `function` was called at (`cell`, `line`, `column`).
+ */
+export type TraceLine = {
+  /**
+   * The function that was running.
+   */
+  function: string,
+  /**
+   * Execution number of the cell holding the call.
+   */
+  cell: number,
+  /**
+   * 1-based line of the call in that cell.
+   */
+  line: number,
+  /**
+   * 1-based column (in characters).
+   */
+  column: number,
+  /**
+   * The call's bytes in that cell.
+   */
+  span: Span,
+  /**
+   * How many times in a row this same call appears (recursion is shown once).
+   */
+  repeated: number,
+};
+
+/**
+ * Ops of one input.
+ */
+export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh";
+
+/**
+ * Shape and dtype of a value flowing along an edge.
+ */
+export type ValueMeta = {
+  /**
+   * Dims.
+   */
+  shape: Array<number>,
+  /**
+   * Element type.
+   */
+  dtype: DType,
+  /**
+   * Valid region of a tile, when it does not cover the whole shape.
+   */
+  valid_shape: Array<number> | null,
+};
