@@ -129,9 +129,9 @@ impl Grid {
         let mut offsets = Vec::new();
         let mut shape = Vec::new();
         let mut valid = Vec::new();
-        for dim in 0..self.space.len() {
+        for (dim, &coordinate) in coordinates.iter().enumerate().take(self.space.len()) {
             if self.cut(value, dim) {
-                let start = coordinates[dim] * self.cell[dim];
+                let start = coordinate * self.cell[dim];
                 offsets.push(start);
                 shape.push(self.cell[dim]);
                 valid.push(value.valid_shape[dim].saturating_sub(start).min(self.cell[dim]));
