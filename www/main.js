@@ -51,7 +51,7 @@ engine.addEventListener('restart', /** @param {CustomEvent} event */ (event) => 
 // the engine's own table, asked for once.
 setNotebookText(() => model.cells.filter((cell) => cell.kind === 'code').map((cell) => cell.source).join('\n'));
 let preparedGeneration = 0;
-engine.addEventListener('status', (event) => {
+engine.addEventListener('status', /** @param {CustomEvent} event */ (event) => {
   if (event.detail !== 'ready' || preparedGeneration === engine.generation) return;
   preparedGeneration = engine.generation;
   engine.setLanguage(locale()).catch(() => {});
@@ -89,7 +89,7 @@ const autosave = new Autosave({
   },
 });
 // Saved with the outputs of finished runs, so a reload shows them before anything runs.
-model.addEventListener('change', (event) => {
+model.addEventListener('change', /** @param {CustomEvent} event */ (event) => {
   const cell = event.detail.what === 'run' ? model.get(event.detail.id) : null;
   if (cell && cell.run.state !== 'done' && cell.run.state !== 'error' && cell.run.state !== 'idle') return;
   autosave.schedule(() => model.snapshotWithOutputs());
@@ -148,7 +148,7 @@ $('stop').addEventListener('click', stop);
 $('restart').addEventListener('click', () => runner.restart());
 $('clear-outputs').addEventListener('click', () => model.clearOutputs());
 initStopOnError($('stop-on-error'), runner);
-initSidePanels({ model, engine, runner, view, controller, variablesToggle: $('variables-toggle'), outlineToggle: $('outline-toggle'), variables: $('variables'), outline: $('outline') });
+initSidePanels({ model, engine, runner, controller, variablesToggle: $('variables-toggle'), outlineToggle: $('outline-toggle'), variables: $('variables'), outline: $('outline') });
 $('add-code').addEventListener('click', () => controller.append('code'));
 $('add-markdown').addEventListener('click', () => controller.append('markdown'));
 $('save-py').addEventListener('click', () => savePy(model.snapshot()));
@@ -156,7 +156,7 @@ $('save-ipynb').addEventListener('click', exportNow);
 $('help').addEventListener('click', openHelp);
 $('share').addEventListener('click', () => shareNotebook(model.snapshot()));
 $('examples').addEventListener('click', async () => openGallery(await listExamples(), openExample, await backupEntry()));
-const fileInput = $('file-input');
+const fileInput = /** @type {HTMLInputElement} */ ($('file-input'));
 $('open').addEventListener('click', () => fileInput.click());
 fileInput.addEventListener('change', async () => {
   const file = fileInput.files[0];

@@ -18,6 +18,8 @@ export class Controller {
     this.selectedId = null;
     this.pendingDelete = null;
     this.trash = [];
+    /** Called with (cell id, text) after each edit (diagnostics while typing); set by mount. */
+    this.typed = /** @type {((id: string, text: string) => void) | null} */ (null);
   }
 
   attach(view) {

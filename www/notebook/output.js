@@ -100,7 +100,7 @@ function diagnosticNode(diagnostic, context = {}) {
 /**
  * The output nodes for a cell's run (empty when it has nothing to show). `context` (optional) has
  * `revealSource({ line, cell })`, which shows a source line in the cell's editor.
- * @param {{ result?: CellResult | null, stopped?: boolean, engineError?: string | null, engineCode?: string | null }} run
+ * @param {{ result?: CellResult | null, stopped?: boolean, restored?: boolean, skipped?: boolean, engineError?: string | null, engineCode?: string | null }} run
  */
 export function renderRun(run, context = {}) {
   const nodes = [];

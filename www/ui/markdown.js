@@ -10,7 +10,7 @@ const renderer = new MarkdownIt({ html: false, linkify: true, typographer: false
 renderer.core.ruler.push('alignment_classes', (state) => {
   for (const token of state.tokens) {
     if (token.type !== 'th_open' && token.type !== 'td_open') continue;
-    const align = /text-align:\s*(left|center|right)/.exec(token.attrGet('style') ?? '')?.[1];
+    const align = /text-align:\s*(left|center|right)/.exec(String(token.attrGet('style') ?? ''))?.[1];
     if (!token.attrs) continue;
     token.attrs = token.attrs.filter(([name]) => name !== 'style');
     if (align) token.attrSet('class', `align-${align}`);
