@@ -171,6 +171,8 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
         }
     };
     let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, ..Limits::default() });
+    // The CLI's clock (wasm32 has none; `wasm-pack test` builds this binary too, never runs it).
+    #[cfg(not(target_arch = "wasm32"))]
     session.set_time_limit(options.timeout);
     let ipynb = options.file.ends_with(".ipynb");
     // In an .ipynb every cell's lines count from 1: the location names the cell.
