@@ -18,11 +18,12 @@
 
 use std::collections::HashMap;
 
+use super::expand_task::TaskBuilder;
+
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
-use super::program::GmRegion;
-use super::work::{LocatedStep, TileValue, TileWork, ValueId, WorkOperand, WorkStep, WorkUnit};
+use super::work::{TileValue, TileWork, ValueId, WorkOperand, WorkStep, WorkUnit};
 
 /// Expands every unit of `work` over the grid of its vec tile (`work.settings.vec_tile`); units
 /// that fit one tile, units with matmuls and kernels without a vec tile are kept as they are.
@@ -54,7 +55,7 @@ pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<
 
 /// The vec-tile grid of one unit.
 #[derive(Clone, Debug, PartialEq)]
-struct Grid {
+pub(super) struct Grid {
     /// The iteration space: the largest extent of any value per dim.
     space: Vec<usize>,
     /// The cell extent per dim (the vec tile, clipped to the space).
@@ -115,17 +116,17 @@ impl Grid {
     }
 
     /// Whether `value` spans the space in `dim` (and is cut there), rather than being broadcast.
-    fn cut(&self, value: &TileValue, dim: usize) -> bool {
+    pub(super) fn cut(&self, value: &TileValue, dim: usize) -> bool {
         self.counts[dim] > 1 && value.shape[dim] == self.space[dim]
     }
 
     /// Whether `value` is one per task: size 1 in every joined dim.
-    fn per_task(&self, value: &TileValue) -> bool {
+    pub(super) fn per_task(&self, value: &TileValue) -> bool {
         (0..self.space.len()).all(|dim| !self.joined[dim] || !self.cut(value, dim))
     }
 
     /// The part of `value` in cell `coordinates`: (offsets into the value, tile shape, valid shape).
-    fn part(&self, value: &TileValue, coordinates: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    pub(super) fn part(&self, value: &TileValue, coordinates: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
         let mut offsets = Vec::new();
         let mut shape = Vec::new();
         let mut valid = Vec::new();
@@ -194,7 +195,7 @@ pub(super) fn reads_and_write(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>
 }
 
 /// How partial results of a joined reduction combine.
-fn combiner(op: ReduceOp) -> Option<BinaryOp> {
+pub(super) fn combiner(op: ReduceOp) -> Option<BinaryOp> {
     match op {
         ReduceOp::Sum | ReduceOp::Mean => Some(BinaryOp::Add),
         ReduceOp::Amax => Some(BinaryOp::Maximum),
@@ -220,7 +221,7 @@ fn phases(unit: &WorkUnit, grid: &Grid) -> Vec<usize> {
     step_phase
 }
 
-fn expand_error(line: Option<u32>, detail: String) -> TileError {
+pub(super) fn expand_error(line: Option<u32>, detail: String) -> TileError {
     TileError::InvalidOp { op: "tile expansion", detail, source_line: line }
 }
 
@@ -289,202 +290,5 @@ fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
     match written {
         Some(output) => reads.iter().chain([&output]).all(|value| grid.per_task(&unit.values[value.0 as usize])),
         None => reads.iter().all(|value| grid.per_task(&unit.values[value.0 as usize])),
-    }
-}
-
-/// A task under construction.
-struct TaskBuilder<'a> {
-    unit: &'a WorkUnit,
-    grid: &'a Grid,
-    producer: &'a HashMap<u32, usize>,
-    out: WorkUnit,
-    /// (original value, cell coordinates or `None` for per-task values) → the task's value.
-    known: HashMap<(u32, Option<Vec<usize>>), ValueId>,
-}
-
-impl TaskBuilder<'_> {
-    fn key(&self, value: ValueId, cell: &[usize]) -> (u32, Option<Vec<usize>>) {
-        if self.grid.per_task(&self.unit.values[value.0 as usize]) {
-            (value.0, None)
-        } else {
-            (value.0, Some(cell.to_vec()))
-        }
-    }
-
-    fn new_value(&mut self, original: ValueId, cell: &[usize]) -> ValueId {
-        let value = &self.unit.values[original.0 as usize];
-        let (_, shape, valid_shape) = self.grid.part(value, cell);
-        self.out.values.push(TileValue { shape, valid_shape, dtype: value.dtype });
-        ValueId(self.out.values.len() as u32 - 1)
-    }
-
-    fn push(&mut self, step: WorkStep, line: Option<u32>) {
-        self.out.steps.push(LocatedStep { step, line });
-    }
-
-    /// The task's value of `original` in `cell`, recomputed here if an earlier phase made it.
-    fn operand(&mut self, original: ValueId, cell: &[usize]) -> Result<ValueId, TileError> {
-        if let Some(&value) = self.known.get(&self.key(original, cell)) {
-            return Ok(value);
-        }
-        let index = self.producer[&original.0];
-        let line = self.unit.steps[index].line;
-        if self.grid.per_task(&self.unit.values[original.0 as usize]) {
-            return Err(expand_error(line, format!("value {} is read before its phase", original.0)));
-        }
-        self.emit(index, cell, None)?;
-        self.known
-            .get(&self.key(original, cell))
-            .copied()
-            .ok_or_else(|| expand_error(line, "a recomputed value".into()))
-    }
-
-    /// Emits step `index` for `cell`; `position` is the cell's place in the task (joined reductions
-    /// start their accumulator at the first cell).
-    fn emit(&mut self, index: usize, cell: &[usize], position: Option<usize>) -> Result<(), TileError> {
-        let located = &self.unit.steps[index];
-        let line = located.line;
-        let step = match &located.step {
-            WorkStep::Load { region, output } => {
-                let (offsets, _, valid) = self.grid.part(&self.unit.values[output.0 as usize], cell);
-                if valid.contains(&0) {
-                    return Err(expand_error(line, "a load with nothing valid in a cell that other loads fill".into()));
-                }
-                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
-                let region = GmRegion { tensor: region.tensor, offsets, shape: valid };
-                WorkStep::Load { region, output: self.new_value(*output, cell) }
-            }
-            WorkStep::Store { input, region, accumulate } => {
-                let (offsets, _, _) = self.grid.part(&self.unit.values[input.0 as usize], cell);
-                let shape: Vec<usize> = region
-                    .shape
-                    .iter()
-                    .zip(&offsets)
-                    .zip(&self.grid.part(&self.unit.values[input.0 as usize], cell).1)
-                    .map(|((&extent, &offset), &cell_size)| extent.saturating_sub(offset).min(cell_size))
-                    .collect();
-                if shape.contains(&0) {
-                    return Ok(());
-                }
-                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
-                let input = self.operand(*input, cell)?;
-                WorkStep::Store {
-                    input,
-                    region: GmRegion { tensor: region.tensor, offsets, shape },
-                    accumulate: *accumulate,
-                }
-            }
-            WorkStep::Reduce { op, input, dims, output }
-                if !self.grid.per_task(&self.unit.values[input.0 as usize])
-                    && self.grid.per_task(&self.unit.values[output.0 as usize]) =>
-            {
-                return self.accumulate(index, *op, *input, dims, *output, cell, position);
-            }
-            other => {
-                let (reads, written) = reads_and_write(other);
-                let mut mapped = HashMap::new();
-                for value in reads {
-                    mapped.insert(value.0, self.operand(value, cell)?);
-                }
-                let output = written.expect("the other steps write a value");
-                let new_output = self.new_value(output, cell);
-                let map = |value: &ValueId| mapped[&value.0];
-                let operand = |operand: &WorkOperand| match operand {
-                    WorkOperand::Tile(value) => WorkOperand::Tile(map(value)),
-                    scalar => *scalar,
-                };
-                match other {
-                    WorkStep::Unary { op, input, .. } => {
-                        WorkStep::Unary { op: *op, input: map(input), output: new_output }
-                    }
-                    WorkStep::Binary { op, lhs, rhs, .. } => {
-                        WorkStep::Binary { op: *op, lhs: operand(lhs), rhs: operand(rhs), output: new_output }
-                    }
-                    WorkStep::Clip { input, low, high, .. } => {
-                        WorkStep::Clip { input: map(input), low: *low, high: *high, output: new_output }
-                    }
-                    WorkStep::Cast { input, .. } => WorkStep::Cast { input: map(input), output: new_output },
-                    WorkStep::Reduce { op, input, dims, .. } => {
-                        WorkStep::Reduce { op: *op, input: map(input), dims: dims.clone(), output: new_output }
-                    }
-                    WorkStep::Load { .. } | WorkStep::Store { .. } | WorkStep::Matmul { .. } => {
-                        return Err(expand_error(line, "a step the expansion cannot split".into()))
-                    }
-                }
-            }
-        };
-        if let Some(output) = reads_and_write(&step).1 {
-            let original = reads_and_write(&located.step).1.expect("same step kind");
-            let key = self.key(original, cell);
-            self.known.insert(key, output);
-        }
-        self.push(step, line);
-        Ok(())
-    }
-
-    /// One cell's contribution to a joined reduction: its partial, combined into the accumulator.
-    #[allow(clippy::too_many_arguments)]
-    fn accumulate(
-        &mut self,
-        index: usize,
-        op: ReduceOp,
-        input: ValueId,
-        dims: &[usize],
-        output: ValueId,
-        cell: &[usize],
-        position: Option<usize>,
-    ) -> Result<(), TileError> {
-        let line = self.unit.steps[index].line;
-        let combine = combiner(op).ok_or_else(|| {
-            expand_error(
-                line,
-                format!("`{}` across vec tiles (set a vec tile that holds the reduced dim whole)", op.name()),
-            )
-        })?;
-        let partial_op = if op == ReduceOp::Mean { ReduceOp::Sum } else { op };
-        let source = self.operand(input, cell)?;
-        let partial = self.new_value(output, cell);
-        self.push(WorkStep::Reduce { op: partial_op, input: source, dims: dims.to_vec(), output: partial }, line);
-        let key = (output.0, None);
-        let running = match (position, self.known.get(&key).copied()) {
-            (Some(0), _) | (_, None) => partial,
-            (_, Some(previous)) => {
-                let sum = self.new_value(output, cell);
-                let step = WorkStep::Binary {
-                    op: combine,
-                    lhs: WorkOperand::Tile(previous),
-                    rhs: WorkOperand::Tile(partial),
-                    output: sum,
-                };
-                self.push(step, line);
-                sum
-            }
-        };
-        self.known.insert(key, running);
-        Ok(())
-    }
-
-    /// After the cells of `current`: a mean's accumulated sum is scaled by its valid count.
-    fn finish_reductions(&mut self, phase: &[usize], current: usize) -> Result<(), TileError> {
-        for (index, located) in self.unit.steps.iter().enumerate() {
-            let WorkStep::Reduce { op: ReduceOp::Mean, input, dims, output } = &located.step else { continue };
-            let input_value = &self.unit.values[input.0 as usize];
-            if phase[index] != current || self.grid.per_task(input_value) {
-                continue;
-            }
-            let Some(&sum) = self.known.get(&(output.0, None)) else { continue };
-            let count: usize = dims.iter().map(|&dim| input_value.valid_shape[dim]).product();
-            let mean = ValueId(self.out.values.len() as u32);
-            self.out.values.push(self.out.values[sum.0 as usize].clone());
-            let step = WorkStep::Binary {
-                op: BinaryOp::Mul,
-                lhs: WorkOperand::Tile(sum),
-                rhs: WorkOperand::Scalar(1.0 / count.max(1) as f64),
-                output: mean,
-            };
-            self.push(step, located.line);
-            self.known.insert((output.0, None), mean);
-        }
-        Ok(())
     }
 }

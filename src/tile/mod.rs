@@ -6,6 +6,7 @@
 mod builder;
 mod expand;
 mod expand_cube;
+mod expand_task;
 mod lower;
 mod memory;
 mod patterns;

@@ -297,7 +297,9 @@ mod chains {
             execute(&plan, &gm).unwrap();
             let (actual, expected) = (gm[2].to_f64_vec(), reference.to_f64_vec());
             for (index, (a, e)) in actual.iter().zip(&expected).enumerate() {
-                prop_assert!((a - e).abs() <= 1e-5 + 1e-5 * e.abs(), "[{}]: {} vs {} ({:?})", index, a, e, ops);
+                // exp∘exp∘exp overflows to inf on both sides alike: equal infinities (or NaNs) agree.
+                let same = a == e || (a.is_nan() && e.is_nan());
+                prop_assert!(same || (a - e).abs() <= 1e-5 + 1e-5 * e.abs(), "[{}]: {} vs {} ({:?})", index, a, e, ops);
             }
             for program in &plan.programs {
                 let declared: u64 = program.buffers.iter().filter(|buffer| buffer.memory == Memory::Ub).map(|buffer| buffer.bytes(config.ub_alignment)).sum();

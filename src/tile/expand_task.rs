@@ -1,0 +1,208 @@
+//! One task of a tile expansion under construction (see `expand`): the unit's steps emitted for
+//! each cell of the task, per-cell values recomputed in later phases, joined reductions accumulated.
+
+use std::collections::HashMap;
+
+use crate::tensor::{BinaryOp, ReduceOp};
+
+use super::builder::TileError;
+use super::expand::{combiner, expand_error, reads_and_write, Grid};
+use super::program::GmRegion;
+use super::work::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
+
+/// A task under construction.
+pub(super) struct TaskBuilder<'a> {
+    pub(super) unit: &'a WorkUnit,
+    pub(super) grid: &'a Grid,
+    pub(super) producer: &'a HashMap<u32, usize>,
+    pub(super) out: WorkUnit,
+    /// (original value, cell coordinates or `None` for per-task values) → the task's value.
+    pub(super) known: HashMap<(u32, Option<Vec<usize>>), ValueId>,
+}
+
+impl TaskBuilder<'_> {
+    fn key(&self, value: ValueId, cell: &[usize]) -> (u32, Option<Vec<usize>>) {
+        if self.grid.per_task(&self.unit.values[value.0 as usize]) {
+            (value.0, None)
+        } else {
+            (value.0, Some(cell.to_vec()))
+        }
+    }
+
+    fn new_value(&mut self, original: ValueId, cell: &[usize]) -> ValueId {
+        let value = &self.unit.values[original.0 as usize];
+        let (_, shape, valid_shape) = self.grid.part(value, cell);
+        self.out.values.push(TileValue { shape, valid_shape, dtype: value.dtype });
+        ValueId(self.out.values.len() as u32 - 1)
+    }
+
+    fn push(&mut self, step: WorkStep, line: Option<u32>) {
+        self.out.steps.push(LocatedStep { step, line });
+    }
+
+    /// The task's value of `original` in `cell`, recomputed here if an earlier phase made it.
+    fn operand(&mut self, original: ValueId, cell: &[usize]) -> Result<ValueId, TileError> {
+        if let Some(&value) = self.known.get(&self.key(original, cell)) {
+            return Ok(value);
+        }
+        let index = self.producer[&original.0];
+        let line = self.unit.steps[index].line;
+        if self.grid.per_task(&self.unit.values[original.0 as usize]) {
+            return Err(expand_error(line, format!("value {} is read before its phase", original.0)));
+        }
+        self.emit(index, cell, None)?;
+        self.known
+            .get(&self.key(original, cell))
+            .copied()
+            .ok_or_else(|| expand_error(line, "a recomputed value".into()))
+    }
+
+    /// Emits step `index` for `cell`; `position` is the cell's place in the task (joined reductions
+    /// start their accumulator at the first cell).
+    pub(super) fn emit(&mut self, index: usize, cell: &[usize], position: Option<usize>) -> Result<(), TileError> {
+        let located = &self.unit.steps[index];
+        let line = located.line;
+        let step = match &located.step {
+            WorkStep::Load { region, output } => {
+                let (offsets, _, valid) = self.grid.part(&self.unit.values[output.0 as usize], cell);
+                if valid.contains(&0) {
+                    return Err(expand_error(line, "a load with nothing valid in a cell that other loads fill".into()));
+                }
+                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let region = GmRegion { tensor: region.tensor, offsets, shape: valid };
+                WorkStep::Load { region, output: self.new_value(*output, cell) }
+            }
+            WorkStep::Store { input, region, accumulate } => {
+                let (offsets, _, _) = self.grid.part(&self.unit.values[input.0 as usize], cell);
+                let shape: Vec<usize> = region
+                    .shape
+                    .iter()
+                    .zip(&offsets)
+                    .zip(&self.grid.part(&self.unit.values[input.0 as usize], cell).1)
+                    .map(|((&extent, &offset), &cell_size)| extent.saturating_sub(offset).min(cell_size))
+                    .collect();
+                if shape.contains(&0) {
+                    return Ok(());
+                }
+                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let input = self.operand(*input, cell)?;
+                WorkStep::Store {
+                    input,
+                    region: GmRegion { tensor: region.tensor, offsets, shape },
+                    accumulate: *accumulate,
+                }
+            }
+            WorkStep::Reduce { op, input, dims, output }
+                if !self.grid.per_task(&self.unit.values[input.0 as usize])
+                    && self.grid.per_task(&self.unit.values[output.0 as usize]) =>
+            {
+                return self.accumulate(index, *op, *input, dims, *output, cell, position);
+            }
+            other => {
+                let (reads, written) = reads_and_write(other);
+                let mut mapped = HashMap::new();
+                for value in reads {
+                    mapped.insert(value.0, self.operand(value, cell)?);
+                }
+                let output = written.expect("the other steps write a value");
+                let new_output = self.new_value(output, cell);
+                let map = |value: &ValueId| mapped[&value.0];
+                let operand = |operand: &WorkOperand| match operand {
+                    WorkOperand::Tile(value) => WorkOperand::Tile(map(value)),
+                    scalar => *scalar,
+                };
+                match other {
+                    WorkStep::Unary { op, input, .. } => {
+                        WorkStep::Unary { op: *op, input: map(input), output: new_output }
+                    }
+                    WorkStep::Binary { op, lhs, rhs, .. } => {
+                        WorkStep::Binary { op: *op, lhs: operand(lhs), rhs: operand(rhs), output: new_output }
+                    }
+                    WorkStep::Clip { input, low, high, .. } => {
+                        WorkStep::Clip { input: map(input), low: *low, high: *high, output: new_output }
+                    }
+                    WorkStep::Cast { input, .. } => WorkStep::Cast { input: map(input), output: new_output },
+                    WorkStep::Reduce { op, input, dims, .. } => {
+                        WorkStep::Reduce { op: *op, input: map(input), dims: dims.clone(), output: new_output }
+                    }
+                    WorkStep::Load { .. } | WorkStep::Store { .. } | WorkStep::Matmul { .. } => {
+                        return Err(expand_error(line, "a step the expansion cannot split".into()))
+                    }
+                }
+            }
+        };
+        if let Some(output) = reads_and_write(&step).1 {
+            let original = reads_and_write(&located.step).1.expect("same step kind");
+            let key = self.key(original, cell);
+            self.known.insert(key, output);
+        }
+        self.push(step, line);
+        Ok(())
+    }
+
+    /// One cell's contribution to a joined reduction: its partial, combined into the accumulator.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulate(
+        &mut self,
+        index: usize,
+        op: ReduceOp,
+        input: ValueId,
+        dims: &[usize],
+        output: ValueId,
+        cell: &[usize],
+        position: Option<usize>,
+    ) -> Result<(), TileError> {
+        let line = self.unit.steps[index].line;
+        let combine = combiner(op).ok_or_else(|| {
+            expand_error(
+                line,
+                format!("`{}` across vec tiles (set a vec tile that holds the reduced dim whole)", op.name()),
+            )
+        })?;
+        let partial_op = if op == ReduceOp::Mean { ReduceOp::Sum } else { op };
+        let source = self.operand(input, cell)?;
+        let partial = self.new_value(output, cell);
+        self.push(WorkStep::Reduce { op: partial_op, input: source, dims: dims.to_vec(), output: partial }, line);
+        let key = (output.0, None);
+        let running = match (position, self.known.get(&key).copied()) {
+            (Some(0), _) | (_, None) => partial,
+            (_, Some(previous)) => {
+                let sum = self.new_value(output, cell);
+                let step = WorkStep::Binary {
+                    op: combine,
+                    lhs: WorkOperand::Tile(previous),
+                    rhs: WorkOperand::Tile(partial),
+                    output: sum,
+                };
+                self.push(step, line);
+                sum
+            }
+        };
+        self.known.insert(key, running);
+        Ok(())
+    }
+
+    /// After the cells of `current`: a mean's accumulated sum is scaled by its valid count.
+    pub(super) fn finish_reductions(&mut self, phase: &[usize], current: usize) -> Result<(), TileError> {
+        for (index, located) in self.unit.steps.iter().enumerate() {
+            let WorkStep::Reduce { op: ReduceOp::Mean, input, dims, output } = &located.step else { continue };
+            let input_value = &self.unit.values[input.0 as usize];
+            if phase[index] != current || self.grid.per_task(input_value) {
+                continue;
+            }
+            let Some(&sum) = self.known.get(&(output.0, None)) else { continue };
+            let count: usize = dims.iter().map(|&dim| input_value.valid_shape[dim]).product();
+            let mean = ValueId(self.out.values.len() as u32);
+            self.out.values.push(self.out.values[sum.0 as usize].clone());
+            let step = WorkStep::Binary {
+                op: BinaryOp::Mul,
+                lhs: WorkOperand::Tile(sum),
+                rhs: WorkOperand::Scalar(1.0 / count.max(1) as f64),
+                output: mean,
+            };
+            self.push(step, located.line);
+            self.known.insert((output.0, None), mean);
+        }
+        Ok(())
+    }
+}
