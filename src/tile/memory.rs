@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use super::builder::TileError;
 use super::expand::{expand_unit_tasks, reads_and_write};
 use super::program::{GmRegion, GmTensor, Memory, TensorId};
-use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkStep, WorkUnit};
+use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 /// Moves every load (and a cast that is its only reader) down to just before the first step that
 /// reads it, never past a store into the tensor it reads.
@@ -209,31 +209,50 @@ fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
 /// Plans every unit of `work` for `target`: loads sunk, and units cut until their tasks fit UB
 /// (a unit no cut makes fit is left for the capacity check to report at its tile-shape line).
 pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork, TileError> {
-    let mut planned = TileWork { units: Vec::with_capacity(work.units.len()), ..work.clone() };
-    // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
-    let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
     // A core that runs several tasks alternates `vec_buffers` copies of their buffers: each task
-    // then has that share of UB.
+    // then has that share of UB. When a unit fits no share that way, the tasks run one copy at a
+    // time (no overlap between a core's tasks, as when n-buffering is off) rather than not at all.
     let mut tasks = 0;
     for unit in &work.units {
         tasks += super::expand::expand_unit_tasks(work, unit)?.len();
     }
     let copies = if tasks > target.vector_cores { work.settings.vec_buffers.max(1) as u64 } else { 1 };
-    let budget = target.ub_bytes / copies;
+    match plan_with_budget(work, target, target.ub_bytes / copies)? {
+        Some(planned) => Ok(planned),
+        None if copies > 1 => {
+            let single =
+                TileWork { settings: WorkSettings { vec_buffers: 1, ..work.settings.clone() }, ..work.clone() };
+            // Nothing fits even one copy at a time: the capacity check reports the kernel as written.
+            Ok(plan_with_budget(&single, target, target.ub_bytes)?.unwrap_or_else(|| unplanned(work)))
+        }
+        None => Ok(unplanned(work)),
+    }
+}
+
+/// `work` with its loads sunk and no cuts (what the capacity check then reports).
+fn unplanned(work: &TileWork) -> TileWork {
+    TileWork { units: work.units.iter().map(sink_loads).collect(), ..work.clone() }
+}
+
+/// The plan when every unit fits `budget` bytes of UB (cut where needed), `None` when one does not.
+fn plan_with_budget(work: &TileWork, target: &LoweringTarget, budget: u64) -> Result<Option<TileWork>, TileError> {
+    let mut planned = TileWork { units: Vec::with_capacity(work.units.len()), ..work.clone() };
+    // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
+    let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
     for unit in &work.units {
         let unit = sink_loads(unit);
         let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
         let cuts = match known_cuts.get(&signature) {
             Some(cuts) => cuts.clone(),
             None => {
-                let cuts = find_cuts(&planned, &unit, target, budget)?;
+                let Some(cuts) = find_cuts(&planned, &unit, target, budget)? else { return Ok(None) };
                 known_cuts.insert(signature, cuts.clone());
                 cuts
             }
         };
         planned.units.push(apply_cuts(&work.name, unit, &cuts, &mut planned.tensors));
     }
-    Ok(planned)
+    Ok(Some(planned))
 }
 
 /// Cuts `unit` at `cuts` (each a step index into the part that is left after the cut before it).
@@ -252,11 +271,16 @@ fn apply_cuts(name: &str, unit: WorkUnit, cuts: &[usize], tensors: &mut Vec<GmTe
 /// Where to cut `unit` so that every part fits UB: each part is the longest run of steps that
 /// still fits once its live values are written out. Empty when the unit fits whole, or when even
 /// one step does not fit (the capacity check then reports it).
-fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget, budget: u64) -> Result<Vec<usize>, TileError> {
+fn find_cuts(
+    work: &TileWork,
+    unit: &WorkUnit,
+    target: &LoweringTarget,
+    budget: u64,
+) -> Result<Option<Vec<usize>>, TileError> {
     /// More cuts than this and the unit is better reported than split into slivers.
     const MOST_CUTS: usize = 16;
     if ub_need(work, unit, target)? <= budget {
-        return Ok(Vec::new());
+        return Ok(Some(Vec::new()));
     }
     let mut cuts = Vec::new();
     let mut tensors = work.tensors.clone();
@@ -264,7 +288,7 @@ fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget, budget: 
     while cuts.len() < MOST_CUTS {
         let trial = TileWork { tensors: tensors.clone(), ..work.clone() };
         if ub_need(&trial, &rest, target)? <= budget {
-            return Ok(cuts);
+            return Ok(Some(cuts));
         }
         let mut best = None;
         // A part must compute something (a part of loads only would make no progress).
@@ -281,13 +305,13 @@ fn find_cuts(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget, budget: 
                 break;
             }
         }
-        let Some((cut, candidate, boundary, scratch)) = best else { return Ok(Vec::new()) };
+        let Some((cut, candidate, boundary, scratch)) = best else { return Ok(None) };
         cuts.push(cut);
         tensors = scratch;
         rest = WorkUnit { values: candidate.values, steps: candidate.steps[boundary..].to_vec() };
     }
-    // No partition fits: the unit stays whole, and the capacity check reports its working set.
-    Ok(Vec::new())
+    // No partition fits: the caller leaves the unit whole, and the capacity check reports it.
+    Ok(None)
 }
 
 /// A step's kind without its regions (iterations differ only in where they read and write).
