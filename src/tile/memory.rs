@@ -210,8 +210,10 @@ fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
 /// (a unit no cut makes fit is left for the capacity check to report at its tile-shape line).
 pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork, TileError> {
     // A core that runs several tasks alternates `vec_buffers` copies of their buffers: each task
-    // then has that share of UB. When a unit fits no share that way, the tasks run one copy at a
-    // time (no overlap between a core's tasks, as when n-buffering is off) rather than not at all.
+    // then has that share of UB. A unit that must be cut through GM even with all of UB (its live
+    // set alone exceeds UB) and fits no share that way runs one copy at a time (no overlap between a
+    // core's tasks, as when n-buffering is off) rather than not at all; a unit that would fit whole
+    // with one copy is the user's tile choice, and the capacity check reports it as written.
     let mut tasks = 0;
     for unit in &work.units {
         tasks += super::expand::expand_unit_tasks(work, unit)?.len();
@@ -222,8 +224,12 @@ pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork,
         None if copies > 1 => {
             let single =
                 TileWork { settings: WorkSettings { vec_buffers: 1, ..work.settings.clone() }, ..work.clone() };
-            // Nothing fits even one copy at a time: the capacity check reports the kernel as written.
-            Ok(plan_with_budget(&single, target, target.ub_bytes)?.unwrap_or_else(|| unplanned(work)))
+            // Only a plan with cuts (new workspaces) drops the n-buffering; otherwise, or when nothing
+            // fits even one copy at a time, the capacity check reports the kernel as written.
+            match plan_with_budget(&single, target, target.ub_bytes)? {
+                Some(planned) if planned.tensors.len() > work.tensors.len() => Ok(planned),
+                _ => Ok(unplanned(work)),
+            }
         }
         None => Ok(unplanned(work)),
     }
