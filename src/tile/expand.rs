@@ -23,7 +23,7 @@ use super::expand_task::TaskBuilder;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
-use super::work::{TileValue, TileWork, ValueId, WorkOperand, WorkStep, WorkUnit};
+use super::work::{TileValue, TileWork, WorkStep, WorkUnit};
 
 /// Expands every unit of `work` over the grid of its vec tile (`work.settings.vec_tile`); units
 /// that fit one tile, units with matmuls and kernels without a vec tile are kept as they are.
@@ -174,26 +174,6 @@ fn every_index(counts: &[usize]) -> Vec<Vec<usize>> {
     all
 }
 
-/// The values a step reads and the one it writes.
-pub(super) fn reads_and_write(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
-    let tile = |operand: &WorkOperand| match operand {
-        WorkOperand::Tile(value) => Some(*value),
-        WorkOperand::Scalar(_) => None,
-    };
-    match step {
-        WorkStep::Load { output, .. } => (vec![], Some(*output)),
-        WorkStep::Unary { input, output, .. }
-        | WorkStep::Clip { input, output, .. }
-        | WorkStep::Reduce { input, output, .. }
-        | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
-        WorkStep::Binary { lhs, rhs, output, .. } => {
-            ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
-        }
-        WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
-        WorkStep::Store { input, .. } => (vec![*input], None),
-    }
-}
-
 /// How partial results of a joined reduction combine.
 pub(super) fn combiner(op: ReduceOp) -> Option<BinaryOp> {
     match op {
@@ -209,7 +189,7 @@ fn phases(unit: &WorkUnit, grid: &Grid) -> Vec<usize> {
     let mut value_phase = vec![0usize; unit.values.len()];
     let mut step_phase = Vec::with_capacity(unit.steps.len());
     for located in &unit.steps {
-        let (reads, written) = reads_and_write(&located.step);
+        let (reads, written) = located.step.values();
         let phase = reads.iter().map(|value| value_phase[value.0 as usize]).max().unwrap_or(0);
         step_phase.push(phase);
         if let Some(output) = written {
@@ -231,7 +211,7 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid) -> Result<Vec<WorkUnit>, TileError>
         .steps
         .iter()
         .enumerate()
-        .filter_map(|(index, located)| reads_and_write(&located.step).1.map(|value| (value.0, index)))
+        .filter_map(|(index, located)| located.step.values().1.map(|value| (value.0, index)))
         .collect();
     let phase = phases(unit, grid);
     let last_phase = phase.iter().copied().max().unwrap_or(0);
@@ -286,7 +266,7 @@ fn empty_cell(unit: &WorkUnit, grid: &Grid, cell: &[usize]) -> bool {
 /// Whether a step runs once per task (its output, or a store's input, is per task); a joined
 /// reduction runs per cell (each cell adds its partial).
 fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
-    let (reads, written) = reads_and_write(step);
+    let (reads, written) = step.values();
     match written {
         Some(output) => reads.iter().chain([&output]).all(|value| grid.per_task(&unit.values[value.0 as usize])),
         None => reads.iter().all(|value| grid.per_task(&unit.values[value.0 as usize])),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
-use super::expand::{combiner, expand_error, reads_and_write, Grid};
+use super::expand::{combiner, expand_error, Grid};
 use super::program::GmRegion;
 use super::work::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
 
@@ -99,7 +99,7 @@ impl TaskBuilder<'_> {
                 return self.accumulate(index, *op, *input, dims, *output, cell, position);
             }
             other => {
-                let (reads, written) = reads_and_write(other);
+                let (reads, written) = other.values();
                 let mut mapped = HashMap::new();
                 for value in reads {
                     mapped.insert(value.0, self.operand(value, cell)?);
@@ -131,8 +131,8 @@ impl TaskBuilder<'_> {
                 }
             }
         };
-        if let Some(output) = reads_and_write(&step).1 {
-            let original = reads_and_write(&located.step).1.expect("same step kind");
+        if let Some(output) = step.values().1 {
+            let original = located.step.values().1.expect("same step kind");
             let key = self.key(original, cell);
             self.known.insert(key, output);
         }

@@ -14,15 +14,14 @@
 use std::collections::{HashMap, HashSet};
 
 use super::builder::TileError;
-use super::expand::{expand_unit_tasks, reads_and_write};
+use super::expand::expand_unit_tasks;
 use super::program::{GmRegion, GmTensor, Memory, TensorId};
 use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 /// Moves every load (and a cast that is its only reader) down to just before the first step that
 /// reads it, never past a store into the tensor it reads.
 pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
-    let readers =
-        |value: ValueId| unit.steps.iter().filter(|located| reads_and_write(&located.step).0.contains(&value)).count();
+    let readers = |value: ValueId| unit.steps.iter().filter(|located| located.step.values().0.contains(&value)).count();
     let mut deferred: Vec<(Vec<ValueId>, LocatedStep)> = Vec::new();
     let mut pending: HashSet<ValueId> = HashSet::new();
     let mut steps = Vec::with_capacity(unit.steps.len());
@@ -36,8 +35,7 @@ pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
             if !pending.remove(value) {
                 continue;
             }
-            if let Some(position) = deferred.iter().position(|(_, step)| reads_and_write(&step.step).1 == Some(*value))
-            {
+            if let Some(position) = deferred.iter().position(|(_, step)| step.step.values().1 == Some(*value)) {
                 let (inputs, step) = deferred.remove(position);
                 flush(&inputs, deferred, pending, steps);
                 steps.push(step);
@@ -45,7 +43,7 @@ pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
         }
     }
     for located in &unit.steps {
-        let (reads, written) = reads_and_write(&located.step);
+        let (reads, written) = located.step.values();
         let movable = match &located.step {
             WorkStep::Load { .. } => true,
             WorkStep::Cast { input, .. } => pending.contains(input) && readers(*input) == 1,
@@ -101,13 +99,13 @@ pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Res
 pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTensor>) -> (WorkUnit, usize) {
     let mut producer: HashMap<ValueId, usize> = HashMap::new();
     for (index, located) in unit.steps.iter().enumerate() {
-        if let Some(value) = reads_and_write(&located.step).1 {
+        if let Some(value) = located.step.values().1 {
             producer.insert(value, index);
         }
     }
     let mut crossing: Vec<ValueId> = Vec::new();
     for located in &unit.steps[cut..] {
-        for value in reads_and_write(&located.step).0 {
+        for value in located.step.values().0 {
             if producer.get(&value).is_some_and(|&index| index < cut) && !crossing.contains(&value) {
                 crossing.push(value);
             }

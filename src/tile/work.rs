@@ -62,6 +62,28 @@ pub enum WorkStep {
     Store { input: ValueId, region: GmRegion, accumulate: bool },
 }
 
+impl WorkStep {
+    /// The values the step reads (scalars are not values) and the one it writes.
+    pub fn values(&self) -> (Vec<ValueId>, Option<ValueId>) {
+        let tile = |operand: &WorkOperand| match operand {
+            WorkOperand::Tile(value) => Some(*value),
+            WorkOperand::Scalar(_) => None,
+        };
+        match self {
+            WorkStep::Load { output, .. } => (vec![], Some(*output)),
+            WorkStep::Unary { input, output, .. }
+            | WorkStep::Clip { input, output, .. }
+            | WorkStep::Reduce { input, output, .. }
+            | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
+            WorkStep::Binary { lhs, rhs, output, .. } => {
+                ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
+            }
+            WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
+            WorkStep::Store { input, .. } => (vec![*input], None),
+        }
+    }
+}
+
 /// A step and the kernel source line it comes from (shown in traces and diagnostics).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LocatedStep {

@@ -31,22 +31,7 @@ fn step_error(unit: usize, index: usize, line: Option<u32>, detail: String) -> T
 
 /// The values a step reads and the one it writes.
 pub(super) fn step_values(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
-    let tile = |operand: &WorkOperand| match operand {
-        WorkOperand::Tile(value) => Some(*value),
-        WorkOperand::Scalar(_) => None,
-    };
-    match step {
-        WorkStep::Load { output, .. } => (vec![], Some(*output)),
-        WorkStep::Unary { input, output, .. }
-        | WorkStep::Clip { input, output, .. }
-        | WorkStep::Reduce { input, output, .. }
-        | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
-        WorkStep::Binary { lhs, rhs, output, .. } => {
-            ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
-        }
-        WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
-        WorkStep::Store { input, .. } => (vec![*input], None),
-    }
+    step.values()
 }
 
 /// Whether the step runs on the vector unit.
