@@ -13,7 +13,7 @@ use super::engine::EngineTotals;
 use super::trace::Trace;
 
 /// What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Summary {
     /// The preset simulated.
     pub preset: String,

@@ -2,16 +2,12 @@
 //! [`CellResult`] and every type it contains, generated from the Rust types with `ts-rs` into
 //! `www/engine/contract.d.ts`, which the front end's JSDoc types import and `tsc --checkJs` checks
 //! (`make typecheck`). A unit test fails when the committed file is stale; `make contract` rewrites it.
-//!
-//! Two types of the result live in modules that do not derive `TS` (the simulator's `Summary`, the
-//! sweep table of the `pypto` module); their shapes are declared here, and a test round-trips the
-//! JSON of real ones through these declarations (unknown fields denied, the same JSON back), so the
-//! two cannot drift.
+//! The simulator's `Summary` and the sweep table derive `TS` where they are defined, so they are
+//! declared from the very types that are serialised.
 
 use std::any::TypeId;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
 use ts_rs::{Config, TypeVisitor, TS};
 
 use super::CellResult;
@@ -103,80 +99,9 @@ fn push_line(out: &mut String, text: &str, depth: usize) {
     out.push('\n');
 }
 
-/// The JSON of `npu::Summary`: what a simulated kernel run shows (DESIGN §3).
-#[derive(Debug, Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
-pub struct Summary {
-    /// The preset simulated.
-    pub preset: String,
-    /// Cycles from the first start to the last end.
-    pub cycles: u64,
-    /// `cycles` at the clock, in µs.
-    pub time_us: f64,
-    /// Busy fraction per pipe ("MTE2" → 0.95), averaged over the cores whose program uses the pipe.
-    pub pipe_busy: BTreeMap<String, f64>,
-    /// Bytes read from GM (L2 hits included).
-    pub gm_bytes_read: u64,
-    /// Bytes written to GM.
-    pub gm_bytes_written: u64,
-    /// Bytes read that L2 served without touching HBM.
-    pub l2_hit_bytes: u64,
-    /// Floating-point operations executed.
-    pub flops: u64,
-    /// `flops` per second of simulated time.
-    pub achieved_flops_per_second: f64,
-    /// The cube peak of the whole chip.
-    pub peak_flops_per_second: f64,
-    /// The busiest pipe ("MTE2", "CUBE", "VECTOR" …).
-    pub bound: String,
-    /// Why: plain sentences about the bound.
-    pub notes: Vec<String>,
-    /// Largest bytes in use per memory on any one core.
-    pub peak_occupancy: BTreeMap<String, u64>,
-    /// Capacity per memory of one core.
-    pub capacities: BTreeMap<String, u64>,
-    /// Cores that ran a program.
-    pub cores_used: usize,
-    /// Instructions simulated.
-    pub instructions: u64,
-}
-
-/// The JSON of a `pypto.npu.sweep` display: one row per vec tile shape, in the order given.
-#[derive(Debug, Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
-pub struct SweepTable {
-    /// The kernel's name.
-    pub kernel: String,
-    /// The NPU preset it ran on.
-    pub preset: String,
-    /// One row per vec tile shape.
-    pub rows: Vec<SweepRow>,
-    /// Index of the row with the fewest cycles (`null` when every row failed).
-    pub best: Option<usize>,
-}
-
-/// One tile shape of a sweep.
-#[derive(Debug, Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
-pub struct SweepRow {
-    /// The vec tile dims.
-    pub vec_tile: Vec<usize>,
-    /// Simulated cycles (`null` when the shape was refused).
-    pub cycles: Option<u64>,
-    /// Simulated time in µs.
-    pub time_us: Option<f64>,
-    /// The busiest resource (`MTE2`, `VECTOR` …).
-    pub bound: Option<String>,
-    /// Peak UB occupancy in bytes.
-    pub peak_ub_bytes: Option<u64>,
-    /// Why the shape was refused.
-    pub error: Option<String>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::{Display, Session};
 
     /// The committed declarations are the generated ones. `TILELAB_WRITE_CONTRACT=1` (what
     /// `make contract` sets) rewrites the file instead of failing.
@@ -201,40 +126,5 @@ mod tests {
             assert!(text.contains(&format!("export type {name} = ")), "{name} is not declared");
         }
         assert!(!text.contains("kernel_runs"));
-    }
-
-    /// The JSON of a real schedule summary and a real sweep parses into the declared shapes with
-    /// unknown fields denied and serialises back to the same JSON: a field added, renamed, removed
-    /// or retyped on either side fails here.
-    #[test]
-    fn real_summaries_and_sweeps_have_the_declared_shape() {
-        let mut session = Session::new();
-        let kernel =
-            "import pypto\n@pypto.kernel\ndef double(x):\n    pypto.set_vec_tile_shapes(8, 16)\n    return x + x\n\
-                      x = pypto.ones([16, 32])";
-        assert!(session.run_cell(kernel).is_ok());
-        let schedule = session.run_cell("pypto.schedule(double, x)");
-        let sweep = session.run_cell("pypto.npu.sweep(double, [x], vec_tiles=[[8, 16], [16, 32], [3, 5]])");
-        let mut checked = 0;
-        for display in schedule.displays.iter().chain(&sweep.displays) {
-            let json = serde_json::to_value(display).unwrap();
-            match display {
-                Display::Schedule(_) => {
-                    let summary = serde_json::from_value::<Summary>(json["summary"].clone()).unwrap();
-                    assert_eq!(serde_json::to_value(summary).unwrap(), json["summary"]);
-                }
-                Display::Sweep(_) => {
-                    let mut json = json.clone();
-                    json.as_object_mut().unwrap().remove("kind");
-                    let table = serde_json::from_value::<SweepTable>(json.clone()).unwrap();
-                    assert_eq!(serde_json::to_value(&table).unwrap(), json);
-                    assert!(table.rows.iter().any(|row| row.error.is_some()), "the [3, 5] row is refused");
-                    assert!(table.rows.iter().any(|row| row.cycles.is_some()));
-                }
-                other => panic!("unexpected display {other:?}"),
-            }
-            checked += 1;
-        }
-        assert_eq!(checked, 2, "{schedule:?} {sweep:?}");
     }
 }

@@ -164,7 +164,6 @@ impl TensorDisplay {
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ScheduleDisplay {
     /// Cycles, time, busy fraction per pipe, GM bytes, bound, peak occupancy per memory, notes.
-    #[ts(as = "super::contract::Summary")]
     pub summary: crate::npu::Summary,
     /// Chrome Trace Event JSON (opens in Perfetto).
     pub trace_json: String,
@@ -175,7 +174,7 @@ pub struct ScheduleDisplay {
 
 /// A tile sweep for display: the rows (cycles, time, bound, UB peak or the error) and the best.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
-#[ts(as = "super::contract::SweepTable")]
+#[ts(as = "crate::lang::interp::pypto::sweep::SweepTable")]
 pub struct SweepDisplay {
     /// Kernel, preset, rows and the index of the best row.
     #[serde(flatten)]

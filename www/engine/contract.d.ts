@@ -617,7 +617,7 @@ export type Span = {
 };
 
 /**
- * The JSON of `npu::Summary`: what a simulated kernel run shows (DESIGN §3).
+ * What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
  */
 export type Summary = {
   /**
@@ -665,7 +665,7 @@ export type Summary = {
    */
   bound: string,
   /**
-   * Why: plain sentences about the bound.
+   * Why: plain sentences about the bound (start-up latency share, idle pipes …).
    */
   notes: Array<string>,
   /**
@@ -703,7 +703,7 @@ export type SweepDisplay = {
    */
   rows: Array<SweepRow>,
   /**
-   * Index of the row with the fewest cycles (`null` when every row failed).
+   * Index of the row with the fewest cycles (the first on ties; `None` when every row failed).
    */
   best: number | null,
 };
@@ -717,7 +717,7 @@ export type SweepRow = {
    */
   vec_tile: Array<number>,
   /**
-   * Simulated cycles (`null` when the shape was refused).
+   * Simulated cycles (`None` when the shape was refused).
    */
   cycles: number | null,
   /**

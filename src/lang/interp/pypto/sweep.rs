@@ -16,7 +16,7 @@ use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
 
 /// One tile shape of a sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SweepRow {
     /// The vec tile dims.
     pub vec_tile: Vec<usize>,
@@ -33,7 +33,7 @@ pub struct SweepRow {
 }
 
 /// The result of a sweep: one row per shape, in the order given.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SweepTable {
     /// The kernel's name.
     pub kernel: String,
