@@ -186,13 +186,15 @@ impl Interpreter {
             return Err(self.error(ErrorKind::TileShape, "set_vec_tile_shapes needs at least one dim", span));
         };
         let bytes = dtype.size_in_bytes();
-        let align = (32 / bytes).max(1);
+        // The chip's UB granule (32 B on every preset; a custom preset may differ).
+        let granule = self.npu_config(span)?.ub_alignment as usize;
+        let align = (granule / bytes).max(1);
         if last % align != 0 {
             let lower = last / align * align;
             let upper = lower + align;
             let nearest = if lower == 0 { format!("{upper}") } else { format!("{lower} or {upper}") };
             return Err(self
-                .error(ErrorKind::TileShape, format!("set_vec_tile_shapes: the last dim {last} is not 32-byte aligned for {} ({last} × {bytes} B = {} B)", dtype.pypto_name(), last * bytes), span)
+                .error(ErrorKind::TileShape, format!("set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {} ({last} × {bytes} B = {} B)", dtype.pypto_name(), last * bytes), span)
                 .with_help(format!("use a multiple of {align} elements: the nearest aligned sizes are {nearest}")));
         }
         if let Some(frame) = self.kernel_frames.borrow_mut().last_mut() {

@@ -91,13 +91,14 @@ pub(crate) fn work_of(
     arguments: &[(String, Tensor)],
     result: &Value,
     vec_tile: Option<&[usize]>,
+    ub_alignment: u64,
 ) -> Result<TileWork, Unsupported> {
     let settings = settings_of(interpreter, kernel, frame);
     match kernel.style {
         KernelStyle::Jit => {
             // The compiler expands the iterations by the vec tile (a sweep row's, if given).
             let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
-            record_jit(&kernel.name, &frame.ops, arguments, WorkSettings { vec_tile, ..settings })
+            record_jit(&kernel.name, &frame.ops, arguments, WorkSettings { vec_tile, ..settings }, ub_alignment)
         }
         KernelStyle::Functional => {
             let outputs = returned_tensors(result)?;
@@ -111,6 +112,7 @@ pub(crate) fn work_of(
                 outputs: &outputs,
                 vec_tile: vec_tile.as_deref(),
                 return_line,
+                ub_alignment,
             };
             // The recorder already cut the outputs by the vec tile: nothing is left to expand.
             record_auto(&call, WorkSettings { vec_tile: None, ..settings })
@@ -279,13 +281,14 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     {
         return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
     }
-    let work = match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None) {
-        Ok(work) => work,
-        Err(reason) => {
-            fallback(interpreter, &call.kernel.name, &reason.to_string(), span);
-            return Ok(Outcome::Cpu(reason.to_string()));
-        }
-    };
+    let work =
+        match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None, config.ub_alignment) {
+            Ok(work) => work,
+            Err(reason) => {
+                fallback(interpreter, &call.kernel.name, &reason.to_string(), span);
+                return Ok(Outcome::Cpu(reason.to_string()));
+            }
+        };
     interpreter.last_work.replace(Some(work.clone()));
     let stores = work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(step.step, WorkStep::Store { .. }));
     if !stores {

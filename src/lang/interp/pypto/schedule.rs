@@ -85,8 +85,16 @@ impl RecordedRun {
         interpreter: &Interpreter,
         vec_tile: &[usize],
     ) -> std::result::Result<Simulation, ScheduleFailure> {
-        let work = work_of(interpreter, &self.kernel, &self.frame, &self.arguments, &self.result, Some(vec_tile))
-            .map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
+        let work = work_of(
+            interpreter,
+            &self.kernel,
+            &self.frame,
+            &self.arguments,
+            &self.result,
+            Some(vec_tile),
+            self.config.ub_alignment,
+        )
+        .map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
             Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),

@@ -97,7 +97,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             peak_ub_bytes: None,
             error: None,
         };
-        match alignment_error(&shape, run.frame.dtype.size_in_bytes())
+        match alignment_error(&shape, run.frame.dtype.size_in_bytes(), run.config.ub_alignment as usize)
             .map_or_else(|| run.simulate_with(interpreter, &shape), |message| Err(ScheduleFailure::Chip(message)))
         {
             Ok(simulation) => {
@@ -123,12 +123,14 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     Ok(Value::object(Object::Sweep(Rc::new(table))))
 }
 
-/// The same 32-byte rule `set_vec_tile_shapes` applies to the last dim, for shapes that bypass it.
-fn alignment_error(shape: &[usize], element_bytes: usize) -> Option<String> {
+/// The UB-granule rule `set_vec_tile_shapes` applies to the last dim, for shapes that bypass it.
+fn alignment_error(shape: &[usize], element_bytes: usize, granule: usize) -> Option<String> {
     let last = *shape.last()?;
-    let align = (32 / element_bytes).max(1);
+    let align = (granule / element_bytes).max(1);
     (last % align != 0).then(|| {
-        format!("the last dim {last} is not 32-byte aligned ({last} × {element_bytes} B); use a multiple of {align}")
+        format!(
+            "the last dim {last} is not {granule}-byte aligned ({last} × {element_bytes} B); use a multiple of {align}"
+        )
     })
 }
 
@@ -220,9 +222,9 @@ mod tests {
     #[test]
     fn alignment_follows_the_32_byte_rule() {
         // f32: 8 elements per 32 bytes; f16: 16.
-        assert!(alignment_error(&[8, 64], 4).is_none());
-        assert!(alignment_error(&[8, 12], 4).is_some());
-        assert!(alignment_error(&[8, 24], 2).is_some());
+        assert!(alignment_error(&[8, 64], 4, 32).is_none());
+        assert!(alignment_error(&[8, 12], 4, 32).is_some());
+        assert!(alignment_error(&[8, 24], 2, 32).is_some());
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub(crate) struct AutoCall<'a> {
     pub vec_tile: Option<&'a [usize]>,
     /// The line of the `return` (where the stores come from).
     pub return_line: Option<u32>,
+    /// The chip's UB granule in bytes (`NpuConfig::ub_alignment`): vector tiles' rows start on it.
+    pub ub_alignment: u64,
 }
 
 struct AutoRecorder<'a> {
@@ -67,7 +69,7 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
     };
     let mut tensors = Vec::new();
     for (_, tensor) in call.arguments {
-        recorder.align = recorder.align.max(32 / tensor.dtype().size_in_bytes());
+        recorder.align = recorder.align.max(call.ub_alignment as usize / tensor.dtype().size_in_bytes());
     }
     for (name, tensor) in call.arguments {
         recorder.arguments.entry(identity(tensor)).or_insert_with(|| {
@@ -93,7 +95,7 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
         }
         if let Some(result) = &op.result {
             recorder.definitions.insert(identity(result), index);
-            recorder.align = recorder.align.max(32 / result.dtype().size_in_bytes());
+            recorder.align = recorder.align.max(call.ub_alignment as usize / result.dtype().size_in_bytes());
         }
         recorder.kinds.insert(index, kind);
     }
@@ -271,7 +273,7 @@ impl AutoRecorder<'_> {
         }
         let value = if let Some(&id) = self.arguments.get(&key.0) {
             let mut nominal = region.nominal.clone();
-            // A vector tile's rows start 32-byte aligned in UB: pad the last dim (the padding is
+            // A vector tile's rows start on the UB granule: pad the last dim (the padding is
             // outside the valid shape, so it is never stored).
             if let Some(last) = nominal.last_mut().filter(|last| !region.cube && **last > 1) {
                 *last = last.div_ceil(self.align) * self.align;

@@ -91,6 +91,7 @@ pub(crate) fn record_jit(
     ops: &[RecordedOp],
     arguments: &[(String, Tensor)],
     settings: WorkSettings,
+    ub_alignment: u64,
 ) -> Result<TileWork, Unsupported> {
     let mut recorder = JitRecorder {
         ops,
@@ -106,7 +107,7 @@ pub(crate) fn record_jit(
         .iter()
         .map(|(_, tensor)| tensor.dtype())
         .chain(ops.iter().filter_map(|op| op.result.as_ref().map(Tensor::dtype)));
-    recorder.align = dtypes.map(|dtype| 32 / dtype.size_in_bytes()).max().unwrap_or(8);
+    recorder.align = dtypes.map(|dtype| ub_alignment as usize / dtype.size_in_bytes()).max().unwrap_or(8).max(1);
     for (argument, tensor) in arguments {
         if !recorder.gm.contains_key(&identity(tensor)) {
             recorder.gm.insert(identity(tensor), TensorId(recorder.tensors.len() as u32));
