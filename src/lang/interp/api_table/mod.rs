@@ -11,8 +11,15 @@ use serde::Serialize;
 
 pub use help::set_help_language;
 
-/// The table's text (format described at its top).
-const ENTRIES: &str = include_str!("entries.txt");
+/// The table's text (format described at the top of `entries.txt`), one file per area so that
+/// names added for one area do not touch another's file.
+const ENTRIES: [&str; 5] = [
+    include_str!("entries.txt"),
+    include_str!("language.txt"),
+    include_str!("dtypes_and_ops.txt"),
+    include_str!("pypto_api.txt"),
+    include_str!("torch.txt"),
+];
 
 /// What a name is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -81,10 +88,10 @@ impl ApiEntry {
     }
 }
 
-/// The whole table, in the order of `entries.txt`.
+/// The whole table, in the order of its files.
 pub fn api_table() -> &'static [ApiEntry] {
     static TABLE: OnceLock<Vec<ApiEntry>> = OnceLock::new();
-    TABLE.get_or_init(|| parse_table(ENTRIES))
+    TABLE.get_or_init(|| ENTRIES.iter().flat_map(|text| parse_table(text)).collect())
 }
 
 /// The entry of the qualified `name`.
