@@ -95,3 +95,50 @@ fn a_computed_tile_cannot_be_reshaped_and_the_fallback_names_the_op() {
     let message = &fallback.expect("the kernel falls back").message;
     assert!(message.contains("`reshape` of a computed tile"), "{message}");
 }
+
+#[test]
+fn cube_buffers_hold_the_smaller_of_the_tile_and_the_matrix() {
+    // kL1 = 512 and nL1 = 256 in f32 would need 1.5 MiB of L1; with K = 8 the operand strips are
+    // 8 deep, so the matmul fits the 512 KiB L1 and runs on the cube.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def mm(a, b, out):\n    pypto.set_cube_tile_shapes([128, 128], [256, 512], [128, 256])\n    out[:] = pypto.matmul(a, b)\n\
+         a = pypto.randn([256, 8], seed=7)\nb = pypto.randn([8, 512], seed=8)\nout = pypto.zeros([256, 512])\n\
+         s = pypto.schedule(mm, a, b, out)\nprint(s.cores_used)\n\
+         print(pypto.amax(pypto.abs(out - pypto.matmul(a, b))).item())\n",
+    );
+    assert_eq!(stdout.lines().next().unwrap().trim(), "4", "2 × 2 output blocks: {stdout}");
+    assert!(worst_error(&stdout) <= 1e-4, "{stdout}");
+}
+
+#[test]
+fn accumulating_outputs_do_not_depend_on_the_preset() {
+    // 30 iterations add BF16-rounded column sums into two BF16 outputs. The chips run the
+    // iterations on different cores in different orders; the values must not differ (before the
+    // adds were applied in program order, `teaching` differed from Ascend910B2 by up to 64).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def col_sums(x, db, dg):\n    pt.set_vec_tile_shapes(16, 64)\n    for i in pt.loop(30):\n\
+         \x20       t = pt.view(x, [16, 64], [i * 16, 0])\n\
+         \x20       db[0:1, :] = db[0:1, :] + pt.sum(t, dim=0, keepdim=True)\n\
+         \x20       dg[0:1, :] = dg[0:1, :] + pt.sum(t * t, dim=0, keepdim=True)\n\
+         x = pt.cast(pt.randn([480, 64], seed=11) * 3.0, pt.DT_BF16)\n\
+         results = []\n\
+         for preset in ['Ascend910B2', 'Ascend910A', 'teaching']:\n\
+         \x20   pt.npu.use(preset)\n\
+         \x20   db = pt.zeros([1, 64], dtype=pt.DT_BF16)\n    dg = pt.zeros([1, 64], dtype=pt.DT_BF16)\n\
+         \x20   col_sums(x, db, dg)\n    results.append((db, dg))\n\
+         worst = 0.0\n\
+         for db, dg in results[1:]:\n\
+         \x20   worst = max(worst, pt.amax(pt.abs(pt.cast(db - results[0][0], pt.DT_FP32))).item())\n\
+         \x20   worst = max(worst, pt.amax(pt.abs(pt.cast(dg - results[0][1], pt.DT_FP32))).item())\n\
+         print(worst)\n",
+    );
+    assert_eq!(worst_error(&stdout), 0.0, "{stdout}");
+}
