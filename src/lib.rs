@@ -4,31 +4,27 @@
 //! The map of the crate (`A → B`: A may use B; see DESIGN.md §1):
 //! - [`error`] — the error of the tensor core.
 //! - [`memory`] — live heap bytes per thread (a counting global allocator): the session's memory budget.
-//! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, f64 reference), every forward op,
-//!   broadcasting, the seeded generator, the SIMD kernels.
+//! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, integers, bool, f64 reference), every
+//!   forward op, broadcasting, the seeded generator, the SIMD kernels.
 //! - [`autograd`] (→ tensor) — `Var`, the tape, gradient rules, `backward`/`grad`, custom ops,
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
 //! - [`lang`] (→ autograd, tile, npu, tensor) — the tile script language: `lang::syntax` (lexer,
 //!   parser, AST, diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto`
-//!   module); a kernel call is recorded as `tile::TileWork` and handed to the compiler and simulator.
-//! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
-//!   notebook files (`.py` with `# %%` cells, `.ipynb`).
-//! - [`tile`] (→ tensor) — the kernel compiler as plain-data stages (DESIGN §3.1): `TileWork` (units
-//!   of typed steps on tiles) → memory planning (`memory`: loads sunk, cuts through GM workspaces) →
-//!   tile expansion (`expand`, `expand_cube`: vec and cube tile grids into tasks) → scheduling over
-//!   cores (`schedule`) → per-core `TileProgram`s (`lower`: UB slots, flags from data, cube staging).
-//! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
-//!   event-driven timing model, functional execution, `Trace`, `Summary`, Chrome trace export.
-//! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct.
-//!   module; kernel calls hand their captures to `tile` and run them on `npu`).
+//!   and `torch` modules). A kernel call runs its body on the CPU reference path while the ops are
+//!   recorded; the record becomes `tile::TileWork`, which the compiler lowers and `npu` executes (the
+//!   values the caller gets) and simulates (the schedule). The session's NPU state is one
+//!   `NpuContext`.
 //! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
 //!   notebook files (`.py` with `# %%` cells, `.ipynb`). One stated exception: `session::bench`
 //!   (the workspace of the benchmark page) also uses `tile` and `npu` directly, so the simulator's
 //!   own speed on a fixed matmul plan is measured without the interpreter in the timing.
-//! - [`tile`] (→ tensor) — tile programs as plain data: pipes, memories, buffers, set/wait flags,
-//!   the program builder, ready-made element-wise / reduction / matmul programs.
+//! - [`tile`] (→ tensor) — the kernel compiler as plain-data stages (DESIGN §3.1): `TileWork` (units
+//!   of typed steps on tiles, GM tensors and their views) → memory planning (`memory`: loads sunk,
+//!   cuts through GM workspaces) → tile expansion (`expand`, `expand_cube`: vec and cube tile grids
+//!   into tasks) → scheduling over cores (`schedule`) → per-core `TileProgram`s (`lower`: UB slots,
+//!   flags from data, cube staging); tile programs as plain data (pipes, memories, buffers, flags).
 //! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
-//!   event-driven timing model, `Trace`, `Summary`, Chrome trace export.
+//!   event-driven timing model, functional execution, `Trace`, `Summary`, Chrome trace export.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct; its
 //!   benchmark entry points (`bench*`) in `wasm_api::bench`.
 //! - `bin/tilelab` — the command-line interface.

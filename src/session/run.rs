@@ -83,7 +83,7 @@ impl Session {
     pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
         let config = crate::npu::NpuConfig::preset(preset).map_err(|error| error.to_string())?;
         self.interpreter.set_npu_preset(&config.name);
-        *self.interpreter.custom_npu.borrow_mut() = None;
+        *self.interpreter.npu.custom.borrow_mut() = None;
         Ok(())
     }
 
@@ -92,7 +92,7 @@ impl Session {
     pub fn set_npu_config_json(&mut self, text: &str) -> Result<(), String> {
         let config = crate::npu::custom_preset_from_json(text).map_err(|error| error.to_string())?;
         self.interpreter.set_npu_preset(&config.name);
-        *self.interpreter.custom_npu.borrow_mut() = Some(config);
+        *self.interpreter.npu.custom.borrow_mut() = Some(config);
         Ok(())
     }
 
@@ -105,11 +105,11 @@ impl Session {
     pub fn reset(&mut self) {
         let limits = self.interpreter.limits();
         let preset = self.interpreter.npu_preset();
-        let custom = self.interpreter.custom_npu.borrow_mut().take();
+        let custom = self.interpreter.npu.custom.borrow_mut().take();
         self.interpreter.globals().restore(Default::default());
         self.interpreter = Interpreter::new(limits);
         self.interpreter.set_npu_preset(&preset);
-        *self.interpreter.custom_npu.borrow_mut() = custom;
+        *self.interpreter.npu.custom.borrow_mut() = custom;
         self.sources.clear();
         self.last_schedules.clear();
     }
@@ -188,9 +188,6 @@ impl Session {
         if status == CellStatus::Error {
             self.last_schedules = self.interpreter.take_schedules();
         }
-        // The interpreter still records kernel runs (its NPU fields, issue 12) though no result
-        // carries them: dropped each cell so the record does not grow for the session's life.
-        drop(self.interpreter.take_kernel_runs());
         CellResult {
             execution_count: cell,
             status,

@@ -55,24 +55,12 @@ impl Default for Limits {
     }
 }
 
-/// What a kernel call recorded for the simulator: options and tile shapes.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct KernelRun {
-    /// The kernel's name.
-    pub name: String,
+/// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).
+pub(crate) struct KernelFrame {
     /// The last `set_vec_tile_shapes` of the run.
     pub vec_tile_shapes: Option<Vec<usize>>,
     /// The last `set_cube_tile_shapes` of the run: `[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`.
     pub cube_tile_shapes: Option<[[usize; 2]; 3]>,
-    /// `pass_options` and `runtime_options` as text (`key=value`).
-    pub options: Vec<String>,
-    /// How many calls in a row had exactly these settings (a gradient check calls a kernel often).
-    pub calls: usize,
-}
-
-/// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).
-pub(crate) struct KernelFrame {
-    pub run: KernelRun,
     pub dtype: crate::tensor::DType,
     pub saved: Vec<Value>,
     /// The tensor ops the body executed, in order (what `pypto.schedule` lowers).
@@ -106,22 +94,10 @@ pub struct Interpreter {
     pub(crate) warnings: RefCell<Vec<RuntimeWarning>>,
     pub(crate) pending: RefCell<Option<RuntimeError>>,
     pub(crate) gradients: RefCell<HashMap<String, Value>>,
-    pub(crate) kernel_frames: RefCell<Vec<KernelFrame>>,
-    pub(crate) kernel_runs: RefCell<Vec<KernelRun>>,
-    pub(crate) npu_preset: RefCell<String>,
+    /// The simulated NPU: the chip in use, the running kernels, what their calls produced.
+    pub(crate) npu: super::pypto::npu_context::NpuContext,
     /// Where each cell's lines start (byte offsets), to turn spans into line numbers for traces.
     pub(crate) cell_lines: RefCell<HashMap<usize, Rc<Vec<usize>>>>,
-    /// The schedules of the kernel calls simulated since the last `take_schedules`.
-    pub(crate) schedules: RefCell<Vec<(String, Rc<crate::npu::Simulation>)>>,
-    /// Kernels already warned about falling back to the CPU (one warning per kernel).
-    pub(crate) fallback_warned: RefCell<std::collections::HashSet<String>>,
-    /// Kernel calls that ran on the simulated NPU and on the CPU fallback (a gradient check's
-    /// report says where its analytic side ran).
-    pub(crate) kernel_call_counts: Cell<(u64, u64)>,
-    /// Set while a sweep makes its own call of the kernel: its rows are the traces to keep.
-    pub(crate) untraced_call: Cell<bool>,
-    /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
-    pub(crate) last_work: RefCell<Option<crate::tile::TileWork>>,
     /// The thread's live heap bytes when the session started, and when the running cell started
     /// (the budget counts from the first; only a cell that grows the heap can cross it, so a cell
     /// that frees memory runs even above the budget).
@@ -129,8 +105,6 @@ pub struct Interpreter {
     pub(crate) memory_at_cell_start: Cell<isize>,
     /// Facts about the last few long strings indexed (see `sequences`).
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
-    /// A custom NPU preset (`pypto.npu.use({...})`), in force while `npu_preset` names it.
-    pub(crate) custom_npu: RefCell<Option<crate::npu::NpuConfig>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
     /// `--timeout`; the page stops a runaway cell by terminating its worker).
     #[cfg(not(target_arch = "wasm32"))]
@@ -153,19 +127,11 @@ impl Interpreter {
             warnings: RefCell::new(Vec::new()),
             pending: RefCell::new(None),
             gradients: RefCell::new(HashMap::new()),
-            kernel_frames: RefCell::new(Vec::new()),
-            kernel_runs: RefCell::new(Vec::new()),
-            npu_preset: RefCell::new("Ascend910B2".to_string()),
+            npu: Default::default(),
             cell_lines: RefCell::new(HashMap::new()),
-            schedules: RefCell::new(Vec::new()),
-            fallback_warned: RefCell::new(Default::default()),
-            last_work: RefCell::new(None),
-            kernel_call_counts: Cell::new((0, 0)),
-            untraced_call: Cell::new(false),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
-            custom_npu: RefCell::new(None),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
         })
@@ -188,12 +154,12 @@ impl Interpreter {
 
     /// The NPU preset kernels will run on once the simulator exists.
     pub fn npu_preset(&self) -> String {
-        self.npu_preset.borrow().clone()
+        self.npu.preset.borrow().clone()
     }
 
     /// Chooses the NPU preset.
     pub fn set_npu_preset(&self, preset: &str) {
-        *self.npu_preset.borrow_mut() = preset.to_string();
+        *self.npu.preset.borrow_mut() = preset.to_string();
     }
 
     /// Runs the statements of `module` (the source of cell number `cell`) in the globals. Returns
@@ -207,9 +173,9 @@ impl Interpreter {
         self.cells.borrow_mut().clear();
         self.cells.borrow_mut().push(cell);
         self.functions.borrow_mut().clear();
-        self.kernel_frames.borrow_mut().clear();
-        self.fallback_warned.borrow_mut().clear();
-        self.schedules.borrow_mut().clear();
+        self.npu.kernel_frames.borrow_mut().clear();
+        self.npu.fallback_warned.borrow_mut().clear();
+        self.npu.schedules.borrow_mut().clear();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -265,12 +231,7 @@ impl Interpreter {
 
     /// Takes the schedules of the kernel calls simulated since the last call, in call order.
     pub fn take_schedules(&self) -> Vec<(String, Rc<crate::npu::Simulation>)> {
-        std::mem::take(&mut self.schedules.borrow_mut())
-    }
-
-    /// Takes the kernel runs recorded since the last call.
-    pub fn take_kernel_runs(&self) -> Vec<KernelRun> {
-        std::mem::take(&mut self.kernel_runs.borrow_mut())
+        std::mem::take(&mut self.npu.schedules.borrow_mut())
     }
 
     /// The cell whose code is running now.
@@ -343,7 +304,7 @@ impl Interpreter {
     /// Inside a kernel: remembers where evaluation is (the line of the next recorded op), and marks
     /// the start of a unit of work when an outermost `pypto.loop` body starts again.
     fn note_kernel_position(&self, span: Span) {
-        let mut frames = self.kernel_frames.borrow_mut();
+        let mut frames = self.npu.kernel_frames.borrow_mut();
         let Some(frame) = frames.last_mut() else { return };
         frame.statement = Some(span);
         if frame.unit_starts.contains(&span)

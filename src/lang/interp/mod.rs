@@ -34,7 +34,7 @@ mod value;
 
 pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
 pub use format::{format_float, repr, to_str};
-pub use interpreter::{Interpreter, KernelRun, Limits};
+pub use interpreter::{Interpreter, Limits};
 
 pub use scope::Scope;
 pub use value::{Function, Kernel, KernelStyle, Object, TensorObject, Value};

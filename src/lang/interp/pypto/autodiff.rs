@@ -162,12 +162,12 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
             }
         }
     };
-    let (npu_before, cpu_before) = interpreter.kernel_call_counts.get();
+    let (npu_before, cpu_before) = interpreter.npu.call_counts.get();
     let progress = |done, total| crate::lang::interp::progress::report_progress("check_gradient", done, total);
     let report =
         crate::autograd::gradcheck::check_gradient_with_progress(&evaluate, &inputs, &options, Some(&progress))
             .map_err(|error| interpreter.autograd_error(error, span))?;
-    let (npu_after, cpu_after) = interpreter.kernel_call_counts.get();
+    let (npu_after, cpu_after) = interpreter.npu.call_counts.get();
     let registered =
         matches!(&function, Value::Kernel(kernel) if interpreter.gradients.borrow().contains_key(&kernel.name));
     let sides = GradCheckSides {

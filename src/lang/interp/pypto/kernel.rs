@@ -1,6 +1,7 @@
 //! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, `run_kernel` (the one place
-//! a kernel is executed: the CPU reference path now, the NPU simulator later, with no change to user
-//! code), tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
+//! a kernel is executed: its body runs on the CPU reference path while its ops are recorded, then
+//! the record is compiled and run on the simulated NPU, whose values the caller receives),
+//! tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
 
 use std::rc::Rc;
 
@@ -8,7 +9,7 @@ use super::autodiff::{record_gradient_node, run_detached};
 use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
-use crate::lang::interp::interpreter::{Interpreter, KernelFrame, KernelRun};
+use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
@@ -60,7 +61,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 }
             }
             interpreter.set_vec_tiles(dims, bound.rest.last().map_or(span, |(_, last)| *last))?;
-            if let Some(frame) = interpreter.kernel_frames.borrow_mut().last_mut() {
+            if let Some(frame) = interpreter.npu.kernel_frames.borrow_mut().last_mut() {
                 frame.vec_tile_site = Some(interpreter.at(span));
             }
             Ok(Value::None)
@@ -79,8 +80,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 }
                 shapes[index] = [pair[0], pair[1]];
             }
-            if let Some(frame) = interpreter.kernel_frames.borrow_mut().last_mut() {
-                frame.run.cube_tile_shapes = Some(shapes);
+            if let Some(frame) = interpreter.npu.kernel_frames.borrow_mut().last_mut() {
+                frame.cube_tile_shapes = Some(shapes);
                 frame.cube_tile_site = Some(interpreter.at(span));
             }
             Ok(Value::None)
@@ -105,7 +106,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         _ => {
             let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
-            let mut frames = interpreter.kernel_frames.borrow_mut();
+            let mut frames = interpreter.npu.kernel_frames.borrow_mut();
             let Some(frame) = frames.last_mut() else {
                 return Err(interpreter.error(
                     ErrorKind::Value,
@@ -329,17 +330,10 @@ pub(crate) fn run_kernel_call(
     } else {
         Vec::new()
     };
-    let options = kernel
-        .pass_options
-        .iter()
-        .chain(&kernel.runtime_options)
-        .map(|(key, value)| format!("{key}={}", crate::lang::interp::format::repr(value)))
-        .collect();
-    let run = KernelRun { name: kernel.name.clone(), vec_tile_shapes: None, cube_tile_shapes: None, options, calls: 1 };
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
     }
-    if let Some(outer) = interpreter.kernel_frames.borrow_mut().last_mut() {
+    if let Some(outer) = interpreter.npu.kernel_frames.borrow_mut().last_mut() {
         outer.calls_kernels = true;
     }
     let unit_starts = if kernel.style == KernelStyle::Jit {
@@ -347,8 +341,9 @@ pub(crate) fn run_kernel_call(
     } else {
         Vec::new()
     };
-    interpreter.kernel_frames.borrow_mut().push(KernelFrame {
-        run,
+    interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
+        vec_tile_shapes: None,
+        cube_tile_shapes: None,
         dtype,
         saved: Vec::new(),
         ops: Vec::new(),
@@ -370,18 +365,11 @@ pub(crate) fn run_kernel_call(
         }
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
-    let frame = interpreter.kernel_frames.borrow_mut().pop();
+    let frame = interpreter.npu.kernel_frames.borrow_mut().pop();
     if let (Ok(_), Some(frame)) = (&result, &frame) {
         let call = (kernel.function.name.as_str(), interpreter.at(span));
         if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, call, span) {
             result = Err(error);
-        }
-    }
-    if let Some(frame) = &frame {
-        let mut runs = interpreter.kernel_runs.borrow_mut();
-        match runs.last_mut() {
-            Some(last) if KernelRun { calls: last.calls, ..frame.run.clone() } == *last => last.calls += 1,
-            _ => runs.push(frame.run.clone()),
         }
     }
     let mut outcome = None;

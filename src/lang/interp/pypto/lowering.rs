@@ -54,7 +54,7 @@ fn operand_of(value: &Value) -> Operand {
 impl Interpreter {
     /// Whether a kernel is running (ops are recorded only then).
     pub(crate) fn in_kernel(&self) -> bool {
-        !self.kernel_frames.borrow().is_empty()
+        !self.npu.kernel_frames.borrow().is_empty()
     }
 
     /// The operands of a call, for `record_op`.
@@ -71,9 +71,9 @@ impl Interpreter {
             Some(Value::Tensor(object)) => Some(object.get().tensor().clone()),
             _ => None,
         };
-        let statement = self.kernel_frames.borrow().last().and_then(|frame| frame.statement);
+        let statement = self.npu.kernel_frames.borrow().last().and_then(|frame| frame.statement);
         let line = statement.and_then(|span| self.line_of(span));
-        if let Some(frame) = self.kernel_frames.borrow_mut().last_mut() {
+        if let Some(frame) = self.npu.kernel_frames.borrow_mut().last_mut() {
             frame.ops.push(RecordedOp { name: name.to_string(), operands, result, line });
         }
     }

@@ -10,6 +10,7 @@ pub mod functions;
 pub mod kernel;
 pub mod lowering;
 pub mod methods;
+pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;
 pub mod options;
@@ -182,7 +183,7 @@ impl Interpreter {
     /// The configuration of the selected NPU preset.
     pub(crate) fn npu_config(&self, span: Span) -> Result<NpuConfig> {
         // A custom preset chosen by `pypto.npu.use({...})` or `--npu FILE.json`.
-        if let Some(custom) = self.custom_npu.borrow().as_ref().filter(|custom| custom.name == self.npu_preset()) {
+        if let Some(custom) = self.npu.custom.borrow().as_ref().filter(|custom| custom.name == self.npu_preset()) {
             return Ok(custom.clone());
         }
         NpuConfig::preset(&self.npu_preset()).map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))

@@ -75,8 +75,8 @@ fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) 
     WorkSettings {
         vec_buffers: depth("vec_nbuffer_setting").unwrap_or(2),
         cube_buffers: depth("cube_nbuffer_setting").unwrap_or(2),
-        vec_tile: frame.run.vec_tile_shapes.clone(),
-        cube_tiles: frame.run.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
+        vec_tile: frame.vec_tile_shapes.clone(),
+        cube_tiles: frame.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
         vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),
         cube_tile_line: frame.cube_tile_site.and_then(|site| interpreter.line_at(site)),
     }
@@ -110,7 +110,7 @@ pub(crate) fn work_of(
             let outputs = returned_tensors(result)?;
             let return_line =
                 frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
-            let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.run.vec_tile_shapes.clone());
+            let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.vec_tile_shapes.clone());
             let call = AutoCall {
                 name: &kernel.name,
                 ops: &frame.ops,
@@ -306,7 +306,7 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
                 return Ok(Outcome::Cpu(reason.to_string()));
             }
         };
-    interpreter.last_work.replace(Some(work.clone()));
+    interpreter.npu.last_work.replace(Some(work.clone()));
     let stores = work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(step.step, WorkStep::Store { .. }));
     if !stores {
         // A jit kernel that writes none of its outputs computes nothing anyone can see.
@@ -347,13 +347,13 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     };
     match attempt() {
         Ok((simulation, replaced)) => {
-            let (npu, cpu) = interpreter.kernel_call_counts.get();
-            interpreter.kernel_call_counts.set((npu + 1, cpu));
-            if interpreter.untraced_call.get() {
+            let (npu, cpu) = interpreter.npu.call_counts.get();
+            interpreter.npu.call_counts.set((npu + 1, cpu));
+            if interpreter.npu.untraced_call.get() {
                 return Ok(Outcome::Npu(simulation, replaced));
             }
             super::traces::record_trace(&call.kernel.name, &simulation);
-            let mut schedules = interpreter.schedules.borrow_mut();
+            let mut schedules = interpreter.npu.schedules.borrow_mut();
             // A training loop calls kernels many times: a cell keeps the first schedules only.
             if schedules.len() < MAX_SCHEDULES_PER_CELL {
                 schedules.push((call.kernel.name.clone(), simulation.clone()));
@@ -370,9 +370,9 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
 
 /// Warns (once per kernel and cell) that a kernel ran on the CPU reference path, and why.
 fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
-    let (npu, cpu) = interpreter.kernel_call_counts.get();
-    interpreter.kernel_call_counts.set((npu, cpu + 1));
-    if interpreter.fallback_warned.borrow_mut().insert(kernel.to_string()) {
+    let (npu, cpu) = interpreter.npu.call_counts.get();
+    interpreter.npu.call_counts.set((npu, cpu + 1));
+    if interpreter.npu.fallback_warned.borrow_mut().insert(kernel.to_string()) {
         interpreter.warn(
             "npu/cpu-fallback",
             format!("kernel '{kernel}' ran on the CPU reference path: {reason}"),

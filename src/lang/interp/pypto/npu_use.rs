@@ -25,7 +25,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             )
         })?;
         interpreter.set_npu_preset(&config.name);
-        *interpreter.custom_npu.borrow_mut() = Some(config);
+        *interpreter.npu.custom.borrow_mut() = Some(config);
         return Ok(Value::None);
     }
     let requested = match bound.required(0)? {
@@ -35,7 +35,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     match NpuConfig::preset(&requested) {
         Ok(config) => {
             interpreter.set_npu_preset(&config.name);
-            *interpreter.custom_npu.borrow_mut() = None;
+            *interpreter.npu.custom.borrow_mut() = None;
             Ok(Value::None)
         }
         Err(error) => Err(interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at).with_help(

@@ -75,7 +75,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     }
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
     // The sweep's own call gives the recorded work; the rows, not that call, are its traces.
-    interpreter.untraced_call.set(true);
+    interpreter.npu.untraced_call.set(true);
     let run = record(
         interpreter,
         &kernel,
@@ -84,7 +84,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
         "pypto.npu.sweep",
         span,
     );
-    interpreter.untraced_call.set(false);
+    interpreter.npu.untraced_call.set(false);
     let run = run?;
     let mut rows = Vec::with_capacity(shapes.len());
     let total = shapes.len();

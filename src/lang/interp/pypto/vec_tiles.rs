@@ -26,7 +26,7 @@ impl Interpreter {
     /// the tile is checked at once against f32, the default dtype.
     pub(crate) fn set_vec_tiles(&self, dims: Vec<usize>, span: Span) -> Result<()> {
         let site = self.at(span);
-        let mut frames = self.kernel_frames.borrow_mut();
+        let mut frames = self.npu.kernel_frames.borrow_mut();
         let Some(frame) = frames.last_mut() else {
             drop(frames);
             let granule = self.npu_config(span)?.ub_alignment as usize;
@@ -36,7 +36,7 @@ impl Interpreter {
             };
         };
         frame.vec_tile_history.push(VecTileSetting { from_op: frame.ops.len(), dims: dims.clone(), site });
-        frame.run.vec_tile_shapes = Some(dims);
+        frame.vec_tile_shapes = Some(dims);
         Ok(())
     }
 }

@@ -15,7 +15,7 @@ fn record(source: &str) -> (Rc<Interpreter>, Option<TileWork>) {
     if let Err(error) = interpreter.run_module(&parsed.module, 1) {
         panic!("the script failed: {}", error.message);
     }
-    let work = interpreter.last_work.borrow().clone();
+    let work = interpreter.npu.last_work.borrow().clone();
     if work.is_none() {
         let warnings = interpreter.take_warnings();
         eprintln!("{:?}", warnings.iter().map(|warning| warning.message.clone()).collect::<Vec<_>>());

@@ -1,0 +1,47 @@
+//! The simulated NPU's state in a session: the chip in use, the kernels running, and what their
+//! calls left for the cell to take (schedules, fallback notes). One per interpreter; each cell
+//! drains what its calls produced (`Interpreter::take_schedules`).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use crate::lang::interp::interpreter::KernelFrame;
+use crate::npu::{NpuConfig, Simulation};
+use crate::tile::TileWork;
+
+/// The NPU state of a session.
+pub(crate) struct NpuContext {
+    /// The kernels running now, innermost last (a kernel may call kernels).
+    pub kernel_frames: RefCell<Vec<KernelFrame>>,
+    /// The preset in use (`pypto.npu.use`).
+    pub preset: RefCell<String>,
+    /// A custom preset (`pypto.npu.use({...})`), in force while `preset` names it.
+    pub custom: RefCell<Option<NpuConfig>>,
+    /// The schedules of the kernel calls simulated since the last `take_schedules`.
+    pub schedules: RefCell<Vec<(String, Rc<Simulation>)>>,
+    /// Kernels already warned about falling back to the CPU (one warning per kernel).
+    pub fallback_warned: RefCell<HashSet<String>>,
+    /// Kernel calls that ran on the simulated NPU and on the CPU fallback (a gradient check's
+    /// report says where its analytic side ran).
+    pub call_counts: Cell<(u64, u64)>,
+    /// Set while a sweep makes its own call of the kernel: its rows are the traces to keep.
+    pub untraced_call: Cell<bool>,
+    /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
+    pub last_work: RefCell<Option<TileWork>>,
+}
+
+impl Default for NpuContext {
+    fn default() -> Self {
+        NpuContext {
+            kernel_frames: RefCell::new(Vec::new()),
+            preset: RefCell::new("Ascend910B2".to_string()),
+            custom: RefCell::new(None),
+            schedules: RefCell::new(Vec::new()),
+            fallback_warned: RefCell::new(HashSet::new()),
+            call_counts: Cell::new((0, 0)),
+            untraced_call: Cell::new(false),
+            last_work: RefCell::new(None),
+        }
+    }
+}
