@@ -80,72 +80,116 @@ pub struct NpuConfig {
 /// The names of the presets.
 pub const PRESET_NAMES: [&str; 3] = ["Ascend910B2", "Ascend910A", "teaching"];
 
-/// The preset table, one row per preset, every parameter (see docs/npu-model.md for sources).
-fn preset_table(name: &str) -> Option<NpuConfig> {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * 1024;
-    #[rustfmt::skip]
-    let row = match name {
-        //                arch                 cube vec  MHz     UB        L1        L0A      L0B      L0C       L2        gm→l1  gm→ub  l1→l0  l0c→gm l0c→ub ub→gm hbm    gm-lat loc-lat MAC   vec   vec-lat
-        "Ascend910B2" => ("Ascend910B2", Architecture::Split,   24, 48, 1800.0, 192 * KIB, 512 * KIB, 64 * KIB, 64 * KIB, 128 * KIB, 192 * MIB, 110.0, 110.0, 256.0, 86.0, 128.0, 86.0, 889.0, 128, 16, 4096, 256.0, 16),
-        "Ascend910A" =>  ("Ascend910A",  Architecture::Coupled, 32, 32, 1000.0, 256 * KIB, 1024 * KIB, 64 * KIB, 64 * KIB, 256 * KIB, 32 * MIB, 128.0, 128.0, 256.0, 64.0, 128.0, 64.0, 1200.0, 128, 16, 4096, 256.0, 16),
-        "teaching" =>    ("teaching",    Architecture::Coupled, 2, 2,   1000.0, 16 * KIB, 64 * KIB, 8 * KIB, 8 * KIB, 16 * KIB, MIB, 64.0, 64.0, 128.0, 64.0, 64.0, 64.0, 64.0, 64, 8, 4096, 256.0, 8),
-        _ => return None,
-    };
-    let (
-        name,
-        architecture,
-        cube_cores,
-        vector_cores,
-        clock_mhz,
-        ub,
-        l1,
-        l0a,
-        l0b,
-        l0c,
-        l2,
-        gm_to_l1,
-        gm_to_ub,
-        l1_to_l0,
-        l0c_to_gm,
-        l0c_to_ub,
-        ub_to_gm,
-        hbm,
-        gm_latency,
-        local_latency,
-        macs,
-        vector,
-        vector_latency,
-    ) = row;
-    Some(NpuConfig {
-        name: name.to_string(),
-        architecture,
-        cube_cores,
-        vector_cores,
-        clock_mhz,
-        ub_bytes: ub,
-        l1_bytes: l1,
-        l0a_bytes: l0a,
-        l0b_bytes: l0b,
-        l0c_bytes: l0c,
-        l2_bytes: l2,
-        gm_to_l1_bytes_per_cycle: gm_to_l1,
-        gm_to_ub_bytes_per_cycle: gm_to_ub,
-        l1_to_l0_bytes_per_cycle: l1_to_l0,
-        l0c_to_gm_bytes_per_cycle: l0c_to_gm,
-        l0c_to_ub_bytes_per_cycle: l0c_to_ub,
-        ub_to_gm_bytes_per_cycle: ub_to_gm,
-        hbm_bytes_per_cycle: hbm,
-        gm_startup_cycles: gm_latency,
-        local_startup_cycles: local_latency,
-        cube_macs_per_cycle: macs,
-        vector_bytes_per_cycle: vector,
-        vector_startup_cycles: vector_latency,
+const KIB: u64 = 1024;
+const MIB: u64 = 1024 * 1024;
+
+/// Ascend 910B2: split cores (24 AIC cube cores, 48 AIV vector cores), the default chip. Every parameter, one per line (docs/npu-model.md gives the sources).
+fn ascend_910b2() -> NpuConfig {
+    NpuConfig {
+        name: "Ascend910B2".to_string(),
+        architecture: Architecture::Split,
+        cube_cores: 24,
+        vector_cores: 48,
+        clock_mhz: 1800.0,
+        ub_bytes: 192 * KIB,
+        l1_bytes: 512 * KIB,
+        l0a_bytes: 64 * KIB,
+        l0b_bytes: 64 * KIB,
+        l0c_bytes: 128 * KIB,
+        l2_bytes: 192 * MIB,
+        gm_to_l1_bytes_per_cycle: 110.0,
+        gm_to_ub_bytes_per_cycle: 110.0,
+        l1_to_l0_bytes_per_cycle: 256.0,
+        l0c_to_gm_bytes_per_cycle: 86.0,
+        l0c_to_ub_bytes_per_cycle: 128.0,
+        ub_to_gm_bytes_per_cycle: 86.0,
+        hbm_bytes_per_cycle: 889.0,
+        gm_startup_cycles: 128,
+        local_startup_cycles: 16,
+        cube_macs_per_cycle: 4096,
+        vector_bytes_per_cycle: 256.0,
+        vector_startup_cycles: 16,
         ub_alignment: 32,
         l1_alignment: 32,
         l0ab_alignment: 512,
         l0c_alignment: 64,
-    })
+    }
+}
+
+/// Ascend 910A: 32 coupled cores (each with a cube and a vector unit). Every parameter, one per line (docs/npu-model.md gives the sources).
+fn ascend_910a() -> NpuConfig {
+    NpuConfig {
+        name: "Ascend910A".to_string(),
+        architecture: Architecture::Coupled,
+        cube_cores: 32,
+        vector_cores: 32,
+        clock_mhz: 1000.0,
+        ub_bytes: 256 * KIB,
+        l1_bytes: 1024 * KIB,
+        l0a_bytes: 64 * KIB,
+        l0b_bytes: 64 * KIB,
+        l0c_bytes: 256 * KIB,
+        l2_bytes: 32 * MIB,
+        gm_to_l1_bytes_per_cycle: 128.0,
+        gm_to_ub_bytes_per_cycle: 128.0,
+        l1_to_l0_bytes_per_cycle: 256.0,
+        l0c_to_gm_bytes_per_cycle: 64.0,
+        l0c_to_ub_bytes_per_cycle: 128.0,
+        ub_to_gm_bytes_per_cycle: 64.0,
+        hbm_bytes_per_cycle: 1200.0,
+        gm_startup_cycles: 128,
+        local_startup_cycles: 16,
+        cube_macs_per_cycle: 4096,
+        vector_bytes_per_cycle: 256.0,
+        vector_startup_cycles: 16,
+        ub_alignment: 32,
+        l1_alignment: 32,
+        l0ab_alignment: 512,
+        l0c_alignment: 64,
+    }
+}
+
+/// A small teaching chip: 2 coupled cores and 16 KiB of UB, so overflow lessons hit the limits. Every parameter, one per line (docs/npu-model.md gives the sources).
+fn teaching() -> NpuConfig {
+    NpuConfig {
+        name: "teaching".to_string(),
+        architecture: Architecture::Coupled,
+        cube_cores: 2,
+        vector_cores: 2,
+        clock_mhz: 1000.0,
+        ub_bytes: 16 * KIB,
+        l1_bytes: 64 * KIB,
+        l0a_bytes: 8 * KIB,
+        l0b_bytes: 8 * KIB,
+        l0c_bytes: 16 * KIB,
+        l2_bytes: MIB,
+        gm_to_l1_bytes_per_cycle: 64.0,
+        gm_to_ub_bytes_per_cycle: 64.0,
+        l1_to_l0_bytes_per_cycle: 128.0,
+        l0c_to_gm_bytes_per_cycle: 64.0,
+        l0c_to_ub_bytes_per_cycle: 64.0,
+        ub_to_gm_bytes_per_cycle: 64.0,
+        hbm_bytes_per_cycle: 64.0,
+        gm_startup_cycles: 64,
+        local_startup_cycles: 8,
+        cube_macs_per_cycle: 4096,
+        vector_bytes_per_cycle: 256.0,
+        vector_startup_cycles: 8,
+        ub_alignment: 32,
+        l1_alignment: 32,
+        l0ab_alignment: 512,
+        l0c_alignment: 64,
+    }
+}
+
+/// The preset of this exact name.
+fn preset_table(name: &str) -> Option<NpuConfig> {
+    match name {
+        "Ascend910B2" => Some(ascend_910b2()),
+        "Ascend910A" => Some(ascend_910a()),
+        "teaching" => Some(teaching()),
+        _ => None,
+    }
 }
 
 impl NpuConfig {
