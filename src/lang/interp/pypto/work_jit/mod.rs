@@ -6,72 +6,24 @@
 
 use std::collections::HashMap;
 
+mod independence;
+mod units;
+mod views;
+
+use independence::Access;
+use units::drop_dead_steps;
+pub(crate) use units::loop_body_starts;
+
 use super::lowering::{identity, RecordedOp};
 use super::work_compute::compute;
 use super::work_ops::{parse, step_reads, Arg, OpKind, UnitBuilder, Unsupported};
 use super::work_shapes::index_region;
-use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
-use crate::lang::syntax::Span;
 use crate::tensor::{BinaryOp, Tensor};
 use crate::tile::{
     GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep, WorkUnit,
 };
 
 type Identity = (usize, Vec<usize>);
-
-/// Where units of work start in `body`: the first statement of every `pypto.loop` body, nested or
-/// not (every iteration of every loop is work, as in pypto), and the statement after a nested
-/// loop (what an outer iteration does after its inner loop is not the inner loop's last iteration).
-pub(crate) fn loop_body_starts(body: &[Stmt]) -> Vec<Span> {
-    let mut starts = Vec::new();
-    for statement in body {
-        match &statement.kind {
-            StmtKind::For { iter, body, .. } if is_pypto_loop(iter) => {
-                starts.extend(body.first().map(|first| first.span));
-                starts.extend(loop_body_starts(body));
-                let mut statements = body.iter().peekable();
-                while let Some(inner) = statements.next() {
-                    let nested = matches!(&inner.kind, StmtKind::For { iter, .. } if is_pypto_loop(iter));
-                    if let (true, Some(next)) = (nested, statements.peek()) {
-                        starts.push(next.span);
-                    }
-                }
-            }
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::With { body, .. } => {
-                starts.extend(loop_body_starts(body))
-            }
-            StmtKind::If { body, orelse, .. } => {
-                starts.extend(loop_body_starts(body));
-                starts.extend(loop_body_starts(orelse));
-            }
-            _ => {}
-        }
-    }
-    starts
-}
-
-fn is_pypto_loop(iter: &crate::lang::syntax::ast::Expr) -> bool {
-    matches!(&iter.kind, ExprKind::Call { function, .. } if matches!(&function.kind, ExprKind::Attribute { attribute, .. } if attribute.name == "loop"))
-}
-
-/// One GM access of a unit, for the independence check.
-struct Access {
-    tensor: TensorId,
-    offsets: Vec<usize>,
-    shape: Vec<usize>,
-    unit: usize,
-    write: bool,
-    accumulate: bool,
-}
-
-fn overlaps(a: &Access, b: &Access) -> bool {
-    a.tensor == b.tensor
-        && a.offsets
-            .iter()
-            .zip(&a.shape)
-            .zip(b.offsets.iter().zip(&b.shape))
-            .all(|((&a0, &an), (&b0, &bn))| a0 < b0 + bn && b0 < a0 + an)
-}
 
 struct JitRecorder<'a> {
     ops: &'a [RecordedOp],
@@ -214,31 +166,6 @@ pub(crate) fn record_jit(
     recorder.check_independent()?;
     recorder.check_views()?;
     Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, views: recorder.views, units, settings })
-}
-
-/// Removes the steps whose results nothing stores (a view or a value the script computed and
-/// never wrote), as the pypto compiler does: they would only cost copies and vector time.
-fn drop_dead_steps(unit: &mut WorkUnit) {
-    let mut live = std::collections::HashSet::new();
-    let mut keep = vec![false; unit.steps.len()];
-    for (index, located) in unit.steps.iter().enumerate().rev() {
-        let output = match &located.step {
-            WorkStep::Store { .. } => None,
-            WorkStep::Load { output, .. }
-            | WorkStep::Unary { output, .. }
-            | WorkStep::Binary { output, .. }
-            | WorkStep::Clip { output, .. }
-            | WorkStep::Reduce { output, .. }
-            | WorkStep::Cast { output, .. }
-            | WorkStep::Matmul { output, .. } => Some(*output),
-        };
-        if output.is_none_or(|output| live.contains(&output)) {
-            keep[index] = true;
-            live.extend(step_reads(&located.step));
-        }
-    }
-    let mut flags = keep.into_iter();
-    unit.steps.retain(|_| flags.next().unwrap_or(true));
 }
 
 impl JitRecorder<'_> {
@@ -410,113 +337,6 @@ impl JitRecorder<'_> {
         Ok(())
     }
 
-    /// The tensor, offsets and extents to store a tile of `valid` extents through: the target
-    /// itself when the ranks agree, else a reshape view with a size-1 dim where the tile has a
-    /// size-1 dim the target lacks (the rightmost such dims first).
-    fn fit_rank(
-        &mut self,
-        tensor: TensorId,
-        valid: &[usize],
-        offsets: Vec<usize>,
-        extents: Vec<usize>,
-    ) -> Option<(TensorId, Vec<usize>, Vec<usize>)> {
-        if valid.len() == extents.len() {
-            return Some((tensor, offsets, extents));
-        }
-        if valid.len() < extents.len() {
-            return None;
-        }
-        let extra = valid.len() - extents.len();
-        let candidates: Vec<usize> = (0..valid.len()).rev().filter(|&dim| valid[dim] == 1).collect();
-        if candidates.len() < extra {
-            return None;
-        }
-        let mut inserted: Vec<usize> = candidates[..extra].to_vec();
-        inserted.sort_unstable();
-        let base_shape = self.tensors[tensor.0 as usize].shape.clone();
-        let (mut shape, mut view_offsets, mut view_extents) = (Vec::new(), Vec::new(), Vec::new());
-        let mut source = 0;
-        for dim in 0..valid.len() {
-            if inserted.contains(&dim) {
-                shape.push(1);
-                view_offsets.push(0);
-                view_extents.push(1);
-            } else {
-                shape.push(base_shape[source]);
-                view_offsets.push(offsets[source]);
-                view_extents.push(extents[source]);
-                source += 1;
-            }
-        }
-        let view_extents = view_extents.iter().zip(valid).map(|(&extent, &tile)| extent.min(tile)).collect();
-        Some((self.view_of(tensor, &shape, None), view_offsets, view_extents))
-    }
-
-    /// The GM tensor viewing `base` with `shape` (and `order`, for a transpose); one per layout.
-    fn view_of(&mut self, base: TensorId, shape: &[usize], order: Option<Vec<usize>>) -> TensorId {
-        // A view of a view is a view of the first base (a reshape of a reshape, or one transpose).
-        let (base, order) = match self.views.iter().find(|view| view.tensor == base) {
-            Some(GmView { base: root, order: None, .. }) => (*root, order),
-            _ => (base, order),
-        };
-        let known = self.views.iter().find(|view| {
-            view.base == base && view.order == order && self.tensors[view.tensor.0 as usize].shape == shape
-        });
-        if let Some(view) = known {
-            return view.tensor;
-        }
-        let source = &self.tensors[base.0 as usize];
-        let suffix = if order.is_some() { "transposed" } else { "reshaped" };
-        let tensor = GmTensor { name: format!("{}.{suffix}", source.name), shape: shape.to_vec(), dtype: source.dtype };
-        self.tensors.push(tensor);
-        let id = TensorId(self.tensors.len() as u32 - 1);
-        self.views.push(GmView { tensor: id, base, order });
-        id
-    }
-
-    /// A binary op with a `full`/`zeros`/`ones` operand of the result's shape takes it as a number.
-    fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
-        let fold = |arg: Arg| match &arg {
-            Arg::Tensor(tensor) if tensor.shape() == result.shape() => {
-                self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
-            }
-            _ => arg,
-        };
-        match kind {
-            OpKind::Binary { op, lhs, rhs } => OpKind::Binary { op, lhs: fold(lhs), rhs: fold(rhs) },
-            other => other,
-        }
-    }
-
-    /// A view and its base are one memory: the accesses of units are checked per tensor, so a
-    /// tensor written through one name may not be read or written through another, and a
-    /// transposed view (a strided read) is never written.
-    fn check_views(&self) -> Result<(), Unsupported> {
-        for view in &self.views {
-            let touched = |tensor: TensorId, write: bool| {
-                self.accesses.iter().any(|access| access.tensor == tensor && (access.write || !write))
-            };
-            let name = &self.tensors[view.base.0 as usize].name;
-            if view.order.is_some() && (touched(view.tensor, true) || touched(view.base, true)) {
-                return Err(Unsupported::new(
-                    format!("writing `{name}`, which the kernel also reads transposed"),
-                    None,
-                ));
-            }
-            let related = self.views.iter().filter(|other| other.base == view.base).map(|other| other.tensor);
-            let names: Vec<TensorId> = std::iter::once(view.base).chain(related).collect();
-            let writers = names.iter().filter(|&&tensor| touched(tensor, true)).count();
-            let users = names.iter().filter(|&&tensor| touched(tensor, false)).count();
-            if writers > 0 && users > 1 {
-                return Err(Unsupported::new(
-                    format!("`{name}` written through one shape and used through another (write one shape)"),
-                    None,
-                ));
-            }
-        }
-        Ok(())
-    }
-
     /// `out[r] = out[r] + t` (or `t + out[r]`), where `out[r]` was loaded in this unit for this
     /// add only: the load and the add are dropped and `t` is stored with `accumulate` (the NPU's
     /// atomic add), so units that add into the same region stay independent.
@@ -557,40 +377,5 @@ impl JitRecorder<'_> {
         }
         self.memo.retain(|_, value| *value != loaded && *value != input);
         Some(addend)
-    }
-
-    /// Units run in any order on any core: a unit may not read what another unit writes, nor read
-    /// back what it wrote itself (the copy out and a later copy in are not ordered).
-    fn check_independent(&self) -> Result<(), Unsupported> {
-        let written: std::collections::HashSet<TensorId> =
-            self.accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
-        for (position, read) in
-            self.accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor))
-        {
-            let clash = self.accesses.iter().enumerate().find(|(other, write)| {
-                write.write && overlaps(read, write) && (write.unit != read.unit || *other < position)
-            });
-            if let Some((_, write)) = clash {
-                let name = &self.tensors[read.tensor.0 as usize].name;
-                return Err(Unsupported::new(
-                    format!("iteration {} reads a region of `{name}` that iteration {} writes", read.unit, write.unit),
-                    None,
-                ));
-            }
-        }
-        // Two units writing the same elements race, unless both add into them.
-        let writes: Vec<&Access> = self.accesses.iter().filter(|access| access.write).collect();
-        for (position, first) in writes.iter().enumerate() {
-            if let Some(second) = writes[position + 1..].iter().find(|second| {
-                second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)
-            }) {
-                let name = &self.tensors[first.tensor.0 as usize].name;
-                return Err(Unsupported::new(
-                    format!("iterations {} and {} write the same region of `{name}`", first.unit, second.unit),
-                    None,
-                ));
-            }
-        }
-        Ok(())
     }
 }

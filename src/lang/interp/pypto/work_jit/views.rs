@@ -1,0 +1,118 @@
+//! GM views in a jit kernel's work: `reshape`/`transpose` of a tensor in GM, a tile stored
+//! through a reshape of its output (more tile dims than the output has), and `full`/`zeros`/`ones`
+//! operands folded into the ops that use them.
+
+use super::JitRecorder;
+use crate::lang::interp::pypto::lowering::identity;
+use crate::lang::interp::pypto::work_ops::{Arg, OpKind, Unsupported};
+use crate::tensor::Tensor;
+use crate::tile::{GmTensor, GmView, TensorId};
+
+impl JitRecorder<'_> {
+    /// The tensor, offsets and extents to store a tile of `valid` extents through: the target
+    /// itself when the ranks agree, else a reshape view with a size-1 dim where the tile has a
+    /// size-1 dim the target lacks (the rightmost such dims first).
+    pub(super) fn fit_rank(
+        &mut self,
+        tensor: TensorId,
+        valid: &[usize],
+        offsets: Vec<usize>,
+        extents: Vec<usize>,
+    ) -> Option<(TensorId, Vec<usize>, Vec<usize>)> {
+        if valid.len() == extents.len() {
+            return Some((tensor, offsets, extents));
+        }
+        if valid.len() < extents.len() {
+            return None;
+        }
+        let extra = valid.len() - extents.len();
+        let candidates: Vec<usize> = (0..valid.len()).rev().filter(|&dim| valid[dim] == 1).collect();
+        if candidates.len() < extra {
+            return None;
+        }
+        let mut inserted: Vec<usize> = candidates[..extra].to_vec();
+        inserted.sort_unstable();
+        let base_shape = self.tensors[tensor.0 as usize].shape.clone();
+        let (mut shape, mut view_offsets, mut view_extents) = (Vec::new(), Vec::new(), Vec::new());
+        let mut source = 0;
+        for dim in 0..valid.len() {
+            if inserted.contains(&dim) {
+                shape.push(1);
+                view_offsets.push(0);
+                view_extents.push(1);
+            } else {
+                shape.push(base_shape[source]);
+                view_offsets.push(offsets[source]);
+                view_extents.push(extents[source]);
+                source += 1;
+            }
+        }
+        let view_extents = view_extents.iter().zip(valid).map(|(&extent, &tile)| extent.min(tile)).collect();
+        Some((self.view_of(tensor, &shape, None), view_offsets, view_extents))
+    }
+
+    /// The GM tensor viewing `base` with `shape` (and `order`, for a transpose); one per layout.
+    pub(super) fn view_of(&mut self, base: TensorId, shape: &[usize], order: Option<Vec<usize>>) -> TensorId {
+        // A view of a view is a view of the first base (a reshape of a reshape, or one transpose).
+        let (base, order) = match self.views.iter().find(|view| view.tensor == base) {
+            Some(GmView { base: root, order: None, .. }) => (*root, order),
+            _ => (base, order),
+        };
+        let known = self.views.iter().find(|view| {
+            view.base == base && view.order == order && self.tensors[view.tensor.0 as usize].shape == shape
+        });
+        if let Some(view) = known {
+            return view.tensor;
+        }
+        let source = &self.tensors[base.0 as usize];
+        let suffix = if order.is_some() { "transposed" } else { "reshaped" };
+        let tensor = GmTensor { name: format!("{}.{suffix}", source.name), shape: shape.to_vec(), dtype: source.dtype };
+        self.tensors.push(tensor);
+        let id = TensorId(self.tensors.len() as u32 - 1);
+        self.views.push(GmView { tensor: id, base, order });
+        id
+    }
+
+    /// A binary op with a `full`/`zeros`/`ones` operand of the result's shape takes it as a number.
+    pub(super) fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
+        let fold = |arg: Arg| match &arg {
+            Arg::Tensor(tensor) if tensor.shape() == result.shape() => {
+                self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
+            }
+            _ => arg,
+        };
+        match kind {
+            OpKind::Binary { op, lhs, rhs } => OpKind::Binary { op, lhs: fold(lhs), rhs: fold(rhs) },
+            other => other,
+        }
+    }
+
+    /// A view and its base are one memory: the accesses of units are checked per tensor, so a
+    /// tensor written through one name may not be read or written through another, and a
+    /// transposed view (a strided read) is never written.
+    pub(super) fn check_views(&self) -> Result<(), Unsupported> {
+        for view in &self.views {
+            let touched = |tensor: TensorId, write: bool| {
+                self.accesses.iter().any(|access| access.tensor == tensor && (access.write || !write))
+            };
+            let name = &self.tensors[view.base.0 as usize].name;
+            if view.order.is_some() && (touched(view.tensor, true) || touched(view.base, true)) {
+                return Err(Unsupported::new(
+                    format!("writing `{name}`, which the kernel also reads transposed"),
+                    None,
+                ));
+            }
+            let related = self.views.iter().filter(|other| other.base == view.base).map(|other| other.tensor);
+            let names: Vec<TensorId> = std::iter::once(view.base).chain(related).collect();
+            let writers = names.iter().filter(|&&tensor| touched(tensor, true)).count();
+            let users = names.iter().filter(|&&tensor| touched(tensor, false)).count();
+            if writers > 0 && users > 1 {
+                return Err(Unsupported::new(
+                    format!("`{name}` written through one shape and used through another (write one shape)"),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
