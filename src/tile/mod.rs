@@ -23,7 +23,7 @@ pub use program::{
     Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
     TileProgram,
 };
-pub use schedule::{assign, estimated_cycles};
+pub use schedule::{assign, assign_grouped, estimated_cycles};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
 pub use work::{
     lower_work, GmView, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,

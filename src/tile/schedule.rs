@@ -40,11 +40,22 @@ pub fn estimated_cycles(work: &TileWork, unit: &WorkUnit) -> u64 {
 /// the core with the least work so far (the lowest index on a tie). Returns the task indices of
 /// every core that got any, in program order.
 pub fn assign(costs: &[u64], cores: usize) -> Vec<Vec<usize>> {
+    assign_grouped(costs, &vec![None; costs.len()], cores)
+}
+
+/// Like [`assign`], but the tasks of one group (`groups[task]`, e.g. the tasks that read and write
+/// one ordered workspace) all go to the core its first task got, so they run there in program order.
+pub fn assign_grouped(costs: &[u64], groups: &[Option<usize>], cores: usize) -> Vec<Vec<usize>> {
     let cores = cores.max(1).min(costs.len().max(1));
     let mut load = vec![0u64; cores];
     let mut tasks = vec![Vec::new(); cores];
+    let mut group_cores: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for (task, &cost) in costs.iter().enumerate() {
-        let core = (0..cores).min_by_key(|&core| (load[core], core)).unwrap_or(0);
+        let least = (0..cores).min_by_key(|&core| (load[core], core)).unwrap_or(0);
+        let core = match groups.get(task).copied().flatten() {
+            Some(group) => *group_cores.entry(group).or_insert(least),
+            None => least,
+        };
         load[core] += cost.max(1);
         tasks[core].push(task);
     }
@@ -55,6 +66,17 @@ pub fn assign(costs: &[u64], cores: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_stays_on_the_core_of_its_first_task() {
+        let groups = [Some(7), None, Some(7), None, Some(7)];
+        let assigned = assign_grouped(&[10; 5], &groups, 4);
+        let core_of = |task: usize| assigned.iter().position(|list| list.contains(&task)).unwrap();
+        assert_eq!(core_of(0), core_of(2));
+        assert_eq!(core_of(0), core_of(4));
+        assert_ne!(core_of(1), core_of(0), "ungrouped tasks still spread");
+        assert!(assigned.iter().all(|list| list.windows(2).all(|pair| pair[0] < pair[1])), "program order");
+    }
 
     #[test]
     fn equal_tasks_spread_one_per_core() {

@@ -158,6 +158,9 @@ pub struct TileWork {
     pub tensors: Vec<GmTensor>,
     /// The tensors that view another's memory (no view: every tensor has its own).
     pub views: Vec<GmView>,
+    /// Workspaces that units read and write in program order (a kernel's own tensors carried
+    /// across loop iterations): the tasks touching one run on one core, in program order.
+    pub ordered: Vec<TensorId>,
     /// The units, in loop order.
     pub units: Vec<WorkUnit>,
     /// Tile settings.

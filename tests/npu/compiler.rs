@@ -36,6 +36,7 @@ fn gemm_work(size: usize, units: Vec<WorkUnit>) -> TileWork {
     TileWork {
         name: "gemm".into(),
         views: Vec::new(),
+        ordered: Vec::new(),
         tensors: vec![
             tensor("a", &[size, size], DType::F16),
             tensor("b", &[size, size], DType::F16),
@@ -285,6 +286,7 @@ mod chains {
             let work = TileWork {
                 name: "chain".into(),
                 views: Vec::new(),
+            ordered: Vec::new(),
                 tensors: vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32), tensor("out", &shape, DType::F32)],
                 units: vec![unit.unit],
                 // One buffer copy: a core's tasks then run one after another in UB, so the buffers
@@ -328,6 +330,7 @@ mod stages {
         TileWork {
             name: "k".into(),
             views: Vec::new(),
+            ordered: Vec::new(),
             tensors: vec![tensor("x", shape, DType::F32), tensor("out", shape, DType::F32)],
             units,
             settings,

@@ -170,3 +170,35 @@ fn the_vec_tile_alignment_is_checked_in_the_dtype_of_the_tensors_it_tiles() {
     assert!(error.message.contains("not 32-byte aligned for DT_BF16"), "{}", error.message);
     assert_eq!(error.line, 3, "the error points at the tile shape line");
 }
+
+#[test]
+fn a_kernel_local_tensor_carried_across_iterations_is_an_ordered_workspace() {
+    // `running` and `acc` are the kernel's own tensors, read and written by every iteration: they
+    // live in GM workspaces whose tasks run on one core in program order (a running sum of blocks,
+    // and a split-K matmul accumulated in f32).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def block_sum(stacked, total):\n    pt.set_vec_tile_shapes(8, 64)\n    running = pt.zeros([8, 64])\n\
+         \x20   for blk in pt.loop(6):\n\
+         \x20       tile = pt.view(stacked, [8, 64], [blk * 8, 0])\n        running[:] = running + tile\n\
+         \x20   total[:] = running * 2.0\n\
+         @pt.frontend.jit\n\
+         def split_k(a, b, c):\n    pt.set_cube_tile_shapes([32, 32], [64, 64], [64, 64])\n    pt.set_vec_tile_shapes(16, 64)\n\
+         \x20   acc = pt.zeros([32, 64])\n\
+         \x20   for kb in pt.loop(4):\n\
+         \x20       a_blk = pt.view(a, [32, 64], [0, kb * 64])\n        b_blk = pt.view(b, [64, 64], [kb * 64, 0])\n\
+         \x20       acc[:] = acc + pt.matmul(a_blk, b_blk, pt.DT_FP32)\n\
+         \x20   c[:] = acc + pt.full([32, 64], 0.25)\n\
+         stacked = pt.rand([48, 64], seed=13)\ntotal = pt.zeros([8, 64])\nblock_sum(stacked, total)\n\
+         a = pt.cast(pt.randn([32, 256], seed=14), pt.DT_FP16)\nb = pt.cast(pt.randn([256, 64], seed=15) / 16.0, pt.DT_FP16)\n\
+         c = pt.zeros([32, 64])\nsplit_k(a, b, c)\n\
+         print(pt.amax(pt.abs(total - pt.reshape(stacked, [6, 8, 64]).sum(dim=0) * 2.0)).item())\n\
+         print(pt.amax(pt.abs(c - (pt.matmul(a, b, pt.DT_FP32) + 0.25))).item())\n",
+    );
+    let errors: Vec<f64> = stdout.lines().map(|line| line.trim().parse().unwrap()).collect();
+    assert!(errors[0] <= 1e-5, "{stdout}");
+    assert!(errors[1] <= 1e-4, "{stdout}");
+}

@@ -191,6 +191,7 @@ mod tests {
         TileWork {
             name: "k".into(),
             views: Vec::new(),
+            ordered: Vec::new(),
             tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
             units: vec![WorkUnit { values: vec![value; values], steps, vec_tile: None }],
             settings: WorkSettings { vec_buffers: 1, ..WorkSettings::default() },

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use super::builder::TileError;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
-use super::schedule::{assign, estimated_cycles};
+use super::schedule::{assign_grouped, estimated_cycles};
 use super::work::{LoweringTarget, TileWork, WorkStep};
 use crate::tensor::DType;
 use analysis::{analyse, operand_shape, UnitFacts};
@@ -113,6 +113,43 @@ fn plan_handoffs(
 /// Lowers `work` to one tile program per core used on `target`.
 /// Lowers `work` with separate slots for copied and computed UB tiles, or `in_place` with shared ones
 /// (see `unit`).
+/// The ordered workspaces each task touches, joined into groups: workspaces one task touches
+/// together are one group (flash attention's running max, sum and output), and every task of a
+/// group runs on one core, in program order. `None` for a task that touches none.
+fn ordered_groups(work: &TileWork) -> Vec<Option<usize>> {
+    let touched = |index: usize| -> Vec<usize> {
+        let mut found: Vec<usize> = work.units[index]
+            .steps
+            .iter()
+            .filter_map(|located| match &located.step {
+                WorkStep::Load { region, .. } | WorkStep::Store { region, .. } => {
+                    work.ordered.iter().position(|tensor| *tensor == region.tensor)
+                }
+                _ => None,
+            })
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    };
+    let mut parent: Vec<usize> = (0..work.ordered.len()).collect();
+    fn root(parent: &mut [usize], mut node: usize) -> usize {
+        while parent[node] != node {
+            parent[node] = parent[parent[node]];
+            node = parent[node];
+        }
+        node
+    }
+    let per_task: Vec<Vec<usize>> = (0..work.units.len()).map(touched).collect();
+    for workspaces in &per_task {
+        for pair in workspaces.windows(2) {
+            let (first, second) = (root(&mut parent, pair[0]), root(&mut parent, pair[1]));
+            parent[second] = first;
+        }
+    }
+    per_task.iter().map(|workspaces| workspaces.first().map(|&first| root(&mut parent, first))).collect()
+}
+
 pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: bool) -> Result<KernelPlan, TileError> {
     check_settings(work)?;
     let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
@@ -125,10 +162,12 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: boo
     } else {
         vec![(Side::Coupled, target.vector_cores.min(target.cube_cores), (0..work.units.len()).collect())]
     };
+    let task_groups = ordered_groups(work);
     let mut programs = Vec::new();
     for (side, cores, units) in sides {
         let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
-        for assigned in assign(&costs, cores) {
+        let groups: Vec<Option<usize>> = units.iter().map(|&index| task_groups[index]).collect();
+        for assigned in assign_grouped(&costs, &groups, cores) {
             let mut state = CoreState::new(work, side, in_place);
             for position in assigned {
                 let index = units[position];

@@ -155,7 +155,7 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
         }
     }
     let units: Vec<WorkUnit> = units;
-    Ok(TileWork { name: call.name.to_string(), tensors, views: Vec::new(), units, settings })
+    Ok(TileWork { name: call.name.to_string(), tensors, views: Vec::new(), ordered: Vec::new(), units, settings })
 }
 
 /// The tile each unit computes of an output of tile form `shape`: the vec tile (right-aligned,

@@ -253,7 +253,8 @@ pub(crate) fn parse(op: &RecordedOp) -> Result<OpKind, Unsupported> {
             order.swap(first, second);
             OpKind::Transpose { x, order }
         }
-        "zeros" | "zeros_like" => OpKind::Fill { value: 0.0 },
+        // `pypto.tensor(shape, dtype)` allocates a zeroed tensor, as `zeros` does.
+        "zeros" | "zeros_like" | "tensor" => OpKind::Fill { value: 0.0 },
         "ones" | "ones_like" => OpKind::Fill { value: 1.0 },
         "full" => {
             let value = other_at(op, 1, "value")

@@ -28,12 +28,15 @@ impl JitRecorder<'_> {
     /// Units run in any order on any core: a unit may not read what another unit writes, nor read
     /// back what it wrote itself (the copy out and a later copy in are not ordered).
     pub(super) fn check_independent(&self) -> Result<(), Unsupported> {
+        // The kernel's own workspaces are ordered: their tasks run on one core in program order.
+        let accesses: Vec<&Access> =
+            self.accesses.iter().filter(|access| !self.ordered.contains(&access.tensor)).collect();
         let written: std::collections::HashSet<TensorId> =
-            self.accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
+            accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
         for (position, read) in
-            self.accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor))
+            accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor))
         {
-            let clash = self.accesses.iter().enumerate().find(|(other, write)| {
+            let clash = accesses.iter().enumerate().find(|(other, write)| {
                 write.write && overlaps(read, write) && (write.unit != read.unit || *other < position)
             });
             if let Some((_, write)) = clash {
@@ -45,7 +48,7 @@ impl JitRecorder<'_> {
             }
         }
         // Two units writing the same elements race, unless both add into them.
-        let writes: Vec<&Access> = self.accesses.iter().filter(|access| access.write).collect();
+        let writes: Vec<&&Access> = accesses.iter().filter(|access| access.write).collect();
         for (position, first) in writes.iter().enumerate() {
             if let Some(second) = writes[position + 1..].iter().find(|second| {
                 second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)

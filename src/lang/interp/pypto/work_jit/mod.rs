@@ -42,6 +42,8 @@ struct JitRecorder<'a> {
     constants: HashMap<Identity, f64>,
     /// The vec tile in force (a kernel that sets several: each unit keeps the one it ran under).
     vec_tile: Option<Vec<usize>>,
+    /// The kernel's own tensors that it writes (GM workspaces read and written in program order).
+    ordered: Vec<TensorId>,
 }
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
@@ -66,6 +68,7 @@ pub(crate) fn record_jit(
         views: Vec::new(),
         constants: HashMap::new(),
         vec_tile: None,
+        ordered: Vec::new(),
     };
     let dtypes = arguments
         .iter()
@@ -165,7 +168,14 @@ pub(crate) fn record_jit(
     recorder.finish(&mut builder, &mut units);
     recorder.check_independent()?;
     recorder.check_views()?;
-    Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, views: recorder.views, units, settings })
+    Ok(TileWork {
+        name: name.to_string(),
+        tensors: recorder.tensors,
+        views: recorder.views,
+        ordered: recorder.ordered,
+        units,
+        settings,
+    })
 }
 
 impl JitRecorder<'_> {
@@ -314,9 +324,12 @@ impl JitRecorder<'_> {
         shape: Vec<usize>,
         line: Option<u32>,
     ) -> Result<(), Unsupported> {
-        let tensor = self
-            .gm_of(target)
-            .ok_or_else(|| Unsupported::new("writing into a tensor that is not a kernel argument", line))?;
+        let tensor = match self.gm_of(target) {
+            Some(tensor) => tensor,
+            None => self.local_workspace(target, line)?,
+        };
+        // A later read of the target in this unit sees what is stored now, not an earlier load.
+        self.memo.remove(&identity(target));
         let tile = builder.tile(input).clone();
         let (tensor, offsets, shape) = match self.fit_rank(tensor, &tile.valid_shape, offsets, shape) {
             Some(fitted) => fitted,
@@ -341,6 +354,10 @@ impl JitRecorder<'_> {
     /// add only: the load and the add are dropped and `t` is stored with `accumulate` (the NPU's
     /// atomic add), so units that add into the same region stay independent.
     fn read_modify_write(&mut self, builder: &mut UnitBuilder, input: ValueId, region: &GmRegion) -> Option<ValueId> {
+        // A kernel's own tensor is read back in later iterations: its adds stay ordered, not atomic.
+        if self.ordered.contains(&region.tensor) {
+            return None;
+        }
         let steps = &builder.unit.steps;
         let add = steps.iter().position(
             |step| matches!(step.step, WorkStep::Binary { op: BinaryOp::Add, output, .. } if output == input),

@@ -73,6 +73,29 @@ impl JitRecorder<'_> {
         id
     }
 
+    /// The GM workspace of a tensor the kernel made (`pypto.tensor`, `zeros`) and now writes: a
+    /// zero-initialised tensor of the plan that later reads load, in program order. A tensor made
+    /// with another value cannot start as a zeroed workspace.
+    pub(super) fn local_workspace(&mut self, target: &Tensor, line: Option<u32>) -> Result<TensorId, Unsupported> {
+        match self.constants.get(&identity(target)) {
+            Some(&0.0) => {}
+            Some(_) => {
+                return Err(Unsupported::new(
+                    "writing into a `full`/`ones` tensor made in the kernel (make it with `pypto.tensor` or `zeros`)",
+                    line,
+                ))
+            }
+            None => return Err(Unsupported::new("writing into a tensor that is not a kernel argument", line)),
+        }
+        self.constants.remove(&identity(target));
+        let name = format!("local{}", self.ordered.len());
+        self.tensors.push(GmTensor { name, shape: target.shape().to_vec(), dtype: target.dtype() });
+        let id = TensorId(self.tensors.len() as u32 - 1);
+        self.gm.insert(identity(target), id);
+        self.ordered.push(id);
+        Ok(id)
+    }
+
     /// A binary op with a `full`/`zeros`/`ones` operand of the result's shape takes it as a number.
     pub(super) fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
         let fold = |arg: Arg| match &arg {
