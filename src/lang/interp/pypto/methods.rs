@@ -144,10 +144,10 @@ impl Interpreter {
                     let candidates = self.tensors_without_grad(own_name.as_deref());
                     let help = match candidates.first() {
                         Some(first) => format!(
-                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.tensor(…, requires_grad=True)",
+                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.as_tensor(…, requires_grad=True)",
                             candidates.join(", ")
                         ),
-                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.tensor(data, requires_grad=True)".to_string(),
+                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.as_tensor(data, requires_grad=True)".to_string(),
                     };
                     return Err(self
                         .error(ErrorKind::BackwardWithoutGrad, format!("backward: {who} does not require grad: no tensor it was computed from has requires_grad=True"), span)

@@ -78,6 +78,10 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "ones_like" => {
             recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
+        // Recorded as `tensor`: to a kernel's work both make a tensor that no op computed.
+        "as_tensor" => {
+            recorded(interpreter, "tensor", arguments, |arguments| creation::call(interpreter, short, arguments, span))
+        }
         "schedule" => schedule::call(interpreter, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
         "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
