@@ -130,7 +130,7 @@ fn errors_in_functions_of_earlier_cells_point_into_those_cells() {
 #[test]
 fn displays_carry_tensor_statistics_and_serialise() {
     let mut session = Session::new();
-    let result = session.run_cell("import pypto as pt\npt.tensor([[1.0, -2.0], [3.0, 6.0]])");
+    let result = session.run_cell("import pypto as pt\npt.as_tensor([[1.0, -2.0], [3.0, 6.0]])");
     let Some(Display::Tensor(tensor)) = result.displays.first() else {
         panic!("a tensor display, got {:?}", result.displays)
     };

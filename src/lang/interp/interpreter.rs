@@ -129,6 +129,8 @@ pub struct Interpreter {
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
     /// A custom NPU preset (`pypto.npu.use({...})`), in force while `npu_preset` names it.
     pub(crate) custom_npu: RefCell<Option<crate::npu::NpuConfig>>,
+    /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
+    pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
     /// `--timeout`; the page stops a runaway cell by terminating its worker).
     #[cfg(not(target_arch = "wasm32"))]
@@ -164,6 +166,7 @@ impl Interpreter {
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
             custom_npu: RefCell::new(None),
+            pypto_loops: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
         })

@@ -1,6 +1,6 @@
 //! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, `run_kernel` (the one place
 //! a kernel is executed: the CPU reference path now, the NPU simulator later, with no change to user
-//! code), tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
+//! code), tile-shape settings (validated and recorded), `save_for_backward` (`pypto.loop` is in `loops`).
 
 use std::rc::Rc;
 
@@ -85,24 +85,6 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             Ok(Value::None)
         }
-        "loop" => {
-            let bound = interpreter.bind(
-                "pypto.loop",
-                &["start", "stop", "step", "name", "idx_name"],
-                arguments,
-                false,
-                span,
-            )?;
-            let (start, stop) = match bound.optional(1) {
-                None => (0, bound.int(0, None)?),
-                Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
-            };
-            let step = bound.int(2, Some(1))?;
-            if step == 0 {
-                return Err(interpreter.error(ErrorKind::Value, "pypto.loop: step must not be zero", bound.span_of(2)));
-            }
-            Ok(Value::Range(start, stop, step))
-        }
         _ => {
             let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
             let mut frames = interpreter.kernel_frames.borrow_mut();
@@ -129,7 +111,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 }
 
 impl Interpreter {
-    fn options(
+    /// Validates a `pass_options`/`runtime_options` dict against its table (warnings for unknown
+    /// and not-modelled keys).
+    pub(crate) fn options(
         &self,
         value: Option<&Value>,
         what: &str,
