@@ -239,5 +239,23 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
         }
         next = end;
     }
+    // pypto's split measures each remainder from `start`, not from where the last pass stopped: when
+    // `stop - start` is not a multiple of `step` the last index is never visited. Same here, said.
+    let visited: i64 = pairs
+        .iter()
+        .filter_map(|pair| match pair {
+            Value::Tuple(items) => items.get(1).and_then(Value::as_int),
+            _ => None,
+        })
+        .sum();
+    let expected = if stop > start { (stop - start + step - 1) / step } else { 0 };
+    if visited < expected {
+        interpreter.warn(
+            "lang/loop-unroll-skips",
+            format!("pypto.loop_unroll({start}, {stop}, {step}) visits {visited} of the {expected} indices of range({start}, {stop}, {step}), as pypto's split does"),
+            span,
+            Some(format!("make stop - start a multiple of step ({step}), or use pypto.loop")),
+        );
+    }
     Ok(Value::list(pairs))
 }
