@@ -281,3 +281,13 @@ fn npuarch_names_the_architecture_of_the_selected_preset() {
     run(&mut session, "pypto.npu.use(\"teaching\")");
     assert_eq!(stdout(&mut session, "print(repr(pypto.platform.npuarch))"), "''");
 }
+
+#[test]
+fn unrolled_chunks_and_clones_inside_a_jit_kernel_run_on_the_npu() {
+    let mut session = Session::new();
+    let code = "import pypto\n@pypto.frontend.jit\ndef k(x, out):\n    pypto.set_vec_tile_shapes(8, 32)\n    for off, n in pypto.loop_unroll(0, 10, 1, unroll_list=[4]):\n        t = pypto.view(x, [4, 32], [off, 0], valid_shape=[n, 32])\n        c = t.clone()\n        pypto.assemble(pypto.clone(c) * 2.0, [off, 0], out)\nx = pypto.arange(320).reshape([10, 32])\nout = pypto.tensor([10, 32])\nk(x, out)\nprint(out[9, 31].item(), out[5, 0].item(), out[8, 1].item())";
+    let result = run(&mut session, code);
+    no_fallback(&result);
+    // Chunks (0, 4), (4, 4), (8, 1), (9, 1) cover the 10 rows once: out = 2 x.
+    assert_eq!(result.stdout.trim(), "638.0 320.0 514.0");
+}
