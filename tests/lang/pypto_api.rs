@@ -291,3 +291,14 @@ fn unrolled_chunks_and_clones_inside_a_jit_kernel_run_on_the_npu() {
     // Chunks (0, 4), (4, 4), (8, 1), (9, 1) cover the 10 rows once: out = 2 x.
     assert_eq!(result.stdout.trim(), "638.0 320.0 514.0");
 }
+
+#[test]
+fn tile_shape_getters_read_the_kernels_settings() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto");
+    assert_eq!(stdout(&mut session, "print(pypto.get_vec_tile_shapes(), pypto.get_cube_tile_shapes())"), "[] []");
+    let code = "@pypto.frontend.jit\ndef k(a, b, out1, out2):\n    pypto.set_vec_tile_shapes(1, 8)\n    print(pypto.get_vec_tile_shapes())\n    out1.move(pypto.add(a, b))\n    pypto.set_vec_tile_shapes(2, 16)\n    print(pypto.get_vec_tile_shapes())\n    out2.move(pypto.add(a, b))\na = pypto.ones([2, 16])\nb = pypto.ones([2, 16])\no1 = pypto.tensor([2, 16])\no2 = pypto.tensor([2, 16])\nk(a, b, o1, o2)\nprint(pypto.get_vec_tile_shapes(), o1[1, 15].item() + o2[0, 0].item())";
+    assert_eq!(stdout(&mut session, code), "[1, 8]\n[2, 16]\n[2, 16] 4.0");
+    let code = "@pypto.frontend.jit\ndef m(x, y, out):\n    pypto.set_cube_tile_shapes([16, 16], [16, 32], [16, 16])\n    print(pypto.get_cube_tile_shapes())\n    out.move(pypto.matmul(x, y, x.dtype))\nout = pypto.tensor([16, 16])\nm(pypto.ones([16, 32]), pypto.ones([32, 16]), out)\nprint(out[0, 0].item())";
+    assert_eq!(stdout(&mut session, code), "[[16, 16], [16, 32], [16, 16], False]\n32.0");
+}

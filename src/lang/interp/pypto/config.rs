@@ -124,6 +124,22 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             bound.shape(0)?;
             Ok(Value::None)
         }
+        "get_vec_tile_shapes" | "get_cube_tile_shapes" => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            // The running kernel's settings; outside a kernel, those the last kernel call ended with
+            // (pypto's scope outlives the kernel the same way).
+            let running = interpreter.kernel_frames.borrow().last().map(|frame| frame.run.clone());
+            let run = running.or_else(|| interpreter.kernel_runs.borrow().last().cloned());
+            let ints = |dims: &[usize]| Value::list(dims.iter().map(|&dim| Value::Int(dim as i64)).collect());
+            Ok(match name {
+                "get_vec_tile_shapes" => ints(&run.and_then(|run| run.vec_tile_shapes).unwrap_or_default()),
+                _ => match run.and_then(|run| run.cube_tile_shapes) {
+                    // pypto adds `enable_split_k`, which `set_cube_tile_shapes` leaves False here.
+                    Some([m, k, n]) => Value::list(vec![ints(&m), ints(&k), ints(&n), Value::Bool(false)]),
+                    None => Value::list(Vec::new()),
+                },
+            })
+        }
         "experimental.set_operation_options" => {
             // `combine_axis` asks pypto's code generator to fuse axes: no effect on values.
             let bound = interpreter.bind(&full, &["combine_axis"], arguments, false, span)?;

@@ -97,6 +97,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "set_semantic_label"
         | "set_matrix_size"
         | "reset_options"
+        | "get_vec_tile_shapes"
+        | "get_cube_tile_shapes"
         | "experimental.set_operation_options" => config::call(interpreter, short, arguments, span),
         "loop" | "loop_unroll" | "is_loop_begin" | "is_loop_end" | "ceildiv" | "min" | "max" => {
             loops::call(interpreter, short, arguments, span)
