@@ -302,3 +302,16 @@ fn tile_shape_getters_read_the_kernels_settings() {
     let code = "@pypto.frontend.jit\ndef m(x, y, out):\n    pypto.set_cube_tile_shapes([16, 16], [16, 32], [16, 16])\n    print(pypto.get_cube_tile_shapes())\n    out.move(pypto.matmul(x, y, x.dtype))\nout = pypto.tensor([16, 16])\nm(pypto.ones([16, 32]), pypto.ones([32, 16]), out)\nprint(out[0, 0].item())";
     assert_eq!(stdout(&mut session, code), "[[16, 16], [16, 32], [16, 16], False]\n32.0");
 }
+
+#[test]
+fn setting_npuarch_selects_the_preset_of_that_architecture() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto\npypto.platform.npuarch = \"DAV_1001\"");
+    assert_eq!(
+        stdout(&mut session, "print(pypto.npu.config()['preset'], pypto.platform.npuarch)"),
+        "Ascend910A DAV_1001"
+    );
+    let (message, help, _) = error(&mut session, "pypto.platform.npuarch = \"DAV_3510\"");
+    assert!(message.contains("no NPU preset models the architecture \"DAV_3510\""), "{message}");
+    assert!(help.unwrap_or_default().contains("pypto.npu.use"));
+}

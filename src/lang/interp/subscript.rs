@@ -175,6 +175,9 @@ impl Interpreter {
         if let Value::Tensor(tensor) = object {
             return self.set_tensor_attribute(tensor, name, value, span);
         }
+        if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
+            return super::pypto::spec::set_platform(self, name, &value, span);
+        }
         Err(self.error(
             ErrorKind::Attribute,
             format!("cannot set attribute '{name}' of a {}", object.type_name()),

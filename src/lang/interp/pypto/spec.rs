@@ -96,6 +96,28 @@ pub fn npu_arch(preset: &str) -> &'static str {
     }
 }
 
+/// `pypto.platform.npuarch = "DAV_…"`: selects the preset that models that architecture, as
+/// setting it retargets pypto's compiler.
+pub(crate) fn set_platform(interpreter: &Interpreter, name: &str, value: &Value, span: Span) -> Result<()> {
+    if name != "npuarch" {
+        return Err(interpreter.error(
+            ErrorKind::Attribute,
+            format!("cannot set attribute '{name}' of pypto.platform"),
+            span,
+        ));
+    }
+    let arch = crate::lang::interp::format::to_str(value);
+    let preset = super::PRESETS.iter().find(|preset| npu_arch(preset) == arch && !arch.is_empty());
+    let Some(preset) = preset else {
+        return Err(interpreter
+            .error(ErrorKind::Value, format!("pypto.platform.npuarch: no NPU preset models the architecture {arch:?}"), span)
+            .with_help(format!("the presets model DAV_2201 (Ascend910B2) and DAV_1001 (Ascend910A); pypto.npu.use(name) selects any of: {}", super::PRESETS.join(", "))));
+    };
+    interpreter.set_npu_preset(preset);
+    *interpreter.custom_npu.borrow_mut() = None;
+    Ok(())
+}
+
 /// `pypto.Tensor(shape=None, dtype=DT_FP32, name="")`: a shape-only spec. Dims are ints, the
 /// markers `pypto.DYNAMIC`/`DYN`/`STATIC`, or `...`.
 pub(crate) fn construct(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
