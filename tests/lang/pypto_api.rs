@@ -315,3 +315,18 @@ fn setting_npuarch_selects_the_preset_of_that_architecture() {
     assert!(message.contains("no NPU preset models the architecture \"DAV_3510\""), "{message}");
     assert!(help.unwrap_or_default().contains("pypto.npu.use"));
 }
+
+#[test]
+fn frontend_jit_keywords_dynamic_dims_cond_and_symbolic_scalars() {
+    let mut session = Session::new();
+    let code = "import pypto\nBS = pypto.frontend.dynamic(\"BS\")\n@pypto.frontend.jit(debug_options={\"runtime_debug_mode\": 1}, new_ir=True)\ndef k(x: pypto.Tensor((BS, 32), pypto.DT_FP32), out: pypto.Tensor((BS, 32), pypto.DT_FP32), flag: int):\n    pypto.set_vec_tile_shapes(1, 32)\n    for i in pypto.loop(x.shape[0]):\n        if pypto.cond(pypto.is_loop_end(i)):\n            out[i:i + 1, :] = x[i:i + 1, :] + 100\n        elif pypto.cond(pypto.symbolic_scalar(flag)):\n            out[i:i + 1, :] = x[i:i + 1, :] * 2\n        else:\n            out[i:i + 1, :] = x[i:i + 1, :]\nx = pypto.ones([3, 32])\nout = pypto.tensor([3, 32])\nk(x, out, True)\nprint(out[0, 0].item(), out[2, 31].item(), pypto.Tensor((BS, 32)).shape)";
+    let result = run(&mut session, code);
+    // Rows 0 and 1 take the flag's branch (1 · 2), the last row the loop-end one (1 + 100).
+    assert_eq!(result.stdout.trim(), "2.0 101.0 [StatusType.DYNAMIC, 32]");
+    let notes: Vec<&str> = result.diagnostics.iter().map(|diagnostic| diagnostic.message.as_str()).collect();
+    assert!(notes.iter().any(|note| note.contains("debug_options, new_ir accepted, not modelled")), "{notes:?}");
+    let (message, _, _) = error(&mut session, "pypto.cond(True, file=\"a.py\")");
+    assert!(message.contains("file and lineno must be given together"), "{message}");
+    let (message, _, _) = error(&mut session, "pypto.symbolic_scalar(1.5)");
+    assert!(message.contains("expected an int, not float"), "{message}");
+}

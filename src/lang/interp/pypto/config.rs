@@ -154,6 +154,53 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
 }
 
+/// The parameters of `pypto.frontend.jit`, as pypto declares them.
+const JIT_PARAMETERS: [&str; 8] = [
+    "host_options",
+    "codegen_options",
+    "pass_options",
+    "runtime_options",
+    "verify_options",
+    "debug_options",
+    "new_ir",
+    "create_new_logical_tensor",
+];
+
+/// `pypto.frontend.jit` / `pypto.jit`, bare or with pypto's keywords: pass and runtime options go to
+/// the kernel decorator; the compiler's other settings are accepted with one not-modelled note.
+pub(crate) fn jit(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    if matches!(arguments.positional.first(), Some((Value::Function(_), _))) {
+        return super::kernel::call(interpreter, "frontend.jit", arguments, span);
+    }
+    let bound = interpreter.bind("pypto.frontend.jit", &JIT_PARAMETERS, arguments, false, span)?;
+    let ignored: Vec<&str> = [0, 1, 4, 5, 6, 7]
+        .into_iter()
+        .filter(|&index| bound.optional(index).is_some())
+        .map(|index| JIT_PARAMETERS[index])
+        .collect();
+    if !ignored.is_empty() {
+        interpreter.warn(
+            "npu/option-not-modelled",
+            format!(
+                "pypto.frontend.jit: {} accepted, not modelled (settings of pypto's compiler and tools)",
+                ignored.join(", ")
+            ),
+            span,
+            None,
+        );
+    }
+    let keywords = [2, 3]
+        .into_iter()
+        .filter_map(|index| {
+            bound.values[index]
+                .clone()
+                .map(|(value, value_span)| (JIT_PARAMETERS[index].to_string(), value, value_span))
+        })
+        .collect();
+    let forwarded = Arguments { positional: Vec::new(), keywords };
+    super::kernel::call(interpreter, "frontend.jit", forwarded, span)
+}
+
 /// Warns when an option the simulator models is given where no kernel reads it.
 fn warn_unapplied<'a>(
     interpreter: &Interpreter,

@@ -100,6 +100,31 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(Value::Range(start, stop, step))
         }
         "loop_unroll" => loop_unroll(interpreter, arguments, span),
+        "cond" => {
+            // In a jit kernel pypto records a branch; here the condition is decided as Python does.
+            let bound = interpreter.bind(&full, &["scalar", "file", "lineno"], arguments, false, span)?;
+            if bound.optional(1).is_some() != bound.optional(2).is_some() {
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    "pypto.cond: file and lineno must be given together or omitted",
+                    span,
+                ));
+            }
+            Ok(bound.required(0)?.clone())
+        }
+        "symbolic_scalar" | "SymbolicScalar" => {
+            // pypto's symbolic scalars are ints here: every value is known when the kernel runs.
+            let bound = interpreter.bind(&full, &["value"], arguments, false, span)?;
+            match bound.required(0)? {
+                Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
+                Value::Int(value) => Ok(Value::Int(*value)),
+                other => Err(interpreter.error(
+                    ErrorKind::Type,
+                    format!("{full}(): expected an int, not {}", other.type_name()),
+                    bound.span_of(0),
+                )),
+            }
+        }
         "ceildiv" => {
             let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
             let (a, b) = (bound.int(0, None)?, bound.int(1, None)?);

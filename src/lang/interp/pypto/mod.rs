@@ -91,6 +91,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             recorded(interpreter, "tensor", arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
         "Tensor" => spec::construct(interpreter, arguments, span),
+        "frontend.dynamic" => spec::dynamic(interpreter, arguments, span),
+        "frontend.jit" => config::jit(interpreter, arguments, span),
         "options"
         | "set_pass_options"
         | "set_options"
@@ -100,9 +102,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "get_vec_tile_shapes"
         | "get_cube_tile_shapes"
         | "experimental.set_operation_options" => config::call(interpreter, short, arguments, span),
-        "loop" | "loop_unroll" | "is_loop_begin" | "is_loop_end" | "ceildiv" | "min" | "max" => {
-            loops::call(interpreter, short, arguments, span)
-        }
+        "loop" | "loop_unroll" | "is_loop_begin" | "is_loop_end" | "ceildiv" | "min" | "max" | "cond"
+        | "symbolic_scalar" | "SymbolicScalar" => loops::call(interpreter, short, arguments, span),
         "reshape" | "clone" | "expand_clone" | "cast" => {
             recorded(interpreter, copies::recorded_name(short), arguments, |arguments| {
                 copies::call(interpreter, short, arguments, span)
@@ -110,7 +111,7 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         }
         "schedule" => schedule::call(interpreter, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
-        "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
+        "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
         "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {

@@ -96,6 +96,17 @@ pub fn npu_arch(preset: &str) -> &'static str {
     }
 }
 
+/// `pypto.frontend.dynamic(name)`: a named dynamic dim for `pypto.Tensor` specs (the name is
+/// pypto's binding key; a spec here keeps the dim as `pypto.DYNAMIC`).
+pub(crate) fn dynamic(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind("pypto.frontend.dynamic", &["name"], arguments, false, span)?;
+    if !matches!(bound.required(0)?, Value::Str(_)) {
+        let message = format!("pypto.frontend.dynamic(): 'name' must be a str, not {}", bound.required(0)?.type_name());
+        return Err(interpreter.error(ErrorKind::Type, message, bound.span_of(0)));
+    }
+    Ok(enum_member("StatusType", "DYNAMIC").unwrap_or(Value::None))
+}
+
 /// `pypto.platform.npuarch = "DAV_…"`: selects the preset that models that architecture, as
 /// setting it retargets pypto's compiler.
 pub(crate) fn set_platform(interpreter: &Interpreter, name: &str, value: &Value, span: Span) -> Result<()> {
