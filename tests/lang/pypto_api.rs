@@ -330,3 +330,20 @@ fn frontend_jit_keywords_dynamic_dims_cond_and_symbolic_scalars() {
     let (message, _, _) = error(&mut session, "pypto.symbolic_scalar(1.5)");
     assert!(message.contains("expected an int, not float"), "{message}");
 }
+
+#[test]
+fn transposed_batchmatmul_multiplies_each_batch_of_the_middle_axis() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto");
+    // a[m, b, k] = 8 m + 4 b + k; each batch of b is the first 2 columns of the 4 × 4 identity, so
+    // out[m, b, n] = a[m, b, n].
+    let code = "a = pypto.arange(3 * 2 * 4).reshape([3, 2, 4])\nb = pypto.zeros([2, 4, 2])\nb[0, 0, 0] = 1\nb[0, 1, 1] = 1\nb[1, 0, 0] = 1\nb[1, 1, 1] = 1\nc = pypto.experimental.transposed_batchmatmul(a, b, pypto.DT_FP32)\nprint(c.shape, c[2, 1, 1].item(), c[1, 0, 0].item())";
+    // a[2, 1, 1] = 16 + 4 + 1 = 21, a[1, 0, 0] = 8.
+    assert_eq!(stdout(&mut session, code), "[3, 2, 2] 21.0 8.0");
+    let (message, help, _) = error(
+        &mut session,
+        "pypto.experimental.transposed_batchmatmul(pypto.ones([3, 2, 4]), pypto.ones([3, 4, 2]), pypto.DT_FP32)",
+    );
+    assert!(message.contains("are not [M, B, K] and [B, K, N]"), "{message}");
+    assert!(help.is_some());
+}

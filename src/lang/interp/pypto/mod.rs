@@ -8,6 +8,7 @@ pub mod check_sides;
 pub mod config;
 pub mod copies;
 pub mod creation;
+pub mod experimental;
 pub mod functions;
 pub mod kernel;
 pub mod loops;
@@ -92,6 +93,9 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         }
         "Tensor" => spec::construct(interpreter, arguments, span),
         "frontend.dynamic" => spec::dynamic(interpreter, arguments, span),
+        "experimental.transposed_batchmatmul" => recorded(interpreter, short, arguments, |arguments| {
+            experimental::transposed_batchmatmul(interpreter, arguments, span)
+        }),
         "frontend.jit" => config::jit(interpreter, arguments, span),
         "options"
         | "set_pass_options"
