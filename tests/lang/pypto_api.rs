@@ -347,3 +347,19 @@ fn transposed_batchmatmul_multiplies_each_batch_of_the_middle_axis() {
     assert!(message.contains("are not [M, B, K] and [B, K, N]"), "{message}");
     assert!(help.is_some());
 }
+
+#[test]
+fn loop_helpers_at_the_ends_of_the_int_range_are_errors_or_values_not_crashes() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto\nbig = 9223372036854775807\nsmall = -big - 1");
+    assert_eq!(stdout(&mut session, "print(pypto.ceildiv(big, 1), pypto.ceildiv(small, 2), pypto.loop_unroll(big - 2, big, unroll_list=[2]), pypto.loop_unroll(5, 1))"), "9223372036854775807 -4611686018427387904 [(9223372036854775805, 2)] []");
+    let (message, _, _) = error(&mut session, "pypto.ceildiv(small, -1)");
+    assert!(message.contains("integer overflow"), "{message}");
+    assert_eq!(
+        stdout(
+            &mut session,
+            "for i in pypto.loop(big - 1, big):\n    print(pypto.is_loop_begin(i), pypto.is_loop_end(i))"
+        ),
+        "True True"
+    );
+}

@@ -72,9 +72,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(Value::Bool(if name == "is_loop_begin" {
                 index == frame.start
             } else if frame.step > 0 {
-                index + frame.step >= frame.stop
+                index as i128 + frame.step as i128 >= frame.stop as i128
             } else {
-                index + frame.step <= frame.stop
+                index as i128 + frame.step as i128 <= frame.stop as i128
             }))
         }
         "loop" => {
@@ -136,12 +136,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 ));
             }
             // pypto's definition, (a + b - 1) // b, with Python's floor division.
-            let sum = a
-                .checked_add(b - 1)
-                .ok_or_else(|| interpreter.error(ErrorKind::Overflow, "pypto.ceildiv: integer overflow", span))?;
-            let quotient = sum / b;
-            let floored = quotient - i64::from(sum % b != 0 && (sum < 0) != (b < 0));
-            Ok(Value::Int(floored))
+            // In i128: a + b - 1 cannot overflow there, and the quotient fits i64 unless it is
+            // i64::MIN / -1's kind.
+            let (sum, divisor) = (a as i128 + b as i128 - 1, b as i128);
+            let floored = sum.div_euclid(divisor) - i128::from(divisor < 0 && sum.rem_euclid(divisor) != 0);
+            let value = i64::try_from(floored)
+                .map_err(|_| interpreter.error(ErrorKind::Overflow, "pypto.ceildiv: integer overflow", span))?;
+            Ok(Value::Int(value))
         }
         _ => {
             let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
@@ -250,17 +251,21 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
         factors.push(1);
     }
     let mut pairs = Vec::new();
+    if stop <= start {
+        return Ok(Value::list(pairs));
+    }
     let mut next = start;
     for factor in factors {
         let chunk = step.checked_mul(factor).ok_or_else(|| {
             interpreter.error(ErrorKind::Overflow, "pypto.loop_unroll: step × factor overflows", span)
         })?;
-        let end = stop - (stop - start).rem_euclid(chunk);
-        let mut index = next;
-        while index < end {
+        // i128 keeps ranges near the ends of i64 from overflowing; `end` lies between start and stop.
+        let end = (stop as i128 - (stop as i128 - start as i128).rem_euclid(chunk as i128)) as i64;
+        let mut index = next as i128;
+        while index < end as i128 {
             interpreter.check_items(pairs.len() + 1, span)?;
-            pairs.push(Value::tuple(vec![Value::Int(index), Value::Int(factor)]));
-            index += chunk;
+            pairs.push(Value::tuple(vec![Value::Int(index as i64), Value::Int(factor)]));
+            index += chunk as i128;
         }
         next = end;
     }
@@ -273,7 +278,7 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
             _ => None,
         })
         .sum();
-    let expected = if stop > start { (stop - start + step - 1) / step } else { 0 };
+    let expected = ((stop as i128 - start as i128 + step as i128 - 1) / step as i128) as i64;
     if visited < expected {
         interpreter.warn(
             "lang/loop-unroll-skips",
