@@ -112,7 +112,7 @@ fn tensor_specs_markers_and_enums_read_like_pypto() {
     assert!(message.contains("a dim is an int, pypto.DYNAMIC, pypto.STATIC or ..."), "{message}");
     assert!(help.unwrap_or_default().contains("pypto.tensor(shape, dtype)"));
     let (message, _, _) = error(&mut session, "pypto.Tensor([4, 4])(1)");
-    assert!(message.contains("'Tensor' object is not callable"), "{message}");
+    assert!(message.contains("'TensorSpec' object is not callable"), "{message}");
 }
 
 #[test]

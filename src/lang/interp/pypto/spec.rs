@@ -190,7 +190,7 @@ impl ApiObject {
     /// The Python type name, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {
-            ApiObject::TensorSpec { .. } => "Tensor",
+            ApiObject::TensorSpec { .. } => "TensorSpec",
             ApiObject::EnumMember { enumeration, .. } => enumeration,
             ApiObject::Options(_) => "options",
         }
