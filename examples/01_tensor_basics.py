@@ -6,7 +6,7 @@
 # %%
 import pypto as pt
 
-x = pt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+x = pt.as_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 print("shape", x.shape, "dtype", x.dtype)
 y = x * 2 + pt.ones([3])
 print(y.tolist())
@@ -37,6 +37,6 @@ print(out.tolist())
 
 # %%
 # Casting to half precision rounds to the nearest representable value.
-h = pt.cast(pt.tensor([1.0 / 3.0]), pt.DT_FP16)
+h = pt.cast(pt.as_tensor([1.0 / 3.0]), pt.DT_FP16)
 print(h.dtype, h.item())
 pt.randn([3, 4], seed=0)

@@ -48,7 +48,7 @@ def gelu_tutorial_backward(grad_output, saved, ctx):
     t = pt.tanh(0.79788456 * (x + 0.044715 * x ** 3))
     return 0.5 * grad_output * (1 + t) * (1 - 0.044715 * x ** 2 * (1 - t ** 2))
 
-x_tutorial = pt.tensor(x.tolist(), requires_grad=True)
+x_tutorial = pt.as_tensor(x.tolist(), requires_grad=True)
 (gelu_sigmoid(x_tutorial) * w).sum().backward()
 dx_tutorial = x_tutorial.grad
 
@@ -71,7 +71,7 @@ def gelu_sigmoid_backward(grad_output, saved, ctx):
     x, s = saved
     return grad_output * s * (1 + 1.702 * x * (1 - s))
 
-x_right = pt.tensor(x.tolist(), requires_grad=True)
+x_right = pt.as_tensor(x.tolist(), requires_grad=True)
 (gelu_sigmoid(x_right) * w).sum().backward()
 dx = x_right.grad
 

@@ -66,16 +66,16 @@ report
 # **中文：** 参考实现 `pypto.nn.layer_norm` 由基本算子组成，由自动微分逐算子求导；损失为 `Σ y·w`，即 `dy = w`。
 
 # %%
-xk = pt.tensor(x.tolist(), requires_grad=True)
-gk = pt.tensor(gamma.tolist(), requires_grad=True)
-bk = pt.tensor(beta.tolist(), requires_grad=True)
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+gk = pt.as_tensor(gamma.tolist(), requires_grad=True)
+bk = pt.as_tensor(beta.tolist(), requires_grad=True)
 y = layer_norm(xk, gk, bk)
 (y * w).sum().backward()
 dx, dgamma, dbeta = xk.grad, gk.grad, bk.grad
 
-xr = pt.tensor(x.tolist(), requires_grad=True)
-gr = pt.tensor(gamma.tolist(), requires_grad=True)
-br = pt.tensor(beta.tolist(), requires_grad=True)
+xr = pt.as_tensor(x.tolist(), requires_grad=True)
+gr = pt.as_tensor(gamma.tolist(), requires_grad=True)
+br = pt.as_tensor(beta.tolist(), requires_grad=True)
 y_reference = pt.nn.layer_norm(xr, gr, br)
 (y_reference * w).sum().backward()
 

@@ -95,7 +95,7 @@ def swish_saved_backward(grad_output, saved, ctx):
 
 # %%
 def loss_of(kernel):
-    xk = pt.tensor(x.tolist(), requires_grad=True)
+    xk = pt.as_tensor(x.tolist(), requires_grad=True)
     loss = (kernel(xk, BETA) * w).sum()
     graph = pt.graph(loss)
     loss.backward()
@@ -129,7 +129,7 @@ gradients = {}
 for name, dtype in [("f32", pt.DT_FP32), ("f16", pt.DT_FP16), ("bf16", pt.DT_BF16)]:
     x_narrow = pt.cast(x, dtype)
     reports[name] = pt.autodiff.check_gradient(swish_fixed_beta, [x_narrow])
-    xk = pt.tensor(x_narrow.tolist(), dtype=dtype, requires_grad=True)
+    xk = pt.as_tensor(x_narrow.tolist(), dtype=dtype, requires_grad=True)
     (swish(xk, BETA) * pt.cast(w, dtype)).sum().backward()
     gradients[name] = xk.grad
     print(name, "passed", reports[name].passed, "max abs err", reports[name].max_abs_err, "grad dtype", xk.grad.dtype)

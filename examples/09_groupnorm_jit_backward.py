@@ -112,9 +112,9 @@ print("mean of group (0, 0):", round(mean[0, 0, 0].item(), 5), "rstd:", round(rs
 # 其梯度应与 jit 核给出的 dx、dγ、dβ 一致。
 
 # %%
-xr = pt.tensor(x.tolist(), requires_grad=True)
-gr = pt.tensor(gamma.tolist(), requires_grad=True)
-br = pt.tensor(beta.tolist(), requires_grad=True)
+xr = pt.as_tensor(x.tolist(), requires_grad=True)
+gr = pt.as_tensor(gamma.tolist(), requires_grad=True)
+br = pt.as_tensor(beta.tolist(), requires_grad=True)
 y_reference = pt.nn.group_norm(xr, G, gr, br)
 (y_reference * w).sum().backward()
 pt.assert_allclose(y, y_reference, rtol=1e-5, atol=1e-5)

@@ -87,7 +87,7 @@ second
 # 自动微分的结果与公式直接计算的值以及 f64 中心差分对比。
 
 # %%
-xg = pt.tensor(x.tolist(), requires_grad=True)
+xg = pt.as_tensor(x.tolist(), requires_grad=True)
 sin_exp(xg).sum().backward()
 formula = pt.cos(pt.exp(x)) * pt.exp(x)
 pt.assert_allclose(xg.grad, formula, rtol=1e-5, atol=1e-6)
@@ -102,7 +102,7 @@ report
 # is finite too. 朴素公式溢出；`pypto.log_softmax` 结果有限且与精确值一致，梯度同样有限。
 
 # %%
-big = pt.tensor([[1e4, -1e4, 0.0, 1.0],
+big = pt.as_tensor([[1e4, -1e4, 0.0, 1.0],
                  [-1e4, -1e4, -1e4, -1e4 + 2.0],
                  [1e4, 1e4 - 1.0, -5.0, 3.0],
                  [0.5, -0.5, 1e4, -1e4]], requires_grad=True)
@@ -118,7 +118,7 @@ for row in values:
         assert value == value and abs(value) < 3e4, value
 # Exact values (numpy float64 golden): row 0 is x − 1e4 (the other exponentials are below e^−9999);
 # row 1 is [−2, −2, −2, 0] − log(1 + 3e⁻²).
-golden = pt.tensor([[0.0, -20000.0, -10000.0, -9999.0],
+golden = pt.as_tensor([[0.0, -20000.0, -10000.0, -9999.0],
                     [-2.340752953913131, -2.340752953913131, -2.340752953913131, -0.3407529539131311],
                     [-0.31326168751822286, -1.3132616875182228, -10005.31326168752, -9997.31326168752],
                     [-9999.5, -10000.5, 0.0, -20000.0]])
@@ -130,5 +130,5 @@ for row in gradient:
     for value in row:
         assert value == value and abs(value) <= 4.0, value
 # d/dx Σ_i log_softmax(x)_i = 1 − n·softmax(x): row 0 puts all the mass on its first element.
-pt.assert_allclose(big.grad[0], pt.tensor([-3.0, 1.0, 1.0, 1.0]), rtol=1e-5, atol=1e-5)
+pt.assert_allclose(big.grad[0], pt.as_tensor([-3.0, 1.0, 1.0, 1.0]), rtol=1e-5, atol=1e-5)
 stable

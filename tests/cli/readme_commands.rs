@@ -206,5 +206,5 @@ fn the_checks_reject_broken_commands() {
     )));
     assert!(panics(|| check_shell_line("cargo run --release --bin tilelab -- run examples/no_such_notebook.py")));
     assert!(panics(|| check_shell_line("rm -rf /tmp/nothing")));
-    assert!(panics(|| check_html("<tile-lab>\n  x = pt.tensor([1.0])\n  x.sum()\n</tile-lab>")));
+    assert!(panics(|| check_html("<tile-lab>\n  x = pt.as_tensor([1.0])\n  x.sum()\n</tile-lab>")));
 }

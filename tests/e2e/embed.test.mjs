@@ -91,7 +91,7 @@ test('<tile-lab> frames embed.html with the attributes as its query and follow i
     assert.ok(after > before + 50, `the frame grew with the output (${before} → ${after} px)`);
 
     // Inline code: one code cell, dedented; the sum of [[1, −2], [3, 0.5]] is 2.5.
-    assert.deepEqual(await cellsOf(frames.inline), [['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, -2.0], [3.0, 0.5]])\nprint("sum", x.sum().item())\nx']]);
+    assert.deepEqual(await cellsOf(frames.inline), [['code', 'import pypto as pt\n\nx = pt.as_tensor([[1.0, -2.0], [3.0, 0.5]])\nprint("sum", x.sum().item())\nx']]);
     await frames.inline.locator('.cell .icon-button.run').click();
     await frames.inline.waitForSelector('.cell[data-state="done"]', { timeout: 60_000 });
     assert.match(await frames.inline.locator('.output-stdout').textContent(), /^sum 2\.5\n/);

@@ -53,7 +53,7 @@ test('the view model gives a shared leaf one reference copy per consumer and kee
 const SMALL_CELL = `import pypto as pt
 x = pt.randn([2, 3], requires_grad=True, seed=1)
 w = pt.randn([3, 4], requires_grad=True, seed=2)
-b = pt.tensor([0.5, -1.0, 2.0, 0.0], requires_grad=True)
+b = pt.as_tensor([0.5, -1.0, 2.0, 0.0], requires_grad=True)
 loss = pt.relu(x @ w + b).sum()
 loss.backward()
 g = pt.graph(loss)

@@ -69,7 +69,7 @@ test('the starter runs: a kernel on the NPU with its registered backward, a grad
 test('a tensor display shows the softmax the code must produce', async () => {
   const { page, problems, context } = await open();
   try {
-    await setCells(page, [['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']]);
+    await setCells(page, [['code', 'import pypto as pt\n\nx = pt.as_tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']]);
     const code = page.locator('.cell').first();
     await code.locator('.run').click();
     await finished(page, 1, 'done');

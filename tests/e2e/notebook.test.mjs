@@ -220,7 +220,7 @@ test('markdown is rendered without live HTML or script links', async () => {
 });
 
 /** A tensor display to look at (the starter shows a gradient check and a graph instead). */
-const SOFTMAX_CELLS = [['markdown', '# Softmax'], ['code', 'import pypto as pt\n\nx = pt.tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']];
+const SOFTMAX_CELLS = [['markdown', '# Softmax'], ['code', 'import pypto as pt\n\nx = pt.as_tensor([[1.0, 2.0, 3.0], [0.5, 0.5, 2.0]])\np = pt.softmax(x, dim=-1)\nprint("shape", p.shape)\np']];
 
 test('the UI switches to 简体中文 (remembered), and the theme toggles and is remembered', async () => {
   const { page, problems, context } = await open({ colorScheme: 'light' });

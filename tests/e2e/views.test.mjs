@@ -110,7 +110,7 @@ def double(x):
 def double_backward(grad_output, saved, ctx):
     return grad_output * (2.0 + saved[0])
 
-x = pt.tensor(${JSON.stringify(X)})
+x = pt.as_tensor(${JSON.stringify(X)})
 pt.autodiff.check_gradient(double, [x])`,
   'pt.autodiff.check_gradient(double, [x], fast=True)',
 ];

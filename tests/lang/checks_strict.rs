@@ -53,7 +53,7 @@ fn assert_allclose_rejects_one_wrong_element() {
 #[test]
 fn approximate_is_only_gelu_and_only_none_or_tanh() {
     let mut session = session();
-    printed(&mut session, "x = pt.tensor([-1.0, 0.5, 2.0])");
+    printed(&mut session, "x = pt.as_tensor([-1.0, 0.5, 2.0])");
     // gelu(x, "none") is the erf form, "tanh" the tanh approximation: different values.
     let exact = 0.5 * 2.0 * (1.0 + libm::erf(2.0 / std::f64::consts::SQRT_2));
     let tanh = 0.5 * 2.0 * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (2.0 + 0.044715 * 8.0)).tanh());
@@ -107,7 +107,7 @@ fn floor_divide_and_remainder_on_tensors_follow_numpy() {
     let mut session = session();
     printed(
         &mut session,
-        "a = pt.tensor([7.0, -7.0, 7.0, -7.0, 5.5, -0.5])\nb = pt.tensor([2.0, 2.0, -2.0, -2.0, 1.5, 1.0])",
+        "a = pt.as_tensor([7.0, -7.0, 7.0, -7.0, 5.5, -0.5])\nb = pt.as_tensor([2.0, 2.0, -2.0, -2.0, 1.5, 1.0])",
     );
     assert_eq!(printed(&mut session, "print((a // b).tolist())"), "[3.0, -4.0, -4.0, 3.0, 3.0, -1.0]\n");
     assert_eq!(printed(&mut session, "print((a % b).tolist())"), "[1.0, 1.0, -1.0, -1.0, 1.0, 0.5]\n");
@@ -136,14 +136,14 @@ fn floor_divide_and_remainder_have_gradients() {
     let mut session = session();
     printed(
         &mut session,
-        "a = pt.tensor([7.0, -7.0, 5.5], requires_grad=True)\nb = pt.tensor([2.0, 2.0, -1.5], requires_grad=True)\n(a % b).sum().backward()",
+        "a = pt.as_tensor([7.0, -7.0, 5.5], requires_grad=True)\nb = pt.as_tensor([2.0, 2.0, -1.5], requires_grad=True)\n(a % b).sum().backward()",
     );
     assert_eq!(printed(&mut session, "print(a.grad.tolist(), b.grad.tolist())"), "[1.0, 1.0, 1.0] [-3.0, 4.0, 4.0]\n");
     printed(&mut session, "a.grad = None\nb.grad = None\n(a // b).sum().backward()");
     assert_eq!(printed(&mut session, "print(a.grad.tolist(), b.grad.tolist())"), "[0.0, 0.0, 0.0] [0.0, 0.0, 0.0]\n");
     // The checker agrees (f64 central differences away from the jumps).
     let result = session.run_cell(
-        "def f(u, v):\n    return u % v\npt.autodiff.check_gradient(f, [pt.tensor([7.3, -2.2, 0.4]), pt.tensor([2.0, 1.5, -0.7])])",
+        "def f(u, v):\n    return u % v\npt.autodiff.check_gradient(f, [pt.as_tensor([7.3, -2.2, 0.4]), pt.as_tensor([2.0, 1.5, -0.7])])",
     );
     let Some(Display::GradCheck(report)) = result.displays.first() else { panic!("{:?}", result.error()) };
     assert!(report.passed, "{report:?}");
@@ -152,7 +152,7 @@ fn floor_divide_and_remainder_have_gradients() {
 #[test]
 fn a_graph_shows_backward_nodes_only_after_backward() {
     let mut session = session();
-    printed(&mut session, "x = pt.tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()");
+    printed(&mut session, "x = pt.as_tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()");
     assert_eq!(
         printed(&mut session, "g = pt.graph(y)\nprint(g.num_nodes, g.num_backward_nodes, '_backward' in g.to_dot())"),
         "4 0 False\n"
@@ -174,7 +174,7 @@ fn loss_scaler_scales_unscales_and_adapts() {
     let mut session = session();
     printed(
         &mut session,
-        "s = pt.autodiff.LossScaler(init_scale=8.0, growth_interval=2)\nw = pt.tensor([1.0, -2.0], requires_grad=True)",
+        "s = pt.autodiff.LossScaler(init_scale=8.0, growth_interval=2)\nw = pt.as_tensor([1.0, -2.0], requires_grad=True)",
     );
     assert_eq!(
         printed(&mut session, "y = (w * w).sum()\nprint(s.scale_loss(y).item())\ns.scale_loss(y).backward()"),
@@ -210,7 +210,7 @@ fn loss_scaler_scales_unscales_and_adapts() {
 #[test]
 fn tensor_methods_without_parameters_reject_arguments() {
     let mut session = session();
-    printed(&mut session, "x = pt.tensor([1.0, 2.0])");
+    printed(&mut session, "x = pt.as_tensor([1.0, 2.0])");
     for call in
         ["x.item(3)", "x.tolist(True)", "x.detach(x)", "x.clone(dim=0)", "x.numel(1)", "x.exp(approximate='tanh')"]
     {

@@ -63,7 +63,7 @@ fn swish_weighted_sum(x: &[f64]) -> f64 {
 #[test]
 fn a_registered_gradient_matches_finite_differences() {
     let mut session =
-        session_with(&format!("{SWISH}\nx = pt.tensor({POINT:?}, requires_grad=True)\nw = pt.arange(1, 7)"));
+        session_with(&format!("{SWISH}\nx = pt.as_tensor({POINT:?}, requires_grad=True)\nw = pt.arange(1, 7)"));
     let forward = values(&mut session, "swish(x)");
     let expected_forward: Vec<f64> = POINT.iter().map(|&v| v / (1.0 + (-v).exp())).collect();
     assert_close(&forward, &expected_forward, 1e-6, "forward");
@@ -82,7 +82,7 @@ def softplus_sq(x):
     pt.set_vec_tile_shapes(8, 8)
     y = pt.log(pt.exp(x) + 1)
     return y * y
-x = pt.tensor([-1.0, 0.0, 0.5, 2.0], requires_grad=True)
+x = pt.as_tensor([-1.0, 0.0, 0.5, 2.0], requires_grad=True)
 softplus_sq(x).sum().backward()
 ";
     let mut session = session_with(source);
@@ -107,8 +107,8 @@ def scaled_backward(grad_output, saved, ctx):
     seen.append(len(ctx.outputs))
     return grad_output * y * ctx.attrs['alpha'], None
 
-x = pt.tensor([1.0, 2.0], requires_grad=True)
-y = pt.tensor([3.0, -4.0], requires_grad=True)
+x = pt.as_tensor([1.0, 2.0], requires_grad=True)
+y = pt.as_tensor([3.0, -4.0], requires_grad=True)
 scaled(x, y, 2.5, mode='mean').sum().backward()
 print(seen, y.grad)
 ";
@@ -131,7 +131,7 @@ def split_backward(grads, saved, ctx):
     x, = saved
     return g_double * 2 + g_square * 2 * x
 
-x = pt.tensor([0.5, -1.5], requires_grad=True)
+x = pt.as_tensor([0.5, -1.5], requires_grad=True)
 a, b = split(x)
 (a * 3 + b).sum().backward()
 ";
@@ -170,7 +170,7 @@ fn gradients_flow_through_jit_outputs() {
 def cube(x, y):
     y[:] = x * x * x
 
-x = pt.tensor([0.5, -2.0, 1.5], requires_grad=True)
+x = pt.as_tensor([0.5, -2.0, 1.5], requires_grad=True)
 y = pt.zeros([3])
 cube(x, y)
 y.sum().backward()
@@ -192,12 +192,12 @@ fn check_gradient_passes_right_and_catches_wrong_gradients() {
     );
     assert_eq!(half.stdout, "True\n", "f16 inputs are checked at f16 tolerances");
     session.run_cell("@pt.register_gradient('swish')\ndef wrong(grad_output, saved, ctx):\n    x, s = saved\n    return grad_output * s");
-    let wrong = session.run_cell("w = pt.autodiff.check_gradient(swish, [pt.tensor([[1.0, -2.0]])])\nprint(w.passed, len(w.worst) > 0)\nprint(w.worst[0][0], w.worst[0][1])");
+    let wrong = session.run_cell("w = pt.autodiff.check_gradient(swish, [pt.as_tensor([[1.0, -2.0]])])\nprint(w.passed, len(w.worst) > 0)\nprint(w.worst[0][0], w.worst[0][1])");
     assert_eq!(wrong.stdout.lines().next(), Some("False True"));
     // Missing term x·σ(x)(1 − σ(x)) is largest at x = 1 (0.1966) vs x = −2 (−0.2100): the worst is index (0, 1).
     assert_eq!(wrong.stdout.lines().nth(1), Some("0 (0, 1)"));
     let explicit = session.run_cell(
-        "e = pt.autodiff.check_gradient(swish, [pt.tensor([1.0])], eps=1e-3, atol=1.0, rtol=1.0)\nprint(e.passed)",
+        "e = pt.autodiff.check_gradient(swish, [pt.as_tensor([1.0])], eps=1e-3, atol=1.0, rtol=1.0)\nprint(e.passed)",
     );
     assert_eq!(explicit.stdout, "True\n", "explicit tolerances override the per-dtype table");
 }
@@ -217,7 +217,7 @@ def double(x):
 def double_backward(grad_output, saved, ctx):
     return times_two(grad_output)
 
-x = pt.tensor([1.0, 2.0], requires_grad=True)
+x = pt.as_tensor([1.0, 2.0], requires_grad=True)
 double(x).sum().backward()
 ";
     let mut session = session_with(source);
@@ -225,7 +225,7 @@ double(x).sum().backward()
     session.run_cell(
         "@pt.register_gradient('double')\ndef broken(grad_output, saved, ctx):\n    return grad_output * missing_name",
     );
-    let result = session.run_cell("z = pt.tensor([1.0], requires_grad=True)\ndouble(z).sum().backward()");
+    let result = session.run_cell("z = pt.as_tensor([1.0], requires_grad=True)\ndouble(z).sum().backward()");
     let error = result.error().expect("the backward's error");
     assert_eq!(error.code, "runtime/name-error");
     assert_eq!((error.cell, error.line), (3, 3), "at the name inside the backward, in the cell that defined it");

@@ -31,7 +31,7 @@ const INPUT: [f64; 5] = [-1.5, -0.3, 0.2, 0.7, 2.0];
 
 #[test]
 fn element_wise_functions_match_f64_formulas() {
-    let mut session = session_with("x = pt.tensor([-1.5, -0.3, 0.2, 0.7, 2.0])\np = pt.abs(x) + 0.5");
+    let mut session = session_with("x = pt.as_tensor([-1.5, -0.3, 0.2, 0.7, 2.0])\np = pt.abs(x) + 0.5");
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
     type Reference = Box<dyn Fn(f64) -> f64>;
     let cases: Vec<(&str, Reference, bool)> = vec![
@@ -71,7 +71,7 @@ fn element_wise_functions_match_f64_formulas() {
 
 #[test]
 fn binary_functions_and_operators_broadcast_with_scalars() {
-    let mut session = session_with("x = pt.tensor([-1.5, -0.3, 0.2, 0.7, 2.0])");
+    let mut session = session_with("x = pt.as_tensor([-1.5, -0.3, 0.2, 0.7, 2.0])");
     let (_, values, _) = tensor(&mut session, "pt.pow(pt.abs(x), 1.5)");
     assert_close(&values, &INPUT.map(|x: f64| x.abs().powf(1.5)), 1e-6, "pow");
     let (_, values, _) = tensor(&mut session, "pt.maximum(x, 0.1)");
@@ -83,7 +83,7 @@ fn binary_functions_and_operators_broadcast_with_scalars() {
     let (_, values, _) = tensor(&mut session, "2 - x * 3 / 2 + x ** 2");
     assert_close(&values, &INPUT.map(|x: f64| 2.0 - x * 3.0 / 2.0 + x * x), 1e-6, "operators");
     // [2, 1] + [3] broadcasts to [2, 3]: out[i][j] = a[i] + b[j].
-    let (shape, values, _) = tensor(&mut session, "pt.tensor([[10.0], [20.0]]) + pt.tensor([1.0, 2.0, 3.0])");
+    let (shape, values, _) = tensor(&mut session, "pt.as_tensor([[10.0], [20.0]]) + pt.as_tensor([1.0, 2.0, 3.0])");
     assert_eq!(shape, vec![2, 3]);
     assert_eq!(values, vec![11.0, 12.0, 13.0, 21.0, 22.0, 23.0]);
 }
@@ -96,14 +96,14 @@ fn a_python_scalar_takes_the_tensor_dtype() {
     // 0.1 rounded to f16 first, then the product rounded to f16: both equal f16(0.1).
     let rounded = half::f16::from_f64(0.1).to_f64();
     assert_eq!(values, vec![rounded, rounded]);
-    let (_, values, dtype) = tensor(&mut session, "pt.cast(pt.tensor([1.0 / 3.0]), pt.DT_BF16)");
+    let (_, values, dtype) = tensor(&mut session, "pt.cast(pt.as_tensor([1.0 / 3.0]), pt.DT_BF16)");
     assert_eq!(dtype, "DT_BF16");
     assert_eq!(values, vec![half::bf16::from_f64(1.0 / 3.0).to_f64()]);
 }
 
 #[test]
 fn reductions_take_dim_and_keepdim() {
-    let mut session = session_with("m = pt.tensor([[1.0, 2.0, 6.0], [4.0, -5.0, 3.0]])");
+    let mut session = session_with("m = pt.as_tensor([[1.0, 2.0, 6.0], [4.0, -5.0, 3.0]])");
     let rows = [[1.0, 2.0, 6.0], [4.0, -5.0, 3.0]];
     let (shape, values, _) = tensor(&mut session, "pt.sum(m, dim=1)");
     assert_eq!((shape, values), (vec![2], vec![9.0, 2.0]));
@@ -130,7 +130,7 @@ fn reductions_take_dim_and_keepdim() {
 
 #[test]
 fn softmax_and_log_softmax_are_stable() {
-    let mut session = session_with("z = pt.tensor([[1000.0, 1001.0, 1002.0], [-1.0, 0.0, 1.0]])");
+    let mut session = session_with("z = pt.as_tensor([[1000.0, 1001.0, 1002.0], [-1.0, 0.0, 1.0]])");
     // softmax is shift invariant: both rows equal softmax([-1, 0, 1]) = e^k / Σ e^k.
     let denominator: f64 = [-1.0f64, 0.0, 1.0].iter().map(|k| k.exp()).sum();
     let row: Vec<f64> = [-1.0f64, 0.0, 1.0].iter().map(|k| k.exp() / denominator).collect();
@@ -177,7 +177,7 @@ fn views_read_zero_outside_valid_shape_and_assemble_writes_only_the_valid_region
 fn indexing_and_in_place_writes() {
     let mut session = session_with("q = pt.zeros([3, 4])\nalias = q");
     assert!(session
-        .run_cell("q[:, 1] = pt.tensor([1.0, 2.0, 3.0])\nq[..., -1] = 9\nq[0] = pt.arange(4)\nq[2, 0] = -5")
+        .run_cell("q[:, 1] = pt.as_tensor([1.0, 2.0, 3.0])\nq[..., -1] = 9\nq[0] = pt.arange(4)\nq[2, 0] = -5")
         .is_ok());
     let expected = vec![0.0, 1.0, 2.0, 3.0, 0.0, 2.0, 0.0, 9.0, -5.0, 3.0, 0.0, 9.0];
     let (_, values, _) = tensor(&mut session, "alias");
@@ -198,7 +198,7 @@ fn indexing_and_in_place_writes() {
 #[test]
 fn matmul_with_transposes_matches_a_triple_loop() {
     let mut session = session_with(
-        "a = pt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])\nb = pt.tensor([[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]])",
+        "a = pt.as_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])\nb = pt.as_tensor([[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]])",
     );
     let a = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
     let b = [[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]];
@@ -221,7 +221,7 @@ fn matmul_with_transposes_matches_a_triple_loop() {
 
 #[test]
 fn layer_norm_and_group_norm_match_f64_references() {
-    let mut session = session_with("x = pt.tensor([[1.0, 2.0, 4.0, 8.0], [-1.0, 0.0, 1.0, 3.0]])\ng = pt.tensor([1.0, 0.5, 2.0, 1.0])\nb = pt.tensor([0.0, 1.0, 0.0, -1.0])");
+    let mut session = session_with("x = pt.as_tensor([[1.0, 2.0, 4.0, 8.0], [-1.0, 0.0, 1.0, 3.0]])\ng = pt.as_tensor([1.0, 0.5, 2.0, 1.0])\nb = pt.as_tensor([0.0, 1.0, 0.0, -1.0])");
     let x = [[1.0, 2.0, 4.0, 8.0], [-1.0, 0.0, 1.0, 3.0]];
     let gamma = [1.0, 0.5, 2.0, 1.0];
     let beta = [0.0, 1.0, 0.0, -1.0];
@@ -242,7 +242,7 @@ fn layer_norm_and_group_norm_match_f64_references() {
     let data: Vec<f64> = (0..8).map(|i| (i as f64 * 0.7).sin() * 3.0).collect();
     let list = format!("{:?}", data);
     let (_, values, _) =
-        tensor(&mut session, &format!("pt.nn.group_norm(pt.tensor({list}).reshape([1, 4, 2]), 2, g, b, eps=1e-3)"));
+        tensor(&mut session, &format!("pt.nn.group_norm(pt.as_tensor({list}).reshape([1, 4, 2]), 2, g, b, eps=1e-3)"));
     let mut expected = Vec::new();
     for group in 0..2 {
         let normalised = normalise(&data[group * 4..group * 4 + 4], 1e-3);
@@ -260,14 +260,14 @@ fn allclose_follows_numpy() {
     // |a − d| ≤ atol + rtol·|d|, with the defaults rtol = 1e-5, atol = 1e-8.
     let out = session
         .run_cell(
-            "print(pt.allclose(pt.tensor([0.0]), pt.tensor([5e-9])), pt.allclose(pt.tensor([0.0]), pt.tensor([1e-6])))",
+            "print(pt.allclose(pt.as_tensor([0.0]), pt.as_tensor([5e-9])), pt.allclose(pt.as_tensor([0.0]), pt.as_tensor([1e-6])))",
         )
         .stdout;
     assert_eq!(out, "True False\n");
-    let out = session.run_cell("print(pt.allclose(pt.tensor([1.0, 2.0]), pt.tensor([1.05, 2.0]), rtol=0.1), pt.allclose(pt.ones([2, 2]), pt.ones([2])))").stdout;
+    let out = session.run_cell("print(pt.allclose(pt.as_tensor([1.0, 2.0]), pt.as_tensor([1.05, 2.0]), rtol=0.1), pt.allclose(pt.ones([2, 2]), pt.ones([2])))").stdout;
     assert_eq!(out, "True True\n");
     let failed =
-        session.run_cell("pt.assert_allclose(pt.tensor([1.0, 2.0, 3.0]), pt.tensor([1.0, 2.5, 2.9]), rtol=1e-3)");
+        session.run_cell("pt.assert_allclose(pt.as_tensor([1.0, 2.0, 3.0]), pt.as_tensor([1.0, 2.5, 2.9]), rtol=1e-3)");
     let error = failed.error().expect("mismatch");
     assert!(error.message.contains("2 of 3 elements differ"), "{}", error.message);
     let note = error.note.as_deref().unwrap_or_default();
@@ -299,7 +299,7 @@ fn random_tensors_are_seeded() {
 
 #[test]
 fn autograd_from_scripts() {
-    let mut session = session_with("x = pt.tensor([0.5, -1.0, 2.0], requires_grad=True)");
+    let mut session = session_with("x = pt.as_tensor([0.5, -1.0, 2.0], requires_grad=True)");
     assert_eq!(session.run_cell("print(x.grad, x.requires_grad, x.is_leaf)").stdout, "None True True\n");
     // d/dx Σ x³ = 3x²; two backwards accumulate to 6x².
     session.run_cell("(x ** 3).sum().backward()\n(x ** 3).sum().backward()");
@@ -331,7 +331,7 @@ fn autograd_from_scripts() {
 
 #[test]
 fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
-    let mut session = session_with("def block(u):\n    return pt.tanh(u) * u\na = pt.tensor([0.3, -0.8], requires_grad=True)\nb = pt.tensor([0.3, -0.8], requires_grad=True)");
+    let mut session = session_with("def block(u):\n    return pt.tanh(u) * u\na = pt.as_tensor([0.3, -0.8], requires_grad=True)\nb = pt.as_tensor([0.3, -0.8], requires_grad=True)");
     session.run_cell("block(a).sum().backward()\npt.checkpoint(block, b).sum().backward()");
     let (_, direct, _) = tensor(&mut session, "a.grad");
     let (_, checkpointed, _) = tensor(&mut session, "b.grad");
@@ -354,7 +354,7 @@ fn checkpoint_gives_the_same_gradient_and_graph_counts_nodes() {
 #[test]
 fn backward_with_an_explicit_gradient_and_writes_that_carry_gradients() {
     let mut session = session_with(
-        "x = pt.tensor([1.0, -2.0, 3.0], requires_grad=True)\ny = x * x\ny.backward(pt.tensor([1.0, 0.5, -1.0]))",
+        "x = pt.as_tensor([1.0, -2.0, 3.0], requires_grad=True)\ny = x * x\ny.backward(pt.as_tensor([1.0, 0.5, -1.0]))",
     );
     // d/dx of Σ gᵢ·xᵢ² = 2gᵢxᵢ with g = [1, 0.5, −1].
     let (_, values, _) = tensor(&mut session, "x.grad");

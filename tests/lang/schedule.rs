@@ -220,7 +220,7 @@ fn a_cube_tile_that_overflows_l1_is_an_error_at_its_set_cube_tile_shapes_line() 
 
 #[test]
 fn a_kernel_with_a_registered_gradient_is_scheduled_and_still_differentiable() {
-    let setup = "@pt.kernel\ndef square(x):\n    return x * x\n@pt.register_gradient('square')\ndef square_backward(g, saved, ctx):\n    return g * 2 * saved[0]\nx = pt.tensor([[1.0] * 64] * 8, requires_grad=True)";
+    let setup = "@pt.kernel\ndef square(x):\n    return x * x\n@pt.register_gradient('square')\ndef square_backward(g, saved, ctx):\n    return g * 2 * saved[0]\nx = pt.as_tensor([[1.0] * 64] * 8, requires_grad=True)";
     let mut session = session_with(setup);
     // One f32 input of 8×64 read, one written.
     assert_eq!(

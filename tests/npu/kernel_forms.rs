@@ -202,3 +202,23 @@ fn a_kernel_local_tensor_carried_across_iterations_is_an_ordered_workspace() {
     assert!(errors[0] <= 1e-5, "{stdout}");
     assert!(errors[1] <= 1e-4, "{stdout}");
 }
+
+#[test]
+fn a_schedule_takes_shape_only_specs_and_names_a_spec_without_sizes() {
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def add(x, y, out):\n    pt.set_vec_tile_shapes(32, 512)\n    out[:] = x + y\n\
+         spec = pt.Tensor([2048, 2048], pt.DT_FP16)\n\
+         s = pt.schedule(add, spec, spec, pt.Tensor([2048, 2048], pt.DT_FP16))\n\
+         print(s.cores_used)\nprint(s.gm_bytes_read)\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "48", "64 row tiles over the 48 vector cores: {stdout}");
+    assert_eq!(lines[1], (2 * 2048 * 2048 * 2).to_string(), "x and y read once: {stdout}");
+    let refused = session.run_cell("pt.schedule(add, spec, spec, pt.Tensor([pt.DYNAMIC, 2048], pt.DT_FP16))");
+    let error = refused.error().expect("a dynamic dim has no size to schedule");
+    assert!(error.message.contains("needs a size for every dim"), "{}", error.message);
+}

@@ -130,7 +130,7 @@ fn errors_in_functions_of_earlier_cells_point_into_those_cells() {
 #[test]
 fn displays_carry_tensor_statistics_and_serialise() {
     let mut session = Session::new();
-    let result = session.run_cell("import pypto as pt\npt.tensor([[1.0, -2.0], [3.0, 6.0]])");
+    let result = session.run_cell("import pypto as pt\npt.as_tensor([[1.0, -2.0], [3.0, 6.0]])");
     let Some(Display::Tensor(tensor)) = result.displays.first() else {
         panic!("a tensor display, got {:?}", result.displays)
     };
@@ -153,7 +153,7 @@ fn displays_carry_tensor_statistics_and_serialise() {
 fn graph_and_grad_check_displays() {
     let mut session = Session::new();
     session.run_cell(
-        "import pypto as pt\nx = pt.tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()\ny.backward()",
+        "import pypto as pt\nx = pt.as_tensor([0.5, -1.0], requires_grad=True)\ny = (pt.exp(x) * x).sum()\ny.backward()",
     );
     let graph = session.run_cell("pt.graph(y)");
     let Some(Display::Graph(graph)) = graph.displays.first() else { panic!("graph display") };

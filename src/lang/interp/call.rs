@@ -33,6 +33,9 @@ impl Interpreter {
                 self.check_decorator_target(callee, &function, bound.span_of(0))?;
                 self.apply_decorator(callee.clone(), function, span)
             }
+            Value::Object(object) if matches!(object.as_ref(), Object::Api(_)) => {
+                super::pypto::spec::call_object(self, object, arguments, span)
+            }
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", other.type_name()), span)),
         }
     }

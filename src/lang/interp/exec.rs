@@ -134,8 +134,13 @@ impl Interpreter {
         // A range is walked lazily so that a huge range costs steps, not memory.
         if let Value::Range(start, stop, step) = iterable {
             let count = range_length(start, stop, step);
+            // A `pypto.loop` is on the loop stack while it runs (`pypto.is_loop_begin/end`).
+            let pypto_loop = super::pypto::loops::is_loop_call(iter).then(|| self.enter_loop(start, stop, step));
             for index in 0..count {
                 let value = (start as i128 + index * step as i128) as i64;
+                if pypto_loop.is_some() {
+                    self.set_loop_index(value);
+                }
                 self.assign(target, Value::Int(value), scope)?;
                 match self.exec_block(body, scope)? {
                     Flow::Break => break,

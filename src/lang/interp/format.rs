@@ -105,6 +105,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
                     summary.preset, summary.cycles, summary.time_us, summary.bound
                 )
             }
+            Object::Api(api) => api.repr(),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

@@ -105,6 +105,8 @@ pub struct Interpreter {
     pub(crate) memory_at_cell_start: Cell<isize>,
     /// Facts about the last few long strings indexed (see `sequences`).
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
+    /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
+    pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
     /// `--timeout`; the page stops a runaway cell by terminating its worker).
     #[cfg(not(target_arch = "wasm32"))]
@@ -132,6 +134,7 @@ impl Interpreter {
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
+            pypto_loops: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
         })

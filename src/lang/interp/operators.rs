@@ -257,7 +257,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
-        (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b) || super::pypto::spec::same_object(a, b),
         _ => false,
     }
 }

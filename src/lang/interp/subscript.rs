@@ -158,6 +158,8 @@ impl Interpreter {
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
             Value::Str(_) => method(&["join", "upper", "lower", "strip", "split", "startswith", "endswith", "replace"]),
+            // pypto's scalars (loop indices and what is computed from them) have `.min`/`.max`.
+            Value::Int(_) => method(&["min", "max"]),
             Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
             Value::Function(function) if name == "__name__" => Some(Value::string(function.name.as_str())),
             Value::DType(dtype) if name == "name" => Some(Value::string(dtype.pypto_name())),
@@ -173,6 +175,9 @@ impl Interpreter {
         if let Value::Tensor(tensor) = object {
             return self.set_tensor_attribute(tensor, name, value, span);
         }
+        if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
+            return super::pypto::spec::set_platform(self, name, &value, span);
+        }
         Err(self.error(
             ErrorKind::Attribute,
             format!("cannot set attribute '{name}' of a {}", object.type_name()),
@@ -184,6 +189,7 @@ impl Interpreter {
     pub(crate) fn call_method(&self, receiver: &Value, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         match receiver {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
+            Value::Int(_) => super::pypto::loops::int_method(self, receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
                 (Object::LossScaler(scaler), _) => {

@@ -134,6 +134,8 @@ pub enum Object {
     Sweep(Rc<super::pypto::sweep::SweepTable>),
     /// A dynamic loss scaler (`pypto.autodiff.LossScaler`), updated in place by `update`.
     LossScaler(RefCell<crate::autograd::LossScaler>),
+    /// Tensor specs, enum members and `pypto.options` (see `pypto::spec`).
+    Api(super::pypto::spec::ApiObject),
 }
 
 impl Value {
@@ -246,6 +248,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Schedule(_) => "Schedule",
         Object::Sweep(_) => "Sweep",
         Object::LossScaler(_) => "LossScaler",
+        Object::Api(api) => api.type_name(),
     }
 }
 

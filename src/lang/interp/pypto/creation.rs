@@ -1,4 +1,4 @@
-//! Creation: `tensor`, `zeros`, `ones`, `full`, `arange`, `randn`, `rand`, `manual_seed` (and
+//! Creation: `tensor` (allocates, as in pypto), `as_tensor` (from data), `zeros`, `ones`, `full`, `arange`, `randn`, `rand`, `manual_seed` (and
 //! `zeros_like`/`ones_like`), with DESIGN §2's signatures and defaults.
 
 use crate::autograd::Var;
@@ -14,8 +14,29 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let tensor_error = |error| interpreter.tensor_error(error, span);
     let (tensor, requires_grad) = match name {
         "tensor" => {
+            if let Some((_, _, keyword_span)) = arguments.keywords.iter().find(|(key, _, _)| key == "requires_grad") {
+                return Err(interpreter
+                    .error(ErrorKind::Type, "pypto.tensor(shape, dtype, name) has no 'requires_grad'", *keyword_span)
+                    .with_help("for data with gradients use pypto.as_tensor(data, requires_grad=True); for zeros, pypto.zeros(shape, requires_grad=True)"));
+            }
+            let bound = interpreter.bind("pypto.tensor", &["shape", "dtype", "name"], arguments, false, span)?;
+            let shape = allocation_shape(interpreter, &bound)?;
+            interpreter.check_elements(&shape, span)?;
+            // `name` labels the tensor in pypto's IR; a TileLab tensor has no name to give.
+            if let Some(name) = bound.optional(2) {
+                if !matches!(name, Value::Str(_)) {
+                    return Err(interpreter.error(
+                        ErrorKind::Type,
+                        format!("pypto.tensor(): 'name' must be a str, not {}", name.type_name()),
+                        bound.span_of(2),
+                    ));
+                }
+            }
+            (Tensor::full(&shape, 0.0, bound.dtype(1, DType::F32)?).map_err(tensor_error)?, false)
+        }
+        "as_tensor" => {
             let bound =
-                interpreter.bind("pypto.tensor", &["data", "dtype", "requires_grad"], arguments, false, span)?;
+                interpreter.bind("pypto.as_tensor", &["data", "dtype", "requires_grad"], arguments, false, span)?;
             let dtype = bound.dtype(1, DType::F32)?;
             (interpreter.tensor_from_data(bound.required(0)?, dtype, bound.span_of(0))?, bound.flag(2, false)?)
         }
@@ -114,7 +135,44 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     Ok(TensorObject::value(Var::new(tensor, requires_grad)))
 }
 
-/// The deepest nesting of lists `pypto.tensor` accepts (a list that contains itself never ends).
+/// The shape `pypto.tensor(shape, …)` allocates. pypto's `tensor` takes a shape, not data: data
+/// (floats, nested lists, a tensor) is a diagnostic that names `as_tensor`.
+fn allocation_shape(interpreter: &Interpreter, bound: &crate::lang::interp::call::Bound) -> Result<Vec<usize>> {
+    let value = bound.required(0)?;
+    let span = bound.span_of(0);
+    let items = match value {
+        Value::List(_) | Value::Tuple(_) => interpreter.iterate(value, span)?,
+        _ => Vec::new(),
+    };
+    let is_data = match value {
+        Value::Float(_) | Value::Tensor(_) => true,
+        Value::List(_) | Value::Tuple(_) => {
+            items.iter().any(|item| matches!(item, Value::Float(_) | Value::List(_) | Value::Tuple(_)))
+        }
+        _ => false,
+    };
+    if is_data {
+        let what = match value {
+            Value::Tensor(_) => "a tensor",
+            Value::Float(_) => "a float",
+            _ => "data (nested lists or floats)",
+        };
+        return Err(interpreter
+            .error(
+                ErrorKind::Type,
+                format!(
+                    "pypto.tensor(shape, dtype, name) allocates a tensor of zeros from a shape; it was given {what}"
+                ),
+                span,
+            )
+            .with_help(
+                "make a tensor from data with pypto.as_tensor(data, dtype=pypto.DT_FP32, requires_grad=False)",
+            ));
+    }
+    interpreter.to_shape(value, span, "pypto.tensor")
+}
+
+/// The deepest nesting of lists `pypto.as_tensor` accepts (a list that contains itself never ends).
 const MAX_RANK: usize = 32;
 
 impl Interpreter {
@@ -143,7 +201,7 @@ impl Interpreter {
             if shape.len() >= MAX_RANK {
                 return Err(self.error(
                     ErrorKind::Value,
-                    format!("pypto.tensor: data nested deeper than {MAX_RANK} levels"),
+                    format!("pypto.as_tensor: data nested deeper than {MAX_RANK} levels"),
                     span,
                 ));
             }
@@ -169,7 +227,7 @@ impl Interpreter {
                 }
                 None => Err(self.error(
                     ErrorKind::Type,
-                    format!("pypto.tensor: expected a number, found {}", data.type_name()),
+                    format!("pypto.as_tensor: expected a number, found {}", data.type_name()),
                     span,
                 )),
             };
@@ -180,7 +238,7 @@ impl Interpreter {
                 return Err(self.error(
                     ErrorKind::Value,
                     format!(
-                        "pypto.tensor: ragged nested lists (found a {} where a list was expected)",
+                        "pypto.as_tensor: ragged nested lists (found a {} where a list was expected)",
                         other.type_name()
                     ),
                     span,
@@ -191,7 +249,7 @@ impl Interpreter {
             return Err(self.error(
                 ErrorKind::Value,
                 format!(
-                    "pypto.tensor: ragged nested lists (a list of {} where {} was expected)",
+                    "pypto.as_tensor: ragged nested lists (a list of {} where {} was expected)",
                     items.len(),
                     shape[depth]
                 ),

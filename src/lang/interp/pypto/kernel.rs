@@ -1,7 +1,7 @@
 //! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, `run_kernel` (the one place
 //! a kernel is executed: its body runs on the CPU reference path while its ops are recorded, then
 //! the record is compiled and run on the simulated NPU, whose values the caller receives),
-//! tile-shape settings (validated and recorded), `pypto.loop`, `save_for_backward`.
+//! tile-shape settings (validated and recorded), `save_for_backward` (`pypto.loop` is in `loops`).
 
 use std::rc::Rc;
 
@@ -67,7 +67,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(Value::None)
         }
         "set_cube_tile_shapes" => {
-            let bound = interpreter.bind("pypto.set_cube_tile_shapes", &["m", "k", "n"], arguments, false, span)?;
+            let bound = interpreter.bind(
+                "pypto.set_cube_tile_shapes",
+                &["m", "k", "n", "enable_split_k"],
+                arguments,
+                false,
+                span,
+            )?;
+            // pypto's split-K splits K over cores with an accumulating store: not modelled, the
+            // flag is accepted so pypto code runs.
+            bound.flag(3, false)?;
             let mut shapes = [[0usize; 2]; 3];
             for (index, label) in ["m", "k", "n"].iter().enumerate() {
                 let pair =
@@ -85,24 +94,6 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 frame.cube_tile_site = Some(interpreter.at(span));
             }
             Ok(Value::None)
-        }
-        "loop" => {
-            let bound = interpreter.bind(
-                "pypto.loop",
-                &["start", "stop", "step", "name", "idx_name"],
-                arguments,
-                false,
-                span,
-            )?;
-            let (start, stop) = match bound.optional(1) {
-                None => (0, bound.int(0, None)?),
-                Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
-            };
-            let step = bound.int(2, Some(1))?;
-            if step == 0 {
-                return Err(interpreter.error(ErrorKind::Value, "pypto.loop: step must not be zero", bound.span_of(2)));
-            }
-            Ok(Value::Range(start, stop, step))
         }
         _ => {
             let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
@@ -130,7 +121,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 }
 
 impl Interpreter {
-    fn options(
+    /// Validates a `pass_options`/`runtime_options` dict against its table (warnings for unknown
+    /// and not-modelled keys).
+    pub(crate) fn options(
         &self,
         value: Option<&Value>,
         what: &str,
@@ -366,6 +359,9 @@ pub(crate) fn run_kernel_call(
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     let frame = interpreter.npu.kernel_frames.borrow_mut().pop();
+    if let Some(frame) = &frame {
+        interpreter.npu.last_tiles.replace((frame.vec_tile_shapes.clone(), frame.cube_tile_shapes));
+    }
     if let (Ok(_), Some(frame)) = (&result, &frame) {
         let call = (kernel.function.name.as_str(), interpreter.at(span));
         if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, call, span) {

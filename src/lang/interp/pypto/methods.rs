@@ -11,7 +11,7 @@ use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::tensor::{ReduceOp, Tensor};
 
-const METHODS: [&str; 16] = [
+const METHODS: [&str; 17] = [
     "backward",
     "item",
     "tolist",
@@ -28,6 +28,7 @@ const METHODS: [&str; 16] = [
     "exp",
     "zero_grad",
     "clone",
+    "move",
 ];
 
 impl Interpreter {
@@ -117,7 +118,7 @@ impl Interpreter {
         operands.extend(Interpreter::operands_of(&arguments));
         let result = self.tensor_method(object, name, arguments, span)?;
         if matches!(result, Value::Tensor(_)) {
-            self.record_op(name, operands, Some(&result));
+            self.record_op(super::copies::recorded_name(name), operands, Some(&result));
         }
         Ok(result)
     }
@@ -144,10 +145,10 @@ impl Interpreter {
                     let candidates = self.tensors_without_grad(own_name.as_deref());
                     let help = match candidates.first() {
                         Some(first) => format!(
-                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.tensor(…, requires_grad=True)",
+                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.as_tensor(…, requires_grad=True)",
                             candidates.join(", ")
                         ),
-                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.tensor(data, requires_grad=True)".to_string(),
+                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.as_tensor(data, requires_grad=True)".to_string(),
                     };
                     return Err(self
                         .error(ErrorKind::BackwardWithoutGrad, format!("backward: {who} does not require grad: no tensor it was computed from has requires_grad=True"), span)
@@ -193,15 +194,21 @@ impl Interpreter {
                 self.tensor_result(var.reduce(op, dims.as_deref(), bound.flag(1, false)?), span)
             }
             "reshape" => {
-                let shape_value = if arguments.positional.len() > 1 {
-                    Value::list(arguments.positional.iter().map(|(value, _)| value.clone()).collect())
-                } else {
-                    let bound = self.bind(&full, &["shape"], arguments, false, span)?;
-                    bound.required(0)?.clone()
+                let mut arguments = arguments;
+                if arguments.positional.len() > 1 {
+                    // `x.reshape(2, 3)`: the dims as separate arguments.
+                    let dims = arguments.positional.drain(..).map(|(value, _)| value).collect();
+                    arguments.positional.push((Value::list(dims), span));
+                }
+                let bound = self.bind(&full, &["shape", "valid_shape", "inplace"], arguments, false, span)?;
+                let valid = match bound.optional(1) {
+                    Some(_) => Some(bound.shape(1)?),
+                    None => None,
                 };
-                let shape = self.resolve_shape(&var, &shape_value, span)?;
-                self.tensor_result(var.reshape(&shape), span)
+                bound.flag(2, false)?;
+                self.reshaped(&var, bound.required(0)?, valid, bound.span_of(0))
             }
+            "move" => self.move_into(object, arguments, span),
             "transpose" => {
                 let bound = self.bind(&full, &["dim0", "dim1"], arguments, false, span)?;
                 self.tensor_result(

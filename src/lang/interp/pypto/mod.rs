@@ -5,9 +5,13 @@ pub mod autodiff;
 mod backward;
 pub mod check;
 pub mod check_sides;
+pub mod config;
+pub mod copies;
 pub mod creation;
+pub mod experimental;
 pub mod functions;
 pub mod kernel;
+pub mod loops;
 pub mod lowering;
 pub mod methods;
 pub mod npu_context;
@@ -16,6 +20,7 @@ pub mod npu_use;
 pub mod options;
 pub mod scaler;
 pub mod schedule;
+pub mod spec;
 pub mod sweep;
 pub mod tensor_ops;
 pub mod traces;
@@ -37,18 +42,22 @@ use crate::autograd::{AutogradError, Var};
 use crate::error::TensorError;
 use crate::lang::syntax::Span;
 use crate::npu::NpuConfig;
-use crate::tensor::DType;
 
 /// `module.name` for the `pypto` modules, resolved through the API table (the same table the
 /// editor's completion and `help()` read); a misspelt name suggests the closest one.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
     let qualified = format!("{module}.{name}");
-    match api_table::lookup(&qualified).map(|entry| entry.kind) {
+    let kind = api_table::lookup(&qualified).map(|entry| entry.kind);
+    if kind == Some(ApiKind::Constant) {
+        if let Some(value) = spec::constant(interpreter, module, name, span)? {
+            return Ok(value);
+        }
+    }
+    match kind {
+        // `pypto.jit` is pypto's alias of `pypto.frontend.jit` (hello world uses it).
+        Some(ApiKind::Function) if qualified == "pypto.jit" => Ok(Value::Builtin(Rc::from("pypto.frontend.jit"))),
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
-        Some(ApiKind::Constant) if name == "DT_FP32" => Ok(Value::DType(DType::F32)),
-        Some(ApiKind::Constant) if name == "DT_FP16" => Ok(Value::DType(DType::F16)),
-        Some(ApiKind::Constant) if name == "DT_BF16" => Ok(Value::DType(DType::Bf16)),
         _ => {
             let error =
                 interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
@@ -80,9 +89,35 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "ones_like" => {
             recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
+        // Recorded as `tensor`: to a kernel's work both make a tensor that no op computed.
+        "as_tensor" => {
+            recorded(interpreter, "tensor", arguments, |arguments| creation::call(interpreter, short, arguments, span))
+        }
+        "Tensor" => spec::construct(interpreter, arguments, span),
+        "frontend.dynamic" => spec::dynamic(interpreter, arguments, span),
+        "experimental.transposed_batchmatmul" => recorded(interpreter, short, arguments, |arguments| {
+            experimental::transposed_batchmatmul(interpreter, arguments, span)
+        }),
+        "frontend.jit" => config::jit(interpreter, arguments, span),
+        "options"
+        | "set_pass_options"
+        | "set_options"
+        | "set_semantic_label"
+        | "set_matrix_size"
+        | "reset_options"
+        | "get_vec_tile_shapes"
+        | "get_cube_tile_shapes"
+        | "experimental.set_operation_options" => config::call(interpreter, short, arguments, span),
+        "loop" | "loop_unroll" | "is_loop_begin" | "is_loop_end" | "ceildiv" | "min" | "max" | "cond"
+        | "symbolic_scalar" | "SymbolicScalar" => loops::call(interpreter, short, arguments, span),
+        "reshape" | "clone" | "expand_clone" | "cast" => {
+            recorded(interpreter, copies::recorded_name(short), arguments, |arguments| {
+                copies::call(interpreter, short, arguments, span)
+            })
+        }
         "schedule" => schedule::call(interpreter, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
-        "kernel" | "frontend.jit" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "loop" | "save_for_backward" => {
+        "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
         "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {
@@ -168,6 +203,7 @@ pub(crate) fn object_attribute(
         )),
         (Object::GradientContext { attributes, .. }, "attrs") => Some(attributes.clone()),
         (Object::GradientContext { context, .. }, "name") => Some(Value::string(context.name.as_str())),
+        (Object::Api(api), _) => api.attribute(name),
         _ => None,
     };
     found.ok_or_else(|| {

@@ -29,7 +29,13 @@ pub(crate) struct NpuContext {
     pub untraced_call: Cell<bool>,
     /// The tile work of the last kernel call recorded for the NPU (for tests and inspection).
     pub last_work: RefCell<Option<TileWork>>,
+    /// The vec and cube tile shapes the last kernel call ended with (`pypto.get_vec_tile_shapes`
+    /// outside a kernel: pypto's settings outlive the kernel that made them).
+    pub last_tiles: RefCell<TileShapes>,
 }
+
+/// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
+pub(crate) type TileShapes = (Option<Vec<usize>>, Option<[[usize; 2]; 3]>);
 
 impl Default for NpuContext {
     fn default() -> Self {
@@ -42,6 +48,7 @@ impl Default for NpuContext {
             call_counts: Cell::new((0, 0)),
             untraced_call: Cell::new(false),
             last_work: RefCell::new(None),
+            last_tiles: RefCell::new((None, None)),
         }
     }
 }

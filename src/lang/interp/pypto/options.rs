@@ -15,7 +15,7 @@ pub enum Effect {
 }
 
 /// `pass_options` keys, in pypto's configuration order.
-pub const PASS_OPTIONS: [(&str, Effect); 20] = [
+pub const PASS_OPTIONS: [(&str, Effect); 24] = [
     ("vec_nbuffer_setting", Effect::Modelled("UB buffer copies per vector task (int, or {-1: default, …}): tasks on one core alternate copies so loads overlap compute")),
     ("vec_nbuffer_setting_by_func", Effect::NotModelled("per-function vec n-buffering")),
     ("vec_nbuffer_setting_by_label", Effect::NotModelled("per-label vec n-buffering")),
@@ -36,6 +36,10 @@ pub const PASS_OPTIONS: [(&str, Effect); 20] = [
     ("sg_set_scope", Effect::NotModelled("subgraph scopes")),
     ("valid_shape_optimize", Effect::NotModelled("dynamic valid-shape optimisation")),
     ("enable_pass_verify", Effect::NotModelled("pass verification")),
+    ("enable_slice", Effect::NotModelled("slicing of large tensors into pieces by the compiler")),
+    ("sg_set_ooo_scope", Effect::NotModelled("out-of-order scheduling scopes")),
+    ("ooo_sched_mode", Effect::NotModelled("the out-of-order scheduler's mode")),
+    ("sg_set_tunevf_mode", Effect::NotModelled("vector-function tuning")),
 ];
 
 /// `runtime_options` keys.

@@ -46,6 +46,7 @@ pub(crate) fn record(
             .with_help("decorate the function with @pypto.kernel or @pypto.frontend.jit"));
     };
     let config = interpreter.npu_config(span)?;
+    let arguments = allocate_specs(interpreter, arguments, what)?;
     let call = run_kernel_call(interpreter, kernel, arguments, span);
     call.result?;
     let result = call.reference.unwrap_or(Value::None);
@@ -144,4 +145,49 @@ pub(crate) fn attribute(receiver: &Value, simulation: &Simulation, name: &str) -
         "trace_json" => Value::Method(Rc::new((receiver.clone(), name.to_string()))),
         _ => return None,
     })
+}
+
+/// `pypto.Tensor(shape, dtype)` specs among the arguments become zero tensors of that shape: the
+/// schedule does not depend on the values. The reference pass still runs, so a spec must fit the
+/// allocation limit (a spec of a bigger tensor is an error that says so).
+fn allocate_specs(interpreter: &Interpreter, mut arguments: Arguments, what: &str) -> Result<Arguments> {
+    let allocate = |value: &mut Value, value_span: Span| -> Result<()> {
+        let Value::Object(object) = &*value else { return Ok(()) };
+        let Object::Api(super::spec::ApiObject::TensorSpec { dims, dtype, .. }) = object.as_ref() else {
+            return Ok(());
+        };
+        let mut shape = Vec::with_capacity(dims.len());
+        for dim in dims {
+            match dim {
+                super::spec::SpecDim::Size(size) => shape.push(*size),
+                _ => {
+                    return Err(interpreter
+                        .error(
+                            ErrorKind::Value,
+                            format!("{what}: a pypto.Tensor spec needs a size for every dim"),
+                            value_span,
+                        )
+                        .with_help("give the sizes to schedule, e.g. pypto.Tensor([4096, 4096], pypto.DT_BF16)"))
+                }
+            }
+        }
+        let elements = shape.iter().try_fold(1usize, |total, &size| total.checked_mul(size));
+        let limit = interpreter.limits().tensor_elements;
+        if elements.is_none_or(|elements| elements > limit) {
+            return Err(interpreter
+                .error(ErrorKind::Value, format!("{what}: a pypto.Tensor spec of shape {shape:?} is too big for the kernel's reference pass (at most {limit} elements)"), value_span)
+                .with_help("schedule a smaller shape: the kernel still runs once on the CPU to record its ops"));
+        }
+        let tensor = crate::tensor::Tensor::zeros(&shape, *dtype)
+            .map_err(|error| interpreter.error(ErrorKind::Value, format!("{what}: {error}"), value_span))?;
+        *value = crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(tensor));
+        Ok(())
+    };
+    for (value, value_span) in arguments.positional.iter_mut() {
+        allocate(value, *value_span)?;
+    }
+    for (_, value, value_span) in arguments.keywords.iter_mut() {
+        allocate(value, *value_span)?;
+    }
+    Ok(arguments)
 }

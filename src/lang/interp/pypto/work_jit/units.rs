@@ -38,7 +38,7 @@ pub(crate) fn loop_body_starts(body: &[Stmt]) -> Vec<Span> {
 }
 
 fn is_pypto_loop(iter: &crate::lang::syntax::ast::Expr) -> bool {
-    matches!(&iter.kind, ExprKind::Call { function, .. } if matches!(&function.kind, ExprKind::Attribute { attribute, .. } if attribute.name == "loop"))
+    matches!(&iter.kind, ExprKind::Call { function, .. } if matches!(&function.kind, ExprKind::Attribute { attribute, .. } if matches!(attribute.name.as_str(), "loop" | "loop_unroll")))
 }
 
 /// Removes the steps whose results nothing stores (a view or a value the script computed and

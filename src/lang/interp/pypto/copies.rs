@@ -1,0 +1,150 @@
+//! Copies and re-views with pypto's signatures: `reshape(x, shape, *, valid_shape=None,
+//! inplace=False)`, `clone`, `expand_clone(x, shape, *, valid_shape=None)`, `Tensor.move(src)` and
+//! `cast(x, dtype, mode=CastMode.CAST_NONE, satmode=SaturationMode.OFF)`.
+
+use std::rc::Rc;
+
+use super::spec::ApiObject;
+use crate::autograd::Var;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{Object, TensorObject, Value};
+use crate::lang::syntax::Span;
+
+/// The name a kernel's recorder sees for `name`: a clone is a cast to the same dtype (one copy
+/// through the vector unit, which the NPU compiler knows).
+pub(crate) fn recorded_name(name: &str) -> &str {
+    if name == "clone" {
+        "cast"
+    } else {
+        name
+    }
+}
+
+/// Calls `pypto.reshape`, `clone`, `expand_clone` or `cast`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("pypto.{name}");
+    match name {
+        "reshape" => {
+            let bound = interpreter.bind(&full, &["x", "shape", "valid_shape", "inplace"], arguments, false, span)?;
+            let x = bound.tensor(0)?;
+            let valid = match bound.optional(2) {
+                Some(_) => Some(bound.shape(2)?),
+                None => None,
+            };
+            bound.flag(3, false)?;
+            interpreter.reshaped(&x, bound.required(1)?, valid, bound.span_of(1))
+        }
+        "clone" => {
+            let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
+            interpreter.tensor_result(bound.tensor(0)?.scale(1.0), span)
+        }
+        "expand_clone" => {
+            let bound = interpreter.bind(&full, &["input", "shape", "valid_shape"], arguments, false, span)?;
+            let x = bound.tensor(0)?;
+            let shape = bound.shape(1)?;
+            interpreter.check_elements(&shape, span)?;
+            let zeros = crate::tensor::Tensor::full(&shape, 0.0, x.dtype())
+                .map_err(|error| interpreter.tensor_error(error, span))?;
+            // Broadcasting against zeros of the target shape is the deep copy pypto makes.
+            let expanded = x.add(&Var::constant(zeros)).map_err(|error| interpreter.autograd_error(error, span))?;
+            match bound.optional(2) {
+                Some(_) => {
+                    let valid = bound.shape(2)?;
+                    let offsets = vec![0; shape.len()];
+                    interpreter.tensor_result(expanded.view(&shape, &offsets, Some(&valid)), span)
+                }
+                None => Ok(TensorObject::value(expanded)),
+            }
+        }
+        _ => {
+            // The rounding and saturation modes are checked here; the cast itself is the dtype
+            // module's (`functions`), which rounds to nearest-even (CAST_NONE / CAST_RINT).
+            for (key, enumeration) in [("mode", "CastMode"), ("satmode", "SaturationMode")] {
+                let position = arguments.keywords.iter().position(|(name, _, _)| name == key);
+                let (value, value_span) = match position {
+                    Some(position) => {
+                        let (_, value, value_span) = arguments.keywords.remove(position);
+                        (value, value_span)
+                    }
+                    None if arguments.positional.len() > 2 => arguments.positional.remove(2),
+                    None => continue,
+                };
+                let member = enum_member_name(&value, enumeration).ok_or_else(|| {
+                    interpreter.error(
+                        ErrorKind::Type,
+                        format!("pypto.cast(): '{key}' must be a pypto.{enumeration}, not {}", value.type_name()),
+                        value_span,
+                    )
+                })?;
+                if !matches!(member, "CAST_NONE" | "CAST_RINT" | "OFF") {
+                    interpreter.warn(
+                        "npu/cast-mode-not-modelled",
+                        format!("pypto.cast: {enumeration}.{member} is accepted, not modelled: the cast rounds to nearest-even and does not saturate"),
+                        value_span,
+                        None,
+                    );
+                }
+            }
+            super::functions::call(interpreter, "cast", arguments, span)
+        }
+    }
+}
+
+/// The member name of `value` when it is a member of pypto enum `enumeration`.
+fn enum_member_name(value: &Value, enumeration: &str) -> Option<&'static str> {
+    match value {
+        Value::Object(object) => match object.as_ref() {
+            Object::Api(ApiObject::EnumMember { enumeration: name, member, .. }) if *name == enumeration => {
+                Some(member)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Interpreter {
+    /// `x` with `shape` (a `-1` dim inferred), elements outside `valid` reading as 0. The result
+    /// shares `x`'s storage with or without `inplace`: a write into it is seen in `x`.
+    pub(crate) fn reshaped(&self, x: &Var, shape: &Value, valid: Option<Vec<usize>>, span: Span) -> Result<Value> {
+        let shape = self.resolve_shape(x, shape, span)?;
+        let reshaped = x.reshape(&shape).map_err(|error| self.autograd_error(error, span))?;
+        match valid {
+            Some(valid) => {
+                let offsets = vec![0; shape.len()];
+                self.tensor_result(reshaped.view(&shape, &offsets, Some(&valid)), span)
+            }
+            None => Ok(TensorObject::value(reshaped)),
+        }
+    }
+
+    /// `out.move(value)`: writes `value` (same shape) into `out`, as pypto's examples write a
+    /// kernel's result into an output (`out.move(pypto.matmul(a, b))`).
+    pub(crate) fn move_into(&self, out: &Rc<TensorObject>, arguments: Arguments, span: Span) -> Result<Value> {
+        let bound = self.bind("Tensor.move", &["other"], arguments, false, span)?;
+        let value = bound.required(0)?.clone();
+        let Value::Tensor(source) = &value else {
+            return Err(self
+                .error(
+                    ErrorKind::Type,
+                    format!("'{}' type cannot be moved to Tensor", value.type_name()),
+                    bound.span_of(0),
+                )
+                .with_help("to fill a tensor with a number use out[:] = value"));
+        };
+        let (target_shape, source_shape) = (out.get().shape().to_vec(), source.get().shape().to_vec());
+        if target_shape != source_shape {
+            return Err(self
+                .error(
+                    ErrorKind::Tensor,
+                    format!("Tensor.move: a tensor of shape {source_shape:?} cannot be moved into one of shape {target_shape:?}"),
+                    bound.span_of(0),
+                )
+                .with_help("to write a tile into part of the output use pypto.assemble(tile, offsets, out) or out[a:b, …] = tile"));
+        }
+        self.tensor_set_item(out, &Value::Ellipsis, &value, span)?;
+        Ok(Value::None)
+    }
+}

@@ -1,0 +1,291 @@
+//! Loop helpers and the scalar arithmetic pypto does on loop-derived values: the stack of running
+//! `pypto.loop`s (what `is_loop_begin`/`is_loop_end` ask), `pypto.loop_unroll`, the extra keywords
+//! of `pypto.loop`, `pypto.ceildiv`, and `min`/`max` of scalars (`(m - off).min(tile_m)`; in pypto
+//! loop indices and the values computed from them are symbolic scalars with these methods, here
+//! they are ints and the methods compute at once).
+
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::ast::{Expr, ExprKind};
+use crate::lang::syntax::Span;
+
+/// One running `pypto.loop`: its range and the index of the current iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct LoopFrame {
+    /// The first index.
+    pub start: i64,
+    /// The bound (exclusive).
+    pub stop: i64,
+    /// The step (never zero).
+    pub step: i64,
+    /// The current iteration's index.
+    pub current: i64,
+}
+
+/// Whether a `for` header's iterable is a `pypto.loop(…)` call (`pypto.loop`, `pt.loop`, or `loop`
+/// imported from pypto).
+pub(crate) fn is_loop_call(iter: &Expr) -> bool {
+    let ExprKind::Call { function, .. } = &iter.kind else { return false };
+    match &function.kind {
+        ExprKind::Attribute { attribute, .. } => attribute.name == "loop",
+        ExprKind::Name(name) => name == "loop",
+        _ => false,
+    }
+}
+
+/// Keeps a `pypto.loop` on the stack while its `for` runs; pops it however the loop ends.
+pub(crate) struct LoopGuard<'a> {
+    interpreter: &'a Interpreter,
+}
+
+impl Drop for LoopGuard<'_> {
+    fn drop(&mut self) {
+        self.interpreter.pypto_loops.borrow_mut().pop();
+    }
+}
+
+impl Interpreter {
+    /// Enters a `pypto.loop` over `start..stop` by `step` (the guard leaves it).
+    pub(crate) fn enter_loop(&self, start: i64, stop: i64, step: i64) -> LoopGuard<'_> {
+        self.pypto_loops.borrow_mut().push(LoopFrame { start, stop, step, current: start });
+        LoopGuard { interpreter: self }
+    }
+
+    /// Records the index of the innermost `pypto.loop`'s current iteration.
+    pub(crate) fn set_loop_index(&self, index: i64) {
+        if let Some(frame) = self.pypto_loops.borrow_mut().last_mut() {
+            frame.current = index;
+        }
+    }
+}
+
+/// Calls a loop or scalar helper of `pypto`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("pypto.{name}");
+    match name {
+        "is_loop_begin" | "is_loop_end" => {
+            let bound = interpreter.bind(&full, &["scalar"], arguments, false, span)?;
+            let index = bound.int(0, None)?;
+            let frame = enclosing_loop(interpreter, &full, index, bound.span_of(0))?;
+            Ok(Value::Bool(if name == "is_loop_begin" {
+                index == frame.start
+            } else if frame.step > 0 {
+                index as i128 + frame.step as i128 >= frame.stop as i128
+            } else {
+                index as i128 + frame.step as i128 <= frame.stop as i128
+            }))
+        }
+        "loop" => {
+            let bound = interpreter.bind(
+                &full,
+                &["start", "stop", "step", "name", "idx_name", "unroll_list", "submit_before_loop", "parallel"],
+                arguments,
+                false,
+                span,
+            )?;
+            // pypto's scheduling hints: the iterations are the same with or without them.
+            if let Some(factors) = bound.optional(5) {
+                unroll_factors(interpreter, factors, bound.span_of(5))?;
+            }
+            let (start, stop) = match bound.optional(1) {
+                None => (0, bound.int(0, None)?),
+                Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
+            };
+            let step = bound.int(2, Some(1))?;
+            if step == 0 {
+                return Err(interpreter.error(ErrorKind::Value, "pypto.loop: step must not be zero", bound.span_of(2)));
+            }
+            Ok(Value::Range(start, stop, step))
+        }
+        "loop_unroll" => loop_unroll(interpreter, arguments, span),
+        "cond" => {
+            // In a jit kernel pypto records a branch; here the condition is decided as Python does.
+            let bound = interpreter.bind(&full, &["scalar", "file", "lineno"], arguments, false, span)?;
+            if bound.optional(1).is_some() != bound.optional(2).is_some() {
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    "pypto.cond: file and lineno must be given together or omitted",
+                    span,
+                ));
+            }
+            Ok(bound.required(0)?.clone())
+        }
+        "symbolic_scalar" | "SymbolicScalar" => {
+            // pypto's symbolic scalars are ints here: every value is known when the kernel runs.
+            let bound = interpreter.bind(&full, &["value"], arguments, false, span)?;
+            match bound.required(0)? {
+                Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
+                Value::Int(value) => Ok(Value::Int(*value)),
+                other => Err(interpreter.error(
+                    ErrorKind::Type,
+                    format!("{full}(): expected an int, not {}", other.type_name()),
+                    bound.span_of(0),
+                )),
+            }
+        }
+        "ceildiv" => {
+            let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
+            let (a, b) = (bound.int(0, None)?, bound.int(1, None)?);
+            if b == 0 {
+                return Err(interpreter.error(
+                    ErrorKind::ZeroDivision,
+                    "pypto.ceildiv: division by zero",
+                    bound.span_of(1),
+                ));
+            }
+            // pypto's definition, (a + b - 1) // b, with Python's floor division.
+            // In i128: a + b - 1 cannot overflow there, and the quotient fits i64 unless it is
+            // i64::MIN / -1's kind.
+            let (sum, divisor) = (a as i128 + b as i128 - 1, b as i128);
+            let floored = sum.div_euclid(divisor) - i128::from(divisor < 0 && sum.rem_euclid(divisor) != 0);
+            let value = i64::try_from(floored)
+                .map_err(|_| interpreter.error(ErrorKind::Overflow, "pypto.ceildiv: integer overflow", span))?;
+            Ok(Value::Int(value))
+        }
+        _ => {
+            let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
+            scalar_extreme(interpreter, name, bound.required(0)?, bound.required(1)?, span)
+        }
+    }
+}
+
+/// `scalar.min(other)` / `scalar.max(other)` on an int.
+pub(crate) fn int_method(
+    interpreter: &Interpreter,
+    receiver: &Value,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    let bound = interpreter.bind(&format!("int.{name}"), &["other"], arguments, false, span)?;
+    scalar_extreme(interpreter, name, receiver, bound.required(0)?, span)
+}
+
+/// The smaller (`min`) or larger (`max`) of two scalars.
+fn scalar_extreme(interpreter: &Interpreter, name: &str, a: &Value, b: &Value, span: Span) -> Result<Value> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Ok(Value::Int(if name == "min" { *x.min(y) } else { *x.max(y) })),
+        _ => match (a.as_number(), b.as_number()) {
+            (Some(x), Some(y)) if !matches!(a, Value::Tensor(_)) && !matches!(b, Value::Tensor(_)) => {
+                Ok(Value::Float(if name == "min" { x.min(y) } else { x.max(y) }))
+            }
+            _ => Err(interpreter
+                .error(
+                    ErrorKind::Type,
+                    format!("pypto.{name} takes two scalars, not {} and {}", a.type_name(), b.type_name()),
+                    span,
+                )
+                .with_help(format!(
+                    "for tensors use pypto.{}(a, b) (element-wise) or x.{}(dim) (a reduction)",
+                    if name == "min" { "minimum" } else { "maximum" },
+                    if name == "min" { "amin" } else { "amax" }
+                ))),
+        },
+    }
+}
+
+/// The innermost running `pypto.loop` whose current index is `index` (pypto asks the loop the
+/// index belongs to; nested loops at the same index are resolved innermost first, as pypto's
+/// frontend does).
+fn enclosing_loop(interpreter: &Interpreter, function: &str, index: i64, span: Span) -> Result<LoopFrame> {
+    let loops = interpreter.pypto_loops.borrow();
+    if loops.is_empty() {
+        return Err(interpreter
+            .error(ErrorKind::Value, format!("{function} must be called inside a `for … in pypto.loop(…)`"), span)
+            .with_help(
+                "it tells whether the loop index is at the first (is_loop_begin) or last (is_loop_end) iteration",
+            ));
+    }
+    loops.iter().rev().find(|frame| frame.current == index).copied().ok_or_else(|| {
+        interpreter
+            .error(ErrorKind::Value, format!("{function}: {index} is not the index of a running pypto.loop"), span)
+            .with_help("pass the loop variable itself: `for i in pypto.loop(n): if pypto.is_loop_begin(i): …`")
+    })
+}
+
+/// The unroll factors of `unroll_list`: positive ints.
+fn unroll_factors(interpreter: &Interpreter, value: &Value, span: Span) -> Result<Vec<i64>> {
+    let items = interpreter.iterate(value, span)?;
+    items
+        .iter()
+        .map(|item| match item.as_int() {
+            Some(factor) if factor > 0 && !matches!(item, Value::Bool(_)) => Ok(factor),
+            _ => Err(interpreter.error(
+                ErrorKind::Value,
+                format!("unroll_list holds positive ints, not {}", crate::lang::interp::format::repr(item)),
+                span,
+            )),
+        })
+        .collect()
+}
+
+/// `pypto.loop_unroll(start, stop, step, unroll_list=[1], …)`: pypto's schedule of the range in
+/// chunks, largest factor first, as `(index, factor)` pairs: for each factor `p` (sorted down,
+/// with 1 added) the loop runs from where the last one stopped to `stop - (stop - start) % (step*p)`
+/// by `step*p`, exactly as pypto computes it.
+fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind(
+        "pypto.loop_unroll",
+        &["start", "stop", "step", "name", "idx_name", "unroll_list", "submit_before_loop"],
+        arguments,
+        false,
+        span,
+    )?;
+    let mut factors = match bound.optional(5) {
+        Some(list) => unroll_factors(interpreter, list, bound.span_of(5))?,
+        None => vec![1],
+    };
+    let (start, stop) = match bound.optional(1) {
+        None => (0, bound.int(0, None)?),
+        Some(_) => (bound.int(0, None)?, bound.int(1, None)?),
+    };
+    let step = bound.int(2, Some(1))?;
+    if step <= 0 {
+        return Err(interpreter.error(ErrorKind::Value, "pypto.loop_unroll: step must be positive", bound.span_of(2)));
+    }
+    factors.sort_unstable_by(|a, b| b.cmp(a));
+    factors.dedup();
+    if !factors.contains(&1) {
+        factors.push(1);
+    }
+    let mut pairs = Vec::new();
+    if stop <= start {
+        return Ok(Value::list(pairs));
+    }
+    let mut next = start;
+    for factor in factors {
+        let chunk = step.checked_mul(factor).ok_or_else(|| {
+            interpreter.error(ErrorKind::Overflow, "pypto.loop_unroll: step × factor overflows", span)
+        })?;
+        // i128 keeps ranges near the ends of i64 from overflowing; `end` lies between start and stop.
+        let end = (stop as i128 - (stop as i128 - start as i128).rem_euclid(chunk as i128)) as i64;
+        let mut index = next as i128;
+        while index < end as i128 {
+            interpreter.check_items(pairs.len() + 1, span)?;
+            pairs.push(Value::tuple(vec![Value::Int(index as i64), Value::Int(factor)]));
+            index += chunk as i128;
+        }
+        next = end;
+    }
+    // pypto's split measures each remainder from `start`, not from where the last pass stopped: when
+    // `stop - start` is not a multiple of `step` the last index is never visited. Same here, said.
+    let visited: i64 = pairs
+        .iter()
+        .filter_map(|pair| match pair {
+            Value::Tuple(items) => items.get(1).and_then(Value::as_int),
+            _ => None,
+        })
+        .sum();
+    let expected = ((stop as i128 - start as i128 + step as i128 - 1) / step as i128) as i64;
+    if visited < expected {
+        interpreter.warn(
+            "lang/loop-unroll-skips",
+            format!("pypto.loop_unroll({start}, {stop}, {step}) visits {visited} of the {expected} indices of range({start}, {stop}, {step}), as pypto's split does"),
+            span,
+            Some(format!("make stop - start a multiple of step ({step}), or use pypto.loop")),
+        );
+    }
+    Ok(Value::list(pairs))
+}
