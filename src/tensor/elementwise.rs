@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dtype::DType;
 use super::handle::Tensor;
+use super::integer::{integer_binary, integer_unary};
 use super::real::Real;
 use super::shape::{broadcast_shapes, broadcast_strides, element_count, for_each_offset};
 use super::simd;
@@ -44,6 +45,22 @@ pub enum UnaryOp {
     GeluErf,
     /// `½x(1+tanh(√(2/π)(x+0.044715x³)))`
     GeluTanh,
+    /// `2^x`
+    Exp2,
+    /// the error function
+    Erf,
+    /// `1 − erf(x)`
+    Erfc,
+    /// smallest integer ≥ x
+    Ceil,
+    /// largest integer ≤ x
+    Floor,
+    /// integer part (toward zero)
+    Trunc,
+    /// nearest integer, ties to even (`round(x, decimals=0)`)
+    Round,
+    /// −1, 0 or 1 (0 for NaN, as torch)
+    Sign,
 }
 
 /// Ops of two broadcast inputs.
@@ -71,7 +88,7 @@ pub enum BinaryOp {
 
 impl UnaryOp {
     /// Every unary op, in declaration order.
-    pub const ALL: [UnaryOp; 15] = [
+    pub const ALL: [UnaryOp; 23] = [
         UnaryOp::Neg,
         UnaryOp::Abs,
         UnaryOp::Exp,
@@ -87,11 +104,37 @@ impl UnaryOp {
         UnaryOp::Silu,
         UnaryOp::GeluErf,
         UnaryOp::GeluTanh,
+        UnaryOp::Exp2,
+        UnaryOp::Erf,
+        UnaryOp::Erfc,
+        UnaryOp::Ceil,
+        UnaryOp::Floor,
+        UnaryOp::Trunc,
+        UnaryOp::Round,
+        UnaryOp::Sign,
     ];
 
-    /// The op whose pypto name is `name` (`"gelu"` is the erf form).
+    /// The op whose pypto name is `name` (`"gelu"` is the erf form). `round` is not found by name:
+    /// pypto's `round(x, decimals)` carries a parameter the name alone does not, so callers that
+    /// only see names (the kernel compiler) must not take it for `Round` (decimals 0).
     pub fn from_name(name: &str) -> Option<UnaryOp> {
-        UnaryOp::ALL.into_iter().find(|op| op.name() == name)
+        UnaryOp::ALL.into_iter().filter(|&op| op != UnaryOp::Round).find(|op| op.name() == name)
+    }
+
+    /// Whether the op maps integers to integers (and so keeps an integer dtype, computed exactly);
+    /// the others compute an integer input in f32 and return f32, as torch.
+    pub fn keeps_integers(self) -> bool {
+        matches!(
+            self,
+            UnaryOp::Neg
+                | UnaryOp::Abs
+                | UnaryOp::Relu
+                | UnaryOp::Ceil
+                | UnaryOp::Floor
+                | UnaryOp::Trunc
+                | UnaryOp::Round
+                | UnaryOp::Sign
+        )
     }
 
     /// The pypto name of the op.
@@ -112,6 +155,14 @@ impl UnaryOp {
             UnaryOp::Silu => "silu",
             UnaryOp::GeluErf => "gelu",
             UnaryOp::GeluTanh => "gelu_tanh",
+            UnaryOp::Exp2 => "exp2",
+            UnaryOp::Erf => "erf",
+            UnaryOp::Erfc => "erfc",
+            UnaryOp::Ceil => "ceil",
+            UnaryOp::Floor => "floor",
+            UnaryOp::Trunc => "trunc",
+            UnaryOp::Round => "round",
+            UnaryOp::Sign => "sign",
         }
     }
 
@@ -145,7 +196,33 @@ impl UnaryOp {
                 let inner = T::of(0.797_884_560_802_865_4) * (x + T::of(0.044715) * x * x * x);
                 half * x * (one + inner.tanh())
             }
+            UnaryOp::Exp2 => x.exp2(),
+            UnaryOp::Erf => x.erf(),
+            UnaryOp::Erfc => x.erfc(),
+            UnaryOp::Ceil => x.ceil(),
+            UnaryOp::Floor => x.floor(),
+            UnaryOp::Trunc => x.trunc(),
+            UnaryOp::Round => round_half_even(x),
+            UnaryOp::Sign => {
+                if x > T::zero() {
+                    one
+                } else if x < T::zero() {
+                    -one
+                } else {
+                    T::zero()
+                }
+            }
         }
+    }
+}
+
+/// The nearest integer, ties to the even one (IEEE `roundeven`, numpy's and torch's `round`).
+fn round_half_even<T: Real>(x: T) -> T {
+    let nearest = x.round();
+    if (nearest - x).abs() == T::of(0.5) {
+        T::of(2.0) * (x * T::of(0.5)).round()
+    } else {
+        nearest
     }
 }
 
@@ -222,35 +299,20 @@ impl BinaryOp {
 }
 
 impl Tensor {
-    /// Applies a unary op to every element; keeps dtype and valid shape.
+    /// Applies a unary op to every element; keeps the valid shape, and the dtype except that an
+    /// integer input of an op that does not keep integers (`exp`, `sin` …) gives f32, as torch.
     pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
         let dtype = self.dtype();
         let storage = match dtype {
             DType::F64 => Storage::F64(self.to_f64_vec().into_iter().map(|x| op.apply(x)).collect()),
+            _ if !dtype.is_float() && op.keeps_integers() => integer_unary(op, self)?,
             _ => {
                 let mut values = self.to_f32_vec();
                 simd::unary_in_place(op, &mut values);
-                Storage::from_f32(values, dtype)
+                Storage::from_f32(values, if dtype.is_float() { dtype } else { DType::F32 })
             }
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
-    }
-
-    /// `clip(x, low, high)`: `min(max(x, low), high)`; either bound may be absent.
-    pub fn clip(&self, low: Option<f64>, high: Option<f64>) -> Result<Tensor> {
-        let dtype = self.dtype();
-        let clamp = |x: f64| {
-            let x = match low {
-                Some(low) if x < low => low,
-                _ => x,
-            };
-            match high {
-                Some(high) if x > high => high,
-                _ => x,
-            }
-        };
-        let values: Vec<f64> = self.to_f64_vec().into_iter().map(clamp).collect();
-        Ok(Tensor::from_f64(values, self.shape(), dtype)?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
     }
 
     /// Applies a binary op with numpy broadcasting; the result has the promoted dtype.
@@ -258,9 +320,13 @@ impl Tensor {
         let name = op.name();
         let shape = broadcast_shapes(name, self.shape(), other.shape())?;
         let count = element_count(name, &shape)?;
-        let dtype = self.dtype().promote(other.dtype());
+        let promoted = self.dtype().promote(other.dtype());
+        // True division of integers is a float, as torch: f32.
+        let dtype = if op == BinaryOp::Div && !promoted.is_float() { DType::F32 } else { promoted };
         check_allocation(name, count, dtype)?;
-        let storage = if dtype == DType::F64 {
+        let storage = if !dtype.is_float() {
+            integer_binary(op, self, other, &shape, dtype)?
+        } else if dtype == DType::F64 {
             Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| {
                 op.apply(a, b)
             }))
@@ -366,17 +432,12 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for op in UnaryOp::ALL {
+        for op in UnaryOp::ALL.into_iter().filter(|&op| op != UnaryOp::Round) {
             assert_eq!(UnaryOp::from_name(op.name()), Some(op));
         }
+        // `round` takes `decimals`: the name alone must not select decimals 0.
+        assert_eq!(UnaryOp::from_name("round"), None);
         assert_eq!(UnaryOp::from_name("gelu"), Some(UnaryOp::GeluErf));
         assert_eq!(UnaryOp::from_name("concat"), None);
-    }
-
-    #[test]
-    fn clip_bounds_are_optional() {
-        let x = tensor(&[-2.0, 0.5, 3.0], &[3]);
-        assert_eq!(x.clip(Some(-1.0), Some(1.0)).unwrap().to_f32_vec(), vec![-1.0, 0.5, 1.0]);
-        assert_eq!(x.clip(None, Some(0.0)).unwrap().to_f32_vec(), vec![-2.0, 0.0, 0.0]);
     }
 }

@@ -6,7 +6,7 @@ use super::handle::Tensor;
 use super::shape::{
     broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim,
 };
-use super::storage::{check_allocation, Storage};
+use super::storage::{check_allocation, map_storage, Storage};
 use crate::error::{Result, TensorError};
 
 /// One dim of a strided slice, already resolved against the dim's size: the indices
@@ -159,12 +159,13 @@ impl Tensor {
                 detail: "the value must broadcast to the shape of the slice".into(),
             });
         }
-        let source = value.to_f64_vec();
+        let value = if value.dtype() == self.dtype() { value.clone() } else { value.cast(self.dtype())? };
+        let source = value.storage();
         let source_strides = broadcast_strides(value.shape(), &shape);
         self.write_storage(|storage| {
             // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
             for_each_offset(&shape, [&strides, &source_strides], |[to, from]| {
-                storage.set_f64(base.wrapping_add(to), source[from])
+                storage.copy_element(base.wrapping_add(to), &source, from)
             });
         });
         Ok(())
@@ -237,8 +238,7 @@ impl Tensor {
         let mut tile = Storage::from_f64(vec![0.0; count], self.dtype());
         let tile_strides = contiguous_strides(shape);
         let region_strides = contiguous_strides(&valid);
-        let region_values = region.to_f64_vec();
-        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.set_f64(to, region_values[from]));
+        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.copy_element(to, &region, from));
         Ok(Tensor::from_storage(tile, shape)?.with_valid_shape(Some(valid)))
     }
 
@@ -284,10 +284,15 @@ impl Tensor {
         }
         check_allocation("cast", self.numel(), dtype)?;
         // From f64, round straight to the target: going through f32 first would round twice.
-        let storage = match (self.dtype(), dtype) {
-            (_, DType::F64) => Storage::F64(self.to_f64_vec()),
-            (DType::F64, _) => Storage::from_f64(self.to_f64_vec(), dtype),
-            _ => Storage::from_f32(self.to_f32_vec(), dtype),
+        // Integers and bools convert from their exact i64 values (narrower integers wrap); floats
+        // into integers truncate toward zero and saturate (pypto's default CAST_TRUNC).
+        let source = self.dtype();
+        let storage = if !source.is_float() {
+            Storage::from_i64(self.storage().to_i64_vec(), dtype)
+        } else if dtype == DType::F64 || source == DType::F64 || !dtype.is_float() {
+            Storage::from_f64(self.to_f64_vec(), dtype)
+        } else {
+            Storage::from_f32(self.to_f32_vec(), dtype)
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
     }
@@ -305,12 +310,7 @@ fn gather_from(source: &Storage, shape: &[usize], strides: &[usize], base: usize
         for_each_offset(shape, [strides], |[offset]| out.push(values[base.wrapping_add(offset)]));
         out
     }
-    match source {
-        Storage::F32(v) => Storage::F32(pick(v, shape, strides, base)),
-        Storage::F16(v) => Storage::F16(pick(v, shape, strides, base)),
-        Storage::Bf16(v) => Storage::Bf16(pick(v, shape, strides, base)),
-        Storage::F64(v) => Storage::F64(pick(v, shape, strides, base)),
-    }
+    map_storage!(source, values => pick(values, shape, strides, base))
 }
 
 #[cfg(test)]
