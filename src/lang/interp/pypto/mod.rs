@@ -44,9 +44,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     match api_table::lookup(&qualified).map(|entry| entry.kind) {
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
-        Some(ApiKind::Constant) if name == "DT_FP32" => Ok(Value::DType(DType::F32)),
-        Some(ApiKind::Constant) if name == "DT_FP16" => Ok(Value::DType(DType::F16)),
-        Some(ApiKind::Constant) if name == "DT_BF16" => Ok(Value::DType(DType::Bf16)),
+        Some(ApiKind::Constant) if name.starts_with("DT_") && DType::parse(name).is_some() => {
+            Ok(Value::DType(DType::parse(name).expect("checked by the guard")))
+        }
         _ => {
             let error =
                 interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
