@@ -241,9 +241,12 @@ fn indexing_cases(cases: &mut Vec<Case>) {
     cases.push(Case::new("scatter", "scatter scalar src", vec![(vec![2, 3], Normal), (vec![], Normal)], |x| {
         x[0].scatter(0, &constant(Storage::I32(vec![1, 0, 1]), &[1, 3]), &x[1], ScatterMode::Replace)
     }));
-    cases.push(Case::new("scatter", "scatter src larger than index", vec![(vec![2, 3], Normal), (vec![2, 3], Normal)], |x| {
-        x[0].scatter(1, &constant(Storage::I64(vec![2, 0]), &[2, 1]), &x[1], ScatterMode::Replace)
-    }));
+    cases.push(Case::new(
+        "scatter",
+        "scatter src larger than index",
+        vec![(vec![2, 3], Normal), (vec![2, 3], Normal)],
+        |x| x[0].scatter(1, &constant(Storage::I64(vec![2, 0]), &[2, 1]), &x[1], ScatterMode::Replace),
+    ));
     cases.push(Case::new("cumsum", "cumsum last", vec![(vec![2, 4], Normal)], |x| x[0].cumsum(-1)));
     cases.push(Case::new("cumsum", "cumsum first", vec![(vec![3, 2, 2], Normal)], |x| x[0].cumsum(0)));
     cases.push(Case::new("clip", "clip tensor bounds", vec![(vec![2, 3], Normal), (vec![3], Normal)], |x| {
