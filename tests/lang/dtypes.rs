@@ -237,3 +237,29 @@ steps(x, out)",
         assert!((g - e).abs() <= 1e-6 * (1.0 + e.abs()), "{g} vs {e}");
     }
 }
+
+#[test]
+fn clip_with_tensor_bounds_in_a_kernel_keeps_its_bounds() {
+    let mut session = session();
+    run(
+        &mut session,
+        &format!(
+            "
+@pypto.frontend.jit
+def clamp(x, low, out):
+    pypto.set_vec_tile_shapes(1, 8)
+    for i in pypto.loop(2):
+        t = pypto.view(x, [1, 8], [i, 0])
+        b = pypto.view(low, [1, 8], [i, 0])
+        out[i:, 0:] = pypto.clip(t, b, 1.0)
+
+x = {}
+low = pypto.full([2, 8], -0.5, pypto.DT_FP32)
+out = pypto.zeros([2, 8])
+clamp(x, low, out)",
+            input_literal()
+        ),
+    );
+    let expected: Vec<f64> = INPUT.iter().map(|&v| v.max(-0.5).min(1.0)).collect();
+    assert_eq!(values(&mut session, "out"), expected);
+}
