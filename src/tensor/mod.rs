@@ -16,6 +16,7 @@ mod select;
 mod shape;
 pub mod simd;
 mod storage;
+mod unary;
 
 pub use dtype::{DType, DTypeKind};
 pub use elementwise::{sigmoid, BinaryOp, UnaryOp};
