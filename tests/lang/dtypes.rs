@@ -260,6 +260,6 @@ clamp(x, low, out)",
             input_literal()
         ),
     );
-    let expected: Vec<f64> = INPUT.iter().map(|&v| v.max(-0.5).min(1.0)).collect();
+    let expected: Vec<f64> = INPUT.iter().map(|&v| v.clamp(-0.5, 1.0)).collect();
     assert_eq!(values(&mut session, "out"), expected);
 }

@@ -196,9 +196,8 @@ fn indexing_ops_match_their_definitions() {
     let data: Vec<f64> = (0..24).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
     let x = tensor_of(DType::F32, &data, &shape);
     let at = |i: usize, j: usize, k: usize| data[(i * 3 + j) * 4 + k];
-    for dim in 0..3 {
+    for (dim, &size) in shape.iter().enumerate() {
         // An index of shape [2, 2, 3] with values within the size of `dim`.
-        let size = shape[dim];
         let positions: Vec<i64> = (0..12).map(|n| ((n * 5 + dim) % size) as i64).collect();
         let index = Tensor::from_storage(Storage::I64(positions.clone()), &[2, 2, 3]).unwrap();
         let gathered = x.gather(dim as isize, &index).unwrap().to_f64_vec();
