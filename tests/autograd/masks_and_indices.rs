@@ -10,7 +10,11 @@ fn leaf(values: &[f64], shape: &[usize]) -> Var {
 }
 
 fn gradient_of(output: &Var, input: &Var) -> Vec<f64> {
-    grad(std::slice::from_ref(output), std::slice::from_ref(input), None, false).unwrap()[0].as_ref().unwrap().tensor().to_f64_vec()
+    grad(std::slice::from_ref(output), std::slice::from_ref(input), None, false).unwrap()[0]
+        .as_ref()
+        .unwrap()
+        .tensor()
+        .to_f64_vec()
 }
 
 #[test]
