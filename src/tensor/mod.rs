@@ -1,6 +1,7 @@
 //! The tensor core: `Tensor` handles over dtype-typed storage, every forward op, numpy broadcasting,
 //! the seeded generator, and the SIMD kernels. Knows nothing about autograd, tiles or the language.
 
+mod cast;
 mod dtype;
 mod elementwise;
 mod floor_division;
@@ -15,6 +16,7 @@ mod reduce;
 mod select;
 mod shape;
 pub mod simd;
+mod slice_spec;
 mod storage;
 mod unary;
 

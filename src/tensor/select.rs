@@ -199,15 +199,6 @@ impl Tensor {
         Ok(result.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
     }
 
-    /// This tensor in `dtype`: itself (a cheap handle) when it already is, else a cast copy.
-    pub(crate) fn cast_if_needed(&self, dtype: DType) -> Result<Tensor> {
-        if self.dtype() == dtype {
-            Ok(self.clone())
-        } else {
-            self.cast(dtype)
-        }
-    }
-
     /// Whether each element is nonzero (NaN counts as true, as Python's `bool(nan)`).
     fn truth_values(&self) -> Vec<bool> {
         match &*self.storage() {
