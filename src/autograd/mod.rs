@@ -33,7 +33,9 @@ mod node;
 mod op;
 mod ops;
 mod rules;
+mod rules_select;
 mod scaler;
+mod selection;
 mod var;
 
 pub use checkpoint::{checkpoint, CheckpointFunction};

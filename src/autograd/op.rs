@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tensor::{BinaryOp, DType, ReduceOp, SliceSpec, SoftmaxOp, UnaryOp};
+use crate::tensor::{BinaryOp, DType, ReduceOp, ScatterMode, SliceSpec, SoftmaxOp, UnaryOp};
 
 /// One dim of a strided slice (serialisable mirror of `tensor::SliceSpec`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
@@ -59,6 +59,14 @@ pub enum Op {
     Assemble { offsets: Vec<usize> },
     /// Conversion to another dtype.
     Cast { dtype: DType },
+    /// `where(condition, input, other)`; the condition (input 0) is a constant mask.
+    Where,
+    /// `gather(input, axis, index)`; the index (input 1) is a constant integer tensor.
+    Gather { axis: usize },
+    /// `scatter(input, axis, index, src)` (inputs: input, index, src).
+    Scatter { axis: usize, mode: ScatterMode },
+    /// Running sums along `axis`.
+    Cumsum { axis: usize },
     /// Φ(x), the standard normal CDF: an autograd-internal primitive so that the derivative of
     /// `gelu` (Φ(x) + xφ(x)) is itself differentiable for second order.
     NormalCdf,
@@ -87,6 +95,10 @@ impl Op {
             Op::View { .. } => "view".into(),
             Op::Assemble { .. } => "assemble".into(),
             Op::Cast { .. } => "cast".into(),
+            Op::Where => "where".into(),
+            Op::Gather { .. } => "gather".into(),
+            Op::Scatter { .. } => "scatter".into(),
+            Op::Cumsum { .. } => "cumsum".into(),
             Op::NormalCdf => "normal_cdf".into(),
             Op::Custom { name } => name.clone(),
             Op::Checkpoint { name } => format!("checkpoint({name})"),
@@ -100,8 +112,9 @@ impl Op {
         const OUTPUTS: SavePlan = SavePlan { inputs: false, outputs: true };
         match self {
             Op::Unary(op) => match op {
-                UnaryOp::Neg => NONE,
+                UnaryOp::Neg | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => NONE,
                 UnaryOp::Exp
+                | UnaryOp::Exp2
                 | UnaryOp::Sqrt
                 | UnaryOp::Rsqrt
                 | UnaryOp::Reciprocal
@@ -114,14 +127,22 @@ impl Op {
                 | UnaryOp::Relu
                 | UnaryOp::Silu
                 | UnaryOp::GeluErf
-                | UnaryOp::GeluTanh => INPUTS,
+                | UnaryOp::GeluTanh
+                | UnaryOp::Erf
+                | UnaryOp::Erfc => INPUTS,
             },
             Op::Binary(op) => match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::FloorDivide => NONE,
                 BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Remainder => INPUTS,
                 BinaryOp::Pow => SavePlan { inputs: true, outputs: true },
             },
-            Op::Clip { .. } | Op::Matmul { .. } | Op::NormalCdf | Op::Checkpoint { .. } => INPUTS,
+            Op::Clip { .. }
+            | Op::Matmul { .. }
+            | Op::NormalCdf
+            | Op::Checkpoint { .. }
+            | Op::Where
+            | Op::Gather { .. }
+            | Op::Scatter { .. } => INPUTS,
             // A custom backward receives the outputs in its context.
             Op::Custom { .. } => SavePlan { inputs: true, outputs: true },
             Op::Reduce { op, .. } => match op {
@@ -137,7 +158,8 @@ impl Op {
             | Op::AssignSlice { .. }
             | Op::View { .. }
             | Op::Assemble { .. }
-            | Op::Cast { .. } => NONE,
+            | Op::Cast { .. }
+            | Op::Cumsum { .. } => NONE,
         }
     }
 }
@@ -152,7 +174,7 @@ pub struct SavePlan {
 }
 
 /// Every unary op, in declaration order.
-pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 23] = UnaryOp::ALL;
 
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
@@ -180,6 +202,14 @@ fn catalogue_position(op: &Op) -> usize {
             UnaryOp::Silu => 12,
             UnaryOp::GeluErf => 13,
             UnaryOp::GeluTanh => 14,
+            UnaryOp::Exp2 => 15,
+            UnaryOp::Erf => 16,
+            UnaryOp::Erfc => 17,
+            UnaryOp::Ceil => 18,
+            UnaryOp::Floor => 19,
+            UnaryOp::Trunc => 20,
+            UnaryOp::Round => 21,
+            UnaryOp::Sign => 22,
         },
         Op::Binary(binary) => match binary {
             BinaryOp::Add => 0,
@@ -211,6 +241,10 @@ fn catalogue_position(op: &Op) -> usize {
         | Op::View { .. }
         | Op::Assemble { .. }
         | Op::Cast { .. }
+        | Op::Where
+        | Op::Gather { .. }
+        | Op::Scatter { .. }
+        | Op::Cumsum { .. }
         | Op::NormalCdf
         | Op::Custom { .. }
         | Op::Checkpoint { .. } => 0,
@@ -236,8 +270,12 @@ pub fn differentiable_op_names() -> Vec<String> {
     ops.push(Op::View { shape: Vec::new(), offsets: Vec::new(), valid_shape: Vec::new() });
     ops.push(Op::Assemble { offsets: Vec::new() });
     ops.push(Op::Cast { dtype: DType::F64 });
+    ops.push(Op::Where);
+    ops.push(Op::Gather { axis: 0 });
+    ops.push(Op::Scatter { axis: 0, mode: ScatterMode::Replace });
+    ops.push(Op::Cumsum { axis: 0 });
     ops.push(Op::NormalCdf);
-    debug_assert!(ops.iter().all(|op| catalogue_position(op) < 15));
+    debug_assert!(ops.iter().all(|op| catalogue_position(op) < ALL_UNARY.len()));
     ops.iter().map(Op::name).collect()
 }
 
@@ -257,7 +295,7 @@ mod tests {
             assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
         }
         let names = differentiable_op_names();
-        assert_eq!(names.len(), 15 + 9 + 5 + 2 + 11);
+        assert_eq!(names.len(), 23 + 9 + 5 + 2 + 15);
         let unique: std::collections::HashSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -1,7 +1,8 @@
 //! The gradient rules: ONE exhaustive match over `Op` (no wildcard arm). Every rule is written with
 //! differentiable `Var` ops, so with `create_graph` the backward is itself recorded (second order).
 //!
-//! Conventions at kinks (as PyTorch): relu'(0) = 0; abs'(0) = 0; clip passes the gradient where
+//! Conventions at kinks (as PyTorch): relu'(0) = 0; abs'(0) = 0; ceil, floor, trunc, round and sign
+//! have zero gradient; clip passes the gradient where
 //! `low ≤ x ≤ high` (bounds included); `maximum`/`minimum` split a tie ½/½; `amax`/`amin` split the
 //! gradient evenly among all elements equal to the extreme (k ties get 1/k each).
 
@@ -25,7 +26,7 @@ pub(crate) struct RuleContext<'a> {
 }
 
 impl RuleContext<'_> {
-    fn input(&self, index: usize) -> Result<&Var> {
+    pub(super) fn input(&self, index: usize) -> Result<&Var> {
         self.saved.value(&self.operation.op, index)
     }
 
@@ -33,7 +34,7 @@ impl RuleContext<'_> {
         self.saved.output(self.node, &self.operation.op, index)
     }
 
-    fn input_shape(&self, index: usize) -> &[usize] {
+    pub(super) fn input_shape(&self, index: usize) -> &[usize] {
         &self.operation.inputs[index].meta.shape
     }
 
@@ -153,6 +154,10 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
             Ok(vec![target, tile_gradient])
         }
         Op::Cast { .. } => one(g.cast(context.operation.inputs[0].meta.dtype)?),
+        Op::Where => super::rules_select::where_gradients(context),
+        Op::Gather { axis } => super::rules_select::gather_gradients(*axis, context),
+        Op::Scatter { axis, mode } => super::rules_select::scatter_gradients(*axis, *mode, context),
+        Op::Cumsum { axis } => one(super::rules_select::cumsum_gradient(*axis, context)?),
         Op::NormalCdf => {
             // Φ'(x) = φ(x) = e^{−x²/2}/√(2π)
             let x = context.input(0)?;
@@ -225,6 +230,18 @@ fn unary_rule(op: UnaryOp, context: &RuleContext<'_>) -> Result<Var> {
             let left = one.add(&t)?.scale(0.5)?;
             let right = x.mul(&one.sub(&t.mul(&t)?)?)?.mul(&du)?.scale(0.5)?;
             g.mul(&left.add(&right)?)
+        }
+        // (2^x)' = ln2 · 2^x
+        UnaryOp::Exp2 => g.mul(&context.output(0)?)?.scale(std::f64::consts::LN_2),
+        // erf' = 2/√π · e^{−x²}; erfc' = −erf'
+        UnaryOp::Erf | UnaryOp::Erfc => {
+            let x = context.input(0)?;
+            let sign = if op == UnaryOp::Erf { 1.0 } else { -1.0 };
+            g.mul(&x.mul(x)?.neg()?.unary(UnaryOp::Exp)?)?.scale(sign * std::f64::consts::FRAC_2_SQRT_PI)
+        }
+        // Piecewise constant: zero gradient almost everywhere (as torch).
+        UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => {
+            Ok(Var::constant(Tensor::zeros(g.shape(), g.dtype())?))
         }
     }
 }

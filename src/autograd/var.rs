@@ -35,6 +35,21 @@ impl Var {
         var
     }
 
+    /// `Var::new`, refusing a leaf that requires grad over an integer or bool tensor (only float
+    /// tensors have gradients, as in torch).
+    pub fn try_new(tensor: Tensor, requires_grad: bool) -> super::error::Result<Var> {
+        if requires_grad && !tensor.dtype().is_float() {
+            return Err(super::error::AutogradError::BadArgument {
+                op: "requires_grad".into(),
+                detail: format!(
+                    "only float tensors can require gradients, this one is {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
+                    tensor.dtype().pypto_name()
+                ),
+            });
+        }
+        Ok(Var::new(tensor, requires_grad))
+    }
+
     /// A value that does not require grad.
     pub fn constant(tensor: Tensor) -> Var {
         Var { tensor, node: None, output: 0 }
@@ -159,7 +174,8 @@ impl From<Tensor> for Var {
 }
 
 /// Wraps the outputs of an op: records a node when grad mode is on and some input requires grad,
-/// otherwise returns constants (no graph is built).
+/// otherwise returns constants (no graph is built). Integer and bool outputs (casts, masks, indices)
+/// are never differentiable, so an op producing only those is not recorded either.
 pub(crate) fn record(
     op: Op,
     inputs: &[&Var],
@@ -167,7 +183,8 @@ pub(crate) fn record(
     extra_saved: Vec<Var>,
     extension: Option<Extension>,
 ) -> Vec<Var> {
-    if !is_grad_enabled() || inputs.iter().all(|input| input.node.is_none()) {
+    let differentiable = outputs.iter().any(|output| output.dtype().is_float());
+    if !is_grad_enabled() || !differentiable || inputs.iter().all(|input| input.node.is_none()) {
         return outputs.into_iter().map(Var::constant).collect();
     }
     let plan = op.saves();

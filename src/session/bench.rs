@@ -196,7 +196,7 @@ mod tests {
         workspace.add("c", "c", "d").unwrap();
         assert_eq!(workspace.sum("d").unwrap(), 268.0);
         assert_eq!(workspace.read("nothing"), Err(BenchError::MissingTensor { name: "nothing".into() }));
-        assert!(matches!(workspace.load("x", vec![1.0], &[1], "int8"), Err(BenchError::UnknownDtype { .. })));
+        assert!(matches!(workspace.load("x", vec![1.0], &[1], "fp8"), Err(BenchError::UnknownDtype { .. })));
         assert!(matches!(workspace.load("x", vec![1.0], &[2], "f32"), Err(BenchError::Failed { op: "load", .. })));
     }
 

@@ -1,50 +1,18 @@
-//! Element-wise ops: one fieldless enum per arity, numpy broadcasting, f32 compute (f64 for the
-//! reference dtype), results rounded to the output dtype.
+//! Element-wise ops: one fieldless enum per arity (the unary one in `unary.rs`), numpy broadcasting,
+//! f32 compute (f64 for the reference dtype; exact i64 for integers), results rounded to the output
+//! dtype.
 
 use serde::{Deserialize, Serialize};
 
 use super::dtype::DType;
 use super::handle::Tensor;
+use super::integer::{integer_binary, integer_unary};
 use super::real::Real;
 use super::shape::{broadcast_shapes, broadcast_strides, element_count, for_each_offset};
 use super::simd;
 use super::storage::{check_allocation, Storage};
+pub use super::unary::{sigmoid, UnaryOp};
 use crate::error::Result;
-
-/// Ops of one input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
-pub enum UnaryOp {
-    /// `-x`
-    Neg,
-    /// `|x|`
-    Abs,
-    /// `e^x`
-    Exp,
-    /// natural log
-    Log,
-    /// `√x`
-    Sqrt,
-    /// `1/√x`
-    Rsqrt,
-    /// `1/x`
-    Reciprocal,
-    /// sine
-    Sin,
-    /// cosine
-    Cos,
-    /// hyperbolic tangent
-    Tanh,
-    /// `1/(1+e^-x)`
-    Sigmoid,
-    /// `max(x, 0)`
-    Relu,
-    /// `x·σ(x)`
-    Silu,
-    /// `x·Φ(x) = ½x(1+erf(x/√2))`
-    GeluErf,
-    /// `½x(1+tanh(√(2/π)(x+0.044715x³)))`
-    GeluTanh,
-}
 
 /// Ops of two broadcast inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
@@ -67,96 +35,6 @@ pub enum BinaryOp {
     FloorDivide,
     /// `a % b`: numpy's `remainder` (the sign of the divisor; `x % 0` is NaN)
     Remainder,
-}
-
-impl UnaryOp {
-    /// Every unary op, in declaration order.
-    pub const ALL: [UnaryOp; 15] = [
-        UnaryOp::Neg,
-        UnaryOp::Abs,
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Sqrt,
-        UnaryOp::Rsqrt,
-        UnaryOp::Reciprocal,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tanh,
-        UnaryOp::Sigmoid,
-        UnaryOp::Relu,
-        UnaryOp::Silu,
-        UnaryOp::GeluErf,
-        UnaryOp::GeluTanh,
-    ];
-
-    /// The op whose pypto name is `name` (`"gelu"` is the erf form).
-    pub fn from_name(name: &str) -> Option<UnaryOp> {
-        UnaryOp::ALL.into_iter().find(|op| op.name() == name)
-    }
-
-    /// The pypto name of the op.
-    pub fn name(self) -> &'static str {
-        match self {
-            UnaryOp::Neg => "neg",
-            UnaryOp::Abs => "abs",
-            UnaryOp::Exp => "exp",
-            UnaryOp::Log => "log",
-            UnaryOp::Sqrt => "sqrt",
-            UnaryOp::Rsqrt => "rsqrt",
-            UnaryOp::Reciprocal => "reciprocal",
-            UnaryOp::Sin => "sin",
-            UnaryOp::Cos => "cos",
-            UnaryOp::Tanh => "tanh",
-            UnaryOp::Sigmoid => "sigmoid",
-            UnaryOp::Relu => "relu",
-            UnaryOp::Silu => "silu",
-            UnaryOp::GeluErf => "gelu",
-            UnaryOp::GeluTanh => "gelu_tanh",
-        }
-    }
-
-    /// Applies the op to one value.
-    pub fn apply<T: Real>(self, x: T) -> T {
-        let one = T::one();
-        let half = T::of(0.5);
-        match self {
-            UnaryOp::Neg => -x,
-            UnaryOp::Abs => x.abs(),
-            UnaryOp::Exp => x.exp(),
-            UnaryOp::Log => x.ln(),
-            UnaryOp::Sqrt => x.sqrt(),
-            UnaryOp::Rsqrt => one / x.sqrt(),
-            UnaryOp::Reciprocal => one / x,
-            UnaryOp::Sin => x.sin(),
-            UnaryOp::Cos => x.cos(),
-            UnaryOp::Tanh => x.tanh(),
-            UnaryOp::Sigmoid => sigmoid(x),
-            // NaN stays NaN (as in PyTorch), so it is kept like a positive value.
-            UnaryOp::Relu => {
-                if x > T::zero() || x.is_nan() {
-                    x
-                } else {
-                    T::zero()
-                }
-            }
-            UnaryOp::Silu => x * sigmoid(x),
-            UnaryOp::GeluErf => half * x * (one + (x * T::of(std::f64::consts::FRAC_1_SQRT_2)).erf()),
-            UnaryOp::GeluTanh => {
-                let inner = T::of(0.797_884_560_802_865_4) * (x + T::of(0.044715) * x * x * x);
-                half * x * (one + inner.tanh())
-            }
-        }
-    }
-}
-
-/// σ(x) computed without overflow for large |x|.
-pub fn sigmoid<T: Real>(x: T) -> T {
-    if x >= T::zero() {
-        T::one() / (T::one() + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (T::one() + e)
-    }
 }
 
 impl BinaryOp {
@@ -222,35 +100,20 @@ impl BinaryOp {
 }
 
 impl Tensor {
-    /// Applies a unary op to every element; keeps dtype and valid shape.
+    /// Applies a unary op to every element; keeps the valid shape, and the dtype except that an
+    /// integer input of an op that does not keep integers (`exp`, `sin` …) gives f32, as torch.
     pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
         let dtype = self.dtype();
         let storage = match dtype {
             DType::F64 => Storage::F64(self.to_f64_vec().into_iter().map(|x| op.apply(x)).collect()),
+            _ if !dtype.is_float() && op.keeps_integers() => integer_unary(op, self)?,
             _ => {
                 let mut values = self.to_f32_vec();
                 simd::unary_in_place(op, &mut values);
-                Storage::from_f32(values, dtype)
+                Storage::from_f32(values, if dtype.is_float() { dtype } else { DType::F32 })
             }
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
-    }
-
-    /// `clip(x, low, high)`: `min(max(x, low), high)`; either bound may be absent.
-    pub fn clip(&self, low: Option<f64>, high: Option<f64>) -> Result<Tensor> {
-        let dtype = self.dtype();
-        let clamp = |x: f64| {
-            let x = match low {
-                Some(low) if x < low => low,
-                _ => x,
-            };
-            match high {
-                Some(high) if x > high => high,
-                _ => x,
-            }
-        };
-        let values: Vec<f64> = self.to_f64_vec().into_iter().map(clamp).collect();
-        Ok(Tensor::from_f64(values, self.shape(), dtype)?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
     }
 
     /// Applies a binary op with numpy broadcasting; the result has the promoted dtype.
@@ -258,9 +121,13 @@ impl Tensor {
         let name = op.name();
         let shape = broadcast_shapes(name, self.shape(), other.shape())?;
         let count = element_count(name, &shape)?;
-        let dtype = self.dtype().promote(other.dtype());
+        let promoted = self.dtype().promote(other.dtype());
+        // True division of integers is a float, as torch: f32.
+        let dtype = if op == BinaryOp::Div && !promoted.is_float() { DType::F32 } else { promoted };
         check_allocation(name, count, dtype)?;
-        let storage = if dtype == DType::F64 {
+        let storage = if !dtype.is_float() {
+            integer_binary(op, self, other, &shape, dtype)?
+        } else if dtype == DType::F64 {
             Storage::F64(broadcast_map(&shape, self, other, &self.to_f64_vec(), &other.to_f64_vec(), |a, b| {
                 op.apply(a, b)
             }))
@@ -349,34 +216,10 @@ mod tests {
     }
 
     #[test]
-    fn sigmoid_does_not_overflow() {
-        assert_eq!(UnaryOp::Sigmoid.apply(-1e4f32), 0.0);
-        assert_eq!(UnaryOp::Sigmoid.apply(1e4f32), 1.0);
-        // gelu(1) = Φ(1) = 0.841344746…
-        assert!((UnaryOp::GeluErf.apply(1.0f64) - 0.841_344_746_068_542_9).abs() < 1e-12);
-    }
-
-    #[test]
     fn valid_shape_survives_elementwise_and_broadcast() {
         let tile = Tensor::zeros(&[4, 8], DType::F32).unwrap().with_valid_shape(Some(vec![3, 8]));
         let row = Tensor::ones(&[1, 8], DType::F32).unwrap();
         assert_eq!(tile.binary(BinaryOp::Mul, &row).unwrap().valid_shape(), Some(&[3, 8][..]));
         assert_eq!(tile.unary(UnaryOp::Exp).unwrap().valid_shape(), Some(&[3, 8][..]));
-    }
-
-    #[test]
-    fn names_round_trip() {
-        for op in UnaryOp::ALL {
-            assert_eq!(UnaryOp::from_name(op.name()), Some(op));
-        }
-        assert_eq!(UnaryOp::from_name("gelu"), Some(UnaryOp::GeluErf));
-        assert_eq!(UnaryOp::from_name("concat"), None);
-    }
-
-    #[test]
-    fn clip_bounds_are_optional() {
-        let x = tensor(&[-2.0, 0.5, 3.0], &[3]);
-        assert_eq!(x.clip(Some(-1.0), Some(1.0)).unwrap().to_f32_vec(), vec![-1.0, 0.5, 1.0]);
-        assert_eq!(x.clip(None, Some(0.0)).unwrap().to_f32_vec(), vec![-2.0, 0.0, 0.0]);
     }
 }

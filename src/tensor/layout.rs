@@ -1,58 +1,13 @@
 //! Ops that move values without arithmetic: reshape, permute/transpose, concat, strided slices,
-//! tile views with a valid region, assemble (write a tile into a tensor), and cast.
+//! tile views with a valid region, and assemble (write a tile into a tensor).
 
-use super::dtype::DType;
 use super::handle::Tensor;
 use super::shape::{
     broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim,
 };
-use super::storage::{check_allocation, Storage};
+pub use super::slice_spec::SliceSpec;
+use super::storage::{check_allocation, map_storage, Storage};
 use crate::error::{Result, TensorError};
-
-/// One dim of a strided slice, already resolved against the dim's size: the indices
-/// `start, start + step, …` (`count` of them). `step` may be negative.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SliceSpec {
-    /// First index.
-    pub start: usize,
-    /// Distance between indices.
-    pub step: isize,
-    /// Number of indices.
-    pub count: usize,
-}
-
-impl SliceSpec {
-    /// The whole dim of size `size`.
-    pub fn full(size: usize) -> SliceSpec {
-        SliceSpec { start: 0, step: 1, count: size }
-    }
-
-    /// Resolves Python's `start:stop:step` (each optional, negatives from the end) against `size`.
-    pub fn from_python(start: Option<i64>, stop: Option<i64>, step: Option<i64>, size: usize) -> Result<SliceSpec> {
-        let step = step.unwrap_or(1);
-        if step == 0 {
-            return Err(TensorError::BadArgument { op: "slice", detail: "slice step cannot be zero".into() });
-        }
-        let size = size as i64;
-        let clamp = |value: i64, low: i64, high: i64| value.clamp(low, high);
-        let resolve = |value: i64| if value < 0 { value + size } else { value };
-        let (start, stop) = if step > 0 {
-            (clamp(start.map_or(0, resolve), 0, size), clamp(stop.map_or(size, resolve), 0, size))
-        } else {
-            (
-                clamp(start.map_or(size - 1, resolve), -1, size - 1),
-                clamp(stop.map_or(-1, |v| if v < 0 { v + size } else { v }), -1, size - 1),
-            )
-        };
-        // ⌈distance / |step|⌉ written so that no step (up to ±2^63) overflows.
-        let distance = if step > 0 { stop - start } else { start - stop };
-        let count = if distance > 0 { (distance - 1) as u64 / step.unsigned_abs() + 1 } else { 0 };
-        // With at most one index the step is never used; 1 keeps stride arithmetic (and a 32-bit isize)
-        // from overflowing on huge steps. With two or more, |step| < size fits in isize.
-        let step = if count <= 1 { 1 } else { step as isize };
-        Ok(SliceSpec { start: start.max(0) as usize, step, count: count as usize })
-    }
-}
 
 impl Tensor {
     /// The same values with another shape of equal element count (aliases the buffer).
@@ -127,15 +82,21 @@ impl Tensor {
         check_allocation("concat", count, dtype)?;
         let outer: usize = shape[..axis].iter().product();
         let inner: usize = shape[axis + 1..].iter().product();
-        let mut values = Vec::with_capacity(count);
-        let parts: Vec<Vec<f64>> = tensors.iter().map(Tensor::to_f64_vec).collect();
+        // Each part in the result dtype, copied element by element (exact for int64 too).
+        let parts = tensors.iter().map(|tensor| tensor.cast_if_needed(dtype)).collect::<Result<Vec<_>>>()?;
+        let mut out = Storage::from_i64(vec![0; count], dtype);
+        let mut position = 0;
         for row in 0..outer {
-            for (tensor, part) in tensors.iter().zip(&parts) {
-                let width = tensor.shape()[axis] * inner;
-                values.extend_from_slice(&part[row * width..(row + 1) * width]);
+            for part in &parts {
+                let width = part.shape()[axis] * inner;
+                let storage = part.storage();
+                for offset in row * width..(row + 1) * width {
+                    out.copy_element(position, &storage, offset);
+                    position += 1;
+                }
             }
         }
-        Tensor::from_f64(values, &shape, dtype)
+        Tensor::from_storage(out, &shape)
     }
 
     /// A strided slice (a copy), one spec per dim.
@@ -159,12 +120,13 @@ impl Tensor {
                 detail: "the value must broadcast to the shape of the slice".into(),
             });
         }
-        let source = value.to_f64_vec();
+        let value = if value.dtype() == self.dtype() { value.clone() } else { value.cast(self.dtype())? };
+        let source = value.storage();
         let source_strides = broadcast_strides(value.shape(), &shape);
         self.write_storage(|storage| {
             // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
             for_each_offset(&shape, [&strides, &source_strides], |[to, from]| {
-                storage.set_f64(base.wrapping_add(to), source[from])
+                storage.copy_element(base.wrapping_add(to), &source, from)
             });
         });
         Ok(())
@@ -237,8 +199,7 @@ impl Tensor {
         let mut tile = Storage::from_f64(vec![0.0; count], self.dtype());
         let tile_strides = contiguous_strides(shape);
         let region_strides = contiguous_strides(&valid);
-        let region_values = region.to_f64_vec();
-        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.set_f64(to, region_values[from]));
+        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.copy_element(to, &region, from));
         Ok(Tensor::from_storage(tile, shape)?.with_valid_shape(Some(valid)))
     }
 
@@ -276,21 +237,6 @@ impl Tensor {
         }
         Ok(offsets.iter().zip(&valid).map(|(&start, &count)| SliceSpec { start, step: 1, count }).collect())
     }
-
-    /// The values converted to `dtype` (rounded once); keeps the valid shape.
-    pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        if dtype == self.dtype() {
-            return Ok(self.deep_copy());
-        }
-        check_allocation("cast", self.numel(), dtype)?;
-        // From f64, round straight to the target: going through f32 first would round twice.
-        let storage = match (self.dtype(), dtype) {
-            (_, DType::F64) => Storage::F64(self.to_f64_vec()),
-            (DType::F64, _) => Storage::from_f64(self.to_f64_vec(), dtype),
-            _ => Storage::from_f32(self.to_f32_vec(), dtype),
-        };
-        Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
-    }
 }
 
 fn gather(source: &Storage, shape: &[usize], strides: &[usize]) -> Storage {
@@ -305,17 +251,13 @@ fn gather_from(source: &Storage, shape: &[usize], strides: &[usize], base: usize
         for_each_offset(shape, [strides], |[offset]| out.push(values[base.wrapping_add(offset)]));
         out
     }
-    match source {
-        Storage::F32(v) => Storage::F32(pick(v, shape, strides, base)),
-        Storage::F16(v) => Storage::F16(pick(v, shape, strides, base)),
-        Storage::Bf16(v) => Storage::Bf16(pick(v, shape, strides, base)),
-        Storage::F64(v) => Storage::F64(pick(v, shape, strides, base)),
-    }
+    map_storage!(source, values => pick(values, shape, strides, base))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tensor::DType;
 
     fn grid() -> Tensor {
         // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
@@ -391,18 +333,19 @@ mod tests {
     }
 
     #[test]
+    fn concat_keeps_int64_exact() {
+        let big = Tensor::from_storage(Storage::I64(vec![(1 << 60) + 1]), &[1]).unwrap();
+        let small = Tensor::from_storage(Storage::I8(vec![-3]), &[1]).unwrap();
+        let joined = Tensor::concat(&[big, small], 0).unwrap();
+        assert_eq!((joined.dtype(), joined.storage().to_i64_vec()), (DType::I64, vec![(1 << 60) + 1, -3]));
+    }
+
+    #[test]
     fn concat_along_each_dim() {
         let joined = Tensor::concat(&[grid(), grid()], 1).unwrap();
         assert_eq!(joined.shape(), &[3, 8]);
         assert_eq!(&joined.to_f32_vec()[..8], &[0., 1., 2., 3., 0., 1., 2., 3.]);
         assert!(Tensor::concat(&[grid(), grid().transpose(0, 1).unwrap()], 0).is_err());
-    }
-
-    #[test]
-    fn cast_rounds_once() {
-        let x = Tensor::from_f32(vec![1.0 + 2f32.powi(-10)], &[1], DType::F32).unwrap();
-        assert_eq!(x.cast(DType::Bf16).unwrap().to_f32_vec(), vec![1.0]);
-        assert_eq!(x.cast(DType::F16).unwrap().to_f32_vec(), vec![1.0 + 2f32.powi(-10)]);
     }
 
     #[test]
@@ -416,14 +359,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(&x.to_f32_vec()[..4], &[13.0, 12.0, 11.0, 10.0]);
-    }
-
-    #[test]
-    fn cast_from_f64_rounds_once() {
-        // 1 + 2^-11 + 2^-40 lies just above the f16 tie between 1 and 1 + 2^-10, so it rounds up;
-        // through f32 it would first become the tie 1 + 2^-11 and then round to even, 1.
-        let x = Tensor::from_f64(vec![1.0 + 2f64.powi(-11) + 2f64.powi(-40)], &[1], DType::F64).unwrap();
-        assert_eq!(x.cast(DType::F16).unwrap().to_f64_vec(), vec![1.0 + 2f64.powi(-10)]);
     }
 
     #[test]

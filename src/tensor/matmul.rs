@@ -47,7 +47,10 @@ impl Tensor {
         let a_batch = broadcast_strides(&self.shape()[..a_rank - 2], &batch);
         let b_batch = broadcast_strides(&other.shape()[..b_rank - 2], &batch);
         let (a_size, b_size) = (m * k, k * n);
-        let compute_f64 = self.dtype() == DType::F64 || other.dtype() == DType::F64 || dtype == DType::F64;
+        // Integer operands or results take the f64 path: exact while every partial sum stays below
+        // 2^53 (the f32 GEMM would round products above 2^24).
+        let exact = |dtype: DType| dtype == DType::F64 || !dtype.is_float();
+        let compute_f64 = exact(self.dtype()) || exact(other.dtype()) || exact(dtype);
         let storage = if compute_f64 {
             let (a, b) = (self.to_f64_vec(), other.to_f64_vec());
             let mut out = vec![0.0f64; count];
@@ -129,6 +132,7 @@ fn stored_gemm(a: Operand<'_>, b: Operand<'_>, out: &mut [f32]) {
         Storage::Bf16(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
         Storage::F16(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
         Storage::F64(values) => gemm_with_left(matrix(&values[a.range], a.shape, a.transposed), b, out),
+        _ => unreachable!("integer operands take the f64 path"),
     }
 }
 
@@ -138,6 +142,7 @@ fn gemm_with_left<A: PackSource>(a: MatrixRef<'_, A>, b: Operand<'_>, out: &mut 
         Storage::Bf16(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
         Storage::F16(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
         Storage::F64(values) => simd::gemm(a, matrix(&values[b.range], b.shape, b.transposed), out),
+        _ => unreachable!("integer operands take the f64 path"),
     }
 }
 

@@ -108,7 +108,9 @@ impl Tensor {
             .collect();
         let out_count: usize = out_shape.iter().product();
         let dtype = self.dtype();
-        let storage = if dtype == DType::F64 {
+        let storage = if !dtype.is_float() {
+            integer_reduce(op, &moved.storage().to_i64_vec(), reduced, out_count, dtype)?
+        } else if dtype == DType::F64 {
             let values = moved.to_f64_vec();
             Storage::F64(blocks(&values, reduced, out_count).map(|b| reduce_block(op, b)).collect())
         } else if let Storage::F32(values) = &*moved.storage() {
@@ -134,6 +136,15 @@ impl Tensor {
         if self.rank() == 0 {
             return Err(TensorError::BadArgument { op: name, detail: "needs at least one dim".into() });
         }
+        if !self.dtype().is_float() {
+            return Err(TensorError::BadArgument {
+                op: name,
+                detail: format!(
+                    "needs a float tensor, not {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
+                    self.dtype().pypto_name()
+                ),
+            });
+        }
         let axis = normalize_dim(name, dim, self.rank())?;
         let last = self.rank() - 1;
         let moved = self.transpose(axis as isize, last as isize)?;
@@ -150,6 +161,33 @@ impl Tensor {
         };
         Tensor::from_storage(storage, moved.shape())?.transpose(axis as isize, last as isize)
     }
+}
+
+/// A reduction of integer (or bool) blocks, exactly: `sum` gives DT_INT64 (as torch), `amax`/`amin`
+/// keep the dtype; `mean`/`var` have no integer result and ask for a cast, as torch does.
+fn integer_reduce(op: ReduceOp, values: &[i64], size: usize, count: usize, dtype: DType) -> Result<Storage> {
+    Ok(match op {
+        ReduceOp::Sum => {
+            Storage::I64(blocks(values, size, count).map(|b| b.iter().fold(0i64, |a, &x| a.wrapping_add(x))).collect())
+        }
+        ReduceOp::Amax => Storage::from_i64(
+            blocks(values, size, count).map(|b| b.iter().copied().max().unwrap_or(0)).collect(),
+            dtype,
+        ),
+        ReduceOp::Amin => Storage::from_i64(
+            blocks(values, size, count).map(|b| b.iter().copied().min().unwrap_or(0)).collect(),
+            dtype,
+        ),
+        ReduceOp::Mean | ReduceOp::Var => {
+            return Err(TensorError::BadArgument {
+                op: op.name(),
+                detail: format!(
+                    "needs a float tensor, not {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
+                    dtype.pypto_name()
+                ),
+            })
+        }
+    })
 }
 
 /// Splits `values` into `count` consecutive blocks of `size` (`size` may be 0: empty blocks).
@@ -218,6 +256,18 @@ mod tests {
         for (got, want) in y.iter().zip([0.25, 0.5, 0.75, 0.5]) {
             assert!((got - want).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn integer_reductions_are_exact() {
+        // sum of int32 [2^31 − 1, 1] is 2^31 in int64 (torch promotes sums of integers to int64).
+        let x = Tensor::from_storage(Storage::I32(vec![i32::MAX, 1, -5, 7]), &[2, 2]).unwrap();
+        let total = x.reduce(ReduceOp::Sum, Some(&[1]), false).unwrap();
+        assert_eq!((total.dtype(), total.storage().to_i64_vec()), (DType::I64, vec![1 << 31, 2]));
+        let largest = x.reduce(ReduceOp::Amax, None, false).unwrap();
+        assert_eq!((largest.dtype(), largest.storage().to_i64_vec()), (DType::I32, vec![i32::MAX as i64]));
+        assert!(x.reduce(ReduceOp::Mean, None, false).is_err());
+        assert!(x.softmax_like(SoftmaxOp::Softmax, -1).is_err());
     }
 
     #[test]

@@ -7,7 +7,8 @@ use half::{bf16, f16};
 use super::dtype::DType;
 use crate::error::{Result, TensorError};
 
-/// Elements of one dtype, contiguous and row-major.
+/// Elements of one dtype, contiguous and row-major. Integers and booleans are stored as
+/// themselves, so an int64 index above 2^53 stays exact; the f32/f64 views of them are conversions.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Storage {
     /// binary32 values.
@@ -18,7 +19,60 @@ pub enum Storage {
     Bf16(Vec<bf16>),
     /// binary64 reference values.
     F64(Vec<f64>),
+    /// int8 values.
+    I8(Vec<i8>),
+    /// int16 values.
+    I16(Vec<i16>),
+    /// int32 values.
+    I32(Vec<i32>),
+    /// int64 values.
+    I64(Vec<i64>),
+    /// uint8 values.
+    U8(Vec<u8>),
+    /// booleans.
+    Bool(Vec<bool>),
 }
+
+/// Runs `$body` with `$values` bound to the vector of whichever variant `$storage` is, wrapping the
+/// result in the same variant (`$body` must keep the element type).
+macro_rules! map_storage {
+    ($storage:expr, $values:ident => $body:expr) => {
+        match $storage {
+            Storage::F32($values) => Storage::F32($body),
+            Storage::F16($values) => Storage::F16($body),
+            Storage::Bf16($values) => Storage::Bf16($body),
+            Storage::F64($values) => Storage::F64($body),
+            Storage::I8($values) => Storage::I8($body),
+            Storage::I16($values) => Storage::I16($body),
+            Storage::I32($values) => Storage::I32($body),
+            Storage::I64($values) => Storage::I64($body),
+            Storage::U8($values) => Storage::U8($body),
+            Storage::Bool($values) => Storage::Bool($body),
+        }
+    };
+}
+pub(crate) use map_storage;
+
+/// Like `map_storage!` over two storages of the same variant (the caller casts first); `$mismatch`
+/// is the value when the variants differ.
+macro_rules! zip_storage {
+    ($first:expr, $second:expr, ($a:ident, $b:ident) => $body:expr, $mismatch:expr) => {
+        match ($first, $second) {
+            (Storage::F32($a), Storage::F32($b)) => Storage::F32($body),
+            (Storage::F16($a), Storage::F16($b)) => Storage::F16($body),
+            (Storage::Bf16($a), Storage::Bf16($b)) => Storage::Bf16($body),
+            (Storage::F64($a), Storage::F64($b)) => Storage::F64($body),
+            (Storage::I8($a), Storage::I8($b)) => Storage::I8($body),
+            (Storage::I16($a), Storage::I16($b)) => Storage::I16($body),
+            (Storage::I32($a), Storage::I32($b)) => Storage::I32($body),
+            (Storage::I64($a), Storage::I64($b)) => Storage::I64($body),
+            (Storage::U8($a), Storage::U8($b)) => Storage::U8($body),
+            (Storage::Bool($a), Storage::Bool($b)) => Storage::Bool($body),
+            _ => $mismatch,
+        }
+    };
+}
+pub(crate) use zip_storage;
 
 /// The default cap on one tensor allocation: 256 MiB.
 pub const DEFAULT_ALLOCATION_LIMIT: usize = 256 << 20;
@@ -48,24 +102,47 @@ pub fn check_allocation(op: &'static str, count: usize, dtype: DType) -> Result<
 }
 
 impl Storage {
-    /// Rounds f32 values into a new buffer of `dtype`.
+    /// Rounds f32 values into a new buffer of `dtype` (integers truncate toward zero and saturate,
+    /// NaN becomes 0; bool is `value != 0`, as pypto's default `CAST_TRUNC` and torch's cast).
     pub fn from_f32(values: Vec<f32>, dtype: DType) -> Storage {
         match dtype {
             DType::F32 => Storage::F32(values),
             DType::F16 => Storage::F16(values.iter().map(|&v| f16::from_f32(v)).collect()),
             DType::Bf16 => Storage::Bf16(values.iter().map(|&v| bf16::from_f32(v)).collect()),
             DType::F64 => Storage::F64(values.iter().map(|&v| v as f64).collect()),
+            _ => Storage::from_f64(values.into_iter().map(f64::from).collect(), dtype),
         }
     }
 
     /// Rounds f64 values into a new buffer of `dtype`, once (correctly rounded, the same on every
-    /// platform).
+    /// platform); integer and bool targets as in `from_f32`.
     pub fn from_f64(values: Vec<f64>, dtype: DType) -> Storage {
         match dtype {
             DType::F64 => Storage::F64(values),
             DType::F32 => Storage::F32(values.iter().map(|&v| v as f32).collect()),
             DType::F16 => Storage::F16(values.iter().map(|&v| f16::from_f32(round_to_odd_f32(v))).collect()),
             DType::Bf16 => Storage::Bf16(values.iter().map(|&v| bf16::from_f32(round_to_odd_f32(v))).collect()),
+            // Rust's float-to-int `as` truncates toward zero, saturates and maps NaN to 0.
+            DType::I8 => Storage::I8(values.iter().map(|&v| v as i8).collect()),
+            DType::I16 => Storage::I16(values.iter().map(|&v| v as i16).collect()),
+            DType::I32 => Storage::I32(values.iter().map(|&v| v as i32).collect()),
+            DType::I64 => Storage::I64(values.iter().map(|&v| v as i64).collect()),
+            DType::U8 => Storage::U8(values.iter().map(|&v| v as u8).collect()),
+            DType::Bool => Storage::Bool(values.iter().map(|&v| v != 0.0).collect()),
+        }
+    }
+
+    /// Integer values into a new buffer of `dtype`: narrower integers wrap (two's complement, as
+    /// torch and numpy), bool is `value != 0`, floats round to nearest.
+    pub fn from_i64(values: Vec<i64>, dtype: DType) -> Storage {
+        match dtype {
+            DType::I8 => Storage::I8(values.iter().map(|&v| v as i8).collect()),
+            DType::I16 => Storage::I16(values.iter().map(|&v| v as i16).collect()),
+            DType::I32 => Storage::I32(values.iter().map(|&v| v as i32).collect()),
+            DType::I64 => Storage::I64(values),
+            DType::U8 => Storage::U8(values.iter().map(|&v| v as u8).collect()),
+            DType::Bool => Storage::Bool(values.iter().map(|&v| v != 0).collect()),
+            _ => Storage::from_f64(values.into_iter().map(|v| v as f64).collect(), dtype),
         }
     }
 
@@ -76,6 +153,12 @@ impl Storage {
             Storage::F16(_) => DType::F16,
             Storage::Bf16(_) => DType::Bf16,
             Storage::F64(_) => DType::F64,
+            Storage::I8(_) => DType::I8,
+            Storage::I16(_) => DType::I16,
+            Storage::I32(_) => DType::I32,
+            Storage::I64(_) => DType::I64,
+            Storage::U8(_) => DType::U8,
+            Storage::Bool(_) => DType::Bool,
         }
     }
 
@@ -86,6 +169,12 @@ impl Storage {
             Storage::F16(v) => v.len(),
             Storage::Bf16(v) => v.len(),
             Storage::F64(v) => v.len(),
+            Storage::I8(v) => v.len(),
+            Storage::I16(v) => v.len(),
+            Storage::I32(v) => v.len(),
+            Storage::I64(v) => v.len(),
+            Storage::U8(v) => v.len(),
+            Storage::Bool(v) => v.len(),
         }
     }
 
@@ -94,23 +183,39 @@ impl Storage {
         self.len() == 0
     }
 
-    /// The values widened to f32 (f64 is narrowed).
+    /// The values widened to f32 (f64 is narrowed; integers above 2^24 round).
     pub fn to_f32_vec(&self) -> Vec<f32> {
         match self {
             Storage::F32(v) => v.clone(),
             Storage::F16(v) => half::slice::HalfFloatSliceExt::to_f32_vec(v.as_slice()),
             Storage::Bf16(v) => half::slice::HalfFloatSliceExt::to_f32_vec(v.as_slice()),
             Storage::F64(v) => v.iter().map(|&x| x as f32).collect(),
+            _ => self.to_i64_vec().into_iter().map(|x| x as f32).collect(),
         }
     }
 
-    /// The values widened to f64.
+    /// The values widened to f64 (integers above 2^53 round).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         match self {
             Storage::F32(v) => v.iter().map(|&x| x as f64).collect(),
             Storage::F16(v) => v.iter().map(|x| x.to_f64()).collect(),
             Storage::Bf16(v) => v.iter().map(|x| x.to_f64()).collect(),
             Storage::F64(v) => v.clone(),
+            _ => self.to_i64_vec().into_iter().map(|x| x as f64).collect(),
+        }
+    }
+
+    /// The values as i64: integers and bools exactly, floats truncated toward zero (saturating,
+    /// NaN as 0).
+    pub fn to_i64_vec(&self) -> Vec<i64> {
+        match self {
+            Storage::I8(v) => v.iter().map(|&x| x as i64).collect(),
+            Storage::I16(v) => v.iter().map(|&x| x as i64).collect(),
+            Storage::I32(v) => v.iter().map(|&x| x as i64).collect(),
+            Storage::I64(v) => v.clone(),
+            Storage::U8(v) => v.iter().map(|&x| x as i64).collect(),
+            Storage::Bool(v) => v.iter().map(|&x| i64::from(x)).collect(),
+            _ => self.to_f64_vec().into_iter().map(|x| x as i64).collect(),
         }
     }
 
@@ -121,16 +226,70 @@ impl Storage {
             Storage::F16(v) => v[index].to_f64(),
             Storage::Bf16(v) => v[index].to_f64(),
             Storage::F64(v) => v[index],
+            _ => self.get_i64(index) as f64,
         }
     }
 
-    /// Stores one element, rounded to the storage dtype.
+    /// One element as i64 (floats truncated toward zero).
+    pub fn get_i64(&self, index: usize) -> i64 {
+        match self {
+            Storage::I8(v) => v[index] as i64,
+            Storage::I16(v) => v[index] as i64,
+            Storage::I32(v) => v[index] as i64,
+            Storage::I64(v) => v[index],
+            Storage::U8(v) => v[index] as i64,
+            Storage::Bool(v) => i64::from(v[index]),
+            _ => self.get_f64(index) as i64,
+        }
+    }
+
+    /// Stores one element, rounded to the storage dtype (integers truncate and saturate).
     pub fn set_f64(&mut self, index: usize, value: f64) {
         match self {
             Storage::F32(v) => v[index] = value as f32,
             Storage::F16(v) => v[index] = f16::from_f32(round_to_odd_f32(value)),
             Storage::Bf16(v) => v[index] = bf16::from_f32(round_to_odd_f32(value)),
             Storage::F64(v) => v[index] = value,
+            Storage::I8(v) => v[index] = value as i8,
+            Storage::I16(v) => v[index] = value as i16,
+            Storage::I32(v) => v[index] = value as i32,
+            Storage::I64(v) => v[index] = value as i64,
+            Storage::U8(v) => v[index] = value as u8,
+            Storage::Bool(v) => v[index] = value != 0.0,
+        }
+    }
+
+    /// Stores one integer element (wrapping to a narrower integer; floats round; bool is nonzero).
+    pub fn set_i64(&mut self, index: usize, value: i64) {
+        match self {
+            Storage::I8(v) => v[index] = value as i8,
+            Storage::I16(v) => v[index] = value as i16,
+            Storage::I32(v) => v[index] = value as i32,
+            Storage::I64(v) => v[index] = value,
+            Storage::U8(v) => v[index] = value as u8,
+            Storage::Bool(v) => v[index] = value != 0,
+            _ => self.set_f64(index, value as f64),
+        }
+    }
+
+    /// Copies element `from` of `source` to element `to`: exactly when the dtypes match (the
+    /// caller casts first), else through f64.
+    pub(crate) fn copy_element(&mut self, to: usize, source: &Storage, from: usize) {
+        match (&mut *self, source) {
+            (Storage::F32(t), Storage::F32(s)) => t[to] = s[from],
+            (Storage::F16(t), Storage::F16(s)) => t[to] = s[from],
+            (Storage::Bf16(t), Storage::Bf16(s)) => t[to] = s[from],
+            (Storage::F64(t), Storage::F64(s)) => t[to] = s[from],
+            (Storage::I8(t), Storage::I8(s)) => t[to] = s[from],
+            (Storage::I16(t), Storage::I16(s)) => t[to] = s[from],
+            (Storage::I32(t), Storage::I32(s)) => t[to] = s[from],
+            (Storage::I64(t), Storage::I64(s)) => t[to] = s[from],
+            (Storage::U8(t), Storage::U8(s)) => t[to] = s[from],
+            (Storage::Bool(t), Storage::Bool(s)) => t[to] = s[from],
+            _ => {
+                let value = source.get_f64(from);
+                self.set_f64(to, value);
+            }
         }
     }
 
@@ -180,6 +339,23 @@ mod tests {
         let edges = Storage::from_f64(vec![65520.0, 1e-300, -1e300, f64::NAN], DType::F16).to_f64_vec();
         assert_eq!(&edges[..3], &[f64::INFINITY, 0.0, f64::NEG_INFINITY]);
         assert!(edges[3].is_nan());
+    }
+
+    #[test]
+    fn integers_are_exact_and_casts_truncate() {
+        // 2^53 + 1 is not an f64; as int64 it survives storage.
+        let big = (1i64 << 53) + 1;
+        assert_eq!(Storage::from_i64(vec![big, -3], DType::I64).to_i64_vec(), vec![big, -3]);
+        // Floats into integers truncate toward zero and saturate; NaN is 0; bool is nonzero.
+        assert_eq!(
+            Storage::from_f64(vec![-2.9, 2.9, 1e10, f64::NAN], DType::I32).to_i64_vec(),
+            vec![-2, 2, i32::MAX as i64, 0]
+        );
+        assert_eq!(Storage::from_f64(vec![-0.5, 0.0, f64::NAN], DType::Bool).to_i64_vec(), vec![1, 0, 1]);
+        // Integers into narrower integers wrap: 300 as int8 is 44, -1 as uint8 is 255.
+        assert_eq!(Storage::from_i64(vec![300, -1], DType::I8).to_i64_vec(), vec![44, -1]);
+        assert_eq!(Storage::from_i64(vec![-1], DType::U8).to_i64_vec(), vec![255]);
+        assert_eq!(Storage::from_i64(vec![1, 2], DType::Bool).size_in_bytes(), 2);
     }
 
     #[test]

@@ -7,5 +7,6 @@ mod engine;
 mod golden;
 mod gradcheck_checker;
 mod gradcheck_ops;
+mod masks_and_indices;
 mod mixed_precision;
 mod support;

@@ -28,7 +28,17 @@ fn unary_domain(op: UnaryOp) -> (f64, f64) {
 /// where 1 + erf(x/√2) cancels (scale |x|).
 fn unary_tolerance(op: UnaryOp, x: f64, exact: f64, epsilon: f64) -> f64 {
     let (ulps, floor) = match op {
-        UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Relu | UnaryOp::Sqrt | UnaryOp::Reciprocal => (0.0, 0.0),
+        UnaryOp::Neg
+        | UnaryOp::Abs
+        | UnaryOp::Relu
+        | UnaryOp::Sqrt
+        | UnaryOp::Reciprocal
+        | UnaryOp::Ceil
+        | UnaryOp::Floor
+        | UnaryOp::Trunc
+        | UnaryOp::Round
+        | UnaryOp::Sign => (0.0, 0.0),
+        UnaryOp::Exp2 | UnaryOp::Erf | UnaryOp::Erfc => (8.0, 0.0),
         UnaryOp::Rsqrt => (2.0, 0.0),
         UnaryOp::Exp | UnaryOp::Sigmoid | UnaryOp::Silu => (8.0, 0.0),
         UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh => (8.0, 1.0),

@@ -31,6 +31,7 @@ fn format_of(dtype: DType) -> (i32, i32, i32) {
         DType::F32 => (23, -126, 127),
         DType::F16 => (10, -14, 15),
         DType::Bf16 => (7, -126, 127),
+        other => unreachable!("{other} is an integer dtype: it has no float format"),
     }
 }
 
@@ -145,5 +146,7 @@ pub fn narrow_slack(dtype: DType, value: f64) -> f64 {
     match dtype {
         DType::F16 | DType::Bf16 => ulp(dtype, value),
         DType::F32 | DType::F64 => 0.0,
+        // Integer results are exact.
+        _ => 0.0,
     }
 }

@@ -5,7 +5,7 @@ use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
 
 /// Every op of each kind: the tensor core's own lists (the exhaustive matches below fail to
 /// compile when a variant is added, so a new op cannot go untested).
-pub const ALL_UNARY: [UnaryOp; 15] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 23] = UnaryOp::ALL;
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 /// Every reduction.
@@ -39,6 +39,15 @@ pub fn unary(op: UnaryOp, x: f64) -> f64 {
             let inner = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x);
             0.5 * x * (1.0 + inner.tanh())
         }
+        UnaryOp::Exp2 => 2f64.powf(x),
+        UnaryOp::Erf => libm::erf(x),
+        UnaryOp::Erfc => libm::erfc(x),
+        UnaryOp::Ceil => x.ceil(),
+        UnaryOp::Floor => x.floor(),
+        UnaryOp::Trunc => x.trunc(),
+        UnaryOp::Round => x.round_ties_even(),
+        // torch: (0 < x) − (x < 0), so NaN and ±0 give 0.
+        UnaryOp::Sign => f64::from(u8::from(x > 0.0)) - f64::from(u8::from(x < 0.0)),
     }
 }
 

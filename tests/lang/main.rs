@@ -2,6 +2,7 @@
 
 mod checks_strict;
 mod diagnostics;
+mod dtypes;
 mod kernel_npu;
 mod kernels;
 mod pypto;

@@ -2,6 +2,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod dtypes;
 mod properties;
 mod reference;
 mod rng_stream;

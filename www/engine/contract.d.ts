@@ -113,10 +113,11 @@ export type CheckMode = "Auto" | "Full" | "Projection";
 /**
  * The element type of a tensor.
  *
- * `F32`, `F16` and `Bf16` are the pypto dtypes (`DT_FP32`, `DT_FP16`, `DT_BF16`). `F64` is the CPU
- * reference type used by gradient checks and golden comparisons; it is never produced by a kernel.
+ * `F32`, `F16` and `Bf16` are the pypto float dtypes (`DT_FP32`, `DT_FP16`, `DT_BF16`); `I8` …
+ * `Bool` are its index and mask dtypes (`DT_INT8` … `DT_BOOL`). `F64` is the CPU reference type used
+ * by gradient checks and golden comparisons; it is never produced by a kernel.
  */
-export type DType = "F32" | "F16" | "Bf16" | "F64";
+export type DType = "F32" | "F16" | "Bf16" | "F64" | "I8" | "I16" | "I32" | "I64" | "U8" | "Bool";
 
 /**
  * A rich display.
@@ -506,7 +507,7 @@ export type KernelSchedule = {
 /**
  * A differentiable primitive with its parameters. Composites (layer norm …) are built from these.
  */
-export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
+export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "Where" | { "Gather": { axis: number, } } | { "Scatter": { axis: number, mode: ScatterMode, } } | { "Cumsum": { axis: number, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
 
 /**
  * Reductions.
@@ -539,6 +540,11 @@ export type SavedInfo = {
    */
   is_leaf_value: boolean,
 };
+
+/**
+ * How `scatter` combines a source value with the element it lands on (pypto's `reduce=`).
+ */
+export type ScatterMode = "Replace" | "Add" | "Multiply";
 
 /**
  * A simulated schedule for display: the summary figures and the Chrome trace.
@@ -827,7 +833,7 @@ export type TraceLine = {
 /**
  * Ops of one input.
  */
-export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh";
+export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign";
 
 /**
  * Shape and dtype of a value flowing along an edge.

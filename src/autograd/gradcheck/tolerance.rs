@@ -40,6 +40,11 @@ impl Tolerance {
             DType::F32 => Tolerance { step: 1e-4, rtol: 1e-4, atol: 1e-5 },
             DType::F16 => Tolerance { step: 4e-3, rtol: 2f64.powi(-8), atol: 2f64.powi(-9) },
             DType::Bf16 => Tolerance { step: 3e-2, rtol: 2f64.powi(-7), atol: 2f64.powi(-8) },
+            // Integer and bool tensors are never differentiated (they cannot require grad); the
+            // f32 row keeps the function total.
+            DType::I8 | DType::I16 | DType::I32 | DType::I64 | DType::U8 | DType::Bool => {
+                Tolerance::for_dtype(DType::F32)
+            }
         }
     }
 

@@ -163,6 +163,16 @@ impl Interpreter {
         let mut current_span = left.span;
         for (op, right) in comparisons {
             let right_value = self.eval(right, scope)?;
+            // A tensor compares element-wise into a DT_BOOL mask (one comparison, as in torch).
+            if matches!(current, Value::Tensor(_)) || matches!(right_value, Value::Tensor(_)) {
+                return self.tensor_comparison(
+                    *op,
+                    &current,
+                    &right_value,
+                    comparisons.len(),
+                    left.span.cover(right.span),
+                );
+            }
             if !self.compare(*op, &current, &right_value, current_span.cover(right.span))? {
                 return Ok(Value::Bool(false));
             }

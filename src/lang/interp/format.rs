@@ -133,17 +133,24 @@ fn quote(text: &str) -> String {
 
 /// The values of a tensor as nested lists, at most `edge` items per dim at each end (`...` between).
 pub fn tensor_preview(tensor: &Tensor, edge: usize) -> String {
-    let values = tensor.to_f64_vec();
+    // Integers print exactly (also int64 above 2^53), masks as True/False, floats shortened.
+    let values: Vec<String> = match tensor.dtype() {
+        crate::tensor::DType::Bool => {
+            tensor.storage().to_i64_vec().iter().map(|&v| if v != 0 { "True" } else { "False" }.to_string()).collect()
+        }
+        dtype if !dtype.is_float() => tensor.storage().to_i64_vec().iter().map(i64::to_string).collect(),
+        _ => tensor.to_f64_vec().into_iter().map(format_element).collect(),
+    };
     let shape = tensor.shape().to_vec();
     if shape.is_empty() {
-        return format_element(values.first().copied().unwrap_or(0.0));
+        return values.into_iter().next().unwrap_or_else(|| "0.0".into());
     }
     let mut out = String::new();
     preview_dim(&values, &shape, 0, 0, edge, &mut out);
     out
 }
 
-fn preview_dim(values: &[f64], shape: &[usize], axis: usize, offset: usize, edge: usize, out: &mut String) {
+fn preview_dim(values: &[String], shape: &[usize], axis: usize, offset: usize, edge: usize, out: &mut String) {
     let stride: usize = shape[axis + 1..].iter().product();
     let size = shape[axis];
     out.push('[');
@@ -159,7 +166,7 @@ fn preview_dim(values: &[f64], shape: &[usize], axis: usize, offset: usize, edge
         match index {
             None => out.push_str("..."),
             Some(index) if axis + 1 == shape.len() => {
-                out.push_str(&format_element(values.get(offset + index).copied().unwrap_or(0.0)))
+                out.push_str(values.get(offset + index).map_or("0.0", String::as_str))
             }
             Some(index) => preview_dim(values, shape, axis + 1, offset + index * stride, edge, out),
         }

@@ -201,9 +201,20 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         UnaryOp::Exp => map1(values, exp),
         UnaryOp::Sigmoid => map1(values, sigmoid),
         UnaryOp::Silu => map1(values, |x| f32x4_mul(x, sigmoid(x))),
-        UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh | UnaryOp::GeluErf | UnaryOp::GeluTanh => {
-            portable::unary_in_place(op, values)
-        }
+        UnaryOp::Log
+        | UnaryOp::Sin
+        | UnaryOp::Cos
+        | UnaryOp::Tanh
+        | UnaryOp::GeluErf
+        | UnaryOp::GeluTanh
+        | UnaryOp::Exp2
+        | UnaryOp::Erf
+        | UnaryOp::Erfc
+        | UnaryOp::Ceil
+        | UnaryOp::Floor
+        | UnaryOp::Trunc
+        | UnaryOp::Round
+        | UnaryOp::Sign => portable::unary_in_place(op, values),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use tilelab::autograd::{grad, Result, Var, ALL_BINARY, ALL_REDUCE, ALL_UNARY};
-use tilelab::tensor::{BinaryOp, DType, Rng, SliceSpec, SoftmaxOp, Tensor, UnaryOp};
+use tilelab::tensor::{BinaryOp, DType, Rng, ScatterMode, SliceSpec, SoftmaxOp, Storage, Tensor, UnaryOp};
 
 /// Where an input's values are drawn from (keeps each op inside its domain).
 #[derive(Clone, Copy, Debug)]
@@ -16,6 +16,9 @@ pub enum Domain {
     Positive,
     /// ±(|N(0,1)| + 0.5) (denominators).
     AwayFromZero,
+    /// ⌊z⌋ + a fractional part in [0.15, 0.35]: at least 0.15 from every integer and half-integer,
+    /// so that the steps of ceil, floor, trunc, round and sign lie outside the difference stencil.
+    Fractional,
 }
 
 /// A function under test: inputs in, one value out.
@@ -54,6 +57,7 @@ impl Case {
                             Domain::Normal => z,
                             Domain::Positive => z.abs() + 0.5,
                             Domain::AwayFromZero => z.signum() * (z.abs() + 0.5),
+                            Domain::Fractional => z.floor() + 0.15 + 0.2 * (z - z.floor()),
                         }
                     })
                     .collect();
@@ -67,6 +71,7 @@ fn domain_of(op: UnaryOp) -> Domain {
     match op {
         UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt => Domain::Positive,
         UnaryOp::Reciprocal => Domain::AwayFromZero,
+        UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => Domain::Fractional,
         _ => Domain::Normal,
     }
 }
@@ -194,6 +199,7 @@ pub fn cases() -> Vec<Case> {
     cases.push(Case::new("cast", "cast to f64", vec![(vec![2, 3], Normal)], |x| {
         x[0].cast(DType::F64)?.unary(UnaryOp::Tanh)
     }));
+    indexing_cases(&mut cases);
     cases.push(Case::new("normal_cdf", "gelu'' via create_graph", vec![(vec![2, 3], Normal)], |x| {
         // d/dx of Σ gelu(x) is gelu'(x) = Φ(x) + xφ(x); its gradient exercises normal_cdf's rule.
         let total = x[0].unary(UnaryOp::GeluErf)?.sum()?;
@@ -201,4 +207,50 @@ pub fn cases() -> Vec<Case> {
         Ok(first.into_iter().next().flatten().expect("gelu depends on x"))
     }));
     cases
+}
+
+/// A constant integer (index) or bool (mask) tensor.
+fn constant(storage: Storage, shape: &[usize]) -> Var {
+    Var::constant(Tensor::from_storage(storage, shape).unwrap())
+}
+
+/// `where`, `gather` (also through `topk`), `scatter`, `cumsum` and `clip` with tensor bounds.
+fn indexing_cases(cases: &mut Vec<Case>) {
+    use Domain::*;
+    let mask = || constant(Storage::Bool(vec![true, false, true, false, true, true]), &[2, 3]);
+    cases.push(Case::new("where", "where broadcast other", vec![(vec![2, 3], Normal), (vec![3], Normal)], move |x| {
+        Var::select(&mask(), &x[0], &x[1])
+    }));
+    cases.push(Case::new("where", "where scalar input", vec![(vec![], Normal), (vec![2, 3], Normal)], move |x| {
+        Var::select(&mask(), &x[0], &x[1])
+    }));
+    // Repeated indices: the gradients of both reads of x[1][1] and x[2][3] add up.
+    cases.push(Case::new("gather", "gather dim 1 repeated", vec![(vec![3, 4], Normal)], |x| {
+        x[0].gather(1, &constant(Storage::I64(vec![2, 0, 1, 1, 3, 3]), &[3, 2]))
+    }));
+    cases.push(Case::new("gather", "gather dim 0 int32", vec![(vec![3, 2], Normal)], |x| {
+        x[0].gather(0, &constant(Storage::I32(vec![2, 0]), &[1, 2]))
+    }));
+    cases.push(Case::new("gather", "topk values", vec![(vec![2, 5], Normal)], |x| Ok(x[0].topk(2, -1, true)?.0)));
+    cases.push(Case::new("scatter", "scatter replace", vec![(vec![3, 4], Normal), (vec![2, 2], Normal)], |x| {
+        x[0].scatter(1, &constant(Storage::I64(vec![0, 2, 3, 1]), &[2, 2]), &x[1], ScatterMode::Replace)
+    }));
+    cases.push(Case::new("scatter", "scatter add repeated", vec![(vec![3, 4], Normal), (vec![1, 3], Normal)], |x| {
+        x[0].scatter(1, &constant(Storage::I64(vec![1, 1, 3]), &[1, 3]), &x[1], ScatterMode::Add)
+    }));
+    cases.push(Case::new("scatter", "scatter scalar src", vec![(vec![2, 3], Normal), (vec![], Normal)], |x| {
+        x[0].scatter(0, &constant(Storage::I32(vec![1, 0, 1]), &[1, 3]), &x[1], ScatterMode::Replace)
+    }));
+    cases.push(Case::new(
+        "scatter",
+        "scatter src larger than index",
+        vec![(vec![2, 3], Normal), (vec![2, 3], Normal)],
+        |x| x[0].scatter(1, &constant(Storage::I64(vec![2, 0]), &[2, 1]), &x[1], ScatterMode::Replace),
+    ));
+    cases.push(Case::new("cumsum", "cumsum last", vec![(vec![2, 4], Normal)], |x| x[0].cumsum(-1)));
+    cases.push(Case::new("cumsum", "cumsum first", vec![(vec![3, 2, 2], Normal)], |x| x[0].cumsum(0)));
+    cases.push(Case::new("clip", "clip tensor bounds", vec![(vec![2, 3], Normal), (vec![3], Normal)], |x| {
+        let high = x[1].add_scalar(1.5)?;
+        x[0].clip_tensors(Some(&x[1]), Some(&high))
+    }));
 }

@@ -25,6 +25,18 @@ function statistics(display) {
 }
 
 /**
+ * One element as the engine's preview prints it: masks as True/False, integers in full, floats
+ * shortened.
+ * @param {TensorDisplay} display
+ * @param {number} value
+ */
+function formatElement(display, value) {
+  if (display.dtype === 'DT_BOOL') return value ? 'True' : 'False';
+  if (/^DT_U?INT/.test(display.dtype)) return String(value);
+  return formatValue(value);
+}
+
+/**
  * The value table for rank 0, 1 or 2: element (i, j) is values[i·columns + j] (row-major).
  * @param {TensorDisplay} display
  */
@@ -40,7 +52,7 @@ function valueTable(display) {
     const line = element('tr');
     for (let column = 0; column < shownColumns; column += 1) {
       const index = row * columns + column;
-      line.append(element('td', null, index < values.length ? formatValue(values[index]) : '…'));
+      line.append(element('td', null, index < values.length ? formatElement(display, values[index]) : '…'));
     }
     if (columns > shownColumns) line.append(element('td', 'more', '…'));
     table.append(line);

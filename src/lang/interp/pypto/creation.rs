@@ -62,17 +62,21 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "full" => {
             let bound = interpreter.bind(
                 "pypto.full",
-                &["shape", "value", "dtype", "requires_grad"],
+                &["size", "fill_value", "dtype", "valid_shape", "requires_grad"],
                 arguments,
                 false,
                 span,
             )?;
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
-            (
-                Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?,
-                bound.flag(3, false)?,
-            )
+            let full =
+                Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?;
+            let tensor = match bound.optional(3) {
+                // A ragged tile: the value inside valid_shape, 0 outside (as a view reads it).
+                Some(_) => full.view(&shape, &vec![0; shape.len()], Some(&bound.shape(3)?)).map_err(tensor_error)?,
+                None => full,
+            };
+            (tensor, bound.flag(4, false)?)
         }
         "arange" => {
             let bound = interpreter.bind(
@@ -132,7 +136,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             return Ok(Value::None);
         }
     };
-    Ok(TensorObject::value(Var::new(tensor, requires_grad)))
+    Var::try_new(tensor, requires_grad)
+        .map(TensorObject::value)
+        .map_err(|error| interpreter.autograd_error(error, span))
 }
 
 /// The shape `pypto.tensor(shape, …)` allocates. pypto's `tensor` takes a shape, not data: data

@@ -1,5 +1,8 @@
 //! The tensor functions of `pypto`: element-wise, reductions, softmax, shape ops, `view`,
-//! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites).
+//! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites); masks and
+//! indices in `functions/masks.rs`.
+
+mod masks;
 
 use crate::autograd::{is_grad_enabled, Var};
 use crate::lang::interp::call::Bound;
@@ -14,10 +17,20 @@ use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if masks::NAMES.contains(&name) {
+        return masks::call(interpreter, name, arguments, span);
+    }
     if let Some(op) = UnaryOp::from_name(name) {
         // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it
-        // as an unexpected keyword, and any other mode is an error rather than a silent erf.
-        let names: &[&str] = if op == UnaryOp::GeluErf { &["x", "approximate"] } else { &["x"] };
+        // as an unexpected keyword, and any other mode is an error rather than a silent erf. The ops
+        // added for pypto's names bind pypto's parameter names (`erf(self)`, `sign(a)`).
+        let names: &[&str] = match op {
+            UnaryOp::GeluErf => &["x", "approximate"],
+            UnaryOp::Erf => &["self"],
+            UnaryOp::Sign => &["a"],
+            UnaryOp::Exp2 | UnaryOp::Erfc | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc => &["input"],
+            _ => &["x"],
+        };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;
         let x = bound.tensor(0)?;
         let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
@@ -60,12 +73,6 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         return wrap(x.reduce(op, dims.as_deref(), bound.flag(2, false)?));
     }
     match name {
-        "clip" => {
-            let bound = interpreter.bind(&full, &["x", "min", "max"], arguments, false, span)?;
-            let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
-            let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
-            wrap(bound.tensor(0)?.clip(low, high))
-        }
         "softmax" | "log_softmax" => {
             let bound = interpreter.bind(&full, &["x", "dim"], arguments, false, span)?;
             let op = if name == "softmax" { SoftmaxOp::Softmax } else { SoftmaxOp::LogSoftmax };

@@ -93,7 +93,8 @@ impl Interpreter {
                         .with_help("use x.detach() to get a tensor cut from the graph"));
                 }
                 if wanted != var.requires_grad() {
-                    *object.var.borrow_mut() = Var::new(var.tensor().clone(), wanted);
+                    *object.var.borrow_mut() =
+                        Var::try_new(var.tensor().clone(), wanted).map_err(|error| self.autograd_error(error, span))?;
                 }
                 Ok(())
             }
@@ -168,7 +169,10 @@ impl Interpreter {
             {
                 self.bind(&full, &[], arguments, false, span).map(|_| Value::None)
             }
-            "item" => self.item(&var, span).map(Value::Float),
+            "item" => {
+                self.item(&var, span)?;
+                Ok(super::tensor_ops::element_values(var.tensor()).swap_remove(0))
+            }
             "tolist" => {
                 // Each element becomes a script value (32 bytes, plus the lists): bounded like a list.
                 self.check_items(var.tensor().numel(), span)?;
@@ -251,10 +255,10 @@ impl Interpreter {
 
 /// Nested lists of floats (a float for a 0-d tensor).
 fn to_list(tensor: &Tensor) -> Value {
-    let values = tensor.to_f64_vec();
-    fn build(values: &[f64], shape: &[usize]) -> Value {
+    let values = super::tensor_ops::element_values(tensor);
+    fn build(values: &[Value], shape: &[usize]) -> Value {
         match shape.split_first() {
-            None => Value::Float(values.first().copied().unwrap_or(0.0)),
+            None => values.first().cloned().unwrap_or(Value::Float(0.0)),
             Some((&size, rest)) => {
                 let stride: usize = rest.iter().product();
                 Value::list((0..size).map(|index| build(&values[index * stride..(index + 1) * stride], rest)).collect())

@@ -7,9 +7,9 @@ use crate::autograd::{is_grad_enabled, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
-use crate::lang::syntax::ast::BinaryOp;
+use crate::lang::syntax::ast::{BinaryOp, CompareOp};
 use crate::lang::syntax::Span;
-use crate::tensor::{BinaryOp as TensorBinary, DType, SliceSpec, Tensor};
+use crate::tensor::{BinaryOp as TensorBinary, CompareOp as TensorCompare, DType, SliceSpec, Tensor};
 
 impl Interpreter {
     /// A value as an operand of a tensor op: tensors as they are, numbers (and nested lists) as
@@ -19,7 +19,7 @@ impl Interpreter {
             Value::Tensor(object) => Ok(object.get()),
             Value::List(_) | Value::Tuple(_) => Ok(Var::constant(self.tensor_from_data(value, dtype, span)?)),
             other => match other.as_number() {
-                Some(number) => Ok(Var::constant(Tensor::scalar(number, dtype))),
+                Some(number) => Ok(Var::constant(Tensor::scalar(number, scalar_dtype(other, number, dtype)))),
                 None => Err(self.error(
                     ErrorKind::Type,
                     format!("expected a tensor or a number, not {}", other.type_name()),
@@ -27,6 +27,68 @@ impl Interpreter {
                 )),
             },
         }
+    }
+
+    /// `left op right` for a comparison where at least one side is a tensor: a DT_BOOL mask.
+    pub(crate) fn tensor_compare(&self, op: CompareOp, left: &Value, right: &Value, span: Span) -> Result<Value> {
+        let op = match op {
+            CompareOp::Less => TensorCompare::Lt,
+            CompareOp::LessEqual => TensorCompare::Le,
+            CompareOp::Greater => TensorCompare::Gt,
+            CompareOp::GreaterEqual => TensorCompare::Ge,
+            CompareOp::Equal => TensorCompare::Eq,
+            CompareOp::NotEqual => TensorCompare::Ne,
+            other => {
+                return Err(self
+                    .error(ErrorKind::Unsupported, format!("'{}' with a tensor is not supported", other.symbol()), span)
+                    .with_help("compare element-wise with < <= > >= == != (a DT_BOOL mask)"))
+            }
+        };
+        let dtype = match (left, right) {
+            (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
+            _ => DType::F32,
+        };
+        let a = self.operand(left, dtype, span)?;
+        let b = self.operand(right, dtype, span)?;
+        let value = self.tensor_result(a.compare(op, &b), span)?;
+        self.charge_result(&value, span)?;
+        if self.in_kernel() {
+            let operand = |value: &Value| match value {
+                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
+                other => super::lowering::Operand::Other(other.clone()),
+            };
+            self.record_op(op.name(), vec![(None, operand(left)), (None, operand(right))], Some(&value));
+        }
+        Ok(value)
+    }
+
+    /// A comparison with a tensor operand inside an expression: a mask, or an error for a chain
+    /// (`a < x < b` would need the truth value of a mask).
+    pub(crate) fn tensor_comparison(
+        &self,
+        op: CompareOp,
+        left: &Value,
+        right: &Value,
+        chain: usize,
+        span: Span,
+    ) -> Result<Value> {
+        if chain > 1 {
+            return Err(self
+                .error(ErrorKind::Unsupported, "a chained comparison of tensors has no single truth value", span)
+                .with_help("combine the masks: pypto.logical_and(a < x, x < b)"));
+        }
+        self.tensor_compare(op, left, right, span)
+    }
+
+    /// Replaces the values of a tensor object by `result` (same shape) in place, as `x op= v` does.
+    pub(crate) fn write_tensor_object(&self, object: &Rc<TensorObject>, result: Var, span: Span) -> Result<()> {
+        let target = object.get();
+        if is_grad_enabled() && (target.requires_grad() || result.requires_grad()) {
+            self.refuse_leaf_write(&target, span)?;
+            *object.var.borrow_mut() = result;
+            return Ok(());
+        }
+        self.write_whole(&target, &result, span)
     }
 
     /// `left op right` where at least one side is a tensor.
@@ -265,19 +327,31 @@ impl Interpreter {
         self.write_whole(&target, &written, span)
     }
 
-    /// A tile with a `valid_shape` writes only its valid region (a ragged last tile never writes
-    /// past the edge): the region and the tile shrink to the valid part.
+    /// A tile written into a region writes only its valid part at the region's start, as pypto's
+    /// `x[off:, 0:] = tile` is `assemble(tile, offsets, x)`: a tile with a `valid_shape` (a ragged
+    /// last tile) writes that region, and a tile smaller than the region (`dg[off:, 0:] = tile`
+    /// where the slice runs to the edge) writes its own extent. A size-1 dim of a smaller tile
+    /// also writes once, not broadcast, as assemble does; a value of lower rank (a number, a row
+    /// into a matrix) still broadcasts like numpy.
     fn valid_region(&self, mut specs: Vec<SliceSpec>, source: Var, span: Span) -> Result<(Vec<SliceSpec>, Var)> {
-        let Some(valid) = source.tensor().valid_shape().map(<[usize]>::to_vec) else {
-            return Ok((specs, source));
-        };
-        if valid.len() != specs.len() || valid.as_slice() == source.shape() {
+        let valid = source.tensor().valid_or_full_shape();
+        if valid.len() != specs.len() || source.shape().is_empty() {
             return Ok((specs, source));
         }
+        let mut shrunk = false;
         let mut tile_specs = Vec::with_capacity(valid.len());
-        for (spec, &valid_size) in specs.iter_mut().zip(&valid) {
-            spec.count = spec.count.min(valid_size);
-            tile_specs.push(SliceSpec { start: 0, step: 1, count: spec.count });
+        for ((spec, &valid_size), &size) in specs.iter_mut().zip(&valid).zip(source.shape()) {
+            // A larger, fully valid tile is left to the broadcast check (an error naming both shapes).
+            let ragged = valid_size < size;
+            let short = size < spec.count && spec.step == 1;
+            if ragged || short {
+                spec.count = spec.count.min(valid_size);
+                shrunk = true;
+            }
+            tile_specs.push(SliceSpec { start: 0, step: 1, count: spec.count.min(size) });
+        }
+        if !shrunk {
+            return Ok((specs, source));
         }
         let region = source.slice(&tile_specs).map_err(|error| self.autograd_error(error, span))?;
         Ok((specs, region))
@@ -295,5 +369,31 @@ impl Interpreter {
     /// The value of a one-element tensor.
     pub(crate) fn item(&self, var: &Var, span: Span) -> Result<f64> {
         var.item().map_err(|error| self.autograd_error(error, span))
+    }
+}
+
+/// The dtype a Python number takes next to a tensor of `dtype`, as torch: the tensor's, except
+/// that a float next to an integer or bool tensor is DT_FP32, an int next to a bool tensor is
+/// DT_INT64, and an int outside an integer dtype's range widens to DT_INT64 rather than saturate.
+fn scalar_dtype(value: &Value, number: f64, dtype: DType) -> DType {
+    match value {
+        Value::Float(_) if !dtype.is_float() => DType::F32,
+        Value::Int(_) if dtype == DType::Bool => DType::I64,
+        Value::Int(integer) => match dtype.integer_range() {
+            Some((low, high)) if *integer < low || *integer > high => DType::I64,
+            _ => dtype,
+        },
+        _ if number.is_nan() && !dtype.is_float() => DType::F32,
+        _ => dtype,
+    }
+}
+
+/// The elements of a tensor as script values: ints for integer dtypes (exact, also for int64),
+/// bools for DT_BOOL, floats otherwise (what `.tolist()` and `.item()` return, as in torch).
+pub(crate) fn element_values(tensor: &Tensor) -> Vec<Value> {
+    match tensor.dtype() {
+        DType::Bool => tensor.storage().to_i64_vec().into_iter().map(|value| Value::Bool(value != 0)).collect(),
+        dtype if !dtype.is_float() => tensor.storage().to_i64_vec().into_iter().map(Value::Int).collect(),
+        _ => tensor.to_f64_vec().into_iter().map(Value::Float).collect(),
     }
 }

@@ -59,6 +59,9 @@ pub(crate) fn check_vec_tiles(
             });
             operands.chain(op.result.as_ref()).collect::<Vec<&Tensor>>()
         });
+        // Comparison masks are packed by the chip (bits, not a byte row per tile row): they take
+        // the alignment of the values compared.
+        let tiled = tiled.filter(|tensor| tensor.dtype() != DType::Bool);
         for tensor in tiled.filter(|tensor| tensor.shape().len() == setting.dims.len()) {
             if let Some((message, help)) = misalignment(&setting.dims, tensor.dtype(), granule) {
                 let mut error = RuntimeError::new(ErrorKind::TileShape, message, setting.site).with_help(help);

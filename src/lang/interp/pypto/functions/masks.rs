@@ -1,0 +1,153 @@
+//! The `pypto` functions of masks and indices, with pypto's own parameter names: comparisons
+//! (`lt le gt ge eq ne`), `logical_and`, `logical_not`, `where`, `gather`, `scatter`, `topk`,
+//! `cumsum`, `round(input, decimals)` and `clip` with number or tensor bounds.
+
+use crate::autograd::Var;
+use crate::lang::interp::call::Bound;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode};
+
+/// The names this file binds.
+pub(super) const NAMES: [&str; 16] = [
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "logical_and",
+    "logical_not",
+    "where",
+    "gather",
+    "scatter",
+    "topk",
+    "cumsum",
+    "round",
+    "clip",
+    "scatter_",
+];
+
+/// Calls `pypto.name` for one of `NAMES`.
+pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("pypto.{name}");
+    let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if let Some(op) = CompareOp::from_name(name) {
+        let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
+        let input = bound.tensor(0)?;
+        let other = interpreter.operand(bound.required(1)?, input.dtype(), bound.span_of(1))?;
+        return wrap(input.compare(op, &other));
+    }
+    match name {
+        "logical_and" => {
+            let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.logical(LogicalOp::And, &bound.tensor(1)?))
+        }
+        "logical_not" => {
+            let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.logical_not())
+        }
+        "where" => {
+            let bound = interpreter.bind(&full, &["condition", "input", "other"], arguments, false, span)?;
+            let condition = bound.tensor(0)?;
+            // A number takes the other branch's dtype (both numbers: DT_FP32, as pypto's Element).
+            let like = [bound.required(1)?, bound.required(2)?].into_iter().find_map(|value| match value {
+                Value::Tensor(object) => Some(object.get().dtype()),
+                _ => None,
+            });
+            let input = interpreter.operand(bound.required(1)?, like.unwrap_or(DType::F32), bound.span_of(1))?;
+            let other = interpreter.operand(bound.required(2)?, like.unwrap_or(DType::F32), bound.span_of(2))?;
+            wrap(Var::select(&condition, &input, &other))
+        }
+        "gather" => {
+            let bound = interpreter.bind(&full, &["input", "dim", "index"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.gather(bound.int(1, None)? as isize, &bound.tensor(2)?))
+        }
+        "scatter" | "scatter_" => scatter(interpreter, &full, arguments, span),
+        "topk" => {
+            let bound = interpreter.bind(&full, &["input", "k", "dim", "largest"], arguments, false, span)?;
+            let k = bound.int(1, None)?;
+            let input = bound.tensor(0)?;
+            let k = usize::try_from(k).map_err(|_| {
+                interpreter.error(
+                    ErrorKind::Value,
+                    format!("pypto.topk: k must be positive, got {k}"),
+                    bound.span_of(1),
+                )
+            })?;
+            let (values, indices) = input
+                .topk(k, bound.int(2, Some(-1))? as isize, bound.flag(3, true)?)
+                .map_err(|error| interpreter.autograd_error(error, span))?;
+            Ok(Value::tuple(vec![TensorObject::value(values), TensorObject::value(indices)]))
+        }
+        "cumsum" => {
+            let bound = interpreter.bind(&full, &["input", "dim"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.cumsum(bound.int(1, None)? as isize))
+        }
+        "round" => {
+            let bound = interpreter.bind(&full, &["input", "decimals"], arguments, false, span)?;
+            wrap(bound.tensor(0)?.round_decimals(bound.int(1, Some(0))?))
+        }
+        _ => clip(interpreter, interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?, span),
+    }
+}
+
+/// `scatter(input, dim, index, src, reduce=None)`; `scatter_` also writes the result into `input`.
+fn scatter(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind(full, &["input", "dim", "index", "src", "reduce"], arguments, false, span)?;
+    let input = bound.tensor(0)?;
+    let source = interpreter.operand(bound.required(3)?, input.dtype(), bound.span_of(3))?;
+    let reduce = match bound.optional(4) {
+        None => None,
+        Some(Value::Str(text)) => Some(text.to_string()),
+        Some(other) => {
+            return Err(interpreter.error(
+                ErrorKind::Type,
+                format!("{full}: reduce must be \"add\" or \"multiply\", not {}", other.type_name()),
+                bound.span_of(4),
+            ))
+        }
+    };
+    let mode = ScatterMode::from_reduce(reduce.as_deref()).ok_or_else(|| {
+        interpreter.error(
+            ErrorKind::Value,
+            format!("{full}: reduce must be \"add\" or \"multiply\", not {:?}", reduce.unwrap_or_default()),
+            bound.span_of(4),
+        )
+    })?;
+    let result = input
+        .scatter(bound.int(1, None)? as isize, &bound.tensor(2)?, &source, mode)
+        .map_err(|error| interpreter.autograd_error(error, span))?;
+    if full.ends_with('_') {
+        // In place, as pypto's scatter_: the input object takes the result.
+        let Value::Tensor(object) = bound.required(0)? else { unreachable!("bound.tensor(0) succeeded") };
+        interpreter.write_tensor_object(object, result, span)?;
+        return Ok(Value::Tensor(object.clone()));
+    }
+    Ok(TensorObject::value(result))
+}
+
+/// `clip(input, min=None, max=None)`: number bounds stay numbers, tensor bounds broadcast.
+fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value> {
+    let input = bound.tensor(0)?;
+    let is_tensor = |index| matches!(bound.optional(index), Some(Value::Tensor(_)));
+    if !is_tensor(1) && !is_tensor(2) {
+        let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
+        let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
+        return interpreter.tensor_result(input.clip(low, high), span);
+    }
+    if interpreter.in_kernel() {
+        // The kernel compiler reads `clip`'s bounds as numbers; recording this form under its own
+        // name makes the kernel fall back to the CPU reference (with a note) instead of dropping
+        // the tensor bounds on the NPU.
+        interpreter.record_op("clip with tensor bounds", Vec::new(), None);
+    }
+    let bound_var = |index: usize| -> Result<Option<Var>> {
+        bound.optional(index).map(|value| interpreter.operand(value, input.dtype(), bound.span_of(index))).transpose()
+    };
+    let (low, high) = (bound_var(1)?, bound_var(2)?);
+    interpreter.tensor_result(input.clip_tensors(low.as_ref(), high.as_ref()), span)
+}
