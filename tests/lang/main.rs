@@ -12,3 +12,4 @@ mod robustness;
 mod schedule;
 mod semantics_table;
 mod sweep;
+mod torch_module;

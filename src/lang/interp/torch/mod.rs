@@ -1,0 +1,129 @@
+//! The `torch` module of tile scripts (DESIGN §2): the host side of a pypto test, over the same
+//! TileLab tensors as `pypto`. A golden written against torch (`torch.randn`, `torch.matmul`,
+//! `torch.softmax`, `torch.testing.assert_close` …) runs as written; `pypto.from_torch` and
+//! `pypto.to_torch` are identities because both sides hold the same tensors.
+//!
+//! Where it knowingly differs from torch: seeded random numbers come from TileLab's generator (the
+//! same seed gives the same numbers here on every platform, not torch's numbers); `device=` is
+//! accepted and ignored; `.numpy()` and `.cpu()` return the tensor itself.
+
+mod checks;
+pub(crate) mod convert;
+mod creation;
+pub(crate) mod methods;
+mod ops;
+
+use std::rc::Rc;
+
+use super::api_table::{self, ApiKind};
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::interpreter::Interpreter;
+use super::value::Value;
+use crate::lang::syntax::Span;
+use crate::tensor::DType;
+
+/// `module.name` for `torch`, `torch.testing`, `torch.nn`, `torch.nn.functional`: functions and
+/// submodules through the API table, dtypes as dtype values.
+pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    let qualified = format!("{module}.{name}");
+    match api_table::lookup(&qualified).map(|entry| entry.kind) {
+        Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Constant) => match dtype_named(name) {
+            Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            Some(Err(missing)) => Err(missing_dtype(interpreter, name, missing, span)),
+            None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
+        },
+        _ => {
+            let error =
+                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
+                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                None => Err(error.with_help(format!(
+                    "the torch module here covers what pypto tests' goldens use; help({module}) lists it"
+                ))),
+            }
+        }
+    }
+}
+
+/// The dtype of the torch name `name` (`float32`, `half` …): `Err` names a dtype the tensor core
+/// does not have yet.
+pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'static str>> {
+    match name {
+        "float32" | "float" => Some(Ok(DType::F32)),
+        "float16" | "half" => Some(Ok(DType::F16)),
+        "bfloat16" => Some(Ok(DType::Bf16)),
+        "float64" | "double" => Some(Ok(DType::F64)),
+        "int8" => Some(Err("int8")),
+        "uint8" => Some(Err("uint8")),
+        "int16" => Some(Err("int16")),
+        "int32" | "int" => Some(Err("int32")),
+        "int64" | "long" => Some(Err("int64")),
+        "bool" => Some(Err("bool")),
+        _ => None,
+    }
+}
+
+/// The error for an integer or boolean dtype the tensor core does not hold yet.
+fn missing_dtype(interpreter: &Interpreter, name: &str, missing: &str, span: Span) -> super::error::RuntimeError {
+    interpreter
+        .error(ErrorKind::Unsupported, format!("torch.{name}: {missing} tensors are not available yet"), span)
+        .with_help("tensors hold float32, float16, bfloat16 or float64 here; use torch.float32")
+}
+
+/// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let short = name.strip_prefix("torch.").unwrap_or(name);
+    if let ("matmul" | "mm" | "bmm", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
+        interpreter.charge_matmul(a, b, false, span)?;
+    }
+    let result = match short {
+        "manual_seed" | "randn" | "rand" | "zeros" | "ones" | "empty" | "full" | "tensor" | "arange" | "zeros_like"
+        | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
+            creation::call(interpreter, short, arguments, span)
+        }
+        "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
+        _ => ops::call(interpreter, short, arguments, span),
+    }?;
+    interpreter.charge_result(&result, span)?;
+    Ok(result)
+}
+
+/// A `dtype=` argument: a dtype value, or `None` for `default`.
+pub(crate) fn dtype_argument(
+    interpreter: &Interpreter,
+    function: &str,
+    value: Option<&Value>,
+    default: DType,
+    span: Span,
+) -> Result<DType> {
+    match value {
+        None | Some(Value::None) => Ok(default),
+        Some(Value::DType(dtype)) => Ok(*dtype),
+        Some(other) => Err(interpreter
+            .error(
+                ErrorKind::Type,
+                format!("{function}(): dtype must be a torch dtype, not {}", other.type_name()),
+                span,
+            )
+            .with_help("torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)")),
+    }
+}
+
+/// The shape of a call written either way torch allows: `f(2, 3)` or `f((2, 3))` / `f([2, 3])`.
+pub(crate) fn shape_of(
+    interpreter: &Interpreter,
+    function: &str,
+    positional: &[(Value, Span)],
+    span: Span,
+) -> Result<Vec<usize>> {
+    match positional {
+        [(value @ (Value::List(_) | Value::Tuple(_)), item_span)] => interpreter.to_shape(value, *item_span, function),
+        items => {
+            let dims = Value::tuple(items.iter().map(|(value, _)| value.clone()).collect());
+            interpreter.to_shape(&dims, items.first().map_or(span, |(_, item_span)| *item_span), function)
+        }
+    }
+}
