@@ -5,6 +5,7 @@ mod diagnostics;
 mod kernel_npu;
 mod kernels;
 mod pypto;
+mod pypto_corpus;
 mod reliability_abort;
 mod reliability_memory;
 mod reliability_work;

@@ -128,6 +128,9 @@ fn matmul_and_shape_methods() {
     assert_eq!(tensor(&mut session, "a.mT").1, vec![1.0, 3.0, 2.0, 4.0]);
     assert_eq!(tensor(&mut session, "a.view(4)").0, vec![4]);
     assert_eq!(tensor(&mut session, "a.view(-1, 1)").0, vec![4, 1]);
+    assert_eq!(tensor(&mut session, "torch.ones(2, 3, 4).flatten()").0, vec![24]);
+    assert_eq!(tensor(&mut session, "torch.ones(2, 3, 4).flatten(1)").0, vec![2, 12]);
+    assert_eq!(tensor(&mut session, "torch.ones(2, 3, 4).flatten(0, 1)").0, vec![6, 4]);
     assert_eq!(tensor(&mut session, "a.unsqueeze(0).squeeze()").0, vec![2, 2]);
     assert_eq!(tensor(&mut session, "torch.unsqueeze(a, -1)").0, vec![2, 2, 1]);
     assert_eq!(tensor(&mut session, "a.reshape(1, 2, 2).permute(2, 0, 1)").1, vec![1.0, 3.0, 2.0, 4.0]);

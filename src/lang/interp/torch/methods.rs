@@ -14,7 +14,7 @@ use crate::lang::syntax::Span;
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
-const METHODS: [&str; 33] = [
+const METHODS: [&str; 34] = [
     "to",
     "float",
     "half",
@@ -48,6 +48,7 @@ const METHODS: [&str; 33] = [
     "pow",
     "matmul",
     "softmax",
+    "flatten",
 ];
 
 /// `tensor.name` for the torch attributes and methods (after pypto's own).
@@ -201,6 +202,24 @@ pub(crate) fn call(
             let other = bound.required(0)?.clone();
             interpreter.charge_matmul(&same(), &other, false, span)?;
             wrap(var.matmul(&bound.tensor(0)?, false, false, None))
+        }
+        "flatten" => {
+            let bound = interpreter.bind(&full, &["start_dim", "end_dim"], arguments, false, span)?;
+            let rank = var.shape().len() as i64;
+            let axis = |value: i64| if value < 0 { value + rank } else { value };
+            let (start, end) = (axis(bound.int(0, Some(0))?), axis(bound.int(1, Some(-1))?));
+            if rank == 0 {
+                return wrap(var.reshape(&[1]));
+            }
+            if !(0..rank).contains(&start) || !(start..rank).contains(&end) {
+                let message = format!("flatten: dims {start}..={end} are not a range of a {rank}-D tensor");
+                return Err(interpreter.error(ErrorKind::Index, message, span));
+            }
+            let shape = var.shape();
+            let mut flat: Vec<usize> = shape[..start as usize].to_vec();
+            flat.push(shape[start as usize..=end as usize].iter().product());
+            flat.extend_from_slice(&shape[end as usize + 1..]);
+            wrap(var.reshape(&flat))
         }
         "softmax" => {
             let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
