@@ -126,7 +126,10 @@ fn the_corpus_runs_as_expected() {
             }
             Some((_, Some(listed))) if failure.as_deref() != Some(listed.as_str()) => {
                 // Still failing, for another reason: worth knowing, not a regression.
-                println!("note: {name} now fails with {:?} (listed: {listed:?})", failure.as_deref().unwrap_or_default());
+                println!(
+                    "note: {name} now fails with {:?} (listed: {listed:?})",
+                    failure.as_deref().unwrap_or_default()
+                );
             }
             _ => {}
         }
