@@ -247,6 +247,15 @@ fn from_torch_and_to_torch_are_the_same_tensor() {
 }
 
 #[test]
+fn device_calls_of_torch_npu_run_and_do_nothing() {
+    let mut session = session();
+    run(&mut session, "import torch_npu\ntorch.npu.set_device(0)\nx = torch.ones(2)\ntorch.npu.synchronize()");
+    assert_eq!(printed(&mut session, "torch.npu.current_device()"), "0");
+    let (message, _) = error(&mut session, "torch_npu.npu_format_cast(x, 29)");
+    assert!(message.contains("module 'torch_npu' has no attribute 'npu_format_cast'"), "{message}");
+}
+
+#[test]
 fn names_are_checked_and_suggested() {
     let mut bare = Session::new();
     let (message, help) = error(&mut bare, "torch.ones(2)");

@@ -226,6 +226,7 @@ impl Interpreter {
             "torch.testing",
             "torch.nn",
             "torch.nn.functional",
+            "torch_npu",
         ];
         if !known.contains(&full.as_str()) {
             return Err(self

@@ -23,7 +23,8 @@ use super::value::Value;
 use crate::lang::syntax::Span;
 use crate::tensor::DType;
 
-/// `module.name` for `torch`, `torch.testing`, `torch.nn`, `torch.nn.functional`: functions and
+/// `module.name` for `torch`, `torch.testing`, `torch.nn`, `torch.nn.functional`, `torch.npu`
+/// (and `torch_npu`, imported by real tests for its side effect): functions and
 /// submodules through the API table, dtypes as dtype values.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
     let qualified = format!("{module}.{name}");
@@ -85,10 +86,33 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             creation::call(interpreter, short, arguments, span)
         }
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
+        "npu.synchronize" | "npu.set_device" | "npu.current_device" => device_call(interpreter, short, arguments, span),
         _ => ops::call(interpreter, short, arguments, span),
     }?;
     interpreter.charge_result(&result, span)?;
     Ok(result)
+}
+
+/// `torch.npu.synchronize()`, `set_device(device)`, `current_device()`: the simulated NPU is one
+/// device (0) and a kernel call returns once its outputs are written, so there is nothing to wait
+/// for or select.
+fn device_call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("torch.{name}");
+    match name {
+        "npu.set_device" => {
+            let bound = interpreter.bind(&full, &["device"], arguments, false, span)?;
+            bound.required(0)?;
+            Ok(Value::None)
+        }
+        "npu.current_device" => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            Ok(Value::Int(0))
+        }
+        _ => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            Ok(Value::None)
+        }
+    }
 }
 
 /// A `dtype=` argument: a dtype value, or `None` for `default`.
