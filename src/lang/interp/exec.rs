@@ -231,7 +231,7 @@ impl Interpreter {
         if !known.contains(&full.as_str()) {
             return Err(self
                 .error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), alias.span)
-                .with_help("tile scripts can import pypto (import pypto as pt), torch and math"));
+                .with_help("tile scripts can import pypto (import pypto as pt) and math"));
         }
         match &alias.alias {
             Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
