@@ -137,12 +137,15 @@ fn inferred_dtype(interpreter: &Interpreter, data: &Value, span: Span) -> Result
         Some(true) => Ok(DType::F32),
         // An empty list is float32 in torch too.
         None => Ok(DType::F32),
-        Some(false) => Err(interpreter
-            .error(
-                ErrorKind::Unsupported,
-                "torch: integer data makes an int64 tensor, which is not available yet",
-                span,
-            )
-            .with_help("pass dtype=torch.float32 (or write the numbers as floats: 1.0)")),
+        // Integer data makes an int64 tensor in torch, once pypto has DT_INT64.
+        Some(false) => super::pypto_dtype(interpreter, "DT_INT64", span).map_err(|_| {
+            interpreter
+                .error(
+                    ErrorKind::Unsupported,
+                    "torch: integer data makes an int64 tensor, which is not available yet",
+                    span,
+                )
+                .with_help("pass dtype=torch.float32 (or write the numbers as floats: 1.0)")
+        }),
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match dtype_named(name) {
             Some(Ok(dtype)) => Ok(Value::DType(dtype)),
-            Some(Err(missing)) => Err(missing_dtype(interpreter, name, missing, span)),
+            Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
             None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
         },
         _ => {
@@ -49,29 +49,40 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     }
 }
 
-/// The dtype of the torch name `name` (`float32`, `half` …): `Err` names a dtype the tensor core
-/// does not have yet.
+/// The dtype of the torch name `name` (`float32`, `half` …); `Err` holds the pypto name of an
+/// integer or boolean dtype, which is whatever `pypto.DT_…` of that name is.
 pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'static str>> {
     match name {
         "float32" | "float" => Some(Ok(DType::F32)),
         "float16" | "half" => Some(Ok(DType::F16)),
         "bfloat16" => Some(Ok(DType::Bf16)),
         "float64" | "double" => Some(Ok(DType::F64)),
-        "int8" => Some(Err("int8")),
-        "uint8" => Some(Err("uint8")),
-        "int16" => Some(Err("int16")),
-        "int32" | "int" => Some(Err("int32")),
-        "int64" | "long" => Some(Err("int64")),
-        "bool" => Some(Err("bool")),
+        "int8" => Some(Err("DT_INT8")),
+        "uint8" => Some(Err("DT_UINT8")),
+        "int16" => Some(Err("DT_INT16")),
+        "int32" | "int" => Some(Err("DT_INT32")),
+        "int64" | "long" => Some(Err("DT_INT64")),
+        "bool" => Some(Err("DT_BOOL")),
         _ => None,
     }
 }
 
-/// The error for an integer or boolean dtype the tensor core does not hold yet.
-fn missing_dtype(interpreter: &Interpreter, name: &str, missing: &str, span: Span) -> super::error::RuntimeError {
-    interpreter
-        .error(ErrorKind::Unsupported, format!("torch.{name}: {missing} tensors are not available yet"), span)
-        .with_help("tensors hold float32, float16, bfloat16 or float64 here; use torch.float32")
+/// The integer or boolean dtype `pypto.<pypto_name>` (`DT_INT32` …), so torch's names mean exactly
+/// what pypto's do; an error naming it while the tensor core does not hold it.
+pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Span) -> Result<DType> {
+    match super::pypto::module_attribute(interpreter, "pypto", pypto_name, span) {
+        Ok(Value::DType(dtype)) => Ok(dtype),
+        _ => {
+            let torch_name = pypto_name.trim_start_matches("DT_").to_lowercase();
+            Err(interpreter
+                .error(
+                    ErrorKind::Unsupported,
+                    format!("torch.{torch_name}: {torch_name} tensors are not available yet"),
+                    span,
+                )
+                .with_help("tensors hold float32, float16, bfloat16 or float64 here; use torch.float32"))
+        }
+    }
 }
 
 /// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
