@@ -69,6 +69,7 @@ fn matmul_work(tiles: CubeTiles) -> TileWork {
     let settings = WorkSettings { cube_tiles: Some(tiles), cube_tile_line: Some(1), ..WorkSettings::default() };
     TileWork {
         name: "matmul".into(),
+        views: Vec::new(),
         tensors: vec![tensor("a", DType::Bf16), tensor("b", DType::Bf16), tensor("c", DType::F32)],
         units,
         settings,
@@ -155,7 +156,7 @@ fn swiglu_b_work(rows: usize) -> TileWork {
         });
     }
     let settings = WorkSettings { vec_tile: Some(vec![128, 128]), vec_tile_line: Some(1), ..WorkSettings::default() };
-    TileWork { name: "swiglu_backward_b".into(), tensors, units, settings }
+    TileWork { name: "swiglu_backward_b".into(), tensors, views: Vec::new(), units, settings }
 }
 
 fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {

@@ -208,7 +208,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
         match &instruction.op {
             TileOp::CopyIn { source: region, destination: local }
             | TileOp::CopyOut { source: local, destination: region }
-            | TileOp::CopyOutAccumulate { source: local, destination: region } => {
+            | TileOp::CopyOutAccumulate { source: local, destination: region, .. } => {
                 let tensor = plan
                     .tensors
                     .get(region.tensor.0 as usize)

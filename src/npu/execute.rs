@@ -4,7 +4,7 @@
 //! outputs, so executing core after core in program order gives the kernel's values.
 
 use crate::tensor::{BinaryOp, DType, SliceSpec, Tensor};
-use crate::tile::{KernelPlan, TileOp};
+use crate::tile::{GmRegion, KernelPlan, TileOp};
 
 use super::error::{NpuError, Result};
 
@@ -60,6 +60,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
     }
     let flags = plan.cross_core_flags as usize;
     let (mut sets, mut waits) = (vec![0u32; flags], vec![0u32; flags]);
+    let mut additions = Vec::new();
     // Round robin: each core runs in program order until it waits on a cross-core flag not yet set.
     loop {
         let mut progress = false;
@@ -72,11 +73,24 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                 for flag in &instruction.cross_wait {
                     waits[flag.0 as usize] += 1;
                 }
-                run_op(&instruction.op, buffers, gm).map_err(|error| NpuError::Execution {
+                let failed = |error: crate::error::TensorError| NpuError::Execution {
                     core,
                     instruction: Some(*next),
                     detail: error.to_string(),
-                })?;
+                };
+                if let TileOp::CopyOutAccumulate { source, destination, order } = &instruction.op {
+                    // The tile leaves the core converted to the GM dtype (FIXPIPE / MTE3 convert on the
+                    // way out, so an f32 L0C tile of a bf16 matmul is rounded to bf16 first).
+                    let target = gm[destination.tensor.0 as usize].dtype();
+                    let values = buffers[source.0 as usize]
+                        .slice(&origin(&destination.shape))
+                        .and_then(|values| values.cast(target))
+                        .and_then(|values| values.cast(DType::F32))
+                        .map_err(failed)?;
+                    additions.push((*order, destination.clone(), values));
+                } else {
+                    run_op(&instruction.op, buffers, gm).map_err(failed)?;
+                }
                 for flag in &instruction.cross_set {
                     sets[flag.0 as usize] += 1;
                 }
@@ -87,7 +101,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
         let blocked =
             states.iter().enumerate().find(|(core, (_, next))| *next < plan.programs[*core].instructions.len());
         match (blocked, progress) {
-            (None, _) => return Ok(()),
+            (None, _) => return add_in_program_order(additions, gm),
             (Some(_), true) => continue,
             (Some((core, (_, next))), false) => {
                 return Err(NpuError::Execution {
@@ -98,6 +112,25 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
             }
         }
     }
+}
+
+/// Applies the atomic adds of a run: GM + tile in f32, stored in the GM dtype, in the kernel's
+/// program order (the order the reference runs its iterations in). On hardware the adds land in
+/// whatever order the cores reach them; fixing the order keeps a narrow output's rounding the same
+/// on every chip and core count. Units never read what another unit adds into (the recorders
+/// check it), so applying the adds after the run reads the same values.
+fn add_in_program_order(mut additions: Vec<(u32, GmRegion, Tensor)>, gm: &[Tensor]) -> Result<()> {
+    additions.sort_by_key(|(order, _, _)| *order);
+    for (_, destination, values) in additions {
+        let target = &gm[destination.tensor.0 as usize];
+        let region = specs(&destination.offsets, &destination.shape);
+        target
+            .slice(&region)
+            .and_then(|old| old.binary(BinaryOp::Add, &values))
+            .and_then(|sum| target.assign_slice(&region, &sum))
+            .map_err(|error| NpuError::Execution { core: 0, instruction: None, detail: error.to_string() })?;
+    }
+    Ok(())
 }
 
 /// Executes one op on the core's buffers and the GM tensors.
@@ -153,16 +186,7 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Scalar { .. } => {}
-        TileOp::CopyOutAccumulate { source, destination } => {
-            // Atomic add: the tile leaves the core converted to the GM dtype (FIXPIPE / MTE3 convert on
-            // the way out, so an f32 L0C tile of a bf16 matmul is rounded to bf16 first), then GM + tile
-            // in f32, stored in the GM dtype.
-            let target = &gm[destination.tensor.0 as usize];
-            let region = specs(&destination.offsets, &destination.shape);
-            let values = buffer(*source).slice(&origin(&destination.shape))?.cast(target.dtype())?.cast(DType::F32)?;
-            let sum = target.slice(&region)?.binary(BinaryOp::Add, &values)?;
-            target.assign_slice(&region, &sum)?;
-        }
+        TileOp::CopyOutAccumulate { .. } => unreachable!("accumulating stores are applied in program order"),
         TileOp::MoveTransposed { source, offsets, shape, destination } => {
             let values = buffer(*source).slice(&specs(offsets, shape))?.transpose(0, 1)?;
             buffer(*destination).assign_slice(&origin(&[shape[1], shape[0]]), &values)?;

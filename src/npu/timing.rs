@@ -196,7 +196,9 @@ mod tests {
             )
             .unwrap();
         let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 64] };
-        builder.push(TileOp::CopyOutAccumulate { source: sums, destination: region }, vec![], vec![]).unwrap();
+        builder
+            .push(TileOp::CopyOutAccumulate { source: sums, destination: region, order: 0 }, vec![], vec![])
+            .unwrap();
         let program = builder.finish();
         let tensor = crate::tile::GmTensor { name: "out".into(), shape: vec![1, 64], dtype: DType::F32 };
         let plan = KernelPlan {

@@ -26,6 +26,6 @@ pub use program::{
 pub use schedule::{assign, estimated_cycles};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
 pub use work::{
-    lower_work, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,
+    lower_work, GmView, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,
     WorkUnit,
 };

@@ -210,7 +210,9 @@ pub enum TileOp {
     /// destination receives `shape` reversed at its origin.
     MoveTransposed { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
     /// Like `CopyOut`, but adds the tile to what GM holds (atomic add): UB → GM (MTE3) or L0C → GM (FIXPIPE).
-    CopyOutAccumulate { source: BufferId, destination: GmRegion },
+    /// `order` is the task's place in the kernel's program order: the functional execution adds
+    /// in that order, so the rounding of a narrow output does not depend on which core ran what.
+    CopyOutAccumulate { source: BufferId, destination: GmRegion, order: u32 },
 }
 
 impl TileOp {

@@ -10,7 +10,7 @@ use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
 use super::builder::TileError;
 use super::patterns::CubeTiles;
-use super::program::{GmRegion, GmTensor, KernelPlan};
+use super::program::{GmRegion, GmTensor, KernelPlan, TensorId};
 
 /// An index into [`WorkUnit::values`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -132,6 +132,20 @@ impl Default for WorkSettings {
     }
 }
 
+/// How a GM tensor of the work is another tensor's memory seen with another layout: a kernel's
+/// `reshape` or `transpose` of a tensor in GM is an address view (DMA reads it with strides), not
+/// a copy through UB.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GmView {
+    /// The tensor that is a view.
+    pub tensor: TensorId,
+    /// The tensor whose memory it views.
+    pub base: TensorId,
+    /// `None`: the same elements in row-major order (a reshape); `Some(order)`: dim `i` of the
+    /// view is dim `order[i]` of the base (a transpose; read-only).
+    pub order: Option<Vec<usize>>,
+}
+
 /// A whole kernel's work.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TileWork {
@@ -139,6 +153,8 @@ pub struct TileWork {
     pub name: String,
     /// The GM tensors the regions refer to (inputs, outputs, workspaces), indexed by `TensorId`.
     pub tensors: Vec<GmTensor>,
+    /// The tensors that view another's memory (no view: every tensor has its own).
+    pub views: Vec<GmView>,
     /// The units, in loop order.
     pub units: Vec<WorkUnit>,
     /// Tile settings.

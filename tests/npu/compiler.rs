@@ -35,6 +35,7 @@ fn gemm_unit(size: usize, rows: [usize; 2], columns: [usize; 2]) -> WorkUnit {
 fn gemm_work(size: usize, units: Vec<WorkUnit>) -> TileWork {
     TileWork {
         name: "gemm".into(),
+        views: Vec::new(),
         tensors: vec![
             tensor("a", &[size, size], DType::F16),
             tensor("b", &[size, size], DType::F16),
@@ -283,6 +284,7 @@ mod chains {
             unit.step(WorkStep::Store { input: current, region: region(2, &[0, 0], &shape), accumulate: false });
             let work = TileWork {
                 name: "chain".into(),
+                views: Vec::new(),
                 tensors: vec![tensor("x", &shape, DType::F32), tensor("y", &shape, DType::F32), tensor("out", &shape, DType::F32)],
                 units: vec![unit.unit],
                 // One buffer copy: a core's tasks then run one after another in UB, so the buffers
@@ -325,6 +327,7 @@ mod stages {
     fn work(units: Vec<WorkUnit>, shape: &[usize], settings: WorkSettings) -> TileWork {
         TileWork {
             name: "k".into(),
+            views: Vec::new(),
             tensors: vec![tensor("x", shape, DType::F32), tensor("out", shape, DType::F32)],
             units,
             settings,

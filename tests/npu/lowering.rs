@@ -63,7 +63,7 @@ fn chain_work(dtype: DType) -> TileWork {
         unit.store(y, 3, &[row, column], false);
         units.push(unit.unit);
     }
-    TileWork { name: "chain".into(), tensors, units, settings: settings(2, None) }
+    TileWork { name: "chain".into(), tensors, views: Vec::new(), units, settings: settings(2, None) }
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn softmax_work(dtype: DType) -> TileWork {
         unit.store(y, 1, &[row, 0], false);
         units.push(unit.unit);
     }
-    TileWork { name: "softmax".into(), tensors, units, settings: settings(2, None) }
+    TileWork { name: "softmax".into(), tensors, views: Vec::new(), units, settings: settings(2, None) }
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn column_sums_accumulate_across_units_into_gm() {
         unit.store(partial, 1, &[0, 0], true);
         units.push(unit.unit);
     }
-    let work = TileWork { name: "column_sum".into(), tensors, units, settings: settings(2, None) };
+    let work = TileWork { name: "column_sum".into(), tensors, views: Vec::new(), units, settings: settings(2, None) };
     for preset in ["teaching", "Ascend910A", "Ascend910B2"] {
         let (plan, _, gm) = lower_and_simulate(&work, preset);
         assert!(plan.programs.len() > 1, "{preset}: the units are spread over cores");
@@ -190,7 +190,7 @@ fn a_ragged_last_unit_moves_only_its_valid_part() {
         unit.store(y, 1, &[row, column], false);
         units.push(unit.unit);
     }
-    let work = TileWork { name: "ragged".into(), tensors, units, settings: settings(1, None) };
+    let work = TileWork { name: "ragged".into(), tensors, views: Vec::new(), units, settings: settings(1, None) };
     let (plan, simulation, gm) = lower_and_simulate(&work, "teaching");
     assert_eq!((simulation.summary.gm_bytes_read, simulation.summary.gm_bytes_written), (20 * 72 * 4, 20 * 72 * 4));
     let x = fill(&gm, 0, 6);
@@ -220,7 +220,7 @@ fn exp_plus_x_work(buffers: usize, tile: [usize; 2], in_place: bool) -> TileWork
         unit.store(y, if in_place { 0 } else { 1 }, &[row, column], false);
         units.push(unit.unit);
     }
-    TileWork { name: "exp_plus_x".into(), tensors, units, settings: settings(buffers, None) }
+    TileWork { name: "exp_plus_x".into(), tensors, views: Vec::new(), units, settings: settings(buffers, None) }
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn matmul_work(a_transposed: bool, b_transposed: bool, dtype: DType) -> TileWork
         unit.store(c, 2, &[row, 0], false);
         units.push(unit.unit);
     }
-    TileWork { name: "matmul".into(), tensors, units, settings: settings(2, Some(TILES)) }
+    TileWork { name: "matmul".into(), tensors, views: Vec::new(), units, settings: settings(2, Some(TILES)) }
 }
 
 /// Element (i, j) of op(t) given t's stored values (row-major, `columns` stored columns): the
@@ -128,7 +128,7 @@ fn matmul_then_vector_work() -> TileWork {
         unit.store(y, 3, &[row, 0], false);
         units.push(unit.unit);
     }
-    TileWork { name: "matmul_relu".into(), tensors, units, settings: settings(2, Some(tiles)) }
+    TileWork { name: "matmul_relu".into(), tensors, views: Vec::new(), units, settings: settings(2, Some(tiles)) }
 }
 
 fn check_matmul_then_vector_values(preset: &str) -> (tilelab::tile::KernelPlan, tilelab::npu::Simulation) {
@@ -265,7 +265,7 @@ fn attention_work() -> TileWork {
         unit.store(y, 3, &[row, 0], false);
         units.push(unit.unit);
     }
-    TileWork { name: "attention".into(), tensors, units, settings: settings(2, Some(tiles)) }
+    TileWork { name: "attention".into(), tensors, views: Vec::new(), units, settings: settings(2, Some(tiles)) }
 }
 
 #[test]
@@ -325,6 +325,7 @@ fn matmul_results_added_into_gm_are_rounded_to_their_dtype_first() {
         }
         let work = TileWork {
             name: "dw".into(),
+            views: Vec::new(),
             tensors,
             units,
             settings: settings(2, Some(CubeTiles { m: [16, 32], k: [32, 32], n: [32, 32] })),

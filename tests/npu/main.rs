@@ -2,6 +2,7 @@
 
 mod checks;
 mod compiler;
+mod kernel_forms;
 mod lowering;
 mod lowering_cube;
 mod lowering_support;

@@ -152,7 +152,7 @@ fn an_accumulating_store_reads_before_it_writes() {
         for _ in 0..count {
             let destination = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 256] };
             let op = if accumulate {
-                TileOp::CopyOutAccumulate { source: row, destination }
+                TileOp::CopyOutAccumulate { source: row, destination, order: 0 }
             } else {
                 TileOp::CopyOut { source: row, destination }
             };

@@ -190,6 +190,7 @@ mod tests {
             .collect();
         TileWork {
             name: "k".into(),
+            views: Vec::new(),
             tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
             units: vec![WorkUnit { values: vec![value; values], steps }],
             settings: WorkSettings { vec_buffers: 1, ..WorkSettings::default() },

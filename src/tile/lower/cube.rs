@@ -87,9 +87,15 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         });
     }
     let buffer_line = core.settings().cube_tile_line.or(job.line);
-    let [m0, m1] = tiles.m;
-    let [k0, k1] = tiles.k;
-    let [n0, n1] = tiles.n;
+    // A buffer holds min(tile, matrix): a K of 8 streams through an 8-deep L1 tile (padded to the
+    // 16-element fractal), not through the kL1 the kernel set for its larger matmuls.
+    let clamp = |[level0, level1]: [usize; 2], extent: usize| {
+        let level1 = level1.min(pad16(extent));
+        [level0.min(level1), level1]
+    };
+    let [m0, m1] = clamp(tiles.m, m);
+    let [k0, k1] = clamp(tiles.k, k);
+    let [n0, n1] = clamp(tiles.n, n);
     let whole = match job.result {
         MatmulResult::Ub(_) => Some(core.ring_buffer(
             "c_l0c_tile",
@@ -266,7 +272,7 @@ fn store_part(
     let destination = GmRegion { tensor: region.tensor, offsets: offset(region, at), shape: vec![rows, columns] };
     let tensor = Resource::Tensor(region.tensor);
     let op = if accumulate {
-        TileOp::CopyOutAccumulate { source: c, destination }
+        TileOp::CopyOutAccumulate { source: c, destination, order: core.unit as u32 }
     } else {
         TileOp::CopyOut { source: c, destination }
     };

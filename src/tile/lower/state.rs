@@ -44,6 +44,8 @@ pub(super) struct CoreState<'a> {
     pub side: Side,
     /// Units lowered so far on this core (picks the n-buffer copy).
     pub units_done: usize,
+    /// The index of the unit being lowered (orders its accumulating stores).
+    pub unit: usize,
     /// Whether copy-filled and computed tiles share UB slots (an op may overwrite its dying input).
     pub in_place: bool,
     ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
@@ -59,6 +61,7 @@ impl<'a> CoreState<'a> {
             work,
             side,
             units_done: 0,
+            unit: 0,
             ub_buffers: HashMap::new(),
             rings: HashMap::new(),
         }

@@ -60,6 +60,7 @@ pub(super) fn lower_unit(
     let unit = &work.units[index];
     let copy = core.units_done % work.settings.vec_buffers.max(1);
     core.units_done += 1;
+    core.unit = index;
     let vector_side = core.side != Side::Cube;
     let cube_side = core.side != Side::Vector;
     let mut slots = SlotAllocator::default();
@@ -206,7 +207,7 @@ pub(super) fn lower_unit(
                 let source = tile(input);
                 let destination = region.clone();
                 let op = if *accumulate {
-                    TileOp::CopyOutAccumulate { source, destination }
+                    TileOp::CopyOutAccumulate { source, destination, order: core.unit as u32 }
                 } else {
                     TileOp::CopyOut { source, destination }
                 };

@@ -17,7 +17,7 @@ use crate::lang::interp::value::{Kernel, KernelStyle, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::npu::{allocate_gm, execute, simulate, Architecture, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, SliceSpec, Tensor};
-use crate::tile::{lower_work, CubeTiles, KernelPlan, LoweringTarget, TileWork, WorkSettings, WorkStep};
+use crate::tile::{lower_work, CubeTiles, GmView, KernelPlan, LoweringTarget, TileWork, WorkSettings, WorkStep};
 
 /// The tensor arguments of a call with their parameter names, in call order.
 pub(crate) fn named_tensors(kernel: &Kernel, arguments: &Arguments) -> Vec<(String, Tensor)> {
@@ -149,9 +149,9 @@ pub(crate) fn lower_and_simulate(work: &TileWork, config: &NpuConfig) -> Result<
 
 /// Runs `plan` on values: `inputs` fill the first GM tensors (the kernel's arguments); returns
 /// every GM tensor after the run.
-pub(crate) fn execute_plan(plan: &KernelPlan, inputs: &[Tensor]) -> Result<Vec<Tensor>, NpuFailure> {
+pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor]) -> Result<Vec<Tensor>, NpuFailure> {
     let failed = |error: NpuError| NpuFailure::Fallback(format!("the simulator could not compute the values: {error}"));
-    let gm = allocate_gm(plan).map_err(failed)?;
+    let mut gm = allocate_gm(plan).map_err(failed)?;
     for (slot, input) in gm.iter().zip(inputs) {
         let values = if input.dtype() == slot.dtype() {
             input.clone()
@@ -160,6 +160,17 @@ pub(crate) fn execute_plan(plan: &KernelPlan, inputs: &[Tensor]) -> Result<Vec<T
         };
         let values = values.reshape(slot.shape()).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
         slot.assign_slice(&full(slot.shape()), &values).map_err(|error| NpuFailure::Fallback(error.to_string()))?;
+    }
+    // A reshape view shares its base's memory; a transposed view is read-only, so a copy of the
+    // base in the view's layout reads the same values as the strided DMA would.
+    for view in views {
+        let base = &gm[view.base.0 as usize];
+        let shape = &plan.tensors[view.tensor.0 as usize].shape;
+        let viewed = match &view.order {
+            None => base.reshape(shape),
+            Some(order) => base.permute(order),
+        };
+        gm[view.tensor.0 as usize] = viewed.map_err(|error| NpuFailure::Fallback(error.to_string()))?;
     }
     execute(plan, &gm).map_err(failed)?;
     Ok(gm)
@@ -302,12 +313,16 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         } else {
             distinct(call.arguments)
         };
-        let gm = execute_plan(&plan, &inputs)?;
-        let written = |id: usize| {
+        let gm = execute_plan(&plan, &work.views, &inputs)?;
+        let stored = |id: usize| {
             work.units
                 .iter()
                 .flat_map(|unit| &unit.steps)
                 .any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id))
+        };
+        // A store through a reshape view writes its base's memory.
+        let written = |id: usize| {
+            stored(id) || work.views.iter().any(|view| view.base.0 as usize == id && stored(view.tensor.0 as usize))
         };
         let replaced = match call.kernel.style {
             KernelStyle::Jit => {

@@ -91,6 +91,9 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
                 return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.name), op.line));
             }
             OpKind::Matmul { .. } => has_matmul = true,
+            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
+                return Err(Unsupported::new(format!("`{}`", op.name), op.line));
+            }
             _ => {}
         }
         if let Some(result) = &op.result {
@@ -152,7 +155,7 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
         }
     }
     let units: Vec<WorkUnit> = units;
-    Ok(TileWork { name: call.name.to_string(), tensors, units, settings })
+    Ok(TileWork { name: call.name.to_string(), tensors, views: Vec::new(), units, settings })
 }
 
 /// The tile each unit computes of an output of tile form `shape`: the vec tile (right-aligned,

@@ -13,7 +13,9 @@ use super::work_shapes::index_region;
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::tensor::{BinaryOp, Tensor};
-use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep, WorkUnit};
+use crate::tile::{
+    GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep, WorkUnit,
+};
 
 type Identity = (usize, Vec<usize>);
 
@@ -82,6 +84,10 @@ struct JitRecorder<'a> {
     /// Elements per 32 bytes of the narrowest dtype: a loaded tile's last dim is padded to it (the
     /// padding lies outside the valid shape, so it is never stored).
     align: usize,
+    /// GM tensors that view another's memory (reshapes and transposes of tensors in GM).
+    views: Vec<GmView>,
+    /// Tensors made by `full`/`zeros`/`ones`: their value (they are folded into the ops using them).
+    constants: HashMap<Identity, f64>,
 }
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
@@ -102,6 +108,8 @@ pub(crate) fn record_jit(
         accesses: Vec::new(),
         unit_index: 0,
         align: 8,
+        views: Vec::new(),
+        constants: HashMap::new(),
     };
     let dtypes = arguments
         .iter()
@@ -132,6 +140,19 @@ pub(crate) fn record_jit(
                 in_place = Some(target.clone());
                 continue;
             }
+            OpKind::Fill { value } => {
+                if let Some(result) = &op.result {
+                    recorder.constants.insert(identity(result), *value);
+                }
+                continue;
+            }
+            OpKind::Reshape { x } | OpKind::Transpose { x, .. } if recorder.gm_of(x).is_some() => {
+                let (Some(result), Some(base)) = (&op.result, recorder.gm_of(x)) else { continue };
+                let order = if let OpKind::Transpose { order, .. } = &kind { Some(order.clone()) } else { None };
+                let view = recorder.view_of(base, result.shape(), order);
+                recorder.gm.insert(identity(result), view);
+                continue;
+            }
             OpKind::Assemble { tile, offsets, out } => {
                 let input = recorder.resolve(&mut builder, tile, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
@@ -147,14 +168,13 @@ pub(crate) fn record_jit(
                 let (offsets, extents) = index_region(target.shape(), index, op.line)?;
                 let input = recorder.resolve(&mut builder, value, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
-                if valid.len() != extents.len() {
-                    return Err(Unsupported::new(
-                        format!("writing a {}-D tile into a {}-D region", valid.len(), extents.len()),
-                        op.line,
-                    ));
-                }
-                // As on the reference path, only the tile's valid part is written.
-                let extents = extents.iter().zip(&valid).map(|(&region, &valid)| region.min(valid)).collect();
+                // As on the reference path, only the tile's valid part is written (a tile of more
+                // dims than the region is fitted to it by the store).
+                let extents = if valid.len() == extents.len() {
+                    extents.iter().zip(&valid).map(|(&region, &valid)| region.min(valid)).collect()
+                } else {
+                    extents
+                };
                 recorder.store(&mut builder, input, target, offsets, extents, op.line)?;
             }
             _ => {
@@ -181,7 +201,8 @@ pub(crate) fn record_jit(
     }
     recorder.finish(&mut builder, &mut units);
     recorder.check_independent()?;
-    Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, units, settings })
+    recorder.check_views()?;
+    Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, views: recorder.views, units, settings })
 }
 
 /// Removes the steps whose results nothing stores (a view or a value the script computed and
@@ -245,9 +266,19 @@ impl JitRecorder<'_> {
             OpKind::Marker | OpKind::Assemble { .. } | OpKind::SetItem { .. } | OpKind::InPlace { .. } => {
                 return Err(Unsupported::new(format!("`{}` used as a value", op.name), op.line));
             }
+            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
+                return Err(Unsupported::new(
+                    format!(
+                        "`{}` of a computed tile (apply it to a kernel argument, which the DMA reads as a view)",
+                        op.name
+                    ),
+                    op.line,
+                ));
+            }
             _ => {
                 let line = op.line;
                 let align = self.align;
+                let kind = self.fold_constants(kind, &result);
                 compute(builder, &kind, &result, line, &mut |builder, _, tensor| {
                     let value = self.resolve(builder, tensor, line)?;
                     // The tile's shape without the UB padding of its last dim, for the checks
@@ -282,6 +313,12 @@ impl JitRecorder<'_> {
         let key = identity(tensor);
         if let Some(&value) = self.memo.get(&key) {
             return Ok(value);
+        }
+        if self.constants.contains_key(&key) {
+            return Err(Unsupported::new(
+                "a `full`/`zeros`/`ones` tensor used other than as an operand of an element-wise op of its shape",
+                line,
+            ));
         }
         if let Some(id) = self.gm_of(tensor) {
             let shape = tensor.shape().to_vec();
@@ -325,6 +362,10 @@ impl JitRecorder<'_> {
         Ok(output)
     }
 
+    /// Stores the valid `shape` of tile `input` at `offsets` of `target`. A tile with more dims than
+    /// the target (a reduction with keepdim=False written into a 1-D output keeps its reduced dim
+    /// in tile form) is stored through a reshape view of the target with those size-1 dims.
+    #[allow(clippy::too_many_arguments)]
     fn store(
         &mut self,
         builder: &mut UnitBuilder,
@@ -337,16 +378,16 @@ impl JitRecorder<'_> {
         let tensor = self
             .gm_of(target)
             .ok_or_else(|| Unsupported::new("writing into a tensor that is not a kernel argument", line))?;
-        if shape.len() != target.shape().len() || builder.tile(input).shape.len() != shape.len() {
-            return Err(Unsupported::new(
-                format!(
-                    "writing a {}-D tile into a {}-D output",
-                    builder.tile(input).shape.len(),
-                    target.shape().len()
-                ),
-                line,
-            ));
-        }
+        let tile = builder.tile(input).clone();
+        let (tensor, offsets, shape) = match self.fit_rank(tensor, &tile.valid_shape, offsets, shape) {
+            Some(fitted) => fitted,
+            None => {
+                return Err(Unsupported::new(
+                    format!("writing a {}-D tile into a {}-D output", tile.shape.len(), target.shape().len()),
+                    line,
+                ))
+            }
+        };
         let region = GmRegion { tensor, offsets: offsets.clone(), shape: shape.clone() };
         let (input, accumulate) = match self.read_modify_write(builder, input, &region) {
             Some(addend) => (addend, true),
@@ -354,6 +395,113 @@ impl JitRecorder<'_> {
         };
         self.accesses.push(Access { tensor, offsets, shape, unit: self.unit_index, write: true, accumulate });
         builder.push(WorkStep::Store { input, region, accumulate }, line);
+        Ok(())
+    }
+
+    /// The tensor, offsets and extents to store a tile of `valid` extents through: the target
+    /// itself when the ranks agree, else a reshape view with a size-1 dim where the tile has a
+    /// size-1 dim the target lacks (the rightmost such dims first).
+    fn fit_rank(
+        &mut self,
+        tensor: TensorId,
+        valid: &[usize],
+        offsets: Vec<usize>,
+        extents: Vec<usize>,
+    ) -> Option<(TensorId, Vec<usize>, Vec<usize>)> {
+        if valid.len() == extents.len() {
+            return Some((tensor, offsets, extents));
+        }
+        if valid.len() < extents.len() {
+            return None;
+        }
+        let extra = valid.len() - extents.len();
+        let candidates: Vec<usize> = (0..valid.len()).rev().filter(|&dim| valid[dim] == 1).collect();
+        if candidates.len() < extra {
+            return None;
+        }
+        let mut inserted: Vec<usize> = candidates[..extra].to_vec();
+        inserted.sort_unstable();
+        let base_shape = self.tensors[tensor.0 as usize].shape.clone();
+        let (mut shape, mut view_offsets, mut view_extents) = (Vec::new(), Vec::new(), Vec::new());
+        let mut source = 0;
+        for dim in 0..valid.len() {
+            if inserted.contains(&dim) {
+                shape.push(1);
+                view_offsets.push(0);
+                view_extents.push(1);
+            } else {
+                shape.push(base_shape[source]);
+                view_offsets.push(offsets[source]);
+                view_extents.push(extents[source]);
+                source += 1;
+            }
+        }
+        let view_extents = view_extents.iter().zip(valid).map(|(&extent, &tile)| extent.min(tile)).collect();
+        Some((self.view_of(tensor, &shape, None), view_offsets, view_extents))
+    }
+
+    /// The GM tensor viewing `base` with `shape` (and `order`, for a transpose); one per layout.
+    fn view_of(&mut self, base: TensorId, shape: &[usize], order: Option<Vec<usize>>) -> TensorId {
+        // A view of a view is a view of the first base (a reshape of a reshape, or one transpose).
+        let (base, order) = match self.views.iter().find(|view| view.tensor == base) {
+            Some(GmView { base: root, order: None, .. }) => (*root, order),
+            _ => (base, order),
+        };
+        let known = self.views.iter().find(|view| {
+            view.base == base && view.order == order && self.tensors[view.tensor.0 as usize].shape == shape
+        });
+        if let Some(view) = known {
+            return view.tensor;
+        }
+        let source = &self.tensors[base.0 as usize];
+        let suffix = if order.is_some() { "transposed" } else { "reshaped" };
+        let tensor = GmTensor { name: format!("{}.{suffix}", source.name), shape: shape.to_vec(), dtype: source.dtype };
+        self.tensors.push(tensor);
+        let id = TensorId(self.tensors.len() as u32 - 1);
+        self.views.push(GmView { tensor: id, base, order });
+        id
+    }
+
+    /// A binary op with a `full`/`zeros`/`ones` operand of the result's shape takes it as a number.
+    fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
+        let fold = |arg: Arg| match &arg {
+            Arg::Tensor(tensor) if tensor.shape() == result.shape() => {
+                self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
+            }
+            _ => arg,
+        };
+        match kind {
+            OpKind::Binary { op, lhs, rhs } => OpKind::Binary { op, lhs: fold(lhs), rhs: fold(rhs) },
+            other => other,
+        }
+    }
+
+    /// A view and its base are one memory: the accesses of units are checked per tensor, so a
+    /// tensor written through one name may not be read or written through another, and a
+    /// transposed view (a strided read) is never written.
+    fn check_views(&self) -> Result<(), Unsupported> {
+        for view in &self.views {
+            let touched = |tensor: TensorId, write: bool| {
+                self.accesses.iter().any(|access| access.tensor == tensor && (access.write || !write))
+            };
+            let name = &self.tensors[view.base.0 as usize].name;
+            if view.order.is_some() && (touched(view.tensor, true) || touched(view.base, true)) {
+                return Err(Unsupported::new(
+                    format!("writing `{name}`, which the kernel also reads transposed"),
+                    None,
+                ));
+            }
+            let related = self.views.iter().filter(|other| other.base == view.base).map(|other| other.tensor);
+            let names: Vec<TensorId> = std::iter::once(view.base).chain(related).collect();
+            let writers = names.iter().filter(|&&tensor| touched(tensor, true)).count();
+            let users = names.iter().filter(|&&tensor| touched(tensor, false)).count();
+            if writers > 0 && users > 1 {
+                return Err(Unsupported::new(
+                    format!("`{name}` written through one shape and used through another (write one shape)"),
+                    None,
+                ));
+            }
+        }
         Ok(())
     }
 

@@ -112,6 +112,19 @@ pub(crate) enum OpKind {
     InPlace {
         target: Tensor,
     },
+    /// `reshape(x, shape)` (the shape is the result's).
+    Reshape {
+        x: Tensor,
+    },
+    /// `transpose(x, dim0, dim1)`: dim `i` of the result is dim `order[i]` of `x`.
+    Transpose {
+        x: Tensor,
+        order: Vec<usize>,
+    },
+    /// `full`, `zeros`, `ones` (and their `_like` forms): every element is `value`.
+    Fill {
+        value: f64,
+    },
 }
 
 fn positional(op: &RecordedOp) -> Vec<&Operand> {
@@ -222,6 +235,32 @@ pub(crate) fn parse(op: &RecordedOp) -> Result<OpKind, Unsupported> {
             OpKind::Clip { x: tensor_at(op, 0, "x")?, low: bound(1, "min"), high: bound(2, "max") }
         }
         "cast" => OpKind::Cast { x: tensor_at(op, 0, "x")? },
+        "reshape" => OpKind::Reshape { x: tensor_at(op, 0, "x")? },
+        "transpose" => {
+            let x = tensor_at(op, 0, "x")?;
+            let rank = x.shape().len() as i64;
+            let dim = |position, key| {
+                other_at(op, position, key)
+                    .and_then(Value::as_int)
+                    .map(|dim| if dim < 0 { dim + rank } else { dim })
+                    .filter(|dim| (0..rank).contains(dim))
+                    .map(|dim| dim as usize)
+            };
+            let (Some(first), Some(second)) = (dim(1, "dim0"), dim(2, "dim1")) else {
+                return Err(Unsupported::new("`transpose` with these dims", op.line));
+            };
+            let mut order: Vec<usize> = (0..rank as usize).collect();
+            order.swap(first, second);
+            OpKind::Transpose { x, order }
+        }
+        "zeros" | "zeros_like" => OpKind::Fill { value: 0.0 },
+        "ones" | "ones_like" => OpKind::Fill { value: 1.0 },
+        "full" => {
+            let value = other_at(op, 1, "value")
+                .and_then(number)
+                .ok_or_else(|| Unsupported::new("`full` with a value that is not a number", op.line))?;
+            OpKind::Fill { value }
+        }
         "matmul" => OpKind::Matmul {
             a: tensor_at(op, 0, "a")?,
             b: tensor_at(op, 1, "b")?,

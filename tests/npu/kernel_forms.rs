@@ -1,0 +1,144 @@
+//! Forms of real pypto kernels that run on the simulated NPU rather than the CPU fallback (issue 13
+//! item 6): a reduction written into a 1-D output, `reshape`/`transpose` of an argument (a GM
+//! view the DMA reads), and `full`/`zeros`/`ones` used as operands. The reference is the same
+//! computation with pypto ops outside any kernel (the CPU path).
+
+use tilelab::session::Session;
+
+/// Runs `code`, which must succeed without any kernel falling back to the CPU; returns stdout.
+fn run_on_npu(session: &mut Session, code: &str) -> String {
+    let result = session.run_cell(code);
+    assert!(result.is_ok(), "{code}\n{:?}", result.error());
+    let fallbacks: Vec<&String> = result
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.code == "npu/cpu-fallback")
+        .map(|diagnostic| &diagnostic.message)
+        .collect();
+    assert!(fallbacks.is_empty(), "fell back to the CPU: {fallbacks:?}");
+    result.stdout
+}
+
+/// The largest |kernel − reference| the cell printed last.
+fn worst_error(stdout: &str) -> f64 {
+    let last = stdout.lines().last().unwrap_or_default();
+    last.trim().parse().unwrap_or_else(|_| panic!("not a number: {stdout}"))
+}
+
+#[test]
+fn a_reduction_with_keepdim_false_is_written_into_a_one_dimensional_output() {
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def row_sums(a, out):\n    pypto.set_vec_tile_shapes(16, 64)\n    out[:] = pypto.sum(a, dim=-1, keepdim=False)\n\
+         a = pypto.randn([40, 64], seed=3)\nout = pypto.zeros([40])\n\
+         s = pypto.schedule(row_sums, a, out)\n\
+         print(s.cores_used)\n\
+         print(pypto.amax(pypto.abs(out - pypto.sum(a, dim=-1))).item())\n",
+    );
+    assert!(stdout.lines().next().unwrap().trim().parse::<usize>().unwrap() >= 3, "3 row tiles: {stdout}");
+    assert!(worst_error(&stdout) <= 1e-5, "{stdout}");
+}
+
+#[test]
+fn reshape_and_transpose_of_an_argument_are_read_as_gm_views() {
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def flip(a, out):\n    pypto.set_vec_tile_shapes(32, 32)\n    out[:] = pypto.transpose(a, 0, 1) * 2.0\n\
+         @pypto.frontend.jit\n\
+         def fold(a, out):\n    pypto.set_vec_tile_shapes(16, 32)\n    out[:] = pypto.exp(pypto.reshape(a, [64, 32]))\n\
+         a = pypto.randn([32, 64], seed=4)\n\
+         flipped = pypto.zeros([64, 32])\nflip(a, flipped)\n\
+         folded = pypto.zeros([64, 32])\nfold(a, folded)\n\
+         print(pypto.amax(pypto.abs(flipped - pypto.transpose(a, 0, 1) * 2.0)).item())\n\
+         print(pypto.amax(pypto.abs(folded - pypto.exp(pypto.reshape(a, [64, 32])))).item())\n",
+    );
+    let errors: Vec<f64> = stdout.lines().map(|line| line.trim().parse().unwrap()).collect();
+    assert_eq!(errors[0], 0.0, "a transpose moves values exactly: {stdout}");
+    assert!(errors[1] <= 1e-6, "{stdout}");
+}
+
+#[test]
+fn full_zeros_and_ones_inside_a_kernel_are_folded_into_the_ops_that_use_them() {
+    // The sigmoid of pypto's FFN example: ones / (exp(-x) + ones), with `ones` made by `full`.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def sigmoid(x, out):\n    pypto.set_vec_tile_shapes(32, 64)\n\
+         \x20   ones = pypto.full([64, 64], 1.0, pypto.DT_FP32)\n\
+         \x20   zero = pypto.zeros([64, 64])\n\
+         \x20   out[:] = pypto.div(ones, pypto.add(pypto.exp(pypto.neg(x)), ones)) + zero\n\
+         x = pypto.randn([64, 64], seed=5)\nout = pypto.zeros([64, 64])\nsigmoid(x, out)\n\
+         print(pypto.amax(pypto.abs(out - pypto.sigmoid(x))).item())\n",
+    );
+    assert!(worst_error(&stdout) <= 1e-6, "{stdout}");
+}
+
+#[test]
+fn a_computed_tile_cannot_be_reshaped_and_the_fallback_names_the_op() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def k(a, out):\n    pypto.set_vec_tile_shapes(16, 32)\n    out[:] = pypto.reshape(a * 2.0, [64, 32])\n\
+         a = pypto.randn([32, 64], seed=6)\nout = pypto.zeros([64, 32])\nk(a, out)\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    let fallback = result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback");
+    let message = &fallback.expect("the kernel falls back").message;
+    assert!(message.contains("`reshape` of a computed tile"), "{message}");
+}
+
+#[test]
+fn cube_buffers_hold_the_smaller_of_the_tile_and_the_matrix() {
+    // kL1 = 512 and nL1 = 256 in f32 would need 1.5 MiB of L1; with K = 8 the operand strips are
+    // 8 deep, so the matmul fits the 512 KiB L1 and runs on the cube.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def mm(a, b, out):\n    pypto.set_cube_tile_shapes([128, 128], [256, 512], [128, 256])\n    out[:] = pypto.matmul(a, b)\n\
+         a = pypto.randn([256, 8], seed=7)\nb = pypto.randn([8, 512], seed=8)\nout = pypto.zeros([256, 512])\n\
+         s = pypto.schedule(mm, a, b, out)\nprint(s.cores_used)\n\
+         print(pypto.amax(pypto.abs(out - pypto.matmul(a, b))).item())\n",
+    );
+    assert_eq!(stdout.lines().next().unwrap().trim(), "4", "2 × 2 output blocks: {stdout}");
+    assert!(worst_error(&stdout) <= 1e-4, "{stdout}");
+}
+
+#[test]
+fn accumulating_outputs_do_not_depend_on_the_preset() {
+    // 30 iterations add BF16-rounded column sums into two BF16 outputs. The chips run the
+    // iterations on different cores in different orders; the values must not differ (before the
+    // adds were applied in program order, `teaching` differed from Ascend910B2 by up to 64).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def col_sums(x, db, dg):\n    pt.set_vec_tile_shapes(16, 64)\n    for i in pt.loop(30):\n\
+         \x20       t = pt.view(x, [16, 64], [i * 16, 0])\n\
+         \x20       db[0:1, :] = db[0:1, :] + pt.sum(t, dim=0, keepdim=True)\n\
+         \x20       dg[0:1, :] = dg[0:1, :] + pt.sum(t * t, dim=0, keepdim=True)\n\
+         x = pt.cast(pt.randn([480, 64], seed=11) * 3.0, pt.DT_BF16)\n\
+         results = []\n\
+         for preset in ['Ascend910B2', 'Ascend910A', 'teaching']:\n\
+         \x20   pt.npu.use(preset)\n\
+         \x20   db = pt.zeros([1, 64], dtype=pt.DT_BF16)\n    dg = pt.zeros([1, 64], dtype=pt.DT_BF16)\n\
+         \x20   col_sums(x, db, dg)\n    results.append((db, dg))\n\
+         worst = 0.0\n\
+         for db, dg in results[1:]:\n\
+         \x20   worst = max(worst, pt.amax(pt.abs(pt.cast(db - results[0][0], pt.DT_FP32))).item())\n\
+         \x20   worst = max(worst, pt.amax(pt.abs(pt.cast(dg - results[0][1], pt.DT_FP32))).item())\n\
+         print(worst)\n",
+    );
+    assert_eq!(worst_error(&stdout), 0.0, "{stdout}");
+}
