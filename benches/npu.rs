@@ -63,6 +63,7 @@ fn matmul_work(tiles: CubeTiles) -> TileWork {
             units.push(WorkUnit {
                 values,
                 steps: steps.into_iter().map(|step| LocatedStep { step, line: Some(1) }).collect(),
+                vec_tile: None,
             });
         }
     }
@@ -153,6 +154,7 @@ fn swiglu_b_work(rows: usize) -> TileWork {
         units.push(WorkUnit {
             values,
             steps: steps.into_iter().map(|step| LocatedStep { step, line: Some(1) }).collect(),
+            vec_tile: None,
         });
     }
     let settings = WorkSettings { vec_tile: Some(vec![128, 128]), vec_tile_line: Some(1), ..WorkSettings::default() };

@@ -47,7 +47,8 @@ pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<
         let tiles = work.settings.cube_tiles.unwrap_or_else(|| super::lower::default_cube_tiles(shape));
         return Ok(super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]));
     }
-    match work.settings.vec_tile.as_deref().and_then(|tile| Grid::of(unit, tile)) {
+    let tile = unit.vec_tile.as_deref().or(work.settings.vec_tile.as_deref());
+    match tile.and_then(|tile| Grid::of(unit, tile)) {
         Some(grid) => expand_unit(unit, &grid),
         None => Ok(vec![unit.clone()]),
     }

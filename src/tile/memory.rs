@@ -69,7 +69,7 @@ pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
     }
     // Loads nothing reads stay (the lowering drops what nothing uses).
     steps.extend(deferred.into_iter().map(|(_, step)| step));
-    WorkUnit { values: unit.values.clone(), steps }
+    WorkUnit { values: unit.values.clone(), steps, vec_tile: unit.vec_tile.clone() }
 }
 
 /// The UB bytes the lowering declares for `unit`'s largest task on one core (one buffer copy).
@@ -168,9 +168,9 @@ pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTen
         rename_reads(&mut step, &renamed);
         rest.push(LocatedStep { step, line: located.line });
     }
-    let rest = sink_loads(&WorkUnit { values: values.clone(), steps: rest });
+    let rest = sink_loads(&WorkUnit { values: values.clone(), steps: rest, vec_tile: unit.vec_tile.clone() });
     steps.extend(rest.steps);
-    (WorkUnit { values, steps }, boundary)
+    (WorkUnit { values, steps, vec_tile: unit.vec_tile.clone() }, boundary)
 }
 
 fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
@@ -266,10 +266,14 @@ fn apply_cuts(name: &str, unit: WorkUnit, cuts: &[usize], tensors: &mut Vec<GmTe
     for &cut in cuts {
         let (cut_unit_, boundary) = cut_unit(name, &rest, cut, tensors);
         done.extend(cut_unit_.steps[..boundary].iter().cloned());
-        rest = WorkUnit { values: cut_unit_.values, steps: cut_unit_.steps[boundary..].to_vec() };
+        rest = WorkUnit {
+            values: cut_unit_.values,
+            steps: cut_unit_.steps[boundary..].to_vec(),
+            vec_tile: cut_unit_.vec_tile,
+        };
     }
     done.extend(rest.steps);
-    WorkUnit { values: rest.values, steps: done }
+    WorkUnit { values: rest.values, steps: done, vec_tile: rest.vec_tile }
 }
 
 /// Where to cut `unit` so that every part fits UB: each part is the longest run of steps that
@@ -300,7 +304,11 @@ fn find_cuts(
         for cut in first_compute.map_or(usize::MAX, |index| index + 1)..rest.steps.len() {
             let mut scratch = tensors.clone();
             let (candidate, boundary) = cut_unit(&work.name, &rest, cut, &mut scratch);
-            let prefix = WorkUnit { values: candidate.values.clone(), steps: candidate.steps[..boundary].to_vec() };
+            let prefix = WorkUnit {
+                values: candidate.values.clone(),
+                steps: candidate.steps[..boundary].to_vec(),
+                vec_tile: candidate.vec_tile.clone(),
+            };
             let fits = ub_need(&TileWork { tensors: scratch.clone(), ..work.clone() }, &prefix, target)
                 .is_ok_and(|bytes| bytes <= budget);
             if fits {
@@ -312,7 +320,11 @@ fn find_cuts(
         let Some((cut, candidate, boundary, scratch)) = best else { return Ok(None) };
         cuts.push(cut);
         tensors = scratch;
-        rest = WorkUnit { values: candidate.values, steps: candidate.steps[boundary..].to_vec() };
+        rest = WorkUnit {
+            values: candidate.values,
+            steps: candidate.steps[boundary..].to_vec(),
+            vec_tile: candidate.vec_tile,
+        };
     }
     // No partition fits: the caller leaves the unit whole, and the capacity check reports it.
     Ok(None)

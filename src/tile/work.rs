@@ -100,6 +100,9 @@ pub struct WorkUnit {
     pub values: Vec<TileValue>,
     /// The steps in the order the script executed them.
     pub steps: Vec<LocatedStep>,
+    /// The vec tile this unit is expanded by when it is not the kernel's (a kernel that sets
+    /// several tile shapes: each applies to the ops after it).
+    pub vec_tile: Option<Vec<usize>>,
 }
 
 /// Tile settings that shape the programs.

@@ -142,3 +142,31 @@ fn accumulating_outputs_do_not_depend_on_the_preset() {
     );
     assert_eq!(worst_error(&stdout), 0.0, "{stdout}");
 }
+
+#[test]
+fn the_vec_tile_alignment_is_checked_in_the_dtype_of_the_tensors_it_tiles() {
+    // A [16, 8] tile is 32 B per row in FP32 and 16 B in BF16: the BF16 argument that no op under
+    // the tile touches does not make it misaligned (it did when the first argument's dtype was
+    // taken), and a column tile (last dim 1) is padded by the chip.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def scale(x, r, out, column, sums):\n    pt.set_vec_tile_shapes(16, 8)\n    out[:] = r * 2.0\n\
+         \x20   pt.set_vec_tile_shapes(16, 1)\n    sums[:] = column + 1.0\n\
+         x = pt.cast(pt.randn([64, 64], seed=9), pt.DT_BF16)\nr = pt.randn([64, 8], seed=10)\n\
+         column = pt.randn([64, 1], seed=12)\nout = pt.zeros([64, 8])\nsums = pt.zeros([64, 1])\n\
+         scale(x, r, out, column, sums)\n\
+         print(max(pt.amax(pt.abs(out - r * 2.0)).item(), pt.amax(pt.abs(sums - (column + 1.0))).item()))\n",
+    );
+    assert_eq!(worst_error(&stdout), 0.0, "{stdout}");
+    let refused = session.run_cell(
+        "@pt.frontend.jit\n\
+         def widen(x, r, out):\n    pt.set_vec_tile_shapes(16, 8)\n    out[:] = pt.cast(x, pt.DT_FP32) + r\n\
+         widen(pt.cast(r, pt.DT_BF16), r, pt.zeros([64, 8]))\n",
+    );
+    let error = refused.error().expect("8 BF16 elements are 16 B");
+    assert!(error.message.contains("not 32-byte aligned for DT_BF16"), "{}", error.message);
+    assert_eq!(error.line, 3, "the error points at the tile shape line");
+}

@@ -79,6 +79,8 @@ pub(crate) struct KernelFrame {
     pub ops: Vec<super::pypto::lowering::RecordedOp>,
     /// Where the last `set_vec_tile_shapes` was called.
     pub vec_tile_site: Option<super::error::SourceSpan>,
+    /// Every `set_vec_tile_shapes` of the run, with the ops it applies to.
+    pub vec_tile_history: Vec<super::pypto::vec_tiles::VecTileSetting>,
     /// Where the last `set_cube_tile_shapes` was called.
     pub cube_tile_site: Option<super::error::SourceSpan>,
     /// The statement or expression being evaluated now (the line of the next recorded op).

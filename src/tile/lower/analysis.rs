@@ -192,7 +192,7 @@ mod tests {
             name: "k".into(),
             views: Vec::new(),
             tensors: vec![GmTensor { name: "x".into(), shape: vec![16, 16], dtype: DType::F16 }],
-            units: vec![WorkUnit { values: vec![value; values], steps }],
+            units: vec![WorkUnit { values: vec![value; values], steps, vec_tile: None }],
             settings: WorkSettings { vec_buffers: 1, ..WorkSettings::default() },
         }
     }

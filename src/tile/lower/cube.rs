@@ -88,14 +88,16 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
     }
     let buffer_line = core.settings().cube_tile_line.or(job.line);
     // A buffer holds min(tile, matrix): a K of 8 streams through an 8-deep L1 tile (padded to the
-    // 16-element fractal), not through the kL1 the kernel set for its larger matmuls.
+    // 16-element fractal), not through the kL1 the kernel set for its larger matmuls. M and N are
+    // taken from the output tile's full shape, which a ragged last task shares with the others, so
+    // all tasks of a core use the same buffers.
     let clamp = |[level0, level1]: [usize; 2], extent: usize| {
         let level1 = level1.min(pad16(extent));
         [level0.min(level1), level1]
     };
-    let [m0, m1] = clamp(tiles.m, m);
+    let [m0, m1] = clamp(tiles.m, job.output_shape[0].max(m));
     let [k0, k1] = clamp(tiles.k, k);
-    let [n0, n1] = clamp(tiles.n, n);
+    let [n0, n1] = clamp(tiles.n, job.output_shape[1].max(n));
     let whole = match job.result {
         MatmulResult::Ub(_) => Some(core.ring_buffer(
             "c_l0c_tile",

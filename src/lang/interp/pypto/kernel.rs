@@ -180,29 +180,6 @@ impl Interpreter {
         Ok(options)
     }
 
-    fn set_vec_tiles(&self, dims: Vec<usize>, span: Span) -> Result<()> {
-        let dtype = self.kernel_frames.borrow().last().map_or(DType::F32, |frame| frame.dtype);
-        let Some(&last) = dims.last() else {
-            return Err(self.error(ErrorKind::TileShape, "set_vec_tile_shapes needs at least one dim", span));
-        };
-        let bytes = dtype.size_in_bytes();
-        // The chip's UB granule (32 B on every preset; a custom preset may differ).
-        let granule = self.npu_config(span)?.ub_alignment as usize;
-        let align = (granule / bytes).max(1);
-        if last % align != 0 {
-            let lower = last / align * align;
-            let upper = lower + align;
-            let nearest = if lower == 0 { format!("{upper}") } else { format!("{lower} or {upper}") };
-            return Err(self
-                .error(ErrorKind::TileShape, format!("set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {} ({last} × {bytes} B = {} B)", dtype.pypto_name(), last * bytes), span)
-                .with_help(format!("use a multiple of {align} elements: the nearest aligned sizes are {nearest}")));
-        }
-        if let Some(frame) = self.kernel_frames.borrow_mut().last_mut() {
-            frame.run.vec_tile_shapes = Some(dims);
-        }
-        Ok(())
-    }
-
     /// Applies a decorator to a function value.
     pub(crate) fn apply_decorator(&self, decorator: Value, function: Value, span: Span) -> Result<Value> {
         let Value::Function(function) = &function else {
@@ -376,6 +353,7 @@ pub(crate) fn run_kernel_call(
         saved: Vec::new(),
         ops: Vec::new(),
         vec_tile_site: None,
+        vec_tile_history: Vec::new(),
         cube_tile_site: None,
         statement: None,
         unit_starts,
@@ -393,6 +371,12 @@ pub(crate) fn run_kernel_call(
         _ => interpreter.call_function(&kernel.function, arguments, span),
     };
     let frame = interpreter.kernel_frames.borrow_mut().pop();
+    if let (Ok(_), Some(frame)) = (&result, &frame) {
+        let call = (kernel.function.name.as_str(), interpreter.at(span));
+        if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, call, span) {
+            result = Err(error);
+        }
+    }
     if let Some(frame) = &frame {
         let mut runs = interpreter.kernel_runs.borrow_mut();
         match runs.last_mut() {

@@ -18,6 +18,7 @@ pub mod schedule;
 pub mod sweep;
 pub mod tensor_ops;
 pub mod traces;
+pub mod vec_tiles;
 pub mod work_auto;
 pub mod work_compute;
 pub mod work_jit;

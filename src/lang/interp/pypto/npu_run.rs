@@ -97,8 +97,14 @@ pub(crate) fn work_of(
     match kernel.style {
         KernelStyle::Jit => {
             // The compiler expands the iterations by the vec tile (a sweep row's, if given).
+            // A sweep row's tile replaces every tile the kernel set.
+            let changes: Vec<(usize, Vec<usize>)> = match vec_tile {
+                Some(_) => Vec::new(),
+                None => frame.vec_tile_history.iter().map(|setting| (setting.from_op, setting.dims.clone())).collect(),
+            };
             let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
-            record_jit(&kernel.name, &frame.ops, arguments, WorkSettings { vec_tile, ..settings }, ub_alignment)
+            let settings = WorkSettings { vec_tile, ..settings };
+            record_jit(&kernel.name, &frame.ops, arguments, settings, ub_alignment, &changes)
         }
         KernelStyle::Functional => {
             let outputs = returned_tensors(result)?;

@@ -88,6 +88,8 @@ struct JitRecorder<'a> {
     views: Vec<GmView>,
     /// Tensors made by `full`/`zeros`/`ones`: their value (they are folded into the ops using them).
     constants: HashMap<Identity, f64>,
+    /// The vec tile in force (a kernel that sets several: each unit keeps the one it ran under).
+    vec_tile: Option<Vec<usize>>,
 }
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
@@ -98,6 +100,7 @@ pub(crate) fn record_jit(
     arguments: &[(String, Tensor)],
     settings: WorkSettings,
     ub_alignment: u64,
+    tile_changes: &[(usize, Vec<usize>)],
 ) -> Result<TileWork, Unsupported> {
     let mut recorder = JitRecorder {
         ops,
@@ -110,6 +113,7 @@ pub(crate) fn record_jit(
         align: 8,
         views: Vec::new(),
         constants: HashMap::new(),
+        vec_tile: None,
     };
     let dtypes = arguments
         .iter()
@@ -129,7 +133,14 @@ pub(crate) fn record_jit(
     let mut units = Vec::new();
     let mut builder = UnitBuilder::default();
     let mut in_place: Option<Tensor> = None;
+    // With several tile shapes, each starts a new unit: the ops after it are tiled by it (values
+    // made before and used after are recomputed in the new unit, as across iterations).
+    let several = tile_changes.len() > 1;
     for (index, op) in ops.iter().enumerate() {
+        if let Some((_, dims)) = tile_changes.iter().rev().find(|(from, _)| *from == index).filter(|_| several) {
+            recorder.finish(&mut builder, &mut units);
+            recorder.vec_tile = Some(dims.clone());
+        }
         let kind = parse(op)?;
         match &kind {
             OpKind::Marker => {
@@ -234,6 +245,7 @@ impl JitRecorder<'_> {
     /// Closes the unit being built (empty ones are dropped) and starts the next.
     fn finish(&mut self, builder: &mut UnitBuilder, units: &mut Vec<WorkUnit>) {
         let mut unit = std::mem::take(builder).unit;
+        unit.vec_tile = self.vec_tile.clone();
         drop_dead_steps(&mut unit);
         self.memo.clear();
         if !unit.steps.is_empty() {

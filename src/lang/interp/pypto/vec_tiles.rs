@@ -1,0 +1,92 @@
+//! `pypto.set_vec_tile_shapes` inside a kernel, and the alignment rule for the tiles it sets. A vec
+//! tile's last dim must fill whole UB granules (32 B on every preset) in the dtype of the tensors
+//! it tiles — the tensors of the ops that run while it is in force, of the tile's rank — so the
+//! check runs once the kernel body has run and those ops are known. A last dim of 1 (a column) is
+//! padded by the chip and always allowed.
+
+use super::lowering::Operand;
+use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan, TraceFrame};
+use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
+use crate::lang::syntax::Span;
+use crate::tensor::{DType, Tensor};
+
+/// One `set_vec_tile_shapes` call of a running kernel.
+#[derive(Clone, Debug)]
+pub(crate) struct VecTileSetting {
+    /// How many ops the kernel had recorded when it was set (it applies from there on).
+    pub from_op: usize,
+    /// The tile dims.
+    pub dims: Vec<usize>,
+    /// The last dim's argument (where an alignment error points).
+    pub site: SourceSpan,
+}
+
+impl Interpreter {
+    /// Sets the vec tile of the running kernel (`span`: the last dim's argument). Outside a kernel
+    /// the tile is checked at once against f32, the default dtype.
+    pub(crate) fn set_vec_tiles(&self, dims: Vec<usize>, span: Span) -> Result<()> {
+        let site = self.at(span);
+        let mut frames = self.kernel_frames.borrow_mut();
+        let Some(frame) = frames.last_mut() else {
+            drop(frames);
+            let granule = self.npu_config(span)?.ub_alignment as usize;
+            return match misalignment(&dims, DType::F32, granule) {
+                Some((message, help)) => Err(RuntimeError::new(ErrorKind::TileShape, message, site).with_help(help)),
+                None => Ok(()),
+            };
+        };
+        frame.vec_tile_history.push(VecTileSetting { from_op: frame.ops.len(), dims: dims.clone(), site });
+        frame.run.vec_tile_shapes = Some(dims);
+        Ok(())
+    }
+}
+
+/// The alignment error of a finished kernel body, if one of its vec tiles does not fit the dtype
+/// of a tensor it tiled; `call` is the kernel's name and call site (the error's traceback entry).
+pub(crate) fn check_vec_tiles(
+    interpreter: &Interpreter,
+    frame: &KernelFrame,
+    call: (&str, SourceSpan),
+    span: Span,
+) -> Result<()> {
+    let granule = interpreter.npu_config(span)?.ub_alignment as usize;
+    for (index, setting) in frame.vec_tile_history.iter().enumerate() {
+        let until = frame.vec_tile_history.get(index + 1).map_or(frame.ops.len(), |next| next.from_op);
+        let tiled = frame.ops[setting.from_op..until].iter().flat_map(|op| {
+            let operands = op.operands.iter().filter_map(|(_, operand)| match operand {
+                Operand::Tensor(tensor) => Some(tensor),
+                Operand::Other(_) => None,
+            });
+            operands.chain(op.result.as_ref()).collect::<Vec<&Tensor>>()
+        });
+        for tensor in tiled.filter(|tensor| tensor.shape().len() == setting.dims.len()) {
+            if let Some((message, help)) = misalignment(&setting.dims, tensor.dtype(), granule) {
+                let mut error = RuntimeError::new(ErrorKind::TileShape, message, setting.site).with_help(help);
+                error.traceback.push(TraceFrame { function: call.0.to_string(), call_site: call.1 });
+                return Err(error);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The message and help when `dims`' last dim does not fill whole granules of `dtype`.
+fn misalignment(dims: &[usize], dtype: DType, granule: usize) -> Option<(String, String)> {
+    let &last = dims.last()?;
+    let bytes = dtype.size_in_bytes();
+    let align = (granule / bytes).max(1);
+    if last == 1 || last % align == 0 {
+        return None;
+    }
+    let lower = last / align * align;
+    let upper = lower + align;
+    let nearest = if lower == 0 { format!("{upper}") } else { format!("{lower} or {upper}") };
+    Some((
+        format!(
+            "set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {} ({last} × {bytes} B = {} B)",
+            dtype.pypto_name(),
+            last * bytes
+        ),
+        format!("use a multiple of {align} elements: the nearest aligned sizes are {nearest}"),
+    ))
+}
