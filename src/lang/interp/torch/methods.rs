@@ -104,7 +104,10 @@ pub(crate) fn call(
                 "dim" => Ok(Value::Int(var.shape().len() as i64)),
                 "t" if var.shape().len() < 2 => Ok(same()),
                 "t" => wrap(var.transpose(0, 1)),
-                _ => wrap(var.unary(UnaryOp::from_name(name).unwrap_or(UnaryOp::Neg))),
+                _ => match UnaryOp::from_name(name) {
+                    Some(op) => wrap(var.unary(op)),
+                    None => Err(no_method(interpreter, name, span)),
+                },
             }
         }
         "to" => {
@@ -194,8 +197,10 @@ pub(crate) fn call(
         "add" | "sub" | "mul" | "div" | "pow" => {
             let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
             let other = interpreter.operand(bound.required(0)?, var.dtype(), bound.span_of(0))?;
-            let op = BinaryOp::from_name(name).unwrap_or(BinaryOp::Add);
-            wrap(var.binary(op, &other))
+            match BinaryOp::from_name(name) {
+                Some(op) => wrap(var.binary(op, &other)),
+                None => Err(no_method(interpreter, name, span)),
+            }
         }
         "matmul" => {
             let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
@@ -225,6 +230,10 @@ pub(crate) fn call(
             let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
             wrap(var.softmax_like(SoftmaxOp::Softmax, bound.int(0, Some(-1))? as isize))
         }
-        other => Err(interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{other}'"), span)),
+        other => Err(no_method(interpreter, other, span)),
     }
+}
+
+fn no_method(interpreter: &Interpreter, name: &str, span: Span) -> crate::lang::interp::error::RuntimeError {
+    interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{name}'"), span)
 }
