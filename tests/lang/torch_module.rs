@@ -246,6 +246,21 @@ fn from_torch_and_to_torch_are_the_same_tensor() {
     assert!(message.contains("reinterpret") && help.contains("pypto.cast"), "{message}");
 }
 
+/// Inside a kernel, torch is a mistake: the kernel's ops are pypto's (the help names the one to use).
+#[test]
+fn torch_inside_a_kernel_names_the_pypto_op() {
+    let mut session = session();
+    let kernel = |body: &str| {
+        format!("@pypto.frontend.jit\ndef k(x, out):\n    pypto.set_vec_tile_shapes(8, 8)\n    {body}\n\nk(torch.ones(8, 8), torch.zeros(8, 8))")
+    };
+    let (message, help) = error(&mut session, &kernel("out[:] = torch.exp(x)"));
+    assert!(message.contains("torch.exp runs on the host"), "{message}");
+    assert_eq!(help, "use pypto.exp inside the kernel");
+    let (message, help) = error(&mut session, &kernel("out[:] = x.float() * 2"));
+    assert!(message.contains("tensor.float() runs on the host"), "{message}");
+    assert!(help.contains("pypto.cast(x, pypto.DT_FP32)"), "{help}");
+}
+
 #[test]
 fn device_calls_of_torch_npu_run_and_do_nothing() {
     let mut session = session();

@@ -86,6 +86,15 @@ pub(crate) fn call(
     span: Span,
 ) -> Result<Value> {
     let full = format!("Tensor.{name}");
+    if interpreter.in_kernel() {
+        let error = super::host_only(interpreter, &format!("tensor.{name}()"), name, span);
+        return Err(match name {
+            "to" | "float" | "half" | "bfloat16" | "double" => {
+                error.with_help("use pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16) inside the kernel")
+            }
+            _ => error,
+        });
+    }
     let var = object.get();
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     let same = || Value::Tensor(object.clone());

@@ -88,6 +88,9 @@ pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Spa
 /// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("torch.").unwrap_or(name);
+    if interpreter.in_kernel() {
+        return Err(host_only(interpreter, name, short.rsplit('.').next().unwrap_or(short), span));
+    }
     if let ("matmul" | "mm" | "bmm", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
         interpreter.charge_matmul(a, b, false, span)?;
     }
@@ -102,6 +105,20 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }?;
     interpreter.charge_result(&result, span)?;
     Ok(result)
+}
+
+/// The error for torch inside a kernel: torch is the host side (inputs and goldens); a kernel's
+/// ops are pypto's, which the NPU runs. Names the pypto function of the same name when there is one.
+pub(crate) fn host_only(interpreter: &Interpreter, what: &str, short: &str, span: Span) -> super::error::RuntimeError {
+    let error = interpreter.error(
+        ErrorKind::Unsupported,
+        format!("{what} runs on the host: a kernel's ops are pypto's, which the NPU runs"),
+        span,
+    );
+    match api_table::lookup(&format!("pypto.{short}")) {
+        Some(_) => error.with_help(format!("use pypto.{short} inside the kernel")),
+        None => error.with_help("compute it with pypto ops inside the kernel, or with torch outside it"),
+    }
 }
 
 /// `torch.npu.synchronize()`, `set_device(device)`, `current_device()`: the simulated NPU is one
