@@ -14,7 +14,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page
+.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page corpus
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -114,6 +114,10 @@ bench-gradcheck:
 ## headless Chromium on localhost; prints a table and writes bench/page-results.json
 bench-page: web browser
 	CHROMIUM_PATH=$(CHROMIUM) node scripts/bench-page.mjs
+
+## corpus: run the pypto corpus notebooks with the CLI; prints each file's outcome and "N of M run unchanged"
+corpus:
+	scripts/corpus.sh
 
 ## clean: remove build outputs of this checkout (target/, pkg/, dist/, test-artifacts/)
 clean:

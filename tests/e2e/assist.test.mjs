@@ -26,4 +26,8 @@ test('imports map local names to API names', () => {
   assert.equal(resolvePath('pypto.view', names), 'pypto.view', 'pypto itself always resolves');
   assert.equal(resolvePath('help', names), 'help');
   assert.equal(resolvePath('np.exp', names), null);
+  const torchNames = importedNames('import torch\nimport torch.nn.functional as F\n');
+  assert.equal(torchNames.get('torch'), 'torch');
+  assert.equal(torchNames.get('F'), 'torch.nn.functional');
+  assert.equal(resolvePath('F.gelu', torchNames), 'torch.nn.functional.gelu');
 });

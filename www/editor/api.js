@@ -39,12 +39,14 @@ export function apiMembers(parent) {
 
 /**
  * The local names the notebook's imports bind to API names: `import pypto` → pypto,
- * `import pypto as pt` → pt, `from pypto import nn` → nn (pypto.nn). `pypto` itself always counts.
+ * `import pypto as pt` → pt, `from pypto import nn` → nn (pypto.nn), `import torch` → torch,
+ * `import torch.nn.functional as F` → F. `pypto` itself always counts.
  */
 export function importedNames(text = notebookText()) {
   const names = new Map([['pypto', 'pypto']]);
-  for (const match of text.matchAll(/^\s*import\s+(pypto(?:\.\w+)*)(?:\s+as\s+(\w+))?\s*$/gm)) {
-    names.set(match[2] ?? match[1].split('.')[0], match[2] ? match[1] : 'pypto');
+  for (const match of text.matchAll(/^\s*import\s+((?:pypto|torch)(?:\.\w+)*)(?:\s+as\s+(\w+))?\s*$/gm)) {
+    const root = match[1].split('.')[0];
+    names.set(match[2] ?? root, match[2] ? match[1] : root);
   }
   for (const match of text.matchAll(/^\s*from\s+(pypto(?:\.\w+)*)\s+import\s+([\w\s,]+?)\s*$/gm)) {
     for (const part of match[2].split(',')) {

@@ -202,10 +202,10 @@ impl Interpreter {
         }
         let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
         Err(match name {
-            "pypto" | "pt" | "math" => {
+            "pypto" | "pt" | "math" | "torch" => {
                 error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
             }
-            "np" | "numpy" | "torch" => error.with_help("numpy and torch are not available; use the pypto module"),
+            "np" | "numpy" => error.with_help("numpy is not available; use the pypto module (or torch)"),
             _ => match self.closest_name(name, scope) {
                 Some(help) => error.with_help(help),
                 None => error,

@@ -220,7 +220,19 @@ impl Interpreter {
     fn import(&self, alias: &ImportAlias, scope: &Rc<Scope>) -> Result<()> {
         let path: Vec<&str> = alias.path.iter().map(|part| part.name.as_str()).collect();
         let full = path.join(".");
-        let known = ["pypto", "math", "pypto.nn", "pypto.frontend", "pypto.autodiff", "pypto.npu"];
+        let known = [
+            "pypto",
+            "math",
+            "pypto.nn",
+            "pypto.frontend",
+            "pypto.autodiff",
+            "pypto.npu",
+            "torch",
+            "torch.testing",
+            "torch.nn",
+            "torch.nn.functional",
+            "torch_npu",
+        ];
         if !known.contains(&full.as_str()) {
             return Err(self
                 .error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), alias.span)

@@ -30,6 +30,7 @@ pub mod pypto;
 mod scope;
 mod sequences;
 mod subscript;
+pub mod torch;
 mod value;
 
 pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};

@@ -152,6 +152,9 @@ impl Interpreter {
         };
         let found = match object {
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
+            Value::Module(module) if module.starts_with("torch") => {
+                return super::torch::module_attribute(self, module, name, span)
+            }
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
             Value::Tensor(object) => return self.tensor_attribute(object, name, span),
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),

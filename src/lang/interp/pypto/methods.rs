@@ -57,13 +57,8 @@ impl Interpreter {
                 return self.tensor_result(var.transpose(-2, -1), span);
             }
             _ if METHODS.contains(&name) => Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))),
-            _ => {
-                return Err(self.error(
-                    ErrorKind::Attribute,
-                    format!("'Tensor' object has no attribute '{name}'"),
-                    span,
-                ))
-            }
+            // torch's methods and attributes (`.to`, `.float`, `.mT` …) apply to the same tensors.
+            _ => return crate::lang::interp::torch::methods::attribute(self, object, name, span),
         })
     }
 
@@ -185,6 +180,10 @@ impl Interpreter {
                 var.zero_grad();
                 Ok(Value::None)
             }
+            // torch's `x.var(dim, unbiased=False)` / `correction=`: the torch form of the same reduction.
+            "var" if arguments.keywords.iter().any(|(key, _, _)| key == "unbiased" || key == "correction") => {
+                crate::lang::interp::torch::methods::variance(self, &var, arguments, span)
+            }
             "sum" | "mean" | "amax" | "amin" | "var" => {
                 let bound = self.bind(&full, &["dim", "keepdim"], arguments, false, span)?;
                 let op = match name {
@@ -226,7 +225,7 @@ impl Interpreter {
                 self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)
             }
             "exp" => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
-            other => Err(self.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{other}'"), span)),
+            other => crate::lang::interp::torch::methods::call(self, object, other, arguments, span),
         }
     }
 

@@ -125,6 +125,7 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         }
         "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
+        "from_torch" | "to_torch" => crate::lang::interp::torch::convert::call(interpreter, short, arguments, span),
         "npu.use" => npu_use::call(interpreter, arguments, span),
         "npu.config" => {
             interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;

@@ -1,0 +1,52 @@
+//! `pypto.from_torch(t)` and `pypto.to_torch(t)`. In pypto they wrap a torch tensor's memory as a
+//! pypto tensor and back, sharing the data (a kernel's writes into the wrapper show in the torch
+//! tensor). Here both sides are the same TileLab tensors, so both return the very object they are
+//! given: aliasing, shape and dtype are exactly pypto's.
+
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::Span;
+
+/// Calls `from_torch` or `to_torch` (names without `pypto.`).
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("pypto.{name}");
+    let names: &[&str] =
+        if name == "from_torch" { &["tensor", "name", "dynamic_axis", "tensor_format", "dtype"] } else { &["tensor"] };
+    let bound = interpreter.bind(&full, names, arguments, false, span)?;
+    let Value::Tensor(object) = bound.required(0)? else {
+        let given = bound.required(0)?.type_name();
+        return Err(interpreter.error(
+            ErrorKind::Type,
+            format!("{full}: expected a tensor, not {given}"),
+            bound.span_of(0),
+        ));
+    };
+    if name == "from_torch" {
+        let var = object.get();
+        if let Some(Value::Str(label)) = bound.optional(1) {
+            if !label.is_empty() {
+                var.name_if_unnamed(label);
+            }
+        }
+        // pypto reads the same bytes as another dtype: a reinterpretation, not a conversion.
+        if let Some(value) = bound.optional(4) {
+            let dtype = super::dtype_argument(interpreter, &full, Some(value), var.dtype(), bound.span_of(4))?;
+            if dtype != var.dtype() {
+                return Err(interpreter
+                    .error(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "{full}(dtype={}) would reinterpret the {} bytes of the tensor",
+                            dtype.pypto_name(),
+                            var.dtype().pypto_name()
+                        ),
+                        bound.span_of(4),
+                    )
+                    .with_help("convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch"));
+            }
+        }
+    }
+    Ok(Value::Tensor(object.clone()))
+}

@@ -1,0 +1,151 @@
+//! torch's creation functions: `randn rand zeros ones empty full tensor arange manual_seed` and the
+//! `*_like` family, with torch's signatures (sizes as varargs or one tuple/list, `dtype=`,
+//! `device=` accepted and ignored).
+
+use super::{dtype_argument, shape_of};
+use crate::autograd::Var;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::{manual_seed, DType, Tensor};
+
+/// Calls the creation function `name` (without `torch.`).
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("torch.{name}");
+    let tensor_error = |error| interpreter.tensor_error(error, span);
+    let (tensor, requires_grad) = match name {
+        "randn" | "rand" | "zeros" | "ones" | "empty" => {
+            // `*size` then keywords: positionals are the size, never a dtype.
+            let keywords = Arguments { positional: Vec::new(), keywords: arguments.keywords };
+            let bound = interpreter.bind(&full, &["dtype", "device", "requires_grad"], keywords, false, span)?;
+            let shape = shape_of(interpreter, &full, &arguments.positional, span)?;
+            interpreter.check_elements(&shape, span)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(0), DType::F32, bound.span_of(0))?;
+            let tensor = match name {
+                "randn" => Tensor::randn(&shape, dtype, None),
+                "rand" => Tensor::rand(&shape, dtype, None),
+                "ones" => Tensor::full(&shape, 1.0, dtype),
+                // torch leaves `empty` uninitialised; zeros make a kernel that forgets to write an
+                // output fail its check deterministically.
+                _ => Tensor::full(&shape, 0.0, dtype),
+            };
+            (tensor.map_err(tensor_error)?, bound.flag(2, false)?)
+        }
+        "full" => {
+            let names = ["size", "fill_value", "dtype", "device", "requires_grad"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
+            let shape = bound.shape(0)?;
+            interpreter.check_elements(&shape, span)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(2), DType::F32, bound.span_of(2))?;
+            (Tensor::full(&shape, bound.float(1, None)?, dtype).map_err(tensor_error)?, bound.flag(4, false)?)
+        }
+        "tensor" => {
+            let bound =
+                interpreter.bind(&full, &["data", "dtype", "device", "requires_grad"], arguments, false, span)?;
+            let data = bound.required(0)?;
+            let dtype = match bound.optional(1) {
+                Some(_) => dtype_argument(interpreter, &full, bound.optional(1), DType::F32, bound.span_of(1))?,
+                None => inferred_dtype(interpreter, data, bound.span_of(0))?,
+            };
+            (interpreter.tensor_from_data(data, dtype, bound.span_of(0))?, bound.flag(3, false)?)
+        }
+        "arange" => {
+            let names = ["start", "end", "step", "dtype", "device", "requires_grad"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
+            let (start, end) = match bound.optional(1) {
+                None => (0.0, bound.float(0, None)?),
+                Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
+            };
+            let step = bound.float(2, Some(1.0))?;
+            if step == 0.0 {
+                return Err(interpreter.error(
+                    ErrorKind::Value,
+                    "torch.arange: step must be nonzero",
+                    bound.span_of(2),
+                ));
+            }
+            let dtype = match bound.optional(3) {
+                Some(_) => dtype_argument(interpreter, &full, bound.optional(3), DType::F32, bound.span_of(3))?,
+                None => {
+                    let bounds: Vec<Value> = (0..3).filter_map(|index| bound.optional(index).cloned()).collect();
+                    inferred_dtype(interpreter, &Value::list(bounds), span)?
+                }
+            };
+            let count = ((end - start) / step).ceil().max(0.0);
+            if count > interpreter.limits().tensor_elements as f64 {
+                let message = format!("torch.arange: {count} elements exceed the tensor limit");
+                return Err(interpreter.error(ErrorKind::SizeLimit, message, span));
+            }
+            (Tensor::arange(start, end, step, dtype).map_err(tensor_error)?, bound.flag(5, false)?)
+        }
+        "manual_seed" => {
+            let bound = interpreter.bind(&full, &["seed"], arguments, false, span)?;
+            manual_seed(bound.int(0, None)? as u64);
+            return Ok(Value::None);
+        }
+        "full_like" => {
+            let bound = interpreter.bind(&full, &["input", "fill_value", "dtype", "device"], arguments, false, span)?;
+            let like = bound.tensor(0)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(2), like.dtype(), bound.span_of(2))?;
+            (Tensor::full(like.shape(), bound.float(1, None)?, dtype).map_err(tensor_error)?, false)
+        }
+        _ => {
+            // zeros_like ones_like empty_like randn_like rand_like
+            let bound = interpreter.bind(&full, &["input", "dtype", "device"], arguments, false, span)?;
+            let like = bound.tensor(0)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(1), like.dtype(), bound.span_of(1))?;
+            let shape = like.shape().to_vec();
+            let tensor = match name {
+                "ones_like" => Tensor::full(&shape, 1.0, dtype),
+                "randn_like" => Tensor::randn(&shape, dtype, None),
+                "rand_like" => Tensor::rand(&shape, dtype, None),
+                _ => Tensor::full(&shape, 0.0, dtype),
+            };
+            (tensor.map_err(tensor_error)?, false)
+        }
+    };
+    Ok(TensorObject::value(Var::new(tensor, requires_grad)))
+}
+
+/// torch's dtype for data given without `dtype=`: float32 when any element is a float; integer
+/// data would be int64 (and bools bool), which the tensor core does not hold yet.
+fn inferred_dtype(interpreter: &Interpreter, data: &Value, span: Span) -> Result<DType> {
+    fn has_float(value: &Value, interpreter: &Interpreter, span: Span) -> Result<Option<bool>> {
+        match value {
+            Value::Float(_) => Ok(Some(true)),
+            Value::Tensor(_) => Ok(Some(true)),
+            Value::List(_) | Value::Tuple(_) => {
+                let mut any = None;
+                for item in interpreter.iterate(value, span)? {
+                    match has_float(&item, interpreter, span)? {
+                        Some(true) => return Ok(Some(true)),
+                        Some(false) => any = Some(false),
+                        None => {}
+                    }
+                }
+                Ok(any)
+            }
+            _ => Ok(Some(false)),
+        }
+    }
+    if let Value::Tensor(object) = data {
+        return Ok(object.get().dtype());
+    }
+    match has_float(data, interpreter, span)? {
+        Some(true) => Ok(DType::F32),
+        // An empty list is float32 in torch too.
+        None => Ok(DType::F32),
+        // Integer data makes an int64 tensor in torch, once pypto has DT_INT64.
+        Some(false) => super::pypto_dtype(interpreter, "DT_INT64", span).map_err(|_| {
+            interpreter
+                .error(
+                    ErrorKind::Unsupported,
+                    "torch: integer data makes an int64 tensor, which is not available yet",
+                    span,
+                )
+                .with_help("pass dtype=torch.float32 (or write the numbers as floats: 1.0)")
+        }),
+    }
+}

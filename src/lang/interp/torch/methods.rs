@@ -1,0 +1,248 @@
+//! torch's tensor methods that goldens call (`.to .float .half .bfloat16 .cpu .numpy .size .view
+//! .unsqueeze .permute .abs .max …`) and the attributes `.mT` and `.device`. They apply to every
+//! tensor (pypto's and torch's are the same objects); pypto's own methods are looked up first.
+
+use std::rc::Rc;
+
+use super::ops::{extreme, permutation, squeezed_shape};
+use crate::autograd::Var;
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::syntax::Span;
+use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
+
+/// The torch methods of a tensor.
+const METHODS: [&str; 34] = [
+    "to",
+    "float",
+    "half",
+    "bfloat16",
+    "double",
+    "cpu",
+    "numpy",
+    "contiguous",
+    "size",
+    "dim",
+    "view",
+    "unsqueeze",
+    "squeeze",
+    "permute",
+    "t",
+    "abs",
+    "neg",
+    "sqrt",
+    "rsqrt",
+    "sigmoid",
+    "relu",
+    "tanh",
+    "log",
+    "reciprocal",
+    "max",
+    "min",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "matmul",
+    "softmax",
+    "flatten",
+];
+
+/// `tensor.name` for the torch attributes and methods (after pypto's own).
+pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, name: &str, span: Span) -> Result<Value> {
+    match name {
+        "mT" => {
+            let var = object.get();
+            if var.shape().len() < 2 {
+                let message = "tensor.mT needs at least 2 dims";
+                return Err(interpreter.error(ErrorKind::Value, message, span));
+            }
+            interpreter.tensor_result(var.transpose(-2, -1), span)
+        }
+        // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
+        "device" => Ok(Value::string("cpu")),
+        _ if METHODS.contains(&name) => Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string())))),
+        _ => Err(interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no attribute '{name}'"), span)),
+    }
+}
+
+/// `x.var(dim=None, unbiased=True, keepdim=False, correction=None)`, torch's form (pypto's
+/// `x.var(dim, keepdim)` is the population variance).
+pub(crate) fn variance(interpreter: &Interpreter, var: &Var, arguments: Arguments, span: Span) -> Result<Value> {
+    let names = ["dim", "unbiased", "keepdim", "correction"];
+    let bound = interpreter.bind("Tensor.var", &names, arguments, false, span)?;
+    super::ops::variance(interpreter, var, &bound, [0, 1, 2, 3], span)
+}
+
+/// Calls the torch method `name` of `object`.
+pub(crate) fn call(
+    interpreter: &Interpreter,
+    object: &Rc<TensorObject>,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    let full = format!("Tensor.{name}");
+    if interpreter.in_kernel() {
+        let error = super::host_only(interpreter, &format!("tensor.{name}()"), name, span);
+        return Err(match name {
+            "to" | "float" | "half" | "bfloat16" | "double" => {
+                error.with_help("use pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16) inside the kernel")
+            }
+            _ => error,
+        });
+    }
+    let var = object.get();
+    let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    let same = || Value::Tensor(object.clone());
+    match name {
+        "float" | "half" | "bfloat16" | "double" | "cpu" | "numpy" | "contiguous" | "dim" | "t" | "abs" | "neg"
+        | "sqrt" | "rsqrt" | "sigmoid" | "relu" | "tanh" | "log" | "reciprocal" => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            let cast = |dtype: DType| if var.dtype() == dtype { Ok(same()) } else { wrap(var.cast(dtype)) };
+            match name {
+                "float" => cast(DType::F32),
+                "half" => cast(DType::F16),
+                "bfloat16" => cast(DType::Bf16),
+                "double" => cast(DType::F64),
+                // One memory here: the host copy, the array view and the contiguous copy are the tensor.
+                "cpu" | "numpy" | "contiguous" => Ok(same()),
+                "dim" => Ok(Value::Int(var.shape().len() as i64)),
+                "t" if var.shape().len() < 2 => Ok(same()),
+                "t" => wrap(var.transpose(0, 1)),
+                _ => match UnaryOp::from_name(name) {
+                    Some(op) => wrap(var.unary(op)),
+                    None => Err(no_method(interpreter, name, span)),
+                },
+            }
+        }
+        "to" => {
+            let positional = arguments.positional.clone();
+            let keywords = Arguments { positional: Vec::new(), keywords: arguments.keywords };
+            let bound = interpreter.bind(&full, &["dtype", "device"], keywords, false, span)?;
+            let mut dtype = bound
+                .optional(0)
+                .map(|value| super::dtype_argument(interpreter, &full, Some(value), var.dtype(), span))
+                .transpose()?;
+            for (value, value_span) in &positional {
+                match value {
+                    Value::DType(given) => dtype = Some(*given),
+                    Value::Tensor(other) => dtype = Some(other.get().dtype()),
+                    // A device ("cpu", "npu:0") changes nothing here.
+                    Value::Str(_) | Value::None => {}
+                    other => {
+                        let message =
+                            format!("{full}(): expected a dtype, a device or a tensor, not {}", other.type_name());
+                        return Err(interpreter.error(ErrorKind::Type, message, *value_span));
+                    }
+                }
+            }
+            match dtype {
+                Some(dtype) if dtype != var.dtype() => wrap(var.cast(dtype)),
+                _ => Ok(same()),
+            }
+        }
+        "size" => {
+            let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
+            let shape = var.shape();
+            match bound.optional(0) {
+                None => Ok(Value::list(shape.iter().map(|&size| Value::Int(size as i64)).collect())),
+                Some(_) => {
+                    let dim = bound.int(0, None)?;
+                    let rank = shape.len() as i64;
+                    let axis = if dim < 0 { dim + rank } else { dim };
+                    match shape.get(axis.max(0) as usize).filter(|_| axis >= 0) {
+                        Some(&size) => Ok(Value::Int(size as i64)),
+                        None => Err(interpreter.error(
+                            ErrorKind::Index,
+                            format!("size: dim {dim} out of range for a {rank}-D tensor"),
+                            bound.span_of(0),
+                        )),
+                    }
+                }
+            }
+        }
+        "view" | "permute" => {
+            let positional = arguments.positional.clone();
+            interpreter.bind(
+                &full,
+                &[],
+                Arguments { positional: Vec::new(), keywords: arguments.keywords },
+                false,
+                span,
+            )?;
+            let dims = match positional.as_slice() {
+                [(value @ (Value::List(_) | Value::Tuple(_)), _)] => value.clone(),
+                items => Value::tuple(items.iter().map(|(value, _)| value.clone()).collect()),
+            };
+            if name == "view" {
+                if let Value::DType(_) = dims {
+                    return Err(interpreter.error(
+                        ErrorKind::Unsupported,
+                        "view(dtype) reinterprets bits; use .to(dtype)",
+                        span,
+                    ));
+                }
+                let shape = interpreter.resolve_shape(&var, &dims, span)?;
+                wrap(var.reshape(&shape))
+            } else {
+                let order = permutation(interpreter, &var, &dims, span)?;
+                wrap(var.permute(&order))
+            }
+        }
+        "unsqueeze" | "squeeze" => {
+            let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
+            let dim = bound.optional(0).map(|_| bound.int(0, None)).transpose()?;
+            let shape = squeezed_shape(interpreter, name, var.shape(), dim, bound.span_of(0))?;
+            wrap(var.reshape(&shape))
+        }
+        "max" | "min" => {
+            let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
+            extreme(interpreter, name, &var, bound.optional(0), bound.span_of(0), span)
+        }
+        "add" | "sub" | "mul" | "div" | "pow" => {
+            let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
+            let other = interpreter.operand(bound.required(0)?, var.dtype(), bound.span_of(0))?;
+            match BinaryOp::from_name(name) {
+                Some(op) => wrap(var.binary(op, &other)),
+                None => Err(no_method(interpreter, name, span)),
+            }
+        }
+        "matmul" => {
+            let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
+            let other = bound.required(0)?.clone();
+            interpreter.charge_matmul(&same(), &other, false, span)?;
+            wrap(var.matmul(&bound.tensor(0)?, false, false, None))
+        }
+        "flatten" => {
+            let bound = interpreter.bind(&full, &["start_dim", "end_dim"], arguments, false, span)?;
+            let rank = var.shape().len() as i64;
+            let axis = |value: i64| if value < 0 { value + rank } else { value };
+            let (start, end) = (axis(bound.int(0, Some(0))?), axis(bound.int(1, Some(-1))?));
+            if rank == 0 {
+                return wrap(var.reshape(&[1]));
+            }
+            if !(0..rank).contains(&start) || !(start..rank).contains(&end) {
+                let message = format!("flatten: dims {start}..={end} are not a range of a {rank}-D tensor");
+                return Err(interpreter.error(ErrorKind::Index, message, span));
+            }
+            let shape = var.shape();
+            let mut flat: Vec<usize> = shape[..start as usize].to_vec();
+            flat.push(shape[start as usize..=end as usize].iter().product());
+            flat.extend_from_slice(&shape[end as usize + 1..]);
+            wrap(var.reshape(&flat))
+        }
+        "softmax" => {
+            let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
+            wrap(var.softmax_like(SoftmaxOp::Softmax, bound.int(0, Some(-1))? as isize))
+        }
+        other => Err(no_method(interpreter, other, span)),
+    }
+}
+
+fn no_method(interpreter: &Interpreter, name: &str, span: Span) -> crate::lang::interp::error::RuntimeError {
+    interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{name}'"), span)
+}

@@ -1,0 +1,181 @@
+//! The `torch` module of tile scripts (DESIGN §2): the host side of a pypto test, over the same
+//! TileLab tensors as `pypto`. A golden written against torch (`torch.randn`, `torch.matmul`,
+//! `torch.softmax`, `torch.testing.assert_close` …) runs as written; `pypto.from_torch` and
+//! `pypto.to_torch` are identities because both sides hold the same tensors.
+//!
+//! Where it knowingly differs from torch: seeded random numbers come from TileLab's generator (the
+//! same seed gives the same numbers here on every platform, not torch's numbers); `device=` is
+//! accepted and ignored; `.numpy()` and `.cpu()` return the tensor itself.
+
+mod checks;
+pub(crate) mod convert;
+mod creation;
+pub(crate) mod methods;
+mod ops;
+
+use std::rc::Rc;
+
+use super::api_table::{self, ApiKind};
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::interpreter::Interpreter;
+use super::value::Value;
+use crate::lang::syntax::Span;
+use crate::tensor::DType;
+
+/// `module.name` for `torch`, `torch.testing`, `torch.nn`, `torch.nn.functional`, `torch.npu`
+/// (and `torch_npu`, imported by real tests for its side effect): functions and
+/// submodules through the API table, dtypes as dtype values.
+pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    let qualified = format!("{module}.{name}");
+    match api_table::lookup(&qualified).map(|entry| entry.kind) {
+        Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Constant) => match dtype_named(name) {
+            Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
+            None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
+        },
+        _ => {
+            let error =
+                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
+                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                None => Err(error.with_help(format!(
+                    "the torch module here covers what pypto tests' goldens use; help({module}) lists it"
+                ))),
+            }
+        }
+    }
+}
+
+/// The dtype of the torch name `name` (`float32`, `half` …); `Err` holds the pypto name of an
+/// integer or boolean dtype, which is whatever `pypto.DT_…` of that name is.
+pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'static str>> {
+    match name {
+        "float32" | "float" => Some(Ok(DType::F32)),
+        "float16" | "half" => Some(Ok(DType::F16)),
+        "bfloat16" => Some(Ok(DType::Bf16)),
+        "float64" | "double" => Some(Ok(DType::F64)),
+        "int8" => Some(Err("DT_INT8")),
+        "uint8" => Some(Err("DT_UINT8")),
+        "int16" => Some(Err("DT_INT16")),
+        "int32" | "int" => Some(Err("DT_INT32")),
+        "int64" | "long" => Some(Err("DT_INT64")),
+        "bool" => Some(Err("DT_BOOL")),
+        _ => None,
+    }
+}
+
+/// The integer or boolean dtype `pypto.<pypto_name>` (`DT_INT32` …), so torch's names mean exactly
+/// what pypto's do; an error naming it while the tensor core does not hold it.
+pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Span) -> Result<DType> {
+    match super::pypto::module_attribute(interpreter, "pypto", pypto_name, span) {
+        Ok(Value::DType(dtype)) => Ok(dtype),
+        _ => {
+            let torch_name = pypto_name.trim_start_matches("DT_").to_lowercase();
+            Err(interpreter
+                .error(
+                    ErrorKind::Unsupported,
+                    format!("torch.{torch_name}: {torch_name} tensors are not available yet"),
+                    span,
+                )
+                .with_help("tensors hold float32, float16, bfloat16 or float64 here; use torch.float32"))
+        }
+    }
+}
+
+/// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let short = name.strip_prefix("torch.").unwrap_or(name);
+    if interpreter.in_kernel() {
+        return Err(host_only(interpreter, name, short.rsplit('.').next().unwrap_or(short), span));
+    }
+    if let ("matmul" | "mm" | "bmm", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
+        interpreter.charge_matmul(a, b, false, span)?;
+    }
+    let result = match short {
+        "manual_seed" | "randn" | "rand" | "zeros" | "ones" | "empty" | "full" | "tensor" | "arange" | "zeros_like"
+        | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
+            creation::call(interpreter, short, arguments, span)
+        }
+        "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
+        "npu.synchronize" | "npu.set_device" | "npu.current_device" => device_call(interpreter, short, arguments, span),
+        _ => ops::call(interpreter, short, arguments, span),
+    }?;
+    interpreter.charge_result(&result, span)?;
+    Ok(result)
+}
+
+/// The error for torch inside a kernel: torch is the host side (inputs and goldens); a kernel's
+/// ops are pypto's, which the NPU runs. Names the pypto function of the same name when there is one.
+pub(crate) fn host_only(interpreter: &Interpreter, what: &str, short: &str, span: Span) -> super::error::RuntimeError {
+    let error = interpreter.error(
+        ErrorKind::Unsupported,
+        format!("{what} runs on the host: a kernel's ops are pypto's, which the NPU runs"),
+        span,
+    );
+    match api_table::lookup(&format!("pypto.{short}")) {
+        Some(_) => error.with_help(format!("use pypto.{short} inside the kernel")),
+        None => error.with_help("compute it with pypto ops inside the kernel, or with torch outside it"),
+    }
+}
+
+/// `torch.npu.synchronize()`, `set_device(device)`, `current_device()`: the simulated NPU is one
+/// device (0) and a kernel call returns once its outputs are written, so there is nothing to wait
+/// for or select.
+fn device_call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("torch.{name}");
+    match name {
+        "npu.set_device" => {
+            let bound = interpreter.bind(&full, &["device"], arguments, false, span)?;
+            bound.required(0)?;
+            Ok(Value::None)
+        }
+        "npu.current_device" => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            Ok(Value::Int(0))
+        }
+        _ => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            Ok(Value::None)
+        }
+    }
+}
+
+/// A `dtype=` argument: a dtype value, or `None` for `default`.
+pub(crate) fn dtype_argument(
+    interpreter: &Interpreter,
+    function: &str,
+    value: Option<&Value>,
+    default: DType,
+    span: Span,
+) -> Result<DType> {
+    match value {
+        None | Some(Value::None) => Ok(default),
+        Some(Value::DType(dtype)) => Ok(*dtype),
+        Some(other) => Err(interpreter
+            .error(
+                ErrorKind::Type,
+                format!("{function}(): dtype must be a torch dtype, not {}", other.type_name()),
+                span,
+            )
+            .with_help("torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)")),
+    }
+}
+
+/// The shape of a call written either way torch allows: `f(2, 3)` or `f((2, 3))` / `f([2, 3])`.
+pub(crate) fn shape_of(
+    interpreter: &Interpreter,
+    function: &str,
+    positional: &[(Value, Span)],
+    span: Span,
+) -> Result<Vec<usize>> {
+    match positional {
+        [(value @ (Value::List(_) | Value::Tuple(_)), item_span)] => interpreter.to_shape(value, *item_span, function),
+        items => {
+            let dims = Value::tuple(items.iter().map(|(value, _)| value.clone()).collect());
+            interpreter.to_shape(&dims, items.first().map_or(span, |(_, item_span)| *item_span), function)
+        }
+    }
+}
