@@ -222,3 +222,70 @@ fn a_schedule_takes_shape_only_specs_and_names_a_spec_without_sizes() {
     let error = refused.error().expect("a dynamic dim has no size to schedule");
     assert!(error.message.contains("needs a size for every dim"), "{}", error.message);
 }
+
+#[test]
+fn a_value_made_from_a_workspace_before_it_changed_is_never_recomputed_from_the_new_content() {
+    // `base` is made from `running` before the loop; every iteration overwrites `running`. Units
+    // recompute what they need, and recomputing `base` would read the new content: the kernel
+    // falls back to the CPU with a note rather than give wrong values.
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def stale(x, out):\n    pt.set_vec_tile_shapes(8, 64)\n    running = pt.zeros([8, 64])\n\
+         \x20   running[:] = pt.view(x, [8, 64], [0, 0])\n    base = running * 2.0\n\
+         \x20   for i in pt.loop(1, 3):\n\
+         \x20       t = pt.view(x, [8, 64], [i * 8, 0])\n        running[:] = running + t\n        out[:] = base + running\n\
+         x = pt.rand([24, 64], seed=16)\nout = pt.zeros([8, 64])\nstale(x, out)\n\
+         first, second = pt.view(x, [8, 64], [0, 0]), pt.view(x, [8, 64], [8, 0])\n\
+         third = pt.view(x, [8, 64], [16, 0])\n\
+         print(pt.amax(pt.abs(out - (3.0 * first + second + third))).item())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    let fallback = result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback");
+    let message = &fallback.expect("the kernel falls back").message;
+    assert!(message.contains("before it was overwritten"), "{message}");
+    assert!(worst_error(&result.stdout) <= 1e-6, "{}", result.stdout);
+}
+
+#[test]
+fn online_softmax_attention_keeps_its_running_state_in_ordered_workspaces() {
+    // Flash attention's running max, sum and output: each iteration rescales what the earlier
+    // ones left, with a tile shape change inside the iteration.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def attend(q, k, v, out):\n\
+         \x20   running_max = pt.tensor([32, 1], pt.DT_FP32)\n    running_sum = pt.tensor([32, 1], pt.DT_FP32)\n\
+         \x20   acc = pt.tensor([32, 64], pt.DT_FP32)\n\
+         \x20   for blk in pt.loop(4):\n\
+         \x20       k_blk = pt.view(k, [32, 64], [blk * 32, 0])\n        v_blk = pt.view(v, [32, 64], [blk * 32, 0])\n\
+         \x20       pt.set_cube_tile_shapes([32, 32], [64, 64], [32, 32])\n\
+         \x20       scores = pt.matmul(q, k_blk, pt.DT_FP32, b_trans=True) * 0.125\n\
+         \x20       pt.set_vec_tile_shapes(16, 32)\n\
+         \x20       block_max = pt.amax(scores, dim=-1, keepdim=True)\n\
+         \x20       if pt.is_loop_begin(blk):\n\
+         \x20           new_max = block_max\n            carry = pt.zeros([32, 1])\n\
+         \x20       else:\n\
+         \x20           new_max = pt.maximum(running_max, block_max)\n            carry = pt.exp(running_max - new_max)\n\
+         \x20       probs = pt.exp(scores - new_max)\n\
+         \x20       running_sum[:] = running_sum * carry + pt.sum(probs, dim=-1, keepdim=True)\n\
+         \x20       running_max[:] = new_max\n\
+         \x20       pt.set_cube_tile_shapes([32, 32], [32, 32], [64, 64])\n\
+         \x20       update = pt.matmul(pt.cast(probs, pt.DT_FP16), v_blk, pt.DT_FP32)\n\
+         \x20       pt.set_vec_tile_shapes(16, 64)\n\
+         \x20       acc[:] = acc * carry + update\n\
+         \x20       if pt.is_loop_end(blk):\n            out[:] = acc / running_sum\n\
+         q = pt.cast(pt.randn([32, 64], seed=17), pt.DT_FP16)\n\
+         k = pt.cast(pt.randn([128, 64], seed=18), pt.DT_FP16)\n\
+         v = pt.cast(pt.randn([128, 64], seed=19), pt.DT_FP16)\n\
+         out = pt.zeros([32, 64])\nattend(q, k, v, out)\n\
+         probs = pt.softmax(pt.matmul(q, k, pt.DT_FP32, b_trans=True) * 0.125, dim=-1)\n\
+         print(pt.amax(pt.abs(out - pt.matmul(pt.cast(probs, pt.DT_FP32), pt.cast(v, pt.DT_FP32)))).item())\n",
+    );
+    // probs are rounded to fp16 before the second matmul on both the kernel's path and not on the
+    // reference's: the bound is fp16's relative step on values of magnitude ≤ 1 times Σ|v|.
+    assert!(worst_error(&stdout) <= 2e-2, "{stdout}");
+}

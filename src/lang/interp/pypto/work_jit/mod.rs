@@ -44,6 +44,16 @@ struct JitRecorder<'a> {
     vec_tile: Option<Vec<usize>>,
     /// The kernel's own tensors that it writes (GM workspaces read and written in program order).
     ordered: Vec<TensorId>,
+    /// How often each of those has been written so far: a value made from an older content must
+    /// not be recomputed from the newer one.
+    versions: HashMap<TensorId, u32>,
+    /// The workspace contents each emitted op read (directly or through its operands).
+    read_versions: HashMap<usize, Vec<(TensorId, u32)>>,
+    /// What the ops being emitted read, innermost last.
+    reading: Vec<Vec<(TensorId, u32)>>,
+    /// Whether the unit being built wrote a workspace (it then keeps its steps together: a split
+    /// would recompute values from contents it has overwritten).
+    wrote_workspace: bool,
 }
 
 /// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
@@ -69,6 +79,10 @@ pub(crate) fn record_jit(
         constants: HashMap::new(),
         vec_tile: None,
         ordered: Vec::new(),
+        versions: HashMap::new(),
+        read_versions: HashMap::new(),
+        reading: Vec::new(),
+        wrote_workspace: false,
     };
     let dtypes = arguments
         .iter()
@@ -93,7 +107,9 @@ pub(crate) fn record_jit(
     let several = tile_changes.len() > 1;
     for (index, op) in ops.iter().enumerate() {
         if let Some((_, dims)) = tile_changes.iter().rev().find(|(from, _)| *from == index).filter(|_| several) {
-            recorder.finish(&mut builder, &mut units);
+            if !recorder.wrote_workspace {
+                recorder.finish(&mut builder, &mut units);
+            }
             recorder.vec_tile = Some(dims.clone());
         }
         let kind = parse(op)?;
@@ -109,6 +125,12 @@ pub(crate) fn record_jit(
             OpKind::Fill { value } => {
                 if let Some(result) = &op.result {
                     recorder.constants.insert(identity(result), *value);
+                }
+                continue;
+            }
+            OpKind::Binary { .. } if op.result.is_some() && recorder.constant_result(&kind).is_some() => {
+                if let (Some(result), Some(value)) = (&op.result, recorder.constant_result(&kind)) {
+                    recorder.constants.insert(identity(result), value);
                 }
                 continue;
             }
@@ -183,6 +205,7 @@ impl JitRecorder<'_> {
     fn finish(&mut self, builder: &mut UnitBuilder, units: &mut Vec<WorkUnit>) {
         let mut unit = std::mem::take(builder).unit;
         unit.vec_tile = self.vec_tile.clone();
+        self.wrote_workspace = false;
         drop_dead_steps(&mut unit);
         self.memo.clear();
         if !unit.steps.is_empty() {
@@ -193,6 +216,28 @@ impl JitRecorder<'_> {
 
     /// Emits op `index` (a load or a compute op) into the unit; returns its tile.
     fn emit(&mut self, builder: &mut UnitBuilder, index: usize) -> Result<ValueId, Unsupported> {
+        if let Some(read) = self.read_versions.get(&index) {
+            if let Some((tensor, _)) =
+                read.iter().find(|(tensor, version)| self.versions.get(tensor).copied().unwrap_or(0) != *version)
+            {
+                let name = &self.tensors[tensor.0 as usize].name;
+                return Err(Unsupported::new(
+                    format!("a value made from the kernel's tensor `{name}` before it was overwritten is needed again after a new unit of work started (use it in the same pypto.loop iteration, under one tile shape)"),
+                    self.ops[index].line,
+                ));
+            }
+        }
+        self.reading.push(Vec::new());
+        let value = self.emit_op(builder, index);
+        let read = self.reading.pop().unwrap_or_default();
+        if let Some(outer) = self.reading.last_mut() {
+            outer.extend(read.iter().copied());
+        }
+        self.read_versions.entry(index).or_insert(read);
+        value
+    }
+
+    fn emit_op(&mut self, builder: &mut UnitBuilder, index: usize) -> Result<ValueId, Unsupported> {
         let op = &self.ops[index];
         let Some(result) = op.result.clone() else {
             return Err(Unsupported::new(format!("`{}` without a result", op.name), op.line));
@@ -299,6 +344,12 @@ impl JitRecorder<'_> {
             *last = last.div_ceil(self.align) * self.align;
         }
         let output = builder.value(shape, valid.clone(), dtype);
+        if self.ordered.contains(&tensor) {
+            let version = self.versions.get(&tensor).copied().unwrap_or(0);
+            if let Some(reading) = self.reading.last_mut() {
+                reading.push((tensor, version));
+            }
+        }
         self.accesses.push(Access {
             tensor,
             offsets: offsets.clone(),
@@ -330,6 +381,10 @@ impl JitRecorder<'_> {
         };
         // A later read of the target in this unit sees what is stored now, not an earlier load.
         self.memo.remove(&identity(target));
+        if self.ordered.contains(&tensor) {
+            *self.versions.entry(tensor).or_insert(0) += 1;
+            self.wrote_workspace = true;
+        }
         let tile = builder.tile(input).clone();
         let (tensor, offsets, shape) = match self.fit_rank(tensor, &tile.valid_shape, offsets, shape) {
             Some(fitted) => fitted,

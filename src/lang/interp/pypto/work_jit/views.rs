@@ -96,18 +96,30 @@ impl JitRecorder<'_> {
         Ok(id)
     }
 
-    /// A binary op with a `full`/`zeros`/`ones` operand of the result's shape takes it as a number.
+    /// The value of a binary op whose operands are all numbers or `full`/`zeros`/`ones` tensors
+    /// (computed in f32, as the vector unit would): its result is a constant too.
+    pub(super) fn constant_result(&self, kind: &OpKind) -> Option<f64> {
+        let OpKind::Binary { op, lhs, rhs } = kind else { return None };
+        let number = |arg: &Arg| match arg {
+            Arg::Number(number) => Some(*number),
+            Arg::Tensor(tensor) => self.constants.get(&identity(tensor)).copied(),
+        };
+        Some(f64::from(op.apply(number(lhs)? as f32, number(rhs)? as f32)))
+    }
+
+    /// A binary op with a `full`/`zeros`/`ones` operand takes it as a number when the other
+    /// operand has the result's shape (a uniform tensor broadcast against it is that number).
     pub(super) fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
-        let fold = |arg: Arg| match &arg {
-            Arg::Tensor(tensor) if tensor.shape() == result.shape() => {
+        let OpKind::Binary { op, lhs, rhs } = kind else { return kind };
+        let shaped = |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if tensor.shape() == result.shape());
+        let fold = |arg: Arg, other_shaped: bool| match &arg {
+            Arg::Tensor(tensor) if other_shaped => {
                 self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
             }
             _ => arg,
         };
-        match kind {
-            OpKind::Binary { op, lhs, rhs } => OpKind::Binary { op, lhs: fold(lhs), rhs: fold(rhs) },
-            other => other,
-        }
+        let (lhs_shaped, rhs_shaped) = (shaped(&lhs), shaped(&rhs));
+        OpKind::Binary { op, lhs: fold(lhs, rhs_shaped), rhs: fold(rhs, lhs_shaped) }
     }
 
     /// A view and its base are one memory: the accesses of units are checked per tensor, so a
