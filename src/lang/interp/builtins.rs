@@ -43,7 +43,7 @@ pub(crate) fn builtin_names() -> &'static [&'static str] {
 
 /// Whether `name` is a builtin function.
 pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTINS.contains(&name)
+    BUILTINS.contains(&name) || super::classes::CLASS_BUILTINS.contains(&name)
 }
 
 const MATH_FUNCTIONS: [&str; 17] = [
@@ -59,6 +59,9 @@ impl Interpreter {
         }
         if name.starts_with("pypto.") {
             return super::pypto::call(self, name, arguments, span);
+        }
+        if super::classes::is_class_builtin(name) {
+            return self.call_class_builtin(name, arguments, span);
         }
         match name {
             "help" => self.call_help(arguments, span),
@@ -153,6 +156,9 @@ impl Interpreter {
                 Value::List(items) => items.borrow().len() as i64,
                 Value::Tuple(items) => items.len() as i64,
                 Value::Dict(entries) => entries.borrow().len() as i64,
+                Value::Instance(instance) if instance.is_named_tuple() => {
+                    instance.field_values().map_or(0, |fields| fields.len()) as i64
+                }
                 Value::Range(start, stop, step) => {
                     i64::try_from(range_length(*start, *stop, *step)).map_err(|_| self.range_too_long(span))?
                 }
@@ -380,6 +386,7 @@ impl Interpreter {
                 Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
+            Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
             other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
         }
     }

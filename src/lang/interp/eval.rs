@@ -17,6 +17,13 @@ pub(crate) struct Arguments {
     pub keywords: Vec<(String, Value, Span)>,
 }
 
+impl Arguments {
+    /// No arguments.
+    pub(crate) fn empty() -> Self {
+        Arguments { positional: Vec::new(), keywords: Vec::new() }
+    }
+}
+
 impl Interpreter {
     /// Evaluates an expression. Each compound kind is its own (never inlined) function so that the
     /// frame of this recursive dispatcher stays small: deep script recursion then fits the stack.
@@ -190,12 +197,20 @@ impl Interpreter {
         if super::builtins::is_builtin(name) {
             return Ok(Value::Builtin(Rc::from(name)));
         }
+        // A notebook is the main program: `if __name__ == "__main__":` runs.
+        if name == "__name__" {
+            return Ok(Value::string("__main__"));
+        }
         let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
         Err(match name {
             "pypto" | "pt" | "math" => {
                 error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
             }
             "np" | "numpy" | "torch" => error.with_help("numpy and torch are not available; use the pypto module"),
+            "dataclass" | "field" => error.with_help(format!("add `from dataclasses import {name}` first")),
+            "NamedTuple" | "List" | "Tuple" | "Optional" | "Dict" | "Any" | "Union" | "Callable" => {
+                error.with_help(format!("add `from typing import {name}` first"))
+            }
             _ => match self.closest_name(name, scope) {
                 Some(help) => error.with_help(help),
                 None => error,
@@ -383,6 +398,8 @@ fn identical(left: &Value, right: &Value) -> bool {
         (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => Rc::ptr_eq(a, b),
         (Value::Object(a), Value::Object(b)) => Rc::ptr_eq(a, b),
+        (Value::Class(a), Value::Class(b)) => Rc::ptr_eq(a, b),
+        (Value::Instance(a), Value::Instance(b)) => Rc::ptr_eq(a, b),
         (Value::DType(a), Value::DType(b)) => a == b,
         (Value::Module(a), Value::Module(b)) => a == b,
         _ => false,

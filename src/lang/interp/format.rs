@@ -46,7 +46,8 @@ pub fn repr(value: &Value) -> String {
 const MAX_REPR_DEPTH: usize = 64;
 
 fn repr_at(value: &Value, depth: usize) -> String {
-    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_)) {
+    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Instance(_))
+    {
         return "[...]".into();
     }
     let join = |items: &[Value]| items.iter().map(|item| repr_at(item, depth + 1)).collect::<Vec<_>>().join(", ");
@@ -86,6 +87,16 @@ fn repr_at(value: &Value, depth: usize) -> String {
         }
         Value::DType(dtype) => format!("pypto.{}", dtype.pypto_name()),
         Value::Kernel(kernel) => format!("<kernel {}>", kernel.name),
+        Value::Class(class) => format!("<class '{}'>", class.name),
+        // A dataclass or NamedTuple shows its fields, as Python's generated `__repr__` does.
+        Value::Instance(instance) => match instance.named_fields() {
+            Some(fields) if instance.class.generated("__repr__").is_some() => {
+                let parts: Vec<String> =
+                    fields.iter().map(|(name, value)| format!("{name}={}", repr_at(value, depth + 1))).collect();
+                format!("{}({})", instance.class.name, parts.join(", "))
+            }
+            _ => format!("<{} object>", instance.class.name),
+        },
         Value::Object(object) => match object.as_ref() {
             Object::GradCheck { report, .. } => {
                 let worst = report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max);

@@ -109,6 +109,11 @@ pub struct Interpreter {
     pub(crate) npu_preset: RefCell<String>,
     /// Where each cell's lines start (byte offsets), to turn spans into line numbers for traces.
     pub(crate) cell_lines: RefCell<HashMap<usize, Rc<Vec<usize>>>>,
+    /// The file line of a cell's first line, for cells that come from a file (the CLI): lines in
+    /// messages are then file lines. Cells not listed count their lines from 1.
+    pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
+    /// Every instance of a script class, for the collection of reference cycles between them.
+    pub(crate) instances: super::classes::InstanceRegistry,
     /// The schedules of the kernel calls simulated since the last `take_schedules`.
     pub(crate) schedules: RefCell<Vec<(String, Rc<crate::npu::Simulation>)>>,
     /// Kernels already warned about falling back to the CPU (one warning per kernel).
@@ -155,6 +160,8 @@ impl Interpreter {
             kernel_runs: RefCell::new(Vec::new()),
             npu_preset: RefCell::new("Ascend910B2".to_string()),
             cell_lines: RefCell::new(HashMap::new()),
+            cell_first_lines: RefCell::new(HashMap::new()),
+            instances: Default::default(),
             schedules: RefCell::new(Vec::new()),
             fallback_warned: RefCell::new(Default::default()),
             last_work: RefCell::new(None),
@@ -208,6 +215,8 @@ impl Interpreter {
         self.kernel_frames.borrow_mut().clear();
         self.fallback_warned.borrow_mut().clear();
         self.schedules.borrow_mut().clear();
+        // What the previous cells left in cycles of instances goes before this cell adds more.
+        self.instances.collect();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -250,15 +259,25 @@ impl Interpreter {
         self.cell_lines.borrow_mut().insert(cell, Rc::new(starts));
     }
 
+    /// Says that cell `cell` starts at line `first_line` of its file: the lines that messages
+    /// name (a fallback's op, a tile shape's call) are then file lines.
+    pub fn set_cell_first_line(&self, cell: usize, first_line: usize) {
+        let first_line = u32::try_from(first_line.max(1)).unwrap_or(u32::MAX);
+        self.cell_first_lines.borrow_mut().insert(cell, first_line);
+    }
+
     /// The 1-based line of `span` in the running cell, when its text is known.
     pub(crate) fn line_of(&self, span: Span) -> Option<u32> {
         self.line_at(SourceSpan { cell: self.current_cell(), span })
     }
 
-    /// The 1-based line of `location` in its cell, when the cell's text is known.
+    /// The 1-based line of `location` in its cell's file (in the cell itself when the cell did not
+    /// come from a file), when the cell's text is known.
     pub(crate) fn line_at(&self, location: SourceSpan) -> Option<u32> {
         let lines = self.cell_lines.borrow().get(&location.cell)?.clone();
-        Some(lines.partition_point(|&start| start <= location.span.start) as u32)
+        let line = lines.partition_point(|&start| start <= location.span.start) as u32;
+        let first_line = self.cell_first_lines.borrow().get(&location.cell).copied().unwrap_or(1);
+        Some(line.saturating_add(first_line - 1))
     }
 
     /// Takes the schedules of the kernel calls simulated since the last call, in call order.

@@ -17,12 +17,14 @@
 pub mod api_table;
 mod builtins;
 mod call;
+mod classes;
 mod cost;
 mod decorators;
 mod error;
 mod eval;
 mod exec;
 pub mod format;
+mod imports;
 mod interpreter;
 mod operators;
 pub mod progress;

@@ -258,6 +258,21 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Instance(a), Value::Instance(b)) if std::rc::Rc::ptr_eq(a, b) => true,
+        // A NamedTuple is a tuple of its fields; a dataclass equals an instance of the same class
+        // with equal fields; other instances only themselves.
+        (Value::Instance(a), Value::Tuple(b)) | (Value::Tuple(b), Value::Instance(a)) if a.is_named_tuple() => {
+            sequences_equal(&a.field_values().unwrap_or_default(), b)
+        }
+        (Value::Instance(a), Value::Instance(b)) if a.is_named_tuple() && b.is_named_tuple() => {
+            sequences_equal(&a.field_values().unwrap_or_default(), &b.field_values().unwrap_or_default())
+        }
+        (Value::Instance(a), Value::Instance(b)) => {
+            std::rc::Rc::ptr_eq(&a.class, &b.class)
+                && a.class.generated("__eq__").is_some()
+                && sequences_equal(&a.field_values().unwrap_or_default(), &b.field_values().unwrap_or_default())
+        }
         _ => false,
     }
 }

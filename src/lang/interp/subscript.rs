@@ -43,6 +43,11 @@ impl Interpreter {
                     self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)
                 }),
             Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
+            Value::Instance(instance) if instance.is_named_tuple() => {
+                let fields = instance.field_values().unwrap_or_default();
+                self.sequence_item(&fields, index, span, Value::tuple)
+            }
+            Value::Builtin(name) if name.starts_with("typing.") => Ok(container.clone()),
             other => {
                 Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span))
             }
@@ -152,6 +157,9 @@ impl Interpreter {
         };
         let found = match object {
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
+            Value::Module(module) if module.as_ref() == "typing" => return self.typing_attribute(name, span),
+            Value::Instance(instance) => return self.instance_attribute(object, instance, name, span),
+            Value::Class(class) => return self.class_attribute(class, name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
             Value::Tensor(object) => return self.tensor_attribute(object, name, span),
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
@@ -170,8 +178,14 @@ impl Interpreter {
 
     /// `object.name = value`.
     pub(crate) fn set_attribute(&self, object: &Value, name: &str, value: Value, span: Span) -> Result<()> {
-        if let Value::Tensor(tensor) = object {
-            return self.set_tensor_attribute(tensor, name, value, span);
+        match object {
+            Value::Tensor(tensor) => return self.set_tensor_attribute(tensor, name, value, span),
+            Value::Instance(instance) => return self.set_instance_attribute(instance, name, value, span),
+            Value::Class(class) => {
+                self.set_class_attribute(class, name, value);
+                return Ok(());
+            }
+            _ => {}
         }
         Err(self.error(
             ErrorKind::Attribute,
@@ -184,6 +198,7 @@ impl Interpreter {
     pub(crate) fn call_method(&self, receiver: &Value, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         match receiver {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
+            Value::Instance(_) | Value::Class(_) => self.call_class_method(receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
                 (Object::LossScaler(scaler), _) => {

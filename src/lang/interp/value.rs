@@ -50,6 +50,10 @@ pub enum Value {
     Kernel(Rc<Kernel>),
     /// Other `pypto` objects.
     Object(Rc<Object>),
+    /// A class defined with `class` (also a dataclass or NamedTuple).
+    Class(Rc<super::classes::Class>),
+    /// An instance of a script class.
+    Instance(Rc<super::classes::Instance>),
 }
 
 /// A tensor object: a `Var` that `x[...] = v` and `assemble` may replace (aliases see the change).
@@ -134,6 +138,16 @@ pub enum Object {
     Sweep(Rc<super::pypto::sweep::SweepTable>),
     /// A dynamic loss scaler (`pypto.autodiff.LossScaler`), updated in place by `update`.
     LossScaler(RefCell<crate::autograd::LossScaler>),
+    /// A method of a class that takes no `self` (`@staticmethod`).
+    StaticMethod(Value),
+    /// A method of a class that takes the class as its first argument (`@classmethod`).
+    ClassMethod(Value),
+    /// A computed attribute of instances (`@property`).
+    Property(Value),
+    /// A dataclass field's options (`dataclasses.field(default=…, default_factory=…)`).
+    Field { default: Option<Value>, factory: Option<Value> },
+    /// The decorator returned by `dataclass(frozen=…)`.
+    DataclassDecorator { frozen: bool },
 }
 
 impl Value {
@@ -185,6 +199,8 @@ impl Value {
             Value::DType(_) => "dtype",
             Value::Kernel(_) => "kernel",
             Value::Object(object) => object_name(object),
+            Value::Class(_) => "type",
+            Value::Instance(_) => "object",
         }
     }
 
@@ -198,6 +214,9 @@ impl Value {
             Value::Str(text) => !text.is_empty(),
             Value::List(items) => !items.borrow().is_empty(),
             Value::Tuple(items) => !items.is_empty(),
+            Value::Instance(instance) if instance.is_named_tuple() => {
+                instance.field_values().is_some_and(|fields| !fields.is_empty())
+            }
             Value::Dict(items) => !items.borrow().is_empty(),
             Value::Range(start, stop, step) => range_length(*start, *stop, *step) > 0,
             Value::Tensor(tensor) => {
@@ -246,6 +265,11 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Schedule(_) => "Schedule",
         Object::Sweep(_) => "Sweep",
         Object::LossScaler(_) => "LossScaler",
+        Object::StaticMethod(_) => "staticmethod",
+        Object::ClassMethod(_) => "classmethod",
+        Object::Property(_) => "property",
+        Object::Field { .. } => "Field",
+        Object::DataclassDecorator { .. } => "decorator",
     }
 }
 
@@ -318,6 +342,20 @@ fn take_children(value: &mut Value, pending: &mut Pending) {
             }
         }
         Value::Function(function) => take_function(function, pending),
+        Value::Instance(_) | Value::Class(_) => super::classes::take_children(value, &mut pending.values),
+        Value::Object(object) => {
+            if let Some(object) = Rc::get_mut(object) {
+                match object {
+                    Object::StaticMethod(inner) | Object::ClassMethod(inner) | Object::Property(inner) => {
+                        pending.values.push(std::mem::replace(inner, Value::None));
+                    }
+                    Object::Field { default, factory } => {
+                        pending.values.extend(default.take().into_iter().chain(factory.take()))
+                    }
+                    _ => {}
+                }
+            }
+        }
         Value::Kernel(kernel) => {
             if let Some(kernel) = Rc::get_mut(kernel) {
                 // A second handle keeps the function alive past the kernel: the work list drops it.

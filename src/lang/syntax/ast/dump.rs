@@ -49,6 +49,28 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
                 .collect();
             line(depth, &format!("import {}", names.join(", ")), out)
         }
+        StmtKind::ImportFrom { module, names } => {
+            let module: Vec<&str> = module.iter().map(|part| part.name.as_str()).collect();
+            let names: Vec<String> = names
+                .iter()
+                .map(|alias| {
+                    let name = alias.path.first().map_or("", |part| part.name.as_str());
+                    match &alias.alias {
+                        Some(alias) => format!("{name} as {}", alias.name),
+                        None => name.to_string(),
+                    }
+                })
+                .collect();
+            line(depth, &format!("from {} import {}", module.join("."), names.join(", ")), out)
+        }
+        StmtKind::ClassDef(class) => {
+            for decorator in &class.decorators {
+                line(depth, &format!("@{}", expression(decorator)), out);
+            }
+            let bases: Vec<String> = class.bases.iter().map(expression).collect();
+            line(depth, &format!("class {}({})", class.name.name, bases.join(", ")), out);
+            statements(&class.body, depth + 1, out);
+        }
         StmtKind::FunctionDef(function) => {
             for decorator in &function.decorators {
                 line(depth, &format!("@{}", expression(decorator)), out);

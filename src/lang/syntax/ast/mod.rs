@@ -50,8 +50,13 @@ pub enum StmtKind {
     AnnAssign { target: Expr, annotation: Expr, value: Option<Expr> },
     /// `import a.b as c, d`.
     Import { names: Vec<ImportAlias> },
+    /// `from a.b import c as d, e`: `names` holds one `ImportAlias` per imported name (a one-part
+    /// path each).
+    ImportFrom { module: Vec<Identifier>, names: Vec<ImportAlias> },
     /// `def` with its decorators.
     FunctionDef(Box<FunctionDef>),
+    /// `class` with its decorators.
+    ClassDef(Box<ClassDef>),
     /// `return` with an optional value (`return a, b` returns a tuple).
     Return(Option<Expr>),
     /// `if`/`elif`/`else`: an `elif` is an `If` alone in `orelse`.
@@ -97,6 +102,19 @@ pub struct FunctionDef {
     /// The `-> annotation`, if any.
     pub returns: Option<Expr>,
     /// The body.
+    pub body: Vec<Stmt>,
+}
+
+/// A `class`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassDef {
+    /// The decorator expressions, top to bottom (`dataclass(frozen=True)`).
+    pub decorators: Vec<Expr>,
+    /// The class's name.
+    pub name: Identifier,
+    /// The base classes in the parentheses (`NamedTuple`, a user class).
+    pub bases: Vec<Expr>,
+    /// The body: attributes, annotated fields and methods.
     pub body: Vec<Stmt>,
 }
 

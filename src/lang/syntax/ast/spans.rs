@@ -35,6 +35,18 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
                 alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
             }
         }
+        StmtKind::ImportFrom { module, names } => {
+            module.iter().for_each(|part| visit(part.span));
+            for alias in names {
+                visit(alias.span);
+                alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
+            }
+        }
+        StmtKind::ClassDef(class) => {
+            class.decorators.iter().chain(class.bases.iter()).for_each(|value| expression(value, visit));
+            visit(class.name.span);
+            class.body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
         StmtKind::FunctionDef(function) => {
             function.decorators.iter().for_each(|decorator| expression(decorator, visit));
             visit(function.name.span);

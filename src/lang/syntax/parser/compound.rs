@@ -15,6 +15,7 @@ impl Parser<'_> {
             TokenKind::For => self.for_statement(),
             TokenKind::While => self.while_statement(),
             TokenKind::With => self.with_statement(),
+            TokenKind::Class => self.class_definition(Vec::new()),
             _ => self.function_definition(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
@@ -22,7 +23,7 @@ impl Parser<'_> {
 
     /// Expect the ':' ending a header; on a miss, report `message`, skip to a ':' on the same
     /// line if there is one, and go on with the body either way.
-    fn header_colon(&mut self, message: &str) {
+    pub(super) fn header_colon(&mut self, message: &str) {
         if self.eat(TokenKind::Colon) {
             return;
         }
@@ -154,16 +155,17 @@ impl Parser<'_> {
                 self.skip_line();
             }
         }
+        if self.at(TokenKind::Class) {
+            return self.class_definition(decorators);
+        }
         if !self.at(TokenKind::Def) {
             let span = self.current().span;
             let mut diagnostic = SyntaxErrorKind::Unsupported
-                .error("decorators can only be applied to `def` functions in tile scripts", span);
+                .error("decorators can only be applied to `def` functions and classes in tile scripts", span);
             if self.at(TokenKind::Async) {
                 diagnostic = diagnostic.with_help("remove `async`");
             }
-            if !self.at(TokenKind::Class) {
-                self.report(diagnostic);
-            }
+            self.report(diagnostic);
             return StmtKind::Error;
         }
         let keyword = self.bump();
@@ -186,7 +188,7 @@ impl Parser<'_> {
     }
 
     /// `(a, b: T = 1, *args, c, **kwargs)`; the current token is '('.
-    fn parameters(&mut self) -> Parameters {
+    pub(super) fn parameters(&mut self) -> Parameters {
         self.bump();
         let mut parameters = Parameters::default();
         let mut seen: Vec<String> = Vec::new();
@@ -347,8 +349,11 @@ mod tests {
 
     #[test]
     fn decorators_and_loop_else() {
-        assert_eq!(messages("@d\nx = 1\n"), ["decorators can only be applied to `def` functions in tile scripts"]);
-        assert_eq!(messages("@d\nclass C:\n    pass\n"), ["`class` is not supported in tile scripts"]);
+        assert_eq!(
+            messages("@d\nx = 1\n"),
+            ["decorators can only be applied to `def` functions and classes in tile scripts"]
+        );
+        assert!(messages("@d\nclass C:\n    pass\n").is_empty());
         assert_eq!(
             messages("for i in x:\n    pass\nelse:\n    pass\n"),
             ["`else` after a loop is not supported in tile scripts"]

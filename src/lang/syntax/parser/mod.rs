@@ -4,9 +4,11 @@
 //! cell. Recursion is bounded by `ParseOptions::max_depth`; deeper input is a diagnostic.
 
 mod atom;
+mod class;
 mod compound;
 mod expression;
 mod fstring;
+mod import;
 mod statement;
 mod string;
 mod target;
