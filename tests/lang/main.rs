@@ -1,6 +1,7 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
 mod checks_strict;
+mod classes;
 mod diagnostics;
 mod kernel_npu;
 mod kernels;

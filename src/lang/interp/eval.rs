@@ -401,7 +401,7 @@ fn identical(left: &Value, right: &Value) -> bool {
         (Value::Class(a), Value::Class(b)) => Rc::ptr_eq(a, b),
         (Value::Instance(a), Value::Instance(b)) => Rc::ptr_eq(a, b),
         (Value::DType(a), Value::DType(b)) => a == b,
-        (Value::Module(a), Value::Module(b)) => a == b,
+        (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
         _ => false,
     }
 }

@@ -45,6 +45,11 @@ pub fn repr(value: &Value) -> String {
 
 const MAX_REPR_DEPTH: usize = 64;
 
+thread_local! {
+    /// The instances whose repr is being built (innermost last).
+    static PRINTING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn repr_at(value: &Value, depth: usize) -> String {
     if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Instance(_))
     {
@@ -91,8 +96,15 @@ fn repr_at(value: &Value, depth: usize) -> String {
         // A dataclass or NamedTuple shows its fields, as Python's generated `__repr__` does.
         Value::Instance(instance) => match instance.named_fields() {
             Some(fields) if instance.class.generated("__repr__").is_some() => {
+                // An instance inside its own fields prints as `...`, as Python's dataclass repr does.
+                let address = std::rc::Rc::as_ptr(instance) as usize;
+                if PRINTING.with(|printing| printing.borrow().contains(&address)) {
+                    return "...".into();
+                }
+                PRINTING.with(|printing| printing.borrow_mut().push(address));
                 let parts: Vec<String> =
                     fields.iter().map(|(name, value)| format!("{name}={}", repr_at(value, depth + 1))).collect();
+                PRINTING.with(|printing| printing.borrow_mut().pop());
                 format!("{}({})", instance.class.name, parts.join(", "))
             }
             _ => format!("<{} object>", instance.class.name),

@@ -40,7 +40,11 @@ impl Interpreter {
     /// `import a.b as c`: binds `c` to `a.b`, or `a` to `a` without `as`.
     pub(crate) fn import(&self, alias: &ImportAlias, scope: &Rc<Scope>) -> Result<()> {
         let full = dotted(&alias.path);
-        self.check_importable(&full, alias.span)?;
+        let path_span = match (alias.path.first(), alias.path.last()) {
+            (Some(first), Some(last)) => first.span.cover(last.span),
+            _ => alias.span,
+        };
+        self.check_importable(&full, path_span)?;
         match &alias.alias {
             Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
             None => {

@@ -146,11 +146,12 @@ impl Instance {
 /// list of a million nodes) is dropped one link at a time rather than by recursion.
 pub(crate) fn take_children(value: &mut Value, values: &mut Vec<Value>) {
     match value {
-        Value::Instance(instance) => {
-            if let Some(instance) = Rc::get_mut(instance) {
-                values.extend(instance.attributes.get_mut().drain(..).map(|(_, value)| value));
-                values.push(Value::Class(instance.class.clone()));
+        // The registry's weak handle rules out `Rc::get_mut`: the last strong handle empties it.
+        Value::Instance(instance) if Rc::strong_count(instance) == 1 => {
+            if let Ok(mut attributes) = instance.attributes.try_borrow_mut() {
+                values.extend(attributes.drain(..).map(|(_, value)| value));
             }
+            values.push(Value::Class(instance.class.clone()));
         }
         Value::Class(class) => {
             if let Some(class) = Rc::get_mut(class) {

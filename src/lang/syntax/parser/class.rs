@@ -75,7 +75,7 @@ mod tests {
         assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
         assert_eq!(
             dump(&output.module),
-            "@dataclass(frozen=True)\nclass Tiling(Base)\n  annassign tile_m: int = 128\n  annassign dtype: pypto.DType\n  def rows(self) -> int\n    return self.tile_m\n"
+            "@(call dataclass (kw frozen True))\nclass Tiling(Base)\n  annassign tile_m: int = 128\n  annassign dtype: (. pypto DType)\n  def rows(self) -> int\n    return (. self tile_m)\n"
         );
     }
 

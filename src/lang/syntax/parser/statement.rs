@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn statements_outside_the_subset_name_an_alternative() {
-        let output = parse("from pypto import view\ndel x\nglobal g\nyield 1\nraise E\n");
+        let output = parse("from pypto import *\ndel x\nglobal g\nyield 1\nraise E\n");
         assert_eq!(output.diagnostics.len(), 5);
         assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
         assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
