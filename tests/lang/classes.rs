@@ -367,3 +367,73 @@ fn pypto_decorators_do_not_apply_to_classes() {
     assert!(error.message.contains("@pypto.kernel decorates a function defined with `def`"), "{}", error.message);
     assert_eq!(spanned(code, &result), "pypto.kernel");
 }
+
+/// `super()` reaches the class above the method's own (not the receiver's), including a base
+/// dataclass's generated `__init__`; `__str__`/`__repr__` defined by the class are what print,
+/// `str`, `repr` and f-strings show.
+#[test]
+fn super_and_user_defined_text() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+from dataclasses import dataclass
+
+class Layer:
+    def __init__(self, width):
+        self.width = width
+
+    def cost(self):
+        return self.width * 2
+
+    def __repr__(self):
+        return f"Layer({self.width})"
+
+class Gated(Layer):
+    def __init__(self, width, gates):
+        super().__init__(width)
+        self.gates = gates
+
+    def cost(self):
+        return super().cost() + self.gates
+
+class Deep(Gated):
+    def __init__(self):
+        super().__init__(8, 3)
+
+    def __str__(self):
+        return "deep"
+
+@dataclass
+class Shape:
+    m: int
+    n: int = 1
+
+class Square(Shape):
+    def __init__(self, side):
+        super().__init__(side, n=side)
+
+d = Deep()
+print(d.cost(), Gated(4, 1).cost(), d, repr(d), f"{d}|{d!r}", str(Gated(5, 0)), Square(6))
+"#,
+    );
+    // Deep: 8·2 + 3 = 19 (Gated.cost, then Layer.cost through super); Gated(4, 1): 4·2 + 1 = 9.
+    assert_eq!(printed, "19 9 deep Layer(8) deep|Layer(8) Layer(5) Square(m=6, n=6)\n");
+    let code = "super()";
+    let result = run_err(&mut session, code);
+    assert_eq!(result.error().unwrap().message, "super() is only available inside a method of a class");
+    let code = "class Bad:\n    def __repr__(self):\n        return 3\nrepr(Bad())";
+    let result = run_err(&mut session, code);
+    assert_eq!(result.error().unwrap().message, "__repr__ returned a 'int', not a str");
+}
+
+/// `float | None` is an annotation pypto-era code writes in NamedTuples and signatures.
+#[test]
+fn union_annotations_in_fields_and_signatures() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        "from typing import NamedTuple\nclass Result(NamedTuple):\n    error: float | None\n    passed: bool = True\ndef check(r: Result | None = None) -> bool | None:\n    return r.passed\nprint(check(Result(None)), Result(0.5))",
+    );
+    assert_eq!(printed, "True Result(error=0.5, passed=True)\n");
+}

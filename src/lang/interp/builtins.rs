@@ -76,7 +76,8 @@ impl Interpreter {
                 )?;
                 let sep = bound.optional(0).map_or(" ".to_string(), to_str);
                 let end = bound.optional(1).map_or("\n".to_string(), to_str);
-                let parts: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
+                let parts: Vec<String> =
+                    arguments.positional.iter().map(|(value, _)| self.text_of(value, span)).collect::<Result<_>>()?;
                 self.write_output(&format!("{}{end}", parts.join(&sep)), span)?;
                 Ok(Value::None)
             }
@@ -133,8 +134,11 @@ impl Interpreter {
                 Some(value) => self.iterate(&value, span)?,
                 None => Vec::new(),
             })),
-            "str" => Ok(Value::string(value.map_or(String::new(), |value| to_str(&value)))),
-            "repr" => Ok(Value::string(repr(&value.ok_or_else(missing)?))),
+            "str" => Ok(Value::string(match value {
+                Some(value) => self.text_of(&value, span)?,
+                None => String::new(),
+            })),
+            "repr" => Ok(Value::string(self.repr_of(&value.ok_or_else(missing)?, span)?)),
             "bool" => Ok(Value::Bool(match value {
                 Some(value) => self.truthy(&value, span)?,
                 None => false,

@@ -244,10 +244,10 @@ impl Interpreter {
                 FStringPart::Field { expression, conversion, format_spec } => {
                     let value = self.eval(expression, scope)?;
                     let piece = match (conversion, format_spec) {
-                        (Some('r'), _) => super::format::repr(&value),
+                        (Some('r'), _) => self.repr_of(&value, expression.span)?,
                         (_, Some(spec)) => super::format::format_with_spec(&value, spec)
                             .map_err(|message| self.error(ErrorKind::Value, message, expression.span))?,
-                        _ => super::format::to_str(&value),
+                        _ => self.text_of(&value, expression.span)?,
                     };
                     text.push_str(&piece);
                     self.check_string(text.len(), span)?;

@@ -114,6 +114,8 @@ pub struct Interpreter {
     pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
     /// Every instance of a script class, for the collection of reference cycles between them.
     pub(crate) instances: super::classes::InstanceRegistry,
+    /// The methods running now, innermost last (what `super()` reads).
+    pub(crate) method_frames: RefCell<Vec<super::classes::MethodFrame>>,
     /// The schedules of the kernel calls simulated since the last `take_schedules`.
     pub(crate) schedules: RefCell<Vec<(String, Rc<crate::npu::Simulation>)>>,
     /// Kernels already warned about falling back to the CPU (one warning per kernel).
@@ -162,6 +164,7 @@ impl Interpreter {
             cell_lines: RefCell::new(HashMap::new()),
             cell_first_lines: RefCell::new(HashMap::new()),
             instances: Default::default(),
+            method_frames: RefCell::new(Vec::new()),
             schedules: RefCell::new(Vec::new()),
             fallback_warned: RefCell::new(Default::default()),
             last_work: RefCell::new(None),
@@ -213,6 +216,7 @@ impl Interpreter {
         self.cells.borrow_mut().push(cell);
         self.functions.borrow_mut().clear();
         self.kernel_frames.borrow_mut().clear();
+        self.method_frames.borrow_mut().clear();
         self.fallback_warned.borrow_mut().clear();
         self.schedules.borrow_mut().clear();
         // What the previous cells left in cycles of instances goes before this cell adds more.

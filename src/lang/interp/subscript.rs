@@ -159,6 +159,10 @@ impl Interpreter {
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
             Value::Module(module) if module.as_ref() == "typing" => return self.typing_attribute(name, span),
             Value::Instance(instance) => return self.instance_attribute(object, instance, name, span),
+            Value::Object(inner) if matches!(inner.as_ref(), Object::Super { .. }) => {
+                let Object::Super { class, receiver } = inner.as_ref() else { unreachable!() };
+                return self.super_attribute(object, class, receiver, name, span);
+            }
             Value::Class(class) => return self.class_attribute(class, name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
             Value::Tensor(object) => return self.tensor_attribute(object, name, span),
@@ -200,6 +204,9 @@ impl Interpreter {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
             Value::Instance(_) | Value::Class(_) => self.call_class_method(receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
+                (Object::Super { class, receiver }, _) => {
+                    self.call_super_method(class, receiver, name, arguments, span)
+                }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
                 (Object::LossScaler(scaler), _) => {
                     super::pypto::scaler::call_method(self, scaler, name, arguments, span)

@@ -148,6 +148,8 @@ pub enum Object {
     Field { default: Option<Value>, factory: Option<Value> },
     /// The decorator returned by `dataclass(frozen=…)`.
     DataclassDecorator { frozen: bool },
+    /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
+    Super { class: Rc<super::classes::Class>, receiver: Value },
 }
 
 impl Value {
@@ -270,6 +272,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Property(_) => "property",
         Object::Field { .. } => "Field",
         Object::DataclassDecorator { .. } => "decorator",
+        Object::Super { .. } => "super",
     }
 }
 
@@ -349,6 +352,7 @@ fn take_children(value: &mut Value, pending: &mut Pending) {
                     Object::StaticMethod(inner) | Object::ClassMethod(inner) | Object::Property(inner) => {
                         pending.values.push(std::mem::replace(inner, Value::None));
                     }
+                    Object::Super { receiver, .. } => pending.values.push(std::mem::replace(receiver, Value::None)),
                     Object::Field { default, factory } => {
                         pending.values.extend(default.take().into_iter().chain(factory.take()))
                     }

@@ -21,14 +21,14 @@ impl Interpreter {
         let value = Value::Instance(instance.clone());
         if let Some(generator) = class.generated("__init__") {
             self.initialise_fields(&instance, &generator, arguments, span)?;
-            if let Some((function, _)) = class.lookup("__post_init__") {
-                self.call_with_receiver(&function, value.clone(), Arguments::empty(), span)?;
+            if let Some((function, owner)) = class.lookup("__post_init__") {
+                self.call_method_of(&function, &owner, value.clone(), Arguments::empty(), span)?;
             }
             return Ok(value);
         }
         match class.lookup("__init__") {
-            Some((function, _)) => {
-                let result = self.call_with_receiver(&function, value.clone(), arguments, span)?;
+            Some((function, owner)) => {
+                let result = self.call_method_of(&function, &owner, value.clone(), arguments, span)?;
                 if !matches!(result, Value::None) {
                     return Err(self.error(
                         ErrorKind::Type,
@@ -48,7 +48,7 @@ impl Interpreter {
     }
 
     /// Binds `arguments` to the fields of `generator` (positionally, then by name, then defaults).
-    fn initialise_fields(
+    pub(crate) fn initialise_fields(
         &self,
         instance: &Instance,
         generator: &Class,
@@ -278,16 +278,16 @@ impl Interpreter {
             _ => return Err(self.error(ErrorKind::Attribute, format!("no method '{name}'"), span)),
         };
         match &class.lookup(name) {
-            Some((Value::Object(object), _)) => match object.as_ref() {
+            Some((Value::Object(object), owner)) => match object.as_ref() {
                 Object::ClassMethod(function) => {
-                    self.call_with_receiver(function, Value::Class(class.clone()), arguments, span)
+                    self.call_method_of(function, owner, Value::Class(class.clone()), arguments, span)
                 }
                 Object::StaticMethod(function) => self.call(function, arguments, span),
                 _ => {
                     Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", object_type(object)), span))
                 }
             },
-            Some((function, _)) => self.call_with_receiver(function, receiver_value, arguments, span),
+            Some((function, owner)) => self.call_method_of(function, owner, receiver_value, arguments, span),
             None => match (receiver, name) {
                 (Value::Instance(instance), "_replace") => self.replace_fields(instance, arguments, span),
                 (Value::Instance(instance), "_asdict") => {

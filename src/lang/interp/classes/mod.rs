@@ -5,6 +5,7 @@
 mod collect;
 mod define;
 mod instances;
+mod methods;
 mod reflection;
 
 use std::cell::RefCell;
@@ -13,6 +14,7 @@ use std::rc::Rc;
 use super::value::Value;
 
 pub(crate) use collect::InstanceRegistry;
+pub(crate) use methods::MethodFrame;
 pub(crate) use reflection::{is_class_builtin, CLASS_BUILTINS};
 
 /// What generates a class's `__init__`, `__repr__` and `==`.

@@ -11,8 +11,8 @@ use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
 
 /// The builtins of this module.
-pub(crate) const CLASS_BUILTINS: [&str; 8] =
-    ["isinstance", "getattr", "hasattr", "setattr", "staticmethod", "classmethod", "property", "object"];
+pub(crate) const CLASS_BUILTINS: [&str; 9] =
+    ["isinstance", "getattr", "hasattr", "setattr", "staticmethod", "classmethod", "property", "object", "super"];
 
 impl Interpreter {
     /// Calls one of `CLASS_BUILTINS`, or a function of `dataclasses` or `typing`.
@@ -68,6 +68,7 @@ impl Interpreter {
                     _ => Object::Property(function),
                 }))
             }
+            "super" => self.call_super(arguments, span),
             "object" => Err(self
                 .error(ErrorKind::Unsupported, "object() instances are not supported in tile scripts", span)
                 .with_help("`object` works as a base class: class Config(object): …")),

@@ -183,7 +183,7 @@ pub enum ExprKind {
     Ellipsis,
     /// `[a, b]`.
     List(Vec<Expr>),
-    /// `(a, b)`, `a, b`, `()`.
+    /// `(a, b)`, `a, b`, `()`; in an annotation also `a | b` (annotations are not evaluated).
     Tuple(Vec<Expr>),
     /// `{key: value, …}`.
     Dict(Vec<(Expr, Expr)>),

@@ -91,6 +91,14 @@ mod tests {
     }
 
     #[test]
+    fn union_annotations_parse_where_bitwise_or_does_not() {
+        let source = "class R(NamedTuple):\n    pesq: float | None\ndef f(x: int | None = None) -> str | None:\n    y: int | str = 1\n";
+        assert!(messages(source).is_empty(), "{:?}", messages(source));
+        assert_eq!(messages("z = a | b\n"), ["the '|' operator is not supported in tile scripts"]);
+        assert_eq!(messages("def f(x=a | b):\n    pass\n"), ["the '|' operator is not supported in tile scripts"]);
+    }
+
+    #[test]
     fn from_imports_with_aliases_and_parentheses() {
         let output = parse("from pypto import Tensor as PTensor, loop\nfrom typing import (List,\n    Optional,)\n");
         assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);

@@ -177,7 +177,7 @@ impl Parser<'_> {
             self.error(SyntaxErrorKind::ExpectedToken, "expected '(' after the function name", span);
             Parameters::default()
         };
-        let returns = self.eat(TokenKind::Arrow).then(|| self.expression());
+        let returns = self.eat(TokenKind::Arrow).then(|| self.annotation());
         self.header_colon("expected ':' after the function signature");
         let saved_loop_depth = std::mem::take(&mut self.loop_depth);
         self.function_depth += 1;
@@ -287,7 +287,7 @@ impl Parser<'_> {
 
     fn parameter(&mut self, start: usize, allow_default: bool) -> Parameter {
         let name = self.identifier("a parameter name");
-        let annotation = self.eat(TokenKind::Colon).then(|| self.expression());
+        let annotation = self.eat(TokenKind::Colon).then(|| self.annotation());
         let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
         Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
     }

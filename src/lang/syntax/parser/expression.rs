@@ -35,6 +35,14 @@ fn binary_operator(kind: TokenKind) -> Option<(u8, Option<BinaryOp>)> {
 }
 
 impl Parser<'_> {
+    /// A type annotation: an expression in which `|` joins alternatives (`float | None`).
+    pub(super) fn annotation(&mut self) -> Expr {
+        let outer = std::mem::replace(&mut self.in_annotation, true);
+        let annotation = self.expression();
+        self.in_annotation = outer;
+        annotation
+    }
+
     /// `a, b, c` (a tuple without parentheses) or a single expression.
     pub(super) fn expression_list(&mut self) -> Expr {
         self.list_of(Self::expression)
@@ -266,6 +274,10 @@ impl Parser<'_> {
             let span = left.span.cover(right.span);
             left = match op {
                 Some(op) => Expr::new(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span),
+                // `int | None` in an annotation: kept as the tuple of the alternatives.
+                None if self.in_annotation && operator.kind == TokenKind::Pipe => {
+                    Expr::new(ExprKind::Tuple(vec![left, right]), span)
+                }
                 None => {
                     self.unsupported_operator(operator.span);
                     Expr::error(span)

@@ -43,6 +43,8 @@ pub(super) struct Parser<'a> {
     depth: usize,
     loop_depth: usize,
     function_depth: usize,
+    /// Inside a type annotation, where `int | None` is allowed (annotations are not evaluated).
+    in_annotation: bool,
     /// Start offsets of the lexer's diagnostics: a parser error right after one is a consequence.
     lexer_errors: Vec<usize>,
     /// For each token index, whether it opens a bracket the lexer had to close (zero-width closer).
@@ -65,6 +67,7 @@ impl<'a> Parser<'a> {
             depth,
             loop_depth: 0,
             function_depth: 0,
+            in_annotation: false,
             lexer_errors: Vec::new(),
             unclosed_opens,
             suppressed: 0,

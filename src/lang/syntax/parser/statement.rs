@@ -286,7 +286,7 @@ impl Parser<'_> {
             TokenKind::Colon => {
                 self.bump();
                 self.check_target(&first, true);
-                let annotation = self.expression();
+                let annotation = self.annotation();
                 let value = self.eat(TokenKind::Equal).then(|| self.expression_list());
                 StmtKind::AnnAssign { target: first, annotation, value }
             }
