@@ -3,6 +3,7 @@
 mod checks_strict;
 mod classes;
 mod diagnostics;
+mod imports;
 mod kernel_npu;
 mod kernels;
 mod pypto;

@@ -376,24 +376,6 @@ impl Interpreter {
             _ => Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{name}'"), span)),
         }
     }
-
-    /// The items of an iterable value (materialised; bounded by the list limit).
-    pub(crate) fn iterate(&self, value: &Value, span: Span) -> Result<Vec<Value>> {
-        match value {
-            Value::List(items) => Ok(items.borrow().clone()),
-            Value::Tuple(items) => Ok(items.as_ref().clone()),
-            Value::Dict(entries) => Ok(entries.borrow().iter().map(|(key, _)| key.clone()).collect()),
-            Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
-            Value::Range(start, stop, step) => {
-                let count = range_length(*start, *stop, *step);
-                self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
-                Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
-            }
-            Value::Tensor(object) => self.tensor_rows(&object.get(), span),
-            Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
-        }
-    }
 }
 
 fn round_half_even(value: f64) -> f64 {

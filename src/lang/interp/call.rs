@@ -24,16 +24,7 @@ impl Interpreter {
             Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
             Value::Class(class) => self.instantiate(class, arguments, span),
             Value::Object(object) if matches!(object.as_ref(), Object::DataclassDecorator { .. }) => {
-                let Object::DataclassDecorator { frozen } = object.as_ref() else { unreachable!() };
-                let bound = self.bind("dataclass", &["cls"], arguments, false, span)?;
-                match bound.required(0)? {
-                    Value::Class(class) => self.make_dataclass(class, *frozen, span),
-                    other => Err(self.error(
-                        ErrorKind::Type,
-                        format!("@dataclass decorates a class, not a '{}'", other.type_name()),
-                        bound.span_of(0),
-                    )),
-                }
+                self.apply_dataclass_decorator(object, arguments, span)
             }
             Value::Object(object)
                 if matches!(

@@ -326,8 +326,8 @@ impl Interpreter {
                 }
                 Ok(values_equal(left, right) == (op == CompareOp::Equal))
             }
-            CompareOp::Is => Ok(identical(left, right)),
-            CompareOp::IsNot => Ok(!identical(left, right)),
+            CompareOp::Is => Ok(super::operators::identical(left, right)),
+            CompareOp::IsNot => Ok(!super::operators::identical(left, right)),
             CompareOp::In | CompareOp::NotIn => {
                 let found = match right {
                     Value::Dict(entries) => entries.borrow().iter().any(|(key, _)| values_equal(key, left)),
@@ -382,26 +382,5 @@ impl Interpreter {
                 })
             }
         }
-    }
-}
-
-/// Python `is`: identity for shared objects, equality for the immutable singletons and scalars.
-fn identical(left: &Value, right: &Value) -> bool {
-    match (left, right) {
-        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::List(a), Value::List(b)) => Rc::ptr_eq(a, b),
-        (Value::Dict(a), Value::Dict(b)) => Rc::ptr_eq(a, b),
-        (Value::Tuple(a), Value::Tuple(b)) => Rc::ptr_eq(a, b),
-        (Value::Tensor(a), Value::Tensor(b)) => Rc::ptr_eq(a, b),
-        (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
-        (Value::Kernel(a), Value::Kernel(b)) => Rc::ptr_eq(a, b),
-        (Value::Object(a), Value::Object(b)) => Rc::ptr_eq(a, b),
-        (Value::Class(a), Value::Class(b)) => Rc::ptr_eq(a, b),
-        (Value::Instance(a), Value::Instance(b)) => Rc::ptr_eq(a, b),
-        (Value::DType(a), Value::DType(b)) => a == b,
-        (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
-        _ => false,
     }
 }

@@ -26,6 +26,7 @@ mod exec;
 pub mod format;
 mod imports;
 mod interpreter;
+mod lines;
 mod operators;
 pub mod progress;
 pub mod pypto;
@@ -33,6 +34,7 @@ mod scope;
 mod sequences;
 mod subscript;
 mod value;
+mod value_drop;
 
 pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
 pub use format::{format_float, repr, to_str};

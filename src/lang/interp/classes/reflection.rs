@@ -100,6 +100,15 @@ impl Interpreter {
             }
             "dataclasses.replace" => {
                 let mut arguments = arguments;
+                if arguments.positional.is_empty() {
+                    // No object: the standard message, naming the keyword that cannot stand alone.
+                    self.bind("dataclasses.replace", &["obj"], arguments, false, span)?;
+                    return Err(self.error(
+                        ErrorKind::Type,
+                        "dataclasses.replace(obj, **changes) needs the object",
+                        span,
+                    ));
+                }
                 if arguments.positional.len() != 1 {
                     return Err(self.error(
                         ErrorKind::Type,
@@ -146,6 +155,27 @@ impl Interpreter {
             _ => Err(self
                 .error(ErrorKind::Type, format!("{name} is a type for annotations; it cannot be called"), span)
                 .with_help("annotations are accepted and ignored: use it after ':' or '->'")),
+        }
+    }
+
+    /// Calls the decorator `dataclass(frozen=…)` returned on a class.
+    pub(crate) fn apply_dataclass_decorator(
+        &self,
+        decorator: &Object,
+        arguments: Arguments,
+        span: Span,
+    ) -> Result<Value> {
+        let Object::DataclassDecorator { frozen } = decorator else {
+            return Err(self.error(ErrorKind::Type, "not a dataclass decorator", span));
+        };
+        let bound = self.bind("dataclass", &["cls"], arguments, false, span)?;
+        match bound.required(0)? {
+            Value::Class(class) => self.make_dataclass(class, *frozen, span),
+            other => Err(self.error(
+                ErrorKind::Type,
+                format!("@dataclass decorates a class, not a '{}'", other.type_name()),
+                bound.span_of(0),
+            )),
         }
     }
 

@@ -35,14 +35,6 @@ fn binary_operator(kind: TokenKind) -> Option<(u8, Option<BinaryOp>)> {
 }
 
 impl Parser<'_> {
-    /// A type annotation: an expression in which `|` joins alternatives (`float | None`).
-    pub(super) fn annotation(&mut self) -> Expr {
-        let outer = std::mem::replace(&mut self.in_annotation, true);
-        let annotation = self.expression();
-        self.in_annotation = outer;
-        annotation
-    }
-
     /// `a, b, c` (a tuple without parentheses) or a single expression.
     pub(super) fn expression_list(&mut self) -> Expr {
         self.list_of(Self::expression)
