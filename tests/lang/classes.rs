@@ -348,3 +348,18 @@ print(d.cost(), Gated(4, 1).cost(), d, repr(d), f"{d}|{d!r}", str(Gated(5, 0)), 
     let result = run_err(&mut session, code);
     assert_eq!(result.error().unwrap().message, "__repr__ returned a 'int', not a str");
 }
+
+/// `help` and `dir` on a dataclass and its instances list the fields and methods.
+#[test]
+fn help_and_dir_show_fields_and_methods() {
+    let mut session = Session::new();
+    run_ok(
+        &mut session,
+        "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass Tile:\n    rows: int\n    cols: int = 64\n    def area(self):\n        return self.rows * self.cols\nt = Tile(2)",
+    );
+    assert_eq!(
+        run_ok(&mut session, "help(Tile)"),
+        "class Tile (frozen dataclass)\n    rows\n    cols = 64\nmethods: area\n"
+    );
+    assert_eq!(run_ok(&mut session, "print(dir(t), t.area())"), "['area', 'cols', 'rows'] 128\n");
+}

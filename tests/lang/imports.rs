@@ -30,6 +30,7 @@ fn imports_of_real_pypto_files() {
         &mut session,
         r#"
 from __future__ import annotations
+import torch_npu
 from typing import List, Tuple, Optional, Any, Union, Dict, Callable
 import typing
 import dataclasses

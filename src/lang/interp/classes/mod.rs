@@ -144,6 +144,54 @@ impl Instance {
     }
 }
 
+/// `help(Class)`: the kind of class, its fields with their defaults, and its methods.
+pub(crate) fn class_help(class: &Rc<Class>) -> String {
+    let kind = match class.chain().map(|class| class.kind).find(|kind| *kind != ClassKind::Plain) {
+        Some(ClassKind::NamedTuple) => "NamedTuple",
+        Some(ClassKind::Dataclass { frozen: true }) => "frozen dataclass",
+        Some(_) => "dataclass",
+        None => "class",
+    };
+    let mut text = format!("class {} ({kind})", class.name);
+    if let Some(generator) = class.chain().find(|class| class.kind != ClassKind::Plain) {
+        for field in &generator.fields {
+            let default = field.default.as_ref().map(|value| format!(" = {}", super::format::repr(value)));
+            text.push_str(&format!("\n    {}{}", field.name, default.unwrap_or_default()));
+        }
+    }
+    let mut methods: Vec<String> = Vec::new();
+    for class in class.chain() {
+        for (name, value) in class.attributes.borrow().iter() {
+            if matches!(value, Value::Function(_) | Value::Object(_)) && !methods.contains(name) {
+                methods.push(name.clone());
+            }
+        }
+    }
+    if !methods.is_empty() {
+        text.push_str(&format!("\nmethods: {}", methods.join(", ")));
+    }
+    text
+}
+
+/// `dir(instance)` / `dir(Class)`: its attributes, its classes' attributes and fields.
+pub(crate) fn attribute_names(value: &Value) -> Vec<String> {
+    let (class, own) = match value {
+        Value::Instance(instance) => {
+            (instance.class.clone(), instance.attributes.borrow().iter().map(|(name, _)| name.clone()).collect())
+        }
+        Value::Class(class) => (class.clone(), Vec::new()),
+        _ => return Vec::new(),
+    };
+    let mut names: Vec<String> = own;
+    for class in class.chain() {
+        names.extend(class.attributes.borrow().iter().map(|(name, _)| name.clone()));
+        names.extend(class.fields.iter().map(|field| field.name.clone()));
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// Moves what a uniquely held class or instance holds to `values`, so that a long chain (a linked
 /// list of a million nodes) is dropped one link at a time rather than by recursion.
 pub(crate) fn take_children(value: &mut Value, values: &mut Vec<Value>) {
