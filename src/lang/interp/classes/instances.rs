@@ -47,6 +47,22 @@ impl Interpreter {
         Ok(value)
     }
 
+    /// `instance(arguments)`: its class's `__call__`.
+    pub(crate) fn call_instance(
+        &self,
+        value: &Value,
+        instance: &Instance,
+        arguments: Arguments,
+        span: Span,
+    ) -> Result<Value> {
+        match instance.class.lookup("__call__") {
+            Some((function, owner)) => self.call_method_of(&function, &owner, value.clone(), arguments, span),
+            None => Err(self
+                .error(ErrorKind::Type, format!("'{}' object is not callable", instance.class.name), span)
+                .with_help(format!("define `def __call__(self, …)` in {} to call its instances", instance.class.name))),
+        }
+    }
+
     /// Binds `arguments` to the fields of `generator` (positionally, then by name, then defaults).
     pub(crate) fn initialise_fields(
         &self,

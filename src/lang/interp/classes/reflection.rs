@@ -55,7 +55,7 @@ impl Interpreter {
             "staticmethod" | "classmethod" | "property" => {
                 let bound = self.bind(name, &["function"], arguments, false, span)?;
                 let function = bound.required(0)?.clone();
-                if !matches!(function, Value::Function(_)) {
+                if !matches!(function, Value::Function(_) | Value::Kernel(_)) {
                     return Err(self.error(
                         ErrorKind::Type,
                         format!("@{name} decorates a function defined with `def`"),
