@@ -406,3 +406,46 @@ print(out.sum().item(), Golden(3.0)(x).sum().item())
     let result = run_err(&mut session, "Tiles(1, 2)(3)");
     assert_eq!(result.error().unwrap().message, "'Tiles' object is not callable");
 }
+
+/// `del` as kernel bodies and host code use it: names, list items, dict keys, attributes.
+#[test]
+fn del_unbinds_names_items_and_attributes() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+import pypto
+
+@pypto.frontend.jit
+def double(x, out):
+    pypto.set_vec_tile_shapes(16, 16)
+    for i in pypto.loop(2):
+        tile = pypto.view(x, [16, 16], [i * 16, 0])
+        twice = tile + tile
+        pypto.assemble(twice, [i * 16, 0], out)
+        del tile, twice
+
+class Box:
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+x = pypto.ones([32, 16])
+out = pypto.zeros([32, 16])
+double(x, out)
+items = [10, 20, 30]
+table = {"k": 1, "j": 2}
+box = Box()
+del items[1], table["k"], box.a
+print(out.sum().item(), items, table, hasattr(box, "a"), box.b)
+"#,
+    );
+    // 2 · 512 elements = 1024.
+    assert_eq!(printed, "1024.0 [10, 30] {'j': 2} False 2\n");
+    let code = "del items";
+    run_ok(&mut session, code);
+    let result = run_err(&mut session, "print(items)");
+    assert_eq!(result.error().unwrap().message, "name 'items' is not defined");
+    let result = run_err(&mut session, "del box.a");
+    assert_eq!(result.error().unwrap().message, "no attribute 'a' to delete");
+}

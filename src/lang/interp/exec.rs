@@ -60,6 +60,7 @@ impl Interpreter {
                 scope.set(&definition.name.name, function);
                 Ok(Flow::Normal)
             }
+            StmtKind::Delete { targets } => self.delete(targets, scope).map(|_| Flow::Normal),
             StmtKind::ClassDef(definition) => self.define_class(definition, scope).map(|_| Flow::Normal),
             StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
             StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),

@@ -20,6 +20,7 @@ mod call;
 mod classes;
 mod cost;
 mod decorators;
+mod delete;
 mod error;
 mod eval;
 mod exec;

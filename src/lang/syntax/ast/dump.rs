@@ -63,6 +63,10 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
                 .collect();
             line(depth, &format!("from {} import {}", module.join("."), names.join(", ")), out)
         }
+        StmtKind::Delete { targets } => {
+            let targets: Vec<String> = targets.iter().map(expression).collect();
+            line(depth, &format!("del {}", targets.join(", ")), out)
+        }
         StmtKind::ClassDef(class) => {
             for decorator in &class.decorators {
                 line(depth, &format!("@{}", expression(decorator)), out);

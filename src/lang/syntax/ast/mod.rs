@@ -71,6 +71,8 @@ pub enum StmtKind {
     Continue,
     /// `pass`.
     Pass,
+    /// `del a, b[0], c.d`.
+    Delete { targets: Vec<Expr> },
     /// `assert test, message`.
     Assert { test: Expr, message: Option<Expr> },
     /// `with a as b, c:`.

@@ -170,13 +170,24 @@ impl Parser<'_> {
             TokenKind::Return => self.return_statement(),
             TokenKind::Import => self.import(),
             TokenKind::From => self.import_from(),
+            TokenKind::Del => {
+                self.bump();
+                let targets = match self.target_list() {
+                    Expr { kind: ExprKind::Tuple(items), .. } => items,
+                    single => vec![single],
+                };
+                for target in &targets {
+                    self.check_target(target, false);
+                }
+                StmtKind::Delete { targets }
+            }
             TokenKind::Assert => {
                 self.bump();
                 let test = self.expression();
                 let message = self.eat(TokenKind::Comma).then(|| self.expression());
                 StmtKind::Assert { test, message }
             }
-            TokenKind::Raise | TokenKind::Del | TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => {
+            TokenKind::Raise | TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => {
                 self.rejected_simple_statement()
             }
             _ => self.expression_statement(),
@@ -212,12 +223,11 @@ impl Parser<'_> {
         StmtKind::Return(value)
     }
 
-    /// `raise`, `del`, `global`, `nonlocal`, `yield`: reported and skipped.
+    /// `raise`, `global`, `nonlocal`, `yield`: reported and skipped.
     fn rejected_simple_statement(&mut self) -> StmtKind {
         let token = self.current();
         let (message, help) = match token.kind {
             TokenKind::Raise => ("`raise` is not supported in tile scripts", "use `assert condition, message`"),
-            TokenKind::Del => ("`del` is not supported in tile scripts", "rebind the name instead, e.g. `x = None`"),
             TokenKind::Global | TokenKind::Nonlocal => (
                 "`global` and `nonlocal` are not supported in tile scripts",
                 "pass values in as arguments and return results",
@@ -354,8 +364,8 @@ mod tests {
 
     #[test]
     fn statements_outside_the_subset_name_an_alternative() {
-        let output = parse("from pypto import *\ndel x\nglobal g\nyield 1\nraise E\n");
-        assert_eq!(output.diagnostics.len(), 5);
+        let output = parse("from pypto import *\nglobal g\nyield 1\nraise E\n");
+        assert_eq!(output.diagnostics.len(), 4);
         assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
         assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
     }
