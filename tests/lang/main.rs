@@ -13,4 +13,5 @@ mod reliability_work;
 mod robustness;
 mod schedule;
 mod semantics_table;
+mod statements;
 mod sweep;

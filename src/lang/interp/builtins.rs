@@ -43,7 +43,7 @@ pub(crate) fn builtin_names() -> &'static [&'static str] {
 
 /// Whether `name` is a builtin function.
 pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTINS.contains(&name) || super::classes::CLASS_BUILTINS.contains(&name)
+    BUILTINS.contains(&name) || super::classes::CLASS_BUILTINS.contains(&name) || super::raising::is_exception(name)
 }
 
 const MATH_FUNCTIONS: [&str; 17] = [
@@ -59,6 +59,9 @@ impl Interpreter {
         }
         if name.starts_with("pypto.") {
             return super::pypto::call(self, name, arguments, span);
+        }
+        if super::raising::is_exception(name) {
+            return self.make_exception(name, arguments, span);
         }
         if super::classes::is_class_builtin(name) {
             return self.call_class_builtin(name, arguments, span);

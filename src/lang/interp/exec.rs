@@ -60,6 +60,9 @@ impl Interpreter {
                 scope.set(&definition.name.name, function);
                 Ok(Flow::Normal)
             }
+            StmtKind::Raise { exception, cause } => {
+                self.raise(exception.as_ref(), cause.as_ref(), scope, statement.span).map(|_| Flow::Normal)
+            }
             StmtKind::Delete { targets } => self.delete(targets, scope).map(|_| Flow::Normal),
             StmtKind::ClassDef(definition) => self.define_class(definition, scope).map(|_| Flow::Normal),
             StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),

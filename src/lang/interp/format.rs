@@ -128,6 +128,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
                     summary.preset, summary.cycles, summary.time_us, summary.bound
                 )
             }
+            Object::Exception { name, message } => format!("{name}({})", quote(message)),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

@@ -31,6 +31,7 @@ mod lines;
 mod operators;
 pub mod progress;
 pub mod pypto;
+mod raising;
 mod scope;
 mod sequences;
 mod subscript;

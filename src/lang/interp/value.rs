@@ -148,6 +148,8 @@ pub enum Object {
     Field { default: Option<Value>, factory: Option<Value> },
     /// The decorator returned by `dataclass(frozen=…)`.
     DataclassDecorator { frozen: bool },
+    /// An exception value (`ValueError("message")`), for `raise`.
+    Exception { name: String, message: String },
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -273,6 +275,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Field { .. } => "Field",
         Object::DataclassDecorator { .. } => "decorator",
         Object::Super { .. } => "super",
+        Object::Exception { .. } => "Exception",
     }
 }
 

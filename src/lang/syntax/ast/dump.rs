@@ -63,6 +63,11 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
                 .collect();
             line(depth, &format!("from {} import {}", module.join("."), names.join(", ")), out)
         }
+        StmtKind::Raise { exception, cause } => {
+            let exception = exception.as_ref().map(|value| format!(" {}", expression(value))).unwrap_or_default();
+            let cause = cause.as_ref().map(|value| format!(" from {}", expression(value))).unwrap_or_default();
+            line(depth, &format!("raise{exception}{cause}"), out)
+        }
         StmtKind::Delete { targets } => {
             let targets: Vec<String> = targets.iter().map(expression).collect();
             line(depth, &format!("del {}", targets.join(", ")), out)

@@ -71,6 +71,8 @@ pub enum StmtKind {
     Continue,
     /// `pass`.
     Pass,
+    /// `raise exception [from cause]` (a bare `raise` has neither).
+    Raise { exception: Option<Expr>, cause: Option<Expr> },
     /// `del a, b[0], c.d`.
     Delete { targets: Vec<Expr> },
     /// `assert test, message`.

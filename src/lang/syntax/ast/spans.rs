@@ -42,6 +42,9 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
                 alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
             }
         }
+        StmtKind::Raise { exception, cause } => {
+            exception.iter().chain(cause.iter()).for_each(|value| expression(value, visit))
+        }
         StmtKind::Delete { targets } => targets.iter().for_each(|target| expression(target, visit)),
         StmtKind::ClassDef(class) => {
             class.decorators.iter().chain(class.bases.iter()).for_each(|value| expression(value, visit));

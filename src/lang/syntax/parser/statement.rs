@@ -170,6 +170,13 @@ impl Parser<'_> {
             TokenKind::Return => self.return_statement(),
             TokenKind::Import => self.import(),
             TokenKind::From => self.import_from(),
+            TokenKind::Raise => {
+                self.bump();
+                let at_end = matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile);
+                let exception = (!at_end).then(|| self.expression());
+                let cause = (exception.is_some() && self.eat(TokenKind::From)).then(|| self.expression());
+                StmtKind::Raise { exception, cause }
+            }
             TokenKind::Del => {
                 self.bump();
                 let targets = match self.target_list() {
@@ -187,9 +194,7 @@ impl Parser<'_> {
                 let message = self.eat(TokenKind::Comma).then(|| self.expression());
                 StmtKind::Assert { test, message }
             }
-            TokenKind::Raise | TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => {
-                self.rejected_simple_statement()
-            }
+            TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => self.rejected_simple_statement(),
             _ => self.expression_statement(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
@@ -223,11 +228,10 @@ impl Parser<'_> {
         StmtKind::Return(value)
     }
 
-    /// `raise`, `global`, `nonlocal`, `yield`: reported and skipped.
+    /// `global`, `nonlocal`, `yield`: reported and skipped.
     fn rejected_simple_statement(&mut self) -> StmtKind {
         let token = self.current();
         let (message, help) = match token.kind {
-            TokenKind::Raise => ("`raise` is not supported in tile scripts", "use `assert condition, message`"),
             TokenKind::Global | TokenKind::Nonlocal => (
                 "`global` and `nonlocal` are not supported in tile scripts",
                 "pass values in as arguments and return results",
@@ -364,8 +368,8 @@ mod tests {
 
     #[test]
     fn statements_outside_the_subset_name_an_alternative() {
-        let output = parse("from pypto import *\nglobal g\nyield 1\nraise E\n");
-        assert_eq!(output.diagnostics.len(), 4);
+        let output = parse("from pypto import *\nglobal g\nyield 1\n");
+        assert_eq!(output.diagnostics.len(), 3);
         assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
         assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
     }
