@@ -94,3 +94,55 @@ def check_batch(basic_batch, activation="gelu"):
     let result = run_err(&mut session, "raise");
     assert!(result.error().unwrap().message.contains("bare `raise`"), "{:?}", result.error());
 }
+
+/// `try`/`except` as the host code of pypto's examples writes it: a failed conversion handled,
+/// `else` and `finally`, the exception bound by `as`; limits of the session are not caught.
+#[test]
+fn try_except_handles_script_errors_but_not_limits() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+def device_id(text):
+    try:
+        value = int(text)
+    except ValueError as error:
+        print("not a number:", error)
+        return None
+    else:
+        value = value + 1
+    finally:
+        print("checked", text)
+    return value
+
+def lookup(table, key):
+    try:
+        return table[key]
+    except (KeyError, IndexError):
+        return -1
+
+def divide(a, b):
+    try:
+        raise RuntimeError("custom")
+    except TypeError:
+        return "wrong"
+    except Exception as e:
+        return str(e) + " " + repr(e)
+
+print(device_id("3"), device_id("x"), lookup({"a": 1}, "b"), lookup([5], 0), divide(1, 0))
+"#,
+    );
+    // int("3") + 1 = 4; int("x") fails with ValueError; the dict has no "b"; [5][0] = 5.
+    assert_eq!(
+        printed,
+        "checked 3\nnot a number: invalid literal for int(): 'x'\nchecked x\n4 None -1 5 custom RuntimeError('custom')\n"
+    );
+    // A handler for another type lets the error through; the step budget is never caught.
+    let result = run_err(&mut session, "try:\n    1 / 0\nexcept KeyError:\n    pass");
+    assert_eq!(result.error().unwrap().code, "runtime/zero-division");
+    let limited = tilelab::session::Limits { step_budget: 10_000, ..Default::default() };
+    let mut session = Session::with_limits(limited);
+    let result = run_err(&mut session, "try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')");
+    assert_eq!(result.error().unwrap().code, "runtime/step-budget");
+    assert_eq!(result.stdout, "");
+}

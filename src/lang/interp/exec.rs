@@ -60,6 +60,7 @@ impl Interpreter {
                 scope.set(&definition.name.name, function);
                 Ok(Flow::Normal)
             }
+            StmtKind::Try(statement) => self.exec_try(statement, scope),
             StmtKind::Raise { exception, cause } => {
                 self.raise(exception.as_ref(), cause.as_ref(), scope, statement.span).map(|_| Flow::Normal)
             }

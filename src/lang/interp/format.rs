@@ -33,6 +33,10 @@ pub fn format_float(value: f64) -> String {
 pub fn to_str(value: &Value) -> String {
     match value {
         Value::Str(text) => text.to_string(),
+        Value::Object(object) if matches!(object.as_ref(), Object::Exception { .. }) => match object.as_ref() {
+            Object::Exception { message, .. } => message.clone(),
+            _ => String::new(),
+        },
         other => repr(other),
     }
 }

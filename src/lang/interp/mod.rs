@@ -25,6 +25,7 @@ mod error;
 mod eval;
 mod exec;
 pub mod format;
+mod handling;
 mod imports;
 mod interpreter;
 mod lines;

@@ -13,7 +13,8 @@ use crate::lang::syntax::Span;
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
-const EXCEPTIONS: [(&str, ErrorKind); 11] = [
+const EXCEPTIONS: [(&str, ErrorKind); 12] = [
+    ("NameError", ErrorKind::Name),
     ("Exception", ErrorKind::Value),
     ("RuntimeError", ErrorKind::Value),
     ("ValueError", ErrorKind::Value),

@@ -63,6 +63,24 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
                 .collect();
             line(depth, &format!("from {} import {}", module.join("."), names.join(", ")), out)
         }
+        StmtKind::Try(statement) => {
+            line(depth, "try", out);
+            statements(&statement.body, depth + 1, out);
+            for handler in &statement.handlers {
+                let types = handler.types.as_ref().map(|types| format!(" {}", expression(types))).unwrap_or_default();
+                let name = handler.name.as_ref().map(|name| format!(" as {}", name.name)).unwrap_or_default();
+                line(depth, &format!("except{types}{name}"), out);
+                statements(&handler.body, depth + 1, out);
+            }
+            if !statement.orelse.is_empty() {
+                line(depth, "else", out);
+                statements(&statement.orelse, depth + 1, out);
+            }
+            if !statement.finalbody.is_empty() {
+                line(depth, "finally", out);
+                statements(&statement.finalbody, depth + 1, out);
+            }
+        }
         StmtKind::Raise { exception, cause } => {
             let exception = exception.as_ref().map(|value| format!(" {}", expression(value))).unwrap_or_default();
             let cause = cause.as_ref().map(|value| format!(" from {}", expression(value))).unwrap_or_default();

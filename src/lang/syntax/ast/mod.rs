@@ -71,6 +71,8 @@ pub enum StmtKind {
     Continue,
     /// `pass`.
     Pass,
+    /// `try:` with its `except` handlers, `else:` and `finally:` blocks.
+    Try(Box<TryStatement>),
     /// `raise exception [from cause]` (a bare `raise` has neither).
     Raise { exception: Option<Expr>, cause: Option<Expr> },
     /// `del a, b[0], c.d`.
@@ -120,6 +122,32 @@ pub struct ClassDef {
     pub bases: Vec<Expr>,
     /// The body: attributes, annotated fields and methods.
     pub body: Vec<Stmt>,
+}
+
+/// A `try` statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryStatement {
+    /// The guarded block.
+    pub body: Vec<Stmt>,
+    /// The `except` clauses, in order.
+    pub handlers: Vec<ExceptHandler>,
+    /// The `else:` block (runs when the body raised nothing).
+    pub orelse: Vec<Stmt>,
+    /// The `finally:` block (runs in every case).
+    pub finalbody: Vec<Stmt>,
+}
+
+/// One `except [types [as name]]:` clause.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExceptHandler {
+    /// The exception type or tuple of types (none: every exception).
+    pub types: Option<Expr>,
+    /// The `as` name.
+    pub name: Option<Identifier>,
+    /// The handler's block.
+    pub body: Vec<Stmt>,
+    /// The `except …:` header.
+    pub span: Span,
 }
 
 /// The parameter list of a `def`: `(a, b=1, *args, c, d=2, **kwargs)`.

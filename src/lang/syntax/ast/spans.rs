@@ -42,6 +42,16 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
                 alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
             }
         }
+        StmtKind::Try(statement) => {
+            statement.body.iter().for_each(|inner| statement_spans(inner, visit));
+            for handler in &statement.handlers {
+                visit(handler.span);
+                handler.types.iter().for_each(|types| expression(types, visit));
+                handler.name.iter().for_each(|name| visit(name.span));
+                handler.body.iter().for_each(|inner| statement_spans(inner, visit));
+            }
+            statement.orelse.iter().chain(statement.finalbody.iter()).for_each(|inner| statement_spans(inner, visit));
+        }
         StmtKind::Raise { exception, cause } => {
             exception.iter().chain(cause.iter()).for_each(|value| expression(value, visit))
         }

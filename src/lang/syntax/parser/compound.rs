@@ -16,6 +16,7 @@ impl Parser<'_> {
             TokenKind::While => self.while_statement(),
             TokenKind::With => self.with_statement(),
             TokenKind::Class => self.class_definition(Vec::new()),
+            TokenKind::Try => self.try_statement(),
             _ => self.function_definition(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }

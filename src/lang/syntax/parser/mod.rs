@@ -12,6 +12,7 @@ mod import;
 mod statement;
 mod string;
 mod target;
+mod try_statement;
 
 use super::ast::Module;
 use super::diagnostic::{Diagnostic, SyntaxErrorKind};

@@ -35,15 +35,13 @@ impl Parser<'_> {
             | TokenKind::Def
             | TokenKind::With
             | TokenKind::At
-            | TokenKind::Class => {
+            | TokenKind::Class
+            | TokenKind::Try => {
                 body.push(self.compound_statement());
             }
-            TokenKind::Try
-            | TokenKind::Async
-            | TokenKind::Elif
-            | TokenKind::Else
-            | TokenKind::Except
-            | TokenKind::Finally => body.push(self.rejected_compound_statement()),
+            TokenKind::Async | TokenKind::Elif | TokenKind::Else | TokenKind::Except | TokenKind::Finally => {
+                body.push(self.rejected_compound_statement())
+            }
             _ => self.simple_statements_into(body),
         }
     }
@@ -245,15 +243,15 @@ impl Parser<'_> {
         StmtKind::Error
     }
 
-    /// `try`, `async`, and a stray `elif`/`else`/`except`/`finally`: reported, and the
+    /// `async`, and a stray `elif`/`else`/`except`/`finally`: reported, and the
     /// body is parsed (so its own errors show) and dropped.
     fn rejected_compound_statement(&mut self) -> Stmt {
         let token = self.current();
         let (kind, message, help) = match token.kind {
-            TokenKind::Try | TokenKind::Except | TokenKind::Finally => (
-                SyntaxErrorKind::Unsupported,
-                "`try`/`except` is not supported in tile scripts",
-                "check conditions with `if` or `assert` instead",
+            TokenKind::Except | TokenKind::Finally => (
+                SyntaxErrorKind::UnexpectedToken,
+                "'except' or 'finally' without a matching 'try'",
+                "check the indentation of this line and the `try` above",
             ),
             TokenKind::Async => {
                 (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`")
