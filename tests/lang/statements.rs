@@ -146,3 +146,31 @@ print(device_id("3"), device_id("x"), lookup({"a": 1}, "b"), lookup([5], 0), div
     assert_eq!(result.error().unwrap().code, "runtime/step-budget");
     assert_eq!(result.stdout, "");
 }
+
+/// Comprehensions as pypto examples write them: shapes from a loop, a filtered list, nested
+/// `for`, a generator expression summed; the loop names stay inside.
+#[test]
+fn comprehensions_build_lists() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+import pypto
+x = pypto.ones([4, 6])
+dims = [x.shape[i] for i in range(2)]
+even = [n * n for n in range(7) if n % 2 == 0]
+pairs = [(a, b) for a in range(2) for b in "xy"]
+total = sum(n for n in range(5))
+tiles = tuple(d // 2 for d in dims)
+print(dims, even, pairs, total, tiles, any(d > 5 for d in dims))
+"#,
+    );
+    // 0² 2² 4² 6² = 0 4 16 36; 0+1+2+3+4 = 10; (4//2, 6//2) = (2, 3).
+    assert_eq!(printed, "[4, 6] [0, 4, 16, 36] [(0, 'x'), (0, 'y'), (1, 'x'), (1, 'y')] 10 (2, 3) True\n");
+    let result = run_err(&mut session, "print(n)");
+    assert_eq!(result.error().unwrap().message, "name 'n' is not defined");
+    let limited = tilelab::session::Limits { list_items: 100, ..Default::default() };
+    let mut session = Session::with_limits(limited);
+    let result = run_err(&mut session, "big = [i for i in range(50) for j in range(50)]");
+    assert_eq!(result.error().unwrap().code, "runtime/size-limit");
+}

@@ -51,6 +51,7 @@ impl Interpreter {
             ExprKind::Logical { op, left, right } => self.eval_logical(*op, left, right, scope),
             ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
             ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
+            ExprKind::ListComp { element, generators } => self.eval_comprehension(element, generators, scope, span),
             ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
         }
     }

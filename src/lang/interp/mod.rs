@@ -18,6 +18,7 @@ pub mod api_table;
 mod builtins;
 mod call;
 mod classes;
+mod comprehension;
 mod cost;
 mod decorators;
 mod delete;

@@ -254,6 +254,21 @@ pub fn expression(value: &Expr) -> String {
         ExprKind::IfElse { test, body, orelse } => {
             format!("(ifelse {} {} {})", expression(test), expression(body), expression(orelse))
         }
+        ExprKind::ListComp { element, generators } => {
+            let mut text = format!("(listcomp {}", expression(element));
+            for generator in generators {
+                text.push_str(&format!(
+                    " for {} in {}",
+                    expression(&generator.target),
+                    expression(&generator.iterable)
+                ));
+                for condition in &generator.conditions {
+                    text.push_str(&format!(" if {}", expression(condition)));
+                }
+            }
+            text.push(')');
+            text
+        }
         ExprKind::Error => "<error>".into(),
     }
 }

@@ -235,10 +235,24 @@ pub enum ExprKind {
     Logical { op: LogicalOp, left: Box<Expr>, right: Box<Expr> },
     /// `a < b <= c`: a chain, each comparison against the previous operand.
     Compare { left: Box<Expr>, comparisons: Vec<(CompareOp, Expr)> },
+    /// `[element for target in iterable if condition …]` (also a generator expression, which tile
+    /// scripts evaluate to a list).
+    ListComp { element: Box<Expr>, generators: Vec<Comprehension> },
     /// `body if test else orelse`.
     IfElse { test: Box<Expr>, body: Box<Expr>, orelse: Box<Expr> },
     /// An expression that could not be parsed or is outside the subset.
     Error,
+}
+
+/// One `for target in iterable if condition …` of a comprehension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comprehension {
+    /// The loop target.
+    pub target: Expr,
+    /// What it loops over.
+    pub iterable: Expr,
+    /// The `if` filters.
+    pub conditions: Vec<Expr>,
 }
 
 /// A piece of an f-string.

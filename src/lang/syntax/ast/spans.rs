@@ -172,6 +172,14 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
             expression_spans(body, visit);
             expression_spans(orelse, visit);
         }
+        ExprKind::ListComp { element, generators } => {
+            expression_spans(element, visit);
+            for generator in generators {
+                expression_spans(&generator.target, visit);
+                expression_spans(&generator.iterable, visit);
+                generator.conditions.iter().for_each(|condition| expression_spans(condition, visit));
+            }
+        }
     }
 }
 

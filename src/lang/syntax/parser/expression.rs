@@ -175,7 +175,7 @@ impl Parser<'_> {
         Expr::error(Span::new(keyword.span.start, self.previous().span.end))
     }
 
-    fn or_expression(&mut self) -> Expr {
+    pub(super) fn or_expression(&mut self) -> Expr {
         let mut left = self.and_expression();
         let mut levels = 0;
         while self.at(TokenKind::Or) && self.enter_chain(&mut levels) {

@@ -6,6 +6,7 @@
 mod atom;
 mod class;
 mod compound;
+mod comprehension;
 mod expression;
 mod fstring;
 mod import;

@@ -36,6 +36,7 @@ impl Parser<'_> {
             ExprKind::Dict(_) => "a dict display",
             ExprKind::Compare { .. } => "a comparison",
             ExprKind::IfElse { .. } => "a conditional expression",
+            ExprKind::ListComp { .. } => "a comprehension",
             ExprKind::Slice { .. } => "a slice",
             ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
         };
