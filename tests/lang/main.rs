@@ -1,6 +1,7 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
 mod checks_strict;
+mod class_kernels;
 mod classes;
 mod diagnostics;
 mod imports;

@@ -164,22 +164,6 @@ impl Parser<'_> {
         (items, saw_comma)
     }
 
-    /// A `for` after other items: a dict comprehension (outside the subset) or a comprehension
-    /// that is not alone in its brackets.
-    fn misplaced_comprehension(&mut self, what: &str) {
-        let span = self.current().span;
-        let (message, help) = match what {
-            "dictionary entry" => {
-                ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop")
-            }
-            _ => (
-                "a comprehension must be alone in its brackets",
-                "write [x for x in items] or f(x for x in items), without other items beside it",
-            ),
-        };
-        self.report(SyntaxErrorKind::Unsupported.error(message, span).with_help(help));
-    }
-
     fn parenthesized(&mut self) -> Expr {
         if self.comprehension_ahead() {
             return self.comprehension(TokenKind::RightParen);

@@ -69,6 +69,22 @@ impl Parser<'_> {
         let span = open.span.cover(self.previous().span);
         Expr::new(ExprKind::ListComp { element: Box::new(element), generators }, span)
     }
+
+    /// A `for` after other items: a dict comprehension (outside the subset) or a comprehension
+    /// that is not alone in its brackets.
+    pub(super) fn misplaced_comprehension(&mut self, what: &str) {
+        let span = self.current().span;
+        let (message, help) = match what {
+            "dictionary entry" => {
+                ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop")
+            }
+            _ => (
+                "a comprehension must be alone in its brackets",
+                "write [x for x in items] or f(x for x in items), without other items beside it",
+            ),
+        };
+        self.report(SyntaxErrorKind::Unsupported.error(message, span).with_help(help));
+    }
 }
 
 #[cfg(test)]

@@ -168,24 +168,8 @@ impl Parser<'_> {
             TokenKind::Return => self.return_statement(),
             TokenKind::Import => self.import(),
             TokenKind::From => self.import_from(),
-            TokenKind::Raise => {
-                self.bump();
-                let at_end = matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile);
-                let exception = (!at_end).then(|| self.expression());
-                let cause = (exception.is_some() && self.eat(TokenKind::From)).then(|| self.expression());
-                StmtKind::Raise { exception, cause }
-            }
-            TokenKind::Del => {
-                self.bump();
-                let targets = match self.target_list() {
-                    Expr { kind: ExprKind::Tuple(items), .. } => items,
-                    single => vec![single],
-                };
-                for target in &targets {
-                    self.check_target(target, false);
-                }
-                StmtKind::Delete { targets }
-            }
+            TokenKind::Raise => self.raise_statement(),
+            TokenKind::Del => self.delete_statement(),
             TokenKind::Assert => {
                 self.bump();
                 let test = self.expression();
