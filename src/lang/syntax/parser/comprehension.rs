@@ -97,7 +97,7 @@ mod tests {
         let output = parse("a = [x * 2 for x in v if x > 0 if x < 9]\nb = sum(y for y, z in p)\nc = (i for i in range(3))\nd = [(x, y) for x in a for y in b]\n");
         assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
         let text = dump(&output.module);
-        assert!(text.contains("(listcomp (* x 2) for x in v if (> x 0) if (< x 9))"), "{text}");
+        assert!(text.contains("(listcomp (* x 2) for x in v if (compare x > 0) if (compare x < 9))"), "{text}");
         assert!(text.contains("(call sum (listcomp y for (tuple y z) in p))"), "{text}");
         assert!(text.contains("for x in a for y in b"), "{text}");
     }
