@@ -208,7 +208,9 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
         }
         executed.push(index);
         running_line.store(cell.first_line, Ordering::Relaxed);
-        let result = session.run_cell(&cell.source);
+        // In a .py notebook the lines that messages name are file lines; an .ipynb cell's own.
+        let result =
+            if ipynb { session.run_cell(&cell.source) } else { session.run_cell_at(&cell.source, cell.first_line) };
         if let Some(directory) = &options.trace_out {
             if let Err(message) = write_traces(directory, index, session.take_traces()) {
                 eprintln!("tilelab: {message}");

@@ -132,6 +132,13 @@ impl Session {
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
     }
 
+    /// Runs `code` as the next cell, a cell of a file whose first line is line `first_line` of the
+    /// file: the lines named inside messages are then file lines (the CLI runs `.py` notebooks so).
+    pub fn run_cell_at(&mut self, code: &str, first_line: usize) -> CellResult {
+        self.interpreter.set_cell_first_line(self.sources.len() + 1, first_line);
+        self.run_cell(code)
+    }
+
     /// Parses and runs `code` as the next cell (reporting at most `MAX_DIAGNOSTICS` syntax
     /// errors, then one that counts the rest, and at most `MAX_DIAGNOSTICS` warnings).
     pub fn run_cell(&mut self, code: &str) -> CellResult {

@@ -129,6 +129,7 @@ fn the_inputs_that_must_fail_do_fail() {
     let must_fail = [
         "stacked_gradient_over_kernel.py",
         "deep_recursion.py",
+        "class_method_recursion.py",
         "huge_tensor.py",
         "string_bomb.py",
         "list_bomb.py",

@@ -1,8 +1,11 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
 mod checks_strict;
+mod class_kernels;
+mod classes;
 mod diagnostics;
 mod dtypes;
+mod imports;
 mod kernel_npu;
 mod kernels;
 mod pypto;
@@ -14,5 +17,6 @@ mod reliability_work;
 mod robustness;
 mod schedule;
 mod semantics_table;
+mod statements;
 mod sweep;
 mod torch_module;

@@ -43,7 +43,7 @@ pub(crate) fn builtin_names() -> &'static [&'static str] {
 
 /// Whether `name` is a builtin function.
 pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTINS.contains(&name)
+    BUILTINS.contains(&name) || super::classes::CLASS_BUILTINS.contains(&name) || super::raising::is_exception(name)
 }
 
 const MATH_FUNCTIONS: [&str; 17] = [
@@ -63,6 +63,12 @@ impl Interpreter {
         if name.starts_with("pypto.") {
             return super::pypto::call(self, name, arguments, span);
         }
+        if super::raising::is_exception(name) {
+            return self.make_exception(name, arguments, span);
+        }
+        if super::classes::is_class_builtin(name) {
+            return self.call_class_builtin(name, arguments, span);
+        }
         match name {
             "help" => self.call_help(arguments, span),
             "dir" => self.call_dir(arguments, span),
@@ -76,7 +82,8 @@ impl Interpreter {
                 )?;
                 let sep = bound.optional(0).map_or(" ".to_string(), to_str);
                 let end = bound.optional(1).map_or("\n".to_string(), to_str);
-                let parts: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
+                let parts: Vec<String> =
+                    arguments.positional.iter().map(|(value, _)| self.text_of(value, span)).collect::<Result<_>>()?;
                 self.write_output(&format!("{}{end}", parts.join(&sep)), span)?;
                 Ok(Value::None)
             }
@@ -133,8 +140,11 @@ impl Interpreter {
                 Some(value) => self.iterate(&value, span)?,
                 None => Vec::new(),
             })),
-            "str" => Ok(Value::string(value.map_or(String::new(), |value| to_str(&value)))),
-            "repr" => Ok(Value::string(repr(&value.ok_or_else(missing)?))),
+            "str" => Ok(Value::string(match value {
+                Some(value) => self.text_of(&value, span)?,
+                None => String::new(),
+            })),
+            "repr" => Ok(Value::string(self.repr_of(&value.ok_or_else(missing)?, span)?)),
             "bool" => Ok(Value::Bool(match value {
                 Some(value) => self.truthy(&value, span)?,
                 None => false,
@@ -156,6 +166,9 @@ impl Interpreter {
                 Value::List(items) => items.borrow().len() as i64,
                 Value::Tuple(items) => items.len() as i64,
                 Value::Dict(entries) => entries.borrow().len() as i64,
+                Value::Instance(instance) if instance.is_named_tuple() => {
+                    instance.field_values().map_or(0, |fields| fields.len()) as i64
+                }
                 Value::Range(start, stop, step) => {
                     i64::try_from(range_length(*start, *stop, *step)).map_err(|_| self.range_too_long(span))?
                 }
@@ -367,23 +380,6 @@ impl Interpreter {
             "nan" => Ok(Value::Float(f64::NAN)),
             _ if MATH_FUNCTIONS.contains(&name) => Ok(Value::Builtin(Rc::from(format!("math.{name}").as_str()))),
             _ => Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{name}'"), span)),
-        }
-    }
-
-    /// The items of an iterable value (materialised; bounded by the list limit).
-    pub(crate) fn iterate(&self, value: &Value, span: Span) -> Result<Vec<Value>> {
-        match value {
-            Value::List(items) => Ok(items.borrow().clone()),
-            Value::Tuple(items) => Ok(items.as_ref().clone()),
-            Value::Dict(entries) => Ok(entries.borrow().iter().map(|(key, _)| key.clone()).collect()),
-            Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
-            Value::Range(start, stop, step) => {
-                let count = range_length(*start, *stop, *step);
-                self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
-                Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
-            }
-            Value::Tensor(object) => self.tensor_rows(&object.get(), span),
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
         }
     }
 }

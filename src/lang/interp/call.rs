@@ -22,6 +22,11 @@ impl Interpreter {
             Value::Builtin(name) => self.call_builtin(name, arguments, span),
             Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
             Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
+            Value::Class(class) => self.instantiate(class, arguments, span),
+            Value::Instance(instance) => self.call_instance(callee, instance, arguments, span),
+            Value::Object(object) if matches!(object.as_ref(), Object::DataclassDecorator { .. }) => {
+                self.apply_dataclass_decorator(object, arguments, span)
+            }
             Value::Object(object)
                 if matches!(
                     object.as_ref(),

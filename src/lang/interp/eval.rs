@@ -17,6 +17,13 @@ pub(crate) struct Arguments {
     pub keywords: Vec<(String, Value, Span)>,
 }
 
+impl Arguments {
+    /// No arguments.
+    pub(crate) fn empty() -> Self {
+        Arguments { positional: Vec::new(), keywords: Vec::new() }
+    }
+}
+
 impl Interpreter {
     /// Evaluates an expression. Each compound kind is its own (never inlined) function so that the
     /// frame of this recursive dispatcher stays small: deep script recursion then fits the stack.
@@ -44,6 +51,7 @@ impl Interpreter {
             ExprKind::Logical { op, left, right } => self.eval_logical(*op, left, right, scope),
             ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
             ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
+            ExprKind::ListComp { element, generators } => self.eval_comprehension(element, generators, scope, span),
             ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
         }
     }
@@ -200,12 +208,20 @@ impl Interpreter {
         if super::builtins::is_builtin(name) {
             return Ok(Value::Builtin(Rc::from(name)));
         }
+        // A notebook is the main program: `if __name__ == "__main__":` runs.
+        if name == "__name__" {
+            return Ok(Value::string("__main__"));
+        }
         let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
         Err(match name {
             "pypto" | "pt" | "math" | "torch" => {
                 error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
             }
             "np" | "numpy" => error.with_help("numpy is not available; use the pypto module (or torch)"),
+            "dataclass" | "field" => error.with_help(format!("add `from dataclasses import {name}` first")),
+            "NamedTuple" | "List" | "Tuple" | "Optional" | "Dict" | "Any" | "Union" | "Callable" => {
+                error.with_help(format!("add `from typing import {name}` first"))
+            }
             _ => match self.closest_name(name, scope) {
                 Some(help) => error.with_help(help),
                 None => error,
@@ -239,10 +255,10 @@ impl Interpreter {
                 FStringPart::Field { expression, conversion, format_spec } => {
                     let value = self.eval(expression, scope)?;
                     let piece = match (conversion, format_spec) {
-                        (Some('r'), _) => super::format::repr(&value),
+                        (Some('r'), _) => self.repr_of(&value, expression.span)?,
                         (_, Some(spec)) => super::format::format_with_spec(&value, spec)
                             .map_err(|message| self.error(ErrorKind::Value, message, expression.span))?,
-                        _ => super::format::to_str(&value),
+                        _ => self.text_of(&value, expression.span)?,
                     };
                     text.push_str(&piece);
                     self.check_string(text.len(), span)?;
@@ -321,8 +337,8 @@ impl Interpreter {
                 }
                 Ok(values_equal(left, right) == (op == CompareOp::Equal))
             }
-            CompareOp::Is => Ok(identical(left, right)),
-            CompareOp::IsNot => Ok(!identical(left, right)),
+            CompareOp::Is => Ok(super::operators::identical(left, right)),
+            CompareOp::IsNot => Ok(!super::operators::identical(left, right)),
             CompareOp::In | CompareOp::NotIn => {
                 let found = match right {
                     Value::Dict(entries) => entries.borrow().iter().any(|(key, _)| values_equal(key, left)),
@@ -377,24 +393,5 @@ impl Interpreter {
                 })
             }
         }
-    }
-}
-
-/// Python `is`: identity for shared objects, equality for the immutable singletons and scalars.
-fn identical(left: &Value, right: &Value) -> bool {
-    match (left, right) {
-        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::List(a), Value::List(b)) => Rc::ptr_eq(a, b),
-        (Value::Dict(a), Value::Dict(b)) => Rc::ptr_eq(a, b),
-        (Value::Tuple(a), Value::Tuple(b)) => Rc::ptr_eq(a, b),
-        (Value::Tensor(a), Value::Tensor(b)) => Rc::ptr_eq(a, b),
-        (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
-        (Value::Kernel(a), Value::Kernel(b)) => Rc::ptr_eq(a, b),
-        (Value::Object(a), Value::Object(b)) => Rc::ptr_eq(a, b),
-        (Value::DType(a), Value::DType(b)) => a == b,
-        (Value::Module(a), Value::Module(b)) => a == b,
-        _ => false,
     }
 }

@@ -1,4 +1,4 @@
-//! Statements: assignment (with unpacking and subscripts), control flow, `def`, `import`, `assert`,
+//! Statements: assignment (with unpacking and subscripts), control flow, `def`, `assert`,
 //! `with pypto.no_grad():`.
 
 use std::rc::Rc;
@@ -8,7 +8,7 @@ use super::interpreter::Interpreter;
 use super::scope::Scope;
 use super::value::{range_length, Function, Object, Value};
 use crate::autograd::set_grad_enabled;
-use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, ImportAlias, Stmt, StmtKind, WithItem};
+use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, Stmt, StmtKind, WithItem};
 use crate::lang::syntax::Span;
 
 /// How a statement ended.
@@ -54,9 +54,18 @@ impl Interpreter {
                 }
                 Ok(Flow::Normal)
             }
+            StmtKind::ImportFrom { module, names } => self.import_from(module, names, scope).map(|_| Flow::Normal),
             StmtKind::FunctionDef(definition) => {
-                self.define_function(definition, scope, statement.span).map(|_| Flow::Normal)
+                let function = self.function_value(definition, scope, scope)?;
+                scope.set(&definition.name.name, function);
+                Ok(Flow::Normal)
             }
+            StmtKind::Try(statement) => self.exec_try(statement, scope),
+            StmtKind::Raise { exception, cause } => {
+                self.raise(exception.as_ref(), cause.as_ref(), scope, statement.span).map(|_| Flow::Normal)
+            }
+            StmtKind::Delete { targets } => self.delete(targets, scope).map(|_| Flow::Normal),
+            StmtKind::ClassDef(definition) => self.define_class(definition, scope).map(|_| Flow::Normal),
             StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
             StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),
             StmtKind::For { target, iter, body } => self.exec_for(target, iter, body, scope),
@@ -183,7 +192,15 @@ impl Interpreter {
         self.exec_with(rest, body, scope)
     }
 
-    fn define_function(&self, definition: &FunctionDef, scope: &Rc<Scope>, span: Span) -> Result<()> {
+    /// The value a `def` binds: the function with its defaults (evaluated in `scope`, as are the
+    /// decorators) and `closure` as the scope its body sees (a method's is the class's enclosing
+    /// scope, not the class body), decorated bottom-up.
+    pub(crate) fn function_value(
+        &self,
+        definition: &FunctionDef,
+        scope: &Rc<Scope>,
+        closure: &Rc<Scope>,
+    ) -> Result<Value> {
         let mut defaults = Vec::new();
         for parameter in &definition.parameters.positional {
             defaults.push(match &parameter.default {
@@ -203,7 +220,7 @@ impl Interpreter {
             definition: Rc::new(definition.clone()),
             defaults,
             keyword_defaults,
-            closure: scope.clone(),
+            closure: closure.clone(),
             cell: self.current_cell(),
         });
         let mut value = Value::Function(function);
@@ -212,40 +229,7 @@ impl Interpreter {
             self.check_decorator_target(&decorate, &value, decorator.span)?;
             value = self.apply_decorator(decorate, value, decorator.span)?;
         }
-        let _ = span;
-        scope.set(&definition.name.name, value);
-        Ok(())
-    }
-
-    fn import(&self, alias: &ImportAlias, scope: &Rc<Scope>) -> Result<()> {
-        let path: Vec<&str> = alias.path.iter().map(|part| part.name.as_str()).collect();
-        let full = path.join(".");
-        let known = [
-            "pypto",
-            "math",
-            "pypto.nn",
-            "pypto.frontend",
-            "pypto.autodiff",
-            "pypto.npu",
-            "torch",
-            "torch.testing",
-            "torch.nn",
-            "torch.nn.functional",
-            "torch_npu",
-        ];
-        if !known.contains(&full.as_str()) {
-            return Err(self
-                .error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), alias.span)
-                .with_help("tile scripts can import pypto (import pypto as pt) and math"));
-        }
-        match &alias.alias {
-            Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
-            None => {
-                let root = path.first().copied().unwrap_or("pypto");
-                scope.set(root, Value::Module(Rc::from(root)));
-            }
-        }
-        Ok(())
+        Ok(value)
     }
 
     /// Binds `value` to an assignment target.

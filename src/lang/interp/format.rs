@@ -33,6 +33,10 @@ pub fn format_float(value: f64) -> String {
 pub fn to_str(value: &Value) -> String {
     match value {
         Value::Str(text) => text.to_string(),
+        Value::Object(object) if matches!(object.as_ref(), Object::Exception { .. }) => match object.as_ref() {
+            Object::Exception { message, .. } => message.clone(),
+            _ => String::new(),
+        },
         other => repr(other),
     }
 }
@@ -45,8 +49,14 @@ pub fn repr(value: &Value) -> String {
 
 const MAX_REPR_DEPTH: usize = 64;
 
+thread_local! {
+    /// The instances whose repr is being built (innermost last).
+    static PRINTING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn repr_at(value: &Value, depth: usize) -> String {
-    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_)) {
+    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Instance(_))
+    {
         return "[...]".into();
     }
     let join = |items: &[Value]| items.iter().map(|item| repr_at(item, depth + 1)).collect::<Vec<_>>().join(", ");
@@ -86,6 +96,23 @@ fn repr_at(value: &Value, depth: usize) -> String {
         }
         Value::DType(dtype) => format!("pypto.{}", dtype.pypto_name()),
         Value::Kernel(kernel) => format!("<kernel {}>", kernel.name),
+        Value::Class(class) => format!("<class '{}'>", class.name),
+        // A dataclass or NamedTuple shows its fields, as Python's generated `__repr__` does.
+        Value::Instance(instance) => match instance.named_fields() {
+            Some(fields) if instance.class.generated("__repr__").is_some() => {
+                // An instance inside its own fields prints as `...`, as Python's dataclass repr does.
+                let address = std::rc::Rc::as_ptr(instance) as usize;
+                if PRINTING.with(|printing| printing.borrow().contains(&address)) {
+                    return "...".into();
+                }
+                PRINTING.with(|printing| printing.borrow_mut().push(address));
+                let parts: Vec<String> =
+                    fields.iter().map(|(name, value)| format!("{name}={}", repr_at(value, depth + 1))).collect();
+                PRINTING.with(|printing| printing.borrow_mut().pop());
+                format!("{}({})", instance.class.name, parts.join(", "))
+            }
+            _ => format!("<{} object>", instance.class.name),
+        },
         Value::Object(object) => match object.as_ref() {
             Object::GradCheck { report, .. } => {
                 let worst = report.inputs.iter().map(|input| input.max_abs_error).fold(0.0, f64::max);
@@ -106,6 +133,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
                 )
             }
             Object::Api(api) => api.repr(),
+            Object::Exception { name, message } => format!("{name}({})", quote(message)),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

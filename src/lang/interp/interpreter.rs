@@ -98,6 +98,13 @@ pub struct Interpreter {
     pub(crate) npu: super::pypto::npu_context::NpuContext,
     /// Where each cell's lines start (byte offsets), to turn spans into line numbers for traces.
     pub(crate) cell_lines: RefCell<HashMap<usize, Rc<Vec<usize>>>>,
+    /// The file line of a cell's first line, for cells that come from a file (the CLI): lines in
+    /// messages are then file lines. Cells not listed count their lines from 1.
+    pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
+    /// Every instance of a script class, for the collection of reference cycles between them.
+    pub(crate) instances: super::classes::InstanceRegistry,
+    /// The methods running now, innermost last (what `super()` reads).
+    pub(crate) method_frames: RefCell<Vec<super::classes::MethodFrame>>,
     /// The thread's live heap bytes when the session started, and when the running cell started
     /// (the budget counts from the first; only a cell that grows the heap can cross it, so a cell
     /// that frees memory runs even above the budget).
@@ -131,6 +138,9 @@ impl Interpreter {
             gradients: RefCell::new(HashMap::new()),
             npu: Default::default(),
             cell_lines: RefCell::new(HashMap::new()),
+            cell_first_lines: RefCell::new(HashMap::new()),
+            instances: Default::default(),
+            method_frames: RefCell::new(Vec::new()),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
@@ -177,8 +187,11 @@ impl Interpreter {
         self.cells.borrow_mut().push(cell);
         self.functions.borrow_mut().clear();
         self.npu.kernel_frames.borrow_mut().clear();
+        self.method_frames.borrow_mut().clear();
         self.npu.fallback_warned.borrow_mut().clear();
         self.npu.schedules.borrow_mut().clear();
+        // What the previous cells left in cycles of instances goes before this cell adds more.
+        self.instances.collect();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -212,24 +225,6 @@ impl Interpreter {
     /// Takes the warnings since the last call.
     pub fn take_warnings(&self) -> Vec<RuntimeWarning> {
         std::mem::take(&mut self.warnings.borrow_mut())
-    }
-
-    /// Remembers the text of cell `cell`, so kernel ops can name their source line.
-    pub fn set_cell_source(&self, cell: usize, source: &str) {
-        let mut starts = vec![0];
-        starts.extend(source.match_indices('\n').map(|(offset, _)| offset + 1));
-        self.cell_lines.borrow_mut().insert(cell, Rc::new(starts));
-    }
-
-    /// The 1-based line of `span` in the running cell, when its text is known.
-    pub(crate) fn line_of(&self, span: Span) -> Option<u32> {
-        self.line_at(SourceSpan { cell: self.current_cell(), span })
-    }
-
-    /// The 1-based line of `location` in its cell, when the cell's text is known.
-    pub(crate) fn line_at(&self, location: SourceSpan) -> Option<u32> {
-        let lines = self.cell_lines.borrow().get(&location.cell)?.clone();
-        Some(lines.partition_point(|&start| start <= location.span.start) as u32)
     }
 
     /// Takes the schedules of the kernel calls simulated since the last call, in call order.

@@ -258,6 +258,21 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b) || super::pypto::spec::same_object(a, b),
+        (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Instance(a), Value::Instance(b)) if std::rc::Rc::ptr_eq(a, b) => true,
+        // A NamedTuple is a tuple of its fields; a dataclass equals an instance of the same class
+        // with equal fields; other instances only themselves.
+        (Value::Instance(a), Value::Tuple(b)) | (Value::Tuple(b), Value::Instance(a)) if a.is_named_tuple() => {
+            sequences_equal(&a.field_values().unwrap_or_default(), b)
+        }
+        (Value::Instance(a), Value::Instance(b)) if a.is_named_tuple() && b.is_named_tuple() => {
+            sequences_equal(&a.field_values().unwrap_or_default(), &b.field_values().unwrap_or_default())
+        }
+        (Value::Instance(a), Value::Instance(b)) => {
+            std::rc::Rc::ptr_eq(&a.class, &b.class)
+                && a.class.generated("__eq__").is_some()
+                && sequences_equal(&a.field_values().unwrap_or_default(), &b.field_values().unwrap_or_default())
+        }
         _ => false,
     }
 }
@@ -282,6 +297,27 @@ fn order_sequences(a: &[Value], b: &[Value]) -> Option<Ordering> {
         }
     }
     Some(a.len().cmp(&b.len()))
+}
+
+/// Python `is`: identity for shared objects, equality for the immutable singletons and scalars.
+pub(crate) fn identical(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::List(a), Value::List(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Dict(a), Value::Dict(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Tuple(a), Value::Tuple(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Tensor(a), Value::Tensor(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Instance(a), Value::Instance(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

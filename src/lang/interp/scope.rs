@@ -44,6 +44,11 @@ impl Scope {
         }
     }
 
+    /// Unbinds `name` in this scope (not in the enclosing ones); its value, if it was bound.
+    pub fn remove(&self, name: &str) -> Option<Value> {
+        self.names.borrow_mut().remove(name)
+    }
+
     /// The names bound in this scope, sorted.
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.names.borrow().keys().cloned().collect();

@@ -1,7 +1,8 @@
 //! Indexing strings and ranges without materialising them: `s[i]` on a long string and `r[i]` on a
 //! huge range are O(1) (they used to build every character or item first, O(n) per index). A
 //! string's length in characters and whether it is ASCII are remembered for the last few long
-//! strings, so a loop over `s[i]` and `len(s)` does not rescan it.
+//! strings, so a loop over `s[i]` and `len(s)` does not rescan it. Also iteration, which
+//! materialises the items of any iterable.
 
 use std::rc::{Rc, Weak};
 
@@ -24,6 +25,24 @@ pub(crate) struct TextFacts {
 }
 
 impl Interpreter {
+    /// The items of an iterable value (materialised; bounded by the list limit).
+    pub(crate) fn iterate(&self, value: &Value, span: Span) -> Result<Vec<Value>> {
+        match value {
+            Value::List(items) => Ok(items.borrow().clone()),
+            Value::Tuple(items) => Ok(items.as_ref().clone()),
+            Value::Dict(entries) => Ok(entries.borrow().iter().map(|(key, _)| key.clone()).collect()),
+            Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
+            Value::Range(start, stop, step) => {
+                let count = range_length(*start, *stop, *step);
+                self.check_items(usize::try_from(count).unwrap_or(usize::MAX), span)?;
+                Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
+            }
+            Value::Tensor(object) => self.tensor_rows(&object.get(), span),
+            Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
+            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
+        }
+    }
+
     /// Whether `text` is ASCII and its length in characters (scans a long string once, charged).
     pub(crate) fn text_facts(&self, text: &Rc<str>, span: Span) -> Result<(bool, usize)> {
         if text.len() < CACHED_TEXT_BYTES {

@@ -43,6 +43,11 @@ impl Interpreter {
                     self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)
                 }),
             Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
+            Value::Instance(instance) if instance.is_named_tuple() => {
+                let fields = instance.field_values().unwrap_or_default();
+                self.sequence_item(&fields, index, span, Value::tuple)
+            }
+            Value::Builtin(name) if name.starts_with("typing.") => Ok(container.clone()),
             other => {
                 Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span))
             }
@@ -155,6 +160,13 @@ impl Interpreter {
             Value::Module(module) if module.starts_with("torch") => {
                 return super::torch::module_attribute(self, module, name, span)
             }
+            Value::Module(module) if module.as_ref() == "typing" => return self.typing_attribute(name, span),
+            Value::Instance(instance) => return self.instance_attribute(object, instance, name, span),
+            Value::Object(inner) if matches!(inner.as_ref(), Object::Super { .. }) => {
+                let Object::Super { class, receiver } = inner.as_ref() else { unreachable!() };
+                return self.super_attribute(object, class, receiver, name, span);
+            }
+            Value::Class(class) => return self.class_attribute(class, name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
             Value::Tensor(object) => return self.tensor_attribute(object, name, span),
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
@@ -175,8 +187,14 @@ impl Interpreter {
 
     /// `object.name = value`.
     pub(crate) fn set_attribute(&self, object: &Value, name: &str, value: Value, span: Span) -> Result<()> {
-        if let Value::Tensor(tensor) = object {
-            return self.set_tensor_attribute(tensor, name, value, span);
+        match object {
+            Value::Tensor(tensor) => return self.set_tensor_attribute(tensor, name, value, span),
+            Value::Instance(instance) => return self.set_instance_attribute(instance, name, value, span),
+            Value::Class(class) => {
+                self.set_class_attribute(class, name, value);
+                return Ok(());
+            }
+            _ => {}
         }
         if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
             return super::pypto::spec::set_platform(self, name, &value, span);
@@ -193,7 +211,11 @@ impl Interpreter {
         match receiver {
             Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
             Value::Int(_) => super::pypto::loops::int_method(self, receiver, name, arguments, span),
+            Value::Instance(_) | Value::Class(_) => self.call_class_method(receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
+                (Object::Super { class, receiver }, _) => {
+                    self.call_super_method(class, receiver, name, arguments, span)
+                }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
                 (Object::LossScaler(scaler), _) => {
                     super::pypto::scaler::call_method(self, scaler, name, arguments, span)

@@ -50,6 +50,10 @@ pub enum Value {
     Kernel(Rc<Kernel>),
     /// Other `pypto` objects.
     Object(Rc<Object>),
+    /// A class defined with `class` (also a dataclass or NamedTuple).
+    Class(Rc<super::classes::Class>),
+    /// An instance of a script class.
+    Instance(Rc<super::classes::Instance>),
 }
 
 /// A tensor object: a `Var` that `x[...] = v` and `assemble` may replace (aliases see the change).
@@ -136,6 +140,20 @@ pub enum Object {
     LossScaler(RefCell<crate::autograd::LossScaler>),
     /// Tensor specs, enum members and `pypto.options` (see `pypto::spec`).
     Api(super::pypto::spec::ApiObject),
+    /// A method of a class that takes no `self` (`@staticmethod`).
+    StaticMethod(Value),
+    /// A method of a class that takes the class as its first argument (`@classmethod`).
+    ClassMethod(Value),
+    /// A computed attribute of instances (`@property`).
+    Property(Value),
+    /// A dataclass field's options (`dataclasses.field(default=…, default_factory=…)`).
+    Field { default: Option<Value>, factory: Option<Value> },
+    /// The decorator returned by `dataclass(frozen=…)`.
+    DataclassDecorator { frozen: bool },
+    /// An exception value (`ValueError("message")`), for `raise`.
+    Exception { name: String, message: String },
+    /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
+    Super { class: Rc<super::classes::Class>, receiver: Value },
 }
 
 impl Value {
@@ -187,6 +205,8 @@ impl Value {
             Value::DType(_) => "dtype",
             Value::Kernel(_) => "kernel",
             Value::Object(object) => object_name(object),
+            Value::Class(_) => "type",
+            Value::Instance(_) => "object",
         }
     }
 
@@ -200,6 +220,9 @@ impl Value {
             Value::Str(text) => !text.is_empty(),
             Value::List(items) => !items.borrow().is_empty(),
             Value::Tuple(items) => !items.is_empty(),
+            Value::Instance(instance) if instance.is_named_tuple() => {
+                instance.field_values().is_some_and(|fields| !fields.is_empty())
+            }
             Value::Dict(items) => !items.borrow().is_empty(),
             Value::Range(start, stop, step) => range_length(*start, *stop, *step) > 0,
             Value::Tensor(tensor) => {
@@ -249,6 +272,13 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Sweep(_) => "Sweep",
         Object::LossScaler(_) => "LossScaler",
         Object::Api(api) => api.type_name(),
+        Object::StaticMethod(_) => "staticmethod",
+        Object::ClassMethod(_) => "classmethod",
+        Object::Property(_) => "property",
+        Object::Field { .. } => "Field",
+        Object::DataclassDecorator { .. } => "decorator",
+        Object::Super { .. } => "super",
+        Object::Exception { .. } => "Exception",
     }
 }
 
@@ -262,81 +292,6 @@ pub fn range_length(start: i64, stop: i64, step: i64) -> i128 {
     } else {
         0
     }
-}
-
-/// Dropping a deeply nested container (`a = [a]` a million times), or a chain of functions linked by
-/// default arguments or closures (`def g(p=f): …; f = g` in a loop), would recurse once per level
-/// and overflow the stack; uniquely owned children are moved to work lists and dropped one by one.
-impl Drop for Value {
-    fn drop(&mut self) {
-        let mut pending = Pending::default();
-        take_children(self, &mut pending);
-        loop {
-            if let Some(mut value) = pending.values.pop() {
-                take_children(&mut value, &mut pending);
-            } else if let Some(mut scope) = pending.scopes.pop() {
-                // Only the last holder empties a scope: the others leave it to whoever drops it last.
-                if let Some(scope) = Rc::get_mut(&mut scope) {
-                    let (values, parent) = scope.take_contents();
-                    pending.values.extend(values);
-                    pending.scopes.extend(parent);
-                }
-            } else {
-                break;
-            }
-        }
-    }
-}
-
-/// What a drop still has to release.
-#[derive(Default)]
-struct Pending {
-    values: Vec<Value>,
-    scopes: Vec<Rc<Scope>>,
-}
-
-fn take_children(value: &mut Value, pending: &mut Pending) {
-    match value {
-        Value::List(items) => {
-            if let Some(cell) = Rc::get_mut(items) {
-                pending.values.append(cell.get_mut());
-            }
-        }
-        Value::Tuple(items) => {
-            if let Some(items) = Rc::get_mut(items) {
-                pending.values.append(items);
-            }
-        }
-        Value::Dict(entries) => {
-            if let Some(cell) = Rc::get_mut(entries) {
-                for (key, item) in cell.get_mut().drain(..) {
-                    pending.values.push(key);
-                    pending.values.push(item);
-                }
-            }
-        }
-        Value::Method(bound) => {
-            if let Some((receiver, _)) = Rc::get_mut(bound) {
-                pending.values.push(std::mem::replace(receiver, Value::None));
-            }
-        }
-        Value::Function(function) => take_function(function, pending),
-        Value::Kernel(kernel) => {
-            if let Some(kernel) = Rc::get_mut(kernel) {
-                // A second handle keeps the function alive past the kernel: the work list drops it.
-                pending.values.push(Value::Function(kernel.function.clone()));
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Moves a uniquely held function's defaults and closure to the work lists.
-fn take_function(function: &mut Rc<Function>, pending: &mut Pending) {
-    let Some(function) = Rc::get_mut(function) else { return };
-    let defaults = std::mem::take(&mut function.defaults).into_iter();
-    pending.values.extend(defaults.chain(std::mem::take(&mut function.keyword_defaults)).flatten());
-    pending.scopes.push(function.closure.clone());
 }
 
 #[cfg(test)]

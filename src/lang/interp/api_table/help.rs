@@ -33,7 +33,9 @@ fn member_line(entry: &ApiEntry, language: &str) -> String {
 fn entry_help(entry: &ApiEntry, language: &str) -> String {
     let mut text = match entry.kind {
         ApiKind::Function => {
-            format!("{}\n\n{}", entry.name.replace(entry.short_name(), &entry.signature), entry.doc(language))
+            // Only the last part becomes the signature (`dataclasses.dataclass` repeats its short name).
+            let module = &entry.name[..entry.name.len() - entry.short_name().len()];
+            format!("{module}{}\n\n{}", entry.signature, entry.doc(language))
         }
         _ => format!("{}\n\n{}", entry.name, entry.doc(language)),
     };
@@ -106,6 +108,8 @@ impl Interpreter {
                 let place = if chinese { "核函数，定义于单元格" } else { "kernel defined in cell" };
                 format!("{}\n\n{place} [{}]; {gradient}", function_signature(&kernel.function), kernel.function.cell)
             }
+            Some(Value::Class(class)) => crate::lang::interp::classes::class_help(class),
+            Some(Value::Instance(instance)) => crate::lang::interp::classes::class_help(&instance.class),
             Some(Value::Tensor(_)) => {
                 let listed: Vec<String> = members("Tensor").map(|member| member_line(member, &language)).collect();
                 format!("Tensor\n\n{}", listed.join("\n"))
@@ -127,6 +131,9 @@ impl Interpreter {
             None => self.globals().names(),
             Some(Value::Module(module)) => members(module).map(|entry| entry.short_name().to_string()).collect(),
             Some(Value::Tensor(_)) => members("Tensor").map(|entry| entry.short_name().to_string()).collect(),
+            Some(value @ (Value::Class(_) | Value::Instance(_))) => {
+                crate::lang::interp::classes::attribute_names(value)
+            }
             Some(_) => Vec::new(),
         };
         let mut names = names;

@@ -427,7 +427,8 @@ pub(crate) fn chip_error(
 /// the whole line without its newline; `None` when the cell's lines are unknown.
 fn line_span(interpreter: &Interpreter, cell: usize, line: u32) -> Option<SourceSpan> {
     let starts = interpreter.cell_lines.borrow().get(&cell)?.clone();
-    let index = (line as usize).checked_sub(1)?;
+    // `line` counts in the cell's file (see `Interpreter::line_at`).
+    let index = (line as usize).checked_sub(interpreter.first_line_of(cell))?;
     let start = *starts.get(index)?;
     let end = starts.get(index + 1).map_or(start, |next| next.saturating_sub(1).max(start));
     Some(SourceSpan { cell, span: Span::new(start, end) })

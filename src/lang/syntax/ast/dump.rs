@@ -49,6 +49,55 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
                 .collect();
             line(depth, &format!("import {}", names.join(", ")), out)
         }
+        StmtKind::ImportFrom { module, names } => {
+            let module: Vec<&str> = module.iter().map(|part| part.name.as_str()).collect();
+            let names: Vec<String> = names
+                .iter()
+                .map(|alias| {
+                    let name = alias.path.first().map_or("", |part| part.name.as_str());
+                    match &alias.alias {
+                        Some(alias) => format!("{name} as {}", alias.name),
+                        None => name.to_string(),
+                    }
+                })
+                .collect();
+            line(depth, &format!("from {} import {}", module.join("."), names.join(", ")), out)
+        }
+        StmtKind::Try(statement) => {
+            line(depth, "try", out);
+            statements(&statement.body, depth + 1, out);
+            for handler in &statement.handlers {
+                let types = handler.types.as_ref().map(|types| format!(" {}", expression(types))).unwrap_or_default();
+                let name = handler.name.as_ref().map(|name| format!(" as {}", name.name)).unwrap_or_default();
+                line(depth, &format!("except{types}{name}"), out);
+                statements(&handler.body, depth + 1, out);
+            }
+            if !statement.orelse.is_empty() {
+                line(depth, "else", out);
+                statements(&statement.orelse, depth + 1, out);
+            }
+            if !statement.finalbody.is_empty() {
+                line(depth, "finally", out);
+                statements(&statement.finalbody, depth + 1, out);
+            }
+        }
+        StmtKind::Raise { exception, cause } => {
+            let exception = exception.as_ref().map(|value| format!(" {}", expression(value))).unwrap_or_default();
+            let cause = cause.as_ref().map(|value| format!(" from {}", expression(value))).unwrap_or_default();
+            line(depth, &format!("raise{exception}{cause}"), out)
+        }
+        StmtKind::Delete { targets } => {
+            let targets: Vec<String> = targets.iter().map(expression).collect();
+            line(depth, &format!("del {}", targets.join(", ")), out)
+        }
+        StmtKind::ClassDef(class) => {
+            for decorator in &class.decorators {
+                line(depth, &format!("@{}", expression(decorator)), out);
+            }
+            let bases: Vec<String> = class.bases.iter().map(expression).collect();
+            line(depth, &format!("class {}({})", class.name.name, bases.join(", ")), out);
+            statements(&class.body, depth + 1, out);
+        }
         StmtKind::FunctionDef(function) => {
             for decorator in &function.decorators {
                 line(depth, &format!("@{}", expression(decorator)), out);
@@ -204,6 +253,21 @@ pub fn expression(value: &Expr) -> String {
         }
         ExprKind::IfElse { test, body, orelse } => {
             format!("(ifelse {} {} {})", expression(test), expression(body), expression(orelse))
+        }
+        ExprKind::ListComp { element, generators } => {
+            let mut text = format!("(listcomp {}", expression(element));
+            for generator in generators {
+                text.push_str(&format!(
+                    " for {} in {}",
+                    expression(&generator.target),
+                    expression(&generator.iterable)
+                ));
+                for condition in &generator.conditions {
+                    text.push_str(&format!(" if {}", expression(condition)));
+                }
+            }
+            text.push(')');
+            text
         }
         ExprKind::Error => "<error>".into(),
     }

@@ -50,8 +50,13 @@ pub enum StmtKind {
     AnnAssign { target: Expr, annotation: Expr, value: Option<Expr> },
     /// `import a.b as c, d`.
     Import { names: Vec<ImportAlias> },
+    /// `from a.b import c as d, e`: `names` holds one `ImportAlias` per imported name (a one-part
+    /// path each).
+    ImportFrom { module: Vec<Identifier>, names: Vec<ImportAlias> },
     /// `def` with its decorators.
     FunctionDef(Box<FunctionDef>),
+    /// `class` with its decorators.
+    ClassDef(Box<ClassDef>),
     /// `return` with an optional value (`return a, b` returns a tuple).
     Return(Option<Expr>),
     /// `if`/`elif`/`else`: an `elif` is an `If` alone in `orelse`.
@@ -66,6 +71,12 @@ pub enum StmtKind {
     Continue,
     /// `pass`.
     Pass,
+    /// `try:` with its `except` handlers, `else:` and `finally:` blocks.
+    Try(Box<TryStatement>),
+    /// `raise exception [from cause]` (a bare `raise` has neither).
+    Raise { exception: Option<Expr>, cause: Option<Expr> },
+    /// `del a, b[0], c.d`.
+    Delete { targets: Vec<Expr> },
     /// `assert test, message`.
     Assert { test: Expr, message: Option<Expr> },
     /// `with a as b, c:`.
@@ -98,6 +109,45 @@ pub struct FunctionDef {
     pub returns: Option<Expr>,
     /// The body.
     pub body: Vec<Stmt>,
+}
+
+/// A `class`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassDef {
+    /// The decorator expressions, top to bottom (`dataclass(frozen=True)`).
+    pub decorators: Vec<Expr>,
+    /// The class's name.
+    pub name: Identifier,
+    /// The base classes in the parentheses (`NamedTuple`, a user class).
+    pub bases: Vec<Expr>,
+    /// The body: attributes, annotated fields and methods.
+    pub body: Vec<Stmt>,
+}
+
+/// A `try` statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TryStatement {
+    /// The guarded block.
+    pub body: Vec<Stmt>,
+    /// The `except` clauses, in order.
+    pub handlers: Vec<ExceptHandler>,
+    /// The `else:` block (runs when the body raised nothing).
+    pub orelse: Vec<Stmt>,
+    /// The `finally:` block (runs in every case).
+    pub finalbody: Vec<Stmt>,
+}
+
+/// One `except [types [as name]]:` clause.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExceptHandler {
+    /// The exception type or tuple of types (none: every exception).
+    pub types: Option<Expr>,
+    /// The `as` name.
+    pub name: Option<Identifier>,
+    /// The handler's block.
+    pub body: Vec<Stmt>,
+    /// The `except …:` header.
+    pub span: Span,
 }
 
 /// The parameter list of a `def`: `(a, b=1, *args, c, d=2, **kwargs)`.
@@ -165,7 +215,7 @@ pub enum ExprKind {
     Ellipsis,
     /// `[a, b]`.
     List(Vec<Expr>),
-    /// `(a, b)`, `a, b`, `()`.
+    /// `(a, b)`, `a, b`, `()`; in an annotation also `a | b` (annotations are not evaluated).
     Tuple(Vec<Expr>),
     /// `{key: value, …}`.
     Dict(Vec<(Expr, Expr)>),
@@ -185,10 +235,24 @@ pub enum ExprKind {
     Logical { op: LogicalOp, left: Box<Expr>, right: Box<Expr> },
     /// `a < b <= c`: a chain, each comparison against the previous operand.
     Compare { left: Box<Expr>, comparisons: Vec<(CompareOp, Expr)> },
+    /// `[element for target in iterable if condition …]` (also a generator expression, which tile
+    /// scripts evaluate to a list).
+    ListComp { element: Box<Expr>, generators: Vec<Comprehension> },
     /// `body if test else orelse`.
     IfElse { test: Box<Expr>, body: Box<Expr>, orelse: Box<Expr> },
     /// An expression that could not be parsed or is outside the subset.
     Error,
+}
+
+/// One `for target in iterable if condition …` of a comprehension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comprehension {
+    /// The loop target.
+    pub target: Expr,
+    /// What it loops over.
+    pub iterable: Expr,
+    /// The `if` filters.
+    pub conditions: Vec<Expr>,
 }
 
 /// A piece of an f-string.

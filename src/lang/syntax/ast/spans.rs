@@ -35,6 +35,32 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
                 alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
             }
         }
+        StmtKind::ImportFrom { module, names } => {
+            module.iter().for_each(|part| visit(part.span));
+            for alias in names {
+                visit(alias.span);
+                alias.path.iter().chain(alias.alias.iter()).for_each(|part| visit(part.span));
+            }
+        }
+        StmtKind::Try(statement) => {
+            statement.body.iter().for_each(|inner| statement_spans(inner, visit));
+            for handler in &statement.handlers {
+                visit(handler.span);
+                handler.types.iter().for_each(|types| expression(types, visit));
+                handler.name.iter().for_each(|name| visit(name.span));
+                handler.body.iter().for_each(|inner| statement_spans(inner, visit));
+            }
+            statement.orelse.iter().chain(statement.finalbody.iter()).for_each(|inner| statement_spans(inner, visit));
+        }
+        StmtKind::Raise { exception, cause } => {
+            exception.iter().chain(cause.iter()).for_each(|value| expression(value, visit))
+        }
+        StmtKind::Delete { targets } => targets.iter().for_each(|target| expression(target, visit)),
+        StmtKind::ClassDef(class) => {
+            class.decorators.iter().chain(class.bases.iter()).for_each(|value| expression(value, visit));
+            visit(class.name.span);
+            class.body.iter().for_each(|inner| statement_spans(inner, visit));
+        }
         StmtKind::FunctionDef(function) => {
             function.decorators.iter().for_each(|decorator| expression(decorator, visit));
             visit(function.name.span);
@@ -145,6 +171,14 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
             expression_spans(test, visit);
             expression_spans(body, visit);
             expression_spans(orelse, visit);
+        }
+        ExprKind::ListComp { element, generators } => {
+            expression_spans(element, visit);
+            for generator in generators {
+                expression_spans(&generator.target, visit);
+                expression_spans(&generator.iterable, visit);
+                generator.conditions.iter().for_each(|condition| expression_spans(condition, visit));
+            }
         }
     }
 }

@@ -142,7 +142,7 @@ impl Parser<'_> {
                 break;
             }
             if self.at(TokenKind::For) || (self.at(TokenKind::Async) && self.nth_kind(1) == TokenKind::For) {
-                self.comprehension(what);
+                self.misplaced_comprehension(what);
             } else if !self.kind().is_close_bracket() {
                 let span = self.current().span;
                 let found = self.describe_current();
@@ -164,23 +164,10 @@ impl Parser<'_> {
         (items, saw_comma)
     }
 
-    fn comprehension(&mut self, what: &str) {
-        let span = self.current().span;
-        let (message, help) = match what {
-            "list item" => (
-                "list comprehensions are not supported in tile scripts",
-                "build the list with a for loop and `.append`",
-            ),
-            "dictionary entry" => {
-                ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop")
-            }
-            "argument" | "item" => ("generator expressions are not supported in tile scripts", "use a for loop"),
-            _ => ("comprehensions are not supported in tile scripts", "use a for loop"),
-        };
-        self.report(SyntaxErrorKind::Unsupported.error(message, span).with_help(help));
-    }
-
     fn parenthesized(&mut self) -> Expr {
+        if self.comprehension_ahead() {
+            return self.comprehension(TokenKind::RightParen);
+        }
         let open = self.current().span;
         let (mut items, saw_comma) =
             self.bracketed(TokenKind::RightParen, "item", |parser| Some(parser.star_or_expression()));
@@ -194,6 +181,9 @@ impl Parser<'_> {
     }
 
     fn list_display(&mut self) -> Expr {
+        if self.comprehension_ahead() {
+            return self.comprehension(TokenKind::RightBracket);
+        }
         let open = self.current().span;
         let (items, _) =
             self.bracketed(TokenKind::RightBracket, "list item", |parser| Some(parser.star_or_expression()));
@@ -244,6 +234,11 @@ impl Parser<'_> {
     fn arguments(&mut self) -> Vec<Argument> {
         let mut seen_keywords: Vec<String> = Vec::new();
         let mut saw_keyword = false;
+        if self.comprehension_ahead() {
+            let generator = self.comprehension(TokenKind::RightParen);
+            let span = generator.span;
+            return vec![Argument { kind: ArgumentKind::Positional(generator), span }];
+        }
         let (arguments, _) = self.bracketed(TokenKind::RightParen, "argument", |parser| {
             let start = parser.current().span.start;
             let kind = match parser.kind() {
@@ -366,7 +361,8 @@ mod tests {
     fn call_argument_rules() {
         assert_eq!(messages("f(a=1, a=2)\n"), ["keyword argument 'a' repeated"]);
         assert_eq!(messages("f(a.b=1)\n"), ["a keyword argument needs a plain name before '='"]);
-        assert_eq!(messages("f(x for x in y)\n"), ["generator expressions are not supported in tile scripts"]);
+        assert!(messages("f(x for x in y)\n").is_empty());
+        assert_eq!(messages("f(a, x for x in y)\n"), ["a comprehension must be alone in its brackets"]);
         assert!(messages("f(*a, b, **c)\n").is_empty());
     }
 

@@ -15,6 +15,8 @@ impl Parser<'_> {
             TokenKind::For => self.for_statement(),
             TokenKind::While => self.while_statement(),
             TokenKind::With => self.with_statement(),
+            TokenKind::Class => self.class_definition(Vec::new()),
+            TokenKind::Try => self.try_statement(),
             _ => self.function_definition(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
@@ -22,7 +24,7 @@ impl Parser<'_> {
 
     /// Expect the ':' ending a header; on a miss, report `message`, skip to a ':' on the same
     /// line if there is one, and go on with the body either way.
-    fn header_colon(&mut self, message: &str) {
+    pub(super) fn header_colon(&mut self, message: &str) {
         if self.eat(TokenKind::Colon) {
             return;
         }
@@ -154,16 +156,17 @@ impl Parser<'_> {
                 self.skip_line();
             }
         }
+        if self.at(TokenKind::Class) {
+            return self.class_definition(decorators);
+        }
         if !self.at(TokenKind::Def) {
             let span = self.current().span;
             let mut diagnostic = SyntaxErrorKind::Unsupported
-                .error("decorators can only be applied to `def` functions in tile scripts", span);
+                .error("decorators can only be applied to `def` functions and classes in tile scripts", span);
             if self.at(TokenKind::Async) {
                 diagnostic = diagnostic.with_help("remove `async`");
             }
-            if !self.at(TokenKind::Class) {
-                self.report(diagnostic);
-            }
+            self.report(diagnostic);
             return StmtKind::Error;
         }
         let keyword = self.bump();
@@ -175,7 +178,7 @@ impl Parser<'_> {
             self.error(SyntaxErrorKind::ExpectedToken, "expected '(' after the function name", span);
             Parameters::default()
         };
-        let returns = self.eat(TokenKind::Arrow).then(|| self.expression());
+        let returns = self.eat(TokenKind::Arrow).then(|| self.annotation());
         self.header_colon("expected ':' after the function signature");
         let saved_loop_depth = std::mem::take(&mut self.loop_depth);
         self.function_depth += 1;
@@ -186,7 +189,7 @@ impl Parser<'_> {
     }
 
     /// `(a, b: T = 1, *args, c, **kwargs)`; the current token is '('.
-    fn parameters(&mut self) -> Parameters {
+    pub(super) fn parameters(&mut self) -> Parameters {
         self.bump();
         let mut parameters = Parameters::default();
         let mut seen: Vec<String> = Vec::new();
@@ -285,7 +288,7 @@ impl Parser<'_> {
 
     fn parameter(&mut self, start: usize, allow_default: bool) -> Parameter {
         let name = self.identifier("a parameter name");
-        let annotation = self.eat(TokenKind::Colon).then(|| self.expression());
+        let annotation = self.eat(TokenKind::Colon).then(|| self.annotation());
         let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
         Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
     }
@@ -347,8 +350,11 @@ mod tests {
 
     #[test]
     fn decorators_and_loop_else() {
-        assert_eq!(messages("@d\nx = 1\n"), ["decorators can only be applied to `def` functions in tile scripts"]);
-        assert_eq!(messages("@d\nclass C:\n    pass\n"), ["`class` is not supported in tile scripts"]);
+        assert_eq!(
+            messages("@d\nx = 1\n"),
+            ["decorators can only be applied to `def` functions and classes in tile scripts"]
+        );
+        assert!(messages("@d\nclass C:\n    pass\n").is_empty());
         assert_eq!(
             messages("for i in x:\n    pass\nelse:\n    pass\n"),
             ["`else` after a loop is not supported in tile scripts"]

@@ -175,7 +175,7 @@ impl Parser<'_> {
         Expr::error(Span::new(keyword.span.start, self.previous().span.end))
     }
 
-    fn or_expression(&mut self) -> Expr {
+    pub(super) fn or_expression(&mut self) -> Expr {
         let mut left = self.and_expression();
         let mut levels = 0;
         while self.at(TokenKind::Or) && self.enter_chain(&mut levels) {
@@ -266,6 +266,10 @@ impl Parser<'_> {
             let span = left.span.cover(right.span);
             left = match op {
                 Some(op) => Expr::new(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span),
+                // `int | None` in an annotation: kept as the tuple of the alternatives.
+                None if self.in_annotation && operator.kind == TokenKind::Pipe => {
+                    Expr::new(ExprKind::Tuple(vec![left, right]), span)
+                }
                 None => {
                     self.unsupported_operator(operator.span);
                     Expr::error(span)

@@ -4,12 +4,17 @@
 //! cell. Recursion is bounded by `ParseOptions::max_depth`; deeper input is a diagnostic.
 
 mod atom;
+mod class;
 mod compound;
+mod comprehension;
 mod expression;
 mod fstring;
+mod import;
+mod simple;
 mod statement;
 mod string;
 mod target;
+mod try_statement;
 
 use super::ast::Module;
 use super::diagnostic::{Diagnostic, SyntaxErrorKind};
@@ -41,6 +46,8 @@ pub(super) struct Parser<'a> {
     depth: usize,
     loop_depth: usize,
     function_depth: usize,
+    /// Inside a type annotation, where `int | None` is allowed (annotations are not evaluated).
+    in_annotation: bool,
     /// Start offsets of the lexer's diagnostics: a parser error right after one is a consequence.
     lexer_errors: Vec<usize>,
     /// For each token index, whether it opens a bracket the lexer had to close (zero-width closer).
@@ -63,6 +70,7 @@ impl<'a> Parser<'a> {
             depth,
             loop_depth: 0,
             function_depth: 0,
+            in_annotation: false,
             lexer_errors: Vec::new(),
             unclosed_opens,
             suppressed: 0,

@@ -1,7 +1,7 @@
 //! Statements: the statement loop, blocks, simple statements and the features outside the subset.
 
 use super::Parser;
-use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, ImportAlias, Stmt, StmtKind};
+use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
@@ -29,16 +29,19 @@ impl Parser<'_> {
                 self.block_statements(&mut stray);
                 body.append(&mut stray);
             }
-            TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::At => {
+            TokenKind::If
+            | TokenKind::For
+            | TokenKind::While
+            | TokenKind::Def
+            | TokenKind::With
+            | TokenKind::At
+            | TokenKind::Class
+            | TokenKind::Try => {
                 body.push(self.compound_statement());
             }
-            TokenKind::Class
-            | TokenKind::Try
-            | TokenKind::Async
-            | TokenKind::Elif
-            | TokenKind::Else
-            | TokenKind::Except
-            | TokenKind::Finally => body.push(self.rejected_compound_statement()),
+            TokenKind::Async | TokenKind::Elif | TokenKind::Else | TokenKind::Except | TokenKind::Finally => {
+                body.push(self.rejected_compound_statement())
+            }
             _ => self.simple_statements_into(body),
         }
     }
@@ -164,18 +167,16 @@ impl Parser<'_> {
             TokenKind::Break | TokenKind::Continue => self.loop_control(),
             TokenKind::Return => self.return_statement(),
             TokenKind::Import => self.import(),
+            TokenKind::From => self.import_from(),
+            TokenKind::Raise => self.raise_statement(),
+            TokenKind::Del => self.delete_statement(),
             TokenKind::Assert => {
                 self.bump();
                 let test = self.expression();
                 let message = self.eat(TokenKind::Comma).then(|| self.expression());
                 StmtKind::Assert { test, message }
             }
-            TokenKind::From
-            | TokenKind::Raise
-            | TokenKind::Del
-            | TokenKind::Global
-            | TokenKind::Nonlocal
-            | TokenKind::Yield => self.rejected_simple_statement(),
+            TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => self.rejected_simple_statement(),
             _ => self.expression_statement(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
@@ -209,34 +210,10 @@ impl Parser<'_> {
         StmtKind::Return(value)
     }
 
-    fn import(&mut self) -> StmtKind {
-        self.bump();
-        let mut names = Vec::new();
-        loop {
-            let start = self.current().span.start;
-            let mut path = vec![self.identifier("a module name after 'import'")];
-            while self.eat(TokenKind::Dot) {
-                path.push(self.identifier("a name after '.'"));
-            }
-            let alias = self.eat(TokenKind::As).then(|| self.identifier("a name after 'as'"));
-            names.push(ImportAlias { path, alias, span: Span::new(start, self.code_end.max(start)) });
-            if !self.eat(TokenKind::Comma) {
-                break;
-            }
-        }
-        StmtKind::Import { names }
-    }
-
-    /// `from`, `raise`, `del`, `global`, `nonlocal`, `yield`: reported and skipped.
+    /// `global`, `nonlocal`, `yield`: reported and skipped.
     fn rejected_simple_statement(&mut self) -> StmtKind {
         let token = self.current();
         let (message, help) = match token.kind {
-            TokenKind::From => (
-                "`from … import` is not supported in tile scripts",
-                "write `import pypto` (or `import pypto as pt`) and use `pypto.name`",
-            ),
-            TokenKind::Raise => ("`raise` is not supported in tile scripts", "use `assert condition, message`"),
-            TokenKind::Del => ("`del` is not supported in tile scripts", "rebind the name instead, e.g. `x = None`"),
             TokenKind::Global | TokenKind::Nonlocal => (
                 "`global` and `nonlocal` are not supported in tile scripts",
                 "pass values in as arguments and return results",
@@ -250,18 +227,15 @@ impl Parser<'_> {
         StmtKind::Error
     }
 
-    /// `class`, `try`, `async`, and a stray `elif`/`else`/`except`/`finally`: reported, and the
+    /// `async`, and a stray `elif`/`else`/`except`/`finally`: reported, and the
     /// body is parsed (so its own errors show) and dropped.
     fn rejected_compound_statement(&mut self) -> Stmt {
         let token = self.current();
         let (kind, message, help) = match token.kind {
-            TokenKind::Class => {
-                (SyntaxErrorKind::Unsupported, "`class` is not supported in tile scripts", "use functions and dicts")
-            }
-            TokenKind::Try | TokenKind::Except | TokenKind::Finally => (
-                SyntaxErrorKind::Unsupported,
-                "`try`/`except` is not supported in tile scripts",
-                "check conditions with `if` or `assert` instead",
+            TokenKind::Except | TokenKind::Finally => (
+                SyntaxErrorKind::UnexpectedToken,
+                "'except' or 'finally' without a matching 'try'",
+                "check the indentation of this line and the `try` above",
             ),
             TokenKind::Async => {
                 (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`")
@@ -308,7 +282,7 @@ impl Parser<'_> {
             TokenKind::Colon => {
                 self.bump();
                 self.check_target(&first, true);
-                let annotation = self.expression();
+                let annotation = self.annotation();
                 let value = self.eat(TokenKind::Equal).then(|| self.expression_list());
                 StmtKind::AnnAssign { target: first, annotation, value }
             }
@@ -376,8 +350,8 @@ mod tests {
 
     #[test]
     fn statements_outside_the_subset_name_an_alternative() {
-        let output = parse("from pypto import view\ndel x\nglobal g\nyield 1\nraise E\n");
-        assert_eq!(output.diagnostics.len(), 5);
+        let output = parse("from pypto import *\nglobal g\nyield 1\n");
+        assert_eq!(output.diagnostics.len(), 3);
         assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
         assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
     }

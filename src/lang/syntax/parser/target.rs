@@ -5,6 +5,14 @@ use crate::lang::syntax::ast::{Expr, ExprKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 
 impl Parser<'_> {
+    /// A type annotation: an expression in which `|` joins alternatives (`float | None`).
+    pub(super) fn annotation(&mut self) -> Expr {
+        let outer = std::mem::replace(&mut self.in_annotation, true);
+        let annotation = self.expression();
+        self.in_annotation = outer;
+        annotation
+    }
+
     /// Report `target` if it cannot be assigned to; `single` forbids tuples and lists (for `+=`
     /// and annotated assignment).
     pub(super) fn check_target(&mut self, target: &Expr, single: bool) {
@@ -28,6 +36,7 @@ impl Parser<'_> {
             ExprKind::Dict(_) => "a dict display",
             ExprKind::Compare { .. } => "a comparison",
             ExprKind::IfElse { .. } => "a conditional expression",
+            ExprKind::ListComp { .. } => "a comprehension",
             ExprKind::Slice { .. } => "a slice",
             ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
         };

@@ -1,0 +1,254 @@
+//! The `class` statement (bases, body, decorators) and what `@dataclass` and `NamedTuple` make of
+//! the annotated names of the body.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{Class, ClassKind, Field};
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::exec::Flow;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::scope::Scope;
+use crate::lang::interp::value::{Object, Value};
+use crate::lang::syntax::ast::{ClassDef, ExprKind, Stmt, StmtKind};
+use crate::lang::syntax::Span;
+
+impl Interpreter {
+    /// Runs a `class` statement: the bases, the body in a namespace of its own, the decorators
+    /// bottom-up; binds the name in `scope`.
+    pub(crate) fn define_class(&self, definition: &ClassDef, scope: &Rc<Scope>) -> Result<()> {
+        let (base, named_tuple) = self.class_bases(definition, scope)?;
+        let namespace = Scope::child(scope);
+        for statement in &definition.body {
+            let flow = match &statement.kind {
+                // A method sees the scope around the class, not the class body (as in Python).
+                StmtKind::FunctionDef(function) => {
+                    self.step(statement.span)?;
+                    let value = self.function_value(function, &namespace, scope)?;
+                    namespace.set(&function.name.name, value);
+                    Flow::Normal
+                }
+                _ => self.exec(statement, &namespace)?,
+            };
+            if !matches!(flow, Flow::Normal) {
+                return Err(self.error(
+                    ErrorKind::Control,
+                    "'return', 'break' or 'continue' in a class body",
+                    statement.span,
+                ));
+            }
+        }
+        let mut names = namespace.snapshot();
+        // Nothing keeps the namespace past the class: emptied, it holds nothing alive.
+        namespace.restore(Default::default());
+        let mut attributes = Vec::new();
+        for name in definition_order(&definition.body) {
+            if let Some(value) = names.remove(&name) {
+                attributes.push((name, value));
+            }
+        }
+        let mut rest: Vec<(String, Value)> = names.into_iter().collect();
+        rest.sort_by(|a, b| a.0.cmp(&b.0));
+        attributes.extend(rest);
+        let annotations = annotated_names(&definition.body);
+        let mut class = Class {
+            name: definition.name.name.clone(),
+            base,
+            kind: ClassKind::Plain,
+            fields: Vec::new(),
+            annotations,
+            attributes: RefCell::new(attributes),
+        };
+        if named_tuple {
+            class.kind = ClassKind::NamedTuple;
+            class.fields = self.own_fields(&class, definition.name.span)?;
+            check_default_order(self, &class.fields, &class.name, definition.name.span)?;
+            // A NamedTuple's fields live in its instances; the class keeps only methods and constants.
+            let fields: Vec<String> = class.fields.iter().map(|field| field.name.clone()).collect();
+            class.attributes.borrow_mut().retain(|(name, _)| !fields.contains(name));
+        }
+        let mut value = Value::Class(Rc::new(class));
+        for decorator in definition.decorators.iter().rev() {
+            let decorate = self.eval(decorator, scope)?;
+            self.check_decorator_target(&decorate, &value, decorator.span)?;
+            value = self.call_values(&decorate, vec![value], decorator.span)?;
+        }
+        scope.set(&definition.name.name, value);
+        Ok(())
+    }
+
+    fn class_bases(&self, definition: &ClassDef, scope: &Rc<Scope>) -> Result<(Option<Rc<Class>>, bool)> {
+        let mut base: Option<Rc<Class>> = None;
+        let mut named_tuple = false;
+        for expression in &definition.bases {
+            match &self.eval(expression, scope)? {
+                Value::Class(class) if base.is_none() && !named_tuple => base = Some(class.clone()),
+                Value::Builtin(name) if name.as_ref() == "typing.NamedTuple" && base.is_none() => named_tuple = true,
+                Value::Builtin(name) if name.as_ref() == "object" => {}
+                Value::Class(_) | Value::Builtin(_) if base.is_some() || named_tuple => {
+                    return Err(self
+                        .error(
+                            ErrorKind::Unsupported,
+                            "a class with several bases is not supported in tile scripts",
+                            expression.span,
+                        )
+                        .with_help("derive from one class (single inheritance)"));
+                }
+                other => {
+                    return Err(self
+                        .error(
+                            ErrorKind::Type,
+                            format!("a class cannot derive from a '{}'", other.type_name()),
+                            expression.span,
+                        )
+                        .with_help(
+                            "derive from a class defined in the notebook, from typing.NamedTuple or from object",
+                        ));
+                }
+            }
+        }
+        Ok((base, named_tuple))
+    }
+
+    /// `dataclass(cls)`: a class whose `__init__`, repr and `==` come from its annotated fields
+    /// (a base dataclass's fields first).
+    pub(crate) fn make_dataclass(&self, class: &Rc<Class>, frozen: bool, span: Span) -> Result<Value> {
+        if class.kind == ClassKind::NamedTuple {
+            return Err(self.error(
+                ErrorKind::Type,
+                format!("'{}' is a NamedTuple: @dataclass does not apply", class.name),
+                span,
+            ));
+        }
+        let mut fields: Vec<Field> = class
+            .base
+            .as_ref()
+            .and_then(|base| base.chain().find(|c| c.kind != ClassKind::Plain))
+            .map_or(Vec::new(), |c| c.fields.clone());
+        for field in self.own_fields(class, span)? {
+            match fields.iter_mut().find(|existing| existing.name == field.name) {
+                Some(existing) => *existing = field,
+                None => fields.push(field),
+            }
+        }
+        check_default_order(self, &fields, &class.name, span)?;
+        // The class attribute of a `field(default=…)` is its default, as in Python.
+        let mut attributes = class.attributes.borrow().clone();
+        attributes.retain_mut(|(name, value)| {
+            let Value::Object(object) = value else { return true };
+            let Object::Field { default, .. } = object.as_ref() else { return true };
+            match default {
+                Some(default) => {
+                    *value = default.clone();
+                    true
+                }
+                None => !fields.iter().any(|field| &field.name == name),
+            }
+        });
+        Ok(Value::Class(Rc::new(Class {
+            name: class.name.clone(),
+            base: class.base.clone(),
+            kind: ClassKind::Dataclass { frozen },
+            fields,
+            annotations: class.annotations.clone(),
+            attributes: RefCell::new(attributes),
+        })))
+    }
+
+    /// The fields the class's own annotations declare, with their defaults.
+    fn own_fields(&self, class: &Class, span: Span) -> Result<Vec<Field>> {
+        let attributes = class.attributes.borrow();
+        let mut fields = Vec::new();
+        for name in &class.annotations {
+            let value = attributes.iter().find(|(key, _)| key == name).map(|(_, value)| value.clone());
+            let (default, factory) = match &value {
+                Some(Value::Object(object)) => match object.as_ref() {
+                    Object::Field { default, factory } => (default.clone(), factory.clone()),
+                    _ => (Some(Value::Object(object.clone())), None),
+                },
+                _ => (value, None),
+            };
+            if let Some(mutable @ (Value::List(_) | Value::Dict(_))) = &default {
+                let kind = mutable.type_name();
+                return Err(self
+                    .error(
+                        ErrorKind::Value,
+                        format!("mutable default {kind} for field '{name}' of '{}' is not allowed: instances would share it", class.name),
+                        span,
+                    )
+                    .with_help(format!("use `{name}: {kind} = field(default_factory={kind})` (from dataclasses import field)")));
+            }
+            fields.push(Field { name: name.clone(), default, factory });
+        }
+        Ok(fields)
+    }
+}
+
+/// A field without a default may not follow one with a default (the generated `__init__` could
+/// not take them positionally).
+fn check_default_order(interpreter: &Interpreter, fields: &[Field], class: &str, span: Span) -> Result<()> {
+    let mut with_default: Option<&str> = None;
+    for field in fields {
+        let has_default = field.default.is_some() || field.factory.is_some();
+        match with_default {
+            Some(previous) if !has_default => {
+                return Err(interpreter
+                    .error(
+                        ErrorKind::Type,
+                        format!(
+                            "{class}: field '{}' without a default follows field '{previous}' with a default",
+                            field.name
+                        ),
+                        span,
+                    )
+                    .with_help("put the fields without defaults first, or give this one a default"));
+            }
+            _ if has_default => with_default = Some(&field.name),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The names the body annotates at its top level (`tile_m: int = 128`), in order.
+fn annotated_names(body: &[Stmt]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for statement in body {
+        if let StmtKind::AnnAssign { target, .. } = &statement.kind {
+            if let ExprKind::Name(name) = &target.kind {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The names the body binds at its top level, in the order it binds them first.
+fn definition_order(body: &[Stmt]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut note = |name: &str| {
+        if !names.iter().any(|known| known == name) {
+            names.push(name.to_string());
+        }
+    };
+    for statement in body {
+        match &statement.kind {
+            StmtKind::Assign { targets, .. } => targets.iter().for_each(|target| {
+                if let ExprKind::Name(name) = &target.kind {
+                    note(name);
+                }
+            }),
+            StmtKind::AnnAssign { target, .. } => {
+                if let ExprKind::Name(name) = &target.kind {
+                    note(name);
+                }
+            }
+            StmtKind::FunctionDef(function) => note(&function.name.name),
+            StmtKind::ClassDef(class) => note(&class.name.name),
+            _ => {}
+        }
+    }
+    names
+}

@@ -1,0 +1,117 @@
+//! `try`/`except`/`else`/`finally`: errors of the script (Python's exceptions, raised or from an
+//! operation) can be caught; the session's limits (steps, call depth, sizes, memory, time) cannot,
+//! so a runaway loop inside `try` still stops.
+
+use std::rc::Rc;
+
+use super::error::{ErrorKind, Result, RuntimeError};
+use super::exec::Flow;
+use super::interpreter::Interpreter;
+use super::raising::is_exception;
+use super::scope::Scope;
+use super::value::{Object, Value};
+use crate::lang::syntax::ast::{ExceptHandler, TryStatement};
+
+impl Interpreter {
+    /// Runs a `try` statement.
+    pub(crate) fn exec_try(&self, statement: &TryStatement, scope: &Rc<Scope>) -> Result<Flow> {
+        let outcome = match self.exec_block(&statement.body, scope) {
+            Err(error) if catchable(error.kind) => self.handle(statement, error, scope),
+            Ok(Flow::Normal) => self.exec_block(&statement.orelse, scope),
+            other => other,
+        };
+        if statement.finalbody.is_empty() {
+            return outcome;
+        }
+        match self.exec_block(&statement.finalbody, scope)? {
+            Flow::Normal => outcome,
+            flow => Ok(flow),
+        }
+    }
+
+    /// Runs the first handler that matches `error` (or gives the error back).
+    fn handle(&self, statement: &TryStatement, error: RuntimeError, scope: &Rc<Scope>) -> Result<Flow> {
+        let (name, message) = exception_of(&error);
+        for handler in &statement.handlers {
+            if self.handler_matches(handler, &name, error.kind, scope)? {
+                if let Some(bound) = &handler.name {
+                    let exception = Object::Exception { name: name.clone(), message: message.clone() };
+                    scope.set(&bound.name, Value::object(exception));
+                }
+                return self.exec_block(&handler.body, scope);
+            }
+        }
+        Err(error)
+    }
+
+    fn handler_matches(&self, handler: &ExceptHandler, name: &str, kind: ErrorKind, scope: &Rc<Scope>) -> Result<bool> {
+        let Some(types) = &handler.types else { return Ok(true) };
+        let value = self.eval(types, scope)?;
+        let candidates = match &value {
+            Value::Tuple(items) => items.as_ref().clone(),
+            other => vec![other.clone()],
+        };
+        for candidate in &candidates {
+            match candidate {
+                Value::Builtin(candidate) if is_exception(candidate) => {
+                    let lookup = kind == ErrorKind::Index && matches!(name, "IndexError" | "KeyError");
+                    if candidate.as_ref() == "Exception"
+                        || candidate.as_ref() == name
+                        || (lookup && matches!(candidate.as_ref(), "IndexError" | "KeyError"))
+                    {
+                        return Ok(true);
+                    }
+                }
+                other => {
+                    return Err(self
+                        .error(
+                            ErrorKind::Type,
+                            format!("an except clause takes exception types, not a '{}'", other.type_name()),
+                            types.span,
+                        )
+                        .with_help("except ValueError:, except (KeyError, IndexError):, or except Exception:"))
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Limits of the session end the run whatever the script says.
+fn catchable(kind: ErrorKind) -> bool {
+    !matches!(
+        kind,
+        ErrorKind::StepBudget
+            | ErrorKind::CallDepth
+            | ErrorKind::SizeLimit
+            | ErrorKind::Memory
+            | ErrorKind::Timeout
+            | ErrorKind::Control
+    )
+}
+
+/// The Python exception an error is (`ValueError`), and its message without the name.
+fn exception_of(error: &RuntimeError) -> (String, String) {
+    // A raised exception's message starts with its name (`ValueError: …`).
+    if let Some((name, rest)) = error.message.split_once(": ") {
+        if is_exception(name) {
+            return (name.to_string(), rest.to_string());
+        }
+    }
+    if is_exception(&error.message) {
+        return (error.message.clone(), String::new());
+    }
+    let name = match error.kind {
+        ErrorKind::Name => "NameError",
+        ErrorKind::Type => "TypeError",
+        ErrorKind::Value => "ValueError",
+        ErrorKind::Index => "IndexError",
+        ErrorKind::Attribute => "AttributeError",
+        ErrorKind::ZeroDivision => "ZeroDivisionError",
+        ErrorKind::Assertion => "AssertionError",
+        ErrorKind::Unsupported => "NotImplementedError",
+        ErrorKind::Overflow => "OverflowError",
+        _ => "RuntimeError",
+    };
+    (name.to_string(), error.message.clone())
+}

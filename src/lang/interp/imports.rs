@@ -1,0 +1,100 @@
+//! `import` and `from … import`: the modules of the API table (`pypto`, its submodules, and any
+//! module another area documents there), `torch`, `math`, `dataclasses`, `typing`, `__future__`; the
+//! modules real pypto files import that a notebook cannot have get a diagnostic that says what to
+//! use instead.
+
+use std::rc::Rc;
+
+use super::api_table::{self, ApiKind};
+use super::error::{ErrorKind, Result};
+use super::interpreter::Interpreter;
+use super::scope::Scope;
+use super::value::Value;
+use crate::lang::syntax::ast::{Identifier, ImportAlias};
+use crate::lang::syntax::Span;
+
+/// Modules of the language itself (not in the API table as modules of their own).
+const LANGUAGE_MODULES: [&str; 3] = ["math", "__future__", "torch_npu"];
+
+/// What to use instead of a module a notebook cannot import (by the module's first name).
+fn instead_of(root: &str) -> Option<&'static str> {
+    Some(match root {
+        "numpy" => {
+            "use pypto tensors: pypto.as_tensor(data) to make one, t.tolist() to read one, and \
+             pypto.assert_allclose(actual, desired, rtol=…, atol=…) for numpy.testing.assert_allclose"
+        }
+        "os" => "a notebook has no environment variables or files: set the value in a cell (e.g. `device_id = 0`)",
+        "sys" | "argparse" => {
+            "a notebook has no command line: set the options as variables in a cell and call the example's \
+             functions directly"
+        }
+        "time" => "for the kernel's simulated time use pypto.schedule(kernel, *args).time_us",
+        "logging" => "use print(...)",
+        "pytest" => "use assert and pypto.assert_allclose(actual, desired)",
+        _ => return None,
+    })
+}
+
+impl Interpreter {
+    /// `import a.b as c`: binds `c` to `a.b`, or `a` to `a` without `as`.
+    pub(crate) fn import(&self, alias: &ImportAlias, scope: &Rc<Scope>) -> Result<()> {
+        let full = dotted(&alias.path);
+        let path_span = match (alias.path.first(), alias.path.last()) {
+            (Some(first), Some(last)) => first.span.cover(last.span),
+            _ => alias.span,
+        };
+        self.check_importable(&full, path_span)?;
+        match &alias.alias {
+            Some(name) => scope.set(&name.name, Value::Module(Rc::from(full.as_str()))),
+            None => {
+                let root = alias.path.first().map_or("pypto", |part| part.name.as_str());
+                scope.set(root, Value::Module(Rc::from(root)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `from module import name as alias, …`: each name is the module's attribute of that name.
+    pub(crate) fn import_from(&self, module: &[Identifier], names: &[ImportAlias], scope: &Rc<Scope>) -> Result<()> {
+        let full = dotted(module);
+        let module_span =
+            module.first().map_or(Span::empty(0), |first| first.span.cover(module[module.len() - 1].span));
+        self.check_importable(&full, module_span)?;
+        let module_value = Value::Module(Rc::from(full.as_str()));
+        for alias in names {
+            let Some(name) = alias.path.first() else { continue };
+            let value = if full == "__future__" {
+                Value::None
+            } else {
+                self.get_attribute(&module_value, &name.name, name.span).map_err(|mut error| {
+                    error.message = format!("cannot import name '{}' from '{full}'", name.name);
+                    error
+                })?
+            };
+            let bound = alias.alias.as_ref().unwrap_or(name);
+            scope.set(&bound.name, value);
+        }
+        Ok(())
+    }
+
+    /// An error at `span` unless `full` names a module a tile script can import.
+    fn check_importable(&self, full: &str, span: Span) -> Result<()> {
+        let documented = api_table::lookup(full).is_some_and(|entry| entry.kind == ApiKind::Module);
+        if documented || LANGUAGE_MODULES.contains(&full) {
+            return Ok(());
+        }
+        let root = full.split('.').next().unwrap_or(full);
+        let error =
+            self.error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), span);
+        Err(match instead_of(root) {
+            Some(help) => error.with_help(help),
+            None => error.with_help(
+                "tile scripts can import pypto (import pypto as pt, from pypto import …), torch, math, dataclasses and typing",
+            ),
+        })
+    }
+}
+
+fn dotted(path: &[Identifier]) -> String {
+    path.iter().map(|part| part.name.as_str()).collect::<Vec<_>>().join(".")
+}
