@@ -68,14 +68,16 @@ fn creation_takes_sizes_as_varargs_or_a_sequence_and_ignores_the_device() {
 }
 
 #[test]
-fn integer_data_and_integer_dtypes_say_what_is_missing() {
+fn integer_data_and_integer_dtypes_follow_torch() {
     let mut session = session();
-    let (message, help) = error(&mut session, "torch.tensor([1, 2, 3])");
-    assert!(message.contains("int64") && help.contains("dtype=torch.float32"), "{message} / {help}");
-    let (message, help) = error(&mut session, "torch.arange(4)");
-    assert!(message.contains("int64") && help.contains("dtype=torch.float32"), "{message} / {help}");
-    let (message, _) = error(&mut session, "torch.zeros(2, dtype=torch.int32)");
-    assert!(message.contains("torch.int32") && message.contains("not available yet"), "{message}");
+    // Integer data without a dtype is int64, as in torch; integer dtypes are pypto's.
+    assert_eq!(
+        printed(&mut session, "torch.tensor([1, 2, 3]).dtype, torch.arange(4).dtype"),
+        "pypto.DT_INT64 pypto.DT_INT64"
+    );
+    assert_eq!(printed(&mut session, "torch.zeros(2, dtype=torch.int32).tolist()"), "[0, 0]");
+    assert_eq!(printed(&mut session, "torch.int == torch.int32, torch.long == torch.int64"), "True True");
+    assert_eq!(printed(&mut session, "(torch.tensor([7, -7]) // 2).tolist()"), "[3, -4]");
 }
 
 /// The same seed gives the same numbers; a later draw differs; and the draws have the moments of
@@ -288,14 +290,8 @@ fn names_are_checked_and_suggested() {
 fn the_api_table_is_what_runs() {
     let mut session = session();
     run(&mut session, "import torch.nn.functional\nt = torch.ones(2, 2)");
-    let integer = ["int8", "uint8", "int16", "int32", "int", "int64", "long", "bool"];
     for entry in api_table().iter().filter(|entry| entry.name.starts_with("torch.")) {
-        let code = format!("print(repr({}))", entry.name);
-        if integer.contains(&entry.short_name()) {
-            assert!(error(&mut session, &code).0.contains("not available yet"), "{}", entry.name);
-        } else {
-            run(&mut session, &code);
-        }
+        run(&mut session, &format!("print(repr({}))", entry.name));
     }
     let mut checked = 0;
     let ours = |name: &str| name.starts_with("torch.") || name == "pypto.from_torch" || name == "pypto.to_torch";

@@ -289,3 +289,27 @@ fn online_softmax_attention_keeps_its_running_state_in_ordered_workspaces() {
     // reference's: the bound is fp16's relative step on values of magnitude ≤ 1 times Σ|v|.
     assert!(worst_error(&stdout) <= 2e-2, "{stdout}");
 }
+
+#[test]
+fn float_to_integer_casts_follow_their_cast_mode_on_the_cpu_and_on_the_npu() {
+    // Hand-computed: 2·x = [-2.6, -0.4, 0.8, 1.98, 3.2, 6.6, -5.0, 5.0]; round is half away from zero.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def k(x, t, n, f):\n    pt.set_vec_tile_shapes(8, 8)\n    s = x * 2.0\n\
+         \x20   t[:] = pt.cast(s, pt.DT_INT32, pt.CastMode.CAST_TRUNC)\n\
+         \x20   n[:] = pt.cast(s, pt.DT_INT32, mode=pt.CastMode.CAST_ROUND)\n\
+         \x20   f[:] = pt.cast(s, pt.DT_INT32, pt.CastMode.CAST_FLOOR)\n\
+         x = pt.as_tensor([[-1.3, -0.2, 0.4, 0.99, 1.6, 3.3, -2.5, 2.5]] * 8)\n\
+         t = pt.zeros([8, 8], pt.DT_INT32)\nn = pt.zeros([8, 8], pt.DT_INT32)\nf = pt.zeros([8, 8], pt.DT_INT32)\n\
+         k(x, t, n, f)\nprint(t.tolist()[7])\nprint(n.tolist()[7])\nprint(f.tolist()[7])\n\
+         print(pt.cast(x * 2.0, pt.DT_INT32, pt.CastMode.CAST_CEIL).tolist()[0])\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "[-2, 0, 0, 1, 3, 6, -5, 5]");
+    assert_eq!(lines[1], "[-3, 0, 1, 2, 3, 7, -5, 5]");
+    assert_eq!(lines[2], "[-3, -1, 0, 1, 3, 6, -5, 5]");
+    assert_eq!(lines[3], "[-2, 0, 1, 2, 4, 7, -5, 5]");
+}

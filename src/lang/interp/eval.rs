@@ -171,8 +171,18 @@ impl Interpreter {
         let mut current_span = left.span;
         for (op, right) in comparisons {
             let right_value = self.eval(right, scope)?;
-            // A tensor compares element-wise into a DT_BOOL mask (one comparison, as in torch).
-            if matches!(current, Value::Tensor(_)) || matches!(right_value, Value::Tensor(_)) {
+            // A tensor compares element-wise into a DT_BOOL mask (one comparison, as in torch);
+            // `is`, `is not`, `in` and `not in` keep their Python meaning.
+            let element_wise = matches!(
+                op,
+                CompareOp::Equal
+                    | CompareOp::NotEqual
+                    | CompareOp::Less
+                    | CompareOp::LessEqual
+                    | CompareOp::Greater
+                    | CompareOp::GreaterEqual
+            );
+            if element_wise && (matches!(current, Value::Tensor(_)) || matches!(right_value, Value::Tensor(_))) {
                 return self.tensor_comparison(
                     *op,
                     &current,

@@ -60,7 +60,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
         }
         _ => {
             // The rounding and saturation modes are checked here; the cast itself is the dtype
-            // module's (`functions`), which rounds to nearest-even (CAST_NONE / CAST_RINT).
+            // module's (`functions`): to a float it rounds to nearest-even, to an integer it
+            // truncates (CAST_NONE). A float-to-integer cast with a rounding mode rounds first,
+            // with ops a kernel's recorder sees (floor, ceil, trunc, round).
+            let mut rounding: Option<&'static str> = None;
+            let mut stripped = false;
             for (key, enumeration) in [("mode", "CastMode"), ("satmode", "SaturationMode")] {
                 let position = arguments.keywords.iter().position(|(name, _, _)| name == key);
                 let (value, value_span) = match position {
@@ -71,6 +75,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                     None if arguments.positional.len() > 2 => arguments.positional.remove(2),
                     None => continue,
                 };
+                stripped = true;
                 let member = enum_member_name(&value, enumeration).ok_or_else(|| {
                     interpreter.error(
                         ErrorKind::Type,
@@ -78,6 +83,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                         value_span,
                     )
                 })?;
+                let integer_target = arguments
+                    .positional
+                    .get(1)
+                    .map(|(value, _)| value)
+                    .or_else(|| {
+                        arguments.keywords.iter().find(|(name, _, _)| name == "dtype").map(|(_, value, _)| value)
+                    })
+                    .is_some_and(|value| matches!(value, Value::DType(dtype) if !dtype.is_float()));
+                let float_source = matches!(arguments.positional.first(), Some((Value::Tensor(object), _)) if object.get().dtype().is_float());
+                if integer_target && float_source && member.starts_with("CAST_") && member != "CAST_NONE" {
+                    rounding = Some(member);
+                    continue;
+                }
                 if !matches!(member, "CAST_NONE" | "CAST_RINT" | "OFF") {
                     interpreter.warn(
                         "npu/cast-mode-not-modelled",
@@ -86,6 +104,40 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                         None,
                     );
                 }
+            }
+            if let (Some(member), Some((x, x_span))) = (rounding, arguments.positional.first().cloned()) {
+                let unary = |name: &str, value: Value| {
+                    super::call(
+                        interpreter,
+                        name,
+                        Arguments { positional: vec![(value, x_span)], keywords: Vec::new() },
+                        span,
+                    )
+                };
+                let rounded = match member {
+                    "CAST_FLOOR" => unary("pypto.floor", x)?,
+                    "CAST_CEIL" => unary("pypto.ceil", x)?,
+                    "CAST_TRUNC" | "CAST_ODD" => unary("pypto.trunc", x)?,
+                    "CAST_RINT" => unary("pypto.round", x)?,
+                    // Half away from zero: trunc(x + sign(x) / 2).
+                    _ => {
+                        let half = interpreter.binary(
+                            crate::lang::syntax::ast::BinaryOp::Multiply,
+                            &unary("pypto.sign", x.clone())?,
+                            &Value::Float(0.5),
+                            span,
+                        )?;
+                        unary(
+                            "pypto.trunc",
+                            interpreter.binary(crate::lang::syntax::ast::BinaryOp::Add, &x, &half, span)?,
+                        )?
+                    }
+                };
+                arguments.positional[0] = (rounded, x_span);
+            }
+            if stripped {
+                // Called unrecorded (it had a mode): the plain cast records itself.
+                return super::call(interpreter, "pypto.cast", arguments, span);
             }
             super::functions::call(interpreter, "cast", arguments, span)
         }

@@ -110,6 +110,14 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "experimental.set_operation_options" => config::call(interpreter, short, arguments, span),
         "loop" | "loop_unroll" | "is_loop_begin" | "is_loop_end" | "ceildiv" | "min" | "max" | "cond"
         | "symbolic_scalar" | "SymbolicScalar" => loops::call(interpreter, short, arguments, span),
+        // A cast with a rounding or saturation mode records its own ops (the rounding, then the
+        // plain cast), so a kernel's recorder sees what the modes compute.
+        "cast"
+            if arguments.positional.len() > 2
+                || arguments.keywords.iter().any(|(key, _, _)| key == "mode" || key == "satmode") =>
+        {
+            copies::call(interpreter, short, arguments, span)
+        }
         "reshape" | "clone" | "expand_clone" | "cast" => {
             recorded(interpreter, copies::recorded_name(short), arguments, |arguments| {
                 copies::call(interpreter, short, arguments, span)
