@@ -4,6 +4,7 @@
 //! reference fallback is not the NPU). EXPECTED.txt lists each file's outcome; a file marked
 //! `pass` that fails, and a file marked `fail` that now passes, both fail the test, so the list
 //! stays honest. `CORPUS_BLESS=1` rewrites the list from this run.
+#![cfg(not(target_arch = "wasm32"))] // reads the corpus from disk and sets a time limit: native only
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
