@@ -1,19 +1,9 @@
 //! Classes around kernels: a jit kernel as a static method taking a NamedTuple of tile sizes,
 //! and callable instances as golden functions.
 
-use tilelab::session::{CellResult, Session};
+use tilelab::session::Session;
 
-fn run_ok(session: &mut Session, code: &str) -> String {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result.stdout
-}
-
-fn run_err(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(!result.is_ok(), "expected an error from:\n{code}\nprinted: {}", result.stdout);
-    result
-}
+use super::cells::{run_err, run_ok};
 
 /// A kernel grouped in a class as a static method, taking a NamedTuple of tile sizes; an
 /// instance with `__call__` used as the golden function. ones([64, 32]) · 3 summed: 3·2048.

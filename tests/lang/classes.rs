@@ -3,25 +3,9 @@
 //! import …`, plain classes with methods and single inheritance; and the mistakes, each a located
 //! error that says what to write instead. Expected values are computed by hand in the comments.
 
-use tilelab::session::{CellResult, Session};
+use tilelab::session::Session;
 
-fn run_ok(session: &mut Session, code: &str) -> String {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result.stdout
-}
-
-fn run_err(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(!result.is_ok(), "expected an error from:\n{code}\nprinted: {}", result.stdout);
-    result
-}
-
-/// The text `span` covers in `code` (the cell that failed).
-fn spanned<'a>(code: &'a str, result: &CellResult) -> &'a str {
-    let error = result.error().expect("an error");
-    &code[error.span.start..error.span.end]
-}
+use super::cells::{run_err, run_ok, spanned};
 
 /// A tiling config as pypto-gym passes it: a dataclass built from keyword arguments and
 /// defaults, read inside the kernel. ones([64, 64]) + 1 summed over 64·64 elements is 2·4096.

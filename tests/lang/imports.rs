@@ -2,24 +2,9 @@
 //! import …`, `from dataclasses import …`, the modules a notebook cannot have (a located
 //! diagnostic that says what to use instead), and annotations that are never evaluated.
 
-use tilelab::session::{CellResult, Session};
+use tilelab::session::Session;
 
-fn run_ok(session: &mut Session, code: &str) -> String {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result.stdout
-}
-
-fn run_err(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(!result.is_ok(), "expected an error from:\n{code}\nprinted: {}", result.stdout);
-    result
-}
-
-fn spanned<'a>(code: &'a str, result: &CellResult) -> &'a str {
-    let error = result.error().expect("an error");
-    &code[error.span.start..error.span.end]
-}
+use super::cells::{run_err, run_ok, spanned};
 
 /// What real pypto files import: accepted names bind, the rest is a diagnostic at the module
 /// that says what to use instead.

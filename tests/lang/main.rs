@@ -1,5 +1,6 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
+mod cells;
 mod checks_strict;
 mod class_kernels;
 mod classes;

@@ -1,19 +1,9 @@
 //! Statements real pypto code writes around its kernels: `del` (kernel bodies free their tiles)
 //! and `raise` (argument checks), each with its located errors.
 
-use tilelab::session::{CellResult, Session};
+use tilelab::session::Session;
 
-fn run_ok(session: &mut Session, code: &str) -> String {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result.stdout
-}
-
-fn run_err(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(!result.is_ok(), "expected an error from:\n{code}\nprinted: {}", result.stdout);
-    result
-}
+use super::cells::{run_err, run_ok};
 
 /// `del` as kernel bodies and host code use it: names, list items, dict keys, attributes.
 #[test]

@@ -7,6 +7,7 @@
 
 use super::lowering_support as npu_lowering_support;
 
+use super::kernel_forms::run_on_npu;
 use npu_lowering_support::{region, tensor, UnitBuilder};
 use tilelab::npu::{simulate, NpuConfig};
 use tilelab::session::Session;
@@ -88,21 +89,8 @@ fn one_matmul_over_whole_tensors_spreads_over_every_cube_core() {
     assert!(error.abs() <= 0.25, "{:.1} µs is {:+.1} % off 1504 µs", summary.time_us, error * 100.0);
 }
 
-fn run(session: &mut Session, code: &str) -> tilelab::session::CellResult {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    let fallbacks: Vec<&String> = result
-        .diagnostics
-        .iter()
-        .filter(|diagnostic| diagnostic.code == "npu/cpu-fallback")
-        .map(|diagnostic| &diagnostic.message)
-        .collect();
-    assert!(fallbacks.is_empty(), "fell back to the CPU: {fallbacks:?}");
-    result
-}
-
-fn printed_number(result: &tilelab::session::CellResult) -> f64 {
-    result.stdout.trim().parse().unwrap_or_else(|_| panic!("not a number: {}", result.stdout))
+fn printed_number(stdout: &str) -> f64 {
+    stdout.trim().parse().unwrap_or_else(|_| panic!("not a number: {stdout}"))
 }
 
 #[test]
@@ -110,7 +98,7 @@ fn a_jit_kernel_without_a_loop_is_tiled_over_cores() {
     // `out[:] = x + y` on 512 × 512 fp16 with a 64 × 512 vec tile: 8 tiles, each its own task on
     // the default chip (Ascend910B2). Per task x and y (64 KiB each), the sum written over x.
     let mut session = Session::new();
-    run(
+    run_on_npu(
         &mut session,
         "import pypto as pt\n\
          @pt.frontend.jit\n\
@@ -119,10 +107,11 @@ fn a_jit_kernel_without_a_loop_is_tiled_over_cores() {
          out = pt.zeros([512, 512], dtype=pt.DT_FP16)\n\
          s = pt.schedule(add, x, y, out)\n",
     );
-    let cores = printed_number(&run(&mut session, "print(s.cores_used)"));
+    let cores = printed_number(&run_on_npu(&mut session, "print(s.cores_used)"));
     assert!(cores >= 8.0, "8 tiles ran on {cores} cores");
     // The values are the CPU's x + y exactly (f32 add, rounded to fp16, on both sides).
-    let error = printed_number(&run(&mut session, "print(pt.amax(pt.abs(pt.cast(out - (x + y), pt.DT_FP32))).item())"));
+    let error =
+        printed_number(&run_on_npu(&mut session, "print(pt.amax(pt.abs(pt.cast(out - (x + y), pt.DT_FP32))).item())"));
     assert_eq!(error, 0.0);
 }
 
@@ -132,7 +121,7 @@ fn a_bf16_copy_fits_ub_double_buffered_by_working_in_place() {
     // copy, 2 copies = 128 KiB ≤ 192 KiB. 8192 rows = 128 tiles on 48 cores: cores run 2-3 tiles,
     // so both copies are used.
     let mut session = Session::new();
-    run(
+    run_on_npu(
         &mut session,
         "import pypto as pt\n\
          @pt.frontend.jit(pass_options={'vec_nbuffer_setting': {-1: 2}})\n\
@@ -141,9 +130,9 @@ fn a_bf16_copy_fits_ub_double_buffered_by_working_in_place() {
          x = pt.cast(pt.randn([8192, 512], seed=3), pt.DT_BF16)\nout = pt.zeros([8192, 512], dtype=pt.DT_BF16)\n\
          s = pt.schedule(copy, x, out)\n",
     );
-    let ub = printed_number(&run(&mut session, "print(s.peak_occupancy['UB'])"));
+    let ub = printed_number(&run_on_npu(&mut session, "print(s.peak_occupancy['UB'])"));
     assert_eq!(ub, 2.0 * 64.0 * 512.0 * 2.0, "two in-place copies of one bf16 tile");
-    let error = printed_number(&run(
+    let error = printed_number(&run_on_npu(
         &mut session,
         "print(pt.amax(pt.abs(pt.cast(out, pt.DT_FP32) - pt.cast(x, pt.DT_FP32))).item())",
     ));
@@ -470,7 +459,7 @@ fn every_iteration_of_nested_pypto_loops_is_work_spread_over_the_cube_cores() {
     // block of c = a · b (K = 64, fp16 in, fp32 out): 24 tasks on the 24 cube cores of the
     // default Ascend910B2 (only the outer loop's 4 iterations were units before).
     let mut session = Session::new();
-    run(
+    run_on_npu(
         &mut session,
         "import pypto as pt\n\
          @pt.frontend.jit\n\
@@ -481,10 +470,10 @@ fn every_iteration_of_nested_pypto_loops_is_work_spread_over_the_cube_cores() {
          a = pt.cast(pt.randn([256, 64], seed=1), pt.DT_FP16)\nb = pt.cast(pt.randn([64, 384], seed=2), pt.DT_FP16)\n\
          c = pt.zeros([256, 384])\ns = pt.schedule(gemm, a, b, c)\n",
     );
-    assert_eq!(printed_number(&run(&mut session, "print(s.cores_used)")), 24.0);
+    assert_eq!(printed_number(&run_on_npu(&mut session, "print(s.cores_used)")), 24.0);
     // The same product outside any kernel (CPU reference): f32 sums of 64 fp16 products may add in
     // another order, so |Δ| ≤ 1e-4 · Σ|a·b| ≤ 1e-4 · 64 · max|a|·max|b| is far above the rounding.
-    let error = printed_number(&run(
+    let error = printed_number(&run_on_npu(
         &mut session,
         "print(pt.amax(pt.abs(c - pt.matmul(a, b, out_dtype=pt.DT_FP32))).item() / (64 * pt.amax(pt.abs(pt.cast(a, pt.DT_FP32))).item() * pt.amax(pt.abs(pt.cast(b, pt.DT_FP32))).item()))",
     ));

@@ -6,7 +6,7 @@
 use tilelab::session::Session;
 
 /// Runs `code`, which must succeed without any kernel falling back to the CPU; returns stdout.
-fn run_on_npu(session: &mut Session, code: &str) -> String {
+pub fn run_on_npu(session: &mut Session, code: &str) -> String {
     let result = session.run_cell(code);
     assert!(result.is_ok(), "{code}\n{:?}", result.error());
     let fallbacks: Vec<&String> = result
