@@ -164,3 +164,14 @@ print(dims, even, pairs, total, tiles, any(d > 5 for d in dims))
     let result = run_err(&mut session, "big = [i for i in range(50) for j in range(50)]");
     assert_eq!(result.error().unwrap().code, "runtime/size-limit");
 }
+
+/// `zip` of three iterables stops at the shortest, as pypto examples' golden loops use it.
+#[test]
+fn zip_of_three_iterables_stops_at_the_shortest() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        "print(list(zip([1, 2, 3], 'ab', (7, 8, 9))))\nfor a, b, c in zip([1], [2], [3]):\n    print(a + b + c)\n",
+    );
+    assert_eq!(printed, "[(1, 'a', 7), (2, 'b', 8)]\n6\n");
+}

@@ -87,18 +87,7 @@ impl Interpreter {
                 self.write_output(&format!("{}{end}", parts.join(&sep)), span)?;
                 Ok(Value::None)
             }
-            "zip" if arguments.keywords.is_empty() && arguments.positional.len() > 2 => {
-                // zip(a, b, c, …): tuples up to the shortest input.
-                let mut columns = Vec::with_capacity(arguments.positional.len());
-                for (value, value_span) in &arguments.positional {
-                    columns.push(self.iterate(value, *value_span)?);
-                }
-                let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
-                let mut columns: Vec<std::vec::IntoIter<Value>> = columns.into_iter().map(Vec::into_iter).collect();
-                let tuples =
-                    (0..rows).map(|_| Value::tuple(columns.iter_mut().filter_map(Iterator::next).collect())).collect();
-                Ok(Value::list(tuples))
-            }
+            "zip" if arguments.keywords.is_empty() && arguments.positional.len() > 2 => self.zip_many(&arguments),
             "range" => {
                 let bound = self.bind("range", &["start", "stop", "step"], arguments, false, span)?;
                 let (start, stop) = match bound.optional(1) {

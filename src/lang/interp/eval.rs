@@ -173,15 +173,7 @@ impl Interpreter {
             let right_value = self.eval(right, scope)?;
             // A tensor compares element-wise into a DT_BOOL mask (one comparison, as in torch);
             // `is`, `is not`, `in` and `not in` keep their Python meaning.
-            let element_wise = matches!(
-                op,
-                CompareOp::Equal
-                    | CompareOp::NotEqual
-                    | CompareOp::Less
-                    | CompareOp::LessEqual
-                    | CompareOp::Greater
-                    | CompareOp::GreaterEqual
-            );
+            let element_wise = !matches!(op, CompareOp::Is | CompareOp::IsNot | CompareOp::In | CompareOp::NotIn);
             if element_wise && (matches!(current, Value::Tensor(_)) || matches!(right_value, Value::Tensor(_))) {
                 return self.tensor_comparison(
                     *op,

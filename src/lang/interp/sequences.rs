@@ -119,3 +119,17 @@ impl Interpreter {
             .with_help("len() and slicing need the length as a 64-bit int; iterating such a range works")
     }
 }
+
+impl Interpreter {
+    /// `zip(a, b, c, …)` of three or more iterables: tuples up to the shortest input.
+    pub(crate) fn zip_many(&self, arguments: &super::eval::Arguments) -> Result<Value> {
+        let mut columns = Vec::with_capacity(arguments.positional.len());
+        for (value, value_span) in &arguments.positional {
+            columns.push(self.iterate(value, *value_span)?);
+        }
+        let rows = columns.iter().map(Vec::len).min().unwrap_or(0);
+        let mut columns: Vec<std::vec::IntoIter<Value>> = columns.into_iter().map(Vec::into_iter).collect();
+        let tuples = (0..rows).map(|_| Value::tuple(columns.iter_mut().filter_map(Iterator::next).collect())).collect();
+        Ok(Value::list(tuples))
+    }
+}
