@@ -17,6 +17,7 @@ pub mod methods;
 pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;
+pub mod npu_values;
 pub mod options;
 pub mod scaler;
 pub mod schedule;
