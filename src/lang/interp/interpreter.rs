@@ -64,7 +64,7 @@ pub(crate) struct KernelFrame {
     pub dtype: crate::tensor::DType,
     pub saved: Vec<Value>,
     /// The tensor ops the body executed, in order (what `pypto.schedule` lowers).
-    pub ops: Vec<super::pypto::lowering::RecordedOp>,
+    pub ops: Vec<super::pypto::capture::Captured>,
     /// Where the last `set_vec_tile_shapes` was called.
     pub vec_tile_site: Option<super::error::SourceSpan>,
     /// Every `set_vec_tile_shapes` of the run, with the ops it applies to.
@@ -306,9 +306,9 @@ impl Interpreter {
         let Some(frame) = frames.last_mut() else { return };
         frame.statement = Some(span);
         if frame.unit_starts.contains(&span)
-            && frame.ops.last().is_none_or(|op| op.name != super::pypto::lowering::UNIT_MARKER)
+            && frame.ops.last().is_none_or(|op| !matches!(op.op, super::pypto::capture::CapturedOp::UnitStart))
         {
-            frame.ops.push(super::pypto::lowering::RecordedOp::unit_marker());
+            frame.ops.push(super::pypto::capture::Captured::unit_start());
         }
     }
 

@@ -84,16 +84,10 @@ impl Interpreter {
             Value::Float(number) => Ok(Value::Float(-number)),
             Value::Tensor(object) => {
                 let result = self.tensor_result(object.get().neg(), span)?;
-                if self.in_kernel() {
-                    self.record_op(
-                        "neg",
-                        vec![(
-                            None,
-                            crate::lang::interp::pypto::lowering::Operand::Tensor(object.get().tensor().clone()),
-                        )],
-                        Some(&result),
-                    );
-                }
+                self.capture(Some(&result), || crate::lang::interp::pypto::capture::CapturedOp::Unary {
+                    op: crate::tensor::UnaryOp::Neg,
+                    x: object.get().tensor().clone(),
+                });
                 Ok(result)
             }
             other => {

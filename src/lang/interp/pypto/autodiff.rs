@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::capture::identity;
 pub use super::check_sides::GradCheckSides;
-use super::lowering::identity;
 use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomForward, ForwardOutput};
 use crate::autograd::{
     checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var,

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use super::capture::CapturedOp;
 use super::spec::ApiObject;
 use crate::autograd::Var;
 use crate::lang::interp::error::{ErrorKind, Result};
@@ -11,16 +12,6 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, TensorObject, Value};
 use crate::lang::syntax::Span;
-
-/// The name a kernel's recorder sees for `name`: a clone is a cast to the same dtype (one copy
-/// through the vector unit, which the NPU compiler knows).
-pub(crate) fn recorded_name(name: &str) -> &str {
-    if name == "clone" {
-        "cast"
-    } else {
-        name
-    }
-}
 
 /// Calls `pypto.reshape`, `clone`, `expand_clone` or `cast`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
@@ -38,7 +29,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
         }
         "clone" => {
             let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
-            interpreter.tensor_result(bound.tensor(0)?.scale(1.0), span)
+            interpreter.cloned(&bound.tensor(0)?, span)
         }
         "expand_clone" => {
             let bound = interpreter.bind(&full, &["input", "shape", "valid_shape"], arguments, false, span)?;
@@ -163,13 +154,22 @@ impl Interpreter {
     pub(crate) fn reshaped(&self, x: &Var, shape: &Value, valid: Option<Vec<usize>>, span: Span) -> Result<Value> {
         let shape = self.resolve_shape(x, shape, span)?;
         let reshaped = x.reshape(&shape).map_err(|error| self.autograd_error(error, span))?;
-        match valid {
+        let result = match valid {
             Some(valid) => {
                 let offsets = vec![0; shape.len()];
-                self.tensor_result(reshaped.view(&shape, &offsets, Some(&valid)), span)
+                self.tensor_result(reshaped.view(&shape, &offsets, Some(&valid)), span)?
             }
-            None => Ok(TensorObject::value(reshaped)),
-        }
+            None => TensorObject::value(reshaped),
+        };
+        self.capture(Some(&result), || CapturedOp::Reshape { x: x.tensor().clone() });
+        Ok(result)
+    }
+
+    /// A copy of `x`: to a kernel, a cast to the same dtype (one pass through the vector unit).
+    pub(crate) fn cloned(&self, x: &Var, span: Span) -> Result<Value> {
+        let result = self.tensor_result(x.scale(1.0), span)?;
+        self.capture(Some(&result), || CapturedOp::Cast { x: x.tensor().clone() });
+        Ok(result)
     }
 
     /// `out.move(value)`: writes `value` (same shape) into `out`, as pypto's examples write a

@@ -1,6 +1,7 @@
 //! Creation: `tensor` (allocates, as in pypto), `as_tensor` (from data), `zeros`, `ones`, `full`, `arange`, `randn`, `rand`, `manual_seed` (and
 //! `zeros_like`/`ones_like`), with DESIGN §2's signatures and defaults.
 
+use super::capture::CapturedOp;
 use crate::autograd::Var;
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
@@ -12,6 +13,8 @@ use crate::tensor::{manual_seed, DType, Tensor};
 /// Calls the creation function `name`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let tensor_error = |error| interpreter.tensor_error(error, span);
+    // The value every element of a `full`-like tensor holds (a kernel folds it into its ops).
+    let mut fill = None;
     let (tensor, requires_grad) = match name {
         "tensor" => {
             if let Some((_, _, keyword_span)) = arguments.keywords.iter().find(|(key, _, _)| key == "requires_grad") {
@@ -32,6 +35,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     ));
                 }
             }
+            fill = Some(0.0);
             (Tensor::full(&shape, 0.0, bound.dtype(1, DType::F32)?).map_err(tensor_error)?, false)
         }
         "as_tensor" => {
@@ -51,12 +55,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
             let value = if name == "ones" { 1.0 } else { 0.0 };
+            fill = Some(value);
             (Tensor::full(&shape, value, bound.dtype(1, DType::F32)?).map_err(tensor_error)?, bound.flag(2, false)?)
         }
         "zeros_like" | "ones_like" => {
             let bound = interpreter.bind(&format!("pypto.{name}"), &["input", "dtype"], arguments, false, span)?;
             let like = bound.tensor(0)?;
             let value = if name == "ones_like" { 1.0 } else { 0.0 };
+            fill = Some(value);
             (Tensor::full(like.shape(), value, bound.dtype(1, like.dtype())?).map_err(tensor_error)?, false)
         }
         "full" => {
@@ -69,8 +75,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             )?;
             let shape = bound.shape(0)?;
             interpreter.check_elements(&shape, span)?;
-            let full =
-                Tensor::full(&shape, bound.float(1, None)?, bound.dtype(2, DType::F32)?).map_err(tensor_error)?;
+            let value = bound.float(1, None)?;
+            fill = Some(value);
+            let full = Tensor::full(&shape, value, bound.dtype(2, DType::F32)?).map_err(tensor_error)?;
             let tensor = match bound.optional(3) {
                 // A ragged tile: the value inside valid_shape, 0 outside (as a view reads it).
                 Some(_) => full.view(&shape, &vec![0; shape.len()], Some(&bound.shape(3)?)).map_err(tensor_error)?,
@@ -136,9 +143,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             return Ok(Value::None);
         }
     };
-    Var::try_new(tensor, requires_grad)
+    let result = Var::try_new(tensor, requires_grad)
         .map(TensorObject::value)
-        .map_err(|error| interpreter.autograd_error(error, span))
+        .map_err(|error| interpreter.autograd_error(error, span))?;
+    if let Some(value) = fill {
+        interpreter.capture(Some(&result), || CapturedOp::Fill { value });
+    }
+    Ok(result)
 }
 
 /// The shape `pypto.tensor(shape, …)` allocates. pypto's `tensor` takes a shape, not data: data

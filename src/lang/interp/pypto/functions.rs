@@ -4,6 +4,7 @@
 
 mod masks;
 
+use super::capture::CapturedOp;
 use crate::autograd::{is_grad_enabled, Var};
 use crate::lang::interp::call::Bound;
 use crate::lang::interp::error::{ErrorKind, Result};
@@ -51,7 +52,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     .with_help("approximate=\"none\" is the exact erf form; \"tanh\" the tanh approximation"))
             }
         };
-        return wrap(x.unary(op));
+        let result = wrap(x.unary(op))?;
+        interpreter.capture(Some(&result), || CapturedOp::Unary { op, x: x.tensor().clone() });
+        return Ok(result);
     }
     if let Some(op) = BinaryOp::from_name(name) {
         let names: &[&str] = if name == "pow" { &["x", "exponent"] } else { &["a", "b"] };
@@ -64,29 +67,42 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         };
         let a = interpreter.operand(&first, dtype, bound.span_of(0))?;
         let b = interpreter.operand(&second, dtype, bound.span_of(1))?;
-        return wrap(a.binary(op, &b));
+        let result = wrap(a.binary(op, &b))?;
+        interpreter.capture(Some(&result), || CapturedOp::binary(op, &first, &second));
+        return Ok(result);
     }
     if let Some(op) = ReduceOp::from_name(name) {
         let bound = interpreter.bind(&full, &["x", "dim", "keepdim"], arguments, false, span)?;
         let x = bound.tensor(0)?;
         let dims = bound.dims(1)?;
-        return wrap(x.reduce(op, dims.as_deref(), bound.flag(2, false)?));
+        let result = wrap(x.reduce(op, dims.as_deref(), bound.flag(2, false)?))?;
+        interpreter.capture(Some(&result), || CapturedOp::reduce(op, x.tensor(), dims));
+        return Ok(result);
     }
     match name {
         "softmax" | "log_softmax" => {
             let bound = interpreter.bind(&full, &["x", "dim"], arguments, false, span)?;
             let op = if name == "softmax" { SoftmaxOp::Softmax } else { SoftmaxOp::LogSoftmax };
-            wrap(bound.tensor(0)?.softmax_like(op, bound.int(1, Some(-1))? as isize))
+            let (x, dim) = (bound.tensor(0)?, bound.int(1, Some(-1))?);
+            let result = wrap(x.softmax_like(op, dim as isize))?;
+            let log = op == SoftmaxOp::LogSoftmax;
+            interpreter.capture(Some(&result), || CapturedOp::Softmax { x: x.tensor().clone(), dim, log });
+            Ok(result)
         }
         "reshape" => {
             let bound = interpreter.bind(&full, &["x", "shape"], arguments, false, span)?;
             let x = bound.tensor(0)?;
             let shape = interpreter.resolve_shape(&x, bound.required(1)?, bound.span_of(1))?;
-            wrap(x.reshape(&shape))
+            let result = wrap(x.reshape(&shape))?;
+            interpreter.capture(Some(&result), || CapturedOp::Reshape { x: x.tensor().clone() });
+            Ok(result)
         }
         "transpose" => {
             let bound = interpreter.bind(&full, &["x", "dim0", "dim1"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.transpose(bound.int(1, Some(0))? as isize, bound.int(2, Some(1))? as isize))
+            let (x, first, second) = (bound.tensor(0)?, bound.int(1, Some(0))?, bound.int(2, Some(1))?);
+            let result = wrap(x.transpose(first as isize, second as isize))?;
+            interpreter.capture(Some(&result), || CapturedOp::transpose(x.tensor(), first, second));
+            Ok(result)
         }
         "concat" => {
             let bound = interpreter.bind(&full, &["tensors", "dim"], arguments, false, span)?;
@@ -126,7 +142,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     return Err(error.with_help(format!("pass valid_shape={fits:?}: the tile keeps shape {shape:?} and the elements outside valid_shape read as 0")));
                 }
             }
-            wrap(result)
+            let result = wrap(result)?;
+            interpreter.capture(Some(&result), || CapturedOp::View { source: x.tensor().clone(), offsets });
+            Ok(result)
         }
         "assemble" => {
             assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span)
@@ -138,13 +156,25 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Some(_) => Some(bound.dtype(2, crate::tensor::DType::F32)?),
                 None => None,
             };
-            wrap(bound.tensor(0)?.matmul(&bound.tensor(1)?, bound.flag(3, false)?, bound.flag(4, false)?, out_dtype))
+            let (a, b) = (bound.tensor(0)?, bound.tensor(1)?);
+            let (a_transposed, b_transposed) = (bound.flag(3, false)?, bound.flag(4, false)?);
+            let result = wrap(a.matmul(&b, a_transposed, b_transposed, out_dtype))?;
+            interpreter.capture(Some(&result), || CapturedOp::Matmul {
+                a: a.tensor().clone(),
+                b: b.tensor().clone(),
+                a_transposed,
+                b_transposed,
+            });
+            Ok(result)
         }
         "cast" => {
             let bound = interpreter.bind(&full, &["x", "dtype"], arguments, false, span)?;
             let dtype = bound.dtype(1, crate::tensor::DType::F32)?;
             bound.required(1)?;
-            wrap(bound.tensor(0)?.cast(dtype))
+            let x = bound.tensor(0)?;
+            let result = wrap(x.cast(dtype))?;
+            interpreter.capture(Some(&result), || CapturedOp::Cast { x: x.tensor().clone() });
+            Ok(result)
         }
         "nn.layer_norm" => {
             let bound = interpreter.bind(&full, &["x", "gamma", "beta", "eps"], arguments, false, span)?;
@@ -187,6 +217,11 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
         return Err(interpreter.error(ErrorKind::Type, "pypto.assemble: 'out' must be a tensor", bound.span_of(2)));
     };
     let target = out.get();
+    interpreter.capture(None, || CapturedOp::Assemble {
+        tile: tile.tensor().clone(),
+        offsets: offsets.clone(),
+        out: target.tensor().clone(),
+    });
     let tile = if tile.dtype() == target.dtype() {
         tile
     } else {

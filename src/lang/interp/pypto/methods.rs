@@ -3,6 +3,8 @@
 
 use std::rc::Rc;
 
+use super::capture::CapturedOp;
+
 use crate::autograd::{BackwardOptions, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
@@ -107,16 +109,7 @@ impl Interpreter {
     ) -> Result<Value> {
         // A method reads its receiver (a reduction, a copy, backward through its graph).
         self.charge_elements(object.get().tensor().numel(), span)?;
-        if !self.in_kernel() {
-            return self.tensor_method(object, name, arguments, span);
-        }
-        let mut operands = vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))];
-        operands.extend(Interpreter::operands_of(&arguments));
-        let result = self.tensor_method(object, name, arguments, span)?;
-        if matches!(result, Value::Tensor(_)) {
-            self.record_op(super::copies::recorded_name(name), operands, Some(&result));
-        }
-        Ok(result)
+        self.captured_call(&format!("Tensor.{name}"), || self.tensor_method(object, name, arguments, span))
     }
 
     fn tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -174,7 +167,7 @@ impl Interpreter {
                 Ok(to_list(var.tensor()))
             }
             "detach" => Ok(TensorObject::value(var.detach())),
-            "clone" => self.tensor_result(var.scale(1.0), span),
+            "clone" => self.cloned(&var, span),
             "numel" => Ok(Value::Int(var.tensor().numel() as i64)),
             "zero_grad" => {
                 var.zero_grad();
@@ -194,7 +187,9 @@ impl Interpreter {
                     _ => ReduceOp::Var,
                 };
                 let dims = bound.dims(0)?;
-                self.tensor_result(var.reduce(op, dims.as_deref(), bound.flag(1, false)?), span)
+                let result = self.tensor_result(var.reduce(op, dims.as_deref(), bound.flag(1, false)?), span)?;
+                self.capture(Some(&result), || CapturedOp::reduce(op, var.tensor(), dims));
+                Ok(result)
             }
             "reshape" => {
                 let mut arguments = arguments;
@@ -214,17 +209,26 @@ impl Interpreter {
             "move" => self.move_into(object, arguments, span),
             "transpose" => {
                 let bound = self.bind(&full, &["dim0", "dim1"], arguments, false, span)?;
-                self.tensor_result(
-                    var.transpose(bound.int(0, Some(0))? as isize, bound.int(1, Some(1))? as isize),
-                    span,
-                )
+                let (first, second) = (bound.int(0, Some(0))?, bound.int(1, Some(1))?);
+                let result = self.tensor_result(var.transpose(first as isize, second as isize), span)?;
+                self.capture(Some(&result), || CapturedOp::transpose(var.tensor(), first, second));
+                Ok(result)
             }
             "cast" => {
                 let bound = self.bind(&full, &["dtype"], arguments, false, span)?;
                 bound.required(0)?;
-                self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)
+                let result = self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)?;
+                self.capture(Some(&result), || CapturedOp::Cast { x: var.tensor().clone() });
+                Ok(result)
             }
-            "exp" => self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span),
+            "exp" => {
+                let result = self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span)?;
+                self.capture(Some(&result), || CapturedOp::Unary {
+                    op: crate::tensor::UnaryOp::Exp,
+                    x: var.tensor().clone(),
+                });
+                Ok(result)
+            }
             other => crate::lang::interp::torch::methods::call(self, object, other, arguments, span),
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod autodiff;
 mod backward;
+pub mod capture;
 pub mod check;
 pub mod check_sides;
 pub mod config;
@@ -12,7 +13,6 @@ pub mod experimental;
 pub mod functions;
 pub mod kernel;
 pub mod loops;
-pub mod lowering;
 pub mod methods;
 pub mod npu_context;
 pub mod npu_run;
@@ -90,9 +90,9 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "ones_like" => {
             recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
-        // Recorded as `tensor`: to a kernel's work both make a tensor that no op computed.
+        // Data made inside a kernel has no NPU form (it is not one value): captured as unsupported.
         "as_tensor" => {
-            recorded(interpreter, "tensor", arguments, |arguments| creation::call(interpreter, short, arguments, span))
+            recorded(interpreter, short, arguments, |arguments| creation::call(interpreter, short, arguments, span))
         }
         "Tensor" => spec::construct(interpreter, arguments, span),
         "frontend.dynamic" => spec::dynamic(interpreter, arguments, span),
@@ -120,9 +120,7 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             copies::call(interpreter, short, arguments, span)
         }
         "reshape" | "clone" | "expand_clone" | "cast" => {
-            recorded(interpreter, copies::recorded_name(short), arguments, |arguments| {
-                copies::call(interpreter, short, arguments, span)
-            })
+            recorded(interpreter, short, arguments, |arguments| copies::call(interpreter, short, arguments, span))
         }
         "schedule" => schedule::call(interpreter, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
@@ -151,20 +149,15 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
     }
 }
 
-/// Runs a tensor function, recording it in the running kernel (what `pypto.schedule` lowers).
+/// Runs a tensor function; inside a kernel, its op site captures it (or it is captured as an op
+/// the NPU cannot run: see `Interpreter::captured_call`).
 fn recorded(
     interpreter: &Interpreter,
     name: &str,
     arguments: Arguments,
     run: impl FnOnce(Arguments) -> Result<Value>,
 ) -> Result<Value> {
-    if !interpreter.in_kernel() {
-        return run(arguments);
-    }
-    let operands = Interpreter::operands_of(&arguments);
-    let result = run(arguments)?;
-    interpreter.record_op(name, operands, Some(&result));
-    Ok(result)
+    interpreter.captured_call(name, || run(arguments))
 }
 
 /// A JSON value as a script value (objects become dicts with keys in the serialised order).

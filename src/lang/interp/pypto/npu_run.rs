@@ -44,11 +44,6 @@ pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
     tensors.iter().all(|(_, tensor)| tensor.dtype() != DType::F64)
 }
 
-/// Ops that allocate or re-view tensors without computing: a kernel that calls other kernels and
-/// does only these itself has all its work on the NPU already.
-const NO_COMPUTE: [&str; 10] =
-    ["tensor", "zeros", "ones", "full", "arange", "zeros_like", "ones_like", "randn", "rand", "reshape"];
-
 /// The tensors a functional kernel returned (a tensor, or a tuple/list of tensors).
 pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
     let item = |value: &Value| match value {
@@ -189,13 +184,9 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
-    if call.frame.calls_kernels
-        && call
-            .frame
-            .ops
-            .iter()
-            .all(|op| NO_COMPUTE.contains(&op.name.as_str()) || op.name == super::lowering::UNIT_MARKER)
-    {
+    // A kernel that calls other kernels and itself only allocates or reshapes has all its work on
+    // the NPU already.
+    if call.frame.calls_kernels && call.frame.ops.iter().all(|op| !op.op.computes()) {
         return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
     }
     let work =

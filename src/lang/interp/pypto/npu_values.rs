@@ -3,7 +3,7 @@
 //! for a jit kernel's outputs, as new tensors keeping the reference's autograd node for a
 //! `@pypto.kernel`'s returns.
 
-use super::lowering::identity;
+use super::capture::identity;
 use super::npu_run::NpuFailure;
 use crate::autograd::Var;
 use crate::lang::interp::value::{TensorObject, Value};

@@ -167,7 +167,7 @@ pub(crate) fn construct(interpreter: &Interpreter, arguments: Arguments, span: S
         let zeros =
             crate::tensor::Tensor::full(&shape, 0.0, dtype).map_err(|error| interpreter.tensor_error(error, span))?;
         let value = crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(zeros));
-        interpreter.record_op("tensor", Vec::new(), Some(&value));
+        interpreter.capture(Some(&value), || super::capture::CapturedOp::Fill { value: 0.0 });
         return Ok(value);
     }
     Ok(Value::object(Object::Api(ApiObject::TensorSpec { dims, dtype, name })))

@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use super::capture::CapturedOp;
 use crate::autograd::{is_grad_enabled, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::interpreter::Interpreter;
@@ -52,13 +53,7 @@ impl Interpreter {
         let b = self.operand(right, dtype, span)?;
         let value = self.tensor_result(a.compare(op, &b), span)?;
         self.charge_result(&value, span)?;
-        if self.in_kernel() {
-            let operand = |value: &Value| match value {
-                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
-                other => super::lowering::Operand::Other(other.clone()),
-            };
-            self.record_op(op.name(), vec![(None, operand(left)), (None, operand(right))], Some(&value));
-        }
+        self.capture(Some(&value), || CapturedOp::Unsupported { what: format!("`{}`", op.name()) });
         Ok(value)
     }
 
@@ -114,23 +109,26 @@ impl Interpreter {
         };
         let value = self.tensor_result(result, span)?;
         self.charge_result(&value, span)?;
-        if self.in_kernel() {
-            let name = match op {
-                BinaryOp::Add => "add",
-                BinaryOp::Subtract => "sub",
-                BinaryOp::Multiply => "mul",
-                BinaryOp::Divide => "div",
-                BinaryOp::Power => "pow",
-                BinaryOp::FloorDivide => "floor_divide",
-                BinaryOp::Modulo => "remainder",
-                BinaryOp::MatMul => "matmul",
+        self.capture(Some(&value), || {
+            let tensor_op = match op {
+                BinaryOp::Add => TensorBinary::Add,
+                BinaryOp::Subtract => TensorBinary::Sub,
+                BinaryOp::Multiply => TensorBinary::Mul,
+                BinaryOp::Divide => TensorBinary::Div,
+                BinaryOp::Power => TensorBinary::Pow,
+                BinaryOp::FloorDivide => TensorBinary::FloorDivide,
+                BinaryOp::Modulo => TensorBinary::Remainder,
+                BinaryOp::MatMul => {
+                    return CapturedOp::Matmul {
+                        a: a.tensor().clone(),
+                        b: b.tensor().clone(),
+                        a_transposed: false,
+                        b_transposed: false,
+                    }
+                }
             };
-            let operand = |value: &Value| match value {
-                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
-                other => super::lowering::Operand::Other(other.clone()),
-            };
-            self.record_op(name, vec![(None, operand(left)), (None, operand(right))], Some(&value));
-        }
+            CapturedOp::binary(tensor_op, left, right)
+        });
         Ok(value)
     }
 
@@ -144,13 +142,7 @@ impl Interpreter {
         right: &Value,
         span: Span,
     ) -> Result<Value> {
-        if self.in_kernel() {
-            self.record_op(
-                &format!("{}=", op.symbol()),
-                vec![(None, super::lowering::Operand::Tensor(object.get().tensor().clone()))],
-                None,
-            );
-        }
+        self.capture(None, || CapturedOp::InPlace { target: object.get().tensor().clone() });
         let target = object.get();
         let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
             Value::Tensor(result) => result.get(),
@@ -273,13 +265,7 @@ impl Interpreter {
                 specs.iter().zip(&dropped).filter(|(_, drop)| !**drop).map(|(spec, _)| spec.count).collect();
             self.tensor_result(sliced.reshape(&kept), span)?
         };
-        if self.in_kernel() {
-            let operands = vec![
-                (None, super::lowering::Operand::Tensor(var.tensor().clone())),
-                (None, super::lowering::Operand::Other(index.clone())),
-            ];
-            self.record_op("x[...]", operands, Some(&result));
-        }
+        self.capture(Some(&result), || CapturedOp::index(var.tensor(), &specs));
         Ok(result)
     }
 
@@ -291,19 +277,9 @@ impl Interpreter {
         value: &Value,
         span: Span,
     ) -> Result<()> {
-        if self.in_kernel() {
-            let operand = |value: &Value| match value {
-                Value::Tensor(object) => super::lowering::Operand::Tensor(object.get().tensor().clone()),
-                other => super::lowering::Operand::Other(other.clone()),
-            };
-            self.record_op(
-                "x[...] =",
-                vec![(None, operand(&Value::Tensor(object.clone()))), (None, operand(index)), (None, operand(value))],
-                None,
-            );
-        }
         let target = object.get();
         let (specs, dropped) = self.index_specs(target.shape(), index, span)?;
+        self.capture(None, || CapturedOp::set_item(target.tensor(), &specs, value));
         let mut source = self.operand(value, target.dtype(), span)?;
         if source.dtype() != target.dtype() {
             source = source.cast(target.dtype()).map_err(|error| self.autograd_error(error, span))?;
@@ -322,9 +298,9 @@ impl Interpreter {
             *object.var.borrow_mut() = written;
             return Ok(());
         }
-        let written =
-            target.detach().assign_slice(&specs, &source.detach()).map_err(|error| self.autograd_error(error, span))?;
-        self.write_whole(&target, &written, span)
+        // Written in place: a copy of the whole target per write would make a loop of row writes
+        // quadratic in the rows.
+        target.tensor().assign_slice(&specs, source.tensor()).map_err(|error| self.tensor_error(error, span))
     }
 
     /// A tile written into a region writes only its valid part at the region's start, as pypto's

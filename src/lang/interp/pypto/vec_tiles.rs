@@ -4,7 +4,6 @@
 //! check runs once the kernel body has run and those ops are known. A last dim of 1 (a column) is
 //! padded by the chip and always allowed.
 
-use super::lowering::Operand;
 use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan, TraceFrame};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::syntax::Span;
@@ -52,13 +51,9 @@ pub(crate) fn check_vec_tiles(
     let granule = interpreter.npu_config(span)?.ub_alignment as usize;
     for (index, setting) in frame.vec_tile_history.iter().enumerate() {
         let until = frame.vec_tile_history.get(index + 1).map_or(frame.ops.len(), |next| next.from_op);
-        let tiled = frame.ops[setting.from_op..until].iter().flat_map(|op| {
-            let operands = op.operands.iter().filter_map(|(_, operand)| match operand {
-                Operand::Tensor(tensor) => Some(tensor),
-                Operand::Other(_) => None,
-            });
-            operands.chain(op.result.as_ref()).collect::<Vec<&Tensor>>()
-        });
+        let tiled = frame.ops[setting.from_op..until]
+            .iter()
+            .flat_map(|op| op.op.tensors().into_iter().chain(op.result.as_ref()).collect::<Vec<&Tensor>>());
         // Comparison masks are packed by the chip (bits, not a byte row per tile row): they take
         // the alignment of the values compared.
         let tiled = tiled.filter(|tensor| tensor.dtype() != DType::Bool);

@@ -8,14 +8,14 @@
 
 use std::collections::HashMap;
 
-use super::lowering::{identity, RecordedOp};
+use super::capture::{identity, Arg, Captured, CapturedOp};
 use super::work_compute::{compute, tensor_operands};
-use super::work_ops::{parse, Arg, OpKind, UnitBuilder, Unsupported};
+use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{broadcast, tile_dims};
 use crate::tensor::Tensor;
 use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
-type Identity = (usize, Vec<usize>);
+type Identity = (u64, Vec<usize>);
 
 /// A box of a value in tile form: where it starts, how much is real, how big the tile is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -32,7 +32,7 @@ pub(crate) struct AutoCall<'a> {
     /// The kernel's name.
     pub name: &'a str,
     /// The ops it executed.
-    pub ops: &'a [RecordedOp],
+    pub ops: &'a [Captured],
     /// The tensor arguments (name, tensor).
     pub arguments: &'a [(String, Tensor)],
     /// The tensors it returned.
@@ -46,8 +46,8 @@ pub(crate) struct AutoCall<'a> {
 }
 
 struct AutoRecorder<'a> {
-    ops: &'a [RecordedOp],
-    kinds: HashMap<usize, OpKind>,
+    ops: &'a [Captured],
+    kinds: HashMap<usize, CapturedOp>,
     arguments: HashMap<Identity, TensorId>,
     definitions: HashMap<Identity, usize>,
     forms: HashMap<Identity, Vec<usize>>,
@@ -80,19 +80,20 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
     let mut reduced_dims = Vec::new();
     let mut has_matmul = false;
     for (index, op) in call.ops.iter().enumerate() {
-        let kind = parse(op)?;
+        let kind = op.op.clone();
         match &kind {
-            OpKind::Marker
-            | OpKind::View { .. }
-            | OpKind::Index { .. }
-            | OpKind::Assemble { .. }
-            | OpKind::SetItem { .. }
-            | OpKind::InPlace { .. } => {
-                return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.name), op.line));
+            CapturedOp::Unsupported { what } => return Err(Unsupported::new(what.clone(), op.line)),
+            CapturedOp::UnitStart
+            | CapturedOp::View { .. }
+            | CapturedOp::Index { .. }
+            | CapturedOp::Assemble { .. }
+            | CapturedOp::SetItem { .. }
+            | CapturedOp::InPlace { .. } => {
+                return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.op.name()), op.line));
             }
-            OpKind::Matmul { .. } => has_matmul = true,
-            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
-                return Err(Unsupported::new(format!("`{}`", op.name), op.line));
+            CapturedOp::Matmul { .. } => has_matmul = true,
+            CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } | CapturedOp::Fill { .. } => {
+                return Err(Unsupported::new(format!("`{}`", op.op.name()), op.line));
             }
             _ => {}
         }
@@ -113,11 +114,11 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
         });
         output_forms.push(form);
     }
-    let kinds: Vec<(usize, OpKind)> = recorder.kinds.iter().map(|(index, kind)| (*index, kind.clone())).collect();
+    let kinds: Vec<(usize, CapturedOp)> = recorder.kinds.iter().map(|(index, kind)| (*index, kind.clone())).collect();
     for (index, kind) in &kinds {
         let (x, dims) = match kind {
-            OpKind::Reduce { x, dims, .. } => (x, dims.clone()),
-            OpKind::Softmax { x, dim, .. } => (x, Some(vec![*dim])),
+            CapturedOp::Reduce { x, dims, .. } => (x, dims.clone()),
+            CapturedOp::Softmax { x, dim, .. } => (x, Some(vec![*dim])),
             _ => continue,
         };
         let form = recorder.form(x, call.ops[*index].line)?;
@@ -228,10 +229,11 @@ impl AutoRecorder<'_> {
             let kind = self.kinds[&index].clone();
             let line = self.ops[index].line;
             match &kind {
-                OpKind::Unary { x, .. } | OpKind::Cast { x } | OpKind::Clip { x, .. } | OpKind::Softmax { x, .. } => {
-                    self.form(x, line)?
-                }
-                OpKind::Binary { lhs, rhs, op } => {
+                CapturedOp::Unary { x, .. }
+                | CapturedOp::Cast { x }
+                | CapturedOp::Clip { x, .. }
+                | CapturedOp::Softmax { x, .. } => self.form(x, line)?,
+                CapturedOp::Binary { lhs, rhs, op } => {
                     let mut side = |arg: &Arg| match arg {
                         Arg::Tensor(tensor) => self.form(tensor, line),
                         Arg::Number(_) => Ok(Vec::new()),
@@ -241,14 +243,14 @@ impl AutoRecorder<'_> {
                         Unsupported::new(format!("`{}` of tiles {left:?} and {right:?}", op.name()), line)
                     })?
                 }
-                OpKind::Reduce { x, dims, .. } => {
+                CapturedOp::Reduce { x, dims, .. } => {
                     let mut form = self.form(x, line)?;
                     for dim in tile_dims(dims, x.shape().len(), form.len()) {
                         form[dim] = 1;
                     }
                     form
                 }
-                OpKind::Matmul { a, b, a_transposed, b_transposed } => {
+                CapturedOp::Matmul { a, b, a_transposed, b_transposed } => {
                     let (left, right) = (self.form(a, line)?, self.form(b, line)?);
                     if left.len() != 2 || right.len() != 2 {
                         return Err(Unsupported::new("`matmul` of tensors that are not 2-D", line));
@@ -327,7 +329,7 @@ fn whole(region: &Region, dim: usize, size: usize) -> Region {
 
 /// The region of operand `position` (of tile form `form`) that `region` of the result needs.
 fn operand_region(
-    kind: &OpKind,
+    kind: &CapturedOp,
     position: usize,
     region: &Region,
     form: &[usize],
@@ -335,13 +337,13 @@ fn operand_region(
     operand: &Tensor,
 ) -> Region {
     match kind {
-        OpKind::Reduce { dims, .. } => tile_dims(dims, operand.shape().len(), form.len())
+        CapturedOp::Reduce { dims, .. } => tile_dims(dims, operand.shape().len(), form.len())
             .into_iter()
             .fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
-        OpKind::Softmax { dim, .. } => tile_dims(&Some(vec![*dim]), operand.shape().len(), form.len())
+        CapturedOp::Softmax { dim, .. } => tile_dims(&Some(vec![*dim]), operand.shape().len(), form.len())
             .into_iter()
             .fold(region.clone(), |region, dim| whole(&region, dim, form[dim])),
-        OpKind::Matmul { a_transposed, b_transposed, .. } => {
+        CapturedOp::Matmul { a_transposed, b_transposed, .. } => {
             // C[m, n] needs A's rows m (all of K) and B's columns n (all of K).
             let (transposed, outer) = if position == 0 { (*a_transposed, 0) } else { (*b_transposed, 1) };
             let inner_dim = if position == 0 { usize::from(!transposed) } else { usize::from(transposed) };
@@ -399,7 +401,7 @@ mod tests {
     fn broadcast_operands_read_their_own_region() {
         let region = Region { offsets: vec![8, 64], valid: vec![8, 64], nominal: vec![8, 64], cube: false };
         let bias = Tensor::zeros(&[1, 256], crate::tensor::DType::F32).unwrap();
-        let kind = OpKind::Binary {
+        let kind = CapturedOp::Binary {
             op: crate::tensor::BinaryOp::Add,
             lhs: Arg::Tensor(bias.clone()),
             rhs: Arg::Tensor(bias.clone()),

@@ -2,7 +2,8 @@
 //! and softmax (expanded into max, exp, sum, div as the vector unit runs it). How a tensor operand
 //! becomes a tile is the caller's resolver (a whole tile, or the region a unit needs).
 
-use super::work_ops::{Arg, OpKind, UnitBuilder, Unsupported};
+use super::capture::{Arg, CapturedOp};
+use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{same_broadcast, tile_dims};
 use crate::tensor::{BinaryOp, ReduceOp, Tensor, UnaryOp};
 use crate::tile::{ValueId, WorkOperand, WorkStep};
@@ -13,16 +14,16 @@ pub(crate) type Resolver<'a> =
     dyn FnMut(&mut UnitBuilder, usize, &Tensor) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
 
 /// The tensor operands of a compute op, in resolver order.
-pub(crate) fn tensor_operands(kind: &OpKind) -> Vec<Tensor> {
+pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<Tensor> {
     let arg = |arg: &Arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None };
     match kind {
-        OpKind::Unary { x, .. }
-        | OpKind::Clip { x, .. }
-        | OpKind::Cast { x }
-        | OpKind::Reduce { x, .. }
-        | OpKind::Softmax { x, .. } => vec![x.clone()],
-        OpKind::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
-        OpKind::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
+        CapturedOp::Unary { x, .. }
+        | CapturedOp::Clip { x, .. }
+        | CapturedOp::Cast { x }
+        | CapturedOp::Reduce { x, .. }
+        | CapturedOp::Softmax { x, .. } => vec![x.clone()],
+        CapturedOp::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
+        CapturedOp::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
         _ => Vec::new(),
     }
 }
@@ -31,32 +32,32 @@ pub(crate) fn tensor_operands(kind: &OpKind) -> Vec<Tensor> {
 /// holding it.
 pub(crate) fn compute(
     builder: &mut UnitBuilder,
-    kind: &OpKind,
+    kind: &CapturedOp,
     result: &Tensor,
     line: Option<u32>,
     resolve: &mut Resolver<'_>,
 ) -> Result<ValueId, Unsupported> {
     let dtype = result.dtype();
     match kind {
-        OpKind::Unary { op, x } => {
+        CapturedOp::Unary { op, x } => {
             let (input, _) = resolve(builder, 0, x)?;
             Ok(builder.unary(*op, input, dtype, line))
         }
-        OpKind::Cast { x } => {
+        CapturedOp::Cast { x } => {
             let (input, _) = resolve(builder, 0, x)?;
             let tile = builder.tile(input).clone();
             let output = builder.value(tile.shape, tile.valid_shape, dtype);
             builder.push(WorkStep::Cast { input, output }, line);
             Ok(output)
         }
-        OpKind::Clip { x, low, high } => {
+        CapturedOp::Clip { x, low, high } => {
             let (input, _) = resolve(builder, 0, x)?;
             let tile = builder.tile(input).clone();
             let output = builder.value(tile.shape, tile.valid_shape, dtype);
             builder.push(WorkStep::Clip { input, low: *low, high: *high, output }, line);
             Ok(output)
         }
-        OpKind::Binary { op, lhs, rhs } => {
+        CapturedOp::Binary { op, lhs, rhs } => {
             let mut index = 0;
             let mut operand =
                 |builder: &mut UnitBuilder, arg: &Arg| -> Result<(WorkOperand, Vec<usize>, Vec<usize>), Unsupported> {
@@ -81,7 +82,7 @@ pub(crate) fn compute(
             }
             builder.binary(*op, left, right, dtype, line)
         }
-        OpKind::Reduce { op, x, dims } => {
+        CapturedOp::Reduce { op, x, dims } => {
             let (input, tile) = resolve(builder, 0, x)?;
             if !same_broadcast(&tile, x.shape()) {
                 return Err(Unsupported::new(
@@ -91,7 +92,7 @@ pub(crate) fn compute(
             }
             Ok(builder.reduce(*op, input, tile_dims(dims, x.shape().len(), tile.len()), dtype, line))
         }
-        OpKind::Matmul { a, b, a_transposed, b_transposed } => {
+        CapturedOp::Matmul { a, b, a_transposed, b_transposed } => {
             let (left, _) = resolve(builder, 0, a)?;
             let (right, _) = resolve(builder, 1, b)?;
             let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
@@ -118,7 +119,7 @@ pub(crate) fn compute(
             );
             Ok(output)
         }
-        OpKind::Softmax { x, dim, log } => {
+        CapturedOp::Softmax { x, dim, log } => {
             let (input, tile) = resolve(builder, 0, x)?;
             if !same_broadcast(&tile, x.shape()) {
                 return Err(Unsupported::new("`softmax` of a reduction taken with keepdim=False", line));

@@ -1,60 +1,6 @@
 //! Shape rules the recorders share: numpy broadcasting of tile shapes and their valid extents,
 //! whether a tile in "tile form" (reductions keep their dims) broadcasts like the reference tensor,
-//! reduction dims mapped onto a tile, and the region an index reads.
-
-use super::work_ops::Unsupported;
-use crate::lang::interp::value::Value;
-
-/// The region `source[index]` reads: offsets and extents per dim (ints keep a size-1 dim).
-pub(crate) fn index_region(
-    shape: &[usize],
-    index: &Value,
-    line: Option<u32>,
-) -> Result<(Vec<usize>, Vec<usize>), Unsupported> {
-    let parts: Vec<Value> = match index {
-        Value::Tuple(parts) => parts.as_ref().clone(),
-        other => vec![other.clone()],
-    };
-    let explicit = parts.iter().filter(|part| !matches!(part, Value::Ellipsis)).count();
-    let (mut offsets, mut extents) = (Vec::new(), Vec::new());
-    for part in &parts {
-        let axis = offsets.len();
-        match part {
-            Value::Ellipsis => {
-                for skipped in 0..shape.len().saturating_sub(explicit) {
-                    offsets.push(0);
-                    extents.push(shape[axis + skipped]);
-                }
-            }
-            Value::Slice(bounds) => {
-                let [start, stop, step] = **bounds;
-                if step.is_some_and(|step| step != 1) {
-                    return Err(Unsupported::new("indexing with a step", line));
-                }
-                let size = *shape.get(axis).ok_or_else(|| Unsupported::new("this index", line))? as i64;
-                let clamp = |bound: Option<i64>, default: i64| {
-                    bound.map_or(default, |value| if value < 0 { (value + size).max(0) } else { value.min(size) })
-                };
-                let (from, to) = (clamp(start, 0), clamp(stop, size));
-                offsets.push(from as usize);
-                extents.push((to - from).max(0) as usize);
-            }
-            other => {
-                let raw = other
-                    .as_int()
-                    .ok_or_else(|| Unsupported::new(format!("indexing with a {}", other.type_name()), line))?;
-                let size = *shape.get(axis).ok_or_else(|| Unsupported::new("this index", line))? as i64;
-                offsets.push((if raw < 0 { raw + size } else { raw }) as usize);
-                extents.push(1);
-            }
-        }
-    }
-    while offsets.len() < shape.len() {
-        extents.push(shape[offsets.len()]);
-        offsets.push(0);
-    }
-    Ok((offsets, extents))
-}
+//! and reduction dims mapped onto a tile.
 
 /// Whether a tile of shape `tile` broadcasts like a tensor of shape `reference` (equal once leading
 /// size-1 dims are dropped), so numpy rules give the same values on both.
@@ -150,15 +96,6 @@ mod tests {
         assert_eq!(tile_dims(&Some(vec![-1]), 2, 2), vec![1]);
         assert_eq!(tile_dims(&None, 1, 2), vec![1]);
         assert_eq!(tile_dims(&Some(vec![0]), 1, 2), vec![1]);
-    }
-
-    #[test]
-    fn index_regions_keep_dims_and_refuse_steps() {
-        let slice = |start, stop| Value::Slice(std::rc::Rc::new([start, stop, None]));
-        let index = Value::tuple(vec![Value::Int(2), slice(Some(1), None)]);
-        assert_eq!(index_region(&[4, 6], &index, None), Ok((vec![2, 1], vec![1, 5])));
-        let stepped = Value::Slice(std::rc::Rc::new([None, None, Some(2)]));
-        assert!(index_region(&[4], &stepped, Some(3)).is_err());
     }
 
     #[test]

@@ -237,3 +237,58 @@ shifted(x, out)
     let WorkStep::Load { region, .. } = &work.units[1].steps[0].step else { unreachable!() };
     assert_eq!(region.offsets, vec![8, 0]);
 }
+
+/// The note of a kernel that fell back to the CPU (none: it ran on the NPU).
+fn fallback_note(source: &str) -> Option<String> {
+    let (interpreter, work) = record(source);
+    let notes: Vec<String> = interpreter.take_warnings().into_iter().map(|warning| warning.message).collect();
+    work.is_none().then(|| notes.join("\n"))
+}
+
+/// A row kernel over four iterations whose loop body is `body` (x and out are [4, 16]).
+fn row_kernel(body: &str) -> String {
+    format!(
+        "import pypto as pt
+@pt.frontend.jit
+def rows(x, out):
+    pt.set_vec_tile_shapes(1, 16)
+    for i in pt.loop(1, 4):
+        row = pt.view(x, [1, 16], [i, 0])
+{body}
+x = pt.randn([4, 16], seed=2)
+out = pt.zeros([4, 16])
+rows(x, out)
+"
+    )
+}
+
+#[test]
+fn iterations_writing_the_same_region_race_and_fall_back() {
+    // Iterations 1, 2, 3 each write row 0: the first two units (0 and 1) race.
+    let note = fallback_note(&row_kernel("        out[0:1, :] = row")).expect("a race cannot run on the NPU");
+    assert!(note.contains("iterations 0 and 1 write the same region of `out`"), "{note}");
+}
+
+#[test]
+fn iterations_adding_into_the_same_region_do_not_race() {
+    // `out[0] = out[0] + row` in every iteration is an accumulating store (atomic add).
+    let (_, work) = record(&row_kernel("        out[0:1, :] = out[0:1, :] + row"));
+    let work = work.expect("accumulating stores run on the NPU");
+    let accumulating = work.units.iter().flat_map(|unit| &unit.steps);
+    let stores = accumulating.filter(|step| matches!(step.step, WorkStep::Store { accumulate: true, .. })).count();
+    assert_eq!(stores, 3);
+}
+
+#[test]
+fn an_iteration_reading_what_another_writes_falls_back() {
+    // Iteration i reads row i - 1 of out, which the previous iteration (unit) wrote.
+    let body = "        prev = pt.view(out, [1, 16], [i - 1, 0])\n        out[i:i + 1, :] = prev + row";
+    let note = fallback_note(&row_kernel(body)).expect("a dependence between iterations cannot run");
+    assert!(note.contains("iteration 1 reads a region of `out` that iteration 0 writes"), "{note}");
+}
+
+#[test]
+fn disjoint_rows_written_by_every_iteration_are_independent() {
+    let (_, work) = record(&row_kernel("        out[i:i + 1, :] = row * 2.0"));
+    assert_eq!(work.expect("disjoint rows run on the NPU").units.len(), 3);
+}

@@ -137,14 +137,14 @@ fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value
     if !is_tensor(1) && !is_tensor(2) {
         let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
         let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
-        return interpreter.tensor_result(input.clip(low, high), span);
+        let result = interpreter.tensor_result(input.clip(low, high), span)?;
+        let x = input.tensor().clone();
+        interpreter.capture(Some(&result), || super::super::capture::CapturedOp::Clip { x, low, high });
+        return Ok(result);
     }
-    if interpreter.in_kernel() {
-        // The kernel compiler reads `clip`'s bounds as numbers; recording this form under its own
-        // name makes the kernel fall back to the CPU reference (with a note) instead of dropping
-        // the tensor bounds on the NPU.
-        interpreter.record_op("clip with tensor bounds", Vec::new(), None);
-    }
+    // The kernel compiler takes `clip`'s bounds as numbers: this form has no NPU form yet.
+    interpreter
+        .capture(None, || super::super::capture::CapturedOp::Unsupported { what: "`clip` with tensor bounds".into() });
     let bound_var = |index: usize| -> Result<Option<Var>> {
         bound.optional(index).map(|value| interpreter.operand(value, input.dtype(), bound.span_of(index))).transpose()
     };

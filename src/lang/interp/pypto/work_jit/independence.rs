@@ -24,40 +24,94 @@ fn overlaps(a: &Access, b: &Access) -> bool {
             .all(|((&a0, &an), (&b0, &bn))| a0 < b0 + bn && b0 < a0 + an)
 }
 
+/// The writes of one tensor sorted by their start on dim 0, for overlap queries that look only
+/// at writes whose dim-0 extent can reach the queried one (a kernel with 10⁵ iterations has 10⁵
+/// writes; comparing every pair would be quadratic).
+struct WriteIndex<'a> {
+    writes: Vec<(usize, &'a Access)>,
+    longest: usize,
+}
+
+impl<'a> WriteIndex<'a> {
+    fn new(writes: impl Iterator<Item = (usize, &'a Access)>) -> WriteIndex<'a> {
+        let mut writes: Vec<(usize, &Access)> = writes.collect();
+        writes.sort_by_key(|(position, access)| (start(access), *position));
+        let longest = writes.iter().map(|(_, access)| extent(access)).max().unwrap_or(0);
+        WriteIndex { writes, longest }
+    }
+
+    /// The writes (with their program positions) that overlap `access`.
+    fn overlapping<'b>(&'b self, access: &'b Access) -> impl Iterator<Item = (usize, &'a Access)> + 'b {
+        let from = start(access).saturating_sub(self.longest);
+        let until = start(access) + extent(access);
+        let first = self.writes.partition_point(|(_, write)| start(write) < from);
+        self.writes[first..]
+            .iter()
+            .take_while(move |(_, write)| start(write) < until.max(start(access) + 1))
+            .filter(move |(_, write)| overlaps(access, write))
+            .copied()
+    }
+}
+
+fn start(access: &Access) -> usize {
+    access.offsets.first().copied().unwrap_or(0)
+}
+
+fn extent(access: &Access) -> usize {
+    access.shape.first().copied().unwrap_or(1)
+}
+
 impl JitRecorder<'_> {
     /// Units run in any order on any core: a unit may not read what another unit writes, nor read
     /// back what it wrote itself (the copy out and a later copy in are not ordered).
     pub(super) fn check_independent(&self) -> Result<(), Unsupported> {
+        use std::collections::HashMap;
         // The kernel's own workspaces are ordered: their tasks run on one core in program order.
         let accesses: Vec<&Access> =
             self.accesses.iter().filter(|access| !self.ordered.contains(&access.tensor)).collect();
-        let written: std::collections::HashSet<TensorId> =
-            accesses.iter().filter(|access| access.write).map(|access| access.tensor).collect();
-        for (position, read) in
-            accesses.iter().enumerate().filter(|(_, access)| !access.write && written.contains(&access.tensor))
-        {
-            let clash = accesses.iter().enumerate().find(|(other, write)| {
-                write.write && overlaps(read, write) && (write.unit != read.unit || *other < position)
-            });
-            if let Some((_, write)) = clash {
-                let name = &self.tensors[read.tensor.0 as usize].name;
-                return Err(Unsupported::new(
-                    format!("iteration {} reads a region of `{name}` that iteration {} writes", read.unit, write.unit),
-                    None,
-                ));
+        // Per tensor, in the order tensors are first accessed (so the error named is the same on
+        // every run).
+        let mut order: Vec<TensorId> = Vec::new();
+        let mut by_tensor: HashMap<TensorId, Vec<(usize, &Access)>> = HashMap::new();
+        for (position, access) in accesses.iter().enumerate() {
+            let entry = by_tensor.entry(access.tensor).or_default();
+            if entry.is_empty() {
+                order.push(access.tensor);
             }
+            entry.push((position, access));
         }
-        // Two units writing the same elements race, unless both add into them.
-        let writes: Vec<&&Access> = accesses.iter().filter(|access| access.write).collect();
-        for (position, first) in writes.iter().enumerate() {
-            if let Some(second) = writes[position + 1..].iter().find(|second| {
-                second.unit != first.unit && overlaps(first, second) && !(first.accumulate && second.accumulate)
-            }) {
-                let name = &self.tensors[first.tensor.0 as usize].name;
-                return Err(Unsupported::new(
-                    format!("iterations {} and {} write the same region of `{name}`", first.unit, second.unit),
-                    None,
-                ));
+        for tensor in &order {
+            let tensor_accesses = &by_tensor[tensor];
+            let name = &self.tensors[tensor.0 as usize].name;
+            let writes = WriteIndex::new(tensor_accesses.iter().copied().filter(|(_, access)| access.write));
+            for &(position, read) in tensor_accesses.iter().filter(|(_, access)| !access.write) {
+                let clash = writes
+                    .overlapping(read)
+                    .filter(|(other, write)| write.unit != read.unit || *other < position)
+                    .min_by_key(|(other, _)| *other);
+                if let Some((_, write)) = clash {
+                    return Err(Unsupported::new(
+                        format!(
+                            "iteration {} reads a region of `{name}` that iteration {} writes",
+                            read.unit, write.unit
+                        ),
+                        None,
+                    ));
+                }
+            }
+            // Two units writing the same elements race, unless both add into them: every race
+            // involves a plain (not accumulating) write.
+            let plain = WriteIndex::new(
+                tensor_accesses.iter().copied().filter(|(_, access)| access.write && !access.accumulate),
+            );
+            for &(_, first) in tensor_accesses.iter().filter(|(_, access)| access.write) {
+                if let Some((_, second)) = plain.overlapping(first).find(|(_, second)| second.unit != first.unit) {
+                    let (early, late) = (first.unit.min(second.unit), first.unit.max(second.unit));
+                    return Err(Unsupported::new(
+                        format!("iterations {early} and {late} write the same region of `{name}`"),
+                        None,
+                    ));
+                }
             }
         }
         Ok(())

@@ -15,17 +15,16 @@ use independence::Access;
 use units::drop_dead_steps;
 pub(crate) use units::loop_body_starts;
 
-use super::lowering::{identity, RecordedOp};
+use super::capture::{identity, Arg, Captured, CapturedOp};
 use super::work_compute::compute;
-use super::work_ops::{parse, Arg, OpKind, UnitBuilder, Unsupported};
-use super::work_shapes::index_region;
+use super::work_ops::{UnitBuilder, Unsupported};
 use crate::tensor::Tensor;
 use crate::tile::{GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
-type Identity = (usize, Vec<usize>);
+type Identity = (u64, Vec<usize>);
 
 struct JitRecorder<'a> {
-    ops: &'a [RecordedOp],
+    ops: &'a [Captured],
     tensors: Vec<GmTensor>,
     gm: HashMap<Identity, TensorId>,
     definitions: HashMap<Identity, usize>,
@@ -59,7 +58,7 @@ struct JitRecorder<'a> {
 /// as the kernel received them.
 pub(crate) fn record_jit(
     name: &str,
-    ops: &[RecordedOp],
+    ops: &[Captured],
     arguments: &[(String, Tensor)],
     settings: WorkSettings,
     ub_alignment: u64,
@@ -111,48 +110,49 @@ pub(crate) fn record_jit(
             }
             recorder.vec_tile = Some(dims.clone());
         }
-        let kind = parse(op)?;
-        match &kind {
-            OpKind::Marker => {
+        let kind = &op.op;
+        match kind {
+            CapturedOp::Unsupported { what } => return Err(Unsupported::new(what.clone(), op.line)),
+            CapturedOp::UnitStart => {
                 recorder.finish(&mut builder, &mut units);
                 continue;
             }
-            OpKind::InPlace { target } => {
+            CapturedOp::InPlace { target } => {
                 in_place = Some(target.clone());
                 continue;
             }
-            OpKind::Fill { value } => {
+            CapturedOp::Fill { value } => {
                 if let Some(result) = &op.result {
                     recorder.constants.insert(identity(result), *value);
                 }
                 continue;
             }
-            OpKind::Binary { .. } if op.result.is_some() && recorder.constant_result(&kind).is_some() => {
-                if let (Some(result), Some(value)) = (&op.result, recorder.constant_result(&kind)) {
+            CapturedOp::Binary { .. } if op.result.is_some() && recorder.constant_result(kind).is_some() => {
+                if let (Some(result), Some(value)) = (&op.result, recorder.constant_result(kind)) {
                     recorder.constants.insert(identity(result), value);
                 }
                 continue;
             }
-            OpKind::Reshape { x } | OpKind::Transpose { x, .. } if recorder.gm_of(x).is_some() => {
+            CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. } if recorder.gm_of(x).is_some() => {
                 let (Some(result), Some(base)) = (&op.result, recorder.gm_of(x)) else { continue };
-                let order = if let OpKind::Transpose { order, .. } = &kind { Some(order.clone()) } else { None };
+                let order = if let CapturedOp::Transpose { order, .. } = kind { Some(order.clone()) } else { None };
                 let view = recorder.view_of(base, result.shape(), order);
                 recorder.gm.insert(identity(result), view);
                 continue;
             }
-            OpKind::Assemble { tile, offsets, out } => {
+            CapturedOp::Assemble { tile, offsets, out } => {
                 let input = recorder.resolve(&mut builder, tile, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
                 recorder.store(&mut builder, input, out, offsets.clone(), valid, op.line)?;
             }
-            OpKind::SetItem { target, index, value } => {
+            CapturedOp::SetItem { target, offsets, extents, value } => {
                 let Arg::Tensor(value) = value else {
                     return Err(Unsupported::new(
                         "assigning a number to a region of an output (write a tile)",
                         op.line,
                     ));
                 };
-                let (offsets, extents) = index_region(target.shape(), index, op.line)?;
+                let (offsets, extents) = (offsets.clone(), extents.clone());
                 let input = recorder.resolve(&mut builder, value, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
                 // As on the reference path, only the tile's valid part is written (a tile of more
@@ -239,11 +239,12 @@ impl JitRecorder<'_> {
     fn emit_op(&mut self, builder: &mut UnitBuilder, index: usize) -> Result<ValueId, Unsupported> {
         let op = &self.ops[index];
         let Some(result) = op.result.clone() else {
-            return Err(Unsupported::new(format!("`{}` without a result", op.name), op.line));
+            return Err(Unsupported::new(format!("`{}` without a result", op.op.name()), op.line));
         };
-        let kind = parse(op)?;
+        let kind = op.op.clone();
         let value = match &kind {
-            OpKind::View { source, offsets } => {
+            CapturedOp::Unsupported { what } => return Err(Unsupported::new(what.clone(), op.line)),
+            CapturedOp::View { source, offsets } => {
                 let tensor = self.gm_of(source).ok_or_else(|| {
                     Unsupported::new("`view` of a tile (view the kernel's argument instead)", op.line)
                 })?;
@@ -251,19 +252,21 @@ impl JitRecorder<'_> {
                 let valid = result.valid_shape().map_or_else(|| shape.clone(), <[usize]>::to_vec);
                 self.load(builder, tensor, offsets.clone(), shape, valid, result.dtype(), op.line)?
             }
-            OpKind::Index { source, index } => {
+            CapturedOp::Index { source, offsets, extents } => {
                 let tensor = self.gm_of(source).ok_or_else(|| Unsupported::new("indexing a tile", op.line))?;
-                let (offsets, extents) = index_region(source.shape(), index, op.line)?;
-                self.load(builder, tensor, offsets, extents.clone(), extents, result.dtype(), op.line)?
+                self.load(builder, tensor, offsets.clone(), extents.clone(), extents.clone(), result.dtype(), op.line)?
             }
-            OpKind::Marker | OpKind::Assemble { .. } | OpKind::SetItem { .. } | OpKind::InPlace { .. } => {
-                return Err(Unsupported::new(format!("`{}` used as a value", op.name), op.line));
+            CapturedOp::UnitStart
+            | CapturedOp::Assemble { .. }
+            | CapturedOp::SetItem { .. }
+            | CapturedOp::InPlace { .. } => {
+                return Err(Unsupported::new(format!("`{}` used as a value", op.op.name()), op.line));
             }
-            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
+            CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } | CapturedOp::Fill { .. } => {
                 return Err(Unsupported::new(
                     format!(
                         "`{}` of a computed tile (apply it to a kernel argument, which the DMA reads as a view)",
-                        op.name
+                        op.op.name()
                     ),
                     op.line,
                 ));

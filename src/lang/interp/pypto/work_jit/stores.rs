@@ -2,7 +2,7 @@
 //! workspace; `out[r] = out[r] + t` becomes an atomic add of `t` into `out[r]`.
 
 use super::{Access, JitRecorder};
-use crate::lang::interp::pypto::lowering::identity;
+use crate::lang::interp::pypto::capture::identity;
 use crate::lang::interp::pypto::work_ops::{step_reads, UnitBuilder, Unsupported};
 use crate::tensor::{BinaryOp, Tensor};
 use crate::tile::{GmRegion, ValueId, WorkOperand, WorkStep};

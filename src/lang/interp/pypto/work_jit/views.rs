@@ -3,8 +3,9 @@
 //! operands folded into the ops that use them.
 
 use super::JitRecorder;
-use crate::lang::interp::pypto::lowering::identity;
-use crate::lang::interp::pypto::work_ops::{Arg, OpKind, Unsupported};
+use crate::lang::interp::pypto::capture::identity;
+use crate::lang::interp::pypto::capture::{Arg, CapturedOp};
+use crate::lang::interp::pypto::work_ops::Unsupported;
 use crate::tensor::Tensor;
 use crate::tile::{GmTensor, GmView, TensorId};
 
@@ -98,8 +99,8 @@ impl JitRecorder<'_> {
 
     /// The value of a binary op whose operands are all numbers or `full`/`zeros`/`ones` tensors
     /// (computed in f32, as the vector unit would): its result is a constant too.
-    pub(super) fn constant_result(&self, kind: &OpKind) -> Option<f64> {
-        let OpKind::Binary { op, lhs, rhs } = kind else { return None };
+    pub(super) fn constant_result(&self, kind: &CapturedOp) -> Option<f64> {
+        let CapturedOp::Binary { op, lhs, rhs } = kind else { return None };
         let number = |arg: &Arg| match arg {
             Arg::Number(number) => Some(*number),
             Arg::Tensor(tensor) => self.constants.get(&identity(tensor)).copied(),
@@ -109,8 +110,8 @@ impl JitRecorder<'_> {
 
     /// A binary op with a `full`/`zeros`/`ones` operand takes it as a number when the other
     /// operand has the result's shape (a uniform tensor broadcast against it is that number).
-    pub(super) fn fold_constants(&self, kind: OpKind, result: &Tensor) -> OpKind {
-        let OpKind::Binary { op, lhs, rhs } = kind else { return kind };
+    pub(super) fn fold_constants(&self, kind: CapturedOp, result: &Tensor) -> CapturedOp {
+        let CapturedOp::Binary { op, lhs, rhs } = kind else { return kind };
         let shaped = |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if tensor.shape() == result.shape());
         let fold = |arg: Arg, other_shaped: bool| match &arg {
             Arg::Tensor(tensor) if other_shaped => {
@@ -119,7 +120,7 @@ impl JitRecorder<'_> {
             _ => arg,
         };
         let (lhs_shaped, rhs_shaped) = (shaped(&lhs), shaped(&rhs));
-        OpKind::Binary { op, lhs: fold(lhs, rhs_shaped), rhs: fold(rhs, lhs_shaped) }
+        CapturedOp::Binary { op, lhs: fold(lhs, rhs_shaped), rhs: fold(rhs, lhs_shaped) }
     }
 
     /// A view and its base are one memory: the accesses of units are checked per tensor, so a

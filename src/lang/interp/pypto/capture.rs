@@ -1,0 +1,354 @@
+//! The typed capture of a kernel call: each tensor op the kernel executes is recorded at its op
+//! site as a `CapturedOp` (the tensor core's op enums with every parameter, operands as tensor
+//! handles whose identity is their buffer id and shape), with its result and script line; the
+//! outermost `pypto.loop`'s iterations are marked. `work_jit` and `work_auto` turn the capture into
+//! `TileWork`; an op the NPU cannot run is captured as `Unsupported` with what it was.
+
+use crate::lang::interp::error::Result;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::tensor::{BinaryOp, ReduceOp, SliceSpec, Tensor, UnaryOp};
+
+/// An operand of an element-wise op: a tensor or a number.
+#[derive(Clone)]
+pub(crate) enum Arg {
+    Tensor(Tensor),
+    Number(f64),
+}
+
+impl Arg {
+    /// The operand of a script value: a tensor, or a number (bools count as 0/1); other values
+    /// have no NPU form.
+    pub(crate) fn of(value: &Value) -> Option<Arg> {
+        match value {
+            Value::Tensor(object) => Some(Arg::Tensor(object.get().tensor().clone())),
+            Value::Int(number) => Some(Arg::Number(*number as f64)),
+            Value::Float(number) => Some(Arg::Number(*number)),
+            Value::Bool(flag) => Some(Arg::Number(f64::from(u8::from(*flag)))),
+            _ => None,
+        }
+    }
+}
+
+/// One tensor op of a kernel, typed.
+#[derive(Clone)]
+pub(crate) enum CapturedOp {
+    /// Starts a unit (an outermost `pypto.loop` iteration).
+    UnitStart,
+    /// `pypto.view(source, shape, offsets, valid_shape)` (shape and valid shape are the result's).
+    View {
+        source: Tensor,
+        offsets: Vec<usize>,
+    },
+    /// `source[index]` with ints and step-1 slices: the region read (ints keep an extent of 1).
+    Index {
+        source: Tensor,
+        offsets: Vec<usize>,
+        extents: Vec<usize>,
+    },
+    /// Element-wise ops: unary, binary, clip, cast (the dtype is the result's).
+    Unary {
+        op: UnaryOp,
+        x: Tensor,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Arg,
+        rhs: Arg,
+    },
+    Clip {
+        x: Tensor,
+        low: Option<f64>,
+        high: Option<f64>,
+    },
+    Cast {
+        x: Tensor,
+    },
+    /// A reduction over `dims` (reference dims; `None` = all).
+    Reduce {
+        op: ReduceOp,
+        x: Tensor,
+        dims: Option<Vec<i64>>,
+    },
+    /// `matmul(a, b, out_dtype, a_trans, b_trans)`.
+    Matmul {
+        a: Tensor,
+        b: Tensor,
+        a_transposed: bool,
+        b_transposed: bool,
+    },
+    /// `softmax` / `log_softmax` over `dim`, expanded into max, exp, sum, div.
+    Softmax {
+        x: Tensor,
+        dim: i64,
+        log: bool,
+    },
+    /// `pypto.assemble(tile, offsets, out)`.
+    Assemble {
+        tile: Tensor,
+        offsets: Vec<usize>,
+        out: Tensor,
+    },
+    /// `target[index] = value`: the region written.
+    SetItem {
+        target: Tensor,
+        offsets: Vec<usize>,
+        extents: Vec<usize>,
+        value: Arg,
+    },
+    /// `target op= …`: the next op's result becomes `target`.
+    InPlace {
+        target: Tensor,
+    },
+    /// `reshape(x, shape)` (the shape is the result's).
+    Reshape {
+        x: Tensor,
+    },
+    /// `transpose(x, dim0, dim1)`: dim `i` of the result is dim `order[i]` of `x`.
+    Transpose {
+        x: Tensor,
+        order: Vec<usize>,
+    },
+    /// `full`, `zeros`, `ones`, `pypto.tensor` (and the `_like` forms): every element is `value`.
+    Fill {
+        value: f64,
+    },
+    /// An op with no NPU form yet: what it was (an op name and how it was used).
+    Unsupported {
+        what: String,
+    },
+}
+
+impl CapturedOp {
+    /// `op(lhs, rhs)` of script values (a tensor and a tensor or number).
+    pub(crate) fn binary(op: BinaryOp, lhs: &Value, rhs: &Value) -> CapturedOp {
+        match (Arg::of(lhs), Arg::of(rhs)) {
+            (Some(lhs), Some(rhs)) => CapturedOp::Binary { op, lhs, rhs },
+            _ => {
+                let other = if Arg::of(lhs).is_none() { lhs } else { rhs };
+                CapturedOp::Unsupported { what: format!("`{}` with a {} operand", op.name(), other.type_name()) }
+            }
+        }
+    }
+
+    /// `source[specs]`: the region read, or unsupported for a step other than 1.
+    pub(crate) fn index(source: &Tensor, specs: &[SliceSpec]) -> CapturedOp {
+        match region(specs) {
+            Some((offsets, extents)) => CapturedOp::Index { source: source.clone(), offsets, extents },
+            None => CapturedOp::Unsupported { what: "indexing with a step".into() },
+        }
+    }
+
+    /// `target[specs] = value`: the region written, or unsupported (a step, a value that is not a
+    /// tile).
+    pub(crate) fn set_item(target: &Tensor, specs: &[SliceSpec], value: &Value) -> CapturedOp {
+        match (region(specs), Arg::of(value)) {
+            (Some((offsets, extents)), Some(value)) => {
+                CapturedOp::SetItem { target: target.clone(), offsets, extents, value }
+            }
+            (None, _) => CapturedOp::Unsupported { what: "writing with a step".into() },
+            (_, None) => CapturedOp::Unsupported { what: format!("writing a {} into a region", value.type_name()) },
+        }
+    }
+
+    /// `op` over `dims` of `x` (`None`: every dim).
+    pub(crate) fn reduce(op: ReduceOp, x: &Tensor, dims: Option<Vec<isize>>) -> CapturedOp {
+        let dims = dims.map(|dims| dims.into_iter().map(|dim| dim as i64).collect());
+        CapturedOp::Reduce { op, x: x.clone(), dims }
+    }
+
+    /// `transpose(x, first, second)` (negative dims count from the end).
+    pub(crate) fn transpose(x: &Tensor, first: i64, second: i64) -> CapturedOp {
+        let rank = x.shape().len() as i64;
+        let dim = |dim: i64| Some(if dim < 0 { dim + rank } else { dim }).filter(|dim| (0..rank).contains(dim));
+        let (Some(first), Some(second)) = (dim(first), dim(second)) else {
+            return CapturedOp::Unsupported { what: "`transpose` with these dims".into() };
+        };
+        let mut order: Vec<usize> = (0..rank as usize).collect();
+        order.swap(first as usize, second as usize);
+        CapturedOp::Transpose { x: x.clone(), order }
+    }
+
+    /// The op's name in messages.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            CapturedOp::UnitStart => "a loop iteration".into(),
+            CapturedOp::View { .. } => "view".into(),
+            CapturedOp::Index { .. } => "x[...]".into(),
+            CapturedOp::Unary { op, .. } => op.name().into(),
+            CapturedOp::Binary { op, .. } => op.name().into(),
+            CapturedOp::Clip { .. } => "clip".into(),
+            CapturedOp::Cast { .. } => "cast".into(),
+            CapturedOp::Reduce { op, .. } => op.name().into(),
+            CapturedOp::Matmul { .. } => "matmul".into(),
+            CapturedOp::Softmax { log, .. } => if *log { "log_softmax" } else { "softmax" }.into(),
+            CapturedOp::Assemble { .. } => "assemble".into(),
+            CapturedOp::SetItem { .. } => "x[...] =".into(),
+            CapturedOp::InPlace { .. } => "an in-place update".into(),
+            CapturedOp::Reshape { .. } => "reshape".into(),
+            CapturedOp::Transpose { .. } => "transpose".into(),
+            CapturedOp::Fill { .. } => "full".into(),
+            CapturedOp::Unsupported { what } => what.clone(),
+        }
+    }
+
+    /// The tensors the op reads or writes (not its result).
+    pub(crate) fn tensors(&self) -> Vec<&Tensor> {
+        fn arg(arg: &Arg) -> Option<&Tensor> {
+            match arg {
+                Arg::Tensor(tensor) => Some(tensor),
+                Arg::Number(_) => None,
+            }
+        }
+        match self {
+            CapturedOp::UnitStart | CapturedOp::Fill { .. } | CapturedOp::Unsupported { .. } => Vec::new(),
+            CapturedOp::View { source: x, .. }
+            | CapturedOp::Index { source: x, .. }
+            | CapturedOp::Unary { x, .. }
+            | CapturedOp::Clip { x, .. }
+            | CapturedOp::Cast { x }
+            | CapturedOp::Reduce { x, .. }
+            | CapturedOp::Softmax { x, .. }
+            | CapturedOp::InPlace { target: x }
+            | CapturedOp::Reshape { x }
+            | CapturedOp::Transpose { x, .. } => vec![x],
+            CapturedOp::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
+            CapturedOp::Matmul { a, b, .. } => vec![a, b],
+            CapturedOp::Assemble { tile, out, .. } => vec![tile, out],
+            CapturedOp::SetItem { target, value, .. } => std::iter::once(target).chain(arg(value)).collect(),
+        }
+    }
+
+    /// Whether the op computes (allocations, reshapes and marks do not).
+    pub(crate) fn computes(&self) -> bool {
+        !matches!(self, CapturedOp::UnitStart | CapturedOp::Fill { .. } | CapturedOp::Reshape { .. })
+    }
+}
+
+/// The offsets and extents of step-1 slice specs.
+fn region(specs: &[SliceSpec]) -> Option<(Vec<usize>, Vec<usize>)> {
+    if specs.iter().any(|spec| spec.step != 1 && spec.count > 1) {
+        return None;
+    }
+    Some((specs.iter().map(|spec| spec.start).collect(), specs.iter().map(|spec| spec.count).collect()))
+}
+
+/// One captured op with its result and the 1-based script line of its statement (in its cell).
+#[derive(Clone)]
+pub(crate) struct Captured {
+    pub op: CapturedOp,
+    /// The tensor it produced, if any.
+    pub result: Option<Tensor>,
+    pub line: Option<u32>,
+}
+
+impl Captured {
+    /// The mark that starts a unit of work.
+    pub(crate) fn unit_start() -> Captured {
+        Captured { op: CapturedOp::UnitStart, result: None, line: None }
+    }
+}
+
+/// Identity of a tensor's data: its buffer and shape (a reshape shares the buffer).
+pub(crate) fn identity(tensor: &Tensor) -> (u64, Vec<usize>) {
+    (tensor.buffer_id(), tensor.shape().to_vec())
+}
+
+impl Interpreter {
+    /// Whether a kernel is running (ops are captured only then).
+    pub(crate) fn in_kernel(&self) -> bool {
+        !self.npu.kernel_frames.borrow().is_empty()
+    }
+
+    /// How many ops the running kernel has captured (to see whether an op site captured one).
+    pub(crate) fn captured_count(&self) -> usize {
+        self.npu.kernel_frames.borrow().last().map_or(0, |frame| frame.ops.len())
+    }
+
+    /// Captures an op of the running kernel; `make` runs only inside a kernel.
+    pub(crate) fn capture(&self, result: Option<&Value>, make: impl FnOnce() -> CapturedOp) {
+        if !self.in_kernel() {
+            return;
+        }
+        let result = match result {
+            Some(Value::Tensor(object)) => Some(object.get().tensor().clone()),
+            _ => None,
+        };
+        let statement = self.npu.kernel_frames.borrow().last().and_then(|frame| frame.statement);
+        let line = statement.and_then(|span| self.line_of(span));
+        let op = make();
+        if let Some(frame) = self.npu.kernel_frames.borrow_mut().last_mut() {
+            frame.ops.push(Captured { op, result, line });
+        }
+    }
+
+    /// Runs `run` (an op called by `name`); inside a kernel, a tensor result that no op site
+    /// captured is captured as `Unsupported`, so the NPU never runs a kernel with a missing op.
+    pub(crate) fn captured_call(&self, name: &str, run: impl FnOnce() -> Result<Value>) -> Result<Value> {
+        if !self.in_kernel() {
+            return run();
+        }
+        let before = self.captured_count();
+        let result = run()?;
+        if let Value::Tensor(object) = &result {
+            let key = identity(object.get().tensor());
+            let frames = self.npu.kernel_frames.borrow();
+            let made = frames.last().is_some_and(|frame| {
+                frame
+                    .ops
+                    .get(before..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|op| op.result.as_ref().map(identity) == Some(key.clone()))
+            });
+            drop(frames);
+            if !made {
+                self.capture(Some(&result), || CapturedOp::Unsupported { what: format!("`{name}`") });
+            }
+        }
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::DType;
+
+    fn spec(start: usize, step: isize, count: usize) -> SliceSpec {
+        SliceSpec { start, step, count }
+    }
+
+    #[test]
+    fn an_index_is_the_region_it_reads_and_a_step_is_unsupported() {
+        let source = Tensor::full(&[4, 6], 0.0, DType::F32).unwrap();
+        // x[2, 1:] reads row 2 from column 1: the int keeps an extent of 1.
+        match CapturedOp::index(&source, &[spec(2, 1, 1), spec(1, 1, 5)]) {
+            CapturedOp::Index { offsets, extents, .. } => assert_eq!((offsets, extents), (vec![2, 1], vec![1, 5])),
+            _ => panic!("a step-1 index is a region"),
+        }
+        assert!(matches!(CapturedOp::index(&source, &[spec(0, 2, 2), spec(0, 1, 6)]), CapturedOp::Unsupported { .. }));
+        // A single element taken with a step is still a region.
+        assert!(matches!(CapturedOp::index(&source, &[spec(3, 2, 1), spec(0, 1, 6)]), CapturedOp::Index { .. }));
+    }
+
+    #[test]
+    fn identity_is_the_buffer_and_shape_not_an_address() {
+        let first = Tensor::full(&[2, 2], 1.0, DType::F32).unwrap();
+        let reshaped = first.reshape(&[4]).unwrap();
+        let second = Tensor::full(&[2, 2], 1.0, DType::F32).unwrap();
+        assert_eq!(identity(&first).0, identity(&reshaped).0);
+        assert_ne!(identity(&first), identity(&reshaped));
+        assert_ne!(identity(&first), identity(&second));
+    }
+
+    #[test]
+    fn a_binary_op_with_a_value_that_is_not_a_number_is_unsupported() {
+        let x = crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(
+            Tensor::full(&[2], 1.0, DType::F32).unwrap(),
+        ));
+        assert!(matches!(CapturedOp::binary(BinaryOp::Add, &x, &Value::Float(2.0)), CapturedOp::Binary { .. }));
+        let captured = CapturedOp::binary(BinaryOp::Add, &x, &Value::string("a"));
+        assert!(matches!(&captured, CapturedOp::Unsupported { what } if what.contains("str")), "{}", captured.name());
+    }
+}
