@@ -5,7 +5,7 @@
 // on a focused event; arrow keys move between events) puts the caret on that line of the cell's
 // editor. The same events are listed in a table for screen readers.
 import { t } from '../../i18n/index.js';
-import { element, svgElement } from './dom.js';
+import { button, element, svgElement } from '../../ui/dom.js';
 import { coreGroups, eventSource, eventText, tickStep, traceLanes } from './schedule-lanes.js';
 
 export { traceLanes } from './schedule-lanes.js';
@@ -325,16 +325,9 @@ export function renderGantt(traceJson, context = {}) {
   scroller.addEventListener('pointerleave', () => tip.hide());
   scroller.addEventListener('focusout', () => tip.hide());
 
-  const button = (className, text, label, action) => {
-    const node = element('button', `schedule-button ${className}`, text);
-    node.type = 'button';
-    node.setAttribute('aria-label', label);
-    node.addEventListener('click', action);
-    return node;
-  };
-  const zoomOut = button('schedule-zoom-out', '−', t('output.schedule.zoomOut'), () => { zoom = Math.max(1, zoom / 2); redraw(); });
-  const zoomIn = button('schedule-zoom-in', '+', t('output.schedule.zoomIn'), () => { zoom = Math.min(MAX_ZOOM, zoom * 2); redraw(); });
-  const zoomReset = button('schedule-zoom-reset', t('output.schedule.zoomReset'), t('output.schedule.zoomReset'), () => { zoom = 1; redraw(); });
+  const zoomOut = button('schedule-button schedule-zoom-out', '−', () => { zoom = Math.max(1, zoom / 2); redraw(); }, t('output.schedule.zoomOut'));
+  const zoomIn = button('schedule-button schedule-zoom-in', '+', () => { zoom = Math.min(MAX_ZOOM, zoom * 2); redraw(); }, t('output.schedule.zoomIn'));
+  const zoomReset = button('schedule-button schedule-zoom-reset', t('output.schedule.zoomReset'), () => { zoom = 1; redraw(); }, t('output.schedule.zoomReset'));
   const zoomLabel = element('span', 'schedule-zoom-level');
   zoomLabel.setAttribute('aria-live', 'polite');
   toolbar.append(zoomOut, zoomIn, zoomReset, zoomLabel);

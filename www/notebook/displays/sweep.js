@@ -2,7 +2,8 @@
 // bound pipe with a legend and the best bar marked, error rows as hatched empty slots; and the same
 // rows as a table (with the full error text) in a collapsible section. SVG is built through DOM calls.
 import { t } from '../../i18n/index.js';
-import { element, formatShape, svgElement } from './dom.js';
+import { element, svgElement } from '../../ui/dom.js';
+import { formatShape } from './numbers.js';
 /** @typedef {import('../../engine/contract.js').SweepRow} SweepRow */
 /** @typedef {import('../../engine/contract.js').SweepDisplay} SweepDisplay */
 
