@@ -189,7 +189,7 @@ export class CellView {
     let view = this;
     if (cell && cell !== ownCount) {
       const holder = this.controller.model.cells.find((candidate) => (candidate.run?.result?.execution_count ?? candidate.run?.executionCount) === cell);
-      view = holder ? this.controller.view?.view(holder.id) : null;
+      view = holder ? this.controller.view?.ensure(holder.id) : null;
     }
     return view ? view.revealLine(line) : false;
   }
