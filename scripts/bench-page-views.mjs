@@ -61,25 +61,34 @@ async function zoomAndPan() {
 }
 
 /**
- * The frame gaps while zooming a generated 50k-event schedule: { events, steps, frames, maxMs,
- * p95Ms, maxStepScriptMs, renderMs (showing the display until two frames were drawn) }.
+ * The frame gaps while zooming a generated 50k-event schedule, over `rounds` runs of the zoom and
+ * pan sequence (other work on a shared machine delays single frames; the median round is the
+ * figure, the worst is kept beside it): { events, steps, frames, maxMs, p95Ms (median round),
+ * worstMaxMs, rounds: [{ maxMs, p95Ms }], maxStepScriptMs, renderMs (shown until two frames drawn) }.
  */
-export async function ganttFrames(browser, url, events = GANTT_EVENTS) {
+export async function ganttFrames(browser, url, { events = GANTT_EVENTS, rounds = 3 } = {}) {
   const { context, page } = await readyPage(browser, url);
   try {
     await page.evaluate(() => globalThis.tilelab.model.load([{ kind: 'code', source: 'pt.schedule(kernel, x)' }]));
     const display = generatedSchedule(events);
     const renderMs = await page.evaluate(showDisplay, display);
     await page.waitForSelector('.output-schedule .schedule-event', { state: 'attached' });
-    const { stamps, work } = await page.evaluate(zoomAndPan);
-    const gaps = stamps.slice(1).map((time, index) => time - stamps[index]);
+    const measured = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const { stamps, work } = await page.evaluate(zoomAndPan);
+      const gaps = stamps.slice(1).map((time, index) => time - stamps[index]);
+      measured.push({ maxMs: Math.max(...gaps), p95Ms: quantile(gaps, 0.95), frames: stamps.length, steps: work.length, scriptMs: Math.max(...work) });
+    }
+    const middle = [...measured].sort((a, b) => a.maxMs - b.maxMs)[Math.floor(measured.length / 2)];
     return {
       events,
-      steps: work.length,
-      frames: stamps.length,
-      maxMs: Math.max(...gaps),
-      p95Ms: quantile(gaps, 0.95),
-      maxStepScriptMs: Math.max(...work),
+      steps: middle.steps,
+      frames: middle.frames,
+      maxMs: middle.maxMs,
+      p95Ms: middle.p95Ms,
+      worstMaxMs: Math.max(...measured.map((round) => round.maxMs)),
+      rounds: measured.map(({ maxMs, p95Ms }) => ({ maxMs, p95Ms })),
+      maxStepScriptMs: Math.max(...measured.map((round) => round.scriptMs)),
       renderMs,
       target: FRAME_GAP_TARGET_MS,
     };

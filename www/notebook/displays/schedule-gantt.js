@@ -137,7 +137,7 @@ export function renderGantt(traceJson, context = {}) {
     const index = current ? rowIndex(current.key) : -1;
     return index < 0 ? null : { row: layout.rows[index], rowIndex: index, index: current.index, item: layout.rows[index].items[current.index] };
   };
-  /** The box of an event's bar in the view, in px (clamped to the plot). */
+  /** The box of an event's bar in the view, in px (left of the plot when it is scrolled out of view). */
   const barBox = (row, item) => {
     const left = x(item.event.ts);
     return { left, right: Math.max(x(item.event.ts + item.event.dur), left + 0.75), top: AXIS_HEIGHT + row.y + 2 };
@@ -256,16 +256,19 @@ export function renderGantt(traceJson, context = {}) {
   };
   const showTip = (row, item) => tip.show(clientBox(barBox(row, item)), eventText(item.event, item.lane));
 
+  /** Scrolls the chart so that `item` is in the visible window (centred when it was out of it). */
+  const scrollTo = (item) => {
+    const left = (item.event.ts / end) * plotWidth();
+    const visible = viewWidth() - LABEL_WIDTH;
+    if (left < scroller.scrollLeft || left > scroller.scrollLeft + visible - 8) scroller.scrollLeft = Math.max(0, left - visible / 2);
+  };
   /** Makes `index` of `row` the current event, scrolls it into view, focuses and announces it. */
   const moveTo = (row, index) => {
     current = { key: row.key, index };
     const item = row.items[index];
-    const plot = plotWidth();
-    const left = (item.event.ts / end) * plot;
-    const visible = viewWidth() - LABEL_WIDTH;
-    if (left < scroller.scrollLeft || left > scroller.scrollLeft + visible - 8) scroller.scrollLeft = Math.max(0, left - visible / 2);
+    scrollTo(item);
     paint();
-    focus.focus();
+    focus.focus({ preventScroll: true });
     showTip(row, item);
     announcer.textContent = eventText(item.event, item.lane).replaceAll('\n', '; ');
   };
@@ -348,9 +351,13 @@ export function renderGantt(traceJson, context = {}) {
     // Keys handled here never reach the cell's command keys (arrows there select other cells).
     event.stopPropagation();
   });
+  // Tabbing back into a chart panned away from its current event brings the event into view.
   focus.addEventListener('focus', () => {
     const found = currentItem();
-    if (found?.item) showTip(found.row, found.item);
+    if (!found?.item) return;
+    scrollTo(found.item);
+    paint();
+    showTip(found.row, found.item);
   });
   focus.addEventListener('blur', () => tip.hide());
   scroller.addEventListener('pointerleave', () => {
