@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ARTIFACTS } from './harness.mjs';
+import { ARTIFACTS, openPage } from './harness.mjs';
 import { open, useSite } from './notebook-helpers.mjs';
 import { longNotebook } from '../../scripts/bench-page-views.mjs';
 
-useSite();
+const site = useSite();
 
 const CELLS = 1000;
 
@@ -101,6 +101,28 @@ test('a long notebook in 简体中文 and the dark theme labels its placeholders
     await placeholder.scrollIntoViewIfNeeded();
     await placeholder.locator('.cm-editor').waitFor();
     await viewportShot(page, 'lazy-notebook-zh-CN-dark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('in read mode, a cell built lazily is read-only like the others', async () => {
+  const { page, problems, context } = await openPage(site().browser, { viewport: { width: 1200, height: 900 } });
+  try {
+    await page.goto(`${site().url}index.html?mode=read`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.evaluate((cells) => globalThis.tilelab.model.load(cells), longNotebook(CELLS));
+    const early = page.locator('#cells > .cell').nth(1);
+    const late = page.locator('#cells > .cell').nth(801);
+    assert.equal(await late.getAttribute('class'), 'cell cell-placeholder');
+    await late.scrollIntoViewIfNeeded();
+    await late.locator('.cm-editor').waitFor();
+    for (const cell of [early, late]) assert.equal(await cell.locator('.cm-content').getAttribute('aria-readonly'), 'true');
+    // Typing into the late cell's editor changes nothing.
+    await late.locator('.cm-content').click();
+    await page.keyboard.type('zzz');
+    assert.equal(await page.evaluate(() => globalThis.tilelab.model.cells[801].source), longNotebook(CELLS)[801].source);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
