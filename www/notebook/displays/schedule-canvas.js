@@ -122,7 +122,8 @@ export function drawAxis(group, x, width) {
     .attr('font-size', null)
     .attr('font-family', null)
     .attr('fill', null)
-    .call((axisGroup) => axisGroup.selectAll('.tick text').attr('class', 'schedule-tick-label').attr('fill', null))
+    // Labels at the plot's ends are anchored inside it, so none is cut off by the chart's edge.
+    .call((axisGroup) => axisGroup.selectAll('.tick text').attr('class', 'schedule-tick-label').attr('fill', null).attr('text-anchor', (time) => (x(time) > width - 24 ? 'end' : x(time) < LABEL_WIDTH + 12 ? 'start' : null)))
     .call((axisGroup) => axisGroup.selectAll('.tick line').attr('class', 'schedule-tick').attr('stroke', null))
     .call((axisGroup) => axisGroup.select('.domain').attr('stroke', null));
 }
