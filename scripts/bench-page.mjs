@@ -3,9 +3,11 @@
 //             loads (a fresh browser context each: empty HTTP cache, no compiled-wasm cache);
 //   rerun   — re-running the Swish example's cell (examples/02, cell 3: swish forward, backward
 //             and the graph display) in a warm session: click → result shown (two frames later);
-//   wasm    — gzip -9 size of the built wasm.
+//   wasm    — gzip -9 size of the built wasm;
+//   gantt   — frame gaps while zooming a generated 50k-event schedule (max and p95, target < 50 ms);
+//   open    — loading a 1000-cell notebook until it is drawn (bench-page-views.mjs).
 // Usage: `make bench-page` (builds first), or `node scripts/bench-page.mjs [--rounds N] [--json PATH]`
-// on an existing dist/. Prints a table and writes bench/page-results.json.
+// on an existing dist/ (`--dist DIR` measures another build, e.g. one of an older commit). Prints a table and writes bench/page-results.json.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { fromPy } from '../www/notebook/format.js';
+import { FRAME_GAP_TARGET_MS, ganttFrames, longNotebookOpen } from './bench-page-views.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,6 +34,7 @@ function option(name, fallback) {
 const LOADS = Number(option('--loads', option('--rounds', '7')));
 const RERUNS = Number(option('--reruns', option('--rounds', '15')));
 const JSON_PATH = resolve(option('--json', join(ROOT, 'bench', 'page-results.json')));
+const DIST = resolve(option('--dist', join(ROOT, 'dist')));
 
 /** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(values) {
@@ -110,7 +114,7 @@ async function reruns(browser, url, count) {
 
 /** The built wasm: { file, bytes, gzipBytes }. */
 function wasmSize() {
-  const assets = join(ROOT, 'dist', 'assets');
+  const assets = join(DIST, 'assets');
   const file = readdirSync(assets).find((name) => name.endsWith('.wasm'));
   if (!file) throw new Error('no .wasm in dist/assets: build the page first (make web)');
   const bytes = readFileSync(join(assets, file));
@@ -122,7 +126,7 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
   const wasm = wasmSize();
   // Other work on the machine slows every timing here; the load is recorded next to them.
   const loadBefore = loadavg()[0];
-  const { server, url } = await startServer({ root: join(ROOT, 'dist'), port: 0 });
+  const { server, url } = await startServer({ root: DIST, port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
   try {
     const ready = [];
@@ -130,6 +134,8 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
     const rerun = await reruns(browser, url, rerunCount);
     const wall = rerun.map((sample) => sample.wallMs);
     const engine = rerun.map((sample) => sample.engineMs).filter((value) => Number.isFinite(value));
+    const gantt = await ganttFrames(browser, url);
+    const longNotebook = await longNotebookOpen(browser, url);
     return {
       date: new Date().toISOString(),
       chromium: browser.version(),
@@ -137,6 +143,8 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
       readyMs: { median: median(ready), samples: ready, target: TARGETS.readyMs },
       rerunSwishMs: { median: median(wall), samples: wall, engineMedian: engine.length > 0 ? median(engine) : null, cell: SWISH_CELL, target: TARGETS.rerunMs },
       wasm: { ...wasm, target: TARGETS.wasmGzipBytes },
+      ganttZoomFrameGapMs: gantt,
+      longNotebookOpenMs: longNotebook,
     };
   } finally {
     await browser.close();
@@ -161,6 +169,13 @@ function table(results) {
       verdict(results.rerunSwishMs.median, TARGETS.rerunMs),
     ],
     [`wasm gzip -9 (${(results.wasm.bytes / 1024).toFixed(0)} KiB raw)`, `${(results.wasm.gzipBytes / 1024).toFixed(0)} KiB`, '≤ 1024 KiB', verdict(results.wasm.gzipBytes, TARGETS.wasmGzipBytes)],
+    [
+      `Gantt of ${results.ganttZoomFrameGapMs.events} events, ${results.ganttZoomFrameGapMs.steps} zoom/pan steps: max frame gap, median of ${results.ganttZoomFrameGapMs.rounds.length} rounds (p95 ${results.ganttZoomFrameGapMs.p95Ms.toFixed(1)} ms, worst round ${results.ganttZoomFrameGapMs.worstMaxMs.toFixed(0)} ms; shown in ${results.ganttZoomFrameGapMs.renderMs.toFixed(0)} ms)`,
+      `${results.ganttZoomFrameGapMs.maxMs.toFixed(1)} ms`,
+      `< ${FRAME_GAP_TARGET_MS} ms`,
+      verdict(results.ganttZoomFrameGapMs.maxMs, FRAME_GAP_TARGET_MS - 1e-9),
+    ],
+    [`open a ${results.longNotebookOpenMs.cells}-cell notebook (median of ${results.longNotebookOpenMs.samples.length})`, `${results.longNotebookOpenMs.medianMs.toFixed(0)} ms`, '', ''],
   ];
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length), ['measure', 'value', 'target', ''][column].length));
   const line = (row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');

@@ -10,7 +10,7 @@ test('median: the middle value, or the mean of the middle two', () => {
   assert.equal(median([7]), 7);
 });
 
-test('one round of the page benchmark measures all three numbers', async () => {
+test('one round of the page benchmark measures every figure', async () => {
   const results = await benchPage({ loads: 1, rerunCount: 1 });
   assert.equal(results.readyMs.samples.length, 1);
   assert.ok(results.readyMs.median > 0 && results.readyMs.median < 60_000, `ready ${results.readyMs.median} ms`);
@@ -18,4 +18,12 @@ test('one round of the page benchmark measures all three numbers', async () => {
   assert.ok(results.rerunSwishMs.median > 0 && results.rerunSwishMs.median < 60_000, `rerun ${results.rerunSwishMs.median} ms`);
   // Compressed wasm is smaller than the file, and not absurdly so (a wasm module is not all zeros).
   assert.ok(results.wasm.gzipBytes < results.wasm.bytes && results.wasm.gzipBytes > results.wasm.bytes / 20, JSON.stringify(results.wasm));
+  // The Gantt: zoomed in to the maximum (×1024: 10 steps), panned 10 times, zoomed out again; one
+  // frame at least per step, so every gap is a real frame's.
+  const gantt = results.ganttZoomFrameGapMs;
+  assert.equal(gantt.events, 50_000);
+  assert.equal(gantt.steps, 30);
+  assert.ok(gantt.frames > gantt.steps && gantt.maxMs >= gantt.p95Ms && gantt.p95Ms > 0, JSON.stringify(gantt));
+  assert.equal(results.longNotebookOpenMs.cells, 1000);
+  assert.ok(results.longNotebookOpenMs.medianMs > 0, JSON.stringify(results.longNotebookOpenMs));
 });

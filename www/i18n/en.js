@@ -155,6 +155,7 @@ export const strings = {
   'output.schedule.occupancyValue': '{peak} / {capacity} B',
   'output.schedule.gantt': 'Timeline',
   'output.schedule.ganttLabel': 'Timeline of {lanes} pipe lanes over {us} µs; the table below lists the same events.',
+  'output.schedule.eventCount': '{count} events.',
   'output.schedule.core': 'core {core}',
   'output.schedule.tick': '{us} µs',
   'output.schedule.eventTitle': '{op} on {core} {pipe}\ntile {tile}\n{bytes} B · {cycles} cycles ({start}–{end})',

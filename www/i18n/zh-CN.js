@@ -155,6 +155,7 @@ export const strings = {
   'output.schedule.occupancyValue': '{peak} / {capacity} 字节',
   'output.schedule.gantt': '时间线',
   'output.schedule.ganttLabel': '{lanes} 条流水线通道在 {us} 微秒内的时间线；下方表格列出相同的事件。',
+  'output.schedule.eventCount': '共 {count} 个事件。',
   'output.schedule.core': '核 {core}',
   'output.schedule.tick': '{us} 微秒',
   'output.schedule.eventTitle': '{op}，{core} {pipe}\n分块 {tile}\n{bytes} 字节 · {cycles} 个周期（{start}–{end}）',

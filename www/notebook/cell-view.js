@@ -5,28 +5,7 @@ import { clearDiagnostics, showDiagnostics } from '../editor/diagnostics.js';
 import { renderMarkdown } from '../ui/markdown.js';
 import { outputLineCount, renderRun } from './output.js';
 import { t } from '../i18n/index.js';
-
-function button(className, symbol, labelKey, onClick) {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = `icon-button ${className}`;
-  node.textContent = symbol;
-  node.dataset.i18nAria = labelKey;
-  node.dataset.i18nTitle = labelKey;
-  node.setAttribute('aria-label', t(labelKey));
-  node.title = t(labelKey);
-  node.addEventListener('click', (event) => {
-    event.stopPropagation();
-    onClick();
-  });
-  return node;
-}
-
-function div(className) {
-  const node = document.createElement('div');
-  node.className = className;
-  return node;
-}
+import { div, iconButton } from '../ui/dom.js';
 
 export class CellView {
   constructor(cell, controller) {
@@ -57,19 +36,19 @@ export class CellView {
     const id = cell.id;
     if (cell.kind === 'code') {
       tools.append(
-        button('run', '▶', 'cell.run', () => controller.run(id, 'stay')),
-        button('run-above', '⤒', 'cell.runAbove', () => controller.runFrom(id, 'above')),
-        button('run-below', '⤓', 'cell.runBelow', () => controller.runFrom(id, 'below')),
+        iconButton('run', '▶', 'cell.run', () => controller.run(id, 'stay')),
+        iconButton('run-above', '⤒', 'cell.runAbove', () => controller.runFrom(id, 'above')),
+        iconButton('run-below', '⤓', 'cell.runBelow', () => controller.runFrom(id, 'below')),
       );
-    } else tools.append(button('edit', '✎', 'cell.edit', () => this.startEditing(true)));
+    } else tools.append(iconButton('edit', '✎', 'cell.edit', () => this.startEditing(true)));
     tools.append(
       // ¶ rather than "M↓": a letter in the glyph would have to appear in the button's spoken name.
-      button('kind', cell.kind === 'code' ? '¶' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
+      iconButton('kind', cell.kind === 'code' ? '¶' : '{ }', cell.kind === 'code' ? 'cell.toMarkdown' : 'cell.toCode', () =>
         controller.setKind(id, cell.kind === 'code' ? 'markdown' : 'code'),
       ),
-      button('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),
-      button('move-down', '↓', 'cell.moveDown', () => controller.move(id, 1)),
-      button('delete', '✕', 'cell.delete', () => controller.remove(id)),
+      iconButton('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),
+      iconButton('move-down', '↓', 'cell.moveDown', () => controller.move(id, 1)),
+      iconButton('delete', '✕', 'cell.delete', () => controller.remove(id)),
     );
     bar.append(this.status, tools);
 
@@ -79,7 +58,7 @@ export class CellView {
 
     this.output = document.createElement('section');
     this.output.className = 'cell-output';
-    this.collapseButton = button('collapse', '▾', 'cell.collapse', () => controller.toggleCollapsed(id));
+    this.collapseButton = iconButton('collapse', '▾', 'cell.collapse', () => controller.toggleCollapsed(id));
     this.outputBody = div('output-body');
     this.outputBody.setAttribute('role', 'log');
     this.collapsedNote = document.createElement('button');
@@ -210,7 +189,7 @@ export class CellView {
     let view = this;
     if (cell && cell !== ownCount) {
       const holder = this.controller.model.cells.find((candidate) => (candidate.run?.result?.execution_count ?? candidate.run?.executionCount) === cell);
-      view = holder ? this.controller.view?.view(holder.id) : null;
+      view = holder ? this.controller.view?.ensure(holder.id) : null;
     }
     return view ? view.revealLine(line) : false;
   }

@@ -35,7 +35,8 @@ export class Controller {
   }
 
   focus(id, edit = false) {
-    const view = this.view.view(id);
+    // A cell of a long notebook may not be built yet (NotebookView builds it lazily).
+    const view = this.view.ensure(id);
     if (view) {
       this.selectedId = id;
       view.focus(edit);

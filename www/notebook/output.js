@@ -2,7 +2,7 @@
 // rustc-like text form, or the engine's own error. Everything is inserted as text; each display kind
 // has its view in displays/.
 import { t } from '../i18n/index.js';
-import { element } from './displays/dom.js';
+import { button, element } from '../ui/dom.js';
 import { renderGradCheck } from './displays/grad-check.js';
 import { renderGraph } from './displays/graph.js';
 import { renderSchedule } from './displays/schedule.js';
@@ -72,8 +72,7 @@ function renderKernelSchedules(entries, context) {
 function locationNode(cell, line, column, context) {
   const text = `[${cell}] ${line}:${column}`;
   if (!context.revealSource) return document.createTextNode(text);
-  const link = element('button', 'source-link', text);
-  link.type = 'button';
+  const link = button('source-link', text);
   // Named by its visible text (voice control users say what they see); the title explains it.
   link.title = t('output.goToSource', { cell, line, column });
   link.addEventListener('click', (event) => {

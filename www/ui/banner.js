@@ -1,6 +1,7 @@
 // Banners above the notebook for things the reader must know (a save failed, a link was damaged).
 // Each has a translated message, optional action buttons and a dismiss button.
 import { onLocaleChange, t } from '../i18n/index.js';
+import { button, div, element } from './dom.js';
 
 const banners = new Map();
 let host = null;
@@ -15,8 +16,8 @@ function render(banner) {
 }
 
 /** Where banners go. */
-export function initBanners(element) {
-  host = element;
+export function initBanners(container) {
+  host = container;
   onLocaleChange(() => banners.forEach(render));
 }
 
@@ -26,24 +27,13 @@ export function initBanners(element) {
  */
 export function showBanner(id, { key, parameters = {}, tone = 'error', actions = [] }) {
   dismissBanner(id);
-  const root = document.createElement('div');
-  root.className = 'banner';
+  const root = div('banner');
   root.dataset.tone = tone;
   root.dataset.banner = id;
   root.setAttribute('role', tone === 'error' ? 'alert' : 'status');
-  const text = document.createElement('p');
-  const buttons = actions.map((action) => {
-    const node = document.createElement('button');
-    node.type = 'button';
-    node.className = 'button';
-    node.addEventListener('click', action.run);
-    return node;
-  });
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'icon-button banner-close';
-  close.textContent = '✕';
-  close.addEventListener('click', () => dismissBanner(id));
+  const text = element('p');
+  const buttons = actions.map((action) => button('button', null, action.run));
+  const close = button('icon-button banner-close', '✕', () => dismissBanner(id));
   root.append(text, ...buttons, close);
   const banner = { root, text, buttons, close, key, parameters, actions };
   render(banner);

@@ -1,6 +1,7 @@
 // The help (shortcuts), share and example-gallery dialogs: native <dialog> elements, closed by
 // Escape or their Close button; focus returns to where it was.
 import { t, translate } from '../i18n/index.js';
+import { translatedElement } from './dom.js';
 
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl';
@@ -32,30 +33,20 @@ const SHORTCUTS = {
   ],
 };
 
-function make(tag, className, i18nKey) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (i18nKey) {
-    node.dataset.i18n = i18nKey;
-    node.textContent = t(i18nKey);
-  }
-  return node;
-}
-
 /** A dialog shell with a title and a close button; returns { dialog, body }. */
 function shell(id, titleKey) {
   const dialog = document.createElement('dialog');
   dialog.id = id;
   dialog.className = 'dialog';
-  const head = make('div', 'dialog-head');
-  const title = make('h2', null, titleKey);
+  const head = translatedElement('div', 'dialog-head');
+  const title = translatedElement('h2', null, titleKey);
   title.id = `${id}-title`;
   dialog.setAttribute('aria-labelledby', title.id);
-  const close = make('button', 'button dialog-close', 'dialog.close');
+  const close = translatedElement('button', 'button dialog-close', 'dialog.close');
   close.type = 'button';
   close.addEventListener('click', () => dialog.close());
   head.append(title, close);
-  const body = make('div', 'dialog-body');
+  const body = translatedElement('div', 'dialog-body');
   dialog.append(head, body);
   document.body.append(dialog);
   return { dialog, body };
@@ -79,19 +70,19 @@ export function openHelp() {
     help.body.setAttribute('role', 'region');
     help.body.setAttribute('aria-labelledby', 'help-dialog-title');
     for (const [sectionKey, rows] of Object.entries(SHORTCUTS)) {
-      help.body.append(make('h3', null, sectionKey));
-      const table = make('table', 'shortcuts');
+      help.body.append(translatedElement('h3', null, sectionKey));
+      const table = translatedElement('table', 'shortcuts');
       for (const [keys, descriptionKey] of rows) {
         const row = document.createElement('tr');
         const keyCell = document.createElement('th');
         keyCell.scope = 'row';
         for (const [index, part] of keys.split('  ·  ').entries()) {
           if (index > 0) keyCell.append(' · ');
-          const key = make('kbd');
+          const key = translatedElement('kbd');
           key.textContent = part;
           keyCell.append(key);
         }
-        const description = make('td', null, descriptionKey);
+        const description = translatedElement('td', null, descriptionKey);
         row.append(keyCell, description);
         table.append(row);
       }
@@ -108,15 +99,15 @@ let share = null;
 export function openShare(link) {
   if (!share) {
     share = shell('share-dialog', 'share.title');
-    const explain = make('p', 'muted', 'share.explain');
-    const label = make('label', 'field-label', 'share.link');
+    const explain = translatedElement('p', 'muted', 'share.explain');
+    const label = translatedElement('label', 'field-label', 'share.link');
     label.htmlFor = 'share-link';
-    const input = make('input', 'share-link');
+    const input = translatedElement('input', 'share-link');
     input.id = 'share-link';
     input.readOnly = true;
-    const copy = make('button', 'button primary', 'share.copy');
+    const copy = translatedElement('button', 'button primary', 'share.copy');
     copy.type = 'button';
-    const status = make('p', 'muted share-status');
+    const status = translatedElement('p', 'muted share-status');
     status.setAttribute('role', 'status');
     copy.addEventListener('click', async () => {
       try {
@@ -127,7 +118,7 @@ export function openShare(link) {
         status.textContent = t('share.copyFailed');
       }
     });
-    const row = make('div', 'share-row');
+    const row = translatedElement('div', 'share-row');
     row.append(input, copy);
     share.body.append(explain, label, row, status);
     share.input = input;
@@ -148,10 +139,10 @@ let gallery = null;
  */
 export function openGallery(examples, onOpen, backup = null) {
   if (!gallery) gallery = shell('gallery-dialog', 'gallery.title');
-  const explain = make('p', 'muted', 'gallery.explain');
+  const explain = translatedElement('p', 'muted', 'gallery.explain');
   const extra = [];
   if (backup) {
-    const restore = make('button', 'button gallery-restore');
+    const restore = translatedElement('button', 'button gallery-restore');
     restore.type = 'button';
     restore.textContent = t('gallery.restore', { time: backup.time });
     restore.addEventListener('click', () => {
@@ -160,13 +151,13 @@ export function openGallery(examples, onOpen, backup = null) {
     });
     extra.push(restore);
   }
-  const list = make('ul', 'gallery');
+  const list = translatedElement('ul', 'gallery');
   for (const example of examples) {
     const item = document.createElement('li');
-    const button = make('button', 'gallery-item');
+    const button = translatedElement('button', 'gallery-item');
     button.type = 'button';
     button.dataset.example = example.name;
-    button.append(make('span', 'gallery-title'), make('span', 'gallery-file'));
+    button.append(translatedElement('span', 'gallery-title'), translatedElement('span', 'gallery-file'));
     button.firstChild.textContent = example.title;
     button.lastChild.textContent = example.name;
     // Named by its visible title and file name (no aria-label): a spoken name that differs from the
@@ -178,7 +169,7 @@ export function openGallery(examples, onOpen, backup = null) {
     item.append(button);
     list.append(item);
   }
-  gallery.body.replaceChildren(explain, ...extra, examples.length > 0 ? list : make('p', 'muted', 'gallery.empty'));
+  gallery.body.replaceChildren(explain, ...extra, examples.length > 0 ? list : translatedElement('p', 'muted', 'gallery.empty'));
   translate(gallery.dialog);
   open(gallery.dialog);
 }

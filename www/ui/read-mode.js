@@ -94,6 +94,8 @@ export function enterReadMode({ model, view, cells, announce, canRun }) {
   model.addEventListener('change', (event) => {
     if (event.detail.what === 'structure') lockEditors();
   });
+  // A long notebook builds its cells as they come near: each one is locked as it is built.
+  view.addEventListener('built', lockEditors);
   lockEditors();
   // A double click on rendered markdown opens its editor; stopped in the capture phase, before it.
   cells.addEventListener('dblclick', (event) => event.stopPropagation(), true);

@@ -2,7 +2,7 @@
 // whether they require grad; refreshed after every run) and the outline of the markdown headings
 // (a click selects the heading's cell). Also the toolbar's "Stop on error" switch (remembered).
 import { onLocaleChange, t } from '../i18n/index.js';
-import { element } from '../notebook/displays/dom.js';
+import { button, element } from './dom.js';
 
 const STOP_ON_ERROR_KEY = 'tilelab.stopOnError';
 
@@ -72,10 +72,7 @@ function outlineContent(cells, controller) {
   const list = element('ul', 'outline-list');
   for (const entry of headings) {
     const item = element('li', `level-${entry.level}`);
-    const button = element('button', null, entry.text);
-    button.type = 'button';
-    button.addEventListener('click', () => controller.focus(entry.id));
-    item.append(button);
+    item.append(button(null, entry.text, () => controller.focus(entry.id)));
     list.append(item);
   }
   return [heading, list];

@@ -2,7 +2,8 @@
 // mode ran and why (projection mode: per-input error bars), and per input its tolerance, a heatmap of each element's error over the allowed error (full mode; the
 // engine sends at most 4096 elements per input and flags the rest) and the worst elements.
 import { t } from '../../i18n/index.js';
-import { element, formatError, formatShape, formatValue } from './dom.js';
+import { element } from '../../ui/dom.js';
+import { formatError, formatShape, formatValue } from './numbers.js';
 import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
 /** @typedef {import('../../engine/contract.js').CheckMode} CheckMode */
 /** @typedef {import('../../engine/contract.js').ErrorMap} ErrorMap */

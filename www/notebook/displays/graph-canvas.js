@@ -2,7 +2,7 @@
 // the pointer, drag pans, buttons, keyboard). Only what intersects the viewport is in the DOM, and
 // edge labels only from a readable zoom on, so a graph of thousands of nodes stays cheap to move.
 import { t } from '../../i18n/index.js';
-import { svgElement } from './dom.js';
+import { svgElement } from '../../ui/dom.js';
 import { METRICS } from './graph-model.js';
 
 const MIN_SCALE = 0.05;

@@ -1,7 +1,7 @@
 // The graph view's text parts: the details panel of a node (op, inputs and outputs with shapes and
 // dtypes, saved tensors, source line when known) and the table alternative listing every node.
 import { t } from '../../i18n/index.js';
-import { element } from './dom.js';
+import { button, element } from '../../ui/dom.js';
 import { describeMeta } from './graph-model.js';
 
 /** The forward node a view node stands for (a backward node's op, a gradient's or copy's leaf). */
@@ -82,13 +82,10 @@ export function showDetails(panel, node, model, graph) {
   const header = element('div', 'graph-details-header');
   const heading = element('h4', null, nodeTitle(node, model));
   heading.tabIndex = -1;
-  const close = element('button', 'schedule-button graph-details-close', '×');
-  close.type = 'button';
-  close.setAttribute('aria-label', t('output.graphView.closeDetails'));
-  close.addEventListener('click', () => {
+  const close = button('schedule-button graph-details-close', '×', () => {
     panel.hidden = true;
     panel.dispatchEvent(new CustomEvent('graph-details-closed', { bubbles: true }));
-  });
+  }, t('output.graphView.closeDetails'));
   header.append(heading, close);
   const facts = element('dl', 'graph-details-facts');
   const kind = node.kind === 'ref' ? model.byId.get(node.refOf)?.kind ?? 'leaf' : node.kind;

@@ -3,7 +3,7 @@
 // `.grad`), the edges between them labelled with shape and dtype, and the ELK input graph that lays
 // them out: the forward graph left → right above the backward graph right → left, so a leaf's
 // gradient lands under the leaf.
-import { formatShape } from './dom.js';
+import { formatShape } from './numbers.js';
 
 /** Node sizes and text metrics of the drawing, in px (node text is monospace, so widths are exact). */
 export const METRICS = {

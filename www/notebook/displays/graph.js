@@ -2,7 +2,7 @@
 // drawn as SVG, with a legend, zoom and pan, a details panel for the clicked node, a table
 // alternative, and the Graphviz text. Everything the user wrote (names) goes in as text.
 import { t } from '../../i18n/index.js';
-import { element } from './dom.js';
+import { button, element } from '../../ui/dom.js';
 import { createCanvas } from './graph-canvas.js';
 import { nodeTable, showDetails } from './graph-details.js';
 import { layoutInWorker } from './graph-layout.js';
@@ -25,15 +25,6 @@ function prepared(display) {
     layouts.set(display, entry);
   }
   return entry;
-}
-
-/** A toolbar button with a visible text and an accessible name. */
-function button(className, text, label, action) {
-  const node = element('button', `schedule-button ${className}`, text);
-  node.type = 'button';
-  node.setAttribute('aria-label', label);
-  node.addEventListener('click', action);
-  return node;
 }
 
 /** The legend: one swatch per node kind and per edge kind. */
@@ -72,10 +63,10 @@ export function renderGraph(display) {
   const showZoom = () => {
     zoomLabel.textContent = canvas ? t('output.graphView.zoomLevel', { percent: Math.round(canvas.scale * 100) }) : '';
   };
-  const zoomOut = button('graph-zoom-out', '−', t('output.graphView.zoomOut'), () => { canvas?.zoomBy(0.8); requestAnimationFrame(showZoom); });
-  const zoomIn = button('graph-zoom-in', '+', t('output.graphView.zoomIn'), () => { canvas?.zoomBy(1.25); requestAnimationFrame(showZoom); });
-  const zoomFit = button('graph-zoom-fit', t('output.graphView.fit'), t('output.graphView.fitLabel'), () => { canvas?.fit(); requestAnimationFrame(showZoom); });
-  const tableToggle = button('graph-table-toggle', t('output.graphView.table'), t('output.graphView.tableLabel'), () => setTable(tableToggle.getAttribute('aria-pressed') !== 'true'));
+  const zoomOut = button('schedule-button graph-zoom-out', '−', () => { canvas?.zoomBy(0.8); requestAnimationFrame(showZoom); }, t('output.graphView.zoomOut'));
+  const zoomIn = button('schedule-button graph-zoom-in', '+', () => { canvas?.zoomBy(1.25); requestAnimationFrame(showZoom); }, t('output.graphView.zoomIn'));
+  const zoomFit = button('schedule-button graph-zoom-fit', t('output.graphView.fit'), () => { canvas?.fit(); requestAnimationFrame(showZoom); }, t('output.graphView.fitLabel'));
+  const tableToggle = button('schedule-button graph-table-toggle', t('output.graphView.table'), () => setTable(tableToggle.getAttribute('aria-pressed') !== 'true'), t('output.graphView.tableLabel'));
   tableToggle.setAttribute('aria-pressed', 'false');
   for (const control of [zoomOut, zoomIn, zoomFit]) control.disabled = true;
   toolbar.append(zoomOut, zoomIn, zoomFit, tableToggle, zoomLabel, element('span', 'graph-hint', t('output.graphView.hint')));

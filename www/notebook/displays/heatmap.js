@@ -2,7 +2,7 @@
 // value), with a diverging colour scale around a centre and a legend bar labelled with the ends.
 // Colours are CSS colour-mix() of theme variables, so the map follows the light and dark themes.
 import { t } from '../../i18n/index.js';
-import { element, svgElement } from './dom.js';
+import { element, svgElement } from '../../ui/dom.js';
 
 /** At most this many cells per side are drawn; larger grids are averaged in blocks. */
 export const MAX_CELLS_PER_SIDE = 64;

@@ -1,46 +1,46 @@
 // The Gantt chart of a schedule's Chrome trace: one lane per core × pipe that ran something, grouped
 // by core under a header that collapses the core into one summary lane (a button with
-// aria-expanded), drawn as SVG through DOM calls, with a time axis, zoom buttons and horizontal
-// scroll (drag to pan, Ctrl+wheel to zoom). Events show op, tile, bytes, cycles and source line on hover or focus; a click (or Enter
-// on a focused event; arrow keys move between events) puts the caret on that line of the cell's
-// editor. The same events are listed in a table for screen readers.
+// aria-expanded), with a time axis, zoom buttons and horizontal scroll (drag to pan, Ctrl+wheel to
+// zoom). Bars are painted on a canvas for the visible window only (schedule-canvas.js), so a 50k-event
+// trace stays smooth; labels, headers and the axis are SVG. The chart has one tab stop, the current
+// event: arrow keys move it (a binary search per key, schedule-rows.js), its text is its accessible
+// name and is announced; hover or focus shows the text; a click (or Enter) puts the caret on the
+// event's line in the cell's editor. The same events are listed in a table for screen readers.
+import { scaleLinear } from 'd3-scale';
 import { t } from '../../i18n/index.js';
-import { element, svgElement } from './dom.js';
-import { coreGroups, eventSource, eventText, tickStep, traceLanes } from './schedule-lanes.js';
+import { button, element, svgElement } from '../../ui/dom.js';
+import { AXIS_HEIGHT, chartColours, drawAxis, LABEL_WIDTH, paintBars } from './schedule-canvas.js';
+import { coreGroups, eventSource, eventText, traceLanes } from './schedule-lanes.js';
+import { CORE_HEADER, itemAt, LANE_HEIGHT, layoutRows, nearestItem, rowAtY } from './schedule-rows.js';
+import { tooltip, traceTable } from './schedule-table.js';
 
 export { traceLanes } from './schedule-lanes.js';
 
-/** Width of the lane labels, in px. */
-const LABEL_WIDTH = 150;
-/** Height of one lane, of the axis and of a core's header, in px. */
-const LANE_HEIGHT = 18;
-const AXIS_HEIGHT = 22;
-const CORE_HEADER = 20;
 /** Plot width at zoom 1 while the chart is not yet on the page, in px. */
 const BASE_WIDTH = 820;
-const MAX_ZOOM = 64;
-/** Rows of the table alternative (a huge trace stays usable; the download has every event). */
-const MAX_TABLE_ROWS = 400;
+const MAX_ZOOM = 1024;
 /** More cores than this start collapsed (one summary lane each). */
 const EXPANDED_CORES = 8;
+/** How near (px) the pointer must come to a bar to hit it. */
+const HIT_SLACK = 3;
+/** The narrowest the focus ring of the current event is drawn, in px. */
+const FOCUS_MIN_WIDTH = 4;
 
-/** The axis at the top: ticks in µs down the whole height. */
-function drawAxis(end, width, height) {
-  const scale = end > 0 ? width / end : 0;
-  const axis = svgElement('g', { class: 'schedule-axis' });
-  const step = end > 0 ? tickStep(end, Math.max(2, Math.round(width / 110))) : 1;
-  for (let time = 0; time <= end + step * 1e-9; time += step) {
-    const x = LABEL_WIDTH + time * scale;
-    axis.append(svgElement('line', { x1: x, x2: x, y1: AXIS_HEIGHT - 5, y2: height, class: 'schedule-tick' }));
-    const label = svgElement('text', { x: x + 2, y: AXIS_HEIGHT - 8, class: 'schedule-tick-label' });
-    label.textContent = t('output.schedule.tick', { us: Number(time.toPrecision(6)) });
-    axis.append(label);
+// Every painted chart repaints when the theme changes (its colours are CSS custom properties).
+const painted = new Set();
+function repaintAll() {
+  for (const chart of painted) {
+    if (chart.isConnected()) chart.paint(true);
+    else painted.delete(chart);
   }
-  return axis;
+}
+if (typeof document !== 'undefined') {
+  new MutationObserver(repaintAll).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', repaintAll);
 }
 
 /** A core's header: a button that collapses or expands the core's lanes. */
-function drawCoreHeader(group, collapsed, y, width) {
+function coreHeader({ group, collapsed, y }) {
   const name = group.coreName;
   const pipes = group.lanes.length;
   const toggle = svgElement('g', {
@@ -51,128 +51,24 @@ function drawCoreHeader(group, collapsed, y, width) {
     'aria-label': t(collapsed ? 'output.schedule.expandCore' : 'output.schedule.collapseCore', { core: name, pipes }),
     'data-core': group.core,
   });
-  toggle.append(svgElement('rect', { x: 0, y, width: LABEL_WIDTH + width, height: CORE_HEADER, class: 'schedule-core-header' }));
-  const label = svgElement('text', { x: 4, y: y + CORE_HEADER - 6, class: 'schedule-core-label' });
+  const top = AXIS_HEIGHT + y;
+  toggle.append(svgElement('rect', { x: 0, y: top, width: '100%', height: CORE_HEADER, class: 'schedule-core-header' }));
+  const label = svgElement('text', { x: 4, y: top + CORE_HEADER - 6, class: 'schedule-core-label' });
   label.textContent = `${collapsed ? '▸' : '▾'} ${name}${collapsed ? ` · ${t('output.schedule.pipeCount', { pipes })}` : ''}`;
   toggle.append(label);
   return toggle;
 }
 
-/**
- * The SVG at `width` px of plot: per core a header and its lanes (or one summary lane when the
- * core is collapsed). Returns { svg, rows } where rows[i] = { key, rects: [{ rect, event, lane }] }
- * in drawing order, for keyboard navigation.
- */
-function drawChart(groups, end, width, collapsed) {
-  const scale = end > 0 ? width / end : 0;
-  const laneCount = groups.reduce((sum, group) => sum + (collapsed.has(group.core) ? 1 : group.lanes.length), 0);
-  const height = AXIS_HEIGHT + groups.length * CORE_HEADER + laneCount * LANE_HEIGHT + 4;
-  const svg = svgElement('svg', { width: LABEL_WIDTH + width + 12, height, class: 'schedule-gantt-svg', role: 'group' });
-  svg.setAttribute('aria-label', t('output.schedule.ganttLabel', { lanes: laneCount, us: end.toPrecision(4) }));
-  svg.append(drawAxis(end, width, height));
-  const rows = [];
-  let y = AXIS_HEIGHT;
-  for (const group of groups) {
-    const isCollapsed = collapsed.has(group.core);
-    svg.append(drawCoreHeader(group, isCollapsed, y, width));
-    y += CORE_HEADER;
-    const lanes = isCollapsed
-      ? [{ key: `${group.core}/all`, label: t('output.schedule.summaryLane'), items: group.events, attributes: { 'data-core': group.core, 'data-summary': 'true' } }]
-      : group.lanes.map((lane) => ({ key: `${lane.core}/${lane.pipe}`, label: lane.pipeName, items: lane.events.map((event) => ({ event, lane })), attributes: { 'data-core': lane.core, 'data-pipe': lane.pipe } }));
-    for (const lane of lanes) {
-      const row = svgElement('g', { class: `schedule-lane${isCollapsed ? ' schedule-lane-summary' : ''}`, ...lane.attributes });
-      row.append(svgElement('rect', { x: LABEL_WIDTH, y, width, height: LANE_HEIGHT, class: 'schedule-lane-bg' }));
-      const label = svgElement('text', { x: 14, y: y + LANE_HEIGHT - 5, class: 'schedule-lane-label' });
-      label.textContent = lane.label;
-      row.append(label);
-      const rects = [];
-      for (const { event, lane: source } of lane.items) {
-        if (!(event.dur > 0)) continue;
-        const line = eventSource(event)?.line;
-        const rect = svgElement('rect', {
-          x: LABEL_WIDTH + event.ts * scale,
-          y: y + 2,
-          width: Math.max(event.dur * scale, 0.75),
-          height: LANE_HEIGHT - 4,
-          class: `schedule-event schedule-pipe-${source.pipe % 8}${line ? ' has-source' : ''}`,
-          tabindex: -1,
-          role: 'button',
-          'aria-label': eventText(event, source).replaceAll('\n', '; '),
-        });
-        if (line) rect.dataset.line = line;
-        const title = svgElement('title');
-        title.textContent = eventText(event, source);
-        rect.append(title);
-        row.append(rect);
-        rects.push({ rect, event, lane: source });
-      }
-      svg.append(row);
-      rows.push({ key: lane.key, rects });
-      y += LANE_HEIGHT;
-    }
-  }
-  return { svg, rows };
-}
-
-/** The events as a table (core, pipe, op, tile, start, end, bytes, line), capped at MAX_TABLE_ROWS. */
-function traceTable(lanes) {
-  const details = element('details', 'schedule-trace-table');
-  details.append(element('summary', null, t('output.schedule.tableSummary')));
-  const table = element('table', 'output-table');
-  table.append(element('caption', null, t('output.schedule.tableCaption')));
-  const head = element('tr');
-  const columns = ['core', 'pipe', 'op', 'tile', 'startCycle', 'endCycle', 'bytes', 'line'];
-  for (const key of columns) head.append(element('th', null, t(`output.schedule.column.${key}`)));
-  table.append(head);
-  const rows = lanes
-    .flatMap((lane) => lane.events.map((event) => ({ lane, event })))
-    .sort((a, b) => a.event.ts - b.event.ts || a.lane.core - b.lane.core || a.lane.pipe - b.lane.pipe);
-  for (const { lane, event } of rows.slice(0, MAX_TABLE_ROWS)) {
-    const args = event.args ?? {};
-    const row = element('tr');
-    row.append(
-      element('td', null, lane.coreName),
-      element('td', null, lane.pipeName),
-      element('td', null, event.name),
-      element('td', null, args.tile ?? ''),
-      element('td', null, Math.round(args.start_cycle ?? 0)),
-      element('td', null, Math.round(args.end_cycle ?? 0)),
-      element('td', null, args.bytes ?? 0),
-      element('td', null, eventSource(event)?.line ?? '—'),
-    );
-    table.append(row);
-  }
-  if (rows.length > MAX_TABLE_ROWS) {
-    const more = element('tr', 'more');
-    const cell = element('td', null, t('output.schedule.tableMore', { count: rows.length - MAX_TABLE_ROWS }));
-    cell.colSpan = columns.length;
-    more.append(cell);
-    table.append(more);
-  }
-  details.append(table);
-  return details;
-}
-
-/** The tooltip box of the chart: shows an event's text under its rect (hover or keyboard focus). */
-function tooltip(container) {
-  const box = element('div', 'schedule-tooltip');
-  box.setAttribute('role', 'tooltip');
-  box.hidden = true;
-  return {
-    box,
-    show(rect, text) {
-      box.textContent = text;
-      box.hidden = false;
-      const area = container.getBoundingClientRect();
-      const target = rect.getBoundingClientRect();
-      const left = Math.min(Math.max(0, target.left - area.left), Math.max(0, area.width - box.offsetWidth - 4));
-      box.style.left = `${left}px`;
-      box.style.top = `${target.bottom - area.top + 4}px`;
-    },
-    hide() {
-      box.hidden = true;
-    },
-  };
+/** A lane's label at the left (the group carries the lane's core and pipe for tests and styles). */
+function laneLabel(row) {
+  const summary = row.pipe === null;
+  const group = svgElement('g', { class: `schedule-lane${summary ? ' schedule-lane-summary' : ''}`, 'data-core': row.core });
+  if (summary) group.dataset.summary = 'true';
+  else group.dataset.pipe = String(row.pipe);
+  const label = svgElement('text', { x: 14, y: AXIS_HEIGHT + row.y + LANE_HEIGHT - 5, class: 'schedule-lane-label' });
+  label.textContent = row.label;
+  group.append(label);
+  return group;
 }
 
 /**
@@ -196,48 +92,147 @@ export function renderGantt(traceJson, context = {}) {
   }
   const groups = coreGroups(lanes);
   const collapsed = new Set(groups.length > EXPANDED_CORES ? groups.map((group) => group.core) : []);
+  const eventCount = lanes.reduce((sum, lane) => sum + lane.events.length, 0);
+
   const toolbar = element('div', 'schedule-toolbar');
   const chart = element('div', 'schedule-chart');
   const scroller = element('div', 'schedule-scroll');
+  // The content is as wide as the zoomed plot (so the scroll bar is right); the view inside it stays
+  // put (position: sticky) and shows the window the scroll position selects.
+  const content = element('div', 'schedule-content');
+  const view = element('div', 'schedule-view');
+  const canvas = element('canvas', 'schedule-canvas');
+  canvas.setAttribute('aria-hidden', 'true');
+  const svg = svgElement('svg', { class: 'schedule-gantt-svg', role: 'group' });
+  const axisGroup = svgElement('g');
+  const labelsGroup = svgElement('g', { class: 'schedule-labels' });
+  const hover = svgElement('rect', { class: 'schedule-hover', visibility: 'hidden' });
+  const focus = svgElement('rect', { class: 'schedule-event', tabindex: 0, role: 'button' });
+  svg.append(axisGroup, svgElement('rect', { x: 0, y: AXIS_HEIGHT, width: LABEL_WIDTH, height: '100%', class: 'schedule-label-column' }), labelsGroup, hover, focus);
+  view.append(canvas, svg);
+  content.append(view);
+  scroller.append(content);
+  const announcer = element('p', 'visually-hidden schedule-announcer');
+  announcer.setAttribute('aria-live', 'polite');
   const tip = tooltip(chart);
-  chart.append(scroller, tip.box);
-  let zoom = 1;
-  let rows = [];
-  /** Which event holds the chart's one tab stop, as [row key, index]. */
-  let current = null;
-  const items = new WeakMap();
+  chart.append(scroller, tip.box, announcer);
 
-  const place = (position) => {
-    const row = rows.find((candidate) => candidate.key === position?.[0]);
-    return row?.rects[Math.min(position[1], row.rects.length - 1)] ?? null;
+  let zoom = 1;
+  let layout = null;
+  /** The current event (the chart's one tab stop) as { key: row key, index }; kept across redraws. */
+  let current = null;
+  /** The time window on show and the scale mapping it onto the view. */
+  let x = scaleLinear();
+
+  // At zoom 1 the plot fits the scroller's width once it is on the page (BASE_WIDTH before that).
+  // The scroller's width is kept by a ResizeObserver: reading clientWidth while painting would force
+  // a layout of the page on every zoom step.
+  let scrollerWidth = 0;
+  const fitWidth = () => (scrollerWidth > LABEL_WIDTH + 200 ? scrollerWidth - LABEL_WIDTH - 14 : BASE_WIDTH);
+  const plotWidth = () => fitWidth() * zoom;
+  const viewWidth = () => Math.min(LABEL_WIDTH + plotWidth() + 12, scrollerWidth || LABEL_WIDTH + BASE_WIDTH + 12);
+  const height = () => AXIS_HEIGHT + layout.height + 4;
+  const rowIndex = (key) => layout.rows.findIndex((row) => row.key === key);
+  const currentItem = () => {
+    const index = current ? rowIndex(current.key) : -1;
+    return index < 0 ? null : { row: layout.rows[index], rowIndex: index, index: current.index, item: layout.rows[index].items[current.index] };
   };
-  const positionOf = (item) => {
-    const row = rows.find((candidate) => candidate.rects.includes(item));
-    return [row.key, row.rects.indexOf(item)];
+  /** The box of an event's bar in the view, in px (left of the plot when it is scrolled out of view). */
+  const barBox = (row, item) => {
+    const left = x(item.event.ts);
+    return { left, right: Math.max(x(item.event.ts + item.event.dur), left + 0.75), top: AXIS_HEIGHT + row.y + 2 };
   };
-  const setTabStop = (position) => {
-    for (const row of rows) for (const { rect } of row.rects) rect.setAttribute('tabindex', '-1');
-    const first = rows.find((row) => row.rects.length > 0);
-    const target = place(position) ?? (first ? first.rects[0] : null);
-    if (!target) return null;
-    target.rect.setAttribute('tabindex', '0');
-    current = positionOf(target);
-    return target;
+  const clientBox = (box) => {
+    const area = view.getBoundingClientRect();
+    return { left: area.left + Math.max(LABEL_WIDTH, box.left), bottom: area.top + box.top + LANE_HEIGHT - 4 };
   };
-  // At zoom 1 the chart fits the scroller's width once it is on the page (BASE_WIDTH before that).
-  const fitWidth = () => (scroller.clientWidth > LABEL_WIDTH + 200 ? scroller.clientWidth - LABEL_WIDTH - 14 : BASE_WIDTH);
-  const redraw = (focusSelector) => {
-    const drawn = drawChart(groups, end, fitWidth() * zoom, collapsed);
-    rows = drawn.rows;
-    for (const row of rows) for (const item of row.rects) items.set(item.rect, item);
-    scroller.replaceChildren(drawn.svg);
-    setTabStop(current);
-    tip.hide();
+
+  const placeFocus = () => {
+    const found = currentItem();
+    if (!found?.item) {
+      focus.setAttribute('visibility', 'hidden');
+      focus.removeAttribute('tabindex');
+      return;
+    }
+    const box = barBox(found.row, found.item);
+    const width = Math.max(box.right - box.left, FOCUS_MIN_WIDTH);
+    const centre = (box.left + box.right) / 2;
+    for (const [name, value] of Object.entries({ x: centre - width / 2, y: box.top - 1, width, height: LANE_HEIGHT - 2, tabindex: 0, visibility: 'visible', 'data-core': found.item.lane.core, 'data-pipe': found.item.lane.pipe, 'data-index': found.index, 'data-row': found.row.key })) {
+      focus.setAttribute(name, String(value));
+    }
+    const source = eventSource(found.item.event);
+    focus.classList.toggle('has-source', Boolean(source));
+    if (source) focus.dataset.line = String(source.line);
+    else delete focus.dataset.line;
+    focus.setAttribute('aria-label', eventText(found.item.event, found.item.lane).replaceAll('\n', '; '));
+  };
+
+  let colours = null;
+  /** Where the last paint was: a scroll event that did not move the view repaints nothing. */
+  let paintedAt = null;
+  const chartHandle = { isConnected: () => section.isConnected, paint: (themeChanged) => paint(themeChanged) };
+  /** Repaints the window the scroll position shows: canvas, axis, focus ring (re-reading the colours after a theme change). */
+  const paint = (themeChanged = false) => {
+    const width = viewWidth();
+    const shown = height();
+    const plot = plotWidth();
+    const left = scroller.scrollLeft;
+    paintedAt = `${left}/${plot}/${width}/${shown}`;
+    const from = (left / plot) * end;
+    const to = ((left + width - LABEL_WIDTH) / plot) * end;
+    x = scaleLinear().domain([from, to]).range([LABEL_WIDTH, width]);
+    content.style.width = `${LABEL_WIDTH + plot + 12}px`;
+    content.style.height = `${shown}px`;
+    view.style.width = `${width}px`;
+    view.style.height = `${shown}px`;
+    svg.setAttribute('width', String(width));
+    svg.setAttribute('height', String(shown));
+    svg.setAttribute('viewBox', `0 0 ${width} ${shown}`);
+    // Off the page the custom properties read empty: read again once it is on the page.
+    if (!colours || themeChanged || !colours.lane) colours = chartColours(chart);
+    paintBars(canvas, { rows: layout.rows, x, width, height: shown, colours });
+    drawAxis(axisGroup, x, width);
+    placeFocus();
+    hover.setAttribute('visibility', 'hidden');
+    if (section.isConnected) painted.add(chartHandle);
+  };
+  let paintQueued = false;
+  const queuePaint = () => {
+    if (paintQueued) return;
+    paintQueued = true;
+    requestAnimationFrame(() => {
+      paintQueued = false;
+      if (paintedAt !== `${scroller.scrollLeft}/${plotWidth()}/${viewWidth()}/${height()}`) paint();
+    });
+  };
+
+  /** Lays out the rows (after a core was collapsed or expanded) and repaints; refocuses `focusCore`'s header. */
+  const relayout = (focusCore = null) => {
+    layout = layoutRows(groups, collapsed);
+    svg.setAttribute('aria-label', t('output.schedule.ganttLabel', { lanes: layout.rows.length, us: end.toPrecision(4) }) + ' ' + t('output.schedule.eventCount', { count: eventCount }));
+    labelsGroup.replaceChildren(...layout.headers.map(coreHeader), ...layout.rows.map(laneLabel));
+    // The current event keeps its place when its lane is still shown, else the first event shown holds the tab stop.
+    if (!currentItem()?.item) {
+      const first = layout.rows.findIndex((row) => row.items.length > 0);
+      current = first < 0 ? null : { key: layout.rows[first].key, index: 0 };
+    }
+    paint();
+    if (focusCore !== null) /** @type {SVGElement | null} */ (labelsGroup.querySelector(`.schedule-core-toggle[data-core="${focusCore}"]`))?.focus();
+  };
+
+  /** Zooms to `next`, keeping the time at the centre of the view where it was. */
+  const setZoom = (next) => {
+    const clamped = Math.min(MAX_ZOOM, Math.max(1, next));
+    const centre = (scroller.scrollLeft + (viewWidth() - LABEL_WIDTH) / 2) / plotWidth();
+    zoom = clamped;
+    content.style.width = `${LABEL_WIDTH + plotWidth() + 12}px`;
+    scroller.scrollLeft = Math.max(0, centre * plotWidth() - (viewWidth() - LABEL_WIDTH) / 2);
+    paint();
     zoomLabel.textContent = t('output.schedule.zoomLevel', { zoom });
     zoomIn.disabled = zoom >= MAX_ZOOM;
     zoomOut.disabled = zoom <= 1;
-    if (focusSelector) drawn.svg.querySelector(focusSelector)?.focus();
   };
+
   const reveal = (item) => {
     const source = eventSource(item.event);
     if (source) context.revealSource?.(source);
@@ -245,28 +240,53 @@ export function renderGantt(traceJson, context = {}) {
   const toggleCore = (core) => {
     if (collapsed.has(core)) collapsed.delete(core);
     else collapsed.add(core);
-    redraw(`.schedule-core-toggle[data-core="${core}"]`);
+    relayout(core);
   };
-  // Arrow keys: left/right along a lane, up/down to the nearest event in time of the next lane.
-  const move = (item, key) => {
-    const rowIndex = rows.findIndex((row) => row.rects.includes(item));
-    const index = rows[rowIndex].rects.indexOf(item);
-    let target = null;
-    if (key === 'ArrowLeft') target = rows[rowIndex].rects[index - 1];
-    else if (key === 'ArrowRight') target = rows[rowIndex].rects[index + 1];
-    else if (key === 'Home') target = rows[rowIndex].rects[0];
-    else if (key === 'End') target = rows[rowIndex].rects.at(-1);
-    else {
-      const step = key === 'ArrowDown' ? 1 : -1;
-      for (let next = rowIndex + step; next >= 0 && next < rows.length && !target; next += step) {
-        const candidates = rows[next].rects;
-        if (candidates.length === 0) continue;
-        target = candidates.reduce((best, candidate) => (Math.abs(candidate.event.ts - item.event.ts) < Math.abs(best.event.ts - item.event.ts) ? candidate : best));
-      }
+  /** The event under a pointer position, as { row, index, item } or null. */
+  const hitTest = (clientX, clientY) => {
+    const area = view.getBoundingClientRect();
+    const viewX = clientX - area.left;
+    if (viewX < LABEL_WIDTH) return null;
+    const index = rowAtY(layout.rows, clientY - area.top - AXIS_HEIGHT);
+    if (index < 0) return null;
+    const row = layout.rows[index];
+    const slack = Math.abs(x.invert(viewX + HIT_SLACK) - x.invert(viewX));
+    const found = itemAt(row, x.invert(viewX), slack);
+    return found < 0 ? null : { row, index: found, item: row.items[found] };
+  };
+  const showTip = (row, item) => tip.show(clientBox(barBox(row, item)), eventText(item.event, item.lane));
+
+  /** Scrolls the chart so that `item` is in the visible window (centred when it was out of it). */
+  const scrollTo = (item) => {
+    const left = (item.event.ts / end) * plotWidth();
+    const visible = viewWidth() - LABEL_WIDTH;
+    if (left < scroller.scrollLeft || left > scroller.scrollLeft + visible - 8) scroller.scrollLeft = Math.max(0, left - visible / 2);
+  };
+  /** Makes `index` of `row` the current event, scrolls it into view, focuses and announces it. */
+  const moveTo = (row, index) => {
+    current = { key: row.key, index };
+    const item = row.items[index];
+    scrollTo(item);
+    paint();
+    focus.focus({ preventScroll: true });
+    showTip(row, item);
+    announcer.textContent = eventText(item.event, item.lane).replaceAll('\n', '; ');
+  };
+  // Arrow keys: left/right along a lane, up/down to the event nearest in time of the next lane with events.
+  const move = (key) => {
+    const found = currentItem();
+    if (!found?.item) return;
+    const { row, rowIndex: at, index } = found;
+    if (key === 'ArrowLeft' && index > 0) return moveTo(row, index - 1);
+    if (key === 'ArrowRight' && index + 1 < row.items.length) return moveTo(row, index + 1);
+    if (key === 'Home') return moveTo(row, 0);
+    if (key === 'End') return moveTo(row, row.items.length - 1);
+    if (key !== 'ArrowDown' && key !== 'ArrowUp') return;
+    const step = key === 'ArrowDown' ? 1 : -1;
+    for (let next = at + step; next >= 0 && next < layout.rows.length; next += step) {
+      const target = nearestItem(layout.rows[next], found.item.event.ts);
+      if (target >= 0) return moveTo(layout.rows[next], target);
     }
-    if (!target) return;
-    setTabStop(positionOf(target));
-    target.rect.focus();
   };
 
   // Drag to pan a zoomed chart; a drag does not count as a click on the event it started on.
@@ -276,27 +296,42 @@ export function renderGantt(traceJson, context = {}) {
     drag = { x: event.clientX, scroll: scroller.scrollLeft, moved: false };
   });
   scroller.addEventListener('pointermove', (event) => {
-    if (!drag || (event.buttons & 1) === 0) return;
-    const dx = event.clientX - drag.x;
-    if (Math.abs(dx) > 3) drag.moved = true;
-    if (drag.moved) scroller.scrollLeft = drag.scroll - dx;
+    if (drag && (event.buttons & 1) !== 0) {
+      const dx = event.clientX - drag.x;
+      if (Math.abs(dx) > 3) drag.moved = true;
+      if (drag.moved) scroller.scrollLeft = drag.scroll - dx;
+      return;
+    }
+    const hit = hitTest(event.clientX, event.clientY);
+    view.style.cursor = hit && eventSource(hit.item.event) ? 'pointer' : '';
+    if (!hit) {
+      hover.setAttribute('visibility', 'hidden');
+      if (document.activeElement !== focus) tip.hide();
+      return;
+    }
+    const box = barBox(hit.row, hit.item);
+    for (const [name, value] of Object.entries({ x: box.left, y: box.top, width: box.right - box.left, height: LANE_HEIGHT - 4, visibility: 'visible' })) hover.setAttribute(name, String(value));
+    showTip(hit.row, hit.item);
   });
   scroller.addEventListener('click', (event) => {
     if (drag?.moved) event.stopImmediatePropagation();
     drag = null;
   }, { capture: true });
+  scroller.addEventListener('scroll', queuePaint);
   // Ctrl/Cmd + wheel zooms (the plain wheel keeps scrolling the page).
   scroller.addEventListener('wheel', (event) => {
     if (!(event.ctrlKey || event.metaKey)) return;
     event.preventDefault();
-    zoom = event.deltaY < 0 ? Math.min(MAX_ZOOM, zoom * 2) : Math.max(1, zoom / 2);
-    redraw();
+    setZoom(event.deltaY < 0 ? zoom * 2 : zoom / 2);
   }, { passive: false });
   scroller.addEventListener('click', (event) => {
     const toggle = event.target.closest?.('.schedule-core-toggle');
     if (toggle) return toggleCore(Number(toggle.dataset.core));
-    const item = items.get(event.target.closest?.('.schedule-event'));
-    if (item) reveal(item);
+    const hit = hitTest(event.clientX, event.clientY);
+    if (!hit) return;
+    current = { key: hit.row.key, index: hit.index };
+    placeFocus();
+    reveal(hit.item);
   });
   scroller.addEventListener('keydown', (event) => {
     const toggle = event.target.closest?.('.schedule-core-toggle');
@@ -305,44 +340,44 @@ export function renderGantt(traceJson, context = {}) {
       toggleCore(Number(toggle.dataset.core));
       return;
     }
-    const item = items.get(event.target.closest?.('.schedule-event'));
-    if (!item) return;
-    if (event.key === 'Enter' || event.key === ' ') reveal(item);
+    if (event.target !== focus) return;
+    const found = currentItem();
+    if (!found?.item) return;
+    if (event.key === 'Enter' || event.key === ' ') reveal(found.item);
     else if (event.key === 'Escape') tip.hide();
-    else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(event.key)) move(item, event.key);
+    else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(event.key)) move(event.key);
     else return;
     event.preventDefault();
     // Keys handled here never reach the cell's command keys (arrows there select other cells).
     event.stopPropagation();
   });
-  const showFor = (target) => {
-    const item = items.get(target?.closest?.('.schedule-event'));
-    if (item) tip.show(item.rect, eventText(item.event, item.lane));
-    else tip.hide();
-  };
-  scroller.addEventListener('pointerover', (event) => showFor(event.target));
-  scroller.addEventListener('focusin', (event) => showFor(event.target));
-  scroller.addEventListener('pointerleave', () => tip.hide());
-  scroller.addEventListener('focusout', () => tip.hide());
+  // Tabbing back into a chart panned away from its current event brings the event into view.
+  focus.addEventListener('focus', () => {
+    const found = currentItem();
+    if (!found?.item) return;
+    scrollTo(found.item);
+    paint();
+    showTip(found.row, found.item);
+  });
+  focus.addEventListener('blur', () => tip.hide());
+  scroller.addEventListener('pointerleave', () => {
+    hover.setAttribute('visibility', 'hidden');
+    if (document.activeElement !== focus) tip.hide();
+  });
+  new ResizeObserver(([entry]) => {
+    scrollerWidth = entry.contentRect.width;
+    if (layout) queuePaint();
+  }).observe(scroller);
 
-  const button = (className, text, label, action) => {
-    const node = element('button', `schedule-button ${className}`, text);
-    node.type = 'button';
-    node.setAttribute('aria-label', label);
-    node.addEventListener('click', action);
-    return node;
-  };
-  const zoomOut = button('schedule-zoom-out', '−', t('output.schedule.zoomOut'), () => { zoom = Math.max(1, zoom / 2); redraw(); });
-  const zoomIn = button('schedule-zoom-in', '+', t('output.schedule.zoomIn'), () => { zoom = Math.min(MAX_ZOOM, zoom * 2); redraw(); });
-  const zoomReset = button('schedule-zoom-reset', t('output.schedule.zoomReset'), t('output.schedule.zoomReset'), () => { zoom = 1; redraw(); });
+  const zoomOut = button('schedule-button schedule-zoom-out', '−', () => setZoom(zoom / 2), t('output.schedule.zoomOut'));
+  const zoomIn = button('schedule-button schedule-zoom-in', '+', () => setZoom(zoom * 2), t('output.schedule.zoomIn'));
+  const zoomReset = button('schedule-button schedule-zoom-reset', t('output.schedule.zoomReset'), () => setZoom(1), t('output.schedule.zoomReset'));
   const zoomLabel = element('span', 'schedule-zoom-level');
   zoomLabel.setAttribute('aria-live', 'polite');
   toolbar.append(zoomOut, zoomIn, zoomReset, zoomLabel);
   const hint = element('p', 'output-note schedule-hint', t('output.schedule.hint'));
   section.append(toolbar, chart, hint, traceTable(lanes));
-  redraw();
-  requestAnimationFrame(() => {
-    if (scroller.isConnected) redraw();
-  });
+  relayout();
+  setZoom(1);
   return section;
 }

@@ -83,10 +83,3 @@ export function eventText(event, lane) {
     end: Math.round(args.end_cycle ?? 0),
   }) + '\n' + (source ? t('output.schedule.sourceLine', { line: source.line }) : t('output.schedule.noSourceLine'));
 }
-
-/** A tick step of 1, 2 or 5 × 10ⁿ µs giving about `count` ticks over `span`. */
-export function tickStep(span, count) {
-  const raw = span / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((factor) => factor * power).find((step) => step >= raw) ?? 10 * power;
-}

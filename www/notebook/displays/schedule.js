@@ -2,7 +2,7 @@
 // peak buffer occupancy against capacity as bars, the Gantt of the trace, and a download of the
 // Chrome trace JSON (opens in Perfetto or chrome://tracing).
 import { t } from '../../i18n/index.js';
-import { element } from './dom.js';
+import { button, element } from '../../ui/dom.js';
 import { renderGantt } from './schedule-gantt.js';
 /** @typedef {import('../../engine/contract.js').ScheduleDisplay} ScheduleDisplay */
 /** @typedef {import('../../engine/contract.js').Summary} Summary */
@@ -104,9 +104,7 @@ function occupancyBars(summary) {
 
 /** A button that saves the trace JSON as trace.json through a Blob and an object URL. */
 function downloadButton(traceJson) {
-  const button = element('button', 'schedule-button schedule-download', t('output.schedule.download'));
-  button.type = 'button';
-  button.addEventListener('click', () => {
+  return button('schedule-button schedule-download', t('output.schedule.download'), () => {
     const url = URL.createObjectURL(new Blob([traceJson], { type: 'application/json' }));
     const link = document.createElement('a');
     link.href = url;
@@ -117,7 +115,6 @@ function downloadButton(traceJson) {
     // The browser reads the URL asynchronously after the click; revoke once it surely started.
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   });
-  return button;
 }
 
 /**

@@ -1,8 +1,12 @@
 // A `sweep` display (pypto.npu.sweep): a bar chart of cycles per vec tile shape, bars coloured by the
 // bound pipe with a legend and the best bar marked, error rows as hatched empty slots; and the same
 // rows as a table (with the full error text) in a collapsible section. SVG is built through DOM calls.
+import { axisLeft } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
 import { t } from '../../i18n/index.js';
-import { element, formatShape, svgElement } from './dom.js';
+import { element, svgElement } from '../../ui/dom.js';
+import { formatShape } from './numbers.js';
 /** @typedef {import('../../engine/contract.js').SweepRow} SweepRow */
 /** @typedef {import('../../engine/contract.js').SweepDisplay} SweepDisplay */
 
@@ -12,6 +16,8 @@ const PLOT_HEIGHT = 180;
 const LEFT = 64;
 const TOP = 22;
 const BOTTOM = 44;
+/** About this many ticks on the cycles axis. */
+const TICKS = 4;
 /** Number of distinct bound colours in the stylesheet (--bound-0 … --bound-5). */
 const PALETTE_SIZE = 6;
 /** Characters of an error kept under its slot; the table and the tooltip have the whole text. */
@@ -65,13 +71,6 @@ function rowTitle(row, isBest) {
   return isBest ? `${text}\n${t('output.sweep.bestMark')}` : text;
 }
 
-/** A tick step of 1, 2 or 5 × 10ⁿ cycles giving about `count` ticks up to `top`. */
-function tickStep(top, count) {
-  const raw = top / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((factor) => factor * power).find((step) => step >= raw) ?? 10 * power;
-}
-
 /**
  * The chart: a y axis in cycles, one slot per row, bars ∝ cycles, a hatch for error rows.
  * @param {SweepDisplay} display
@@ -80,8 +79,8 @@ function tickStep(top, count) {
 function drawChart(display, colours) {
   const rows = display.rows ?? [];
   const maxCycles = Math.max(1, ...rows.filter((row) => row.error == null).map((row) => row.cycles ?? 0));
-  const step = tickStep(maxCycles, 4);
-  const top = Math.ceil(maxCycles / step) * step;
+  // About four round ticks; the axis ends on the first tick at or above the slowest bar.
+  const yOf = scaleLinear().domain([0, maxCycles]).nice(TICKS).range([TOP + PLOT_HEIGHT, TOP]);
   const width = LEFT + rows.length * SLOT_WIDTH + 12;
   const height = TOP + PLOT_HEIGHT + BOTTOM;
   const svg = svgElement('svg', { class: 'sweep-chart-svg', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img' });
@@ -91,14 +90,17 @@ function drawChart(display, colours) {
   const defs = svgElement('defs');
   defs.append(pattern);
   svg.append(defs);
-  const yOf = (cycles) => TOP + PLOT_HEIGHT - (cycles / top) * PLOT_HEIGHT;
-  for (let value = 0; value <= top; value += step) {
-    const y = yOf(value);
-    svg.append(svgElement('line', { class: 'sweep-grid', x1: LEFT, x2: width - 12, y1: y, y2: y }));
-    const label = svgElement('text', { class: 'sweep-tick-label', x: LEFT - 6, y: y + 4, 'text-anchor': 'end' });
-    label.textContent = String(value);
-    svg.append(label);
-  }
+  const axis = svgElement('g', { class: 'sweep-y-axis', transform: `translate(${LEFT}, 0)` });
+  select(axis)
+    .call(axisLeft(yOf).ticks(TICKS).tickFormat(String).tickSizeInner(-(width - 12 - LEFT)).tickSizeOuter(0).tickPadding(6))
+    // The stylesheet sets the font and colours (light and dark), not d3's inline defaults.
+    .attr('font-size', null)
+    .attr('font-family', null)
+    .attr('fill', null)
+    .call((group) => group.select('.domain').remove())
+    .call((group) => group.selectAll('.tick line').attr('class', 'sweep-grid').attr('stroke', null))
+    .call((group) => group.selectAll('.tick text').attr('class', 'sweep-tick-label').attr('fill', null));
+  svg.append(axis);
   const axisTitle = svgElement('text', { class: 'sweep-axis-title', x: 4, y: 12 });
   axisTitle.textContent = t('output.sweep.axisCycles');
   svg.append(axisTitle);

@@ -3,7 +3,8 @@
 // 0 (1-D as one row; rank > 2 shows the last two dims of the first slice). The engine sends at most
 // its first 4096 values (TensorDisplay::MAX_VALUES), so the heatmap shows those and says so.
 import { t } from '../../i18n/index.js';
-import { element, formatShape, formatValue } from './dom.js';
+import { element } from '../../ui/dom.js';
+import { formatShape, formatValue } from './numbers.js';
 import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
 /** @typedef {import('../../engine/contract.js').TensorDisplay} TensorDisplay */
 

@@ -1,12 +1,4 @@
-// Small DOM and number helpers shared by the display views. Text always goes in as textContent.
-
-/** A new element with an optional class and text. */
-export function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
+// How the display views write numbers, errors and shapes.
 
 /** An error measure in short scientific notation (1.50e-7). */
 export function formatError(value) {
@@ -29,13 +21,4 @@ export function formatValue(value) {
 /** `[2, 3]` for a shape or an index. */
 export function formatShape(dims) {
   return `[${(dims ?? []).join(', ')}]`;
-}
-
-const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
-
-/** A new SVG element with attributes (values set as attribute text, never parsed as markup). */
-export function svgElement(tag, attributes = {}) {
-  const node = document.createElementNS(SVG_NAMESPACE, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
 }
