@@ -86,7 +86,7 @@ impl Interpreter {
                 let result = self.tensor_result(object.get().neg(), span)?;
                 self.capture(Some(&result), || crate::lang::interp::pypto::capture::CapturedOp::Unary {
                     op: crate::tensor::UnaryOp::Neg,
-                    x: object.get().tensor().clone(),
+                    x: crate::lang::interp::pypto::capture::TensorRef::of(object.get().tensor()),
                 });
                 Ok(result)
             }

@@ -7,12 +7,12 @@
 use crate::lang::interp::error::Result;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
-use crate::tensor::{BinaryOp, ReduceOp, SliceSpec, Tensor, UnaryOp};
+use crate::tensor::{BinaryOp, DType, ReduceOp, SliceSpec, Tensor, UnaryOp};
 
 /// An operand of an element-wise op: a tensor or a number.
 #[derive(Clone)]
 pub(crate) enum Arg {
-    Tensor(Tensor),
+    Tensor(TensorRef),
     Number(f64),
 }
 
@@ -21,7 +21,7 @@ impl Arg {
     /// have no NPU form.
     pub(crate) fn of(value: &Value) -> Option<Arg> {
         match value {
-            Value::Tensor(object) => Some(Arg::Tensor(object.get().tensor().clone())),
+            Value::Tensor(object) => Some(Arg::Tensor(TensorRef::of(object.get().tensor()))),
             Value::Int(number) => Some(Arg::Number(*number as f64)),
             Value::Float(number) => Some(Arg::Number(*number)),
             Value::Bool(flag) => Some(Arg::Number(f64::from(u8::from(*flag)))),
@@ -37,19 +37,19 @@ pub(crate) enum CapturedOp {
     UnitStart,
     /// `pypto.view(source, shape, offsets, valid_shape)` (shape and valid shape are the result's).
     View {
-        source: Tensor,
+        source: TensorRef,
         offsets: Vec<usize>,
     },
     /// `source[index]` with ints and step-1 slices: the region read (ints keep an extent of 1).
     Index {
-        source: Tensor,
+        source: TensorRef,
         offsets: Vec<usize>,
         extents: Vec<usize>,
     },
     /// Element-wise ops: unary, binary, clip, cast (the dtype is the result's).
     Unary {
         op: UnaryOp,
-        x: Tensor,
+        x: TensorRef,
     },
     Binary {
         op: BinaryOp,
@@ -57,56 +57,56 @@ pub(crate) enum CapturedOp {
         rhs: Arg,
     },
     Clip {
-        x: Tensor,
+        x: TensorRef,
         low: Option<f64>,
         high: Option<f64>,
     },
     Cast {
-        x: Tensor,
+        x: TensorRef,
     },
     /// A reduction over `dims` (reference dims; `None` = all).
     Reduce {
         op: ReduceOp,
-        x: Tensor,
+        x: TensorRef,
         dims: Option<Vec<i64>>,
     },
     /// `matmul(a, b, out_dtype, a_trans, b_trans)`.
     Matmul {
-        a: Tensor,
-        b: Tensor,
+        a: TensorRef,
+        b: TensorRef,
         a_transposed: bool,
         b_transposed: bool,
     },
     /// `softmax` / `log_softmax` over `dim`, expanded into max, exp, sum, div.
     Softmax {
-        x: Tensor,
+        x: TensorRef,
         dim: i64,
         log: bool,
     },
     /// `pypto.assemble(tile, offsets, out)`.
     Assemble {
-        tile: Tensor,
+        tile: TensorRef,
         offsets: Vec<usize>,
-        out: Tensor,
+        out: TensorRef,
     },
     /// `target[index] = value`: the region written.
     SetItem {
-        target: Tensor,
+        target: TensorRef,
         offsets: Vec<usize>,
         extents: Vec<usize>,
         value: Arg,
     },
     /// `target op= …`: the next op's result becomes `target`.
     InPlace {
-        target: Tensor,
+        target: TensorRef,
     },
     /// `reshape(x, shape)` (the shape is the result's).
     Reshape {
-        x: Tensor,
+        x: TensorRef,
     },
     /// `transpose(x, dim0, dim1)`: dim `i` of the result is dim `order[i]` of `x`.
     Transpose {
-        x: Tensor,
+        x: TensorRef,
         order: Vec<usize>,
     },
     /// `full`, `zeros`, `ones`, `pypto.tensor` (and the `_like` forms): every element is `value`.
@@ -134,7 +134,7 @@ impl CapturedOp {
     /// `source[specs]`: the region read, or unsupported for a step other than 1.
     pub(crate) fn index(source: &Tensor, specs: &[SliceSpec]) -> CapturedOp {
         match region(specs) {
-            Some((offsets, extents)) => CapturedOp::Index { source: source.clone(), offsets, extents },
+            Some((offsets, extents)) => CapturedOp::Index { source: TensorRef::of(source), offsets, extents },
             None => CapturedOp::Unsupported { what: "indexing with a step".into() },
         }
     }
@@ -144,7 +144,7 @@ impl CapturedOp {
     pub(crate) fn set_item(target: &Tensor, specs: &[SliceSpec], value: &Value) -> CapturedOp {
         match (region(specs), Arg::of(value)) {
             (Some((offsets, extents)), Some(value)) => {
-                CapturedOp::SetItem { target: target.clone(), offsets, extents, value }
+                CapturedOp::SetItem { target: TensorRef::of(target), offsets, extents, value }
             }
             (None, _) => CapturedOp::Unsupported { what: "writing with a step".into() },
             (_, None) => CapturedOp::Unsupported { what: format!("writing a {} into a region", value.type_name()) },
@@ -154,7 +154,7 @@ impl CapturedOp {
     /// `op` over `dims` of `x` (`None`: every dim).
     pub(crate) fn reduce(op: ReduceOp, x: &Tensor, dims: Option<Vec<isize>>) -> CapturedOp {
         let dims = dims.map(|dims| dims.into_iter().map(|dim| dim as i64).collect());
-        CapturedOp::Reduce { op, x: x.clone(), dims }
+        CapturedOp::Reduce { op, x: TensorRef::of(x), dims }
     }
 
     /// `transpose(x, first, second)` (negative dims count from the end).
@@ -166,7 +166,7 @@ impl CapturedOp {
         };
         let mut order: Vec<usize> = (0..rank as usize).collect();
         order.swap(first as usize, second as usize);
-        CapturedOp::Transpose { x: x.clone(), order }
+        CapturedOp::Transpose { x: TensorRef::of(x), order }
     }
 
     /// The op's name in messages.
@@ -193,8 +193,8 @@ impl CapturedOp {
     }
 
     /// The tensors the op reads or writes (not its result).
-    pub(crate) fn tensors(&self) -> Vec<&Tensor> {
-        fn arg(arg: &Arg) -> Option<&Tensor> {
+    pub(crate) fn tensors(&self) -> Vec<&TensorRef> {
+        fn arg(arg: &Arg) -> Option<&TensorRef> {
             match arg {
                 Arg::Tensor(tensor) => Some(tensor),
                 Arg::Number(_) => None,
@@ -238,7 +238,7 @@ fn region(specs: &[SliceSpec]) -> Option<(Vec<usize>, Vec<usize>)> {
 pub(crate) struct Captured {
     pub op: CapturedOp,
     /// The tensor it produced, if any.
-    pub result: Option<Tensor>,
+    pub result: Option<TensorRef>,
     pub line: Option<u32>,
 }
 
@@ -249,9 +249,68 @@ impl Captured {
     }
 }
 
-/// Identity of a tensor's data: its buffer and shape (a reshape shares the buffer).
-pub(crate) fn identity(tensor: &Tensor) -> (u64, Vec<usize>) {
-    (tensor.buffer_id(), tensor.shape().to_vec())
+/// A tensor as the capture names it: its buffer, shape, valid shape and dtype, not its values (a
+/// capture keeps no buffer alive: a kernel of 10⁶ iterations does not hold 10⁶ tiles).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TensorRef {
+    buffer: u64,
+    shape: Vec<usize>,
+    valid_shape: Option<Vec<usize>>,
+    dtype: DType,
+}
+
+impl TensorRef {
+    /// The reference of `tensor`.
+    pub(crate) fn of(tensor: &Tensor) -> TensorRef {
+        TensorRef {
+            buffer: tensor.buffer_id(),
+            shape: tensor.shape().to_vec(),
+            valid_shape: tensor.valid_shape().map(<[usize]>::to_vec),
+            dtype: tensor.dtype(),
+        }
+    }
+
+    /// The shape.
+    pub(crate) fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The valid shape, when it differs from the shape (a ragged tile).
+    pub(crate) fn valid_shape(&self) -> Option<&[usize]> {
+        self.valid_shape.as_deref()
+    }
+
+    /// The dtype.
+    pub(crate) fn dtype(&self) -> DType {
+        self.dtype
+    }
+}
+
+/// Identity of a tensor's data: its buffer and shape (a reshape shares the buffer; buffer ids are
+/// never reused, so a freed tile cannot be mistaken for a new one).
+pub(crate) type Identity = (u64, Vec<usize>);
+
+/// What has an identity: tensors and their references.
+pub(crate) trait Identified {
+    /// Its buffer and shape.
+    fn identity(&self) -> Identity;
+}
+
+impl Identified for Tensor {
+    fn identity(&self) -> Identity {
+        (self.buffer_id(), self.shape().to_vec())
+    }
+}
+
+impl Identified for TensorRef {
+    fn identity(&self) -> Identity {
+        (self.buffer, self.shape.clone())
+    }
+}
+
+/// The identity of a tensor or a reference to one.
+pub(crate) fn identity(tensor: &impl Identified) -> Identity {
+    tensor.identity()
 }
 
 impl Interpreter {
@@ -271,7 +330,7 @@ impl Interpreter {
             return;
         }
         let result = match result {
-            Some(Value::Tensor(object)) => Some(object.get().tensor().clone()),
+            Some(Value::Tensor(object)) => Some(TensorRef::of(object.get().tensor())),
             _ => None,
         };
         let statement = self.npu.kernel_frames.borrow().last().and_then(|frame| frame.statement);
@@ -313,7 +372,6 @@ impl Interpreter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tensor::DType;
 
     fn spec(start: usize, step: isize, count: usize) -> SliceSpec {
         SliceSpec { start, step, count }

@@ -161,14 +161,14 @@ impl Interpreter {
             }
             None => TensorObject::value(reshaped),
         };
-        self.capture(Some(&result), || CapturedOp::Reshape { x: x.tensor().clone() });
+        self.capture(Some(&result), || CapturedOp::Reshape { x: super::capture::TensorRef::of(x.tensor()) });
         Ok(result)
     }
 
     /// A copy of `x`: to a kernel, a cast to the same dtype (one pass through the vector unit).
     pub(crate) fn cloned(&self, x: &Var, span: Span) -> Result<Value> {
         let result = self.tensor_result(x.scale(1.0), span)?;
-        self.capture(Some(&result), || CapturedOp::Cast { x: x.tensor().clone() });
+        self.capture(Some(&result), || CapturedOp::Cast { x: super::capture::TensorRef::of(x.tensor()) });
         Ok(result)
     }
 

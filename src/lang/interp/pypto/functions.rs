@@ -53,7 +53,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
         };
         let result = wrap(x.unary(op))?;
-        interpreter.capture(Some(&result), || CapturedOp::Unary { op, x: x.tensor().clone() });
+        interpreter.capture(Some(&result), || CapturedOp::Unary { op, x: super::capture::TensorRef::of(x.tensor()) });
         return Ok(result);
     }
     if let Some(op) = BinaryOp::from_name(name) {
@@ -86,7 +86,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let (x, dim) = (bound.tensor(0)?, bound.int(1, Some(-1))?);
             let result = wrap(x.softmax_like(op, dim as isize))?;
             let log = op == SoftmaxOp::LogSoftmax;
-            interpreter.capture(Some(&result), || CapturedOp::Softmax { x: x.tensor().clone(), dim, log });
+            interpreter.capture(Some(&result), || CapturedOp::Softmax {
+                x: super::capture::TensorRef::of(x.tensor()),
+                dim,
+                log,
+            });
             Ok(result)
         }
         "reshape" => {
@@ -94,7 +98,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let x = bound.tensor(0)?;
             let shape = interpreter.resolve_shape(&x, bound.required(1)?, bound.span_of(1))?;
             let result = wrap(x.reshape(&shape))?;
-            interpreter.capture(Some(&result), || CapturedOp::Reshape { x: x.tensor().clone() });
+            interpreter.capture(Some(&result), || CapturedOp::Reshape { x: super::capture::TensorRef::of(x.tensor()) });
             Ok(result)
         }
         "transpose" => {
@@ -143,7 +147,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 }
             }
             let result = wrap(result)?;
-            interpreter.capture(Some(&result), || CapturedOp::View { source: x.tensor().clone(), offsets });
+            interpreter.capture(Some(&result), || CapturedOp::View {
+                source: super::capture::TensorRef::of(x.tensor()),
+                offsets,
+            });
             Ok(result)
         }
         "assemble" => {
@@ -160,8 +167,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let (a_transposed, b_transposed) = (bound.flag(3, false)?, bound.flag(4, false)?);
             let result = wrap(a.matmul(&b, a_transposed, b_transposed, out_dtype))?;
             interpreter.capture(Some(&result), || CapturedOp::Matmul {
-                a: a.tensor().clone(),
-                b: b.tensor().clone(),
+                a: super::capture::TensorRef::of(a.tensor()),
+                b: super::capture::TensorRef::of(b.tensor()),
                 a_transposed,
                 b_transposed,
             });
@@ -173,7 +180,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             bound.required(1)?;
             let x = bound.tensor(0)?;
             let result = wrap(x.cast(dtype))?;
-            interpreter.capture(Some(&result), || CapturedOp::Cast { x: x.tensor().clone() });
+            interpreter.capture(Some(&result), || CapturedOp::Cast { x: super::capture::TensorRef::of(x.tensor()) });
             Ok(result)
         }
         "nn.layer_norm" => {
@@ -218,9 +225,9 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
     };
     let target = out.get();
     interpreter.capture(None, || CapturedOp::Assemble {
-        tile: tile.tensor().clone(),
+        tile: super::capture::TensorRef::of(tile.tensor()),
         offsets: offsets.clone(),
-        out: target.tensor().clone(),
+        out: super::capture::TensorRef::of(target.tensor()),
     });
     let tile = if tile.dtype() == target.dtype() {
         tile

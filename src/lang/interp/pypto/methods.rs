@@ -218,14 +218,14 @@ impl Interpreter {
                 let bound = self.bind(&full, &["dtype"], arguments, false, span)?;
                 bound.required(0)?;
                 let result = self.tensor_result(var.cast(bound.dtype(0, var.dtype())?), span)?;
-                self.capture(Some(&result), || CapturedOp::Cast { x: var.tensor().clone() });
+                self.capture(Some(&result), || CapturedOp::Cast { x: super::capture::TensorRef::of(var.tensor()) });
                 Ok(result)
             }
             "exp" => {
                 let result = self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span)?;
                 self.capture(Some(&result), || CapturedOp::Unary {
                     op: crate::tensor::UnaryOp::Exp,
-                    x: var.tensor().clone(),
+                    x: super::capture::TensorRef::of(var.tensor()),
                 });
                 Ok(result)
             }

@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use super::capture::TensorRef;
 use super::npu_values::{distinct, distinct_copies, execute_plan, overwrite, with_values};
 use super::work_auto::{record_auto, AutoCall};
 use super::work_jit::record_jit;
@@ -88,6 +89,8 @@ pub(crate) fn work_of(
     ub_alignment: u64,
 ) -> Result<TileWork, Unsupported> {
     let settings = settings_of(interpreter, kernel, frame);
+    let arguments: Vec<(String, TensorRef)> =
+        arguments.iter().map(|(name, tensor)| (name.clone(), TensorRef::of(tensor))).collect();
     match kernel.style {
         KernelStyle::Jit => {
             // The compiler expands the iterations by the vec tile (a sweep row's, if given).
@@ -98,17 +101,17 @@ pub(crate) fn work_of(
             };
             let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
             let settings = WorkSettings { vec_tile, ..settings };
-            record_jit(&kernel.name, &frame.ops, arguments, settings, ub_alignment, &changes)
+            record_jit(&kernel.name, &frame.ops, &arguments, settings, ub_alignment, &changes)
         }
         KernelStyle::Functional => {
-            let outputs = returned_tensors(result)?;
+            let outputs: Vec<TensorRef> = returned_tensors(result)?.iter().map(TensorRef::of).collect();
             let return_line =
                 frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
             let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.vec_tile_shapes.clone());
             let call = AutoCall {
                 name: &kernel.name,
                 ops: &frame.ops,
-                arguments,
+                arguments: &arguments,
                 outputs: &outputs,
                 vec_tile: vec_tile.as_deref(),
                 return_line,

@@ -120,8 +120,8 @@ impl Interpreter {
                 BinaryOp::Modulo => TensorBinary::Remainder,
                 BinaryOp::MatMul => {
                     return CapturedOp::Matmul {
-                        a: a.tensor().clone(),
-                        b: b.tensor().clone(),
+                        a: super::capture::TensorRef::of(a.tensor()),
+                        b: super::capture::TensorRef::of(b.tensor()),
                         a_transposed: false,
                         b_transposed: false,
                     }
@@ -142,7 +142,7 @@ impl Interpreter {
         right: &Value,
         span: Span,
     ) -> Result<Value> {
-        self.capture(None, || CapturedOp::InPlace { target: object.get().tensor().clone() });
+        self.capture(None, || CapturedOp::InPlace { target: super::capture::TensorRef::of(object.get().tensor()) });
         let target = object.get();
         let result = match &self.tensor_binary(op, &Value::Tensor(object.clone()), right, span)? {
             Value::Tensor(result) => result.get(),

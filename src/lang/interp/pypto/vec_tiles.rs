@@ -4,10 +4,11 @@
 //! check runs once the kernel body has run and those ops are known. A last dim of 1 (a column) is
 //! padded by the chip and always allowed.
 
+use super::capture::TensorRef;
 use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan, TraceFrame};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::syntax::Span;
-use crate::tensor::{DType, Tensor};
+use crate::tensor::DType;
 
 /// One `set_vec_tile_shapes` call of a running kernel.
 #[derive(Clone, Debug)]
@@ -53,7 +54,7 @@ pub(crate) fn check_vec_tiles(
         let until = frame.vec_tile_history.get(index + 1).map_or(frame.ops.len(), |next| next.from_op);
         let tiled = frame.ops[setting.from_op..until]
             .iter()
-            .flat_map(|op| op.op.tensors().into_iter().chain(op.result.as_ref()).collect::<Vec<&Tensor>>());
+            .flat_map(|op| op.op.tensors().into_iter().chain(op.result.as_ref()).collect::<Vec<&TensorRef>>());
         // Comparison masks are packed by the chip (bits, not a byte row per tile row): they take
         // the alignment of the values compared.
         let tiled = tiled.filter(|tensor| tensor.dtype() != DType::Bool);

@@ -12,7 +12,7 @@ use super::capture::{identity, Arg, Captured, CapturedOp};
 use super::work_compute::{compute, tensor_operands};
 use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{broadcast, tile_dims};
-use crate::tensor::Tensor;
+use crate::lang::interp::pypto::capture::TensorRef;
 use crate::tile::{GmRegion, GmTensor, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 type Identity = (u64, Vec<usize>);
@@ -34,9 +34,9 @@ pub(crate) struct AutoCall<'a> {
     /// The ops it executed.
     pub ops: &'a [Captured],
     /// The tensor arguments (name, tensor).
-    pub arguments: &'a [(String, Tensor)],
+    pub arguments: &'a [(String, TensorRef)],
     /// The tensors it returned.
-    pub outputs: &'a [Tensor],
+    pub outputs: &'a [TensorRef],
     /// The vec tile to cut the outputs by (`None`: the default).
     pub vec_tile: Option<&'a [usize]>,
     /// The line of the `return` (where the stores come from).
@@ -217,7 +217,7 @@ fn tiles(shape: &[usize], tile: &[usize]) -> Vec<Region> {
 
 impl AutoRecorder<'_> {
     /// The shape of `tensor` in tile form (reductions keep their dims).
-    fn form(&mut self, tensor: &Tensor, line: Option<u32>) -> Result<Vec<usize>, Unsupported> {
+    fn form(&mut self, tensor: &TensorRef, line: Option<u32>) -> Result<Vec<usize>, Unsupported> {
         let key = identity(tensor);
         if let Some(form) = self.forms.get(&key) {
             return Ok(form.clone());
@@ -268,7 +268,7 @@ impl AutoRecorder<'_> {
     fn materialize(
         &mut self,
         builder: &mut UnitBuilder,
-        tensor: &Tensor,
+        tensor: &TensorRef,
         region: &Region,
         line: Option<u32>,
     ) -> Result<ValueId, Unsupported> {
@@ -334,7 +334,7 @@ fn operand_region(
     region: &Region,
     form: &[usize],
     result_form: &[usize],
-    operand: &Tensor,
+    operand: &TensorRef,
 ) -> Region {
     match kind {
         CapturedOp::Reduce { dims, .. } => tile_dims(dims, operand.shape().len(), form.len())
@@ -400,7 +400,7 @@ mod tests {
     #[test]
     fn broadcast_operands_read_their_own_region() {
         let region = Region { offsets: vec![8, 64], valid: vec![8, 64], nominal: vec![8, 64], cube: false };
-        let bias = Tensor::zeros(&[1, 256], crate::tensor::DType::F32).unwrap();
+        let bias = TensorRef::of(&crate::tensor::Tensor::zeros(&[1, 256], crate::tensor::DType::F32).unwrap());
         let kind = CapturedOp::Binary {
             op: crate::tensor::BinaryOp::Add,
             lhs: Arg::Tensor(bias.clone()),

@@ -5,16 +5,17 @@
 use super::capture::{Arg, CapturedOp};
 use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{same_broadcast, tile_dims};
-use crate::tensor::{BinaryOp, ReduceOp, Tensor, UnaryOp};
+use crate::lang::interp::pypto::capture::TensorRef;
+use crate::tensor::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tile::{ValueId, WorkOperand, WorkStep};
 
 /// Turns operand `index` (in the order the op lists its tensors) into a tile of the unit, with the
 /// operand's whole shape in tile form (what broadcasting and reduction dims are checked against).
 pub(crate) type Resolver<'a> =
-    dyn FnMut(&mut UnitBuilder, usize, &Tensor) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
+    dyn FnMut(&mut UnitBuilder, usize, &TensorRef) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
 
 /// The tensor operands of a compute op, in resolver order.
-pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<Tensor> {
+pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<TensorRef> {
     let arg = |arg: &Arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None };
     match kind {
         CapturedOp::Unary { x, .. }
@@ -33,7 +34,7 @@ pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<Tensor> {
 pub(crate) fn compute(
     builder: &mut UnitBuilder,
     kind: &CapturedOp,
-    result: &Tensor,
+    result: &TensorRef,
     line: Option<u32>,
     resolve: &mut Resolver<'_>,
 ) -> Result<ValueId, Unsupported> {

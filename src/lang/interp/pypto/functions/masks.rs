@@ -138,7 +138,7 @@ fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value
         let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
         let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
         let result = interpreter.tensor_result(input.clip(low, high), span)?;
-        let x = input.tensor().clone();
+        let x = super::super::capture::TensorRef::of(input.tensor());
         interpreter.capture(Some(&result), || super::super::capture::CapturedOp::Clip { x, low, high });
         return Ok(result);
     }

@@ -18,7 +18,7 @@ pub(crate) use units::loop_body_starts;
 use super::capture::{identity, Arg, Captured, CapturedOp};
 use super::work_compute::compute;
 use super::work_ops::{UnitBuilder, Unsupported};
-use crate::tensor::Tensor;
+use crate::lang::interp::pypto::capture::TensorRef;
 use crate::tile::{GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 type Identity = (u64, Vec<usize>);
@@ -59,7 +59,7 @@ struct JitRecorder<'a> {
 pub(crate) fn record_jit(
     name: &str,
     ops: &[Captured],
-    arguments: &[(String, Tensor)],
+    arguments: &[(String, TensorRef)],
     settings: WorkSettings,
     ub_alignment: u64,
     tile_changes: &[(usize, Vec<usize>)],
@@ -85,7 +85,7 @@ pub(crate) fn record_jit(
     let dtypes = arguments
         .iter()
         .map(|(_, tensor)| tensor.dtype())
-        .chain(ops.iter().filter_map(|op| op.result.as_ref().map(Tensor::dtype)));
+        .chain(ops.iter().filter_map(|op| op.result.as_ref().map(TensorRef::dtype)));
     recorder.align = dtypes.map(|dtype| ub_alignment as usize / dtype.size_in_bytes()).max().unwrap_or(8).max(1);
     for (argument, tensor) in arguments {
         if !recorder.gm.contains_key(&identity(tensor)) {
@@ -99,7 +99,7 @@ pub(crate) fn record_jit(
     }
     let mut units = Vec::new();
     let mut builder = UnitBuilder::default();
-    let mut in_place: Option<Tensor> = None;
+    let mut in_place: Option<TensorRef> = None;
     // With several tile shapes, each starts a new unit: the ops after it are tiled by it (values
     // made before and used after are recomputed in the new unit, as across iterations).
     let several = tile_changes.len() > 1;
@@ -294,7 +294,7 @@ impl JitRecorder<'_> {
         Ok(value)
     }
 
-    fn gm_of(&self, tensor: &Tensor) -> Option<TensorId> {
+    fn gm_of(&self, tensor: &TensorRef) -> Option<TensorId> {
         self.gm.get(&identity(tensor)).copied()
     }
 
@@ -303,7 +303,7 @@ impl JitRecorder<'_> {
     fn resolve(
         &mut self,
         builder: &mut UnitBuilder,
-        tensor: &Tensor,
+        tensor: &TensorRef,
         line: Option<u32>,
     ) -> Result<ValueId, Unsupported> {
         let key = identity(tensor);

@@ -3,8 +3,9 @@
 
 use super::{Access, JitRecorder};
 use crate::lang::interp::pypto::capture::identity;
+use crate::lang::interp::pypto::capture::TensorRef;
 use crate::lang::interp::pypto::work_ops::{step_reads, UnitBuilder, Unsupported};
-use crate::tensor::{BinaryOp, Tensor};
+use crate::tensor::BinaryOp;
 use crate::tile::{GmRegion, ValueId, WorkOperand, WorkStep};
 
 impl JitRecorder<'_> {
@@ -16,7 +17,7 @@ impl JitRecorder<'_> {
         &mut self,
         builder: &mut UnitBuilder,
         input: ValueId,
-        target: &Tensor,
+        target: &TensorRef,
         offsets: Vec<usize>,
         shape: Vec<usize>,
         line: Option<u32>,

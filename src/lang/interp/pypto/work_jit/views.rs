@@ -4,9 +4,9 @@
 
 use super::JitRecorder;
 use crate::lang::interp::pypto::capture::identity;
+use crate::lang::interp::pypto::capture::TensorRef;
 use crate::lang::interp::pypto::capture::{Arg, CapturedOp};
 use crate::lang::interp::pypto::work_ops::Unsupported;
-use crate::tensor::Tensor;
 use crate::tile::{GmTensor, GmView, TensorId};
 
 impl JitRecorder<'_> {
@@ -77,7 +77,7 @@ impl JitRecorder<'_> {
     /// The GM workspace of a tensor the kernel made (`pypto.tensor`, `zeros`) and now writes: a
     /// zero-initialised tensor of the plan that later reads load, in program order. A tensor made
     /// with another value cannot start as a zeroed workspace.
-    pub(super) fn local_workspace(&mut self, target: &Tensor, line: Option<u32>) -> Result<TensorId, Unsupported> {
+    pub(super) fn local_workspace(&mut self, target: &TensorRef, line: Option<u32>) -> Result<TensorId, Unsupported> {
         match self.constants.get(&identity(target)) {
             Some(&0.0) => {}
             Some(_) => {
@@ -110,7 +110,7 @@ impl JitRecorder<'_> {
 
     /// A binary op with a `full`/`zeros`/`ones` operand takes it as a number when the other
     /// operand has the result's shape (a uniform tensor broadcast against it is that number).
-    pub(super) fn fold_constants(&self, kind: CapturedOp, result: &Tensor) -> CapturedOp {
+    pub(super) fn fold_constants(&self, kind: CapturedOp, result: &TensorRef) -> CapturedOp {
         let CapturedOp::Binary { op, lhs, rhs } = kind else { return kind };
         let shaped = |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if tensor.shape() == result.shape());
         let fold = |arg: Arg, other_shaped: bool| match &arg {
