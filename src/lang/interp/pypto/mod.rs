@@ -24,6 +24,7 @@ pub mod schedule;
 pub mod spec;
 pub mod sweep;
 pub mod tensor_ops;
+mod tensor_ref;
 pub mod traces;
 pub mod vec_tiles;
 pub mod work_auto;

@@ -15,13 +15,11 @@ use independence::Access;
 use units::drop_dead_steps;
 pub(crate) use units::loop_body_starts;
 
-use super::capture::{identity, Arg, Captured, CapturedOp};
+use super::capture::{identity, Arg, Captured, CapturedOp, Identity};
 use super::work_compute::compute;
 use super::work_ops::{UnitBuilder, Unsupported};
 use crate::lang::interp::pypto::capture::TensorRef;
 use crate::tile::{GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
-
-type Identity = (u64, Vec<usize>);
 
 struct JitRecorder<'a> {
     ops: &'a [Captured],
