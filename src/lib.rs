@@ -10,8 +10,9 @@
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
 //! - [`lang`] (→ autograd, tile, npu, tensor) — the tile script language: `lang::syntax` (lexer,
 //!   parser, AST, diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto`
-//!   and `torch` modules). A kernel call runs its body on the CPU reference path while the ops are
-//!   recorded; the record becomes `tile::TileWork`, which the compiler lowers and `npu` executes (the
+//!   and `torch` modules). A kernel call runs its body on the CPU reference path while each op site
+//!   captures its op, typed (`pypto::capture`: the tensor core's op enums, tensors named by buffer
+//!   id); the capture becomes `tile::TileWork`, which the compiler lowers and `npu` executes (the
 //!   values the caller gets) and simulates (the schedule). The session's NPU state is one
 //!   `NpuContext`.
 //! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
