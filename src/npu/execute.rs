@@ -215,6 +215,9 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             let reduced = values.shape().to_vec();
             buffer(*output).assign_slice(&origin(&reduced), &values)?;
         }
+        TileOp::Vector { op, inputs, output, valid_shape } => {
+            super::execute_vector::run_vector(op, inputs, buffer(*output), valid_shape, buffers)?;
+        }
     }
     Ok(())
 }

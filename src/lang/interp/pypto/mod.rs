@@ -31,6 +31,7 @@ pub mod work_compute;
 pub mod work_jit;
 pub mod work_ops;
 pub mod work_shapes;
+pub mod work_vector;
 
 use std::rc::Rc;
 

@@ -23,6 +23,8 @@ pub(crate) fn tensor_operands(kind: &OpKind) -> Vec<Tensor> {
         | OpKind::Softmax { x, .. } => vec![x.clone()],
         OpKind::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
         OpKind::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
+        OpKind::Vector { .. } | OpKind::ClipBounds { .. } => super::work_vector::vector_tensors(kind),
+        OpKind::Reshape { x } | OpKind::Transpose { x, .. } => vec![x.clone()],
         _ => Vec::new(),
     }
 }
@@ -136,6 +138,13 @@ pub(crate) fn compute(
             } else {
                 builder.binary(BinaryOp::Div, WorkOperand::Tile(exponent), WorkOperand::Tile(total), dtype, line)
             }
+        }
+        OpKind::Vector { .. } | OpKind::ClipBounds { .. } => {
+            super::work_vector::compute_vector(builder, kind, result, line, resolve)
+        }
+        OpKind::Reshape { .. } | OpKind::Transpose { .. } => {
+            let vector = super::work_vector::layout_kind(kind).expect("a layout op");
+            super::work_vector::compute_vector(builder, &vector, result, line, resolve)
         }
         _ => Err(Unsupported::new("this op inside a computation", line)),
     }

@@ -125,6 +125,17 @@ pub(crate) enum OpKind {
     Fill {
         value: f64,
     },
+    /// A selecting or structural vector op (see `work_vector`) over its operands.
+    Vector {
+        op: crate::tile::VectorOp,
+        args: Vec<Arg>,
+    },
+    /// `clip(x, min, max)` with a tensor bound (either bound may be a number or absent).
+    ClipBounds {
+        x: Tensor,
+        low: Option<Arg>,
+        high: Option<Arg>,
+    },
 }
 
 fn positional(op: &RecordedOp) -> Vec<&Operand> {
@@ -205,6 +216,9 @@ pub(crate) fn parse(op: &RecordedOp) -> Result<OpKind, Unsupported> {
     let name = op.name.as_str();
     if name == UNIT_MARKER {
         return Ok(OpKind::Marker);
+    }
+    if let Some(kind) = super::work_vector::parse_vector(op) {
+        return kind;
     }
     if let Some(unary) = UnaryOp::from_name(name) {
         let tanh = matches!(other_at(op, 1, "approximate"), Some(Value::Str(mode)) if mode.as_ref() == "tanh");
@@ -300,6 +314,7 @@ pub(crate) fn step_reads(step: &WorkStep) -> Vec<ValueId> {
         | WorkStep::Store { input, .. } => vec![*input],
         WorkStep::Binary { lhs, rhs, .. } => tile(lhs).into_iter().chain(tile(rhs)).collect(),
         WorkStep::Matmul { a, b, .. } => vec![*a, *b],
+        WorkStep::Vector { inputs, .. } => inputs.iter().filter_map(tile).collect(),
     }
 }
 

@@ -139,12 +139,6 @@ fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value
         let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
         return interpreter.tensor_result(input.clip(low, high), span);
     }
-    if interpreter.in_kernel() {
-        // The kernel compiler reads `clip`'s bounds as numbers; recording this form under its own
-        // name makes the kernel fall back to the CPU reference (with a note) instead of dropping
-        // the tensor bounds on the NPU.
-        interpreter.record_op("clip with tensor bounds", Vec::new(), None);
-    }
     let bound_var = |index: usize| -> Result<Option<Var>> {
         bound.optional(index).map(|value| interpreter.operand(value, input.dtype(), bound.span_of(index))).transpose()
     };

@@ -259,12 +259,9 @@ impl JitRecorder<'_> {
             OpKind::Marker | OpKind::Assemble { .. } | OpKind::SetItem { .. } | OpKind::InPlace { .. } => {
                 return Err(Unsupported::new(format!("`{}` used as a value", op.name), op.line));
             }
-            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
+            OpKind::Fill { .. } => {
                 return Err(Unsupported::new(
-                    format!(
-                        "`{}` of a computed tile (apply it to a kernel argument, which the DMA reads as a view)",
-                        op.name
-                    ),
+                    format!("`{}` of a computed tile (use it as an operand of an element-wise op)", op.name),
                     op.line,
                 ));
             }
