@@ -201,3 +201,31 @@ fn a_comparison_into_a_float_tile_is_refused_by_the_plan_check() {
     let error = tilelab::npu::check_plan(&plan, &config).expect_err("a mask must be DT_BOOL");
     assert!(error.to_string().contains("DT_BOOL"), "{error}");
 }
+
+#[test]
+fn integer_tiles_compute_exactly_in_their_own_dtype() {
+    // 2^24 + 7 is odd and above f32's exact integers: an f32 computation would round it away.
+    // x = [1, 2, 3, …] INT32: x * 3 + (2^24 + 7) = 2^24 + 10, 2^24 + 13 …; clip to [2^24 + 12,
+    // 2^24 + 20]; the row sums of x * 2^22 exceed 2^24 and are odd multiples of 2^22 … exactly.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def shift(x, out, bounded, sums):\n    pypto.set_vec_tile_shapes(4, 8)\n\
+         \x20   out[:] = x * 3 + 16777223\n\
+         \x20   bounded[:] = pypto.clip(x * 3 + 16777223, 16777228, 16777236)\n\
+         \x20   sums[:] = pypto.sum(x * 4194304 + 1, dim=-1, keepdim=True)\n\
+         x = pypto.reshape(pypto.arange(1, 33, dtype=pypto.DT_INT32), [4, 8])\n\
+         out = pypto.zeros([4, 8], dtype=pypto.DT_INT32)\n\
+         bounded = pypto.zeros([4, 8], dtype=pypto.DT_INT32)\n\
+         sums = pypto.zeros([4, 1], dtype=pypto.DT_INT64)\n\
+         shift(x, out, bounded, sums)\n\
+         print(out[0, 0].item() - 16777216)\nprint(out[3, 7].item() - 16777216)\n\
+         print(bounded[0, 0].item() - 16777216)\nprint(bounded[0, 1].item() - 16777216)\nprint(bounded[3, 7].item() - 16777216)\n\
+         print(sums[0, 0].item())\n",
+    );
+    // x[0,0] = 1 → 3 + 7 = 10; x[3,7] = 32 → 96 + 7 = 103; clip: 10 → 12, 13 → 13, 103 → 20.
+    // Row 0: (1 + … + 8) · 2^22 + 8 = 36 · 4194304 + 8 = 150994952.
+    assert_eq!(numbers(&stdout), vec![10.0, 103.0, 12.0, 13.0, 20.0, 150994952.0], "{stdout}");
+}
