@@ -106,6 +106,17 @@ pub(super) fn check_vector<'a, E>(
             shape.swap(dims[0], dims[1]);
             Some(shape)
         }
+        VectorOp::TopK { k, dim, .. } => {
+            if *dim >= first.len() || *k == 0 || *k > first[*dim] {
+                return Err(Problem::Invalid(format!("`topk` of {k} along dim {dim} of {first:?}")));
+            }
+            if output.dtype != DType::I32 {
+                return Err(Problem::Invalid("`topk` writes DT_INT32 indices".into()));
+            }
+            let mut shape = first.to_vec();
+            shape[*dim] = *k;
+            Some(shape)
+        }
         VectorOp::Reshape => {
             if first.iter().product::<usize>() != valid_shape.iter().product::<usize>() {
                 return Err(Problem::Invalid(format!("`reshape` of {first:?} to {valid_shape:?}")));

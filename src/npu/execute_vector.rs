@@ -57,6 +57,7 @@ pub(super) fn run_vector(
             Tensor::concat(&parts, *dim as isize)?
         }
         VectorOp::Transpose { dims } => operand(0)?.transpose(dims[0] as isize, dims[1] as isize)?,
+        VectorOp::TopK { k, dim, largest } => operand(0)?.topk_indices(*k, *dim as isize, *largest)?,
         VectorOp::Reshape => operand(0)?.reshape(valid_shape)?,
         VectorOp::Gather { dim } => operand(0)?.gather(*dim as isize, &operand(1)?)?,
     };

@@ -149,6 +149,18 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
                     let slices = valid_shape.get(*dim).copied().unwrap_or(1).max(1) as u64;
                     (slices, count.div_ceil(slices))
                 }
+                VectorOp::TopK { dim, .. } => {
+                    // A bitonic sort of the n elements along the dim: log2 n · (log2 n + 1) / 2
+                    // compare-exchange passes over the input tile.
+                    let (input, n) = match inputs.first() {
+                        Some(VectorOperand::Tile { shape, .. }) => {
+                            (elements(shape), shape.get(*dim).copied().unwrap_or(1).max(1))
+                        }
+                        _ => (count, 1),
+                    };
+                    let stages = n.next_power_of_two().trailing_zeros() as u64;
+                    ((stages * (stages + 1) / 2).max(1), input)
+                }
                 _ => (op.passes(), count),
             };
             let Cost::Fixed { cycles } = vector(per_instruction, size) else { unreachable!("vector costs are fixed") };

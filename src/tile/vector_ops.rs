@@ -43,6 +43,16 @@ pub enum VectorOp {
     /// The input's elements in row-major order laid out in the output's shape (`reshape` of a
     /// computed tile: a copy, since UB rows are padded to whole granules).
     Reshape,
+    /// The DT_INT32 indices of the `k` largest (or smallest) elements along `dim`, in order
+    /// (`topk`; its values are a gather by these indices).
+    TopK {
+        /// How many.
+        k: usize,
+        /// The searched dim.
+        dim: usize,
+        /// Largest first (else smallest first).
+        largest: bool,
+    },
     /// `gather(input, dim, index)`: inputs `[input, index]`; the output has the index's shape.
     Gather {
         /// The indexed dim.
@@ -62,6 +72,7 @@ impl VectorOp {
             VectorOp::Concat { .. } => "concat",
             VectorOp::Transpose { .. } => "transpose",
             VectorOp::Reshape => "reshape",
+            VectorOp::TopK { .. } => "topk",
             VectorOp::Gather { .. } => "gather",
         }
     }
@@ -75,7 +86,7 @@ impl VectorOp {
     /// The dims a vec-tile cell must hold whole for this op (a scan or a join along them).
     pub fn whole_dims(&self) -> Vec<usize> {
         match self {
-            VectorOp::CumSum { dim } | VectorOp::Concat { dim } => vec![*dim],
+            VectorOp::CumSum { dim } | VectorOp::Concat { dim } | VectorOp::TopK { dim, .. } => vec![*dim],
             _ => Vec::new(),
         }
     }

@@ -229,3 +229,25 @@ fn integer_tiles_compute_exactly_in_their_own_dtype() {
     // Row 0: (1 + … + 8) · 2^22 + 8 = 36 · 4194304 + 8 = 150994952.
     assert_eq!(numbers(&stdout), vec![10.0, 103.0, 12.0, 13.0, 20.0, 150994952.0], "{stdout}");
 }
+
+#[test]
+fn topk_gives_indices_and_their_values_in_order() {
+    // Row 0 = [0.5, 3, -1, 3, 2, 0, 1, 7]: the three largest are 7 (index 7), then the tie 3 at
+    // indices 1 and 3 (lower index first); the two smallest of row 1 = -row 0 are -7 and -3.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def best(x, values, indices, low):\n    pypto.set_vec_tile_shapes(2, 8)\n\
+         \x20   top, where_top = pypto.topk(x, 3, dim=-1, largest=True)\n\
+         \x20   values[:] = top\n    indices[:] = where_top\n\
+         \x20   bottom, _ = pypto.topk(x, 2, dim=-1, largest=False)\n    low[:] = bottom\n\
+         row = [0.5, 3.0, -1.0, 3.0, 2.0, 0.0, 1.0, 7.0]\n\
+         x = pypto.as_tensor([row, [-v for v in row]])\n\
+         values = pypto.zeros([2, 3])\nindices = pypto.zeros([2, 3], dtype=pypto.DT_INT32)\nlow = pypto.zeros([2, 2])\n\
+         best(x, values, indices, low)\n\
+         for v in values.tolist()[0] + indices.tolist()[0] + low.tolist()[1]:\n    print(v)\n",
+    );
+    assert_eq!(numbers(&stdout), vec![7.0, 3.0, 3.0, 7.0, 1.0, 3.0, -7.0, -3.0], "{stdout}");
+}

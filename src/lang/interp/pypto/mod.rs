@@ -126,6 +126,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             })
         }
         "schedule" => schedule::call(interpreter, arguments, span),
+        // Two results: `topk` records its indices and values itself.
+        "topk" => functions::call(interpreter, short, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
         "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)

@@ -96,6 +96,14 @@ pub(crate) fn parse_vector(op: &RecordedOp) -> Option<Result<OpKind, Unsupported
                 let dim = axis(op, int(op, 1, "dim", None)?, x.shape().len())?;
                 OpKind::Vector { op: VectorOp::CumSum { dim }, args: vec![Arg::Tensor(x)] }
             }
+            "topk_indices" => {
+                let x = tensor(op, 0, "input")?;
+                let dim = axis(op, int(op, 2, "dim", Some(-1))?, x.shape().len())?;
+                let k = usize::try_from(int(op, 1, "k", None)?)
+                    .map_err(|_| Unsupported::new("`topk` with a negative k", op.line))?;
+                let largest = !matches!(operand(op, 3, "largest"), Some(Operand::Other(Value::Bool(false))));
+                OpKind::Vector { op: VectorOp::TopK { k, dim, largest }, args: vec![Arg::Tensor(x)] }
+            }
             "gather" => {
                 let x = tensor(op, 0, "input")?;
                 let dim = axis(op, int(op, 1, "dim", None)?, x.shape().len())?;
@@ -130,7 +138,7 @@ pub(crate) fn parse_vector(op: &RecordedOp) -> Option<Result<OpKind, Unsupported
         })
     };
     let known = CompareOp::from_name(name).is_some()
-        || matches!(name, "where" | "round" | "expand_clone" | "cumsum" | "gather" | "concat" | "cat");
+        || matches!(name, "where" | "round" | "expand_clone" | "cumsum" | "gather" | "concat" | "cat" | "topk_indices");
     // `clip` with number bounds stays the one-instruction `Clip` step.
     let tensor_bounds = name == "clip"
         && [(1, "min"), (2, "max")]
@@ -246,6 +254,11 @@ pub(crate) fn compute_vector(
             (shape, valid)
         }
         VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
+        VectorOp::TopK { k, dim, .. } => {
+            let mut valid = first.valid_shape.clone();
+            valid[*dim] = *k;
+            (padded(valid.clone(), DType::I32), valid)
+        }
         VectorOp::Expand => {
             let target = result.shape().to_vec();
             if target.len() != first.shape.len()

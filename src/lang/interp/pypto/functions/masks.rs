@@ -78,10 +78,29 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     bound.span_of(1),
                 )
             })?;
-            let (values, indices) = input
-                .topk(k, bound.int(2, Some(-1))? as isize, bound.flag(3, true)?)
-                .map_err(|error| interpreter.autograd_error(error, span))?;
-            Ok(Value::tuple(vec![TensorObject::value(values), TensorObject::value(indices)]))
+            let (dim, largest) = (bound.int(2, Some(-1))?, bound.flag(3, true)?);
+            let (values, indices) =
+                input.topk(k, dim as isize, largest).map_err(|error| interpreter.autograd_error(error, span))?;
+            let (values, indices) = (TensorObject::value(values), TensorObject::value(indices));
+            if interpreter.in_kernel() {
+                // Two results: a kernel's recorder sees the indices, then the values as their gather.
+                use crate::lang::interp::pypto::lowering::Operand;
+                let tensor = |value: &Value| match value {
+                    Value::Tensor(object) => Operand::Tensor(object.get().tensor().clone()),
+                    other => Operand::Other(other.clone()),
+                };
+                let source = Operand::Tensor(input.tensor().clone());
+                let (dim, k) = (Operand::Other(Value::Int(dim)), Operand::Other(Value::Int(k as i64)));
+                let operands = vec![(None, source.clone()), (None, k), (None, dim.clone())];
+                let largest = (Some("largest".to_string()), Operand::Other(Value::Bool(largest)));
+                interpreter.record_op("topk_indices", [operands, vec![largest]].concat(), Some(&indices));
+                interpreter.record_op(
+                    "gather",
+                    vec![(None, source), (None, dim), (None, tensor(&indices))],
+                    Some(&values),
+                );
+            }
+            Ok(Value::tuple(vec![values, indices]))
         }
         "cumsum" => {
             let bound = interpreter.bind(&full, &["input", "dim"], arguments, false, span)?;
