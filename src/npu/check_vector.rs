@@ -117,6 +117,12 @@ pub(super) fn check_vector<'a, E>(
             shape[*dim] = *k;
             Some(shape)
         }
+        VectorOp::Slice { offsets } => {
+            if offsets.len() > first.len() || offsets.iter().zip(first.iter()).any(|(offset, size)| offset >= size) {
+                return Err(Problem::Invalid(format!("`slice` at {offsets:?} of {first:?}")));
+            }
+            Some(first[offsets.len()..].to_vec())
+        }
         VectorOp::Reshape => {
             if first.iter().product::<usize>() != valid_shape.iter().product::<usize>() {
                 return Err(Problem::Invalid(format!("`reshape` of {first:?} to {valid_shape:?}")));

@@ -58,6 +58,15 @@ pub(super) fn run_vector(
         }
         VectorOp::Transpose { dims } => operand(0)?.transpose(dims[0] as isize, dims[1] as isize)?,
         VectorOp::TopK { k, dim, largest } => operand(0)?.topk_indices(*k, *dim as isize, *largest)?,
+        VectorOp::Slice { offsets } => {
+            let tile = operand(0)?;
+            let specs: Vec<SliceSpec> = offsets
+                .iter()
+                .map(|&start| SliceSpec { start, step: 1, count: 1 })
+                .chain(tile.shape()[offsets.len()..].iter().map(|&count| SliceSpec::full(count)))
+                .collect();
+            tile.slice(&specs)?.reshape(valid_shape)?
+        }
         VectorOp::Reshape => operand(0)?.reshape(valid_shape)?,
         VectorOp::Gather { dim } => operand(0)?.gather(*dim as isize, &operand(1)?)?,
     };

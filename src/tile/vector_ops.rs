@@ -40,6 +40,12 @@ pub enum VectorOp {
         /// The swapped dims.
         dims: [usize; 2],
     },
+    /// The matrix `input[offsets…, :, :]` of a batched tile: the leading dims indexed by
+    /// `offsets`, the trailing ones whole (a batch's operand of a batched matmul).
+    Slice {
+        /// One index per leading dim.
+        offsets: Vec<usize>,
+    },
     /// The input's elements in row-major order laid out in the output's shape (`reshape` of a
     /// computed tile: a copy, since UB rows are padded to whole granules).
     Reshape,
@@ -72,6 +78,7 @@ impl VectorOp {
             VectorOp::Concat { .. } => "concat",
             VectorOp::Transpose { .. } => "transpose",
             VectorOp::Reshape => "reshape",
+            VectorOp::Slice { .. } => "slice",
             VectorOp::TopK { .. } => "topk",
             VectorOp::Gather { .. } => "gather",
         }

@@ -251,3 +251,30 @@ fn topk_gives_indices_and_their_values_in_order() {
     );
     assert_eq!(numbers(&stdout), vec![7.0, 3.0, 3.0, 7.0, 1.0, 3.0, -7.0, -3.0], "{stdout}");
 }
+
+#[test]
+fn a_batched_matmul_runs_one_cube_matmul_per_batch_index() {
+    // [3, 16, 32] @ [3, 32, 16] in f16 → f32: three cube matmuls; batch 1 of ones @ ones is 32
+    // everywhere (hand value), the rest matches the CPU path within f32 summation order.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def bmm(a, b, out):\n    pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])\n\
+         \x20   out[:] = pypto.matmul(a, b, pypto.DT_FP32)\n\
+         a = pypto.cast(pypto.randn([3, 16, 32], seed=16), pypto.DT_FP16)\n\
+         b = pypto.cast(pypto.randn([3, 32, 16], seed=17), pypto.DT_FP16)\n\
+         a[1:2, :, :] = pypto.ones([1, 16, 32], dtype=pypto.DT_FP16)\n\
+         b[1:2, :, :] = pypto.ones([1, 32, 16], dtype=pypto.DT_FP16)\n\
+         out = pypto.zeros([3, 16, 16])\n\
+         s = pypto.schedule(bmm, a, b, out)\n\
+         print(s.pipe_busy['CUBE'] > 0)\n\
+         print(out[1, 3, 5].item())\n\
+         print(pypto.amax(pypto.abs(out - pypto.matmul(a, b, pypto.DT_FP32))).item())\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0].trim(), "True", "the cube ran: {stdout}");
+    assert_eq!(lines[1].trim().parse::<f64>().unwrap(), 32.0, "{stdout}");
+    assert!(lines[2].trim().parse::<f64>().unwrap() <= 1e-4, "{stdout}");
+}

@@ -27,6 +27,7 @@ pub mod tensor_ops;
 pub mod traces;
 pub mod vec_tiles;
 pub mod work_auto;
+pub mod work_batched;
 pub mod work_compute;
 pub mod work_jit;
 pub mod work_ops;

@@ -97,6 +97,10 @@ pub(crate) fn compute(
             let (left, _) = resolve(builder, 0, a)?;
             let (right, _) = resolve(builder, 1, b)?;
             let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
+            if left_tile.shape.len() > 2 || right_tile.shape.len() > 2 {
+                let (a, b) = ((left, *a_transposed), (right, *b_transposed));
+                return super::work_batched::batched_matmul(builder, a, b, dtype, line);
+            }
             if left_tile.shape.len() != 2 || right_tile.shape.len() != 2 {
                 return Err(Unsupported::new("`matmul` of tensors that are not 2-D", line));
             }

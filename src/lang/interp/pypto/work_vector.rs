@@ -286,6 +286,7 @@ pub(crate) fn compute_vector(
             valid.swap(dims[0], dims[1]);
             (padded(valid.clone(), dtype), valid)
         }
+        VectorOp::Slice { .. } => return Err(Unsupported::new("a batch slice outside a batched matmul", line)),
         VectorOp::Reshape => {
             let target = result.shape().to_vec();
             if first.valid_shape.iter().product::<usize>() != target.iter().product::<usize>() {
