@@ -91,7 +91,11 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
                 return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.name), op.line));
             }
             OpKind::Matmul { .. } => has_matmul = true,
-            OpKind::Reshape { .. } | OpKind::Transpose { .. } | OpKind::Fill { .. } => {
+            OpKind::Reshape { .. }
+            | OpKind::Transpose { .. }
+            | OpKind::Fill { .. }
+            | OpKind::Vector { .. }
+            | OpKind::ClipBounds { .. } => {
                 return Err(Unsupported::new(format!("`{}`", op.name), op.line));
             }
             _ => {}

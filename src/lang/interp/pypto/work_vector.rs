@@ -243,15 +243,25 @@ pub(crate) fn compute_vector(
     };
     let (shape, valid) = match op {
         VectorOp::Compare(_) | VectorOp::Select => {
-            let (mut shape, mut valid) = (first.shape.clone(), first.valid_shape.clone());
+            // Operands broadcast by their valid last dims (a mask's last dim is padded to whole
+            // granules of DT_BOOL, its operands' to granules of theirs); the result is padded in its dtype.
+            let unpadded = |tile: &crate::tile::TileValue| {
+                let mut shape = tile.shape.clone();
+                if let (Some(last), Some(valid)) = (shape.last_mut(), tile.valid_shape.last()) {
+                    *last = *valid;
+                }
+                shape
+            };
+            let (mut shape, mut valid) = (unpadded(&first), first.valid_shape.clone());
             for tile in &tiles[1..] {
-                let joined = broadcast(&shape, &tile.shape).ok_or_else(|| {
-                    Unsupported::new(format!("`{}` of tiles {shape:?} and {:?}", op.name(), tile.shape), line)
+                let other = unpadded(tile);
+                let joined = broadcast(&shape, &other).ok_or_else(|| {
+                    Unsupported::new(format!("`{}` of tiles {shape:?} and {other:?}", op.name()), line)
                 })?;
-                valid = broadcast_valid(&joined, &shape, &valid, &tile.shape, &tile.valid_shape);
+                valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
                 shape = joined;
             }
-            (shape, valid)
+            (padded(shape, dtype), valid)
         }
         VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
         VectorOp::TopK { k, dim, .. } => {
