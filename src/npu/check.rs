@@ -308,6 +308,16 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 }
             }
             TileOp::Scalar { .. } => {}
+            TileOp::Vector { op, inputs, output, valid_shape } => {
+                super::check_vector::check_vector(op, inputs, buffer(*output)?, valid_shape, &buffer).map_err(
+                    |problem| match problem {
+                        super::check_vector::Problem::Invalid(detail) => invalid(detail),
+                        super::check_vector::Problem::OutOfBounds { what, shape, bounds } => {
+                            out_of_bounds(what, &zero(shape.len()), &shape, &bounds)
+                        }
+                    },
+                )?;
+            }
             TileOp::MoveTransposed { source, offsets, shape, destination } => {
                 let (source, destination) = (buffer(*source)?, buffer(*destination)?);
                 if shape.len() != 2 {

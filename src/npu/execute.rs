@@ -198,23 +198,50 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::ScalarBinary { op, input, scalar, scalar_first, output, valid_shape } => {
-            // The scalar is an f32 operand: the op is computed in f32 and stored in the output dtype.
+            // A float scalar is an f32 operand: the op is computed in f32 and stored in the output
+            // dtype. An integer op (integer tile and result) computes in the tile's dtype, as the
+            // reference does with an int scalar (an int64 one when it does not fit the dtype).
             let tile = buffer(*input).slice(&origin(valid_shape))?;
-            let number = Tensor::scalar(*scalar, DType::F32);
+            let number = Tensor::scalar(*scalar, scalar_dtype(tile.dtype(), buffer(*output).dtype(), *scalar));
             let values = if *scalar_first { number.binary(*op, &tile)? } else { tile.binary(*op, &number)? };
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Clip { input, output, low, high, valid_shape } => {
-            let values = buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.clip(*low, *high)?;
+            let values = in_compute_dtype(buffer(*input).slice(&origin(valid_shape))?)?.clip(*low, *high)?;
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::ReduceDims { op, input, output, dims, valid_shape } => {
             let axes: Vec<isize> = dims.iter().map(|dim| *dim as isize).collect();
             let values =
-                buffer(*input).slice(&origin(valid_shape))?.cast(DType::F32)?.reduce(*op, Some(&axes), true)?;
+                in_compute_dtype(buffer(*input).slice(&origin(valid_shape))?)?.reduce(*op, Some(&axes), true)?;
             let reduced = values.shape().to_vec();
             buffer(*output).assign_slice(&origin(&reduced), &values)?;
         }
+        TileOp::Vector { op, inputs, output, valid_shape } => {
+            super::execute_vector::run_vector(op, inputs, buffer(*output), valid_shape, buffers)?;
+        }
     }
     Ok(())
+}
+
+/// Floats compute in f32; integers and bools in their own dtype (exact, as the reference).
+fn in_compute_dtype(tile: Tensor) -> std::result::Result<Tensor, crate::error::TensorError> {
+    if tile.dtype().is_float() {
+        tile.cast(DType::F32)
+    } else {
+        Ok(tile)
+    }
+}
+
+/// The dtype of a scalar operand: the integer tile's own dtype when the result is an integer too
+/// and the number is an integer in its range (int64 out of range), else f32.
+fn scalar_dtype(tile: DType, output: DType, scalar: f64) -> DType {
+    if tile.is_float() || output.is_float() || scalar.fract() != 0.0 || !scalar.is_finite() {
+        return DType::F32;
+    }
+    match tile.integer_range() {
+        Some((low, high)) if scalar < low as f64 || scalar > high as f64 => DType::I64,
+        Some(_) => tile,
+        None => DType::I64,
+    }
 }

@@ -4,11 +4,13 @@
 //! Never sees the language.
 
 mod check;
+mod check_vector;
 mod config;
 mod custom_preset;
 mod engine;
 mod error;
 mod execute;
+mod execute_vector;
 mod l2;
 mod summary;
 mod timing;

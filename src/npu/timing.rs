@@ -3,7 +3,7 @@
 //! fractal step, the vector unit an issue overhead plus bytes over 256 B/cycle.
 
 use crate::tensor::DType;
-use crate::tile::{Buffer, GmRegion, KernelPlan, Memory, Pipe, TileOp, TileProgram};
+use crate::tile::{Buffer, GmRegion, KernelPlan, Memory, Pipe, TileOp, TileProgram, VectorOp, VectorOperand};
 
 use super::config::NpuConfig;
 
@@ -129,6 +129,48 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let count = elements(valid_shape);
             let size = buffer(*input).dtype.size_in_bytes() as u64;
             InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+        }
+        TileOp::Vector { op, inputs, output, valid_shape } => {
+            // Each pass is one vector instruction over the output elements at the widest dtype; a
+            // running sum issues one instruction per slice along its dim (the slice added to the
+            // running total), so its start-up cost grows with the scanned length.
+            let count = elements(valid_shape);
+            let size = inputs
+                .iter()
+                .filter_map(|input| match input {
+                    VectorOperand::Tile { buffer: id, .. } => Some(buffer(*id).dtype.size_in_bytes()),
+                    VectorOperand::Scalar(_) => None,
+                })
+                .chain([buffer(*output).dtype.size_in_bytes()])
+                .max()
+                .unwrap_or(4) as u64;
+            let (instructions, per_instruction) = match op {
+                VectorOp::CumSum { dim } => {
+                    let slices = valid_shape.get(*dim).copied().unwrap_or(1).max(1) as u64;
+                    (slices, count.div_ceil(slices))
+                }
+                VectorOp::TopK { dim, .. } => {
+                    // A bitonic sort of the n elements along the dim: log2 n · (log2 n + 1) / 2
+                    // compare-exchange passes over the input tile.
+                    let (input, n) = match inputs.first() {
+                        Some(VectorOperand::Tile { shape, .. }) => {
+                            (elements(shape), shape.get(*dim).copied().unwrap_or(1).max(1))
+                        }
+                        _ => (count, 1),
+                    };
+                    let stages = n.next_power_of_two().trailing_zeros() as u64;
+                    ((stages * (stages + 1) / 2).max(1), input)
+                }
+                _ => (op.passes(), count),
+            };
+            let Cost::Fixed { cycles } = vector(per_instruction, size) else { unreachable!("vector costs are fixed") };
+            let flops =
+                if matches!(op, VectorOp::CumSum { .. } | VectorOp::Round { .. }) { count * op.passes() } else { 0 };
+            InstructionCost {
+                cost: Cost::Fixed { cycles: cycles * instructions as f64 },
+                bytes: count * size * op.passes(),
+                flops,
+            }
         }
         TileOp::Scalar { cycles } => {
             InstructionCost { cost: Cost::Fixed { cycles: *cycles as f64 }, bytes: 0, flops: 0 }

@@ -57,7 +57,8 @@ pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
         | TileOp::BroadcastBinary { output, .. }
         | TileOp::ScalarBinary { output, .. }
         | TileOp::Clip { output, .. }
-        | TileOp::ReduceDims { output, .. } => *output,
+        | TileOp::ReduceDims { output, .. }
+        | TileOp::Vector { output, .. } => *output,
         TileOp::Scalar { .. } => return String::new(),
     };
     program.buffers.get(id.0 as usize).map(|buffer| buffer.name.clone()).unwrap_or_default()

@@ -183,6 +183,14 @@ pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Res
             expect(output, &[Memory::Ub], Pipe::Vector)
         }
         TileOp::Scalar { .. } => Ok(Pipe::Scalar),
+        TileOp::Vector { inputs, output, .. } => {
+            for input in inputs {
+                if let super::vector_ops::VectorOperand::Tile { buffer, .. } = input {
+                    expect(buffer, &[Memory::Ub], Pipe::Vector)?;
+                }
+            }
+            expect(output, &[Memory::Ub], Pipe::Vector)
+        }
     }
 }
 

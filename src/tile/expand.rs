@@ -82,13 +82,27 @@ impl Grid {
         if unit.steps.iter().any(|step| matches!(step.step, WorkStep::Matmul { .. })) {
             return None;
         }
+        // A scan or a join along a dim keeps that dim whole in every cell (values may differ in
+        // size there); a transpose or a gather moves elements between cells, so its unit stays whole.
+        let mut whole = vec![false; rank];
+        for located in &unit.steps {
+            if let WorkStep::Vector { op, .. } = &located.step {
+                if !op.is_elementwise() && op.whole_dims().is_empty() {
+                    return None;
+                }
+                op.whole_dims().into_iter().filter(|&dim| dim < rank).for_each(|dim| whole[dim] = true);
+            }
+        }
         let space: Vec<usize> =
             (0..rank).map(|dim| unit.values.iter().map(|value| value.shape[dim]).max().unwrap_or(1)).collect();
-        if unit
-            .values
-            .iter()
-            .any(|value| value.shape.iter().zip(&space).any(|(&size, &full)| size != 1 && size != full))
-        {
+        if unit.values.iter().any(|value| {
+            value
+                .shape
+                .iter()
+                .zip(&space)
+                .zip(&whole)
+                .any(|((&size, &full), &whole)| !whole && size != 1 && size != full)
+        }) {
             return None;
         }
         // The tile names the trailing dims; leading dims it does not name are cut one index apart.
@@ -96,7 +110,11 @@ impl Grid {
             .map(|dim| {
                 let from_end = rank - dim;
                 let size = if from_end <= tile.len() { tile[tile.len() - from_end] } else { 1 };
-                size.min(space[dim]).max(1)
+                if whole[dim] {
+                    space[dim]
+                } else {
+                    size.min(space[dim]).max(1)
+                }
             })
             .collect();
         let counts: Vec<usize> = space.iter().zip(&cell).map(|(&size, &cell)| size.div_ceil(cell)).collect();

@@ -108,8 +108,17 @@ fn roles_of(unit: &WorkUnit) -> Option<Vec<Roles>> {
                 }
                 assign(&mut roles, *output, full)?;
             }
+            WorkStep::Vector { op, inputs, output } if op.is_elementwise() => {
+                for value in inputs.iter().filter_map(|operand| match operand {
+                    WorkOperand::Tile(value) => Some(value),
+                    WorkOperand::Scalar(_) => None,
+                }) {
+                    assign(&mut roles, *value, full)?;
+                }
+                assign(&mut roles, *output, full)?;
+            }
             WorkStep::Store { input, .. } => assign(&mut roles, *input, full)?,
-            WorkStep::Reduce { .. } => return None,
+            WorkStep::Reduce { .. } | WorkStep::Vector { .. } => return None,
         }
     }
     let output_shape = output_shape?;
@@ -193,6 +202,16 @@ fn cell_task(unit: &WorkUnit, roles: &[Roles], cell: &Cell) -> WorkUnit {
                 };
                 let (lhs, rhs) = (operand(lhs), operand(rhs));
                 WorkStep::Binary { op: *op, lhs, rhs, output: value(&mut task, &mut renamed, *output) }
+            }
+            WorkStep::Vector { op, inputs, output } => {
+                let inputs = inputs
+                    .iter()
+                    .map(|operand| match operand {
+                        WorkOperand::Tile(original) => WorkOperand::Tile(map(&renamed, original)),
+                        scalar => *scalar,
+                    })
+                    .collect();
+                WorkStep::Vector { op: op.clone(), inputs, output: value(&mut task, &mut renamed, *output) }
             }
             WorkStep::Reduce { .. } => unreachable!("units with reductions are not cut by the cube grid"),
         };

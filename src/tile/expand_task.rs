@@ -125,6 +125,11 @@ impl TaskBuilder<'_> {
                     WorkStep::Reduce { op, input, dims, .. } => {
                         WorkStep::Reduce { op: *op, input: map(input), dims: dims.clone(), output: new_output }
                     }
+                    WorkStep::Vector { op, inputs, .. } => WorkStep::Vector {
+                        op: op.clone(),
+                        inputs: inputs.iter().map(operand).collect(),
+                        output: new_output,
+                    },
                     WorkStep::Load { .. } | WorkStep::Store { .. } | WorkStep::Matmul { .. } => {
                         return Err(expand_error(line, "a step the expansion cannot split".into()))
                     }

@@ -201,6 +201,7 @@ fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
             map(a);
             map(b);
         }
+        WorkStep::Vector { inputs, .. } => inputs.iter_mut().for_each(map_operand),
     }
 }
 

@@ -13,6 +13,7 @@ mod patterns;
 mod program;
 mod schedule;
 mod split;
+mod vector_ops;
 mod work;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
@@ -25,6 +26,7 @@ pub use program::{
 };
 pub use schedule::{assign, assign_grouped, estimated_cycles};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
+pub use vector_ops::{VectorOp, VectorOperand};
 pub use work::{
     lower_work, GmView, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand, WorkSettings, WorkStep,
     WorkUnit,

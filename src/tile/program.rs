@@ -5,6 +5,8 @@ use serde::Serialize;
 
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
+use super::vector_ops::{VectorOp, VectorOperand};
+
 /// The in-order instruction queues of an AI core (Ascend naming).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Pipe {
@@ -213,6 +215,9 @@ pub enum TileOp {
     /// `order` is the task's place in the kernel's program order: the functional execution adds
     /// in that order, so the rounding of a narrow output does not depend on which core ran what.
     CopyOutAccumulate { source: BufferId, destination: GmRegion, order: u32 },
+    /// A selecting or structural op on UB tiles (see [`VectorOp`]): `output`'s `valid_shape`
+    /// part is written.
+    Vector { op: VectorOp, inputs: Vec<VectorOperand>, output: BufferId, valid_shape: Vec<usize> },
 }
 
 impl TileOp {
@@ -233,6 +238,7 @@ impl TileOp {
             TileOp::ReduceDims { op, .. } => op.name(),
             TileOp::MoveTransposed { .. } => "move_transposed",
             TileOp::CopyOutAccumulate { .. } => "copy_out_add",
+            TileOp::Vector { op, .. } => op.name(),
         }
     }
 }

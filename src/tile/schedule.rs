@@ -26,6 +26,7 @@ pub fn estimated_cycles(work: &TileWork, unit: &WorkUnit) -> u64 {
             | WorkStep::Clip { output, .. }
             | WorkStep::Cast { output, .. } => elements(output) / 64,
             WorkStep::Reduce { input, .. } => elements(input) / 64,
+            WorkStep::Vector { op, output, .. } => elements(output) * op.passes() / 64,
             WorkStep::Matmul { a, output, a_transposed, .. } => {
                 let a_shape = &unit.values[a.0 as usize].valid_shape;
                 let k = if *a_transposed { a_shape[0] } else { a_shape.get(1).copied().unwrap_or(1) };

@@ -11,6 +11,7 @@ use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 use super::builder::TileError;
 use super::patterns::CubeTiles;
 use super::program::{GmRegion, GmTensor, KernelPlan, TensorId};
+use super::vector_ops::VectorOp;
 
 /// An index into [`WorkUnit::values`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -60,6 +61,9 @@ pub enum WorkStep {
     /// is added to what GM holds (Ascend's atomic add), as in bias/weight gradients accumulated
     /// across M tiles.
     Store { input: ValueId, region: GmRegion, accumulate: bool },
+    /// A selecting or structural vector op (compare, where, round, expand, cumsum, concat,
+    /// transpose, gather) over `inputs` in the order [`VectorOp`] documents.
+    Vector { op: VectorOp, inputs: Vec<WorkOperand>, output: ValueId },
 }
 
 impl WorkStep {
@@ -80,6 +84,7 @@ impl WorkStep {
             }
             WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
             WorkStep::Store { input, .. } => (vec![*input], None),
+            WorkStep::Vector { inputs, output, .. } => (inputs.iter().filter_map(tile).collect(), Some(*output)),
         }
     }
 }

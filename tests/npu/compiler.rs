@@ -190,6 +190,13 @@ mod chains {
             }
             TileOp::Mmad { a, b, c, .. } => (vec![*a, *b], Some(*c)),
             TileOp::Scalar { .. } => (vec![], None),
+            TileOp::Vector { inputs, output, .. } => {
+                let tiles = inputs.iter().filter_map(|input| match input {
+                    tilelab::tile::VectorOperand::Tile { buffer, .. } => Some(*buffer),
+                    tilelab::tile::VectorOperand::Scalar(_) => None,
+                });
+                (tiles.collect(), Some(*output))
+            }
         }
     }
 

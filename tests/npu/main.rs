@@ -10,3 +10,4 @@ mod model;
 mod split;
 mod trace;
 mod values;
+mod vector_ops;

@@ -43,6 +43,7 @@ pub(super) fn is_vector_op(step: &WorkStep) -> bool {
             | WorkStep::Clip { .. }
             | WorkStep::Reduce { .. }
             | WorkStep::Cast { .. }
+            | WorkStep::Vector { .. }
     )
 }
 

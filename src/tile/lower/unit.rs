@@ -16,6 +16,7 @@ use crate::tensor::DType;
 
 use super::super::builder::TileError;
 use super::super::program::{BufferId, GmRegion, TileOp};
+use super::super::vector_ops::VectorOperand;
 use super::super::work::{ValueId, WorkOperand, WorkStep};
 use super::analysis::{load_region, step_values, UnitFacts};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
@@ -283,6 +284,20 @@ pub(super) fn lower_unit(
                         (WorkOperand::Scalar(_), WorkOperand::Scalar(_)) => {
                             unreachable!("analysis rejects scalar-only binaries")
                         }
+                    },
+                    WorkStep::Vector { op, inputs, .. } => TileOp::Vector {
+                        op: op.clone(),
+                        inputs: inputs
+                            .iter()
+                            .map(|operand| match operand {
+                                WorkOperand::Tile(value) => {
+                                    VectorOperand::Tile { buffer: tile(value), shape: valid(value) }
+                                }
+                                WorkOperand::Scalar(number) => VectorOperand::Scalar(*number),
+                            })
+                            .collect(),
+                        output: destination,
+                        valid_shape,
                     },
                     _ => unreachable!("the other steps are matched above"),
                 };

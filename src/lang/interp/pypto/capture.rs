@@ -9,6 +9,7 @@ use crate::lang::interp::error::Result;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::tensor::{BinaryOp, ReduceOp, SliceSpec, Tensor, UnaryOp};
+use crate::tile::VectorOp;
 
 /// An operand of an element-wise op: a tensor or a number.
 #[derive(Clone)]
@@ -18,6 +19,16 @@ pub(crate) enum Arg {
 }
 
 impl Arg {
+    /// The operand of a tensor.
+    pub(crate) fn var(var: &crate::autograd::Var) -> Arg {
+        Arg::Tensor(Arg::var_ref(var))
+    }
+
+    /// The reference of a tensor.
+    pub(crate) fn var_ref(var: &crate::autograd::Var) -> TensorRef {
+        TensorRef::of(var.tensor())
+    }
+
     /// The operand of a script value: a tensor, or a number (bools count as 0/1); other values
     /// have no NPU form.
     pub(crate) fn of(value: &Value) -> Option<Arg> {
@@ -114,6 +125,17 @@ pub(crate) enum CapturedOp {
     Fill {
         value: f64,
     },
+    /// A selecting or structural vector op (`work_vector`) over its operands, in the op's order.
+    Vector {
+        op: VectorOp,
+        args: Vec<Arg>,
+    },
+    /// `clip(x, min, max)` with a tensor bound (either bound may be a number or absent).
+    ClipBounds {
+        x: TensorRef,
+        low: Option<Arg>,
+        high: Option<Arg>,
+    },
     /// An op with no NPU form yet: what it was (an op name and how it was used).
     Unsupported {
         what: String,
@@ -149,6 +171,16 @@ impl CapturedOp {
             }
             (None, _) => CapturedOp::Unsupported { what: "writing with a step".into() },
             (_, None) => CapturedOp::Unsupported { what: format!("writing a {} into a region", value.type_name()) },
+        }
+    }
+
+    /// Vector op `op` over script values (tensors or numbers), or unsupported for another value.
+    pub(crate) fn vector(op: VectorOp, values: &[&Value]) -> CapturedOp {
+        match values.iter().map(|value| Arg::of(value)).collect::<Option<Vec<Arg>>>() {
+            Some(args) => CapturedOp::Vector { op, args },
+            None => CapturedOp::Unsupported {
+                what: format!("`{}` with an operand that is not a tensor or a number", op.name()),
+            },
         }
     }
 
@@ -189,6 +221,8 @@ impl CapturedOp {
             CapturedOp::Reshape { .. } => "reshape".into(),
             CapturedOp::Transpose { .. } => "transpose".into(),
             CapturedOp::Fill { .. } => "full".into(),
+            CapturedOp::Vector { op, .. } => op.name().into(),
+            CapturedOp::ClipBounds { .. } => "clip".into(),
             CapturedOp::Unsupported { what } => what.clone(),
         }
     }
@@ -217,6 +251,10 @@ impl CapturedOp {
             CapturedOp::Matmul { a, b, .. } => vec![a, b],
             CapturedOp::Assemble { tile, out, .. } => vec![tile, out],
             CapturedOp::SetItem { target, value, .. } => std::iter::once(target).chain(arg(value)).collect(),
+            CapturedOp::Vector { args, .. } => args.iter().filter_map(arg).collect(),
+            CapturedOp::ClipBounds { x, low, high } => {
+                std::iter::once(x).chain(low.iter().chain(high).filter_map(arg)).collect()
+            }
         }
     }
 

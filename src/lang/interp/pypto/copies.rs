@@ -40,14 +40,22 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                 .map_err(|error| interpreter.tensor_error(error, span))?;
             // Broadcasting against zeros of the target shape is the deep copy pypto makes.
             let expanded = x.add(&Var::constant(zeros)).map_err(|error| interpreter.autograd_error(error, span))?;
-            match bound.optional(2) {
+            let result = match bound.optional(2) {
                 Some(_) => {
                     let valid = bound.shape(2)?;
                     let offsets = vec![0; shape.len()];
-                    interpreter.tensor_result(expanded.view(&shape, &offsets, Some(&valid)), span)
+                    interpreter.tensor_result(expanded.view(&shape, &offsets, Some(&valid)), span)?
                 }
-                None => Ok(TensorObject::value(expanded)),
-            }
+                None => TensorObject::value(expanded),
+            };
+            let valid_shape = bound.optional(2).is_some();
+            interpreter.capture(Some(&result), || match valid_shape {
+                true => CapturedOp::Unsupported { what: "`expand_clone` with a valid_shape".into() },
+                false => {
+                    CapturedOp::Vector { op: crate::tile::VectorOp::Expand, args: vec![super::capture::Arg::var(&x)] }
+                }
+            });
+            Ok(result)
         }
         _ => {
             // The rounding and saturation modes are checked here; the cast itself is the dtype

@@ -122,7 +122,15 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     )),
                 })
                 .collect::<Result<Vec<_>>>()?;
-            wrap(Var::concat(&vars, bound.int(1, Some(0))? as isize))
+            let dim = bound.int(1, Some(0))?;
+            let result = wrap(Var::concat(&vars, dim as isize))?;
+            let rank = vars.first().map_or(0, |first| first.shape().len()) as i64;
+            let dim = if dim < 0 { dim + rank } else { dim } as usize;
+            interpreter.capture(Some(&result), || CapturedOp::Vector {
+                op: crate::tile::VectorOp::Concat { dim },
+                args: vars.iter().map(super::capture::Arg::var).collect(),
+            });
+            Ok(result)
         }
         "view" => {
             let bound = interpreter.bind(&full, &["x", "shape", "offsets", "valid_shape"], arguments, false, span)?;

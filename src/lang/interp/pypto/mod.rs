@@ -28,10 +28,12 @@ mod tensor_ref;
 pub mod traces;
 pub mod vec_tiles;
 pub mod work_auto;
+pub mod work_batched;
 pub mod work_compute;
 pub mod work_jit;
 pub mod work_ops;
 pub mod work_shapes;
+pub mod work_vector;
 
 use std::rc::Rc;
 
@@ -124,6 +126,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             recorded(interpreter, short, arguments, |arguments| copies::call(interpreter, short, arguments, span))
         }
         "schedule" => schedule::call(interpreter, arguments, span),
+        // Two results: `topk` records its indices and values itself.
+        "topk" => functions::call(interpreter, short, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
         "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)

@@ -53,7 +53,7 @@ impl Interpreter {
         let b = self.operand(right, dtype, span)?;
         let value = self.tensor_result(a.compare(op, &b), span)?;
         self.charge_result(&value, span)?;
-        self.capture(Some(&value), || CapturedOp::Unsupported { what: format!("`{}`", op.name()) });
+        self.capture(Some(&value), || CapturedOp::vector(crate::tile::VectorOp::Compare(op), &[left, right]));
         Ok(value)
     }
 

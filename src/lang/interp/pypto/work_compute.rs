@@ -25,6 +25,8 @@ pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<TensorRef> {
         | CapturedOp::Softmax { x, .. } => vec![x.clone()],
         CapturedOp::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
         CapturedOp::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
+        CapturedOp::Vector { .. } | CapturedOp::ClipBounds { .. } => super::work_vector::vector_tensors(kind),
+        CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. } => vec![x.clone()],
         _ => Vec::new(),
     }
 }
@@ -97,6 +99,10 @@ pub(crate) fn compute(
             let (left, _) = resolve(builder, 0, a)?;
             let (right, _) = resolve(builder, 1, b)?;
             let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
+            if left_tile.shape.len() > 2 || right_tile.shape.len() > 2 {
+                let (a, b) = ((left, *a_transposed), (right, *b_transposed));
+                return super::work_batched::batched_matmul(builder, a, b, dtype, line);
+            }
             if left_tile.shape.len() != 2 || right_tile.shape.len() != 2 {
                 return Err(Unsupported::new("`matmul` of tensors that are not 2-D", line));
             }
@@ -138,6 +144,13 @@ pub(crate) fn compute(
             } else {
                 builder.binary(BinaryOp::Div, WorkOperand::Tile(exponent), WorkOperand::Tile(total), dtype, line)
             }
+        }
+        CapturedOp::Vector { .. } | CapturedOp::ClipBounds { .. } => {
+            super::work_vector::compute_vector(builder, kind, result, line, resolve)
+        }
+        CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } => {
+            let vector = super::work_vector::layout_kind(kind).expect("a layout op");
+            super::work_vector::compute_vector(builder, &vector, result, line, resolve)
         }
         _ => Err(Unsupported::new("this op inside a computation", line)),
     }

@@ -47,6 +47,7 @@ pub(crate) fn step_reads(step: &WorkStep) -> Vec<ValueId> {
         | WorkStep::Store { input, .. } => vec![*input],
         WorkStep::Binary { lhs, rhs, .. } => tile(lhs).into_iter().chain(tile(rhs)).collect(),
         WorkStep::Matmul { a, b, .. } => vec![*a, *b],
+        WorkStep::Vector { inputs, .. } => inputs.iter().filter_map(tile).collect(),
     }
 }
 

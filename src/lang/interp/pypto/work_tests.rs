@@ -37,6 +37,7 @@ fn step_names(work: &TileWork, unit: usize) -> Vec<&'static str> {
             WorkStep::Cast { .. } => "cast",
             WorkStep::Matmul { .. } => "matmul",
             WorkStep::Store { .. } => "store",
+            WorkStep::Vector { op, .. } => op.name(),
         })
         .collect()
 }

@@ -2,6 +2,7 @@
 //! (`lt le gt ge eq ne`), `logical_and`, `logical_not`, `where`, `gather`, `scatter`, `topk`,
 //! `cumsum`, `round(input, decimals)` and `clip` with number or tensor bounds.
 
+use super::super::capture::{Arg, CapturedOp};
 use crate::autograd::Var;
 use crate::lang::interp::call::Bound;
 use crate::lang::interp::error::{ErrorKind, Result};
@@ -10,6 +11,17 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode};
+use crate::tile::VectorOp;
+
+/// Dim `dim` of a tensor of `rank` dims (negative counts from the end; the reference op has
+/// already refused a dim out of range).
+fn axis(dim: i64, rank: usize) -> usize {
+    if dim < 0 {
+        (dim + rank as i64).max(0) as usize
+    } else {
+        dim as usize
+    }
+}
 
 /// The names this file binds.
 pub(super) const NAMES: [&str; 16] = [
@@ -39,7 +51,10 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
         let input = bound.tensor(0)?;
         let other = interpreter.operand(bound.required(1)?, input.dtype(), bound.span_of(1))?;
-        return wrap(input.compare(op, &other));
+        let result = wrap(input.compare(op, &other))?;
+        let operands = [bound.required(0)?, bound.required(1)?];
+        interpreter.capture(Some(&result), || CapturedOp::vector(VectorOp::Compare(op), &operands));
+        return Ok(result);
     }
     match name {
         "logical_and" => {
@@ -60,11 +75,20 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             });
             let input = interpreter.operand(bound.required(1)?, like.unwrap_or(DType::F32), bound.span_of(1))?;
             let other = interpreter.operand(bound.required(2)?, like.unwrap_or(DType::F32), bound.span_of(2))?;
-            wrap(Var::select(&condition, &input, &other))
+            let result = wrap(Var::select(&condition, &input, &other))?;
+            let operands = [bound.required(0)?, bound.required(1)?, bound.required(2)?];
+            interpreter.capture(Some(&result), || CapturedOp::vector(VectorOp::Select, &operands));
+            Ok(result)
         }
         "gather" => {
             let bound = interpreter.bind(&full, &["input", "dim", "index"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.gather(bound.int(1, None)? as isize, &bound.tensor(2)?))
+            let (input, dim, index) = (bound.tensor(0)?, bound.int(1, None)?, bound.tensor(2)?);
+            let result = wrap(input.gather(dim as isize, &index))?;
+            interpreter.capture(Some(&result), || CapturedOp::Vector {
+                op: VectorOp::Gather { dim: axis(dim, input.shape().len()) },
+                args: vec![Arg::var(&input), Arg::var(&index)],
+            });
+            Ok(result)
         }
         "scatter" | "scatter_" => scatter(interpreter, &full, arguments, span),
         "topk" => {
@@ -78,18 +102,42 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     bound.span_of(1),
                 )
             })?;
-            let (values, indices) = input
-                .topk(k, bound.int(2, Some(-1))? as isize, bound.flag(3, true)?)
-                .map_err(|error| interpreter.autograd_error(error, span))?;
-            Ok(Value::tuple(vec![TensorObject::value(values), TensorObject::value(indices)]))
+            let (dim, largest) = (bound.int(2, Some(-1))?, bound.flag(3, true)?);
+            let (values, indices) =
+                input.topk(k, dim as isize, largest).map_err(|error| interpreter.autograd_error(error, span))?;
+            let (values, indices) = (TensorObject::value(values), TensorObject::value(indices));
+            // Two results: a kernel sees the indices (a sort), then the values as their gather.
+            let dim = axis(dim, input.shape().len());
+            interpreter.capture(Some(&indices), || CapturedOp::Vector {
+                op: VectorOp::TopK { k, dim, largest },
+                args: vec![Arg::var(&input)],
+            });
+            interpreter.capture(Some(&values), || match Arg::of(&indices) {
+                Some(index) => CapturedOp::Vector { op: VectorOp::Gather { dim }, args: vec![Arg::var(&input), index] },
+                None => CapturedOp::Unsupported { what: "`topk`".into() },
+            });
+            Ok(Value::tuple(vec![values, indices]))
         }
         "cumsum" => {
             let bound = interpreter.bind(&full, &["input", "dim"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.cumsum(bound.int(1, None)? as isize))
+            let (input, dim) = (bound.tensor(0)?, bound.int(1, None)?);
+            let result = wrap(input.cumsum(dim as isize))?;
+            let dim = axis(dim, input.shape().len());
+            interpreter.capture(Some(&result), || CapturedOp::Vector {
+                op: VectorOp::CumSum { dim },
+                args: vec![Arg::var(&input)],
+            });
+            Ok(result)
         }
         "round" => {
             let bound = interpreter.bind(&full, &["input", "decimals"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.round_decimals(bound.int(1, Some(0))?))
+            let (input, decimals) = (bound.tensor(0)?, bound.int(1, Some(0))?);
+            let result = wrap(input.round_decimals(decimals))?;
+            interpreter.capture(Some(&result), || CapturedOp::Vector {
+                op: VectorOp::Round { decimals },
+                args: vec![Arg::var(&input)],
+            });
+            Ok(result)
         }
         _ => clip(interpreter, interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?, span),
     }
@@ -139,15 +187,17 @@ fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value
         let high = bound.optional(2).map(|_| bound.float(2, None)).transpose()?;
         let result = interpreter.tensor_result(input.clip(low, high), span)?;
         let x = super::super::capture::TensorRef::of(input.tensor());
-        interpreter.capture(Some(&result), || super::super::capture::CapturedOp::Clip { x, low, high });
+        interpreter.capture(Some(&result), || CapturedOp::Clip { x, low, high });
         return Ok(result);
     }
-    // The kernel compiler takes `clip`'s bounds as numbers: this form has no NPU form yet.
-    interpreter
-        .capture(None, || super::super::capture::CapturedOp::Unsupported { what: "`clip` with tensor bounds".into() });
     let bound_var = |index: usize| -> Result<Option<Var>> {
         bound.optional(index).map(|value| interpreter.operand(value, input.dtype(), bound.span_of(index))).transpose()
     };
     let (low, high) = (bound_var(1)?, bound_var(2)?);
-    interpreter.tensor_result(input.clip_tensors(low.as_ref(), high.as_ref()), span)
+    let result = interpreter.tensor_result(input.clip_tensors(low.as_ref(), high.as_ref()), span)?;
+    // A bound is a tensor or a number (the reference op refused anything else).
+    let bound_arg = |index: usize| bound.optional(index).and_then(Arg::of);
+    let (low, high) = (bound_arg(1), bound_arg(2));
+    interpreter.capture(Some(&result), || CapturedOp::ClipBounds { x: Arg::var_ref(&input), low, high });
+    Ok(result)
 }

@@ -84,7 +84,11 @@ pub(crate) fn record_auto(call: &AutoCall<'_>, settings: WorkSettings) -> Result
                 return Err(Unsupported::new(format!("`{}` in a @pypto.kernel (tiles are automatic here; views and in-place writes belong in @pypto.frontend.jit kernels)", op.op.name()), op.line));
             }
             CapturedOp::Matmul { .. } => has_matmul = true,
-            CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } | CapturedOp::Fill { .. } => {
+            CapturedOp::Reshape { .. }
+            | CapturedOp::Transpose { .. }
+            | CapturedOp::Fill { .. }
+            | CapturedOp::Vector { .. }
+            | CapturedOp::ClipBounds { .. } => {
                 return Err(Unsupported::new(format!("`{}`", op.op.name()), op.line));
             }
             _ => {}

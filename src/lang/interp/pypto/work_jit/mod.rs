@@ -260,12 +260,9 @@ impl JitRecorder<'_> {
             | CapturedOp::InPlace { .. } => {
                 return Err(Unsupported::new(format!("`{}` used as a value", op.op.name()), op.line));
             }
-            CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } | CapturedOp::Fill { .. } => {
+            CapturedOp::Fill { .. } => {
                 return Err(Unsupported::new(
-                    format!(
-                        "`{}` of a computed tile (apply it to a kernel argument, which the DMA reads as a view)",
-                        op.op.name()
-                    ),
+                    format!("`{}` of a computed tile (use it as an operand of an element-wise op)", op.op.name()),
                     op.line,
                 ));
             }

@@ -47,6 +47,12 @@ impl JitRecorder<'_> {
             Some(addend) => (addend, true),
             None => (input, false),
         };
+        // A later read of a whole target this unit stored whole, in its own dtype, is the stored tile
+        // (the copy out and a copy back in would not be ordered; the tile is still in UB).
+        let whole = offsets.iter().all(|&offset| offset == 0) && shape == target.shape() && tile.valid_shape == shape;
+        if whole && !accumulate && tile.dtype == target.dtype() && !self.ordered.contains(&tensor) {
+            self.memo.insert(identity(target), input);
+        }
         self.accesses.push(Access { tensor, offsets, shape, unit: self.unit_index, write: true, accumulate });
         builder.push(WorkStep::Store { input, region, accumulate }, line);
         Ok(())

@@ -55,7 +55,8 @@ pub(super) fn drop_dead_steps(unit: &mut WorkUnit) {
             | WorkStep::Clip { output, .. }
             | WorkStep::Reduce { output, .. }
             | WorkStep::Cast { output, .. }
-            | WorkStep::Matmul { output, .. } => Some(*output),
+            | WorkStep::Matmul { output, .. }
+            | WorkStep::Vector { output, .. } => Some(*output),
         };
         if output.is_none_or(|output| live.contains(&output)) {
             keep[index] = true;

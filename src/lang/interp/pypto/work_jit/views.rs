@@ -54,9 +54,10 @@ impl JitRecorder<'_> {
 
     /// The GM tensor viewing `base` with `shape` (and `order`, for a transpose); one per layout.
     pub(super) fn view_of(&mut self, base: TensorId, shape: &[usize], order: Option<Vec<usize>>) -> TensorId {
-        // A view of a view is a view of the first base (a reshape of a reshape, or one transpose).
+        // A reshape of a reshape is a reshape of the first base; a transpose of a reshape views
+        // the reshape (its dims are the reshape's, not the base's).
         let (base, order) = match self.views.iter().find(|view| view.tensor == base) {
-            Some(GmView { base: root, order: None, .. }) => (*root, order),
+            Some(GmView { base: root, order: None, .. }) if order.is_none() => (*root, order),
             _ => (base, order),
         };
         let known = self.views.iter().find(|view| {

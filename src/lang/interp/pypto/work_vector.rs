@@ -1,0 +1,187 @@
+//! The recorder's selecting and structural ops: comparisons (`lt le gt ge eq ne` and the operators),
+//! `where`, `round(x, decimals)`, `expand_clone`, `cumsum`, `concat`, `gather`, `transpose` of a
+//! computed tile, and `clip` with tensor bounds, captured at their op sites and turned here into
+//! the unit's steps (`WorkStep::Vector`, or a maximum and a minimum for tensor bounds).
+
+use super::capture::{Arg, CapturedOp, TensorRef};
+use super::work_compute::Resolver;
+use super::work_ops::{UnitBuilder, Unsupported};
+use super::work_shapes::{broadcast, broadcast_valid, same_broadcast};
+use crate::tensor::{BinaryOp, DType};
+use crate::tile::{ValueId, VectorOp, WorkOperand, WorkStep};
+
+/// Bytes of the UB granule every preset has: a computed tile whose last dim is not taken from an
+/// operand (a broadcast copy, a join, a transpose) is padded to whole granules, as loads are.
+const UB_GRANULE: usize = 32;
+
+/// The tensor operands of an op of this file, in resolver order.
+pub(crate) fn vector_tensors(kind: &CapturedOp) -> Vec<TensorRef> {
+    let tensors = |args: &[&Arg]| {
+        args.iter().filter_map(|arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None }).collect()
+    };
+    match kind {
+        CapturedOp::Vector { args, .. } => tensors(&args.iter().collect::<Vec<_>>()),
+        CapturedOp::ClipBounds { x, low, high } => {
+            let x = Arg::Tensor(x.clone());
+            tensors(&[Some(&x), low.as_ref(), high.as_ref()].into_iter().flatten().collect::<Vec<_>>())
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `reshape` or `transpose` of a computed tile as a vector step (of a tensor in GM they are views).
+pub(crate) fn layout_kind(kind: &CapturedOp) -> Option<CapturedOp> {
+    match kind {
+        CapturedOp::Reshape { x } => {
+            Some(CapturedOp::Vector { op: VectorOp::Reshape, args: vec![Arg::Tensor(x.clone())] })
+        }
+        CapturedOp::Transpose { x, order } => {
+            let swapped: Vec<usize> = (0..order.len()).filter(|&dim| order[dim] != dim).collect();
+            let dims = match swapped[..] {
+                [first, second] => [first, second],
+                _ => [0, 0],
+            };
+            Some(CapturedOp::Vector { op: VectorOp::Transpose { dims }, args: vec![Arg::Tensor(x.clone())] })
+        }
+        _ => None,
+    }
+}
+
+/// The last dim padded to whole UB granules of `dtype`.
+fn padded(mut shape: Vec<usize>, dtype: DType) -> Vec<usize> {
+    let per_granule = (UB_GRANULE / dtype.size_in_bytes()).max(1);
+    if let Some(last) = shape.last_mut().filter(|last| **last > 1) {
+        *last = last.div_ceil(per_granule) * per_granule;
+    }
+    shape
+}
+
+/// Emits the steps of an op of this file whose reference result is `result`.
+pub(crate) fn compute_vector(
+    builder: &mut UnitBuilder,
+    kind: &CapturedOp,
+    result: &TensorRef,
+    line: Option<u32>,
+    resolve: &mut Resolver<'_>,
+) -> Result<ValueId, Unsupported> {
+    let dtype = result.dtype();
+    let mut index = 0;
+    let mut resolve_arg = |builder: &mut UnitBuilder, arg: &Arg| -> Result<WorkOperand, Unsupported> {
+        match arg {
+            Arg::Number(number) => Ok(WorkOperand::Scalar(*number)),
+            Arg::Tensor(tensor) => {
+                let (value, form) = resolve(builder, index, tensor)?;
+                index += 1;
+                if !same_broadcast(&form, tensor.shape()) || form.len() != tensor.shape().len() {
+                    return Err(Unsupported::new(
+                        "an op of a reduction taken with keepdim=False (use keepdim=True)",
+                        line,
+                    ));
+                }
+                Ok(WorkOperand::Tile(value))
+            }
+        }
+    };
+    if let CapturedOp::ClipBounds { x, low, high } = kind {
+        // clip(x, low, high) = minimum(maximum(x, low), high): a NaN bound propagates and low > high
+        // gives high, as the reference documents.
+        let mut value = resolve_arg(builder, &Arg::Tensor(x.clone()))?;
+        for (bound, op) in [(low, BinaryOp::Maximum), (high, BinaryOp::Minimum)] {
+            if let Some(bound) = bound {
+                let bound = resolve_arg(builder, bound)?;
+                value = WorkOperand::Tile(builder.binary(op, value, bound, dtype, line)?);
+            }
+        }
+        return match value {
+            WorkOperand::Tile(value) => Ok(value),
+            WorkOperand::Scalar(_) => unreachable!("x is a tensor"),
+        };
+    }
+    let CapturedOp::Vector { op, args } = kind else {
+        return Err(Unsupported::new("this op inside a computation", line));
+    };
+    let inputs = args.iter().map(|arg| resolve_arg(builder, arg)).collect::<Result<Vec<_>, _>>()?;
+    let tiles: Vec<crate::tile::TileValue> = inputs
+        .iter()
+        .filter_map(
+            |input| if let WorkOperand::Tile(value) = input { Some(builder.tile(*value).clone()) } else { None },
+        )
+        .collect();
+    let Some(first) = tiles.first().cloned() else {
+        return Err(Unsupported::new(format!("`{}` of numbers only", op.name()), line));
+    };
+    let (shape, valid) = match op {
+        VectorOp::Compare(_) | VectorOp::Select => {
+            // Operands broadcast by their valid last dims (a mask's last dim is padded to whole
+            // granules of DT_BOOL, its operands' to granules of theirs); the result is padded in its dtype.
+            let unpadded = |tile: &crate::tile::TileValue| {
+                let mut shape = tile.shape.clone();
+                if let (Some(last), Some(valid)) = (shape.last_mut(), tile.valid_shape.last()) {
+                    *last = *valid;
+                }
+                shape
+            };
+            let (mut shape, mut valid) = (unpadded(&first), first.valid_shape.clone());
+            for tile in &tiles[1..] {
+                let other = unpadded(tile);
+                let joined = broadcast(&shape, &other).ok_or_else(|| {
+                    Unsupported::new(format!("`{}` of tiles {shape:?} and {other:?}", op.name()), line)
+                })?;
+                valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
+                shape = joined;
+            }
+            (padded(shape, dtype), valid)
+        }
+        VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
+        VectorOp::TopK { k, dim, .. } => {
+            let mut valid = first.valid_shape.clone();
+            valid[*dim] = *k;
+            (padded(valid.clone(), DType::I32), valid)
+        }
+        VectorOp::Expand => {
+            let target = result.shape().to_vec();
+            if target.len() != first.shape.len()
+                || first.shape.iter().zip(&target).any(|(&tile, &to)| tile != 1 && tile < to)
+            {
+                return Err(Unsupported::new(
+                    format!("`expand_clone` of a {:?} tile to {target:?}", first.shape),
+                    line,
+                ));
+            }
+            (padded(target.clone(), dtype), target)
+        }
+        VectorOp::Concat { dim } => {
+            let mut valid = first.valid_shape.clone();
+            valid[*dim] = tiles.iter().map(|tile| tile.valid_shape[*dim]).sum();
+            let mut shape = valid.clone();
+            let last = shape.len() - 1;
+            if *dim != last {
+                shape[last] = first.shape[last];
+            }
+            (padded(shape, dtype), valid)
+        }
+        VectorOp::Transpose { dims } => {
+            let mut valid = first.valid_shape.clone();
+            valid.swap(dims[0], dims[1]);
+            (padded(valid.clone(), dtype), valid)
+        }
+        VectorOp::Slice { .. } => return Err(Unsupported::new("a batch slice outside a batched matmul", line)),
+        VectorOp::Reshape => {
+            let target = result.shape().to_vec();
+            if first.valid_shape.iter().product::<usize>() != target.iter().product::<usize>() {
+                return Err(Unsupported::new(
+                    format!("`reshape` of a ragged {:?} tile to {target:?}", first.shape),
+                    line,
+                ));
+            }
+            (padded(target.clone(), dtype), target)
+        }
+        VectorOp::Gather { .. } => {
+            let index = tiles.get(1).ok_or_else(|| Unsupported::new("`gather` with a number as index", line))?;
+            (index.shape.clone(), index.valid_shape.clone())
+        }
+    };
+    let output = builder.value(shape, valid, dtype);
+    builder.push(WorkStep::Vector { op: op.clone(), inputs, output }, line);
+    Ok(output)
+}

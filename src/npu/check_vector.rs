@@ -1,0 +1,157 @@
+//! Static checks of a `TileOp::Vector`: every tile operand's valid part lies in its buffer, the
+//! written part lies in the output buffer, and the shapes fit the op (broadcasting for the
+//! element-wise ones, the joined or swapped dims for the structural ones).
+
+use crate::tensor::{broadcast_shapes, DType};
+use crate::tile::{Buffer, BufferId, VectorOp, VectorOperand};
+
+/// What is wrong with a vector instruction.
+pub(super) enum Problem {
+    /// A malformed instruction.
+    Invalid(String),
+    /// A valid shape that runs past its buffer.
+    OutOfBounds { what: String, shape: Vec<usize>, bounds: Vec<usize> },
+}
+
+fn fits(shape: &[usize], bounds: &[usize]) -> bool {
+    shape.len() == bounds.len() && shape.iter().zip(bounds).all(|(extent, bound)| extent <= bound)
+}
+
+/// Checks one vector instruction; `buffer` looks up a buffer by id.
+pub(super) fn check_vector<'a, E>(
+    op: &VectorOp,
+    inputs: &[VectorOperand],
+    output: &Buffer,
+    valid_shape: &[usize],
+    buffer: &dyn Fn(BufferId) -> Result<&'a Buffer, E>,
+) -> Result<(), Problem> {
+    let mut shapes = Vec::new();
+    let mut dtypes = Vec::new();
+    for input in inputs {
+        match input {
+            VectorOperand::Tile { buffer: id, shape } => {
+                let tile = buffer(*id).map_err(|_| Problem::Invalid(format!("unknown buffer {}", id.0)))?;
+                if !fits(shape, &tile.shape) {
+                    return Err(Problem::OutOfBounds {
+                        what: format!("the valid shape in tile '{}'", tile.name),
+                        shape: shape.clone(),
+                        bounds: tile.shape.clone(),
+                    });
+                }
+                shapes.push(Some(shape.clone()));
+                dtypes.push(Some(tile.dtype));
+            }
+            VectorOperand::Scalar(_) => {
+                shapes.push(None);
+                dtypes.push(None);
+            }
+        }
+    }
+    if !fits(valid_shape, &output.shape) {
+        return Err(Problem::OutOfBounds {
+            what: format!("the valid shape in tile '{}'", output.name),
+            shape: valid_shape.to_vec(),
+            bounds: output.shape.clone(),
+        });
+    }
+    let arity = match op {
+        VectorOp::Compare(_) | VectorOp::Gather { .. } => 2,
+        VectorOp::Select => 3,
+        VectorOp::Concat { .. } => inputs.len().max(1),
+        _ => 1,
+    };
+    if inputs.len() != arity {
+        return Err(Problem::Invalid(format!("`{}` takes {arity} operands, got {}", op.name(), inputs.len())));
+    }
+    let tiles: Vec<&Vec<usize>> = shapes.iter().flatten().collect();
+    let Some(first) = tiles.first() else {
+        return Err(Problem::Invalid(format!("`{}` needs at least one tile operand", op.name())));
+    };
+    let expected: Option<Vec<usize>> = match op {
+        VectorOp::Compare(_) | VectorOp::Select => {
+            let mut shape: Vec<usize> = first.to_vec();
+            for other in &tiles[1..] {
+                shape =
+                    broadcast_shapes("vector", &shape, other).map_err(|error| Problem::Invalid(error.to_string()))?;
+            }
+            Some(shape)
+        }
+        VectorOp::Round { .. } => Some(first.to_vec()),
+        VectorOp::Expand => {
+            broadcast_shapes("expand", first, valid_shape).map_err(|error| Problem::Invalid(error.to_string()))?;
+            None
+        }
+        VectorOp::CumSum { dim } | VectorOp::Concat { dim } if *dim >= first.len() => {
+            return Err(Problem::Invalid(format!("`{}` along dim {dim} of a {}-D tile", op.name(), first.len())));
+        }
+        VectorOp::CumSum { .. } => Some(first.to_vec()),
+        VectorOp::Concat { dim } => {
+            let mut shape = first.to_vec();
+            shape[*dim] = 0;
+            for tile in &tiles {
+                let others_match =
+                    tile.len() == shape.len() && (0..shape.len()).all(|axis| axis == *dim || tile[axis] == first[axis]);
+                if !others_match {
+                    return Err(Problem::Invalid(format!("`concat` of {first:?} and {tile:?} along dim {dim}")));
+                }
+                shape[*dim] += tile[*dim];
+            }
+            Some(shape)
+        }
+        VectorOp::Transpose { dims } => {
+            if dims.iter().any(|dim| *dim >= first.len()) {
+                return Err(Problem::Invalid(format!("`transpose` of dims {dims:?} of a {}-D tile", first.len())));
+            }
+            let mut shape = first.to_vec();
+            shape.swap(dims[0], dims[1]);
+            Some(shape)
+        }
+        VectorOp::TopK { k, dim, .. } => {
+            if *dim >= first.len() || *k == 0 || *k > first[*dim] {
+                return Err(Problem::Invalid(format!("`topk` of {k} along dim {dim} of {first:?}")));
+            }
+            if output.dtype != DType::I32 {
+                return Err(Problem::Invalid("`topk` writes DT_INT32 indices".into()));
+            }
+            let mut shape = first.to_vec();
+            shape[*dim] = *k;
+            Some(shape)
+        }
+        VectorOp::Slice { offsets } => {
+            if offsets.len() > first.len() || offsets.iter().zip(first.iter()).any(|(offset, size)| offset >= size) {
+                return Err(Problem::Invalid(format!("`slice` at {offsets:?} of {first:?}")));
+            }
+            Some(first[offsets.len()..].to_vec())
+        }
+        VectorOp::Reshape => {
+            if first.iter().product::<usize>() != valid_shape.iter().product::<usize>() {
+                return Err(Problem::Invalid(format!("`reshape` of {first:?} to {valid_shape:?}")));
+            }
+            None
+        }
+        VectorOp::Gather { dim } => {
+            if dtypes.get(1).copied().flatten().is_some_and(|dtype| !matches!(dtype, DType::I32 | DType::I64)) {
+                return Err(Problem::Invalid("`gather` indices are DT_INT32 or DT_INT64 tiles".into()));
+            }
+            match tiles.get(1) {
+                Some(index) if *dim < first.len() && index.len() == first.len() => Some(index.to_vec()),
+                _ => {
+                    return Err(Problem::Invalid(format!(
+                        "`gather` along dim {dim} needs an index tile of the input's rank"
+                    )))
+                }
+            }
+        }
+    };
+    if let Some(expected) = expected.filter(|expected| expected != valid_shape) {
+        return Err(Problem::Invalid(format!(
+            "`{}` of {:?} gives {expected:?}, not the written {valid_shape:?}",
+            op.name(),
+            shapes
+        )));
+    }
+    if matches!(op, VectorOp::Compare(_)) && output.dtype != DType::Bool {
+        return Err(Problem::Invalid("a comparison writes a DT_BOOL tile".into()));
+    }
+    Ok(())
+}
