@@ -60,10 +60,13 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         _ => {
-            let error =
-                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
+                crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
+            );
             match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
-                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                Some(near) => Err(error.with_help_message(crate::messages::Message::DidYouMean {
+                    suggestion: format!("{module}.{near}"),
+                })),
                 None => Err(error.with_help(format!("help({module}) lists what it has"))),
             }
         }
@@ -257,7 +260,17 @@ impl Interpreter {
             TensorError::AllocationTooLarge { .. } | TensorError::ElementCountOverflow { .. } => ErrorKind::SizeLimit,
             _ => ErrorKind::Tensor,
         };
-        let runtime = self.error(kind, error.to_string(), span);
+        let runtime = match &error {
+            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
+                self.error(kind, String::new(), span).with_message(crate::messages::Message::ShapeMismatch {
+                    op: op.to_string(),
+                    lhs: lhs.clone(),
+                    rhs: rhs.clone(),
+                    detail: detail.clone(),
+                })
+            }
+            _ => self.error(kind, error.to_string(), span),
+        };
         match error {
             TensorError::OutOfBounds { op: "view", .. } => runtime.with_help(
                 "pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0",
