@@ -54,6 +54,9 @@ impl Message {
             Message::ShapeMismatch { op, lhs, rhs, detail } => {
                 format!("{op}: shapes {lhs:?} and {rhs:?} do not match: {detail}")
             }
+            Message::BroadcastMismatch { op, lhs, rhs, dim, left, right } => format!(
+                "{op}: shapes {lhs:?} and {rhs:?} do not match: dim {dim} of the broadcast has sizes {left} and {right}; broadcasting needs equal sizes or a 1"
+            ),
             Message::CapacityExceeded { memory, bytes, capacity, buffer, tile, largest_tile } => {
                 let fits = match largest_tile {
                     Some(largest) => format!("the largest tile that fits is {largest:?}"),

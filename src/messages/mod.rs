@@ -144,6 +144,22 @@ pub enum Message {
         /// Why, in English.
         detail: String,
     },
+    /// Two shapes that do not broadcast: dim `dim` of the result has sizes `left` and `right`.
+    #[serde(rename = "tensor.broadcast_mismatch")]
+    BroadcastMismatch {
+        /// The op.
+        op: String,
+        /// The left shape.
+        lhs: Vec<usize>,
+        /// The right shape.
+        rhs: Vec<usize>,
+        /// The dim of the broadcast (from the left of the result).
+        dim: usize,
+        /// The left size there.
+        left: usize,
+        /// The right size there.
+        right: usize,
+    },
     /// The tiles need more bytes than a memory holds.
     #[serde(rename = "npu.capacity")]
     CapacityExceeded {
@@ -284,7 +300,7 @@ mod tests {
     fn every_code_is_listed_once() {
         let codes = all_codes();
         assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-        assert_eq!(codes.len(), 25, "{codes:?}");
+        assert_eq!(codes.len(), 26, "{codes:?}");
         let unique: std::collections::HashSet<_> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len());
     }

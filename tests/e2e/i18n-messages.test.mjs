@@ -71,7 +71,7 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     assert.match(check, /解析梯度：前向（及沿记录的运算求得的反向）在模拟 NPU teaching 上运行/, check);
     assert.match(name, /错误\[runtime\/name-error\]（名称错误）：名称 “tanhh” 未定义/, name);
     assert.match(attribute, /属性错误/, attribute);
-    assert.match(attribute, /提示：你是想写 `pt\.tanh` 吗？/, attribute);
+    assert.match(attribute, /提示：你是想写 `pypto\.tanh` 吗？/, attribute);
     assert.match(type, /类型错误.*运算符 \+ 不支持的操作数类型：“int” 和 “str”/s, type);
     assert.match(shape, /张量错误.*形状 \[256, 64\] 与 \[3, 5\] 不匹配/s, shape);
     assert.match(capacity, /分块形状错误.*UB 溢出：这些分块需要 65536 字节/s, capacity);
@@ -95,7 +95,7 @@ test('in English the same outputs read as the engine wrote them', async () => {
     assert.match(schedule, /MTE2 is the busiest pipe \(\d+% busy\)/);
     assert.match(check, /analytic: forward \(and its backward through the recorded ops\) on the simulated NPU teaching/);
     assert.match(name, /error\[runtime\/name-error\]: name 'tanhh' is not defined/);
-    assert.match(attribute, /help: did you mean `pt\.tanh`\?/);
+    assert.match(attribute, /help: did you mean `pypto\.tanh`\?/);
     assert.match(type, /unsupported operand types for \+: 'int' and 'str'/);
     assert.match(shape, /shapes \[256, 64\] and \[3, 5\] do not match/);
     assert.match(capacity, /help: the largest tile that fits in UB is \[64, 64\]/);
@@ -110,6 +110,7 @@ test('gallery titles are in the UI language', async () => {
   const { page, problems, context } = await open({ locale: 'zh-CN' });
   try {
     await page.click('#examples');
+    await page.locator('#gallery-dialog .gallery-item').first().waitFor();
     const titles = await page.locator('#gallery-dialog .gallery-item').allInnerTexts();
     assert.ok(titles.some((title) => title.includes('三个核函数实现的融合 SwiGLU 反向')), titles.join('\n'));
     assert.ok(titles.every((title) => englishSentences(title).length === 0), titles.join('\n'));

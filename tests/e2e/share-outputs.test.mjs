@@ -14,7 +14,11 @@ function noisyText(length, seed) {
   let state = seed;
   let text = '';
   for (let index = 0; index < length; index += 1) {
-    state = (state * 1103515245 + 12345) % 2147483648;
+    // xorshift32: 32-bit integer steps, exact in JavaScript numbers.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
     text += 'abcdefghijklmnopqrstuvwxyz0123456789'[state % 36];
   }
   return text;

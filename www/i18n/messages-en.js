@@ -21,6 +21,7 @@ export const messages = {
   'message.name.add_import': 'add `{statement}` first',
   'message.type.unsupported_operand': "unsupported operand types for {operator}: '{left}' and '{right}'",
   'message.tensor.shape_mismatch': '{op}: shapes {lhs} and {rhs} do not match: {detail}',
+  'message.tensor.broadcast_mismatch': '{op}: shapes {lhs} and {rhs} do not match: dim {dim} of the broadcast has sizes {left} and {right}; broadcasting needs equal sizes or a 1',
   'message.npu.capacity': "{memory} overflow: the tiles need {bytes} bytes but {memory} holds {capacity} bytes (buffer '{buffer}' of tile {tile}); {fits}",
   'message.npu.capacity.fits': 'the largest tile that fits is {tile}',
   'message.npu.capacity.none': 'no tile of this kind fits beside the other buffers',

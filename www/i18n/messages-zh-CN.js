@@ -20,6 +20,7 @@ export const messages = {
   'message.name.add_import': '请先加上 `{statement}`',
   'message.type.unsupported_operand': '运算符 {operator} 不支持的操作数类型：“{left}” 和 “{right}”',
   'message.tensor.shape_mismatch': '{op}：形状 {lhs} 与 {rhs} 不匹配（{detail}）',
+  'message.tensor.broadcast_mismatch': '{op}：形状 {lhs} 与 {rhs} 不能广播：结果的第 {dim} 维两边大小为 {left} 和 {right}；广播要求大小相等或其中一个为 1',
   'message.npu.capacity': '{memory} 溢出：这些分块需要 {bytes} 字节，但 {memory} 只有 {capacity} 字节（分块 {tile} 的缓冲区 “{buffer}”）；{fits}',
   'message.npu.capacity.fits': '能放下的最大分块是 {tile}',
   'message.npu.capacity.none': '在其他缓冲区之外放不下这类分块',

@@ -262,12 +262,7 @@ impl Interpreter {
         };
         let runtime = match &error {
             TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
-                self.error(kind, String::new(), span).with_message(crate::messages::Message::ShapeMismatch {
-                    op: op.to_string(),
-                    lhs: lhs.clone(),
-                    rhs: rhs.clone(),
-                    detail: detail.clone(),
-                })
+                self.error(kind, "", span).with_message(shape_mismatch_message(op, lhs, rhs, detail))
             }
             _ => self.error(kind, error.to_string(), span),
         };
@@ -295,3 +290,16 @@ impl Interpreter {
 
 #[cfg(test)]
 mod work_tests;
+
+/// A shape mismatch as a message: a failed broadcast fully coded (its dim and sizes), others with
+/// the op's own detail in English.
+fn shape_mismatch_message(op: &str, lhs: &[usize], rhs: &[usize], detail: &str) -> crate::messages::Message {
+    use crate::messages::Message;
+    let (op, lhs, rhs) = (op.to_string(), lhs.to_vec(), rhs.to_vec());
+    match crate::tensor::broadcast_conflict(&lhs, &rhs) {
+        Some((dim, left, right)) if detail == crate::tensor::broadcast_detail(dim, left, right) => {
+            Message::BroadcastMismatch { op, lhs, rhs, dim, left, right }
+        }
+        _ => Message::ShapeMismatch { op, lhs, rhs, detail: detail.to_string() },
+    }
+}
