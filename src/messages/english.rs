@@ -51,6 +51,13 @@ impl Message {
             Message::UnsupportedOperand { operator, left, right } => {
                 format!("unsupported operand types for {operator}: '{left}' and '{right}'")
             }
+            Message::UnexpectedKeyword { function, keyword } => {
+                format!("{function}() got an unexpected keyword argument '{keyword}'")
+            }
+            Message::MissingArgument { function, parameter } => {
+                format!("{function}() missing required argument '{parameter}'")
+            }
+            Message::TakesArguments { function, names } => format!("{function} takes: {names}"),
             Message::ShapeMismatch { op, lhs, rhs, detail } => {
                 format!("{op}: shapes {lhs:?} and {rhs:?} do not match: {detail}")
             }

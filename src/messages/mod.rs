@@ -132,6 +132,30 @@ pub enum Message {
         /// The right operand's type name.
         right: String,
     },
+    /// A call with a keyword the function does not take.
+    #[serde(rename = "call.unexpected_keyword")]
+    UnexpectedKeyword {
+        /// The function.
+        function: String,
+        /// The keyword.
+        keyword: String,
+    },
+    /// A call without a required argument.
+    #[serde(rename = "call.missing_argument")]
+    MissingArgument {
+        /// The function.
+        function: String,
+        /// The parameter.
+        parameter: String,
+    },
+    /// Help: the parameters a function takes.
+    #[serde(rename = "call.takes")]
+    TakesArguments {
+        /// The function.
+        function: String,
+        /// Its parameter names, comma-separated.
+        names: String,
+    },
     /// Two shapes that do not combine (`detail` stays English: it is specific to the op).
     #[serde(rename = "tensor.shape_mismatch")]
     ShapeMismatch {
@@ -300,7 +324,7 @@ mod tests {
     fn every_code_is_listed_once() {
         let codes = all_codes();
         assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-        assert_eq!(codes.len(), 26, "{codes:?}");
+        assert_eq!(codes.len(), 29, "{codes:?}");
         let unique: std::collections::HashSet<_> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len());
     }

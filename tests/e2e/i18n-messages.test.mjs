@@ -1,6 +1,6 @@
 // Chinese all the way: in the 简体中文 UI, a kernel's schedule notes, a sweep's refused shapes, a
 // gradient check's lines and the common errors (name, attribute with "did you mean", type, shape,
-// capacity) come from the engine as message codes and show in Chinese, with no English sentence
+// capacity, call arguments) come from the engine as message codes and show in Chinese, with no English sentence
 // left in those outputs; the same cells in English show the engine's English. Screenshots in
 // light/dark and both languages.
 import { test } from 'node:test';
@@ -35,6 +35,9 @@ def too_big(x):
     pt.set_vec_tile_shapes(256, 64)
     return x * 2.0
 too_big(x)`,
+  // 8, 9: call errors.
+  'pt.randn([2, 2], sead=1)',
+  'def f(a, b):\n    return a\nf(1)',
 ];
 
 /** Runs the cells one at a time (an error must not stop the next) and returns each output's text. */
@@ -63,7 +66,7 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     await setCells(page, CELLS.map((source) => ['code', source]));
     const texts = await runEach(page);
     texts.forEach((text, index) => assert.deepEqual(englishSentences(text), [], `cell ${index} shows English:\n${text}`));
-    const [sweep, schedule, check, name, attribute, type, shape, capacity] = texts;
+    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing] = texts;
     assert.match(sweep, /UB 溢出/, sweep);
     assert.match(sweep, /没有按 32 字节对齐/, sweep);
     assert.match(schedule, /MTE2 是最忙的流水线（\d+% 时间忙碌）/, schedule);
@@ -73,9 +76,12 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     assert.match(attribute, /属性错误/, attribute);
     assert.match(attribute, /提示：你是想写 `pypto\.tanh` 吗？/, attribute);
     assert.match(type, /类型错误.*运算符 \+ 不支持的操作数类型：“int” 和 “str”/s, type);
-    assert.match(shape, /张量错误.*形状 \[256, 64\] 与 \[3, 5\] 不匹配/s, shape);
+    assert.match(shape, /张量错误.*形状 \[256, 64\] 与 \[3, 5\] 不能广播：结果的第 0 维两边大小为 256 和 3/s, shape);
     assert.match(capacity, /分块形状错误.*UB 溢出：这些分块需要 65536 字节/s, capacity);
     assert.match(capacity, /提示：UB 中能放下的最大分块是 \[64, 64\]/, capacity);
+    assert.match(keyword, /pypto\.randn\(\) 不接受关键字参数 “sead”/, keyword);
+    assert.match(keyword, /提示：pypto\.randn 的参数：shape, dtype, requires_grad, seed/, keyword);
+    assert.match(missing, /f\(\) 缺少必需的参数 “b”/, missing);
     await page.locator('.cell').nth(1).scrollIntoViewIfNeeded();
     await screenshot(page, 'i18n-messages-zh-light');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -90,7 +96,7 @@ test('in English the same outputs read as the engine wrote them', async () => {
   const { page, problems, context } = await open({ locale: 'en-US', colorScheme: 'dark' });
   try {
     await setCells(page, CELLS.map((source) => ['code', source]));
-    const [sweep, schedule, check, name, attribute, type, shape, capacity] = await runEach(page);
+    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing] = await runEach(page);
     assert.match(sweep, /UB overflow: the tiles need 65536 bytes/);
     assert.match(schedule, /MTE2 is the busiest pipe \(\d+% busy\)/);
     assert.match(check, /analytic: forward \(and its backward through the recorded ops\) on the simulated NPU teaching/);
@@ -99,6 +105,8 @@ test('in English the same outputs read as the engine wrote them', async () => {
     assert.match(type, /unsupported operand types for \+: 'int' and 'str'/);
     assert.match(shape, /shapes \[256, 64\] and \[3, 5\] do not match/);
     assert.match(capacity, /help: the largest tile that fits in UB is \[64, 64\]/);
+    assert.match(keyword, /pypto\.randn\(\) got an unexpected keyword argument 'sead'/);
+    assert.match(missing, /f\(\) missing required argument 'b'/);
     await screenshot(page, 'i18n-messages-en-dark');
     assert.deepEqual(problems, []);
   } finally {

@@ -40,6 +40,8 @@ async function runAndRecord(page) {
   await recordProgress(page);
   await page.click('#run-all');
   await page.locator('.cell-progress progress').waitFor({ state: 'visible', timeout: 60_000 });
+  // The screenshot shows a kernel call's stage (caught on the mutation that writes it).
+  await page.waitForFunction(() => /Kernel call|核函数调用/.test(document.querySelector('.cell-progress-label')?.textContent ?? ''), null, { polling: 'mutation', timeout: 60_000 });
   await screenshot(page, `progress-kernels-${await page.evaluate(() => document.documentElement.lang)}`);
   await page.waitForSelector('.cell[data-state="done"]', { timeout: 120_000 });
   return page.evaluate(() => globalThis.progressSeen);

@@ -70,8 +70,8 @@ export class CellView {
       ),
       button('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),
       button('move-down', '↓', 'cell.moveDown', () => controller.move(id, 1)),
-      button('copy', '⧉', 'cell.copy', () => controller.copy(id)),
-      button('paste', '⎘', 'cell.paste', () => controller.paste(id)),
+      button('copy', '❐', 'cell.copy', () => controller.copy(id)),
+      button('paste', '↧', 'cell.paste', () => controller.paste(id)),
       button('delete', '✕', 'cell.delete', () => controller.remove(id)),
     );
     bar.append(this.status, tools);
