@@ -636,6 +636,36 @@ export type Message = { "code": "text", "params": {
      */
     right: string,
   }
+    } | { "code": "call.unexpected_keyword", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "call.missing_argument", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+  }
+    } | { "code": "call.takes", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Its parameter names, comma-separated.
+     */
+    names: string,
+  }
     } | { "code": "tensor.shape_mismatch", "params": {
     /**
      * The op.
@@ -653,6 +683,32 @@ export type Message = { "code": "text", "params": {
      * Why, in English.
      */
     detail: string,
+  }
+    } | { "code": "tensor.broadcast_mismatch", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * The dim of the broadcast (from the left of the result).
+     */
+    dim: number,
+    /**
+     * The left size there.
+     */
+    left: number,
+    /**
+     * The right size there.
+     */
+    right: number,
   }
     } | { "code": "npu.capacity", "params": {
     /**
