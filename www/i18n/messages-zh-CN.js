@@ -29,7 +29,7 @@ export const messages = {
   'message.npu.capacity.none': '在其他缓冲区之外放不下这类分块',
   'message.npu.largest_tile': '{memory} 中能放下的最大分块是 {tile}',
   'message.npu.no_tile_fits': '在 {memory} 的其他缓冲区之外放不下这类分块',
-  'message.npu.misaligned_last_dim': '最后一维 {last} 没有按 {granule} 字节对齐（{last} × {element_bytes} 字节）；请用 {align} 的倍数',
+  'message.npu.misaligned_last_dim': '未对齐：最后一维 {last} 不是 {granule} 字节的倍数（{last} × {element_bytes} 字节）；请用 {align} 的倍数',
   'message.npu.cpu_fallback': '核函数 “{kernel}” 在 CPU 参考路径上运行：{reason}',
   'message.npu.cpu_fallback_help': '它的值来自 CPU 参考计算，这次调用没有模拟调度',
   'message.progress.kernel': '第 {call} 次核函数调用（{kernel}）：{stage}',
