@@ -72,8 +72,8 @@ fn a_long_loop_reports_its_steps_against_the_budget() {
     assert!(steps.iter().all(|done| done % 65_536 == 0), "{steps:?}");
 }
 
-/// Each kernel call reports its three stages (compiling 1/3, simulating 2/3, computing the values
-/// 3/3) with a message naming the kernel and its call number in the cell, which starts at 1 again
+/// Each kernel call reports its three stages as they start (compiling with 0 of 3 done, simulating
+/// 1 of 3, computing the values 2 of 3) with a message naming the kernel and its call number in the cell, which starts at 1 again
 /// in the next cell.
 #[test]
 fn kernel_calls_report_their_stages() {
@@ -85,7 +85,7 @@ fn kernel_calls_report_their_stages() {
     for call in 1..=2 {
         for (position, stage) in stages.iter().enumerate() {
             let message = Message::KernelProgress { kernel: "scaled".into(), call, stage: *stage };
-            expected.push(("kernel".to_string(), position + 1, 3, Some(message)));
+            expected.push(("kernel".to_string(), position, 3, Some(message)));
         }
     }
     assert_eq!(kernel.into_iter().cloned().collect::<Vec<_>>(), expected);

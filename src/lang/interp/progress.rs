@@ -39,14 +39,14 @@ pub fn next_kernel_call() -> usize {
     })
 }
 
-/// Reports that kernel call `call` of `kernel` reached `stage` (label `kernel`, done = the stage's
-/// position among the three). Never throttled: a call has three updates.
+/// Reports that kernel call `call` of `kernel` started `stage` (label `kernel`, done = the stages
+/// already finished, of three). Never throttled: a call has three updates.
 pub fn report_kernel_stage(kernel: &str, call: usize, stage: KernelStage) {
     let Some(reporter) = STATE.with(|state| state.borrow().as_ref().map(|state| state.reporter.clone())) else {
         return;
     };
     let message = Message::KernelProgress { kernel: kernel.to_string(), call, stage };
-    reporter("kernel", stage.position(), KernelStage::ALL.len(), Some(&message));
+    reporter("kernel", stage.position() - 1, KernelStage::ALL.len(), Some(&message));
 }
 
 /// Installs `reporter` (or removes it with `None`) for this thread; returns the previous one.
