@@ -103,3 +103,34 @@ pt.autodiff.check_gradient(scaled, [pt.randn([32, 64], seed=2)])`]]);
     await context.close();
   }
 });
+
+test('the SwiGLU example names each kernel call while it runs', async () => {
+  const { page, problems, context } = await open();
+  try {
+    await page.click('#examples');
+    await page.locator('#gallery-dialog .gallery-item[data-example="10_swiglu_backward.py"]').click();
+    await page.waitForFunction(() => globalThis.tilelab.model.cells.some((cell) => cell.kind === 'code'));
+    // Every label any cell's bar shows while the notebook runs.
+    await page.evaluate(() => {
+      globalThis.labelsSeen = new Set();
+      new MutationObserver(() => {
+        for (const label of document.querySelectorAll('.cell-progress:not([hidden]) .cell-progress-label')) globalThis.labelsSeen.add(label.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const started = Date.now();
+    await page.click('#run-all');
+    await page.waitForFunction(() => {
+      const states = [...document.querySelectorAll('.cell[data-kind="code"]')].map((node) => node.dataset.state);
+      return states.every((state) => state === 'done');
+    }, null, { timeout: 300_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const labels = await page.evaluate(() => [...globalThis.labelsSeen]);
+    for (const kernel of ['swiglu_backward_b', 'swiglu_backward_w', 'swiglu_backward_x']) {
+      assert.ok(labels.some((label) => label.includes(`(${kernel}): simulating`)), `${kernel} in ${labels.join(' | ')}`);
+    }
+    console.log(`SwiGLU example: ${seconds.toFixed(1)} s, ${labels.length} distinct progress labels`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
