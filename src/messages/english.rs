@@ -51,6 +51,13 @@ impl Message {
             Message::UnsupportedOperand { operator, left, right } => {
                 format!("unsupported operand types for {operator}: '{left}' and '{right}'")
             }
+            Message::VecTileMisaligned { last, granule, dtype, element_bytes, bytes } => format!(
+                "set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {dtype} ({last} × {element_bytes} B = {bytes} B)"
+            ),
+            Message::AlignedSizes { align, nearest } => {
+                let sizes: Vec<String> = nearest.iter().map(usize::to_string).collect();
+                format!("use a multiple of {align} elements: the nearest aligned sizes are {}", sizes.join(" or "))
+            }
             Message::UnexpectedKeyword { function, keyword } => {
                 format!("{function}() got an unexpected keyword argument '{keyword}'")
             }

@@ -132,6 +132,28 @@ pub enum Message {
         /// The right operand's type name.
         right: String,
     },
+    /// A vec tile whose last dim does not fill whole UB granules of the tiled dtype.
+    #[serde(rename = "npu.vec_tile_misaligned")]
+    VecTileMisaligned {
+        /// The last dim.
+        last: usize,
+        /// The granule in bytes.
+        granule: usize,
+        /// The dtype (`DT_BF16`).
+        dtype: String,
+        /// Bytes per element.
+        element_bytes: usize,
+        /// Bytes of the last dim.
+        bytes: usize,
+    },
+    /// Help: the multiple to use and the nearest aligned sizes (one or two).
+    #[serde(rename = "npu.aligned_sizes")]
+    AlignedSizes {
+        /// The multiple, in elements.
+        align: usize,
+        /// The nearest aligned sizes.
+        nearest: Vec<usize>,
+    },
     /// A call with a keyword the function does not take.
     #[serde(rename = "call.unexpected_keyword")]
     UnexpectedKeyword {
@@ -324,7 +346,7 @@ mod tests {
     fn every_code_is_listed_once() {
         let codes = all_codes();
         assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-        assert_eq!(codes.len(), 29, "{codes:?}");
+        assert_eq!(codes.len(), 31, "{codes:?}");
         let unique: std::collections::HashSet<_> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len());
     }

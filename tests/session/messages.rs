@@ -63,7 +63,9 @@ fn required_keys() -> Vec<String> {
         let name = serde_json::to_value(stage).unwrap();
         keys.push(format!("message.progress.stage.{}", name.as_str().unwrap()));
     }
-    for word in ["gradcheck.sides.registered", "gradcheck.sides.recorded", "npu.capacity.fits", "npu.capacity.none"] {
+    let words =
+        ["gradcheck.sides.registered", "gradcheck.sides.recorded", "npu.capacity.fits", "npu.capacity.none", "or"];
+    for word in words {
         keys.push(format!("message.{word}"));
     }
     keys.extend(diagnostic_codes().into_iter().map(|code| format!("diagnostic.kind.{code}")));

@@ -636,6 +636,38 @@ export type Message = { "code": "text", "params": {
      */
     right: string,
   }
+    } | { "code": "npu.vec_tile_misaligned", "params": {
+    /**
+     * The last dim.
+     */
+    last: number,
+    /**
+     * The granule in bytes.
+     */
+    granule: number,
+    /**
+     * The dtype (`DT_BF16`).
+     */
+    dtype: string,
+    /**
+     * Bytes per element.
+     */
+    element_bytes: number,
+    /**
+     * Bytes of the last dim.
+     */
+    bytes: number,
+  }
+    } | { "code": "npu.aligned_sizes", "params": {
+    /**
+     * The multiple, in elements.
+     */
+    align: number,
+    /**
+     * The nearest aligned sizes.
+     */
+    nearest: Array<number>,
+  }
     } | { "code": "call.unexpected_keyword", "params": {
     /**
      * The function.
