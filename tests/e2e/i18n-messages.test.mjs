@@ -38,6 +38,8 @@ too_big(x)`,
   // 8, 9: call errors.
   'pt.randn([2, 2], sead=1)',
   'def f(a, b):\n    return a\nf(1)',
+  // 10: a vec tile whose last dim breaks the UB granule.
+  '@pt.kernel\ndef odd(x):\n    pt.set_vec_tile_shapes(8, 12)\n    return x * 2.0\nodd(x)',
 ];
 
 /** Runs the cells one at a time (an error must not stop the next) and returns each output's text. */
@@ -66,7 +68,7 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     await setCells(page, CELLS.map((source) => ['code', source]));
     const texts = await runEach(page);
     texts.forEach((text, index) => assert.deepEqual(englishSentences(text), [], `cell ${index} shows English:\n${text}`));
-    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing] = texts;
+    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing, aligned] = texts;
     assert.match(sweep, /UB 溢出/, sweep);
     assert.match(sweep, /未对齐：最后一维 12 不是 32 字节的倍数/, sweep);
     assert.match(schedule, /MTE2 是最忙的流水线（\d+% 时间忙碌）/, schedule);
@@ -82,6 +84,8 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     assert.match(keyword, /pypto\.randn\(\) 不接受关键字参数 “sead”/, keyword);
     assert.match(keyword, /提示：pypto\.randn 的参数：shape, dtype, requires_grad, seed/, keyword);
     assert.match(missing, /f\(\) 缺少必需的参数 “b”/, missing);
+    assert.match(aligned, /分块形状错误.*set_vec_tile_shapes：对 DT_FP32 而言，最后一维 12 没有按 32 字节对齐/s, aligned);
+    assert.match(aligned, /提示：请用 8 个元素的倍数：最接近的对齐大小是 8 或 16/, aligned);
     await page.locator('.cell').nth(1).scrollIntoViewIfNeeded();
     await screenshot(page, 'i18n-messages-zh-light');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -96,7 +100,7 @@ test('in English the same outputs read as the engine wrote them', async () => {
   const { page, problems, context } = await open({ locale: 'en-US', colorScheme: 'dark' });
   try {
     await setCells(page, CELLS.map((source) => ['code', source]));
-    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing] = await runEach(page);
+    const [sweep, schedule, check, name, attribute, type, shape, capacity, keyword, missing, aligned] = await runEach(page);
     assert.match(sweep, /UB overflow: the tiles need 65536 bytes/);
     assert.match(schedule, /MTE2 is the busiest pipe \(\d+% busy\)/);
     assert.match(check, /analytic: forward \(and its backward through the recorded ops\) on the simulated NPU teaching/);
@@ -107,6 +111,7 @@ test('in English the same outputs read as the engine wrote them', async () => {
     assert.match(capacity, /help: the largest tile that fits in UB is \[64, 64\]/);
     assert.match(keyword, /pypto\.randn\(\) got an unexpected keyword argument 'sead'/);
     assert.match(missing, /f\(\) missing required argument 'b'/);
+    assert.match(aligned, /help: use a multiple of 8 elements: the nearest aligned sizes are 8 or 16/);
     await screenshot(page, 'i18n-messages-en-dark');
     assert.deepEqual(problems, []);
   } finally {
