@@ -3,6 +3,8 @@
 //!
 //! The map of the crate (`A → B`: A may use B; see DESIGN.md §1):
 //! - [`error`] — the error of the tensor core.
+//! - [`messages`] — sentences as data (a code with typed parameters) for the page's i18n tables,
+//!   with their English for the CLI; a leaf any layer may use, like `error`.
 //! - [`memory`] — live heap bytes per thread (a counting global allocator): the session's memory budget.
 //! - [`tensor`] (→ error) — `Tensor`, dtypes (f32/f16/bf16, integers, bool, f64 reference), every
 //!   forward op, broadcasting, the seeded generator, the SIMD kernels.
@@ -34,6 +36,7 @@ pub mod autograd;
 pub mod error;
 pub mod lang;
 pub mod memory;
+pub mod messages;
 pub mod npu;
 pub mod session;
 pub mod tensor;

@@ -154,7 +154,7 @@ $('add-markdown').addEventListener('click', () => controller.append('markdown'))
 $('save-py').addEventListener('click', () => savePy(model.snapshot()));
 $('save-ipynb').addEventListener('click', exportNow);
 $('help').addEventListener('click', openHelp);
-$('share').addEventListener('click', () => shareNotebook(model.snapshot()));
+$('share').addEventListener('click', () => shareNotebook(model.snapshotWithOutputs()));
 $('examples').addEventListener('click', async () => openGallery(await listExamples(), openExample, await backupEntry()));
 const fileInput = /** @type {HTMLInputElement} */ ($('file-input'));
 $('open').addEventListener('click', () => fileInput.click());

@@ -7,7 +7,8 @@
 //                  { type: 'result', id, result }    result: a CellResult (www/engine/contract.d.ts)
 //                  { type: 'smoke', id, report }
 //                  { type: 'answer', id, value }     the answer to an 'ask'
-//                  { type: 'progress', id, label, done, total }   long work inside run `id`
+//                  { type: 'progress', id, label, done, total, message }   long work inside run `id`
+//                                                    (message: a `{code, params}` Message or null)
 //                  { type: 'error', id, fatal, code, message }
 // `fatal: true` means the wasm instance is unusable (a Rust panic, a stack overflow, or an engine that
 // no longer answers after an error; see engine/failure.js): the page terminates this worker and
@@ -36,7 +37,7 @@ const playground = engineModule.then(async (module) => {
   const session = new Playground();
   // Builds without the progress hook simply send no progress messages.
   if (typeof session.setProgress === 'function') {
-    session.setProgress((label, done, total) => self.postMessage({ type: 'progress', id: runningId, label, done, total }));
+    session.setProgress((label, done, total, message) => self.postMessage({ type: 'progress', id: runningId, label, done, total, message: message ?? null }));
   }
   return session;
 });

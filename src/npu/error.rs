@@ -54,6 +54,23 @@ impl NpuError {
         }
     }
 
+    /// The error as a message (capacity errors coded for the page's languages; the others as text).
+    pub fn message(&self) -> crate::messages::Message {
+        match self {
+            NpuError::CapacityExceeded { memory, bytes, capacity, buffer, tile, largest_tile, source_line: None } => {
+                crate::messages::Message::CapacityExceeded {
+                    memory: memory.to_string(),
+                    bytes: *bytes,
+                    capacity: *capacity,
+                    buffer: buffer.clone(),
+                    tile: tile.clone(),
+                    largest_tile: largest_tile.clone(),
+                }
+            }
+            _ => crate::messages::Message::Text { text: self.to_string() },
+        }
+    }
+
     /// The same error without its source line, for a diagnostic whose span already points at the
     /// line: the line it carries counts from the top of the kernel's cell, not of the file, so the
     /// message and the location would disagree.

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::messages::Message;
 use crate::tile::{KernelPlan, Memory, Pipe};
 
 use super::check::occupancy;
@@ -37,8 +38,8 @@ pub struct Summary {
     pub peak_flops_per_second: f64,
     /// The busiest pipe ("MTE2", "CUBE", "VECTOR" …).
     pub bound: String,
-    /// Why: plain sentences about the bound (start-up latency share, idle pipes …).
-    pub notes: Vec<String>,
+    /// Why: notes about the bound (start-up latency share, idle pipes …) as messages.
+    pub notes: Vec<Message>,
     /// Largest bytes in use per memory on any one core.
     pub peak_occupancy: BTreeMap<String, u64>,
     /// Capacity per memory of one core.
@@ -88,27 +89,21 @@ pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &
     let mut notes = Vec::new();
     let (bound_pipe, bound_fraction) = bound;
     if bound_fraction >= 0.0 {
-        notes.push(format!("{} is the busiest pipe ({:.0}% busy)", bound_pipe.name(), bound_fraction * 100.0));
+        let pipe = bound_pipe.name().to_string();
+        notes.push(Message::BusiestPipe { pipe: pipe.clone(), percent: (bound_fraction * 100.0).round() as u32 });
         let startup = totals.startup_cycles[bound_pipe.index()];
         if busy[bound_pipe.index()] > 0.0 && startup > 0.0 {
             let share = startup / busy[bound_pipe.index()];
             if share >= 0.2 {
-                notes.push(format!(
-                    "{:.0}% of {} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it",
-                    share * 100.0,
-                    bound_pipe.name()
-                ));
+                notes.push(Message::StartupShare { pipe, percent: (share * 100.0).round() as u32 });
             }
         }
         if bound_fraction < 0.6 {
-            notes.push(
-                "no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)"
-                    .into(),
-            );
+            notes.push(Message::PipesWait);
         }
     }
     if flops > 0 && pipe_busy.contains_key("CUBE") {
-        notes.push(format!("cube at {:.0}% of the chip's peak FLOP/s", 100.0 * achieved / peak));
+        notes.push(Message::CubePeak { percent: (100.0 * achieved / peak).round() as u32 });
     }
     let mut peak_occupancy = BTreeMap::new();
     for program in &plan.programs {

@@ -1,10 +1,11 @@
 //! Turns the value of a cell's last expression into a rich display.
 
 use super::result::{
-    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay,
+    Display, GradCheckDisplay, GraphDisplay, KernelSchedule, ScheduleDisplay, SweepDisplay, TensorDisplay,
 };
 use crate::lang::interp::format::tensor_preview;
 use crate::lang::interp::{repr, Object, Value};
+use crate::messages::Message;
 
 /// The display of `value`.
 pub fn display_value(value: &Value) -> Display {
@@ -40,7 +41,7 @@ pub fn display_value(value: &Value) -> Display {
             }),
             Object::GradCheck { report, sides } => {
                 let mut display = GradCheckDisplay::from_report(report, sides.text());
-                display.sides_message = Some(SidesMessage { code: sides.code(), parameters: sides.clone() });
+                display.sides_message = Some(sides.message());
                 Display::GradCheck(display)
             }
             Object::Schedule(simulation) => Display::Schedule(ScheduleDisplay {
@@ -90,7 +91,7 @@ pub fn display_text(display: &Display) -> String {
                 occupancy.join(", ")
             );
             for note in &summary.notes {
-                text.push_str(&format!("\n  {note}"));
+                text.push_str(&format!("\n  {}", note.english()));
             }
             text
         }
@@ -107,17 +108,17 @@ pub fn display_text(display: &Display) -> String {
             );
             for input in &check.report.inputs {
                 for element in input.worst.iter().take(3) {
-                    text.push_str(&format!(
-                        "\n  input {} at {:?}: analytic {:.6} numerical {:.6}",
-                        input.input, element.input_index, element.analytic, element.numerical
-                    ));
+                    let line = Message::WorstElement {
+                        input: input.input,
+                        index: element.input_index.clone(),
+                        analytic: element.analytic,
+                        numerical: element.numerical,
+                    };
+                    text.push_str(&format!("\n  {line}"));
                 }
                 if input.worst.is_empty() && !input.non_differentiable.is_empty() {
-                    text.push_str(&format!(
-                        "\n  input {}: all {} compared entries looked not differentiable, so nothing was verified (does the function round its f64 copy through a narrower tensor?)",
-                        input.input,
-                        input.non_differentiable.len()
-                    ));
+                    let line = Message::AllKinks { input: input.input, count: input.non_differentiable.len() };
+                    text.push_str(&format!("\n  {line}"));
                 }
             }
             text

@@ -53,6 +53,8 @@ pub fn check_syntax(code: &str, cell: usize) -> Vec<CellDiagnostic> {
                 help: diagnostic.help.clone(),
                 note: diagnostic.note.as_ref().map(|note| note.message.clone()),
                 traceback: Vec::new(),
+                message_code: None,
+                help_code: None,
             }
         })
         .collect()

@@ -21,6 +21,6 @@ pub use notebook::{CellKind, Notebook, NotebookCell, NotebookError, MAX_NOTEBOOK
 pub use render::{render_diagnostic, CellOrigin};
 pub use result::{
     CellDiagnostic, CellResult, CellStatus, Display, FullLimits, GradCheckDisplay, GraphDisplay, KernelSchedule,
-    ScheduleDisplay, SidesMessage, SweepDisplay, TensorDisplay, TraceLine,
+    ScheduleDisplay, SweepDisplay, TensorDisplay, TraceLine,
 };
 pub use run::Session;

@@ -111,6 +111,11 @@ pub struct CellDiagnostic {
     pub note: Option<String>,
     /// Calls that led to it, innermost first.
     pub traceback: Vec<TraceLine>,
+    /// `message` as a message code with parameters (the common diagnostics; the page renders it in
+    /// its language, `message` stays the English).
+    pub message_code: Option<crate::messages::Message>,
+    /// `help` as a message code.
+    pub help_code: Option<crate::messages::Message>,
 }
 
 /// A rich display.
@@ -206,7 +211,7 @@ pub struct GradCheckDisplay {
     /// Where each side ran (the analytic side in the inputs' dtypes, the numerical in f64 on the CPU).
     pub sides: String,
     /// The same as a message code with its parameters, which the page renders in its language.
-    pub sides_message: Option<SidesMessage>,
+    pub sides_message: Option<crate::messages::Message>,
     /// The full report (per input: tolerance, worst elements, non-differentiable points); its
     /// `element_errors` are moved to `error_maps`.
     pub report: GradCheckReport,
@@ -215,16 +220,6 @@ pub struct GradCheckDisplay {
     /// The sizes up to which the automatic mode compares every Jacobian entry (beyond them it
     /// compares random projections), so the page can say why a mode ran.
     pub full_limits: FullLimits,
-}
-
-/// Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
-/// its parameters (kernel calls per side, registered backward, preset).
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
-pub struct SidesMessage {
-    /// Which sentence.
-    pub code: &'static str,
-    /// What fills it in.
-    pub parameters: crate::lang::interp::pypto::autodiff::GradCheckSides,
 }
 
 /// When `check_gradient` compares the full Jacobian rather than projections.

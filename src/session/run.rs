@@ -143,6 +143,7 @@ impl Session {
     /// errors, then one that counts the rest, and at most `MAX_DIAGNOSTICS` warnings).
     pub fn run_cell(&mut self, code: &str) -> CellResult {
         let started = now_ms();
+        crate::lang::interp::progress::reset_kernel_calls();
         self.sources.push(code.to_string());
         let cell = self.sources.len();
         self.interpreter.set_cell_source(cell, code);
@@ -254,6 +255,8 @@ impl Session {
             help: diagnostic.help.clone(),
             note: diagnostic.note.as_ref().map(|note| note.message.clone()),
             traceback: Vec::new(),
+            message_code: None,
+            help_code: None,
         }
     }
 
@@ -289,6 +292,8 @@ impl Session {
             help: error.help.clone(),
             note: error.note.clone(),
             traceback,
+            message_code: error.message_code.clone(),
+            help_code: error.help_code.clone(),
         }
     }
 
@@ -305,6 +310,8 @@ impl Session {
             help: warning.help.clone(),
             note: None,
             traceback: Vec::new(),
+            message_code: warning.message_code.clone(),
+            help_code: warning.help_code.clone(),
         }
     }
 }

@@ -44,28 +44,36 @@ pub fn normalize_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<V
 
 /// The numpy broadcast of two shapes: align trailing dims; each pair must be equal or contain a 1.
 pub fn broadcast_shapes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>> {
-    let rank = lhs.len().max(rhs.len());
-    let mut out = vec![0; rank];
-    for (axis, size) in out.iter_mut().enumerate() {
-        let left = dim_from_end(lhs, rank - 1 - axis);
-        let right = dim_from_end(rhs, rank - 1 - axis);
-        *size = match (left, right) {
-            (a, b) if a == b => a,
-            (1, b) => b,
-            (a, 1) => a,
-            (a, b) => {
-                return Err(TensorError::ShapeMismatch {
-                    op,
-                    lhs: lhs.to_vec(),
-                    rhs: rhs.to_vec(),
-                    detail: format!(
-                        "dim {axis} of the broadcast has sizes {a} and {b}; broadcasting needs equal sizes or a 1"
-                    ),
-                })
-            }
-        };
+    if let Some((axis, a, b)) = broadcast_conflict(lhs, rhs) {
+        return Err(TensorError::ShapeMismatch {
+            op,
+            lhs: lhs.to_vec(),
+            rhs: rhs.to_vec(),
+            detail: broadcast_detail(axis, a, b),
+        });
     }
-    Ok(out)
+    let rank = lhs.len().max(rhs.len());
+    // Without a conflict each pair is equal or holds a 1 (a 1 against 0 broadcasts to 0).
+    let size = |axis: usize| match (dim_from_end(lhs, rank - 1 - axis), dim_from_end(rhs, rank - 1 - axis)) {
+        (1, b) => b,
+        (a, _) => a,
+    };
+    Ok((0..rank).map(size).collect())
+}
+
+/// The first dim of the broadcast (counted from the left of the result) whose two sizes differ
+/// and neither is 1, as (dim, lhs size, rhs size); `None` when the shapes broadcast.
+pub fn broadcast_conflict(lhs: &[usize], rhs: &[usize]) -> Option<(usize, usize, usize)> {
+    let rank = lhs.len().max(rhs.len());
+    (0..rank).find_map(|axis| {
+        let (left, right) = (dim_from_end(lhs, rank - 1 - axis), dim_from_end(rhs, rank - 1 - axis));
+        (left != right && left != 1 && right != 1).then_some((axis, left, right))
+    })
+}
+
+/// Why two shapes do not broadcast (the `detail` of the `ShapeMismatch`).
+pub fn broadcast_detail(axis: usize, left: usize, right: usize) -> String {
+    format!("dim {axis} of the broadcast has sizes {left} and {right}; broadcasting needs equal sizes or a 1")
 }
 
 fn dim_from_end(shape: &[usize], from_end: usize) -> usize {

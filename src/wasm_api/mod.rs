@@ -54,20 +54,27 @@ impl Playground {
         result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
-    /// Sends progress of long builtins (gradient checks, sweeps) to `callback(label, done, total)`
-    /// while a cell runs; `undefined` stops it. The worker posts each call to the page.
+    /// Sends progress of long work (gradient checks, sweeps, kernel calls, steps) to
+    /// `callback(label, done, total, message)` while a cell runs (`message`: a `{code, params}`
+    /// object or null); `undefined` stops it. The worker posts each call to the page.
     #[wasm_bindgen(js_name = setProgress)]
     pub fn set_progress(&mut self, callback: Option<js_sys::Function>) {
         let reporter = callback.map(|callback| -> crate::session::ProgressReporter {
-            std::rc::Rc::new(move |label: &str, done: usize, total: usize| {
-                // A throwing callback must not stop the cell: progress is only a view.
-                let _ = callback.call3(
-                    &JsValue::NULL,
-                    &JsValue::from_str(label),
-                    &JsValue::from_f64(done as f64),
-                    &JsValue::from_f64(total as f64),
-                );
-            })
+            std::rc::Rc::new(
+                move |label: &str, done: usize, total: usize, message: Option<&crate::messages::Message>| {
+                    let message = message
+                        .and_then(|message| message.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).ok())
+                        .unwrap_or(JsValue::NULL);
+                    let arguments = js_sys::Array::of4(
+                        &JsValue::from_str(label),
+                        &JsValue::from_f64(done as f64),
+                        &JsValue::from_f64(total as f64),
+                        &message,
+                    );
+                    // A throwing callback must not stop the cell: progress is only a view.
+                    let _ = callback.apply(&JsValue::NULL, &arguments);
+                },
+            )
         });
         crate::session::set_progress_reporter(reporter);
     }

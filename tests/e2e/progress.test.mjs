@@ -129,6 +129,6 @@ test('progress messages reach the run that asked, as runner events for its cell,
   const finished = new Promise((resolve) => runner.addEventListener('finished', resolve, { once: true }));
   runner.enqueue([id]);
   await finished;
-  assert.deepEqual(events, [0, 5, 10].map((done) => ({ id, label: 'sweep', done, total: 10, state: 'running' })));
+  assert.deepEqual(events, [0, 5, 10].map((done) => ({ id, label: 'sweep', done, total: 10, message: null, state: 'running' })));
   assert.equal(model.get(id).run.state, 'done');
 });

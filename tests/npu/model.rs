@@ -64,7 +64,11 @@ fn large_matmul_with_good_tiles_nears_cube_peak_and_tiny_tiles_do_not() {
     );
     assert!(tiny_fraction < fraction / 4.0, "tiny tiles reach {:.1}% of peak", tiny_fraction * 100.0);
     assert_eq!(tiny_summary.bound, "MTE2");
-    assert!(tiny_summary.notes.iter().any(|note| note.contains("start-up latency")), "{:?}", tiny_summary.notes);
+    assert!(
+        tiny_summary.notes.iter().any(|note| note.english().contains("start-up latency")),
+        "{:?}",
+        tiny_summary.notes
+    );
 }
 
 #[test]

@@ -2,4 +2,5 @@
 
 mod api_table;
 mod cells;
+mod messages;
 mod progress;

@@ -6,20 +6,30 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use tilelab::messages::{KernelStage, Message};
 use tilelab::session::{set_progress_reporter, ProgressReporter, Session};
 
-/// Runs `code` in a fresh session with a recording reporter; returns what it saw.
+type Update = (String, usize, usize, Option<Message>);
+
+/// Runs `code` in a fresh session with a recording reporter; returns what it saw (label, done, total).
 fn record(code: &str) -> Vec<(String, usize, usize)> {
-    let seen: Rc<RefCell<Vec<(String, usize, usize)>>> = Rc::default();
+    let (seen, _) = record_with(Session::new(), code);
+    seen.into_iter().map(|(label, done, total, _)| (label, done, total)).collect()
+}
+
+/// Runs `code` in `session` with a recording reporter; returns every update and the session.
+fn record_with(mut session: Session, code: &str) -> (Vec<Update>, Session) {
+    let seen: Rc<RefCell<Vec<Update>>> = Rc::default();
     let sink = seen.clone();
-    let reporter: ProgressReporter =
-        Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
+    let reporter: ProgressReporter = Rc::new(move |label: &str, done, total, message: Option<&Message>| {
+        sink.borrow_mut().push((label.to_string(), done, total, message.cloned()))
+    });
     set_progress_reporter(Some(reporter));
-    let result = Session::new().run_cell(code);
+    let result = session.run_cell(code);
     set_progress_reporter(None);
     assert!(result.is_ok(), "{:?}", result.error());
     let seen = seen.borrow().clone();
-    seen
+    (seen, session)
 }
 
 /// A 6×6 input with a 6×6 output: full mode, 36 backward passes + 36 perturbed elements = 72
@@ -60,4 +70,28 @@ fn a_long_loop_reports_its_steps_against_the_budget() {
     assert!(steps.len() >= 2, "the loop passes 1 % of the budget: {steps:?}");
     assert!(steps[1] >= 500_000 && steps[1] < 500_000 + 65_536, "{steps:?}");
     assert!(steps.iter().all(|done| done % 65_536 == 0), "{steps:?}");
+}
+
+/// Each kernel call reports its three stages as they start (compiling with 0 of 3 done, simulating
+/// 1 of 3, computing the values 2 of 3) with a message naming the kernel and its call number in the cell, which starts at 1 again
+/// in the next cell.
+#[test]
+fn kernel_calls_report_their_stages() {
+    let define = "import pypto as pt\npt.npu.use('teaching')\n@pt.kernel\ndef scaled(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return x * 2.0\nx = pt.randn([16, 64], seed=3)";
+    let (seen, mut session) = record_with(Session::new(), &format!("{define}\na = scaled(x)\nb = scaled(a)"));
+    let kernel: Vec<_> = seen.iter().filter(|(label, ..)| label == "kernel").collect();
+    let stages = [KernelStage::Compiling, KernelStage::Simulating, KernelStage::Computing];
+    let mut expected = Vec::new();
+    for call in 1..=2 {
+        for (position, stage) in stages.iter().enumerate() {
+            let message = Message::KernelProgress { kernel: "scaled".into(), call, stage: *stage };
+            expected.push(("kernel".to_string(), position, 3, Some(message)));
+        }
+    }
+    assert_eq!(kernel.into_iter().cloned().collect::<Vec<_>>(), expected);
+    let (again, _) = record_with(std::mem::take(&mut session), "c = scaled(x)");
+    assert!(
+        matches!(&again[0].3, Some(Message::KernelProgress { call: 1, .. })),
+        "the count starts again in a new cell: {again:?}"
+    );
 }

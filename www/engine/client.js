@@ -72,7 +72,7 @@ export class Engine extends EventTarget {
         break;
       case 'progress':
         // Long work inside a request: handed to the request's listener, never settles it.
-        this.pending.get(message.id)?.onProgress?.({ label: message.label, done: message.done, total: message.total });
+        this.pending.get(message.id)?.onProgress?.({ label: message.label, done: message.done, total: message.total, message: message.message ?? null });
         break;
       case 'result':
       case 'smoke':
@@ -152,7 +152,8 @@ export class Engine extends EventTarget {
 
   /**
    * Runs one cell; resolves to its CellResult, rejects with EngineError or EngineStopped.
-   * `onProgress({ label, done, total })` is called for the progress messages of long work.
+   * `onProgress({ label, done, total, message })` is called for the progress messages of long work
+   * (`message`: what it is doing as a `{code, params}` message, or null).
    */
   async run(code, onProgress = null) {
     await this.whenReady();

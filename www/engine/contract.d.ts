@@ -64,6 +64,15 @@ export type CellDiagnostic = {
    * Calls that led to it, innermost first.
    */
   traceback: Array<TraceLine>,
+  /**
+   * `message` as a message code with parameters (the common diagnostics; the page renders it in
+   * its language, `message` stays the English).
+   */
+  message_code: Message | null,
+  /**
+   * `help` as a message code.
+   */
+  help_code: Message | null,
 };
 
 /**
@@ -223,7 +232,7 @@ export type GradCheckDisplay = {
   /**
    * The same as a message code with its parameters, which the page renders in its language.
    */
-  sides_message: SidesMessage | null,
+  sides_message: Message | null,
   /**
    * The full report (per input: tolerance, worst elements, non-differentiable points); its
    * `element_errors` are moved to `error_maps`.
@@ -256,29 +265,6 @@ export type GradCheckReport = {
    * Every input passed.
    */
   passed: boolean,
-};
-
-/**
- * Which side of a gradient check ran where (DESIGN §2), as data: the page renders it from its
- * message tables (`gradcheck.sides.*`), the CLI and `report.sides` as English text.
- */
-export type GradCheckSides = {
-  /**
-   * Kernel calls of the analytic side that ran on the simulated NPU.
-   */
-  npu_calls: number,
-  /**
-   * Kernel calls of the analytic side that ran on the CPU reference path.
-   */
-  cpu_calls: number,
-  /**
-   * Whether the checked kernel has a registered backward.
-   */
-  registered: boolean,
-  /**
-   * The NPU preset in use.
-   */
-  preset: string,
 };
 
 /**
@@ -505,6 +491,344 @@ export type KernelSchedule = {
 };
 
 /**
+ * The stages of a kernel call on the NPU, in order.
+ */
+export type KernelStage = "compiling" | "simulating" | "computing";
+
+/**
+ * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
+ */
+export type Message = { "code": "text", "params": {
+    /**
+     * The English text.
+     */
+    text: string,
+  }
+    } | { "code": "schedule.busiest_pipe", "params": {
+    /**
+     * MTE2, CUBE, VECTOR …
+     */
+    pipe: string,
+    /**
+     * Busy percent, rounded.
+     */
+    percent: number,
+  }
+    } | { "code": "schedule.startup_share", "params": {
+    /**
+     * The bound pipe.
+     */
+    pipe: string,
+    /**
+     * Start-up share of its busy time in percent, rounded.
+     */
+    percent: number,
+  }
+    } | { "code": "schedule.pipes_wait" } | { "code": "schedule.cube_peak", "params": {
+    /**
+     * Percent of peak, rounded.
+     */
+    percent: number,
+  }
+    } | { "code": "gradcheck.sides.none" } | { "code": "gradcheck.sides.npu", "params": {
+    /**
+     * Whether the kernel has a registered backward.
+     */
+    registered: boolean,
+    /**
+     * The NPU preset.
+     */
+    preset: string,
+  }
+    } | { "code": "gradcheck.sides.cpu", "params": {
+    /**
+     * Whether the kernel has a registered backward.
+     */
+    registered: boolean,
+  }
+    } | { "code": "gradcheck.sides.mixed", "params": {
+    /**
+     * Calls on the NPU.
+     */
+    npu_calls: number,
+    /**
+     * Calls on the CPU reference path.
+     */
+    cpu_calls: number,
+    /**
+     * The NPU preset.
+     */
+    preset: string,
+  }
+    } | { "code": "gradcheck.all_kinks", "params": {
+    /**
+     * The input's position.
+     */
+    input: number,
+    /**
+     * Entries compared.
+     */
+    count: number,
+  }
+    } | { "code": "gradcheck.worst", "params": {
+    /**
+     * The input's position.
+     */
+    input: number,
+    /**
+     * The element's index.
+     */
+    index: Array<number>,
+    /**
+     * The analytic derivative.
+     */
+    analytic: number,
+    /**
+     * The numerical derivative.
+     */
+    numerical: number,
+  }
+    } | { "code": "name.undefined", "params": {
+    /**
+     * The name.
+     */
+    name: string,
+  }
+    } | { "code": "name.no_module_attribute", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+    /**
+     * The missing attribute.
+     */
+    name: string,
+  }
+    } | { "code": "name.did_you_mean", "params": {
+    /**
+     * The suggestion (`tanh`, `pypto.view`).
+     */
+    suggestion: string,
+  }
+    } | { "code": "name.did_you_mean_pypto", "params": {
+    /**
+     * `pypto.exp`.
+     */
+    qualified: string,
+  }
+    } | { "code": "name.add_import", "params": {
+    /**
+     * `import pypto as pt`.
+     */
+    statement: string,
+  }
+    } | { "code": "type.unsupported_operand", "params": {
+    /**
+     * `+`, `@` …
+     */
+    operator: string,
+    /**
+     * The left operand's type name.
+     */
+    left: string,
+    /**
+     * The right operand's type name.
+     */
+    right: string,
+  }
+    } | { "code": "npu.vec_tile_misaligned", "params": {
+    /**
+     * The last dim.
+     */
+    last: number,
+    /**
+     * The granule in bytes.
+     */
+    granule: number,
+    /**
+     * The dtype (`DT_BF16`).
+     */
+    dtype: string,
+    /**
+     * Bytes per element.
+     */
+    element_bytes: number,
+    /**
+     * Bytes of the last dim.
+     */
+    bytes: number,
+  }
+    } | { "code": "npu.aligned_sizes", "params": {
+    /**
+     * The multiple, in elements.
+     */
+    align: number,
+    /**
+     * The nearest aligned sizes.
+     */
+    nearest: Array<number>,
+  }
+    } | { "code": "call.unexpected_keyword", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "call.missing_argument", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+  }
+    } | { "code": "call.takes", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Its parameter names, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "tensor.shape_mismatch", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * Why, in English.
+     */
+    detail: string,
+  }
+    } | { "code": "tensor.broadcast_mismatch", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * The dim of the broadcast (from the left of the result).
+     */
+    dim: number,
+    /**
+     * The left size there.
+     */
+    left: number,
+    /**
+     * The right size there.
+     */
+    right: number,
+  }
+    } | { "code": "npu.capacity", "params": {
+    /**
+     * UB, L1, L0A …
+     */
+    memory: string,
+    /**
+     * Bytes needed.
+     */
+    bytes: number,
+    /**
+     * Bytes the memory holds.
+     */
+    capacity: number,
+    /**
+     * The buffer that did not fit.
+     */
+    buffer: string,
+    /**
+     * Its tile.
+     */
+    tile: Array<number>,
+    /**
+     * The largest tile that fits, if any.
+     */
+    largest_tile: Array<number> | null,
+  }
+    } | { "code": "npu.largest_tile", "params": {
+    /**
+     * The memory.
+     */
+    memory: string,
+    /**
+     * The tile.
+     */
+    tile: Array<number>,
+  }
+    } | { "code": "npu.no_tile_fits", "params": {
+    /**
+     * The memory.
+     */
+    memory: string,
+  }
+    } | { "code": "npu.misaligned_last_dim", "params": {
+    /**
+     * The last dim.
+     */
+    last: number,
+    /**
+     * The granule in bytes.
+     */
+    granule: number,
+    /**
+     * Bytes per element.
+     */
+    element_bytes: number,
+    /**
+     * The multiple to use.
+     */
+    align: number,
+  }
+    } | { "code": "npu.cpu_fallback", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * Why.
+     */
+    reason: string,
+  }
+    } | { "code": "npu.cpu_fallback_help" } | { "code": "progress.kernel", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * Which kernel call of the cell (1-based).
+     */
+    call: number,
+    /**
+     * What it is doing.
+     */
+    stage: KernelStage,
+  }
+};
+
+/**
  * A differentiable primitive with its parameters. Composites (layer norm …) are built from these.
  */
 export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "Where" | { "Gather": { axis: number, } } | { "Scatter": { axis: number, mode: ScatterMode, } } | { "Cumsum": { axis: number, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
@@ -569,21 +893,6 @@ export type ScheduleDisplay = {
  * How bad a diagnostic is.
  */
 export type Severity = "error" | "warning";
-
-/**
- * Where each side of a gradient check ran, as a message code (`none`, `npu`, `cpu`, `mixed`) and
- * its parameters (kernel calls per side, registered backward, preset).
- */
-export type SidesMessage = {
-  /**
-   * Which sentence.
-   */
-  code: string,
-  /**
-   * What fills it in.
-   */
-  parameters: GradCheckSides,
-};
 
 /**
  * One dim of a strided slice (serialisable mirror of `tensor::SliceSpec`).
@@ -671,9 +980,9 @@ export type Summary = {
    */
   bound: string,
   /**
-   * Why: plain sentences about the bound (start-up latency share, idle pipes …).
+   * Why: notes about the bound (start-up latency share, idle pipes …) as messages.
    */
-  notes: Array<string>,
+  notes: Array<Message>,
   /**
    * Largest bytes in use per memory on any one core.
    */
@@ -742,6 +1051,10 @@ export type SweepRow = {
    * Why the shape was refused.
    */
   error: string | null,
+  /**
+   * `error` as a message code with parameters (capacity and alignment coded), for the page.
+   */
+  error_message: Message | null,
 };
 
 /**

@@ -1,5 +1,8 @@
 // English UI strings. Keys are shared with zh-CN.js; `{name}` marks a parameter.
+import { messages } from './messages-en.js';
+
 export const strings = {
+  ...messages,
   'app.tagline': 'Tile kernels, their gradients and a simulated NPU, in your browser.',
   'app.loading': 'Loading the notebook…',
   'engine.starting': 'Engine: starting',
@@ -243,6 +246,9 @@ export const strings = {
   'share.title': 'Share this notebook',
   'share.explain': 'The link holds the whole notebook, compressed. Anyone who opens it gets a copy; nothing runs until they press Run.',
   'share.link': 'Share link',
+  'share.includeOutputs': 'Include the outputs (shown before anything runs)',
+  'share.outputsIncluded': 'The link holds the outputs of {count} cell(s).',
+  'share.outputsDropped': 'The link holds {total} outputs minus the {dropped} largest: all of them would make it too long.',
   'share.copy': 'Copy link',
   'share.copied': 'Copied.',
   'share.copyFailed': 'Copying was refused; select the link and copy it.',
@@ -310,6 +316,14 @@ export const strings = {
   'outline.title': 'Outline',
   'outline.empty': 'No headings: text cells starting with # appear here.',
   'help.undo': 'Bring back the last deleted cell',
+  'cell.copy': 'Copy cell',
+  'cell.paste': 'Paste cells below',
+  'announce.copied': 'Cell {index} copied.',
+  'announce.cut': 'Cell {index} cut.',
+  'announce.pasted': '{count} cell(s) pasted at position {index}.',
+  'announce.nothingToPaste': 'Nothing to paste: copy a cell first (c).',
+  'help.copy': 'Copy or cut the cell',
+  'help.paste': 'Paste cells below or above',
   'help.merge': 'Merge the cell below into this one',
   'help.split': 'Split the cell at the caret',
   'help.complete': 'Complete a pypto name or keyword argument',
@@ -324,12 +338,6 @@ export const strings = {
   'completion.function': 'function',
   'completion.attribute': 'attribute',
   'completion.keyword': 'keyword argument',
-  'output.gradCheck.sides.registered': 'forward and registered backward',
-  'output.gradCheck.sides.recorded': 'forward (and its backward through the recorded ops)',
-  'output.gradCheck.sides.none': 'analytic: no kernel call, the tensor ops on the CPU; numerical: central differences in f64 on the CPU',
-  'output.gradCheck.sides.npu': 'analytic: {what} on the simulated NPU {preset}; numerical: central differences in f64 on the CPU',
-  'output.gradCheck.sides.cpu': 'analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); numerical: central differences in f64 on the CPU',
-  'output.gradCheck.sides.mixed': 'analytic: {npu} kernel calls on the simulated NPU {preset} and {cpu} on the CPU reference path; numerical: central differences in f64 on the CPU',
 };
 
 /** CodeMirror's own phrases (English is CodeMirror's default, so none are needed). */

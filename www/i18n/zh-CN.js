@@ -1,5 +1,8 @@
 // 简体中文界面文字。键与 en.js 相同；`{name}` 是参数。
+import { messages } from './messages-zh-CN.js';
+
 export const strings = {
+  ...messages,
   'app.tagline': '在浏览器里编写 tile 内核、求梯度，并在模拟 NPU 上运行。',
   'app.loading': '正在加载笔记本…',
   'engine.starting': '引擎：启动中',
@@ -243,6 +246,9 @@ export const strings = {
   'share.title': '分享此笔记本',
   'share.explain': '链接包含整个压缩后的笔记本。打开链接的人会得到一份副本；在他们按下运行之前不会运行任何内容。',
   'share.link': '分享链接',
+  'share.includeOutputs': '包含输出（打开时无需运行即可看到）',
+  'share.outputsIncluded': '链接中包含 {count} 个单元格的输出。',
+  'share.outputsDropped': '链接中共 {total} 个输出，去掉了最大的 {dropped} 个：全部放入会使链接过长。',
   'share.copy': '复制链接',
   'share.copied': '已复制。',
   'share.copyFailed': '复制被拒绝；请选中链接手动复制。',
@@ -310,6 +316,14 @@ export const strings = {
   'outline.title': '大纲',
   'outline.empty': '没有标题：以 # 开头的文本单元格会显示在这里。',
   'help.undo': '恢复最近删除的单元格',
+  'cell.copy': '复制单元格',
+  'cell.paste': '在下方粘贴单元格',
+  'announce.copied': '已复制单元格 {index}。',
+  'announce.cut': '已剪切单元格 {index}。',
+  'announce.pasted': '已在第 {index} 个位置粘贴 {count} 个单元格。',
+  'announce.nothingToPaste': '没有可粘贴的内容：请先复制单元格（c）。',
+  'help.copy': '复制或剪切单元格',
+  'help.paste': '在下方或上方粘贴单元格',
   'help.merge': '把下方单元格合并到此单元格',
   'help.split': '在光标处拆分单元格',
   'help.complete': '补全 pypto 名称或关键字参数',
@@ -324,12 +338,6 @@ export const strings = {
   'completion.function': '函数',
   'completion.attribute': '属性',
   'completion.keyword': '关键字参数',
-  'output.gradCheck.sides.registered': '前向与注册的反向',
-  'output.gradCheck.sides.recorded': '前向（及沿记录的运算求得的反向）',
-  'output.gradCheck.sides.none': '解析梯度：没有核函数调用，张量运算在 CPU 上；数值梯度：在 CPU 上以 f64 中心差分计算',
-  'output.gradCheck.sides.npu': '解析梯度：{what}在模拟 NPU {preset} 上运行；数值梯度：在 CPU 上以 f64 中心差分计算',
-  'output.gradCheck.sides.cpu': '解析梯度：{what}在 CPU 参考路径上运行（该核函数暂不能在 NPU 上运行）；数值梯度：在 CPU 上以 f64 中心差分计算',
-  'output.gradCheck.sides.mixed': '解析梯度：{npu} 次核函数调用在模拟 NPU {preset} 上、{cpu} 次在 CPU 参考路径上；数值梯度：在 CPU 上以 f64 中心差分计算',
 };
 
 /** CodeMirror 自身的界面文字（搜索面板、折叠、诊断面板等）。 */

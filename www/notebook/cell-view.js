@@ -6,6 +6,7 @@ import { renderMarkdown } from '../ui/markdown.js';
 import { outputLineCount, renderRun } from './output.js';
 import { t } from '../i18n/index.js';
 import { div, iconButton } from '../ui/dom.js';
+import { renderMessage } from '../i18n/messages.js';
 
 export class CellView {
   constructor(cell, controller) {
@@ -48,6 +49,8 @@ export class CellView {
       ),
       iconButton('move-up', '↑', 'cell.moveUp', () => controller.move(id, -1)),
       iconButton('move-down', '↓', 'cell.moveDown', () => controller.move(id, 1)),
+      iconButton('copy', '❐', 'cell.copy', () => controller.copy(id)),
+      iconButton('paste', '↧', 'cell.paste', () => controller.paste(id)),
       iconButton('delete', '✕', 'cell.delete', () => controller.remove(id)),
     );
     bar.append(this.status, tools);
@@ -128,14 +131,17 @@ export class CellView {
     return box;
   }
 
-  /** Shows `{ label, done, total }` while the cell runs (progress of a finished run is dropped). */
-  showProgress({ label, done, total }) {
+  /** Shows `{ label, done, total, message }` while the cell runs (progress of a finished run is dropped). */
+  showProgress({ label, done, total, message }) {
     if (this.root.dataset.state !== 'running' || !(total > 0)) return;
-    // The steps of any long cell are the fallback: a gradient check's or sweep's own count wins.
+    // The steps of any long cell are the fallback: a kernel call's, gradient check's or sweep's own count wins.
     if (label !== 'steps') this.specificProgress = true;
     else if (this.specificProgress) return;
+    // A gradient check or sweep calls kernels itself: its own count stays until it finishes.
+    if (label === 'check_gradient' || label === 'sweep') this.outerProgress = done < total;
+    else if (label === 'kernel' && this.outerProgress) return;
     const known = `progress.label.${label}`;
-    const text = t(known);
+    const text = message ? renderMessage(message, String(label)) : t(known);
     this.progressLabel.textContent = text === known ? String(label) : text;
     this.progressBar.max = total;
     this.progressBar.value = Math.min(done, total);
@@ -276,6 +282,7 @@ export class CellView {
     if (run.state !== 'running') {
       this.progressBox.hidden = true;
       this.specificProgress = false;
+      this.outerProgress = false;
     }
     const context = { revealSource: (source) => this.revealSource(source, run.result?.execution_count) };
     const nodes = run.state === 'running' || run.state === 'queued' || (run.state === 'idle' && !run.skipped) ? [] : renderRun(run, context);

@@ -1,8 +1,9 @@
 // What the reader's actions do: run (with Shift/Ctrl/Alt+Enter semantics), run above/below, add,
-// delete (undoable), move, split, merge, change kind, collapse; command keys on a selected cell;
+// delete (undoable), copy / cut / paste, move, split, merge, change kind, collapse; command keys on a selected cell;
 // announcements for screen readers.
 import { t } from '../i18n/index.js';
 import { dismissBanner, showBanner } from '../ui/banner.js';
+import { readCells, writeCells } from './clipboard.js';
 
 /** Deleted cells kept for undo (most recent last). */
 const MAX_TRASH = 20;
@@ -24,6 +25,20 @@ export class Controller {
 
   attach(view) {
     this.view = view;
+    // Ctrl/Cmd+C, +X and +V on a selected cell (not in its editor, no text selected): the events
+    // carry the system clipboard's data without asking for a permission.
+    for (const type of ['copy', 'cut', 'paste']) document.addEventListener(type, (event) => this.clipboardEvent(/** @type {ClipboardEvent} */ (event)));
+  }
+
+  /** A copy/cut/paste event while a cell itself has the focus copies or pastes cells. */
+  clipboardEvent(event) {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement) || !active.matches('article.cell') || !this.model.get(active.dataset.id ?? '')) return;
+    if (event.type !== 'paste' && !(document.getSelection()?.isCollapsed ?? true)) return;
+    event.preventDefault();
+    const id = active.dataset.id;
+    if (event.type === 'paste') this.paste(id, { clipboardData: event.clipboardData });
+    else this.copy(id, { cut: event.type === 'cut', clipboardData: event.clipboardData });
   }
 
   selected(id) {
@@ -107,6 +122,34 @@ export class Controller {
     this.focus(entry.cell.id);
   }
 
+  /** Copies the cell (its kind and source); `cut` also deletes it (undoable). */
+  async copy(id, { cut = false, clipboardData = null } = {}) {
+    const cell = this.model.get(id);
+    if (!cell) return;
+    await writeCells([cell], clipboardData);
+    this.announce(t(cut ? 'announce.cut' : 'announce.copied', { index: this.model.indexOf(id) + 1 }));
+    if (cut) this.remove(id);
+  }
+
+  /** Pastes the copied cells below `id` (`above`: above it); the first pasted cell is selected. */
+  async paste(id, { above = false, clipboardData = null } = {}) {
+    const cells = await readCells(clipboardData);
+    if (cells.length === 0) {
+      this.announce(t('announce.nothingToPaste'));
+      return;
+    }
+    const index = this.model.indexOf(id);
+    let at = index < 0 ? this.model.cells.length : above ? index : index + 1;
+    let first = null;
+    for (const { kind, source } of cells) {
+      const created = this.model.insert(at, kind === 'markdown' ? 'markdown' : 'code', source);
+      first ??= created.id;
+      at += 1;
+    }
+    this.announce(t('announce.pasted', { count: cells.length, index: this.model.indexOf(first) + 1 }));
+    this.focus(first);
+  }
+
   /** Runs the cells above `id` (not itself), or from `id` to the end. */
   runFrom(id, which) {
     const index = this.model.indexOf(id);
@@ -178,6 +221,9 @@ export class Controller {
     else if (plain && key === 'Delete') this.remove(id);
     else if ((plain && key === 'z') || ((event.ctrlKey || event.metaKey) && !event.shiftKey && key.toLowerCase() === 'z')) this.undoDelete();
     else if (event.shiftKey && !event.ctrlKey && !event.metaKey && key === 'M') this.mergeBelow(id);
+    else if (plain && (key === 'c' || key === 'x')) this.copy(id, { cut: key === 'x' });
+    else if (plain && key === 'v') this.paste(id);
+    else if (event.shiftKey && !event.ctrlKey && !event.metaKey && key === 'V') this.paste(id, { above: true });
     else if (plain && (key === 'd' || key === 'i')) handled = this.twice(key, () => (key === 'd' ? this.remove(id) : this.stopEngine()));
     else handled = false;
     if (handled) event.preventDefault();

@@ -2,6 +2,7 @@
 // rustc-like text form, or the engine's own error. Everything is inserted as text; each display kind
 // has its view in displays/.
 import { t } from '../i18n/index.js';
+import { renderMessage } from '../i18n/messages.js';
 import { button, element } from '../ui/dom.js';
 import { renderGradCheck } from './displays/grad-check.js';
 import { renderGraph } from './displays/graph.js';
@@ -85,13 +86,18 @@ function locationNode(cell, line, column, context) {
 /** A diagnostic as a <pre> (`error[code]: message`, where, traceback, help, note), with every `[cell] line:column` a link to that source line. */
 function diagnosticNode(diagnostic, context = {}) {
   const node = element('pre', diagnostic.severity === 'warning' ? 'output-warning' : 'output-error');
-  node.append(`${diagnostic.severity}${diagnostic.code ? `[${diagnostic.code}]` : ''}: ${diagnostic.message}`);
+  const message = renderMessage(diagnostic.message_code, diagnostic.message);
+  const kindKey = `diagnostic.kind.${diagnostic.code}`;
+  const kind = t(kindKey);
+  const severity = t(`diagnostic.severity.${diagnostic.severity}`);
+  const head = diagnostic.code ? t('diagnostic.head', { severity, code: diagnostic.code, kind: kind === kindKey ? diagnostic.code : kind, message }) : `${severity}: ${message}`;
+  node.append(head);
   if (diagnostic.line) node.append('\n  --> ', locationNode(diagnostic.cell, diagnostic.line, diagnostic.column, context));
   for (const frame of diagnostic.traceback ?? []) {
     const repeated = frame.repeated > 1 ? ` (×${frame.repeated})` : '';
-    node.append(`\n  in ${frame.function} at `, locationNode(frame.cell, frame.line, frame.column, context), repeated);
+    node.append(`\n  ${t('diagnostic.in', { function: frame.function })}`, locationNode(frame.cell, frame.line, frame.column, context), repeated);
   }
-  if (diagnostic.help) node.append(`\n${t('output.help', { text: diagnostic.help })}`);
+  if (diagnostic.help) node.append(`\n${t('output.help', { text: renderMessage(diagnostic.help_code, diagnostic.help) })}`);
   if (diagnostic.note) node.append(`\n${t('output.note', { text: diagnostic.note })}`);
   return node;
 }

@@ -1,21 +1,39 @@
 // Share links on the page: make one from the open notebook, open one from the address. Opening
 // validates everything first, keeps the previous notebook as a backup, never runs anything, and
 // clears the fragment so a reload does not import it again.
-import { ShareError, decodeNotebook, encodeNotebook, sharedPayload } from './share.js';
+import { ShareError, decodeNotebook, encodeNotebook, encodeNotebookWithOutputs, sharedPayload } from './share.js';
 import { showBanner, dismissBanner } from '../ui/banner.js';
 import { openShare } from '../ui/dialogs.js';
+import { t } from '../i18n/index.js';
 
-/** Builds the link for `cells` and shows it; a notebook too large for a link shows a banner. */
+function linkOf(encoded) {
+  const url = new URL(location.href);
+  url.hash = `nb=${encoded}`;
+  return url.href;
+}
+
+/**
+ * Builds the link for `cells` ({kind, source, output?}) and shows it, with a checkbox that puts
+ * the kept outputs in the link (as many as fit, saying how many were dropped); a notebook too
+ * large for a link shows a banner.
+ */
 export async function shareNotebook(cells) {
+  let encoded;
   try {
-    const encoded = await encodeNotebook(cells);
-    const url = new URL(location.href);
-    url.hash = `nb=${encoded}`;
-    openShare(url.href);
+    encoded = await encodeNotebook(cells);
   } catch (error) {
     if (!(error instanceof ShareError)) throw error;
     showBanner('share', { key: 'banner.shareTooLarge', parameters: { message: error.message } });
+    return;
   }
+  const outputs = cells.filter((cell) => cell.kind === 'code' && cell.output).length;
+  const includeOutputs = async (include) => {
+    if (!include) return { link: linkOf(encoded), note: '' };
+    const result = await encodeNotebookWithOutputs(cells);
+    const note = result.dropped > 0 ? t('share.outputsDropped', { dropped: result.dropped, total: result.included + result.dropped }) : t('share.outputsIncluded', { count: result.included });
+    return { link: linkOf(result.encoded), note };
+  };
+  openShare(linkOf(encoded), outputs > 0 ? includeOutputs : null);
 }
 
 /** Opens the notebook in `hash` if it holds one; a damaged link shows a banner and changes nothing. */

@@ -26,6 +26,8 @@ const SHORTCUTS = {
     ['D D  ·  Delete', 'help.delete'],
     ['Z  ·  ' + MOD + '+Z', 'help.undo'],
     ['Shift+M', 'help.merge'],
+    ['C  ·  X', 'help.copy'],
+    ['V  ·  Shift+V', 'help.paste'],
     ['M / Y', 'help.kind'],
     ['O', 'help.collapse'],
     ['I I  ·  ' + MOD + '+Shift+.', 'help.stop'],
@@ -95,8 +97,11 @@ export function openHelp() {
 
 let share = null;
 
-/** Shows a share link with a copy button. */
-export function openShare(link) {
+/**
+ * Shows a share link with a copy button; with `includeOutputs` (checked → { link, note }) also a
+ * checkbox that switches to a link with the outputs, and its note (how many outputs fit).
+ */
+export function openShare(link, includeOutputs = null) {
   if (!share) {
     share = shell('share-dialog', 'share.title');
     const explain = translatedElement('p', 'muted', 'share.explain');
@@ -120,13 +125,34 @@ export function openShare(link) {
     });
     const row = translatedElement('div', 'share-row');
     row.append(input, copy);
-    share.body.append(explain, label, row, status);
+    const outputs = make('label', 'share-outputs');
+    const checkbox = make('input', null);
+    checkbox.type = 'checkbox';
+    checkbox.id = 'share-outputs';
+    outputs.append(checkbox, ' ', make('span', null, 'share.includeOutputs'));
+    const note = make('p', 'muted share-outputs-note');
+    note.setAttribute('role', 'status');
+    checkbox.addEventListener('change', async () => {
+      const answer = await share.includeOutputs?.(checkbox.checked);
+      if (!answer) return;
+      input.value = answer.link;
+      note.textContent = answer.note;
+      status.textContent = '';
+    });
+    share.body.append(explain, outputs, note, label, row, status);
     share.input = input;
     share.status = status;
+    share.outputs = outputs;
+    share.checkbox = checkbox;
+    share.note = note;
   }
   translate(share.dialog);
   share.input.value = link;
   share.status.textContent = '';
+  share.includeOutputs = includeOutputs;
+  share.outputs.hidden = !includeOutputs;
+  share.checkbox.checked = false;
+  share.note.textContent = '';
   open(share.dialog);
   share.input.select();
 }

@@ -268,7 +268,9 @@ impl Interpreter {
                 }
                 Ok(Value::Bool(want))
             }
-            _ => Err(self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span)),
+            _ => Err(self
+                .error(ErrorKind::Name, String::new(), span)
+                .with_message(crate::messages::Message::NameUndefined { name: name.to_string() })),
         }
     }
 

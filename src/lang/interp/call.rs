@@ -11,6 +11,7 @@ use super::scope::Scope;
 use super::value::{Function, Object, Value};
 use crate::autograd::Var;
 use crate::lang::syntax::Span;
+use crate::messages::Message;
 use crate::tensor::DType;
 
 impl Interpreter {
@@ -147,11 +148,8 @@ impl Interpreter {
             } else if parameters.kwargs.is_some() {
                 kwargs.push((Value::string(key), value));
             } else {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("{name}() got an unexpected keyword argument '{key}'"),
-                    argument_span,
-                ));
+                let message = Message::UnexpectedKeyword { function: name.to_string(), keyword: key };
+                return Err(self.error(ErrorKind::Type, "", argument_span).with_message(message));
             }
         }
         for (index, parameter) in parameters.positional.iter().enumerate() {
@@ -159,11 +157,9 @@ impl Interpreter {
             match value {
                 Some(value) => scope.set(&parameter.name.name, value),
                 None => {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("{name}() missing required argument '{}'", parameter.name.name),
-                        span,
-                    ));
+                    let message =
+                        Message::MissingArgument { function: name.to_string(), parameter: parameter.name.name.clone() };
+                    return Err(self.error(ErrorKind::Type, "", span).with_message(message));
                 }
             }
         }
@@ -224,14 +220,12 @@ impl Interpreter {
                 }
                 Some(index) => values[index] = Some((value, argument_span)),
                 None => {
-                    let known = names.join(", ");
+                    let message = Message::UnexpectedKeyword { function: function.to_string(), keyword: key };
+                    let names = names.join(", ");
                     return Err(self
-                        .error(
-                            ErrorKind::Type,
-                            format!("{function}() got an unexpected keyword argument '{key}'"),
-                            argument_span,
-                        )
-                        .with_help(format!("{function} takes: {known}")));
+                        .error(ErrorKind::Type, "", argument_span)
+                        .with_message(message)
+                        .with_help_message(Message::TakesArguments { function: function.to_string(), names }));
                 }
             }
         }
@@ -278,11 +272,12 @@ impl Bound<'_> {
     pub fn required(&self, index: usize) -> Result<&Value> {
         match &self.values[index] {
             Some((value, _)) => Ok(value),
-            None => Err(self.interpreter.error(
-                ErrorKind::Type,
-                format!("{}() missing required argument '{}'", self.function, self.names[index]),
-                self.span,
-            )),
+            None => {
+                Err(self.interpreter.error(ErrorKind::Type, "", self.span).with_message(Message::MissingArgument {
+                    function: self.function.clone(),
+                    parameter: self.names[index].clone(),
+                }))
+            }
         }
     }
 

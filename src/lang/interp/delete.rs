@@ -18,7 +18,9 @@ impl Interpreter {
             match &target.kind {
                 ExprKind::Name(name) => {
                     if scope.remove(name).is_none() {
-                        return Err(self.error(ErrorKind::Name, format!("name '{name}' is not defined"), target.span));
+                        return Err(self
+                            .error(ErrorKind::Name, String::new(), target.span)
+                            .with_message(crate::messages::Message::NameUndefined { name: name.to_string() }));
                     }
                 }
                 ExprKind::Tuple(items) | ExprKind::List(items) => self.delete(items, scope)?,

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::lang::syntax::Span;
+use crate::messages::Message;
 
 /// A byte span inside the source of one executed cell (`cell` is the session's execution number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,6 +112,10 @@ pub struct ErrorDetails {
     pub note: Option<String>,
     /// The calls from the innermost outwards.
     pub traceback: Vec<TraceFrame>,
+    /// `message` as a message code with parameters, for the page's languages (common errors).
+    pub message_code: Option<Message>,
+    /// `help` as a message code.
+    pub help_code: Option<Message>,
 }
 
 /// A runtime error: a boxed `ErrorDetails`, so that `Result`s stay one pointer wide on the
@@ -142,7 +147,23 @@ impl RuntimeError {
             help: None,
             note: None,
             traceback: Vec::new(),
+            message_code: None,
+            help_code: None,
         }))
+    }
+
+    /// The same error with `message` as its text and its code.
+    pub fn with_message(mut self, message: Message) -> Self {
+        self.message = message.english();
+        self.message_code = Some(message);
+        self
+    }
+
+    /// The same error with `help` as its hint and its code.
+    pub fn with_help_message(mut self, help: Message) -> Self {
+        self.help = Some(help.english());
+        self.help_code = Some(help);
+        self
     }
 
     /// The same error with details.
@@ -177,6 +198,10 @@ pub struct RuntimeWarning {
     pub location: SourceSpan,
     /// A hint.
     pub help: Option<String>,
+    /// `message` as a message code with parameters, when it has one.
+    pub message_code: Option<Message>,
+    /// `help` as a message code.
+    pub help_code: Option<Message>,
 }
 
 /// Result of the interpreter.

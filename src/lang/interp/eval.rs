@@ -8,6 +8,7 @@ use super::scope::Scope;
 use super::value::Value;
 use crate::lang::syntax::ast::{ArgumentKind, CompareOp, Expr, ExprKind, FStringPart, LogicalOp, UnaryOp};
 use crate::lang::syntax::Span;
+use crate::messages::Message;
 
 /// Evaluated call arguments: positional values and `name=value` pairs, with their spans.
 pub(crate) struct Arguments {
@@ -214,18 +215,18 @@ impl Interpreter {
         if name == "__name__" {
             return Ok(Value::string("__main__"));
         }
-        let error = self.error(ErrorKind::Name, format!("name '{name}' is not defined"), span);
+        let error = self.error(ErrorKind::Name, "", span).with_message(Message::NameUndefined { name: name.into() });
+        let import = |statement: String| Message::AddImport { statement };
         Err(match name {
-            "pypto" | "pt" | "math" | "torch" => {
-                error.with_help(format!("add `import {}` first", if name == "pt" { "pypto as pt" } else { name }))
-            }
+            "pt" => error.with_help_message(import("import pypto as pt".into())),
+            "pypto" | "math" | "torch" => error.with_help_message(import(format!("import {name}"))),
             "np" | "numpy" => error.with_help("numpy is not available; use the pypto module (or torch)"),
-            "dataclass" | "field" => error.with_help(format!("add `from dataclasses import {name}` first")),
+            "dataclass" | "field" => error.with_help_message(import(format!("from dataclasses import {name}"))),
             "NamedTuple" | "List" | "Tuple" | "Optional" | "Dict" | "Any" | "Union" | "Callable" => {
-                error.with_help(format!("add `from typing import {name}` first"))
+                error.with_help_message(import(format!("from typing import {name}")))
             }
             _ => match self.closest_name(name, scope) {
-                Some(help) => error.with_help(help),
+                Some(help) => error.with_help_message(help),
                 None => error,
             },
         })
@@ -233,15 +234,15 @@ impl Interpreter {
 
     /// "did you mean …?" for a misspelt name: the closest name in scope or builtin, else a pypto
     /// function of that name used without its module.
-    fn closest_name(&self, name: &str, scope: &Rc<Scope>) -> Option<String> {
+    fn closest_name(&self, name: &str, scope: &Rc<Scope>) -> Option<Message> {
         let mut known = scope.names();
         known.extend(self.globals().names());
         known.extend(super::builtins::builtin_names().iter().map(|builtin| builtin.to_string()));
         if let Some(near) = super::api_table::closest(name, known.iter().map(String::as_str)) {
-            return Some(format!("did you mean `{near}`?"));
+            return Some(Message::DidYouMean { suggestion: near.to_string() });
         }
         let qualified = format!("pypto.{name}");
-        super::api_table::lookup(&qualified).map(|_| format!("did you mean `{qualified}` (after `import pypto`)?"))
+        super::api_table::lookup(&qualified).map(|_| Message::DidYouMeanPypto { qualified })
     }
 
     fn eval_items(&self, items: &[Expr], scope: &Rc<Scope>, span: Span) -> Result<Vec<Value>> {

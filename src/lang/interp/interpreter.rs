@@ -9,6 +9,7 @@ use super::error::{ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan};
 use super::scope::Scope;
 use super::value::Value;
 use crate::lang::syntax::{ast::Module, Span};
+use crate::messages::Message;
 
 /// Per-session limits; each exceeded limit is a clear error at the span that crossed it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -249,7 +250,22 @@ impl Interpreter {
 
     /// A warning at `span` of the running cell.
     pub(crate) fn warn(&self, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
-        let warning = RuntimeWarning { code, message: message.into(), location: self.at(span), help };
+        let location = self.at(span);
+        let warning =
+            RuntimeWarning { code, message: message.into(), location, help, message_code: None, help_code: None };
+        self.warnings.borrow_mut().push(warning);
+    }
+
+    /// A warning whose message and help are message codes (the page renders them in its language).
+    pub(crate) fn warn_message(&self, code: &'static str, message: Message, span: Span, help: Option<Message>) {
+        let warning = RuntimeWarning {
+            code,
+            message: message.english(),
+            location: self.at(span),
+            help: help.as_ref().map(Message::english),
+            message_code: Some(message),
+            help_code: help,
+        };
         self.warnings.borrow_mut().push(warning);
     }
 
@@ -262,7 +278,9 @@ impl Interpreter {
         span: Span,
         help: Option<String>,
     ) {
-        let warning = RuntimeWarning { code, message: message.into(), location: SourceSpan { cell, span }, help };
+        let location = SourceSpan { cell, span };
+        let warning =
+            RuntimeWarning { code, message: message.into(), location, help, message_code: None, help_code: None };
         self.warnings.borrow_mut().push(warning);
     }
 

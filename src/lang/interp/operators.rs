@@ -48,15 +48,12 @@ impl Interpreter {
             (BinaryOp::Modulo, Value::Str(_), _) => Err(self
                 .error(ErrorKind::Unsupported, "%-formatting of strings is not supported", span)
                 .with_help("use an f-string: f\"{x:.3f}\"")),
-            _ => Err(self.error(
-                ErrorKind::Type,
-                format!(
-                    "unsupported operand types for {}: '{}' and '{}'",
-                    op.symbol(),
-                    left.type_name(),
-                    right.type_name()
-                ),
-                span,
+            _ => Err(self.error(ErrorKind::Type, String::new(), span).with_message(
+                crate::messages::Message::UnsupportedOperand {
+                    operator: op.symbol().to_string(),
+                    left: left.type_name().to_string(),
+                    right: right.type_name().to_string(),
+                },
             )),
         }
     }

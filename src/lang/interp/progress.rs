@@ -1,13 +1,18 @@
-//! Progress of long builtins (gradient checks, sweeps): a thread-local reporter that the host sets
-//! (the browser worker turns each update into a `progress` message; the native CLI sets none, so
-//! reporting costs one thread-local read). Updates are `(label, done, total)`; the reporter is
-//! throttled here to whole-percent steps so a caller may report every unit of work.
+//! Progress of long work (gradient checks, sweeps, kernel calls, steps): a thread-local reporter
+//! that the host sets (the browser worker turns each update into a `progress` message; the native
+//! CLI sets none, so reporting costs one thread-local read). Updates are `(label, done, total,
+//! message)`; the reporter is throttled here to whole-percent steps so a caller may report every
+//! unit of work. A kernel call reports its stages (compiling, simulating, computing the values) as
+//! a [`Message::KernelProgress`] naming the kernel and which call of the cell it is.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-/// What the host does with an update: `(label, done, total)`.
-pub type ProgressReporter = Rc<dyn Fn(&str, usize, usize)>;
+use crate::messages::{KernelStage, Message};
+
+/// What the host does with an update: `(label, done, total, message)`; `message` says what the
+/// work is doing, when the label alone does not (a kernel call's stage).
+pub type ProgressReporter = Rc<dyn Fn(&str, usize, usize, Option<&Message>)>;
 
 /// The reporter and the last percent sent per label (so repeats of a percent are dropped).
 struct State {
@@ -17,6 +22,31 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// Kernel calls that reported progress since the cell started.
+    static KERNEL_CALLS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Starts counting kernel calls afresh (a new cell).
+pub fn reset_kernel_calls() {
+    KERNEL_CALLS.with(|calls| calls.set(0));
+}
+
+/// The number the next kernel call will report (1-based), counting it.
+pub fn next_kernel_call() -> usize {
+    KERNEL_CALLS.with(|calls| {
+        calls.set(calls.get() + 1);
+        calls.get()
+    })
+}
+
+/// Reports that kernel call `call` of `kernel` started `stage` (label `kernel`, done = the stages
+/// already finished, of three). Never throttled: a call has three updates.
+pub fn report_kernel_stage(kernel: &str, call: usize, stage: KernelStage) {
+    let Some(reporter) = STATE.with(|state| state.borrow().as_ref().map(|state| state.reporter.clone())) else {
+        return;
+    };
+    let message = Message::KernelProgress { kernel: kernel.to_string(), call, stage };
+    reporter("kernel", stage.position() - 1, KernelStage::ALL.len(), Some(&message));
 }
 
 /// Installs `reporter` (or removes it with `None`) for this thread; returns the previous one.
@@ -50,7 +80,7 @@ pub fn report_progress(label: &str, done: usize, total: usize) {
     });
     // Called outside the borrow so a reporter may itself report or replace the reporter.
     if let Some(reporter) = reporter {
-        reporter(label, done, total);
+        reporter(label, done, total, None);
     }
 }
 
@@ -67,7 +97,7 @@ mod tests {
         let seen: Rc<RefCell<Vec<(String, usize, usize)>>> = Rc::default();
         let sink = seen.clone();
         let reporter: ProgressReporter =
-            Rc::new(move |label: &str, done, total| sink.borrow_mut().push((label.to_string(), done, total)));
+            Rc::new(move |label: &str, done, total, _| sink.borrow_mut().push((label.to_string(), done, total)));
         assert!(set_progress_reporter(Some(reporter)).is_none());
         assert!(progress_enabled());
         for done in 0..=1000 {

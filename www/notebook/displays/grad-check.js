@@ -2,6 +2,7 @@
 // mode ran and why (projection mode: per-input error bars), and per input its tolerance, a heatmap of each element's error over the allowed error (full mode; the
 // engine sends at most 4096 elements per input and flags the rest) and the worst elements.
 import { t } from '../../i18n/index.js';
+import { renderMessage } from '../../i18n/messages.js';
 import { element } from '../../ui/dom.js';
 import { formatError, formatShape, formatValue } from './numbers.js';
 import { divergingFill, downsample, heatmapLegend, heatmapSvg } from './heatmap.js';
@@ -158,11 +159,8 @@ export function renderGradCheck(display) {
   );
   box.append(headline);
   // Where each side ran: from the engine's message code in the UI language (its English text otherwise).
-  const sides = display.sides_message;
-  if (sides) {
-    const what = t(sides.parameters.registered ? 'output.gradCheck.sides.registered' : 'output.gradCheck.sides.recorded');
-    box.append(element('p', 'output-note gradcheck-sides', t(`output.gradCheck.sides.${sides.code}`, { ...sides.parameters, npu: sides.parameters.npu_calls, cpu: sides.parameters.cpu_calls, what })));
-  } else if (display.sides) box.append(element('p', 'output-note gradcheck-sides', display.sides));
+  const sides = renderMessage(display.sides_message, display.sides);
+  if (sides) box.append(element('p', 'output-note gradcheck-sides', sides));
   box.append(modeNote(display));
   if (display.report?.mode === 'Projection') box.append(errorBars(display.report.inputs ?? []));
   const maps = new Map((display.error_maps ?? []).map((map) => [map.input, map]));

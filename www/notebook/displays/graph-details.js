@@ -2,7 +2,7 @@
 // dtypes, saved tensors, source line when known) and the table alternative listing every node.
 import { t } from '../../i18n/index.js';
 import { button, element } from '../../ui/dom.js';
-import { describeMeta } from './graph-model.js';
+import { describeMeta, roleText } from './graph-model.js';
 
 /** The forward node a view node stands for (a backward node's op, a gradient's or copy's leaf). */
 function forwardOf(node, model) {
@@ -59,7 +59,7 @@ function inputLines(record, model, graph) {
 /** The saved-tensor lines of an op (with "freed" once a backward released them). */
 function savedLines(record) {
   return (record.saved ?? []).map((info) => t('output.graphView.savedLine', {
-    role: info.role,
+    role: roleText(info.role),
     meta: describeMeta(info.meta),
     bytes: info.bytes,
     state: record.saved_freed ? t('output.graphView.freed') : '',

@@ -3,6 +3,7 @@
 // `.grad`), the edges between them labelled with shape and dtype, and the ELK input graph that lays
 // them out: the forward graph left → right above the backward graph right → left, so a leaf's
 // gradient lands under the leaf.
+import { t } from '../../i18n/index.js';
 import { formatShape } from './numbers.js';
 
 /** Node sizes and text metrics of the drawing, in px (node text is monospace, so widths are exact). */
@@ -72,11 +73,17 @@ function boxSize(lines) {
   return { width: Math.ceil(width), height: lines.length * METRICS.lineHeight + 2 * METRICS.padding - 2 };
 }
 
+/** A saved tensor's role (`input 0`, `extra 1`, `output 0` from the engine) in the UI language. */
+export function roleText(role) {
+  const match = /^(input|extra|output) (\d+)$/.exec(String(role));
+  return match ? t(`output.graphView.role.${match[1]}`, { index: match[2] }) : String(role);
+}
+
 /** The lines inside a backward node: its name, then one per saved tensor (capped). */
 function backwardLines(backward, forward) {
   const lines = [backward.label];
   const saved = forward?.saved ?? [];
-  for (const info of saved.slice(0, MAX_SAVED_ROWS)) lines.push(`▣ ${info.role}: ${describeMeta(info.meta)}`);
+  for (const info of saved.slice(0, MAX_SAVED_ROWS)) lines.push(`▣ ${roleText(info.role)}: ${describeMeta(info.meta)}`);
   if (saved.length > MAX_SAVED_ROWS) lines.push(`▣ +${saved.length - MAX_SAVED_ROWS}`);
   return lines;
 }
@@ -94,7 +101,7 @@ export function buildModel(graph) {
   for (const record of graph?.nodes ?? []) {
     forwardById.set(record.id, record);
     const isLeaf = record.op == null && (record.label ?? 'leaf') === 'leaf';
-    const title = isLeaf ? (record.name ?? `leaf ${record.id}`) : record.label;
+    const title = isLeaf ? (record.name ?? t('output.graphView.leafNumber', { id: record.id })) : record.label;
     const lines = [title, describeMeta(record.outputs?.[0])];
     if (!isLeaf && record.saved?.length > 0) lines.push(`▣ ${record.saved.length}`);
     nodes.push({
@@ -133,7 +140,7 @@ export function buildModel(graph) {
     if (target && !target.op) {
       targetId = `g${edge.to}`;
       if (!sinks.has(targetId)) {
-        const lines = [`${target.name ?? `leaf ${target.id}`}.grad`, describeMeta(target.outputs?.[0])];
+        const lines = [`${target.name ?? t('output.graphView.leafNumber', { id: target.id })}.grad`, describeMeta(target.outputs?.[0])];
         sinks.set(targetId, { id: targetId, kind: 'grad', lines, record: target, ...boxSize(lines) });
       }
     }

@@ -2,6 +2,7 @@
 // peak buffer occupancy against capacity as bars, the Gantt of the trace, and a download of the
 // Chrome trace JSON (opens in Perfetto or chrome://tracing).
 import { t } from '../../i18n/index.js';
+import { renderMessage } from '../../i18n/messages.js';
 import { button, element } from '../../ui/dom.js';
 import { renderGantt } from './schedule-gantt.js';
 /** @typedef {import('../../engine/contract.js').ScheduleDisplay} ScheduleDisplay */
@@ -135,7 +136,7 @@ export function renderSchedule(display, context = {}) {
   if (notes.length > 0) {
     const list = element('ul', 'schedule-notes');
     list.setAttribute('aria-label', t('output.schedule.notes'));
-    for (const note of notes) list.append(element('li', null, note));
+    for (const note of notes) list.append(element('li', null, renderMessage(note)));
     box.append(list);
   }
   const bars = element('div', 'schedule-bars');

@@ -5,6 +5,7 @@ import { axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { t } from '../../i18n/index.js';
+import { renderMessage } from '../../i18n/messages.js';
 import { element, svgElement } from '../../ui/dom.js';
 import { formatShape } from './numbers.js';
 /** @typedef {import('../../engine/contract.js').SweepRow} SweepRow */
@@ -47,9 +48,14 @@ export function boundColours(rows) {
   return new Map(bounds.map((bound, index) => [bound, index % PALETTE_SIZE]));
 }
 
+/** Why a row's shape was refused, in the UI language (the engine's message code, else its English). */
+function errorText(row) {
+  return renderMessage(row.error_message, row.error ?? '');
+}
+
 /** The first clause of an error, cut to a few characters, for the label under an empty slot. */
 export function shortError(message) {
-  const first = String(message ?? '').split(/[:;(\n]/)[0].trim();
+  const first = String(message ?? '').split(/[:;(\n：；（]/)[0].trim();
   return first.length > SHORT_ERROR ? `${first.slice(0, SHORT_ERROR - 1)}…` : first;
 }
 
@@ -60,7 +66,7 @@ export function shortError(message) {
  */
 function rowTitle(row, isBest) {
   const shape = shapeLabel(row);
-  if (row.error != null) return t('output.sweep.errorTitle', { shape, error: row.error });
+  if (row.error != null) return t('output.sweep.errorTitle', { shape, error: errorText(row) });
   const text = t('output.sweep.barTitle', {
     shape,
     cycles: row.cycles,
@@ -116,7 +122,7 @@ function drawChart(display, colours) {
       group.append(svgElement('rect', { class: 'sweep-error-slot', x, y: TOP, width: barWidth, height: PLOT_HEIGHT, fill: `url(#${pattern.id})` }));
       const note = svgElement('text', { class: 'sweep-error-label', x: x + barWidth / 2, y: TOP + PLOT_HEIGHT / 2, 'text-anchor': 'middle' });
       // One word per line so the label stays inside the narrow slot.
-      shortError(row.error).split(' ').slice(0, 3).forEach((word, line) => {
+      shortError(errorText(row)).split(' ').slice(0, 3).forEach((word, line) => {
         const span = svgElement('tspan', { x: x + barWidth / 2, dy: line === 0 ? 0 : 13 });
         span.textContent = word.length > 8 ? `${word.slice(0, 7)}…` : word;
         note.append(span);
@@ -189,7 +195,7 @@ function table(display) {
       element('td', null, row.time_us == null ? '' : t('output.schedule.microseconds', { us: Number(row.time_us.toPrecision(6)) })),
       element('td', null, row.bound ?? ''),
       element('td', null, row.peak_ub_bytes == null ? '' : t('output.schedule.bytes', { bytes: row.peak_ub_bytes })),
-      element('td', 'sweep-error-text', row.error ?? ''),
+      element('td', 'sweep-error-text', row.error == null ? '' : errorText(row)),
     );
     line.lastChild.dataset.field = 'error';
     line.children[1].dataset.field = 'cycles';

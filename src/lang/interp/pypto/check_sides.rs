@@ -1,8 +1,10 @@
 //! Where each side of a gradient check ran: the analytic side (kernel calls on the simulated NPU or
 //! the CPU reference path) and the numerical side (f64 central differences on the CPU).
 
+use crate::messages::Message;
+
 /// Which side of a gradient check ran where (DESIGN §2), as data: the page renders it from its
-/// message tables (`gradcheck.sides.*`), the CLI and `report.sides` as English text.
+/// message tables (`gradcheck.sides.*`, see [`GradCheckSides::message`]), the CLI as English text.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 pub struct GradCheckSides {
     /// Kernel calls of the analytic side that ran on the simulated NPU.
@@ -26,25 +28,22 @@ impl GradCheckSides {
         }
     }
 
-    /// The English sentence: the analytic side where it ran, the numerical side in f64 on the CPU.
-    pub fn text(&self) -> String {
-        let numerical = "numerical: central differences in f64 on the CPU";
-        let what = if self.registered {
-            "forward and registered backward"
-        } else {
-            "forward (and its backward through the recorded ops)"
-        };
-        let preset = &self.preset;
+    /// The sentence as a message: the analytic side where it ran, the numerical side in f64 on the CPU.
+    pub fn message(&self) -> Message {
         match self.code() {
-            "none" => format!("analytic: no kernel call, the tensor ops on the CPU; {numerical}"),
-            "npu" => format!("analytic: {what} on the simulated NPU {preset}; {numerical}"),
-            "cpu" => format!(
-                "analytic: {what} on the CPU reference path (the kernel cannot run on the NPU yet); {numerical}"
-            ),
-            _ => format!(
-                "analytic: {} kernel calls on the simulated NPU {preset} and {} on the CPU reference path; {numerical}",
-                self.npu_calls, self.cpu_calls
-            ),
+            "none" => Message::SidesNone,
+            "npu" => Message::SidesNpu { registered: self.registered, preset: self.preset.clone() },
+            "cpu" => Message::SidesCpu { registered: self.registered },
+            _ => Message::SidesMixed {
+                npu_calls: self.npu_calls,
+                cpu_calls: self.cpu_calls,
+                preset: self.preset.clone(),
+            },
         }
+    }
+
+    /// The English sentence.
+    pub fn text(&self) -> String {
+        self.message().english()
     }
 }

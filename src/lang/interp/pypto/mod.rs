@@ -63,10 +63,13 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         _ => {
-            let error =
-                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
+                crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
+            );
             match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
-                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                Some(near) => Err(error.with_help_message(crate::messages::Message::DidYouMean {
+                    suggestion: format!("{module}.{near}"),
+                })),
                 None => Err(error.with_help(format!("help({module}) lists what it has"))),
             }
         }
@@ -255,7 +258,12 @@ impl Interpreter {
             TensorError::AllocationTooLarge { .. } | TensorError::ElementCountOverflow { .. } => ErrorKind::SizeLimit,
             _ => ErrorKind::Tensor,
         };
-        let runtime = self.error(kind, error.to_string(), span);
+        let runtime = match &error {
+            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
+                self.error(kind, "", span).with_message(shape_mismatch_message(op, lhs, rhs, detail))
+            }
+            _ => self.error(kind, error.to_string(), span),
+        };
         match error {
             TensorError::OutOfBounds { op: "view", .. } => runtime.with_help(
                 "pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0",
@@ -280,3 +288,16 @@ impl Interpreter {
 
 #[cfg(test)]
 mod work_tests;
+
+/// A shape mismatch as a message: a failed broadcast fully coded (its dim and sizes), others with
+/// the op's own detail in English.
+fn shape_mismatch_message(op: &str, lhs: &[usize], rhs: &[usize], detail: &str) -> crate::messages::Message {
+    use crate::messages::Message;
+    let (op, lhs, rhs) = (op.to_string(), lhs.to_vec(), rhs.to_vec());
+    match crate::tensor::broadcast_conflict(&lhs, &rhs) {
+        Some((dim, left, right)) if detail == crate::tensor::broadcast_detail(dim, left, right) => {
+            Message::BroadcastMismatch { op, lhs, rhs, dim, left, right }
+        }
+        _ => Message::ShapeMismatch { op, lhs, rhs, detail: detail.to_string() },
+    }
+}

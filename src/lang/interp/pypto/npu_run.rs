@@ -13,8 +13,10 @@ use super::work_ops::Unsupported;
 use crate::lang::interp::error::{ErrorKind, SourceSpan};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
+use crate::lang::interp::progress;
 use crate::lang::interp::value::{Kernel, KernelStyle, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{KernelStage, Message};
 use crate::npu::{simulate, Architecture, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, Tensor};
 use crate::tile::{lower_work, CubeTiles, KernelPlan, LoweringTarget, TileWork, WorkSettings, WorkStep};
@@ -144,8 +146,19 @@ pub(crate) enum NpuFailure {
 
 /// Lowers `work` for `config` and simulates its schedule.
 pub(crate) fn lower_and_simulate(work: &TileWork, config: &NpuConfig) -> Result<(KernelPlan, Simulation), NpuFailure> {
+    lower_and_simulate_reporting(work, config, &|_| {})
+}
+
+/// [`lower_and_simulate`], telling `stage` when compiling and simulating start.
+fn lower_and_simulate_reporting(
+    work: &TileWork,
+    config: &NpuConfig,
+    stage: &dyn Fn(KernelStage),
+) -> Result<(KernelPlan, Simulation), NpuFailure> {
+    stage(KernelStage::Compiling);
     let plan = lower_work(work, &target_of(config))
         .map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
+    stage(KernelStage::Simulating);
     let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
     Ok((plan, simulation))
 }
@@ -206,8 +219,17 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         // A jit kernel that writes none of its outputs computes nothing anyone can see.
         return Ok(Outcome::Cpu("the kernel writes no output".into()));
     }
+    // Sweeps and `pypto.schedule` (untraced calls) report progress of their own.
+    let reporting = !interpreter.npu.untraced_call.get() && progress::progress_enabled();
+    let call_number = if reporting { progress::next_kernel_call() } else { 0 };
+    let stage = |stage| {
+        if reporting {
+            progress::report_kernel_stage(&call.kernel.name, call_number, stage);
+        }
+    };
     let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
-        let (plan, simulation) = lower_and_simulate(&work, &config)?;
+        let (plan, simulation) = lower_and_simulate_reporting(&work, &config, &stage)?;
+        stage(KernelStage::Computing);
         let inputs = if call.kernel.style == KernelStyle::Jit {
             distinct_copies(call.arguments, call.before)
         } else {
@@ -267,12 +289,8 @@ fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
     let (npu, cpu) = interpreter.npu.call_counts.get();
     interpreter.npu.call_counts.set((npu, cpu + 1));
     if interpreter.npu.fallback_warned.borrow_mut().insert(kernel.to_string()) {
-        interpreter.warn(
-            "npu/cpu-fallback",
-            format!("kernel '{kernel}' ran on the CPU reference path: {reason}"),
-            span,
-            Some("its values are the CPU reference's and no schedule was simulated for this call".into()),
-        );
+        let message = Message::CpuFallback { kernel: kernel.to_string(), reason: reason.to_string() };
+        interpreter.warn_message("npu/cpu-fallback", message, span, Some(Message::CpuFallbackHelp));
     }
 }
 
@@ -289,8 +307,8 @@ pub(crate) fn chip_error(
         NpuError::CapacityExceeded { memory, largest_tile, .. } => (
             Some(*memory),
             Some(match largest_tile {
-                Some(largest) => format!("the largest tile that fits in {memory} is {largest:?}"),
-                None => format!("no tile of this kind fits in {memory} beside the other buffers"),
+                Some(largest) => Message::LargestTile { memory: memory.to_string(), tile: largest.clone() },
+                None => Message::NoTileFits { memory: memory.to_string() },
             }),
         ),
         NpuError::Misaligned { memory, .. } => (Some(*memory), None),
@@ -306,13 +324,12 @@ pub(crate) fn chip_error(
     let site = site.or_else(|| error.source_line().and_then(|line| line_span(interpreter, kernel.function.cell, line)));
     let kind = if memory.is_some() { ErrorKind::TileShape } else { ErrorKind::Value };
     let error = match site {
-        Some(site) => {
-            crate::lang::interp::error::RuntimeError::new(kind, error.without_source_line().to_string(), site)
-        }
-        None => interpreter.error(kind, error.to_string(), span),
+        Some(site) => crate::lang::interp::error::RuntimeError::new(kind, String::new(), site)
+            .with_message(error.without_source_line().message()),
+        None => interpreter.error(kind, String::new(), span).with_message(error.message()),
     };
     match help {
-        Some(help) => error.with_help(help),
+        Some(help) => error.with_help_message(help),
         None => error,
     }
 }

@@ -99,7 +99,7 @@ impl RecordedRun {
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
             Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),
-            Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().to_string())),
+            Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().message())),
         }
     }
 }
@@ -109,7 +109,7 @@ pub(crate) enum ScheduleFailure {
     /// The kernel cannot run on the NPU at all (no shape would help).
     Unsupported(String),
     /// The chip refused the tiles (capacity, alignment …).
-    Chip(String),
+    Chip(crate::messages::Message),
 }
 
 /// Calls `pypto.schedule(kernel, *args, **kwargs)`.
@@ -141,7 +141,7 @@ pub(crate) fn attribute(receiver: &Value, simulation: &Simulation, name: &str) -
         "flops" => Value::Int(summary.flops as i64),
         "cores_used" => Value::Int(summary.cores_used as i64),
         "preset" => Value::string(summary.preset.as_str()),
-        "notes" => Value::list(summary.notes.iter().map(|note| Value::string(note.as_str())).collect()),
+        "notes" => Value::list(summary.notes.iter().map(|note| Value::string(note.english())).collect()),
         "trace_json" => Value::Method(Rc::new((receiver.clone(), name.to_string()))),
         _ => return None,
     })

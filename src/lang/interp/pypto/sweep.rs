@@ -30,6 +30,8 @@ pub struct SweepRow {
     pub peak_ub_bytes: Option<u64>,
     /// Why the shape was refused.
     pub error: Option<String>,
+    /// `error` as a message code with parameters (capacity and alignment coded), for the page.
+    pub error_message: Option<crate::messages::Message>,
 }
 
 /// The result of a sweep: one row per shape, in the order given.
@@ -96,6 +98,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             bound: None,
             peak_ub_bytes: None,
             error: None,
+            error_message: None,
         };
         match alignment_error(&shape, run.frame.dtype.size_in_bytes(), run.config.ub_alignment as usize)
             .map_or_else(|| run.simulate_with(interpreter, &shape), |message| Err(ScheduleFailure::Chip(message)))
@@ -113,7 +116,10 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             Err(ScheduleFailure::Unsupported(message)) => {
                 return Err(interpreter.error(ErrorKind::Unsupported, message, span))
             }
-            Err(ScheduleFailure::Chip(message)) => row.error = Some(message),
+            Err(ScheduleFailure::Chip(message)) => {
+                row.error = Some(message.english());
+                row.error_message = Some(message);
+            }
         }
         rows.push(row);
         crate::lang::interp::progress::report_progress("sweep", rows.len(), total);
@@ -124,14 +130,10 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
 }
 
 /// The UB-granule rule `set_vec_tile_shapes` applies to the last dim, for shapes that bypass it.
-fn alignment_error(shape: &[usize], element_bytes: usize, granule: usize) -> Option<String> {
+fn alignment_error(shape: &[usize], element_bytes: usize, granule: usize) -> Option<crate::messages::Message> {
     let last = *shape.last()?;
     let align = (granule / element_bytes).max(1);
-    (last % align != 0).then(|| {
-        format!(
-            "the last dim {last} is not {granule}-byte aligned ({last} × {element_bytes} B); use a multiple of {align}"
-        )
-    })
+    (last % align != 0).then_some(crate::messages::Message::MisalignedLastDim { last, granule, element_bytes, align })
 }
 
 /// The row with the fewest cycles; the first of equals.
@@ -210,6 +212,7 @@ mod tests {
             bound: None,
             peak_ub_bytes: None,
             error: cycles.is_none().then(|| "overflow".into()),
+            error_message: None,
         }
     }
 

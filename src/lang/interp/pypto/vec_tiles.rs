@@ -8,6 +8,7 @@ use super::capture::TensorRef;
 use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan, TraceFrame};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::syntax::Span;
+use crate::messages::Message;
 use crate::tensor::DType;
 
 /// One `set_vec_tile_shapes` call of a running kernel.
@@ -31,7 +32,9 @@ impl Interpreter {
             drop(frames);
             let granule = self.npu_config(span)?.ub_alignment as usize;
             return match misalignment(&dims, DType::F32, granule) {
-                Some((message, help)) => Err(RuntimeError::new(ErrorKind::TileShape, message, site).with_help(help)),
+                Some((message, help)) => {
+                    Err(RuntimeError::new(ErrorKind::TileShape, "", site).with_message(message).with_help_message(help))
+                }
                 None => Ok(()),
             };
         };
@@ -60,7 +63,9 @@ pub(crate) fn check_vec_tiles(
         let tiled = tiled.filter(|tensor| tensor.dtype() != DType::Bool);
         for tensor in tiled.filter(|tensor| tensor.shape().len() == setting.dims.len()) {
             if let Some((message, help)) = misalignment(&setting.dims, tensor.dtype(), granule) {
-                let mut error = RuntimeError::new(ErrorKind::TileShape, message, setting.site).with_help(help);
+                let mut error = RuntimeError::new(ErrorKind::TileShape, "", setting.site)
+                    .with_message(message)
+                    .with_help_message(help);
                 error.traceback.push(TraceFrame { function: call.0.to_string(), call_site: call.1 });
                 return Err(error);
             }
@@ -70,7 +75,7 @@ pub(crate) fn check_vec_tiles(
 }
 
 /// The message and help when `dims`' last dim does not fill whole granules of `dtype`.
-fn misalignment(dims: &[usize], dtype: DType, granule: usize) -> Option<(String, String)> {
+fn misalignment(dims: &[usize], dtype: DType, granule: usize) -> Option<(Message, Message)> {
     let &last = dims.last()?;
     let bytes = dtype.size_in_bytes();
     let align = (granule / bytes).max(1);
@@ -78,14 +83,10 @@ fn misalignment(dims: &[usize], dtype: DType, granule: usize) -> Option<(String,
         return None;
     }
     let lower = last / align * align;
-    let upper = lower + align;
-    let nearest = if lower == 0 { format!("{upper}") } else { format!("{lower} or {upper}") };
+    let nearest = if lower == 0 { vec![lower + align] } else { vec![lower, lower + align] };
+    let dtype = dtype.pypto_name().to_string();
     Some((
-        format!(
-            "set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {} ({last} × {bytes} B = {} B)",
-            dtype.pypto_name(),
-            last * bytes
-        ),
-        format!("use a multiple of {align} elements: the nearest aligned sizes are {nearest}"),
+        Message::VecTileMisaligned { last, granule, dtype, element_bytes: bytes, bytes: last * bytes },
+        Message::AlignedSizes { align, nearest },
     ))
 }

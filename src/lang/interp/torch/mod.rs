@@ -37,10 +37,13 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
             None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
         },
         _ => {
-            let error =
-                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
+                crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
+            );
             match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
-                Some(near) => Err(error.with_help(format!("did you mean `{module}.{near}`?"))),
+                Some(near) => Err(error.with_help_message(crate::messages::Message::DidYouMean {
+                    suggestion: format!("{module}.{near}"),
+                })),
                 None => Err(error.with_help(format!(
                     "the torch module here covers what pypto tests' goldens use; help({module}) lists it"
                 ))),

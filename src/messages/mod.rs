@@ -1,0 +1,353 @@
+//! Messages as data: every sentence the engine shows a reader (schedule notes, gradient-check lines,
+//! the common diagnostics, progress of a kernel call) is a [`Message`], a code with typed
+//! parameters serialised as `{code, params}`. The page renders it from its i18n tables
+//! (`www/i18n/en.js`, `zh-CN.js`), the CLI from [`Message::english`]. A leaf module like `error`:
+//! any layer may build messages, and it imports none.
+
+mod english;
+
+use serde::Serialize;
+
+/// A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(tag = "code", content = "params")]
+pub enum Message {
+    /// Text the engine has no code for yet (a rare diagnostic): shown as it is, in English.
+    #[serde(rename = "text")]
+    Text {
+        /// The English text.
+        text: String,
+    },
+    /// A schedule note: the bound pipe and how busy it was.
+    #[serde(rename = "schedule.busiest_pipe")]
+    BusiestPipe {
+        /// MTE2, CUBE, VECTOR …
+        pipe: String,
+        /// Busy percent, rounded.
+        percent: u32,
+    },
+    /// A schedule note: DMA start-up latency dominates the bound pipe's busy time.
+    #[serde(rename = "schedule.startup_share")]
+    StartupShare {
+        /// The bound pipe.
+        pipe: String,
+        /// Start-up share of its busy time in percent, rounded.
+        percent: u32,
+    },
+    /// A schedule note: no pipe is busy most of the time.
+    #[serde(rename = "schedule.pipes_wait")]
+    PipesWait,
+    /// A schedule note: the cube's share of the chip's peak FLOP/s.
+    #[serde(rename = "schedule.cube_peak")]
+    CubePeak {
+        /// Percent of peak, rounded.
+        percent: u32,
+    },
+    /// Gradient check sides: no kernel call ran.
+    #[serde(rename = "gradcheck.sides.none")]
+    SidesNone,
+    /// Gradient check sides: every kernel call ran on the simulated NPU.
+    #[serde(rename = "gradcheck.sides.npu")]
+    SidesNpu {
+        /// Whether the kernel has a registered backward.
+        registered: bool,
+        /// The NPU preset.
+        preset: String,
+    },
+    /// Gradient check sides: every kernel call ran on the CPU reference path.
+    #[serde(rename = "gradcheck.sides.cpu")]
+    SidesCpu {
+        /// Whether the kernel has a registered backward.
+        registered: bool,
+    },
+    /// Gradient check sides: some calls on the NPU, some on the CPU.
+    #[serde(rename = "gradcheck.sides.mixed")]
+    SidesMixed {
+        /// Calls on the NPU.
+        npu_calls: u64,
+        /// Calls on the CPU reference path.
+        cpu_calls: u64,
+        /// The NPU preset.
+        preset: String,
+    },
+    /// Gradient check: every compared entry of an input looked not differentiable.
+    #[serde(rename = "gradcheck.all_kinks")]
+    AllKinks {
+        /// The input's position.
+        input: usize,
+        /// Entries compared.
+        count: usize,
+    },
+    /// Gradient check: one of the worst elements.
+    #[serde(rename = "gradcheck.worst")]
+    WorstElement {
+        /// The input's position.
+        input: usize,
+        /// The element's index.
+        index: Vec<usize>,
+        /// The analytic derivative.
+        analytic: f64,
+        /// The numerical derivative.
+        numerical: f64,
+    },
+    /// `name 'x' is not defined`.
+    #[serde(rename = "name.undefined")]
+    NameUndefined {
+        /// The name.
+        name: String,
+    },
+    /// `module 'pypto' has no attribute 'tanhh'`.
+    #[serde(rename = "name.no_module_attribute")]
+    NoModuleAttribute {
+        /// The module.
+        module: String,
+        /// The missing attribute.
+        name: String,
+    },
+    /// Help: the closest known name.
+    #[serde(rename = "name.did_you_mean")]
+    DidYouMean {
+        /// The suggestion (`tanh`, `pypto.view`).
+        suggestion: String,
+    },
+    /// Help: a pypto function used without its module.
+    #[serde(rename = "name.did_you_mean_pypto")]
+    DidYouMeanPypto {
+        /// `pypto.exp`.
+        qualified: String,
+    },
+    /// Help: a module used before its import.
+    #[serde(rename = "name.add_import")]
+    AddImport {
+        /// `import pypto as pt`.
+        statement: String,
+    },
+    /// An operator applied to values of types it does not take.
+    #[serde(rename = "type.unsupported_operand")]
+    UnsupportedOperand {
+        /// `+`, `@` …
+        operator: String,
+        /// The left operand's type name.
+        left: String,
+        /// The right operand's type name.
+        right: String,
+    },
+    /// A vec tile whose last dim does not fill whole UB granules of the tiled dtype.
+    #[serde(rename = "npu.vec_tile_misaligned")]
+    VecTileMisaligned {
+        /// The last dim.
+        last: usize,
+        /// The granule in bytes.
+        granule: usize,
+        /// The dtype (`DT_BF16`).
+        dtype: String,
+        /// Bytes per element.
+        element_bytes: usize,
+        /// Bytes of the last dim.
+        bytes: usize,
+    },
+    /// Help: the multiple to use and the nearest aligned sizes (one or two).
+    #[serde(rename = "npu.aligned_sizes")]
+    AlignedSizes {
+        /// The multiple, in elements.
+        align: usize,
+        /// The nearest aligned sizes.
+        nearest: Vec<usize>,
+    },
+    /// A call with a keyword the function does not take.
+    #[serde(rename = "call.unexpected_keyword")]
+    UnexpectedKeyword {
+        /// The function.
+        function: String,
+        /// The keyword.
+        keyword: String,
+    },
+    /// A call without a required argument.
+    #[serde(rename = "call.missing_argument")]
+    MissingArgument {
+        /// The function.
+        function: String,
+        /// The parameter.
+        parameter: String,
+    },
+    /// Help: the parameters a function takes.
+    #[serde(rename = "call.takes")]
+    TakesArguments {
+        /// The function.
+        function: String,
+        /// Its parameter names, comma-separated.
+        names: String,
+    },
+    /// Two shapes that do not combine (`detail` stays English: it is specific to the op).
+    #[serde(rename = "tensor.shape_mismatch")]
+    ShapeMismatch {
+        /// The op.
+        op: String,
+        /// The left shape.
+        lhs: Vec<usize>,
+        /// The right shape.
+        rhs: Vec<usize>,
+        /// Why, in English.
+        detail: String,
+    },
+    /// Two shapes that do not broadcast: dim `dim` of the result has sizes `left` and `right`.
+    #[serde(rename = "tensor.broadcast_mismatch")]
+    BroadcastMismatch {
+        /// The op.
+        op: String,
+        /// The left shape.
+        lhs: Vec<usize>,
+        /// The right shape.
+        rhs: Vec<usize>,
+        /// The dim of the broadcast (from the left of the result).
+        dim: usize,
+        /// The left size there.
+        left: usize,
+        /// The right size there.
+        right: usize,
+    },
+    /// The tiles need more bytes than a memory holds.
+    #[serde(rename = "npu.capacity")]
+    CapacityExceeded {
+        /// UB, L1, L0A …
+        memory: String,
+        /// Bytes needed.
+        bytes: u64,
+        /// Bytes the memory holds.
+        capacity: u64,
+        /// The buffer that did not fit.
+        buffer: String,
+        /// Its tile.
+        tile: Vec<usize>,
+        /// The largest tile that fits, if any.
+        largest_tile: Option<Vec<usize>>,
+    },
+    /// Help: the largest tile that fits in a memory.
+    #[serde(rename = "npu.largest_tile")]
+    LargestTile {
+        /// The memory.
+        memory: String,
+        /// The tile.
+        tile: Vec<usize>,
+    },
+    /// Help: no tile of this kind fits.
+    #[serde(rename = "npu.no_tile_fits")]
+    NoTileFits {
+        /// The memory.
+        memory: String,
+    },
+    /// A vec tile whose last dim breaks the UB granule (a sweep row).
+    #[serde(rename = "npu.misaligned_last_dim")]
+    MisalignedLastDim {
+        /// The last dim.
+        last: usize,
+        /// The granule in bytes.
+        granule: usize,
+        /// Bytes per element.
+        element_bytes: usize,
+        /// The multiple to use.
+        align: usize,
+    },
+    /// A kernel ran on the CPU reference path (`reason` stays English: the recorder's words).
+    #[serde(rename = "npu.cpu_fallback")]
+    CpuFallback {
+        /// The kernel.
+        kernel: String,
+        /// Why.
+        reason: String,
+    },
+    /// Help of the fallback warning.
+    #[serde(rename = "npu.cpu_fallback_help")]
+    CpuFallbackHelp,
+    /// Progress: a kernel call at one stage of its way through the compiler and simulator.
+    #[serde(rename = "progress.kernel")]
+    KernelProgress {
+        /// The kernel.
+        kernel: String,
+        /// Which kernel call of the cell (1-based).
+        call: usize,
+        /// What it is doing.
+        stage: KernelStage,
+    },
+}
+
+/// The stages of a kernel call on the NPU, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelStage {
+    /// Lowering the recorded work into per-core tile programs.
+    Compiling,
+    /// Simulating the schedule.
+    Simulating,
+    /// Executing the programs for the values.
+    Computing,
+}
+
+impl KernelStage {
+    /// The stages, in order (the progress bar counts them).
+    pub const ALL: [KernelStage; 3] = [KernelStage::Compiling, KernelStage::Simulating, KernelStage::Computing];
+
+    /// 1-based position among [`KernelStage::ALL`].
+    pub fn position(self) -> usize {
+        KernelStage::ALL.iter().position(|stage| *stage == self).unwrap_or(0) + 1
+    }
+}
+
+impl Message {
+    /// The message code (`schedule.busiest_pipe`), as serialised.
+    pub fn code(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|value| value.get("code").and_then(|code| code.as_str()).map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+/// Every message code, read from the generated TypeScript declaration of [`Message`] (so a new
+/// variant is listed without anyone remembering to: the i18n tables are tested against this).
+pub fn all_codes() -> Vec<String> {
+    use ts_rs::TS;
+    let declaration = Message::decl(&ts_rs::Config::new());
+    let mut codes = Vec::new();
+    let mut rest = declaration.as_str();
+    while let Some(start) = rest.find("\"code\": \"") {
+        let after = &rest[start + 9..];
+        let end = after.find('"').unwrap_or(0);
+        codes.push(after[..end].to_string());
+        rest = &after[end..];
+    }
+    codes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialised as `{code, params}`; a variant without parameters has no `params`.
+    #[test]
+    fn serialises_as_code_and_parameters() {
+        let note = Message::BusiestPipe { pipe: "MTE2".into(), percent: 96 };
+        assert_eq!(
+            serde_json::to_string(&note).unwrap(),
+            r#"{"code":"schedule.busiest_pipe","params":{"pipe":"MTE2","percent":96}}"#
+        );
+        assert_eq!(serde_json::to_string(&Message::PipesWait).unwrap(), r#"{"code":"schedule.pipes_wait"}"#);
+        assert_eq!(note.code(), "schedule.busiest_pipe");
+    }
+
+    /// The codes come from the declaration: one per variant, each once.
+    #[test]
+    fn every_code_is_listed_once() {
+        let codes = all_codes();
+        assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
+        assert_eq!(codes.len(), 31, "{codes:?}");
+        let unique: std::collections::HashSet<_> = codes.iter().collect();
+        assert_eq!(unique.len(), codes.len());
+    }
+}
