@@ -9,6 +9,7 @@ mod dtypes;
 mod imports;
 mod kernel_npu;
 mod kernels;
+mod lambdas;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::scope::Scope;
-use super::value::{range_length, Function, Object, Value};
+use super::value::{range_length, Object, Value};
 use crate::autograd::set_grad_enabled;
 use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, Stmt, StmtKind, WithItem};
 use crate::lang::syntax::Span;
@@ -201,28 +201,7 @@ impl Interpreter {
         scope: &Rc<Scope>,
         closure: &Rc<Scope>,
     ) -> Result<Value> {
-        let mut defaults = Vec::new();
-        for parameter in &definition.parameters.positional {
-            defaults.push(match &parameter.default {
-                Some(default) => Some(self.eval(default, scope)?),
-                None => None,
-            });
-        }
-        let mut keyword_defaults = Vec::new();
-        for parameter in &definition.parameters.keyword_only {
-            keyword_defaults.push(match &parameter.default {
-                Some(default) => Some(self.eval(default, scope)?),
-                None => None,
-            });
-        }
-        let function = Rc::new(Function {
-            name: definition.name.name.clone(),
-            definition: Rc::new(definition.clone()),
-            defaults,
-            keyword_defaults,
-            closure: closure.clone(),
-            cell: self.current_cell(),
-        });
+        let function = self.new_function(std::sync::Arc::new(definition.clone()), scope, closure)?;
         let mut value = Value::Function(function);
         for decorator in definition.decorators.iter().rev() {
             let decorate = self.eval(decorator, scope)?;

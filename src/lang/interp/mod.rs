@@ -26,6 +26,7 @@ mod error;
 mod eval;
 mod exec;
 pub mod format;
+mod functional;
 mod handling;
 mod imports;
 mod interpreter;

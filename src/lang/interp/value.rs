@@ -79,7 +79,7 @@ pub struct Function {
     /// The name.
     pub name: String,
     /// The definition (shared, so the cell's tree may be dropped).
-    pub definition: Rc<FunctionDef>,
+    pub definition: std::sync::Arc<FunctionDef>,
     /// Defaults of the positional parameters (aligned with them).
     pub defaults: Vec<Option<Value>>,
     /// Defaults of the keyword-only parameters.
