@@ -21,7 +21,14 @@ impl Interpreter {
             Value::Function(function) => self.call_function(function, arguments, span),
             Value::Builtin(name) => self.call_builtin(name, arguments, span),
             Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
-            Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
+            Value::Kernel(kernel) => {
+                super::pypto::kernel::run_kernel(self, &self.scoped_kernel(kernel), arguments, span)
+            }
+            Value::Object(object) if matches!(object.as_ref(), Object::WithOptions { .. }) => {
+                let Object::WithOptions { options, function } = object.as_ref() else { unreachable!("matched above") };
+                let _scope = self.enter_options(options);
+                self.call(function, arguments, span)
+            }
             Value::Class(class) => self.instantiate(class, arguments, span),
             Value::Instance(instance) => self.call_instance(callee, instance, arguments, span),
             Value::Object(object) if matches!(object.as_ref(), Object::DataclassDecorator { .. }) => {

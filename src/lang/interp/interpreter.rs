@@ -112,6 +112,8 @@ pub struct Interpreter {
     pub(crate) memory_at_cell_start: Cell<isize>,
     /// Facts about the last few long strings indexed (see `sequences`).
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
+    /// The `with pypto.options(…)` scopes open now, innermost last (what kernels called in them use).
+    pub(crate) option_scopes: RefCell<Vec<super::pypto::option_scopes::OptionScope>>,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
     pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
@@ -145,6 +147,7 @@ impl Interpreter {
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
             pypto_loops: RefCell::new(Vec::new()),
+            option_scopes: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
         })
@@ -190,6 +193,7 @@ impl Interpreter {
         self.method_frames.borrow_mut().clear();
         self.npu.fallback_warned.borrow_mut().clear();
         self.npu.schedules.borrow_mut().clear();
+        self.option_scopes.borrow_mut().clear();
         // What the previous cells left in cycles of instances goes before this cell adds more.
         self.instances.collect();
         let globals = self.globals.clone();

@@ -41,6 +41,7 @@ mod subscript;
 pub mod torch;
 mod value;
 mod value_drop;
+mod with_statement;
 
 pub use error::{ErrorDetails, ErrorKind, Result, RuntimeError, RuntimeWarning, SourceSpan, TraceFrame};
 pub use format::{format_float, repr, to_str};
