@@ -4,6 +4,7 @@ mod cells;
 mod checks_strict;
 mod class_kernels;
 mod classes;
+mod closure_collection;
 mod context_managers;
 mod diagnostics;
 mod dtypes;

@@ -25,9 +25,7 @@ impl Interpreter {
                 super::pypto::kernel::run_kernel(self, &self.scoped_kernel(kernel), arguments, span)
             }
             Value::Object(object) if matches!(object.as_ref(), Object::WithOptions { .. }) => {
-                let Object::WithOptions { options, function } = object.as_ref() else { unreachable!("matched above") };
-                let _scope = self.enter_options(options);
-                self.call(function, arguments, span)
+                self.call_with_options(object, arguments, span)
             }
             Value::Class(class) => self.instantiate(class, arguments, span),
             Value::Instance(instance) => self.call_instance(callee, instance, arguments, span),
@@ -52,13 +50,6 @@ impl Interpreter {
         }
     }
 
-    /// Calls a script function with positional values only (used by autograd callbacks).
-    pub(crate) fn call_values(&self, callee: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
-        let arguments =
-            Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
-        self.call(callee, arguments, span)
-    }
-
     /// Calls a script function: binds its parameters in a fresh scope nested in its closure.
     #[inline(never)]
     pub(crate) fn call_function(&self, function: &Rc<Function>, arguments: Arguments, span: Span) -> Result<Value> {
@@ -76,6 +67,7 @@ impl Interpreter {
         self.functions.borrow_mut().push(function.name.clone());
         let result = self.exec_block(&function.definition.body, &scope);
         scope.release_call_scope();
+        self.scopes.register_if_held(&scope);
         self.functions.borrow_mut().pop();
         self.cells.borrow_mut().pop();
         self.depth.set(self.depth.get() - 1);

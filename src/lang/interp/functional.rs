@@ -17,6 +17,13 @@ use crate::lang::syntax::ast::FunctionDef;
 use crate::lang::syntax::Span;
 
 impl Interpreter {
+    /// Calls a script function with positional values only (used by autograd callbacks).
+    pub(crate) fn call_values(&self, callee: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
+        let arguments =
+            Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
+        self.call(callee, arguments, span)
+    }
+
     /// The function a `lambda` makes: it sees the names of `scope` when it runs.
     #[inline(never)]
     pub(crate) fn lambda_value(&self, definition: &Arc<FunctionDef>, scope: &Rc<Scope>) -> Result<Value> {

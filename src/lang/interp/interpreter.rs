@@ -103,6 +103,9 @@ pub struct Interpreter {
     pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
     /// Every instance of a script class, for the collection of reference cycles between them.
     pub(crate) instances: super::classes::InstanceRegistry,
+    /// Call scopes that outlived their call (returned closures), for the collection of the cycles
+    /// they form with their functions.
+    pub(crate) scopes: super::scope_collect::ScopeRegistry,
     /// The methods running now, innermost last (what `super()` reads).
     pub(crate) method_frames: RefCell<Vec<super::classes::MethodFrame>>,
     /// The thread's live heap bytes when the session started, and when the running cell started
@@ -142,6 +145,7 @@ impl Interpreter {
             cell_lines: RefCell::new(HashMap::new()),
             cell_first_lines: RefCell::new(HashMap::new()),
             instances: Default::default(),
+            scopes: Default::default(),
             method_frames: RefCell::new(Vec::new()),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
@@ -196,6 +200,7 @@ impl Interpreter {
         self.option_scopes.borrow_mut().clear();
         // What the previous cells left in cycles of instances goes before this cell adds more.
         self.instances.collect();
+        self.scopes.collect();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -281,11 +286,20 @@ impl Interpreter {
     /// cell has grown it (by more than the small change of printing or parsing).
     pub(crate) fn check_memory(&self, span: Span) -> Result<()> {
         const SLACK_BYTES: isize = 1 << 20;
-        let live = crate::memory::live_bytes();
-        let grew = live > self.memory_at_cell_start.get().saturating_add(SLACK_BYTES);
-        let held = live.saturating_sub(self.memory_base).max(0) as usize;
         let budget = self.limits.get().memory_bytes;
-        if grew && held > budget {
+        let over = || {
+            let live = crate::memory::live_bytes();
+            let grew = live > self.memory_at_cell_start.get().saturating_add(SLACK_BYTES);
+            let held = live.saturating_sub(self.memory_base).max(0) as usize;
+            (grew && held > budget).then_some(held)
+        };
+        if over().is_none() {
+            return Ok(());
+        }
+        // Garbage in reference cycles (returned closures, instances) goes before the error.
+        self.scopes.collect();
+        self.instances.collect();
+        if let Some(held) = over() {
             return Err(self
                 .error(
                     ErrorKind::Memory,
@@ -361,4 +375,12 @@ impl Interpreter {
 /// `bytes` in MiB, for messages.
 fn mebibytes(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl Drop for Interpreter {
+    /// The session ends: the cycles between closures and their scopes are broken so that they
+    /// are freed with it.
+    fn drop(&mut self) {
+        self.scopes.release_all();
+    }
 }

@@ -36,6 +36,7 @@ pub mod progress;
 pub mod pypto;
 mod raising;
 mod scope;
+mod scope_collect;
 mod sequences;
 mod subscript;
 pub mod torch;

@@ -45,6 +45,16 @@ impl Interpreter {
         ScopeGuard { interpreter: self, depth }
     }
 
+    /// Calls a function decorated with `@pypto.options(…)` inside the options' scope.
+    pub(crate) fn call_with_options(&self, object: &Object, arguments: Arguments, span: Span) -> Result<Value> {
+        let Object::WithOptions { options, function } = object else {
+            let message = "only a function decorated with @pypto.options opens its scope when called";
+            return Err(self.error(crate::lang::interp::error::ErrorKind::Type, message, span));
+        };
+        let _scope = self.enter_options(options);
+        self.call(function, arguments, span)
+    }
+
     /// Notes, at `span`, the fields of `options` that have no effect here.
     pub(crate) fn note_unmodelled_options(&self, options: &ScopedOptions, span: Span) {
         if !options.other.is_empty() {
