@@ -12,6 +12,7 @@ mod imports;
 mod kernel_npu;
 mod kernels;
 mod lambdas;
+mod numpy_goldens;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

@@ -58,6 +58,9 @@ impl Interpreter {
         if let Some(function) = name.strip_prefix("math.") {
             return self.call_math(function, arguments, span);
         }
+        if name.starts_with("numpy.") {
+            return super::numpy::call(self, name, arguments, span);
+        }
         if name.starts_with("torch.") {
             return super::torch::call(self, name, arguments, span);
         }

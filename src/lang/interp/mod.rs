@@ -31,6 +31,7 @@ mod handling;
 mod imports;
 mod interpreter;
 mod lines;
+mod numpy;
 mod operators;
 pub mod progress;
 pub mod pypto;
