@@ -25,3 +25,4 @@ mod semantics_table;
 mod statements;
 mod sweep;
 mod torch_module;
+mod torch_nn_module;

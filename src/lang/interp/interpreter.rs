@@ -103,6 +103,8 @@ pub struct Interpreter {
     pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
     /// Every instance of a script class, for the collection of reference cycles between them.
     pub(crate) instances: super::classes::InstanceRegistry,
+    /// The session's `torch.nn.Module` class, made when a script first names it.
+    pub(crate) torch_module: std::cell::OnceCell<Rc<super::classes::Class>>,
     /// Call scopes that outlived their call (returned closures), for the collection of the cycles
     /// they form with their functions.
     pub(crate) scopes: super::scope_collect::ScopeRegistry,
@@ -146,6 +148,7 @@ impl Interpreter {
             cell_first_lines: RefCell::new(HashMap::new()),
             instances: Default::default(),
             scopes: Default::default(),
+            torch_module: Default::default(),
             method_frames: RefCell::new(Vec::new()),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
