@@ -45,27 +45,27 @@ impl Interpreter {
 /// Calls `torch.nn.Module.<method>` (`arguments` start with the model).
 pub(crate) fn call(interpreter: &Interpreter, method: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("torch.nn.Module.{method}");
+    if arguments.positional.is_empty() {
+        return Err(interpreter.error(ErrorKind::Type, format!("{full}() needs the model"), span));
+    }
+    let (model, _) = arguments.positional.remove(0);
     if method == "__call__" {
-        if arguments.positional.is_empty() {
-            return Err(interpreter.error(ErrorKind::Type, format!("{full}() needs the model"), span));
-        }
-        let (model, _) = arguments.positional.remove(0);
         let forward = interpreter.get_attribute(&model, "forward", span).map_err(|error| {
             error.with_help("a torch.nn.Module subclass defines `def forward(self, …)`, which calling the model runs")
         })?;
         return interpreter.call(&forward, arguments, span);
     }
+    // The model is not among the names a mistake lists (`Model(zz=1)` takes nothing).
     let names: &[&str] = match method {
-        "parameters" => &["self", "recurse"],
-        "to" => &["self", "device", "dtype"],
-        "train" => &["self", "mode"],
-        _ => &["self"],
+        "parameters" => &["recurse"],
+        "to" => &["device", "dtype"],
+        "train" => &["mode"],
+        _ => &[],
     };
     let bound = interpreter.bind(&full, names, arguments, false, span)?;
-    let model = bound.required(0)?.clone();
     match method {
         "__init__" => Ok(Value::None),
-        "parameters" => Ok(Value::list(parameters(interpreter, &model, bound.flag(1, true)?))),
+        "parameters" => Ok(Value::list(parameters(interpreter, &model, bound.flag(0, true)?))),
         _ => Ok(model),
     }
 }
