@@ -7,11 +7,10 @@ use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::format::{repr, to_str};
 use super::interpreter::Interpreter;
-use super::operators::order;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 22] = [
+const BUILTINS: [&str; 24] = [
     "print",
     "help",
     "dir",
@@ -31,6 +30,8 @@ const BUILTINS: [&str; 22] = [
     "str",
     "bool",
     "sorted",
+    "map",
+    "filter",
     "any",
     "all",
     "repr",
@@ -56,6 +57,9 @@ impl Interpreter {
     pub(crate) fn call_builtin(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         if let Some(function) = name.strip_prefix("math.") {
             return self.call_math(function, arguments, span);
+        }
+        if name.starts_with("numpy.") {
+            return super::numpy::call(self, name, arguments, span);
         }
         if name.starts_with("torch.") {
             return super::torch::call(self, name, arguments, span);
@@ -101,21 +105,9 @@ impl Interpreter {
                 Ok(Value::Range(start, stop, step))
             }
             "min" | "max" => self.min_max(name, arguments, span),
-            "sorted" => {
-                let bound = self.bind(name, &["iterable"], arguments, false, span)?;
-                let mut items = self.iterate(bound.required(0)?, span)?;
-                let mut failed = false;
-                items.sort_by(|a, b| {
-                    order(a, b).unwrap_or_else(|| {
-                        failed = true;
-                        std::cmp::Ordering::Equal
-                    })
-                });
-                if failed {
-                    return Err(self.error(ErrorKind::Type, "sorted(): the items cannot be compared", span));
-                }
-                Ok(Value::list(items))
-            }
+            "sorted" => self.sorted(arguments, span),
+            "map" => self.map(arguments, span),
+            "filter" => self.filter(arguments, span),
             _ => {
                 let bound = self.bind(name, &["value", "second"], arguments, false, span)?;
                 let value = bound.required(0).ok().cloned();
@@ -272,42 +264,6 @@ impl Interpreter {
                 .error(ErrorKind::Name, String::new(), span)
                 .with_message(crate::messages::Message::NameUndefined { name: name.to_string() })),
         }
-    }
-
-    fn min_max(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
-        if !arguments.keywords.is_empty() {
-            return Err(self.error(
-                ErrorKind::Unsupported,
-                format!("{name}() takes no keyword arguments in tile scripts"),
-                span,
-            ));
-        }
-        let items = if arguments.positional.len() == 1 {
-            self.iterate(&arguments.positional[0].0, span)?
-        } else {
-            arguments.positional.into_iter().map(|(value, _)| value).collect()
-        };
-        let mut best: Option<Value> = None;
-        for item in items {
-            best = Some(match best {
-                None => item,
-                Some(current) => {
-                    let ordering = order(&item, &current).ok_or_else(|| {
-                        self.error(
-                            ErrorKind::Type,
-                            format!("{name}(): cannot compare {} and {}", item.type_name(), current.type_name()),
-                            span,
-                        )
-                    })?;
-                    if (name == "min" && ordering.is_lt()) || (name == "max" && ordering.is_gt()) {
-                        item
-                    } else {
-                        current
-                    }
-                }
-            });
-        }
-        best.ok_or_else(|| self.error(ErrorKind::Value, format!("{name}() of an empty sequence"), span))
     }
 
     fn call_math(&self, function: &str, arguments: Arguments, span: Span) -> Result<Value> {

@@ -22,7 +22,12 @@ impl Interpreter {
             Value::Function(function) => self.call_function(function, arguments, span),
             Value::Builtin(name) => self.call_builtin(name, arguments, span),
             Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
-            Value::Kernel(kernel) => super::pypto::kernel::run_kernel(self, kernel, arguments, span),
+            Value::Kernel(kernel) => {
+                super::pypto::kernel::run_kernel(self, &self.scoped_kernel(kernel), arguments, span)
+            }
+            Value::Object(object) if matches!(object.as_ref(), Object::WithOptions { .. }) => {
+                self.call_with_options(object, arguments, span)
+            }
             Value::Class(class) => self.instantiate(class, arguments, span),
             Value::Instance(instance) => self.call_instance(callee, instance, arguments, span),
             Value::Object(object) if matches!(object.as_ref(), Object::DataclassDecorator { .. }) => {
@@ -46,13 +51,6 @@ impl Interpreter {
         }
     }
 
-    /// Calls a script function with positional values only (used by autograd callbacks).
-    pub(crate) fn call_values(&self, callee: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
-        let arguments =
-            Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
-        self.call(callee, arguments, span)
-    }
-
     /// Calls a script function: binds its parameters in a fresh scope nested in its closure.
     #[inline(never)]
     pub(crate) fn call_function(&self, function: &Rc<Function>, arguments: Arguments, span: Span) -> Result<Value> {
@@ -70,6 +68,7 @@ impl Interpreter {
         self.functions.borrow_mut().push(function.name.clone());
         let result = self.exec_block(&function.definition.body, &scope);
         scope.release_call_scope();
+        self.scopes.register_if_held(&scope);
         self.functions.borrow_mut().pop();
         self.cells.borrow_mut().pop();
         self.depth.set(self.depth.get() - 1);

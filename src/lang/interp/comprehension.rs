@@ -1,5 +1,6 @@
 //! Comprehensions: `[element for target in iterable if condition …]` (generator expressions too,
-//! as lists). The loop targets live in a scope of their own, as in Python 3.
+//! as lists) and `{key: value for …}`. The loop targets live in a scope of their own, as in
+//! Python 3.
 
 use std::rc::Rc;
 
@@ -9,6 +10,14 @@ use super::scope::Scope;
 use super::value::Value;
 use crate::lang::syntax::ast::{Comprehension, Expr};
 use crate::lang::syntax::Span;
+
+/// What a comprehension builds from each innermost iteration.
+enum Produce<'a> {
+    /// One list item.
+    Item(&'a Expr, Vec<Value>),
+    /// One dict entry (a later equal key replaces the earlier value, keeping its position).
+    Entry(&'a Expr, &'a Expr, Vec<(Value, Value)>),
+}
 
 impl Interpreter {
     /// The list a comprehension makes.
@@ -21,24 +30,40 @@ impl Interpreter {
         span: Span,
     ) -> Result<Value> {
         let inner = Scope::child(scope);
-        let mut items = Vec::new();
-        self.comprehension_level(element, generators, scope, &inner, &mut items, span)?;
+        let mut produce = Produce::Item(element, Vec::new());
+        self.comprehension_level(&mut produce, generators, scope, &inner, span)?;
+        let Produce::Item(_, items) = produce else { unreachable!("a list comprehension makes items") };
         Ok(Value::list(items))
+    }
+
+    /// The dict a dict comprehension makes.
+    #[inline(never)]
+    pub(crate) fn eval_dict_comprehension(
+        &self,
+        key: &Expr,
+        value: &Expr,
+        generators: &[Comprehension],
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> Result<Value> {
+        let inner = Scope::child(scope);
+        let mut produce = Produce::Entry(key, value, Vec::new());
+        self.comprehension_level(&mut produce, generators, scope, &inner, span)?;
+        let Produce::Entry(_, _, entries) = produce else { unreachable!("a dict comprehension makes entries") };
+        Ok(Value::dict(entries))
     }
 
     /// One `for` of the comprehension (the first iterable is evaluated outside, as in Python).
     fn comprehension_level(
         &self,
-        element: &Expr,
+        produce: &mut Produce,
         generators: &[Comprehension],
         outer: &Rc<Scope>,
         inner: &Rc<Scope>,
-        items: &mut Vec<Value>,
         span: Span,
     ) -> Result<()> {
         let Some((generator, rest)) = generators.split_first() else {
-            items.push(self.eval(element, inner)?);
-            return self.check_items(items.len(), span);
+            return self.produce(produce, inner, span);
         };
         let iterable = self.eval(&generator.iterable, outer)?;
         'items: for item in self.iterate(&iterable, generator.iterable.span)? {
@@ -49,8 +74,27 @@ impl Interpreter {
                     continue 'items;
                 }
             }
-            self.comprehension_level(element, rest, inner, inner, items, span)?;
+            self.comprehension_level(produce, rest, inner, inner, span)?;
         }
         Ok(())
+    }
+
+    fn produce(&self, produce: &mut Produce, inner: &Rc<Scope>, span: Span) -> Result<()> {
+        match produce {
+            Produce::Item(element, items) => {
+                items.push(self.eval(element, inner)?);
+                self.check_items(items.len(), span)
+            }
+            Produce::Entry(key, value, entries) => {
+                let key_value = self.eval(key, inner)?;
+                self.check_hashable(&key_value, key.span)?;
+                let value = self.eval(value, inner)?;
+                match entries.iter_mut().find(|(existing, _)| super::operators::values_equal(existing, &key_value)) {
+                    Some(entry) => entry.1 = value,
+                    None => entries.push((key_value, value)),
+                }
+                self.check_items(entries.len(), span)
+            }
+        }
     }
 }

@@ -8,25 +8,46 @@ use super::value::{Object, Value};
 use crate::lang::syntax::Span;
 
 impl Interpreter {
+    /// Applies one `@decorator` to what the lines below it made. A kernel decorator over
+    /// `@pypto.options(…)` makes the kernel and gives it the options.
+    pub(crate) fn decorate(&self, decorator: Value, target: Value, span: Span) -> Result<Value> {
+        if let (Some(name), Value::Object(object)) = (kernel_decorator(&decorator), &target) {
+            if let Object::WithOptions { options, function } = object.as_ref() {
+                if name != "pypto.register_gradient" {
+                    let kernel = self.apply_decorator(decorator, function.clone(), span)?;
+                    return super::pypto::config::decorate(self, options, kernel, span);
+                }
+            }
+        }
+        self.check_decorator_target(&decorator, &target, span)?;
+        self.apply_decorator(decorator, target, span)
+    }
+
     /// A pypto decorator (`@pypto.kernel`, `@pypto.frontend.jit`, `@pypto.register_gradient(…)`)
     /// applies to a function defined with `def`; anything else (a kernel: stacked decorators) is a
     /// type error here, because applying it would call the decorator again without end.
     pub(crate) fn check_decorator_target(&self, decorator: &Value, target: &Value, span: Span) -> Result<()> {
-        let name = match decorator {
-            Value::Builtin(name) if matches!(name.as_ref(), "pypto.kernel" | "pypto.frontend.jit") => name.to_string(),
-            Value::Object(object) => match object.as_ref() {
-                Object::KernelDecorator { .. } => "pypto.kernel".to_string(),
-                Object::JitDecorator { .. } => "pypto.frontend.jit".to_string(),
-                Object::GradientDecorator { .. } => "pypto.register_gradient".to_string(),
-                _ => return Ok(()),
-            },
-            _ => return Ok(()),
-        };
+        let Some(name) = kernel_decorator(decorator) else { return Ok(()) };
         if matches!(target, Value::Function(_)) {
             return Ok(());
         }
         Err(self
             .error(ErrorKind::Type, format!("@{name} decorates a function defined with `def`, not a '{}'", target.type_name()), span)
             .with_help("use one pypto decorator per function; a backward is its own `def` under @pypto.register_gradient(\"name\")"))
+    }
+}
+
+/// The name of a pypto decorator that makes (or registers) a kernel.
+fn kernel_decorator(decorator: &Value) -> Option<&'static str> {
+    match decorator {
+        Value::Builtin(name) if name.as_ref() == "pypto.kernel" => Some("pypto.kernel"),
+        Value::Builtin(name) if name.as_ref() == "pypto.frontend.jit" => Some("pypto.frontend.jit"),
+        Value::Object(object) => match object.as_ref() {
+            Object::KernelDecorator { .. } => Some("pypto.kernel"),
+            Object::JitDecorator { .. } => Some("pypto.frontend.jit"),
+            Object::GradientDecorator { .. } => Some("pypto.register_gradient"),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -53,6 +53,10 @@ impl Interpreter {
             ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
             ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
             ExprKind::ListComp { element, generators } => self.eval_comprehension(element, generators, scope, span),
+            ExprKind::DictComp { key, value, generators } => {
+                self.eval_dict_comprehension(key, value, generators, scope, span)
+            }
+            ExprKind::Lambda(definition) => self.lambda_value(definition, scope),
             ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
         }
     }
@@ -319,7 +323,7 @@ impl Interpreter {
         Ok(result)
     }
 
-    fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
+    pub(crate) fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
         match key {
             Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
                 Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", key.type_name()), span))

@@ -1,14 +1,13 @@
 //! Statements: assignment (with unpacking and subscripts), control flow, `def`, `assert`,
-//! `with pypto.no_grad():`.
+//! `with` (in `with_statement`).
 
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::scope::Scope;
-use super::value::{range_length, Function, Object, Value};
-use crate::autograd::set_grad_enabled;
-use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, Stmt, StmtKind, WithItem};
+use super::value::{range_length, Value};
+use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 
 /// How a statement ended.
@@ -170,28 +169,6 @@ impl Interpreter {
         Ok(Flow::Normal)
     }
 
-    fn exec_with(&self, items: &[WithItem], body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
-        let Some((first, rest)) = items.split_first() else {
-            return self.exec_block(body, scope);
-        };
-        let context = self.eval(&first.context, scope)?;
-        let is_no_grad = matches!(&context, Value::Object(object) if matches!(object.as_ref(), Object::NoGrad));
-        if !is_no_grad {
-            return Err(self
-                .error(
-                    ErrorKind::Unsupported,
-                    format!("a {} is not a context manager in tile scripts", context.type_name()),
-                    first.context.span,
-                )
-                .with_help("the only context manager is `with pypto.no_grad():`"));
-        }
-        if let Some(target) = &first.target {
-            self.assign(target, context.clone(), scope)?;
-        }
-        let _guard = set_grad_enabled(false);
-        self.exec_with(rest, body, scope)
-    }
-
     /// The value a `def` binds: the function with its defaults (evaluated in `scope`, as are the
     /// decorators) and `closure` as the scope its body sees (a method's is the class's enclosing
     /// scope, not the class body), decorated bottom-up.
@@ -201,33 +178,11 @@ impl Interpreter {
         scope: &Rc<Scope>,
         closure: &Rc<Scope>,
     ) -> Result<Value> {
-        let mut defaults = Vec::new();
-        for parameter in &definition.parameters.positional {
-            defaults.push(match &parameter.default {
-                Some(default) => Some(self.eval(default, scope)?),
-                None => None,
-            });
-        }
-        let mut keyword_defaults = Vec::new();
-        for parameter in &definition.parameters.keyword_only {
-            keyword_defaults.push(match &parameter.default {
-                Some(default) => Some(self.eval(default, scope)?),
-                None => None,
-            });
-        }
-        let function = Rc::new(Function {
-            name: definition.name.name.clone(),
-            definition: Rc::new(definition.clone()),
-            defaults,
-            keyword_defaults,
-            closure: closure.clone(),
-            cell: self.current_cell(),
-        });
+        let function = self.new_function(std::sync::Arc::new(definition.clone()), scope, closure)?;
         let mut value = Value::Function(function);
         for decorator in definition.decorators.iter().rev() {
             let decorate = self.eval(decorator, scope)?;
-            self.check_decorator_target(&decorate, &value, decorator.span)?;
-            value = self.apply_decorator(decorate, value, decorator.span)?;
+            value = self.decorate(decorate, value, decorator.span)?;
         }
         Ok(value)
     }

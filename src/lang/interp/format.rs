@@ -223,6 +223,16 @@ const MAX_FORMAT_WIDTH: usize = 10_000;
 
 /// `format(value, spec)` for the f-string specs `[[fill]align][sign][width][,][.precision][type]`.
 pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
+    // A one-element tensor formats as its number, as torch's 0-d tensors and numpy's scalars do
+    // (`f"{np.abs(a - b).max():.6f}"`).
+    if let Value::Tensor(object) = value {
+        let var = object.get();
+        if var.tensor().numel() == 1 && !spec.is_empty() {
+            let number = var.tensor().to_f64_vec()[0];
+            let scalar = if var.dtype().is_float() { Value::Float(number) } else { Value::Int(number as i64) };
+            return format_with_spec(&scalar, spec);
+        }
+    }
     let mut chars: Vec<char> = spec.chars().collect();
     let mut fill = ' ';
     let mut align = None;

@@ -78,7 +78,7 @@ impl Interpreter {
 }
 
 /// Limits of the session end the run whatever the script says.
-fn catchable(kind: ErrorKind) -> bool {
+pub(crate) fn catchable(kind: ErrorKind) -> bool {
     !matches!(
         kind,
         ErrorKind::StepBudget
@@ -91,7 +91,7 @@ fn catchable(kind: ErrorKind) -> bool {
 }
 
 /// The Python exception an error is (`ValueError`), and its message without the name.
-fn exception_of(error: &RuntimeError) -> (String, String) {
+pub(crate) fn exception_of(error: &RuntimeError) -> (String, String) {
     // A raised exception's message starts with its name (`ValueError: …`).
     if let Some((name, rest)) = error.message.split_once(": ") {
         if is_exception(name) {

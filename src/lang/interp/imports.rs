@@ -20,8 +20,9 @@ const LANGUAGE_MODULES: [&str; 3] = ["math", "__future__", "torch_npu"];
 fn instead_of(root: &str) -> Option<&'static str> {
     Some(match root {
         "numpy" => {
-            "use pypto tensors: pypto.as_tensor(data) to make one, t.tolist() to read one, and \
-             pypto.assert_allclose(actual, desired, rtol=…, atol=…) for numpy.testing.assert_allclose"
+            "the numpy here is what pypto examples' golden checks use (`import numpy as np`: np.array, \
+             np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use \
+             the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())"
         }
         "os" => "a notebook has no environment variables or files: set the value in a cell (e.g. `device_id = 0`)",
         "sys" | "argparse" => {
@@ -89,7 +90,8 @@ impl Interpreter {
         Err(match instead_of(root) {
             Some(help) => error.with_help(help),
             None => error.with_help(
-                "tile scripts can import pypto (import pypto as pt, from pypto import …), torch, math, dataclasses and typing",
+                "tile scripts can import pypto (import pypto as pt, from pypto import …), torch, numpy (a small part), \
+                 math, dataclasses and typing",
             ),
         })
     }

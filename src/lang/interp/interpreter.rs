@@ -104,6 +104,11 @@ pub struct Interpreter {
     pub(crate) cell_first_lines: RefCell<HashMap<usize, u32>>,
     /// Every instance of a script class, for the collection of reference cycles between them.
     pub(crate) instances: super::classes::InstanceRegistry,
+    /// The session's `torch.nn.Module` class, made when a script first names it.
+    pub(crate) torch_module: std::cell::OnceCell<Rc<super::classes::Class>>,
+    /// Call scopes that outlived their call (returned closures), for the collection of the cycles
+    /// they form with their functions.
+    pub(crate) scopes: super::scope_collect::ScopeRegistry,
     /// The methods running now, innermost last (what `super()` reads).
     pub(crate) method_frames: RefCell<Vec<super::classes::MethodFrame>>,
     /// The thread's live heap bytes when the session started, and when the running cell started
@@ -113,6 +118,8 @@ pub struct Interpreter {
     pub(crate) memory_at_cell_start: Cell<isize>,
     /// Facts about the last few long strings indexed (see `sequences`).
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
+    /// The `with pypto.options(…)` scopes open now, innermost last (what kernels called in them use).
+    pub(crate) option_scopes: RefCell<Vec<super::pypto::option_scopes::OptionScope>>,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
     pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
@@ -141,11 +148,14 @@ impl Interpreter {
             cell_lines: RefCell::new(HashMap::new()),
             cell_first_lines: RefCell::new(HashMap::new()),
             instances: Default::default(),
+            scopes: Default::default(),
+            torch_module: Default::default(),
             method_frames: RefCell::new(Vec::new()),
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
             pypto_loops: RefCell::new(Vec::new()),
+            option_scopes: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
         })
@@ -191,8 +201,10 @@ impl Interpreter {
         self.method_frames.borrow_mut().clear();
         self.npu.fallback_warned.borrow_mut().clear();
         self.npu.schedules.borrow_mut().clear();
+        self.option_scopes.borrow_mut().clear();
         // What the previous cells left in cycles of instances goes before this cell adds more.
         self.instances.collect();
+        self.scopes.collect();
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;
@@ -295,11 +307,20 @@ impl Interpreter {
     /// cell has grown it (by more than the small change of printing or parsing).
     pub(crate) fn check_memory(&self, span: Span) -> Result<()> {
         const SLACK_BYTES: isize = 1 << 20;
-        let live = crate::memory::live_bytes();
-        let grew = live > self.memory_at_cell_start.get().saturating_add(SLACK_BYTES);
-        let held = live.saturating_sub(self.memory_base).max(0) as usize;
         let budget = self.limits.get().memory_bytes;
-        if grew && held > budget {
+        let over = || {
+            let live = crate::memory::live_bytes();
+            let grew = live > self.memory_at_cell_start.get().saturating_add(SLACK_BYTES);
+            let held = live.saturating_sub(self.memory_base).max(0) as usize;
+            (grew && held > budget).then_some(held)
+        };
+        if over().is_none() {
+            return Ok(());
+        }
+        // Garbage in reference cycles (returned closures, instances) goes before the error.
+        self.scopes.collect();
+        self.instances.collect();
+        if let Some(held) = over() {
             return Err(self
                 .error(
                     ErrorKind::Memory,
@@ -375,4 +396,12 @@ impl Interpreter {
 /// `bytes` in MiB, for messages.
 fn mebibytes(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+impl Drop for Interpreter {
+    /// The session ends: the cycles between closures and their scopes are broken so that they
+    /// are freed with it.
+    fn drop(&mut self) {
+        self.scopes.release_all();
+    }
 }

@@ -95,6 +95,24 @@ impl Scope {
         }
     }
 
+    /// The scope this one is nested in.
+    pub(crate) fn parent(&self) -> Option<&Rc<Scope>> {
+        self.parent.as_ref()
+    }
+
+    /// Calls `visit` with each value bound here (none while the table is being changed).
+    pub(crate) fn for_each_value(&self, visit: &mut dyn FnMut(&Value)) {
+        if let Ok(names) = self.names.try_borrow() {
+            names.values().for_each(visit);
+        }
+    }
+
+    /// Takes every binding out (the caller drops them after its borrows end); nothing while the
+    /// table is in use.
+    pub(crate) fn take_names(&self) -> HashMap<String, Value> {
+        self.names.try_borrow_mut().map(|mut names| std::mem::take(&mut *names)).unwrap_or_default()
+    }
+
     /// Empties a scope about to be dropped: its values and its parent, so the caller can drop a long
     /// chain of closures one link at a time instead of by recursion.
     pub(crate) fn take_contents(&mut self) -> (Vec<Value>, Option<Rc<Scope>>) {

@@ -160,6 +160,9 @@ impl Interpreter {
             Value::Module(module) if module.starts_with("torch") => {
                 return super::torch::module_attribute(self, module, name, span)
             }
+            Value::Module(module) if module.starts_with("numpy") => {
+                return super::numpy::module_attribute(self, module, name, span)
+            }
             Value::Module(module) if module.as_ref() == "typing" => return self.typing_attribute(name, span),
             Value::Instance(instance) => return self.instance_attribute(object, instance, name, span),
             Value::Object(inner) if matches!(inner.as_ref(), Object::Super { .. }) => {

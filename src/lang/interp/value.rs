@@ -79,7 +79,7 @@ pub struct Function {
     /// The name.
     pub name: String,
     /// The definition (shared, so the cell's tree may be dropped).
-    pub definition: Rc<FunctionDef>,
+    pub definition: std::sync::Arc<FunctionDef>,
     /// Defaults of the positional parameters (aligned with them).
     pub defaults: Vec<Option<Value>>,
     /// Defaults of the keyword-only parameters.
@@ -152,6 +152,10 @@ pub enum Object {
     DataclassDecorator { frozen: bool },
     /// An exception value (`ValueError("message")`), for `raise`.
     Exception { name: String, message: String },
+    /// A function decorated with `@pypto.options(…)`: each call opens the options' scope.
+    WithOptions { options: Rc<super::pypto::config::ScopedOptions>, function: Value },
+    /// `pypto.function(name, *tensors)`, the context manager whose block runs as a jit kernel.
+    RecordFunction { name: String },
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -278,6 +282,8 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Field { .. } => "Field",
         Object::DataclassDecorator { .. } => "decorator",
         Object::Super { .. } => "super",
+        Object::WithOptions { .. } => "function",
+        Object::RecordFunction { .. } => "function_recorder",
         Object::Exception { .. } => "Exception",
     }
 }

@@ -71,6 +71,9 @@ fn take_children(value: &mut Value, pending: &mut Pending) {
                         pending.values.push(std::mem::replace(inner, Value::None));
                     }
                     Object::Super { receiver, .. } => pending.values.push(std::mem::replace(receiver, Value::None)),
+                    Object::WithOptions { function, .. } => {
+                        pending.values.push(std::mem::replace(function, Value::None))
+                    }
                     Object::Field { default, factory } => {
                         pending.values.extend(default.take().into_iter().chain(factory.take()))
                     }

@@ -191,6 +191,9 @@ impl Interpreter {
     ) -> Result<Value> {
         let is_instance = matches!(receiver, Value::Instance(_));
         match &found {
+            Value::Builtin(method) if is_instance && method.starts_with("torch.nn.Module.") => {
+                Ok(Value::Method(Rc::new((receiver.clone(), name.to_string()))))
+            }
             Value::Function(_) | Value::Kernel(_) if is_instance => {
                 Ok(Value::Method(Rc::new((receiver.clone(), name.to_string()))))
             }

@@ -38,7 +38,11 @@ impl Interpreter {
 
     /// `super()`: the running method's receiver, seen from the class above the method's own.
     pub(crate) fn call_super(&self, arguments: Arguments, span: Span) -> Result<Value> {
-        self.bind("super", &[], arguments, false, span)?;
+        let bound = self.bind("super", &["type", "object"], arguments, false, span)?;
+        // `super(Model, self)`, the two-argument form older code writes.
+        if let (Some(Value::Class(class)), Some(receiver)) = (bound.optional(0), bound.optional(1)) {
+            return Ok(Value::object(Object::Super { class: class.clone(), receiver: receiver.clone() }));
+        }
         let frames = self.method_frames.borrow();
         let frame = frames.last().filter(|frame| frame.depth == self.depth.get()).ok_or_else(|| {
             self.error(ErrorKind::Type, "super() is only available inside a method of a class", span)
@@ -62,8 +66,10 @@ impl Interpreter {
             return Ok(Value::Method(Rc::new((value.clone(), name.to_string()))));
         }
         let (found, _) = base.lookup(name).ok_or_else(missing)?;
+        let builtin_method = matches!(&found, Value::Builtin(method) if method.starts_with("torch.nn.Module."));
         match &found {
             Value::Function(_) => Ok(Value::Method(Rc::new((value.clone(), name.to_string())))),
+            Value::Builtin(_) if builtin_method => Ok(Value::Method(Rc::new((value.clone(), name.to_string())))),
             Value::Object(object) => match object.as_ref() {
                 Object::StaticMethod(function) => Ok(function.clone()),
                 Object::ClassMethod(_) => Ok(Value::Method(Rc::new((value.clone(), name.to_string())))),

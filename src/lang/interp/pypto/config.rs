@@ -1,8 +1,10 @@
 //! pypto's configuration calls: the `@pypto.options(...)` decorator and `pypto.set_pass_options`,
 //! `set_options`, `set_semantic_label`, `set_matrix_size`, `reset_options`, `experimental.set_operation_options`. Options a
-//! kernel carries (`@pypto.options` over a jit kernel) take effect like the jit decorator's own; the
-//! scoped and global forms are accepted and validated, and a modelled option given where it has no
-//! effect here is a warning that says where to give it instead.
+//! kernel carries (`@pypto.options` over a jit kernel) take effect like the jit decorator's own; a
+//! scope (`with pypto.options(…)`, `@pypto.options` over a function, `set_pass_options` inside
+//! them) reaches the kernels called in it (`option_scopes`); the global forms are accepted and
+//! validated, and a modelled option given where it has no effect here is a warning that says where
+//! to give it instead.
 
 use std::rc::Rc;
 
@@ -15,6 +17,7 @@ use crate::lang::interp::value::{Kernel, Object, Value};
 use crate::lang::syntax::Span;
 
 /// The options of one `pypto.options(...)` call, validated.
+#[derive(Clone)]
 pub struct ScopedOptions {
     /// `pass_options`, in the order given.
     pub pass_options: Vec<(String, Value)>,
@@ -90,7 +93,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             let pass = interpreter.options(pass.as_ref(), "pass_options", &PASS_OPTIONS, span)?;
             let runtime = interpreter.options(runtime.as_ref(), "runtime_options", &RUNTIME_OPTIONS, span)?;
-            warn_unapplied(interpreter, &full, pass.iter().chain(&runtime), span);
+            // Inside `with pypto.options(…)` they change that scope, as pypto's do.
+            if !interpreter.set_scoped_options(&pass, &runtime) {
+                warn_unapplied(interpreter, &full, pass.iter().chain(&runtime), span);
+            }
             Ok(Value::None)
         }
         "set_semantic_label" => {
@@ -231,17 +237,10 @@ fn warn_unapplied<'a>(
 }
 
 /// `@pypto.options(...)` applied to `target`: a kernel gets the options (its own decorator's
-/// options win on the same key, as pypto's innermost scope does); a plain function is returned as
-/// it is (its scope is accepted, not modelled).
+/// options win on the same key, as pypto's innermost scope does); a plain function opens the
+/// options' scope each time it is called (the kernels it calls use them).
 pub(crate) fn decorate(interpreter: &Interpreter, options: &ScopedOptions, target: Value, span: Span) -> Result<Value> {
-    if !options.other.is_empty() {
-        interpreter.warn(
-            "npu/option-not-modelled",
-            format!("pypto.options: {} accepted, not modelled", options.other.join(", ")),
-            span,
-            Some("inside a kernel, pypto.set_vec_tile_shapes / set_cube_tile_shapes set the tiles".to_string()),
-        );
-    }
+    interpreter.note_unmodelled_options(options, span);
     match &target {
         Value::Kernel(kernel) => Ok(Value::Kernel(Rc::new(Kernel {
             name: kernel.name.clone(),
@@ -251,14 +250,9 @@ pub(crate) fn decorate(interpreter: &Interpreter, options: &ScopedOptions, targe
             runtime_options: merged(&options.runtime_options, &kernel.runtime_options),
             checked: std::cell::Cell::new(false),
         }))),
-        Value::Function(function) => {
-            warn_unapplied(
-                interpreter,
-                &format!("@pypto.options on '{}'", function.name),
-                options.pass_options.iter().chain(&options.runtime_options),
-                span,
-            );
-            Ok(target)
+        // Every call of the function opens the options' scope for the kernels it calls.
+        Value::Function(_) => {
+            Ok(Value::object(Object::WithOptions { options: Rc::new(options.clone()), function: target }))
         }
         other => Err(interpreter.error(
             ErrorKind::Type,
@@ -269,7 +263,7 @@ pub(crate) fn decorate(interpreter: &Interpreter, options: &ScopedOptions, targe
 }
 
 /// `outer` then `inner`, an inner key replacing the outer one.
-fn merged(outer: &[(String, Value)], inner: &[(String, Value)]) -> Vec<(String, Value)> {
+pub(crate) fn merged(outer: &[(String, Value)], inner: &[(String, Value)]) -> Vec<(String, Value)> {
     let mut options: Vec<(String, Value)> =
         outer.iter().filter(|(key, _)| !inner.iter().any(|(other, _)| other == key)).cloned().collect();
     options.extend(inner.iter().cloned());

@@ -18,6 +18,7 @@ pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;
 pub mod npu_values;
+pub mod option_scopes;
 pub mod options;
 pub mod scaler;
 pub mod schedule;
@@ -106,6 +107,7 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             experimental::transposed_batchmatmul(interpreter, arguments, span)
         }),
         "frontend.jit" => config::jit(interpreter, arguments, span),
+        "function" => option_scopes::record_function(interpreter, arguments, span),
         "options"
         | "set_pass_options"
         | "set_options"

@@ -47,7 +47,7 @@ pub(crate) fn record(
     };
     let config = interpreter.npu_config(span)?;
     let arguments = allocate_specs(interpreter, arguments, what)?;
-    let call = run_kernel_call(interpreter, kernel, arguments, span);
+    let call = run_kernel_call(interpreter, &interpreter.scoped_kernel(kernel), arguments, span);
     call.result?;
     let result = call.reference.unwrap_or(Value::None);
     let Some(frame) = call.frame else {

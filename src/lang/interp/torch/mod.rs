@@ -11,6 +11,7 @@ mod checks;
 pub(crate) mod convert;
 mod creation;
 pub(crate) mod methods;
+pub(crate) mod module;
 mod ops;
 
 use std::rc::Rc;
@@ -28,6 +29,9 @@ use crate::tensor::DType;
 /// submodules through the API table, dtypes as dtype values.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
     let qualified = format!("{module}.{name}");
+    if qualified == "torch.nn.Module" {
+        return Ok(Value::Class(interpreter.torch_module_class()));
+    }
     match api_table::lookup(&qualified).map(|entry| entry.kind) {
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
@@ -97,7 +101,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     if let ("matmul" | "mm" | "bmm", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
         interpreter.charge_matmul(a, b, false, span)?;
     }
+    if let Some(method) = short.strip_prefix("nn.Module.") {
+        return module::call(interpreter, method, arguments, span);
+    }
     let result = match short {
+        "nn.Parameter" => {
+            let bound = interpreter.bind(name, &["data", "requires_grad"], arguments, false, span)?;
+            let tensor = bound.tensor(0)?.tensor().clone();
+            let var = crate::autograd::Var::try_new(tensor, bound.flag(1, true)?)
+                .map_err(|error| interpreter.error(ErrorKind::Value, error.to_string(), bound.span_of(0)))?;
+            Ok(super::value::TensorObject::value(var))
+        }
         "manual_seed" | "randn" | "rand" | "zeros" | "ones" | "empty" | "full" | "tensor" | "arange" | "zeros_like"
         | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
             creation::call(interpreter, short, arguments, span)

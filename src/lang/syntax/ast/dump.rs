@@ -254,23 +254,33 @@ pub fn expression(value: &Expr) -> String {
         ExprKind::IfElse { test, body, orelse } => {
             format!("(ifelse {} {} {})", expression(test), expression(body), expression(orelse))
         }
+        ExprKind::Lambda(function) => {
+            let body = match function.body.first().map(|statement| &statement.kind) {
+                Some(StmtKind::Return(Some(body))) => expression(body),
+                _ => "<error>".into(),
+            };
+            format!("(lambda ({}) {body})", parameters(&function.parameters))
+        }
         ExprKind::ListComp { element, generators } => {
-            let mut text = format!("(listcomp {}", expression(element));
-            for generator in generators {
-                text.push_str(&format!(
-                    " for {} in {}",
-                    expression(&generator.target),
-                    expression(&generator.iterable)
-                ));
-                for condition in &generator.conditions {
-                    text.push_str(&format!(" if {}", expression(condition)));
-                }
-            }
-            text.push(')');
-            text
+            format!("(listcomp {}{})", expression(element), comprehension(generators))
+        }
+        ExprKind::DictComp { key, value, generators } => {
+            format!("(dictcomp {} {}{})", expression(key), expression(value), comprehension(generators))
         }
         ExprKind::Error => "<error>".into(),
     }
+}
+
+/// The `for … in … if …` clauses of a comprehension.
+fn comprehension(generators: &[Comprehension]) -> String {
+    let mut text = String::new();
+    for generator in generators {
+        text.push_str(&format!(" for {} in {}", expression(&generator.target), expression(&generator.iterable)));
+        for condition in &generator.conditions {
+            text.push_str(&format!(" if {}", expression(condition)));
+        }
+    }
+    text
 }
 
 #[cfg(test)]

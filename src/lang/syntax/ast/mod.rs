@@ -238,6 +238,10 @@ pub enum ExprKind {
     /// `[element for target in iterable if condition …]` (also a generator expression, which tile
     /// scripts evaluate to a list).
     ListComp { element: Box<Expr>, generators: Vec<Comprehension> },
+    /// `{key: value for target in iterable if condition …}`.
+    DictComp { key: Box<Expr>, value: Box<Expr>, generators: Vec<Comprehension> },
+    /// `lambda parameters: body`: a `FunctionDef` named `<lambda>` whose body returns `body`.
+    Lambda(std::sync::Arc<FunctionDef>),
     /// `body if test else orelse`.
     IfElse { test: Box<Expr>, body: Box<Expr>, orelse: Box<Expr> },
     /// An expression that could not be parsed or is outside the subset.

@@ -61,24 +61,7 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
             visit(class.name.span);
             class.body.iter().for_each(|inner| statement_spans(inner, visit));
         }
-        StmtKind::FunctionDef(function) => {
-            function.decorators.iter().for_each(|decorator| expression(decorator, visit));
-            visit(function.name.span);
-            let parameters = &function.parameters;
-            let all = parameters
-                .positional
-                .iter()
-                .chain(parameters.varargs.iter())
-                .chain(parameters.keyword_only.iter())
-                .chain(parameters.kwargs.iter());
-            for parameter in all {
-                visit(parameter.span);
-                visit(parameter.name.span);
-                parameter.annotation.iter().chain(parameter.default.iter()).for_each(|value| expression(value, visit));
-            }
-            function.returns.iter().for_each(|value| expression(value, visit));
-            function.body.iter().for_each(|inner| statement_spans(inner, visit));
-        }
+        StmtKind::FunctionDef(function) => function_spans(function, visit),
         StmtKind::If { test, body, orelse } => {
             expression(test, visit);
             body.iter().chain(orelse.iter()).for_each(|inner| statement_spans(inner, visit));
@@ -105,6 +88,26 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
         }
         StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Pass | StmtKind::Error => {}
     }
+}
+
+/// A `def`'s (or a lambda's) decorators, name, parameters, annotations and body.
+fn function_spans(function: &FunctionDef, visit: &mut dyn FnMut(Span)) {
+    function.decorators.iter().for_each(|decorator| expression_spans(decorator, visit));
+    visit(function.name.span);
+    let parameters = &function.parameters;
+    let all = parameters
+        .positional
+        .iter()
+        .chain(parameters.varargs.iter())
+        .chain(parameters.keyword_only.iter())
+        .chain(parameters.kwargs.iter());
+    for parameter in all {
+        visit(parameter.span);
+        visit(parameter.name.span);
+        parameter.annotation.iter().chain(parameter.default.iter()).for_each(|value| expression_spans(value, visit));
+    }
+    function.returns.iter().for_each(|value| expression_spans(value, visit));
+    function.body.iter().for_each(|inner| statement_spans(inner, visit));
 }
 
 fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
@@ -172,14 +175,24 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
             expression_spans(body, visit);
             expression_spans(orelse, visit);
         }
+        ExprKind::Lambda(function) => function_spans(function, visit),
         ExprKind::ListComp { element, generators } => {
             expression_spans(element, visit);
-            for generator in generators {
-                expression_spans(&generator.target, visit);
-                expression_spans(&generator.iterable, visit);
-                generator.conditions.iter().for_each(|condition| expression_spans(condition, visit));
-            }
+            comprehension_spans(generators, visit);
         }
+        ExprKind::DictComp { key, value, generators } => {
+            expression_spans(key, visit);
+            expression_spans(value, visit);
+            comprehension_spans(generators, visit);
+        }
+    }
+}
+
+fn comprehension_spans(generators: &[Comprehension], visit: &mut dyn FnMut(Span)) {
+    for generator in generators {
+        expression_spans(&generator.target, visit);
+        expression_spans(&generator.iterable, visit);
+        generator.conditions.iter().for_each(|condition| expression_spans(condition, visit));
     }
 }
 

@@ -142,7 +142,7 @@ impl Parser<'_> {
                 break;
             }
             if self.at(TokenKind::For) || (self.at(TokenKind::Async) && self.nth_kind(1) == TokenKind::For) {
-                self.misplaced_comprehension(what);
+                self.misplaced_comprehension();
             } else if !self.kind().is_close_bracket() {
                 let span = self.current().span;
                 let found = self.describe_current();
@@ -191,6 +191,9 @@ impl Parser<'_> {
     }
 
     fn dict_display(&mut self) -> Expr {
+        if self.comprehension_ahead() {
+            return self.dict_comprehension();
+        }
         let open = self.current().span;
         let mut is_set = false;
         let (pairs, _) = self.bracketed(TokenKind::RightBrace, "dictionary entry", |parser| {
@@ -369,7 +372,6 @@ mod tests {
     #[test]
     fn displays_outside_the_subset() {
         assert_eq!(messages("s = {1, 2}\n"), ["set literals are not supported in tile scripts"]);
-        assert_eq!(messages("d = {k: v for k in x}\n"), ["dict comprehensions are not supported in tile scripts"]);
         assert_eq!(messages("d = {**a}\n"), ["'**' unpacking in a dict display is not supported in tile scripts"]);
         assert_eq!(messages("d = {1 2}\n"), ["expected ':' after the dictionary key"]);
         assert_eq!(messages("l = [*a]\n").len(), 1);

@@ -191,11 +191,20 @@ impl Parser<'_> {
     /// `(a, b: T = 1, *args, c, **kwargs)`; the current token is '('.
     pub(super) fn parameters(&mut self) -> Parameters {
         self.bump();
+        let parameters = self.parameter_list(TokenKind::RightParen);
+        self.bump();
+        parameters
+    }
+
+    /// The parameters up to `closer` (')' of a `def`, ':' of a `lambda`, whose parameters take no
+    /// annotations); the closer is left to the caller.
+    pub(super) fn parameter_list(&mut self, closer: TokenKind) -> Parameters {
+        let annotations = closer == TokenKind::RightParen;
         let mut parameters = Parameters::default();
         let mut seen: Vec<String> = Vec::new();
         let mut after_star = false;
         let mut saw_default = false;
-        while !self.at(TokenKind::RightParen) && !self.at(TokenKind::EndOfFile) {
+        while !self.at(closer) && !self.at(TokenKind::EndOfFile) && !self.at(TokenKind::Newline) {
             let start = self.current().span.start;
             match self.kind() {
                 TokenKind::Star => {
@@ -209,14 +218,14 @@ impl Parser<'_> {
                     }
                     after_star = true;
                     if self.at(TokenKind::Name) {
-                        let parameter = self.parameter(start, false);
+                        let parameter = self.parameter(start, false, annotations);
                         self.note_parameter_name(&parameter.name, &mut seen);
                         parameters.varargs = Some(parameter);
                     }
                 }
                 TokenKind::DoubleStar => {
                     self.bump();
-                    let parameter = self.parameter(start, false);
+                    let parameter = self.parameter(start, false, annotations);
                     self.note_parameter_name(&parameter.name, &mut seen);
                     parameters.kwargs = Some(parameter);
                 }
@@ -229,7 +238,7 @@ impl Parser<'_> {
                     );
                 }
                 _ => {
-                    let parameter = self.parameter(start, true);
+                    let parameter = self.parameter(start, true, annotations);
                     self.note_parameter_name(&parameter.name, &mut seen);
                     if parameters.kwargs.is_some() {
                         self.error(
@@ -257,21 +266,21 @@ impl Parser<'_> {
             if self.eat(TokenKind::Comma) {
                 continue;
             }
-            if !self.at(TokenKind::RightParen) {
+            // The end of the line is the caller's to report (a lambda without its ':').
+            if !self.at(closer) && !self.at(TokenKind::Newline) && !self.at(TokenKind::EndOfFile) {
                 let span = self.missing_span();
                 let found = self.describe_current();
                 self.error(
                     SyntaxErrorKind::ExpectedToken,
-                    format!("expected ',' or ')' in the parameter list, found {found}"),
+                    format!("expected ',' or {} in the parameter list, found {found}", closer.spelling()),
                     span,
                 );
-                self.skip_until(|kind| kind == TokenKind::Comma);
+                self.skip_until(|kind| kind == TokenKind::Comma || kind == closer);
                 if !self.eat(TokenKind::Comma) {
                     break;
                 }
             }
         }
-        self.bump();
         parameters
     }
 
@@ -286,9 +295,9 @@ impl Parser<'_> {
         }
     }
 
-    fn parameter(&mut self, start: usize, allow_default: bool) -> Parameter {
+    fn parameter(&mut self, start: usize, allow_default: bool, annotations: bool) -> Parameter {
         let name = self.identifier("a parameter name");
-        let annotation = self.eat(TokenKind::Colon).then(|| self.annotation());
+        let annotation = (annotations && self.eat(TokenKind::Colon)).then(|| self.annotation());
         let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
         Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
     }

@@ -32,10 +32,57 @@ impl Parser<'_> {
     /// `[element for target in iterable if condition …]` up to `closer`; the current token is the
     /// opening bracket.
     pub(super) fn comprehension(&mut self, closer: TokenKind) -> Expr {
+        self.bracketed_comprehension(closer, |parser| {
+            let element = parser.expression();
+            let generators = parser.comprehension_clauses(closer);
+            ExprKind::ListComp { element: Box::new(element), generators }
+        })
+    }
+
+    /// `{key: value for …}`; the current token is '{'. A set comprehension (`{x for …}`) is
+    /// reported: tile scripts have no sets.
+    pub(super) fn dict_comprehension(&mut self) -> Expr {
+        self.bracketed_comprehension(TokenKind::RightBrace, |parser| {
+            let key = parser.expression();
+            if !parser.eat(TokenKind::Colon) {
+                parser.report(
+                    SyntaxErrorKind::Unsupported
+                        .error("set comprehensions are not supported in tile scripts", key.span)
+                        .with_help("use a list comprehension [x for …], or a dict {x: True for …}"),
+                );
+                parser.skip_until(|kind| kind == TokenKind::RightBrace);
+                return ExprKind::Error;
+            }
+            let value = parser.expression();
+            let generators = parser.comprehension_clauses(TokenKind::RightBrace);
+            ExprKind::DictComp { key: Box::new(key), value: Box::new(value), generators }
+        })
+    }
+
+    /// Opens the bracket, parses the inside with `inside`, closes it at `closer`.
+    fn bracketed_comprehension(&mut self, closer: TokenKind, inside: impl FnOnce(&mut Self) -> ExprKind) -> Expr {
         let unclosed = self.unclosed_opens.get(self.position).copied().unwrap_or(false);
         self.suppressed += usize::from(unclosed);
         let open = self.bump();
-        let element = self.expression();
+        let kind = inside(self);
+        if !self.at(closer) {
+            let span = self.missing_span();
+            let found = self.describe_current();
+            self.error(
+                SyntaxErrorKind::ExpectedToken,
+                format!("expected {} after the comprehension, found {found}", closer.spelling()),
+                span,
+            );
+            self.skip_until(|kind| kind == closer);
+        }
+        // The lexer balances brackets, so the closer (possibly zero-width) is here.
+        self.bump();
+        self.suppressed -= usize::from(unclosed);
+        Expr::new(kind, open.span.cover(self.previous().span))
+    }
+
+    /// The `for target in iterable if condition …` clauses, nested left to right.
+    fn comprehension_clauses(&mut self, closer: TokenKind) -> Vec<Comprehension> {
         let mut generators = Vec::new();
         while self.eat(TokenKind::For) {
             let target = self.target_list();
@@ -53,37 +100,17 @@ impl Parser<'_> {
             }
             generators.push(Comprehension { target, iterable, conditions });
         }
-        if !self.at(closer) {
-            let span = self.missing_span();
-            let found = self.describe_current();
-            self.error(
-                SyntaxErrorKind::ExpectedToken,
-                format!("expected {} after the comprehension, found {found}", closer.spelling()),
-                span,
-            );
-            self.skip_until(|kind| kind == closer);
-        }
-        // The lexer balances brackets, so the closer (possibly zero-width) is here.
-        self.bump();
-        self.suppressed -= usize::from(unclosed);
-        let span = open.span.cover(self.previous().span);
-        Expr::new(ExprKind::ListComp { element: Box::new(element), generators }, span)
+        generators
     }
 
-    /// A `for` after other items: a dict comprehension (outside the subset) or a comprehension
-    /// that is not alone in its brackets.
-    pub(super) fn misplaced_comprehension(&mut self, what: &str) {
+    /// A `for` after other items: a comprehension that is not alone in its brackets.
+    pub(super) fn misplaced_comprehension(&mut self) {
         let span = self.current().span;
-        let (message, help) = match what {
-            "dictionary entry" => {
-                ("dict comprehensions are not supported in tile scripts", "fill the dict in a for loop")
-            }
-            _ => (
-                "a comprehension must be alone in its brackets",
-                "write [x for x in items] or f(x for x in items), without other items beside it",
-            ),
-        };
-        self.report(SyntaxErrorKind::Unsupported.error(message, span).with_help(help));
+        self.report(
+            SyntaxErrorKind::Unsupported
+                .error("a comprehension must be alone in its brackets", span)
+                .with_help("write [x for x in items], {k: v for k in items} or f(x for x in items), alone"),
+        );
     }
 }
 
@@ -100,6 +127,25 @@ mod tests {
         assert!(text.contains("(listcomp (* x 2) for x in v if (compare x > 0) if (compare x < 9))"), "{text}");
         assert!(text.contains("(call sum (listcomp y for (tuple y z) in p))"), "{text}");
         assert!(text.contains("for x in a for y in b"), "{text}");
+    }
+
+    #[test]
+    fn dict_comprehensions_nest_like_list_comprehensions() {
+        let output = parse("d = {k: v * 2 for k, v in items if v for j in range(2)}\n");
+        assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+        assert_eq!(
+            dump(&output.module),
+            "assign d = (dictcomp k (* v 2) for (tuple k v) in items if v for j in (call range 2))\n"
+        );
+    }
+
+    #[test]
+    fn set_comprehensions_and_crowded_brackets_are_named() {
+        let messages = |source: &str| -> Vec<String> {
+            parse(source).diagnostics.into_iter().map(|diagnostic| diagnostic.message).collect()
+        };
+        assert_eq!(messages("s = {x for x in v}\n"), ["set comprehensions are not supported in tile scripts"]);
+        assert_eq!(messages("d = {1: 2, k: v for k in v}\n"), ["a comprehension must be alone in its brackets"]);
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl Parser<'_> {
 
     fn conditional(&mut self) -> Expr {
         if self.at(TokenKind::Lambda) {
-            return self.unsupported_lambda();
+            return self.lambda();
         }
         let body = self.or_expression();
         if self.at(TokenKind::ColonEqual) {
@@ -162,17 +162,6 @@ impl Parser<'_> {
         };
         let span = body.span.cover(orelse.span);
         Expr::new(ExprKind::IfElse { test: Box::new(test), body: Box::new(body), orelse: Box::new(orelse) }, span)
-    }
-
-    fn unsupported_lambda(&mut self) -> Expr {
-        let keyword = self.bump();
-        self.report(
-            SyntaxErrorKind::Unsupported
-                .error("`lambda` is not supported in tile scripts", keyword.span)
-                .with_help("define the function with `def` and pass its name"),
-        );
-        self.skip_until(|kind| matches!(kind, TokenKind::Comma));
-        Expr::error(Span::new(keyword.span.start, self.previous().span.end))
     }
 
     pub(super) fn or_expression(&mut self) -> Expr {
@@ -385,10 +374,9 @@ mod tests {
     }
 
     #[test]
-    fn conditional_walrus_and_lambda() {
+    fn conditional_and_walrus() {
         assert_eq!(messages("x = a if b\n"), ["expected 'else' in the conditional expression"]);
         assert_eq!(messages("f(y := 2)\n"), ["the walrus operator ':=' is not supported in tile scripts"]);
-        assert_eq!(messages("f(lambda v: v, 2)\n"), ["`lambda` is not supported in tile scripts"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod comprehension;
 mod expression;
 mod fstring;
 mod import;
+mod lambda;
 mod simple;
 mod statement;
 mod string;

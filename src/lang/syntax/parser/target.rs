@@ -36,7 +36,8 @@ impl Parser<'_> {
             ExprKind::Dict(_) => "a dict display",
             ExprKind::Compare { .. } => "a comparison",
             ExprKind::IfElse { .. } => "a conditional expression",
-            ExprKind::ListComp { .. } => "a comprehension",
+            ExprKind::ListComp { .. } | ExprKind::DictComp { .. } => "a comprehension",
+            ExprKind::Lambda(_) => "a lambda",
             ExprKind::Slice { .. } => "a slice",
             ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
         };

@@ -1,0 +1,128 @@
+//! A small `numpy` for the golden checks of pypto's examples, which compare a kernel's output
+//! with a torch reference through numpy: `np.abs(out.cpu().numpy() - golden.cpu().numpy()).max()`
+//! and `assert_allclose(np.array(out.cpu()), np.array(golden.cpu()), rtol=…, atol=…)`. An ndarray
+//! is a TileLab tensor (so its methods, `.max()`, `.tolist()`, `.shape`, are the tensor's):
+//! `np.array`/`np.asarray` of a tensor keep its dtype, of numbers and lists make float64 as numpy
+//! does; `np.abs`, `np.allclose`, `np.testing.assert_allclose` (numpy's defaults) and the dtypes
+//! `np.float32`/`float16`/`float64`. Anything else is an error that names what exists.
+
+use std::rc::Rc;
+
+use super::api_table::{self, ApiKind};
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::interpreter::Interpreter;
+use super::value::{TensorObject, Value};
+use crate::autograd::Var;
+use crate::lang::syntax::Span;
+use crate::tensor::DType;
+
+/// `module.name` for `numpy` and `numpy.testing`, through the API table.
+pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    let qualified = format!("{module}.{name}");
+    match api_table::lookup(&qualified).map(|entry| entry.kind) {
+        Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
+        Some(ApiKind::Constant) => match super::torch::dtype_named(name) {
+            Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            _ => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
+        },
+        _ => {
+            let error =
+                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
+            Err(match api_table::closest(name, known.iter().copied()) {
+                Some(near) => error.with_help(format!("did you mean `{module}.{near}`?")),
+                None => error.with_help(format!(
+                    "the numpy here covers what pypto examples' golden checks use ({}); for other math use the \
+                     torch module or pypto on tensors",
+                    known.join(", ")
+                )),
+            })
+        }
+    }
+}
+
+/// Calls `numpy.<name>`.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let short = name.strip_prefix("numpy.").unwrap_or(name);
+    if interpreter.in_kernel() {
+        return Err(interpreter
+            .error(ErrorKind::Unsupported, format!("{name} is host code: it cannot run inside a kernel"), span)
+            .with_help("inside a kernel use pypto's ops (pypto.abs …); check results with numpy after the call"));
+    }
+    match short {
+        "array" | "asarray" => {
+            let bound = interpreter.bind(name, &["object", "dtype"], arguments, false, span)?;
+            let data = bound.required(0)?;
+            let dtype = match (bound.optional(1), data) {
+                (Some(Value::DType(dtype)), _) => *dtype,
+                (Some(other), _) => {
+                    let message =
+                        format!("{name}(): 'dtype' must be a dtype (np.float32 …), not {}", other.type_name());
+                    return Err(interpreter.error(ErrorKind::Type, message, bound.span_of(1)));
+                }
+                (None, Value::Tensor(object)) => object.get().dtype(),
+                (None, _) => DType::F64,
+            };
+            // `asarray` of a tensor already of that dtype is the same array, as in numpy.
+            if let (Value::Tensor(object), "asarray") = (data, short) {
+                if object.get().dtype() == dtype {
+                    return Ok(data.clone());
+                }
+            }
+            let tensor = interpreter.tensor_from_data(data, dtype, bound.span_of(0))?;
+            // A copy: writing into the array leaves the tensor it came from as it was.
+            Ok(TensorObject::value(Var::constant(tensor.deep_copy())))
+        }
+        "abs" => {
+            let bound = interpreter.bind(name, &["x"], arguments, false, span)?;
+            match bound.required(0)? {
+                Value::Tensor(_) => {
+                    let forwarded =
+                        Arguments { positional: bound.values[0].iter().cloned().collect(), keywords: Vec::new() };
+                    super::torch::call(interpreter, "torch.abs", forwarded, span)
+                }
+                Value::Int(value) => Ok(Value::Int(value.checked_abs().ok_or_else(|| {
+                    interpreter.error(ErrorKind::Overflow, "numpy.abs: the int is out of range", span)
+                })?)),
+                other => match other.as_number() {
+                    Some(value) => Ok(Value::Float(value.abs())),
+                    None => Err(interpreter.error(
+                        ErrorKind::Type,
+                        format!("numpy.abs(): 'x' must be an array or a number, not {}", other.type_name()),
+                        bound.span_of(0),
+                    )),
+                },
+            }
+        }
+        "allclose" => super::pypto::check::call(interpreter, "allclose", arguments, span),
+        "testing.assert_allclose" => {
+            let names = ["actual", "desired", "rtol", "atol", "err_msg", "verbose"];
+            let bound = interpreter.bind(name, &names, arguments, false, span)?;
+            let message = match bound.optional(4) {
+                Some(Value::Str(text)) => text.to_string(),
+                _ => String::new(),
+            };
+            let keyword = |index: usize, default: f64| -> Result<(String, Value, Span)> {
+                Ok((names[index].to_string(), Value::Float(bound.float(index, Some(default))?), bound.span_of(index)))
+            };
+            let forwarded = Arguments {
+                positional: bound.values[..2]
+                    .iter()
+                    .map(|value| value.clone().unwrap_or((Value::None, span)))
+                    .collect(),
+                keywords: vec![keyword(2, 1e-7)?, keyword(3, 0.0)?],
+            };
+            bound.required(0)?;
+            bound.required(1)?;
+            super::pypto::check::call(interpreter, "assert_allclose", forwarded, span).map_err(|mut error| {
+                if !message.is_empty() {
+                    error.message = format!("{message}\n{}", error.message);
+                }
+                error
+            })
+        }
+        _ => Err(interpreter.error(ErrorKind::Attribute, format!("{name} is not available here"), span)),
+    }
+}

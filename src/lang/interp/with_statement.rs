@@ -1,0 +1,190 @@
+//! `with` statements: `pypto.no_grad()`, `pypto.options(…)` (a scope for the kernels called in
+//! the block), `pypto.function(name, *tensors)` (pypto's older kernel recording: the block runs as
+//! a jit kernel over the tensors named), and instances of script classes with `__enter__` and
+//! `__exit__` (the exit runs however the block ends, and a true result suppresses the exception).
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::classes::Class;
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::exec::Flow;
+use super::handling::{catchable, exception_of};
+use super::interpreter::Interpreter;
+use super::pypto::spec::ApiObject;
+use super::scope::Scope;
+use super::value::{Kernel, KernelStyle, Object, Value};
+use crate::autograd::set_grad_enabled;
+use crate::lang::syntax::ast::{
+    ArgumentKind, ExprKind, FunctionDef, Identifier, Parameter, Parameters, Stmt, StmtKind, WithItem,
+};
+
+impl Interpreter {
+    /// Runs `with items: body`, entering the items left to right.
+    pub(crate) fn exec_with(&self, items: &[WithItem], body: &[Stmt], scope: &Rc<Scope>) -> Result<Flow> {
+        let Some((first, rest)) = items.split_first() else {
+            return self.exec_block(body, scope);
+        };
+        let context = self.eval(&first.context, scope)?;
+        match &context {
+            Value::Object(object) => match object.as_ref() {
+                Object::NoGrad => {
+                    self.bind_with_target(first, context.clone(), scope)?;
+                    let _guard = set_grad_enabled(false);
+                    return self.exec_with(rest, body, scope);
+                }
+                Object::Api(ApiObject::Options(options)) => {
+                    self.note_unmodelled_options(options, first.context.span);
+                    self.bind_with_target(first, context.clone(), scope)?;
+                    let _scope = self.enter_options(options);
+                    return self.exec_with(rest, body, scope);
+                }
+                Object::RecordFunction { name } => {
+                    self.bind_with_target(first, context.clone(), scope)?;
+                    return self.run_recorded_function(name, first, rest, body, scope);
+                }
+                _ => {}
+            },
+            Value::Instance(instance) => {
+                let class = &instance.class;
+                return match (class.lookup("__enter__"), class.lookup("__exit__")) {
+                    (Some(enter), Some(exit)) => self.exec_managed(&context, enter, exit, first, rest, body, scope),
+                    _ => Err(self
+                        .error(
+                            ErrorKind::Type,
+                            format!("'{}' object does not support the context manager protocol", class.name),
+                            first.context.span,
+                        )
+                        .with_help(format!(
+                            "define `__enter__(self)` and `__exit__(self, exc_type, exc_value, traceback)` in {}",
+                            class.name
+                        ))),
+                };
+            }
+            _ => {}
+        }
+        Err(self
+            .error(ErrorKind::Type, format!("a {} is not a context manager", context.type_name()), first.context.span)
+            .with_help(
+                "use `with pypto.no_grad():`, `with pypto.options(…):`, `with pypto.function(name, *tensors):`, \
+                 or an instance of a class that defines __enter__ and __exit__",
+            ))
+    }
+
+    fn bind_with_target(&self, item: &WithItem, value: Value, scope: &Rc<Scope>) -> Result<()> {
+        match &item.target {
+            Some(target) => self.assign(target, value, scope),
+            None => Ok(()),
+        }
+    }
+
+    /// A user context manager: `__enter__`, the target bound to what it returned, the rest, then
+    /// `__exit__(None, None, None)`, or `__exit__(type, exception, None)` when the rest raised.
+    /// The session's limits (steps, memory, time) end the run without running `__exit__`.
+    #[allow(clippy::too_many_arguments)]
+    fn exec_managed(
+        &self,
+        context: &Value,
+        enter: (Value, Rc<Class>),
+        exit: (Value, Rc<Class>),
+        first: &WithItem,
+        rest: &[WithItem],
+        body: &[Stmt],
+        scope: &Rc<Scope>,
+    ) -> Result<Flow> {
+        let span = first.context.span;
+        let entered = self.call_method_of(&enter.0, &enter.1, context.clone(), Arguments::empty(), span)?;
+        let outcome = self.bind_with_target(first, entered, scope).and_then(|_| self.exec_with(rest, body, scope));
+        let exit_with = |values: [Value; 3]| {
+            let arguments =
+                Arguments { positional: values.into_iter().map(|value| (value, span)).collect(), keywords: Vec::new() };
+            self.call_method_of(&exit.0, &exit.1, context.clone(), arguments, span)
+        };
+        match outcome {
+            Ok(flow) => {
+                exit_with([Value::None, Value::None, Value::None])?;
+                Ok(flow)
+            }
+            Err(error) if catchable(error.kind) => {
+                let (name, message) = exception_of(&error);
+                let exception_type = Value::Builtin(Rc::from(name.as_str()));
+                let exception = Value::object(Object::Exception { name, message });
+                let suppress = exit_with([exception_type, exception, Value::None])?;
+                if self.truthy(&suppress, span)? {
+                    Ok(Flow::Normal)
+                } else {
+                    Err(error)
+                }
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// `with pypto.function(name, a, b, out):` runs the block as a jit kernel `name` whose
+    /// parameters are the tensors named (the block sees them under the same names and writes
+    /// outputs in place), on the simulated NPU, when the statement runs.
+    fn run_recorded_function(
+        &self,
+        name: &str,
+        first: &WithItem,
+        rest: &[WithItem],
+        body: &[Stmt],
+        scope: &Rc<Scope>,
+    ) -> Result<Flow> {
+        let span = first.context.span;
+        let ExprKind::Call { arguments, .. } = &first.context.kind else {
+            return Err(self
+                .error(ErrorKind::Unsupported, "pypto.function must be called in the with header", span)
+                .with_help("write `with pypto.function(\"main\", a, b, out):`"));
+        };
+        let named_by_keyword = arguments.iter().any(|argument| matches!(argument.kind, ArgumentKind::Keyword { .. }));
+        let mut parameters = Parameters::default();
+        let mut values = Vec::new();
+        let tensors = arguments.iter().filter(|argument| !matches!(argument.kind, ArgumentKind::Keyword { .. }));
+        for argument in tensors.skip(usize::from(!named_by_keyword)) {
+            let ArgumentKind::Positional(expression) = &argument.kind else {
+                return Err(self.unnamed_tensor(argument.span));
+            };
+            let ExprKind::Name(tensor) = &expression.kind else {
+                return Err(self.unnamed_tensor(argument.span));
+            };
+            let identifier = Identifier { name: tensor.clone(), span: expression.span };
+            parameters.positional.push(Parameter {
+                name: identifier,
+                annotation: None,
+                default: None,
+                span: argument.span,
+            });
+            values.push((self.lookup(tensor, scope, expression.span)?, expression.span));
+        }
+        let kernel_body = match (rest.first(), body.last()) {
+            (Some(next), Some(last)) => {
+                vec![Stmt {
+                    kind: StmtKind::With { items: rest.to_vec(), body: body.to_vec() },
+                    span: next.context.span.cover(last.span),
+                }]
+            }
+            _ => body.to_vec(),
+        };
+        let identifier = Identifier { name: name.to_string(), span };
+        let definition =
+            FunctionDef { decorators: Vec::new(), name: identifier, parameters, returns: None, body: kernel_body };
+        let function = self.new_function(Arc::new(definition), scope, scope)?;
+        let kernel = Kernel {
+            name: name.to_string(),
+            function,
+            style: KernelStyle::Jit,
+            pass_options: Vec::new(),
+            runtime_options: Vec::new(),
+            checked: std::cell::Cell::new(false),
+        };
+        self.call(&Value::Kernel(Rc::new(kernel)), Arguments { positional: values, keywords: Vec::new() }, span)?;
+        Ok(Flow::Normal)
+    }
+
+    fn unnamed_tensor(&self, span: crate::lang::syntax::Span) -> super::error::RuntimeError {
+        self.error(ErrorKind::Unsupported, "pypto.function takes the kernel's tensors by name here", span)
+            .with_help("name each tensor in the header: `with pypto.function(\"main\", a, b, out):`")
+    }
+}
