@@ -9,8 +9,9 @@ use crate::tile::{CoreKind, KernelPlan, Pipe, TileOp};
 
 use super::config::{Architecture, NpuConfig};
 use super::error::{NpuError, Result};
+use super::l2::region_ranges;
 use super::l2::L2Cache;
-use super::timing::{instruction_cost, region_key, Cost, InstructionCost};
+use super::timing::{instruction_cost, Cost, InstructionCost};
 use super::trace::{tile_label, Trace, TraceEvent};
 
 /// Totals the summary needs beyond the trace.
@@ -24,6 +25,8 @@ pub struct EngineTotals {
     pub gm_bytes_written: u64,
     /// GM bytes read that hit L2.
     pub l2_hit_bytes: u64,
+    /// Bytes moved between L2 and HBM: fetched lines and written-back dirty lines.
+    pub hbm_bytes: u64,
     /// Instructions simulated.
     pub instructions: u64,
 }
@@ -87,8 +90,9 @@ pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals
         heap: BinaryHeap::new(),
         sequence: 0,
         pool: Vec::new(),
-        now: 0.0,
-        l2: L2Cache::new(config.l2_bytes),
+        // Every core starts once the kernel is launched and its first task dispatched.
+        now: config.launch_cycles as f64,
+        l2: L2Cache::new(config.l2_bytes, config.l2_line_bytes),
         totals: EngineTotals::default(),
         events: Vec::new(),
         scratch: Vec::new(),
@@ -247,45 +251,49 @@ impl Engine<'_> {
                 Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
                 Cost::Gm { bytes, startup, path_bytes_per_cycle, write, read_first } => {
                     self.totals.startup_cycles[pipe] += startup;
-                    let key = match &instruction.op {
-                        TileOp::CopyIn { source, .. } => region_key(source),
+                    let region = match &instruction.op {
+                        TileOp::CopyIn { source, .. } => source,
                         TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
-                            region_key(destination)
+                            destination
                         }
-                        _ => 0,
+                        _ => unreachable!("only GM copies have a GM cost"),
                     };
-                    let hit = self.l2.access(key, bytes);
-                    if write {
-                        self.totals.gm_bytes_written += bytes;
-                        let mut delay = startup;
-                        if read_first {
-                            // An atomic add reads the region first: from L2 at the path's rate, or
-                            // from HBM, where the read joins the write in the shared bandwidth.
-                            self.totals.gm_bytes_read += bytes;
-                            if hit {
-                                self.totals.l2_hit_bytes += bytes;
-                                delay += bytes as f64 / path_bytes_per_cycle;
-                            } else if let Some(InstructionCost { cost: Cost::Gm { bytes: pooled, .. }, .. }) =
-                                state.costs[pipe].as_mut()
-                            {
-                                *pooled = 2 * bytes;
-                            }
-                        }
-                        // Written data is written back to HBM eventually: it shares HBM bandwidth.
-                        self.schedule(self.now + delay, core, pipe, EventKind::JoinPool);
-                    } else {
+                    let tensor = &self.plan.tensors[region.tensor.0 as usize];
+                    let ranges = region_ranges(
+                        &tensor.shape,
+                        tensor.dtype.size_in_bytes() as u64,
+                        &region.offsets,
+                        &region.shape,
+                    );
+                    // Hits move at the core's path rate; HBM moves the fetched lines and the
+                    // written bytes.
+                    let mut local_bytes = 0;
+                    let mut hbm_bytes = 0;
+                    if !write || read_first {
+                        let traffic = self.l2.read(region.tensor.0, &ranges);
                         self.totals.gm_bytes_read += bytes;
-                        if hit {
-                            self.totals.l2_hit_bytes += bytes;
-                            self.schedule(
-                                self.now + startup + bytes as f64 / path_bytes_per_cycle,
-                                core,
-                                pipe,
-                                EventKind::Finish,
-                            );
-                        } else {
-                            self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
+                        self.totals.l2_hit_bytes += traffic.hit_bytes;
+                        local_bytes += traffic.hit_bytes;
+                        hbm_bytes += traffic.fetched_bytes;
+                    }
+                    if write {
+                        // Write-through: the lines become resident and the bytes go on to HBM,
+                        // sharing its bandwidth (at most at the path rate).
+                        self.totals.gm_bytes_written += bytes;
+                        self.l2.write(region.tensor.0, &ranges);
+                        hbm_bytes += bytes;
+                    }
+                    self.totals.hbm_bytes += hbm_bytes;
+                    let delay = startup + local_bytes as f64 / path_bytes_per_cycle;
+                    if hbm_bytes == 0 {
+                        self.schedule(self.now + delay, core, pipe, EventKind::Finish);
+                    } else {
+                        if let Some(InstructionCost { cost: Cost::Gm { bytes: pooled, .. }, .. }) =
+                            state.costs[pipe].as_mut()
+                        {
+                            *pooled = hbm_bytes;
                         }
+                        self.schedule(self.now + delay, core, pipe, EventKind::JoinPool);
                     }
                 }
             }
@@ -399,6 +407,49 @@ mod tests {
             .unwrap();
         builder.push(TileOp::CopyOut { source: tile, destination: region(1, 0) }, vec![computed], vec![]).unwrap();
         assert_eq!(end_cycle(&plan(vec![builder.finish()])), 280.0);
+    }
+
+    #[test]
+    fn every_core_starts_after_the_launch_floor() {
+        // The copy-compute-copy program of `flags_serialise_copy_compute_copy` takes 280 cycles from
+        // its first instruction; with a 1000-cycle launch every event shifts by 1000 → ends at 1280,
+        // and a second core running the same program concurrently starts no earlier than 1000.
+        let mut config = NpuConfig::preset("teaching").unwrap();
+        config.launch_cycles = 1000;
+        let program = |row| {
+            let mut builder = ProgramBuilder::new();
+            let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+            let (loaded, computed) = (builder.flag(), builder.flag());
+            builder.push(TileOp::CopyIn { source: region(0, row), destination: tile }, vec![], vec![loaded]).unwrap();
+            let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] };
+            builder.push(exp, vec![loaded], vec![computed]).unwrap();
+            builder
+                .push(TileOp::CopyOut { source: tile, destination: region(1, row) }, vec![computed], vec![])
+                .unwrap();
+            builder.finish()
+        };
+        let (trace, _) = run(&plan(vec![program(0)]), &config).unwrap();
+        assert_eq!(trace.events.iter().map(|event| event.end).fold(0.0, f64::max), 1280.0);
+        let (trace, _) = run(&plan(vec![program(0), program(16)]), &config).unwrap();
+        assert!(trace.events.iter().all(|event| event.start >= 1000.0));
+    }
+
+    #[test]
+    fn a_warm_l2_read_runs_at_the_path_rate_and_a_cold_one_at_hbm() {
+        // teaching with HBM slowed to 32 B/cycle: reading one 16×64 f32 region (4096 B) twice on one
+        // core. Cold: 64 start-up + 4096 / min(path 64, HBM 32) = 192 cycles; warm (its eight 512 B
+        // lines are resident): 64 + 4096 / 64 = 128 cycles → the second read ends at 320.
+        let mut config = NpuConfig::preset("teaching").unwrap();
+        config.hbm_bytes_per_cycle = 32.0;
+        let mut builder = ProgramBuilder::new();
+        let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
+        for _ in 0..2 {
+            builder.push(TileOp::CopyIn { source: region(0, 0), destination: tile }, vec![], vec![]).unwrap();
+        }
+        let (trace, totals) = run(&plan(vec![builder.finish()]), &config).unwrap();
+        let ends: Vec<f64> = trace.events.iter().map(|event| event.end).collect();
+        assert_eq!(ends, vec![192.0, 320.0]);
+        assert_eq!((totals.l2_hit_bytes, totals.hbm_bytes), (4096, 4096));
     }
 
     #[test]
