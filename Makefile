@@ -14,7 +14,7 @@ CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
 VITE := node_modules/.bin/vite
 
-.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page corpus
+.PHONY: run serve tools system lint contract typecheck wasm wasm-relaxed web test test-native test-wasm test-e2e browser clean bench bench-matmul bench-matmul-cpu bench-gradcheck bench-page corpus fidelity
 
 ## run: install what is missing, build the wasm package and the page, serve dist/ on 127.0.0.1:$(PORT)
 run: web
@@ -123,3 +123,8 @@ corpus:
 clean:
 	cargo clean
 	rm -rf pkg pkg-relaxed dist test-artifacts
+
+## fidelity: simulate every measured Ascend kernel of bench/fidelity/measured.csv and print measured vs
+## simulated vs error; writes bench/fidelity/results.md and the table in docs/npu-model.md
+fidelity:
+	scripts/fidelity.sh

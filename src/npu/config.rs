@@ -47,8 +47,10 @@ pub struct NpuConfig {
     pub gm_to_l1_bytes_per_cycle: f64,
     /// GM → UB (MTE2) bytes per cycle per core.
     pub gm_to_ub_bytes_per_cycle: f64,
-    /// L1 → L0A/L0B (MTE1) bytes per cycle.
-    pub l1_to_l0_bytes_per_cycle: f64,
+    /// L1 → L0A (MTE1) bytes per cycle.
+    pub l1_to_l0a_bytes_per_cycle: f64,
+    /// L1 → L0B (MTE1) bytes per cycle.
+    pub l1_to_l0b_bytes_per_cycle: f64,
     /// L0C → GM (FIXPIPE) bytes per cycle per core.
     pub l0c_to_gm_bytes_per_cycle: f64,
     /// L0C → UB/L1 (FIXPIPE) bytes per cycle.
@@ -57,6 +59,10 @@ pub struct NpuConfig {
     pub ub_to_gm_bytes_per_cycle: f64,
     /// HBM bytes per cycle shared by all cores (L2 misses and write-backs).
     pub hbm_bytes_per_cycle: f64,
+    /// Cycles from the kernel launch to the first instruction of every core (launch and dispatch).
+    pub launch_cycles: u64,
+    /// L2 cache line bytes: residency, hits and write-backs are per line.
+    pub l2_line_bytes: u64,
     /// Cycles from issuing a GM transfer to its first byte.
     pub gm_startup_cycles: u64,
     /// Cycles from issuing an on-core transfer (MTE1, FIXPIPE → UB) to its first byte.
@@ -99,11 +105,14 @@ fn ascend_910b2() -> NpuConfig {
         l2_bytes: 192 * MIB,
         gm_to_l1_bytes_per_cycle: 110.0,
         gm_to_ub_bytes_per_cycle: 110.0,
-        l1_to_l0_bytes_per_cycle: 256.0,
+        l1_to_l0a_bytes_per_cycle: 512.0,
+        l1_to_l0b_bytes_per_cycle: 256.0,
         l0c_to_gm_bytes_per_cycle: 86.0,
         l0c_to_ub_bytes_per_cycle: 128.0,
-        ub_to_gm_bytes_per_cycle: 86.0,
-        hbm_bytes_per_cycle: 889.0,
+        ub_to_gm_bytes_per_cycle: 64.0,
+        hbm_bytes_per_cycle: 768.0,
+        launch_cycles: 7200,
+        l2_line_bytes: 512,
         gm_startup_cycles: 128,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
@@ -132,11 +141,14 @@ fn ascend_910a() -> NpuConfig {
         l2_bytes: 32 * MIB,
         gm_to_l1_bytes_per_cycle: 128.0,
         gm_to_ub_bytes_per_cycle: 128.0,
-        l1_to_l0_bytes_per_cycle: 256.0,
+        l1_to_l0a_bytes_per_cycle: 512.0,
+        l1_to_l0b_bytes_per_cycle: 256.0,
         l0c_to_gm_bytes_per_cycle: 64.0,
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 1200.0,
+        launch_cycles: 4000,
+        l2_line_bytes: 512,
         gm_startup_cycles: 128,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
@@ -165,11 +177,14 @@ fn teaching() -> NpuConfig {
         l2_bytes: MIB,
         gm_to_l1_bytes_per_cycle: 64.0,
         gm_to_ub_bytes_per_cycle: 64.0,
-        l1_to_l0_bytes_per_cycle: 128.0,
+        l1_to_l0a_bytes_per_cycle: 128.0,
+        l1_to_l0b_bytes_per_cycle: 128.0,
         l0c_to_gm_bytes_per_cycle: 64.0,
         l0c_to_ub_bytes_per_cycle: 64.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 64.0,
+        launch_cycles: 0,
+        l2_line_bytes: 512,
         gm_startup_cycles: 64,
         local_startup_cycles: 8,
         cube_macs_per_cycle: 4096,
@@ -220,7 +235,8 @@ impl NpuConfig {
             ("clock_mhz", self.clock_mhz),
             ("gm_to_l1_bytes_per_cycle", self.gm_to_l1_bytes_per_cycle),
             ("gm_to_ub_bytes_per_cycle", self.gm_to_ub_bytes_per_cycle),
-            ("l1_to_l0_bytes_per_cycle", self.l1_to_l0_bytes_per_cycle),
+            ("l1_to_l0a_bytes_per_cycle", self.l1_to_l0a_bytes_per_cycle),
+            ("l1_to_l0b_bytes_per_cycle", self.l1_to_l0b_bytes_per_cycle),
             ("l0c_to_gm_bytes_per_cycle", self.l0c_to_gm_bytes_per_cycle),
             ("l0c_to_ub_bytes_per_cycle", self.l0c_to_ub_bytes_per_cycle),
             ("ub_to_gm_bytes_per_cycle", self.ub_to_gm_bytes_per_cycle),
@@ -241,6 +257,7 @@ impl NpuConfig {
             ("l0b_bytes", self.l0b_bytes),
             ("l0c_bytes", self.l0c_bytes),
             ("cube_macs_per_cycle", self.cube_macs_per_cycle),
+            ("l2_line_bytes", self.l2_line_bytes),
         ];
         for (field, value) in sizes {
             if value == 0 {

@@ -30,7 +30,7 @@ const CORES: FieldKind = FieldKind::Integer { min: 1, max: 1024 };
 const ALIGNMENT: FieldKind = FieldKind::PowerOfTwo { max: 1 << 16 };
 
 /// Every field of `NpuConfig`, in its order, with its rule.
-const FIELDS: [(&str, FieldKind); 27] = [
+const FIELDS: [(&str, FieldKind); 30] = [
     ("name", FieldKind::Name),
     ("architecture", FieldKind::Architecture),
     ("cube_cores", CORES),
@@ -44,11 +44,14 @@ const FIELDS: [(&str, FieldKind); 27] = [
     ("l2_bytes", BYTES),
     ("gm_to_l1_bytes_per_cycle", BANDWIDTH),
     ("gm_to_ub_bytes_per_cycle", BANDWIDTH),
-    ("l1_to_l0_bytes_per_cycle", BANDWIDTH),
+    ("l1_to_l0a_bytes_per_cycle", BANDWIDTH),
+    ("l1_to_l0b_bytes_per_cycle", BANDWIDTH),
     ("l0c_to_gm_bytes_per_cycle", BANDWIDTH),
     ("l0c_to_ub_bytes_per_cycle", BANDWIDTH),
     ("ub_to_gm_bytes_per_cycle", BANDWIDTH),
     ("hbm_bytes_per_cycle", BANDWIDTH),
+    ("launch_cycles", LATENCY),
+    ("l2_line_bytes", FieldKind::PowerOfTwo { max: 1 << 16 }),
     ("gm_startup_cycles", LATENCY),
     ("local_startup_cycles", LATENCY),
     ("cube_macs_per_cycle", FieldKind::Integer { min: 1, max: 1 << 20 }),

@@ -85,10 +85,10 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
         }
         TileOp::Move { source, shape, destination, .. } | TileOp::MoveTransposed { source, shape, destination, .. } => {
             let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
-            let rate = if buffer(*destination).memory == Memory::Ub || buffer(*destination).memory == Memory::L1 {
-                config.l0c_to_ub_bytes_per_cycle
-            } else {
-                config.l1_to_l0_bytes_per_cycle
+            let rate = match buffer(*destination).memory {
+                Memory::Ub | Memory::L1 => config.l0c_to_ub_bytes_per_cycle,
+                Memory::L0B => config.l1_to_l0b_bytes_per_cycle,
+                _ => config.l1_to_l0a_bytes_per_cycle,
             };
             let cycles = config.local_startup_cycles as f64 + (bytes as f64 / rate).ceil();
             InstructionCost { cost: Cost::Fixed { cycles }, bytes, flops: 0 }
@@ -176,14 +176,6 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             InstructionCost { cost: Cost::Fixed { cycles: *cycles as f64 }, bytes: 0, flops: 0 }
         }
     }
-}
-
-/// A hash identifying a GM region (tensor, offsets, shape) for the L2 residency model.
-pub fn region_key(region: &GmRegion) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (region.tensor.0, &region.offsets, &region.shape).hash(&mut hasher);
-    hasher.finish()
 }
 
 #[cfg(test)]

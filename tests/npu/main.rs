@@ -2,6 +2,8 @@
 
 mod checks;
 mod compiler;
+mod fidelity;
+mod fidelity_kernels;
 mod kernel_forms;
 mod lowering;
 mod lowering_cube;
