@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::error::Result;
+use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::scope::Scope;
 use super::value::Value;
@@ -95,6 +95,16 @@ impl Interpreter {
                 }
                 self.check_items(entries.len(), span)
             }
+        }
+    }
+
+    /// A dict key must be hashable: lists, dicts and tensors are not (as in Python).
+    pub(crate) fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
+        match key {
+            Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
+                Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", key.type_name()), span))
+            }
+            _ => Ok(()),
         }
     }
 }

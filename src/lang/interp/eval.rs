@@ -323,15 +323,6 @@ impl Interpreter {
         Ok(result)
     }
 
-    pub(crate) fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
-        match key {
-            Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
-                Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", key.type_name()), span))
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// `a op b` for comparisons.
     pub(crate) fn compare(&self, op: CompareOp, left: &Value, right: &Value, span: Span) -> Result<bool> {
         use super::operators::{order, values_equal};

@@ -389,15 +389,3 @@ impl CompareOp {
         }
     }
 }
-
-impl Expr {
-    /// An expression of `kind` covering `span`.
-    pub fn new(kind: ExprKind, span: Span) -> Self {
-        Expr { kind, span }
-    }
-
-    /// An error expression covering `span`.
-    pub fn error(span: Span) -> Self {
-        Expr { kind: ExprKind::Error, span }
-    }
-}

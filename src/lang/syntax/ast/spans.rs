@@ -2,6 +2,18 @@
 
 use super::*;
 
+impl Expr {
+    /// An expression of `kind` covering `span`.
+    pub fn new(kind: ExprKind, span: Span) -> Self {
+        Expr { kind, span }
+    }
+
+    /// An error expression covering `span`.
+    pub fn error(span: Span) -> Self {
+        Expr { kind: ExprKind::Error, span }
+    }
+}
+
 /// Call `visit` with the span of every statement, expression, identifier, parameter and argument
 /// of `module`, parents before children.
 pub fn for_each_span(module: &Module, visit: &mut dyn FnMut(Span)) {
