@@ -125,12 +125,12 @@ export function openShare(link, includeOutputs = null) {
     });
     const row = translatedElement('div', 'share-row');
     row.append(input, copy);
-    const outputs = make('label', 'share-outputs');
-    const checkbox = make('input', null);
+    const outputs = translatedElement('label', 'share-outputs');
+    const checkbox = translatedElement('input', null);
     checkbox.type = 'checkbox';
     checkbox.id = 'share-outputs';
-    outputs.append(checkbox, ' ', make('span', null, 'share.includeOutputs'));
-    const note = make('p', 'muted share-outputs-note');
+    outputs.append(checkbox, ' ', translatedElement('span', null, 'share.includeOutputs'));
+    const note = translatedElement('p', 'muted share-outputs-note');
     note.setAttribute('role', 'status');
     checkbox.addEventListener('change', async () => {
       const answer = await share.includeOutputs?.(checkbox.checked);

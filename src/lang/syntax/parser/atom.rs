@@ -340,12 +340,9 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::messages;
     use crate::lang::syntax::ast::dump;
     use crate::lang::syntax::parse;
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
 
     #[test]
     fn every_bad_item_of_a_list_is_reported() {

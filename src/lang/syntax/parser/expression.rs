@@ -343,18 +343,7 @@ fn logical(op: LogicalOp, left: Expr, right: Expr) -> Expr {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::syntax::ast::dump;
-    use crate::lang::syntax::parse;
-
-    fn tree(source: &str) -> String {
-        let output = parse(source);
-        assert!(output.diagnostics.is_empty(), "{source:?}: {:?}", output.diagnostics);
-        dump(&output.module)
-    }
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
+    use super::super::test_support::{messages, tree};
 
     #[test]
     fn precedence_follows_python() {

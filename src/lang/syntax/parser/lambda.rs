@@ -35,18 +35,7 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::syntax::ast::dump;
-    use crate::lang::syntax::parse;
-
-    fn tree(source: &str) -> String {
-        let output = parse(source);
-        assert!(output.diagnostics.is_empty(), "{source:?}: {:?}", output.diagnostics);
-        dump(&output.module)
-    }
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
+    use super::super::test_support::{messages, tree};
 
     #[test]
     fn lambdas_with_every_kind_of_parameter() {

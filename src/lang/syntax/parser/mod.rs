@@ -15,6 +15,8 @@ mod simple;
 mod statement;
 mod string;
 mod target;
+#[cfg(test)]
+mod test_support;
 mod try_statement;
 
 use super::ast::Module;

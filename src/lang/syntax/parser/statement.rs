@@ -332,12 +332,9 @@ fn augmented_op(kind: TokenKind) -> Option<Option<BinaryOp>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::messages;
     use crate::lang::syntax::ast::{dump, StmtKind};
     use crate::lang::syntax::parse;
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
 
     #[test]
     fn loop_control_and_return_need_their_context() {

@@ -56,11 +56,7 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::syntax::parse;
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
+    use super::super::test_support::messages;
 
     #[test]
     fn only_names_attributes_subscripts_and_their_tuples_are_targets() {

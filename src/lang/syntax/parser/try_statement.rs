@@ -47,12 +47,9 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::messages;
     use crate::lang::syntax::ast::dump;
     use crate::lang::syntax::parse;
-
-    fn messages(source: &str) -> Vec<String> {
-        parse(source).diagnostics.into_iter().map(|d| d.message).collect()
-    }
 
     #[test]
     fn every_clause_of_a_try_statement() {
