@@ -216,7 +216,13 @@ test('hovering an event shows op, tile, bytes, cycles and line; a click or Enter
     const view = page.locator('.output-schedule');
     const display = await page.evaluate(() => globalThis.tilelab.model.cells[0].run.result.displays.find((item) => item.kind === 'schedule'));
     const trace = JSON.parse(display.trace_json);
-    const [firstKey, firstEvents] = [...eventsByLane(trace).entries()][0];
+    // The chart lists lanes by core, then pipe (the trace's own order is the simulator's).
+    const lanesInOrder = [...eventsByLane(trace).entries()].sort(([left], [right]) => {
+      const [leftCore, leftPipe] = left.split('/').map(Number);
+      const [rightCore, rightPipe] = right.split('/').map(Number);
+      return leftCore - rightCore || leftPipe - rightPipe;
+    });
+    const [firstKey, firstEvents] = lanesInOrder[0];
     const [core, pipe] = firstKey.split('/');
 
     // The tooltip of a lane's first event carries the trace's own figures. The chart's tab stop
