@@ -4,25 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::tile::{Buffer, CoreKind, KernelPlan, Memory, TileOp, TileProgram};
+use crate::tile::{CoreKind, KernelPlan, TileOp, TileProgram};
 
+use super::capacity::{check_alignment, check_capacity};
 use super::config::{Architecture, NpuConfig};
 use super::error::{NpuError, Result};
-
-/// Bytes a buffer occupies: its last dim padded to the memory's alignment per row (a last dim of 1,
-/// one value per row, takes one aligned block per row), the total rounded up to the alignment.
-pub fn buffer_bytes(buffer: &Buffer, config: &NpuConfig) -> u64 {
-    buffer.bytes(config.alignment(buffer.memory))
-}
-
-/// Bytes per on-core memory for one program (all its buffers are live for the whole program).
-pub fn occupancy(program: &TileProgram, config: &NpuConfig) -> BTreeMap<Memory, u64> {
-    let mut bytes = BTreeMap::new();
-    for buffer in &program.buffers {
-        *bytes.entry(buffer.memory).or_insert(0) += buffer_bytes(buffer, config);
-    }
-    bytes
-}
 
 /// Checks every program of `plan` against `config`; the first problem is the error.
 pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
@@ -51,126 +37,6 @@ pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
     for (kind, (programs, available)) in counts {
         if programs > available as usize {
             return Err(NpuError::TooManyCores { kind, programs, available });
-        }
-    }
-    Ok(())
-}
-
-fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Result<()> {
-    for (memory, bytes) in occupancy(program, config) {
-        let capacity = config.capacity(memory);
-        if bytes <= capacity {
-            continue;
-        }
-        // The biggest tile shape in this memory is the one to shrink; its copies (n-buffer slots,
-        // several inputs) shrink together because one source line set them all.
-        let in_memory: Vec<&Buffer> = program.buffers.iter().filter(|buffer| buffer.memory == memory).collect();
-        let culprit = in_memory
-            .iter()
-            .max_by_key(|buffer| buffer_bytes(buffer, config))
-            .copied()
-            .expect("a memory with bytes has a buffer");
-        let same: Vec<&Buffer> = in_memory.iter().filter(|buffer| buffer.shape == culprit.shape).copied().collect();
-        let others: u64 = in_memory
-            .iter()
-            .filter(|buffer| buffer.shape != culprit.shape)
-            .map(|buffer| buffer_bytes(buffer, config))
-            .sum();
-        let largest_tile = largest_fitting(&same, capacity.saturating_sub(others), config);
-        return Err(NpuError::CapacityExceeded {
-            memory: memory.name(),
-            bytes,
-            capacity,
-            buffer: culprit.name.clone(),
-            tile: culprit.shape.clone(),
-            largest_tile,
-            source_line: culprit.source_line,
-        });
-    }
-    Ok(())
-}
-
-/// The largest shape (fewest rows removed, then aligned columns removed) whose copies fit `room`.
-fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Vec<usize>> {
-    let template = same[0];
-    let fits = |shape: &[usize]| {
-        let total: u64 = same
-            .iter()
-            .map(|buffer| buffer_bytes(&Buffer { shape: shape.to_vec(), ..(*buffer).clone() }, config))
-            .sum();
-        total <= room
-    };
-    let mut shape = template.shape.clone();
-    if shape.is_empty() {
-        return None;
-    }
-    if shape.len() >= 2 {
-        // Binary search the leading dim.
-        let (mut low, mut high) = (0usize, shape[0]);
-        while low < high {
-            let middle = (low + high).div_ceil(2);
-            shape[0] = middle;
-            if fits(&shape) {
-                low = middle;
-            } else {
-                high = middle - 1;
-            }
-        }
-        if low > 0 {
-            shape[0] = low;
-            return Some(shape);
-        }
-        shape[0] = 1;
-    }
-    let last = shape.len() - 1;
-    let step = (config.alignment(template.memory) as usize / template.dtype.size_in_bytes()).max(1);
-    let mut columns = shape[last] / step * step;
-    while columns >= step {
-        shape[last] = columns;
-        if fits(&shape) {
-            return Some(shape);
-        }
-        columns -= step;
-    }
-    None
-}
-
-fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
-    for buffer in &program.buffers {
-        let misaligned = |detail: String| {
-            Err(NpuError::Misaligned {
-                memory: buffer.memory.name(),
-                buffer: buffer.name.clone(),
-                detail,
-                source_line: buffer.source_line,
-            })
-        };
-        let size = buffer.dtype.size_in_bytes();
-        match buffer.memory {
-            Memory::Ub | Memory::L1 => {
-                if buffer.shape.len() > 4 {
-                    return misaligned(format!(
-                        "vector tiles have at most 4 dims, this one has {}",
-                        buffer.shape.len()
-                    ));
-                }
-                let last = buffer.shape.last().copied().unwrap_or(1);
-                let alignment = config.alignment(buffer.memory) as usize;
-                if last != 1 && (last * size) % alignment != 0 {
-                    let step = alignment / size.min(alignment);
-                    return misaligned(format!("the last dim is {last} elements = {} bytes, not a multiple of {alignment} bytes (use a multiple of {step} elements)", last * size));
-                }
-            }
-            Memory::L0A | Memory::L0B | Memory::L0C => {
-                // Cube operands are stored as 16×16 fractals.
-                if buffer.shape.len() != 2 || buffer.shape.iter().any(|dim| dim % 16 != 0) {
-                    return misaligned(format!(
-                        "cube tiles are 2-D with both dims multiples of 16 (the 16×16 fractal), got {:?}",
-                        buffer.shape
-                    ));
-                }
-            }
-            Memory::Gm => return misaligned("buffers live on the core, not in GM".into()),
         }
     }
     Ok(())
@@ -409,7 +275,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
 mod tests {
     use super::*;
     use crate::tensor::{BinaryOp, DType, ReduceOp};
-    use crate::tile::ProgramBuilder;
+    use crate::tile::{Memory, ProgramBuilder};
 
     fn checked(op: impl Fn(&mut ProgramBuilder) -> TileOp) -> Result<()> {
         let mut builder = ProgramBuilder::new();

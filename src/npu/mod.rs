@@ -3,6 +3,7 @@
 //! `execute` runs the same plan on values.
 //! Never sees the language.
 
+mod capacity;
 mod check;
 mod check_vector;
 mod config;
@@ -16,7 +17,8 @@ mod summary;
 mod timing;
 mod trace;
 
-pub use check::{buffer_bytes, check_plan, occupancy};
+pub use capacity::{buffer_bytes, occupancy};
+pub use check::check_plan;
 pub use config::{Architecture, NpuConfig, PRESET_NAMES};
 pub use custom_preset::{custom_preset, custom_preset_from_json};
 pub use engine::{run, run_warm, EngineTotals};

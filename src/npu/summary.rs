@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::messages::Message;
 use crate::tile::{KernelPlan, Memory, Pipe};
 
-use super::check::occupancy;
+use super::capacity::occupancy;
 use super::config::NpuConfig;
 use super::engine::EngineTotals;
 use super::trace::Trace;

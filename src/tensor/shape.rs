@@ -19,6 +19,17 @@ pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// The multi-index of flat position `flat` in a row-major `shape` (a size-0 dim counts as 1).
+pub fn unravel_index(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for axis in (0..shape.len()).rev() {
+        let size = shape[axis].max(1);
+        index[axis] = flat % size;
+        flat /= size;
+    }
+    index
+}
+
 /// Resolves a possibly negative `dim` against `rank`.
 pub fn normalize_dim(op: &'static str, dim: isize, rank: usize) -> Result<usize> {
     let resolved = if dim < 0 { dim + rank as isize } else { dim };

@@ -101,7 +101,12 @@ impl<'a> Numerical<'a> {
                 judge(&analytic, center, step, (plus, minus), scale, tolerance, &|s| self.probe(index, &unit, s))?;
             for (j, (numerical, accepted, non_differentiable)) in verdicts.into_iter().enumerate() {
                 let ratio = error_ratio(analytic[j], numerical, scale, tolerance);
-                let element = element(unravel(i, &shape), unravel(j, output_shape), analytic[j], numerical);
+                let element = element(
+                    crate::tensor::unravel_index(i, &shape),
+                    crate::tensor::unravel_index(j, output_shape),
+                    analytic[j],
+                    numerical,
+                );
                 comparison.entries.push(Entry { element, accepted, non_differentiable, flat_input: i, ratio });
             }
         }
@@ -231,16 +236,6 @@ fn element(input_index: Vec<usize>, output_index: Vec<usize>, analytic: f64, num
     let denominator = analytic.abs().max(numerical.abs());
     let rel_error = if denominator > 0.0 { abs_error / denominator } else { 0.0 };
     ElementReport { input_index, output_index, analytic, numerical, abs_error, rel_error }
-}
-
-/// The multi-index of flat position `flat` in a row-major `shape`.
-fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; shape.len()];
-    for axis in (0..shape.len()).rev() {
-        index[axis] = flat % shape[axis].max(1);
-        flat /= shape[axis].max(1);
-    }
-    index
 }
 
 impl Comparison {

@@ -56,30 +56,7 @@ impl Default for Limits {
     }
 }
 
-/// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).
-pub(crate) struct KernelFrame {
-    /// The last `set_vec_tile_shapes` of the run.
-    pub vec_tile_shapes: Option<Vec<usize>>,
-    /// The last `set_cube_tile_shapes` of the run: `[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`.
-    pub cube_tile_shapes: Option<[[usize; 2]; 3]>,
-    pub dtype: crate::tensor::DType,
-    pub saved: Vec<Value>,
-    /// The tensor ops the body executed, in order (what `pypto.schedule` lowers).
-    pub ops: Vec<super::pypto::capture::Captured>,
-    /// Where the last `set_vec_tile_shapes` was called.
-    pub vec_tile_site: Option<super::error::SourceSpan>,
-    /// Every `set_vec_tile_shapes` of the run, with the ops it applies to.
-    pub vec_tile_history: Vec<super::pypto::vec_tiles::VecTileSetting>,
-    /// Where the last `set_cube_tile_shapes` was called.
-    pub cube_tile_site: Option<super::error::SourceSpan>,
-    /// The statement or expression being evaluated now (the line of the next recorded op).
-    pub statement: Option<Span>,
-    /// The first statements of the outermost `pypto.loop` bodies: each time one starts, a new
-    /// unit of work starts (an iteration).
-    pub unit_starts: Vec<Span>,
-    /// Whether the kernel called other kernels (a composite: they run on the NPU themselves).
-    pub calls_kernels: bool,
-}
+pub(crate) use super::pypto::npu_context::KernelFrame;
 
 /// A tile script interpreter: the globals of a session and everything a cell needs to run.
 pub struct Interpreter {

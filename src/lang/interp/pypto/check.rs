@@ -84,7 +84,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         .map(|(flat, x, y, difference)| {
             format!(
                 "at {:?}: actual {} desired {} (|diff| {})",
-                unravel(*flat, &shape),
+                crate::tensor::unravel_index(*flat, &shape),
                 format_float(*x),
                 format_float(*y),
                 format_float(*difference)
@@ -94,16 +94,6 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     Err(interpreter
         .error(ErrorKind::Assertion, message, span)
         .with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
-}
-
-fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; shape.len()];
-    for axis in (0..shape.len()).rev() {
-        let size = shape[axis].max(1);
-        index[axis] = flat % size;
-        flat /= size;
-    }
-    index
 }
 
 impl Interpreter {

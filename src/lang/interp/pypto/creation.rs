@@ -93,26 +93,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 false,
                 span,
             )?;
-            let (start, stop) = match bound.optional(1) {
-                None => (0.0, bound.float(0, None)?),
-                Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
-            };
-            let step = bound.float(2, Some(1.0))?;
-            if step == 0.0 {
-                return Err(interpreter.error(
-                    ErrorKind::Value,
-                    "pypto.arange: step must not be zero",
-                    bound.span_of(2),
-                ));
-            }
-            let count = ((stop - start) / step).ceil().max(0.0);
-            if count > interpreter.limits().tensor_elements as f64 {
-                return Err(interpreter.error(
-                    ErrorKind::SizeLimit,
-                    format!("pypto.arange: {count} elements exceed the tensor limit"),
-                    span,
-                ));
-            }
+            let (start, stop, step) = arange_range(interpreter, &bound, "pypto", span)?;
             (
                 Tensor::arange(start, stop, step, bound.dtype(3, DType::F32)?).map_err(tensor_error)?,
                 bound.flag(4, false)?,
@@ -278,4 +259,33 @@ impl Interpreter {
         }
         Ok(())
     }
+}
+
+/// `arange`'s start, stop and step from its first three parameters (one given: the stop), for
+/// `pypto.arange` and `torch.arange` (`module` names it in errors): a zero step, and more elements
+/// than the tensor limit, are errors.
+pub(crate) fn arange_range(
+    interpreter: &Interpreter,
+    bound: &crate::lang::interp::call::Bound<'_>,
+    module: &str,
+    span: Span,
+) -> Result<(f64, f64, f64)> {
+    let (start, stop) = match bound.optional(1) {
+        None => (0.0, bound.float(0, None)?),
+        Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
+    };
+    let step = bound.float(2, Some(1.0))?;
+    if step == 0.0 {
+        return Err(interpreter.error(
+            ErrorKind::Value,
+            format!("{module}.arange: step must not be zero"),
+            bound.span_of(2),
+        ));
+    }
+    let count = ((stop - start) / step).ceil().max(0.0);
+    if count > interpreter.limits().tensor_elements as f64 {
+        let message = format!("{module}.arange: {count} elements exceed the tensor limit");
+        return Err(interpreter.error(ErrorKind::SizeLimit, message, span));
+    }
+    Ok((start, stop, step))
 }

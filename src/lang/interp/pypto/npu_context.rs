@@ -6,7 +6,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use crate::lang::interp::interpreter::KernelFrame;
 use crate::npu::{NpuConfig, Simulation};
 use crate::tile::TileWork;
 
@@ -51,4 +50,29 @@ impl Default for NpuContext {
             last_tiles: RefCell::new((None, None)),
         }
     }
+}
+
+/// The state of a running kernel (tile shapes, saved tensors, the dtype that tiles are checked in).
+pub(crate) struct KernelFrame {
+    /// The last `set_vec_tile_shapes` of the run.
+    pub vec_tile_shapes: Option<Vec<usize>>,
+    /// The last `set_cube_tile_shapes` of the run: `[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`.
+    pub cube_tile_shapes: Option<[[usize; 2]; 3]>,
+    pub dtype: crate::tensor::DType,
+    pub saved: Vec<crate::lang::interp::value::Value>,
+    /// The tensor ops the body executed, in order (what `pypto.schedule` lowers).
+    pub ops: Vec<super::capture::Captured>,
+    /// Where the last `set_vec_tile_shapes` was called.
+    pub vec_tile_site: Option<crate::lang::interp::error::SourceSpan>,
+    /// Every `set_vec_tile_shapes` of the run, with the ops it applies to.
+    pub vec_tile_history: Vec<super::vec_tiles::VecTileSetting>,
+    /// Where the last `set_cube_tile_shapes` was called.
+    pub cube_tile_site: Option<crate::lang::interp::error::SourceSpan>,
+    /// The statement or expression being evaluated now (the line of the next recorded op).
+    pub statement: Option<crate::lang::syntax::Span>,
+    /// The first statements of the outermost `pypto.loop` bodies: each time one starts, a new
+    /// unit of work starts (an iteration).
+    pub unit_starts: Vec<crate::lang::syntax::Span>,
+    /// Whether the kernel called other kernels (a composite: they run on the NPU themselves).
+    pub calls_kernels: bool,
 }

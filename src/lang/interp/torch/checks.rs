@@ -108,7 +108,7 @@ fn assert_close(interpreter: &Interpreter, full: &str, arguments: Arguments, spa
     };
     let absolute = worst_by(&|index| (a[index] - e[index]).abs());
     let relative = worst_by(&|index| (a[index] - e[index]).abs() / e[index].abs());
-    let at = |index: usize| index_text(&unravel(index, actual.shape()));
+    let at = |index: usize| index_text(&crate::tensor::unravel_index(index, actual.shape()));
     let percent = 100.0 * mismatched.len() as f64 / a.len().max(1) as f64;
     let message = format!(
         "Tensor-likes are not close!\n\nMismatched elements: {} / {} ({percent:.1}%)\nGreatest absolute difference: {} at index {} (up to {} allowed)\nGreatest relative difference: {} at index {} (up to {} allowed)",
@@ -194,14 +194,4 @@ fn index_text(index: &[usize]) -> String {
         [single] => format!("({single},)"),
         _ => format!("({})", index.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
     }
-}
-
-fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; shape.len()];
-    for axis in (0..shape.len()).rev() {
-        let size = shape[axis].max(1);
-        index[axis] = flat % size;
-        flat /= size;
-    }
-    index
 }

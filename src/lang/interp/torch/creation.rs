@@ -54,18 +54,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "arange" => {
             let names = ["start", "end", "step", "dtype", "device", "requires_grad"];
             let bound = interpreter.bind(&full, &names, arguments, false, span)?;
-            let (start, end) = match bound.optional(1) {
-                None => (0.0, bound.float(0, None)?),
-                Some(_) => (bound.float(0, None)?, bound.float(1, None)?),
-            };
-            let step = bound.float(2, Some(1.0))?;
-            if step == 0.0 {
-                return Err(interpreter.error(
-                    ErrorKind::Value,
-                    "torch.arange: step must be nonzero",
-                    bound.span_of(2),
-                ));
-            }
+            let (start, end, step) =
+                crate::lang::interp::pypto::creation::arange_range(interpreter, &bound, "torch", span)?;
             let dtype = match bound.optional(3) {
                 Some(_) => dtype_argument(interpreter, &full, bound.optional(3), DType::F32, bound.span_of(3))?,
                 None => {
@@ -73,11 +63,6 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     inferred_dtype(interpreter, &Value::list(bounds), span)?
                 }
             };
-            let count = ((end - start) / step).ceil().max(0.0);
-            if count > interpreter.limits().tensor_elements as f64 {
-                let message = format!("torch.arange: {count} elements exceed the tensor limit");
-                return Err(interpreter.error(ErrorKind::SizeLimit, message, span));
-            }
             (Tensor::arange(start, end, step, dtype).map_err(tensor_error)?, bound.flag(5, false)?)
         }
         "manual_seed" => {
