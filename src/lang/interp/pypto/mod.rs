@@ -63,17 +63,27 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Function) if qualified == "pypto.jit" => Ok(Value::Builtin(Rc::from("pypto.frontend.jit"))),
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
-        _ => {
-            let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
-                crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
-            );
-            match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
-                Some(near) => Err(error.with_help_message(crate::messages::Message::DidYouMean {
-                    suggestion: format!("{module}.{near}"),
-                })),
-                None => Err(error.with_help(format!("help({module}) lists what it has"))),
-            }
+        _ => Err(missing_attribute(interpreter, module, name, format!("help({module}) lists what it has"), span)),
+    }
+}
+
+/// The error for `module.name` that the API table does not have: the closest member as a "did you
+/// mean", else `fallback_help` (shared by every table-driven module).
+pub(crate) fn missing_attribute(
+    interpreter: &Interpreter,
+    module: &str,
+    name: &str,
+    fallback_help: String,
+    span: Span,
+) -> crate::lang::interp::error::RuntimeError {
+    let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
+        crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
+    );
+    match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
+        Some(near) => {
+            error.with_help_message(crate::messages::Message::DidYouMean { suggestion: format!("{module}.{near}") })
         }
+        None => error.with_help(fallback_help),
     }
 }
 

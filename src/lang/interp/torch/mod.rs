@@ -40,19 +40,13 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
             Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
             None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
         },
-        _ => {
-            let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
-                crate::messages::Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() },
-            );
-            match api_table::closest(name, api_table::members(module).map(|entry| entry.short_name())) {
-                Some(near) => Err(error.with_help_message(crate::messages::Message::DidYouMean {
-                    suggestion: format!("{module}.{near}"),
-                })),
-                None => Err(error.with_help(format!(
-                    "the torch module here covers what pypto tests' goldens use; help({module}) lists it"
-                ))),
-            }
-        }
+        _ => Err(crate::lang::interp::pypto::missing_attribute(
+            interpreter,
+            module,
+            name,
+            format!("the torch module here covers what pypto tests' goldens use; help({module}) lists it"),
+            span,
+        )),
     }
 }
 
