@@ -1,6 +1,6 @@
 //! Compiler and simulator speed on Ascend910B2: a 4096×4096×4096 bf16 matmul (good cube tiles, double
-//! buffering), built once by the ready-made `tiled_matmul` and once by the compiler (`lower_work`)
-//! from a `TileWork` of 512 units (one 128×256 output block each); and the SwiGLU backward b kernel
+//! buffering) written as one `pypto.matmul` over the whole tensors (the compiler tiles it by the cube
+//! tiles and spreads the 512 output blocks over the cube cores); and the SwiGLU backward b kernel
 //! of examples/10 at M = 22000 (22 row tiles of 1024 × 1024, [128, 128] vec tiles: tile expansion,
 //! memory planning with workspace cuts, scheduling). Reports the time to compile the tile programs,
 //! to simulate them, and simulated events per second.
@@ -11,11 +11,11 @@
 
 use std::time::Instant;
 
-use tilelab::npu::{simulate, NpuConfig};
+use tilelab::npu::{lowering_target, simulate, NpuConfig};
 use tilelab::tensor::DType;
 use tilelab::tile::{
-    lower_work, tiled_matmul, CubeTiles, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, MatmulBuffers,
-    TensorId, TileValue, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit,
+    lower_work, whole_matmul, CubeTiles, GmRegion, GmTensor, KernelPlan, LocatedStep, TensorId, TileValue, TileWork,
+    ValueId, WorkSettings, WorkStep, WorkUnit,
 };
 
 /// CPU seconds of this process: on a shared machine wall time includes other people's work.
@@ -24,58 +24,6 @@ fn cpu_seconds() -> f64 {
     // SAFETY: clock_gettime writes one timespec through a valid pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) };
     time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
-}
-
-/// The 4096³ matmul as the language would record it: one unit per 128×256 block of c.
-fn matmul_work(tiles: CubeTiles) -> TileWork {
-    let size = 4096;
-    let tensor = |name: &str, dtype| GmTensor { name: name.into(), shape: vec![size, size], dtype };
-    let value = |shape: [usize; 2], dtype| TileValue { shape: shape.to_vec(), valid_shape: shape.to_vec(), dtype };
-    let region = |tensor: u32, offsets: [usize; 2], shape: [usize; 2]| GmRegion {
-        tensor: TensorId(tensor),
-        offsets: offsets.to_vec(),
-        shape: shape.to_vec(),
-    };
-    let mut units = Vec::new();
-    for row in (0..size).step_by(tiles.m[1]) {
-        for column in (0..size).step_by(tiles.n[1]) {
-            let steps = vec![
-                WorkStep::Load { region: region(0, [row, 0], [tiles.m[1], size]), output: ValueId(0) },
-                WorkStep::Load { region: region(1, [0, column], [size, tiles.n[1]]), output: ValueId(1) },
-                WorkStep::Matmul {
-                    a: ValueId(0),
-                    b: ValueId(1),
-                    a_transposed: false,
-                    b_transposed: false,
-                    output: ValueId(2),
-                },
-                WorkStep::Store {
-                    input: ValueId(2),
-                    region: region(2, [row, column], [tiles.m[1], tiles.n[1]]),
-                    accumulate: false,
-                },
-            ];
-            let values = vec![
-                value([tiles.m[1], size], DType::Bf16),
-                value([size, tiles.n[1]], DType::Bf16),
-                value([tiles.m[1], tiles.n[1]], DType::F32),
-            ];
-            units.push(WorkUnit {
-                values,
-                steps: steps.into_iter().map(|step| LocatedStep { step, line: Some(1) }).collect(),
-                vec_tile: None,
-            });
-        }
-    }
-    let settings = WorkSettings { cube_tiles: Some(tiles), cube_tile_line: Some(1), ..WorkSettings::default() };
-    TileWork {
-        name: "matmul".into(),
-        views: Vec::new(),
-        ordered: Vec::new(),
-        tensors: vec![tensor("a", DType::Bf16), tensor("b", DType::Bf16), tensor("c", DType::F32)],
-        units,
-        settings,
-    }
 }
 
 /// The b kernel of examples/10 as the recorder records it: per 1024-row tile, loads of g, dh, fc
@@ -205,20 +153,9 @@ fn main() {
     let a = GmTensor { name: "a".into(), shape: vec![4096, 4096], dtype: DType::Bf16 };
     let b = GmTensor { name: "b".into(), shape: vec![4096, 4096], dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
-    let buffers = MatmulBuffers { l1: 2, l0: 2, l0c: 1 };
-    let cores = config.cube_cores as usize;
-    measure("4096³ bf16 matmul, programs from tiled_matmul", &config, &|| {
-        tiled_matmul(&a, &b, DType::F32, tiles, buffers, cores, None).expect("plan")
-    });
-    let work = matmul_work(tiles);
-    let target = LoweringTarget {
-        split: true,
-        cube_cores: cores,
-        vector_cores: config.vector_cores as usize,
-        ub_bytes: config.ub_bytes,
-        ub_alignment: config.ub_alignment,
-    };
-    measure("4096³ bf16 matmul, programs from the compiler", &config, &|| lower_work(&work, &target).expect("plan"));
+    let work = whole_matmul(a, b, DType::F32, tiles, 2, Some(1));
+    let target = lowering_target(&config);
+    measure("4096³ bf16 matmul, compiled", &config, &|| lower_work(&work, &target).expect("plan"));
     let swiglu = swiglu_b_work(22000);
     measure("SwiGLU backward b kernel, M = 22000, compiled", &config, &|| lower_work(&swiglu, &target).expect("plan"));
 }

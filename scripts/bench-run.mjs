@@ -160,7 +160,7 @@ export const METHOD = [
   'onnxruntime-web: ort.env.wasm.numThreads = 1, wasm EP, the MatMul model written by scripts/bench-onnx-model.mjs (A and B are inputs, so B is packed per call, as in TileLab); each run copies the inputs in and the output out, as the API does.',
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
   'Figure 7: the same A and B stored as bf16 tensors, multiplied into an f32 result (out_dtype f32; both accumulate in f32); the GEMM widens bf16 to f32 while packing the panels, so no f32 copy of the operands is made.',
-  'Figure 8 times building the tile plan (tile::tiled_matmul, tiles as benches/npu.rs) plus npu::simulate, inside the page.',
+  'Figure 8 times compiling the tile plan (a whole-tensor matmul through tile::lower_work, tiles as benches/npu.rs) plus npu::simulate, inside the page.',
 ];
 
 /**

@@ -28,7 +28,7 @@ pub use summary::{summarize, Summary};
 pub use timing::{instruction_cost, Cost, InstructionCost};
 pub use trace::{core_name, tile_label, Trace, TraceEvent};
 
-use crate::tile::KernelPlan;
+use crate::tile::{KernelPlan, LoweringTarget};
 
 /// The result of simulating a kernel: every event and the summary.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -54,4 +54,16 @@ pub fn simulate_warm(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation
     let (trace, totals) = run_warm(plan, config)?;
     let summary = summarize(plan, config, &trace, &totals);
     Ok(Simulation { trace, summary })
+}
+
+/// What the kernel compiler needs to know of a preset: the core kinds and counts and the UB
+/// (the tile layer never sees `NpuConfig`).
+pub fn lowering_target(config: &NpuConfig) -> LoweringTarget {
+    LoweringTarget {
+        split: config.architecture == Architecture::Split,
+        cube_cores: config.cube_cores as usize,
+        vector_cores: config.vector_cores as usize,
+        ub_bytes: config.ub_bytes,
+        ub_alignment: config.ub_alignment,
+    }
 }

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::autograd::Var;
-use crate::npu::{simulate, NpuConfig};
+use crate::npu::{lowering_target, simulate, NpuConfig};
 use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
-use crate::tile::{tiled_matmul, CubeTiles, GmTensor, MatmulBuffers};
+use crate::tile::{lower_work, whole_matmul, CubeTiles, GmTensor};
 
 /// Why a benchmark call failed, with the names the caller passed.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,16 +159,16 @@ pub struct NpuMatmulRun {
 }
 
 /// Builds the tile plan of a `size³` bf16 matmul (f32 out) on `preset` and simulates it, with the
-/// tiling of `benches/npu.rs` (128×64·256 L0/L1 tiles, double-buffered L1 and L0).
+/// tiling of `benches/npu.rs` (128×64·256 L0/L1 tiles, double-buffered L1), compiled as a
+/// script's `pypto.matmul(a, b)` over the whole tensors is.
 pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
     let op = "npu_matmul";
     let config = NpuConfig::preset(preset).map_err(|error| failed(op)(&error))?;
     let a = GmTensor { name: "a".into(), shape: vec![size, size], dtype: DType::Bf16 };
     let b = GmTensor { name: "b".into(), shape: vec![size, size], dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
-    let buffers = MatmulBuffers { l1: 2, l0: 2, l0c: 1 };
-    let plan = tiled_matmul(&a, &b, DType::F32, tiles, buffers, config.cube_cores as usize, None)
-        .map_err(|error| failed(op)(&error))?;
+    let work = whole_matmul(a, b, DType::F32, tiles, 2, None);
+    let plan = lower_work(&work, &lowering_target(&config)).map_err(|error| failed(op)(&error))?;
     let simulation = simulate(&plan, &config).map_err(|error| failed(op)(&error))?;
     Ok(NpuMatmulRun {
         simulated_us: simulation.summary.time_us,

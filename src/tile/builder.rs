@@ -12,8 +12,6 @@ use super::program::{Buffer, BufferId, Flag, Instruction, Memory, Pipe, TileOp, 
 pub enum TileError {
     /// The op cannot run between these memories.
     InvalidOp { op: &'static str, detail: String, source_line: Option<u32> },
-    /// A pattern was asked for with impossible arguments (zero tile, shape mismatch …).
-    BadPattern { pattern: &'static str, detail: String },
 }
 
 impl fmt::Display for TileError {
@@ -26,7 +24,6 @@ impl fmt::Display for TileError {
                 }
                 Ok(())
             }
-            TileError::BadPattern { pattern, detail } => write!(f, "{pattern}: {detail}"),
         }
     }
 }

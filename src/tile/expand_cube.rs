@@ -7,8 +7,8 @@
 //! extent, and every other value is a load or an element-wise result of that extent (bias adds,
 //! casts, a sum of two products, an accumulating store): anything else stays one task.
 
-use super::patterns::CubeTiles;
 use super::program::GmRegion;
+use super::work::CubeTiles;
 use super::work::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
 
 /// How a value's dims follow the output grid: which of its dims runs along the output's rows (M)

@@ -9,7 +9,6 @@ use serde::Serialize;
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
 use super::builder::TileError;
-use super::patterns::CubeTiles;
 use super::program::{GmRegion, GmTensor, KernelPlan, TensorId};
 use super::vector_ops::VectorOp;
 
@@ -108,6 +107,17 @@ pub struct WorkUnit {
     /// The vec tile this unit is expanded by when it is not the kernel's (a kernel that sets
     /// several tile shapes: each applies to the ops after it).
     pub vec_tile: Option<Vec<usize>>,
+}
+
+/// Cube tile shapes of a matmul, as pypto's `set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1])`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CubeTiles {
+    /// `[mL0, mL1]`: rows per L0A tile, rows per L1 tile.
+    pub m: [usize; 2],
+    /// `[kL0, kL1]`: depth per L0 tile, depth per L1 load.
+    pub k: [usize; 2],
+    /// `[nL0, nL1]`: columns per L0B tile, columns per L1 tile.
+    pub n: [usize; 2],
 }
 
 /// Tile settings that shape the programs.

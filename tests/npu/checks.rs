@@ -4,9 +4,7 @@
 
 use tilelab::npu::{simulate, NpuConfig, NpuError};
 use tilelab::tensor::{DType, UnaryOp};
-use tilelab::tile::{
-    elementwise_chain, ChainStep, GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp,
-};
+use tilelab::tile::{GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp, TileProgram};
 
 fn tensor(name: &str, shape: &[usize], dtype: DType) -> GmTensor {
     GmTensor { name: name.into(), shape: shape.to_vec(), dtype }
@@ -38,23 +36,34 @@ fn custom_json_with_a_missing_field_is_rejected_by_name() {
     }
 }
 
+/// A program computing `y = exp(x)` on rows `row..row + 8`, columns `0..columns` of `x` through
+/// one UB tile of `[8, columns]` f32 declared at `line`.
+fn exp_program(row: usize, columns: usize, line: Option<u32>) -> TileProgram {
+    let mut builder = ProgramBuilder::new();
+    builder.at_line(line);
+    let tile = builder.buffer("x", Memory::Ub, &[8, columns], DType::F32);
+    let (loaded, computed) = (builder.flag(), builder.flag());
+    let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![8, columns] };
+    builder.push(TileOp::CopyIn { source: region(0), destination: tile }, vec![], vec![loaded]).unwrap();
+    let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, columns] };
+    builder.push(exp, vec![loaded], vec![computed]).unwrap();
+    builder.push(TileOp::CopyOut { source: tile, destination: region(1) }, vec![computed], vec![]).unwrap();
+    builder.finish()
+}
+
+/// `exp` over `x: [rows, columns]` f32 by `programs`.
+fn exp_plan(rows: usize, columns: usize, programs: Vec<TileProgram>) -> KernelPlan {
+    let tensors = vec![tensor("x", &[rows, columns], DType::F32), tensor("y", &[rows, columns], DType::F32)];
+    KernelPlan { name: "exp".into(), tensors, programs, cross_core_flags: 0 }
+}
+
 #[test]
 fn misaligned_ub_tile_is_an_error_at_its_line() {
     // 24 f32 columns = 96 B is a multiple of 32 B, 20 columns = 80 B is not.
     let config = NpuConfig::preset("teaching").unwrap();
-    let x = tensor("x", &[40, 40], DType::F32);
-    let ok = elementwise_chain(
-        std::slice::from_ref(&x),
-        &[ChainStep::Unary(UnaryOp::Exp)],
-        DType::F32,
-        [8, 24],
-        2,
-        1,
-        Some(2),
-    )
-    .unwrap();
+    let ok = exp_plan(40, 24, vec![exp_program(0, 24, Some(2))]);
     assert!(simulate(&ok, &config).is_ok());
-    let bad = elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [8, 20], 2, 1, Some(4)).unwrap();
+    let bad = exp_plan(40, 20, vec![exp_program(0, 20, Some(4))]);
     match simulate(&bad, &config) {
         Err(NpuError::Misaligned { memory, source_line, detail, .. }) => {
             assert_eq!((memory, source_line), ("UB", Some(4)));
@@ -107,8 +116,6 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
 fn too_many_programs_for_the_cores() {
     // teaching has 2 cores; three programs cannot run at once.
     let config = NpuConfig::preset("teaching").unwrap();
-    let x = tensor("x", &[96, 64], DType::F32);
-    let plan = elementwise_chain(&[x], &[], DType::F32, [32, 64], 3, 1, None).unwrap();
-    assert_eq!(plan.programs.len(), 3);
+    let plan = exp_plan(24, 64, (0..3).map(|part| exp_program(8 * part, 64, None)).collect());
     assert!(matches!(simulate(&plan, &config), Err(NpuError::TooManyCores { programs: 3, available: 2, .. })));
 }

@@ -2,13 +2,10 @@
 //! (bytes ÷ bandwidth, MACs ÷ MAC rate) and compares it with the simulator.
 #![cfg(not(target_arch = "wasm32"))]
 
-use tilelab::npu::{simulate, NpuConfig, NpuError};
+use super::lowering_support::{chain_work, compiled, tensor, Chain};
+use tilelab::npu::{simulate, NpuConfig};
 use tilelab::tensor::{BinaryOp, DType, UnaryOp};
-use tilelab::tile::{elementwise_chain, tiled_matmul, ChainStep, CubeTiles, GmTensor, MatmulBuffers};
-
-fn tensor(name: &str, shape: &[usize], dtype: DType) -> GmTensor {
-    GmTensor { name: name.into(), shape: shape.to_vec(), dtype }
-}
+use tilelab::tile::{whole_matmul, CubeTiles};
 
 #[test]
 fn copy_kernel_runs_at_hbm_bandwidth() {
@@ -16,7 +13,7 @@ fn copy_kernel_runs_at_hbm_bandwidth() {
     // so time ≈ (bytes read + bytes written) / 889. Reads and writes both cross HBM (write-back).
     let config = NpuConfig::preset("Ascend910B2").unwrap();
     let x = tensor("x", &[8192, 8192], DType::F16);
-    let plan = elementwise_chain(&[x], &[], DType::F16, [64, 512], 48, 2, None).unwrap();
+    let plan = compiled(&chain_work(&[x], &[], DType::F16, [64, 512], 2, None), &config);
     let summary = simulate(&plan, &config).unwrap().summary;
     let bytes = 2.0 * 8192.0 * 8192.0 * 2.0;
     let expected = bytes / config.hbm_bytes_per_cycle;
@@ -34,7 +31,7 @@ fn matmul_fraction_of_peak(size: usize, tiles: CubeTiles) -> (f64, tilelab::npu:
     let config = NpuConfig::preset("Ascend910B2").unwrap();
     let a = tensor("a", &[size, size], DType::Bf16);
     let b = tensor("b", &[size, size], DType::Bf16);
-    let plan = tiled_matmul(&a, &b, DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 1 }, 24, None).unwrap();
+    let plan = compiled(&whole_matmul(a, b, DType::F32, tiles, 2, None), &config);
     let summary = simulate(&plan, &config).unwrap().summary;
     // Peak: 24 cube cores × 16·16·16 MAC/cycle × 2 FLOP/MAC × 1.8 GHz; work: 2·n³ FLOPs over the time
     // after the launch floor (launch_cycles at the clock), which no tiling can shorten.
@@ -84,14 +81,10 @@ fn double_buffering_approaches_the_slowest_pipe() {
     // and the run should come within 10% of max(MTE, VECTOR) = 131072 cycles.
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[1024, 1024], DType::F32);
-    let steps = [ChainStep::Unary(UnaryOp::Exp), ChainStep::Binary(BinaryOp::Add, 0)];
+    let steps = [Chain::Unary(UnaryOp::Exp), Chain::Binary(BinaryOp::Add, 0)];
     let run = |buffers| {
-        simulate(
-            &elementwise_chain(std::slice::from_ref(&x), &steps, DType::F32, [8, 128], 2, buffers, None).unwrap(),
-            &config,
-        )
-        .unwrap()
-        .summary
+        let work = chain_work(std::slice::from_ref(&x), &steps, DType::F32, [8, 128], buffers, None);
+        simulate(&compiled(&work, &config), &config).unwrap().summary
     };
     let (single, double) = (run(1), run(2));
     let mte_time = (2.0 * 1024.0 * 1024.0 * 4.0) / 64.0;
@@ -104,23 +97,6 @@ fn double_buffering_approaches_the_slowest_pipe() {
 }
 
 #[test]
-fn ub_overflow_on_teaching_names_memory_bytes_and_largest_tile() {
-    // exp over 64×64 f32 tiles, double buffered: 2 input + 2 output slots × 64·64·4 B = 64 KiB > 16 KiB.
-    // The largest tile that fits keeps the 64 columns: 4 slots × r·64·4 B ≤ 16384 → r = 16.
-    let config = NpuConfig::preset("teaching").unwrap();
-    let x = tensor("x", &[256, 256], DType::F32);
-    let plan = elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Exp)], DType::F32, [64, 64], 2, 2, Some(7)).unwrap();
-    match simulate(&plan, &config) {
-        Err(NpuError::CapacityExceeded { memory, bytes, capacity, largest_tile, source_line, .. }) => {
-            assert_eq!((memory, bytes, capacity), ("UB", 65536, 16384));
-            assert_eq!(largest_tile, Some(vec![16, 64]));
-            assert_eq!(source_line, Some(7));
-        }
-        other => panic!("expected a UB overflow, got {other:?}"),
-    }
-}
-
-#[test]
 fn calibration_gemm_lands_near_the_measured_pto_sample() {
     // The PTO-ISA GEMM sample on a 24-core 910B: fp16 6144³, base tile M=128 K=64 N=256, 4 K-blocks
     // (kL1 = 256) per L1 load, double buffering in L1/L0A/L0B; measured 1.504 ms with MTE2 95% busy
@@ -130,7 +106,7 @@ fn calibration_gemm_lands_near_the_measured_pto_sample() {
     let a = tensor("a", &[6144, 6144], DType::F16);
     let b = tensor("b", &[6144, 6144], DType::F16);
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
-    let plan = tiled_matmul(&a, &b, DType::F16, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 1 }, 24, None).unwrap();
+    let plan = compiled(&whole_matmul(a, b, DType::F16, tiles, 2, None), &config);
     let summary = simulate(&plan, &config).unwrap().summary;
     let measured_us = 1504.0;
     println!("calibration: {:.1} µs (measured {measured_us}), busy {:?}", summary.time_us, summary.pipe_busy);

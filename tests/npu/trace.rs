@@ -4,13 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::lowering_support::{chain_work, compiled, tensor, Chain};
 use tilelab::npu::{simulate, NpuConfig};
 use tilelab::tensor::{DType, UnaryOp};
-use tilelab::tile::{elementwise_chain, tiled_matmul, ChainStep, CubeTiles, GmTensor, MatmulBuffers};
-
-fn tensor(name: &str, shape: &[usize], dtype: DType) -> GmTensor {
-    GmTensor { name: name.into(), shape: shape.to_vec(), dtype }
-}
+use tilelab::tile::{whole_matmul, CubeTiles};
 
 fn check_lanes(json: &str) -> usize {
     let value: serde_json::Value = serde_json::from_str(json).unwrap();
@@ -45,11 +42,7 @@ fn chrome_trace_lanes_do_not_overlap() {
     let a = tensor("a", &[512, 512], DType::F16);
     let b = tensor("b", &[512, 512], DType::F16);
     let tiles = CubeTiles { m: [64, 128], k: [64, 128], n: [128, 128] };
-    let simulation = simulate(
-        &tiled_matmul(&a, &b, DType::F32, tiles, MatmulBuffers { l1: 2, l0: 2, l0c: 2 }, 24, Some(3)).unwrap(),
-        &config,
-    )
-    .unwrap();
+    let simulation = simulate(&compiled(&whole_matmul(a, b, DType::F32, tiles, 2, Some(3)), &config), &config).unwrap();
     let json = simulation.trace.to_chrome_json();
     assert_eq!(check_lanes(&json), simulation.trace.events.len());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -79,7 +72,7 @@ fn vector_trace_lanes_do_not_overlap_and_summary_serialises() {
     let x = tensor("x", &[200, 96], DType::F16);
     // 200 rows in 16-row tiles: the last tile is ragged (8 valid rows).
     let simulation = simulate(
-        &elementwise_chain(&[x], &[ChainStep::Unary(UnaryOp::Relu)], DType::F16, [16, 96], 2, 2, None).unwrap(),
+        &compiled(&chain_work(&[x], &[Chain::Unary(UnaryOp::Relu)], DType::F16, [16, 96], 2, None), &config),
         &config,
     )
     .unwrap();

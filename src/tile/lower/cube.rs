@@ -6,8 +6,8 @@
 use crate::tensor::DType;
 
 use super::super::builder::TileError;
-use super::super::patterns::CubeTiles;
 use super::super::program::{BufferId, Flag, GmRegion, Memory, TileOp};
+use super::super::work::CubeTiles;
 use super::emitter::Resource;
 use super::state::{CoreState, Handoff};
 

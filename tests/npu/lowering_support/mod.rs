@@ -5,22 +5,15 @@
 use std::collections::BTreeMap;
 
 use tilelab::npu::{allocate_gm, execute, simulate, NpuConfig, Simulation};
-use tilelab::tensor::{DType, SliceSpec, Tensor};
+use tilelab::tensor::{BinaryOp, DType, SliceSpec, Tensor, UnaryOp};
 use tilelab::tile::{
     lower_work, GmRegion, GmTensor, KernelPlan, LocatedStep, LoweringTarget, TensorId, TileValue, TileWork, ValueId,
     WorkSettings, WorkStep, WorkUnit,
 };
 
-/// The lowering target of a preset, as the language would derive it.
+/// The lowering target of a preset, as the language derives it.
 pub fn target(config: &NpuConfig) -> LoweringTarget {
-    let split = config.architecture == tilelab::npu::Architecture::Split;
-    LoweringTarget {
-        split,
-        cube_cores: config.cube_cores as usize,
-        vector_cores: config.vector_cores as usize,
-        ub_bytes: config.ub_bytes,
-        ub_alignment: config.ub_alignment,
-    }
+    tilelab::npu::lowering_target(config)
 }
 
 /// A GM tensor declaration.
@@ -146,4 +139,62 @@ pub fn assert_close(name: &str, actual: &[f64], expected: &[f64], tolerance: imp
         let bound = tolerance(index, *want);
         assert!((got - want).abs() <= bound, "{name}[{index}]: got {got}, expected {want} (±{bound})");
     }
+}
+
+/// One step of an element-wise chain, applied to the running value (which starts as input 0).
+#[derive(Clone, Copy, Debug)]
+pub enum Chain {
+    /// `value = op(value)`
+    Unary(UnaryOp),
+    /// `value = op(value, inputs[index])`
+    Binary(BinaryOp, usize),
+}
+
+/// `y = chain(inputs)` over whole tensors of one shape as one unit, as a kernel without loops
+/// captures it (each step computes in `dtype`); the compiler expands it by the vec tile `tile`
+/// and spreads the tiles over the cores. `y` is the last GM tensor; every step is at `line`.
+pub fn chain_work(
+    inputs: &[GmTensor],
+    steps: &[Chain],
+    dtype: DType,
+    tile: [usize; 2],
+    buffers: usize,
+    line: Option<u32>,
+) -> TileWork {
+    let shape = inputs[0].shape.clone();
+    let mut unit = UnitBuilder::default();
+    let loaded: Vec<ValueId> =
+        (0..inputs.len()).map(|index| unit.load(index as u32, &vec![0; shape.len()], &shape, &shape, dtype)).collect();
+    let mut value = loaded[0];
+    for step in steps {
+        let output = unit.like(value, dtype);
+        unit.step(match *step {
+            Chain::Unary(op) => WorkStep::Unary { op, input: value, output },
+            Chain::Binary(op, index) => WorkStep::Binary {
+                op,
+                lhs: tilelab::tile::WorkOperand::Tile(value),
+                rhs: tilelab::tile::WorkOperand::Tile(loaded[index]),
+                output,
+            },
+        });
+        value = output;
+    }
+    unit.store(value, inputs.len() as u32, &vec![0; shape.len()], false);
+    for step in &mut unit.unit.steps {
+        step.line = line;
+    }
+    let mut tensors = inputs.to_vec();
+    tensors.push(tensor("y", &shape, dtype));
+    let settings = WorkSettings {
+        vec_buffers: buffers,
+        vec_tile: Some(tile.to_vec()),
+        vec_tile_line: line,
+        ..WorkSettings::default()
+    };
+    TileWork { name: "chain".into(), tensors, views: Vec::new(), ordered: Vec::new(), units: vec![unit.unit], settings }
+}
+
+/// Lowers `work` for `config` (the programs a script's kernel call would run).
+pub fn compiled(work: &TileWork, config: &NpuConfig) -> KernelPlan {
+    lower_work(work, &target(config)).unwrap_or_else(|error| panic!("lower {}: {error}", work.name))
 }

@@ -17,9 +17,9 @@ use crate::lang::interp::progress;
 use crate::lang::interp::value::{Kernel, KernelStyle, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{KernelStage, Message};
-use crate::npu::{simulate, Architecture, NpuConfig, NpuError, Simulation};
+use crate::npu::{lowering_target, simulate, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, Tensor};
-use crate::tile::{lower_work, CubeTiles, KernelPlan, LoweringTarget, TileWork, WorkSettings, WorkStep};
+use crate::tile::{lower_work, CubeTiles, KernelPlan, TileWork, WorkSettings, WorkStep};
 
 /// The tensor arguments of a call with their parameter names, in call order.
 pub(crate) fn named_tensors(kernel: &Kernel, arguments: &Arguments) -> Vec<(String, Tensor)> {
@@ -125,17 +125,6 @@ pub(crate) fn work_of(
     }
 }
 
-/// The lowering target of a preset.
-pub(crate) fn target_of(config: &NpuConfig) -> LoweringTarget {
-    LoweringTarget {
-        split: config.architecture == Architecture::Split,
-        cube_cores: config.cube_cores as usize,
-        vector_cores: config.vector_cores as usize,
-        ub_bytes: config.ub_bytes,
-        ub_alignment: config.ub_alignment,
-    }
-}
-
 /// Why tile work did not run on the simulator.
 pub(crate) enum NpuFailure {
     /// The lowering or the functional execution refused it: the call falls back to the CPU.
@@ -156,7 +145,7 @@ fn lower_and_simulate_reporting(
     stage: &dyn Fn(KernelStage),
 ) -> Result<(KernelPlan, Simulation), NpuFailure> {
     stage(KernelStage::Compiling);
-    let plan = lower_work(work, &target_of(config))
+    let plan = lower_work(work, &lowering_target(config))
         .map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
     stage(KernelStage::Simulating);
     let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
