@@ -275,17 +275,17 @@ pub enum Message {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum KernelStage {
-    /// Lowering the recorded work into per-core tile programs.
+    /// Running the kernel's body: its values, and the capture of its ops.
+    Computing,
+    /// Lowering the captured work into per-core tile programs.
     Compiling,
     /// Simulating the schedule.
     Simulating,
-    /// Executing the programs for the values.
-    Computing,
 }
 
 impl KernelStage {
     /// The stages, in order (the progress bar counts them).
-    pub const ALL: [KernelStage; 3] = [KernelStage::Compiling, KernelStage::Simulating, KernelStage::Computing];
+    pub const ALL: [KernelStage; 3] = [KernelStage::Computing, KernelStage::Compiling, KernelStage::Simulating];
 
     /// 1-based position among [`KernelStage::ALL`].
     pub fn position(self) -> usize {

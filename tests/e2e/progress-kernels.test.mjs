@@ -1,5 +1,5 @@
 // Progress of a cell that calls kernels: each call on the simulated NPU reports its stages
-// (compiling, simulating, computing the values), and the running cell's bar says which call of
+// (computing the values, compiling, simulating), and the running cell's bar says which call of
 // which kernel is at which stage, in the UI language; a gradient check's own count is not replaced
 // by the kernel calls it makes.
 import assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ test('a cell calling kernels shows which call is compiling, simulating or comput
       assert.ok(labels.includes(`Kernel call ${call} (scaled): simulating`), `call ${call} simulating: ${JSON.stringify(seen)}`);
     }
     const simulating = seen.find((entry) => entry.label.endsWith('simulating'));
-    assert.deepEqual([simulating.value, simulating.max], [1, 3], 'simulating: one of three stages done');
+    assert.deepEqual([simulating.value, simulating.max], [2, 3], 'simulating: two of three stages done');
     // The calls come in order: no label of call 1 after one of call 2.
     const calls = labels.map((label) => Number(/Kernel call (\d+)/.exec(label)?.[1] ?? 0)).filter(Boolean);
     assert.deepEqual(calls, [...calls].sort((a, b) => a - b));

@@ -72,15 +72,15 @@ fn a_long_loop_reports_its_steps_against_the_budget() {
     assert!(steps.iter().all(|done| done % 65_536 == 0), "{steps:?}");
 }
 
-/// Each kernel call reports its three stages as they start (compiling with 0 of 3 done, simulating
-/// 1 of 3, computing the values 2 of 3) with a message naming the kernel and its call number in the cell, which starts at 1 again
-/// in the next cell.
+/// Each kernel call reports its three stages as they start (computing the values — its body runs —
+/// with 0 of 3 done, compiling 1 of 3, simulating 2 of 3) with a message naming the kernel and its
+/// call number in the cell, which starts at 1 again in the next cell.
 #[test]
 fn kernel_calls_report_their_stages() {
     let define = "import pypto as pt\npt.npu.use('teaching')\n@pt.kernel\ndef scaled(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return x * 2.0\nx = pt.randn([16, 64], seed=3)";
     let (seen, mut session) = record_with(Session::new(), &format!("{define}\na = scaled(x)\nb = scaled(a)"));
     let kernel: Vec<_> = seen.iter().filter(|(label, ..)| label == "kernel").collect();
-    let stages = [KernelStage::Compiling, KernelStage::Simulating, KernelStage::Computing];
+    let stages = [KernelStage::Computing, KernelStage::Compiling, KernelStage::Simulating];
     let mut expected = Vec::new();
     for call in 1..=2 {
         for (position, stage) in stages.iter().enumerate() {

@@ -493,7 +493,7 @@ export type KernelSchedule = {
 /**
  * The stages of a kernel call on the NPU, in order.
  */
-export type KernelStage = "compiling" | "simulating" | "computing";
+export type KernelStage = "computing" | "compiling" | "simulating";
 
 /**
  * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).

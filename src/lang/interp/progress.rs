@@ -2,7 +2,7 @@
 //! that the host sets (the browser worker turns each update into a `progress` message; the native
 //! CLI sets none, so reporting costs one thread-local read). Updates are `(label, done, total,
 //! message)`; the reporter is throttled here to whole-percent steps so a caller may report every
-//! unit of work. A kernel call reports its stages (compiling, simulating, computing the values) as
+//! unit of work. A kernel call reports its stages (computing the values, compiling, simulating) as
 //! a [`Message::KernelProgress`] naming the kernel and which call of the cell it is.
 
 use std::cell::{Cell, RefCell};

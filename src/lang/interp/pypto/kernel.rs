@@ -13,6 +13,7 @@ use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
+use crate::messages::KernelStage;
 use crate::tensor::{DType, Tensor};
 
 use super::options::{effect, Effect, PASS_OPTIONS, RUNTIME_OPTIONS};
@@ -316,13 +317,10 @@ pub(crate) fn run_kernel_call(
         .unwrap_or(DType::F32);
     let named = named_tensors(kernel, &arguments);
     let on_npu = wants_npu(&named);
-    // A jit kernel writes its outputs in place and may read them first: the NPU starts from the
-    // values the arguments had before the reference run.
-    let before: Vec<(String, Tensor)> = if on_npu && kernel.style == KernelStyle::Jit {
-        named.iter().map(|(name, tensor)| (name.clone(), tensor.deep_copy())).collect()
-    } else {
-        Vec::new()
-    };
+    let progress_call = if on_npu { super::npu_run::progress_call(interpreter) } else { None };
+    if let Some(number) = progress_call {
+        crate::lang::interp::progress::report_kernel_stage(&kernel.name, number, KernelStage::Computing);
+    }
     if kernel.style == KernelStyle::Jit {
         interpreter.check_jit_rebinding(kernel, &arguments);
     }
@@ -371,14 +369,9 @@ pub(crate) fn run_kernel_call(
     let mut outcome = None;
     let reference = result.as_ref().ok().cloned();
     if let (true, Ok(value), Some(frame)) = (on_npu, &reference.clone().ok_or(()), &frame) {
-        let call = NpuCall { kernel, frame, arguments: &named, before: &before, result: value };
+        let call = NpuCall { kernel, frame, arguments: &named, result: value, progress_call };
         match run_on_npu(interpreter, &call, span) {
-            Ok(ran) => {
-                if let Outcome::Npu(_, Some(replaced)) = &ran {
-                    result = Ok(replaced.clone());
-                }
-                outcome = Some(ran);
-            }
+            Ok(ran) => outcome = Some(ran),
             Err(error) => result = Err(chip_error(interpreter, kernel, frame, &error, span)),
         }
     }

@@ -17,7 +17,6 @@ pub mod methods;
 pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;
-pub mod npu_values;
 pub mod option_scopes;
 pub mod options;
 pub mod scaler;

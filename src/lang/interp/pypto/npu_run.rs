@@ -1,12 +1,13 @@
-//! A kernel call on the simulated NPU: what the reference run recorded becomes `TileWork`, the
-//! generic lowering turns it into per-core programs for the session's preset, `npu::execute`
-//! computes the values on copies of the arguments, and `npu::simulate` gives the schedule. The
-//! values the kernel returns or writes in place are then the simulator's.
+//! A kernel call on the simulated NPU: the body ran once (its values are the call's values, computed
+//! with the chip's dtype rules: stored narrow, computed in f32) while each op site captured its op;
+//! the capture becomes `TileWork`, the compiler lowers it into per-core programs for the session's
+//! preset and `npu::simulate` gives the schedule. The values are computed once: the compiled
+//! programs are not executed again for them (`tests/npu/compiler.rs` proves on random kernels that
+//! executing them gives the same values).
 
 use std::rc::Rc;
 
 use super::capture::TensorRef;
-use super::npu_values::{distinct, distinct_copies, execute_plan, overwrite, with_values};
 use super::work_auto::{record_auto, AutoCall};
 use super::work_jit::record_jit;
 use super::work_ops::Unsupported;
@@ -152,18 +153,18 @@ fn lower_and_simulate_reporting(
     Ok((plan, simulation))
 }
 
-/// What a finished reference call needs to run again on the NPU.
+/// What a finished call needs to be compiled and simulated.
 pub(crate) struct NpuCall<'a> {
     /// The kernel.
     pub kernel: &'a Kernel,
-    /// Its frame (recorded ops and settings).
+    /// Its frame (captured ops and settings).
     pub frame: &'a KernelFrame,
-    /// The tensor arguments as received (their values may have been written by a jit kernel).
+    /// The tensor arguments as received.
     pub arguments: &'a [(String, Tensor)],
-    /// Copies of the arguments taken before the reference run (jit kernels read their outputs).
-    pub before: &'a [(String, Tensor)],
-    /// What the reference run returned.
+    /// What the call returned.
     pub result: &'a Value,
+    /// The call's number in the cell when it reports progress.
+    pub progress_call: Option<usize>,
 }
 
 /// How many schedules one cell keeps for display.
@@ -172,15 +173,20 @@ pub const MAX_SCHEDULES_PER_CELL: usize = 256;
 /// Where a kernel call ran.
 #[derive(Clone)]
 pub(crate) enum Outcome {
-    /// On the simulated NPU, with this schedule; a functional kernel's result with the
-    /// simulator's values.
-    Npu(Rc<Simulation>, Option<Value>),
+    /// On the simulated NPU, with this schedule.
+    Npu(Rc<Simulation>),
     /// On the CPU reference path, for this reason.
     Cpu(String),
 }
 
-/// Runs the call on the NPU and makes its outputs the simulator's values; a call that cannot run
-/// there falls back to the CPU with a warning. `Err`: the chip refused the tiles.
+/// The number a kernel call reports its stages under, when progress is reported (sweeps and
+/// `pypto.schedule`, untraced calls, report progress of their own).
+pub(crate) fn progress_call(interpreter: &Interpreter) -> Option<usize> {
+    (!interpreter.npu.untraced_call.get() && progress::progress_enabled()).then(progress::next_kernel_call)
+}
+
+/// Compiles and simulates the call; a call that cannot run there falls back to the CPU with a
+/// warning. `Err`: the chip refused the tiles.
 pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Span) -> Result<Outcome, NpuError> {
     let config = match interpreter.npu_config(span) {
         Ok(config) => config,
@@ -208,54 +214,18 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         // A jit kernel that writes none of its outputs computes nothing anyone can see.
         return Ok(Outcome::Cpu("the kernel writes no output".into()));
     }
-    // Sweeps and `pypto.schedule` (untraced calls) report progress of their own.
-    let reporting = !interpreter.npu.untraced_call.get() && progress::progress_enabled();
-    let call_number = if reporting { progress::next_kernel_call() } else { 0 };
     let stage = |stage| {
-        if reporting {
-            progress::report_kernel_stage(&call.kernel.name, call_number, stage);
+        if let Some(number) = call.progress_call {
+            progress::report_kernel_stage(&call.kernel.name, number, stage);
         }
     };
-    let attempt = || -> Result<(Rc<Simulation>, Option<Value>), NpuFailure> {
-        let (plan, simulation) = lower_and_simulate_reporting(&work, &config, &stage)?;
-        stage(KernelStage::Computing);
-        let inputs = if call.kernel.style == KernelStyle::Jit {
-            distinct_copies(call.arguments, call.before)
-        } else {
-            distinct(call.arguments)
-        };
-        let gm = execute_plan(&plan, &work.views, &inputs)?;
-        let stored = |id: usize| {
-            work.units
-                .iter()
-                .flat_map(|unit| &unit.steps)
-                .any(|step| matches!(&step.step, WorkStep::Store { region, .. } if region.tensor.0 as usize == id))
-        };
-        // A store through a reshape view writes its base's memory.
-        let written = |id: usize| {
-            stored(id) || work.views.iter().any(|view| view.base.0 as usize == id && stored(view.tensor.0 as usize))
-        };
-        let replaced = match call.kernel.style {
-            KernelStyle::Jit => {
-                for (id, output) in distinct(call.arguments).iter().enumerate() {
-                    if written(id) {
-                        overwrite(output, &gm[id]).map_err(NpuFailure::Fallback)?;
-                    }
-                }
-                None
-            }
-            KernelStyle::Functional => {
-                Some(with_values(call.result, &gm[inputs.len()..]).map_err(NpuFailure::Fallback)?)
-            }
-        };
-        Ok((Rc::new(simulation), replaced))
-    };
-    match attempt() {
-        Ok((simulation, replaced)) => {
+    match lower_and_simulate_reporting(&work, &config, &stage) {
+        Ok((_, simulation)) => {
+            let simulation = Rc::new(simulation);
             let (npu, cpu) = interpreter.npu.call_counts.get();
             interpreter.npu.call_counts.set((npu + 1, cpu));
             if interpreter.npu.untraced_call.get() {
-                return Ok(Outcome::Npu(simulation, replaced));
+                return Ok(Outcome::Npu(simulation));
             }
             super::traces::record_trace(&call.kernel.name, &simulation);
             let mut schedules = interpreter.npu.schedules.borrow_mut();
@@ -263,7 +233,7 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             if schedules.len() < MAX_SCHEDULES_PER_CELL {
                 schedules.push((call.kernel.name.clone(), simulation.clone()));
             }
-            Ok(Outcome::Npu(simulation, replaced))
+            Ok(Outcome::Npu(simulation))
         }
         Err(NpuFailure::Fallback(reason)) => {
             fallback(interpreter, &call.kernel.name, &reason, span);

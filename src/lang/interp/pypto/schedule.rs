@@ -54,7 +54,7 @@ pub(crate) fn record(
         return Err(interpreter.error(ErrorKind::Value, format!("{what}: the kernel's frame was lost"), span));
     };
     let simulation = match call.outcome {
-        Some(Outcome::Npu(simulation, _)) => simulation,
+        Some(Outcome::Npu(simulation)) => simulation,
         Some(Outcome::Cpu(reason)) => {
             return Err(interpreter.error(
                 ErrorKind::Unsupported,
