@@ -12,22 +12,22 @@
 //!   checkpointing, the loss scaler, gradient checking, the graph as data.
 //! - [`lang`] (→ autograd, tile, npu, tensor) — the tile script language: `lang::syntax` (lexer,
 //!   parser, AST, diagnostics with byte spans) and `lang::interp` (values, scopes, limits, the `pypto`
-//!   and `torch` modules). A kernel call runs its body on the CPU reference path while each op site
-//!   captures its op, typed (`pypto::capture`: the tensor core's op enums, tensors named by buffer
-//!   id); the capture becomes `tile::TileWork`, which the compiler lowers and `npu` executes (the
-//!   values the caller gets) and simulates (the schedule). The session's NPU state is one
-//!   `NpuContext`.
+//!   and `torch` modules). A kernel call runs its body once on the tensor core (its values, computed
+//!   once) while each op site captures its op, typed (`pypto::capture`: the tensor core's op enums,
+//!   tensors named by buffer id); the capture becomes `tile::TileWork`, which the compiler lowers
+//!   and `npu` simulates (the schedule). The session's NPU state is one `NpuContext`.
 //! - [`session`] (→ lang) — a notebook session: `Session::run_cell` → serialisable `CellResult`;
 //!   notebook files (`.py` with `# %%` cells, `.ipynb`). One stated exception: `session::bench`
-//!   (the workspace of the benchmark page) also uses `tile` and `npu` directly, so the simulator's
-//!   own speed on a fixed matmul plan is measured without the interpreter in the timing.
+//!   (the workspace of the benchmark page) also uses `tile` and `npu` directly, so the compiler's and
+//!   the simulator's own speed on a fixed matmul is measured without the interpreter in the timing.
 //! - [`tile`] (→ tensor) — the kernel compiler as plain-data stages (DESIGN §3.1): `TileWork` (units
 //!   of typed steps on tiles, GM tensors and their views) → memory planning (`memory`: loads sunk,
 //!   cuts through GM workspaces) → tile expansion (`expand`, `expand_cube`: vec and cube tile grids
 //!   into tasks) → scheduling over cores (`schedule`) → per-core `TileProgram`s (`lower`: UB slots,
 //!   flags from data, cube staging); tile programs as plain data (pipes, memories, buffers, flags).
 //! - [`npu`] (→ tile, tensor) — the simulated NPU: presets, capacity/alignment checks, the
-//!   event-driven timing model, functional execution, `Trace`, `Summary`, Chrome trace export.
+//!   event-driven timing model, functional execution (which holds the compiler to the values a
+//!   kernel's body computed), `Trace`, `Summary`, Chrome trace export.
 //! - `wasm_api` (wasm32 only) — the one `#[wasm_bindgen]` surface, the `Playground` struct; its
 //!   benchmark entry points (`bench*`) in `wasm_api::bench`.
 //! - `bin/tilelab` — the command-line interface.

@@ -27,7 +27,6 @@ pub mod tensor_ops;
 mod tensor_ref;
 pub mod traces;
 pub mod vec_tiles;
-pub mod work_auto;
 pub mod work_batched;
 pub mod work_compute;
 pub mod work_jit;

@@ -8,8 +8,7 @@
 use std::rc::Rc;
 
 use super::capture::TensorRef;
-use super::work_auto::{record_auto, AutoCall};
-use super::work_jit::record_jit;
+use super::work_jit::{record_jit, Returned};
 use super::work_ops::Unsupported;
 use crate::lang::interp::error::{ErrorKind, SourceSpan};
 use crate::lang::interp::eval::Arguments;
@@ -94,36 +93,21 @@ pub(crate) fn work_of(
     let settings = settings_of(interpreter, kernel, frame);
     let arguments: Vec<(String, TensorRef)> =
         arguments.iter().map(|(name, tensor)| (name.clone(), TensorRef::of(tensor))).collect();
-    match kernel.style {
-        KernelStyle::Jit => {
-            // The compiler expands the iterations by the vec tile (a sweep row's, if given).
-            // A sweep row's tile replaces every tile the kernel set.
-            let changes: Vec<(usize, Vec<usize>)> = match vec_tile {
-                Some(_) => Vec::new(),
-                None => frame.vec_tile_history.iter().map(|setting| (setting.from_op, setting.dims.clone())).collect(),
-            };
-            let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
-            let settings = WorkSettings { vec_tile, ..settings };
-            record_jit(&kernel.name, &frame.ops, &arguments, settings, ub_alignment, &changes)
-        }
-        KernelStyle::Functional => {
-            let outputs: Vec<TensorRef> = returned_tensors(result)?.iter().map(TensorRef::of).collect();
-            let return_line =
-                frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
-            let vec_tile = vec_tile.map(<[usize]>::to_vec).or_else(|| frame.vec_tile_shapes.clone());
-            let call = AutoCall {
-                name: &kernel.name,
-                ops: &frame.ops,
-                arguments: &arguments,
-                outputs: &outputs,
-                vec_tile: vec_tile.as_deref(),
-                return_line,
-                ub_alignment,
-            };
-            // The recorder already cut the outputs by the vec tile: nothing is left to expand.
-            record_auto(&call, WorkSettings { vec_tile: None, ..settings })
-        }
-    }
+    // A sweep row's tile replaces every tile the kernel set; otherwise the ops after each
+    // `set_vec_tile_shapes` are expanded by it.
+    let changes: Vec<(usize, Vec<usize>)> = match vec_tile {
+        Some(_) => Vec::new(),
+        None => frame.vec_tile_history.iter().map(|setting| (setting.from_op, setting.dims.clone())).collect(),
+    };
+    let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
+    let settings = WorkSettings { vec_tile, ..settings };
+    let outputs: Vec<TensorRef> = match kernel.style {
+        KernelStyle::Jit => Vec::new(),
+        KernelStyle::Functional => returned_tensors(result)?.iter().map(TensorRef::of).collect(),
+    };
+    let line = frame.statement.and_then(|span| interpreter.line_at(SourceSpan { cell: kernel.function.cell, span }));
+    let returned = Returned { tensors: &outputs, line };
+    record_jit(&kernel.name, &frame.ops, &arguments, settings, ub_alignment, &changes, &returned)
 }
 
 /// Why tile work did not run on the simulator.

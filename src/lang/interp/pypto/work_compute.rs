@@ -14,30 +14,13 @@ use crate::tile::{ValueId, WorkOperand, WorkStep};
 pub(crate) type Resolver<'a> =
     dyn FnMut(&mut UnitBuilder, usize, &TensorRef) -> Result<(ValueId, Vec<usize>), Unsupported> + 'a;
 
-/// The tensor operands of a compute op, in resolver order.
-pub(crate) fn tensor_operands(kind: &CapturedOp) -> Vec<TensorRef> {
-    let arg = |arg: &Arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None };
-    match kind {
-        CapturedOp::Unary { x, .. }
-        | CapturedOp::Clip { x, .. }
-        | CapturedOp::Cast { x }
-        | CapturedOp::Reduce { x, .. }
-        | CapturedOp::Softmax { x, .. } => vec![x.clone()],
-        CapturedOp::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
-        CapturedOp::Matmul { a, b, .. } => vec![a.clone(), b.clone()],
-        CapturedOp::Vector { .. } | CapturedOp::ClipBounds { .. } => super::work_vector::vector_tensors(kind),
-        CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. } => vec![x.clone()],
-        _ => Vec::new(),
-    }
-}
-
 /// Emits the steps of compute op `kind` whose reference result is `result`; returns the tile
 /// holding it.
 pub(crate) fn compute(
     builder: &mut UnitBuilder,
     kind: &CapturedOp,
     result: &TensorRef,
-    line: Option<u32>,
+    (line, granule): (Option<u32>, usize),
     resolve: &mut Resolver<'_>,
 ) -> Result<ValueId, Unsupported> {
     let dtype = result.dtype();
@@ -146,11 +129,11 @@ pub(crate) fn compute(
             }
         }
         CapturedOp::Vector { .. } | CapturedOp::ClipBounds { .. } => {
-            super::work_vector::compute_vector(builder, kind, result, line, resolve)
+            super::work_vector::compute_vector(builder, kind, result, (line, granule), resolve)
         }
         CapturedOp::Reshape { .. } | CapturedOp::Transpose { .. } => {
             let vector = super::work_vector::layout_kind(kind).expect("a layout op");
-            super::work_vector::compute_vector(builder, &vector, result, line, resolve)
+            super::work_vector::compute_vector(builder, &vector, result, (line, granule), resolve)
         }
         _ => Err(Unsupported::new("this op inside a computation", line)),
     }

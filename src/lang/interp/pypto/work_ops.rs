@@ -1,7 +1,6 @@
-//! The recorders' shared parts: why a capture cannot become tile work, and a unit under
+//! The recorder's shared parts: why a capture cannot become tile work, and a unit under
 //! construction whose steps compute tiles in "tile form" (reductions keep their dims, as on the
-//! NPU). Both recorders (`work_jit`, `work_auto`) use these; they differ only in how a tensor
-//! operand becomes a tile of the unit.
+//! NPU).
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Unit tests of the recorders: scripts run on the reference path and the `TileWork` they record
+//! Unit tests of the recorder: scripts run on the reference path and the `TileWork` they record
 //! is checked against the tiling worked out by hand in each comment.
 
 use std::rc::Rc;
@@ -87,9 +87,15 @@ fn jit_loop_iterations_are_units_with_ragged_views() {
     }
 }
 
+/// The tasks the compiler's tile expansion makes of `work`.
+fn expanded(work: &TileWork) -> TileWork {
+    crate::tile::expand_work(work).expect("expands")
+}
+
 #[test]
-fn functional_kernels_are_tiled_by_their_vec_tile() {
-    // silu(x) * y on [64, 256] with 8 × 64 tiles: 8 × 4 = 32 units, each loading its own tiles.
+fn functional_kernels_are_one_unit_the_compiler_tiles_by_their_vec_tile() {
+    // silu(x) * y on [64, 256]: one unit over the whole tensors, which the compiler expands by the
+    // 8 × 64 vec tile into 8 × 4 = 32 tasks, each loading its own tiles.
     let (_, work) = record(
         "import pypto as pt
 @pt.kernel
@@ -100,20 +106,23 @@ a = gated(pt.randn([64, 256], seed=5), pt.randn([64, 256], seed=6))
 ",
     );
     let work = work.expect("recorded");
-    assert_eq!(work.units.len(), 32);
+    assert_eq!(work.units.len(), 1);
+    assert_eq!(step_names(&work, 0), ["load", "unary", "load", "binary", "store"]);
+    assert_eq!(work.settings.vec_tile, Some(vec![8, 64]));
     assert_eq!(
         work.tensors.iter().map(|tensor| tensor.shape.clone()).collect::<Vec<_>>(),
         vec![vec![64, 256], vec![64, 256], vec![64, 256]]
     );
-    assert_eq!(step_names(&work, 5), ["load", "unary", "load", "binary", "store"]);
-    // Unit 5 is row tile 1, column tile 1.
-    let WorkStep::Store { region, .. } = &work.units[5].steps[4].step else { unreachable!() };
+    let tasks = expanded(&work);
+    assert_eq!(tasks.units.len(), 32);
+    // Task 5 is row tile 1, column tile 1.
+    let WorkStep::Store { region, .. } = &tasks.units[5].steps.last().expect("steps").step else { unreachable!() };
     assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![8, 64], vec![8, 64]));
 }
 
 #[test]
 fn broadcast_operands_and_numbers() {
-    // (x + b) * 0.5 with b of shape [1, 64] and 8 × 32 tiles over [16, 64]: 4 units; b loads [1, 32].
+    // (x + b) * 0.5 with b of shape [1, 64] and 8 × 32 tiles over [16, 64]: 4 tasks; b loads [1, 32].
     let (_, work) = record(
         "import pypto as pt
 @pt.kernel
@@ -123,19 +132,29 @@ def biased(x, b):
 r = biased(pt.randn([16, 64], seed=1), pt.randn([1, 64], seed=2))
 ",
     );
-    let work = work.expect("recorded");
-    assert_eq!(work.units.len(), 4);
-    let unit = &work.units[3];
-    let WorkStep::Load { region, .. } = &unit.steps[1].step else { panic!("{:?}", unit.steps) };
-    assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 32], vec![1, 32]));
-    let WorkStep::Binary { rhs, .. } = &unit.steps[3].step else { unreachable!() };
-    assert_eq!(rhs, &WorkOperand::Scalar(0.5));
+    let tasks = expanded(&work.expect("recorded"));
+    assert_eq!(tasks.units.len(), 4);
+    let unit = &tasks.units[3];
+    let loads: Vec<_> = unit
+        .steps
+        .iter()
+        .filter_map(|step| match &step.step {
+            WorkStep::Load { region, .. } => Some((region.tensor.0, region.offsets.clone(), region.shape.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(loads.contains(&(1, vec![0, 32], vec![1, 32])), "{loads:?}");
+    let scalar = unit
+        .steps
+        .iter()
+        .any(|step| matches!(&step.step, WorkStep::Binary { rhs: WorkOperand::Scalar(value), .. } if *value == 0.5));
+    assert!(scalar, "{:?}", unit.steps);
 }
 
 #[test]
-fn reductions_widen_the_tile_and_keepdim_false_outputs_keep_their_dims() {
-    // sum over the last dim of [16, 256] with 8 × 64 tiles: units of 8 whole rows (2 units); the
-    // [16] output is stored as [16, 1], the same elements.
+fn a_reduction_walks_the_reduced_dim_in_one_task() {
+    // sum over the last dim of [16, 256] with 8 × 64 tiles: one task per 8 rows (2), each walking
+    // the 4 column tiles of its rows with the running sum in UB.
     let (_, work) = record(
         "import pypto as pt
 @pt.kernel
@@ -146,16 +165,25 @@ r = row_sum(pt.randn([16, 256], seed=1))
 ",
     );
     let work = work.expect("recorded");
-    assert_eq!(work.units.len(), 2);
-    assert_eq!(work.tensors[1].shape, vec![16, 1]);
-    let WorkStep::Load { region, .. } = &work.units[1].steps[0].step else { unreachable!() };
-    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![8, 0], vec![8, 256]));
+    assert_eq!(work.tensors[1].shape, vec![16]);
+    let tasks = expanded(&work);
+    assert_eq!(tasks.units.len(), 2);
+    let loads: Vec<_> = tasks.units[1]
+        .steps
+        .iter()
+        .filter_map(|step| match &step.step {
+            WorkStep::Load { region, .. } => Some((region.offsets.clone(), region.shape.clone())),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<_> = (0..4).map(|column| (vec![8, column * 64], vec![8, 64])).collect();
+    assert_eq!(loads, expected);
 }
 
 #[test]
-fn matmul_feeding_element_wise_work_is_one_unit_per_output_tile() {
-    // relu(a @ b) with a [32, 48], b [48, 64], tiles 16 × 32: 4 units, each loading 16 rows of a
-    // (all of K) and 32 columns of b.
+fn a_matmul_feeding_element_wise_work_is_cut_by_its_cube_tiles() {
+    // relu(a @ b) with a [32, 48], b [48, 64], L1 cube tiles m 16 × n 32: 2 × 2 output tiles, each
+    // on a cube core of its own on the 910B2.
     let (_, work) = record(
         "import pypto as pt
 @pt.kernel
@@ -167,11 +195,12 @@ r = mm_relu(pt.randn([32, 48], seed=1), pt.randn([48, 64], seed=2))
 ",
     );
     let work = work.expect("recorded");
-    assert_eq!(work.units.len(), 4);
-    assert_eq!(step_names(&work, 1), ["load", "load", "matmul", "unary", "store"]);
+    assert_eq!(step_names(&work, 0), ["load", "load", "matmul", "unary", "store"]);
     assert_eq!(work.settings.cube_tile_line, Some(5));
-    let WorkStep::Load { region, .. } = &work.units[1].steps[1].step else { unreachable!() };
-    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![0, 32], vec![48, 32]));
+    let config = crate::npu::NpuConfig::preset("Ascend910B2").expect("preset");
+    let plan = crate::tile::lower_work(&work, &crate::npu::lowering_target(&config)).expect("lowers");
+    let cube = plan.programs.iter().filter(|program| program.core_kind() == crate::tile::CoreKind::Cube).count();
+    assert_eq!(cube, 4);
 }
 
 #[test]
@@ -179,16 +208,17 @@ fn unsupported_ops_fall_back_with_their_line() {
     let (interpreter, work) = record(
         "import pypto as pt
 @pt.kernel
-def flat(x):
+def every_other(x):
     y = pt.exp(x)
-    return pt.reshape(y, [64])
-r = flat(pt.randn([8, 8], seed=1))
+    return y[0:8:2, :]
+r = every_other(pt.randn([8, 8], seed=1))
 ",
     );
     assert!(work.is_none());
     let warnings = interpreter.take_warnings();
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].message.contains("cannot run on the NPU yet: `reshape` at line 5"), "{}", warnings[0].message);
+    let message = &warnings[0].message;
+    assert!(message.contains("cannot run on the NPU yet: indexing with a step at line 5"), "{message}");
 }
 
 #[test]

@@ -10,25 +10,6 @@ use super::work_shapes::{broadcast, broadcast_valid, same_broadcast};
 use crate::tensor::{BinaryOp, DType};
 use crate::tile::{ValueId, VectorOp, WorkOperand, WorkStep};
 
-/// Bytes of the UB granule every preset has: a computed tile whose last dim is not taken from an
-/// operand (a broadcast copy, a join, a transpose) is padded to whole granules, as loads are.
-const UB_GRANULE: usize = 32;
-
-/// The tensor operands of an op of this file, in resolver order.
-pub(crate) fn vector_tensors(kind: &CapturedOp) -> Vec<TensorRef> {
-    let tensors = |args: &[&Arg]| {
-        args.iter().filter_map(|arg| if let Arg::Tensor(tensor) = arg { Some(tensor.clone()) } else { None }).collect()
-    };
-    match kind {
-        CapturedOp::Vector { args, .. } => tensors(&args.iter().collect::<Vec<_>>()),
-        CapturedOp::ClipBounds { x, low, high } => {
-            let x = Arg::Tensor(x.clone());
-            tensors(&[Some(&x), low.as_ref(), high.as_ref()].into_iter().flatten().collect::<Vec<_>>())
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// `reshape` or `transpose` of a computed tile as a vector step (of a tensor in GM they are views).
 pub(crate) fn layout_kind(kind: &CapturedOp) -> Option<CapturedOp> {
     match kind {
@@ -47,9 +28,11 @@ pub(crate) fn layout_kind(kind: &CapturedOp) -> Option<CapturedOp> {
     }
 }
 
-/// The last dim padded to whole UB granules of `dtype`.
-fn padded(mut shape: Vec<usize>, dtype: DType) -> Vec<usize> {
-    let per_granule = (UB_GRANULE / dtype.size_in_bytes()).max(1);
+/// The last dim padded to whole UB granules (`granule` bytes, the chip's) of `dtype`: a computed
+/// tile whose last dim is not taken from an operand (a broadcast copy, a join, a transpose) is
+/// padded as loads are.
+fn padded(mut shape: Vec<usize>, dtype: DType, granule: usize) -> Vec<usize> {
+    let per_granule = (granule / dtype.size_in_bytes()).max(1);
     if let Some(last) = shape.last_mut().filter(|last| **last > 1) {
         *last = last.div_ceil(per_granule) * per_granule;
     }
@@ -61,7 +44,7 @@ pub(crate) fn compute_vector(
     builder: &mut UnitBuilder,
     kind: &CapturedOp,
     result: &TensorRef,
-    line: Option<u32>,
+    (line, granule): (Option<u32>, usize),
     resolve: &mut Resolver<'_>,
 ) -> Result<ValueId, Unsupported> {
     let dtype = result.dtype();
@@ -130,13 +113,13 @@ pub(crate) fn compute_vector(
                 valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
                 shape = joined;
             }
-            (padded(shape, dtype), valid)
+            (padded(shape, dtype, granule), valid)
         }
         VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
         VectorOp::TopK { k, dim, .. } => {
             let mut valid = first.valid_shape.clone();
             valid[*dim] = *k;
-            (padded(valid.clone(), DType::I32), valid)
+            (padded(valid.clone(), DType::I32, granule), valid)
         }
         VectorOp::Expand => {
             let target = result.shape().to_vec();
@@ -148,7 +131,7 @@ pub(crate) fn compute_vector(
                     line,
                 ));
             }
-            (padded(target.clone(), dtype), target)
+            (padded(target.clone(), dtype, granule), target)
         }
         VectorOp::Concat { dim } => {
             let mut valid = first.valid_shape.clone();
@@ -158,12 +141,12 @@ pub(crate) fn compute_vector(
             if *dim != last {
                 shape[last] = first.shape[last];
             }
-            (padded(shape, dtype), valid)
+            (padded(shape, dtype, granule), valid)
         }
         VectorOp::Transpose { dims } => {
             let mut valid = first.valid_shape.clone();
             valid.swap(dims[0], dims[1]);
-            (padded(valid.clone(), dtype), valid)
+            (padded(valid.clone(), dtype, granule), valid)
         }
         VectorOp::Slice { .. } => return Err(Unsupported::new("a batch slice outside a batched matmul", line)),
         VectorOp::Reshape => {
@@ -174,7 +157,7 @@ pub(crate) fn compute_vector(
                     line,
                 ));
             }
-            (padded(target.clone(), dtype), target)
+            (padded(target.clone(), dtype, granule), target)
         }
         VectorOp::Gather { .. } => {
             let index = tiles.get(1).ok_or_else(|| Unsupported::new("`gather` with a number as index", line))?;

@@ -1,6 +1,8 @@
-//! The recorder for `@pypto.frontend.jit` kernels: each outermost `pypto.loop` iteration is a unit;
-//! `pypto.view` / `x[...]` of an argument loads a region, `pypto.assemble` / `out[...] = v` stores
-//! one, and the ops in between are the unit's compute steps. A value a unit uses that an earlier
+//! The recorder of kernel calls (`@pypto.frontend.jit` and `@pypto.kernel` alike): each outermost
+//! `pypto.loop` iteration is a unit (a kernel without a loop is one unit, which the compiler
+//! expands by the vec tile); `pypto.view` / `x[...]` of an argument loads a region,
+//! `pypto.assemble` / `out[...] = v` stores one, a `@pypto.kernel`'s returned tensors are stored
+//! whole into outputs of their own, and the ops in between are the unit's compute steps. A value a unit uses that an earlier
 //! iteration (or the code before the loop) computed is recomputed inside the unit, so units stay
 //! independent and can be spread over cores.
 
@@ -29,9 +31,11 @@ struct JitRecorder<'a> {
     memo: HashMap<Identity, ValueId>,
     accesses: Vec<Access>,
     unit_index: usize,
-    /// Elements per 32 bytes of the narrowest dtype: a loaded tile's last dim is padded to it (the
+    /// Elements per UB granule of the narrowest dtype: a loaded tile's last dim is padded to it (the
     /// padding lies outside the valid shape, so it is never stored).
     align: usize,
+    /// The chip's UB granule in bytes (`NpuConfig::ub_alignment`).
+    granule: usize,
     /// GM tensors that view another's memory (reshapes and transposes of tensors in GM).
     views: Vec<GmView>,
     /// Tensors made by `full`/`zeros`/`ones`: their value (they are folded into the ops using them).
@@ -52,8 +56,17 @@ struct JitRecorder<'a> {
     wrote_workspace: bool,
 }
 
-/// Records a jit kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor)
-/// as the kernel received them.
+/// What a functional (`@pypto.kernel`) kernel returned: each tensor is stored whole into a GM
+/// output of its own at the end of the last unit.
+pub(crate) struct Returned<'a> {
+    /// The returned tensors.
+    pub tensors: &'a [TensorRef],
+    /// The line of the `return`.
+    pub line: Option<u32>,
+}
+
+/// Records a kernel's ops as tile work. `arguments` are the tensor arguments (name, tensor) as the
+/// kernel received them; `returned`, a functional kernel's results.
 pub(crate) fn record_jit(
     name: &str,
     ops: &[Captured],
@@ -61,6 +74,7 @@ pub(crate) fn record_jit(
     settings: WorkSettings,
     ub_alignment: u64,
     tile_changes: &[(usize, Vec<usize>)],
+    returned: &Returned<'_>,
 ) -> Result<TileWork, Unsupported> {
     let mut recorder = JitRecorder {
         ops,
@@ -71,6 +85,7 @@ pub(crate) fn record_jit(
         accesses: Vec::new(),
         unit_index: 0,
         align: 8,
+        granule: ub_alignment as usize,
         views: Vec::new(),
         constants: HashMap::new(),
         vec_tile: None,
@@ -184,6 +199,18 @@ pub(crate) fn record_jit(
             }
         }
     }
+    for (index, tensor) in returned.tensors.iter().enumerate() {
+        let value = recorder.resolve(&mut builder, tensor, returned.line)?;
+        let output = TensorId(recorder.tensors.len() as u32);
+        recorder.tensors.push(GmTensor {
+            name: format!("out{index}"),
+            shape: tensor.shape().to_vec(),
+            dtype: tensor.dtype(),
+        });
+        recorder.gm.insert(identity(tensor), output);
+        let shape = tensor.shape().to_vec();
+        recorder.store(&mut builder, value, tensor, vec![0; shape.len()], shape, returned.line)?;
+    }
     recorder.finish(&mut builder, &mut units);
     recorder.check_independent()?;
     recorder.check_views()?;
@@ -270,7 +297,7 @@ impl JitRecorder<'_> {
                 let line = op.line;
                 let align = self.align;
                 let kind = self.fold_constants(kind, &result);
-                compute(builder, &kind, &result, line, &mut |builder, _, tensor| {
+                compute(builder, &kind, &result, (line, self.granule), &mut |builder, _, tensor| {
                     let value = self.resolve(builder, tensor, line)?;
                     // The tile's shape without the UB padding of its last dim, for the checks
                     // that compare it with the reference shape.
