@@ -13,6 +13,7 @@ mod patterns;
 mod program;
 mod schedule;
 mod split;
+mod stages;
 mod vector_ops;
 mod work;
 
@@ -24,7 +25,7 @@ pub use program::{
     Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
     TileProgram,
 };
-pub use schedule::{assign, assign_grouped, estimated_cycles};
+pub use schedule::{assign, assign_grouped, assign_laned, estimated_cycles};
 pub use split::{matmul_then_unary, CubeStage, VectorStage};
 pub use vector_ops::{VectorOp, VectorOperand};
 pub use work::{

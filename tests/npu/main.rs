@@ -4,6 +4,7 @@ mod checks;
 mod compiler;
 mod fidelity;
 mod fidelity_kernels;
+mod fidelity_values;
 mod kernel_forms;
 mod lowering;
 mod lowering_cube;
