@@ -5,6 +5,7 @@ mod compiler;
 mod fidelity;
 mod fidelity_kernels;
 mod fidelity_values;
+mod fidelity_warm;
 mod kernel_forms;
 mod lowering;
 mod lowering_cube;
