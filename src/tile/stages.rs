@@ -294,6 +294,45 @@ mod tests {
         assert_eq!(stages[2].values.len(), 3);
     }
 
+    /// A unit that loads `load` and stores `store` (tensor ids), named by `tag` in its vec tile.
+    fn part(tag: usize, load: u32, store: u32) -> WorkUnit {
+        WorkUnit {
+            values: vec![value(&[16, 16], DType::F16)],
+            steps: vec![
+                LocatedStep {
+                    step: WorkStep::Load { region: region(load, &[16, 16]), output: ValueId(0) },
+                    line: None,
+                },
+                LocatedStep {
+                    step: WorkStep::Store { input: ValueId(0), region: region(store, &[16, 16]), accumulate: false },
+                    line: None,
+                },
+            ],
+            vec_tile: Some(vec![tag]),
+        }
+    }
+
+    #[test]
+    fn the_next_units_first_two_stages_are_issued_before_the_last_units_tail() {
+        // Units n = 0, 1 of four stages each: A_n reads input 0 and writes s_n, B_n reads s_n and
+        // writes the running state 9 (read and written by B of every unit), C_n and D_n write their
+        // own tensors. A_1 and B_1 are independent of C_0 and D_0, so the order is A0 B0 A1 B1 C0 D0
+        // C1 D1. A third unit whose first stage reads D_1's output waits for the tail.
+        let unit = |n: usize| {
+            let base = 10 * (n as u32 + 1);
+            vec![
+                part(4 * n, 0, base),
+                part(4 * n + 1, base, 9),
+                part(4 * n + 2, base, base + 1),
+                part(4 * n + 3, base + 1, base + 2),
+            ]
+        };
+        let blocked = vec![part(8, 22, 30), part(9, 30, 31), part(10, 31, 32)];
+        let order = pipeline_order(vec![unit(0), unit(1), blocked]);
+        let tags: Vec<usize> = order.iter().map(|unit| unit.vec_tile.as_ref().unwrap()[0]).collect();
+        assert_eq!(tags, [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 10]);
+    }
+
     #[test]
     fn a_unit_of_one_kind_is_not_split() {
         let unit = WorkUnit {

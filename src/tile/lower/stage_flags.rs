@@ -103,3 +103,65 @@ pub(super) fn stage_flags(work: &TileWork, stage_tensors: &[TensorId], first: u3
     flags.count = next - first;
     flags
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::DType;
+    use crate::tile::{GmTensor, LocatedStep, TileValue, ValueId, WorkSettings, WorkUnit};
+
+    fn region(row: usize, rows: usize) -> GmRegion {
+        GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![rows, 16] }
+    }
+
+    /// A task that loads `loads` and stores `stores` (row bands of the workspace).
+    fn task(loads: &[(usize, usize)], stores: &[(usize, usize)]) -> WorkUnit {
+        let value = TileValue { shape: vec![64, 16], valid_shape: vec![64, 16], dtype: DType::F32 };
+        let mut steps = Vec::new();
+        for (index, &(row, rows)) in loads.iter().enumerate() {
+            steps.push(WorkStep::Load { region: region(row, rows), output: ValueId(index as u32) });
+        }
+        for &(row, rows) in stores {
+            steps.push(WorkStep::Store { input: ValueId(0), region: region(row, rows), accumulate: false });
+        }
+        WorkUnit {
+            values: vec![value; loads.len().max(1)],
+            steps: steps.into_iter().map(|step| LocatedStep { step, line: None }).collect(),
+            vec_tile: None,
+        }
+    }
+
+    #[test]
+    fn a_load_waits_once_for_each_earlier_task_that_stored_an_overlapping_part() {
+        // Task 0 stores rows 0..64, task 1 rows 64..128; task 2 loads rows 32..96 twice and then
+        // rows 0..16: it overlaps both producers, so two flags (numbered from 5), both waited at its
+        // first load; its later loads of the same parts wait for nothing more (the pipe is in order).
+        // Task 3 stores rows 0..64 again (superseding task 0), so task 4's load of rows 0..8 waits
+        // for task 3 only.
+        let units = vec![
+            task(&[], &[(0, 64)]),
+            task(&[], &[(64, 64)]),
+            task(&[(32, 64), (32, 64), (0, 16)], &[]),
+            task(&[], &[(0, 64)]),
+            task(&[(0, 8)], &[]),
+        ];
+        let work = TileWork {
+            name: "k".into(),
+            tensors: vec![GmTensor { name: "ws".into(), shape: vec![128, 16], dtype: DType::F32 }],
+            views: Vec::new(),
+            ordered: Vec::new(),
+            units,
+            settings: WorkSettings::default(),
+        };
+        let flags = stage_flags(&work, &[TensorId(0)], 5);
+        assert_eq!(flags.count, 3);
+        assert_eq!(flags.waits_of(2, 0), vec![Flag(5), Flag(6)]);
+        assert!(flags.waits_of(2, 1).is_empty() && flags.waits_of(2, 2).is_empty());
+        assert_eq!(flags.sets_of(0, 0), vec![Flag(5)]);
+        assert_eq!(flags.sets_of(1, 0), vec![Flag(6)]);
+        assert_eq!(flags.waits_of(4, 0), vec![Flag(7)]);
+        assert_eq!(flags.sets_of(3, 0), vec![Flag(7)]);
+        // A tensor that is not a stage workspace gets no flags.
+        assert_eq!(stage_flags(&work, &[], 0).count, 0);
+    }
+}
