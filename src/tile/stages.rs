@@ -48,6 +48,63 @@ fn stage_of_steps(unit: &WorkUnit) -> Vec<Option<usize>> {
     stages
 }
 
+/// Vector steps whose values do not share their stage's iteration space (flash attention's
+/// `α·o_old`, [128, 128], written before `p·v` beside the [128, 512] scores) move to the next vector
+/// stage when the cube stage in between does not read them, so one vec-tile grid covers each stage.
+/// Their consumers in the stage move with them; the stage's largest value sets the space.
+fn defer_mismatched(unit: &WorkUnit, stages: &mut [Option<usize>]) {
+    let count = stages.iter().flatten().max().map_or(0, |last| last + 1);
+    let computes = |step: &WorkStep| !matches!(step, WorkStep::Load { .. } | WorkStep::Store { .. });
+    for stage in 0..count.saturating_sub(2) {
+        let steps: Vec<usize> = (0..unit.steps.len())
+            .filter(|&index| stages[index] == Some(stage) && computes(&unit.steps[index].step))
+            .collect();
+        if steps.iter().any(|&index| is_cube(&unit.steps[index].step)) {
+            continue;
+        }
+        let shape = |value: &ValueId| &unit.values[value.0 as usize].shape;
+        let touched = steps.iter().flat_map(|&index| {
+            let (reads, written) = unit.steps[index].step.values();
+            reads.into_iter().chain(written)
+        });
+        let Some(space) =
+            touched.max_by_key(|value| shape(value).iter().product::<usize>()).map(|value| shape(&value).clone())
+        else {
+            continue;
+        };
+        let fits = |value: &ValueId| {
+            let size = shape(value);
+            size.len() == space.len() && size.iter().zip(&space).all(|(&size, &full)| size == 1 || size == full)
+        };
+        let mut moved: HashSet<ValueId> = HashSet::new();
+        let mut moving = Vec::new();
+        for &index in &steps {
+            let (reads, written) = unit.steps[index].step.values();
+            if reads.iter().chain(&written).any(|value| !fits(value) || moved.contains(value)) {
+                moved.extend(written);
+                moving.push(index);
+            }
+        }
+        let read_by_cube = (0..unit.steps.len()).any(|index| {
+            stages[index] == Some(stage + 1)
+                && unit.steps[index].step.values().0.iter().any(|value| moved.contains(value))
+        });
+        if moving.is_empty() || read_by_cube {
+            continue;
+        }
+        for index in moving {
+            stages[index] = Some(stage + 2);
+        }
+        for (index, located) in unit.steps.iter().enumerate() {
+            if let WorkStep::Store { input, .. } = &located.step {
+                if moved.contains(input) {
+                    stages[index] = Some(stage + 2);
+                }
+            }
+        }
+    }
+}
+
 /// One stage unit under construction: original value ids renamed to its own.
 struct Stage {
     unit: WorkUnit,
@@ -75,7 +132,8 @@ pub(super) fn split_stages(
     unit: &WorkUnit,
     tensors: &mut Vec<GmTensor>,
 ) -> Option<(Vec<WorkUnit>, Vec<TensorId>)> {
-    let stage_of = stage_of_steps(unit);
+    let mut stage_of = stage_of_steps(unit);
+    defer_mismatched(unit, &mut stage_of);
     let count = stage_of.iter().flatten().max().map_or(0, |last| last + 1);
     if count < 2 {
         return None;

@@ -4,6 +4,7 @@ mod checks;
 mod compiler;
 mod fidelity;
 mod fidelity_kernels;
+mod fidelity_script;
 mod fidelity_values;
 mod fidelity_warm;
 mod kernel_forms;
