@@ -304,7 +304,7 @@ fn plan_with_budget(
         }
         per_unit.push(cut_parts);
     }
-    planned.units = super::stages::pipeline_order(per_unit);
+    planned.units = super::stage_order::pipeline_order(per_unit);
     Ok(Some((planned, stage_tensors)))
 }
 

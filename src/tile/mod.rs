@@ -13,6 +13,7 @@ mod patterns;
 mod program;
 mod schedule;
 mod split;
+mod stage_order;
 mod stages;
 mod vector_ops;
 mod work;
