@@ -79,7 +79,7 @@ pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Res
     for task in tasks.iter().take(2) {
         let mut single = TileWork { units: vec![task.clone()], ..work.clone() };
         single.settings.vec_buffers = 1;
-        let plan = super::lower::lower_work(&single, target, true)?;
+        let plan = super::lower::lower_work(&single, target, true, &[])?;
         for program in &plan.programs {
             let bytes = program
                 .buffers
@@ -173,7 +173,7 @@ pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTen
     (WorkUnit { values, steps, vec_tile: unit.vec_tile.clone() }, boundary)
 }
 
-fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
+pub(super) fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
     let map = |value: &mut ValueId| {
         if let Some(fresh) = renamed.get(value) {
             *value = *fresh;
@@ -208,6 +208,15 @@ fn rename_reads(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
 /// Plans every unit of `work` for `target`: loads sunk, and units cut until their tasks fit UB
 /// (a unit no cut makes fit is left for the capacity check to report at its tile-shape line).
 pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork, TileError> {
+    plan_memory_staged(work, target).map(|(planned, _)| planned)
+}
+
+/// [`plan_memory`], also returning the workspaces that join the stages of split units (see
+/// `stages`): the lowering orders their loads after the stores they read.
+pub(super) fn plan_memory_staged(
+    work: &TileWork,
+    target: &LoweringTarget,
+) -> Result<(TileWork, Vec<TensorId>), TileError> {
     // A core that runs several tasks alternates `vec_buffers` copies of their buffers: each task
     // then has that share of UB. A unit that must be cut through GM even with all of UB (its live
     // set alone exceeds UB) and fits no share that way runs one copy at a time (no overlap between a
@@ -226,11 +235,11 @@ pub fn plan_memory(work: &TileWork, target: &LoweringTarget) -> Result<TileWork,
             // Only a plan with cuts (new workspaces) drops the n-buffering; otherwise, or when nothing
             // fits even one copy at a time, the capacity check reports the kernel as written.
             match plan_with_budget(&single, target, target.ub_bytes)? {
-                Some(planned) if planned.tensors.len() > work.tensors.len() => Ok(planned),
-                _ => Ok(unplanned(work)),
+                Some(planned) if planned.0.tensors.len() > work.tensors.len() => Ok(planned),
+                _ => Ok((unplanned(work), Vec::new())),
             }
         }
-        None => Ok(unplanned(work)),
+        None => Ok((unplanned(work), Vec::new())),
     }
 }
 
@@ -239,25 +248,64 @@ fn unplanned(work: &TileWork) -> TileWork {
     TileWork { units: work.units.iter().map(sink_loads).collect(), ..work.clone() }
 }
 
-/// The plan when every unit fits `budget` bytes of UB (cut where needed), `None` when one does not.
-fn plan_with_budget(work: &TileWork, target: &LoweringTarget, budget: u64) -> Result<Option<TileWork>, TileError> {
+/// Whether `unit` mixes matmuls with vector work and does not fit `budget` whole: it is then split
+/// into cube and vector stages (see `stages`) before any cut.
+fn needs_stages(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget, budget: u64) -> Result<bool, TileError> {
+    let cube = unit.steps.iter().any(|located| matches!(located.step, WorkStep::Matmul { .. }));
+    let vector = unit.steps.iter().any(|located| {
+        !matches!(located.step, WorkStep::Matmul { .. } | WorkStep::Load { .. } | WorkStep::Store { .. })
+    });
+    Ok(cube && vector && ub_need(work, unit, target)? > budget)
+}
+
+/// The plan when every unit fits `budget` bytes of UB (split into stages and cut where needed)
+/// with the stage workspaces, `None` when one does not.
+fn plan_with_budget(
+    work: &TileWork,
+    target: &LoweringTarget,
+    budget: u64,
+) -> Result<Option<(TileWork, Vec<TensorId>)>, TileError> {
     let mut planned = TileWork { units: Vec::with_capacity(work.units.len()), ..work.clone() };
+    let mut stage_tensors = Vec::new();
     // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
     let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    let mut known_stages: HashMap<Vec<String>, bool> = HashMap::new();
+    let mut per_unit: Vec<Vec<WorkUnit>> = Vec::new();
     for unit in &work.units {
         let unit = sink_loads(unit);
         let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
-        let cuts = match known_cuts.get(&signature) {
-            Some(cuts) => cuts.clone(),
+        let staged = match known_stages.get(&signature) {
+            Some(&staged) => staged,
             None => {
-                let Some(cuts) = find_cuts(&planned, &unit, target, budget)? else { return Ok(None) };
-                known_cuts.insert(signature, cuts.clone());
-                cuts
+                let staged = needs_stages(&planned, &unit, target, budget)?;
+                known_stages.insert(signature, staged);
+                staged
             }
         };
-        planned.units.push(apply_cuts(&work.name, unit, &cuts, &mut planned.tensors));
+        let parts = match staged.then(|| super::stages::split_stages(&work.name, &unit, &mut planned.tensors)) {
+            Some(Some((parts, created))) => {
+                stage_tensors.extend(created);
+                parts.iter().map(sink_loads).collect()
+            }
+            _ => vec![unit],
+        };
+        let mut cut_parts = Vec::new();
+        for unit in parts {
+            let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
+            let cuts = match known_cuts.get(&signature) {
+                Some(cuts) => cuts.clone(),
+                None => {
+                    let Some(cuts) = find_cuts(&planned, &unit, target, budget)? else { return Ok(None) };
+                    known_cuts.insert(signature, cuts.clone());
+                    cuts
+                }
+            };
+            cut_parts.push(apply_cuts(&work.name, unit, &cuts, &mut planned.tensors));
+        }
+        per_unit.push(cut_parts);
     }
-    Ok(Some(planned))
+    planned.units = super::stage_order::pipeline_order(per_unit);
+    Ok(Some((planned, stage_tensors)))
 }
 
 /// Cuts `unit` at `cuts` (each a step index into the part that is left after the cut before it).

@@ -12,6 +12,8 @@ mod lower;
 mod memory;
 mod program;
 mod schedule;
+mod stage_order;
+mod stages;
 mod vector_ops;
 mod whole;
 mod work;
@@ -23,7 +25,7 @@ pub use program::{
     Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
     TileProgram,
 };
-pub use schedule::{assign, assign_grouped, estimated_cycles};
+pub use schedule::{assign, assign_grouped, assign_laned, estimated_cycles};
 pub use vector_ops::{VectorOp, VectorOperand};
 pub use whole::whole_matmul;
 pub use work::{

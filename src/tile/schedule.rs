@@ -47,15 +47,29 @@ pub fn assign(costs: &[u64], cores: usize) -> Vec<Vec<usize>> {
 /// Like [`assign`], but the tasks of one group (`groups[task]`, e.g. the tasks that read and write
 /// one ordered workspace) all go to the core its first task got, so they run there in program order.
 pub fn assign_grouped(costs: &[u64], groups: &[Option<usize>], cores: usize) -> Vec<Vec<usize>> {
+    let laned: Vec<Option<(usize, usize)>> = groups.iter().map(|group| group.map(|group| (group, 1))).collect();
+    assign_laned(costs, &laned, cores)
+}
+
+/// Like [`assign_grouped`], but a group `(group, lanes)` spreads over `lanes` cores: the least
+/// loaded ones when its first task comes, which its tasks then take in turn (the two vector cores
+/// that one cube core feeds on 910B, each taking every other row band).
+pub fn assign_laned(costs: &[u64], groups: &[Option<(usize, usize)>], cores: usize) -> Vec<Vec<usize>> {
     let cores = cores.max(1).min(costs.len().max(1));
     let mut load = vec![0u64; cores];
     let mut tasks = vec![Vec::new(); cores];
-    let mut group_cores: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut group_cores: std::collections::HashMap<usize, (Vec<usize>, usize)> = std::collections::HashMap::new();
     for (task, &cost) in costs.iter().enumerate() {
-        let least = (0..cores).min_by_key(|&core| (load[core], core)).unwrap_or(0);
+        let mut by_load: Vec<usize> = (0..cores).collect();
+        by_load.sort_by_key(|&core| (load[core], core));
         let core = match groups.get(task).copied().flatten() {
-            Some(group) => *group_cores.entry(group).or_insert(least),
-            None => least,
+            Some((group, lanes)) => {
+                let (lanes, turn) =
+                    group_cores.entry(group).or_insert_with(|| (by_load[..lanes.clamp(1, cores)].to_vec(), 0));
+                *turn += 1;
+                lanes[(*turn - 1) % lanes.len()]
+            }
+            None => by_load[0],
         };
         load[core] += cost.max(1);
         tasks[core].push(task);
@@ -77,6 +91,14 @@ mod tests {
         assert_eq!(core_of(0), core_of(4));
         assert_ne!(core_of(1), core_of(0), "ungrouped tasks still spread");
         assert!(assigned.iter().all(|list| list.windows(2).all(|pair| pair[0] < pair[1])), "program order");
+    }
+
+    #[test]
+    fn a_laned_group_takes_its_two_cores_in_turn() {
+        // Group 3 with two lanes starts on the two idle cores 0 and 1 and alternates between them;
+        // the ungrouped task then goes to the least loaded core, 2.
+        let groups = [Some((3, 2)), Some((3, 2)), Some((3, 2)), None];
+        assert_eq!(assign_laned(&[10; 4], &groups, 3), vec![vec![0, 2], vec![1], vec![3]]);
     }
 
     #[test]

@@ -199,10 +199,10 @@ pub struct LoweringTarget {
 
 /// Lowers `work` to one tile program per core used on `target`.
 pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan, TileError> {
-    let planned = super::memory::plan_memory(work, target)?;
+    let (planned, stage_tensors) = super::memory::plan_memory_staged(work, target)?;
     let expanded = super::expand::expand_work(&planned)?;
     // Separate slots for loaded and computed tiles overlap better; in place when that does not fit.
-    let plan = super::lower::lower_work(&expanded, target, false)?;
+    let plan = super::lower::lower_work(&expanded, target, false, &stage_tensors)?;
     let fits = plan.programs.iter().all(|program| {
         let ub = program.buffers.iter().filter(|buffer| buffer.memory == super::program::Memory::Ub);
         ub.map(|buffer| buffer.bytes(target.ub_alignment)).sum::<u64>() <= target.ub_bytes
@@ -210,6 +210,6 @@ pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan
     if fits {
         Ok(plan)
     } else {
-        super::lower::lower_work(&expanded, target, true)
+        super::lower::lower_work(&expanded, target, true, &stage_tensors)
     }
 }

@@ -5,7 +5,7 @@
 
 use super::lowering_support::{region, tensor, UnitBuilder};
 use tilelab::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
-use tilelab::tile::{CubeTiles, TileWork, WorkOperand, WorkSettings, WorkStep};
+use tilelab::tile::{CubeTiles, TensorId, TileWork, WorkOperand, WorkSettings, WorkStep};
 
 fn work(name: &str, tensors: Vec<tilelab::tile::GmTensor>, units: Vec<tilelab::tile::WorkUnit>) -> TileWork {
     TileWork {
@@ -45,51 +45,118 @@ pub fn gemm(size: usize) -> TileWork {
     gemm
 }
 
-/// Flash-attention forward, d = 128, fp16: one unit per 128-row query block over the whole key
-/// length: s = q·kᵀ (f32), m = rowmax s, e = exp(s − m), l = rowsum e, p = fp16(e), o = p·v,
-/// y = fp16(o / l). Vector work on [64, 512] tiles (the softmax row statistics join the column
-/// tiles of a row band), cube tiles 128 × 128 × 128 at L0 with 256-deep L1 loads.
+/// Flash-attention forward, d = 128, fp16, as the PTO-ISA JIT kernel runs it: one 128-row query
+/// block per core, its key length walked in blocks of `KEY_BLOCK` with the online softmax. Unit
+/// (block, j): s = q·k_jᵀ (f32); m = max(m_old, rowmax s); e = exp(s − m); α = exp(m_old − m);
+/// l = α·l_old + rowsum e; o = α·o_old + fp16(e)·v_j; the running m, l, o live in workspaces that
+/// the block's units read and write in order (`ordered`, one set per block, so blocks stay apart);
+/// the last unit stores y = fp16(o / l).
+/// Vector work on [64, 128] tiles (each of the two vector cores of a cube core takes 64 rows),
+/// cube tiles 128 × 128 × 128 at L0 with 256-deep L1 loads.
 pub fn flash_attention(query_length: usize, key_length: usize) -> TileWork {
+    const KEY_BLOCK: usize = 512;
     let head = 128;
-    let units = (0..query_length / 128)
-        .map(|block| {
-            let row = block * 128;
-            let mut unit = UnitBuilder::default();
-            let q = unit.load(0, &[row, 0], &[128, head], &[128, head], DType::F16);
-            let k = unit.load(1, &[0, 0], &[key_length, head], &[key_length, head], DType::F16);
-            let v = unit.load(2, &[0, 0], &[key_length, head], &[key_length, head], DType::F16);
-            let s = unit.value(&[128, key_length], &[128, key_length], DType::F32);
-            unit.step(WorkStep::Matmul { a: q, b: k, a_transposed: false, b_transposed: true, output: s });
-            let m = unit.value(&[128, 1], &[128, 1], DType::F32);
-            unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: s, dims: vec![1], output: m });
-            let shifted = unit.like(s, DType::F32);
-            let (lhs, rhs) = (WorkOperand::Tile(s), WorkOperand::Tile(m));
-            unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs, rhs, output: shifted });
-            let e = unit.like(s, DType::F32);
-            unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: e });
-            let l = unit.value(&[128, 1], &[128, 1], DType::F32);
-            unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: e, dims: vec![1], output: l });
-            let p = unit.like(s, DType::F16);
-            unit.step(WorkStep::Cast { input: e, output: p });
-            let o = unit.value(&[128, head], &[128, head], DType::F32);
-            unit.step(WorkStep::Matmul { a: p, b: v, a_transposed: false, b_transposed: false, output: o });
-            let normalised = unit.like(o, DType::F32);
-            let (lhs, rhs) = (WorkOperand::Tile(o), WorkOperand::Tile(l));
-            unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs, rhs, output: normalised });
-            let y = unit.like(o, DType::F16);
-            unit.step(WorkStep::Cast { input: normalised, output: y });
-            unit.store(y, 3, &[row, 0], false);
-            unit.unit
-        })
-        .collect();
-    let tensors = vec![
+    let blocks = key_length.div_ceil(KEY_BLOCK);
+    let mut units = Vec::new();
+    let mut tensors = vec![
         tensor("q", &[query_length, head], DType::F16),
         tensor("k", &[key_length, head], DType::F16),
         tensor("v", &[key_length, head], DType::F16),
         tensor("y", &[query_length, head], DType::F16),
     ];
+    let mut ordered = Vec::new();
+    for query_block in 0..query_length / 128 {
+        let row = query_block * 128;
+        let (max_tensor, sum_tensor, out_tensor) =
+            (tensors.len() as u32, tensors.len() as u32 + 1, tensors.len() as u32 + 2);
+        tensors.push(tensor(&format!("running_max{query_block}"), &[128, 1], DType::F32));
+        tensors.push(tensor(&format!("running_sum{query_block}"), &[128, 1], DType::F32));
+        tensors.push(tensor(&format!("running_out{query_block}"), &[128, head], DType::F32));
+        ordered.extend([TensorId(max_tensor), TensorId(sum_tensor), TensorId(out_tensor)]);
+        for key_block in 0..blocks {
+            let (column, width) = (key_block * KEY_BLOCK, KEY_BLOCK.min(key_length - key_block * KEY_BLOCK));
+            let mut unit = UnitBuilder::default();
+            let q = unit.load(0, &[row, 0], &[128, head], &[128, head], DType::F16);
+            let k = unit.load(1, &[column, 0], &[width, head], &[width, head], DType::F16);
+            let s = unit.value(&[128, width], &[128, width], DType::F32);
+            unit.step(WorkStep::Matmul { a: q, b: k, a_transposed: false, b_transposed: true, output: s });
+            let block_max = unit.value(&[128, 1], &[128, 1], DType::F32);
+            unit.step(WorkStep::Reduce { op: ReduceOp::Amax, input: s, dims: vec![1], output: block_max });
+            let old = (key_block > 0).then(|| {
+                let max = unit.load(max_tensor, &[0, 0], &[128, 1], &[128, 1], DType::F32);
+                let sum = unit.load(sum_tensor, &[0, 0], &[128, 1], &[128, 1], DType::F32);
+                (max, sum)
+            });
+            let max = match old {
+                Some((old_max, _)) => {
+                    let max = unit.like(block_max, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(old_max), WorkOperand::Tile(block_max));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Maximum, lhs, rhs, output: max });
+                    max
+                }
+                None => block_max,
+            };
+            let shifted = unit.like(s, DType::F32);
+            let (lhs, rhs) = (WorkOperand::Tile(s), WorkOperand::Tile(max));
+            unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs, rhs, output: shifted });
+            let e = unit.like(s, DType::F32);
+            unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: shifted, output: e });
+            let block_sum = unit.like(block_max, DType::F32);
+            unit.step(WorkStep::Reduce { op: ReduceOp::Sum, input: e, dims: vec![1], output: block_sum });
+            let p = unit.like(s, DType::F16);
+            unit.step(WorkStep::Cast { input: e, output: p });
+            // α = exp(m_old − m) rescales what the earlier key blocks summed.
+            let (sum, alpha) = match old {
+                Some((old_max, old_sum)) => {
+                    let difference = unit.like(max, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(old_max), WorkOperand::Tile(max));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Sub, lhs, rhs, output: difference });
+                    let alpha = unit.like(max, DType::F32);
+                    unit.step(WorkStep::Unary { op: UnaryOp::Exp, input: difference, output: alpha });
+                    let scaled = unit.like(max, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(alpha), WorkOperand::Tile(old_sum));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs, rhs, output: scaled });
+                    let sum = unit.like(max, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(scaled), WorkOperand::Tile(block_sum));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs, rhs, output: sum });
+                    (sum, Some(alpha))
+                }
+                None => (block_sum, None),
+            };
+            unit.store(max, max_tensor, &[0, 0], false);
+            unit.store(sum, sum_tensor, &[0, 0], false);
+            let v = unit.load(2, &[column, 0], &[width, head], &[width, head], DType::F16);
+            let product = unit.value(&[128, head], &[128, head], DType::F32);
+            unit.step(WorkStep::Matmul { a: p, b: v, a_transposed: false, b_transposed: false, output: product });
+            let out = match alpha {
+                Some(alpha) => {
+                    let old_out = unit.load(out_tensor, &[0, 0], &[128, head], &[128, head], DType::F32);
+                    let scaled = unit.like(product, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(old_out), WorkOperand::Tile(alpha));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Mul, lhs, rhs, output: scaled });
+                    let out = unit.like(product, DType::F32);
+                    let (lhs, rhs) = (WorkOperand::Tile(scaled), WorkOperand::Tile(product));
+                    unit.step(WorkStep::Binary { op: BinaryOp::Add, lhs, rhs, output: out });
+                    out
+                }
+                None => product,
+            };
+            if key_block + 1 < blocks {
+                unit.store(out, out_tensor, &[0, 0], false);
+            } else {
+                let normalised = unit.like(out, DType::F32);
+                let (lhs, rhs) = (WorkOperand::Tile(out), WorkOperand::Tile(sum));
+                unit.step(WorkStep::Binary { op: BinaryOp::Div, lhs, rhs, output: normalised });
+                let y = unit.like(out, DType::F16);
+                unit.step(WorkStep::Cast { input: normalised, output: y });
+                unit.store(y, 3, &[row, 0], false);
+            }
+            units.push(unit.unit);
+        }
+    }
     let mut attention = work("flash_attention", tensors, units);
-    attention.settings.vec_tile = Some(vec![64, 512]);
+    attention.ordered = ordered;
+    attention.settings.vec_tile = Some(vec![64, 128]);
     attention.settings.cube_tiles = Some(CubeTiles { m: [128, 128], k: [128, 256], n: [128, 128] });
     attention
 }

@@ -21,8 +21,9 @@ pub(super) enum MatmulResult {
     Workspace(Handoff),
 }
 
-/// A store of the matmul result: region, accumulate, line.
-pub(super) type ResultStore = (GmRegion, bool, Option<u32>);
+/// A store of the matmul result: region, accumulate, line, and the cross-core flags it sets once
+/// the whole region is written (a stage workspace's readers wait for them).
+pub(super) type ResultStore = (GmRegion, bool, Option<u32>, Vec<Flag>);
 
 /// A matmul of two loaded tiles as the lowering sees it.
 pub(super) struct MatmulJob<'r> {
@@ -31,8 +32,9 @@ pub(super) struct MatmulJob<'r> {
     pub a: (&'r GmRegion, DType, bool, Option<u32>),
     /// The same for `b` (`[K, N]`, or `[N, K]` when transposed).
     pub b: (&'r GmRegion, DType, bool, Option<u32>),
-    /// Cross-core flags the first L1 copy of `a` / `b` waits for (a staged operand on a split chip).
-    pub operand_waits: [Option<Flag>; 2],
+    /// Cross-core flags the first L1 copy of `a` / `b` waits for (a staged operand on a split chip,
+    /// a stage workspace).
+    pub operand_waits: [Vec<Flag>; 2],
     /// The full output tile shape.
     pub output_shape: [usize; 2],
     /// Where the result goes.
@@ -130,7 +132,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                 TileOp::CopyIn { source, destination: a_l1 },
                 &[Resource::Tensor(a.tensor)],
                 &[Resource::Buffer(a_l1)],
-                a_wait.take().into_iter().collect(),
+                std::mem::take(&mut a_wait),
                 vec![],
             )?;
             let (b_shape, b_from) =
@@ -144,7 +146,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                 TileOp::CopyIn { source, destination: b_l1 },
                 &[Resource::Tensor(b.tensor)],
                 &[Resource::Buffer(b_l1)],
-                b_wait.take().into_iter().collect(),
+                std::mem::take(&mut b_wait),
                 vec![],
             )?;
             core.emitter.at_line(job.line);
@@ -219,8 +221,10 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             }
         }
         if whole.is_none() {
-            for (region, accumulate, line) in &job.stores {
-                store_part(core, c, region, *accumulate, *line, [row, column], [rows, columns])?;
+            let last = block_index + 1 == blocks.len();
+            for (region, accumulate, line, sets) in &job.stores {
+                let sets = if last { sets.clone() } else { Vec::new() };
+                store_part(core, c, region, (*accumulate, *line, sets), [row, column], [rows, columns])?;
             }
             if let MatmulResult::Workspace(handoff) = &job.result {
                 core.emitter.at_line(job.line);
@@ -242,8 +246,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         }
     }
     if let Some(c) = whole {
-        for (region, accumulate, line) in &job.stores {
-            store_part(core, c, region, *accumulate, *line, [0, 0], [m, n])?;
+        for (region, accumulate, line, sets) in &job.stores {
+            store_part(core, c, region, (*accumulate, *line, sets.clone()), [0, 0], [m, n])?;
         }
         if let MatmulResult::Ub(tile) = job.result {
             core.emitter.at_line(job.line);
@@ -255,19 +259,27 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
 }
 
 /// FIXPIPE copies the part of the block at `at` (extent `extent`, at the origin of `c` unless `c`
-/// holds the whole result) that falls inside the store region.
+/// holds the whole result) that falls inside the store region; `how` is (accumulate, line, the
+/// cross-core flags to set).
 fn store_part(
     core: &mut CoreState<'_>,
     c: BufferId,
     region: &GmRegion,
-    accumulate: bool,
-    line: Option<u32>,
+    (accumulate, line, sets): (bool, Option<u32>, Vec<Flag>),
     at: [usize; 2],
     extent: [usize; 2],
 ) -> Result<(), TileError> {
     let rows = (at[0] + extent[0]).min(region.shape[0]).saturating_sub(at[0]);
     let columns = (at[1] + extent[1]).min(region.shape[1]).saturating_sub(at[1]);
     if rows == 0 || columns == 0 {
+        // Nothing of the region here; a flag still has to be set, after the writes before it.
+        if !sets.is_empty() {
+            return Err(TileError::InvalidOp {
+                op: "matmul",
+                detail: "a stage workspace store ends outside the matmul's last block".into(),
+                source_line: line,
+            });
+        }
         return Ok(());
     }
     core.emitter.at_line(line);
@@ -278,6 +290,6 @@ fn store_part(
     } else {
         TileOp::CopyOut { source: c, destination }
     };
-    core.emitter.emit(op, &[Resource::Buffer(c)], &[tensor], vec![], vec![])?;
+    core.emitter.emit(op, &[Resource::Buffer(c)], &[tensor], vec![], sets)?;
     Ok(())
 }

@@ -10,6 +10,7 @@ mod analysis;
 mod cube;
 mod emitter;
 mod regions;
+mod stage_flags;
 mod state;
 mod unit;
 
@@ -17,7 +18,7 @@ use std::collections::HashMap;
 
 use super::builder::TileError;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
-use super::schedule::{assign_grouped, estimated_cycles};
+use super::schedule::{assign_laned, estimated_cycles};
 use super::work::{LoweringTarget, TileWork, WorkStep};
 use crate::tensor::DType;
 use analysis::{analyse, operand_shape, UnitFacts};
@@ -115,15 +116,19 @@ fn plan_handoffs(
 /// (see `unit`).
 /// The ordered workspaces each task touches, joined into groups: workspaces one task touches
 /// together are one group (flash attention's running max, sum and output), and every task of a
-/// group runs on one core, in program order. `None` for a task that touches none.
-fn ordered_groups(work: &TileWork) -> Vec<Option<usize>> {
+/// group runs on one core, in program order. `None` for a task that touches none. The stage
+/// workspaces of a split unit count as ordered: its stages run as one cube core feeding a vector
+/// core through them, the way flash attention runs one query block per core on 910B.
+/// Returns each task's group and whether the group holds a stage workspace.
+fn ordered_groups(work: &TileWork, stage_tensors: &[TensorId]) -> Vec<Option<(usize, bool)>> {
+    let ordered: Vec<TensorId> = work.ordered.iter().chain(stage_tensors).copied().collect();
     let touched = |index: usize| -> Vec<usize> {
         let mut found: Vec<usize> = work.units[index]
             .steps
             .iter()
             .filter_map(|located| match &located.step {
                 WorkStep::Load { region, .. } | WorkStep::Store { region, .. } => {
-                    work.ordered.iter().position(|tensor| *tensor == region.tensor)
+                    ordered.iter().position(|tensor| *tensor == region.tensor)
                 }
                 _ => None,
             })
@@ -132,7 +137,7 @@ fn ordered_groups(work: &TileWork) -> Vec<Option<usize>> {
         found.dedup();
         found
     };
-    let mut parent: Vec<usize> = (0..work.ordered.len()).collect();
+    let mut parent: Vec<usize> = (0..ordered.len()).collect();
     fn root(parent: &mut [usize], mut node: usize) -> usize {
         while parent[node] != node {
             parent[node] = parent[parent[node]];
@@ -147,14 +152,41 @@ fn ordered_groups(work: &TileWork) -> Vec<Option<usize>> {
             parent[second] = first;
         }
     }
-    per_task.iter().map(|workspaces| workspaces.first().map(|&first| root(&mut parent, first))).collect()
+    let mut staged = vec![false; ordered.len()];
+    for workspaces in &per_task {
+        if let Some(&first) = workspaces.iter().find(|&&workspace| workspace >= work.ordered.len()) {
+            let group = root(&mut parent, first);
+            staged[group] = true;
+        }
+    }
+    per_task
+        .iter()
+        .map(|workspaces| {
+            workspaces.first().map(|&first| {
+                let group = root(&mut parent, first);
+                (group, staged[group])
+            })
+        })
+        .collect()
 }
 
-pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: bool) -> Result<KernelPlan, TileError> {
+pub(super) fn lower_work(
+    work: &TileWork,
+    target: &LoweringTarget,
+    in_place: bool,
+    stage_tensors: &[TensorId],
+) -> Result<KernelPlan, TileError> {
     check_settings(work)?;
     let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
     let mut tensors = work.tensors.clone();
     let handoffs = plan_handoffs(work, &facts, target.split, &mut tensors);
+    let handoff_flags = handoffs.values().filter(|handoff| handoff.flag.is_some()).count() as u32;
+    // Once units are split, their ordered workspaces may be shared by the lanes of a group.
+    let flagged: Vec<TensorId> = match stage_tensors.is_empty() {
+        true => Vec::new(),
+        false => stage_tensors.iter().chain(&work.ordered).copied().collect(),
+    };
+    let stage_flags = stage_flags::stage_flags(work, &flagged, handoff_flags);
     let sides: Vec<(Side, usize, Vec<usize>)> = if target.split {
         let cube_units = (0..work.units.len()).filter(|index| facts[*index].has_matmul).collect();
         let vector_units = (0..work.units.len()).filter(|index| facts[*index].has_vector_work).collect();
@@ -162,13 +194,18 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: boo
     } else {
         vec![(Side::Coupled, target.vector_cores.min(target.cube_cores), (0..work.units.len()).collect())]
     };
-    let task_groups = ordered_groups(work);
+    let task_groups = ordered_groups(work, stage_tensors);
     let mut programs = Vec::new();
     for (side, cores, units) in sides {
         let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
-        let groups: Vec<Option<usize>> = units.iter().map(|&index| task_groups[index]).collect();
-        for assigned in assign_grouped(&costs, &groups, cores) {
-            let mut state = CoreState::new(work, side, in_place);
+        // A split unit's vector stages spread over the vector cores its cube core feeds (two on 910B).
+        let lanes = if side == Side::Vector { (target.vector_cores / target.cube_cores.max(1)).max(1) } else { 1 };
+        let groups: Vec<Option<(usize, usize)>> = units
+            .iter()
+            .map(|&index| task_groups[index].map(|(group, staged)| (group, if staged { lanes } else { 1 })))
+            .collect();
+        for assigned in assign_laned(&costs, &groups, cores) {
+            let mut state = CoreState::new(work, side, in_place, &stage_flags);
             for position in assigned {
                 let index = units[position];
                 unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;
@@ -178,6 +215,6 @@ pub(super) fn lower_work(work: &TileWork, target: &LoweringTarget, in_place: boo
             }
         }
     }
-    let cross_core_flags = handoffs.values().filter(|handoff| handoff.flag.is_some()).count() as u32;
+    let cross_core_flags = handoff_flags + stage_flags.count;
     Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags })
 }

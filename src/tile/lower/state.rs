@@ -8,6 +8,7 @@ use crate::tensor::DType;
 use super::super::program::{BufferId, Flag, GmRegion, Memory};
 use super::super::work::{TileWork, WorkSettings};
 use super::emitter::Emitter;
+use super::stage_flags::StageFlags;
 
 /// Which part of each unit a program runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,15 +49,18 @@ pub(super) struct CoreState<'a> {
     pub unit: usize,
     /// Whether copy-filled and computed tiles share UB slots (an op may overwrite its dying input).
     pub in_place: bool,
+    /// The cross-core flags that order the tasks of split stages.
+    pub stage_flags: &'a StageFlags,
     ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
     rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
 impl<'a> CoreState<'a> {
     /// An empty program for `side`.
-    pub(super) fn new(work: &'a TileWork, side: Side, in_place: bool) -> Self {
+    pub(super) fn new(work: &'a TileWork, side: Side, in_place: bool, stage_flags: &'a StageFlags) -> Self {
         CoreState {
             in_place,
+            stage_flags,
             emitter: Emitter::new(),
             work,
             side,

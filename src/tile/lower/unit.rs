@@ -106,11 +106,12 @@ pub(super) fn lower_unit(
             WorkStep::Load { region, .. } => {
                 if let Some(destination) = output {
                     let op = TileOp::CopyIn { source: region.clone(), destination };
+                    let waits = core.stage_flags.waits_of(index, position);
                     core.emitter.emit(
                         op,
                         &[Resource::Tensor(region.tensor)],
                         &[Resource::Buffer(destination)],
-                        vec![],
+                        waits,
                         vec![],
                     )?;
                 }
@@ -146,11 +147,12 @@ pub(super) fn lower_unit(
                 let (a_region, b_region) = (region(a)?, region(b)?);
                 let [m, _, n] = extents(a_region, *a_transposed, b_region, *b_transposed);
                 if cube_side {
-                    let mut operand_waits = [None, None];
+                    let mut operand_waits = [Vec::new(), Vec::new()];
                     for (wait, operand) in operand_waits.iter_mut().zip([a, b]) {
                         if facts.staged[operand.0 as usize] && staged_waited.insert(operand.0) {
-                            *wait = handoff(operand)?.flag;
+                            wait.extend(handoff(operand)?.flag);
                         }
+                        wait.extend(core.stage_flags.waits_of(index, facts.producer[operand.0 as usize]));
                     }
                     let result_kind = match (output, handoffs.get(&(index, result.0))) {
                         (Some(tile), _) => MatmulResult::Ub(tile),
@@ -160,9 +162,10 @@ pub(super) fn lower_unit(
                     let stores = unit
                         .steps
                         .iter()
-                        .filter_map(|later| match &later.step {
+                        .enumerate()
+                        .filter_map(|(at, later)| match &later.step {
                             WorkStep::Store { input, region, accumulate } if input == result => {
-                                Some((region.clone(), *accumulate, later.line))
+                                Some((region.clone(), *accumulate, later.line, core.stage_flags.sets_of(index, at)))
                             }
                             _ => None,
                         })
@@ -212,13 +215,8 @@ pub(super) fn lower_unit(
                 } else {
                     TileOp::CopyOut { source, destination }
                 };
-                core.emitter.emit(
-                    op,
-                    &[Resource::Buffer(source)],
-                    &[Resource::Tensor(region.tensor)],
-                    vec![],
-                    vec![],
-                )?;
+                let sets = core.stage_flags.sets_of(index, position);
+                core.emitter.emit(op, &[Resource::Buffer(source)], &[Resource::Tensor(region.tensor)], vec![], sets)?;
             }
             WorkStep::Store { .. } => {}
             step if vector_side => {

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::kernel::run_kernel_call;
-use super::npu_run::{lower_and_simulate, work_of, NpuFailure, Outcome};
+use super::npu_run::{lower_and_simulate, target_of, work_of, NpuFailure, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
@@ -118,8 +118,36 @@ pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Sp
         return Err(interpreter.error(ErrorKind::Type, "pypto.schedule(kernel, *args) needs a kernel", span));
     }
     let (kernel, kernel_span) = arguments.positional.remove(0);
+    let warm = match arguments.keywords.iter().position(|(name, _, _)| name == "warm_l2") {
+        Some(index) => match arguments.keywords.remove(index) {
+            (_, Value::Bool(warm), _) => warm,
+            (_, other, keyword_span) => {
+                return Err(interpreter
+                    .error(
+                        ErrorKind::Type,
+                        format!("pypto.schedule: warm_l2 takes True or False, not {}", other.type_name()),
+                        keyword_span,
+                    )
+                    .with_help("warm_l2=True schedules the kernel run again right after itself (L2 warm)"))
+            }
+        },
+        None => false,
+    };
     let run = record(interpreter, &kernel, kernel_span, arguments, "pypto.schedule", span)?;
-    Ok(Value::object(Object::Schedule(run.simulation)))
+    if !warm {
+        return Ok(Value::object(Object::Schedule(run.simulation)));
+    }
+    Ok(Value::object(Object::Schedule(Rc::new(warm_schedule(interpreter, &run, span)?))))
+}
+
+/// The schedule of `run`'s kernel run again right after itself: L2 holds what the first run left.
+fn warm_schedule(interpreter: &Interpreter, run: &RecordedRun, span: Span) -> Result<Simulation> {
+    let failed = |reason: String| interpreter.error(ErrorKind::Unsupported, format!("pypto.schedule: {reason}"), span);
+    let work =
+        work_of(interpreter, &run.kernel, &run.frame, &run.arguments, &run.result, None, run.config.ub_alignment)
+            .map_err(|reason| failed(reason.to_string()))?;
+    let plan = crate::tile::lower_work(&work, &target_of(&run.config)).map_err(|error| failed(error.to_string()))?;
+    crate::npu::simulate_warm(&plan, &run.config).map_err(|error| failed(error.message().english()))
 }
 
 fn dict_of<T: Copy>(entries: &std::collections::BTreeMap<String, T>, value: impl Fn(T) -> Value) -> Value {
