@@ -18,6 +18,8 @@ impl Message {
     pub fn english(&self) -> String {
         match self {
             Message::Text { text } => text.clone(),
+            Message::Syntax(message) => message.english(),
+            Message::Runtime(message) => message.english(),
             Message::BusiestPipe { pipe, percent } => format!("{pipe} is the busiest pipe ({percent}% busy)"),
             Message::StartupShare { pipe, percent } => format!(
                 "{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it"

@@ -5,8 +5,15 @@
 //! any layer may build messages, and it imports none.
 
 mod english;
+mod runtime;
+mod syntax;
+mod words;
 
 use serde::Serialize;
+
+pub use runtime::{Mismatch, RuntimeMessage};
+pub use syntax::{BracketItem, SyntaxMessage};
+pub use words::{Expected, Token};
 
 /// A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -269,6 +276,24 @@ pub enum Message {
         /// What it is doing.
         stage: KernelStage,
     },
+    /// A syntax diagnostic's message (its own `{code, params}`).
+    #[serde(untagged)]
+    Syntax(SyntaxMessage),
+    /// A runtime error's message (calls, indices, assertions, values).
+    #[serde(untagged)]
+    Runtime(RuntimeMessage),
+}
+
+impl From<RuntimeMessage> for Message {
+    fn from(message: RuntimeMessage) -> Self {
+        Message::Runtime(message)
+    }
+}
+
+impl From<SyntaxMessage> for Message {
+    fn from(message: SyntaxMessage) -> Self {
+        Message::Syntax(message)
+    }
 }
 
 /// The stages of a kernel call on the NPU, in order.
@@ -313,14 +338,25 @@ impl std::fmt::Display for Message {
 /// variant is listed without anyone remembering to: the i18n tables are tested against this).
 pub fn all_codes() -> Vec<String> {
     use ts_rs::TS;
-    let declaration = Message::decl(&ts_rs::Config::new());
+    let config = ts_rs::Config::new();
+    let declarations = [
+        Message::decl(&config),
+        SyntaxMessage::decl(&config),
+        RuntimeMessage::decl(&config),
+        Mismatch::decl(&config),
+        BracketItem::decl(&config),
+        Token::decl(&config),
+        Expected::decl(&config),
+    ];
     let mut codes = Vec::new();
-    let mut rest = declaration.as_str();
-    while let Some(start) = rest.find("\"code\": \"") {
-        let after = &rest[start + 9..];
-        let end = after.find('"').unwrap_or(0);
-        codes.push(after[..end].to_string());
-        rest = &after[end..];
+    for declaration in &declarations {
+        let mut rest = declaration.as_str();
+        while let Some(start) = rest.find("\"code\": \"") {
+            let after = &rest[start + 9..];
+            let end = after.find('"').unwrap_or(0);
+            codes.push(after[..end].to_string());
+            rest = &after[end..];
+        }
     }
     codes
 }

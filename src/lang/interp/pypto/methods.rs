@@ -120,10 +120,12 @@ impl Interpreter {
         if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp") {
             // A keyword is named (as Python does), so completion and the API table agree on it.
             if let Some((keyword, _, keyword_span)) = arguments.keywords.first() {
-                let message = format!("{full}() got an unexpected keyword argument '{keyword}'");
-                return Err(self.error(ErrorKind::Type, message, *keyword_span));
+                let message =
+                    crate::messages::Message::UnexpectedKeyword { function: full.to_string(), keyword: keyword.clone() };
+                return Err(self.error(ErrorKind::Type, "", *keyword_span).with_message(message));
             }
-            return Err(self.error(ErrorKind::Type, format!("{full}() takes no arguments ({given} given)"), span));
+            let message = crate::messages::RuntimeMessage::TakesNoArguments { function: full.to_string(), given };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         match name {
             "backward" => {
