@@ -4,13 +4,17 @@
 //! (`www/i18n/en.js`, `zh-CN.js`), the CLI from [`Message::english`]. A leaf module like `error`:
 //! any layer may build messages, and it imports none.
 
+mod autograd;
 mod english;
+mod npu;
 mod runtime;
 mod syntax;
 mod words;
 
 use serde::Serialize;
 
+pub use autograd::AutogradMessage;
+pub use npu::NpuMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
 pub use syntax::{BracketItem, SyntaxMessage};
 pub use words::{Expected, Token};
@@ -255,13 +259,13 @@ pub enum Message {
         /// The multiple to use.
         align: usize,
     },
-    /// A kernel ran on the CPU reference path (`reason` stays English: the recorder's words).
+    /// A kernel ran on the CPU reference path.
     #[serde(rename = "npu.cpu_fallback")]
     CpuFallback {
         /// The kernel.
         kernel: String,
-        /// Why.
-        reason: String,
+        /// Why (a coded reason, or the engine's English as a `text` message).
+        reason: Box<Message>,
     },
     /// Help of the fallback warning.
     #[serde(rename = "npu.cpu_fallback_help")]
@@ -282,6 +286,24 @@ pub enum Message {
     /// A runtime error's message (calls, indices, assertions, values).
     #[serde(untagged)]
     Runtime(RuntimeMessage),
+    /// An autograd or tensor error's message.
+    #[serde(untagged)]
+    Autograd(AutogradMessage),
+    /// An NPU error, fallback reason or kernel-option warning.
+    #[serde(untagged)]
+    Npu(NpuMessage),
+}
+
+impl From<NpuMessage> for Message {
+    fn from(message: NpuMessage) -> Self {
+        Message::Npu(message)
+    }
+}
+
+impl From<AutogradMessage> for Message {
+    fn from(message: AutogradMessage) -> Self {
+        Message::Autograd(message)
+    }
 }
 
 impl From<RuntimeMessage> for Message {
@@ -344,6 +366,8 @@ pub fn all_codes() -> Vec<String> {
         SyntaxMessage::decl(&config),
         RuntimeMessage::decl(&config),
         Mismatch::decl(&config),
+        AutogradMessage::decl(&config),
+        NpuMessage::decl(&config),
         BracketItem::decl(&config),
         Token::decl(&config),
         Expected::decl(&config),
@@ -382,7 +406,9 @@ mod tests {
     fn every_code_is_listed_once() {
         let codes = all_codes();
         assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-        assert_eq!(codes.len(), 31, "{codes:?}");
+        // One per `rename` in src/messages: 31 common, 44 syntax (with bracket items), 29 runtime
+        // (with a mismatch line), 15 autograd, 19 NPU, 12 words.
+        assert_eq!(codes.len(), 31 + 44 + 29 + 15 + 19 + 12, "{codes:?}");
         let unique: std::collections::HashSet<_> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len());
     }

@@ -69,6 +69,14 @@ pub enum RuntimeMessage {
         /// The value's type.
         type_name: String,
     },
+    /// An attribute an object does not have.
+    #[serde(rename = "attribute.missing")]
+    NoAttribute {
+        /// The object's type (or class).
+        type_name: String,
+        /// The attribute.
+        name: String,
+    },
     /// A list, tuple or string index past the end.
     #[serde(rename = "index.out_of_range")]
     IndexOutOfRange {
@@ -223,6 +231,7 @@ impl RuntimeMessage {
                 format!("{function}(): '{parameter}' must be {}, not {got}", expected.english())
             }
             NotCallable { type_name } => format!("'{type_name}' object is not callable"),
+            NoAttribute { type_name, name } => format!("'{type_name}' object has no attribute '{name}'"),
             IndexOutOfRange { index, length } => format!("index {index} is out of range for length {length}"),
             TensorIndexOutOfRange { index, dim, size } => {
                 format!("index {index} is out of range for dim {dim} of size {size}")

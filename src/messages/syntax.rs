@@ -269,7 +269,9 @@ impl SyntaxMessage {
                 format!("expected ',' or '{closing}' after the {}, found {}", item.english(), found.english())
             }
             ForgotComma => "did you forget a comma?".into(),
-            UnexpectedAfterStatement { found } => format!("unexpected {} after the end of the statement", found.english()),
+            UnexpectedAfterStatement { found } => {
+                format!("unexpected {} after the end of the statement", found.english())
+            }
             PrintIsAFunction => "print is a function: write print(...)".into(),
             MatchUnsupported => "`match` statements are not supported in tile scripts; use if/elif".into(),
             EqualsCannotAppear => "'=' cannot appear here; to compare, use '=='".into(),
@@ -291,7 +293,9 @@ impl SyntaxMessage {
             UnterminatedString => "unterminated string".into(),
             CloseTripleString { quote } => format!("close it with {quote}{quote}{quote}"),
             CloseString { quote } => format!("close it with {quote} before the end of the line"),
-            FullWidth { character, code_point } => format!("full-width '{character}' (U+{code_point}) is not valid here"),
+            FullWidth { character, code_point } => {
+                format!("full-width '{character}' (U+{code_point}) is not valid here")
+            }
             UseAscii { ascii } => format!("use the ASCII '{ascii}' (switch the input method to half-width)"),
             InvalidCharacter { character, code_point } => format!("invalid character '{character}' (U+{code_point})"),
             InvalidInvisibleCharacter { code_point } => format!("invalid character U+{code_point}"),

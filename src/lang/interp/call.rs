@@ -47,9 +47,11 @@ impl Interpreter {
             Value::Object(object) if matches!(object.as_ref(), Object::Api(_)) => {
                 super::pypto::spec::call_object(self, object, arguments, span)
             }
-            other => Err(self
-                .error(ErrorKind::Type, "", span)
-                .with_message(crate::messages::RuntimeMessage::NotCallable { type_name: other.type_name().to_string() })),
+            other => {
+                Err(self.error(ErrorKind::Type, "", span).with_message(crate::messages::RuntimeMessage::NotCallable {
+                    type_name: other.type_name().to_string(),
+                }))
+            }
         }
     }
 
@@ -126,7 +128,8 @@ impl Interpreter {
         if !extra.is_empty() && parameters.varargs.is_none() {
             let given = parameters.positional.len() + extra.len();
             let expected = parameters.positional.len();
-            let message = crate::messages::RuntimeMessage::TooManyPositional { function: name.to_string(), expected, given };
+            let message =
+                crate::messages::RuntimeMessage::TooManyPositional { function: name.to_string(), expected, given };
             return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         let mut keyword_only: Vec<Option<Value>> = vec![None; parameters.keyword_only.len()];
@@ -134,7 +137,8 @@ impl Interpreter {
         for (key, value, argument_span) in arguments.keywords {
             if let Some(index) = parameters.positional.iter().position(|parameter| parameter.name.name == key) {
                 if filled[index].is_some() {
-                    let message = crate::messages::RuntimeMessage::MultipleValues { function: name.to_string(), parameter: key };
+                    let message =
+                        crate::messages::RuntimeMessage::MultipleValues { function: name.to_string(), parameter: key };
                     return Err(self.error(ErrorKind::Type, "", argument_span).with_message(message));
                 }
                 filled[index] = Some(value);
@@ -164,7 +168,8 @@ impl Interpreter {
                 Some(value) => scope.set(&parameter.name.name, value),
                 None => {
                     let parameter = parameter.name.name.clone();
-                    let message = crate::messages::RuntimeMessage::MissingKeyword { function: name.to_string(), parameter };
+                    let message =
+                        crate::messages::RuntimeMessage::MissingKeyword { function: name.to_string(), parameter };
                     return Err(self.error(ErrorKind::Type, "", span).with_message(message));
                 }
             }
@@ -196,14 +201,20 @@ impl Interpreter {
             } else if varargs {
                 rest.push(item);
             } else {
-                let message = crate::messages::RuntimeMessage::AtMostPositional { function: function.to_string(), count: names.len() };
+                let message = crate::messages::RuntimeMessage::AtMostPositional {
+                    function: function.to_string(),
+                    count: names.len(),
+                };
                 return Err(self.error(ErrorKind::Type, "", item.1).with_message(message));
             }
         }
         for (key, value, argument_span) in arguments.keywords {
             match names.iter().position(|name| *name == key) {
                 Some(index) if values[index].is_some() => {
-                    let message = crate::messages::RuntimeMessage::MultipleValues { function: function.to_string(), parameter: key };
+                    let message = crate::messages::RuntimeMessage::MultipleValues {
+                        function: function.to_string(),
+                        parameter: key,
+                    };
                     return Err(self.error(ErrorKind::Type, "", argument_span).with_message(message));
                 }
                 Some(index) => values[index] = Some((value, argument_span)),
@@ -341,9 +352,7 @@ impl Bound<'_> {
                 items
                     .iter()
                     .map(|item| {
-                        item.as_int()
-                            .map(|dim| dim as isize)
-                            .ok_or_else(|| self.wrong(index, Expected::Ints, value))
+                        item.as_int().map(|dim| dim as isize).ok_or_else(|| self.wrong(index, Expected::Ints, value))
                     })
                     .collect::<Result<Vec<_>>>()
                     .map(Some)

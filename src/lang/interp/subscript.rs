@@ -41,7 +41,8 @@ impl Interpreter {
                 .map(|(_, value)| value.clone())
                 .ok_or_else(|| {
                     let key = super::format::repr(index);
-                    self.error(ErrorKind::Index, "", span).with_message(crate::messages::RuntimeMessage::MissingKey { key })
+                    self.error(ErrorKind::Index, "", span)
+                        .with_message(crate::messages::RuntimeMessage::MissingKey { key })
                 }),
             Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
             Value::Instance(instance) if instance.is_named_tuple() => {
@@ -82,7 +83,9 @@ impl Interpreter {
     pub(crate) fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
         let Some(raw) = index.as_int() else {
             let got = index.type_name().to_string();
-            return Err(self.error(ErrorKind::Type, "", span).with_message(crate::messages::RuntimeMessage::IndexType { got }));
+            return Err(self
+                .error(ErrorKind::Type, "", span)
+                .with_message(crate::messages::RuntimeMessage::IndexType { got }));
         };
         let resolved = if raw < 0 { raw + length as i64 } else { raw };
         if resolved < 0 || resolved >= length as i64 {
@@ -183,7 +186,11 @@ impl Interpreter {
             _ => None,
         };
         found.ok_or_else(|| {
-            self.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", object.type_name()), span)
+            let message = crate::messages::RuntimeMessage::NoAttribute {
+                type_name: object.type_name().to_string(),
+                name: name.to_string(),
+            };
+            self.error(ErrorKind::Attribute, "", span).with_message(message)
         })
     }
 
@@ -247,7 +254,9 @@ impl Interpreter {
                     "pop" => {
                         let length = items.borrow().len();
                         if length == 0 {
-                            return Err(self.error(ErrorKind::Index, "", span).with_message(crate::messages::RuntimeMessage::PopFromEmpty));
+                            return Err(self
+                                .error(ErrorKind::Index, "", span)
+                                .with_message(crate::messages::RuntimeMessage::PopFromEmpty));
                         }
                         let position = match bound.optional(0) {
                             Some(index) => self.sequence_index(length, index, span)?,
@@ -270,7 +279,10 @@ impl Interpreter {
                             .iter()
                             .position(|item| values_equal(item, needle))
                             .map(|i| Value::Int(i as i64))
-                            .ok_or_else(|| self.error(ErrorKind::Value, "", span).with_message(crate::messages::RuntimeMessage::NotInList))
+                            .ok_or_else(|| {
+                                self.error(ErrorKind::Value, "", span)
+                                    .with_message(crate::messages::RuntimeMessage::NotInList)
+                            })
                     }
                     "count" => {
                         let needle = bound.required(0)?;

@@ -169,13 +169,15 @@ impl Interpreter {
         for class in instance.class.chain() {
             known.extend(class.attributes.borrow().iter().map(|(key, _)| key.clone()));
         }
-        let error = self.error(
-            ErrorKind::Attribute,
-            format!("'{}' object has no attribute '{name}'", instance.class.name),
-            span,
-        );
+        let message = crate::messages::RuntimeMessage::NoAttribute {
+            type_name: instance.class.name.to_string(),
+            name: name.to_string(),
+        };
+        let error = self.error(ErrorKind::Attribute, "", span).with_message(message);
         Err(match api_table::closest(name, known.iter().map(String::as_str)) {
-            Some(near) => error.with_help(format!("did you mean `{near}`?")),
+            Some(near) => {
+                error.with_help_message(crate::messages::Message::DidYouMean { suggestion: near.to_string() })
+            }
             None => error,
         })
     }

@@ -30,7 +30,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         && !actual.shape().is_empty()
         && !desired.shape().is_empty()
     {
-        let message = crate::messages::RuntimeMessage::AllcloseShapes { actual: actual.shape().to_vec(), desired: desired.shape().to_vec() };
+        let message = crate::messages::RuntimeMessage::AllcloseShapes {
+            actual: actual.shape().to_vec(),
+            desired: desired.shape().to_vec(),
+        };
         return Err(interpreter
             .error(ErrorKind::Assertion, "", span)
             .with_message(message)

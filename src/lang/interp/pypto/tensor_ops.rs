@@ -236,7 +236,11 @@ impl Interpreter {
                     let size = shape[axis] as i64;
                     let resolved = if raw < 0 { raw + size } else { raw };
                     if resolved < 0 || resolved >= size {
-                        let message = crate::messages::RuntimeMessage::TensorIndexOutOfRange { index: raw, dim: axis, size: size as usize };
+                        let message = crate::messages::RuntimeMessage::TensorIndexOutOfRange {
+                            index: raw,
+                            dim: axis,
+                            size: size as usize,
+                        };
                         return Err(self.error(ErrorKind::Index, "", span).with_message(message));
                     }
                     specs.push(SliceSpec { start: resolved as usize, step: 1, count: 1 });

@@ -3,9 +3,9 @@
 
 use super::Lexer;
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
-use crate::messages::SyntaxMessage;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::{Token, TokenKind};
+use crate::messages::SyntaxMessage;
 use std::cmp::Ordering;
 
 /// The width of a line's leading whitespace, measured with tabs to multiples of 8 and with tabs as

@@ -3,10 +3,10 @@
 
 use super::Lexer;
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
-use crate::messages::SyntaxMessage;
 use crate::lang::syntax::literal::parse_number;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 /// Whether `character` can start a name (Python allows Unicode letters, e.g. Chinese).
 pub(crate) fn is_name_start(character: char) -> bool {

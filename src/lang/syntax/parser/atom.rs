@@ -4,10 +4,10 @@
 use super::Parser;
 use crate::lang::syntax::ast::{Argument, ArgumentKind, Expr, ExprKind, Identifier};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
-use crate::messages::{BracketItem, SyntaxMessage};
 use crate::lang::syntax::literal::{parse_number, NumberValue};
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{BracketItem, SyntaxMessage};
 
 impl Parser<'_> {
     /// An atom followed by any number of `.name`, `(args)` and `[index]`.
@@ -102,8 +102,7 @@ impl Parser<'_> {
             _ if self.position == 0 || previous.span.is_empty() => None,
             _ => Some(self.text(previous.span).to_string()),
         };
-        let found =
-            (!self.at(TokenKind::Newline) && !self.at(TokenKind::EndOfFile)).then(|| self.found_token());
+        let found = (!self.at(TokenKind::Newline) && !self.at(TokenKind::EndOfFile)).then(|| self.found_token());
         let mut diagnostic =
             SyntaxErrorKind::ExpectedExpression.coded(SyntaxMessage::ExpectedExpression { after, found }, span);
         if self.kind().is_keyword() && !matches!(self.kind(), TokenKind::Not | TokenKind::Lambda) {

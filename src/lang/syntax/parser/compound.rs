@@ -4,9 +4,9 @@
 use super::Parser;
 use crate::lang::syntax::ast::{Expr, FunctionDef, Identifier, Parameter, Parameters, Stmt, StmtKind, WithItem};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
-use crate::messages::SyntaxMessage;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 impl Parser<'_> {
     pub(super) fn compound_statement(&mut self) -> Stmt {

@@ -156,7 +156,9 @@ impl<'a> Parser<'a> {
         use crate::messages::Token;
         let current = self.current();
         match current.kind {
-            TokenKind::Name | TokenKind::Int | TokenKind::Float => Token::Quoted { text: self.text(current.span).into() },
+            TokenKind::Name | TokenKind::Int | TokenKind::Float => {
+                Token::Quoted { text: self.text(current.span).into() }
+            }
             TokenKind::String | TokenKind::UnterminatedString => {
                 let text = self.text(current.span);
                 let short: String = text.chars().take(24).collect();

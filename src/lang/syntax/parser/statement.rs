@@ -3,9 +3,9 @@
 use super::Parser;
 use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
-use crate::messages::SyntaxMessage;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 impl Parser<'_> {
     /// Statements up to the end of the input.
@@ -141,7 +141,8 @@ impl Parser<'_> {
     fn report_trailing_tokens(&mut self, last: Option<&Stmt>) {
         let span = self.current().span;
         let found = self.found_token();
-        let mut diagnostic = SyntaxErrorKind::UnexpectedToken.coded(SyntaxMessage::UnexpectedAfterStatement { found }, span);
+        let mut diagnostic =
+            SyntaxErrorKind::UnexpectedToken.coded(SyntaxMessage::UnexpectedAfterStatement { found }, span);
         let leading_name = match last {
             Some(Stmt { kind: StmtKind::Expr(Expr { kind: ExprKind::Name(name), .. }), .. }) => name.as_str(),
             _ => "",
