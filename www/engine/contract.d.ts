@@ -64,6 +64,24 @@ export type AutogradMessage = { "code": "autograd.backward_without_grad", "param
      */
     name: string,
   }
+    } | { "code": "tensor.matmul_inner_dims", "params": {
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * The left operand's inner dim.
+     */
+    left: number,
+    /**
+     * The right operand's inner dim.
+     */
+    right: number,
+  }
     } | { "code": "tensor.dim_out_of_range", "params": {
     /**
      * The op.
@@ -1259,6 +1277,16 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
      * The value's type.
      */
     type_name: string,
+  }
+    } | { "code": "attribute.missing", "params": {
+    /**
+     * The object's type (or class).
+     */
+    type_name: string,
+    /**
+     * The attribute.
+     */
+    name: string,
   }
     } | { "code": "index.out_of_range", "params": {
     /**
