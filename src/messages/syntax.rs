@@ -185,6 +185,21 @@ pub enum SyntaxMessage {
     /// Help: a cell's last expression is displayed.
     #[serde(rename = "syntax.last_expression_displayed")]
     LastExpressionDisplayed,
+    /// `f(x + 1=2)`.
+    #[serde(rename = "syntax.keyword_needs_name")]
+    KeywordNeedsName,
+    /// Help of [`SyntaxMessage::KeywordNeedsName`].
+    #[serde(rename = "syntax.write_name_value")]
+    WriteNameValue,
+    /// `f(a=1, 2)`.
+    #[serde(rename = "syntax.positional_after_keyword")]
+    PositionalAfterKeyword,
+    /// Help of [`SyntaxMessage::PositionalAfterKeyword`].
+    #[serde(rename = "syntax.positional_first")]
+    PositionalFirst,
+    /// Help: how a lambda reads.
+    #[serde(rename = "syntax.lambda_reads")]
+    LambdaReads,
     /// `else if` instead of `elif`.
     #[serde(rename = "syntax.else_if")]
     ElseIf,
@@ -306,6 +321,11 @@ impl SyntaxMessage {
             LastExpressionDisplayed => {
                 "the last expression of a cell is displayed; write the value on its own line".into()
             }
+            KeywordNeedsName => "a keyword argument needs a plain name before '='".into(),
+            WriteNameValue => "write `name=value`, or '==' to compare".into(),
+            PositionalAfterKeyword => "a positional argument cannot follow keyword arguments".into(),
+            PositionalFirst => "put positional arguments first".into(),
+            LambdaReads => "a lambda reads `lambda x, y: x + y`".into(),
             ElseIf => "`else if` is written `elif` in Python".into(),
             UseElif => "replace `else if` with `elif`".into(),
         }

@@ -125,6 +125,8 @@ fn everyday_errors_and_warnings_are_message_codes() {
     let cases = [
         ("for i in range(3)\n    pass", "syntax.expected_colon", "expected ':' after the for header"),
         ("print((1, 2)", "syntax.unclosed_bracket", "unclosed '(' opened here"),
+        ("f(a=1, 2)", "syntax.positional_after_keyword", "a positional argument cannot follow keyword arguments"),
+        ("class C:\n    pass\nC()()", "call.not_callable", "'C' object is not callable"),
         ("[1, 2, 3][5]", "index.out_of_range", "index 5 is out of range for length 3"),
         ("f(1, 2, 3)", "call.too_many_positional", "f() takes 2 positional arguments but 3 were given"),
         ("pt.randn([2, 2], seed='a')", "call.argument_type", "pypto.randn(): 'seed' must be an int, not str"),

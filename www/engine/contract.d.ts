@@ -1740,7 +1740,7 @@ export type SyntaxMessage = { "code": "syntax.expected_colon", "params": {
      */
     code_point: string,
   }
-} | { "code": "syntax.use_not" } | { "code": "syntax.use_conditional" } | { "code": "syntax.name_characters" } | { "code": "syntax.return_outside_function" } | { "code": "syntax.last_expression_displayed" } | { "code": "syntax.else_if" } | { "code": "syntax.use_elif" };
+} | { "code": "syntax.use_not" } | { "code": "syntax.use_conditional" } | { "code": "syntax.name_characters" } | { "code": "syntax.return_outside_function" } | { "code": "syntax.last_expression_displayed" } | { "code": "syntax.keyword_needs_name" } | { "code": "syntax.write_name_value" } | { "code": "syntax.positional_after_keyword" } | { "code": "syntax.positional_first" } | { "code": "syntax.lambda_reads" } | { "code": "syntax.else_if" } | { "code": "syntax.use_elif" };
 
 /**
  * A tensor for display: shape, dtype, a preview of values and statistics.

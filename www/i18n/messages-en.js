@@ -192,6 +192,12 @@ export const messages = {
   'message.attribute.missing': "'{type_name}' object has no attribute '{name}'",
   'message.tensor.matmul_inner_dims': 'matmul: shapes {lhs} and {rhs} do not match: inner dims {left} ≠ {right}',
 
+  'message.syntax.keyword_needs_name': "a keyword argument needs a plain name before '='",
+  'message.syntax.write_name_value': "write `name=value`, or '==' to compare",
+  'message.syntax.positional_after_keyword': 'a positional argument cannot follow keyword arguments',
+  'message.syntax.positional_first': 'put positional arguments first',
+  'message.syntax.lambda_reads': 'a lambda reads `lambda x, y: x + y`',
+
   'diagnostic.severity.error': 'error',
   'diagnostic.severity.warning': 'warning',
   'diagnostic.head': '{severity}[{code}]: {message}',

@@ -191,6 +191,12 @@ export const messages = {
   'message.attribute.missing': '“{type_name}” 对象没有属性 “{name}”',
   'message.tensor.matmul_inner_dims': 'matmul：形状 {lhs} 与 {rhs} 不匹配：内维 {left} ≠ {right}（左边的最后一维要等于右边的倒数第二维）',
 
+  'message.syntax.keyword_needs_name': '关键字参数的 “=” 前面必须是一个简单的名称',
+  'message.syntax.write_name_value': '请写成 `name=value`；比较请用 “==”',
+  'message.syntax.positional_after_keyword': '位置参数不能出现在关键字参数之后',
+  'message.syntax.positional_first': '把位置参数放在前面',
+  'message.syntax.lambda_reads': 'lambda 的写法是 `lambda x, y: x + y`',
+
   'diagnostic.severity.error': '错误',
   'diagnostic.severity.warning': '警告',
   'diagnostic.head': '{severity}[{code}]（{kind}）：{message}',

@@ -58,7 +58,10 @@ impl Interpreter {
         match instance.class.lookup("__call__") {
             Some((function, owner)) => self.call_method_of(&function, &owner, value.clone(), arguments, span),
             None => Err(self
-                .error(ErrorKind::Type, format!("'{}' object is not callable", instance.class.name), span)
+                .error(ErrorKind::Type, "", span)
+                .with_message(crate::messages::RuntimeMessage::NotCallable {
+                    type_name: instance.class.name.to_string(),
+                })
                 .with_help(format!("define `def __call__(self, …)` in {} to call its instances", instance.class.name))),
         }
     }
@@ -305,7 +308,9 @@ impl Interpreter {
                 }
                 Object::StaticMethod(function) => self.call(function, arguments, span),
                 _ => {
-                    Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", object_type(object)), span))
+                    let message =
+                        crate::messages::RuntimeMessage::NotCallable { type_name: object_type(object).to_string() };
+                    Err(self.error(ErrorKind::Type, "", span).with_message(message))
                 }
             },
             Some((function, owner)) => self.call_method_of(function, owner, receiver_value, arguments, span),

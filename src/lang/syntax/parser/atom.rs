@@ -273,8 +273,8 @@ impl Parser<'_> {
                         let span = value.span;
                         parser.report(
                             SyntaxErrorKind::InvalidArguments
-                                .error("a keyword argument needs a plain name before '='", span)
-                                .with_help("write `name=value`, or '==' to compare"),
+                                .coded(SyntaxMessage::KeywordNeedsName, span)
+                                .with_help_message(SyntaxMessage::WriteNameValue),
                         );
                         parser.skip_until(|kind| kind == TokenKind::Comma);
                         return None;
@@ -282,8 +282,8 @@ impl Parser<'_> {
                     if saw_keyword && !matches!(value.kind, ExprKind::Error) {
                         parser.report(
                             SyntaxErrorKind::InvalidArguments
-                                .error("a positional argument cannot follow keyword arguments", value.span)
-                                .with_help("put positional arguments first"),
+                                .coded(SyntaxMessage::PositionalAfterKeyword, value.span)
+                                .with_help_message(SyntaxMessage::PositionalFirst),
                         );
                     }
                     ArgumentKind::Positional(value)
