@@ -51,6 +51,35 @@ impl fmt::Display for TensorError {
 
 impl std::error::Error for TensorError {}
 
+impl TensorError {
+    /// The error as a message code, when it has one (the op-specific details stay English text).
+    pub fn message(&self) -> Option<crate::messages::Message> {
+        use crate::messages::AutogradMessage;
+        let message = match self {
+            TensorError::BadDim { op, dim, rank: 0 } => {
+                AutogradMessage::DimOfScalar { op: op.to_string(), dim: *dim as i64 }
+            }
+            TensorError::BadDim { op, dim, rank } => AutogradMessage::DimOutOfRange {
+                op: op.to_string(),
+                dim: *dim as i64,
+                rank: *rank,
+                low: -(*rank as i64),
+                high: *rank as i64 - 1,
+            },
+            TensorError::ElementCountOverflow { op, shape } => {
+                AutogradMessage::TooManyElements { op: op.to_string(), shape: shape.clone() }
+            }
+            TensorError::AllocationTooLarge { op, bytes, limit } => AutogradMessage::AllocationTooLarge {
+                op: op.to_string(),
+                bytes: human_bytes(*bytes),
+                limit: human_bytes(*limit as u128),
+            },
+            _ => return None,
+        };
+        Some(message.into())
+    }
+}
+
 /// Bytes as a short human string ("1.5 MiB").
 pub fn human_bytes(bytes: u128) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -68,6 +68,30 @@ impl std::error::Error for AutogradError {
     }
 }
 
+impl AutogradError {
+    /// The error as a message code, when it has one (a custom op's or argument's detail stays
+    /// English text).
+    pub fn message(&self) -> Option<crate::messages::Message> {
+        use crate::messages::AutogradMessage;
+        let message = match self {
+            AutogradError::Tensor(error) => return error.message(),
+            AutogradError::DoesNotRequireGrad { .. } | AutogradError::CustomOp { .. } => return None,
+            AutogradError::BadArgument { .. } => return None,
+            AutogradError::NonScalarOutput { shape } => AutogradMessage::NonScalarOutput { shape: shape.clone() },
+            AutogradError::GradientShapeMismatch { op, expected, got } => {
+                AutogradMessage::GradientShape { op: op.clone(), expected: expected.clone(), got: got.clone() }
+            }
+            AutogradError::SavedTensorsFreed { op } => AutogradMessage::SavedTensorsFreed { op: op.clone() },
+            AutogradError::SavedTensorModified { op } => AutogradMessage::SavedTensorModified { op: op.clone() },
+            AutogradError::GradientNotImplemented { name } => {
+                AutogradMessage::GradientNotImplemented { name: name.clone() }
+            }
+            AutogradError::UnknownCustomOp { name } => AutogradMessage::UnknownCustomOp { name: name.clone() },
+        };
+        Some(message.into())
+    }
+}
+
 impl From<TensorError> for AutogradError {
     fn from(error: TensorError) -> Self {
         AutogradError::Tensor(error)

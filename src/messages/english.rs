@@ -18,6 +18,10 @@ impl Message {
     pub fn english(&self) -> String {
         match self {
             Message::Text { text } => text.clone(),
+            Message::Syntax(message) => message.english(),
+            Message::Runtime(message) => message.english(),
+            Message::Autograd(message) => message.english(),
+            Message::Npu(message) => message.english(),
             Message::BusiestPipe { pipe, percent } => format!("{pipe} is the busiest pipe ({percent}% busy)"),
             Message::StartupShare { pipe, percent } => format!(
                 "{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it"
@@ -83,7 +87,7 @@ impl Message {
             Message::MisalignedLastDim { last, granule, element_bytes, align } => format!(
                 "the last dim {last} is not {granule}-byte aligned ({last} × {element_bytes} B); use a multiple of {align}"
             ),
-            Message::CpuFallback { kernel, reason } => format!("kernel '{kernel}' ran on the CPU reference path: {reason}"),
+            Message::CpuFallback { kernel, reason } => format!("kernel '{kernel}' ran on the CPU reference path: {}", reason.english()),
             Message::CpuFallbackHelp => {
                 "its values are the CPU reference's and no schedule was simulated for this call".into()
             }

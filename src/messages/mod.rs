@@ -4,9 +4,20 @@
 //! (`www/i18n/en.js`, `zh-CN.js`), the CLI from [`Message::english`]. A leaf module like `error`:
 //! any layer may build messages, and it imports none.
 
+mod autograd;
 mod english;
+mod npu;
+mod runtime;
+mod syntax;
+mod words;
 
 use serde::Serialize;
+
+pub use autograd::AutogradMessage;
+pub use npu::NpuMessage;
+pub use runtime::{Mismatch, RuntimeMessage};
+pub use syntax::{BracketItem, SyntaxMessage};
+pub use words::{Expected, Token};
 
 /// A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -248,13 +259,13 @@ pub enum Message {
         /// The multiple to use.
         align: usize,
     },
-    /// A kernel ran on the CPU reference path (`reason` stays English: the recorder's words).
+    /// A kernel ran on the CPU reference path.
     #[serde(rename = "npu.cpu_fallback")]
     CpuFallback {
         /// The kernel.
         kernel: String,
-        /// Why.
-        reason: String,
+        /// Why (a coded reason, or the engine's English as a `text` message).
+        reason: Box<Message>,
     },
     /// Help of the fallback warning.
     #[serde(rename = "npu.cpu_fallback_help")]
@@ -269,6 +280,42 @@ pub enum Message {
         /// What it is doing.
         stage: KernelStage,
     },
+    /// A syntax diagnostic's message (its own `{code, params}`).
+    #[serde(untagged)]
+    Syntax(SyntaxMessage),
+    /// A runtime error's message (calls, indices, assertions, values).
+    #[serde(untagged)]
+    Runtime(RuntimeMessage),
+    /// An autograd or tensor error's message.
+    #[serde(untagged)]
+    Autograd(AutogradMessage),
+    /// An NPU error, fallback reason or kernel-option warning.
+    #[serde(untagged)]
+    Npu(NpuMessage),
+}
+
+impl From<NpuMessage> for Message {
+    fn from(message: NpuMessage) -> Self {
+        Message::Npu(message)
+    }
+}
+
+impl From<AutogradMessage> for Message {
+    fn from(message: AutogradMessage) -> Self {
+        Message::Autograd(message)
+    }
+}
+
+impl From<RuntimeMessage> for Message {
+    fn from(message: RuntimeMessage) -> Self {
+        Message::Runtime(message)
+    }
+}
+
+impl From<SyntaxMessage> for Message {
+    fn from(message: SyntaxMessage) -> Self {
+        Message::Syntax(message)
+    }
 }
 
 /// The stages of a kernel call on the NPU, in order.
@@ -313,41 +360,30 @@ impl std::fmt::Display for Message {
 /// variant is listed without anyone remembering to: the i18n tables are tested against this).
 pub fn all_codes() -> Vec<String> {
     use ts_rs::TS;
-    let declaration = Message::decl(&ts_rs::Config::new());
+    let config = ts_rs::Config::new();
+    let declarations = [
+        Message::decl(&config),
+        SyntaxMessage::decl(&config),
+        RuntimeMessage::decl(&config),
+        Mismatch::decl(&config),
+        AutogradMessage::decl(&config),
+        NpuMessage::decl(&config),
+        BracketItem::decl(&config),
+        Token::decl(&config),
+        Expected::decl(&config),
+    ];
     let mut codes = Vec::new();
-    let mut rest = declaration.as_str();
-    while let Some(start) = rest.find("\"code\": \"") {
-        let after = &rest[start + 9..];
-        let end = after.find('"').unwrap_or(0);
-        codes.push(after[..end].to_string());
-        rest = &after[end..];
+    for declaration in &declarations {
+        let mut rest = declaration.as_str();
+        while let Some(start) = rest.find("\"code\": \"") {
+            let after = &rest[start + 9..];
+            let end = after.find('"').unwrap_or(0);
+            codes.push(after[..end].to_string());
+            rest = &after[end..];
+        }
     }
     codes
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Serialised as `{code, params}`; a variant without parameters has no `params`.
-    #[test]
-    fn serialises_as_code_and_parameters() {
-        let note = Message::BusiestPipe { pipe: "MTE2".into(), percent: 96 };
-        assert_eq!(
-            serde_json::to_string(&note).unwrap(),
-            r#"{"code":"schedule.busiest_pipe","params":{"pipe":"MTE2","percent":96}}"#
-        );
-        assert_eq!(serde_json::to_string(&Message::PipesWait).unwrap(), r#"{"code":"schedule.pipes_wait"}"#);
-        assert_eq!(note.code(), "schedule.busiest_pipe");
-    }
-
-    /// The codes come from the declaration: one per variant, each once.
-    #[test]
-    fn every_code_is_listed_once() {
-        let codes = all_codes();
-        assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-        assert_eq!(codes.len(), 31, "{codes:?}");
-        let unique: std::collections::HashSet<_> = codes.iter().collect();
-        assert_eq!(unique.len(), codes.len());
-    }
-}
+mod tests;

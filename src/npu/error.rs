@@ -67,6 +67,25 @@ impl NpuError {
                     largest_tile: largest_tile.clone(),
                 }
             }
+            NpuError::UnknownPreset { name, known } => crate::messages::NpuMessage::UnknownPreset {
+                function: None,
+                name: name.clone(),
+                known: known.join(", "),
+            }
+            .into(),
+            NpuError::TooManyCores { kind, programs, available } => crate::messages::NpuMessage::TooManyCores {
+                kind: kind.to_string(),
+                programs: *programs,
+                available: *available,
+            }
+            .into(),
+            NpuError::Deadlock { core, pipe, instruction, op } => crate::messages::NpuMessage::Deadlock {
+                core: *core,
+                pipe: pipe.to_string(),
+                instruction: *instruction,
+                op: op.to_string(),
+            }
+            .into(),
             _ => crate::messages::Message::Text { text: self.to_string() },
         }
     }

@@ -53,8 +53,9 @@ pub fn check_syntax(code: &str, cell: usize) -> Vec<CellDiagnostic> {
                 help: diagnostic.help.clone(),
                 note: diagnostic.note.as_ref().map(|note| note.message.clone()),
                 traceback: Vec::new(),
-                message_code: None,
-                help_code: None,
+                message_code: diagnostic.message_code.clone(),
+                help_code: diagnostic.help_code.clone(),
+                note_code: diagnostic.note.as_ref().and_then(|note| note.code.clone()),
             }
         })
         .collect()

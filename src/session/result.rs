@@ -116,6 +116,8 @@ pub struct CellDiagnostic {
     pub message_code: Option<crate::messages::Message>,
     /// `help` as a message code.
     pub help_code: Option<crate::messages::Message>,
+    /// `note` as a message code.
+    pub note_code: Option<crate::messages::Message>,
 }
 
 /// A rich display.

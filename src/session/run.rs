@@ -255,8 +255,9 @@ impl Session {
             help: diagnostic.help.clone(),
             note: diagnostic.note.as_ref().map(|note| note.message.clone()),
             traceback: Vec::new(),
-            message_code: None,
-            help_code: None,
+            message_code: diagnostic.message_code.clone(),
+            help_code: diagnostic.help_code.clone(),
+            note_code: diagnostic.note.as_ref().and_then(|note| note.code.clone()),
         }
     }
 
@@ -294,6 +295,7 @@ impl Session {
             traceback,
             message_code: error.message_code.clone(),
             help_code: error.help_code.clone(),
+            note_code: error.note_code.clone(),
         }
     }
 
@@ -312,6 +314,7 @@ impl Session {
             traceback: Vec::new(),
             message_code: warning.message_code.clone(),
             help_code: warning.help_code.clone(),
+            note_code: None,
         }
     }
 }

@@ -119,6 +119,66 @@ test('in English the same outputs read as the engine wrote them', async () => {
   }
 });
 
+// The long tail of ordinary mistakes: each cell fails (or warns) in its own way.
+const MISTAKES = [
+  // 0: setup.
+  'import pypto as pt\nx = pt.randn([8, 64], seed=1)\ndef f(a, b):\n    return a',
+  // 1–9: a syntax error, an index out of range, a wrong argument count and type, a failed assert,
+  // an autograd error, an NPU error other than capacity, a CPU fallback and an unknown pass option.
+  'for i in range(3)\n    pass',
+  '[1, 2, 3][5]',
+  'f(1, 2, 3)',
+  "pt.randn([2, 2], seed='a')",
+  "assert 1 == 2, '形状不同'",
+  'pt.ones([2]).sum().backward()',
+  "pt.npu.use('Ascend999')",
+  '@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.cumsum(x, 1)\ny = running(x)',
+  "@pt.frontend.jit(pass_options={'vec_buffer_depth': 2})\ndef k(a, out):\n    pass",
+];
+
+test('in 简体中文 syntax, index, argument, assert, autograd and NPU errors and the kernel warnings are Chinese', async () => {
+  const { page, problems, context } = await open({ locale: 'zh-CN', colorScheme: 'light' });
+  try {
+    await setCells(page, MISTAKES.map((source) => ['code', source]));
+    const texts = await runEach(page);
+    texts.forEach((text, index) => assert.deepEqual(englishSentences(text), [], `cell ${index} shows English:\n${text}`));
+    const [, syntax, index, count, type, failed, autograd, preset, fallback, option] = texts;
+    assert.match(syntax, /for 语句头后面应有 “:”/, syntax);
+    assert.match(index, /索引错误.*索引 5 超出范围：长度为 3/s, index);
+    assert.match(count, /f\(\) 接受 2 个位置参数，但传入了 3 个/, count);
+    assert.match(type, /pypto\.randn\(\)：参数 “seed” 必须是整数（int），而不是 str/, type);
+    assert.match(failed, /断言失败：形状不同/, failed);
+    assert.match(autograd, /backward：这个张量不需要梯度/, autograd);
+    assert.match(autograd, /提示：这里没有 requires_grad 的张量：x；想对哪些输入求梯度/, autograd);
+    assert.match(preset, /pypto\.npu\.use：未知的 NPU 预设 “Ascend999”/, preset);
+    assert.match(fallback, /核函数 “running” 在 CPU 参考路径上运行：暂不能在 NPU 上运行：`cumsum`（第 4 行）/, fallback);
+    assert.match(option, /未知的 pass_options 键 “vec_buffer_depth”（已忽略）/, option);
+    await page.locator('.cell').nth(1).scrollIntoViewIfNeeded();
+    await screenshot(page, 'i18n-mistakes-zh-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('.cell').nth(6).scrollIntoViewIfNeeded();
+    await screenshot(page, 'i18n-mistakes-zh-dark');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the same mistakes in English read as the CLI prints them', async () => {
+  const { page, problems, context } = await open({ locale: 'en-US' });
+  try {
+    await setCells(page, MISTAKES.map((source) => ['code', source]));
+    const [, syntax, index, count, , , , , fallback] = await runEach(page);
+    assert.match(syntax, /expected ':' after the for header/);
+    assert.match(index, /index 5 is out of range for length 3/);
+    assert.match(count, /f\(\) takes 2 positional arguments but 3 were given/);
+    assert.match(fallback, /cannot run on the NPU yet: `cumsum` at line 4/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('gallery titles are in the UI language', async () => {
   const { page, problems, context } = await open({ locale: 'zh-CN' });
   try {

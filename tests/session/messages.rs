@@ -109,3 +109,66 @@ fn the_code_lists_hold_the_known_codes() {
     }
     assert!(all_codes().contains(&"name.did_you_mean".to_string()));
 }
+
+/// The mistakes a beginner makes most (and the warnings a kernel gets) reach the page as message
+/// codes with typed parameters, not English sentences: a syntax error, an index out of range, a
+/// wrong argument count and type, a failed assert, an autograd error, a dim out of range, an
+/// unknown NPU preset, a CPU fallback with its reason, an unknown pass option. The English the CLI
+/// prints is the code's own English.
+#[test]
+fn everyday_errors_and_warnings_are_message_codes() {
+    use tilelab::messages::{Message, NpuMessage};
+    use tilelab::session::Session;
+    let mut session = Session::new();
+    let setup = session.run_cell("import pypto as pt\nx = pt.randn([8, 64], seed=1)\ndef f(a, b):\n    return a");
+    assert!(setup.is_ok(), "{setup:?}");
+    let cases = [
+        ("for i in range(3)\n    pass", "syntax.expected_colon", "expected ':' after the for header"),
+        ("print((1, 2)", "syntax.unclosed_bracket", "unclosed '(' opened here"),
+        ("f(a=1, 2)", "syntax.positional_after_keyword", "a positional argument cannot follow keyword arguments"),
+        ("class C:\n    pass\nC()()", "call.not_callable", "'C' object is not callable"),
+        ("[1, 2, 3][5]", "index.out_of_range", "index 5 is out of range for length 3"),
+        ("f(1, 2, 3)", "call.too_many_positional", "f() takes 2 positional arguments but 3 were given"),
+        ("pt.randn([2, 2], seed='a')", "call.argument_type", "pypto.randn(): 'seed' must be an int, not str"),
+        ("assert 1 == 2, 'sizes differ'", "assert.failed_with", "assertion failed: sizes differ"),
+        (
+            "pt.ones([2]).sum().backward()",
+            "autograd.backward_without_grad_unnamed",
+            "backward: this tensor does not require grad: no tensor it was computed from has requires_grad=True",
+        ),
+        ("x.sum(dim=5)", "tensor.dim_out_of_range", "sum: dim 5 is out of range for a 2-d tensor (expected -2..=1)"),
+        ("pt.npu.use('Ascend999')", "npu.unknown_preset", "pypto.npu.use: unknown NPU preset 'Ascend999'"),
+    ];
+    for (source, code, english) in cases {
+        let result = session.run_cell(source);
+        let diagnostic = result.diagnostics.first().unwrap_or_else(|| panic!("{source}: no diagnostic"));
+        let message = diagnostic.message_code.as_ref().unwrap_or_else(|| panic!("{source}: no code: {diagnostic:?}"));
+        assert_eq!(message.code(), code, "{source}");
+        assert!(diagnostic.message.starts_with(english), "{source}: {}", diagnostic.message);
+        assert_eq!(diagnostic.message, message.english(), "{source}");
+    }
+    let fallback = session.run_cell(
+        "@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.cumsum(x, 1)\ny = running(x)",
+    );
+    let warning = &fallback.diagnostics[0];
+    let Some(Message::CpuFallback { kernel, reason }) = &warning.message_code else { panic!("{warning:?}") };
+    assert_eq!(kernel, "running");
+    assert_eq!(**reason, Message::Npu(NpuMessage::FallbackOp { op: "cumsum".into(), line: Some(4) }));
+    let option = session.run_cell("@pt.frontend.jit(pass_options={'vec_buffer_depth': 2})\ndef k(a, out):\n    pass");
+    let warning = &option.diagnostics[0];
+    assert_eq!(warning.code, "lang/unknown-option");
+    let expected = NpuMessage::UnknownOption { table: "pass_options".into(), key: "vec_buffer_depth".into() };
+    assert_eq!(warning.message_code, Some(expected.into()));
+    assert_eq!(warning.help_code.as_ref().map(Message::code).as_deref(), Some("lang.documented_options"));
+}
+
+/// A syntax error's note (where a bracket opened) is a code too, and so is its help.
+#[test]
+fn a_mismatched_bracket_has_coded_message_help_and_note() {
+    let diagnostics = tilelab::session::check_syntax("y = (1, 2]", 1);
+    let diagnostic = &diagnostics[0];
+    let code = |message: &Option<tilelab::messages::Message>| message.as_ref().map(|message| message.code());
+    assert_eq!(code(&diagnostic.message_code).as_deref(), Some("syntax.mismatched_bracket"));
+    assert_eq!(code(&diagnostic.note_code).as_deref(), Some("syntax.opened_here"));
+    assert_eq!(diagnostic.note.as_deref(), Some("'(' opened here"));
+}

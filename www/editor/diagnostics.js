@@ -14,7 +14,7 @@ export function showDiagnostics(view, diagnostics) {
       const { from, to } = spanToRange(text, diagnostic.span);
       // In the UI language where the engine sent a message code (its English otherwise).
       const help = diagnostic.help && t('output.help', { text: renderMessage(diagnostic.help_code, diagnostic.help) });
-      const extra = [help, diagnostic.note && t('output.note', { text: diagnostic.note })].filter(Boolean);
+      const extra = [help, diagnostic.note && t('output.note', { text: renderMessage(diagnostic.note_code, diagnostic.note) })].filter(Boolean);
       return {
         from,
         to,

@@ -2,6 +2,145 @@
 // What `Playground.runCell` returns and `tilelab run --json` prints, one object per cell.
 
 /**
+ * An autograd or tensor error's message or help.
+ */
+export type AutogradMessage = { "code": "autograd.backward_without_grad", "params": {
+    /**
+     * The tensor's name in the script.
+     */
+    name: string,
+  }
+    } | { "code": "autograd.backward_without_grad_unnamed" } | { "code": "autograd.tensors_without_grad", "params": {
+    /**
+     * Their names, comma-separated.
+     */
+    names: string,
+    /**
+     * The first of them.
+     */
+    first: string,
+  }
+    } | { "code": "autograd.create_with_grad" } | { "code": "autograd.non_scalar_output", "params": {
+    /**
+     * The output's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "autograd.gradient_shape", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The value's shape.
+     */
+    expected: Array<number>,
+    /**
+     * The gradient's shape.
+     */
+    got: Array<number>,
+  }
+    } | { "code": "autograd.saved_tensors_freed", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "autograd.saved_tensor_modified", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "autograd.gradient_not_implemented", "params": {
+    /**
+     * The op.
+     */
+    name: string,
+  }
+    } | { "code": "autograd.unknown_custom_op", "params": {
+    /**
+     * The name.
+     */
+    name: string,
+  }
+    } | { "code": "tensor.matmul_inner_dims", "params": {
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * The left operand's inner dim.
+     */
+    left: number,
+    /**
+     * The right operand's inner dim.
+     */
+    right: number,
+  }
+    } | { "code": "tensor.dim_out_of_range", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tensor's rank.
+     */
+    rank: number,
+    /**
+     * The lowest dim allowed (`-rank`).
+     */
+    low: number,
+    /**
+     * The highest dim allowed (`rank - 1`).
+     */
+    high: number,
+  }
+    } | { "code": "tensor.dim_of_scalar", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The dim.
+     */
+    dim: number,
+  }
+    } | { "code": "tensor.too_many_elements", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "tensor.allocation_too_large", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The size, as printed ("1.5 GiB").
+     */
+    bytes: string,
+    /**
+     * The limit, as printed.
+     */
+    limit: string,
+  }
+};
+
+/**
  * The backward node of a forward op (`MulBackward` …): it produces the gradients of the op's inputs.
  */
 export type BackwardNode = {
@@ -19,6 +158,11 @@ export type BackwardNode = {
  * Ops of two broadcast inputs.
  */
 export type BinaryOp = "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Maximum" | "Minimum" | "FloorDivide" | "Remainder";
+
+/**
+ * What the items between brackets are, for [`SyntaxMessage::ExpectedComma`].
+ */
+export type BracketItem = { "code": "item.item" } | { "code": "item.list_item" } | { "code": "item.dictionary_entry" } | { "code": "item.argument" } | { "code": "item.index" };
 
 /**
  * A diagnostic placed in a cell's source.
@@ -73,6 +217,10 @@ export type CellDiagnostic = {
    * `help` as a message code.
    */
   help_code: Message | null,
+  /**
+   * `note` as a message code.
+   */
+  note_code: Message | null,
 };
 
 /**
@@ -194,6 +342,11 @@ export type ErrorMap = {
    */
   truncated: boolean,
 };
+
+/**
+ * What kind of value an argument must be.
+ */
+export type Expected = { "code": "expected.tensor" } | { "code": "expected.int" } | { "code": "expected.number" } | { "code": "expected.bool" } | { "code": "expected.pypto_dtype" } | { "code": "expected.ints" };
 
 /**
  * When `check_gradient` compares the full Jacobian rather than projections.
@@ -808,9 +961,9 @@ export type Message = { "code": "text", "params": {
      */
     kernel: string,
     /**
-     * Why.
+     * Why (a coded reason, or the engine's English as a `text` message).
      */
-    reason: string,
+    reason: Message,
   }
     } | { "code": "npu.cpu_fallback_help" } | { "code": "progress.kernel", "params": {
     /**
@@ -826,6 +979,212 @@ export type Message = { "code": "text", "params": {
      */
     stage: KernelStage,
   }
+} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage;
+
+/**
+ * One element of an `assert_allclose` failure (a line of its note).
+ */
+export type Mismatch = { "code": "assert.mismatch", "params": {
+    /**
+     * Its index.
+     */
+    index: Array<number>,
+    /**
+     * The actual value, as printed.
+     */
+    actual: string,
+    /**
+     * The desired value, as printed.
+     */
+    desired: string,
+    /**
+     * `|actual - desired|`, as printed.
+     */
+    difference: string,
+  }
+};
+
+/**
+ * An NPU error, a fallback reason or a kernel-option warning.
+ */
+export type NpuMessage = { "code": "npu.unknown_preset", "params": {
+    /**
+     * `pypto.npu.use`.
+     */
+    function: string | null,
+    /**
+     * The name asked for.
+     */
+    name: string,
+    /**
+     * The presets, comma-separated.
+     */
+    known: string,
+  }
+    } | { "code": "npu.presets", "params": {
+    /**
+     * The presets, comma-separated.
+     */
+    known: string,
+  }
+    } | { "code": "npu.too_many_cores", "params": {
+    /**
+     * `cube` or `vector`.
+     */
+    kind: string,
+    /**
+     * Programs.
+     */
+    programs: number,
+    /**
+     * Cores of that kind.
+     */
+    available: number,
+  }
+    } | { "code": "npu.deadlock", "params": {
+    /**
+     * The core.
+     */
+    core: number,
+    /**
+     * The pipe.
+     */
+    pipe: string,
+    /**
+     * The instruction's index.
+     */
+    instruction: number,
+    /**
+     * The instruction's op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.fallback.op", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * Its script line.
+     */
+    line: number | null,
+  }
+    } | { "code": "npu.fallback.unsupported", "params": {
+    /**
+     * What cannot run.
+     */
+    what: string,
+    /**
+     * Its script line.
+     */
+    line: number | null,
+  }
+    } | { "code": "lang.unknown_option", "params": {
+    /**
+     * `pass_options` or `runtime_options`.
+     */
+    table: string,
+    /**
+     * The key.
+     */
+    key: string,
+  }
+    } | { "code": "lang.documented_options", "params": {
+    /**
+     * The keys, comma-separated.
+     */
+    known: string,
+  }
+    } | { "code": "npu.option_not_modelled", "params": {
+    /**
+     * `pass_options` or `runtime_options`.
+     */
+    table: string,
+    /**
+     * The key.
+     */
+    key: string,
+    /**
+     * What the simulator lacks.
+     */
+    feature: string,
+  }
+    } | { "code": "npu.options_not_modelled", "params": {
+    /**
+     * The decorator.
+     */
+    function: string,
+    /**
+     * The arguments, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "npu.jit_options_not_modelled", "params": {
+    /**
+     * The arguments, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "npu.set_tiles_inside" } | { "code": "npu.option_scope_not_modelled", "params": {
+    /**
+     * The function they were given to.
+     */
+    function: string,
+    /**
+     * The options, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "npu.give_options_to_kernel" } | { "code": "npu.cast_mode_not_modelled", "params": {
+    /**
+     * `pypto.CastMode.CAST_ROUND`.
+     */
+    mode: string,
+  }
+    } | { "code": "lang.loop_unroll_skips", "params": {
+    /**
+     * The range's start.
+     */
+    start: number,
+    /**
+     * Its stop.
+     */
+    stop: number,
+    /**
+     * Its step.
+     */
+    step: number,
+    /**
+     * Indices visited.
+     */
+    visited: number,
+    /**
+     * Indices of the range.
+     */
+    expected: number,
+  }
+    } | { "code": "lang.multiple_of_step", "params": {
+    /**
+     * The step.
+     */
+    step: number,
+  }
+    } | { "code": "lang.jit_output_rebound", "params": {
+    /**
+     * The parameter.
+     */
+    name: string,
+    /**
+     * The kernel.
+     */
+    kernel: string,
+  }
+    } | { "code": "lang.write_output_in_place", "params": {
+    /**
+     * The parameter.
+     */
+    name: string,
+  }
 };
 
 /**
@@ -837,6 +1196,197 @@ export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low
  * Reductions.
  */
 export type ReduceOp = "Sum" | "Mean" | "Amax" | "Amin" | "Var";
+
+/**
+ * A runtime error's message or help.
+ */
+export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Its positional parameters.
+     */
+    expected: number,
+    /**
+     * Arguments given.
+     */
+    given: number,
+  }
+    } | { "code": "call.at_most_positional", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The most it takes.
+     */
+    count: number,
+  }
+    } | { "code": "call.multiple_values", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+  }
+    } | { "code": "call.missing_keyword", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+  }
+    } | { "code": "call.takes_no_arguments", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Arguments given.
+     */
+    given: number,
+  }
+    } | { "code": "call.argument_type", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * What it must be.
+     */
+    expected: Expected,
+    /**
+     * The type given.
+     */
+    got: string,
+  }
+    } | { "code": "call.not_callable", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "attribute.missing", "params": {
+    /**
+     * The object's type (or class).
+     */
+    type_name: string,
+    /**
+     * The attribute.
+     */
+    name: string,
+  }
+    } | { "code": "index.out_of_range", "params": {
+    /**
+     * The index as written.
+     */
+    index: number,
+    /**
+     * The length.
+     */
+    length: number,
+  }
+    } | { "code": "index.tensor_out_of_range", "params": {
+    /**
+     * The index as written.
+     */
+    index: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * Its size.
+     */
+    size: number,
+  }
+    } | { "code": "index.wrong_type", "params": {
+    /**
+     * The index's type.
+     */
+    got: string,
+  }
+    } | { "code": "index.missing_key", "params": {
+    /**
+     * The key's repr.
+     */
+    key: string,
+  }
+    } | { "code": "assert.failed" } | { "code": "assert.failed_with", "params": {
+    /**
+     * The user's message.
+     */
+    text: string,
+  }
+    } | { "code": "assert.allclose_shapes", "params": {
+    /**
+     * The actual shape.
+     */
+    actual: Array<number>,
+    /**
+     * The desired shape.
+     */
+    desired: Array<number>,
+  }
+    } | { "code": "assert.same_shape" } | { "code": "assert.allclose", "params": {
+    /**
+     * Elements that differ.
+     */
+    differ: number,
+    /**
+     * Elements compared.
+     */
+    count: number,
+    /**
+     * The relative tolerance, as printed.
+     */
+    rtol: string,
+    /**
+     * The absolute tolerance, as printed.
+     */
+    atol: string,
+    /**
+     * The largest absolute difference, as printed.
+     */
+    largest: string,
+  }
+    } | { "code": "assert.worst_mismatches", "params": {
+    /**
+     * The elements.
+     */
+    mismatches: Array<Mismatch>,
+  }
+    } | { "code": "value.division_by_zero" } | { "code": "value.float_division_by_zero" } | { "code": "value.not_in_list" } | { "code": "value.pop_empty" } | { "code": "value.empty_sequence", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "value.give_default", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "value.invalid_int", "params": {
+    /**
+     * The text's repr.
+     */
+    text: string,
+  }
+} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" };
 
 /**
  * One saved tensor, for the graph view.
@@ -1058,6 +1608,141 @@ export type SweepRow = {
 };
 
 /**
+ * A syntax diagnostic's message, help or note.
+ */
+export type SyntaxMessage = { "code": "syntax.expected_colon", "params": {
+    /**
+     * The header's keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "syntax.compare_with_equals" } | { "code": "syntax.expected_indented_block", "params": {
+    /**
+     * The header's keyword.
+     */
+    keyword: string,
+    /**
+     * The header's line.
+     */
+    line: number,
+  }
+    } | { "code": "syntax.indent_the_body" } | { "code": "syntax.expected_expression", "params": {
+    /**
+     * The text of the token before.
+     */
+    after: string | null,
+    /**
+     * What stands where the expression should.
+     */
+    found: Token | null,
+  }
+    } | { "code": "syntax.keyword_not_a_value", "params": {
+    /**
+     * The keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "syntax.expected_comma", "params": {
+    /**
+     * The closing bracket.
+     */
+    closing: string,
+    /**
+     * What the items are.
+     */
+    item: BracketItem,
+    /**
+     * What was found.
+     */
+    found: Token,
+  }
+    } | { "code": "syntax.forgot_comma" } | { "code": "syntax.unexpected_after_statement", "params": {
+    /**
+     * What was found.
+     */
+    found: Token,
+  }
+    } | { "code": "syntax.print_is_a_function" } | { "code": "syntax.match_unsupported" } | { "code": "syntax.equals_cannot_appear" } | { "code": "syntax.forgot_operator" } | { "code": "syntax.unexpected_indent" } | { "code": "syntax.inconsistent_dedent" } | { "code": "syntax.indent_like_block" } | { "code": "syntax.mixed_tabs_and_spaces" } | { "code": "syntax.indent_with_spaces" } | { "code": "syntax.unclosed_bracket", "params": {
+    /**
+     * The bracket.
+     */
+    bracket: string,
+  }
+    } | { "code": "syntax.add_closing_bracket", "params": {
+    /**
+     * The closing bracket.
+     */
+    closing: string,
+  }
+    } | { "code": "syntax.mismatched_bracket", "params": {
+    /**
+     * The closing bracket found.
+     */
+    closing: string,
+    /**
+     * The bracket it should close.
+     */
+    opening: string,
+  }
+    } | { "code": "syntax.opened_here", "params": {
+    /**
+     * The bracket.
+     */
+    bracket: string,
+  }
+    } | { "code": "syntax.unmatched_closing_bracket", "params": {
+    /**
+     * The bracket.
+     */
+    bracket: string,
+  }
+    } | { "code": "syntax.remove_or_open" } | { "code": "syntax.unterminated_string" } | { "code": "syntax.unterminated_triple_string" } | { "code": "syntax.close_string", "params": {
+    /**
+     * The quote character.
+     */
+    quote: string,
+  }
+    } | { "code": "syntax.close_triple_string", "params": {
+    /**
+     * The quote character.
+     */
+    quote: string,
+  }
+    } | { "code": "syntax.full_width", "params": {
+    /**
+     * The character.
+     */
+    character: string,
+    /**
+     * Its code point, `FF0C`.
+     */
+    code_point: string,
+  }
+    } | { "code": "syntax.use_ascii", "params": {
+    /**
+     * The ASCII character.
+     */
+    ascii: string,
+  }
+    } | { "code": "syntax.invalid_character", "params": {
+    /**
+     * The character.
+     */
+    character: string,
+    /**
+     * Its code point, `0024`.
+     */
+    code_point: string,
+  }
+    } | { "code": "syntax.invalid_invisible_character", "params": {
+    /**
+     * Its code point, `200B`.
+     */
+    code_point: string,
+  }
+} | { "code": "syntax.use_not" } | { "code": "syntax.use_conditional" } | { "code": "syntax.name_characters" } | { "code": "syntax.return_outside_function" } | { "code": "syntax.last_expression_displayed" } | { "code": "syntax.keyword_needs_name" } | { "code": "syntax.write_name_value" } | { "code": "syntax.positional_after_keyword" } | { "code": "syntax.positional_first" } | { "code": "syntax.lambda_reads" } | { "code": "syntax.else_if" } | { "code": "syntax.use_elif" };
+
+/**
  * A tensor for display: shape, dtype, a preview of values and statistics.
  */
 export type TensorDisplay = {
@@ -1094,6 +1779,23 @@ export type TensorDisplay = {
    */
   mean: number | null,
 };
+
+/**
+ * A token as the parser names it in a message ("found ')'", "found the end of the line").
+ */
+export type Token = { "code": "token.quoted", "params": {
+    /**
+     * The text, without quotes.
+     */
+    text: string,
+  }
+    } | { "code": "token.string", "params": {
+    /**
+     * The literal's start.
+     */
+    text: string,
+  }
+} | { "code": "token.end_of_line" } | { "code": "token.end_of_input" } | { "code": "token.indent" } | { "code": "token.dedent" };
 
 /**
  * Step and tolerances of one check.

@@ -1,12 +1,22 @@
 // Renders the engine's messages — `{code, params}` objects (src/messages, `Message` in
 // engine/contract.d.ts) — in the UI language from the `message.*` keys of the tables. Parameters
 // that are themselves words (a stage, which side of a gradient check, whether a tile fits) are
-// rendered from their own keys first; lists print as `[2, 3]`, as the engine's English does.
+// rendered from their own keys first; a parameter that is itself a message (a token, a fallback's
+// reason) is rendered by the same rules; an optional part of a sentence (`message.<code>.<param>`)
+// shows only when its parameter is given. Lists print as `[2, 3]`, as the engine's English does.
 import { t } from './index.js';
 /** @typedef {import('../engine/contract.js').Message} Message */
 
-/** A parameter as text: lists bracketed, fractional numbers to 6 places. */
+/** Whether `value` is a nested message (`{code, params?}`). */
+function isMessage(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.code === 'string';
+}
+
+/** A parameter as text: nested messages rendered, lists bracketed, fractional numbers to 6 places. */
 function formatParameter(value) {
+  if (isMessage(value)) return renderMessage(value);
+  // A list of messages (the lines of a note) prints one per line.
+  if (Array.isArray(value) && value.length > 0 && value.every(isMessage)) return value.map((item) => renderMessage(item)).join('\n');
   if (Array.isArray(value)) return `[${value.map(formatParameter).join(', ')}]`;
   if (typeof value === 'number' && !Number.isInteger(value)) return value.toFixed(6);
   return value == null ? '' : String(value);
@@ -24,7 +34,14 @@ export function renderMessage(message, fallback = '') {
   if (message.code === 'text') return String(raw.text ?? fallback);
   /** @type {Record<string, string>} */
   const params = {};
-  for (const [name, value] of Object.entries(raw)) params[name] = formatParameter(value);
+  for (const [name, value] of Object.entries(raw)) {
+    const part = `message.${message.code}.${name}`;
+    // A word parameter phrased by the sentence it sits in (`for` → "the for header").
+    const phrased = `${part}.${value}`;
+    const text = typeof value === 'string' && t(phrased) !== phrased ? t(phrased) : formatParameter(value);
+    // An optional part: its own sentence fragment when given, nothing when absent.
+    params[name] = t(part) === part ? text : value == null ? '' : t(part, { value: text });
+  }
   if ('registered' in raw) params.what = t(raw.registered ? 'message.gradcheck.sides.registered' : 'message.gradcheck.sides.recorded');
   if ('stage' in raw) params.stage = t(`message.progress.stage.${raw.stage}`);
   if (message.code === 'npu.aligned_sizes' && Array.isArray(raw.nearest)) params.nearest = raw.nearest.join(t('message.or'));

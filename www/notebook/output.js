@@ -98,7 +98,7 @@ function diagnosticNode(diagnostic, context = {}) {
     node.append(`\n  ${t('diagnostic.in', { function: frame.function })}`, locationNode(frame.cell, frame.line, frame.column, context), repeated);
   }
   if (diagnostic.help) node.append(`\n${t('output.help', { text: renderMessage(diagnostic.help_code, diagnostic.help) })}`);
-  if (diagnostic.note) node.append(`\n${t('output.note', { text: diagnostic.note })}`);
+  if (diagnostic.note) node.append(`\n${t('output.note', { text: renderMessage(diagnostic.note_code, diagnostic.note) })}`);
   return node;
 }
 

@@ -100,7 +100,9 @@ impl Interpreter {
                 };
                 let step = bound.int(2, Some(1))?;
                 if step == 0 {
-                    return Err(self.error(ErrorKind::Value, "range() step must not be zero", bound.span_of(2)));
+                    return Err(self
+                        .error(ErrorKind::Value, "", bound.span_of(2))
+                        .with_message(crate::messages::RuntimeMessage::ZeroStep));
                 }
                 Ok(Value::Range(start, stop, step))
             }
@@ -200,7 +202,8 @@ impl Interpreter {
             "int" => match &value {
                 Value::Float(number) => self.float_to_int(number.trunc(), span).map(Value::Int),
                 Value::Str(text) => text.trim().parse().map(Value::Int).map_err(|_| {
-                    self.error(ErrorKind::Value, format!("invalid literal for int(): {}", repr(&value)), span)
+                    self.error(ErrorKind::Value, "", span)
+                        .with_message(crate::messages::RuntimeMessage::InvalidIntLiteral { text: repr(&value) })
                 }),
                 Value::Tensor(object) => {
                     self.float_to_int(self.item(&object.get(), span)?.trunc(), span).map(Value::Int)

@@ -11,7 +11,7 @@ use super::scope::Scope;
 use super::value::{Function, Object, Value};
 use crate::autograd::Var;
 use crate::lang::syntax::Span;
-use crate::messages::Message;
+use crate::messages::{Expected, Message};
 use crate::tensor::DType;
 
 impl Interpreter {
@@ -47,7 +47,11 @@ impl Interpreter {
             Value::Object(object) if matches!(object.as_ref(), Object::Api(_)) => {
                 super::pypto::spec::call_object(self, object, arguments, span)
             }
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", other.type_name()), span)),
+            other => {
+                Err(self.error(ErrorKind::Type, "", span).with_message(crate::messages::RuntimeMessage::NotCallable {
+                    type_name: other.type_name().to_string(),
+                }))
+            }
         }
     }
 
@@ -123,22 +127,19 @@ impl Interpreter {
         let extra: Vec<Value> = positional.map(|(value, _)| value).collect();
         if !extra.is_empty() && parameters.varargs.is_none() {
             let given = parameters.positional.len() + extra.len();
-            return Err(self.error(
-                ErrorKind::Type,
-                format!("{name}() takes {} positional arguments but {given} were given", parameters.positional.len()),
-                span,
-            ));
+            let expected = parameters.positional.len();
+            let message =
+                crate::messages::RuntimeMessage::TooManyPositional { function: name.to_string(), expected, given };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         let mut keyword_only: Vec<Option<Value>> = vec![None; parameters.keyword_only.len()];
         let mut kwargs = Vec::new();
         for (key, value, argument_span) in arguments.keywords {
             if let Some(index) = parameters.positional.iter().position(|parameter| parameter.name.name == key) {
                 if filled[index].is_some() {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("{name}() got multiple values for argument '{key}'"),
-                        argument_span,
-                    ));
+                    let message =
+                        crate::messages::RuntimeMessage::MultipleValues { function: name.to_string(), parameter: key };
+                    return Err(self.error(ErrorKind::Type, "", argument_span).with_message(message));
                 }
                 filled[index] = Some(value);
             } else if let Some(index) = parameters.keyword_only.iter().position(|parameter| parameter.name.name == key)
@@ -166,11 +167,10 @@ impl Interpreter {
             match keyword_only[index].take().or_else(|| function.keyword_defaults[index].clone()) {
                 Some(value) => scope.set(&parameter.name.name, value),
                 None => {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("{name}() missing keyword argument '{}'", parameter.name.name),
-                        span,
-                    ));
+                    let parameter = parameter.name.name.clone();
+                    let message =
+                        crate::messages::RuntimeMessage::MissingKeyword { function: name.to_string(), parameter };
+                    return Err(self.error(ErrorKind::Type, "", span).with_message(message));
                 }
             }
         }
@@ -201,21 +201,21 @@ impl Interpreter {
             } else if varargs {
                 rest.push(item);
             } else {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("{function}() takes at most {} positional arguments", names.len()),
-                    item.1,
-                ));
+                let message = crate::messages::RuntimeMessage::AtMostPositional {
+                    function: function.to_string(),
+                    count: names.len(),
+                };
+                return Err(self.error(ErrorKind::Type, "", item.1).with_message(message));
             }
         }
         for (key, value, argument_span) in arguments.keywords {
             match names.iter().position(|name| *name == key) {
                 Some(index) if values[index].is_some() => {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("{function}() got multiple values for argument '{key}'"),
-                        argument_span,
-                    ));
+                    let message = crate::messages::RuntimeMessage::MultipleValues {
+                        function: function.to_string(),
+                        parameter: key,
+                    };
+                    return Err(self.error(ErrorKind::Type, "", argument_span).with_message(message));
                 }
                 Some(index) => values[index] = Some((value, argument_span)),
                 None => {
@@ -280,19 +280,21 @@ impl Bound<'_> {
         }
     }
 
-    fn wrong(&self, index: usize, expected: &str, got: &Value) -> super::error::RuntimeError {
-        self.interpreter.error(
-            ErrorKind::Type,
-            format!("{}(): '{}' must be {expected}, not {}", self.function, self.names[index], got.type_name()),
-            self.span_of(index),
-        )
+    fn wrong(&self, index: usize, expected: Expected, got: &Value) -> super::error::RuntimeError {
+        let message = crate::messages::RuntimeMessage::ArgumentType {
+            function: self.function.clone(),
+            parameter: self.names[index].clone(),
+            expected,
+            got: got.type_name().to_string(),
+        };
+        self.interpreter.error(ErrorKind::Type, "", self.span_of(index)).with_message(message)
     }
 
     /// A tensor parameter.
     pub fn tensor(&self, index: usize) -> Result<Var> {
         match self.required(index)? {
             Value::Tensor(object) => Ok(object.get()),
-            other => Err(self.wrong(index, "a tensor", other)),
+            other => Err(self.wrong(index, Expected::Tensor, other)),
         }
     }
 
@@ -300,8 +302,8 @@ impl Bound<'_> {
     pub fn int(&self, index: usize, default: Option<i64>) -> Result<i64> {
         match (self.optional(index), default) {
             (None, Some(default)) => Ok(default),
-            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, "an int", value))),
-            (Some(value), _) => value.as_int().ok_or_else(|| self.wrong(index, "an int", value)),
+            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, Expected::Int, value))),
+            (Some(value), _) => value.as_int().ok_or_else(|| self.wrong(index, Expected::Int, value)),
         }
     }
 
@@ -309,8 +311,8 @@ impl Bound<'_> {
     pub fn float(&self, index: usize, default: Option<f64>) -> Result<f64> {
         match (self.optional(index), default) {
             (None, Some(default)) => Ok(default),
-            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, "a number", value))),
-            (Some(value), _) => value.as_number().ok_or_else(|| self.wrong(index, "a number", value)),
+            (None, None) => self.required(index).and_then(|value| Err(self.wrong(index, Expected::Number, value))),
+            (Some(value), _) => value.as_number().ok_or_else(|| self.wrong(index, Expected::Number, value)),
         }
     }
 
@@ -319,7 +321,7 @@ impl Bound<'_> {
         match self.optional(index) {
             None => Ok(default),
             Some(Value::Bool(flag)) => Ok(*flag),
-            Some(value) => value.as_int().map(|x| x != 0).ok_or_else(|| self.wrong(index, "a bool", value)),
+            Some(value) => value.as_int().map(|x| x != 0).ok_or_else(|| self.wrong(index, Expected::Bool, value)),
         }
     }
 
@@ -328,7 +330,7 @@ impl Bound<'_> {
         match self.optional(index) {
             None => Ok(default),
             Some(Value::DType(dtype)) => Ok(*dtype),
-            Some(value) => Err(self.wrong(index, "a pypto dtype (pypto.DT_FP32, DT_FP16, DT_BF16)", value)),
+            Some(value) => Err(self.wrong(index, Expected::PyptoDtype, value)),
         }
     }
 
@@ -350,9 +352,7 @@ impl Bound<'_> {
                 items
                     .iter()
                     .map(|item| {
-                        item.as_int()
-                            .map(|dim| dim as isize)
-                            .ok_or_else(|| self.wrong(index, "an int or a list of ints", value))
+                        item.as_int().map(|dim| dim as isize).ok_or_else(|| self.wrong(index, Expected::Ints, value))
                     })
                     .collect::<Result<Vec<_>>>()
                     .map(Some)

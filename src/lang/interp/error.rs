@@ -116,6 +116,8 @@ pub struct ErrorDetails {
     pub message_code: Option<Message>,
     /// `help` as a message code.
     pub help_code: Option<Message>,
+    /// `note` as a message code.
+    pub note_code: Option<Message>,
 }
 
 /// A runtime error: a boxed `ErrorDetails`, so that `Result`s stay one pointer wide on the
@@ -149,20 +151,31 @@ impl RuntimeError {
             traceback: Vec::new(),
             message_code: None,
             help_code: None,
+            note_code: None,
         }))
     }
 
     /// The same error with `message` as its text and its code.
-    pub fn with_message(mut self, message: Message) -> Self {
+    pub fn with_message(mut self, message: impl Into<Message>) -> Self {
+        let message = message.into();
         self.message = message.english();
         self.message_code = Some(message);
         self
     }
 
     /// The same error with `help` as its hint and its code.
-    pub fn with_help_message(mut self, help: Message) -> Self {
+    pub fn with_help_message(mut self, help: impl Into<Message>) -> Self {
+        let help = help.into();
         self.help = Some(help.english());
         self.help_code = Some(help);
+        self
+    }
+
+    /// The same error with details given as a message code.
+    pub fn with_note_message(mut self, note: impl Into<Message>) -> Self {
+        let note = note.into();
+        self.note = Some(note.english());
+        self.note_code = Some(note);
         self
     }
 

@@ -126,14 +126,14 @@ impl Interpreter {
         if self.truthy(&condition, test.span)? {
             return Ok(Flow::Normal);
         }
-        let text = match message {
+        let message = match message {
             Some(message) => {
                 let value = self.eval(message, scope)?;
-                format!("assertion failed: {}", super::format::to_str(&value))
+                crate::messages::RuntimeMessage::AssertionFailedWith { text: super::format::to_str(&value) }
             }
-            None => "assertion failed".to_string(),
+            None => crate::messages::RuntimeMessage::AssertionFailed,
         };
-        Err(self.error(ErrorKind::Assertion, text, test.span))
+        Err(self.error(ErrorKind::Assertion, "", test.span).with_message(message))
     }
 
     #[inline(never)]
@@ -259,8 +259,9 @@ impl Interpreter {
     /// The truth of a condition (a tensor of several elements is ambiguous, as in torch).
     pub(crate) fn truthy(&self, value: &Value, span: Span) -> Result<bool> {
         value.truthy().ok_or_else(|| {
-            self.error(ErrorKind::Value, "the truth value of a tensor with more than one element is ambiguous", span)
-                .with_help("use pypto.allclose(a, b), or reduce first (x.sum().item() > 0)")
+            self.error(ErrorKind::Value, "", span)
+                .with_message(crate::messages::RuntimeMessage::AmbiguousTruth)
+                .with_help_message(crate::messages::RuntimeMessage::UseAllclose)
         })
     }
 }

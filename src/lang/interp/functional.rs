@@ -149,8 +149,9 @@ impl Interpreter {
             (Some(position), _) => Ok(items[position].clone()),
             (None, Some(default)) => Ok(default),
             (None, None) => Err(self
-                .error(ErrorKind::Value, format!("{name}() of an empty sequence"), span)
-                .with_help(format!("give a value for the empty case: {name}(items, default=0)"))),
+                .error(ErrorKind::Value, "", span)
+                .with_message(crate::messages::RuntimeMessage::EmptySequence { function: name.to_string() })
+                .with_help_message(crate::messages::RuntimeMessage::GiveDefault { function: name.to_string() })),
         }
     }
 

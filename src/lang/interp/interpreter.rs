@@ -237,39 +237,28 @@ impl Interpreter {
         RuntimeError::new(kind, message, self.at(span))
     }
 
-    /// A warning at `span` of the running cell.
-    pub(crate) fn warn(&self, code: &'static str, message: impl Into<String>, span: Span, help: Option<String>) {
-        let location = self.at(span);
-        let warning =
-            RuntimeWarning { code, message: message.into(), location, help, message_code: None, help_code: None };
-        self.warnings.borrow_mut().push(warning);
-    }
-
     /// A warning whose message and help are message codes (the page renders them in its language).
     pub(crate) fn warn_message(&self, code: &'static str, message: Message, span: Span, help: Option<Message>) {
+        self.warn_message_in(self.current_cell(), code, message, span, help);
+    }
+
+    /// A warning whose message and help are message codes, at `span` of the cell numbered `cell`.
+    pub(crate) fn warn_message_in(
+        &self,
+        cell: usize,
+        code: &'static str,
+        message: Message,
+        span: Span,
+        help: Option<Message>,
+    ) {
         let warning = RuntimeWarning {
             code,
             message: message.english(),
-            location: self.at(span),
+            location: SourceSpan { cell, span },
             help: help.as_ref().map(Message::english),
             message_code: Some(message),
             help_code: help,
         };
-        self.warnings.borrow_mut().push(warning);
-    }
-
-    /// A warning at `span` of the cell with execution number `cell`.
-    pub(crate) fn warn_in(
-        &self,
-        cell: usize,
-        code: &'static str,
-        message: impl Into<String>,
-        span: Span,
-        help: Option<String>,
-    ) {
-        let location = SourceSpan { cell, span };
-        let warning =
-            RuntimeWarning { code, message: message.into(), location, help, message_code: None, help_code: None };
         self.warnings.borrow_mut().push(warning);
     }
 

@@ -98,7 +98,9 @@ impl Interpreter {
     }
 
     fn int_binary(&self, op: BinaryOp, a: i64, b: i64, span: Span) -> Result<Value> {
-        let zero = || self.error(ErrorKind::ZeroDivision, "division by zero", span);
+        let zero = || {
+            self.error(ErrorKind::ZeroDivision, "", span).with_message(crate::messages::RuntimeMessage::DivisionByZero)
+        };
         let value = match op {
             BinaryOp::Add => a.checked_add(b),
             BinaryOp::Subtract => a.checked_sub(b),
@@ -135,7 +137,10 @@ impl Interpreter {
     }
 
     fn float_binary(&self, op: BinaryOp, a: f64, b: f64, span: Span) -> Result<Value> {
-        let zero = || self.error(ErrorKind::ZeroDivision, "float division by zero", span);
+        let zero = || {
+            self.error(ErrorKind::ZeroDivision, "", span)
+                .with_message(crate::messages::RuntimeMessage::FloatDivisionByZero)
+        };
         Ok(Value::Float(match op {
             BinaryOp::Add => a + b,
             BinaryOp::Subtract => a - b,

@@ -40,7 +40,9 @@ impl Interpreter {
                 .find(|(key, _)| values_equal(key, index))
                 .map(|(_, value)| value.clone())
                 .ok_or_else(|| {
-                    self.error(ErrorKind::Index, format!("key {} is not in the dict", super::format::repr(index)), span)
+                    let key = super::format::repr(index);
+                    self.error(ErrorKind::Index, "", span)
+                        .with_message(crate::messages::RuntimeMessage::MissingKey { key })
                 }),
             Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
             Value::Instance(instance) if instance.is_named_tuple() => {
@@ -80,15 +82,15 @@ impl Interpreter {
 
     pub(crate) fn sequence_index(&self, length: usize, index: &Value, span: Span) -> Result<usize> {
         let Some(raw) = index.as_int() else {
-            return Err(self.error(
-                ErrorKind::Type,
-                format!("indices must be integers or slices, not {}", index.type_name()),
-                span,
-            ));
+            let got = index.type_name().to_string();
+            return Err(self
+                .error(ErrorKind::Type, "", span)
+                .with_message(crate::messages::RuntimeMessage::IndexType { got }));
         };
         let resolved = if raw < 0 { raw + length as i64 } else { raw };
         if resolved < 0 || resolved >= length as i64 {
-            return Err(self.error(ErrorKind::Index, format!("index {raw} is out of range for length {length}"), span));
+            let message = crate::messages::RuntimeMessage::IndexOutOfRange { index: raw, length };
+            return Err(self.error(ErrorKind::Index, "", span).with_message(message));
         }
         Ok(resolved as usize)
     }
@@ -184,7 +186,11 @@ impl Interpreter {
             _ => None,
         };
         found.ok_or_else(|| {
-            self.error(ErrorKind::Attribute, format!("'{}' object has no attribute '{name}'", object.type_name()), span)
+            let message = crate::messages::RuntimeMessage::NoAttribute {
+                type_name: object.type_name().to_string(),
+                name: name.to_string(),
+            };
+            self.error(ErrorKind::Attribute, "", span).with_message(message)
         })
     }
 
@@ -248,7 +254,9 @@ impl Interpreter {
                     "pop" => {
                         let length = items.borrow().len();
                         if length == 0 {
-                            return Err(self.error(ErrorKind::Index, "pop from an empty list", span));
+                            return Err(self
+                                .error(ErrorKind::Index, "", span)
+                                .with_message(crate::messages::RuntimeMessage::PopFromEmpty));
                         }
                         let position = match bound.optional(0) {
                             Some(index) => self.sequence_index(length, index, span)?,
@@ -271,7 +279,10 @@ impl Interpreter {
                             .iter()
                             .position(|item| values_equal(item, needle))
                             .map(|i| Value::Int(i as i64))
-                            .ok_or_else(|| self.error(ErrorKind::Value, "value is not in the list", span))
+                            .ok_or_else(|| {
+                                self.error(ErrorKind::Value, "", span)
+                                    .with_message(crate::messages::RuntimeMessage::NotInList)
+                            })
                     }
                     "count" => {
                         let needle = bound.required(0)?;

@@ -2,6 +2,7 @@
 //! optional note (with its own span) and help line.
 
 use super::span::Span;
+use crate::messages::Message;
 use serde::Serialize;
 
 /// How bad a diagnostic is.
@@ -25,16 +26,18 @@ impl Severity {
 }
 
 /// A secondary message, usually pointing at a related place ("'(' opened here").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Note {
     /// The note's text.
     pub message: String,
     /// Where the note points, if anywhere.
     pub span: Option<Span>,
+    /// `message` as a message code, for the page's languages.
+    pub code: Option<Message>,
 }
 
 /// One problem found in the source.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
@@ -48,22 +51,53 @@ pub struct Diagnostic {
     pub note: Option<Note>,
     /// An optional suggestion ("use `assert cond, message`").
     pub help: Option<String>,
+    /// `message` as a message code with parameters (the page renders it in its language).
+    pub message_code: Option<Message>,
+    /// `help` as a message code.
+    pub help_code: Option<Message>,
 }
 
 impl Diagnostic {
     /// An error with `code`, `message` and `span`.
     pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Error, code, message: message.into(), span, note: None, help: None }
+        Diagnostic::new(Severity::Error, code, message.into(), span)
     }
 
     /// A warning with `code`, `message` and `span`.
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { severity: Severity::Warning, code, message: message.into(), span, note: None, help: None }
+        Diagnostic::new(Severity::Warning, code, message.into(), span)
+    }
+
+    fn new(severity: Severity, code: &'static str, message: String, span: Span) -> Self {
+        Diagnostic { severity, code, message, span, note: None, help: None, message_code: None, help_code: None }
+    }
+
+    /// The same diagnostic with `message` as its text and its code.
+    pub fn with_message(mut self, message: impl Into<Message>) -> Self {
+        let message = message.into();
+        self.message = message.english();
+        self.message_code = Some(message);
+        self
+    }
+
+    /// The same diagnostic with a help line given as a message code.
+    pub fn with_help_message(mut self, help: impl Into<Message>) -> Self {
+        let help = help.into();
+        self.help = Some(help.english());
+        self.help_code = Some(help);
+        self
+    }
+
+    /// The same diagnostic with a note given as a message code.
+    pub fn with_note_message(mut self, note: impl Into<Message>, span: Option<Span>) -> Self {
+        let note = note.into();
+        self.note = Some(Note { message: note.english(), span, code: Some(note) });
+        self
     }
 
     /// The same diagnostic with a note attached.
     pub fn with_note(mut self, message: impl Into<String>, span: Option<Span>) -> Self {
-        self.note = Some(Note { message: message.into(), span });
+        self.note = Some(Note { message: message.into(), span, code: None });
         self
     }
 
@@ -186,6 +220,11 @@ impl SyntaxErrorKind {
     /// An error of this kind.
     pub fn error(self, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::error(self.code(), message, span)
+    }
+
+    /// An error of this kind whose message is a message code.
+    pub fn coded(self, message: crate::messages::SyntaxMessage, span: Span) -> Diagnostic {
+        Diagnostic::error(self.code(), "", span).with_message(message)
     }
 
     /// A warning of this kind.

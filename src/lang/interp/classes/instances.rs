@@ -58,7 +58,10 @@ impl Interpreter {
         match instance.class.lookup("__call__") {
             Some((function, owner)) => self.call_method_of(&function, &owner, value.clone(), arguments, span),
             None => Err(self
-                .error(ErrorKind::Type, format!("'{}' object is not callable", instance.class.name), span)
+                .error(ErrorKind::Type, "", span)
+                .with_message(crate::messages::RuntimeMessage::NotCallable {
+                    type_name: instance.class.name.to_string(),
+                })
                 .with_help(format!("define `def __call__(self, …)` in {} to call its instances", instance.class.name))),
         }
     }
@@ -169,13 +172,15 @@ impl Interpreter {
         for class in instance.class.chain() {
             known.extend(class.attributes.borrow().iter().map(|(key, _)| key.clone()));
         }
-        let error = self.error(
-            ErrorKind::Attribute,
-            format!("'{}' object has no attribute '{name}'", instance.class.name),
-            span,
-        );
+        let message = crate::messages::RuntimeMessage::NoAttribute {
+            type_name: instance.class.name.to_string(),
+            name: name.to_string(),
+        };
+        let error = self.error(ErrorKind::Attribute, "", span).with_message(message);
         Err(match api_table::closest(name, known.iter().map(String::as_str)) {
-            Some(near) => error.with_help(format!("did you mean `{near}`?")),
+            Some(near) => {
+                error.with_help_message(crate::messages::Message::DidYouMean { suggestion: near.to_string() })
+            }
             None => error,
         })
     }
@@ -303,7 +308,9 @@ impl Interpreter {
                 }
                 Object::StaticMethod(function) => self.call(function, arguments, span),
                 _ => {
-                    Err(self.error(ErrorKind::Type, format!("'{}' object is not callable", object_type(object)), span))
+                    let message =
+                        crate::messages::RuntimeMessage::NotCallable { type_name: object_type(object).to_string() };
+                    Err(self.error(ErrorKind::Type, "", span).with_message(message))
                 }
             },
             Some((function, owner)) => self.call_method_of(function, owner, receiver_value, arguments, span),

@@ -30,17 +30,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         && !actual.shape().is_empty()
         && !desired.shape().is_empty()
     {
+        let message = crate::messages::RuntimeMessage::AllcloseShapes {
+            actual: actual.shape().to_vec(),
+            desired: desired.shape().to_vec(),
+        };
         return Err(interpreter
-            .error(
-                ErrorKind::Assertion,
-                format!(
-                    "assert_allclose: shapes {:?} (actual) and {:?} (desired) differ",
-                    actual.shape(),
-                    desired.shape()
-                ),
-                span,
-            )
-            .with_help("compare tensors of the same shape (reshape or index one side first)"));
+            .error(ErrorKind::Assertion, "", span)
+            .with_message(message)
+            .with_help_message(crate::messages::RuntimeMessage::CompareSameShape));
     }
     // Broadcast both sides to a common shape by adding zeros.
     let zero_a = Tensor::zeros(desired.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
@@ -70,30 +67,27 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     mismatches.sort_by(|p, q| q.3.partial_cmp(&p.3).unwrap_or(std::cmp::Ordering::Less));
     let worst_abs = mismatches.first().map_or(0.0, |m| m.3);
-    let message = format!(
-        "assert_allclose: {} of {} elements differ (rtol={}, atol={}); largest |actual - desired| = {}",
-        mismatches.len(),
-        a.len(),
-        format_float(rtol),
-        format_float(atol),
-        format_float(worst_abs)
-    );
-    let worst: Vec<String> = mismatches
+    let message = crate::messages::RuntimeMessage::AllcloseFailed {
+        differ: mismatches.len(),
+        count: a.len(),
+        rtol: format_float(rtol),
+        atol: format_float(atol),
+        largest: format_float(worst_abs),
+    };
+    let worst: Vec<crate::messages::Mismatch> = mismatches
         .iter()
         .take(5)
-        .map(|(flat, x, y, difference)| {
-            format!(
-                "at {:?}: actual {} desired {} (|diff| {})",
-                crate::tensor::unravel_index(*flat, &shape),
-                format_float(*x),
-                format_float(*y),
-                format_float(*difference)
-            )
+        .map(|(flat, x, y, difference)| crate::messages::Mismatch::At {
+            index: crate::tensor::unravel_index(*flat, &shape),
+            actual: format_float(*x),
+            desired: format_float(*y),
+            difference: format_float(*difference),
         })
         .collect();
     Err(interpreter
-        .error(ErrorKind::Assertion, message, span)
-        .with_note(format!("worst mismatches:\n{}", worst.join("\n"))))
+        .error(ErrorKind::Assertion, "", span)
+        .with_message(message)
+        .with_note_message(crate::messages::RuntimeMessage::WorstMismatches { mismatches: worst }))
 }
 
 impl Interpreter {

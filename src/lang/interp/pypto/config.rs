@@ -190,15 +190,8 @@ pub(crate) fn jit(interpreter: &Interpreter, arguments: Arguments, span: Span) -
         .map(|index| JIT_PARAMETERS[index])
         .collect();
     if !ignored.is_empty() {
-        interpreter.warn(
-            "npu/option-not-modelled",
-            format!(
-                "pypto.frontend.jit: {} accepted, not modelled (settings of pypto's compiler and tools)",
-                ignored.join(", ")
-            ),
-            span,
-            None,
-        );
+        let message = crate::messages::NpuMessage::JitOptionsNotModelled { names: ignored.join(", ") };
+        interpreter.warn_message("npu/option-not-modelled", message.into(), span, None);
     }
     let keywords = [2, 3]
         .into_iter()
@@ -227,12 +220,12 @@ fn warn_unapplied<'a>(
         .map(|(key, _)| key.as_str())
         .collect();
     if !modelled.is_empty() {
-        interpreter.warn(
-            "npu/option-scope-not-modelled",
-            format!("{what}: {} set here do not reach a kernel in the simulator", modelled.join(", ")),
-            span,
-            Some("give them to the kernel: @pypto.frontend.jit(pass_options={…}), or @pypto.options(…) directly above the jit decorator".to_string()),
-        );
+        let message = crate::messages::NpuMessage::OptionScopeNotModelled {
+            function: what.to_string(),
+            names: modelled.join(", "),
+        };
+        let help = crate::messages::NpuMessage::GiveOptionsToKernel;
+        interpreter.warn_message("npu/option-scope-not-modelled", message.into(), span, Some(help.into()));
     }
 }
 

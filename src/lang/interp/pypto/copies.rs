@@ -96,12 +96,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                     continue;
                 }
                 if !matches!(member, "CAST_NONE" | "CAST_RINT" | "OFF") {
-                    interpreter.warn(
-                        "npu/cast-mode-not-modelled",
-                        format!("pypto.cast: {enumeration}.{member} is accepted, not modelled: the cast rounds to nearest-even and does not saturate"),
-                        value_span,
-                        None,
-                    );
+                    let message =
+                        crate::messages::NpuMessage::CastModeNotModelled { mode: format!("{enumeration}.{member}") };
+                    interpreter.warn_message("npu/cast-mode-not-modelled", message.into(), value_span, None);
                 }
             }
             if let (Some(member), Some((x, x_span))) = (rounding, arguments.positional.first().cloned()) {

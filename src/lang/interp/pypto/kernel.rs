@@ -141,19 +141,20 @@ impl Interpreter {
             match effect(table, &key) {
                 None => {
                     let known: Vec<&str> = table.iter().map(|(name, _)| *name).collect();
-                    self.warn(
-                        "lang/unknown-option",
-                        format!("unknown {what} key '{key}' (ignored)"),
-                        span,
-                        Some(format!("pypto documents: {}", known.join(", "))),
-                    );
+                    let message =
+                        crate::messages::NpuMessage::UnknownOption { table: what.to_string(), key: key.clone() };
+                    let help = crate::messages::NpuMessage::DocumentedOptions { known: known.join(", ") };
+                    self.warn_message("lang/unknown-option", message.into(), span, Some(help.into()));
                 }
-                Some(Effect::NotModelled(what_it_does)) => self.warn(
-                    "npu/option-not-modelled",
-                    format!("{what} '{key}' is accepted, not modelled: the simulator has no {what_it_does}"),
-                    span,
-                    None,
-                ),
+                Some(Effect::NotModelled(what_it_does)) => {
+                    let feature = what_it_does.to_string();
+                    let message = crate::messages::NpuMessage::OptionNotModelled {
+                        table: what.to_string(),
+                        key: key.clone(),
+                        feature,
+                    };
+                    self.warn_message("npu/option-not-modelled", message.into(), span, None)
+                }
                 Some(Effect::Modelled(_)) => {
                     let depth_option = key == "vec_nbuffer_setting" || key == "cube_nbuffer_setting";
                     if depth_option && super::options::buffer_depth(option).is_none() {
@@ -237,12 +238,15 @@ impl Interpreter {
         let mut found = Vec::new();
         collect_rebinds(&function.definition.body, &parameters, &mut found);
         for (name, name_span) in found.into_iter().filter(|(name, _)| is_tensor(name)) {
-            self.warn_in(
+            let message =
+                crate::messages::NpuMessage::JitOutputRebound { name: name.clone(), kernel: function.name.to_string() };
+            let help = crate::messages::NpuMessage::WriteOutputInPlace { name };
+            self.warn_message_in(
                 function.cell,
                 "lang/jit-output-rebound",
-                format!("'{name}' is a parameter of jit kernel '{}': `{name} = …` rebinds the local name and does not write the output", function.name),
+                message.into(),
                 name_span,
-                Some(format!("outputs of a @pypto.frontend.jit kernel are written in place: `{name}[:] = …` or `pypto.assemble(tile, offsets, {name})`")),
+                Some(help.into()),
             );
         }
     }

@@ -280,12 +280,9 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
         .sum();
     let expected = ((stop as i128 - start as i128 + step as i128 - 1) / step as i128) as i64;
     if visited < expected {
-        interpreter.warn(
-            "lang/loop-unroll-skips",
-            format!("pypto.loop_unroll({start}, {stop}, {step}) visits {visited} of the {expected} indices of range({start}, {stop}, {step}), as pypto's split does"),
-            span,
-            Some(format!("make stop - start a multiple of step ({step}), or use pypto.loop")),
-        );
+        let message = crate::messages::NpuMessage::LoopUnrollSkips { start, stop, step, visited, expected };
+        let help = crate::messages::NpuMessage::MultipleOfStep { step };
+        interpreter.warn_message("lang/loop-unroll-skips", message.into(), span, Some(help.into()));
     }
     Ok(Value::list(pairs))
 }

@@ -120,28 +120,35 @@ impl Interpreter {
         if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp") {
             // A keyword is named (as Python does), so completion and the API table agree on it.
             if let Some((keyword, _, keyword_span)) = arguments.keywords.first() {
-                let message = format!("{full}() got an unexpected keyword argument '{keyword}'");
-                return Err(self.error(ErrorKind::Type, message, *keyword_span));
+                let message = crate::messages::Message::UnexpectedKeyword {
+                    function: full.to_string(),
+                    keyword: keyword.clone(),
+                };
+                return Err(self.error(ErrorKind::Type, "", *keyword_span).with_message(message));
             }
-            return Err(self.error(ErrorKind::Type, format!("{full}() takes no arguments ({given} given)"), span));
+            let message = crate::messages::RuntimeMessage::TakesNoArguments { function: full.to_string(), given };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         match name {
             "backward" => {
                 let bound = self.bind(&full, &["grad", "retain_graph"], arguments, false, span)?;
                 if !var.requires_grad() {
                     let own_name = self.name_of(object);
-                    let who = own_name.as_ref().map_or("this tensor".to_string(), |name| format!("'{name}'"));
                     let candidates = self.tensors_without_grad(own_name.as_deref());
                     let help = match candidates.first() {
-                        Some(first) => format!(
-                            "tensors here without requires_grad: {}; create the inputs you want gradients for with it, e.g. {first} = pypto.as_tensor(…, requires_grad=True)",
-                            candidates.join(", ")
-                        ),
-                        None => "create the inputs you want gradients for with requires_grad=True, e.g. pypto.as_tensor(data, requires_grad=True)".to_string(),
+                        Some(first) => crate::messages::AutogradMessage::TensorsWithoutGrad {
+                            names: candidates.join(", "),
+                            first: first.clone(),
+                        },
+                        None => crate::messages::AutogradMessage::CreateWithGrad,
                     };
                     return Err(self
-                        .error(ErrorKind::BackwardWithoutGrad, format!("backward: {who} does not require grad: no tensor it was computed from has requires_grad=True"), span)
-                        .with_help(help));
+                        .error(ErrorKind::BackwardWithoutGrad, "", span)
+                        .with_message(match own_name {
+                            Some(name) => crate::messages::AutogradMessage::BackwardWithoutGrad { name },
+                            None => crate::messages::AutogradMessage::BackwardWithoutGradUnnamed,
+                        })
+                        .with_help_message(help));
                 }
                 let gradient = match bound.optional(0) {
                     Some(value) => Some(self.operand(value, var.dtype(), bound.span_of(0))?.tensor().clone()),

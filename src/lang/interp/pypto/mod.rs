@@ -228,11 +228,11 @@ pub(crate) fn object_attribute(
         _ => None,
     };
     found.ok_or_else(|| {
-        interpreter.error(
-            ErrorKind::Attribute,
-            format!("'{}' object has no attribute '{name}'", value.type_name()),
-            span,
-        )
+        let message = crate::messages::RuntimeMessage::NoAttribute {
+            type_name: value.type_name().to_string(),
+            name: name.to_string(),
+        };
+        interpreter.error(ErrorKind::Attribute, "", span).with_message(message)
     })
 }
 
@@ -257,7 +257,13 @@ impl Interpreter {
             AutogradError::DoesNotRequireGrad { .. } => {
                 self.error(ErrorKind::BackwardWithoutGrad, error.to_string(), span)
             }
-            other => self.error(ErrorKind::Autograd, other.to_string(), span),
+            other => {
+                let runtime = self.error(ErrorKind::Autograd, other.to_string(), span);
+                match other.message() {
+                    Some(message) => runtime.with_message(message),
+                    None => runtime,
+                }
+            }
         }
     }
 
@@ -272,7 +278,10 @@ impl Interpreter {
             TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
                 self.error(kind, "", span).with_message(shape_mismatch_message(op, lhs, rhs, detail))
             }
-            _ => self.error(kind, error.to_string(), span),
+            _ => match error.message() {
+                Some(message) => self.error(kind, "", span).with_message(message),
+                None => self.error(kind, error.to_string(), span),
+            },
         };
         match error {
             TensorError::OutOfBounds { op: "view", .. } => runtime.with_help(
@@ -308,6 +317,15 @@ fn shape_mismatch_message(op: &str, lhs: &[usize], rhs: &[usize], detail: &str) 
         Some((dim, left, right)) if detail == crate::tensor::broadcast_detail(dim, left, right) => {
             Message::BroadcastMismatch { op, lhs, rhs, dim, left, right }
         }
-        _ => Message::ShapeMismatch { op, lhs, rhs, detail: detail.to_string() },
+        _ => {
+            // The matmul's inner dims, as the tensor core words them ("inner dims 3 ≠ 4").
+            let inner = detail.strip_prefix("inner dims ").and_then(|rest| rest.split_once(" ≠ "));
+            match inner.map(|(left, right)| (left.parse::<usize>(), right.parse::<usize>())) {
+                Some((Ok(left), Ok(right))) if op == "matmul" => {
+                    crate::messages::AutogradMessage::MatmulInnerDims { lhs, rhs, left, right }.into()
+                }
+                _ => Message::ShapeMismatch { op, lhs, rhs, detail: detail.to_string() },
+            }
+        }
     }
 }

@@ -175,7 +175,8 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     let config = match interpreter.npu_config(span) {
         Ok(config) => config,
         Err(error) => {
-            fallback(interpreter, &call.kernel.name, &error.message, span);
+            let reason = error.message_code.clone().unwrap_or_else(|| Message::Text { text: error.message.clone() });
+            fallback(interpreter, &call.kernel.name, reason, span);
             return Ok(Outcome::Cpu(error.message.clone()));
         }
     };
@@ -188,7 +189,7 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None, config.ub_alignment) {
             Ok(work) => work,
             Err(reason) => {
-                fallback(interpreter, &call.kernel.name, &reason.to_string(), span);
+                fallback(interpreter, &call.kernel.name, reason.message(), span);
                 return Ok(Outcome::Cpu(reason.to_string()));
             }
         };
@@ -220,7 +221,7 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             Ok(Outcome::Npu(simulation))
         }
         Err(NpuFailure::Fallback(reason)) => {
-            fallback(interpreter, &call.kernel.name, &reason, span);
+            fallback(interpreter, &call.kernel.name, Message::Text { text: reason.clone() }, span);
             Ok(Outcome::Cpu(reason))
         }
         Err(NpuFailure::Chip(error)) => Err(error),
@@ -228,11 +229,11 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
 }
 
 /// Warns (once per kernel and cell) that a kernel ran on the CPU reference path, and why.
-fn fallback(interpreter: &Interpreter, kernel: &str, reason: &str, span: Span) {
+fn fallback(interpreter: &Interpreter, kernel: &str, reason: Message, span: Span) {
     let (npu, cpu) = interpreter.npu.call_counts.get();
     interpreter.npu.call_counts.set((npu, cpu + 1));
     if interpreter.npu.fallback_warned.borrow_mut().insert(kernel.to_string()) {
-        let message = Message::CpuFallback { kernel: kernel.to_string(), reason: reason.to_string() };
+        let message = Message::CpuFallback { kernel: kernel.to_string(), reason: Box::new(reason) };
         interpreter.warn_message("npu/cpu-fallback", message, span, Some(Message::CpuFallbackHelp));
     }
 }

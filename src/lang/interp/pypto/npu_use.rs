@@ -38,9 +38,19 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             *interpreter.npu.custom.borrow_mut() = None;
             Ok(Value::None)
         }
-        Err(error) => Err(interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at).with_help(
-            format!("presets: {} (or a dict of every field, as pypto.npu.config() returns)", PRESETS.join(", ")),
-        )),
+        Err(error) => {
+            let runtime = interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at);
+            let help = crate::messages::NpuMessage::Presets { known: PRESETS.join(", ") };
+            match error {
+                crate::npu::NpuError::UnknownPreset { name, known } => {
+                    let function = Some("pypto.npu.use".to_string());
+                    let message =
+                        crate::messages::NpuMessage::UnknownPreset { function, name, known: known.join(", ") };
+                    Err(runtime.with_message(message).with_help_message(help))
+                }
+                _ => Err(runtime.with_help_message(help)),
+            }
+        }
     }
 }
 

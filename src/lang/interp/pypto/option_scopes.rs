@@ -58,12 +58,12 @@ impl Interpreter {
     /// Notes, at `span`, the fields of `options` that have no effect here.
     pub(crate) fn note_unmodelled_options(&self, options: &ScopedOptions, span: Span) {
         if !options.other.is_empty() {
-            self.warn(
-                "npu/option-not-modelled",
-                format!("pypto.options: {} accepted, not modelled", options.other.join(", ")),
-                span,
-                Some("inside a kernel, pypto.set_vec_tile_shapes / set_cube_tile_shapes set the tiles".to_string()),
-            );
+            let message = crate::messages::NpuMessage::OptionsNotModelled {
+                function: "pypto.options".into(),
+                names: options.other.join(", "),
+            };
+            let help = crate::messages::NpuMessage::SetTilesInside;
+            self.warn_message("npu/option-not-modelled", message.into(), span, Some(help.into()));
         }
     }
 

@@ -266,8 +266,10 @@ pub(crate) fn call_object(
     span: Span,
 ) -> Result<Value> {
     let Object::Api(object) = object else {
-        let message = format!("'{}' object is not callable", crate::lang::interp::value::object_name(object));
-        return Err(interpreter.error(ErrorKind::Type, message, span));
+        let type_name = crate::lang::interp::value::object_name(object).to_string();
+        return Err(interpreter
+            .error(ErrorKind::Type, "", span)
+            .with_message(crate::messages::RuntimeMessage::NotCallable { type_name }));
     };
     match object {
         ApiObject::Options(options) => {
@@ -275,8 +277,8 @@ pub(crate) fn call_object(
             super::config::decorate(interpreter, options, bound.required(0)?.clone(), span)
         }
         other => {
-            let message = format!("'{}' object is not callable", other.type_name());
-            let error = interpreter.error(ErrorKind::Type, message, span);
+            let message = crate::messages::RuntimeMessage::NotCallable { type_name: other.type_name().to_string() };
+            let error = interpreter.error(ErrorKind::Type, "", span).with_message(message);
             Err(match other {
                 ApiObject::TensorSpec { .. } => error.with_help(
                     "pypto.Tensor(shape, dtype) is a shape-only spec; pypto.tensor(shape, dtype) allocates zeros",

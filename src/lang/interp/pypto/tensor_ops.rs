@@ -236,11 +236,12 @@ impl Interpreter {
                     let size = shape[axis] as i64;
                     let resolved = if raw < 0 { raw + size } else { raw };
                     if resolved < 0 || resolved >= size {
-                        return Err(self.error(
-                            ErrorKind::Index,
-                            format!("index {raw} is out of range for dim {axis} of size {size}"),
-                            span,
-                        ));
+                        let message = crate::messages::RuntimeMessage::TensorIndexOutOfRange {
+                            index: raw,
+                            dim: axis,
+                            size: size as usize,
+                        };
+                        return Err(self.error(ErrorKind::Index, "", span).with_message(message));
                     }
                     specs.push(SliceSpec { start: resolved as usize, step: 1, count: 1 });
                     dropped.push(true);

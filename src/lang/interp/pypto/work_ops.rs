@@ -24,6 +24,19 @@ impl Unsupported {
     }
 }
 
+impl Unsupported {
+    /// The reason as a message code: an op with no tile lowering by its name; another use (an
+    /// op's operands, a step) in the lowering's English words.
+    pub(crate) fn message(&self) -> crate::messages::Message {
+        use crate::messages::NpuMessage;
+        let op = self.what.strip_prefix('`').and_then(|rest| rest.strip_suffix('`')).filter(|op| !op.contains('`'));
+        match op {
+            Some(op) => NpuMessage::FallbackOp { op: op.to_string(), line: self.line }.into(),
+            None => NpuMessage::FallbackUnsupported { what: self.what.clone(), line: self.line }.into(),
+        }
+    }
+}
+
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "cannot run on the NPU yet: {}", self.what)?;

@@ -5,6 +5,7 @@ use super::Lexer;
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::{Token, TokenKind};
+use crate::messages::SyntaxMessage;
 use std::cmp::Ordering;
 
 /// The width of a line's leading whitespace, measured with tabs to multiples of 8 and with tabs as
@@ -101,8 +102,8 @@ impl Lexer<'_> {
         if top.tab_eight != indentation.tab_eight {
             self.report(
                 SyntaxErrorKind::InconsistentDedent
-                    .error("this line's indentation does not match any outer block", span)
-                    .with_help("indent it exactly as far as the line that starts the block it belongs to"),
+                    .coded(SyntaxMessage::InconsistentDedent, span)
+                    .with_help_message(SyntaxMessage::IndentLikeBlock),
             );
         }
     }
@@ -110,8 +111,8 @@ impl Lexer<'_> {
     fn report_mixed(&mut self, span: Span) {
         self.report(
             SyntaxErrorKind::MixedTabsAndSpaces
-                .error("inconsistent use of tabs and spaces in indentation", span)
-                .with_help("indent with spaces only (4 per level)"),
+                .coded(SyntaxMessage::MixedTabsAndSpaces, span)
+                .with_help_message(SyntaxMessage::IndentWithSpaces),
         );
     }
 }

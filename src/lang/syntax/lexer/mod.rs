@@ -10,6 +10,7 @@ use super::cursor::Cursor;
 use super::diagnostic::{Diagnostic, SyntaxErrorKind};
 use super::span::Span;
 use super::token::{Token, TokenKind};
+use crate::messages::SyntaxMessage;
 use indent::Indentation;
 
 /// Tokens and lexical diagnostics of a piece of source.
@@ -168,11 +169,11 @@ impl<'a> Lexer<'a> {
     fn close_bracket(&mut self, kind: TokenKind, span: Span) {
         let source = self.cursor.source();
         let Some(top) = self.brackets.last().copied() else {
-            let text = span.text(source);
+            let bracket = span.text(source).to_string();
             self.report(
                 SyntaxErrorKind::UnmatchedClosingBracket
-                    .error(format!("unmatched '{text}'"), span)
-                    .with_help("remove it, or add the opening bracket it should close"),
+                    .coded(SyntaxMessage::UnmatchedClosingBracket { bracket }, span)
+                    .with_help_message(SyntaxMessage::RemoveOrOpen),
             );
             return;
         };
@@ -181,10 +182,10 @@ impl<'a> Lexer<'a> {
             self.push(kind, span);
             return;
         }
-        let text = span.text(source);
+        let (closing, opening) = (span.text(source).to_string(), top.span.text(source).to_string());
         let diagnostic = SyntaxErrorKind::MismatchedBracket
-            .error(format!("closing '{text}' does not match the '{}' it should close", top.span.text(source)), span)
-            .with_note(format!("'{}' opened here", top.span.text(source)), Some(top.span));
+            .coded(SyntaxMessage::MismatchedBracket { closing, opening: opening.clone() }, span)
+            .with_note_message(SyntaxMessage::OpenedHere { bracket: opening }, Some(top.span));
         self.report(diagnostic);
         // A deeper bracket of the right type: the ones above it were left unclosed.
         if let Some(depth) = self.brackets.iter().rposition(|open| closer_of(open.kind) == kind) {
@@ -231,11 +232,11 @@ fn closer_of(open: TokenKind) -> TokenKind {
 }
 
 fn unclosed(open: &Token, source: &str) -> Diagnostic {
-    let text = open.span.text(source);
-    let closer = closer_of(open.kind).spelling();
+    let bracket = open.span.text(source).to_string();
+    let closing = closer_of(open.kind).spelling().trim_matches('\'').to_string();
     SyntaxErrorKind::UnclosedBracket
-        .error(format!("unclosed '{text}' opened here"), open.span)
-        .with_help(format!("add the matching {closer}"))
+        .coded(SyntaxMessage::UnclosedBracket { bracket }, open.span)
+        .with_help_message(SyntaxMessage::AddClosingBracket { closing })
 }
 
 #[cfg(test)]

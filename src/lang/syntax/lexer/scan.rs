@@ -6,6 +6,7 @@ use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::literal::parse_number;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 /// Whether `character` can start a name (Python allows Unicode letters, e.g. Chinese).
 pub(crate) fn is_name_start(character: char) -> bool {
@@ -136,12 +137,13 @@ impl Lexer<'_> {
             }
         }
         let span = Span::new(start, self.cursor.position());
+        let quote = quote.to_string();
         let (message, help) = if triple {
-            ("unterminated triple-quoted string", format!("close it with {q}{q}{q}", q = quote))
+            (SyntaxMessage::UnterminatedTripleString, SyntaxMessage::CloseTripleString { quote })
         } else {
-            ("unterminated string", format!("close it with {quote} before the end of the line"))
+            (SyntaxMessage::UnterminatedString, SyntaxMessage::CloseString { quote })
         };
-        self.report(SyntaxErrorKind::UnterminatedString.error(message, span).with_help(help));
+        self.report(SyntaxErrorKind::UnterminatedString.coded(message, span).with_help_message(help));
         self.push(TokenKind::UnterminatedString, span);
     }
 
@@ -149,8 +151,14 @@ impl Lexer<'_> {
         if let Some((ascii, kind)) = full_width(character) {
             self.report(
                 SyntaxErrorKind::FullWidthPunctuation
-                    .error(format!("full-width '{character}' (U+{:04X}) is not valid here", character as u32), span)
-                    .with_help(format!("use the ASCII '{ascii}' (switch the input method to half-width)")),
+                    .coded(
+                        SyntaxMessage::FullWidth {
+                            character: character.to_string(),
+                            code_point: format!("{:04X}", character as u32),
+                        },
+                        span,
+                    )
+                    .with_help_message(SyntaxMessage::UseAscii { ascii: ascii.to_string() }),
             );
             return match kind {
                 Some(kind) if kind.is_open_bracket() => self.open_bracket(kind, span),
@@ -167,19 +175,20 @@ impl Lexer<'_> {
             }
         }
         let help = match character {
-            '!' => Some("use `not` for logical negation, or '!=' for 'not equal'"),
-            '?' => Some("for a conditional expression write `a if condition else b`"),
-            '$' | '`' => Some("names may contain only letters, digits and '_'"),
+            '!' => Some(SyntaxMessage::UseNot),
+            '?' => Some(SyntaxMessage::UseConditional),
+            '$' | '`' => Some(SyntaxMessage::NameCharacters),
             _ => None,
         };
-        let shown = if character.is_control() || character.is_whitespace() {
-            format!("invalid character U+{:04X}", character as u32)
+        let code_point = format!("{:04X}", character as u32);
+        let message = if character.is_control() || character.is_whitespace() {
+            SyntaxMessage::InvalidInvisibleCharacter { code_point }
         } else {
-            format!("invalid character '{character}' (U+{:04X})", character as u32)
+            SyntaxMessage::InvalidCharacter { character: character.to_string(), code_point }
         };
-        let mut diagnostic = SyntaxErrorKind::InvalidCharacter.error(shown, span);
+        let mut diagnostic = SyntaxErrorKind::InvalidCharacter.coded(message, span);
         if let Some(help) = help {
-            diagnostic = diagnostic.with_help(help);
+            diagnostic = diagnostic.with_help_message(help);
         }
         self.report(diagnostic);
     }

@@ -7,6 +7,7 @@ use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::literal::{parse_number, NumberValue};
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{BracketItem, SyntaxMessage};
 
 impl Parser<'_> {
     /// An atom followed by any number of `.name`, `(args)` and `[index]`.
@@ -97,20 +98,16 @@ impl Parser<'_> {
         let span = self.missing_span();
         let previous = self.previous();
         let after = match previous.kind {
-            TokenKind::Newline | TokenKind::Indent | TokenKind::Dedent => String::new(),
-            _ if self.position == 0 || previous.span.is_empty() => String::new(),
-            _ => format!(" after '{}'", self.text(previous.span)),
+            TokenKind::Newline | TokenKind::Indent | TokenKind::Dedent => None,
+            _ if self.position == 0 || previous.span.is_empty() => None,
+            _ => Some(self.text(previous.span).to_string()),
         };
-        let found = if self.at(TokenKind::Newline) || self.at(TokenKind::EndOfFile) {
-            String::new()
-        } else {
-            format!(", found {}", self.describe_current())
-        };
+        let found = (!self.at(TokenKind::Newline) && !self.at(TokenKind::EndOfFile)).then(|| self.found_token());
         let mut diagnostic =
-            SyntaxErrorKind::ExpectedExpression.error(format!("expected an expression{after}{found}"), span);
+            SyntaxErrorKind::ExpectedExpression.coded(SyntaxMessage::ExpectedExpression { after, found }, span);
         if self.kind().is_keyword() && !matches!(self.kind(), TokenKind::Not | TokenKind::Lambda) {
-            diagnostic =
-                diagnostic.with_help(format!("{} is a keyword and cannot be used as a value", self.kind().spelling()));
+            let keyword = self.kind().spelling().trim_matches('\'').to_string();
+            diagnostic = diagnostic.with_help_message(SyntaxMessage::KeywordNotAValue { keyword });
         }
         self.report(diagnostic);
         Expr::error(span)
@@ -122,7 +119,7 @@ impl Parser<'_> {
     fn bracketed<T>(
         &mut self,
         closer: TokenKind,
-        what: &str,
+        what: BracketItem,
         mut item: impl FnMut(&mut Self) -> Option<T>,
     ) -> (Vec<T>, bool) {
         let unclosed = self.unclosed_opens.get(self.position).copied().unwrap_or(false);
@@ -145,12 +142,12 @@ impl Parser<'_> {
                 self.misplaced_comprehension();
             } else if !self.kind().is_close_bracket() {
                 let span = self.current().span;
-                let found = self.describe_current();
-                let closing = closer.spelling();
+                let found = self.found_token();
+                let closing = closer.spelling().trim_matches('\'').to_string();
                 self.report(
                     SyntaxErrorKind::ExpectedToken
-                        .error(format!("expected ',' or {closing} after the {what}, found {found}"), span)
-                        .with_help("did you forget a comma?"),
+                        .coded(SyntaxMessage::ExpectedComma { closing, item: what, found }, span)
+                        .with_help_message(SyntaxMessage::ForgotComma),
                 );
             }
             self.skip_until(|kind| kind == TokenKind::Comma);
@@ -170,7 +167,7 @@ impl Parser<'_> {
         }
         let open = self.current().span;
         let (mut items, saw_comma) =
-            self.bracketed(TokenKind::RightParen, "item", |parser| Some(parser.star_or_expression()));
+            self.bracketed(TokenKind::RightParen, BracketItem::Item, |parser| Some(parser.star_or_expression()));
         let span = open.cover(self.previous().span);
         if items.len() == 1 && !saw_comma {
             let mut inner = items.pop().expect("one item");
@@ -186,7 +183,7 @@ impl Parser<'_> {
         }
         let open = self.current().span;
         let (items, _) =
-            self.bracketed(TokenKind::RightBracket, "list item", |parser| Some(parser.star_or_expression()));
+            self.bracketed(TokenKind::RightBracket, BracketItem::ListItem, |parser| Some(parser.star_or_expression()));
         Expr::new(ExprKind::List(items), open.cover(self.previous().span))
     }
 
@@ -196,7 +193,7 @@ impl Parser<'_> {
         }
         let open = self.current().span;
         let mut is_set = false;
-        let (pairs, _) = self.bracketed(TokenKind::RightBrace, "dictionary entry", |parser| {
+        let (pairs, _) = self.bracketed(TokenKind::RightBrace, BracketItem::DictionaryEntry, |parser| {
             if parser.at(TokenKind::DoubleStar) {
                 let star = parser.bump();
                 let operand = parser.binary(1);
@@ -242,7 +239,7 @@ impl Parser<'_> {
             let span = generator.span;
             return vec![Argument { kind: ArgumentKind::Positional(generator), span }];
         }
-        let (arguments, _) = self.bracketed(TokenKind::RightParen, "argument", |parser| {
+        let (arguments, _) = self.bracketed(TokenKind::RightParen, BracketItem::Argument, |parser| {
             let start = parser.current().span.start;
             let kind = match parser.kind() {
                 TokenKind::Star => {
@@ -276,8 +273,8 @@ impl Parser<'_> {
                         let span = value.span;
                         parser.report(
                             SyntaxErrorKind::InvalidArguments
-                                .error("a keyword argument needs a plain name before '='", span)
-                                .with_help("write `name=value`, or '==' to compare"),
+                                .coded(SyntaxMessage::KeywordNeedsName, span)
+                                .with_help_message(SyntaxMessage::WriteNameValue),
                         );
                         parser.skip_until(|kind| kind == TokenKind::Comma);
                         return None;
@@ -285,8 +282,8 @@ impl Parser<'_> {
                     if saw_keyword && !matches!(value.kind, ExprKind::Error) {
                         parser.report(
                             SyntaxErrorKind::InvalidArguments
-                                .error("a positional argument cannot follow keyword arguments", value.span)
-                                .with_help("put positional arguments first"),
+                                .coded(SyntaxMessage::PositionalAfterKeyword, value.span)
+                                .with_help_message(SyntaxMessage::PositionalFirst),
                         );
                     }
                     ArgumentKind::Positional(value)
@@ -301,7 +298,7 @@ impl Parser<'_> {
     fn subscript(&mut self) -> Expr {
         let open = self.current().span;
         let (mut items, saw_comma) =
-            self.bracketed(TokenKind::RightBracket, "index", |parser| Some(parser.slice_or_expression()));
+            self.bracketed(TokenKind::RightBracket, BracketItem::Index, |parser| Some(parser.slice_or_expression()));
         let close = self.previous().span;
         match items.len() {
             0 => {

@@ -11,11 +11,11 @@ impl Parser<'_> {
         let keyword = self.bump();
         let name = self.identifier("a class name after 'class'");
         let bases = if self.at(TokenKind::LeftParen) { self.class_bases() } else { Vec::new() };
-        self.header_colon("expected ':' after the class header");
+        self.header_colon("class");
         // A class body is neither a function nor a loop: `return` and `break` in it are errors.
         let saved_loop_depth = std::mem::take(&mut self.loop_depth);
         let saved_function_depth = std::mem::take(&mut self.function_depth);
-        let body = self.block("the 'class' statement", keyword.span.start);
+        let body = self.block("class", keyword.span.start);
         self.function_depth = saved_function_depth;
         self.loop_depth = saved_loop_depth;
         StmtKind::ClassDef(Box::new(ClassDef { decorators, name, bases, body }))

@@ -6,6 +6,7 @@ use crate::lang::syntax::ast::{Expr, FunctionDef, Identifier, Parameter, Paramet
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 impl Parser<'_> {
     pub(super) fn compound_statement(&mut self) -> Stmt {
@@ -24,14 +25,15 @@ impl Parser<'_> {
 
     /// Expect the ':' ending a header; on a miss, report `message`, skip to a ':' on the same
     /// line if there is one, and go on with the body either way.
-    pub(super) fn header_colon(&mut self, message: &str) {
+    pub(super) fn header_colon(&mut self, keyword: &str) {
         if self.eat(TokenKind::Colon) {
             return;
         }
         let span = self.missing_span();
-        let mut diagnostic = SyntaxErrorKind::ExpectedToken.error(message, span);
+        let mut diagnostic =
+            SyntaxErrorKind::ExpectedToken.coded(SyntaxMessage::ExpectedColon { keyword: keyword.into() }, span);
         if self.at(TokenKind::Equal) {
-            diagnostic = diagnostic.with_help("to compare, use '=='");
+            diagnostic = diagnostic.with_help_message(SyntaxMessage::CompareWithEquals);
         }
         self.report(diagnostic);
         self.skip_until(|kind| kind == TokenKind::Colon);
@@ -42,8 +44,8 @@ impl Parser<'_> {
         let keyword = self.bump();
         let word = if keyword.kind == TokenKind::Elif { "elif" } else { "if" };
         let test = self.expression();
-        self.header_colon(&format!("expected ':' after the {word} condition"));
-        let body = self.block(&format!("the '{word}' statement"), keyword.span.start);
+        self.header_colon(word);
+        let body = self.block(word, keyword.span.start);
         let orelse = match self.kind() {
             // An `elif` is an `if` nested in `else`, one level deeper in the tree.
             TokenKind::Elif if self.enter() => {
@@ -64,15 +66,15 @@ impl Parser<'_> {
                 let span = else_token.span.cover(self.current().span);
                 self.report(
                     SyntaxErrorKind::UnexpectedToken
-                        .error("`else if` is written `elif` in Python", span)
-                        .with_help("replace `else if` with `elif`"),
+                        .coded(SyntaxMessage::ElseIf, span)
+                        .with_help_message(SyntaxMessage::UseElif),
                 );
                 vec![self.if_statement()]
             }
             TokenKind::Else => {
                 let else_token = self.bump();
-                self.header_colon("expected ':' after 'else'");
-                self.block("'else'", else_token.span.start)
+                self.header_colon("else");
+                self.block("else", else_token.span.start)
             }
             _ => Vec::new(),
         };
@@ -94,8 +96,8 @@ impl Parser<'_> {
                     .error("`else` after a loop is not supported in tile scripts", else_token.span)
                     .with_help("use a flag variable set before `break`"),
             );
-            self.header_colon("expected ':' after 'else'");
-            self.block("'else'", else_token.span.start);
+            self.header_colon("else");
+            self.block("else", else_token.span.start);
         }
         body
     }
@@ -112,16 +114,16 @@ impl Parser<'_> {
             self.skip_until(|kind| kind == TokenKind::Colon);
             Expr::error(span)
         };
-        self.header_colon("expected ':' after the for header");
-        let body = self.loop_body("the 'for' statement", keyword.span.start);
+        self.header_colon("for");
+        let body = self.loop_body("for", keyword.span.start);
         StmtKind::For { target, iter, body }
     }
 
     fn while_statement(&mut self) -> StmtKind {
         let keyword = self.bump();
         let test = self.expression();
-        self.header_colon("expected ':' after the while condition");
-        let body = self.loop_body("the 'while' statement", keyword.span.start);
+        self.header_colon("while");
+        let body = self.loop_body("while", keyword.span.start);
         StmtKind::While { test, body }
     }
 
@@ -140,8 +142,8 @@ impl Parser<'_> {
                 break;
             }
         }
-        self.header_colon("expected ':' after the with header");
-        let body = self.block("the 'with' statement", keyword.span.start);
+        self.header_colon("with");
+        let body = self.block("with", keyword.span.start);
         StmtKind::With { items, body }
     }
 
@@ -179,10 +181,10 @@ impl Parser<'_> {
             Parameters::default()
         };
         let returns = self.eat(TokenKind::Arrow).then(|| self.annotation());
-        self.header_colon("expected ':' after the function signature");
+        self.header_colon("def");
         let saved_loop_depth = std::mem::take(&mut self.loop_depth);
         self.function_depth += 1;
-        let body = self.block("the 'def' statement", keyword.span.start);
+        let body = self.block("def", keyword.span.start);
         self.function_depth -= 1;
         self.loop_depth = saved_loop_depth;
         StmtKind::FunctionDef(Box::new(FunctionDef { decorators, name, parameters, returns, body }))

@@ -20,8 +20,8 @@ impl Parser<'_> {
             let span = self.missing_span();
             self.report(
                 SyntaxErrorKind::ExpectedToken
-                    .error("expected ':' after the lambda's parameters", span)
-                    .with_help("a lambda reads `lambda x, y: x + y`"),
+                    .coded(crate::messages::SyntaxMessage::ExpectedColon { keyword: "lambda".into() }, span)
+                    .with_help_message(crate::messages::SyntaxMessage::LambdaReads),
             );
             Expr::error(span)
         };

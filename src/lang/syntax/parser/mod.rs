@@ -148,17 +148,29 @@ impl<'a> Parser<'a> {
 
     /// How to name the current token in a message: `'y'`, `')'`, `the end of the line`.
     fn describe_current(&self) -> String {
+        self.found_token().english()
+    }
+
+    /// The current token as a message word (see [`Parser::describe_current`]).
+    fn found_token(&self) -> crate::messages::Token {
+        use crate::messages::Token;
         let current = self.current();
         match current.kind {
-            TokenKind::Name | TokenKind::Int | TokenKind::Float => format!("'{}'", self.text(current.span)),
+            TokenKind::Name | TokenKind::Int | TokenKind::Float => {
+                Token::Quoted { text: self.text(current.span).into() }
+            }
             TokenKind::String | TokenKind::UnterminatedString => {
                 let text = self.text(current.span);
                 let short: String = text.chars().take(24).collect();
                 let ellipsis = if short.len() < text.len() { "…" } else { "" };
-                format!("the string {short}{ellipsis}")
+                Token::StringLiteral { text: format!("{short}{ellipsis}") }
             }
-            kind if current.span.is_empty() && kind.is_close_bracket() => "the end of the line".into(),
-            kind => kind.describe().into(),
+            kind if current.span.is_empty() && kind.is_close_bracket() => Token::EndOfLine,
+            TokenKind::Newline => Token::EndOfLine,
+            TokenKind::EndOfFile => Token::EndOfInput,
+            TokenKind::Indent => Token::Indent,
+            TokenKind::Dedent => Token::Dedent,
+            kind => Token::Quoted { text: kind.spelling().trim_matches('\'').to_string() },
         }
     }
 

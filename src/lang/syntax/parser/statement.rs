@@ -5,6 +5,7 @@ use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::SyntaxMessage;
 
 impl Parser<'_> {
     /// Statements up to the end of the input.
@@ -24,7 +25,7 @@ impl Parser<'_> {
             }
             TokenKind::Indent => {
                 let indent = self.bump();
-                self.error(SyntaxErrorKind::UnexpectedIndent, "unexpected indent", indent.span);
+                self.report(SyntaxErrorKind::UnexpectedIndent.coded(SyntaxMessage::UnexpectedIndent, indent.span));
                 let mut stray = Vec::new();
                 self.block_statements(&mut stray);
                 body.append(&mut stray);
@@ -85,8 +86,8 @@ impl Parser<'_> {
     }
 
     /// The body after a header's ':' — an indented block or simple statements on the same line.
-    /// `header` names the statement for the message ("the 'for' statement") and starts at `start`.
-    pub(super) fn block(&mut self, header: &str, start: usize) -> Vec<Stmt> {
+    /// `keyword` names the statement for the message (`for`) and starts at `start`.
+    pub(super) fn block(&mut self, keyword: &str, start: usize) -> Vec<Stmt> {
         let mut body = Vec::new();
         if self.eat(TokenKind::Newline) {
             if self.eat(TokenKind::Indent) {
@@ -95,10 +96,11 @@ impl Parser<'_> {
                 let line = self.line_of(start);
                 let span = self.missing_span();
                 let span = if span.is_empty() { self.current().span } else { span };
+                let message = SyntaxMessage::ExpectedIndentedBlock { keyword: keyword.into(), line };
                 self.report(
                     SyntaxErrorKind::ExpectedIndentedBlock
-                        .error(format!("expected an indented block after {header} on line {line}"), span)
-                        .with_help("indent the body by 4 spaces, or write `pass` for an empty body"),
+                        .coded(message, span)
+                        .with_help_message(SyntaxMessage::IndentTheBody),
                 );
             }
             return body;
@@ -138,21 +140,21 @@ impl Parser<'_> {
 
     fn report_trailing_tokens(&mut self, last: Option<&Stmt>) {
         let span = self.current().span;
-        let found = self.describe_current();
+        let found = self.found_token();
         let mut diagnostic =
-            SyntaxErrorKind::UnexpectedToken.error(format!("unexpected {found} after the end of the statement"), span);
+            SyntaxErrorKind::UnexpectedToken.coded(SyntaxMessage::UnexpectedAfterStatement { found }, span);
         let leading_name = match last {
             Some(Stmt { kind: StmtKind::Expr(Expr { kind: ExprKind::Name(name), .. }), .. }) => name.as_str(),
             _ => "",
         };
         diagnostic = if leading_name == "print" {
-            diagnostic.with_help("print is a function: write print(...)")
+            diagnostic.with_help_message(SyntaxMessage::PrintIsAFunction)
         } else if leading_name == "match" {
-            diagnostic.with_help("`match` statements are not supported in tile scripts; use if/elif")
+            diagnostic.with_help_message(SyntaxMessage::MatchUnsupported)
         } else if self.at(TokenKind::Equal) {
-            diagnostic.with_help("'=' cannot appear here; to compare, use '=='")
+            diagnostic.with_help_message(SyntaxMessage::EqualsCannotAppear)
         } else {
-            diagnostic.with_help("did you forget an operator, a comma, or to start a new line?")
+            diagnostic.with_help_message(SyntaxMessage::ForgotOperator)
         };
         self.report(diagnostic);
     }
@@ -201,8 +203,8 @@ impl Parser<'_> {
         if self.function_depth == 0 {
             self.report(
                 SyntaxErrorKind::OutsideContext
-                    .error("'return' outside a function", token.span)
-                    .with_help("the last expression of a cell is displayed; write the value on its own line"),
+                    .coded(SyntaxMessage::ReturnOutsideFunction, token.span)
+                    .with_help_message(SyntaxMessage::LastExpressionDisplayed),
             );
         }
         let value = (!matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile))

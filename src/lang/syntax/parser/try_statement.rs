@@ -10,29 +10,29 @@ impl Parser<'_> {
     /// A `try` statement; the current token is `try`.
     pub(super) fn try_statement(&mut self) -> StmtKind {
         let keyword = self.bump();
-        self.header_colon("expected ':' after 'try'");
-        let body = self.block("the 'try' statement", keyword.span.start);
+        self.header_colon("try");
+        let body = self.block("try", keyword.span.start);
         let mut handlers = Vec::new();
         while self.at(TokenKind::Except) {
             let except = self.bump();
             let types = (!self.at(TokenKind::Colon)).then(|| self.expression());
             let name = if self.eat(TokenKind::As) { Some(self.identifier("a name after 'as'")) } else { None };
             let span = Span::new(except.span.start, self.code_end.max(except.span.start));
-            self.header_colon("expected ':' after the except clause");
-            let handler_body = self.block("the 'except' clause", except.span.start);
+            self.header_colon("except");
+            let handler_body = self.block("except", except.span.start);
             handlers.push(ExceptHandler { types, name, body: handler_body, span });
         }
         let mut orelse = Vec::new();
         if !handlers.is_empty() && self.at(TokenKind::Else) {
             let token = self.bump();
-            self.header_colon("expected ':' after 'else'");
-            orelse = self.block("'else'", token.span.start);
+            self.header_colon("else");
+            orelse = self.block("else", token.span.start);
         }
         let mut finalbody = Vec::new();
         if self.at(TokenKind::Finally) {
             let token = self.bump();
-            self.header_colon("expected ':' after 'finally'");
-            finalbody = self.block("'finally'", token.span.start);
+            self.header_colon("finally");
+            finalbody = self.block("finally", token.span.start);
         } else if handlers.is_empty() {
             let span = self.missing_span();
             self.report(

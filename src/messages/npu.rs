@@ -1,0 +1,206 @@
+//! Messages of the simulated NPU and of the kernel decorators: presets, cores, deadlocks, why a
+//! kernel ran on the CPU, and the warnings for options the simulator accepts but does not model.
+
+use serde::Serialize;
+
+/// An NPU error, a fallback reason or a kernel-option warning.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(tag = "code", content = "params")]
+pub enum NpuMessage {
+    /// No preset of that name (`function` is the call that asked for it, if any).
+    #[serde(rename = "npu.unknown_preset")]
+    UnknownPreset {
+        /// `pypto.npu.use`.
+        function: Option<String>,
+        /// The name asked for.
+        name: String,
+        /// The presets, comma-separated.
+        known: String,
+    },
+    /// Help: the presets there are.
+    #[serde(rename = "npu.presets")]
+    Presets {
+        /// The presets, comma-separated.
+        known: String,
+    },
+    /// More programs of one kind than the chip has cores.
+    #[serde(rename = "npu.too_many_cores")]
+    TooManyCores {
+        /// `cube` or `vector`.
+        kind: String,
+        /// Programs.
+        programs: usize,
+        /// Cores of that kind.
+        available: u32,
+    },
+    /// Pipes waiting on a flag nobody sets.
+    #[serde(rename = "npu.deadlock")]
+    Deadlock {
+        /// The core.
+        core: usize,
+        /// The pipe.
+        pipe: String,
+        /// The instruction's index.
+        instruction: usize,
+        /// The instruction's op.
+        op: String,
+    },
+    /// A kernel op with no tile lowering (`line` in the kernel's cell).
+    #[serde(rename = "npu.fallback.op")]
+    FallbackOp {
+        /// The op.
+        op: String,
+        /// Its script line.
+        line: Option<u32>,
+    },
+    /// A use of an op the lowering does not take (`what` stays English: the lowering's words).
+    #[serde(rename = "npu.fallback.unsupported")]
+    FallbackUnsupported {
+        /// What cannot run.
+        what: String,
+        /// Its script line.
+        line: Option<u32>,
+    },
+    /// A dict key a kernel option table does not know.
+    #[serde(rename = "lang.unknown_option")]
+    UnknownOption {
+        /// `pass_options` or `runtime_options`.
+        table: String,
+        /// The key.
+        key: String,
+    },
+    /// Help: the keys pypto documents.
+    #[serde(rename = "lang.documented_options")]
+    DocumentedOptions {
+        /// The keys, comma-separated.
+        known: String,
+    },
+    /// An option accepted and not modelled (`feature` stays English: the option table's words).
+    #[serde(rename = "npu.option_not_modelled")]
+    OptionNotModelled {
+        /// `pass_options` or `runtime_options`.
+        table: String,
+        /// The key.
+        key: String,
+        /// What the simulator lacks.
+        feature: String,
+    },
+    /// Arguments of a decorator accepted and not modelled.
+    #[serde(rename = "npu.options_not_modelled")]
+    OptionsNotModelled {
+        /// The decorator.
+        function: String,
+        /// The arguments, comma-separated.
+        names: String,
+    },
+    /// Arguments of `@pypto.frontend.jit` for pypto's compiler and tools, accepted and not modelled.
+    #[serde(rename = "npu.jit_options_not_modelled")]
+    JitOptionsNotModelled {
+        /// The arguments, comma-separated.
+        names: String,
+    },
+    /// Help: tiles are set inside a kernel.
+    #[serde(rename = "npu.set_tiles_inside")]
+    SetTilesInside,
+    /// Modelled options given where no kernel reads them.
+    #[serde(rename = "npu.option_scope_not_modelled")]
+    OptionScopeNotModelled {
+        /// The function they were given to.
+        function: String,
+        /// The options, comma-separated.
+        names: String,
+    },
+    /// Help: give the options to the kernel.
+    #[serde(rename = "npu.give_options_to_kernel")]
+    GiveOptionsToKernel,
+    /// A cast mode the simulator does not model.
+    #[serde(rename = "npu.cast_mode_not_modelled")]
+    CastModeNotModelled {
+        /// `pypto.CastMode.CAST_ROUND`.
+        mode: String,
+    },
+    /// `loop_unroll` visiting fewer indices than its range.
+    #[serde(rename = "lang.loop_unroll_skips")]
+    LoopUnrollSkips {
+        /// The range's start.
+        start: i64,
+        /// Its stop.
+        stop: i64,
+        /// Its step.
+        step: i64,
+        /// Indices visited.
+        visited: i64,
+        /// Indices of the range.
+        expected: i64,
+    },
+    /// Help of [`NpuMessage::LoopUnrollSkips`].
+    #[serde(rename = "lang.multiple_of_step")]
+    MultipleOfStep {
+        /// The step.
+        step: i64,
+    },
+    /// A jit kernel's output parameter rebound instead of written.
+    #[serde(rename = "lang.jit_output_rebound")]
+    JitOutputRebound {
+        /// The parameter.
+        name: String,
+        /// The kernel.
+        kernel: String,
+    },
+    /// Help of [`NpuMessage::JitOutputRebound`].
+    #[serde(rename = "lang.write_output_in_place")]
+    WriteOutputInPlace {
+        /// The parameter.
+        name: String,
+    },
+}
+
+impl NpuMessage {
+    /// The message in English.
+    pub fn english(&self) -> String {
+        use NpuMessage::*;
+        let at_line = |line: &Option<u32>| line.map(|line| format!(" at line {line}")).unwrap_or_default();
+        match self {
+            UnknownPreset { function, name, known } => {
+                let prefix = function.as_ref().map(|function| format!("{function}: ")).unwrap_or_default();
+                format!("{prefix}unknown NPU preset '{name}' (known: {known})")
+            }
+            Presets { known } => format!("presets: {known} (or a dict of every field, as pypto.npu.config() returns)"),
+            TooManyCores { kind, programs, available } => {
+                format!("{programs} {kind} programs but the chip has {available} {kind} cores")
+            }
+            Deadlock { core, pipe, instruction, op } => format!(
+                "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set"
+            ),
+            FallbackOp { op, line } => format!("cannot run on the NPU yet: `{op}`{}", at_line(line)),
+            FallbackUnsupported { what, line } => format!("cannot run on the NPU yet: {what}{}", at_line(line)),
+            UnknownOption { table, key } => format!("unknown {table} key '{key}' (ignored)"),
+            DocumentedOptions { known } => format!("pypto documents: {known}"),
+            OptionNotModelled { table, key, feature } => {
+                format!("{table} '{key}' is accepted, not modelled: the simulator has no {feature}")
+            }
+            OptionsNotModelled { function, names } => format!("{function}: {names} accepted, not modelled"),
+            JitOptionsNotModelled { names } => format!(
+                "pypto.frontend.jit: {names} accepted, not modelled (settings of pypto's compiler and tools)"
+            ),
+            SetTilesInside => "inside a kernel, pypto.set_vec_tile_shapes / set_cube_tile_shapes set the tiles".into(),
+            OptionScopeNotModelled { function, names } => {
+                format!("{function}: {names} set here do not reach a kernel in the simulator")
+            }
+            GiveOptionsToKernel => "give them to the kernel: @pypto.frontend.jit(pass_options={…}), or @pypto.options(…) directly above the jit decorator".into(),
+            CastModeNotModelled { mode } => format!(
+                "pypto.cast: {mode} is accepted, not modelled: the cast rounds to nearest-even and does not saturate"
+            ),
+            LoopUnrollSkips { start, stop, step, visited, expected } => format!(
+                "pypto.loop_unroll({start}, {stop}, {step}) visits {visited} of the {expected} indices of range({start}, {stop}, {step}), as pypto's split does"
+            ),
+            MultipleOfStep { step } => format!("make stop - start a multiple of step ({step}), or use pypto.loop"),
+            JitOutputRebound { name, kernel } => format!(
+                "'{name}' is a parameter of jit kernel '{kernel}': `{name} = …` rebinds the local name and does not write the output"
+            ),
+            WriteOutputInPlace { name } => format!(
+                "outputs of a @pypto.frontend.jit kernel are written in place: `{name}[:] = …` or `pypto.assemble(tile, offsets, {name})`"
+            ),
+        }
+    }
+}

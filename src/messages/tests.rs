@@ -1,0 +1,27 @@
+//! The serialised shape of messages and the list of codes.
+
+use super::*;
+
+/// Serialised as `{code, params}`; a variant without parameters has no `params`.
+#[test]
+fn serialises_as_code_and_parameters() {
+    let note = Message::BusiestPipe { pipe: "MTE2".into(), percent: 96 };
+    assert_eq!(
+        serde_json::to_string(&note).unwrap(),
+        r#"{"code":"schedule.busiest_pipe","params":{"pipe":"MTE2","percent":96}}"#
+    );
+    assert_eq!(serde_json::to_string(&Message::PipesWait).unwrap(), r#"{"code":"schedule.pipes_wait"}"#);
+    assert_eq!(note.code(), "schedule.busiest_pipe");
+}
+
+/// The codes come from the declaration: one per variant, each once.
+#[test]
+fn every_code_is_listed_once() {
+    let codes = all_codes();
+    assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
+    // One per `rename` in src/messages: 31 common, 49 syntax (with bracket items), 29 runtime
+    // (with a mismatch line), 15 autograd, 19 NPU, 12 words.
+    assert_eq!(codes.len(), 31 + 49 + 29 + 15 + 19 + 12, "{codes:?}");
+    let unique: std::collections::HashSet<_> = codes.iter().collect();
+    assert_eq!(unique.len(), codes.len());
+}
