@@ -54,6 +54,15 @@ fn copy_typed<T: Copy>(
         return;
     };
     let rank = shape.len();
+    if rank >= 2 && target_strides[rank - 1] == 1 && source_strides[rank - 2] == 1 && source_strides[rank - 1] != 1 {
+        let outer = &shape[..rank - 2];
+        let strides = (&target_strides[..rank - 2], &source_strides[..rank - 2]);
+        let plane = (shape[rank - 2], shape[rank - 1], target_strides[rank - 2], source_strides[rank - 1]);
+        for_each_offset(outer, [strides.0, strides.1], |[to, from]| {
+            transpose_plane(target, target_base.wrapping_add(to), source, source_base.wrapping_add(from), plane)
+        });
+        return;
+    }
     let (target_step, source_step) = (target_strides[rank - 1], source_strides[rank - 1]);
     for_each_offset(outer, [&target_strides[..rank - 1], &source_strides[..rank - 1]], |[to, from]| {
         let (to, from) = (target_base.wrapping_add(to), source_base.wrapping_add(from));
@@ -68,6 +77,36 @@ fn copy_typed<T: Copy>(
             }
         }
     });
+}
+
+/// Side of the square blocks a transposing copy walks: a block's source columns and target rows
+/// (32 × 32 values) stay in L1 while it is copied.
+const TRANSPOSE_BLOCK: usize = 32;
+
+/// The transposing copy of one plane: `target[to + r·target_row + c] = source[from + r +
+/// c·source_column]` for `r < rows`, `c < columns` (the source runs along `r`, the target along `c`), in blocks, so
+/// neither side is walked with a cache line per element.
+fn transpose_plane<T: Copy>(
+    target: &mut [T],
+    to: usize,
+    source: &[T],
+    from: usize,
+    (rows, columns, target_row, source_column): (usize, usize, usize, usize),
+) {
+    for row_block in (0..rows).step_by(TRANSPOSE_BLOCK) {
+        let row_end = (row_block + TRANSPOSE_BLOCK).min(rows);
+        for column_block in (0..columns).step_by(TRANSPOSE_BLOCK) {
+            let column_end = (column_block + TRANSPOSE_BLOCK).min(columns);
+            for row in row_block..row_end {
+                let target_start = to.wrapping_add(row.wrapping_mul(target_row));
+                let source_start = from.wrapping_add(row);
+                for column in column_block..column_end {
+                    target[target_start.wrapping_add(column)] =
+                        source[source_start.wrapping_add(column.wrapping_mul(source_column))];
+                }
+            }
+        }
+    }
 }
 
 /// Copies the elements of `shape` from `source` into `target`, each side addressed by a base and
@@ -193,6 +232,22 @@ mod tests {
                 assert_eq!(gathered, expected, "gather {dtype:?} {shape:?}");
             }
         }
+    }
+
+    #[test]
+    fn transposing_copies_cross_blocks_like_the_element_loop() {
+        // A [2, 45, 70] source read as [2, 70, 45] (the last two dims swapped, ragged against the
+        // 32-blocks), and a plain 2-D transpose of one plane into the middle of a wider target.
+        let source = Storage::from_f64((0..2 * 45 * 70).map(f64::from).collect(), DType::F32);
+        let (shape, strides) = ([2, 70, 45], [45 * 70, 1, 70]);
+        let mut fast = gather(&source, &shape, &strides, 0);
+        let mut slow = Storage::from_f64(vec![0.0; 2 * 45 * 70], DType::F32);
+        reference(&mut slow, (0, &[45 * 70, 45, 1]), &source, (0, &strides), &shape);
+        assert_eq!(fast, slow);
+        let target_strides = [50, 1];
+        copy_strided(&mut fast, (3, &target_strides), &source, (71, &[1, 70]), &[40, 33]);
+        reference(&mut slow, (3, &target_strides), &source, (71, &[1, 70]), &[40, 33]);
+        assert_eq!(fast, slow);
     }
 
     #[test]
