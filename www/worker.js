@@ -3,7 +3,7 @@
 //   page → worker  { type: 'run', id, code }        run one cell in the session
 //                  { type: 'smoke', id }             the tensor-core self check
 //                  { type: 'ask', id, question, … }  'check' (code), 'variables', 'api', 'language' (tag)
-//   worker → page  { type: 'ready', version, features: { runCell } }
+//   worker → page  { type: 'ready', version, features: { runCell }, build: { name, reason, samples } }
 //                  { type: 'result', id, result }    result: a CellResult (www/engine/contract.d.ts)
 //                  { type: 'smoke', id, report }
 //                  { type: 'answer', id, value }     the answer to an 'ask'
@@ -14,11 +14,29 @@
 // no longer answers after an error; see engine/failure.js): the page terminates this worker and
 // starts a fresh one.
 import { describeFailure } from './engine/failure.js';
+import { RELAXED_SIMD_PROBE, cacheKey, calibrate, readCachedChoice, selectBuild, writeCachedChoice } from './engine/build-choice.js';
 
-// Module choice: the relaxed-simd build (its GEMM fuses multiply and add) where the engine
-// validates a one-function module using f32x4.relaxed_madd, else the simd128 build.
-const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
-const engineModule = WebAssembly.validate(RELAXED_SIMD_PROBE) ? import('../pkg-relaxed/tilelab.js') : import('../pkg/tilelab.js');
+// Module choice (engine/build-choice.js): the simd128 build, or the relaxed-simd build (its GEMM
+// fuses multiply and add) where the engine validates relaxed-simd and a calibration of both builds
+// on this browser found it faster; the calibration runs once and is cached per browser.
+const importSimd128 = () => import('../pkg/tilelab.js');
+const importRelaxed = () => import('../pkg-relaxed/tilelab.js');
+
+/** Starts both builds and times the same matmul in each. */
+async function measureBuilds() {
+  const [simd128, relaxed] = await Promise.all([importSimd128(), importRelaxed()]);
+  await Promise.all([simd128.default(), relaxed.default()]);
+  return calibrate({ simd128: simd128.Playground, relaxed: relaxed.Playground }, () => performance.now());
+}
+
+const buildChoice = selectBuild({
+  relaxedValid: WebAssembly.validate(RELAXED_SIMD_PROBE),
+  key: cacheKey(navigator.userAgent, new URL('../pkg-relaxed/tilelab_bg.wasm', import.meta.url).href),
+  readCache: readCachedChoice,
+  writeCache: writeCachedChoice,
+  measure: measureBuilds,
+});
+const engineModule = buildChoice.then((choice) => (choice.build === 'relaxed' ? importRelaxed() : importSimd128()));
 /** The chosen build's `Playground` class, once the module has loaded. */
 let Playground = null;
 
@@ -98,7 +116,11 @@ self.addEventListener('message', (event) => {
 });
 
 playground.then(
-  (session) => self.postMessage({ type: 'ready', version: session.version(), features: { runCell: runCellOf(session) !== null } }),
+  async (session) => {
+    const { build, reason, samples } = await buildChoice;
+    const features = { runCell: runCellOf(session) !== null };
+    self.postMessage({ type: 'ready', version: session.version(), features, build: { name: build, reason, samples } });
+  },
   (error) =>
     self.postMessage({ type: 'error', id: null, fatal: true, code: 'start', message: `could not start the engine: ${error?.message ?? error}` }),
 );

@@ -4,6 +4,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 use crate::tile::{CoreKind, KernelPlan, Pipe, TileOp};
 
@@ -12,7 +13,7 @@ use super::error::{NpuError, Result};
 use super::l2::region_ranges;
 use super::l2::L2Cache;
 use super::timing::{instruction_cost, Cost, InstructionCost};
-use super::trace::{tile_label, Trace, TraceEvent};
+use super::trace::{tile_buffer, Trace, TraceEvent};
 
 /// Totals the summary needs beyond the trace.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -56,6 +57,8 @@ struct CoreState {
     costs: [Option<InstructionCost>; 7],
     sets: Vec<u32>,
     waits: Vec<u32>,
+    /// Each buffer's name, shared by the trace events that name it.
+    labels: Vec<Rc<str>>,
 }
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
@@ -89,6 +92,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                 costs: [None; 7],
                 sets: vec![0; flags],
                 waits: vec![0; flags],
+                labels: program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect(),
             }
         })
         .collect();
@@ -108,6 +112,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
         totals: EngineTotals::default(),
         events: Vec::new(),
         scratch: Vec::new(),
+        no_tile: Rc::from(""),
     };
     let mut dirty: Vec<usize> = (0..cores.len()).collect();
     loop {
@@ -218,6 +223,8 @@ struct Engine<'a> {
     totals: EngineTotals,
     events: Vec<TraceEvent>,
     scratch: Vec<bool>,
+    /// The label of events that write no tile.
+    no_tile: Rc<str>,
     cross_sets: Vec<u32>,
     cross_waits: Vec<u32>,
     cross_set_happened: bool,
@@ -332,7 +339,9 @@ impl Engine<'_> {
             start: state.started[pipe],
             end: self.now,
             op: instruction.op.name(),
-            tile: tile_label(&instruction.op, program),
+            tile: tile_buffer(&instruction.op)
+                .and_then(|id| state.labels.get(id.0 as usize))
+                .map_or_else(|| self.no_tile.clone(), Rc::clone),
             instruction: index as u32,
             bytes: cost.bytes,
             flops: cost.flops,

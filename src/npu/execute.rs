@@ -16,6 +16,16 @@ fn origin(shape: &[usize]) -> Vec<SliceSpec> {
     shape.iter().map(|&count| SliceSpec::full(count)).collect()
 }
 
+/// The leading `shape` block of a buffer as an operand: the buffer's own handle when it is that
+/// shape (no copy), else a copy of the block. Only for inputs of ops that compute a new tensor.
+fn operand(buffer: &Tensor, shape: &[usize]) -> std::result::Result<Tensor, crate::error::TensorError> {
+    if buffer.shape() == shape {
+        Ok(buffer.clone())
+    } else {
+        buffer.slice(&origin(shape))
+    }
+}
+
 /// Zero tensors for every GM tensor of `plan` (fill the inputs, read the outputs after `execute`).
 pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
     plan.tensors
@@ -155,8 +165,8 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*destination).assign_slice(&origin(shape), &values)?;
         }
         TileOp::Mmad { a, b, c, c_offsets, m, k, n, accumulate } => {
-            let left = buffer(*a).slice(&origin(&[*m, *k]))?;
-            let right = buffer(*b).slice(&origin(&[*k, *n]))?;
+            let left = operand(buffer(*a), &[*m, *k])?;
+            let right = operand(buffer(*b), &[*k, *n])?;
             let accumulator = buffer(*c);
             let region = specs(c_offsets, &[*m, *n]);
             let mut product = left.matmul(&right, false, false, Some(accumulator.dtype()))?;
@@ -166,18 +176,18 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             accumulator.assign_slice(&region, &product)?;
         }
         TileOp::Unary { op, input, output, valid_shape } => {
-            let values = buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.unary(*op))?;
+            let values = operand(buffer(*input), valid_shape).and_then(|values| values.unary(*op))?;
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Binary { op, lhs, rhs, output, valid_shape } => {
-            let left = buffer(*lhs).slice(&origin(valid_shape))?;
-            let right = buffer(*rhs).slice(&origin(valid_shape))?;
+            let left = operand(buffer(*lhs), valid_shape)?;
+            let right = operand(buffer(*rhs), valid_shape)?;
             let values = left.binary(*op, &right)?;
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Reduce { op, input, output, valid_shape } => {
             let values =
-                buffer(*input).slice(&origin(valid_shape)).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
+                operand(buffer(*input), valid_shape).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
             let rows = valid_shape.first().copied().unwrap_or(1);
             buffer(*output).assign_slice(&origin(&[rows, 1]), &values)?;
         }
@@ -192,8 +202,8 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             buffer(*destination).assign_slice(&origin(&[shape[1], shape[0]]), &values)?;
         }
         TileOp::BroadcastBinary { op, lhs, lhs_shape, rhs, rhs_shape, output, valid_shape } => {
-            let left = buffer(*lhs).slice(&origin(lhs_shape))?;
-            let right = buffer(*rhs).slice(&origin(rhs_shape))?;
+            let left = operand(buffer(*lhs), lhs_shape)?;
+            let right = operand(buffer(*rhs), rhs_shape)?;
             let values = left.binary(*op, &right)?;
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
@@ -201,19 +211,18 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             // A float scalar is an f32 operand: the op is computed in f32 and stored in the output
             // dtype. An integer op (integer tile and result) computes in the tile's dtype, as the
             // reference does with an int scalar (an int64 one when it does not fit the dtype).
-            let tile = buffer(*input).slice(&origin(valid_shape))?;
+            let tile = operand(buffer(*input), valid_shape)?;
             let number = Tensor::scalar(*scalar, scalar_dtype(tile.dtype(), buffer(*output).dtype(), *scalar));
             let values = if *scalar_first { number.binary(*op, &tile)? } else { tile.binary(*op, &number)? };
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::Clip { input, output, low, high, valid_shape } => {
-            let values = in_compute_dtype(buffer(*input).slice(&origin(valid_shape))?)?.clip(*low, *high)?;
+            let values = in_compute_dtype(operand(buffer(*input), valid_shape)?)?.clip(*low, *high)?;
             buffer(*output).assign_slice(&origin(valid_shape), &values)?;
         }
         TileOp::ReduceDims { op, input, output, dims, valid_shape } => {
             let axes: Vec<isize> = dims.iter().map(|dim| *dim as isize).collect();
-            let values =
-                in_compute_dtype(buffer(*input).slice(&origin(valid_shape))?)?.reduce(*op, Some(&axes), true)?;
+            let values = in_compute_dtype(operand(buffer(*input), valid_shape)?)?.reduce(*op, Some(&axes), true)?;
             let reduced = values.shape().to_vec();
             buffer(*output).assign_slice(&origin(&reduced), &values)?;
         }
@@ -227,7 +236,7 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
 /// Floats compute in f32; integers and bools in their own dtype (exact, as the reference).
 fn in_compute_dtype(tile: Tensor) -> std::result::Result<Tensor, crate::error::TensorError> {
     if tile.dtype().is_float() {
-        tile.cast(DType::F32)
+        tile.cast_if_needed(DType::F32)
     } else {
         Ok(tile)
     }

@@ -3,8 +3,7 @@
 //! of a missing line fetches the whole line from HBM; a write makes its lines resident (the engine
 //! writes through to HBM); the least recently used lines beyond the capacity are evicted.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::VecDeque;
 
 /// Bytes a read serves from L2 and fetches from HBM.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -15,38 +14,23 @@ pub struct L2Traffic {
     pub fetched_bytes: u64,
 }
 
-/// A multiplicative hash for the (tensor, line) keys: they are dense integers, SipHash is wasted on them.
-#[derive(Default)]
-struct LineHasher(u64);
-
-impl Hasher for LineHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ *byte as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (value ^ (value >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
 /// LRU residency of L2 lines keyed by (tensor, line index).
 #[derive(Debug, Default)]
 pub struct L2Cache {
     line_bytes: u64,
     capacity_lines: usize,
     clock: u64,
-    /// Resident line → its last use stamp.
-    lines: HashMap<u64, u64, BuildHasherDefault<LineHasher>>,
-    /// Uses in order; an entry whose stamp is older than the line's is stale and skipped.
-    order: VecDeque<(u64, u64)>,
-}
-
-fn line_key(tensor: u32, line: u64) -> u64 {
-    ((tensor as u64) << 44) | line
+    /// Per tensor, per line: the stamp of its last use, 0 when not resident (stamps start at 1).
+    /// Dense: a line lookup is an index, not a hash (the simulator does one per line of every copy).
+    stamps: Vec<Vec<u64>>,
+    /// Lines resident (non-zero stamps).
+    resident: usize,
+    /// Uses in order as (stamp, tensor, line); an entry whose stamp is older than the line's is
+    /// stale and skipped. Kept only once the cache has been full (`ordered`): until then nothing is
+    /// evicted, and the first eviction rebuilds it from the stamps (the same live entries in the
+    /// same order), so a kernel whose data fits L2 never pays for a queue entry per line.
+    order: VecDeque<(u64, u32, u64)>,
+    ordered: bool,
 }
 
 impl L2Cache {
@@ -70,46 +54,67 @@ impl L2Cache {
 
     fn access(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool) -> L2Traffic {
         let mut traffic = L2Traffic::default();
+        let slot = tensor as usize;
+        if self.stamps.len() <= slot {
+            self.stamps.resize_with(slot + 1, Vec::new);
+        }
         for &(start, end) in ranges {
             if end <= start {
                 continue;
             }
-            for line in start / self.line_bytes..=(end - 1) / self.line_bytes {
+            let (first, last) = (start / self.line_bytes, (end - 1) / self.line_bytes);
+            if self.stamps[slot].len() <= last as usize {
+                self.stamps[slot].resize(last as usize + 1, 0);
+            }
+            for line in first..=last {
                 let line_start = line * self.line_bytes;
                 let requested = end.min(line_start + self.line_bytes) - start.max(line_start);
                 self.clock += 1;
-                let key = line_key(tensor, line);
-                match self.lines.get_mut(&key) {
-                    Some(stamp) => {
-                        *stamp = self.clock;
-                        traffic.hit_bytes += requested;
-                    }
-                    None => {
-                        self.lines.insert(key, self.clock);
-                        if !write {
-                            traffic.fetched_bytes += self.line_bytes;
-                        }
+                let stamp = &mut self.stamps[slot][line as usize];
+                if *stamp != 0 {
+                    traffic.hit_bytes += requested;
+                } else {
+                    self.resident += 1;
+                    if !write {
+                        traffic.fetched_bytes += self.line_bytes;
                     }
                 }
-                self.order.push_back((self.clock, key));
-                self.evict_beyond_capacity();
+                *stamp = self.clock;
+                if self.ordered {
+                    self.order.push_back((self.clock, tensor, line));
+                }
+                if self.resident > self.capacity_lines {
+                    self.evict_beyond_capacity();
+                }
             }
+        }
+        if self.order.len() > 4 * self.capacity_lines.max(1024) {
+            // Drop stale entries so the queue stays proportional to the resident lines.
+            let stamps = &self.stamps;
+            self.order.retain(|&(stamp, tensor, line)| stamps[tensor as usize][line as usize] == stamp);
         }
         traffic
     }
 
     /// Evicts least recently used lines until the capacity holds.
     fn evict_beyond_capacity(&mut self) {
-        while self.lines.len() > self.capacity_lines {
-            let Some((stamp, key)) = self.order.pop_front() else { break };
-            if self.lines.get(&key) == Some(&stamp) {
-                self.lines.remove(&key);
+        if !self.ordered {
+            let mut live: Vec<(u64, u32, u64)> = Vec::with_capacity(self.resident);
+            for (tensor, stamps) in self.stamps.iter().enumerate() {
+                let resident = stamps.iter().enumerate().filter(|(_, &stamp)| stamp != 0);
+                live.extend(resident.map(|(line, &stamp)| (stamp, tensor as u32, line as u64)));
             }
+            live.sort_unstable();
+            self.order = live.into();
+            self.ordered = true;
         }
-        if self.order.len() > 4 * self.capacity_lines.max(1024) {
-            // Drop stale entries so the queue stays proportional to the resident lines.
-            let lines = &self.lines;
-            self.order.retain(|(stamp, key)| lines.get(key) == Some(stamp));
+        while self.resident > self.capacity_lines {
+            let Some((stamp, tensor, line)) = self.order.pop_front() else { break };
+            let current = &mut self.stamps[tensor as usize][line as usize];
+            if *current == stamp {
+                *current = 0;
+                self.resident -= 1;
+            }
         }
     }
 }
@@ -130,11 +135,11 @@ pub fn region_ranges(
         strides[dim] = strides[dim + 1] * tensor_shape[dim + 1] as u64;
     }
     let row = shape[rank - 1] as u64 * element_bytes;
-    let mut ranges: Vec<(u64, u64)> = Vec::new();
+    let mut ranges: Vec<(u64, u64)> = Vec::with_capacity(shape[..rank - 1].iter().product());
     let mut index = vec![0usize; rank - 1];
+    // The first element of the current row, moved by the odometer below (no sum over dims per row).
+    let mut element: u64 = (0..rank).map(|dim| offsets[dim] as u64 * strides[dim]).sum();
     loop {
-        let element: u64 =
-            (0..rank).map(|dim| (offsets[dim] + index.get(dim).copied().unwrap_or(0)) as u64 * strides[dim]).sum();
         let start = element * element_bytes;
         match ranges.last_mut() {
             Some(last) if last.1 == start => last.1 += row,
@@ -148,9 +153,11 @@ pub fn region_ranges(
             }
             dim -= 1;
             index[dim] += 1;
+            element += strides[dim];
             if index[dim] < shape[dim] {
                 break;
             }
+            element -= strides[dim] * shape[dim] as u64;
             index[dim] = 0;
         }
     }
@@ -172,6 +179,56 @@ mod tests {
         let block = region_ranges(&[4, 256], 2, &[0, 128], &[2, 128]);
         assert_eq!(block, vec![(256, 512), (768, 1024)]);
         assert_eq!(cache.read(0, &block), L2Traffic { hit_bytes: 512, fetched_bytes: 0 });
+    }
+
+    #[test]
+    fn matches_a_plain_least_recently_used_model() {
+        // The reference: a map of resident lines to their last use; over capacity, the line with
+        // the oldest use leaves. Accesses: pseudo-random ranges over three tensors, reads and
+        // writes, in a cache of 37 lines of 64 B, so lines are evicted, re-fetched and re-hit.
+        let (line_bytes, capacity) = (64u64, 37usize);
+        let mut cache = L2Cache::new(capacity as u64 * line_bytes, line_bytes);
+        let mut model: std::collections::HashMap<(u32, u64), u64> = Default::default();
+        let mut clock = 0u64;
+        let mut state = 12345u64;
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for _ in 0..3000 {
+            let tensor = next(3) as u32;
+            let write = next(4) == 0;
+            let ranges: Vec<(u64, u64)> = (0..1 + next(3))
+                .map(|_| {
+                    let start = next(60 * line_bytes);
+                    (start, start + 1 + next(5 * line_bytes))
+                })
+                .collect();
+            let mut wanted = L2Traffic::default();
+            for &(start, end) in &ranges {
+                for line in start / line_bytes..=(end - 1) / line_bytes {
+                    let requested = end.min((line + 1) * line_bytes) - start.max(line * line_bytes);
+                    clock += 1;
+                    if model.insert((tensor, line), clock).is_some() {
+                        wanted.hit_bytes += requested;
+                    } else if !write {
+                        wanted.fetched_bytes += line_bytes;
+                    }
+                    if model.len() > capacity {
+                        let oldest = *model.iter().min_by_key(|(_, &stamp)| stamp).expect("not empty").0;
+                        model.remove(&oldest);
+                    }
+                }
+            }
+            let traffic = if write {
+                cache.write(tensor, &ranges);
+                wanted
+            } else {
+                cache.read(tensor, &ranges)
+            };
+            assert_eq!(traffic, wanted, "ranges {ranges:?} of tensor {tensor}");
+            assert_eq!(cache.resident, model.len());
+        }
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The trace: one event per executed instruction, and its export as Chrome Trace Event JSON
 //! (pid = core, tid = pipe, `ts`/`dur` in µs) that Perfetto and chrome://tracing open.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::tile::{CoreKind, Pipe, TileOp, TileProgram};
+use crate::tile::{BufferId, CoreKind, Pipe, TileOp, TileProgram};
 
 /// One executed instruction.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -19,8 +21,10 @@ pub struct TraceEvent {
     pub end: f64,
     /// Op name ("copy_in", "mmad", "exp" …).
     pub op: &'static str,
-    /// The tile written (or, for copies out, read): buffer name and shape.
-    pub tile: String,
+    /// The tile written (or, for copies out, read): buffer name and shape (shared by every event
+    /// of the buffer: one allocation per buffer, not per event).
+    #[serde(serialize_with = "serialize_text")]
+    pub tile: Rc<str>,
     /// The instruction's index in its program.
     pub instruction: u32,
     /// Bytes moved or processed.
@@ -42,9 +46,21 @@ pub struct Trace {
     pub events: Vec<TraceEvent>,
 }
 
+fn serialize_text<S: serde::Serializer>(text: &Rc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(text)
+}
+
 /// "name[shape]" of the buffer an op writes (copies out: the buffer read).
 pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
-    let id = match op {
+    tile_buffer(op)
+        .and_then(|id| program.buffers.get(id.0 as usize))
+        .map(|buffer| buffer.name.clone())
+        .unwrap_or_default()
+}
+
+/// The buffer an op writes (copies out: the buffer read); none for scalar ops.
+pub(crate) fn tile_buffer(op: &TileOp) -> Option<BufferId> {
+    Some(match op {
         TileOp::CopyIn { destination, .. }
         | TileOp::Move { destination, .. }
         | TileOp::MoveTransposed { destination, .. } => *destination,
@@ -59,9 +75,8 @@ pub fn tile_label(op: &TileOp, program: &TileProgram) -> String {
         | TileOp::Clip { output, .. }
         | TileOp::ReduceDims { output, .. }
         | TileOp::Vector { output, .. } => *output,
-        TileOp::Scalar { .. } => return String::new(),
-    };
-    program.buffers.get(id.0 as usize).map(|buffer| buffer.name.clone()).unwrap_or_default()
+        TileOp::Scalar { .. } => return None,
+    })
 }
 
 /// A core's display name: "AIC 3" (cube), "AIV 5" (vector) or "AI core 2" (coupled use).
@@ -96,7 +111,7 @@ impl Trace {
                 "tid": event.pipe.index(),
                 "ts": event.start / per_microsecond,
                 "dur": (event.end - event.start) / per_microsecond,
-                "args": {"tile": event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line, "start_cycle": event.start, "end_cycle": event.end},
+                "args": {"tile": &*event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line, "start_cycle": event.start, "end_cycle": event.end},
             }));
         }
         json!({"traceEvents": events, "displayTimeUnit": "ns"}).to_string()

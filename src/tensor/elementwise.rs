@@ -11,6 +11,7 @@ use super::real::Real;
 use super::shape::{broadcast_shapes, broadcast_strides, element_count, for_each_offset};
 use super::simd;
 use super::storage::{check_allocation, Storage};
+use super::strided::coalesce;
 pub use super::unary::{sigmoid, UnaryOp};
 use crate::error::Result;
 
@@ -164,10 +165,26 @@ fn broadcast_map<T: Real>(
     right: &[T],
     f: impl Fn(T, T) -> T,
 ) -> Vec<T> {
-    let left_strides = broadcast_strides(a.shape(), shape);
-    let right_strides = broadcast_strides(b.shape(), shape);
     let mut out = Vec::with_capacity(shape.iter().product());
-    for_each_offset(shape, [&left_strides, &right_strides], |[i, j]| out.push(f(left[i], right[j])));
+    if shape.contains(&0) {
+        return out;
+    }
+    let (left_strides, right_strides) = (broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape));
+    // Whole runs of the innermost (merged) dim at a time, so a row broadcast against a column
+    // is a tight loop per row rather than an index walk per element.
+    let (shape, left_strides, right_strides) = coalesce(shape, &left_strides, &right_strides);
+    let Some((&count, outer)) = shape.split_last() else {
+        out.push(f(left[0], right[0]));
+        return out;
+    };
+    let inner = shape.len() - 1;
+    let (left_step, right_step) = (left_strides[inner], right_strides[inner]);
+    for_each_offset(outer, [&left_strides[..inner], &right_strides[..inner]], |[i, j]| match (left_step, right_step) {
+        (1, 1) => out.extend(left[i..i + count].iter().zip(&right[j..j + count]).map(|(&x, &y)| f(x, y))),
+        (1, 0) => out.extend(left[i..i + count].iter().map(|&x| f(x, right[j]))),
+        (0, 1) => out.extend(right[j..j + count].iter().map(|&y| f(left[i], y))),
+        _ => out.extend((0..count).map(|index| f(left[i + index * left_step], right[j + index * right_step]))),
+    });
     out
 }
 
@@ -204,6 +221,53 @@ mod tests {
         let sum = tensor(&[1.0, 2.0], &[2, 1]).binary(BinaryOp::Add, &tensor(&[10.0, 20.0, 30.0], &[3])).unwrap();
         assert_eq!(sum.shape(), &[2, 3]);
         assert_eq!(sum.to_f32_vec(), vec![11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+    }
+
+    #[test]
+    fn every_broadcast_layout_matches_an_index_loop() {
+        // a[i, j, k] = 100·i + 10·j + k over odd sizes; each case's operand shapes broadcast to
+        // [3, 5, 7] along different dims (rows, columns, scalars, the middle dim, lower rank).
+        let values = |shape: &[usize]| -> Vec<f32> {
+            let (rows, middle, columns) = (shape[0], shape[1], shape[2]);
+            let mut out = Vec::new();
+            for i in 0..rows {
+                for j in 0..middle {
+                    for k in 0..columns {
+                        out.push((100 * i + 10 * j + k) as f32);
+                    }
+                }
+            }
+            out
+        };
+        let cases: [([usize; 3], [usize; 3]); 5] = [
+            ([3, 5, 7], [1, 1, 7]),
+            ([3, 5, 1], [1, 1, 7]),
+            ([1, 5, 7], [3, 1, 7]),
+            ([3, 1, 7], [1, 5, 1]),
+            ([1, 1, 1], [3, 5, 7]),
+        ];
+        for (left_shape, right_shape) in cases {
+            let (left, right) = (values(&left_shape), values(&right_shape));
+            let result = tensor(&left, &left_shape).binary(BinaryOp::Sub, &tensor(&right, &right_shape)).unwrap();
+            assert_eq!(result.shape(), &[3, 5, 7]);
+            let at = |data: &[f32], shape: &[usize; 3], index: [usize; 3]| {
+                let pick = |axis: usize| if shape[axis] == 1 { 0 } else { index[axis] };
+                data[(pick(0) * shape[1] + pick(1)) * shape[2] + pick(2)]
+            };
+            let mut wanted = Vec::new();
+            for i in 0..3 {
+                for j in 0..5 {
+                    for k in 0..7 {
+                        wanted.push(at(&left, &left_shape, [i, j, k]) - at(&right, &right_shape, [i, j, k]));
+                    }
+                }
+            }
+            assert_eq!(result.to_f32_vec(), wanted, "{left_shape:?} - {right_shape:?}");
+        }
+        // Lower rank on the right: [2, 3] + [3].
+        let sum =
+            tensor(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).binary(BinaryOp::Add, &tensor(&[10.0, 20.0, 30.0], &[3]));
+        assert_eq!(sum.unwrap().to_f32_vec(), vec![11.0, 22.0, 33.0, 14.0, 25.0, 36.0]);
     }
 
     #[test]

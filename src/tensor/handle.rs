@@ -70,7 +70,7 @@ impl Tensor {
     pub fn full(shape: &[usize], value: f64, dtype: DType) -> Result<Tensor> {
         let count = element_count("full", shape)?;
         check_allocation("full", count, dtype)?;
-        Tensor::from_storage(Storage::from_f64(vec![value; count], dtype), shape)
+        Tensor::from_storage(super::strided::filled(count, value, dtype), shape)
     }
 
     /// A tensor of zeros.

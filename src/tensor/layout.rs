@@ -2,11 +2,10 @@
 //! tile views with a valid region, and assemble (write a tile into a tensor).
 
 use super::handle::Tensor;
-use super::shape::{
-    broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset, normalize_dim,
-};
+use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, normalize_dim};
 pub use super::slice_spec::SliceSpec;
-use super::storage::{check_allocation, map_storage, Storage};
+use super::storage::{check_allocation, Storage};
+use super::strided::{copy_strided, filled, gather};
 use crate::error::{Result, TensorError};
 
 impl Tensor {
@@ -40,7 +39,7 @@ impl Tensor {
         let shape: Vec<usize> = order.iter().map(|&a| self.shape()[a]).collect();
         let own = contiguous_strides(self.shape());
         let strides: Vec<usize> = order.iter().map(|&a| own[a]).collect();
-        let storage = gather(&self.storage(), &shape, &strides);
+        let storage = gather(&self.storage(), &shape, &strides, 0);
         let valid = self.valid_shape().map(|v| order.iter().map(|&a| v[a]).collect());
         Ok(Tensor::from_storage(storage, &shape)?.with_valid_shape(valid))
     }
@@ -103,7 +102,7 @@ impl Tensor {
     pub fn slice(&self, specs: &[SliceSpec]) -> Result<Tensor> {
         let (shape, strides, base) = self.slice_geometry(specs)?;
         check_allocation("slice", shape.iter().product(), self.dtype())?;
-        let storage = gather_from(&self.storage(), &shape, &strides, base);
+        let storage = gather(&self.storage(), &shape, &strides, base);
         Tensor::from_storage(storage, &shape)
     }
 
@@ -123,12 +122,8 @@ impl Tensor {
         let value = if value.dtype() == self.dtype() { value.clone() } else { value.cast(self.dtype())? };
         let source = value.storage();
         let source_strides = broadcast_strides(value.shape(), &shape);
-        self.write_storage(|storage| {
-            // Negative steps are wrapped offsets (see `slice_geometry`): the sum must wrap too.
-            for_each_offset(&shape, [&strides, &source_strides], |[to, from]| {
-                storage.copy_element(base.wrapping_add(to), &source, from)
-            });
-        });
+        // Negative steps are wrapped offsets (see `slice_geometry`): the copy wraps its sums too.
+        self.write_storage(|storage| copy_strided(storage, (base, &strides), &source, (0, &source_strides), &shape));
         Ok(())
     }
 
@@ -195,11 +190,8 @@ impl Tensor {
         let source = self.storage();
         let own = contiguous_strides(self.shape());
         let base: usize = offsets.iter().zip(&own).map(|(o, s)| o * s).sum();
-        let region = gather_from(&source, &valid, &own, base);
-        let mut tile = Storage::from_f64(vec![0.0; count], self.dtype());
-        let tile_strides = contiguous_strides(shape);
-        let region_strides = contiguous_strides(&valid);
-        for_each_offset(&valid, [&tile_strides, &region_strides], |[to, from]| tile.copy_element(to, &region, from));
+        let mut tile = filled(count, 0.0, self.dtype());
+        copy_strided(&mut tile, (0, &contiguous_strides(shape)), &source, (base, &own), &valid);
         Ok(Tensor::from_storage(tile, shape)?.with_valid_shape(Some(valid)))
     }
 
@@ -237,21 +229,6 @@ impl Tensor {
         }
         Ok(offsets.iter().zip(&valid).map(|(&start, &count)| SliceSpec { start, step: 1, count }).collect())
     }
-}
-
-fn gather(source: &Storage, shape: &[usize], strides: &[usize]) -> Storage {
-    gather_from(source, shape, strides, 0)
-}
-
-/// Copies the elements at `base + Σ index·stride` (wrapping, for negative strides) into a new
-/// contiguous buffer of `shape`.
-fn gather_from(source: &Storage, shape: &[usize], strides: &[usize], base: usize) -> Storage {
-    fn pick<T: Copy>(values: &[T], shape: &[usize], strides: &[usize], base: usize) -> Vec<T> {
-        let mut out = Vec::with_capacity(shape.iter().product());
-        for_each_offset(shape, [strides], |[offset]| out.push(values[base.wrapping_add(offset)]));
-        out
-    }
-    map_storage!(source, values => pick(values, shape, strides, base))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod shape;
 pub mod simd;
 mod slice_spec;
 mod storage;
+mod strided;
 mod unary;
 
 pub use dtype::{DType, DTypeKind};

@@ -8,6 +8,8 @@ mod packing;
 pub mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 use portable as active;
@@ -48,7 +50,12 @@ impl<T: Copy> MatrixRef<'_, T> {
 
 /// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten (packed-panel GEMM); the
 /// operands may be stored as f32, bf16 or f16 and are widened while packing.
+/// Natively on x86-64 the AVX micro-kernel runs where the CPU has it (bit-identical results).
 pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if x86::available() {
+        return x86::gemm(a, b, out);
+    }
     active::gemm(a, b, out)
 }
 
