@@ -348,6 +348,9 @@ pub(crate) fn run_kernel_call(
         calls_kernels: false,
     });
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    // Without a registered gradient, a functional kernel's backward is generated (issue 18).
+    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
+        .then(|| super::generated_backward::tensor_inputs(&arguments));
     let mut pending = None;
     let mut result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => {
@@ -383,6 +386,17 @@ pub(crate) fn run_kernel_call(
         }
     }
     let finished = result.as_ref().ok().cloned();
+    if let (Some(inputs), Some(value), Some(frame), Some(Outcome::Npu(..)), Some(reference)) =
+        (generated_inputs, &finished, &frame, &outcome, &reference)
+    {
+        let call =
+            super::generated_backward::FinishedCall { kernel, frame, named: &named, inputs, result: value, reference };
+        match super::generated_backward::attach(interpreter, call, span) {
+            Ok(Some(node)) => result = Ok(node),
+            Ok(None) => {}
+            Err(error) => result = Err(error),
+        }
+    }
     if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
         result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);
     }

@@ -11,6 +11,7 @@ pub mod copies;
 pub mod creation;
 pub mod experimental;
 pub mod functions;
+pub mod generated_backward;
 pub mod kernel;
 pub mod loops;
 pub mod methods;
