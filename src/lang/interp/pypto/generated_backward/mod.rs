@@ -7,6 +7,8 @@
 mod algebra;
 mod derive;
 mod node;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use algebra::NotDerivable;
 pub(crate) use derive::{derive, Adjoint, Forward};
