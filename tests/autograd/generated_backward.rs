@@ -121,3 +121,49 @@ print(xk.grad.tolist()[0][:4])",
         cell.diagnostics
     );
 }
+
+/// Example 08's comparison, generated: the loss Σ swish(x)·w on [32, 64] f32 (8 KiB per tensor).
+/// The backward reads s = σ(βx) (x is an argument, y is never read).
+/// - "save": the forward writes y and s (16 KiB), the backward reads x, s and the gradient
+///   (24 KiB); the tape keeps y (read by `y·w`) and s: 16 KiB of activations.
+/// - "recompute": the forward writes y (8 KiB), the backward reads x and the gradient (16 KiB)
+///   and redoes s in each tile; the tape keeps y only: 8 KiB — half.
+#[test]
+fn the_policy_saves_or_recomputes_and_recomputing_halves_the_saved_bytes() {
+    let mut session = session_with(SWISH);
+    let run = |session: &mut Session, policy: &str| {
+        let cell = session.run_cell(&format!(
+            "pt.autodiff.policy('{policy}')
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+saved = pt.graph(loss).saved_activation_bytes
+loss.backward()
+s = pt.sigmoid(x * 1.5)
+pt.assert_allclose(xk.grad, w * s * (1 + 1.5 * x * (1 - s)), rtol=1e-5, atol=1e-6)
+print(saved)"
+        ));
+        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
+        let summary = |kernel: &str| {
+            let entry = cell.kernel_schedules.iter().find(|entry| entry.kernel == kernel).expect(kernel);
+            (entry.schedule.summary.gm_bytes_read, entry.schedule.summary.gm_bytes_written)
+        };
+        (cell.stdout.trim().parse::<u64>().unwrap(), summary("swish"), summary("swish.backward"))
+    };
+    let (saved_bytes, forward, backward) = run(&mut session, "save");
+    assert_eq!(saved_bytes, 2 * 8192);
+    assert_eq!(forward, (8192, 2 * 8192));
+    assert_eq!(backward, (3 * 8192, 8192));
+    let (recomputed_bytes, forward, backward) = run(&mut session, "recompute");
+    assert_eq!(recomputed_bytes, 8192);
+    assert_eq!(forward, (8192, 8192));
+    assert_eq!(backward, (2 * 8192, 8192));
+    // Element-wise work is cheaper to redo than to move through GM: auto recomputes s.
+    let (auto_bytes, _, backward) = run(&mut session, "auto");
+    assert_eq!((auto_bytes, backward), (8192, (2 * 8192, 8192)));
+    // The policy call returns the one it replaces; a wrong name is a located error.
+    let cell = session.run_cell("print(pt.autodiff.policy('save'), pt.autodiff.policy())");
+    assert_eq!(cell.stdout, "auto save\n");
+    let wrong = session.run_cell("pt.autodiff.policy('fast')");
+    let error = wrong.error().expect("an unknown policy is an error");
+    assert!(error.message.contains("unknown policy 'fast'"), "{}", error.message);
+}

@@ -334,6 +334,12 @@ pub(crate) fn run_kernel_call(
     } else {
         Vec::new()
     };
+    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    // Without a registered gradient, a functional kernel's backward is generated (issue 18); the
+    // frame keeps the tensors the body makes, for the values the backward saves.
+    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
+        .then(|| super::generated_backward::tensor_inputs(&arguments))
+        .filter(|inputs| super::generated_backward::wanted(inputs));
     interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
         vec_tile_shapes: None,
         cube_tile_shapes: None,
@@ -346,11 +352,8 @@ pub(crate) fn run_kernel_call(
         statement: None,
         unit_starts,
         calls_kernels: false,
+        kept_values: generated_inputs.as_ref().map(|_| Vec::new()),
     });
-    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
-    // Without a registered gradient, a functional kernel's backward is generated (issue 18).
-    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
-        .then(|| super::generated_backward::tensor_inputs(&arguments));
     let mut pending = None;
     let mut result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => {
@@ -373,8 +376,18 @@ pub(crate) fn run_kernel_call(
     }
     let mut outcome = None;
     let reference = result.as_ref().ok().cloned();
-    if let (true, Ok(value), Some(frame)) = (on_npu, &reference.clone().ok_or(()), &frame) {
-        let call = NpuCall { kernel, frame, arguments: &named, before: &before, result: value };
+    let mut prepared = None;
+    if let (Some(inputs), Some(value), Some(frame)) = (generated_inputs, &reference, &frame) {
+        let made = super::generated_backward::prepare(interpreter, kernel, frame, &named, inputs, value, span);
+        match made {
+            Ok(made) => prepared = made,
+            Err(error) => result = Err(error),
+        }
+    }
+    if let (true, Ok(value), Some(frame)) = (on_npu, &result.clone(), &frame) {
+        // The values a generated backward saves are outputs of the forward's NPU run too.
+        let value = prepared.as_ref().and_then(|prepared| prepared.extended.clone()).unwrap_or(value.clone());
+        let call = NpuCall { kernel, frame, arguments: &named, before: &before, result: &value };
         match run_on_npu(interpreter, &call, span) {
             Ok(ran) => {
                 if let Outcome::Npu(_, Some(replaced)) = &ran {
@@ -386,16 +399,8 @@ pub(crate) fn run_kernel_call(
         }
     }
     let finished = result.as_ref().ok().cloned();
-    if let (Some(inputs), Some(value), Some(frame), Some(Outcome::Npu(..)), Some(reference)) =
-        (generated_inputs, &finished, &frame, &outcome, &reference)
-    {
-        let call =
-            super::generated_backward::FinishedCall { kernel, frame, named: &named, inputs, result: value, reference };
-        match super::generated_backward::attach(interpreter, call, span) {
-            Ok(Some(node)) => result = Ok(node),
-            Ok(None) => {}
-            Err(error) => result = Err(error),
-        }
+    if let (Some(prepared), Some(value), Some(Outcome::Npu(..))) = (prepared, &finished, &outcome) {
+        result = super::generated_backward::attach(interpreter, prepared, value, span);
     }
     if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
         result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);

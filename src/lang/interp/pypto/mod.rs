@@ -148,9 +148,13 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
-        "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {
-            autodiff::call(interpreter, short, arguments, span)
-        }
+        "register_gradient"
+        | "checkpoint"
+        | "no_grad"
+        | "graph"
+        | "autodiff.grad"
+        | "autodiff.check_gradient"
+        | "autodiff.policy" => autodiff::call(interpreter, short, arguments, span),
         "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "from_torch" | "to_torch" => crate::lang::interp::torch::convert::call(interpreter, short, arguments, span),

@@ -7,12 +7,14 @@
 mod algebra;
 mod derive;
 mod node;
+pub(crate) mod policy;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use algebra::NotDerivable;
 pub(crate) use derive::{derive, Adjoint, Forward};
-pub(crate) use node::{attach, tensor_inputs, FinishedCall};
+pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
+pub use policy::Policy;
 
 use super::capture::{identity, Arg, Captured, CapturedOp, TensorRef};
 use super::npu_run::lower_and_simulate;
@@ -85,15 +87,30 @@ impl GeneratedBackward {
         derive(&Forward { ops: &self.forward_ops, inputs: &inputs, outputs: &self.outputs }, needs, grad_outputs)
     }
 
-    /// Whether a backward can be generated (checked once at the forward call, with f32 gradients).
-    pub(crate) fn check(&self, needs: &[bool]) -> Result<(), NotDerivable> {
+    /// Whether a backward can be generated (checked once at the forward call, with gradients in
+    /// the outputs' dtypes); the forward values it reads (each saved or recomputed).
+    pub(crate) fn check(&self, needs: &[bool]) -> Result<Vec<TensorRef>, NotDerivable> {
         let grads: Vec<TensorRef> = self
             .gradient_forms()
             .iter()
             .zip(&self.outputs)
             .map(|(form, output)| TensorRef::fresh(form, None, output.dtype()))
             .collect();
-        self.adjoint(needs, &grads).map(|_| ())
+        let adjoint = self.adjoint(needs, &grads)?;
+        let made: std::collections::HashSet<_> =
+            self.forward_ops.iter().filter_map(|op| op.result.as_ref()).map(identity).collect();
+        let arguments: std::collections::HashSet<_> = self.inputs.iter().map(|(_, input)| identity(input)).collect();
+        let mut reads: Vec<TensorRef> = Vec::new();
+        for op in &adjoint.ops {
+            for tensor in op.op.tensors() {
+                let key = identity(tensor);
+                let known = reads.iter().any(|read| identity(read) == key);
+                if made.contains(&key) && !arguments.contains(&key) && !known {
+                    reads.push(tensor.clone());
+                }
+            }
+        }
+        Ok(reads)
     }
 
     /// The backward's tile work for `inputs` (the forward's argument values) and `grads` (the

@@ -61,7 +61,8 @@ fn run_chain(inputs: &[Var], steps: &[Step], recorder: &mut Recorder) -> Var {
                 let half = s.scalar_like(0.5);
                 let shifted = s.add(&half).unwrap();
                 let lhs = Arg::Tensor(TensorRef::of(s.tensor()));
-                let shifted = recorder.push(CapturedOp::Binary { op: BinaryOp::Add, lhs, rhs: Arg::Number(0.5) }, &shifted);
+                let shifted =
+                    recorder.push(CapturedOp::Binary { op: BinaryOp::Add, lhs, rhs: Arg::Number(0.5) }, &shifted);
                 recorder.unary(op, &shifted)
             }
             Step::WithY(op) => recorder.binary(op, &v, y),
@@ -224,7 +225,8 @@ fn derived_adjoints_match_autograd_and_central_differences_on_random_chains() {
                 }
                 Some(Arg::Number(number)) => panic!("chain {chain} {steps:?}: input {index} got the number {number}"),
             };
-            let autograd = expected[index].as_ref().map_or_else(|| vec![0.0; derived.len()], |g| g.tensor().to_f64_vec());
+            let autograd =
+                expected[index].as_ref().map_or_else(|| vec![0.0; derived.len()], |g| g.tensor().to_f64_vec());
             for (element, (&ours, &theirs)) in derived.iter().zip(&autograd).enumerate() {
                 assert!(
                     (ours - theirs).abs() <= 1e-10 * (1.0 + theirs.abs()),
@@ -266,8 +268,9 @@ fn a_matmul_adjoint_is_two_matmuls_with_transposed_operands() {
         line: Some(3),
     }];
     let g = TensorRef::of(&Tensor::zeros(&[4, 2], DType::F64).unwrap());
-    let adjoint = derive(&Forward { ops: &ops, inputs: &[a_ref, b_ref], outputs: &[TensorRef::of(&c)] }, &[true, true], &[g])
-        .unwrap();
+    let adjoint =
+        derive(&Forward { ops: &ops, inputs: &[a_ref, b_ref], outputs: &[TensorRef::of(&c)] }, &[true, true], &[g])
+            .unwrap();
     let forms: Vec<(bool, bool, Option<u32>)> = adjoint
         .ops
         .iter()
