@@ -139,6 +139,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             // The policy in force before the call (so a cell can restore it).
             Ok(Value::string(previous.name()))
         }
+        "autodiff.last_backward" => {
+            interpreter.bind("pypto.autodiff.last_backward", &[], arguments, false, span)?;
+            let schedules = interpreter.npu.schedules.borrow();
+            let last = schedules.iter().rev().find(|(name, _)| name.ends_with(".backward"));
+            Ok(last.map_or(Value::None, |(_, simulation)| Value::object(Object::Schedule(simulation.clone()))))
+        }
         _ => check(interpreter, arguments, span),
     }
 }

@@ -154,7 +154,8 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         | "graph"
         | "autodiff.grad"
         | "autodiff.check_gradient"
-        | "autodiff.policy" => autodiff::call(interpreter, short, arguments, span),
+        | "autodiff.policy"
+        | "autodiff.last_backward" => autodiff::call(interpreter, short, arguments, span),
         "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "from_torch" | "to_torch" => crate::lang::interp::torch::convert::call(interpreter, short, arguments, span),

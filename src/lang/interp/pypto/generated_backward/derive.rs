@@ -119,7 +119,7 @@ pub(crate) fn derive(
         let Some(result) = &op.result else { continue };
         let Some(g) = adjoints.get(&identity(result)).cloned() else { continue };
         algebra.line = op.line;
-        for (target, gradient) in op_adjoint(&mut algebra, &op.op, result, &g)? {
+        for (target, gradient) in op_adjoint(&mut algebra, &op.op, result, &g, &active)? {
             accumulate(&mut algebra, &mut adjoints, &target, gradient)?;
         }
     }
@@ -144,7 +144,11 @@ fn op_adjoint(
     op: &CapturedOp,
     result: &TensorRef,
     g: &Arg,
+    active: &HashSet<Identity>,
 ) -> Result<Vec<(TensorRef, Arg)>, NotDerivable> {
+    // Only operands that carry a gradient get one: no op is built for the others (a bias's
+    // row sum would otherwise make every tile span all rows).
+    let needed = |arg: &Arg| is_tensor(arg).is_some_and(|tensor| active.contains(&identity(tensor)));
     let line = algebra.line;
     let unsupported = |name: String| {
         Err(NotDerivable { what: format!("`{name}` has no op-level adjoint (its gradient reads values)"), line })
@@ -159,7 +163,7 @@ fn op_adjoint(
             let operands = Operands { inputs: vec![lhs.clone(), rhs.clone()], output };
             let shape = |arg: &Arg| is_tensor(arg).map_or(Vec::new(), |tensor| tensor.shape().to_vec());
             let (left_shape, right_shape) = (shape(lhs), shape(rhs));
-            let needs = [is_tensor(lhs).is_some(), is_tensor(rhs).is_some()];
+            let needs = [needed(lhs), needed(rhs)];
             let Some([left, right]) =
                 binary_gradients(algebra, *binary, &operands, g, needs, [&left_shape, &right_shape])?
             else {
@@ -184,8 +188,8 @@ fn op_adjoint(
         CapturedOp::Matmul { a, b, a_transposed, b_transposed } => {
             let operands = Operands { inputs: vec![Arg::Tensor(a.clone()), Arg::Tensor(b.clone())], output };
             let shapes = [a.shape(), b.shape()];
-            let [left, right] =
-                matmul_gradients(algebra, [*a_transposed, *b_transposed], &operands, g, [true, true], shapes)?;
+            let needs = [needed(&Arg::Tensor(a.clone())), needed(&Arg::Tensor(b.clone()))];
+            let [left, right] = matmul_gradients(algebra, [*a_transposed, *b_transposed], &operands, g, needs, shapes)?;
             [(a, left), (b, right)]
                 .into_iter()
                 .filter_map(|(tensor, gradient)| Some((tensor.clone(), gradient?)))

@@ -59,17 +59,18 @@ fn bytes(tensor: &TensorRef) -> f64 {
     (tensor.shape().iter().product::<usize>() * tensor.dtype().size_in_bytes()) as f64
 }
 
-/// The forward ops that recomputing `value` redoes: its cone back to the forward's arguments.
+/// The forward ops that recomputing `value` redoes: its cone back to `stops` (the forward's
+/// arguments and the values saved already).
 fn cone<'a>(
     value: &TensorRef,
     definitions: &HashMap<Identity, &'a Captured>,
-    arguments: &HashSet<Identity>,
+    stops: &HashSet<Identity>,
 ) -> Vec<&'a Captured> {
     let mut stack = vec![identity(value)];
     let mut seen = HashSet::new();
     let mut ops = Vec::new();
     while let Some(key) = stack.pop() {
-        if arguments.contains(&key) || !seen.insert(key.clone()) {
+        if stops.contains(&key) || !seen.insert(key.clone()) {
             continue;
         }
         if let Some(op) = definitions.get(&key) {
@@ -92,36 +93,47 @@ pub(crate) fn choose(
 ) -> Vec<Choice> {
     let definitions: HashMap<Identity, &Captured> =
         forward_ops.iter().filter_map(|op| op.result.as_ref().map(|result| (identity(result), op))).collect();
-    let arguments: HashSet<Identity> = arguments.iter().map(identity).collect();
+    let mut stops: HashSet<Identity> = arguments.iter().map(identity).collect();
     let outputs: HashSet<Identity> = outputs.iter().map(identity).collect();
+    let order: HashMap<Identity, usize> = forward_ops
+        .iter()
+        .enumerate()
+        .filter_map(|(index, op)| op.result.as_ref().map(|result| (identity(result), index)))
+        .collect();
+    // In the forward's order, so a value recomputed from one saved before it redoes only the ops
+    // after that one (σ(h) from a saved h, not from the matmul that made h).
+    let mut reads: Vec<&TensorRef> = reads.iter().collect();
+    reads.sort_by_key(|value| order.get(&identity(*value)).copied().unwrap_or(usize::MAX));
     // A tile of the backward, computed in f32.
     let tile_bytes = vec_tile.map(|tile| (tile.iter().product::<usize>() * 4) as f64);
-    reads
-        .iter()
-        .map(|value| {
-            let output = outputs.contains(&identity(value));
-            // Cycles of GM traffic saving costs (a write unless it is an output, and a read) …
-            let write = if output { 0.0 } else { bytes(value) / config.ub_to_gm_bytes_per_cycle };
-            let save_cycles = write + bytes(value) / config.gm_to_ub_bytes_per_cycle;
-            let redone = cone(value, &definitions, &arguments);
-            let matmul = redone.iter().any(|op| matches!(op.op, CapturedOp::Matmul { .. }));
-            // One vector pass per redone op over its result, computed in f32.
-            let passes: f64 = redone
-                .iter()
-                .filter_map(|op| op.result.as_ref())
-                .map(|result| (result.shape().iter().product::<usize>() * 4) as f64)
-                .sum();
-            // … against the vector cycles recomputing costs (infinite when a matmul is redone).
-            let recompute_cycles = if matmul { f64::INFINITY } else { passes / config.vector_bytes_per_cycle };
-            // The redone tiles live in UB next to the backward's own (about four: inputs, gradient,
-            // result), each double-buffered.
-            let fits = tile_bytes.is_none_or(|tile| (redone.len() as f64 + 4.0) * tile * 2.0 <= config.ub_bytes as f64);
-            let save = match policy {
-                Policy::Save => true,
-                Policy::Recompute => false,
-                Policy::Auto => !fits || save_cycles < recompute_cycles,
-            };
-            Choice { value: value.clone(), save, output }
-        })
-        .collect()
+    let mut choices = Vec::new();
+    for value in reads {
+        let output = outputs.contains(&identity(value));
+        // Cycles of GM traffic saving costs (a write unless it is an output, and a read) …
+        let write = if output { 0.0 } else { bytes(value) / config.ub_to_gm_bytes_per_cycle };
+        let save_cycles = write + bytes(value) / config.gm_to_ub_bytes_per_cycle;
+        let redone = cone(value, &definitions, &stops);
+        let matmul = redone.iter().any(|op| matches!(op.op, CapturedOp::Matmul { .. }));
+        // One vector pass per redone op over its result, computed in f32.
+        let passes: f64 = redone
+            .iter()
+            .filter_map(|op| op.result.as_ref())
+            .map(|result| (result.shape().iter().product::<usize>() * 4) as f64)
+            .sum();
+        // … against the vector cycles recomputing costs (infinite when a matmul is redone).
+        let recompute_cycles = if matmul { f64::INFINITY } else { passes / config.vector_bytes_per_cycle };
+        // The redone tiles live in UB next to the backward's own (about four: inputs, gradient,
+        // result), each double-buffered.
+        let fits = tile_bytes.is_none_or(|tile| (redone.len() as f64 + 4.0) * tile * 2.0 <= config.ub_bytes as f64);
+        let save = match policy {
+            Policy::Save => true,
+            Policy::Recompute => false,
+            Policy::Auto => !fits || save_cycles < recompute_cycles,
+        };
+        if save {
+            stops.insert(identity(value));
+        }
+        choices.push(Choice { value: value.clone(), save, output });
+    }
+    choices
 }
