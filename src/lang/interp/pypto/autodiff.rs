@@ -111,39 +111,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Value::list(values)
             })
         }
-        "autodiff.policy" => {
-            let bound = interpreter.bind("pypto.autodiff.policy", &["policy"], arguments, false, span)?;
-            let previous = interpreter.npu.backward_policy.get();
-            match bound.optional(0) {
-                None => {}
-                Some(Value::Str(name)) => match super::generated_backward::Policy::parse(name) {
-                    Some(policy) => interpreter.npu.backward_policy.set(policy),
-                    None => {
-                        return Err(interpreter
-                            .error(
-                                ErrorKind::Value,
-                                format!("pypto.autodiff.policy: unknown policy '{name}'"),
-                                bound.span_of(0),
-                            )
-                            .with_help("the policies are \"auto\" (by cost), \"save\" and \"recompute\""))
-                    }
-                },
-                Some(other) => {
-                    return Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.autodiff.policy: the policy is a string, not {}", other.type_name()),
-                        bound.span_of(0),
-                    ))
-                }
-            }
-            // The policy in force before the call (so a cell can restore it).
-            Ok(Value::string(previous.name()))
-        }
-        "autodiff.last_backward" => {
-            interpreter.bind("pypto.autodiff.last_backward", &[], arguments, false, span)?;
-            let schedules = interpreter.npu.schedules.borrow();
-            let last = schedules.iter().rev().find(|(name, _)| name.ends_with(".backward"));
-            Ok(last.map_or(Value::None, |(_, simulation)| Value::object(Object::Schedule(simulation.clone()))))
+        "autodiff.policy" | "autodiff.last_backward" => {
+            super::generated_backward::call(interpreter, name, arguments, span)
         }
         _ => check(interpreter, arguments, span),
     }

@@ -5,6 +5,7 @@
 //! forward's. The call becomes one autograd node whose backward is that kernel (`node`).
 
 mod algebra;
+mod api;
 mod derive;
 mod node;
 pub(crate) mod policy;
@@ -12,6 +13,7 @@ pub(crate) mod policy;
 mod tests;
 
 pub(crate) use algebra::NotDerivable;
+pub(crate) use api::call;
 pub(crate) use derive::{derive, Adjoint, Forward};
 pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
 pub use policy::Policy;
