@@ -67,6 +67,7 @@ export const messages = {
   'diagnostic.kind.runtime/zero-division': 'Division by zero',
   'diagnostic.kind.npu/cast-mode-not-modelled': 'Cast mode not modelled',
   'diagnostic.kind.npu/cpu-fallback': 'Ran on the CPU',
+  'diagnostic.kind.npu/no-generated-backward': 'No generated backward',
   'diagnostic.kind.npu/option-not-modelled': 'Option not modelled',
   'diagnostic.kind.npu/option-scope-not-modelled': 'Option scope not modelled',
   'diagnostic.kind.lang/jit-output-rebound': 'Jit output rebound',
@@ -115,4 +116,5 @@ export const messages = {
   'gallery.title.11_fusion_and_stability': 'Fusion and numerical stability',
   'gallery.title.12_checkpoint_mixed_precision': 'Memory: gradient checkpointing and mixed precision',
   'gallery.title.13_softmax_tile_sweep': 'Tile-shape tuning for a row-wise softmax',
+  'gallery.title.14_generated_backward': 'Generated vs hand-written backward',
 };

@@ -66,6 +66,7 @@ export const messages = {
   'diagnostic.kind.runtime/zero-division': '除以零',
   'diagnostic.kind.npu/cast-mode-not-modelled': '未模拟的类型转换模式',
   'diagnostic.kind.npu/cpu-fallback': '在 CPU 上运行',
+  'diagnostic.kind.npu/no-generated-backward': '无自动生成的反向',
   'diagnostic.kind.npu/option-not-modelled': '未模拟的选项',
   'diagnostic.kind.npu/option-scope-not-modelled': '未模拟的选项作用域',
   'diagnostic.kind.lang/jit-output-rebound': 'jit 输出被重新绑定',
@@ -114,4 +115,5 @@ export const messages = {
   'gallery.title.11_fusion_and_stability': '算子融合与数值稳定性',
   'gallery.title.12_checkpoint_mixed_precision': '内存：梯度检查点与混合精度',
   'gallery.title.13_softmax_tile_sweep': '按行 softmax 的分块形状调优',
+  'gallery.title.14_generated_backward': '自动生成与手写的反向对比',
 };
