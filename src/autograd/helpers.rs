@@ -64,17 +64,6 @@ pub(crate) fn winner_share(difference: f64) -> f64 {
     }
 }
 
-/// sign(x) with sign(0) = 0 (PyTorch's `abs` backward at the kink).
-pub(crate) fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        x * 0.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +82,5 @@ mod tests {
     #[test]
     fn shares_split_ties() {
         assert_eq!((winner_share(1.0), winner_share(0.0), winner_share(-2.0)), (1.0, 0.5, 0.0));
-        assert_eq!(sign(0.0), 0.0);
     }
 }

@@ -21,6 +21,7 @@
 //! # Ok::<(), tilelab::autograd::AutogradError>(())
 //! ```
 
+pub mod algebra;
 mod checkpoint;
 mod custom;
 mod engine;

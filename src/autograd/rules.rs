@@ -8,8 +8,12 @@
 
 use std::rc::Rc;
 
-use super::error::Result;
-use super::helpers::{broadcast_to, constant_map, exact_difference, keepdim_shape, sign, sum_to_shape, winner_share};
+use super::algebra::{
+    binary_gradients, matmul_gradients, softmax_gradient, standard_normal_density, sum_gradient, unary_gradient,
+    GradientAlgebra, RuleOperands,
+};
+use super::error::{AutogradError, Result};
+use super::helpers::{broadcast_to, constant_map, exact_difference, keepdim_shape, sum_to_shape, winner_share};
 use super::node::{Node, Operation, Saved};
 use super::op::Op;
 use super::var::Var;
@@ -62,38 +66,12 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
         Op::Reduce { op, axes, keepdim } => one(reduce_rule(*op, axes, *keepdim, context)?),
         Op::Softmax { op, axis } => {
             let y = context.output(0)?;
-            let dims = [*axis as isize];
-            let gradient = match op {
-                // dx = y ⊙ (g − Σ_axis g ⊙ y)
-                SoftmaxOp::Softmax => y.mul(&g.sub(&g.mul(&y)?.reduce(ReduceOp::Sum, Some(&dims), true)?)?)?,
-                // dx = g − softmax(x) ⊙ Σ_axis g, with softmax(x) = exp(y)
-                SoftmaxOp::LogSoftmax => {
-                    g.sub(&y.unary(UnaryOp::Exp)?.mul(&g.reduce(ReduceOp::Sum, Some(&dims), true)?)?)?
-                }
-            };
-            one(gradient)
+            one(softmax_gradient(&mut VarAlgebra, *op == SoftmaxOp::LogSoftmax, &y, g, *axis)?)
         }
         Op::Matmul { a_trans, b_trans, .. } => {
-            let (a, b) = (context.input(0)?, context.input(1)?);
-            let (a_trans, b_trans) = (*a_trans, *b_trans);
-            // C = op(A)·op(B): d op(A) = G·op(B)ᵀ, d op(B) = op(A)ᵀ·G, then undo the transposes.
-            let grad_a = if !needs[0] {
-                None
-            } else if a_trans {
-                Some(b.matmul(g, b_trans, true, None)?)
-            } else {
-                Some(g.matmul(b, false, !b_trans, None)?)
-            };
-            let grad_b = if !needs[1] {
-                None
-            } else if b_trans {
-                Some(g.matmul(a, true, a_trans, None)?)
-            } else {
-                Some(a.matmul(g, !a_trans, false, None)?)
-            };
-            let grad_a = grad_a.map(|grad| sum_to_shape(&grad, context.input_shape(0))).transpose()?;
-            let grad_b = grad_b.map(|grad| sum_to_shape(&grad, context.input_shape(1))).transpose()?;
-            Ok(vec![grad_a, grad_b])
+            let shapes = [context.input_shape(0), context.input_shape(1)];
+            let needs = [needs[0], needs[1]];
+            Ok(matmul_gradients(&mut VarAlgebra, [*a_trans, *b_trans], context, g, needs, shapes)?.into())
         }
         Op::Reshape { .. } => one(g.reshape(context.input_shape(0))?),
         Op::Permute { order } => {
@@ -161,88 +139,19 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
         Op::NormalCdf => {
             // Φ'(x) = φ(x) = e^{−x²/2}/√(2π)
             let x = context.input(0)?;
-            one(g.mul(&standard_normal_density(x)?)?)
+            one(g.mul(&standard_normal_density(&mut VarAlgebra, x)?)?)
         }
         Op::Custom { name } => super::custom::custom_gradients(name, context),
         Op::Checkpoint { .. } => super::checkpoint::checkpoint_gradients(context),
     }
 }
 
-fn standard_normal_density(x: &Var) -> Result<Var> {
-    let exponent = x.mul(x)?.scale(-0.5)?;
-    exponent.unary(UnaryOp::Exp)?.scale(1.0 / (2.0 * std::f64::consts::PI).sqrt())
-}
-
 fn unary_rule(op: UnaryOp, context: &RuleContext<'_>) -> Result<Var> {
     let g = &context.grads[0];
-    let one = context.scalar(1.0);
-    match op {
-        UnaryOp::Neg => g.neg(),
-        UnaryOp::Abs => g.mul(&constant_map(context.input(0)?.tensor(), g.dtype(), sign)?),
-        UnaryOp::Exp => g.mul(&context.output(0)?),
-        UnaryOp::Log => g.div(context.input(0)?),
-        // √x' = 1/(2√x)
-        UnaryOp::Sqrt => g.div(&context.output(0)?)?.scale(0.5),
-        // (x^-½)' = −½ x^-3/2 = −½ y³
-        UnaryOp::Rsqrt => {
-            let y = context.output(0)?;
-            g.mul(&y.mul(&y)?.mul(&y)?)?.scale(-0.5)
-        }
-        // (1/x)' = −1/x² = −y²
-        UnaryOp::Reciprocal => {
-            let y = context.output(0)?;
-            g.mul(&y.mul(&y)?)?.neg()
-        }
-        UnaryOp::Sin => g.mul(&context.input(0)?.unary(UnaryOp::Cos)?),
-        UnaryOp::Cos => g.mul(&context.input(0)?.unary(UnaryOp::Sin)?)?.neg(),
-        // tanh' = 1 − y²
-        UnaryOp::Tanh => {
-            let y = context.output(0)?;
-            g.mul(&one.sub(&y.mul(&y)?)?)
-        }
-        // σ' = y(1 − y)
-        UnaryOp::Sigmoid => {
-            let y = context.output(0)?;
-            g.mul(&y.mul(&one.sub(&y)?)?)
-        }
-        UnaryOp::Relu => {
-            g.mul(&constant_map(context.input(0)?.tensor(), g.dtype(), |x| if x > 0.0 { 1.0 } else { 0.0 })?)
-        }
-        // (xσ(x))' = σ(1 + x(1 − σ))
-        UnaryOp::Silu => {
-            let x = context.input(0)?;
-            let s = x.unary(UnaryOp::Sigmoid)?;
-            g.mul(&s.mul(&one.add(&x.mul(&one.sub(&s)?)?)?)?)
-        }
-        // (xΦ(x))' = Φ(x) + xφ(x)
-        UnaryOp::GeluErf => {
-            let x = context.input(0)?;
-            g.mul(&x.normal_cdf()?.add(&x.mul(&standard_normal_density(x)?)?)?)
-        }
-        // u = c(x + kx³), y = ½x(1 + tanh u): y' = ½(1 + t) + ½x(1 − t²)·c(1 + 3kx²)
-        UnaryOp::GeluTanh => {
-            let x = context.input(0)?;
-            let (c, k) = ((2.0 / std::f64::consts::PI).sqrt(), 0.044715);
-            let x2 = x.mul(x)?;
-            let u = x.add(&x2.mul(x)?.scale(k)?)?.scale(c)?;
-            let t = u.unary(UnaryOp::Tanh)?;
-            let du = x2.scale(3.0 * k)?.add(&one)?.scale(c)?;
-            let left = one.add(&t)?.scale(0.5)?;
-            let right = x.mul(&one.sub(&t.mul(&t)?)?)?.mul(&du)?.scale(0.5)?;
-            g.mul(&left.add(&right)?)
-        }
-        // (2^x)' = ln2 · 2^x
-        UnaryOp::Exp2 => g.mul(&context.output(0)?)?.scale(std::f64::consts::LN_2),
-        // erf' = 2/√π · e^{−x²}; erfc' = −erf'
-        UnaryOp::Erf | UnaryOp::Erfc => {
-            let x = context.input(0)?;
-            let sign = if op == UnaryOp::Erf { 1.0 } else { -1.0 };
-            g.mul(&x.mul(x)?.neg()?.unary(UnaryOp::Exp)?)?.scale(sign * std::f64::consts::FRAC_2_SQRT_PI)
-        }
+    match unary_gradient(&mut VarAlgebra, op, context, g)? {
+        Some(gradient) => Ok(gradient),
         // Piecewise constant: zero gradient almost everywhere (as torch).
-        UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => {
-            Ok(Var::constant(Tensor::zeros(g.shape(), g.dtype())?))
-        }
+        None => Ok(Var::constant(Tensor::zeros(g.shape(), g.dtype())?)),
     }
 }
 
@@ -253,18 +162,11 @@ fn binary_rule(op: BinaryOp, context: &RuleContext<'_>) -> Result<Vec<Option<Var
     let reduce =
         |gradient: Option<Var>, shape: &[usize]| gradient.map(|gradient| sum_to_shape(&gradient, shape)).transpose();
     let (grad_a, grad_b) = match op {
-        BinaryOp::Add => (needs[0].then(|| g.clone()), needs[1].then(|| g.clone())),
-        BinaryOp::Sub => (needs[0].then(|| g.clone()), if needs[1] { Some(g.neg()?) } else { None }),
-        BinaryOp::Mul => {
-            let (a, b) = (context.input(0)?, context.input(1)?);
-            (if needs[0] { Some(g.mul(b)?) } else { None }, if needs[1] { Some(g.mul(a)?) } else { None })
-        }
-        BinaryOp::Div => {
-            // d(a/b) = da/b − a·db/b²
-            let (a, b) = (context.input(0)?, context.input(1)?);
-            let grad_a = if needs[0] { Some(g.div(b)?) } else { None };
-            let grad_b = if needs[1] { Some(g.mul(a)?.div(&b.mul(b)?)?.neg()?) } else { None };
-            (grad_a, grad_b)
+        // Written once in `algebra`, shared with the generated backward kernels.
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div => {
+            let shared = binary_gradients(&mut VarAlgebra, op, context, g, [needs[0], needs[1]], [a_shape, b_shape])?;
+            let missing = || super::node::internal(&Op::Binary(op), "the shared rule gave no gradients");
+            return Ok(shared.ok_or_else(missing)?.into());
         }
         BinaryOp::Pow => {
             // d(aᵇ) = b·a^(b−1)·da + aᵇ·ln a·db. PyTorch's conventions: the da term is 0 where b = 0
@@ -318,11 +220,10 @@ fn reduce_rule(op: ReduceOp, axes: &[usize], keepdim: bool, context: &RuleContex
     let g = &context.grads[0];
     let shape = context.input_shape(0).to_vec();
     let kept = keepdim_shape(&shape, axes);
-    let expanded = broadcast_to(&if keepdim { g.clone() } else { g.reshape(&kept)? }, &shape)?;
+    let expanded = VarAlgebra.expand_reduced(g, &shape, axes, keepdim)?;
     let count: usize = axes.iter().map(|&axis| shape[axis]).product();
     match op {
-        ReduceOp::Sum => Ok(expanded),
-        ReduceOp::Mean => expanded.scale(1.0 / count as f64),
+        ReduceOp::Sum | ReduceOp::Mean => sum_gradient(&mut VarAlgebra, op == ReduceOp::Mean, g, &shape, axes, keepdim),
         // d var = 2(x − μ)/n
         ReduceOp::Var => {
             let x = context.input(0)?;
@@ -341,5 +242,58 @@ fn reduce_rule(op: ReduceOp, axes: &[usize], keepdim: bool, context: &RuleContex
             let weights = hits.tensor().binary(BinaryOp::Div, &ties)?.cast(g.dtype())?;
             expanded.mul(&Var::constant(weights))
         }
+    }
+}
+
+/// The shared rules (`algebra`) over values: each op is a recorded `Var` op, so a backward built
+/// with `create_graph` is itself differentiable.
+pub(crate) struct VarAlgebra;
+
+impl GradientAlgebra for VarAlgebra {
+    type Value = Var;
+    type Error = AutogradError;
+
+    fn unary(&mut self, op: UnaryOp, x: &Var) -> Result<Var> {
+        x.unary(op)
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Var, b: &Var) -> Result<Var> {
+        a.binary(op, b)
+    }
+
+    fn number(&mut self, value: f64, like: &Var) -> Var {
+        like.scalar_like(value)
+    }
+
+    fn normal_cdf(&mut self, x: &Var) -> Result<Var> {
+        x.normal_cdf()
+    }
+
+    fn matmul(&mut self, a: &Var, b: &Var, a_trans: bool, b_trans: bool) -> Result<Var> {
+        a.matmul(b, a_trans, b_trans, None)
+    }
+
+    fn sum_to_shape(&mut self, gradient: &Var, shape: &[usize]) -> Result<Var> {
+        sum_to_shape(gradient, shape)
+    }
+
+    fn expand_reduced(&mut self, gradient: &Var, shape: &[usize], axes: &[usize], keepdim: bool) -> Result<Var> {
+        let kept = if keepdim { gradient.clone() } else { gradient.reshape(&keepdim_shape(shape, axes))? };
+        broadcast_to(&kept, shape)
+    }
+
+    fn sum_keepdim(&mut self, x: &Var, axes: &[usize]) -> Result<Var> {
+        let dims: Vec<isize> = axes.iter().map(|&axis| axis as isize).collect();
+        x.reduce(ReduceOp::Sum, Some(&dims), true)
+    }
+}
+
+impl RuleOperands<Var, AutogradError> for RuleContext<'_> {
+    fn input(&self, index: usize) -> Result<Var> {
+        RuleContext::input(self, index).cloned()
+    }
+
+    fn output(&self) -> Result<Var> {
+        RuleContext::output(self, 0)
     }
 }

@@ -61,6 +61,29 @@ pub enum NpuMessage {
         /// Its script line.
         line: Option<u32>,
     },
+    /// A kernel without a registered gradient whose backward cannot be generated (`reason` stays
+    /// English: the derivation's words); its backward runs on the CPU tape.
+    #[serde(rename = "npu.no_generated_backward")]
+    NoGeneratedBackward {
+        /// The kernel.
+        kernel: String,
+        /// Why not.
+        reason: String,
+    },
+    /// Help: how to get a backward on the NPU anyway.
+    #[serde(rename = "npu.no_generated_backward.help")]
+    NoGeneratedBackwardHelp,
+    /// A generated backward the chip refused ran on the CPU tape (`reason` stays English).
+    #[serde(rename = "npu.generated_backward_on_cpu")]
+    GeneratedBackwardOnCpu {
+        /// The backward kernel's name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// Help: a smaller vec tile leaves room for the backward.
+    #[serde(rename = "npu.generated_backward_on_cpu.help")]
+    GeneratedBackwardOnCpuHelp,
     /// A dict key a kernel option table does not know.
     #[serde(rename = "lang.unknown_option")]
     UnknownOption {
@@ -174,6 +197,16 @@ impl NpuMessage {
             ),
             FallbackOp { op, line } => format!("cannot run on the NPU yet: `{op}`{}", at_line(line)),
             FallbackUnsupported { what, line } => format!("cannot run on the NPU yet: {what}{}", at_line(line)),
+            NoGeneratedBackward { kernel, reason } => {
+                format!("kernel '{kernel}' has no generated backward: {reason}; its backward runs on the CPU tape")
+            }
+            NoGeneratedBackwardHelp => {
+                "register one with @pypto.register_gradient, or use ops whose gradients are ops".into()
+            }
+            GeneratedBackwardOnCpu { name, reason } => format!("the generated backward '{name}' ran on the CPU: {reason}"),
+            GeneratedBackwardOnCpuHelp => {
+                "a smaller vec tile (set_vec_tile_shapes) leaves room for the backward's working set".into()
+            }
             UnknownOption { table, key } => format!("unknown {table} key '{key}' (ignored)"),
             DocumentedOptions { known } => format!("pypto documents: {known}"),
             OptionNotModelled { table, key, feature } => {

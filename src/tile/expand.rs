@@ -38,13 +38,17 @@ pub fn expand_work(work: &TileWork) -> Result<TileWork, TileError> {
 /// The tasks of one unit of `work` (the unit itself when it is not expanded).
 pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<WorkUnit>, TileError> {
     if let Some(shape) = unit.steps.iter().find_map(|located| match &located.step {
-        WorkStep::Matmul { a, output, a_transposed, .. } => {
-            let (a, output) = (&unit.values[a.0 as usize].shape, &unit.values[output.0 as usize].shape);
-            Some([output[0], if *a_transposed { a[0] } else { a[a.len() - 1] }, output[output.len() - 1]])
+        WorkStep::Matmul { a, b, output, a_transposed, .. } => {
+            let (a, b, output) =
+                (&unit.values[a.0 as usize], &unit.values[b.0 as usize], &unit.values[output.0 as usize].shape);
+            let bytes = a.dtype.size_in_bytes().max(b.dtype.size_in_bytes());
+            let k = if *a_transposed { a.shape[0] } else { a.shape[a.shape.len() - 1] };
+            Some(([output[0], k, output[output.len() - 1]], bytes))
         }
         _ => None,
     }) {
-        let tiles = work.settings.cube_tiles.unwrap_or_else(|| super::lower::default_cube_tiles(shape));
+        let (shape, bytes) = shape;
+        let tiles = work.settings.cube_tiles.unwrap_or_else(|| super::lower::default_cube_tiles(shape, bytes));
         return Ok(super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]));
     }
     let tile = unit.vec_tile.as_deref().or(work.settings.vec_tile.as_deref());

@@ -4,6 +4,7 @@ mod broadcast_property;
 mod checkpoint;
 mod custom;
 mod engine;
+mod generated_backward;
 mod golden;
 mod gradcheck_checker;
 mod gradcheck_ops;

@@ -2,4 +2,5 @@
 
 mod examples_a;
 mod examples_b;
+mod generated_backward;
 mod swiglu_full;

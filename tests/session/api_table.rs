@@ -75,7 +75,7 @@ fn dir_lists_notebook_names_module_members_and_tensor_attributes() {
     let listed = session.run_cell("print(dir())").stdout;
     assert!(listed.contains("'weights'") && listed.contains("'pt'"), "{listed}");
     let members = session.run_cell("print(dir(pt.autodiff))").stdout;
-    assert_eq!(members.trim(), "['LossScaler', 'check_gradient', 'grad']");
+    assert_eq!(members.trim(), "['LossScaler', 'check_gradient', 'grad', 'last_backward', 'policy']");
     let attributes = session.run_cell("print(dir(weights))").stdout;
     assert!(attributes.contains("'backward'") && attributes.contains("'shape'"), "{attributes}");
 }

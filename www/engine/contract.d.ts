@@ -1079,7 +1079,27 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
      */
     line: number | null,
   }
-    } | { "code": "lang.unknown_option", "params": {
+    } | { "code": "npu.no_generated_backward", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * Why not.
+     */
+    reason: string,
+  }
+    } | { "code": "npu.no_generated_backward.help" } | { "code": "npu.generated_backward_on_cpu", "params": {
+    /**
+     * The backward kernel's name.
+     */
+    name: string,
+    /**
+     * Why.
+     */
+    reason: string,
+  }
+    } | { "code": "npu.generated_backward_on_cpu.help" } | { "code": "lang.unknown_option", "params": {
     /**
      * `pass_options` or `runtime_options`.
      */

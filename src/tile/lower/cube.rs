@@ -62,11 +62,13 @@ fn pad16(value: usize) -> usize {
     value.div_ceil(16).max(1) * 16
 }
 
-/// Cube tiles for a kernel that set none: L0 pieces of at most 128 × 64 × 128 (half of 910B's
-/// L0A/L0B each, so two fit for double buffering; a 128 × 128 f32 accumulator is half of L0C) and
-/// four K pieces per L1 load.
-pub(in crate::tile) fn default_tiles([m, k, n]: [usize; 3]) -> CubeTiles {
-    let (m0, k0, n0) = (pad16(m).min(128), pad16(k).min(64), pad16(n).min(128));
+/// Cube tiles for a kernel that set none, for operands of `element_bytes`: L0 pieces of at most
+/// 128 × 64 × 128 in 2-byte operands (16 KiB, a quarter of 910B's L0A/L0B each, so double
+/// buffering fits with room to spare; a 128 × 128 f32 accumulator is half of L0C), K halved for
+/// 4-byte operands to keep the same bytes, and four K pieces per L1 load.
+pub(in crate::tile) fn default_tiles([m, k, n]: [usize; 3], element_bytes: usize) -> CubeTiles {
+    let k_limit = (128 / element_bytes.max(1)).clamp(16, 64);
+    let (m0, k0, n0) = (pad16(m).min(128), pad16(k).min(k_limit), pad16(n).min(128));
     let k1 = (k0 * 4).min(k.div_ceil(k0).max(1) * k0);
     CubeTiles { m: [m0, m0], k: [k0, k1], n: [n0, n0] }
 }

@@ -182,11 +182,12 @@ pub(super) fn lower_unit(
                         line: located.line,
                     };
                     let a_shape = &unit.values[a.0 as usize].shape;
+                    let bytes = job.a.1.size_in_bytes().max(job.b.1.size_in_bytes());
                     let k_full = if *a_transposed { a_shape[0] } else { a_shape[1] };
                     let tiles = work
                         .settings
                         .cube_tiles
-                        .unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]]));
+                        .unwrap_or_else(|| default_tiles([job.output_shape[0], k_full, job.output_shape[1]], bytes));
                     lower_matmul(core, job, tiles)?;
                 } else if let (Some(destination), Some(handoff)) = (output, handoffs.get(&(index, result.0))) {
                     // The vector core picks the result up from the workspace once the cube core's flag says it is there.

@@ -13,13 +13,14 @@ pub use help::set_help_language;
 
 /// The table's text (format described at the top of `entries.txt`), one file per area so that
 /// names added for one area do not touch another's file.
-const ENTRIES: [&str; 6] = [
+const ENTRIES: [&str; 7] = [
     include_str!("entries.txt"),
     include_str!("language.txt"),
     include_str!("dtypes_and_ops.txt"),
     include_str!("pypto_api.txt"),
     include_str!("torch.txt"),
     include_str!("fidelity.txt"),
+    include_str!("autodiff.txt"),
 ];
 
 /// What a name is.

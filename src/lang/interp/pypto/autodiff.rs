@@ -111,6 +111,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Value::list(values)
             })
         }
+        "autodiff.policy" | "autodiff.last_backward" => {
+            super::generated_backward::call(interpreter, name, arguments, span)
+        }
         _ => check(interpreter, arguments, span),
     }
 }

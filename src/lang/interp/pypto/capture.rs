@@ -304,6 +304,7 @@ impl Interpreter {
         if !self.in_kernel() {
             return;
         }
+        let result_value = result;
         let result = match result {
             Some(Value::Tensor(object)) => Some(TensorRef::of(object.get().tensor())),
             _ => None,
@@ -313,6 +314,9 @@ impl Interpreter {
         let op = make();
         if let Some(frame) = self.npu.kernel_frames.borrow_mut().last_mut() {
             frame.ops.push(Captured { op, result, line });
+            if let (Some(kept), Some(value @ Value::Tensor(_))) = (frame.kept_values.as_mut(), result_value) {
+                kept.push(value.clone());
+            }
         }
     }
 

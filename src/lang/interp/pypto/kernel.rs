@@ -336,6 +336,12 @@ pub(crate) fn run_kernel_call(
     } else {
         Vec::new()
     };
+    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
+    // Without a registered gradient, a functional kernel's backward is generated (issue 18); the
+    // frame keeps the tensors the body makes, for the values the backward saves.
+    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
+        .then(|| super::generated_backward::tensor_inputs(&arguments))
+        .filter(|inputs| super::generated_backward::wanted(inputs));
     interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
         vec_tile_shapes: None,
         cube_tile_shapes: None,
@@ -348,8 +354,8 @@ pub(crate) fn run_kernel_call(
         statement: None,
         unit_starts,
         calls_kernels: false,
+        kept_values: generated_inputs.as_ref().map(|_| Vec::new()),
     });
-    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     let mut pending = None;
     let mut result = match (kernel.style, gradient) {
         (KernelStyle::Functional, Some(backward)) => {
@@ -372,7 +378,19 @@ pub(crate) fn run_kernel_call(
     }
     let mut outcome = None;
     let reference = result.as_ref().ok().cloned();
-    if let (true, Ok(value), Some(frame)) = (on_npu, &reference.clone().ok_or(()), &frame) {
+    let mut prepared = None;
+    if let (Some(inputs), Some(value), Some(frame)) = (generated_inputs, &reference, &frame) {
+        let made = super::generated_backward::prepare(interpreter, kernel, frame, &named, inputs, value, span);
+        match made {
+            Ok(made) => prepared = made,
+            Err(error) => result = Err(error),
+        }
+    }
+    // The values a generated backward saves are outputs of the forward's NPU run too (their GM
+    // writes are in its schedule); their values are the body's, as the outputs' are.
+    let npu_result =
+        result.clone().map(|value| prepared.as_ref().and_then(|prepared| prepared.extended.clone()).unwrap_or(value));
+    if let (true, Ok(value), Some(frame)) = (on_npu, &npu_result, &frame) {
         let call = NpuCall { kernel, frame, arguments: &named, result: value, progress_call };
         match run_on_npu(interpreter, &call, span) {
             Ok(ran) => outcome = Some(ran),
@@ -380,6 +398,11 @@ pub(crate) fn run_kernel_call(
         }
     }
     let finished = result.as_ref().ok().cloned();
+    if let (Some(prepared), Ok(value), Some(Outcome::Npu(..))) = (prepared, &npu_result, &outcome) {
+        if result.is_ok() {
+            result = super::generated_backward::attach(interpreter, prepared, value, span);
+        }
+    }
     if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
         result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);
     }

@@ -11,12 +11,14 @@ pub mod copies;
 pub mod creation;
 pub mod experimental;
 pub mod functions;
+pub mod generated_backward;
 pub mod kernel;
 pub mod loops;
 pub mod methods;
 pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;
+pub mod npu_values;
 pub mod option_scopes;
 pub mod options;
 pub mod scaler;
@@ -145,9 +147,14 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)
         }
-        "register_gradient" | "checkpoint" | "no_grad" | "graph" | "autodiff.grad" | "autodiff.check_gradient" => {
-            autodiff::call(interpreter, short, arguments, span)
-        }
+        "register_gradient"
+        | "checkpoint"
+        | "no_grad"
+        | "graph"
+        | "autodiff.grad"
+        | "autodiff.check_gradient"
+        | "autodiff.policy"
+        | "autodiff.last_backward" => autodiff::call(interpreter, short, arguments, span),
         "autodiff.LossScaler" => scaler::construct(interpreter, arguments, span),
         "allclose" | "assert_allclose" => check::call(interpreter, short, arguments, span),
         "from_torch" | "to_torch" => crate::lang::interp::torch::convert::call(interpreter, short, arguments, span),

@@ -31,6 +31,8 @@ pub(crate) struct NpuContext {
     /// The vec and cube tile shapes the last kernel call ended with (`pypto.get_vec_tile_shapes`
     /// outside a kernel: pypto's settings outlive the kernel that made them).
     pub last_tiles: RefCell<TileShapes>,
+    /// Whether generated backward kernels save or recompute forward values (`pypto.autodiff.policy`).
+    pub backward_policy: Cell<super::generated_backward::Policy>,
 }
 
 /// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
@@ -48,6 +50,7 @@ impl Default for NpuContext {
             untraced_call: Cell::new(false),
             last_work: RefCell::new(None),
             last_tiles: RefCell::new((None, None)),
+            backward_policy: Cell::new(super::generated_backward::Policy::Auto),
         }
     }
 }
@@ -75,4 +78,7 @@ pub(crate) struct KernelFrame {
     pub unit_starts: Vec<crate::lang::syntax::Span>,
     /// Whether the kernel called other kernels (a composite: they run on the NPU themselves).
     pub calls_kernels: bool,
+    /// The tensors the ops made, kept while the call runs when its backward may save some
+    /// (`generated_backward`); `None`: not kept.
+    pub kept_values: Option<Vec<crate::lang::interp::value::Value>>,
 }

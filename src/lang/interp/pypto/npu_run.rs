@@ -61,7 +61,7 @@ pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported
 }
 
 /// The kernel's tile settings as `WorkSettings`.
-fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) -> WorkSettings {
+pub(crate) fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &KernelFrame) -> WorkSettings {
     let depth = |name: &str| {
         kernel
             .pass_options

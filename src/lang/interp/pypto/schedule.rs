@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::kernel::run_kernel_call;
-use super::npu_run::{lower_and_simulate, target_of, work_of, NpuFailure, Outcome};
+use super::npu_run::{lower_and_simulate, work_of, NpuFailure, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
@@ -146,7 +146,8 @@ fn warm_schedule(interpreter: &Interpreter, run: &RecordedRun, span: Span) -> Re
     let work =
         work_of(interpreter, &run.kernel, &run.frame, &run.arguments, &run.result, None, run.config.ub_alignment)
             .map_err(|reason| failed(reason.to_string()))?;
-    let plan = crate::tile::lower_work(&work, &target_of(&run.config)).map_err(|error| failed(error.to_string()))?;
+    let plan = crate::tile::lower_work(&work, &crate::npu::lowering_target(&run.config))
+        .map_err(|error| failed(error.to_string()))?;
     crate::npu::simulate_warm(&plan, &run.config).map_err(|error| failed(error.message().english()))
 }
 

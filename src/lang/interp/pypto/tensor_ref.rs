@@ -24,6 +24,13 @@ impl TensorRef {
         }
     }
 
+    /// A tensor no buffer holds yet (a value of a generated kernel), under a buffer id of its own.
+    pub(crate) fn fresh(shape: &[usize], valid_shape: Option<Vec<usize>>, dtype: DType) -> TensorRef {
+        // An empty tensor takes the next buffer id, so the id is never any real tensor's.
+        let buffer = Tensor::zeros(&[0], dtype).map_or(0, |empty| empty.buffer_id());
+        TensorRef { buffer, shape: shape.to_vec(), valid_shape, dtype }
+    }
+
     /// The shape.
     pub(crate) fn shape(&self) -> &[usize] {
         &self.shape

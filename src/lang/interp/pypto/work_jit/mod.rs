@@ -177,6 +177,11 @@ pub(crate) fn record_jit(
                 };
                 recorder.store(&mut builder, input, target, offsets, extents, op.line)?;
             }
+            // A value the kernel received in GM (a generated backward's saved forward value) is
+            // read from there, not computed again.
+            _ if in_place.is_none() && op.result.as_ref().is_some_and(|result| recorder.gm_of(result).is_some()) => {
+                continue;
+            }
             _ => {
                 let value = recorder.emit(&mut builder, index)?;
                 if let (Some(target), Some(result)) = (in_place.take(), &op.result) {

@@ -1,0 +1,205 @@
+//! Generated backward kernels (DESIGN §2 autograd, issue 18): a `@pypto.kernel` without a
+//! registered gradient is differentiated from its typed capture into a backward capture
+//! (`derive`, through the rule table shared with autograd), which the kernel compiler tiles by the
+//! forward's vec tile and runs on the simulated NPU like any kernel call; its schedule follows the
+//! forward's. The call becomes one autograd node whose backward is that kernel (`node`).
+
+mod algebra;
+mod api;
+mod derive;
+mod node;
+pub(crate) mod policy;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use algebra::NotDerivable;
+pub(crate) use api::call;
+pub(crate) use derive::{derive, Adjoint, Forward};
+pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
+pub use policy::Policy;
+
+use super::capture::{identity, Arg, Captured, CapturedOp, TensorRef};
+use super::npu_run::lower_and_simulate;
+use super::npu_values::execute_plan;
+use super::work_jit::{record_jit, Returned};
+use crate::npu::{NpuConfig, Simulation};
+use crate::tensor::Tensor;
+use crate::tile::{TileWork, WorkSettings};
+
+/// What a forward call leaves for its generated backward: its capture and tiling.
+pub(crate) struct GeneratedBackward {
+    /// The backward kernel's name (`<kernel>.backward`).
+    pub name: String,
+    /// The forward's ops.
+    pub forward_ops: Vec<Captured>,
+    /// The forward's tensor parameters' names and references, in order.
+    pub inputs: Vec<(String, TensorRef)>,
+    /// The tensors the forward returned (as its capture names them).
+    pub outputs: Vec<TensorRef>,
+    /// The forward's vec tile (the backward's units are cut by it too).
+    pub vec_tile: Option<Vec<usize>>,
+    /// The forward's buffer depths and cube tiles.
+    pub settings: WorkSettings,
+    /// The line of the forward's `return`.
+    pub return_line: Option<u32>,
+}
+
+/// A backward compiled for one set of incoming gradients.
+pub(crate) struct BackwardWork {
+    /// The tile work.
+    pub work: TileWork,
+    /// The values of its arguments, in GM order.
+    pub arguments: Vec<Tensor>,
+    /// Per forward input: which output of the work is its gradient.
+    pub gradients: Vec<Option<usize>>,
+}
+
+impl GeneratedBackward {
+    /// The tile form of each output's gradient: a reduction's result with its dims kept.
+    pub(crate) fn gradient_forms(&self) -> Vec<Vec<usize>> {
+        self.outputs
+            .iter()
+            .map(|output| {
+                let made =
+                    self.forward_ops.iter().rev().find(|op| op.result.as_ref().map(identity) == Some(identity(output)));
+                match made.map(|op| &op.op) {
+                    Some(CapturedOp::Reduce { x, dims, .. }) if x.shape().len() != output.shape().len() => {
+                        let rank = x.shape().len() as i64;
+                        let axes: Vec<usize> = match dims {
+                            Some(dims) => {
+                                dims.iter().map(|&dim| (if dim < 0 { dim + rank } else { dim }) as usize).collect()
+                            }
+                            None => (0..x.shape().len()).collect(),
+                        };
+                        x.shape()
+                            .iter()
+                            .enumerate()
+                            .map(|(axis, &dim)| if axes.contains(&axis) { 1 } else { dim })
+                            .collect()
+                    }
+                    _ => output.shape().to_vec(),
+                }
+            })
+            .collect()
+    }
+
+    /// The backward capture for gradients referenced as `grad_outputs`.
+    pub(crate) fn adjoint(&self, needs: &[bool], grad_outputs: &[TensorRef]) -> Result<Adjoint, NotDerivable> {
+        let inputs: Vec<TensorRef> = self.inputs.iter().map(|(_, input)| input.clone()).collect();
+        derive(&Forward { ops: &self.forward_ops, inputs: &inputs, outputs: &self.outputs }, needs, grad_outputs)
+    }
+
+    /// Whether a backward can be generated (checked once at the forward call, with gradients in
+    /// the outputs' dtypes); the forward values it reads (each saved or recomputed).
+    pub(crate) fn check(&self, needs: &[bool]) -> Result<Vec<TensorRef>, NotDerivable> {
+        let grads: Vec<TensorRef> = self
+            .gradient_forms()
+            .iter()
+            .zip(&self.outputs)
+            .map(|(form, output)| TensorRef::fresh(form, None, output.dtype()))
+            .collect();
+        let adjoint = self.adjoint(needs, &grads)?;
+        let made: std::collections::HashSet<_> =
+            self.forward_ops.iter().filter_map(|op| op.result.as_ref()).map(identity).collect();
+        let arguments: std::collections::HashSet<_> = self.inputs.iter().map(|(_, input)| identity(input)).collect();
+        let mut reads: Vec<TensorRef> = Vec::new();
+        for op in &adjoint.ops {
+            for tensor in op.op.tensors() {
+                let key = identity(tensor);
+                let known = reads.iter().any(|read| identity(read) == key);
+                if made.contains(&key) && !arguments.contains(&key) && !known {
+                    reads.push(tensor.clone());
+                }
+            }
+        }
+        Ok(reads)
+    }
+
+    /// The backward's tile work for `inputs` (the forward's argument values) and `grads` (the
+    /// gradients of its outputs); `saved` are forward values it reads instead of recomputing.
+    pub(crate) fn work(
+        &self,
+        inputs: &[Tensor],
+        grads: &[Tensor],
+        needs: &[bool],
+        saved: &[(TensorRef, Tensor)],
+        ub_alignment: u64,
+    ) -> Result<BackwardWork, String> {
+        let mut grad_values = Vec::new();
+        for (gradient, form) in grads.iter().zip(self.gradient_forms()) {
+            grad_values.push(gradient.reshape(&form).map_err(|error| error.to_string())?);
+        }
+        let grad_refs: Vec<TensorRef> = grad_values.iter().map(TensorRef::of).collect();
+        let adjoint = self.adjoint(needs, &grad_refs).map_err(|reason| reason.to_string())?;
+        let mut arguments: Vec<(String, TensorRef)> = Vec::new();
+        let mut values = Vec::new();
+        let named_inputs =
+            self.inputs.iter().map(|(name, input)| (name.clone(), input.clone())).zip(inputs.iter().cloned());
+        let named_grads = grad_refs
+            .iter()
+            .enumerate()
+            .map(|(index, grad)| (format!("grad_out{index}"), grad.clone()))
+            .zip(grad_values);
+        let named_saved = saved
+            .iter()
+            .enumerate()
+            .map(|(index, (reference, value))| ((format!("saved{index}"), reference.clone()), value.clone()));
+        for ((name, reference), value) in named_inputs.chain(named_grads).chain(named_saved) {
+            if arguments.iter().all(|(_, known)| identity(known) != identity(&reference)) {
+                arguments.push((name, reference));
+                values.push(value);
+            }
+        }
+        let mut outputs = Vec::new();
+        let mut gradients = Vec::new();
+        for gradient in &adjoint.gradients {
+            gradients.push(match gradient {
+                Some(Arg::Tensor(tensor)) => {
+                    outputs.push(tensor.clone());
+                    Some(outputs.len() - 1)
+                }
+                Some(Arg::Number(_)) | None => None,
+            });
+        }
+        // Forward ops first: a value the backward reads and nobody saved is recomputed in its tile.
+        let ops: Vec<Captured> = self.forward_ops.iter().chain(&adjoint.ops).cloned().collect();
+        // One unit over the whole tensors, expanded by the forward's vec tile like any kernel.
+        let settings = WorkSettings { vec_tile: self.vec_tile.clone(), ..self.settings.clone() };
+        let returned = Returned { tensors: &outputs, line: self.return_line };
+        let work = record_jit(&self.name, &ops, &arguments, settings, ub_alignment, &[], &returned)
+            .map_err(|reason| reason.to_string())?;
+        Ok(BackwardWork { work, arguments: values, gradients })
+    }
+}
+
+/// Compiles, simulates and executes a backward: per forward input, its gradient (in the input's
+/// shape and dtype) or `None`.
+pub(crate) fn run(
+    work: &BackwardWork,
+    inputs: &[Tensor],
+    config: &NpuConfig,
+) -> Result<(Vec<Option<Tensor>>, Simulation), String> {
+    let failed = |failure: super::npu_run::NpuFailure| match failure {
+        super::npu_run::NpuFailure::Fallback(reason) => reason,
+        super::npu_run::NpuFailure::Chip(error) => error.message().to_string(),
+    };
+    let (plan, simulation) = lower_and_simulate(&work.work, config).map_err(failed)?;
+    let gm = execute_plan(&plan, &work.work.views, &work.arguments).map_err(failed)?;
+    let first_output = work.arguments.len();
+    let mut gradients = Vec::new();
+    for (input, slot) in inputs.iter().zip(&work.gradients) {
+        gradients.push(match slot {
+            Some(index) => {
+                let value = gm.get(first_output + index).ok_or("the backward lost an output")?;
+                let value = value.reshape(input.shape()).map_err(|error| error.to_string())?;
+                Some(if value.dtype() == input.dtype() {
+                    value
+                } else {
+                    value.cast(input.dtype()).map_err(|error| error.to_string())?
+                })
+            }
+            None => None,
+        });
+    }
+    Ok((gradients, simulation))
+}

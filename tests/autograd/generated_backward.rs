@@ -1,0 +1,169 @@
+//! Generated backward kernels (issue 18): a `@pypto.kernel` without a registered gradient gets its
+//! backward derived from its capture, compiled and run on the simulated NPU; its schedule follows
+//! the forward's, and `check_gradient`'s analytic side is that kernel.
+
+use tilelab::session::Session;
+
+/// Swish with β = 1.5 on [32, 64] (x from −4 in steps of 1/256), weighted by w = cos(0.23·i):
+/// dL/dx = w · s · (1 + β·x·(1 − s)), s = σ(βx) — written out by hand below, not by the code
+/// under test.
+const SWISH: &str = "import pypto as pt
+pt.npu.use('teaching')
+x = pt.reshape(pt.arange(-4, 4, 1.0 / 256), [32, 64])
+w = pt.reshape(pt.cos(pt.arange(0, 2048) * 0.23), [32, 64])
+@pt.kernel
+def swish(x, beta):
+    pt.set_vec_tile_shapes(4, 64)
+    return x * pt.sigmoid(x * beta)
+";
+
+fn session_with(code: &str) -> Session {
+    let mut session = Session::new();
+    let defined = session.run_cell(code);
+    assert!(defined.is_ok(), "{:?}", defined.diagnostics);
+    session
+}
+
+#[test]
+fn a_kernel_without_a_registered_gradient_gets_its_backward_on_the_npu() {
+    let mut session = session_with(SWISH);
+    let cell = session.run_cell(
+        "xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+loss.backward()
+s = pt.sigmoid(x * 1.5)
+pt.assert_allclose(xk.grad, w * s * (1 + 1.5 * x * (1 - s)), rtol=1e-5, atol=1e-6)",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    // The backward is a kernel call of its own, after the forward's.
+    let kernels: Vec<&str> = cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect();
+    assert_eq!(kernels, vec!["swish", "swish.backward"]);
+    let backward = &cell.kernel_schedules[1].schedule.summary;
+    // It reads x and the incoming gradient and writes dx: 3 tensors of 32·64·4 = 8 KiB through GM
+    // (s is recomputed in each tile, not read).
+    assert_eq!((backward.gm_bytes_read, backward.gm_bytes_written), (2 * 8192, 8192));
+    assert!(backward.cycles > 0);
+}
+
+#[test]
+fn check_gradient_runs_the_generated_backward_in_f32_and_bf16() {
+    let mut session = session_with(SWISH);
+    let cell = session.run_cell(
+        "def f(x):
+    return swish(x, 1.5)
+r32 = pt.autodiff.check_gradient(f, [x])
+r16 = pt.autodiff.check_gradient(f, [pt.cast(x, pt.DT_BF16)])
+print(r32.passed, r16.passed, r32.max_abs_err < 1e-5)",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    assert_eq!(cell.stdout, "True True True\n");
+    // Each check's analytic side ran the forward and the generated backward on the NPU.
+    assert!(cell.kernel_schedules.iter().any(|entry| entry.kernel == "swish.backward"));
+}
+
+#[test]
+fn a_layer_norm_kernel_is_differentiated_through_its_reductions() {
+    // y = (x − μ)/√(σ² + ε)·γ over rows of [16, 64]; the loss Σ y·w. The reference gradient is the
+    // same forward written with tensor ops outside any kernel, differentiated by the tape.
+    let mut session = session_with(
+        "import pypto as pt
+x = pt.reshape(pt.sin(pt.arange(0, 1024) * 0.37), [16, 64])
+gamma = pt.reshape(pt.cos(pt.arange(0, 64) * 0.11) + 1.5, [1, 64])
+w = pt.reshape(pt.cos(pt.arange(0, 1024) * 0.05), [16, 64])
+def layer_norm(x, gamma):
+    mean = x.mean(dim=-1, keepdim=True)
+    centred = x - mean
+    var = (centred * centred).mean(dim=-1, keepdim=True)
+    return centred * pt.rsqrt(var + 1e-5) * gamma
+@pt.kernel
+def layer_norm_kernel(x, gamma):
+    pt.set_vec_tile_shapes(8, 64)
+    return layer_norm(x, gamma)
+",
+    );
+    let cell = session.run_cell(
+        "xk = pt.as_tensor(x.tolist(), requires_grad=True)
+gk = pt.as_tensor(gamma.tolist(), requires_grad=True)
+(layer_norm_kernel(xk, gk) * w).sum().backward()
+xr = pt.as_tensor(x.tolist(), requires_grad=True)
+gr = pt.as_tensor(gamma.tolist(), requires_grad=True)
+(layer_norm(xr, gr) * w).sum().backward()
+pt.assert_allclose(xk.grad, xr.grad, rtol=1e-4, atol=1e-5)
+pt.assert_allclose(gk.grad, gr.grad, rtol=1e-4, atol=1e-5)",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    let kernels: Vec<&str> = cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect();
+    assert_eq!(kernels, vec!["layer_norm_kernel", "layer_norm_kernel.backward"]);
+}
+
+#[test]
+fn an_op_without_an_op_level_adjoint_keeps_the_tape_and_says_why() {
+    let mut session = session_with(
+        "import pypto as pt
+@pt.kernel
+def clipped(x):
+    return pt.clip(x, -1.0, 1.0) * 2.0
+",
+    );
+    let cell = session.run_cell(
+        "xk = pt.as_tensor([[-2.0, 0.5, 3.0, 0.25] * 8] * 8, requires_grad=True)
+clipped(xk).sum().backward()
+print(xk.grad.tolist()[0][:4])",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    // clip passes the gradient inside the bounds: d(2·clip(x))/dx = 2 there, 0 outside.
+    assert_eq!(cell.stdout, "[0.0, 2.0, 0.0, 2.0]\n");
+    assert!(
+        cell.diagnostics
+            .iter()
+            .any(|warning| warning.message.contains("no generated backward") && warning.message.contains("clip")),
+        "{:?}",
+        cell.diagnostics
+    );
+}
+
+/// Example 08's comparison, generated: the loss Σ swish(x)·w on [32, 64] f32 (8 KiB per tensor).
+/// The backward reads s = σ(βx) (x is an argument, y is never read).
+/// - "save": the forward writes y and s (16 KiB), the backward reads x, s and the gradient
+///   (24 KiB); the tape keeps y (read by `y·w`) and s: 16 KiB of activations.
+/// - "recompute": the forward writes y (8 KiB), the backward reads x and the gradient (16 KiB)
+///   and redoes s in each tile; the tape keeps y only: 8 KiB — half.
+#[test]
+fn the_policy_saves_or_recomputes_and_recomputing_halves_the_saved_bytes() {
+    let mut session = session_with(SWISH);
+    let run = |session: &mut Session, policy: &str| {
+        let cell = session.run_cell(&format!(
+            "pt.autodiff.policy('{policy}')
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+saved = pt.graph(loss).saved_activation_bytes
+loss.backward()
+s = pt.sigmoid(x * 1.5)
+pt.assert_allclose(xk.grad, w * s * (1 + 1.5 * x * (1 - s)), rtol=1e-5, atol=1e-6)
+print(saved)"
+        ));
+        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
+        let summary = |kernel: &str| {
+            let entry = cell.kernel_schedules.iter().find(|entry| entry.kernel == kernel).expect(kernel);
+            (entry.schedule.summary.gm_bytes_read, entry.schedule.summary.gm_bytes_written)
+        };
+        (cell.stdout.trim().parse::<u64>().unwrap(), summary("swish"), summary("swish.backward"))
+    };
+    let (saved_bytes, forward, backward) = run(&mut session, "save");
+    assert_eq!(saved_bytes, 2 * 8192);
+    assert_eq!(forward, (8192, 2 * 8192));
+    assert_eq!(backward, (3 * 8192, 8192));
+    let (recomputed_bytes, forward, backward) = run(&mut session, "recompute");
+    assert_eq!(recomputed_bytes, 8192);
+    assert_eq!(forward, (8192, 8192));
+    assert_eq!(backward, (2 * 8192, 8192));
+    // Element-wise work is cheaper to redo than to move through GM: auto recomputes s.
+    let (auto_bytes, _, backward) = run(&mut session, "auto");
+    assert_eq!((auto_bytes, backward), (8192, (2 * 8192, 8192)));
+    // The policy call returns the one it replaces; a wrong name is a located error.
+    let cell = session.run_cell("print(pt.autodiff.policy('save'), pt.autodiff.policy())");
+    assert_eq!(cell.stdout, "auto save\n");
+    let wrong = session.run_cell("pt.autodiff.policy('fast')");
+    let error = wrong.error().expect("an unknown policy is an error");
+    assert!(error.message.contains("unknown policy 'fast'"), "{}", error.message);
+}
