@@ -9,9 +9,9 @@
 # against vector cycles, the UB budget, and never redoing a matmul. `"save"` and `"recompute"`
 # force one side. `pt.autodiff.last_backward()` is the schedule of the last generated backward.
 #
-# Below, two forwards differentiated automatically next to hand-written backward kernels: Swish
-# (as example 08) and LayerNorm (as example 07, with γ and β of shape [1, C]). Shapes are small
-# enough for a debug build; the chip is Ascend910B2.
+# Below, three forwards differentiated automatically next to hand-written backward kernels:
+# Swish (as example 08), LayerNorm (as example 07, with γ and β of shape [1, C]) and a fused
+# SwiGLU forward. Shapes are small enough for a debug build; the chip is Ascend910B2.
 #
 # **中文说明：** 没有 `@pt.register_gradient` 的 `@pt.kernel` 会**自动生成**反向：TileLab 对核函数记录的算子求导
 # （与自动微分共用同一套导数规则），按前向的向量分块切分反向，并以 `<kernel>.backward` 在模拟 NPU 上运行，
@@ -133,3 +133,42 @@ pt.assert_allclose(grads[0], reference.grad, rtol=1e-4, atol=1e-4)
 row("generated LayerNorm dx", schedule, held)
 row("hand-written LayerNorm dx", hand_dx, 0)
 print("generated / hand-written cycles:", round(schedule.cycles / hand_dx.cycles, 3))
+
+# %% [markdown]
+# ## A fused SwiGLU forward
+# `h = x·W_g + b_g`, `u = x·W_fc + b_fc`, `y = silu(h)·u`. The matmul adjoints are matmuls with
+# transposed operands (dx = dh·W_gᵀ + du·W_fcᵀ, dW = xᵀ·dh), the bias gradients sums over rows.
+# `auto` saves h and u (recomputing them would redo the matmuls) and recomputes σ(h) and silu(h)
+# from the saved h.
+#
+# **中文：** 矩阵乘的伴随仍是带转置操作数的矩阵乘（dx = dh·W_gᵀ + du·W_fcᵀ，dW = xᵀ·dh），偏置梯度是按行求和。
+# `auto` 保存 h 与 u（重算需要重做矩阵乘），由保存的 h 重算 σ(h) 与 silu(h)。
+
+# %%
+M, K, N = 64, 64, 128
+xs = pt.reshape(pt.sin(pt.arange(0, M * K) * 0.37), [M, K])
+w_g = pt.reshape(pt.cos(pt.arange(0, K * N) * 0.11) * 0.2, [K, N])
+w_fc = pt.reshape(pt.sin(pt.arange(0, K * N) * 0.07) * 0.2, [K, N])
+b_g = pt.reshape(pt.arange(0, N) * 0.01, [1, N])
+b_fc = pt.reshape(pt.arange(0, N) * -0.01, [1, N])
+weights = pt.reshape(pt.cos(pt.arange(0, M * N) * 0.05), [M, N])
+
+def swiglu(x, w_g, b_g, w_fc, b_fc):
+    h = pt.matmul(x, w_g) + b_g
+    u = pt.matmul(x, w_fc) + b_fc
+    return h * pt.sigmoid(h) * u
+
+@pt.kernel
+def swiglu_kernel(x, w_g, b_g, w_fc, b_fc):
+    pt.set_vec_tile_shapes(16, 128)
+    return swiglu(x, w_g, b_g, w_fc, b_fc)
+
+args = [xs, w_g, b_g, w_fc, b_fc]
+for policy in ["save", "auto"]:
+    grads, schedule, held = generated(swiglu_kernel, args, weights, policy)
+    row("generated SwiGLU, " + policy, schedule, held)
+reference = [pt.as_tensor(a.tolist(), requires_grad=True) for a in args]
+(swiglu(*reference) * weights).sum().backward()
+for ours, theirs in zip(grads, reference):
+    pt.assert_allclose(ours, theirs.grad, rtol=1e-4, atol=1e-5)
+print("all generated gradients agree")

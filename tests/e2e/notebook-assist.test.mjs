@@ -85,7 +85,7 @@ test('help() and dir() answer from the same table, in the UI language', async ()
     await page.waitForSelector('.cell:nth-child(1)[data-state="done"]');
     const text = await page.locator('.output-stdout').textContent();
     assert.match(text, /^pypto\.view\(x, shape, offsets, valid_shape=None\)\n\nA window of `shape` into `x`/);
-    assert.match(text, /\['LossScaler', 'check_gradient', 'grad'\]\n$/);
+    assert.match(text, /\['LossScaler', 'check_gradient', 'grad', 'last_backward', 'policy'\]\n$/);
     await page.selectOption('#language', 'zh-CN');
     await page.click('#run-all');
     await page.waitForFunction(() => document.querySelector('.output-stdout')?.textContent.includes('窗口'));

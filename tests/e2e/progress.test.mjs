@@ -11,8 +11,9 @@ import { open, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
-// 40 rounds of y ← 0.99·y + 0.01·sin(y) make each evaluation a few hundred tensor ops, so the 128
-// evaluations and 64 backward passes of the check take seconds in the engine.
+// 160 rounds of y ← 0.99·y + 0.01·sin(y) make each evaluation several hundred tensor ops, so the
+// 128 evaluations and 64 backward passes of the check take seconds in the engine (40 rounds were
+// once enough; the engine got faster and finished before the bar could be seen running).
 const slowCheck = (rounds) => `import pypto as pt
 def f(x):
     y = x
@@ -21,9 +22,9 @@ def f(x):
     return y
 x = pt.randn([8, 8], seed=2)
 pt.autodiff.check_gradient(f, [x])`;
-const SLOW_CHECK = slowCheck(40);
+const SLOW_CHECK = slowCheck(160);
 // Ten times longer: still running when the test stops it.
-const SLOWER_CHECK = slowCheck(400);
+const SLOWER_CHECK = slowCheck(1600);
 
 /** Starts recording, in the page, every (value, max) the cell's progress bar shows while it runs. */
 function recordProgress(page) {

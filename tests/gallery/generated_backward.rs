@@ -31,5 +31,5 @@ fn every_forward_of_example_14_gets_its_backward_on_the_npu() {
                 .map(|entry| entry.kernel.clone()),
         );
     }
-    assert_eq!(backwards, vec!["swish.backward", "layer_norm.backward"]);
+    assert_eq!(backwards, vec!["swish.backward", "layer_norm.backward", "swiglu_kernel.backward"]);
 }

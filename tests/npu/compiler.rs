@@ -486,3 +486,28 @@ fn every_iteration_of_nested_pypto_loops_is_work_spread_over_the_cube_cores() {
     ));
     assert!(error <= 1e-4, "relative error {error}");
 }
+
+#[test]
+fn a_staged_tile_read_by_two_matmuls_waits_for_its_producers_once() {
+    // A backward-shaped kernel too large for UB as one unit, so the compiler splits it into cube
+    // and vector stages joined through GM workspaces: du and dh are computed on the vector cores
+    // and each is read by two matmuls on the cube core (du·W_fcᵀ and xᵀ·du). Cross-core flags
+    // count: the cube core waits for du's producers once, at its first copy of du; waiting again
+    // at the second matmul's copy waited for flags nobody sets a second time (a deadlock).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         M, K, N = 64, 64, 128\n\
+         x = pt.randn([M, K], seed=1)\nw_g = pt.randn([K, N], seed=2)\nw_fc = pt.randn([K, N], seed=3)\n\
+         b_g = pt.randn([1, N], seed=5)\nb_fc = pt.randn([1, N], seed=6)\ng = pt.randn([M, N], seed=4)\n\
+         @pt.kernel\n\
+         def back(x, w_g, b_g, w_fc, b_fc, g):\n    pt.set_vec_tile_shapes(16, 128)\n\
+         \x20   h = pt.matmul(x, w_g) + b_g\n    u = pt.matmul(x, w_fc) + b_fc\n    s = pt.sigmoid(h)\n\
+         \x20   du = g * (h * s)\n    a = g * u\n    dh = a * s + (a * h) * (s * (1.0 - s))\n\
+         \x20   dx = pt.matmul(du, w_fc, b_trans=True) + pt.matmul(dh, w_g, b_trans=True)\n\
+         \x20   return dx, pt.matmul(x, dh, a_trans=True), pt.matmul(x, du, a_trans=True)\n\
+         s = pt.schedule(back, x, w_g, b_g, w_fc, b_fc, g)\nprint(s.cycles)\n",
+    );
+    assert!(printed_number(&stdout) > 0.0, "{stdout}");
+}

@@ -67,6 +67,9 @@ pub(super) fn lower_unit(
     let mut slots = SlotAllocator::default();
     // Staged matmul operands already copied out (vector side) / already waited for (cube side).
     let (mut staged_written, mut staged_waited) = (HashSet::new(), HashSet::new());
+    // Cross-core flags are counted: a stage workspace's flags are waited for once, at the first
+    // copy of the value that loads it (a second matmul reading the same tile follows in the queue).
+    let mut stage_waited = HashSet::new();
     let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
     let in_place = core.in_place;
     let key = |value: ValueId| {
@@ -152,7 +155,10 @@ pub(super) fn lower_unit(
                         if facts.staged[operand.0 as usize] && staged_waited.insert(operand.0) {
                             wait.extend(handoff(operand)?.flag);
                         }
-                        wait.extend(core.stage_flags.waits_of(index, facts.producer[operand.0 as usize]));
+                        let producer = facts.producer[operand.0 as usize];
+                        if stage_waited.insert(producer) {
+                            wait.extend(core.stage_flags.waits_of(index, producer));
+                        }
                     }
                     let result_kind = match (output, handoffs.get(&(index, result.0))) {
                         (Some(tile), _) => MatmulResult::Ub(tile),
