@@ -47,22 +47,6 @@ impl fmt::Display for Unsupported {
     }
 }
 
-/// The tiles a step reads.
-pub(crate) fn step_reads(step: &WorkStep) -> Vec<ValueId> {
-    let tile = |operand: &WorkOperand| if let WorkOperand::Tile(id) = operand { Some(*id) } else { None };
-    match step {
-        WorkStep::Load { .. } => Vec::new(),
-        WorkStep::Unary { input, .. }
-        | WorkStep::Clip { input, .. }
-        | WorkStep::Reduce { input, .. }
-        | WorkStep::Cast { input, .. }
-        | WorkStep::Store { input, .. } => vec![*input],
-        WorkStep::Binary { lhs, rhs, .. } => tile(lhs).into_iter().chain(tile(rhs)).collect(),
-        WorkStep::Matmul { a, b, .. } => vec![*a, *b],
-        WorkStep::Vector { inputs, .. } => inputs.iter().filter_map(tile).collect(),
-    }
-}
-
 /// A unit under construction.
 #[derive(Default)]
 pub(crate) struct UnitBuilder {

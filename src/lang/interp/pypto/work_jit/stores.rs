@@ -4,7 +4,7 @@
 use super::{Access, JitRecorder};
 use crate::lang::interp::pypto::capture::identity;
 use crate::lang::interp::pypto::capture::TensorRef;
-use crate::lang::interp::pypto::work_ops::{step_reads, UnitBuilder, Unsupported};
+use crate::lang::interp::pypto::work_ops::{UnitBuilder, Unsupported};
 use crate::tensor::BinaryOp;
 use crate::tile::{GmRegion, ValueId, WorkOperand, WorkStep};
 
@@ -88,7 +88,7 @@ impl JitRecorder<'_> {
         };
         let loaded = if addend == rhs { lhs } else { rhs };
         // The tile read and the sum must feed nothing else.
-        let uses = |value: ValueId| steps.iter().filter(|step| step_reads(&step.step).contains(&value)).count();
+        let uses = |value: ValueId| steps.iter().filter(|step| step.step.values().0.contains(&value)).count();
         if uses(loaded) != 1 || uses(input) != 0 {
             return None;
         }

@@ -1,10 +1,9 @@
 //! Where a jit kernel's units of work start (every `pypto.loop` iteration) and what a finished
 //! unit keeps (the steps whose results something stores).
 
-use crate::lang::interp::pypto::work_ops::step_reads;
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
-use crate::tile::{WorkStep, WorkUnit};
+use crate::tile::WorkUnit;
 
 /// Where units of work start in `body`: the first statement of every `pypto.loop` body, nested or
 /// not (every iteration of every loop is work, as in pypto), and the statement after a nested
@@ -47,20 +46,10 @@ pub(super) fn drop_dead_steps(unit: &mut WorkUnit) {
     let mut live = std::collections::HashSet::new();
     let mut keep = vec![false; unit.steps.len()];
     for (index, located) in unit.steps.iter().enumerate().rev() {
-        let output = match &located.step {
-            WorkStep::Store { .. } => None,
-            WorkStep::Load { output, .. }
-            | WorkStep::Unary { output, .. }
-            | WorkStep::Binary { output, .. }
-            | WorkStep::Clip { output, .. }
-            | WorkStep::Reduce { output, .. }
-            | WorkStep::Cast { output, .. }
-            | WorkStep::Matmul { output, .. }
-            | WorkStep::Vector { output, .. } => Some(*output),
-        };
+        let (reads, output) = located.step.values();
         if output.is_none_or(|output| live.contains(&output)) {
             keep[index] = true;
-            live.extend(step_reads(&located.step));
+            live.extend(reads);
         }
     }
     let mut flags = keep.into_iter();
