@@ -23,7 +23,7 @@ impl Interpreter {
             Value::Builtin(name) => self.call_builtin(name, arguments, span),
             Value::Method(bound) => self.call_method(&bound.0, &bound.1, arguments, span),
             Value::Kernel(kernel) => {
-                super::pypto::kernel::run_kernel(self, &self.scoped_kernel(kernel), arguments, span)
+                super::pypto::kernel_call::run_kernel(self, &self.scoped_kernel(kernel), arguments, span)
             }
             Value::Object(object) if matches!(object.as_ref(), Object::WithOptions { .. }) => {
                 self.call_with_options(object, arguments, span)

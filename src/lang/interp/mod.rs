@@ -10,7 +10,7 @@
 //! is allowed); tensors compare only through `pypto.allclose`. Tensor writes (`x[...] = v`,
 //! `x += v`, `assemble`) are in place: without autograd they write the buffer (aliases see them),
 //! with autograd the object takes the recorded result, and a user leaf with `requires_grad` refuses
-//! (as in torch). Kernels run through one function, `pypto::kernel::run_kernel`, on the simulated
+//! (as in torch). Kernels run through one function, `pypto::kernel_call::run_kernel`, on the simulated
 //! NPU; what the recorder cannot express runs on the CPU reference path with an `npu/cpu-fallback`
 //! warning.
 

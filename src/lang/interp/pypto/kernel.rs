@@ -1,20 +1,15 @@
-//! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, `run_kernel` (the one place
-//! a kernel is executed: its body runs on the CPU reference path while its ops are recorded, then
-//! the record is compiled and run on the simulated NPU, whose values the caller receives),
-//! tile-shape settings (validated and recorded), `save_for_backward` (`pypto.loop` is in `loops`).
+//! Kernels: the `@pypto.kernel` and `@pypto.frontend.jit` decorators, tile-shape settings
+//! (validated and recorded), `save_for_backward` (`pypto.loop` is in `loops`; a call of a kernel is
+//! in `kernel_call`).
 
 use std::rc::Rc;
 
-use super::autodiff::{record_gradient_node, run_detached};
-use super::npu_run::{chip_error, named_tensors, run_on_npu, wants_npu, NpuCall, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
-use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
+use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
-use crate::messages::KernelStage;
-use crate::tensor::{DType, Tensor};
 
 use super::options::{effect, Effect, PASS_OPTIONS, RUNTIME_OPTIONS};
 
@@ -219,7 +214,7 @@ impl Interpreter {
     /// Warns (once per kernel, at its first call) where a jit kernel rebinds a parameter that
     /// received a tensor (`y = x + 1`): outputs are written in place, so the caller would never see
     /// the new value. Parameters holding numbers may be rebound freely.
-    fn check_jit_rebinding(&self, kernel: &Kernel, arguments: &Arguments) {
+    pub(super) fn check_jit_rebinding(&self, kernel: &Kernel, arguments: &Arguments) {
         if kernel.checked.replace(true) {
             return;
         }
@@ -274,137 +269,4 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
             _ => {}
         }
     }
-}
-
-/// Runs `kernel` on `arguments`: the one entry point of kernel execution. The body runs on the CPU
-/// reference path (the tensor core through autograd `Var`s), recording what it executes; a
-/// registered gradient makes the call one custom autograd node whose backward is the interpreted
-/// gradient function. The recorded work then runs on the simulated NPU (`npu_run`), whose values
-/// replace the reference's in the outputs; a registered gradient's node is made after that, on the
-/// outputs the caller receives (other kernels keep the reference run's graph).
-pub(crate) fn run_kernel(
-    interpreter: &Interpreter,
-    kernel: &Rc<Kernel>,
-    arguments: Arguments,
-    span: Span,
-) -> Result<Value> {
-    run_kernel_call(interpreter, kernel, arguments, span).result
-}
-
-/// A finished kernel call: its value, its frame, its tensor arguments and where it ran.
-pub(crate) struct KernelCall {
-    /// What the kernel returned (or its error).
-    pub result: Result<Value>,
-    /// The kernel's frame: recorded ops, tile settings and where they were set.
-    pub frame: Option<KernelFrame>,
-    /// The tensor arguments (parameter name, tensor).
-    pub arguments: Vec<(String, Tensor)>,
-    /// Where it ran (`None`: the CPU by design, for f64 tensors or a kernel called by a kernel).
-    pub outcome: Option<Outcome>,
-    /// What the reference run returned (the tensors the recorded ops made).
-    pub reference: Option<Value>,
-}
-
-/// `run_kernel`, also returning the frame and where the call ran.
-pub(crate) fn run_kernel_call(
-    interpreter: &Interpreter,
-    kernel: &Rc<Kernel>,
-    arguments: Arguments,
-    span: Span,
-) -> KernelCall {
-    let dtype = arguments
-        .positional
-        .iter()
-        .map(|(value, _)| value)
-        .chain(arguments.keywords.iter().map(|(_, value, _)| value))
-        .find_map(|value| if let Value::Tensor(object) = value { Some(object.get().dtype()) } else { None })
-        .unwrap_or(DType::F32);
-    let named = named_tensors(kernel, &arguments);
-    let on_npu = wants_npu(&named);
-    let progress_call = if on_npu { super::npu_run::progress_call(interpreter) } else { None };
-    if let Some(number) = progress_call {
-        crate::lang::interp::progress::report_kernel_stage(&kernel.name, number, KernelStage::Computing);
-    }
-    if kernel.style == KernelStyle::Jit {
-        interpreter.check_jit_rebinding(kernel, &arguments);
-    }
-    if let Some(outer) = interpreter.npu.kernel_frames.borrow_mut().last_mut() {
-        outer.calls_kernels = true;
-    }
-    let unit_starts = if kernel.style == KernelStyle::Jit {
-        super::work_jit::loop_body_starts(&kernel.function.definition.body)
-    } else {
-        Vec::new()
-    };
-    let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
-    // Without a registered gradient, a functional kernel's backward is generated (issue 18); the
-    // frame keeps the tensors the body makes, for the values the backward saves.
-    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
-        .then(|| super::generated_backward::tensor_inputs(&arguments))
-        .filter(|inputs| super::generated_backward::wanted(inputs));
-    interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
-        vec_tile_shapes: None,
-        cube_tile_shapes: None,
-        dtype,
-        saved: Vec::new(),
-        ops: Vec::new(),
-        vec_tile_site: None,
-        vec_tile_history: Vec::new(),
-        cube_tile_site: None,
-        statement: None,
-        unit_starts,
-        calls_kernels: false,
-        kept_values: generated_inputs.as_ref().map(|_| Vec::new()),
-    });
-    let mut pending = None;
-    let mut result = match (kernel.style, gradient) {
-        (KernelStyle::Functional, Some(backward)) => {
-            run_detached(interpreter, kernel, arguments, backward, span).map(|(value, gradient)| {
-                pending = Some(gradient);
-                value
-            })
-        }
-        _ => interpreter.call_function(&kernel.function, arguments, span),
-    };
-    let frame = interpreter.npu.kernel_frames.borrow_mut().pop();
-    if let Some(frame) = &frame {
-        interpreter.npu.last_tiles.replace((frame.vec_tile_shapes.clone(), frame.cube_tile_shapes));
-    }
-    if let (Ok(_), Some(frame)) = (&result, &frame) {
-        let call = (kernel.function.name.as_str(), interpreter.at(span));
-        if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, call, span) {
-            result = Err(error);
-        }
-    }
-    let mut outcome = None;
-    let reference = result.as_ref().ok().cloned();
-    let mut prepared = None;
-    if let (Some(inputs), Some(value), Some(frame)) = (generated_inputs, &reference, &frame) {
-        let made = super::generated_backward::prepare(interpreter, kernel, frame, &named, inputs, value, span);
-        match made {
-            Ok(made) => prepared = made,
-            Err(error) => result = Err(error),
-        }
-    }
-    // The values a generated backward saves are outputs of the forward's NPU run too (their GM
-    // writes are in its schedule); their values are the body's, as the outputs' are.
-    let npu_result =
-        result.clone().map(|value| prepared.as_ref().and_then(|prepared| prepared.extended.clone()).unwrap_or(value));
-    if let (true, Ok(value), Some(frame)) = (on_npu, &npu_result, &frame) {
-        let call = NpuCall { kernel, frame, arguments: &named, result: value, progress_call };
-        match run_on_npu(interpreter, &call, span) {
-            Ok(ran) => outcome = Some(ran),
-            Err(error) => result = Err(chip_error(interpreter, kernel, frame, &error, span)),
-        }
-    }
-    let finished = result.as_ref().ok().cloned();
-    if let (Some(prepared), Ok(value), Some(Outcome::Npu(..))) = (prepared, &npu_result, &outcome) {
-        if result.is_ok() {
-            result = super::generated_backward::attach(interpreter, prepared, value, span);
-        }
-    }
-    if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {
-        result = record_gradient_node(interpreter, kernel, gradient, &value, reference.as_ref(), frame, span);
-    }
-    KernelCall { result, frame, arguments: named, outcome, reference }
 }

@@ -13,6 +13,7 @@ pub mod experimental;
 pub mod functions;
 pub mod generated_backward;
 pub mod kernel;
+pub mod kernel_call;
 pub mod loops;
 pub mod methods;
 pub mod npu_context;

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::kernel::run_kernel_call;
+use super::kernel_call::run_kernel_call;
 use super::npu_run::{lower_and_simulate, work_of, NpuFailure, Outcome};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
