@@ -1,5 +1,5 @@
 //! The command line: `tilelab run FILE [--json] [--npu PRESET|FILE.json] [--trace-out DIR]
-//! [--timeout SECONDS]`, `tilelab --version`.
+//! [--timeout SECONDS] [-- SCRIPT ARGUMENTS]`, `tilelab --version`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,7 +11,7 @@ use serde::Serialize;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
-  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS]
+  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS] [-- ARGS]
                                              run the code cells of a notebook (.py with # %% cells, or .ipynb)
   tilelab --version                          print the version
   tilelab --help                             print this help
@@ -22,7 +22,8 @@ Options of run:
                   preset with every field of pypto.npu.config()
   --trace-out DIR write the Chrome trace of every simulated kernel call (pypto.schedule, each
                   sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto
-  --timeout SECS  stop with a located error after SECS seconds of running (default 60; 0: no limit)";
+  --timeout SECS  stop with a located error after SECS seconds of running (default 60; 0: no limit)
+  -- ARGS         the script's own command line: sys.argv is [FILE, ARGS...] (argparse reads it)";
 
 fn main() -> ExitCode {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -64,6 +65,8 @@ struct RunOptions {
     npu: Option<String>,
     trace_out: Option<std::path::PathBuf>,
     timeout: Option<Duration>,
+    /// What follows `--`: the script's own command line (`sys.argv[1:]`).
+    script_arguments: Vec<String>,
 }
 
 /// Runs the notebook on its own thread (deep script recursion needs native stack) and watches the
@@ -108,9 +111,14 @@ impl RunOptions {
         let mut npu = None;
         let mut trace_out = None;
         let mut timeout = Some(DEFAULT_TIMEOUT);
+        let mut script_arguments = Vec::new();
         let mut rest = arguments.iter();
         while let Some(argument) = rest.next() {
             match argument.as_str() {
+                "--" => {
+                    script_arguments = rest.by_ref().cloned().collect();
+                    break;
+                }
                 "--json" => json = true,
                 "--npu" => npu = Some(rest.next().ok_or("--npu needs a preset name")?.clone()),
                 "--trace-out" => {
@@ -130,7 +138,7 @@ impl RunOptions {
                 extra => return Err(format!("unexpected argument '{extra}'")),
             }
         }
-        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out, timeout })
+        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out, timeout, script_arguments })
     }
 }
 
@@ -174,6 +182,7 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
     // The CLI's clock (wasm32 has none; `wasm-pack test` builds this binary too, never runs it).
     #[cfg(not(target_arch = "wasm32"))]
     session.set_time_limit(options.timeout);
+    session.set_command_line(&options.file, &options.script_arguments);
     let ipynb = options.file.ends_with(".ipynb");
     // In an .ipynb every cell's lines count from 1: the location names the cell.
     let labels: Vec<String> = (0..notebook.cells.len())

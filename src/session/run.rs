@@ -79,6 +79,11 @@ impl Session {
         self.interpreter.set_time_limit(limit);
     }
 
+    /// Sets the script's command line, `sys.argv` (the program's name, then its arguments).
+    pub fn set_command_line(&mut self, program: &str, arguments: &[String]) {
+        self.interpreter.set_command_line(program, arguments);
+    }
+
     /// Picks the NPU preset (`Ascend910B2`, `Ascend910A`, `teaching`).
     pub fn set_npu_preset(&mut self, preset: &str) -> Result<(), String> {
         let config = crate::npu::NpuConfig::preset(preset).map_err(|error| error.to_string())?;

@@ -123,3 +123,22 @@ fn npu_use_takes_a_dict_or_json_text() {
         assert!(error.message.contains(&format!("'{field}'")), "{}", error.message);
     }
 }
+
+/// What follows `--` is the script's command line: `sys.argv` is the file then those arguments,
+/// so an example's `ArgumentParser` reads them; a rejected one exits non-zero with argparse's message.
+#[test]
+fn arguments_after_a_double_dash_are_the_scripts_command_line() {
+    let script = "import argparse, sys\nparser = argparse.ArgumentParser()\n\
+                  parser.add_argument('--run_mode', default='npu', choices=['npu', 'sim'])\n\
+                  args = parser.parse_args()\nprint(len(sys.argv), args.run_mode)\n";
+    let path = scratch("argv.py", script.as_bytes());
+    let file = path.to_str().unwrap();
+    assert_eq!(tilelab(&[file]), (Some(0), "1 npu\n".to_string(), String::new()));
+    assert_eq!(tilelab(&[file, "--", "--run_mode", "sim"]), (Some(0), "3 sim\n".to_string(), String::new()));
+    let (code, _, stderr) = tilelab(&[file, "--", "--run_mode", "gpu"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: argument --run_mode: invalid choice: 'gpu' (choose from 'npu', 'sim')"),
+        "{stderr}"
+    );
+}

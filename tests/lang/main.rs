@@ -8,6 +8,7 @@ mod closure_collection;
 mod context_managers;
 mod diagnostics;
 mod dtypes;
+mod host_modules;
 mod imports;
 mod kernel_npu;
 mod kernels;

@@ -312,3 +312,32 @@ fn float_to_integer_casts_follow_their_cast_mode_on_the_cpu_and_on_the_npu() {
     assert_eq!(lines[2], "[-3, -1, 0, 1, 3, 6, -5, 5]");
     assert_eq!(lines[3], "[-2, 0, 1, 2, 4, 7, -5, 5]");
 }
+
+#[test]
+fn iterations_overwriting_one_output_run_in_program_order_on_one_core() {
+    // pypto's loop examples write the whole output in every iteration (`out.move(a + a)` inside
+    // nested `pypto.loop`s): the stores race unless they keep the loop's order, so every task
+    // that writes `out` runs on one core, in program order, and the last iteration's value stays.
+    // `other` is written by disjoint rows and spreads over the cores as usual.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def overwrite(x, out, other):\n    pt.set_vec_tile_shapes(16, 64)\n\
+         \x20   for i in pt.loop(3):\n\
+         \x20       for j in pt.loop(4):\n\
+         \x20           out.move(pt.add(x, x) * (i * 4 + j))\n\
+         @pt.frontend.jit\n\
+         def rows(x, other):\n    pt.set_vec_tile_shapes(16, 64)\n\
+         \x20   for i in pt.loop(4):\n\
+         \x20       other[i * 16:(i + 1) * 16, :] = pt.view(x, [16, 64], [i * 16, 0]) * 2.0\n\
+         x = pt.rand([64, 64], seed=3)\nout = pt.zeros([64, 64])\nother = pt.zeros([64, 64])\n\
+         s = pt.schedule(overwrite, x, out, other)\nr = pt.schedule(rows, x, other)\n\
+         print(s.cores_used, r.cores_used)\n\
+         print(pt.amax(pt.abs(out - x * 22.0)).item())\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "1 4", "{stdout}");
+    assert!(lines[1].trim().parse::<f64>().unwrap() <= 1e-5, "{stdout}");
+}

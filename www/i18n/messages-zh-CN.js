@@ -211,6 +211,7 @@ export const messages = {
   'diagnostic.kind.runtime/backward-without-grad': '对不需要梯度的值求反向',
   'diagnostic.kind.runtime/call-depth': '调用嵌套过深',
   'diagnostic.kind.runtime/control-flow': 'break、continue 或 return 位置不对',
+  'diagnostic.kind.runtime/system-exit': '脚本退出（sys.exit 或 argparse）',
   'diagnostic.kind.runtime/index-error': '索引错误',
   'diagnostic.kind.runtime/memory-error': '内存不足',
   'diagnostic.kind.runtime/name-error': '名称错误',

@@ -61,6 +61,9 @@ impl Interpreter {
         if name.starts_with("numpy.") {
             return super::numpy::call(self, name, arguments, span);
         }
+        if super::host::is_host_module(name) {
+            return super::host::call(self, name, arguments, span);
+        }
         if name.starts_with("torch.") {
             return super::torch::call(self, name, arguments, span);
         }

@@ -67,6 +67,8 @@ pub enum ErrorKind {
     Overflow,
     /// `break`/`continue`/`return` where they cannot go.
     Control,
+    /// `sys.exit(status)` or a command line argparse cannot parse (Python's `SystemExit`).
+    SystemExit,
 }
 
 impl ErrorKind {
@@ -93,6 +95,7 @@ impl ErrorKind {
             ErrorKind::Unsupported => "runtime/unsupported",
             ErrorKind::Overflow => "runtime/overflow",
             ErrorKind::Control => "runtime/control-flow",
+            ErrorKind::SystemExit => "runtime/system-exit",
         }
     }
 }

@@ -38,7 +38,11 @@ impl Interpreter {
                     let exception = Object::Exception { name: name.clone(), message: message.clone() };
                     scope.set(&bound.name, Value::object(exception));
                 }
-                return self.exec_block(&handler.body, scope);
+                // A bare `raise` in the handler raises this error again.
+                self.handled.borrow_mut().push(error);
+                let outcome = self.exec_block(&handler.body, scope);
+                self.handled.borrow_mut().pop();
+                return outcome;
             }
         }
         Err(error)
@@ -55,7 +59,9 @@ impl Interpreter {
             match candidate {
                 Value::Builtin(candidate) if is_exception(candidate) => {
                     let lookup = kind == ErrorKind::Index && matches!(name, "IndexError" | "KeyError");
-                    if candidate.as_ref() == "Exception"
+                    // `SystemExit` is not an `Exception` (it derives from `BaseException`).
+                    let exception = candidate.as_ref() == "Exception" && kind != ErrorKind::SystemExit;
+                    if exception
                         || candidate.as_ref() == name
                         || (lookup && matches!(candidate.as_ref(), "IndexError" | "KeyError"))
                     {
@@ -111,6 +117,7 @@ pub(crate) fn exception_of(error: &RuntimeError) -> (String, String) {
         ErrorKind::Assertion => "AssertionError",
         ErrorKind::Unsupported => "NotImplementedError",
         ErrorKind::Overflow => "OverflowError",
+        ErrorKind::SystemExit => "SystemExit",
         _ => "RuntimeError",
     };
     (name.to_string(), error.message.clone())

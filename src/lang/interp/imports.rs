@@ -24,12 +24,6 @@ fn instead_of(root: &str) -> Option<&'static str> {
              np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use \
              the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())"
         }
-        "os" => "a notebook has no environment variables or files: set the value in a cell (e.g. `device_id = 0`)",
-        "sys" | "argparse" => {
-            "a notebook has no command line: set the options as variables in a cell and call the example's \
-             functions directly"
-        }
-        "time" => "for the kernel's simulated time use pypto.schedule(kernel, *args).time_us",
         "logging" => "use print(...)",
         "pytest" => "use assert and pypto.assert_allclose(actual, desired)",
         _ => return None,

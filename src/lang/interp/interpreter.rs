@@ -97,6 +97,10 @@ pub struct Interpreter {
     pub(crate) text_cache: RefCell<Vec<super::sequences::TextFacts>>,
     /// The `with pypto.options(…)` scopes open now, innermost last (what kernels called in them use).
     pub(crate) option_scopes: RefCell<Vec<super::pypto::option_scopes::OptionScope>>,
+    /// The errors the running `except` handlers caught, innermost last (what a bare `raise` raises).
+    pub(crate) handled: RefCell<Vec<RuntimeError>>,
+    /// `os.environ` and `sys.argv` (see `host`).
+    pub(crate) host: super::host::HostState,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
     pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
@@ -132,6 +136,8 @@ impl Interpreter {
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
             pypto_loops: RefCell::new(Vec::new()),
+            host: Default::default(),
+            handled: RefCell::new(Vec::new()),
             option_scopes: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: Cell::new(None),
@@ -182,6 +188,15 @@ impl Interpreter {
         // What the previous cells left in cycles of instances goes before this cell adds more.
         self.instances.collect();
         self.scopes.collect();
+        match self.run_statements(module) {
+            // `sys.exit()` / `sys.exit(0)` ends the cell as its last line would.
+            Err(error) if super::host::is_success_exit(&error) => Ok(None),
+            other => other,
+        }
+    }
+
+    /// The statements of a cell; the value of its last expression statement.
+    fn run_statements(&self, module: &Module) -> Result<Option<Value>> {
         let globals = self.globals.clone();
         let count = module.body.len();
         let mut last = None;

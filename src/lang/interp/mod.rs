@@ -28,6 +28,7 @@ mod exec;
 pub mod format;
 mod functional;
 mod handling;
+pub mod host;
 mod imports;
 mod interpreter;
 mod lines;

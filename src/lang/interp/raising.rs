@@ -13,7 +13,7 @@ use crate::lang::syntax::Span;
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
-const EXCEPTIONS: [(&str, ErrorKind); 12] = [
+const EXCEPTIONS: [(&str, ErrorKind); 13] = [
     ("NameError", ErrorKind::Name),
     ("Exception", ErrorKind::Value),
     ("RuntimeError", ErrorKind::Value),
@@ -26,6 +26,7 @@ const EXCEPTIONS: [(&str, ErrorKind); 12] = [
     ("AssertionError", ErrorKind::Assertion),
     ("NotImplementedError", ErrorKind::Unsupported),
     ("OverflowError", ErrorKind::Overflow),
+    ("SystemExit", ErrorKind::SystemExit),
 ];
 
 /// Whether `name` is one of the exception types.
@@ -54,9 +55,17 @@ impl Interpreter {
         span: Span,
     ) -> Result<()> {
         let Some(exception) = exception else {
-            return Err(self
-                .error(ErrorKind::Unsupported, "a bare `raise` (re-raising) is not supported in tile scripts", span)
-                .with_help("raise a new exception: raise ValueError(\"…\")"));
+            // Re-raises the error the innermost running `except` handler caught, where it happened.
+            return Err(match self.handled.borrow().last() {
+                Some(error) => error.clone(),
+                None => self
+                    .error(
+                        ErrorKind::Unsupported,
+                        "a bare `raise` outside an `except` block has nothing to re-raise",
+                        span,
+                    )
+                    .with_help("raise a new exception: raise ValueError(\"…\")"),
+            });
         };
         let value = self.eval(exception, scope)?;
         if let Some(cause) = cause {

@@ -166,6 +166,9 @@ impl Interpreter {
                 return super::numpy::module_attribute(self, module, name, span)
             }
             Value::Module(module) if module.as_ref() == "typing" => return self.typing_attribute(name, span),
+            Value::Module(module) if super::host::is_host_module(module) => {
+                return super::host::module_attribute(self, module, name, span)
+            }
             Value::Instance(instance) => return self.instance_attribute(object, instance, name, span),
             Value::Object(inner) if matches!(inner.as_ref(), Object::Super { .. }) => {
                 let Object::Super { class, receiver } = inner.as_ref() else { unreachable!() };
@@ -174,6 +177,9 @@ impl Interpreter {
             Value::Class(class) => return self.class_attribute(class, name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
             Value::Tensor(object) => return self.tensor_attribute(object, name, span),
+            Value::Object(inner) if matches!(inner.as_ref(), Object::ArgumentParser(_)) => {
+                super::host::object_attribute(object, inner, name)
+            }
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
@@ -226,6 +232,9 @@ impl Interpreter {
                     self.call_super_method(class, receiver, name, arguments, span)
                 }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
+                (Object::ArgumentParser(_), _) => {
+                    super::host::call_method(self, receiver, object, name, arguments, span).expect("a host object")
+                }
                 (Object::LossScaler(scaler), _) => {
                     super::pypto::scaler::call_method(self, scaler, name, arguments, span)
                 }

@@ -156,6 +156,8 @@ pub enum Object {
     WithOptions { options: Rc<super::pypto::config::ScopedOptions>, function: Value },
     /// `pypto.function(name, *tensors)`, the context manager whose block runs as a jit kernel.
     RecordFunction { name: String },
+    /// `argparse.ArgumentParser(…)` (see `host::argparse`).
+    ArgumentParser(RefCell<super::host::ArgumentParser>),
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -285,6 +287,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::WithOptions { .. } => "function",
         Object::RecordFunction { .. } => "function_recorder",
         Object::Exception { .. } => "Exception",
+        Object::ArgumentParser(_) => "ArgumentParser",
     }
 }
 

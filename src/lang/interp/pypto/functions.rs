@@ -165,22 +165,37 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             assemble(interpreter, &bound_of(interpreter, &full, &["tile", "offsets", "out"], arguments, span)?, span)
         }
         "matmul" => {
-            let bound =
-                interpreter.bind(&full, &["a", "b", "out_dtype", "a_trans", "b_trans"], arguments, false, span)?;
+            let names = ["a", "b", "out_dtype", "a_trans", "b_trans", "c_matrix_nz", "extend_params"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
             let out_dtype = match bound.optional(2) {
                 Some(_) => Some(bound.dtype(2, crate::tensor::DType::F32)?),
                 None => None,
             };
+            if bound.flag(5, false)? {
+                return Err(interpreter
+                    .error(
+                        ErrorKind::Unsupported,
+                        "pypto.matmul: c_matrix_nz=True (an NZ output) is not modelled",
+                        bound.span_of(5),
+                    )
+                    .with_help("pypto supports only c_matrix_nz=False too: leave it out"));
+            }
+            let extend = super::matmul_extend::ExtendParams::read(interpreter, bound.optional(6), bound.span_of(6))?;
+            // What extend_params adds goes into the f32 accumulator, before the cast to out_dtype.
+            let accumulated = if extend.is_empty() { out_dtype } else { Some(crate::tensor::DType::F32) };
             let (a, b) = (bound.tensor(0)?, bound.tensor(1)?);
             let (a_transposed, b_transposed) = (bound.flag(3, false)?, bound.flag(4, false)?);
-            let result = wrap(a.matmul(&b, a_transposed, b_transposed, out_dtype))?;
+            let result = wrap(a.matmul(&b, a_transposed, b_transposed, accumulated))?;
             interpreter.capture(Some(&result), || CapturedOp::Matmul {
                 a: super::capture::TensorRef::of(a.tensor()),
                 b: super::capture::TensorRef::of(b.tensor()),
                 a_transposed,
                 b_transposed,
             });
-            Ok(result)
+            if extend.is_empty() {
+                return Ok(result);
+            }
+            extend.apply(interpreter, result, out_dtype, span)
         }
         "cast" => {
             let bound = interpreter.bind(&full, &["x", "dtype"], arguments, false, span)?;

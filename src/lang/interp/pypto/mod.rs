@@ -15,6 +15,7 @@ pub mod generated_backward;
 pub mod kernel;
 pub mod kernel_call;
 pub mod loops;
+mod matmul_extend;
 pub mod methods;
 pub mod npu_context;
 pub mod npu_run;

@@ -63,8 +63,12 @@ fn extent(access: &Access) -> usize {
 
 impl JitRecorder<'_> {
     /// Units run in any order on any core: a unit may not read what another unit writes, nor read
-    /// back what it wrote itself (the copy out and a later copy in are not ordered).
-    pub(super) fn check_independent(&self) -> Result<(), Unsupported> {
+    /// back what it wrote itself (the copy out and a later copy in are not ordered). Units that
+    /// write the same elements of a tensor with plain stores (each iteration overwriting the whole
+    /// output, as pypto's loop examples do) keep their program order instead: the tensors returned
+    /// are ordered like the kernel's own workspaces — every task touching one runs on one core, in
+    /// program order, so its stores leave the last iteration's values, as the loop does.
+    pub(super) fn check_independent(&self) -> Result<Vec<TensorId>, Unsupported> {
         use std::collections::HashMap;
         // The kernel's own workspaces are ordered: their tasks run on one core in program order.
         let accesses: Vec<&Access> =
@@ -80,6 +84,7 @@ impl JitRecorder<'_> {
             }
             entry.push((position, access));
         }
+        let mut serialized = Vec::new();
         for tensor in &order {
             let tensor_accesses = &by_tensor[tensor];
             let name = &self.tensors[tensor.0 as usize].name;
@@ -100,20 +105,18 @@ impl JitRecorder<'_> {
                 }
             }
             // Two units writing the same elements race, unless both add into them: every race
-            // involves a plain (not accumulating) write.
+            // involves a plain (not accumulating) write; racing units are put in program order.
             let plain = WriteIndex::new(
                 tensor_accesses.iter().copied().filter(|(_, access)| access.write && !access.accumulate),
             );
-            for &(_, first) in tensor_accesses.iter().filter(|(_, access)| access.write) {
-                if let Some((_, second)) = plain.overlapping(first).find(|(_, second)| second.unit != first.unit) {
-                    let (early, late) = (first.unit.min(second.unit), first.unit.max(second.unit));
-                    return Err(Unsupported::new(
-                        format!("iterations {early} and {late} write the same region of `{name}`"),
-                        None,
-                    ));
-                }
+            let racing = tensor_accesses
+                .iter()
+                .filter(|(_, access)| access.write)
+                .any(|&(_, first)| plain.overlapping(first).any(|(_, second)| second.unit != first.unit));
+            if racing {
+                serialized.push(*tensor);
             }
         }
-        Ok(())
+        Ok(serialized)
     }
 }

@@ -217,16 +217,11 @@ pub(crate) fn record_jit(
         recorder.store(&mut builder, value, tensor, vec![0; shape.len()], shape, returned.line)?;
     }
     recorder.finish(&mut builder, &mut units);
-    recorder.check_independent()?;
+    let serialized = recorder.check_independent()?;
     recorder.check_views()?;
-    Ok(TileWork {
-        name: name.to_string(),
-        tensors: recorder.tensors,
-        views: recorder.views,
-        ordered: recorder.ordered,
-        units,
-        settings,
-    })
+    let mut ordered = recorder.ordered;
+    ordered.extend(serialized);
+    Ok(TileWork { name: name.to_string(), tensors: recorder.tensors, views: recorder.views, ordered, units, settings })
 }
 
 impl JitRecorder<'_> {

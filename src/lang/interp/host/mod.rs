@@ -1,0 +1,222 @@
+//! The host modules real pypto scripts import around their kernels: `sys` (`argv`, `exit`), `os`
+//! (`environ`, `getenv`, `os.path`'s string functions), `time` (`time`, `perf_counter`) and
+//! `argparse` (see `argparse.rs`). pypto's examples read their run mode from `sys.argv` or an
+//! `ArgumentParser`, their device from `os.environ["TILE_FWK_DEVICE_ID"]`, and time themselves;
+//! with these a pasted example runs unchanged. A notebook has no command line (`sys.argv` is the
+//! notebook's name, plus what `tilelab run FILE -- ARGS` passes), no files, and an environment
+//! that holds only `TILE_FWK_DEVICE_ID=0`: the simulated NPU is device 0.
+
+mod argparse;
+mod clock;
+
+use std::rc::Rc;
+
+use super::api_table::{self, ApiKind};
+use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
+use super::format::to_str;
+use super::interpreter::Interpreter;
+use super::value::{Object, Value};
+use crate::lang::syntax::Span;
+
+pub use argparse::ArgumentParser;
+
+/// The device pypto examples select through `TILE_FWK_DEVICE_ID` (the simulated NPU's only one).
+const DEVICE_ID: &str = "0";
+
+/// What the host modules keep for a session: `os.environ` and `sys.argv` are the same objects
+/// every time a script names them, so what it writes into them stays.
+pub(crate) struct HostState {
+    environ: Value,
+    argv: Value,
+}
+
+impl Default for HostState {
+    fn default() -> Self {
+        HostState {
+            environ: Value::dict(vec![(Value::string("TILE_FWK_DEVICE_ID"), Value::string(DEVICE_ID))]),
+            argv: Value::list(vec![Value::string("notebook")]),
+        }
+    }
+}
+
+/// Whether `module` is one of the host modules.
+pub(crate) fn is_host_module(module: &str) -> bool {
+    matches!(module.split('.').next(), Some("os" | "sys" | "time" | "argparse"))
+}
+
+impl Interpreter {
+    /// Sets `sys.argv`: the program name then its arguments (the CLI's `tilelab run FILE -- ARGS`).
+    pub fn set_command_line(&self, program: &str, arguments: &[String]) {
+        let mut items = vec![Value::string(program)];
+        items.extend(arguments.iter().map(|argument| Value::string(argument.as_str())));
+        if let Value::List(list) = &self.host.argv {
+            *list.borrow_mut() = items;
+        }
+    }
+}
+
+/// `module.name` for the host modules, through the API table.
+pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    let qualified = format!("{module}.{name}");
+    match (qualified.as_str(), api_table::lookup(&qualified).map(|entry| entry.kind)) {
+        ("os.environ", _) => Ok(interpreter.host.environ.clone()),
+        ("sys.argv", _) => Ok(interpreter.host.argv.clone()),
+        (_, Some(ApiKind::Function)) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
+        (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
+        (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
+        _ => {
+            let error =
+                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
+            Err(match api_table::closest(name, known.iter().copied()) {
+                Some(near) => error.with_help(format!("did you mean `{module}.{near}`?")),
+                None => error.with_help(format!(
+                    "a notebook's `{module}` has what pypto scripts use around their kernels: {}",
+                    known.join(", ")
+                )),
+            })
+        }
+    }
+}
+
+/// The value of a documented constant of a host module.
+fn constant(qualified: &str) -> Value {
+    match qualified {
+        "sys.executable" => Value::string("python3"),
+        "sys.platform" => Value::string(if cfg!(target_arch = "wasm32") { "emscripten" } else { "linux" }),
+        "sys.version" => Value::string("3.11 (TileLab tile script)"),
+        "sys.maxsize" => Value::Int(i64::MAX),
+        "os.sep" => Value::string("/"),
+        // argparse's help formatters only change how `--help` is laid out: their name is enough.
+        other => Value::string(other.rsplit('.').next().unwrap_or(other)),
+    }
+}
+
+/// Calls a function of a host module by qualified name.
+pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    match name {
+        "sys.exit" => {
+            let bound = interpreter.bind(name, &["status"], arguments, false, span)?;
+            Err(exit(interpreter, bound.optional(0), span))
+        }
+        "os.getenv" => {
+            let bound = interpreter.bind(name, &["key", "default"], arguments, false, span)?;
+            let key = bound.required(0)?.clone();
+            let default = bound.optional(1).cloned().unwrap_or(Value::None);
+            let Value::Dict(items) = &interpreter.host.environ else { return Ok(default) };
+            let found = items
+                .borrow()
+                .iter()
+                .find(|(candidate, _)| super::operators::values_equal(candidate, &key))
+                .map(|(_, value)| value.clone());
+            Ok(found.unwrap_or(default))
+        }
+        "os.getpid" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Ok(Value::Int(1))
+        }
+        "os.getcwd" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Ok(Value::string("/notebook"))
+        }
+        "os.path.join" => {
+            let bound = interpreter.bind(name, &[], arguments, true, span)?;
+            let mut joined = String::new();
+            for (part, _) in &bound.rest {
+                let part = to_str(part);
+                if part.starts_with('/') {
+                    joined = part;
+                } else if joined.is_empty() || joined.ends_with('/') {
+                    joined.push_str(&part);
+                } else {
+                    joined = format!("{joined}/{part}");
+                }
+            }
+            Ok(Value::string(joined))
+        }
+        "os.path.basename" | "os.path.dirname" | "os.path.splitext" | "os.path.exists" | "os.path.isfile"
+        | "os.path.isdir" | "os.path.abspath" => {
+            let bound = interpreter.bind(name, &["path"], arguments, false, span)?;
+            let path = to_str(bound.required(0)?);
+            Ok(path_function(name, &path))
+        }
+        "time.time" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Ok(Value::Float(clock::seconds_since_epoch()))
+        }
+        "time.perf_counter" | "time.monotonic" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Ok(Value::Float(clock::monotonic_seconds()))
+        }
+        "argparse.ArgumentParser" => argparse::new_parser(interpreter, arguments, span),
+        _ => Err(interpreter.error(ErrorKind::Attribute, format!("{name} is not available here"), span)),
+    }
+}
+
+/// The string functions of `os.path` (a notebook has no files: nothing exists on disk).
+fn path_function(name: &str, path: &str) -> Value {
+    let (directory, base) = match path.rfind('/') {
+        Some(index) => (&path[..index], &path[index + 1..]),
+        None => ("", path),
+    };
+    match name {
+        "os.path.basename" => Value::string(base),
+        "os.path.dirname" => Value::string(if directory.is_empty() && path.starts_with('/') { "/" } else { directory }),
+        "os.path.splitext" => {
+            let split = base.rfind('.').filter(|&index| index > 0).map(|index| path.len() - base.len() + index);
+            let (root, extension) = path.split_at(split.unwrap_or(path.len()));
+            Value::tuple(vec![Value::string(root), Value::string(extension)])
+        }
+        "os.path.abspath" if path.starts_with('/') => Value::string(path),
+        "os.path.abspath" => Value::string(format!("/notebook/{path}")),
+        _ => Value::Bool(false),
+    }
+}
+
+/// `sys.exit(status)`: a `SystemExit` that ends the cell. `None` and 0 end it as a success (the
+/// cell's effects stay, as after its last line); any other status is an error at the call.
+pub(crate) fn exit(interpreter: &Interpreter, status: Option<&Value>, span: Span) -> super::error::RuntimeError {
+    match status {
+        None | Some(Value::None) | Some(Value::Int(0)) => interpreter.error(ErrorKind::SystemExit, SUCCESS, span),
+        Some(Value::Int(code)) => interpreter
+            .error(ErrorKind::SystemExit, format!("SystemExit: {code}"), span)
+            .with_help("the script called sys.exit with a failure status; the cells before it keep their results"),
+        Some(other) => interpreter.error(ErrorKind::SystemExit, format!("SystemExit: {}", to_str(other)), span),
+    }
+}
+
+/// The message of a `SystemExit` with a success status (`sys.exit()`, `sys.exit(0)`).
+const SUCCESS: &str = "SystemExit: 0";
+
+/// Whether an error is a `SystemExit` with a success status (also `raise SystemExit`).
+pub(crate) fn is_success_exit(error: &super::error::RuntimeError) -> bool {
+    error.kind == ErrorKind::SystemExit && (error.message == SUCCESS || error.message == "SystemExit")
+}
+
+/// `object.name` for the host modules' objects.
+pub(crate) fn object_attribute(value: &Value, object: &Object, name: &str) -> Option<Value> {
+    match object {
+        Object::ArgumentParser(_) => {
+            argparse::METHODS.contains(&name).then(|| Value::Method(Rc::new((value.clone(), name.to_string()))))
+        }
+        _ => None,
+    }
+}
+
+/// Calls a method of a host module's object.
+pub(crate) fn call_method(
+    interpreter: &Interpreter,
+    receiver: &Value,
+    object: &Object,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Option<Result<Value>> {
+    match object {
+        Object::ArgumentParser(parser) => {
+            Some(argparse::call_method(interpreter, receiver, parser, name, arguments, span))
+        }
+        _ => None,
+    }
+}
