@@ -163,6 +163,9 @@ pub enum LibraryMessage {
         /// The value given, as written (absent when not shown).
         got: Option<String>,
     },
+    /// Help of `approximate=`: what each mode computes.
+    #[serde(rename = "library.help.gelu_modes")]
+    GeluModes,
     /// `pypto.min`/`max` of two values that are not both scalars.
     #[serde(rename = "library.two_scalars")]
     TwoScalars {
@@ -324,6 +327,7 @@ impl LibraryMessage {
                 let shown = got.as_ref().map(|got| format!(", not {got}")).unwrap_or_default();
                 format!("{function}: {parameter} must be one of [{}]{shown}", choices.join(", "))
             }
+            GeluModes => "approximate=\"none\" is the exact erf form; \"tanh\" the tanh approximation".into(),
             TwoScalars { function, left, right } => format!("{function} takes two scalars, not {left} and {right}"),
             TensorExtremes { elementwise, reduction } => {
                 format!("for tensors use {elementwise}(a, b) (element-wise) or x.{reduction}(dim) (a reduction)")
