@@ -58,7 +58,7 @@ macro_rules! into_message {
     ($($group:ident => $variant:ident),*) => {$(
         impl From<$group> for Message {
             fn from(message: $group) -> Self {
-                Message::Library(LibraryFamily::$variant(message))
+                Message::Library(Box::new(LibraryFamily::$variant(message)))
             }
         }
     )*};

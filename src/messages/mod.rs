@@ -296,9 +296,10 @@ pub enum Message {
     /// An NPU error, fallback reason or kernel-option warning.
     #[serde(untagged)]
     Npu(NpuMessage),
-    /// A library function's message (pypto, torch, numpy, the functional builtins).
+    /// A library function's message (pypto, torch, numpy, the functional builtins), boxed: its
+    /// largest variants would widen every message.
     #[serde(untagged)]
-    Library(LibraryFamily),
+    Library(Box<LibraryFamily>),
 }
 
 impl From<NpuMessage> for Message {

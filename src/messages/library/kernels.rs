@@ -88,13 +88,19 @@ pub enum LibraryKernelMessage {
         /// The function.
         function: String,
     },
-    /// Integer overflow in a library function.
+    /// Integer overflow in a library function's result.
     #[serde(rename = "library.overflow")]
     Overflow {
         /// The function.
         function: String,
-        /// What overflowed, when named (`step × factor`).
-        what: Option<String>,
+    },
+    /// Integer overflow of a named product (`step × factor`).
+    #[serde(rename = "library.product_overflow")]
+    ProductOverflow {
+        /// The function.
+        function: String,
+        /// The product, as written.
+        what: String,
     },
     /// `is_loop_begin` outside a `pypto.loop`.
     #[serde(rename = "library.outside_loop")]
@@ -219,18 +225,6 @@ pub enum LibraryKernelMessage {
         /// The presets, comma-separated.
         presets: String,
     },
-    /// A `pypto.Tensor` dim that is not a size or a marker.
-    #[serde(rename = "library.spec_dim")]
-    SpecDim {
-        /// The value, as written.
-        got: String,
-    },
-    /// Help: specs are shapes; `pypto.tensor` allocates.
-    #[serde(rename = "library.help.spec_or_tensor")]
-    SpecOrTensor,
-    /// Help: calling a spec.
-    #[serde(rename = "library.help.spec_not_callable")]
-    SpecNotCallable,
     /// `check_gradient` without inputs.
     #[serde(rename = "library.no_inputs")]
     NoInputs,
@@ -247,8 +241,14 @@ pub enum LibraryKernelMessage {
         kernel: String,
         /// The type returned.
         got: String,
-        /// Whether it was an item of a returned tuple.
-        among: bool,
+    },
+    /// A kernel with a registered gradient returned a tuple with a non-tensor in it.
+    #[serde(rename = "library.kernel_output_item")]
+    KernelOutputItem {
+        /// The kernel.
+        kernel: String,
+        /// The item's type.
+        got: String,
     },
     /// A registered gradient that returned the wrong number of gradients.
     #[serde(rename = "library.gradient_count")]
@@ -320,10 +320,8 @@ impl LibraryKernelMessage {
             OptionsTarget { got } => format!("@pypto.options decorates a function or a kernel, not a '{got}'"),
             FileAndLineno => "pypto.cond: file and lineno must be given together or omitted".into(),
             DivisionByZero { function } => format!("{function}: division by zero"),
-            Overflow { function, what } => match what {
-                Some(what) => format!("{function}: {what} overflows"),
-                None => format!("{function}: integer overflow"),
-            },
+            Overflow { function } => format!("{function}: integer overflow"),
+            ProductOverflow { function, what } => format!("{function}: {what} overflows"),
             OutsideLoop { function } => format!("{function} must be called inside a `for … in pypto.loop(…)`"),
             LoopPosition => {
                 "it tells whether the loop index is at the first (is_loop_begin) or last (is_loop_end) iteration".into()
@@ -359,21 +357,14 @@ impl LibraryKernelMessage {
             PresetField { key, got } => {
                 format!("pypto.npu.use: field '{key}' holds a {got}, not a number or a string")
             }
-            UnknownArch { arch } => format!("pypto.platform.npuarch: no NPU preset models the architecture {arch:?}"),
+            UnknownArch { arch } => format!("pypto.platform.npuarch: no NPU preset models the architecture '{arch}'"),
             ArchPresets { presets } => format!("the presets model DAV_2201 (Ascend910B2) and DAV_1001 (Ascend910A); pypto.npu.use(name) selects any of: {presets}"),
-            SpecDim { got } => format!("pypto.Tensor(): a dim is an int, pypto.DYNAMIC, pypto.STATIC or ..., not {got}"),
-            SpecOrTensor => {
-                "to make a tensor with values use pypto.tensor(shape, dtype) (zeros) or pypto.as_tensor(data)".into()
-            }
-            SpecNotCallable => {
-                "pypto.Tensor(shape, dtype) is a shape-only spec; pypto.tensor(shape, dtype) allocates zeros".into()
-            }
             NoInputs => "check_gradient: no input tensors".into(),
             ReturnedNonTensor { got } => format!("check_gradient: the function returned {got}, not a tensor"),
-            KernelOutputs { kernel, got, among: true } => format!(
+            KernelOutputItem { kernel, got } => format!(
                 "kernel '{kernel}' returned a {got} among its outputs; a kernel with a registered gradient returns tensors"
             ),
-            KernelOutputs { kernel, got, among: false } => format!(
+            KernelOutputs { kernel, got } => format!(
                 "kernel '{kernel}' returned {got}; a kernel with a registered gradient returns its output tensors"
             ),
             GradientCount { kernel, count, inputs } => format!(

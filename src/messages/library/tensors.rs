@@ -220,6 +220,18 @@ pub enum LibraryTensorMessage {
     /// Help of a view out of bounds.
     #[serde(rename = "library.help.view_valid_shape")]
     ViewValidShape,
+    /// A `pypto.Tensor` dim that is not a size or a marker.
+    #[serde(rename = "library.spec_dim")]
+    SpecDim {
+        /// The value, as written.
+        got: String,
+    },
+    /// Help: specs are shapes; `pypto.tensor` allocates.
+    #[serde(rename = "library.help.spec_or_tensor")]
+    SpecOrTensor,
+    /// Help: calling a spec.
+    #[serde(rename = "library.help.spec_not_callable")]
+    SpecNotCallable,
 }
 
 impl LibraryTensorMessage {
@@ -291,6 +303,13 @@ impl LibraryTensorMessage {
             ),
             ViewValidShape => {
                 "pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0".into()
+            }
+            SpecDim { got } => format!("pypto.Tensor(): a dim is an int, pypto.DYNAMIC, pypto.STATIC or ..., not {got}"),
+            SpecOrTensor => {
+                "to make a tensor with values use pypto.tensor(shape, dtype) (zeros) or pypto.as_tensor(data)".into()
+            }
+            SpecNotCallable => {
+                "pypto.Tensor(shape, dtype) is a shape-only spec; pypto.tensor(shape, dtype) allocates zeros".into()
             }
         }
     }

@@ -303,7 +303,12 @@ pub(crate) fn run_detached(
 /// What a kernel with a registered gradient returned in place of tensors (`among` its outputs or
 /// as the whole result).
 fn kernel_outputs(kernel: &Kernel, other: &Value, among: bool) -> LibraryKernelMessage {
-    LibraryKernelMessage::KernelOutputs { kernel: kernel.name.clone(), got: other.type_name().to_string(), among }
+    let (kernel, got) = (kernel.name.clone(), other.type_name().to_string());
+    if among {
+        LibraryKernelMessage::KernelOutputItem { kernel, got }
+    } else {
+        LibraryKernelMessage::KernelOutputs { kernel, got }
+    }
 }
 
 /// The tensors a kernel with a registered gradient returned (a tensor, or a tuple/list of them).

@@ -119,10 +119,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.concat: expected tensors, found {}", other.type_name()),
-                        bound.span_of(0),
+                    other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                        LibraryMessage::Expected {
+                            function: "pypto.concat".into(),
+                            expected: Kind::Tensors,
+                            got: other.type_name().to_string(),
+                        },
                     )),
                 })
                 .collect::<Result<Vec<_>>>()?;

@@ -140,7 +140,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let (sum, divisor) = (a as i128 + b as i128 - 1, b as i128);
             let floored = sum.div_euclid(divisor) - i128::from(divisor < 0 && sum.rem_euclid(divisor) != 0);
             let value = i64::try_from(floored).map_err(|_| {
-                let message = LibraryKernelMessage::Overflow { function: "pypto.ceildiv".into(), what: None };
+                let message = LibraryKernelMessage::Overflow { function: "pypto.ceildiv".into() };
                 interpreter.error(ErrorKind::Overflow, "", span).with_message(message)
             })?;
             Ok(Value::Int(value))
@@ -262,9 +262,9 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
     let mut next = start;
     for factor in factors {
         let chunk = step.checked_mul(factor).ok_or_else(|| {
-            let message = LibraryKernelMessage::Overflow {
+            let message = LibraryKernelMessage::ProductOverflow {
                 function: "pypto.loop_unroll".into(),
-                what: Some("step × factor".into()),
+                what: "step × factor".into(),
             };
             interpreter.error(ErrorKind::Overflow, "", span).with_message(message)
         })?;

@@ -11,7 +11,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
-use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::DType;
 
 /// A pypto object that is neither a tensor nor a kernel.
@@ -147,8 +147,8 @@ pub(crate) fn construct(interpreter: &Interpreter, arguments: Arguments, span: S
             dims.push(spec_dim(item).ok_or_else(|| {
                 interpreter
                     .error(ErrorKind::Type, "", bound.span_of(0))
-                    .with_message(LibraryKernelMessage::SpecDim { got: crate::lang::interp::format::repr(item) })
-                    .with_help_message(LibraryKernelMessage::SpecOrTensor)
+                    .with_message(LibraryTensorMessage::SpecDim { got: crate::lang::interp::format::repr(item) })
+                    .with_help_message(LibraryTensorMessage::SpecOrTensor)
             })?);
         }
     }
@@ -276,7 +276,7 @@ pub(crate) fn call_object(
             let message = crate::messages::RuntimeMessage::NotCallable { type_name: other.type_name().to_string() };
             let error = interpreter.error(ErrorKind::Type, "", span).with_message(message);
             Err(match other {
-                ApiObject::TensorSpec { .. } => error.with_help_message(LibraryKernelMessage::SpecNotCallable),
+                ApiObject::TensorSpec { .. } => error.with_help_message(LibraryTensorMessage::SpecNotCallable),
                 _ => error,
             })
         }

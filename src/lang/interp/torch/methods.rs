@@ -94,9 +94,9 @@ pub(crate) fn call(
     if interpreter.in_kernel() {
         let error = super::host_only(interpreter, &format!("tensor.{name}()"), name, span);
         return Err(match name {
-            "to" | "float" | "half" | "bfloat16" | "double" => {
-                error.with_help("use pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16) inside the kernel")
-            }
+            "to" | "float" | "half" | "bfloat16" | "double" => error.with_help_message(LibraryMessage::UseInKernel {
+                function: "pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16)".into(),
+            }),
             _ => error,
         });
     }
