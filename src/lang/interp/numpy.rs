@@ -36,7 +36,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
             let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
             Err(match api_table::closest(name, known.iter().copied()) {
                 Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("{module}.{near}") }),
-                None => error.with_help_message(LibraryMessage::NumpyCovers { names: known.join(", ") }),
+                None => error.with_help_message(LibraryMessage::NumpyCovers { names: code_list(&known) }),
             })
         }
     }
@@ -137,4 +137,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             .error(ErrorKind::Attribute, "", span)
             .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() })),
     }
+}
+
+/// Names as code in a message: each in backticks, comma-separated (any language reads them as code).
+pub(crate) fn code_list(names: &[&str]) -> String {
+    names.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
 }

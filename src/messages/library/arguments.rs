@@ -270,7 +270,7 @@ pub enum LibraryMessage {
     /// Help of a missing `numpy.*` name: what the numpy here has.
     #[serde(rename = "library.help.numpy_covers")]
     NumpyCovers {
-        /// Its functions, comma-separated.
+        /// Its functions, in backticks, comma-separated.
         names: String,
     },
     /// A method a library object does not have.

@@ -222,7 +222,7 @@ pub enum LibraryKernelMessage {
     /// Help of [`LibraryKernelMessage::UnknownArch`].
     #[serde(rename = "library.help.arch_presets")]
     ArchPresets {
-        /// The presets, comma-separated.
+        /// The presets, in backticks, comma-separated.
         presets: String,
     },
     /// `check_gradient` without inputs.

@@ -126,7 +126,9 @@ pub(crate) fn set_platform(interpreter: &Interpreter, name: &str, value: &Value,
         return Err(interpreter
             .error(ErrorKind::Value, "", span)
             .with_message(LibraryKernelMessage::UnknownArch { arch })
-            .with_help_message(LibraryKernelMessage::ArchPresets { presets: super::PRESETS.join(", ") }));
+            .with_help_message(LibraryKernelMessage::ArchPresets {
+                presets: crate::lang::interp::numpy::code_list(&super::PRESETS),
+            }));
     };
     interpreter.set_npu_preset(preset);
     *interpreter.npu.custom.borrow_mut() = None;
