@@ -294,7 +294,7 @@ export const messages = {
   'message.library.kind.numpy_dtype': '数据类型（np.float32 …）',
   'message.library.kind.dtype_device_tensor': '数据类型、设备或张量',
   'message.library.kind.array_or_number': '数组或数字',
-  'message.library.kind.enumeration': 'pypto.{name} 枚举值',
+  'message.library.kind.enumeration': ' pypto.{name} 枚举值',
   'message.library.kind.model': '模型',
   'message.library.kind.dim': '维度参数',
   'message.library.kind.one_tensor': '至少一个张量',
