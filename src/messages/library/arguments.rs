@@ -1,8 +1,7 @@
-//! Messages of the library tail: the `pypto`, `torch` and `numpy` functions of tile scripts and the
-//! functional builtins (`sorted`, `min`, `map`). Grouped by meaning: one code with parameters
-//! (the function, the parameter, what it needed, what it got) serves every function that makes
-//! the same mistake. Tensor creation, indexing and checks are in `library_tensors`, kernels,
-//! schedules and the NPU in `library_kernels`.
+//! The library's messages about arguments and availability: the `pypto`, `torch` and `numpy`
+//! functions of tile scripts and the functional builtins (`sorted`, `min`, `map`). Grouped by
+//! meaning: one code with parameters (the function, the parameter, what it needed, what it got)
+//! serves every function that makes the same mistake.
 
 use serde::Serialize;
 

@@ -1,6 +1,5 @@
-//! Messages of the library's tensor functions: creation (`pypto.tensor`, `as_tensor`, `arange`),
-//! indexing, shapes and views, writes into tensors, dtypes, and torch's checks
-//! (`allclose`, `testing.assert_close`).
+//! Messages of the library's tensor functions: creation (`pypto.tensor`, `as_tensor`, `arange`,
+//! `pypto.Tensor` specs), indexing, shapes and views, writes into tensors.
 
 use serde::Serialize;
 
