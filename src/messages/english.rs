@@ -22,6 +22,7 @@ impl Message {
             Message::Runtime(message) => message.english(),
             Message::Autograd(message) => message.english(),
             Message::Npu(message) => message.english(),
+            Message::Library(message) => message.english(),
             Message::BusiestPipe { pipe, percent } => format!("{pipe} is the busiest pipe ({percent}% busy)"),
             Message::StartupShare { pipe, percent } => format!(
                 "{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it"

@@ -6,6 +6,7 @@
 
 mod autograd;
 mod english;
+mod library;
 mod npu;
 mod runtime;
 mod syntax;
@@ -14,6 +15,9 @@ mod words;
 use serde::Serialize;
 
 pub use autograd::AutogradMessage;
+pub use library::{
+    Kind, LibraryFamily, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage,
+};
 pub use npu::NpuMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
 pub use syntax::{BracketItem, SyntaxMessage};
@@ -292,6 +296,10 @@ pub enum Message {
     /// An NPU error, fallback reason or kernel-option warning.
     #[serde(untagged)]
     Npu(NpuMessage),
+    /// A library function's message (pypto, torch, numpy, the functional builtins), boxed: its
+    /// largest variants would widen every message.
+    #[serde(untagged)]
+    Library(Box<LibraryFamily>),
 }
 
 impl From<NpuMessage> for Message {
@@ -372,6 +380,7 @@ pub fn all_codes() -> Vec<String> {
         Token::decl(&config),
         Expected::decl(&config),
     ];
+    let declarations: Vec<String> = declarations.into_iter().chain(library::declarations(&config)).collect();
     let mut codes = Vec::new();
     for declaration in &declarations {
         let mut rest = declaration.as_str();

@@ -3,4 +3,5 @@
 mod api_table;
 mod cells;
 mod messages;
+mod messages_library;
 mod progress;

@@ -649,6 +649,878 @@ export type KernelSchedule = {
 export type KernelStage = "computing" | "compiling" | "simulating";
 
 /**
+ * What kind of value a library function needed (a word its sentence embeds).
+ */
+export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.tensors" } | { "code": "library.kind.tensor_or_list" } | { "code": "library.kind.tensor_or_number" } | { "code": "library.kind.compared" } | { "code": "library.kind.number" } | { "code": "library.kind.int" } | { "code": "library.kind.str" } | { "code": "library.kind.dict" } | { "code": "library.kind.bool" } | { "code": "library.kind.kernel" } | { "code": "library.kind.torch_dtype" } | { "code": "library.kind.numpy_dtype" } | { "code": "library.kind.dtype_device_tensor" } | { "code": "library.kind.array_or_number" } | { "code": "library.kind.enumeration", "params": {
+    /**
+     * The enumeration (`CastMode`).
+     */
+    name: string,
+  }
+} | { "code": "library.kind.model" } | { "code": "library.kind.dim" } | { "code": "library.kind.one_tensor" };
+
+/**
+ * A library message of any group (serialised as its group's own `{code, params}`).
+ */
+export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage;
+
+/**
+ * A kernel tool's message or help.
+ */
+export type LibraryKernelMessage = { "code": "library.outside_kernel", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.tile_dims", "params": {
+    /**
+     * The value, as written.
+     */
+    got: string,
+  }
+    } | { "code": "library.unroll_factors", "params": {
+    /**
+     * The value, as written.
+     */
+    got: string,
+  }
+    } | { "code": "library.must_be_positive", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * The value given, when shown.
+     */
+    got: number | null,
+  }
+    } | { "code": "library.cube_tiles", "params": {
+    /**
+     * `m`, `k` or `n`.
+     */
+    label: string,
+    /**
+     * The pair given.
+     */
+    pair: Array<number>,
+  }
+    } | { "code": "library.help.cube_fractals" } | { "code": "library.buffer_depth", "params": {
+    /**
+     * `pass_options`.
+     */
+    table: string,
+    /**
+     * The key.
+     */
+    key: string,
+    /**
+     * The value, as written.
+     */
+    got: string,
+  }
+    } | { "code": "library.help.buffer_depth" } | { "code": "library.reserved_label", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The label.
+     */
+    label: string,
+  }
+    } | { "code": "library.help.other_label" } | { "code": "library.options_target", "params": {
+    /**
+     * The type decorated.
+     */
+    got: string,
+  }
+    } | { "code": "library.file_and_lineno" } | { "code": "library.division_by_zero", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.overflow", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.product_overflow", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The product, as written.
+     */
+    what: string,
+  }
+    } | { "code": "library.outside_loop", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.help.loop_position" } | { "code": "library.not_loop_index", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The value.
+     */
+    index: number,
+  }
+    } | { "code": "library.help.pass_loop_variable" } | { "code": "library.help.decorate_kernel" } | { "code": "library.frame_lost", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.not_on_npu", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * Why.
+     */
+    reason: Message,
+  }
+    } | { "code": "library.f64_reference", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The kernel.
+     */
+    kernel: string,
+  }
+    } | { "code": "library.help.npu_dtypes" } | { "code": "library.help.warm_l2" } | { "code": "library.failed", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Why.
+     */
+    reason: Message,
+  }
+    } | { "code": "library.spec_sizes", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.help.spec_sizes" } | { "code": "library.spec_too_big", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The shape.
+     */
+    shape: Array<number>,
+    /**
+     * The limit in elements.
+     */
+    limit: number,
+  }
+    } | { "code": "library.help.smaller_shape" } | { "code": "library.no_vec_tiles" } | { "code": "library.help.vec_tiles" } | { "code": "library.sweep_tile_dims", "params": {
+    /**
+     * Its position.
+     */
+    index: number,
+    /**
+     * The tile.
+     */
+    tile: Array<number>,
+  }
+    } | { "code": "library.help.preset_fields" } | { "code": "library.preset_keys" } | { "code": "library.preset_field", "params": {
+    /**
+     * The field.
+     */
+    key: string,
+    /**
+     * Its type.
+     */
+    got: string,
+  }
+    } | { "code": "library.unknown_arch", "params": {
+    /**
+     * The architecture.
+     */
+    arch: string,
+  }
+    } | { "code": "library.help.arch_presets", "params": {
+    /**
+     * The presets, in backticks, comma-separated.
+     */
+    presets: string,
+  }
+    } | { "code": "library.no_inputs" } | { "code": "library.returned_non_tensor", "params": {
+    /**
+     * The type returned.
+     */
+    got: string,
+  }
+    } | { "code": "library.kernel_outputs", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * The type returned.
+     */
+    got: string,
+  }
+    } | { "code": "library.kernel_output_item", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * The item's type.
+     */
+    got: string,
+  }
+    } | { "code": "library.gradient_count", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * Gradients returned.
+     */
+    count: number,
+    /**
+     * Tensor inputs.
+     */
+    inputs: number,
+  }
+    } | { "code": "library.help.one_gradient_each" } | { "code": "library.gradient_shape", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * The gradient's shape.
+     */
+    shape: Array<number>,
+    /**
+     * The input.
+     */
+    index: number,
+    /**
+     * The input's shape.
+     */
+    expected: Array<number>,
+  }
+    } | { "code": "library.help.gradient_shape" } | { "code": "library.gradient_type", "params": {
+    /**
+     * The kernel.
+     */
+    kernel: string,
+    /**
+     * The type returned.
+     */
+    got: string,
+  }
+    } | { "code": "library.help.gradient_type" } | { "code": "library.loss_scaler_settings", "params": {
+    /**
+     * The settings, as printed.
+     */
+    got: string,
+  }
+};
+
+/**
+ * A library function's message about its arguments, or about what is available where.
+ */
+export type LibraryMessage = { "code": "library.argument_type", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * What it must be.
+     */
+    expected: Kind,
+    /**
+     * The type given.
+     */
+    got: string,
+  }
+    } | { "code": "library.expected", "params": {
+    /**
+     * The function (with `()` when the sentence names it so).
+     */
+    function: string,
+    /**
+     * What it needed.
+     */
+    expected: Kind,
+    /**
+     * The type given.
+     */
+    got: string,
+  }
+    } | { "code": "library.operand", "params": {
+    /**
+     * What it needed.
+     */
+    expected: Kind,
+    /**
+     * The type given.
+     */
+    got: string,
+  }
+    } | { "code": "library.needs", "params": {
+    /**
+     * The function, as written in the sentence (`unsqueeze()`).
+     */
+    function: string,
+    /**
+     * What it needs.
+     */
+    what: Kind,
+  }
+    } | { "code": "library.at_least_arguments", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The fewest it takes.
+     */
+    count: number,
+    /**
+     * How many were given.
+     */
+    given: number,
+  }
+    } | { "code": "library.one_of", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * The accepted values, quoted.
+     */
+    choices: Array<string>,
+    /**
+     * The value given, as written (absent when not shown).
+     */
+    got: string | null,
+  }
+    } | { "code": "library.help.gelu_modes" } | { "code": "library.two_scalars", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The first type.
+     */
+    left: string,
+    /**
+     * The second type.
+     */
+    right: string,
+  }
+    } | { "code": "library.help.tensor_extremes", "params": {
+    /**
+     * `pypto.minimum`.
+     */
+    elementwise: string,
+    /**
+     * `amin`.
+     */
+    reduction: string,
+  }
+    } | { "code": "library.cannot_compare", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The first type.
+     */
+    left: string,
+    /**
+     * The second type.
+     */
+    right: string,
+  }
+    } | { "code": "library.less_than_unsupported", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The left type.
+     */
+    left: string,
+    /**
+     * The right type.
+     */
+    right: string,
+  }
+    } | { "code": "library.default_single_iterable", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.host_only", "params": {
+    /**
+     * The function.
+     */
+    name: string,
+  }
+    } | { "code": "library.host_code", "params": {
+    /**
+     * The function.
+     */
+    name: string,
+  }
+    } | { "code": "library.help.use_in_kernel", "params": {
+    /**
+     * `pypto.exp`.
+     */
+    function: string,
+  }
+    } | { "code": "library.help.pypto_or_torch" } | { "code": "library.help.numpy_after_call" } | { "code": "library.not_in_tile_scripts", "params": {
+    /**
+     * The function.
+     */
+    name: string,
+  }
+    } | { "code": "library.help.torch_listing" } | { "code": "library.not_available_here", "params": {
+    /**
+     * The function.
+     */
+    name: string,
+  }
+    } | { "code": "library.no_value_here", "params": {
+    /**
+     * `torch.int64`.
+     */
+    name: string,
+  }
+    } | { "code": "library.help.torch_covers", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+  }
+    } | { "code": "library.help.module_lists", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+  }
+    } | { "code": "library.help.numpy_covers", "params": {
+    /**
+     * Its functions, in backticks, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "library.no_method", "params": {
+    /**
+     * The object's type.
+     */
+    type_name: string,
+    /**
+     * The method.
+     */
+    name: string,
+  }
+    } | { "code": "library.cannot_set_attribute", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+    /**
+     * The object (`a tensor`, `pypto.platform`).
+     */
+    object: string,
+  }
+    } | { "code": "library.help.define_forward" } | { "code": "library.with_user_text", "params": {
+    /**
+     * The script's text.
+     */
+    text: string,
+    /**
+     * The check's message.
+     */
+    message: Message,
+  }
+    } | { "code": "library.int_out_of_range", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+};
+
+/**
+ * A tensor function's message or help.
+ */
+export type LibraryTensorMessage = { "code": "library.tensor_no_requires_grad" } | { "code": "library.help.data_with_gradients" } | { "code": "library.tensor_from_data", "params": {
+    /**
+     * What it was given: `tensor`, `float` or `data`.
+     */
+    given: string,
+  }
+    } | { "code": "library.help.as_tensor" } | { "code": "library.too_many_elements", "params": {
+    /**
+     * The shape.
+     */
+    shape: Array<number>,
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "library.range_too_long", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The element count.
+     */
+    count: string,
+  }
+    } | { "code": "library.nested_too_deep", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The most levels.
+     */
+    levels: number,
+  }
+    } | { "code": "library.ragged_item", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The type found.
+     */
+    got: string,
+  }
+    } | { "code": "library.ragged_length", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * Its length.
+     */
+    length: number,
+    /**
+     * The length expected.
+     */
+    expected: number,
+  }
+    } | { "code": "library.zero_step", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.tensor_operator", "params": {
+    /**
+     * The operator.
+     */
+    operator: string,
+  }
+    } | { "code": "library.help.compare_elementwise" } | { "code": "library.chained_comparison" } | { "code": "library.help.combine_masks" } | { "code": "library.leaf_in_place" } | { "code": "library.help.no_grad_update" } | { "code": "library.assemble_into_leaf" } | { "code": "library.requires_grad_non_leaf" } | { "code": "library.help.detach" } | { "code": "library.single_ellipsis" } | { "code": "library.too_many_indices", "params": {
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+    /**
+     * Indices given.
+     */
+    given: number,
+  }
+    } | { "code": "library.tensor_index_type", "params": {
+    /**
+     * Its type.
+     */
+    got: string,
+  }
+    } | { "code": "library.help.view_for_tile" } | { "code": "library.iterate_scalar" } | { "code": "library.move_type", "params": {
+    /**
+     * Its type.
+     */
+    got: string,
+  }
+    } | { "code": "library.help.fill_number" } | { "code": "library.move_shape", "params": {
+    /**
+     * The moved tensor's shape.
+     */
+    source: Array<number>,
+    /**
+     * The output's shape.
+     */
+    target: Array<number>,
+  }
+    } | { "code": "library.help.assemble_part" } | { "code": "library.batch_matmul_shapes", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The first shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The second shape.
+     */
+    rhs: Array<number>,
+  }
+    } | { "code": "library.help.batch_matmul_shapes" } | { "code": "library.needs_dims", "params": {
+    /**
+     * The op.
+     */
+    function: string,
+    /**
+     * The fewest dims.
+     */
+    count: number,
+  }
+    } | { "code": "library.not_a_dim", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The value, as written.
+     */
+    item: string,
+    /**
+     * The rank.
+     */
+    rank: number,
+  }
+    } | { "code": "library.flatten_range", "params": {
+    /**
+     * The first dim.
+     */
+    start: number,
+    /**
+     * The last dim.
+     */
+    end: number,
+    /**
+     * The rank.
+     */
+    rank: number,
+  }
+    } | { "code": "library.groups_split", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The channels.
+     */
+    channels: number,
+    /**
+     * The groups.
+     */
+    groups: number,
+  }
+    } | { "code": "library.shape_of_ints", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.invalid_shape", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The dims given.
+     */
+    dims: Array<number>,
+  }
+    } | { "code": "library.help.valid_shape", "params": {
+    /**
+     * The valid shape.
+     */
+    fits: Array<number>,
+    /**
+     * The tile's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "library.help.view_valid_shape" } | { "code": "library.spec_dim", "params": {
+    /**
+     * The value, as written.
+     */
+    got: string,
+  }
+} | { "code": "library.help.spec_or_tensor" } | { "code": "library.help.spec_not_callable" };
+
+/**
+ * A torch function's message or help.
+ */
+export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The rank it needs.
+     */
+    rank: number,
+    /**
+     * The first shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The second shape.
+     */
+    rhs: Array<number>,
+  }
+    } | { "code": "library.help.matmul_broadcasts" } | { "code": "library.reinterpret", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The dtype asked for.
+     */
+    dtype: string,
+    /**
+     * The tensor's dtype.
+     */
+    from: string,
+  }
+    } | { "code": "library.help.convert_values" } | { "code": "library.view_dtype" } | { "code": "library.dtype_not_available", "params": {
+    /**
+     * The torch name (`int64`).
+     */
+    dtype: string,
+  }
+    } | { "code": "library.help.float_dtypes" } | { "code": "library.help.torch_dtypes" } | { "code": "library.integer_data" } | { "code": "library.help.float_data" } | { "code": "library.no_indices", "params": {
+    /**
+     * `max` or `min`.
+     */
+    function: string,
+  }
+    } | { "code": "library.help.use_amax", "params": {
+    /**
+     * `max` or `min`.
+     */
+    function: string,
+  }
+    } | { "code": "library.dtypes_differ", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The first dtype.
+     */
+    left: string,
+    /**
+     * The second dtype.
+     */
+    right: string,
+  }
+    } | { "code": "library.help.cast_one_side" } | { "code": "library.help.cast_or_unchecked" } | { "code": "library.both_tolerances", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The missing one.
+     */
+    missing: string,
+  }
+    } | { "code": "library.attribute_mismatch", "params": {
+    /**
+     * `shape` or `dtype`.
+     */
+    attribute: string,
+    /**
+     * The actual value.
+     */
+    actual: string,
+    /**
+     * The expected value.
+     */
+    expected: string,
+  }
+    } | { "code": "library.not_close", "params": {
+    /**
+     * Elements that differ.
+     */
+    mismatched: number,
+    /**
+     * Elements compared.
+     */
+    total: number,
+    /**
+     * Their share, as printed.
+     */
+    percent: string,
+    /**
+     * The greatest absolute difference, as printed.
+     */
+    absolute: string,
+    /**
+     * Where.
+     */
+    absolute_at: string,
+    /**
+     * `atol`, as printed.
+     */
+    atol: string,
+    /**
+     * The greatest relative difference, as printed.
+     */
+    relative: string,
+    /**
+     * Where.
+     */
+    relative_at: string,
+    /**
+     * `rtol`, as printed.
+     */
+    rtol: string,
+  }
+};
+
+/**
  * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
  */
 export type Message = { "code": "text", "params": {
@@ -979,7 +1851,7 @@ export type Message = { "code": "text", "params": {
      */
     stage: KernelStage,
   }
-} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage;
+} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage | LibraryFamily;
 
 /**
  * One element of an `assert_allclose` failure (a line of its note).

@@ -15,6 +15,7 @@ use super::scope::Scope;
 use super::value::{Function, Value};
 use crate::lang::syntax::ast::FunctionDef;
 use crate::lang::syntax::Span;
+use crate::messages::{LibraryMessage, Message};
 
 impl Interpreter {
     /// Calls a script function with positional values only (used by autograd callbacks).
@@ -77,11 +78,12 @@ impl Interpreter {
             }
         });
         if let Some((left, right)) = incomparable {
-            return Err(self.error(
-                ErrorKind::Type,
-                format!("sorted(): '<' is not supported between '{left}' and '{right}'"),
-                span,
-            ));
+            let message = LibraryMessage::LessThanUnsupported {
+                function: "sorted".into(),
+                left: left.to_string(),
+                right: right.to_string(),
+            };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         Ok(Value::list(positions.into_iter().map(|position| items[position].clone()).collect()))
     }
@@ -96,27 +98,25 @@ impl Interpreter {
                 "key" => key = Some((value, keyword_span)),
                 "default" => default = Some(value),
                 _ => {
+                    let message = Message::UnexpectedKeyword { function: name.to_string(), keyword };
+                    let help =
+                        Message::TakesArguments { function: name.to_string(), names: "iterable, key, default".into() };
                     return Err(self
-                        .error(
-                            ErrorKind::Type,
-                            format!("{name}() got an unexpected keyword argument '{keyword}'"),
-                            keyword_span,
-                        )
-                        .with_help(format!("{name} takes: iterable, key, default")))
+                        .error(ErrorKind::Type, "", keyword_span)
+                        .with_message(message)
+                        .with_help_message(help));
                 }
             }
         }
         let items = match arguments.positional.len() {
             0 => {
-                return Err(self.error(ErrorKind::Type, format!("{name}() expected at least 1 argument, got 0"), span))
+                let message = LibraryMessage::AtLeastArguments { function: name.to_string(), count: 1, given: 0 };
+                return Err(self.error(ErrorKind::Type, "", span).with_message(message));
             }
             1 => self.iterate(&arguments.positional[0].0, arguments.positional[0].1)?,
             _ if default.is_some() => {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("{name}(): 'default' is only allowed with a single iterable"),
-                    span,
-                ))
+                let message = LibraryMessage::DefaultSingleIterable { function: name.to_string() };
+                return Err(self.error(ErrorKind::Type, "", span).with_message(message));
             }
             _ => arguments.positional.into_iter().map(|(value, _)| value).collect(),
         };
@@ -131,15 +131,12 @@ impl Interpreter {
                 continue;
             };
             let ordering = order(&keys[position], &keys[current]).ok_or_else(|| {
-                self.error(
-                    ErrorKind::Type,
-                    format!(
-                        "{name}(): cannot compare {} and {}",
-                        keys[position].type_name(),
-                        keys[current].type_name()
-                    ),
-                    span,
-                )
+                let message = LibraryMessage::CannotCompare {
+                    function: name.to_string(),
+                    left: keys[position].type_name().to_string(),
+                    right: keys[current].type_name().to_string(),
+                };
+                self.error(ErrorKind::Type, "", span).with_message(message)
             })?;
             if (name == "min" && ordering.is_lt()) || (name == "max" && ordering.is_gt()) {
                 best = Some(position);
@@ -161,7 +158,8 @@ impl Interpreter {
         let bound = self.bind("map", &["function"], arguments, true, span)?;
         let function = bound.required(0)?.clone();
         if bound.rest.is_empty() {
-            return Err(self.error(ErrorKind::Type, "map() must have at least two arguments", span));
+            let message = LibraryMessage::AtLeastArguments { function: "map".into(), count: 2, given: 1 };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         }
         let columns: Vec<Vec<Value>> =
             bound.rest.iter().map(|(iterable, at)| self.iterate(iterable, *at)).collect::<Result<_>>()?;

@@ -15,6 +15,7 @@ use super::interpreter::Interpreter;
 use super::value::{TensorObject, Value};
 use crate::autograd::Var;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, Message};
 use crate::tensor::DType;
 
 /// `module.name` for `numpy` and `numpy.testing`, through the API table.
@@ -25,19 +26,17 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match super::torch::dtype_named(name) {
             Some(Ok(dtype)) => Ok(Value::DType(dtype)),
-            _ => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
+            _ => Err(interpreter
+                .error(ErrorKind::Attribute, "", span)
+                .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
         },
         _ => {
-            let error =
-                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let message = Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() };
+            let error = interpreter.error(ErrorKind::Attribute, "", span).with_message(message);
             let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
             Err(match api_table::closest(name, known.iter().copied()) {
-                Some(near) => error.with_help(format!("did you mean `{module}.{near}`?")),
-                None => error.with_help(format!(
-                    "the numpy here covers what pypto examples' golden checks use ({}); for other math use the \
-                     torch module or pypto on tensors",
-                    known.join(", ")
-                )),
+                Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("{module}.{near}") }),
+                None => error.with_help_message(LibraryMessage::NumpyCovers { names: code_list(&known) }),
             })
         }
     }
@@ -48,8 +47,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let short = name.strip_prefix("numpy.").unwrap_or(name);
     if interpreter.in_kernel() {
         return Err(interpreter
-            .error(ErrorKind::Unsupported, format!("{name} is host code: it cannot run inside a kernel"), span)
-            .with_help("inside a kernel use pypto's ops (pypto.abs …); check results with numpy after the call"));
+            .error(ErrorKind::Unsupported, "", span)
+            .with_message(LibraryMessage::HostCode { name: name.to_string() })
+            .with_help_message(LibraryMessage::NumpyAfterCall));
     }
     match short {
         "array" | "asarray" => {
@@ -58,9 +58,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let dtype = match (bound.optional(1), data) {
                 (Some(Value::DType(dtype)), _) => *dtype,
                 (Some(other), _) => {
-                    let message =
-                        format!("{name}(): 'dtype' must be a dtype (np.float32 …), not {}", other.type_name());
-                    return Err(interpreter.error(ErrorKind::Type, message, bound.span_of(1)));
+                    let message = LibraryMessage::ArgumentType {
+                        function: name.to_string(),
+                        parameter: "dtype".into(),
+                        expected: Kind::NumpyDtype,
+                        got: other.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(1)).with_message(message));
                 }
                 (None, Value::Tensor(object)) => object.get().dtype(),
                 (None, _) => DType::F64,
@@ -84,14 +88,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     super::torch::call(interpreter, "torch.abs", forwarded, span)
                 }
                 Value::Int(value) => Ok(Value::Int(value.checked_abs().ok_or_else(|| {
-                    interpreter.error(ErrorKind::Overflow, "numpy.abs: the int is out of range", span)
+                    let message = LibraryMessage::IntOutOfRange { function: "numpy.abs".into() };
+                    interpreter.error(ErrorKind::Overflow, "", span).with_message(message)
                 })?)),
                 other => match other.as_number() {
                     Some(value) => Ok(Value::Float(value.abs())),
-                    None => Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("numpy.abs(): 'x' must be an array or a number, not {}", other.type_name()),
-                        bound.span_of(0),
+                    None => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                        LibraryMessage::ArgumentType {
+                            function: "numpy.abs".into(),
+                            parameter: "x".into(),
+                            expected: Kind::ArrayOrNumber,
+                            got: other.type_name().to_string(),
+                        },
                     )),
                 },
             }
@@ -116,13 +124,22 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             bound.required(0)?;
             bound.required(1)?;
-            super::pypto::check::call(interpreter, "assert_allclose", forwarded, span).map_err(|mut error| {
-                if !message.is_empty() {
-                    error.message = format!("{message}\n{}", error.message);
+            super::pypto::check::call(interpreter, "assert_allclose", forwarded, span).map_err(|error| {
+                if message.is_empty() {
+                    return error;
                 }
-                error
+                // The script's text first, then the check's own message (coded when it is).
+                let check = error.message_code.clone().unwrap_or_else(|| Message::Text { text: error.message.clone() });
+                error.with_message(LibraryMessage::WithUserText { text: message.clone(), message: Box::new(check) })
             })
         }
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("{name} is not available here"), span)),
+        _ => Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() })),
     }
+}
+
+/// Names as code in a message: each in backticks, comma-separated (any language reads them as code).
+pub(crate) fn code_list(names: &[&str]) -> String {
+    names.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
 }

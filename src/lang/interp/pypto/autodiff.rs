@@ -16,6 +16,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::value::{Kernel, Object, TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
 use crate::tensor::Tensor;
 
 /// Calls an autograd function of `pypto`.
@@ -25,10 +26,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.register_gradient", &["name"], arguments, false, span)?;
             match bound.required(0)? {
                 Value::Str(kernel) => Ok(Value::object(Object::GradientDecorator { name: kernel.to_string() })),
-                other => Err(interpreter.error(
-                    ErrorKind::Type,
-                    format!("pypto.register_gradient: the kernel name is a string, not {}", other.type_name()),
-                    bound.span_of(0),
+                other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                    LibraryMessage::ArgumentType {
+                        function: "pypto.register_gradient".into(),
+                        parameter: "name".into(),
+                        expected: Kind::Str,
+                        got: other.type_name().to_string(),
+                    },
                 )),
             }
         }
@@ -133,7 +137,9 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
         .map(|var| var.tensor().clone())
         .collect();
     let Some(first) = inputs.first() else {
-        return Err(interpreter.error(ErrorKind::Value, "check_gradient: no input tensors", bound.span_of(1)));
+        return Err(interpreter
+            .error(ErrorKind::Value, "", bound.span_of(1))
+            .with_message(LibraryKernelMessage::NoInputs));
     };
     let mut options = CheckOptions::default();
     if bound.flag(5, false)? {
@@ -156,11 +162,8 @@ fn check(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<
         match &result {
             Value::Tensor(object) => Ok(object.get()),
             other => {
-                let error = interpreter.error(
-                    ErrorKind::Type,
-                    format!("check_gradient: the function returned {}, not a tensor", other.type_name()),
-                    site.span,
-                );
+                let message = LibraryKernelMessage::ReturnedNonTensor { got: other.type_name().to_string() };
+                let error = interpreter.error(ErrorKind::Type, "", site.span).with_message(message);
                 Err(interpreter.stash(error, "check_gradient"))
             }
         }
@@ -223,18 +226,18 @@ impl Interpreter {
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(self.error(
-                        ErrorKind::Type,
-                        format!("{what}: expected tensors, found {}", other.type_name()),
-                        span,
-                    )),
+                    other => Err(self.error(ErrorKind::Type, "", span).with_message(LibraryMessage::Expected {
+                        function: what.to_string(),
+                        expected: Kind::Tensors,
+                        got: other.type_name().to_string(),
+                    })),
                 })
                 .collect(),
-            other => Err(self.error(
-                ErrorKind::Type,
-                format!("{what}: expected a tensor or a list of tensors, not {}", other.type_name()),
-                span,
-            )),
+            other => Err(self.error(ErrorKind::Type, "", span).with_message(LibraryMessage::Expected {
+                function: what.to_string(),
+                expected: Kind::TensorOrList,
+                got: other.type_name().to_string(),
+            })),
         }
     }
 }
@@ -297,6 +300,17 @@ pub(crate) fn run_detached(
     Ok((outputs, PendingGradient { inputs, attributes, attribute_values, backward, single }))
 }
 
+/// What a kernel with a registered gradient returned in place of tensors (`among` its outputs or
+/// as the whole result).
+fn kernel_outputs(kernel: &Kernel, other: &Value, among: bool) -> LibraryKernelMessage {
+    let (kernel, got) = (kernel.name.clone(), other.type_name().to_string());
+    if among {
+        LibraryKernelMessage::KernelOutputItem { kernel, got }
+    } else {
+        LibraryKernelMessage::KernelOutputs { kernel, got }
+    }
+}
+
 /// The tensors a kernel with a registered gradient returned (a tensor, or a tuple/list of them).
 fn output_tensors(interpreter: &Interpreter, kernel: &Kernel, outputs: &Value, span: Span) -> Result<Vec<Tensor>> {
     match outputs {
@@ -306,10 +320,12 @@ fn output_tensors(interpreter: &Interpreter, kernel: &Kernel, outputs: &Value, s
             .iter()
             .map(|item| match item {
                 Value::Tensor(object) => Ok(object.get().tensor().clone()),
-                other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned a {} among its outputs; a kernel with a registered gradient returns tensors", kernel.name, other.type_name()), span)),
+                other => {
+                    Err(interpreter.error(ErrorKind::Type, "", span).with_message(kernel_outputs(kernel, other, true)))
+                }
             })
             .collect(),
-        other => Err(interpreter.error(ErrorKind::Type, format!("kernel '{}' returned {}; a kernel with a registered gradient returns its output tensors", kernel.name, other.type_name()), span)),
+        other => Err(interpreter.error(ErrorKind::Type, "", span).with_message(kernel_outputs(kernel, other, false))),
     }
 }
 

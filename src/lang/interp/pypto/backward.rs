@@ -2,6 +2,7 @@
 //! `def bwd(grad_output, saved, ctx)` and checks what it returned. A wrong return is reported at the
 //! backward's own `return` line (in the cell that defined it), not at the call that ran the backward.
 
+use crate::messages::LibraryKernelMessage;
 use std::rc::Rc;
 
 use crate::autograd::{AutogradError, Context, CustomBackward, Var};
@@ -42,8 +43,8 @@ pub(crate) fn make_backward(
         let returned = result.map_err(|error| interpreter.stash(error, &name))?;
         // Mistakes in what the backward returned belong to its `return`, wherever it was defined.
         let at_return = return_location(&function).unwrap_or(site);
-        let fail = |kind: ErrorKind, message: String, help: &str| {
-            let error = RuntimeError::new(kind, message, at_return).with_help(help.to_string());
+        let fail = |kind: ErrorKind, message: LibraryKernelMessage, help: LibraryKernelMessage| {
+            let error = RuntimeError::new(kind, "", at_return).with_message(message).with_help_message(help);
             Err(interpreter.stash(error, &name))
         };
         let items = match returned {
@@ -55,11 +56,12 @@ pub(crate) fn make_backward(
         if items.len() != input_count {
             return fail(
                 ErrorKind::Autograd,
-                format!(
-                    "the registered gradient of '{name}' returned {} gradients for {input_count} tensor inputs",
-                    items.len()
-                ),
-                "a registered backward returns one gradient (or None) per tensor input of the kernel, in order",
+                LibraryKernelMessage::GradientCount {
+                    kernel: name.to_string(),
+                    count: items.len(),
+                    inputs: input_count,
+                },
+                LibraryKernelMessage::OneGradientEach,
             );
         }
         let mut gradients = Vec::with_capacity(items.len());
@@ -72,11 +74,13 @@ pub(crate) fn make_backward(
                     if let Some(expected) = expected.filter(|shape| shape.as_slice() != gradient.shape()) {
                         return fail(
                             ErrorKind::Autograd,
-                            format!(
-                                "the registered gradient of '{name}' returned a gradient of shape {:?} for input {index} of shape {expected:?}",
-                                gradient.shape()
-                            ),
-                            "each gradient has the shape of its input (reduce broadcast dimensions with .sum(dim, keepdim=True))",
+                            LibraryKernelMessage::GradientShape {
+                                kernel: name.to_string(),
+                                shape: gradient.shape().to_vec(),
+                                index,
+                                expected,
+                            },
+                            LibraryKernelMessage::ReduceBroadcast,
                         );
                     }
                     gradients.push(Some(gradient));
@@ -84,11 +88,11 @@ pub(crate) fn make_backward(
                 other => {
                     return fail(
                         ErrorKind::Type,
-                        format!(
-                            "the registered gradient of '{name}' returned a {} where a tensor or None was expected",
-                            other.type_name()
-                        ),
-                        "return one tensor (or None) per tensor input of the kernel",
+                        LibraryKernelMessage::GradientType {
+                            kernel: name.to_string(),
+                            got: other.type_name().to_string(),
+                        },
+                        LibraryKernelMessage::ReturnTensorOrNone,
                     )
                 }
             }

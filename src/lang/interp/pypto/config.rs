@@ -15,6 +15,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Kernel, Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
 
 /// The options of one `pypto.options(...)` call, validated.
 #[derive(Clone)]
@@ -104,8 +105,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let label = match bound.required(0)? {
                 Value::Str(label) => label.clone(),
                 other => {
-                    let message = format!("{full}(): 'label' must be a str, not {}", other.type_name());
-                    return Err(interpreter.error(ErrorKind::Type, message, bound.span_of(0)));
+                    let message = LibraryMessage::ArgumentType {
+                        function: full.clone(),
+                        parameter: "label".into(),
+                        expected: Kind::Str,
+                        got: other.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message));
                 }
             };
             // pypto refuses labels that read as its per-function keys (`func{magic}_{order}`).
@@ -115,13 +121,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .and_then(|rest| rest.split_once('_'))
                 .is_some_and(|(magic, order)| digits(magic) && digits(order));
             if reserved {
+                let message = LibraryKernelMessage::ReservedLabel { function: full.clone(), label: label.to_string() };
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Value,
-                        format!("{full}: label '{label}' has the form of a per-function key (func<magic>_<order>)"),
-                        bound.span_of(0),
-                    )
-                    .with_help("use a label that does not match func<digits>_<digits>"));
+                    .error(ErrorKind::Value, "", bound.span_of(0))
+                    .with_message(message)
+                    .with_help_message(LibraryKernelMessage::OtherLabel));
             }
             Ok(Value::None)
         }
@@ -247,11 +251,9 @@ pub(crate) fn decorate(interpreter: &Interpreter, options: &ScopedOptions, targe
         Value::Function(_) => {
             Ok(Value::object(Object::WithOptions { options: Rc::new(options.clone()), function: target }))
         }
-        other => Err(interpreter.error(
-            ErrorKind::Type,
-            format!("@pypto.options decorates a function or a kernel, not a '{}'", other.type_name()),
-            span,
-        )),
+        other => Err(interpreter
+            .error(ErrorKind::Type, "", span)
+            .with_message(LibraryKernelMessage::OptionsTarget { got: other.type_name().to_string() })),
     }
 }
 

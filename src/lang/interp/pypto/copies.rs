@@ -12,6 +12,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 
 /// Calls `pypto.reshape`, `clone`, `expand_clone` or `cast`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
@@ -76,11 +77,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                 };
                 stripped = true;
                 let member = enum_member_name(&value, enumeration).ok_or_else(|| {
-                    interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.cast(): '{key}' must be a pypto.{enumeration}, not {}", value.type_name()),
-                        value_span,
-                    )
+                    let message = LibraryMessage::ArgumentType {
+                        function: "pypto.cast".into(),
+                        parameter: key.to_string(),
+                        expected: Kind::Enumeration { name: enumeration.to_string() },
+                        got: value.type_name().to_string(),
+                    };
+                    interpreter.error(ErrorKind::Type, "", value_span).with_message(message)
                 })?;
                 let integer_target = arguments
                     .positional
@@ -184,22 +187,16 @@ impl Interpreter {
         let value = bound.required(0)?.clone();
         let Value::Tensor(source) = &value else {
             return Err(self
-                .error(
-                    ErrorKind::Type,
-                    format!("'{}' type cannot be moved to Tensor", value.type_name()),
-                    bound.span_of(0),
-                )
-                .with_help("to fill a tensor with a number use out[:] = value"));
+                .error(ErrorKind::Type, "", bound.span_of(0))
+                .with_message(LibraryTensorMessage::MoveType { got: value.type_name().to_string() })
+                .with_help_message(LibraryTensorMessage::FillNumber));
         };
         let (target_shape, source_shape) = (out.get().shape().to_vec(), source.get().shape().to_vec());
         if target_shape != source_shape {
             return Err(self
-                .error(
-                    ErrorKind::Tensor,
-                    format!("Tensor.move: a tensor of shape {source_shape:?} cannot be moved into one of shape {target_shape:?}"),
-                    bound.span_of(0),
-                )
-                .with_help("to write a tile into part of the output use pypto.assemble(tile, offsets, out) or out[a:b, …] = tile"));
+                .error(ErrorKind::Tensor, "", bound.span_of(0))
+                .with_message(LibraryTensorMessage::MoveShape { source: source_shape, target: target_shape })
+                .with_help_message(LibraryTensorMessage::AssemblePart));
         }
         self.tensor_set_item(out, &Value::Ellipsis, &value, span)?;
         Ok(Value::None)

@@ -8,6 +8,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{manual_seed, DType, Tensor};
 
 /// Calls the creation function `name`.
@@ -19,8 +20,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "tensor" => {
             if let Some((_, _, keyword_span)) = arguments.keywords.iter().find(|(key, _, _)| key == "requires_grad") {
                 return Err(interpreter
-                    .error(ErrorKind::Type, "pypto.tensor(shape, dtype, name) has no 'requires_grad'", *keyword_span)
-                    .with_help("for data with gradients use pypto.as_tensor(data, requires_grad=True); for zeros, pypto.zeros(shape, requires_grad=True)"));
+                    .error(ErrorKind::Type, "", *keyword_span)
+                    .with_message(LibraryTensorMessage::TensorNoRequiresGrad)
+                    .with_help_message(LibraryTensorMessage::DataWithGradients));
             }
             let bound = interpreter.bind("pypto.tensor", &["shape", "dtype", "name"], arguments, false, span)?;
             let shape = allocation_shape(interpreter, &bound)?;
@@ -28,11 +30,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             // `name` labels the tensor in pypto's IR; a TileLab tensor has no name to give.
             if let Some(name) = bound.optional(2) {
                 if !matches!(name, Value::Str(_)) {
-                    return Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.tensor(): 'name' must be a str, not {}", name.type_name()),
-                        bound.span_of(2),
-                    ));
+                    let message = LibraryMessage::ArgumentType {
+                        function: "pypto.tensor".into(),
+                        parameter: "name".into(),
+                        expected: Kind::Str,
+                        got: name.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(2)).with_message(message));
                 }
             }
             fill = Some(0.0);
@@ -150,22 +154,15 @@ fn allocation_shape(interpreter: &Interpreter, bound: &crate::lang::interp::call
         _ => false,
     };
     if is_data {
-        let what = match value {
-            Value::Tensor(_) => "a tensor",
-            Value::Float(_) => "a float",
-            _ => "data (nested lists or floats)",
+        let given = match value {
+            Value::Tensor(_) => "tensor",
+            Value::Float(_) => "float",
+            _ => "data",
         };
         return Err(interpreter
-            .error(
-                ErrorKind::Type,
-                format!(
-                    "pypto.tensor(shape, dtype, name) allocates a tensor of zeros from a shape; it was given {what}"
-                ),
-                span,
-            )
-            .with_help(
-                "make a tensor from data with pypto.as_tensor(data, dtype=pypto.DT_FP32, requires_grad=False)",
-            ));
+            .error(ErrorKind::Type, "", span)
+            .with_message(LibraryTensorMessage::TensorFromData { given: given.into() })
+            .with_help_message(LibraryTensorMessage::UseAsTensor));
     }
     interpreter.to_shape(value, span, "pypto.tensor")
 }
@@ -180,11 +177,9 @@ impl Interpreter {
         let count = shape.iter().try_fold(1usize, |acc, &dim| acc.checked_mul(dim));
         match count {
             Some(count) if count <= limit => Ok(()),
-            _ => Err(self.error(
-                ErrorKind::SizeLimit,
-                format!("a tensor of shape {shape:?} exceeds the limit of {limit} elements"),
-                span,
-            )),
+            _ => Err(self
+                .error(ErrorKind::SizeLimit, "", span)
+                .with_message(LibraryTensorMessage::TooManyElements { shape: shape.to_vec(), limit })),
         }
     }
 
@@ -197,11 +192,9 @@ impl Interpreter {
         let mut probe = data.clone();
         while let Value::List(_) | Value::Tuple(_) = probe {
             if shape.len() >= MAX_RANK {
-                return Err(self.error(
-                    ErrorKind::Value,
-                    format!("pypto.as_tensor: data nested deeper than {MAX_RANK} levels"),
-                    span,
-                ));
+                let message =
+                    LibraryTensorMessage::NestedTooDeep { function: "pypto.as_tensor".into(), levels: MAX_RANK };
+                return Err(self.error(ErrorKind::Value, "", span).with_message(message));
             }
             let items = self.iterate(&probe, span)?;
             shape.push(items.len());
@@ -223,36 +216,30 @@ impl Interpreter {
                     values.push(number);
                     Ok(())
                 }
-                None => Err(self.error(
-                    ErrorKind::Type,
-                    format!("pypto.as_tensor: expected a number, found {}", data.type_name()),
-                    span,
-                )),
+                None => Err(self.error(ErrorKind::Type, "", span).with_message(LibraryMessage::Expected {
+                    function: "pypto.as_tensor".into(),
+                    expected: Kind::Number,
+                    got: data.type_name().to_string(),
+                })),
             };
         }
         let items = match data {
             Value::List(_) | Value::Tuple(_) => self.iterate(data, span)?,
             other => {
-                return Err(self.error(
-                    ErrorKind::Value,
-                    format!(
-                        "pypto.as_tensor: ragged nested lists (found a {} where a list was expected)",
-                        other.type_name()
-                    ),
-                    span,
-                ))
+                let message = LibraryTensorMessage::RaggedItem {
+                    function: "pypto.as_tensor".into(),
+                    got: other.type_name().to_string(),
+                };
+                return Err(self.error(ErrorKind::Value, "", span).with_message(message));
             }
         };
         if items.len() != shape[depth] {
-            return Err(self.error(
-                ErrorKind::Value,
-                format!(
-                    "pypto.as_tensor: ragged nested lists (a list of {} where {} was expected)",
-                    items.len(),
-                    shape[depth]
-                ),
-                span,
-            ));
+            let message = LibraryTensorMessage::RaggedLength {
+                function: "pypto.as_tensor".into(),
+                length: items.len(),
+                expected: shape[depth],
+            };
+            return Err(self.error(ErrorKind::Value, "", span).with_message(message));
         }
         for item in &items {
             self.flatten(item, shape, depth + 1, values, span)?;
@@ -276,16 +263,14 @@ pub(crate) fn arange_range(
     };
     let step = bound.float(2, Some(1.0))?;
     if step == 0.0 {
-        return Err(interpreter.error(
-            ErrorKind::Value,
-            format!("{module}.arange: step must not be zero"),
-            bound.span_of(2),
-        ));
+        let message = LibraryTensorMessage::ZeroStep { function: format!("{module}.arange") };
+        return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(2)).with_message(message));
     }
     let count = ((stop - start) / step).ceil().max(0.0);
     if count > interpreter.limits().tensor_elements as f64 {
-        let message = format!("{module}.arange: {count} elements exceed the tensor limit");
-        return Err(interpreter.error(ErrorKind::SizeLimit, message, span));
+        let message =
+            LibraryTensorMessage::RangeTooLong { function: format!("{module}.arange"), count: count.to_string() };
+        return Err(interpreter.error(ErrorKind::SizeLimit, "", span).with_message(message));
     }
     Ok((start, stop, step))
 }

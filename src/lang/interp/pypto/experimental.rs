@@ -6,6 +6,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::LibraryTensorMessage;
 
 /// `pypto.experimental.transposed_batchmatmul(tensor_a, tensor_b, out_dtype)`: `a` is `[M, B, K]`,
 /// `b` is `[B, K, N]`; the result is `[M, B, N]`, each batch `b` the matmul `a[:, b, :] @ b[b]` in
@@ -19,13 +20,12 @@ pub(crate) fn transposed_batchmatmul(interpreter: &Interpreter, arguments: Argum
     let (a_shape, b_shape) = (a.shape().to_vec(), b.shape().to_vec());
     let fits = a_shape.len() == 3 && b_shape.len() == 3 && a_shape[1] == b_shape[0] && a_shape[2] == b_shape[1];
     if !fits {
+        let message =
+            LibraryTensorMessage::BatchMatmulShapes { function: full.to_string(), lhs: a_shape, rhs: b_shape };
         return Err(interpreter
-            .error(
-                ErrorKind::Tensor,
-                format!("{full}: shapes {a_shape:?} and {b_shape:?} are not [M, B, K] and [B, K, N]"),
-                span,
-            )
-            .with_help("tensor_a is [M, B, K] and tensor_b [B, K, N]; the result is [M, B, N]"));
+            .error(ErrorKind::Tensor, "", span)
+            .with_message(message)
+            .with_help_message(LibraryTensorMessage::BatchMatmulForm));
     }
     let product = a
         .transpose(0, 1)

@@ -12,6 +12,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage, Message};
 use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
 
 /// Calls the tensor function `name` (without the `pypto.` prefix).
@@ -40,16 +41,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
             Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
             Some(other) => {
+                let message = LibraryMessage::OneOf {
+                    function: full.clone(),
+                    parameter: "approximate".into(),
+                    choices: vec!["\"none\"".into(), "\"tanh\"".into()],
+                    got: Some(crate::lang::interp::format::repr(other)),
+                };
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Value,
-                        format!(
-                            "{full}: approximate must be \"none\" or \"tanh\", not {}",
-                            crate::lang::interp::format::repr(other)
-                        ),
-                        bound.span_of(1),
-                    )
-                    .with_help("approximate=\"none\" is the exact erf form; \"tanh\" the tanh approximation"))
+                    .error(ErrorKind::Value, "", bound.span_of(1))
+                    .with_message(message)
+                    .with_help_message(LibraryMessage::GeluModes));
             }
         };
         let result = wrap(x.unary(op))?;
@@ -63,7 +64,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         let second = bound.required(1)?.clone();
         let dtype = match (&first, &second) {
             (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
-            _ => return Err(interpreter.error(ErrorKind::Type, format!("{full}() needs at least one tensor"), span)),
+            _ => {
+                let message = LibraryMessage::Needs { function: format!("{full}()"), what: Kind::AtLeastOneTensor };
+                return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
+            }
         };
         let a = interpreter.operand(&first, dtype, bound.span_of(0))?;
         let b = interpreter.operand(&second, dtype, bound.span_of(1))?;
@@ -115,10 +119,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.concat: expected tensors, found {}", other.type_name()),
-                        bound.span_of(0),
+                    other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                        LibraryMessage::Expected {
+                            function: "pypto.concat".into(),
+                            expected: Kind::Tensors,
+                            got: other.type_name().to_string(),
+                        },
                     )),
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -149,9 +155,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     .collect();
                 if fits.iter().all(|&size| size > 0) && fits != shape {
                     let error = interpreter.tensor_result(result, span).err();
-                    let error = error
-                        .unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "view out of bounds", span));
-                    return Err(error.with_help(format!("pass valid_shape={fits:?}: the tile keeps shape {shape:?} and the elements outside valid_shape read as 0")));
+                    // The view failed, so its error is there; the fallback only keeps the types whole.
+                    let error = error.unwrap_or_else(|| interpreter.error(ErrorKind::ViewOutOfBounds, "", span));
+                    return Err(error.with_help_message(LibraryTensorMessage::PassValidShape { fits, shape }));
                 }
             }
             let result = wrap(result)?;
@@ -217,15 +223,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let x = bound.tensor(0)?;
             let channels = x.shape().get(1).copied().unwrap_or(0);
             if groups <= 0 || channels % groups as usize != 0 {
-                return Err(interpreter.error(
-                    ErrorKind::Value,
-                    format!("pypto.nn.group_norm: {channels} channels cannot be split into {groups} groups"),
-                    bound.span_of(1),
-                ));
+                let message = LibraryTensorMessage::GroupsSplit {
+                    function: "pypto.nn.group_norm".into(),
+                    channels,
+                    groups: groups.max(0) as usize,
+                };
+                return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(1)).with_message(message));
             }
             wrap(group_norm(&x, groups as usize, &bound.tensor(2)?, &bound.tensor(3)?, bound.float(4, Some(1e-5))?))
         }
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("pypto has no function '{name}'"), span)),
+        _ => Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(Message::NoModuleAttribute { module: "pypto".into(), name: name.to_string() })),
     }
 }
 
@@ -244,7 +253,13 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
     let tile = bound.tensor(0)?;
     let offsets = bound.shape(1)?;
     let Value::Tensor(out) = bound.required(2)? else {
-        return Err(interpreter.error(ErrorKind::Type, "pypto.assemble: 'out' must be a tensor", bound.span_of(2)));
+        let message = LibraryMessage::ArgumentType {
+            function: "pypto.assemble".into(),
+            parameter: "out".into(),
+            expected: Kind::Tensor,
+            got: bound.required(2)?.type_name().to_string(),
+        };
+        return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(2)).with_message(message));
     };
     let target = out.get();
     interpreter.capture(None, || CapturedOp::Assemble {
@@ -259,11 +274,8 @@ fn assemble(interpreter: &Interpreter, bound: &Bound<'_>, span: Span) -> Result<
     };
     if is_grad_enabled() && (target.requires_grad() || tile.requires_grad()) {
         if target.is_leaf() && target.requires_grad() {
-            return Err(interpreter.error(
-                ErrorKind::Autograd,
-                "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place",
-                span,
-            ));
+            let message = LibraryTensorMessage::AssembleIntoLeaf;
+            return Err(interpreter.error(ErrorKind::Autograd, "", span).with_message(message));
         }
         let written = target.assemble(&tile, &offsets).map_err(|error| interpreter.autograd_error(error, span))?;
         *out.var.borrow_mut() = written;
@@ -307,12 +319,17 @@ impl Interpreter {
         };
         let mut dims: Vec<i64> = Vec::with_capacity(items.len());
         for item in &items {
-            dims.push(item.as_int().ok_or_else(|| self.error(ErrorKind::Type, "reshape: a shape holds ints", span))?);
+            let not_int = || {
+                let message = LibraryTensorMessage::ShapeOfInts { function: "reshape".into() };
+                self.error(ErrorKind::Type, "", span).with_message(message)
+            };
+            dims.push(item.as_int().ok_or_else(not_int)?);
         }
         let known: i64 = dims.iter().filter(|&&d| d != -1).product();
         let inferred = dims.iter().filter(|&&d| d == -1).count();
         if inferred > 1 || dims.iter().any(|&d| d < -1) {
-            return Err(self.error(ErrorKind::Value, format!("reshape: invalid shape {dims:?}"), span));
+            let message = LibraryTensorMessage::InvalidShape { function: "reshape".into(), dims };
+            return Err(self.error(ErrorKind::Value, "", span).with_message(message));
         }
         let total = x.tensor().numel() as i64;
         Ok(dims

@@ -10,6 +10,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Kernel, KernelStyle, Object, Value};
 use crate::lang::syntax::ast::{ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
 
 use super::options::{effect, Effect, PASS_OPTIONS, RUNTIME_OPTIONS};
 
@@ -45,14 +46,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 match value.as_int() {
                     Some(dim) if dim > 0 => dims.push(dim as usize),
                     _ => {
-                        return Err(interpreter.error(
-                            ErrorKind::TileShape,
-                            format!(
-                                "set_vec_tile_shapes: tile dims are positive ints, not {}",
-                                crate::lang::interp::format::repr(value)
-                            ),
-                            *value_span,
-                        ))
+                        let message = LibraryKernelMessage::TileDims { got: crate::lang::interp::format::repr(value) };
+                        return Err(interpreter.error(ErrorKind::TileShape, "", *value_span).with_message(message));
                     }
                 }
             }
@@ -80,8 +75,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % 16 == 0;
                 if !valid {
                     return Err(interpreter
-                        .error(ErrorKind::TileShape, format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of 16 and {label}L1 a multiple of {label}L0"), bound.span_of(index))
-                        .with_help("the cube unit works on 16×16 fractals; e.g. [64, 128]"));
+                        .error(ErrorKind::TileShape, "", bound.span_of(index))
+                        .with_message(LibraryKernelMessage::CubeTiles { label: label.to_string(), pair })
+                        .with_help_message(LibraryKernelMessage::CubeFractals));
                 }
                 shapes[index] = [pair[0], pair[1]];
             }
@@ -95,19 +91,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind("pypto.save_for_backward", &[], arguments, true, span)?;
             let mut frames = interpreter.npu.kernel_frames.borrow_mut();
             let Some(frame) = frames.last_mut() else {
-                return Err(interpreter.error(
-                    ErrorKind::Value,
-                    "pypto.save_for_backward can only be called inside a @pypto.kernel",
-                    span,
-                ));
+                let message = LibraryKernelMessage::OutsideKernel { function: "pypto.save_for_backward".into() };
+                return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
             };
             for (value, value_span) in bound.rest {
                 if !matches!(value, Value::Tensor(_)) {
-                    return Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.save_for_backward saves tensors, not {}", value.type_name()),
-                        value_span,
-                    ));
+                    let message = LibraryMessage::Expected {
+                        function: "pypto.save_for_backward".into(),
+                        expected: Kind::Tensors,
+                        got: value.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", value_span).with_message(message));
                 }
                 frame.saved.push(value);
             }
@@ -128,7 +122,12 @@ impl Interpreter {
     ) -> Result<Vec<(String, Value)>> {
         let Some(value) = value else { return Ok(Vec::new()) };
         let Value::Dict(entries) = value else {
-            return Err(self.error(ErrorKind::Type, format!("{what} must be a dict, not {}", value.type_name()), span));
+            let message = LibraryMessage::Expected {
+                function: what.to_string(),
+                expected: Kind::Dict,
+                got: value.type_name().into(),
+            };
+            return Err(self.error(ErrorKind::Type, "", span).with_message(message));
         };
         let mut options = Vec::new();
         for (key, option) in entries.borrow().iter() {
@@ -153,16 +152,15 @@ impl Interpreter {
                 Some(Effect::Modelled(_)) => {
                     let depth_option = key == "vec_nbuffer_setting" || key == "cube_nbuffer_setting";
                     if depth_option && super::options::buffer_depth(option).is_none() {
+                        let message = LibraryKernelMessage::BufferDepth {
+                            table: what.to_string(),
+                            key: key.clone(),
+                            got: crate::lang::interp::format::repr(option),
+                        };
                         return Err(self
-                            .error(
-                                ErrorKind::Value,
-                                format!(
-                                    "{what} '{key}': {} is not a buffer depth",
-                                    crate::lang::interp::format::repr(option)
-                                ),
-                                span,
-                            )
-                            .with_help("give a positive int, or pypto's {-1: default_depth, op_index: depth} form"));
+                            .error(ErrorKind::Value, "", span)
+                            .with_message(message)
+                            .with_help_message(LibraryKernelMessage::BufferDepthForm));
                     }
                 }
             }

@@ -10,6 +10,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::ast::{Expr, ExprKind};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage};
 
 /// One running `pypto.loop`: its range and the index of the current iteration.
 #[derive(Clone, Copy, Debug)]
@@ -95,7 +96,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             let step = bound.int(2, Some(1))?;
             if step == 0 {
-                return Err(interpreter.error(ErrorKind::Value, "pypto.loop: step must not be zero", bound.span_of(2)));
+                let message = LibraryTensorMessage::ZeroStep { function: "pypto.loop".into() };
+                return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(2)).with_message(message));
             }
             Ok(Value::Range(start, stop, step))
         }
@@ -104,11 +106,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             // In a jit kernel pypto records a branch; here the condition is decided as Python does.
             let bound = interpreter.bind(&full, &["scalar", "file", "lineno"], arguments, false, span)?;
             if bound.optional(1).is_some() != bound.optional(2).is_some() {
-                return Err(interpreter.error(
-                    ErrorKind::Value,
-                    "pypto.cond: file and lineno must be given together or omitted",
-                    span,
-                ));
+                return Err(interpreter
+                    .error(ErrorKind::Value, "", span)
+                    .with_message(LibraryKernelMessage::FileAndLineno));
             }
             Ok(bound.required(0)?.clone())
         }
@@ -118,10 +118,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             match bound.required(0)? {
                 Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
                 Value::Int(value) => Ok(Value::Int(*value)),
-                other => Err(interpreter.error(
-                    ErrorKind::Type,
-                    format!("{full}(): expected an int, not {}", other.type_name()),
-                    bound.span_of(0),
+                other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                    LibraryMessage::Expected {
+                        function: format!("{full}()"),
+                        expected: Kind::Int,
+                        got: other.type_name().to_string(),
+                    },
                 )),
             }
         }
@@ -129,19 +131,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
             let (a, b) = (bound.int(0, None)?, bound.int(1, None)?);
             if b == 0 {
-                return Err(interpreter.error(
-                    ErrorKind::ZeroDivision,
-                    "pypto.ceildiv: division by zero",
-                    bound.span_of(1),
-                ));
+                let message = LibraryKernelMessage::DivisionByZero { function: "pypto.ceildiv".into() };
+                return Err(interpreter.error(ErrorKind::ZeroDivision, "", bound.span_of(1)).with_message(message));
             }
             // pypto's definition, (a + b - 1) // b, with Python's floor division.
             // In i128: a + b - 1 cannot overflow there, and the quotient fits i64 unless it is
             // i64::MIN / -1's kind.
             let (sum, divisor) = (a as i128 + b as i128 - 1, b as i128);
             let floored = sum.div_euclid(divisor) - i128::from(divisor < 0 && sum.rem_euclid(divisor) != 0);
-            let value = i64::try_from(floored)
-                .map_err(|_| interpreter.error(ErrorKind::Overflow, "pypto.ceildiv: integer overflow", span))?;
+            let value = i64::try_from(floored).map_err(|_| {
+                let message = LibraryKernelMessage::Overflow { function: "pypto.ceildiv".into() };
+                interpreter.error(ErrorKind::Overflow, "", span).with_message(message)
+            })?;
             Ok(Value::Int(value))
         }
         _ => {
@@ -171,17 +172,18 @@ fn scalar_extreme(interpreter: &Interpreter, name: &str, a: &Value, b: &Value, s
             (Some(x), Some(y)) if !matches!(a, Value::Tensor(_)) && !matches!(b, Value::Tensor(_)) => {
                 Ok(Value::Float(if name == "min" { x.min(y) } else { x.max(y) }))
             }
-            _ => Err(interpreter
-                .error(
-                    ErrorKind::Type,
-                    format!("pypto.{name} takes two scalars, not {} and {}", a.type_name(), b.type_name()),
-                    span,
-                )
-                .with_help(format!(
-                    "for tensors use pypto.{}(a, b) (element-wise) or x.{}(dim) (a reduction)",
-                    if name == "min" { "minimum" } else { "maximum" },
-                    if name == "min" { "amin" } else { "amax" }
-                ))),
+            _ => {
+                let message = LibraryMessage::TwoScalars {
+                    function: format!("pypto.{name}"),
+                    left: a.type_name().to_string(),
+                    right: b.type_name().to_string(),
+                };
+                let help = LibraryMessage::TensorExtremes {
+                    elementwise: format!("pypto.{}", if name == "min" { "minimum" } else { "maximum" }),
+                    reduction: if name == "min" { "amin" } else { "amax" }.into(),
+                };
+                Err(interpreter.error(ErrorKind::Type, "", span).with_message(message).with_help_message(help))
+            }
         },
     }
 }
@@ -193,15 +195,15 @@ fn enclosing_loop(interpreter: &Interpreter, function: &str, index: i64, span: S
     let loops = interpreter.pypto_loops.borrow();
     if loops.is_empty() {
         return Err(interpreter
-            .error(ErrorKind::Value, format!("{function} must be called inside a `for … in pypto.loop(…)`"), span)
-            .with_help(
-                "it tells whether the loop index is at the first (is_loop_begin) or last (is_loop_end) iteration",
-            ));
+            .error(ErrorKind::Value, "", span)
+            .with_message(LibraryKernelMessage::OutsideLoop { function: function.to_string() })
+            .with_help_message(LibraryKernelMessage::LoopPosition));
     }
     loops.iter().rev().find(|frame| frame.current == index).copied().ok_or_else(|| {
         interpreter
-            .error(ErrorKind::Value, format!("{function}: {index} is not the index of a running pypto.loop"), span)
-            .with_help("pass the loop variable itself: `for i in pypto.loop(n): if pypto.is_loop_begin(i): …`")
+            .error(ErrorKind::Value, "", span)
+            .with_message(LibraryKernelMessage::NotLoopIndex { function: function.to_string(), index })
+            .with_help_message(LibraryKernelMessage::PassLoopVariable)
     })
 }
 
@@ -212,11 +214,9 @@ fn unroll_factors(interpreter: &Interpreter, value: &Value, span: Span) -> Resul
         .iter()
         .map(|item| match item.as_int() {
             Some(factor) if factor > 0 && !matches!(item, Value::Bool(_)) => Ok(factor),
-            _ => Err(interpreter.error(
-                ErrorKind::Value,
-                format!("unroll_list holds positive ints, not {}", crate::lang::interp::format::repr(item)),
-                span,
-            )),
+            _ => Err(interpreter
+                .error(ErrorKind::Value, "", span)
+                .with_message(LibraryKernelMessage::UnrollFactors { got: crate::lang::interp::format::repr(item) })),
         })
         .collect()
 }
@@ -243,7 +243,12 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
     };
     let step = bound.int(2, Some(1))?;
     if step <= 0 {
-        return Err(interpreter.error(ErrorKind::Value, "pypto.loop_unroll: step must be positive", bound.span_of(2)));
+        let message = LibraryKernelMessage::MustBePositive {
+            function: "pypto.loop_unroll".into(),
+            parameter: "step".into(),
+            got: None,
+        };
+        return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(2)).with_message(message));
     }
     factors.sort_unstable_by(|a, b| b.cmp(a));
     factors.dedup();
@@ -257,7 +262,11 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
     let mut next = start;
     for factor in factors {
         let chunk = step.checked_mul(factor).ok_or_else(|| {
-            interpreter.error(ErrorKind::Overflow, "pypto.loop_unroll: step × factor overflows", span)
+            let message = LibraryKernelMessage::ProductOverflow {
+                function: "pypto.loop_unroll".into(),
+                what: "step × factor".into(),
+            };
+            interpreter.error(ErrorKind::Overflow, "", span).with_message(message)
         })?;
         // i128 keeps ranges near the ends of i64 from overflowing; `end` lies between start and stop.
         let end = (stop as i128 - (stop as i128 - start as i128).rem_euclid(chunk as i128)) as i64;

@@ -11,6 +11,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{ReduceOp, Tensor};
 
 const METHODS: [&str; 17] = [
@@ -82,12 +83,9 @@ impl Interpreter {
                 let wanted = self.truthy(flag, span)?;
                 if !var.is_leaf() {
                     return Err(self
-                        .error(
-                            ErrorKind::Autograd,
-                            "requires_grad can only be changed on tensors created by the user",
-                            span,
-                        )
-                        .with_help("use x.detach() to get a tensor cut from the graph"));
+                        .error(ErrorKind::Autograd, "", span)
+                        .with_message(LibraryTensorMessage::RequiresGradNonLeaf)
+                        .with_help_message(LibraryTensorMessage::UseDetach));
                 }
                 if wanted != var.requires_grad() {
                     *object.var.borrow_mut() =
@@ -95,7 +93,9 @@ impl Interpreter {
                 }
                 Ok(())
             }
-            _ => Err(self.error(ErrorKind::Attribute, format!("cannot set attribute '{name}' of a tensor"), span)),
+            _ => Err(self
+                .error(ErrorKind::Attribute, "", span)
+                .with_message(LibraryMessage::CannotSetAttribute { name: name.to_string(), object: "Tensor".into() })),
         }
     }
 

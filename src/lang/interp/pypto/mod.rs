@@ -65,7 +65,10 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Function) if qualified == "pypto.jit" => Ok(Value::Builtin(Rc::from("pypto.frontend.jit"))),
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
-        _ => Err(missing_attribute(interpreter, module, name, format!("help({module}) lists what it has"), span)),
+        _ => {
+            let help = crate::messages::LibraryMessage::ModuleLists { module: module.to_string() };
+            Err(missing_attribute(interpreter, module, name, help.into(), span))
+        }
     }
 }
 
@@ -75,7 +78,7 @@ pub(crate) fn missing_attribute(
     interpreter: &Interpreter,
     module: &str,
     name: &str,
-    fallback_help: String,
+    fallback_help: crate::messages::Message,
     span: Span,
 ) -> crate::lang::interp::error::RuntimeError {
     let error = interpreter.error(ErrorKind::Attribute, String::new(), span).with_message(
@@ -85,7 +88,7 @@ pub(crate) fn missing_attribute(
         Some(near) => {
             error.with_help_message(crate::messages::Message::DidYouMean { suggestion: format!("{module}.{near}") })
         }
-        None => error.with_help(fallback_help),
+        None => error.with_help_message(fallback_help),
     }
 }
 
@@ -164,8 +167,12 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         "npu.config" => {
             interpreter.bind("pypto.npu.config", &[], arguments, false, span)?;
             let config = interpreter.npu_config(span)?;
-            let mut json = serde_json::to_value(&config)
-                .map_err(|error| interpreter.error(ErrorKind::Value, format!("pypto.npu.config: {error}"), span))?;
+            let mut json = serde_json::to_value(&config).map_err(|error| {
+                let reason = Box::new(crate::messages::Message::Text { text: error.to_string() });
+                let message =
+                    crate::messages::LibraryKernelMessage::Failed { function: "pypto.npu.config".into(), reason };
+                interpreter.error(ErrorKind::Value, "", span).with_message(message)
+            })?;
             // `preset` is the name scripts select with `npu.use`; the rest is every parameter of the chip.
             if let serde_json::Value::Object(entries) = &mut json {
                 entries.insert("preset".into(), serde_json::Value::String(config.name.clone()));
@@ -252,7 +259,8 @@ impl Interpreter {
         if let Some(custom) = self.npu.custom.borrow().as_ref().filter(|custom| custom.name == self.npu_preset()) {
             return Ok(custom.clone());
         }
-        NpuConfig::preset(&self.npu_preset()).map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))
+        NpuConfig::preset(&self.npu_preset())
+            .map_err(|error| self.error(ErrorKind::Value, "", span).with_message(error.message()))
     }
 
     /// A runtime error from a failed tensor/autograd op, or the script error that a callback
@@ -293,9 +301,9 @@ impl Interpreter {
             },
         };
         match error {
-            TensorError::OutOfBounds { op: "view", .. } => runtime.with_help(
-                "pypto.view(x, shape, offsets, valid_shape=[…]) reads the elements outside valid_shape as 0",
-            ),
+            TensorError::OutOfBounds { op: "view", .. } => {
+                runtime.with_help_message(crate::messages::LibraryTensorMessage::ViewValidShape)
+            }
             _ => runtime,
         }
     }

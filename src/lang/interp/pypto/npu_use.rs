@@ -7,6 +7,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
 use crate::npu::{custom_preset, custom_preset_from_json, NpuConfig};
 
 /// Calls `pypto.npu.use`.
@@ -20,9 +21,12 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     };
     if let Some(custom) = custom {
         let config = custom.map_err(|error| {
-            interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at).with_help(
-                "start from a preset's fields: settings = pypto.npu.config(), then change the values you need",
-            )
+            let message =
+                LibraryKernelMessage::Failed { function: "pypto.npu.use".into(), reason: Box::new(error.message()) };
+            interpreter
+                .error(ErrorKind::Value, "", at)
+                .with_message(message)
+                .with_help_message(LibraryKernelMessage::PresetFields)
         })?;
         interpreter.set_npu_preset(&config.name);
         *interpreter.npu.custom.borrow_mut() = Some(config);
@@ -39,7 +43,9 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             Ok(Value::None)
         }
         Err(error) => {
-            let runtime = interpreter.error(ErrorKind::Value, format!("pypto.npu.use: {error}"), at);
+            let message =
+                LibraryKernelMessage::Failed { function: "pypto.npu.use".into(), reason: Box::new(error.message()) };
+            let runtime = interpreter.error(ErrorKind::Value, "", at).with_message(message);
             let help = crate::messages::NpuMessage::Presets { known: PRESETS.join(", ") };
             match error {
                 crate::npu::NpuError::UnknownPreset { name, known } => {
@@ -57,16 +63,17 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
 /// A script dict of numbers and strings as JSON (what a custom preset is written in).
 fn to_json(interpreter: &Interpreter, value: &Value, span: Span) -> Result<serde_json::Value> {
     let Value::Dict(entries) = value else {
-        return Err(interpreter.error(ErrorKind::Type, "pypto.npu.use: expected a dict", span));
+        let message = LibraryMessage::Expected {
+            function: "pypto.npu.use".into(),
+            expected: Kind::Dict,
+            got: value.type_name().to_string(),
+        };
+        return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
     };
     let mut object = serde_json::Map::new();
     for (key, item) in entries.borrow().iter() {
         let Value::Str(key) = key else {
-            return Err(interpreter.error(
-                ErrorKind::Type,
-                "pypto.npu.use: the preset's keys are field names (strings)",
-                span,
-            ));
+            return Err(interpreter.error(ErrorKind::Type, "", span).with_message(LibraryKernelMessage::PresetKeys));
         };
         // `pypto.npu.config()` adds the preset's name as `preset`; a dict made from it carries it.
         if key.as_ref() == "preset" {
@@ -80,11 +87,9 @@ fn to_json(interpreter: &Interpreter, value: &Value, span: Span) -> Result<serde
                 .unwrap_or_else(|| serde_json::Value::String(crate::lang::interp::format::format_float(*number))),
             Value::Str(text) => serde_json::Value::String(text.to_string()),
             other => {
-                return Err(interpreter.error(
-                    ErrorKind::Type,
-                    format!("pypto.npu.use: field '{key}' holds a {}, not a number or a string", other.type_name()),
-                    span,
-                ))
+                let message =
+                    LibraryKernelMessage::PresetField { key: key.to_string(), got: other.type_name().to_string() };
+                return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
             }
         };
         object.insert(key.to_string(), json);

@@ -109,11 +109,15 @@ pub(crate) fn record_function(interpreter: &Interpreter, arguments: Arguments, s
     let name = match bound.required(0)? {
         Value::Str(name) => name.to_string(),
         other => {
-            return Err(interpreter.error(
-                crate::lang::interp::error::ErrorKind::Type,
-                format!("pypto.function(): 'name' must be a str, not {}", other.type_name()),
-                bound.span_of(0),
-            ))
+            let message = crate::messages::LibraryMessage::ArgumentType {
+                function: "pypto.function".into(),
+                parameter: "name".into(),
+                expected: crate::messages::Kind::Str,
+                got: other.type_name().to_string(),
+            };
+            return Err(interpreter
+                .error(crate::lang::interp::error::ErrorKind::Type, "", bound.span_of(0))
+                .with_message(message));
         }
     };
     Ok(Value::object(Object::RecordFunction { name }))

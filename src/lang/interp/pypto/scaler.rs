@@ -12,6 +12,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage};
 
 /// The methods a script can call on a scaler.
 pub const METHODS: [&str; 3] = ["scale_loss", "unscale", "update"];
@@ -29,7 +30,11 @@ pub(crate) fn construct(interpreter: &Interpreter, arguments: Arguments, span: S
         growth_interval: u32::try_from(interval).unwrap_or(0),
     };
     let scaler =
-        LossScaler::new(config).map_err(|error| interpreter.error(ErrorKind::Value, error.to_string(), span))?;
+        // Its one error is the settings check, said here with the settings as given.
+        LossScaler::new(config).map_err(|_| {
+            let message = LibraryKernelMessage::LossScalerSettings { got: format!("{config:?}") };
+            interpreter.error(ErrorKind::Value, "", span).with_message(message)
+        })?;
     Ok(Value::object(Object::LossScaler(RefCell::new(scaler))))
 }
 
@@ -65,10 +70,12 @@ pub(crate) fn call_method(
                 .iter()
                 .map(|item| match item {
                     Value::Tensor(object) => Ok(object.get()),
-                    other => Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("LossScaler.unscale: expected tensors, found {}", other.type_name()),
-                        bound.span_of(0),
+                    other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
+                        LibraryMessage::Expected {
+                            function: "LossScaler.unscale".into(),
+                            expected: Kind::Tensors,
+                            got: other.type_name().to_string(),
+                        },
                     )),
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -83,11 +90,13 @@ pub(crate) fn call_method(
             let finite = match bound.required(0)? {
                 Value::Bool(flag) => *flag,
                 other => {
-                    return Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("LossScaler.update: finite must be True or False, not {}", other.type_name()),
-                        bound.span_of(0),
-                    ))
+                    let message = LibraryMessage::ArgumentType {
+                        function: "LossScaler.update".into(),
+                        parameter: "finite".into(),
+                        expected: Kind::Bool,
+                        got: other.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message));
                 }
             };
             let change = match scaler.borrow_mut().update(finite) {
@@ -97,6 +106,8 @@ pub(crate) fn call_method(
             };
             Ok(Value::string(change))
         }
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("'LossScaler' object has no method '{name}'"), span)),
+        _ => Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NoMethod { type_name: "LossScaler".into(), name: name.to_string() })),
     }
 }

@@ -11,6 +11,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::value::{Kernel, Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, Message};
 use crate::npu::{NpuConfig, Simulation};
 use crate::tensor::Tensor;
 
@@ -41,9 +42,15 @@ pub(crate) fn record(
     span: Span,
 ) -> Result<RecordedRun> {
     let Value::Kernel(kernel) = kernel else {
+        let message = LibraryMessage::Expected {
+            function: what.to_string(),
+            expected: Kind::Kernel,
+            got: kernel.type_name().into(),
+        };
         return Err(interpreter
-            .error(ErrorKind::Type, format!("{what} needs a kernel, not {}", kernel.type_name()), kernel_span)
-            .with_help("decorate the function with @pypto.kernel or @pypto.frontend.jit"));
+            .error(ErrorKind::Type, "", kernel_span)
+            .with_message(message)
+            .with_help_message(LibraryKernelMessage::DecorateKernel));
     };
     let config = interpreter.npu_config(span)?;
     let arguments = allocate_specs(interpreter, arguments, what)?;
@@ -51,28 +58,27 @@ pub(crate) fn record(
     call.result?;
     let result = call.reference.unwrap_or(Value::None);
     let Some(frame) = call.frame else {
-        return Err(interpreter.error(ErrorKind::Value, format!("{what}: the kernel's frame was lost"), span));
+        let message = LibraryKernelMessage::FrameLost { function: what.to_string() };
+        return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
     };
     let simulation = match call.outcome {
         Some(Outcome::Npu(simulation)) => simulation,
         Some(Outcome::Cpu(reason)) => {
-            return Err(interpreter.error(
-                ErrorKind::Unsupported,
-                format!("{what}: kernel '{}' did not run on the NPU: {reason}", kernel.name),
-                span,
-            ))
+            // The reason is the compiler's own sentence (a fallback reason has no code yet).
+            let message = LibraryKernelMessage::NotOnNpu {
+                function: what.to_string(),
+                kernel: kernel.name.clone(),
+                reason: Box::new(Message::Text { text: reason }),
+            };
+            return Err(interpreter.error(ErrorKind::Unsupported, "", span).with_message(message));
         }
         None => {
+            let message =
+                LibraryKernelMessage::F64Reference { function: what.to_string(), kernel: kernel.name.clone() };
             return Err(interpreter
-                .error(
-                    ErrorKind::Unsupported,
-                    format!(
-                        "{what}: kernel '{}' ran on the CPU reference path (f64 tensors are the CPU reference dtype)",
-                        kernel.name
-                    ),
-                    span,
-                )
-                .with_help("call it with f32, f16 or bf16 tensors"))
+                .error(ErrorKind::Unsupported, "", span)
+                .with_message(message)
+                .with_help_message(LibraryKernelMessage::NpuDtypes));
         }
     };
     Ok(RecordedRun { kernel: kernel.clone(), frame, arguments: call.arguments, result, simulation, config })
@@ -115,20 +121,24 @@ pub(crate) enum ScheduleFailure {
 /// Calls `pypto.schedule(kernel, *args, **kwargs)`.
 pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Span) -> Result<Value> {
     if arguments.positional.is_empty() {
-        return Err(interpreter.error(ErrorKind::Type, "pypto.schedule(kernel, *args) needs a kernel", span));
+        let message = LibraryMessage::Needs { function: "pypto.schedule(kernel, *args)".into(), what: Kind::Kernel };
+        return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
     }
     let (kernel, kernel_span) = arguments.positional.remove(0);
     let warm = match arguments.keywords.iter().position(|(name, _, _)| name == "warm_l2") {
         Some(index) => match arguments.keywords.remove(index) {
             (_, Value::Bool(warm), _) => warm,
             (_, other, keyword_span) => {
+                let message = LibraryMessage::ArgumentType {
+                    function: "pypto.schedule".into(),
+                    parameter: "warm_l2".into(),
+                    expected: Kind::Bool,
+                    got: other.type_name().to_string(),
+                };
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Type,
-                        format!("pypto.schedule: warm_l2 takes True or False, not {}", other.type_name()),
-                        keyword_span,
-                    )
-                    .with_help("warm_l2=True schedules the kernel run again right after itself (L2 warm)"))
+                    .error(ErrorKind::Type, "", keyword_span)
+                    .with_message(message)
+                    .with_help_message(LibraryKernelMessage::WarmL2));
             }
         },
         None => false,
@@ -142,7 +152,12 @@ pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Sp
 
 /// The schedule of `run`'s kernel run again right after itself: L2 holds what the first run left.
 fn warm_schedule(interpreter: &Interpreter, run: &RecordedRun, span: Span) -> Result<Simulation> {
-    let failed = |reason: String| interpreter.error(ErrorKind::Unsupported, format!("pypto.schedule: {reason}"), span);
+    // The reasons are the compiler's own sentences.
+    let failed = |reason: String| {
+        let reason = Box::new(Message::Text { text: reason });
+        let message = LibraryKernelMessage::Failed { function: "pypto.schedule".into(), reason };
+        interpreter.error(ErrorKind::Unsupported, "", span).with_message(message)
+    };
     let work =
         work_of(interpreter, &run.kernel, &run.frame, &run.arguments, &run.result, None, run.config.ub_alignment)
             .map_err(|reason| failed(reason.to_string()))?;
@@ -191,12 +206,9 @@ fn allocate_specs(interpreter: &Interpreter, mut arguments: Arguments, what: &st
                 super::spec::SpecDim::Size(size) => shape.push(*size),
                 _ => {
                     return Err(interpreter
-                        .error(
-                            ErrorKind::Value,
-                            format!("{what}: a pypto.Tensor spec needs a size for every dim"),
-                            value_span,
-                        )
-                        .with_help("give the sizes to schedule, e.g. pypto.Tensor([4096, 4096], pypto.DT_BF16)"))
+                        .error(ErrorKind::Value, "", value_span)
+                        .with_message(LibraryKernelMessage::SpecSizes { function: what.to_string() })
+                        .with_help_message(LibraryKernelMessage::GiveSizes))
                 }
             }
         }
@@ -204,11 +216,15 @@ fn allocate_specs(interpreter: &Interpreter, mut arguments: Arguments, what: &st
         let limit = interpreter.limits().tensor_elements;
         if elements.is_none_or(|elements| elements > limit) {
             return Err(interpreter
-                .error(ErrorKind::Value, format!("{what}: a pypto.Tensor spec of shape {shape:?} is too big for the kernel's reference pass (at most {limit} elements)"), value_span)
-                .with_help("schedule a smaller shape: the kernel still runs once on the CPU to record its ops"));
+                .error(ErrorKind::Value, "", value_span)
+                .with_message(LibraryKernelMessage::SpecTooBig { function: what.to_string(), shape, limit })
+                .with_help_message(LibraryKernelMessage::SmallerShape));
         }
-        let tensor = crate::tensor::Tensor::zeros(&shape, *dtype)
-            .map_err(|error| interpreter.error(ErrorKind::Value, format!("{what}: {error}"), value_span))?;
+        let tensor = crate::tensor::Tensor::zeros(&shape, *dtype).map_err(|error| {
+            let reason = Box::new(error.message().unwrap_or_else(|| Message::Text { text: error.to_string() }));
+            let message = LibraryKernelMessage::Failed { function: what.to_string(), reason };
+            interpreter.error(ErrorKind::Value, "", value_span).with_message(message)
+        })?;
         *value = crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(tensor));
         Ok(())
     };

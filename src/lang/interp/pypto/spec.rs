@@ -11,6 +11,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::DType;
 
 /// A pypto object that is neither a tensor nor a kernel.
@@ -101,8 +102,13 @@ pub fn npu_arch(preset: &str) -> &'static str {
 pub(crate) fn dynamic(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
     let bound = interpreter.bind("pypto.frontend.dynamic", &["name"], arguments, false, span)?;
     if !matches!(bound.required(0)?, Value::Str(_)) {
-        let message = format!("pypto.frontend.dynamic(): 'name' must be a str, not {}", bound.required(0)?.type_name());
-        return Err(interpreter.error(ErrorKind::Type, message, bound.span_of(0)));
+        let message = LibraryMessage::ArgumentType {
+            function: "pypto.frontend.dynamic".into(),
+            parameter: "name".into(),
+            expected: Kind::Str,
+            got: bound.required(0)?.type_name().to_string(),
+        };
+        return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message));
     }
     Ok(enum_member("StatusType", "DYNAMIC").unwrap_or(Value::None))
 }
@@ -111,18 +117,18 @@ pub(crate) fn dynamic(interpreter: &Interpreter, arguments: Arguments, span: Spa
 /// setting it retargets pypto's compiler.
 pub(crate) fn set_platform(interpreter: &Interpreter, name: &str, value: &Value, span: Span) -> Result<()> {
     if name != "npuarch" {
-        return Err(interpreter.error(
-            ErrorKind::Attribute,
-            format!("cannot set attribute '{name}' of pypto.platform"),
-            span,
-        ));
+        let message = LibraryMessage::CannotSetAttribute { name: name.to_string(), object: "pypto.platform".into() };
+        return Err(interpreter.error(ErrorKind::Attribute, "", span).with_message(message));
     }
     let arch = crate::lang::interp::format::to_str(value);
     let preset = super::PRESETS.iter().find(|preset| npu_arch(preset) == arch && !arch.is_empty());
     let Some(preset) = preset else {
         return Err(interpreter
-            .error(ErrorKind::Value, format!("pypto.platform.npuarch: no NPU preset models the architecture {arch:?}"), span)
-            .with_help(format!("the presets model DAV_2201 (Ascend910B2) and DAV_1001 (Ascend910A); pypto.npu.use(name) selects any of: {}", super::PRESETS.join(", "))));
+            .error(ErrorKind::Value, "", span)
+            .with_message(LibraryKernelMessage::UnknownArch { arch })
+            .with_help_message(LibraryKernelMessage::ArchPresets {
+                presets: crate::lang::interp::numpy::code_list(&super::PRESETS),
+            }));
     };
     interpreter.set_npu_preset(preset);
     *interpreter.npu.custom.borrow_mut() = None;
@@ -142,17 +148,9 @@ pub(crate) fn construct(interpreter: &Interpreter, arguments: Arguments, span: S
         for item in &items {
             dims.push(spec_dim(item).ok_or_else(|| {
                 interpreter
-                    .error(
-                        ErrorKind::Type,
-                        format!(
-                            "pypto.Tensor(): a dim is an int, pypto.DYNAMIC, pypto.STATIC or ..., not {}",
-                            crate::lang::interp::format::repr(item)
-                        ),
-                        bound.span_of(0),
-                    )
-                    .with_help(
-                        "to make a tensor with values use pypto.tensor(shape, dtype) (zeros) or pypto.as_tensor(data)",
-                    )
+                    .error(ErrorKind::Type, "", bound.span_of(0))
+                    .with_message(LibraryTensorMessage::SpecDim { got: crate::lang::interp::format::repr(item) })
+                    .with_help_message(LibraryTensorMessage::SpecOrTensor)
             })?);
         }
     }
@@ -280,9 +278,7 @@ pub(crate) fn call_object(
             let message = crate::messages::RuntimeMessage::NotCallable { type_name: other.type_name().to_string() };
             let error = interpreter.error(ErrorKind::Type, "", span).with_message(message);
             Err(match other {
-                ApiObject::TensorSpec { .. } => error.with_help(
-                    "pypto.Tensor(shape, dtype) is a shape-only spec; pypto.tensor(shape, dtype) allocates zeros",
-                ),
+                ApiObject::TensorSpec { .. } => error.with_help_message(LibraryTensorMessage::SpecNotCallable),
                 _ => error,
             })
         }

@@ -14,6 +14,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::LibraryKernelMessage;
 
 /// One tile shape of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -61,19 +62,17 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     let shapes = interpreter.iterate(bound.required(2)?, shapes_span)?;
     if shapes.is_empty() {
         return Err(interpreter
-            .error(ErrorKind::Value, "pypto.npu.sweep: vec_tiles is empty", shapes_span)
-            .with_help("pass a list of shapes, e.g. vec_tiles=[[8, 64], [16, 64]]"));
+            .error(ErrorKind::Value, "", shapes_span)
+            .with_message(LibraryKernelMessage::NoVecTiles)
+            .with_help_message(LibraryKernelMessage::VecTilesForm));
     }
     let shapes = shapes
         .iter()
         .map(|shape| interpreter.to_shape(shape, shapes_span, "pypto.npu.sweep"))
         .collect::<Result<Vec<_>>>()?;
     if let Some(empty) = shapes.iter().position(|shape| shape.is_empty() || shape.contains(&0)) {
-        return Err(interpreter.error(
-            ErrorKind::TileShape,
-            format!("pypto.npu.sweep: vec tile {} {:?} needs positive dims", empty, shapes[empty]),
-            shapes_span,
-        ));
+        let message = LibraryKernelMessage::SweepTileDims { index: empty, tile: shapes[empty].clone() };
+        return Err(interpreter.error(ErrorKind::TileShape, "", shapes_span).with_message(message));
     }
     let positional = kernel_arguments.into_iter().map(|value| (value, bound.span_of(1))).collect();
     // The sweep's own call gives the recorded work; the rows, not that call, are its traces.

@@ -10,6 +10,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::ast::{BinaryOp, CompareOp};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{BinaryOp as TensorBinary, CompareOp as TensorCompare, DType, SliceSpec, Tensor};
 
 impl Interpreter {
@@ -21,11 +22,10 @@ impl Interpreter {
             Value::List(_) | Value::Tuple(_) => Ok(Var::constant(self.tensor_from_data(value, dtype, span)?)),
             other => match other.as_number() {
                 Some(number) => Ok(Var::constant(Tensor::scalar(number, scalar_dtype(other, number, dtype)))),
-                None => Err(self.error(
-                    ErrorKind::Type,
-                    format!("expected a tensor or a number, not {}", other.type_name()),
-                    span,
-                )),
+                None => Err(self.error(ErrorKind::Type, "", span).with_message(LibraryMessage::Operand {
+                    expected: Kind::TensorOrNumber,
+                    got: other.type_name().to_string(),
+                })),
             },
         }
     }
@@ -41,8 +41,9 @@ impl Interpreter {
             CompareOp::NotEqual => TensorCompare::Ne,
             other => {
                 return Err(self
-                    .error(ErrorKind::Unsupported, format!("'{}' with a tensor is not supported", other.symbol()), span)
-                    .with_help("compare element-wise with < <= > >= == != (a DT_BOOL mask)"))
+                    .error(ErrorKind::Unsupported, "", span)
+                    .with_message(LibraryTensorMessage::TensorOperator { operator: other.symbol().to_string() })
+                    .with_help_message(LibraryTensorMessage::CompareElementwise))
             }
         };
         let dtype = match (left, right) {
@@ -69,8 +70,9 @@ impl Interpreter {
     ) -> Result<Value> {
         if chain > 1 {
             return Err(self
-                .error(ErrorKind::Unsupported, "a chained comparison of tensors has no single truth value", span)
-                .with_help("combine the masks: pypto.logical_and(a < x, x < b)"));
+                .error(ErrorKind::Unsupported, "", span)
+                .with_message(LibraryTensorMessage::ChainedComparison)
+                .with_help_message(LibraryTensorMessage::CombineMasks));
         }
         self.tensor_compare(op, left, right, span)
     }
@@ -163,12 +165,9 @@ impl Interpreter {
     fn refuse_leaf_write(&self, target: &Var, span: Span) -> Result<()> {
         if target.is_leaf() && target.requires_grad() {
             return Err(self
-                .error(
-                    ErrorKind::Autograd,
-                    "a tensor with requires_grad=True that was created by the user cannot be changed in place",
-                    span,
-                )
-                .with_help("do the update under `with pypto.no_grad():`, or write into a new tensor"));
+                .error(ErrorKind::Autograd, "", span)
+                .with_message(LibraryTensorMessage::LeafInPlace)
+                .with_help_message(LibraryTensorMessage::NoGradUpdate));
         }
         Ok(())
     }
@@ -192,15 +191,12 @@ impl Interpreter {
         };
         let ellipses = parts.iter().filter(|part| matches!(part, Value::Ellipsis)).count();
         if ellipses > 1 {
-            return Err(self.error(ErrorKind::Index, "an index can only have a single ellipsis ('...')", span));
+            return Err(self.error(ErrorKind::Index, "", span).with_message(LibraryTensorMessage::SingleEllipsis));
         }
         let explicit = parts.len() - ellipses;
         if explicit > shape.len() {
-            return Err(self.error(
-                ErrorKind::Index,
-                format!("too many indices for a tensor of shape {shape:?}: {explicit} given"),
-                span,
-            ));
+            let message = LibraryTensorMessage::TooManyIndices { shape: shape.to_vec(), given: explicit };
+            return Err(self.error(ErrorKind::Index, "", span).with_message(message));
         }
         let mut specs = Vec::with_capacity(shape.len());
         let mut dropped = Vec::with_capacity(shape.len());
@@ -225,12 +221,9 @@ impl Interpreter {
                 other => {
                     let Some(raw) = other.as_int() else {
                         return Err(self
-                            .error(
-                                ErrorKind::Unsupported,
-                                format!("tensors are indexed by ints, slices and '...', not {}", other.type_name()),
-                                span,
-                            )
-                            .with_help("use pypto.view(x, shape, offsets) for a tile"));
+                            .error(ErrorKind::Unsupported, "", span)
+                            .with_message(LibraryTensorMessage::TensorIndexType { got: other.type_name().to_string() })
+                            .with_help_message(LibraryTensorMessage::ViewForTile));
                     };
                     let axis = specs.len();
                     let size = shape[axis] as i64;
@@ -337,7 +330,7 @@ impl Interpreter {
     /// The rows of a tensor (iteration over dim 0).
     pub(crate) fn tensor_rows(&self, var: &Var, span: Span) -> Result<Vec<Value>> {
         let Some(&rows) = var.shape().first() else {
-            return Err(self.error(ErrorKind::Type, "iteration over a 0-d tensor", span));
+            return Err(self.error(ErrorKind::Type, "", span).with_message(LibraryTensorMessage::IterateScalar));
         };
         self.check_items(rows, span)?;
         (0..rows).map(|row| self.tensor_get_item(var, &Value::Int(row as i64), span)).collect()

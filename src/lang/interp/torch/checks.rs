@@ -8,6 +8,7 @@ use crate::lang::interp::format::{format_float, to_str};
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTorchMessage, Message};
 use crate::tensor::{BinaryOp, DType, Tensor};
 
 /// torch's default `(rtol, atol)` of `torch.testing.assert_close` for `dtype`.
@@ -31,10 +32,15 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let (a, b) =
                 (compared(interpreter, bound.required(0)?, span)?, compared(interpreter, bound.required(1)?, span)?);
             if a.1 != b.1 {
-                let message = format!("{full}: {} did not match {}", torch_name(a.1), torch_name(b.1));
+                let message = LibraryTorchMessage::DtypesDiffer {
+                    function: full.clone(),
+                    left: torch_name(a.1),
+                    right: torch_name(b.1),
+                };
                 return Err(interpreter
-                    .error(ErrorKind::Type, message, span)
-                    .with_help("cast one side first, e.g. out.float() or golden.to(out.dtype)"));
+                    .error(ErrorKind::Type, "", span)
+                    .with_message(message)
+                    .with_help_message(LibraryTorchMessage::CastOneSide));
             }
             let (a, b) = broadcast(interpreter, &a.0, &b.0, span)?;
             let tolerance = (bound.float(2, Some(1e-5))?, bound.float(3, Some(1e-8))?);
@@ -57,12 +63,13 @@ fn assert_close(interpreter: &Interpreter, full: &str, arguments: Arguments, spa
     let bound = interpreter.bind(full, &names, arguments, false, span)?;
     let (actual, actual_dtype) = compared(interpreter, bound.required(0)?, bound.span_of(0))?;
     let (expected, expected_dtype) = compared(interpreter, bound.required(1)?, bound.span_of(1))?;
-    let fail = |message: String| {
+    // torch's own report, or the script's `msg=` as it is.
+    let fail = |message: LibraryTorchMessage| {
         let message = match bound.optional(6) {
-            Some(custom) => to_str(custom),
-            None => message,
+            Some(custom) => Message::Text { text: to_str(custom) },
+            None => message.into(),
         };
-        interpreter.error(ErrorKind::Assertion, message, span)
+        interpreter.error(ErrorKind::Assertion, "", span).with_message(message)
     };
     let tolerance = match (bound.optional(2), bound.optional(3)) {
         (Some(_), Some(_)) => (bound.float(2, None)?, bound.float(3, None)?),
@@ -72,25 +79,24 @@ fn assert_close(interpreter: &Interpreter, full: &str, arguments: Arguments, spa
         }
         (given, _) => {
             let missing = if given.is_some() { "atol" } else { "rtol" };
-            let message =
-                format!("{full}: both 'rtol' and 'atol' must be either specified or omitted, but got no {missing}");
-            return Err(interpreter.error(ErrorKind::Value, message, span));
+            let message = LibraryTorchMessage::BothTolerances { function: full.to_string(), missing: missing.into() };
+            return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
         }
     };
     if actual.shape() != expected.shape() {
-        return Err(fail(format!(
-            "The values for attribute 'shape' do not match: {} != {}.",
-            size_text(actual.shape()),
-            size_text(expected.shape())
-        )));
+        return Err(fail(LibraryTorchMessage::AttributeMismatch {
+            attribute: "shape".into(),
+            actual: size_text(actual.shape()),
+            expected: size_text(expected.shape()),
+        }));
     }
     if bound.flag(5, true)? && actual_dtype != expected_dtype {
-        return Err(fail(format!(
-            "The values for attribute 'dtype' do not match: {} != {}.",
-            torch_name(actual_dtype),
-            torch_name(expected_dtype)
-        ))
-        .with_help("cast one side (out.float(), golden.to(torch.bfloat16)) or pass check_dtype=False"));
+        return Err(fail(LibraryTorchMessage::AttributeMismatch {
+            attribute: "dtype".into(),
+            actual: torch_name(actual_dtype),
+            expected: torch_name(expected_dtype),
+        })
+        .with_help_message(LibraryTorchMessage::CastOrUnchecked));
     }
     let (a, e) = (actual.to_f64_vec(), expected.to_f64_vec());
     let mismatched = mismatches(&a, &e, tolerance, bound.flag(4, false)?);
@@ -110,18 +116,17 @@ fn assert_close(interpreter: &Interpreter, full: &str, arguments: Arguments, spa
     let relative = worst_by(&|index| (a[index] - e[index]).abs() / e[index].abs());
     let at = |index: usize| index_text(&crate::tensor::unravel_index(index, actual.shape()));
     let percent = 100.0 * mismatched.len() as f64 / a.len().max(1) as f64;
-    let message = format!(
-        "Tensor-likes are not close!\n\nMismatched elements: {} / {} ({percent:.1}%)\nGreatest absolute difference: {} at index {} (up to {} allowed)\nGreatest relative difference: {} at index {} (up to {} allowed)",
-        mismatched.len(),
-        a.len(),
-        format_float(absolute.0),
-        at(absolute.1),
-        format_float(tolerance.1),
-        format_float(relative.0),
-        at(relative.1),
-        format_float(tolerance.0),
-    );
-    Err(fail(message))
+    Err(fail(LibraryTorchMessage::NotClose {
+        mismatched: mismatched.len(),
+        total: a.len(),
+        percent: format!("{percent:.1}"),
+        absolute: format_float(absolute.0),
+        absolute_at: at(absolute.1),
+        atol: format_float(tolerance.1),
+        relative: format_float(relative.0),
+        relative_at: at(relative.1),
+        rtol: format_float(tolerance.0),
+    }))
 }
 
 /// A tensor or a Python number as an f64 tensor, with the dtype torch would give it (a number is
@@ -136,11 +141,9 @@ fn compared(interpreter: &Interpreter, value: &Value, span: Span) -> Result<(Ten
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
             Ok((interpreter.tensor_from_data(value, DType::F64, span)?, DType::F64))
         }
-        other => Err(interpreter.error(
-            ErrorKind::Type,
-            format!("expected a tensor or a number to compare, not {}", other.type_name()),
-            span,
-        )),
+        other => Err(interpreter
+            .error(ErrorKind::Type, "", span)
+            .with_message(LibraryMessage::Operand { expected: Kind::Compared, got: other.type_name().to_string() })),
     }
 }
 

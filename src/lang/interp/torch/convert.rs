@@ -8,6 +8,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTorchMessage};
 
 /// Calls `from_torch` or `to_torch` (names without `pypto.`).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -17,11 +18,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let bound = interpreter.bind(&full, names, arguments, false, span)?;
     let Value::Tensor(object) = bound.required(0)? else {
         let given = bound.required(0)?.type_name();
-        return Err(interpreter.error(
-            ErrorKind::Type,
-            format!("{full}: expected a tensor, not {given}"),
-            bound.span_of(0),
-        ));
+        let message =
+            LibraryMessage::Expected { function: full.clone(), expected: Kind::Tensor, got: given.to_string() };
+        return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message));
     };
     if name == "from_torch" {
         let var = object.get();
@@ -34,17 +33,15 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         if let Some(value) = bound.optional(4) {
             let dtype = super::dtype_argument(interpreter, &full, Some(value), var.dtype(), bound.span_of(4))?;
             if dtype != var.dtype() {
+                let message = LibraryTorchMessage::Reinterpret {
+                    function: full.clone(),
+                    dtype: dtype.pypto_name().to_string(),
+                    from: var.dtype().pypto_name().to_string(),
+                };
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "{full}(dtype={}) would reinterpret the {} bytes of the tensor",
-                            dtype.pypto_name(),
-                            var.dtype().pypto_name()
-                        ),
-                        bound.span_of(4),
-                    )
-                    .with_help("convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch"));
+                    .error(ErrorKind::Unsupported, "", bound.span_of(4))
+                    .with_message(message)
+                    .with_help_message(LibraryTorchMessage::ConvertValues));
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::LibraryTorchMessage;
 use crate::tensor::{manual_seed, DType, Tensor};
 
 /// Calls the creation function `name` (without `torch.`).
@@ -125,12 +126,9 @@ fn inferred_dtype(interpreter: &Interpreter, data: &Value, span: Span) -> Result
         // Integer data makes an int64 tensor in torch, once pypto has DT_INT64.
         Some(false) => super::pypto_dtype(interpreter, "DT_INT64", span).map_err(|_| {
             interpreter
-                .error(
-                    ErrorKind::Unsupported,
-                    "torch: integer data makes an int64 tensor, which is not available yet",
-                    span,
-                )
-                .with_help("pass dtype=torch.float32 (or write the numbers as floats: 1.0)")
+                .error(ErrorKind::Unsupported, "", span)
+                .with_message(LibraryTorchMessage::IntegerData)
+                .with_help_message(LibraryTorchMessage::FloatData)
         }),
     }
 }

@@ -11,6 +11,9 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{
+    AutogradMessage, Kind, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage, RuntimeMessage,
+};
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
@@ -57,15 +60,17 @@ pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, na
         "mT" => {
             let var = object.get();
             if var.shape().len() < 2 {
-                let message = "tensor.mT needs at least 2 dims";
-                return Err(interpreter.error(ErrorKind::Value, message, span));
+                let message = LibraryTensorMessage::NeedsDims { function: "tensor.mT".into(), count: 2 };
+                return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
             }
             interpreter.tensor_result(var.transpose(-2, -1), span)
         }
         // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
         "device" => Ok(Value::string("cpu")),
         _ if METHODS.contains(&name) => Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string())))),
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no attribute '{name}'"), span)),
+        _ => Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(RuntimeMessage::NoAttribute { type_name: "Tensor".into(), name: name.to_string() })),
     }
 }
 
@@ -89,9 +94,9 @@ pub(crate) fn call(
     if interpreter.in_kernel() {
         let error = super::host_only(interpreter, &format!("tensor.{name}()"), name, span);
         return Err(match name {
-            "to" | "float" | "half" | "bfloat16" | "double" => {
-                error.with_help("use pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16) inside the kernel")
-            }
+            "to" | "float" | "half" | "bfloat16" | "double" => error.with_help_message(LibraryMessage::UseInKernel {
+                function: "pypto.cast(x, pypto.DT_FP32) (or DT_FP16, DT_BF16)".into(),
+            }),
             _ => error,
         });
     }
@@ -134,9 +139,12 @@ pub(crate) fn call(
                     // A device ("cpu", "npu:0") changes nothing here.
                     Value::Str(_) | Value::None => {}
                     other => {
-                        let message =
-                            format!("{full}(): expected a dtype, a device or a tensor, not {}", other.type_name());
-                        return Err(interpreter.error(ErrorKind::Type, message, *value_span));
+                        let message = LibraryMessage::Expected {
+                            function: format!("{full}()"),
+                            expected: Kind::DtypeDeviceOrTensor,
+                            got: other.type_name().to_string(),
+                        };
+                        return Err(interpreter.error(ErrorKind::Type, "", *value_span).with_message(message));
                     }
                 }
             }
@@ -156,11 +164,16 @@ pub(crate) fn call(
                     let axis = if dim < 0 { dim + rank } else { dim };
                     match shape.get(axis.max(0) as usize).filter(|_| axis >= 0) {
                         Some(&size) => Ok(Value::Int(size as i64)),
-                        None => Err(interpreter.error(
-                            ErrorKind::Index,
-                            format!("size: dim {dim} out of range for a {rank}-D tensor"),
-                            bound.span_of(0),
-                        )),
+                        None => {
+                            let message = AutogradMessage::DimOutOfRange {
+                                op: "size".into(),
+                                dim,
+                                rank: rank as usize,
+                                low: -rank,
+                                high: rank - 1,
+                            };
+                            Err(interpreter.error(ErrorKind::Index, "", bound.span_of(0)).with_message(message))
+                        }
                     }
                 }
             }
@@ -180,11 +193,9 @@ pub(crate) fn call(
             };
             if name == "view" {
                 if let Value::DType(_) = dims {
-                    return Err(interpreter.error(
-                        ErrorKind::Unsupported,
-                        "view(dtype) reinterprets bits; use .to(dtype)",
-                        span,
-                    ));
+                    return Err(interpreter
+                        .error(ErrorKind::Unsupported, "", span)
+                        .with_message(LibraryTorchMessage::ViewDtype));
                 }
                 let shape = interpreter.resolve_shape(&var, &dims, span)?;
                 wrap(var.reshape(&shape))
@@ -226,8 +237,8 @@ pub(crate) fn call(
                 return wrap(var.reshape(&[1]));
             }
             if !(0..rank).contains(&start) || !(start..rank).contains(&end) {
-                let message = format!("flatten: dims {start}..={end} are not a range of a {rank}-D tensor");
-                return Err(interpreter.error(ErrorKind::Index, message, span));
+                let message = LibraryTensorMessage::FlattenRange { start, end, rank: rank as usize };
+                return Err(interpreter.error(ErrorKind::Index, "", span).with_message(message));
             }
             let shape = var.shape();
             let mut flat: Vec<usize> = shape[..start as usize].to_vec();
@@ -244,5 +255,6 @@ pub(crate) fn call(
 }
 
 fn no_method(interpreter: &Interpreter, name: &str, span: Span) -> crate::lang::interp::error::RuntimeError {
-    interpreter.error(ErrorKind::Attribute, format!("'Tensor' object has no method '{name}'"), span)
+    let message = LibraryMessage::NoMethod { type_name: "Tensor".into(), name: name.to_string() };
+    interpreter.error(ErrorKind::Attribute, "", span).with_message(message)
 }

@@ -22,6 +22,7 @@ use super::eval::Arguments;
 use super::interpreter::Interpreter;
 use super::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTorchMessage};
 use crate::tensor::DType;
 
 /// `module.name` for `torch`, `torch.testing`, `torch.nn`, `torch.nn.functional`, `torch.npu`
@@ -38,13 +39,15 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Constant) => match dtype_named(name) {
             Some(Ok(dtype)) => Ok(Value::DType(dtype)),
             Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
-            None => Err(interpreter.error(ErrorKind::Attribute, format!("{qualified} has no value here"), span)),
+            None => Err(interpreter
+                .error(ErrorKind::Attribute, "", span)
+                .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
         },
         _ => Err(crate::lang::interp::pypto::missing_attribute(
             interpreter,
             module,
             name,
-            format!("the torch module here covers what pypto tests' goldens use; help({module}) lists it"),
+            LibraryMessage::TorchCovers { module: module.to_string() }.into(),
             span,
         )),
     }
@@ -76,12 +79,9 @@ pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Spa
         _ => {
             let torch_name = pypto_name.trim_start_matches("DT_").to_lowercase();
             Err(interpreter
-                .error(
-                    ErrorKind::Unsupported,
-                    format!("torch.{torch_name}: {torch_name} tensors are not available yet"),
-                    span,
-                )
-                .with_help("tensors hold float32, float16, bfloat16 or float64 here; use torch.float32"))
+                .error(ErrorKind::Unsupported, "", span)
+                .with_message(LibraryTorchMessage::DtypeNotAvailable { dtype: torch_name })
+                .with_help_message(LibraryTorchMessage::FloatDtypes))
         }
     }
 }
@@ -103,7 +103,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind(name, &["data", "requires_grad"], arguments, false, span)?;
             let tensor = bound.tensor(0)?.tensor().clone();
             let var = crate::autograd::Var::try_new(tensor, bound.flag(1, true)?)
-                .map_err(|error| interpreter.error(ErrorKind::Value, error.to_string(), bound.span_of(0)))?;
+                .map_err(|error| interpreter.autograd_error(error, bound.span_of(0)))?;
             Ok(super::value::TensorObject::value(var))
         }
         "manual_seed" | "randn" | "rand" | "zeros" | "ones" | "empty" | "full" | "tensor" | "arange" | "zeros_like"
@@ -121,14 +121,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 /// The error for torch inside a kernel: torch is the host side (inputs and goldens); a kernel's
 /// ops are pypto's, which the NPU runs. Names the pypto function of the same name when there is one.
 pub(crate) fn host_only(interpreter: &Interpreter, what: &str, short: &str, span: Span) -> super::error::RuntimeError {
-    let error = interpreter.error(
-        ErrorKind::Unsupported,
-        format!("{what} runs on the host: a kernel's ops are pypto's, which the NPU runs"),
-        span,
-    );
+    let error = interpreter
+        .error(ErrorKind::Unsupported, "", span)
+        .with_message(LibraryMessage::HostOnly { name: what.to_string() });
     match api_table::lookup(&format!("pypto.{short}")) {
-        Some(_) => error.with_help(format!("use pypto.{short} inside the kernel")),
-        None => error.with_help("compute it with pypto ops inside the kernel, or with torch outside it"),
+        Some(_) => error.with_help_message(LibraryMessage::UseInKernel { function: format!("pypto.{short}") }),
+        None => error.with_help_message(LibraryMessage::PyptoOrTorch),
     }
 }
 
@@ -166,12 +164,14 @@ pub(crate) fn dtype_argument(
         None | Some(Value::None) => Ok(default),
         Some(Value::DType(dtype)) => Ok(*dtype),
         Some(other) => Err(interpreter
-            .error(
-                ErrorKind::Type,
-                format!("{function}(): dtype must be a torch dtype, not {}", other.type_name()),
-                span,
-            )
-            .with_help("torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)")),
+            .error(ErrorKind::Type, "", span)
+            .with_message(LibraryMessage::ArgumentType {
+                function: function.to_string(),
+                parameter: "dtype".into(),
+                expected: Kind::TorchDtype,
+                got: other.type_name().to_string(),
+            })
+            .with_help_message(LibraryTorchMessage::TorchDtypes)),
     }
 }
 

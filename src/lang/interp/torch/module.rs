@@ -13,6 +13,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage};
 
 /// The methods the class provides, by name (each a builtin `torch.nn.Module.<name>`).
 const METHODS: [&str; 6] = ["__init__", "__call__", "parameters", "eval", "train", "to"];
@@ -46,13 +47,14 @@ impl Interpreter {
 pub(crate) fn call(interpreter: &Interpreter, method: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("torch.nn.Module.{method}");
     if arguments.positional.is_empty() {
-        return Err(interpreter.error(ErrorKind::Type, format!("{full}() needs the model"), span));
+        let message = LibraryMessage::Needs { function: format!("{full}()"), what: Kind::Model };
+        return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
     }
     let (model, _) = arguments.positional.remove(0);
     if method == "__call__" {
-        let forward = interpreter.get_attribute(&model, "forward", span).map_err(|error| {
-            error.with_help("a torch.nn.Module subclass defines `def forward(self, …)`, which calling the model runs")
-        })?;
+        let forward = interpreter
+            .get_attribute(&model, "forward", span)
+            .map_err(|error| error.with_help_message(LibraryMessage::DefineForward))?;
         return interpreter.call(&forward, arguments, span);
     }
     // The model is not among the names a mistake lists (`Model(zz=1)` takes nothing).

@@ -10,6 +10,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{AutogradMessage, Kind, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage};
 use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, UnaryOp};
 
 /// The unary functions, by torch name, with their op (`nn.functional.*` included).
@@ -40,8 +41,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
                 Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
                 Some(_) => {
-                    let message = format!("{full}: approximate must be \"none\" or \"tanh\"");
-                    return Err(interpreter.error(ErrorKind::Value, message, bound.span_of(1)));
+                    let message = LibraryMessage::OneOf {
+                        function: full.clone(),
+                        parameter: "approximate".into(),
+                        choices: vec!["\"none\"".into(), "\"tanh\"".into()],
+                        got: bound.optional(1).map(crate::lang::interp::format::repr),
+                    };
+                    return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(1)).with_message(message));
                 }
             };
             wrap(bound.tensor(0)?.unary(op))
@@ -106,8 +112,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 None
             };
             if let Some(rank) = rank.filter(|&rank| a.shape().len() != rank || b.shape().len() != rank) {
-                let message = format!("{full}: expects {rank}-D tensors, got {:?} and {:?}", a.shape(), b.shape());
-                return Err(interpreter.error(ErrorKind::Value, message, span).with_help("torch.matmul broadcasts"));
+                let message = LibraryTorchMessage::RankRequired {
+                    function: full.clone(),
+                    rank,
+                    lhs: a.shape().to_vec(),
+                    rhs: b.shape().to_vec(),
+                };
+                return Err(interpreter
+                    .error(ErrorKind::Value, "", span)
+                    .with_message(message)
+                    .with_help_message(LibraryTorchMessage::MatmulBroadcasts));
             }
             wrap(a.matmul(&b, false, false, None))
         }
@@ -158,8 +172,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             wrap(bound.tensor(0)?.clip(low, high))
         }
         _ => Err(interpreter
-            .error(ErrorKind::Attribute, format!("{full} is not available in tile scripts"), span)
-            .with_help("help(torch) lists the torch functions available here")),
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NotInTileScripts { name: full.clone() })
+            .with_help_message(LibraryMessage::TorchListing)),
     }
 }
 
@@ -237,12 +252,9 @@ pub(crate) fn extreme(
         None => interpreter.tensor_result(x.reduce(reduce, None, false), span),
         Some(Value::Tensor(object)) => interpreter.tensor_result(x.binary(binary, &object.get()), span),
         Some(_) => Err(interpreter
-            .error(
-                ErrorKind::Unsupported,
-                format!("{name}(dim) returns values and indices in torch; indices are not available here"),
-                other_span,
-            )
-            .with_help(format!("use torch.a{name}(x, dim=…, keepdim=…) (or x.a{name}(dim)) for the values"))),
+            .error(ErrorKind::Unsupported, "", other_span)
+            .with_message(LibraryTorchMessage::NoIndices { function: name.to_string() })
+            .with_help_message(LibraryTorchMessage::UseAmax { function: name.to_string() })),
     }
 }
 
@@ -254,11 +266,14 @@ pub(crate) fn permutation(interpreter: &Interpreter, x: &Var, dims: &Value, span
         .iter()
         .map(|item| match item.as_int() {
             Some(dim) if (-rank..rank).contains(&dim) => Ok(if dim < 0 { dim + rank } else { dim } as usize),
-            _ => Err(interpreter.error(
-                ErrorKind::Value,
-                format!("permute: {} is not a dim of a {rank}-D tensor", crate::lang::interp::format::repr(item)),
-                span,
-            )),
+            _ => {
+                let message = LibraryTensorMessage::NotADim {
+                    function: "permute".into(),
+                    item: crate::lang::interp::format::repr(item),
+                    rank: rank as usize,
+                };
+                Err(interpreter.error(ErrorKind::Value, "", span).with_message(message))
+            }
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(order)
@@ -274,8 +289,12 @@ pub(crate) fn squeezed_shape(
 ) -> Result<Vec<usize>> {
     let mut shape = shape.to_vec();
     let rank = shape.len() as i64;
+    // unsqueeze inserts a dim, so its range reaches one past the last.
+    let top = if name == "unsqueeze" { rank } else { rank - 1 };
     let out_of_range = |dim: i64| {
-        interpreter.error(ErrorKind::Value, format!("{name}: dim {dim} is out of range for a {rank}-D tensor"), span)
+        let low = -top - 1;
+        let message = AutogradMessage::DimOutOfRange { op: name.to_string(), dim, rank: rank as usize, low, high: top };
+        interpreter.error(ErrorKind::Value, "", span).with_message(message)
     };
     match (name, dim) {
         ("unsqueeze", Some(dim)) => {
@@ -285,7 +304,10 @@ pub(crate) fn squeezed_shape(
             }
             shape.insert(axis as usize, 1);
         }
-        ("unsqueeze", None) => return Err(interpreter.error(ErrorKind::Type, "unsqueeze() needs a dim", span)),
+        ("unsqueeze", None) => {
+            let message = LibraryMessage::Needs { function: "unsqueeze()".into(), what: Kind::Dim };
+            return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
+        }
         (_, Some(dim)) => {
             let axis = if dim < 0 { dim + rank } else { dim };
             if !(0..rank).contains(&axis) {
@@ -307,11 +329,14 @@ fn tensors_of(interpreter: &Interpreter, function: &str, value: &Value, span: Sp
         .iter()
         .map(|item| match item {
             Value::Tensor(object) => Ok(object.get()),
-            other => Err(interpreter.error(
-                ErrorKind::Type,
-                format!("{function}: expected tensors, found {}", other.type_name()),
-                span,
-            )),
+            other => {
+                let message = LibraryMessage::Expected {
+                    function: function.to_string(),
+                    expected: Kind::Tensors,
+                    got: other.type_name().to_string(),
+                };
+                Err(interpreter.error(ErrorKind::Type, "", span).with_message(message))
+            }
         })
         .collect()
 }

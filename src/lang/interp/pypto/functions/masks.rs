@@ -10,6 +10,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{LibraryKernelMessage, LibraryMessage};
 use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode};
 use crate::tile::VectorOp;
 
@@ -96,11 +97,12 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let k = bound.int(1, None)?;
             let input = bound.tensor(0)?;
             let k = usize::try_from(k).map_err(|_| {
-                interpreter.error(
-                    ErrorKind::Value,
-                    format!("pypto.topk: k must be positive, got {k}"),
-                    bound.span_of(1),
-                )
+                let message = LibraryKernelMessage::MustBePositive {
+                    function: "pypto.topk".into(),
+                    parameter: "k".into(),
+                    got: Some(k),
+                };
+                interpreter.error(ErrorKind::Value, "", bound.span_of(1)).with_message(message)
             })?;
             let (dim, largest) = (bound.int(2, Some(-1))?, bound.flag(3, true)?);
             let (values, indices) =
@@ -152,19 +154,23 @@ fn scatter(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Sp
         None => None,
         Some(Value::Str(text)) => Some(text.to_string()),
         Some(other) => {
-            return Err(interpreter.error(
-                ErrorKind::Type,
-                format!("{full}: reduce must be \"add\" or \"multiply\", not {}", other.type_name()),
-                bound.span_of(4),
-            ))
+            let message = LibraryMessage::OneOf {
+                function: full.to_string(),
+                parameter: "reduce".into(),
+                choices: reduce_choices(),
+                got: Some(other.type_name().to_string()),
+            };
+            return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(4)).with_message(message));
         }
     };
     let mode = ScatterMode::from_reduce(reduce.as_deref()).ok_or_else(|| {
-        interpreter.error(
-            ErrorKind::Value,
-            format!("{full}: reduce must be \"add\" or \"multiply\", not {:?}", reduce.unwrap_or_default()),
-            bound.span_of(4),
-        )
+        let message = LibraryMessage::OneOf {
+            function: full.to_string(),
+            parameter: "reduce".into(),
+            choices: reduce_choices(),
+            got: Some(format!("{:?}", reduce.unwrap_or_default())),
+        };
+        interpreter.error(ErrorKind::Value, "", bound.span_of(4)).with_message(message)
     })?;
     let result = input
         .scatter(bound.int(1, None)? as isize, &bound.tensor(2)?, &source, mode)
@@ -200,4 +206,9 @@ fn clip(interpreter: &Interpreter, bound: Bound<'_>, span: Span) -> Result<Value
     let (low, high) = (bound_arg(1), bound_arg(2));
     interpreter.capture(Some(&result), || CapturedOp::ClipBounds { x: Arg::var_ref(&input), low, high });
     Ok(result)
+}
+
+/// The modes of `scatter`'s `reduce=`, quoted as a message shows them.
+fn reduce_choices() -> Vec<String> {
+    vec!["\"add\"".into(), "\"multiply\"".into()]
 }

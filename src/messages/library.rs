@@ -1,0 +1,67 @@
+//! The library tail's messages: what the `pypto`, `torch` and `numpy` functions of tile scripts
+//! and the functional builtins say when a script misuses them. One family, four groups by
+//! meaning: arguments and availability, tensors, torch's own, kernel tools.
+
+mod arguments;
+mod kernels;
+mod tensors;
+mod torch;
+
+use serde::Serialize;
+
+pub use arguments::{Kind, LibraryMessage};
+pub use kernels::LibraryKernelMessage;
+pub use tensors::LibraryTensorMessage;
+pub use torch::LibraryTorchMessage;
+
+use super::Message;
+
+/// A library message of any group (serialised as its group's own `{code, params}`).
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(untagged)]
+pub enum LibraryFamily {
+    /// Arguments of the wrong kind, functions not available where they were called.
+    Arguments(LibraryMessage),
+    /// Tensor creation, indexing, shapes and writes.
+    Tensors(LibraryTensorMessage),
+    /// The torch module's dtypes, conversions and checks.
+    Torch(LibraryTorchMessage),
+    /// Kernels, loops, schedules, sweeps, presets, registered gradients.
+    Kernels(LibraryKernelMessage),
+}
+
+impl LibraryFamily {
+    /// The message in English.
+    pub fn english(&self) -> String {
+        match self {
+            LibraryFamily::Arguments(message) => message.english(),
+            LibraryFamily::Tensors(message) => message.english(),
+            LibraryFamily::Torch(message) => message.english(),
+            LibraryFamily::Kernels(message) => message.english(),
+        }
+    }
+}
+
+/// The TypeScript declarations of the family's enums (the code list reads its codes from them).
+pub(super) fn declarations(config: &ts_rs::Config) -> Vec<String> {
+    use ts_rs::TS;
+    vec![
+        LibraryMessage::decl(config),
+        LibraryTensorMessage::decl(config),
+        LibraryTorchMessage::decl(config),
+        LibraryKernelMessage::decl(config),
+        Kind::decl(config),
+    ]
+}
+
+macro_rules! into_message {
+    ($($group:ident => $variant:ident),*) => {$(
+        impl From<$group> for Message {
+            fn from(message: $group) -> Self {
+                Message::Library(Box::new(LibraryFamily::$variant(message)))
+            }
+        }
+    )*};
+}
+
+into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels);

@@ -1,0 +1,172 @@
+//! Messages of the `torch` module's own mistakes: dtypes it does not hold, conversions that would
+//! reinterpret bytes, results it does not return, and its checks (`allclose`, `assert_close`).
+
+use serde::Serialize;
+
+/// A torch function's message or help.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(tag = "code", content = "params")]
+pub enum LibraryTorchMessage {
+    /// `torch.mm`/`bmm` of tensors of another rank.
+    #[serde(rename = "library.rank_required")]
+    RankRequired {
+        /// The function.
+        function: String,
+        /// The rank it needs.
+        rank: usize,
+        /// The first shape.
+        lhs: Vec<usize>,
+        /// The second shape.
+        rhs: Vec<usize>,
+    },
+    /// Help: `torch.matmul` broadcasts.
+    #[serde(rename = "library.help.matmul_broadcasts")]
+    MatmulBroadcasts,
+    /// `from_torch(t, dtype=…)` of another dtype.
+    #[serde(rename = "library.reinterpret")]
+    Reinterpret {
+        /// The function.
+        function: String,
+        /// The dtype asked for.
+        dtype: String,
+        /// The tensor's dtype.
+        from: String,
+    },
+    /// Help of [`LibraryTorchMessage::Reinterpret`].
+    #[serde(rename = "library.help.convert_values")]
+    ConvertValues,
+    /// `t.view(dtype)`.
+    #[serde(rename = "library.view_dtype")]
+    ViewDtype,
+    /// A dtype tensors do not hold yet.
+    #[serde(rename = "library.dtype_not_available")]
+    DtypeNotAvailable {
+        /// The torch name (`int64`).
+        dtype: String,
+    },
+    /// Help: the float dtypes.
+    #[serde(rename = "library.help.float_dtypes")]
+    FloatDtypes,
+    /// Help: the torch dtypes.
+    #[serde(rename = "library.help.torch_dtypes")]
+    TorchDtypes,
+    /// `torch.tensor` of integer data.
+    #[serde(rename = "library.integer_data")]
+    IntegerData,
+    /// Help of [`LibraryTorchMessage::IntegerData`].
+    #[serde(rename = "library.help.float_data")]
+    FloatData,
+    /// `max(x, dim)`: indices are not available.
+    #[serde(rename = "library.no_indices")]
+    NoIndices {
+        /// `max` or `min`.
+        function: String,
+    },
+    /// Help of [`LibraryTorchMessage::NoIndices`].
+    #[serde(rename = "library.help.use_amax")]
+    UseAmax {
+        /// `max` or `min`.
+        function: String,
+    },
+    /// `torch.allclose` of two dtypes.
+    #[serde(rename = "library.dtypes_differ")]
+    DtypesDiffer {
+        /// The function.
+        function: String,
+        /// The first dtype.
+        left: String,
+        /// The second dtype.
+        right: String,
+    },
+    /// Help: cast one side first.
+    #[serde(rename = "library.help.cast_one_side")]
+    CastOneSide,
+    /// Help: cast one side or skip the dtype check.
+    #[serde(rename = "library.help.cast_or_unchecked")]
+    CastOrUnchecked,
+    /// `assert_close` with only one tolerance.
+    #[serde(rename = "library.both_tolerances")]
+    BothTolerances {
+        /// The function.
+        function: String,
+        /// The missing one.
+        missing: String,
+    },
+    /// `assert_close`: shapes or dtypes differ (torch's sentence).
+    #[serde(rename = "library.attribute_mismatch")]
+    AttributeMismatch {
+        /// `shape` or `dtype`.
+        attribute: String,
+        /// The actual value.
+        actual: String,
+        /// The expected value.
+        expected: String,
+    },
+    /// `assert_close`: values differ (torch's report).
+    #[serde(rename = "library.not_close")]
+    NotClose {
+        /// Elements that differ.
+        mismatched: usize,
+        /// Elements compared.
+        total: usize,
+        /// Their share, as printed.
+        percent: String,
+        /// The greatest absolute difference, as printed.
+        absolute: String,
+        /// Where.
+        absolute_at: String,
+        /// `atol`, as printed.
+        atol: String,
+        /// The greatest relative difference, as printed.
+        relative: String,
+        /// Where.
+        relative_at: String,
+        /// `rtol`, as printed.
+        rtol: String,
+    },
+}
+
+impl LibraryTorchMessage {
+    /// The message in English.
+    pub fn english(&self) -> String {
+        use LibraryTorchMessage::*;
+        match self {
+            RankRequired { function, rank, lhs, rhs } => {
+                format!("{function}: expects {rank}-D tensors, got {lhs:?} and {rhs:?}")
+            }
+            MatmulBroadcasts => "torch.matmul broadcasts".into(),
+            Reinterpret { function, dtype, from } => {
+                format!("{function}(dtype={dtype}) would reinterpret the {from} bytes of the tensor")
+            }
+            ConvertValues => {
+                "convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch".into()
+            }
+            ViewDtype => "view(dtype) reinterprets bits; use .to(dtype)".into(),
+            DtypeNotAvailable { dtype } => format!("torch.{dtype}: {dtype} tensors are not available yet"),
+            FloatDtypes => "tensors hold float32, float16, bfloat16 or float64 here; use torch.float32".into(),
+            TorchDtypes => "torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)".into(),
+            IntegerData => "torch: integer data makes an int64 tensor, which is not available yet".into(),
+            FloatData => "pass dtype=torch.float32 (or write the numbers as floats: 1.0)".into(),
+            NoIndices { function } => {
+                format!("{function}(dim) returns values and indices in torch; indices are not available here")
+            }
+            UseAmax { function } => {
+                format!("use torch.a{function}(x, dim=…, keepdim=…) (or x.a{function}(dim)) for the values")
+            }
+            DtypesDiffer { function, left, right } => format!("{function}: {left} did not match {right}"),
+            CastOneSide => "cast one side first, e.g. out.float() or golden.to(out.dtype)".into(),
+            CastOrUnchecked => {
+                "cast one side (out.float(), golden.to(torch.bfloat16)) or pass check_dtype=False".into()
+            }
+            BothTolerances { function, missing } => format!(
+                "{function}: both 'rtol' and 'atol' must be either specified or omitted, but got no {missing}"
+            ),
+            AttributeMismatch { attribute, actual, expected } => {
+                format!("The values for attribute '{attribute}' do not match: {actual} != {expected}.")
+            }
+            NotClose { mismatched, total, percent, absolute, absolute_at, atol, relative, relative_at, rtol } => format!(
+                "Tensor-likes are not close!\n\nMismatched elements: {mismatched} / {total} ({percent}%)\nGreatest absolute difference: {absolute} at index {absolute_at} (up to {atol} allowed)\nGreatest relative difference: {relative} at index {relative_at} (up to {rtol} allowed)"
+            ),
+        }
+    }
+}
