@@ -341,3 +341,30 @@ fn iterations_overwriting_one_output_run_in_program_order_on_one_core() {
     assert_eq!(lines[0], "1 4", "{stdout}");
     assert!(lines[1].trim().parse::<f64>().unwrap() <= 1e-5, "{stdout}");
 }
+
+#[test]
+fn batched_matmuls_with_a_broadcast_batch_or_padded_columns_run_on_the_npu() {
+    // pypto's matmul examples: [2, 2, 2] f32 operands (2 columns, padded to the 32-byte granule in
+    // UB) and a batch broadcast `[1, 2, 2] @ [2, 2, 2]`. Each is one cube matmul per batch index:
+    // 2 batches × 2·2·2·2 FLOP = 32 FLOP per kernel.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def bmm(a, b, out):\n    pt.set_cube_tile_shapes([32, 32], [64, 64], [64, 64])\n    out[:] = pt.matmul(a, b, pt.DT_FP32)\n\
+         a = pt.as_tensor([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])\n\
+         b = pt.as_tensor([[[5.0, 6.0], [7.0, 8.0]], [[1.0, 2.0], [3.0, 4.0]]])\n\
+         one = pt.as_tensor([[[1.0, 2.0], [3.0, 4.0]]])\n\
+         out = pt.zeros([2, 2, 2])\nwide = pt.zeros([2, 2, 2])\n\
+         bmm(a, b, out)\nbmm(one, b, wide)\n\
+         s = pt.schedule(bmm, a, b, pt.zeros([2, 2, 2]))\nt = pt.schedule(bmm, one, b, pt.zeros([2, 2, 2]))\n\
+         print(s.flops, t.flops)\nprint(out.tolist())\nprint(wide.tolist())\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "32 32", "{stdout}");
+    // By hand: [[1,2],[3,4]]·[[5,6],[7,8]] = [[19,22],[43,50]], [[5,6],[7,8]]·[[1,2],[3,4]] = [[23,34],[31,46]],
+    // and the broadcast [[1,2],[3,4]]·[[1,2],[3,4]] = [[7,10],[15,22]].
+    assert_eq!(lines[1], "[[[19.0, 22.0], [43.0, 50.0]], [[23.0, 34.0], [31.0, 46.0]]]", "{stdout}");
+    assert_eq!(lines[2], "[[[19.0, 22.0], [43.0, 50.0]], [[7.0, 10.0], [15.0, 22.0]]]", "{stdout}");
+}

@@ -30,16 +30,35 @@ pub(crate) fn batched_matmul(
 ) -> Result<ValueId, Unsupported> {
     let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
     let rank = left_tile.shape.len();
-    let batch = &left_tile.valid_shape[..rank.saturating_sub(2)];
-    if rank < 3 || right_tile.shape.len() != rank || right_tile.valid_shape[..rank - 2] != *batch {
+    // The batch dims broadcast as pypto's do: a dim of 1 on one side pairs with every index of
+    // the other's (`[1, M, K] @ [B, K, N]`).
+    let broadcast = (rank >= 3 && right_tile.shape.len() == rank)
+        .then(|| {
+            let pairs = left_tile.valid_shape[..rank - 2].iter().zip(&right_tile.valid_shape[..rank - 2]);
+            pairs
+                .map(|(&l, &r)| match (l, r) {
+                    _ if l == r => Some(l),
+                    (1, _) => Some(r),
+                    (_, 1) => Some(l),
+                    _ => None,
+                })
+                .collect::<Option<Vec<usize>>>()
+        })
+        .flatten();
+    let Some(batch) = broadcast else {
         return Err(Unsupported::new(
             format!(
-                "`matmul` of {:?} and {:?} (batch dims must be equal)",
+                "`matmul` of {:?} and {:?} (batch dims must be equal or 1)",
                 left_tile.valid_shape, right_tile.valid_shape
             ),
             line,
         ));
-    }
+    };
+    let batch = &batch[..];
+    // The index into an operand's batch dims: 0 where the operand has a dim of 1.
+    let operand_index = |tile: &crate::tile::TileValue, index: &[usize]| -> Vec<usize> {
+        index.iter().zip(&tile.valid_shape).map(|(&at, &size)| if size == 1 { 0 } else { at }).collect()
+    };
     let matrix =
         |tile: &crate::tile::TileValue| (tile.shape[rank - 2..].to_vec(), tile.valid_shape[rank - 2..].to_vec());
     let slice = |builder: &mut UnitBuilder, source: ValueId, index: &[usize]| {
@@ -62,7 +81,8 @@ pub(crate) fn batched_matmul(
     }
     let mut products = Vec::new();
     for index in batch_indices(batch) {
-        let (a, b) = (slice(builder, left, &index), slice(builder, right, &index));
+        let (left_index, right_index) = (operand_index(&left_tile, &index), operand_index(&right_tile, &index));
+        let (a, b) = (slice(builder, left, &left_index), slice(builder, right, &right_index));
         let output = builder.value(vec![rows, columns], vec![valid_rows, valid_columns], dtype);
         builder.push(WorkStep::Matmul { a, b, a_transposed, b_transposed, output }, line);
         products.push(WorkOperand::Tile(output));
@@ -74,9 +94,8 @@ pub(crate) fn batched_matmul(
     shape.extend([rows, columns]);
     let mut valid: Vec<usize> = batch.to_vec();
     valid.extend([rows, valid_columns]);
-    if valid_columns != columns {
-        return Err(Unsupported::new("a batched `matmul` with a ragged or padded last dim", line));
-    }
+    // The reshape only splits the joined rows into the batch dims: the last dim, padding and all,
+    // is kept, so a padded or ragged last dim reshapes as it is.
     let output = builder.value(shape, valid, dtype);
     builder.push(WorkStep::Vector { op: VectorOp::Reshape, inputs: vec![WorkOperand::Tile(joined)], output }, line);
     Ok(output)
