@@ -26,8 +26,10 @@ pub struct EngineTotals {
     pub gm_bytes_written: u64,
     /// GM bytes read that hit L2.
     pub l2_hit_bytes: u64,
-    /// Bytes moved between L2 and HBM: fetched lines and written-back dirty lines.
+    /// Bytes moved between L2 and HBM during the run: fetched lines and evicted dirty lines.
     pub hbm_bytes: u64,
+    /// Dirty bytes left in L2 at the end: written to HBM after the kernel, not in its time.
+    pub drain_bytes: u64,
     /// Instructions simulated.
     pub instructions: u64,
 }
@@ -202,7 +204,8 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
             }
         }
     }
-    let Engine { events, totals, l2, .. } = engine;
+    let Engine { events, mut totals, l2, .. } = engine;
+    totals.drain_bytes = l2.dirty_bytes();
     // On a coupled chip every core has both units, whatever one program happens to use.
     let core_kinds = plan
         .programs
@@ -293,14 +296,15 @@ impl Engine<'_> {
                         self.totals.gm_bytes_read += bytes;
                         self.totals.l2_hit_bytes += traffic.hit_bytes;
                         local_bytes += traffic.hit_bytes;
-                        hbm_bytes += traffic.fetched_bytes;
+                        hbm_bytes += traffic.fetched_bytes + traffic.written_back_bytes;
                     }
                     if write {
-                        // Write-through: the lines become resident and the bytes go on to HBM,
-                        // sharing its bandwidth (at most at the path rate).
+                        // Write-back: the bytes go into L2 at the path rate and stay there dirty;
+                        // HBM moves only the dirty lines the write evicts (l2_write_back.rs).
                         self.totals.gm_bytes_written += bytes;
-                        self.l2.write(region.tensor.0, &ranges);
-                        hbm_bytes += bytes;
+                        let traffic = self.l2.write(region.tensor.0, &ranges);
+                        local_bytes += bytes;
+                        hbm_bytes += traffic.written_back_bytes;
                     }
                     self.totals.hbm_bytes += hbm_bytes;
                     let delay = startup + local_bytes as f64 / path_bytes_per_cycle;
