@@ -49,6 +49,10 @@ struct Active {
     remaining: f64,
     cap: f64,
     rate: f64,
+    /// Moving L2's part (hits, writes into L2), sharing `l2_bytes_per_cycle`; else HBM's part.
+    in_l2: bool,
+    /// Bytes that cross HBM once the L2 part is done (fetched lines, written-back dirty lines).
+    hbm_after: f64,
 }
 
 struct CoreState {
@@ -61,6 +65,8 @@ struct CoreState {
     waits: Vec<u32>,
     /// Each buffer's name, shared by the trace events that name it.
     labels: Vec<Rc<str>>,
+    /// The L2 part (bytes) of the GM transfer each pipe is running.
+    l2_bytes: [u64; 7],
 }
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
@@ -95,6 +101,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                 sets: vec![0; flags],
                 waits: vec![0; flags],
                 labels: program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect(),
+                l2_bytes: [0; 7],
             }
         })
         .collect();
@@ -148,7 +155,13 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
         let mut pool_changed = false;
         let mut position = 0;
         while position < engine.pool.len() {
-            if engine.pool[position].remaining <= 1e-6 {
+            let active = &mut engine.pool[position];
+            if active.remaining <= 1e-6 && active.in_l2 && active.hbm_after > 0.0 {
+                // L2's part is done: the transfer moves on to HBM.
+                (active.remaining, active.hbm_after, active.in_l2) = (active.hbm_after, 0.0, false);
+                pool_changed = true;
+                position += 1;
+            } else if active.remaining <= 1e-6 {
                 let done = engine.pool.swap_remove(position);
                 engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
                 dirty.push(done.core as usize);
@@ -173,12 +186,16 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                     else {
                         continue;
                     };
+                    // The L2 part moves first, then what crosses HBM.
+                    let local = cores[core as usize].l2_bytes[pipe as usize] as f64;
                     engine.pool.push(Active {
                         core,
                         pipe,
-                        remaining: bytes as f64,
+                        remaining: if local > 0.0 { local } else { bytes as f64 },
                         cap: path_bytes_per_cycle,
                         rate: 0.0,
+                        in_l2: local > 0.0,
+                        hbm_after: if local > 0.0 { bytes as f64 } else { 0.0 },
                     });
                     pool_changed = true;
                 }
@@ -271,7 +288,7 @@ impl Engine<'_> {
             self.totals.instructions += 1;
             match cost.cost {
                 Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
-                Cost::Gm { bytes, startup, path_bytes_per_cycle, write, read_first } => {
+                Cost::Gm { bytes, startup, write, read_first, .. } => {
                     self.totals.startup_cycles[pipe] += startup;
                     let region = match &instruction.op {
                         TileOp::CopyIn { source, .. } => source,
@@ -307,16 +324,18 @@ impl Engine<'_> {
                         hbm_bytes += traffic.written_back_bytes;
                     }
                     self.totals.hbm_bytes += hbm_bytes;
-                    let delay = startup + local_bytes as f64 / path_bytes_per_cycle;
-                    if hbm_bytes == 0 {
-                        self.schedule(self.now + delay, core, pipe, EventKind::Finish);
+                    // After the start-up the transfer joins the pool: its L2 part shares the
+                    // aggregate L2 bandwidth, its HBM part HBM's (both at most the path rate).
+                    state.l2_bytes[pipe] = local_bytes;
+                    if hbm_bytes == 0 && local_bytes == 0 {
+                        self.schedule(self.now + startup, core, pipe, EventKind::Finish);
                     } else {
                         if let Some(InstructionCost { cost: Cost::Gm { bytes: pooled, .. }, .. }) =
                             state.costs[pipe].as_mut()
                         {
                             *pooled = hbm_bytes;
                         }
-                        self.schedule(self.now + delay, core, pipe, EventKind::JoinPool);
+                        self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
                     }
                 }
             }
@@ -363,13 +382,20 @@ impl Engine<'_> {
         self.now = self.now.max(time);
     }
 
-    /// Max-min fair shares of HBM: transfers whose path is slower than the fair share keep their
-    /// path rate, the rest split what is left.
+    /// Max-min fair shares of HBM among the transfers crossing it and of the aggregate L2
+    /// bandwidth among those moving L2's part.
     fn assign_rates(&mut self) {
-        let mut left = self.config.hbm_bytes_per_cycle;
-        let mut unassigned = self.pool.len();
+        self.share_rates(false, self.config.hbm_bytes_per_cycle);
+        self.share_rates(true, self.config.l2_bytes_per_cycle);
+    }
+
+    /// Max-min fair shares of `total` among the transfers of one stage: transfers whose path is
+    /// slower than the fair share keep their path rate, the rest split what is left.
+    fn share_rates(&mut self, in_l2: bool, total: f64) {
+        let mut left = total;
+        let mut unassigned = self.pool.iter().filter(|active| active.in_l2 == in_l2).count();
         self.scratch.clear();
-        self.scratch.resize(self.pool.len(), false);
+        self.scratch.extend(self.pool.iter().map(|active| active.in_l2 != in_l2));
         while unassigned > 0 {
             let share = left / unassigned as f64;
             let mut changed = false;
