@@ -51,8 +51,10 @@ struct Active {
     rate: f64,
     /// Moving L2's part (hits, writes into L2), sharing `l2_bytes_per_cycle`; else HBM's part.
     in_l2: bool,
-    /// Bytes that cross HBM once the L2 part is done (fetched lines, written-back dirty lines).
+    /// Bytes that cross HBM once the L2 part is done (fetched lines).
     hbm_after: f64,
+    /// A write-back of evicted dirty lines by L2 itself: it shares HBM but no pipe waits for it.
+    background: bool,
 }
 
 struct CoreState {
@@ -163,8 +165,10 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                 position += 1;
             } else if active.remaining <= 1e-6 {
                 let done = engine.pool.swap_remove(position);
-                engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
-                dirty.push(done.core as usize);
+                if !done.background {
+                    engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
+                    dirty.push(done.core as usize);
+                }
                 pool_changed = true;
             } else {
                 position += 1;
@@ -196,6 +200,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                         rate: 0.0,
                         in_l2: local > 0.0,
                         hbm_after: if local > 0.0 { bytes as f64 } else { 0.0 },
+                        background: false,
                     });
                     pool_changed = true;
                 }
@@ -308,12 +313,14 @@ impl Engine<'_> {
                     // written bytes.
                     let mut local_bytes = 0;
                     let mut hbm_bytes = 0;
+                    let mut written_back = 0;
                     if !write || read_first {
                         let traffic = self.l2.read(region.tensor.0, &ranges);
                         self.totals.gm_bytes_read += bytes;
                         self.totals.l2_hit_bytes += traffic.hit_bytes;
                         local_bytes += traffic.hit_bytes;
-                        hbm_bytes += traffic.fetched_bytes + traffic.written_back_bytes;
+                        hbm_bytes += traffic.fetched_bytes;
+                        written_back += traffic.written_back_bytes;
                     }
                     if write {
                         // Write-back: the bytes go into L2 at the path rate and stay there dirty;
@@ -321,9 +328,24 @@ impl Engine<'_> {
                         self.totals.gm_bytes_written += bytes;
                         let traffic = self.l2.write(region.tensor.0, &ranges);
                         local_bytes += bytes;
-                        hbm_bytes += traffic.written_back_bytes;
+                        written_back += traffic.written_back_bytes;
                     }
-                    self.totals.hbm_bytes += hbm_bytes;
+                    self.totals.hbm_bytes += hbm_bytes + written_back;
+                    if written_back > 0 {
+                        // L2 writes the evicted dirty lines back on its own: they take a share of
+                        // HBM from now on, and no pipe waits for them.
+                        self.pool.push(Active {
+                            core: core as u32,
+                            pipe: pipe as u8,
+                            remaining: written_back as f64,
+                            cap: f64::INFINITY,
+                            rate: 0.0,
+                            in_l2: false,
+                            hbm_after: 0.0,
+                            background: true,
+                        });
+                        self.assign_rates();
+                    }
                     // After the start-up the transfer joins the pool: its L2 part shares the
                     // aggregate L2 bandwidth, its HBM part HBM's (both at most the path rate).
                     state.l2_bytes[pipe] = local_bytes;
