@@ -41,6 +41,20 @@ fn measured_rows() -> Vec<Row> {
         .collect()
 }
 
+/// The error of each row in bench/fidelity/baseline.md: the table as `make fidelity` wrote it before
+/// issue 14's write-back and cost classes (stop 24), kept so the table shows what changed.
+fn baseline_errors() -> BTreeMap<String, String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/fidelity/baseline.md");
+    let text = std::fs::read_to_string(path).expect("bench/fidelity/baseline.md");
+    text.lines()
+        .skip(2)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            (fields.len() > 7).then(|| (fields[1].to_string(), fields[7].to_string()))
+        })
+        .collect()
+}
+
 /// The work a row measures.
 fn row_work(row: &Row) -> TileWork {
     match (row.kernel.as_str(), row.shape.as_slice()) {
@@ -78,9 +92,10 @@ fn metric(summary: &Summary, metric: &str) -> f64 {
 pub fn fidelity_table(config: &NpuConfig) -> String {
     let mut summaries: BTreeMap<(String, Vec<usize>, bool), Simulated> = BTreeMap::new();
     let mut table = String::from(
-        "| row | kernel | shape | metric | measured | simulated | error | busiest pipes (simulated) | drain after (µs) | source |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+        "| row | kernel | shape | metric | measured | simulated | error | before | busiest pipes (simulated) | drain after (µs) | source |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    let before = baseline_errors();
     for row in measured_rows() {
         let warm = row.metric == "time_us_warm";
         let key = (row.kernel.clone(), row.shape.clone(), warm);
@@ -104,8 +119,13 @@ pub fn fidelity_table(config: &NpuConfig) -> String {
             Err(error) => ("—".into(), "not simulated".into(), error.replace('|', "/"), "—".into()),
         };
         table.push_str(&format!(
-            "| {} | {} | {shape} | {} | {} | {simulated} | {error} | {busy} | {drain} | {} |\n",
-            row.id, row.kernel, row.metric, row.measured, row.source
+            "| {} | {} | {shape} | {} | {} | {simulated} | {error} | {} | {busy} | {drain} | {} |\n",
+            row.id,
+            row.kernel,
+            row.metric,
+            row.measured,
+            before.get(&row.id).map_or("—", String::as_str),
+            row.source
         ));
     }
     table
@@ -124,8 +144,11 @@ fn fidelity_against_measured_kernels() {
 
 #[test]
 fn the_measured_table_has_a_workload_and_a_source_for_every_row() {
-    // Every row names a known source and a kernel this file can build, and every metric is known.
+    // Every row names a known source and a kernel this file can build, every metric is known, and
+    // the baseline table has the row.
+    let before = baseline_errors();
     for row in measured_rows() {
+        assert!(before.contains_key(&row.id), "{} is not in bench/fidelity/baseline.md", row.id);
         assert!(["pto-gemm", "pto-fa", "swiglu", "swiglu-warm", "small"].contains(&row.source.as_str()), "{}", row.id);
         assert!(["time_us", "time_us_warm", "cube_busy_percent"].contains(&row.metric.as_str()), "{}", row.id);
         assert!(row.measured > 0.0, "{}", row.id);
