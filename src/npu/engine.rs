@@ -1,6 +1,7 @@
 //! The discrete-event loop: one in-order queue per pipe per core, counting set/wait flags between
-//! pipes, GM transfers that share HBM bandwidth max-min fairly while they are active, and an L2 that
-//! serves re-reads of resident regions at the per-core path bandwidth.
+//! pipes, and GM transfers whose L2 part (hits, writes into L2) shares the aggregate L2 bandwidth and
+//! whose HBM part (fetched lines) shares HBM, max-min fairly while they are active; dirty lines an
+//! access evicts are written back by L2 in the background, sharing HBM with no pipe waiting.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
