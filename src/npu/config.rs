@@ -59,6 +59,8 @@ pub struct NpuConfig {
     pub ub_to_gm_bytes_per_cycle: f64,
     /// HBM bytes per cycle shared by all cores (L2 misses and write-backs).
     pub hbm_bytes_per_cycle: f64,
+    /// L2 bytes per cycle shared by all cores (hits and writes into L2): the aggregate L2 bandwidth.
+    pub l2_bytes_per_cycle: f64,
     /// Cycles from the kernel launch to the first instruction of every core (launch and dispatch).
     pub launch_cycles: u64,
     /// L2 cache line bytes: residency, hits and write-backs are per line.
@@ -111,6 +113,8 @@ fn ascend_910b2() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 768.0,
+        // Fitted on the GEMM 6144³ row (docs/npu-model.md, Presets): 3.6 TB/s.
+        l2_bytes_per_cycle: 2000.0,
         launch_cycles: 7200,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
@@ -147,6 +151,8 @@ fn ascend_910a() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 1200.0,
+        // No figure: the cores' paths together (32 × 128), so it never binds.
+        l2_bytes_per_cycle: 4096.0,
         launch_cycles: 4000,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
@@ -183,6 +189,8 @@ fn teaching() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 64.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 64.0,
+        // Never binds: lesson figures stay those of the paths and HBM.
+        l2_bytes_per_cycle: 1024.0,
         launch_cycles: 0,
         l2_line_bytes: 512,
         gm_startup_cycles: 64,
@@ -241,6 +249,7 @@ impl NpuConfig {
             ("l0c_to_ub_bytes_per_cycle", self.l0c_to_ub_bytes_per_cycle),
             ("ub_to_gm_bytes_per_cycle", self.ub_to_gm_bytes_per_cycle),
             ("hbm_bytes_per_cycle", self.hbm_bytes_per_cycle),
+            ("l2_bytes_per_cycle", self.l2_bytes_per_cycle),
             ("vector_bytes_per_cycle", self.vector_bytes_per_cycle),
         ];
         for (field, value) in rates {

@@ -1,6 +1,7 @@
 //! The discrete-event loop: one in-order queue per pipe per core, counting set/wait flags between
-//! pipes, GM transfers that share HBM bandwidth max-min fairly while they are active, and an L2 that
-//! serves re-reads of resident regions at the per-core path bandwidth.
+//! pipes, and GM transfers whose L2 part (hits, writes into L2) shares the aggregate L2 bandwidth and
+//! whose HBM part (fetched lines) shares HBM, max-min fairly while they are active; dirty lines an
+//! access evicts are written back by L2 in the background, sharing HBM with no pipe waiting.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -26,8 +27,10 @@ pub struct EngineTotals {
     pub gm_bytes_written: u64,
     /// GM bytes read that hit L2.
     pub l2_hit_bytes: u64,
-    /// Bytes moved between L2 and HBM: fetched lines and written-back dirty lines.
+    /// Bytes moved between L2 and HBM during the run: fetched lines and evicted dirty lines.
     pub hbm_bytes: u64,
+    /// Dirty bytes left in L2 at the end: written to HBM after the kernel, not in its time.
+    pub drain_bytes: u64,
     /// Instructions simulated.
     pub instructions: u64,
 }
@@ -47,6 +50,12 @@ struct Active {
     remaining: f64,
     cap: f64,
     rate: f64,
+    /// Moving L2's part (hits, writes into L2), sharing `l2_bytes_per_cycle`; else HBM's part.
+    in_l2: bool,
+    /// Bytes that cross HBM once the L2 part is done (fetched lines).
+    hbm_after: f64,
+    /// A write-back of evicted dirty lines by L2 itself: it shares HBM but no pipe waits for it.
+    background: bool,
 }
 
 struct CoreState {
@@ -59,6 +68,8 @@ struct CoreState {
     waits: Vec<u32>,
     /// Each buffer's name, shared by the trace events that name it.
     labels: Vec<Rc<str>>,
+    /// The L2 part (bytes) of the GM transfer each pipe is running.
+    l2_bytes: [u64; 7],
 }
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
@@ -93,6 +104,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                 sets: vec![0; flags],
                 waits: vec![0; flags],
                 labels: program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect(),
+                l2_bytes: [0; 7],
             }
         })
         .collect();
@@ -146,10 +158,18 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
         let mut pool_changed = false;
         let mut position = 0;
         while position < engine.pool.len() {
-            if engine.pool[position].remaining <= 1e-6 {
+            let active = &mut engine.pool[position];
+            if active.remaining <= 1e-6 && active.in_l2 && active.hbm_after > 0.0 {
+                // L2's part is done: the transfer moves on to HBM.
+                (active.remaining, active.hbm_after, active.in_l2) = (active.hbm_after, 0.0, false);
+                pool_changed = true;
+                position += 1;
+            } else if active.remaining <= 1e-6 {
                 let done = engine.pool.swap_remove(position);
-                engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
-                dirty.push(done.core as usize);
+                if !done.background {
+                    engine.finish(&mut cores[done.core as usize], done.core as usize, done.pipe as usize);
+                    dirty.push(done.core as usize);
+                }
                 pool_changed = true;
             } else {
                 position += 1;
@@ -171,12 +191,17 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
                     else {
                         continue;
                     };
+                    // The L2 part moves first, then what crosses HBM.
+                    let local = cores[core as usize].l2_bytes[pipe as usize] as f64;
                     engine.pool.push(Active {
                         core,
                         pipe,
-                        remaining: bytes as f64,
+                        remaining: if local > 0.0 { local } else { bytes as f64 },
                         cap: path_bytes_per_cycle,
                         rate: 0.0,
+                        in_l2: local > 0.0,
+                        hbm_after: if local > 0.0 { bytes as f64 } else { 0.0 },
+                        background: false,
                     });
                     pool_changed = true;
                 }
@@ -202,7 +227,8 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, l2: L2Cache) -> Result<(Trace
             }
         }
     }
-    let Engine { events, totals, l2, .. } = engine;
+    let Engine { events, mut totals, l2, .. } = engine;
+    totals.drain_bytes = l2.dirty_bytes();
     // On a coupled chip every core has both units, whatever one program happens to use.
     let core_kinds = plan
         .programs
@@ -268,7 +294,7 @@ impl Engine<'_> {
             self.totals.instructions += 1;
             match cost.cost {
                 Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
-                Cost::Gm { bytes, startup, path_bytes_per_cycle, write, read_first } => {
+                Cost::Gm { bytes, startup, write, read_first, .. } => {
                     self.totals.startup_cycles[pipe] += startup;
                     let region = match &instruction.op {
                         TileOp::CopyIn { source, .. } => source,
@@ -288,31 +314,51 @@ impl Engine<'_> {
                     // written bytes.
                     let mut local_bytes = 0;
                     let mut hbm_bytes = 0;
+                    let mut written_back = 0;
                     if !write || read_first {
                         let traffic = self.l2.read(region.tensor.0, &ranges);
                         self.totals.gm_bytes_read += bytes;
                         self.totals.l2_hit_bytes += traffic.hit_bytes;
                         local_bytes += traffic.hit_bytes;
                         hbm_bytes += traffic.fetched_bytes;
+                        written_back += traffic.written_back_bytes;
                     }
                     if write {
-                        // Write-through: the lines become resident and the bytes go on to HBM,
-                        // sharing its bandwidth (at most at the path rate).
+                        // Write-back: the bytes go into L2 at the path rate and stay there dirty;
+                        // HBM moves only the dirty lines the write evicts (l2_write_back.rs).
                         self.totals.gm_bytes_written += bytes;
-                        self.l2.write(region.tensor.0, &ranges);
-                        hbm_bytes += bytes;
+                        let traffic = self.l2.write(region.tensor.0, &ranges);
+                        local_bytes += bytes;
+                        written_back += traffic.written_back_bytes;
                     }
-                    self.totals.hbm_bytes += hbm_bytes;
-                    let delay = startup + local_bytes as f64 / path_bytes_per_cycle;
-                    if hbm_bytes == 0 {
-                        self.schedule(self.now + delay, core, pipe, EventKind::Finish);
+                    self.totals.hbm_bytes += hbm_bytes + written_back;
+                    if written_back > 0 {
+                        // L2 writes the evicted dirty lines back on its own: they take a share of
+                        // HBM from now on, and no pipe waits for them.
+                        self.pool.push(Active {
+                            core: core as u32,
+                            pipe: pipe as u8,
+                            remaining: written_back as f64,
+                            cap: f64::INFINITY,
+                            rate: 0.0,
+                            in_l2: false,
+                            hbm_after: 0.0,
+                            background: true,
+                        });
+                        self.assign_rates();
+                    }
+                    // After the start-up the transfer joins the pool: its L2 part shares the
+                    // aggregate L2 bandwidth, its HBM part HBM's (both at most the path rate).
+                    state.l2_bytes[pipe] = local_bytes;
+                    if hbm_bytes == 0 && local_bytes == 0 {
+                        self.schedule(self.now + startup, core, pipe, EventKind::Finish);
                     } else {
                         if let Some(InstructionCost { cost: Cost::Gm { bytes: pooled, .. }, .. }) =
                             state.costs[pipe].as_mut()
                         {
                             *pooled = hbm_bytes;
                         }
-                        self.schedule(self.now + delay, core, pipe, EventKind::JoinPool);
+                        self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
                     }
                 }
             }
@@ -359,13 +405,20 @@ impl Engine<'_> {
         self.now = self.now.max(time);
     }
 
-    /// Max-min fair shares of HBM: transfers whose path is slower than the fair share keep their
-    /// path rate, the rest split what is left.
+    /// Max-min fair shares of HBM among the transfers crossing it and of the aggregate L2
+    /// bandwidth among those moving L2's part.
     fn assign_rates(&mut self) {
-        let mut left = self.config.hbm_bytes_per_cycle;
-        let mut unassigned = self.pool.len();
+        self.share_rates(false, self.config.hbm_bytes_per_cycle);
+        self.share_rates(true, self.config.l2_bytes_per_cycle);
+    }
+
+    /// Max-min fair shares of `total` among the transfers of one stage: transfers whose path is
+    /// slower than the fair share keep their path rate, the rest split what is left.
+    fn share_rates(&mut self, in_l2: bool, total: f64) {
+        let mut left = total;
+        let mut unassigned = self.pool.iter().filter(|active| active.in_l2 == in_l2).count();
         self.scratch.clear();
-        self.scratch.resize(self.pool.len(), false);
+        self.scratch.extend(self.pool.iter().map(|active| active.in_l2 != in_l2));
         while unassigned > 0 {
             let share = left / unassigned as f64;
             let mut changed = false;

@@ -1,7 +1,8 @@
 //! The shared L2 as a cache of lines: a GM region is the set of `line_bytes` lines its bytes fall in
 //! (row-major addresses of its tensor), so a differently shaped read of resident data hits. A read
-//! of a missing line fetches the whole line from HBM; a write makes its lines resident (the engine
-//! writes through to HBM); the least recently used lines beyond the capacity are evicted.
+//! of a missing line fetches the whole line from HBM; a write makes its lines resident and dirty
+//! (write-back: `l2_write_back.rs`); the least recently used lines beyond the capacity are evicted,
+//! a dirty one written back to HBM whole.
 
 use std::collections::VecDeque;
 
@@ -12,6 +13,8 @@ pub struct L2Traffic {
     pub hit_bytes: u64,
     /// Bytes fetched from HBM: whole lines of the requested bytes that were not resident.
     pub fetched_bytes: u64,
+    /// Bytes written back to HBM: whole dirty lines this access evicted.
+    pub written_back_bytes: u64,
 }
 
 /// LRU residency of L2 lines keyed by (tensor, line index).
@@ -31,7 +34,15 @@ pub struct L2Cache {
     /// same order), so a kernel whose data fits L2 never pays for a queue entry per line.
     order: VecDeque<(u64, u32, u64)>,
     ordered: bool,
+    /// Per tensor, per line: written since it was fetched or last written back (write-back state,
+    /// kept by `l2_write_back.rs`).
+    dirty: Vec<Vec<bool>>,
+    /// Dirty bytes evicted by the access in progress (taken into its `L2Traffic` when it ends).
+    evicted_dirty_bytes: u64,
 }
+
+#[path = "l2_write_back.rs"]
+mod write_back;
 
 impl L2Cache {
     /// An empty cache of `capacity` bytes in lines of `line_bytes`.
@@ -46,10 +57,11 @@ impl L2Cache {
         self.access(tensor, ranges, false)
     }
 
-    /// Writes the byte ranges of `tensor`: their lines become resident (write-allocate without a
-    /// fetch: the DMA writes whole bursts with byte masks).
-    pub fn write(&mut self, tensor: u32, ranges: &[(u64, u64)]) {
-        self.access(tensor, ranges, true);
+    /// Writes the byte ranges of `tensor`: their lines become resident and dirty (write-allocate
+    /// without a fetch: the DMA writes whole bursts with byte masks); nothing reaches HBM unless
+    /// the write evicts dirty lines (`written_back_bytes`).
+    pub fn write(&mut self, tensor: u32, ranges: &[(u64, u64)]) -> L2Traffic {
+        self.access(tensor, ranges, true)
     }
 
     fn access(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool) -> L2Traffic {
@@ -80,6 +92,9 @@ impl L2Cache {
                     }
                 }
                 *stamp = self.clock;
+                if write {
+                    self.mark_dirty(slot, line);
+                }
                 if self.ordered {
                     self.order.push_back((self.clock, tensor, line));
                 }
@@ -93,6 +108,7 @@ impl L2Cache {
             let stamps = &self.stamps;
             self.order.retain(|&(stamp, tensor, line)| stamps[tensor as usize][line as usize] == stamp);
         }
+        traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
         traffic
     }
 
@@ -114,6 +130,7 @@ impl L2Cache {
             if *current == stamp {
                 *current = 0;
                 self.resident -= 1;
+                self.write_back_evicted(tensor as usize, line);
             }
         }
     }
@@ -175,20 +192,20 @@ mod tests {
         let mut cache = L2Cache::new(1 << 20, 512);
         let whole = region_ranges(&[4, 256], 2, &[0, 0], &[2, 256]);
         assert_eq!(whole, vec![(0, 1024)]);
-        assert_eq!(cache.read(0, &whole), L2Traffic { hit_bytes: 0, fetched_bytes: 1024 });
+        assert_eq!(cache.read(0, &whole), L2Traffic { fetched_bytes: 1024, ..Default::default() });
         let block = region_ranges(&[4, 256], 2, &[0, 128], &[2, 128]);
         assert_eq!(block, vec![(256, 512), (768, 1024)]);
-        assert_eq!(cache.read(0, &block), L2Traffic { hit_bytes: 512, fetched_bytes: 0 });
+        assert_eq!(cache.read(0, &block), L2Traffic { hit_bytes: 512, ..Default::default() });
     }
 
     #[test]
     fn matches_a_plain_least_recently_used_model() {
-        // The reference: a map of resident lines to their last use; over capacity, the line with
-        // the oldest use leaves. Accesses: pseudo-random ranges over three tensors, reads and
+        // The reference: a map of resident lines to their last use and whether they were written;
+        // over capacity, the line with the oldest use leaves (written back whole when written). Accesses: pseudo-random ranges over three tensors, reads and
         // writes, in a cache of 37 lines of 64 B, so lines are evicted, re-fetched and re-hit.
         let (line_bytes, capacity) = (64u64, 37usize);
         let mut cache = L2Cache::new(capacity as u64 * line_bytes, line_bytes);
-        let mut model: std::collections::HashMap<(u32, u64), u64> = Default::default();
+        let mut model: std::collections::HashMap<(u32, u64), (u64, bool)> = Default::default();
         let mut clock = 0u64;
         let mut state = 12345u64;
         let mut next = |bound: u64| {
@@ -209,25 +226,25 @@ mod tests {
                 for line in start / line_bytes..=(end - 1) / line_bytes {
                     let requested = end.min((line + 1) * line_bytes) - start.max(line * line_bytes);
                     clock += 1;
-                    if model.insert((tensor, line), clock).is_some() {
+                    let was_dirty = model.get(&(tensor, line)).is_some_and(|&(_, dirty)| dirty);
+                    if model.insert((tensor, line), (clock, write || was_dirty)).is_some() {
                         wanted.hit_bytes += requested;
                     } else if !write {
                         wanted.fetched_bytes += line_bytes;
                     }
                     if model.len() > capacity {
-                        let oldest = *model.iter().min_by_key(|(_, &stamp)| stamp).expect("not empty").0;
-                        model.remove(&oldest);
+                        let oldest = *model.iter().min_by_key(|(_, &(stamp, _))| stamp).expect("not empty").0;
+                        if model.remove(&oldest).is_some_and(|(_, dirty)| dirty) {
+                            wanted.written_back_bytes += line_bytes;
+                        }
                     }
                 }
             }
-            let traffic = if write {
-                cache.write(tensor, &ranges);
-                wanted
-            } else {
-                cache.read(tensor, &ranges)
-            };
+            let traffic = if write { cache.write(tensor, &ranges) } else { cache.read(tensor, &ranges) };
             assert_eq!(traffic, wanted, "ranges {ranges:?} of tensor {tensor}");
             assert_eq!(cache.resident, model.len());
+            let dirty_lines = model.values().filter(|&&(_, dirty)| dirty).count() as u64;
+            assert_eq!(cache.dirty_bytes(), dirty_lines * line_bytes);
         }
     }
 
@@ -239,7 +256,8 @@ mod tests {
         cache.write(7, &[(0, 512)]);
         assert_eq!(cache.read(7, &[(512, 1024)]).fetched_bytes, 512);
         assert_eq!(cache.read(7, &[(0, 512)]).hit_bytes, 512);
-        assert_eq!(cache.read(7, &[(1024, 1536)]), L2Traffic { hit_bytes: 0, fetched_bytes: 512 });
+        let traffic = cache.read(7, &[(1024, 1536)]);
+        assert_eq!(traffic, L2Traffic { hit_bytes: 0, fetched_bytes: 512, written_back_bytes: 0 });
         assert_eq!(cache.read(7, &[(0, 512)]).hit_bytes, 512);
         assert_eq!(cache.read(7, &[(512, 1024)]).fetched_bytes, 512);
     }

@@ -16,6 +16,7 @@ mod l2;
 mod summary;
 mod timing;
 mod trace;
+mod vector_class;
 
 pub use capacity::{buffer_bytes, occupancy};
 pub use check::check_plan;

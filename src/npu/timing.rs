@@ -1,11 +1,13 @@
 //! The cost of one instruction from the configuration: copies cost a start-up latency plus bytes
 //! over the path bandwidth (GM copies additionally share HBM), the cube one cycle per 16×16×16
-//! fractal step, the vector unit an issue overhead plus bytes over 256 B/cycle.
+//! fractal step, the vector unit an issue overhead plus bytes over 256 B/cycle (transcendental and
+//! divide ops at the fp32 element width, `vector_class.rs`).
 
 use crate::tensor::DType;
 use crate::tile::{Buffer, GmRegion, KernelPlan, Memory, Pipe, TileOp, TileProgram, VectorOp, VectorOperand};
 
 use super::config::NpuConfig;
+use super::vector_class::charged_element_bytes;
 
 /// What an instruction costs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,18 +114,21 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
         | TileOp::Clip { input, output, valid_shape, .. } => {
             let count = elements(valid_shape);
             let size = buffer(*input).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
-            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+            let charged = charged_element_bytes(&instruction.op, size);
+            InstructionCost { cost: vector(count, charged), bytes: count * size, flops: count }
         }
         TileOp::Binary { lhs, output, valid_shape, .. } => {
             let count = elements(valid_shape);
             let size = buffer(*lhs).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
-            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+            let charged = charged_element_bytes(&instruction.op, size);
+            InstructionCost { cost: vector(count, charged), bytes: count * size, flops: count }
         }
         TileOp::BroadcastBinary { lhs, rhs, output, valid_shape, .. } => {
             // The output has the most elements; the widest of the three dtypes sets the bytes per element.
             let count = elements(valid_shape);
             let size = [lhs, rhs, output].iter().map(|id| buffer(**id).dtype.size_in_bytes()).max().unwrap_or(4) as u64;
-            InstructionCost { cost: vector(count, size), bytes: count * size, flops: count }
+            let charged = charged_element_bytes(&instruction.op, size);
+            InstructionCost { cost: vector(count, charged), bytes: count * size, flops: count }
         }
         TileOp::Reduce { input, valid_shape, .. } | TileOp::ReduceDims { input, valid_shape, .. } => {
             let count = elements(valid_shape);
@@ -181,7 +186,7 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tensor::{BinaryOp, ReduceOp};
+    use crate::tensor::{BinaryOp, ReduceOp, UnaryOp};
     use crate::tile::{ProgramBuilder, TensorId};
 
     #[test]
@@ -249,5 +254,44 @@ mod tests {
         // The accumulating copy-out writes its 256 bytes after reading them (read-modify-write).
         let accumulate = instruction_cost(&plan, &program, 3, &config);
         assert!(matches!(accumulate.cost, Cost::Gm { bytes: 256, write: true, read_first: true, .. }));
+    }
+
+    #[test]
+    fn transcendental_and_divide_ops_run_at_the_fp32_element_rate() {
+        // teaching: vector issue 8 cycles, 256 B/cycle. 1024 elements ([16, 64]):
+        // f16 add 8 + 1024 × 2 / 256 = 16; f16 exp and f16 divide at 4 B per element: 8 + 16 = 24
+        // (twice an f16 add's streaming); f32 add and f32 exp both 8 + 1024 × 4 / 256 = 24.
+        let config = NpuConfig::preset("teaching").unwrap();
+        let mut builder = ProgramBuilder::new();
+        let half = builder.buffer("h", Memory::Ub, &[16, 64], DType::F16);
+        let single = builder.buffer("s", Memory::Ub, &[16, 64], DType::F32);
+        let shape = vec![16, 64];
+        let binary = |op, tile| TileOp::Binary { op, lhs: tile, rhs: tile, output: tile, valid_shape: shape.clone() };
+        let exp = |tile| TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: shape.clone() };
+        for op in [
+            binary(BinaryOp::Add, half),
+            exp(half),
+            binary(BinaryOp::Div, half),
+            binary(BinaryOp::Add, single),
+            exp(single),
+        ] {
+            builder.push(op, vec![], vec![]).unwrap();
+        }
+        let program = builder.finish();
+        let plan = KernelPlan {
+            name: "classes".into(),
+            tensors: vec![],
+            programs: vec![program.clone()],
+            cross_core_flags: 0,
+        };
+        let cycles: Vec<f64> = (0..5)
+            .map(|index| match instruction_cost(&plan, &program, index, &config).cost {
+                Cost::Fixed { cycles } => cycles,
+                Cost::Gm { .. } => f64::NAN,
+            })
+            .collect();
+        assert_eq!(cycles, vec![16.0, 24.0, 24.0, 24.0, 24.0]);
+        // The bytes reported stay the tile's own: 1024 × 2 for the f16 exp.
+        assert_eq!(instruction_cost(&plan, &program, 1, &config).bytes, 2048);
     }
 }

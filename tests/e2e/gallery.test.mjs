@@ -20,6 +20,7 @@ const EXPECTED_VIEWS = {
   '07_layernorm_register_gradient.py': ['.output-gradcheck.passed'],
   '10_swiglu_backward.py': ['.output-schedule'],
   '13_softmax_tile_sweep.py': ['.output-sweep', '.output-schedule'],
+  '15_flash_attention.py': ['.output-gradcheck.passed', '.output-schedule'],
 };
 
 // The fixtures: a checkout without examples/ (or with an empty one) fails here rather than passing vacuously.

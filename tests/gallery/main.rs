@@ -2,5 +2,6 @@
 
 mod examples_a;
 mod examples_b;
+mod flash_attention;
 mod generated_backward;
 mod swiglu_full;

@@ -12,6 +12,8 @@ mod lowering;
 mod lowering_cube;
 mod lowering_support;
 mod model;
+mod model_l2_bandwidth;
+mod model_write_back;
 mod split;
 mod trace;
 mod values;

@@ -3,27 +3,30 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use super::lowering_support::{chain_work, compiled, tensor, Chain};
-use tilelab::npu::{simulate, NpuConfig};
+use tilelab::npu::{run, simulate, NpuConfig};
 use tilelab::tensor::{BinaryOp, DType, UnaryOp};
 use tilelab::tile::{whole_matmul, CubeTiles};
 
 #[test]
 fn copy_kernel_runs_at_hbm_bandwidth() {
-    // 48 vector cores each want 110 B/cycle (5280 B/cycle) but HBM gives 889 B/cycle to all of them,
-    // so time ≈ (bytes read + bytes written) / 889. Reads and writes both cross HBM (write-back).
+    // 48 vector cores each want 110 B/cycle (5280 B/cycle) but HBM gives 768 B/cycle to all of
+    // them, so time ≈ launch + HBM bytes / 768. With write-back HBM moves x's 128 MiB (cold) and
+    // the dirty lines of y evicted before the end: 256 MiB are touched and 192 MiB stay in L2, so
+    // the oldest 64 MiB leave, about half of them y's (each tile is read, then written) — ~32 MiB
+    // written back, ~160 MiB in all, and ~96 MiB of y left dirty (the drain, not in the time).
     let config = NpuConfig::preset("Ascend910B2").unwrap();
     let x = tensor("x", &[8192, 8192], DType::F16);
     let plan = compiled(&chain_work(&[x], &[], DType::F16, [64, 512], 2, None), &config);
     let summary = simulate(&plan, &config).unwrap().summary;
-    let bytes = 2.0 * 8192.0 * 8192.0 * 2.0;
-    let expected = bytes / config.hbm_bytes_per_cycle;
+    let (_, totals) = run(&plan, &config).unwrap();
+    let mib = 1024.0 * 1024.0;
+    let (hbm, drain) = (totals.hbm_bytes as f64 / mib, totals.drain_bytes as f64 / mib);
+    assert!((150.0..=170.0).contains(&hbm) && (86.0..=106.0).contains(&drain), "HBM {hbm} MiB, drain {drain} MiB");
+    let expected = config.launch_cycles as f64 + totals.hbm_bytes as f64 / config.hbm_bytes_per_cycle;
     let ratio = summary.cycles as f64 / expected;
-    println!("copy: {} cycles, bytes/bandwidth {expected:.0}, ratio {ratio:.3}", summary.cycles);
-    assert!(
-        (0.9..=1.1).contains(&ratio),
-        "copy took {} cycles, bytes/bandwidth gives {expected:.0} (ratio {ratio:.3})",
-        summary.cycles
-    );
+    println!("copy: {} cycles, HBM bytes/bandwidth {expected:.0}, ratio {ratio:.3}", summary.cycles);
+    assert!((0.95..=1.1).contains(&ratio), "copy took {} cycles, expected {expected:.0}", summary.cycles);
+    let bytes = 2.0 * 8192.0 * 8192.0 * 2.0;
     assert_eq!(summary.gm_bytes_read + summary.gm_bytes_written, bytes as u64);
 }
 
@@ -45,11 +48,13 @@ fn matmul_fraction_of_peak(size: usize, tiles: CubeTiles) -> (f64, tilelab::npu:
 #[test]
 fn large_matmul_with_good_tiles_nears_cube_peak_and_tiny_tiles_do_not() {
     // 3072³ in 128×256 output blocks = 24×12 = 288 blocks, 12 per core: no core idles at the end.
-    // L1 holds 2×(128×256 + 256×256) bf16 = 384 KiB; each 128×64×256 mmad takes 512 cycles while
-    // its MTE2 share (48 KiB per K-step of 64 from L2 at 110 B/cycle ≈ 447 cycles) hides behind it.
+    // L1 holds 2×(128×256 + 256×256) bf16 = 384 KiB; each 128×64×256 mmad takes 512 cycles. Its
+    // MTE2 share is 48 KiB per K-step of 64 from L2: at the 110 B/cycle path ≈ 447 cycles, but 24
+    // cores share the 2000 B/cycle aggregate L2 (83 B/cycle each): ≈ 590 cycles, so L2 bounds the
+    // run at 512 / 590 = 87 % of peak; fill and drain of each block take a few points more.
     let good = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
     let (fraction, summary) = matmul_fraction_of_peak(3072, good);
-    assert!(fraction >= 0.8, "good tiles reach {:.1}% of peak: {summary:?}", fraction * 100.0);
+    assert!((0.75..=0.87).contains(&fraction), "good tiles reach {:.1}% of peak: {summary:?}", fraction * 100.0);
     // 32³ tiles: each 32×32 bf16 load (2 KiB) costs 128 start-up cycles + 19 cycles of data, the cube
     // needs only 8 cycles for it: MTE2 start-up latency dominates.
     let tiny = CubeTiles { m: [32, 32], k: [32, 32], n: [32, 32] };
@@ -75,24 +80,31 @@ fn double_buffering_approaches_the_slowest_pipe() {
     // teaching: 2 cores share 64 B/cycle of HBM. y = exp(x) + x over 1024×1024 f32 in 8×128 tiles,
     // whose 512 B rows are whole L2 lines (a 256 B row would fetch its whole line for one core and
     // hit for the other, which is the L2 line model's business, not this test's).
-    // MTE time (HBM): (4 MiB read + 4 MiB written) / 64 B/cycle = 131072 cycles.
+    // HBM (write-back, L2 1 MiB): x's 4 MiB fetched and y's dirty lines evicted before the end
+    // (all of its 4 MiB but under 1 MiB left to drain): 7–8 MiB / 64 B/cycle ≤ 131 072 cycles;
+    // the exact bytes come from the run's totals.
     // VECTOR time per core: 512 tiles × 2 ops × (8 issue + 4096 B / 256 B/cycle) = 24576 cycles.
-    // With one buffer the copy in, compute and copy out of a tile serialise; with two they overlap
-    // and the run should come within 10% of max(MTE, VECTOR) = 131072 cycles.
+    // With two buffers the copies overlap the compute. Stores go into L2 and no longer keep HBM
+    // busy while a load waits out its start-up: each core's 512 loads spend 512 × 64 = 32 768
+    // cycles in start-up, and when both cores wait at once only L2's write-backs use HBM, so the
+    // run lands between max(HBM, VECTOR) and that plus 32 768. One buffer is never faster.
     let config = NpuConfig::preset("teaching").unwrap();
     let x = tensor("x", &[1024, 1024], DType::F32);
     let steps = [Chain::Unary(UnaryOp::Exp), Chain::Binary(BinaryOp::Add, 0)];
-    let run = |buffers| {
+    let simulated = |buffers| {
         let work = chain_work(std::slice::from_ref(&x), &steps, DType::F32, [8, 128], buffers, None);
-        simulate(&compiled(&work, &config), &config).unwrap().summary
+        let plan = compiled(&work, &config);
+        (simulate(&plan, &config).unwrap().summary, run(&plan, &config).unwrap().1.hbm_bytes as f64)
     };
-    let (single, double) = (run(1), run(2));
-    let mte_time = (2.0 * 1024.0 * 1024.0 * 4.0) / 64.0;
+    let ((single, _), (double, hbm_bytes)) = (simulated(1), simulated(2));
+    let mib = 1024.0 * 1024.0;
+    assert!((7.0 * mib..=8.0 * mib).contains(&hbm_bytes), "HBM bytes {hbm_bytes}");
     let vector_time = 512.0 * 2.0 * (8.0 + 4096.0 / 256.0);
-    let bound = f64::max(mte_time, vector_time);
+    let bound = f64::max(hbm_bytes / 64.0, vector_time);
     println!("double buffering: 1 buffer {} cycles, 2 buffers {} cycles, bound {bound}", single.cycles, double.cycles);
-    assert!(double.cycles as f64 <= 1.1 * bound, "double-buffered {} cycles vs bound {bound}", double.cycles);
-    assert!(single.cycles as f64 >= 1.2 * double.cycles as f64, "single {} vs double {}", single.cycles, double.cycles);
+    let cycles = double.cycles as f64;
+    assert!(cycles >= bound && cycles <= bound + 32_768.0, "double-buffered {cycles} cycles vs bound {bound}");
+    assert!(single.cycles > double.cycles, "single {} vs double {}", single.cycles, double.cycles);
     assert_eq!(double.bound, "MTE2");
 }
 

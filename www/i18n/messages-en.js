@@ -279,6 +279,7 @@ export const messages = {
   'gallery.title.12_checkpoint_mixed_precision': 'Memory: gradient checkpointing and mixed precision',
   'gallery.title.13_softmax_tile_sweep': 'Tile-shape tuning for a row-wise softmax',
   'gallery.title.14_generated_backward': 'Generated vs hand-written backward',
+  'gallery.title.15_flash_attention': 'Flash attention forward and FA v2 backward',
 
   // library
   'message.library.kind.tensor': 'a tensor',

@@ -278,6 +278,7 @@ export const messages = {
   'gallery.title.12_checkpoint_mixed_precision': '内存：梯度检查点与混合精度',
   'gallery.title.13_softmax_tile_sweep': '按行 softmax 的分块形状调优',
   'gallery.title.14_generated_backward': '自动生成与手写的反向对比',
+  'gallery.title.15_flash_attention': 'Flash attention 前向与 FA v2 反向',
 
   // library
   'message.library.kind.tensor': '张量',

@@ -1,0 +1,44 @@
+//! Vector op cost classes. Simple ops (add, mul, max, compare, cast, copy …) stream their bytes at
+//! the vector rate, so an fp16 tile runs twice as many elements per cycle as an fp32 one. The
+//! transcendental and divide class (exp, log, sqrt, trigonometric, the activations built on exp,
+//! divide, pow) runs at the fp32 *element* rate whatever the dtype: an fp16 exp costs what an fp32
+//! exp costs, twice an fp16 add. Source: pypto's fitted A2A3 cost table
+//! (`framework/src/cost_model/simulation/arch/A2A3/PostSimulatorA2A3.h` with `GetParrelRatio` in
+//! `PipeSimulatorFast.cpp`): DIV, EXP, LN and SQRT are the ops whose per-byte time is halved for
+//! fp32 (the same time per element at both widths), every other op has one per-byte time for both;
+//! at fp32 their per-element time is within 17 % of MUL's, so no further factor is applied.
+
+use crate::tensor::{BinaryOp, UnaryOp};
+use crate::tile::TileOp;
+
+/// Bytes per element a transcendental or divide op is charged at: the fp32 element width.
+const TRANSCENDENTAL_ELEMENT_BYTES: u64 = 4;
+
+/// Whether a unary op is in the transcendental class (reciprocal and rsqrt are single fast
+/// instructions in the same table and stay simple).
+fn transcendental_unary(op: UnaryOp) -> bool {
+    use UnaryOp::*;
+    matches!(op, Exp | Exp2 | Log | Sqrt | Sin | Cos | Tanh | Sigmoid | Silu | GeluErf | GeluTanh | Erf | Erfc)
+}
+
+/// Whether a binary op is in the divide class.
+fn divide_binary(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Div | BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder)
+}
+
+/// The bytes per element `op` is charged at on the vector unit, given the widest dtype size of
+/// its operands: that size for a simple op, at least the fp32 width for the transcendental class.
+pub fn charged_element_bytes(op: &TileOp, widest: u64) -> u64 {
+    let transcendental = match op {
+        TileOp::Unary { op, .. } => transcendental_unary(*op),
+        TileOp::Binary { op, .. } | TileOp::BroadcastBinary { op, .. } | TileOp::ScalarBinary { op, .. } => {
+            divide_binary(*op)
+        }
+        _ => false,
+    };
+    if transcendental {
+        widest.max(TRANSCENDENTAL_ELEMENT_BYTES)
+    } else {
+        widest
+    }
+}
