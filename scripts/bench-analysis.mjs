@@ -109,6 +109,44 @@ export function analysisLines(results) {
     );
     push();
   }
+  const bandwidth = (figures[userBuild] ?? []).filter((figure) => figure.fraction);
+  if (bandwidth.length > 0) {
+    const missed = bandwidth.filter((figure) => !figure.pass);
+    push(
+      `**Memory-bound ops against memory.copy (figures ${bandwidth[0].id}–${bandwidth.at(-1).id}).** Each op's bytes per second ` +
+        '(f32 reads plus writes) over those of a wasm `memory.copy` of the same n·4 bytes timed in the same round, the ' +
+        `${userBuild} build: ${bandwidth.map((figure) => `${figure.title.split(':')[0]} ${fixed(100 * figure.median)}%`).join(', ')}. ` +
+        (missed.length === 0
+          ? `Every one reaches the ${100 * bandwidth[0].target}% target.`
+          : `${missed.length} of ${bandwidth.length} miss the ${100 * bandwidth[0].target}% target: ${missed.map((figure) => figure.id).join(', ')}.`),
+    );
+    push();
+    // Why the misses: exp's arithmetic per element against the measured clock; the large add/mul
+    // against what the output's write-allocate adds to their traffic.
+    const exp = ['', 'Large'].map((suffix) => [suffix, time(`exp${suffix}/tilelab-${userBuild}`), suffix ? raw.config.vectorLarge : vector]).filter(([, ms]) => ms);
+    if (exp.length > 0) {
+      const cycles = exp.map(([suffix, ms, count]) => `${fixed((ms / 1000) * clock / count)} cycles per element at ${count} (${suffix ? 'out of' : 'in'} cache)`);
+      push(
+        `Exp is arithmetic-bound, not memory-bound: ${cycles.join(', ')} at the measured ${fixed(clock / 1e9, 2)} GHz, the same in and out of ` +
+          'cache, while the copy moves an element in well under one cycle. Its f32x4 kernel (src/tensor/simd/wasm.rs `exp`: clamp, range ' +
+          'reduction by n·ln2 in two parts, a degree-7 Horner series, two 2ⁿ scalings) issues about 25 vector ops per 4 elements; ' +
+          'reaching the copy would need a cheaper exp (lower degree plus a table), which would lose the 1-ulp accuracy the tests hold it to.',
+      );
+      push();
+    }
+    const largeAdd = figureOf(figures, userBuild, bandwidth.find((figure) => figure.title.startsWith(`add over ${raw.config.vectorLarge}`))?.id);
+    if (largeAdd && !largeAdd.pass) {
+      push(
+        `Add and mul over ${raw.config.vectorLarge} f32 (${fixed((4 * raw.config.vectorLarge) / 2 ** 20, 0)} MiB per array, beyond the caches) ` +
+          `reach ${fixed(100 * largeAdd.median)}% of the copy. The count above is 12 bytes per element, but a plain store first reads the ` +
+          "output's line (write-allocate), so the memory traffic is 16 bytes; `memory.copy` of a large block runs the engine's " +
+          'streaming copy, which does not read the destination. wasm simd128 has no non-temporal store, so on that account the ' +
+          'ceiling of a wasm add against the copy is 12/16 = 75% of its bytes per second plus whatever the copy loses to its own ' +
+          'reads; in cache (the 1M rows) there is no such traffic and both ops pass.',
+      );
+      push();
+    }
+  }
   const mlpKey = `mlp/tilelab-${userBuild}`;
   if (time(mlpKey)) {
     const forms = [['mlp/tfjs-transpose', 'explicit transposes', '6'], ['mlp/tfjs-grads', 'tf.grads', '6b']]
@@ -125,7 +163,11 @@ export function analysisLines(results) {
   }
   const npuKey = `npu/tilelab-${userBuild}`;
   if (time(npuKey)) {
-    push(`**Simulated NPU matmul (figure 8).** Planning and simulating a ${raw.config.npu}³ bf16 matmul on Ascend910B2 takes ${fixed(time(npuKey))} ms in the page.`);
+    const alone = figureOf(figures, userBuild, '8b');
+    push(
+      `**Simulated NPU matmul (figures 8, 8b).** Planning and simulating a ${raw.config.npu}³ bf16 matmul on Ascend910B2 takes ${fixed(time(npuKey))} ms in the page` +
+        (alone ? `; the simulator alone on the planned kernel runs ${fixed(alone.median, 2)} M simulated events per second (${verdict(alone)} the ${alone.target} M target): per event it reads a prepared instruction record, walks the copy's rows through the L2 line table (one entry per 512 B line: 128–256 per copy of this kernel) and writes a trace event.` : '.'),
+    );
     push();
   }
 

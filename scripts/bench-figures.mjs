@@ -1,7 +1,25 @@
-// The eight figures of issue 8 from the raw per-round times of bench/page/bench.mjs, and the
+// The figures of issues 8 and 17 (targets of issue 17 where it raised them: 2, 3, and the memory-bound 9a–9h) from the raw per-round times of bench/page/bench.mjs, and the
 // Markdown table of docs/benchmarks.md. Each figure is computed within each round (both times of
 // a ratio come from the same round) and summarised as median, min and max over the rounds.
 import { analysisLines } from './bench-analysis.mjs';
+import { BYTES_PER_ELEMENT } from '../bench/page/memory.mjs';
+
+/** Fraction of the copy bandwidth each memory-bound op must reach (issue 17, item 5). */
+export const BANDWIDTH_TARGET = 0.9;
+
+/** The memory-bound cases: op, case-name suffix and element count of each. */
+export function memoryBoundRows(raw) {
+  const sizes = [['', raw.config.vector], ['Large', raw.config.vectorLarge]].filter(([, count]) => count);
+  return sizes.flatMap(([suffix, count]) => ['add', 'mul', 'exp', 'sum'].map((op) => ({ op, suffix, count })));
+}
+
+/** Per round: the op's bytes per second ÷ the copy's (same round, same element count). */
+function bandwidthFraction(raw, key, op, suffix) {
+  const copy = raw.times[`copy${suffix}/memory.copy`];
+  const times = raw.times[key];
+  if (!copy || !times) return null;
+  return times.map((ms, round) => (BYTES_PER_ELEMENT[op] * copy[round]) / (BYTES_PER_ELEMENT.copy * ms));
+}
 
 /** FLOP per cycle of the simd128 peak the issue defines (f32x4 multiply + add, two per cycle). */
 export const PEAK_FLOP_PER_CYCLE = 16;
@@ -30,14 +48,16 @@ export function figuresFor(raw, build) {
   const perRound = (numerator, denominator) => (has(numerator) && has(denominator) ? t(numerator).map((value, round) => value / t(denominator)[round]) : null);
   const size = raw.config.matmulSmall;
   const flop = 2 * size ** 3;
+  // The simulator's events per call, from its check (the events of the plan it simulates).
+  const events = raw.checks?.[tile('npuSimulate')]?.events;
   const figures = [
     { id: '1', title: `f32 matmul ${size}³: TileLab ÷ tfjs-wasm, fresh B each call`, target: 1.3, values: perRound('matmulSmall/tfjs-fresh', tile('matmulSmall')) },
     { id: '1c', title: `f32 matmul ${size}³: TileLab ÷ tfjs-wasm, cached B`, target: 1.3, values: perRound('matmulSmall/tfjs-cached', tile('matmulSmall')) },
-    { id: '2', title: `f32 matmul ${raw.config.matmulLarge}³: TileLab ÷ onnxruntime-web`, target: 1.1, values: perRound('matmulLarge/ort', tile('matmulLarge')) },
+    { id: '2', title: `f32 matmul ${raw.config.matmulLarge}³: TileLab ÷ onnxruntime-web`, target: 1.3, values: perRound('matmulLarge/ort', tile('matmulLarge')) },
     {
       id: '3',
       title: `f32 matmul ${size}³ as a fraction of the simd128 peak (${PEAK_FLOP_PER_CYCLE} FLOP/cycle × measured clock)`,
-      target: 0.6,
+      target: 0.75,
       values: t(tile('matmulSmall'))?.map((ms, round) => flop / (ms / 1000) / (PEAK_FLOP_PER_CYCLE * raw.clock[round])),
     },
     { id: '5a', title: `add over ${raw.config.vector} f32: TileLab ÷ tfjs`, target: 1.5, values: perRound('add/tfjs', tile('add')) },
@@ -46,7 +66,22 @@ export function figuresFor(raw, build) {
     { id: '6b', title: 'MLP training step 784-512-10, batch 64: TileLab ÷ tfjs-wasm (tf.grads)', target: 1.5, values: perRound('mlp/tfjs-grads', tile('mlp')) },
     { id: '7', title: `matmul ${size}³ with bf16 storage ÷ f32 (same build)`, target: 0.95, values: perRound(tile('matmulSmall'), tile('matmulSmall', '-bf16')) },
     { id: '8', title: `simulate a ${raw.config.npu}³ bf16 matmul on Ascend910B2 (plan + simulation), ms`, target: 100, below: true, values: t(tile('npu')) ?? null },
+    {
+      id: '8b',
+      title: `the simulator alone on that plan (${events} events): M simulated events per second`,
+      target: 5,
+      values: has(tile('npuSimulate')) && events ? t(tile('npuSimulate')).map((ms) => events / ms / 1000) : null,
+    },
   ];
+  memoryBoundRows(raw).forEach(({ op, suffix, count }, index) => {
+    figures.push({
+      id: `9${String.fromCharCode(97 + index)}`,
+      title: `${op} over ${count} f32: bandwidth (${BYTES_PER_ELEMENT[op]} B/element) ÷ memory.copy of the same ${4 * count} B, same round`,
+      target: BANDWIDTH_TARGET,
+      fraction: true,
+      values: bandwidthFraction(raw, tile(`${op}${suffix}`), op, suffix),
+    });
+  });
   if (build === 'relaxed' && has('matmulSmall/tilelab-simd128')) {
     figures.splice(4, 0, { id: '4', title: `relaxed build ÷ simd128 build, matmul ${size}³`, target: 1.1, values: perRound('matmulSmall/tilelab-simd128', tile('matmulSmall')) });
   }
@@ -71,11 +106,56 @@ export function matmulRates(raw) {
   return rates;
 }
 
-const format = (value, figure) => (figure.below ? `${value.toFixed(1)} ms` : figure.id === '3' ? `${(100 * value).toFixed(1)}%` : `${value.toFixed(2)}×`);
-const targetText = (figure) => (figure.below ? `< ${figure.target} ms` : figure.id === '3' ? `≥ ${100 * figure.target}%` : `≥ ${figure.target}×`);
+const percent = (figure) => figure.id === '3' || figure.fraction;
+const format = (value, figure) => (figure.below ? `${value.toFixed(1)} ms` : percent(figure) ? `${(100 * value).toFixed(1)}%` : figure.id === '8b' ? `${value.toFixed(2)} M/s` : `${value.toFixed(2)}×`);
+const targetText = (figure) => (figure.below ? `< ${figure.target} ms` : percent(figure) ? `≥ ${100 * figure.target}%` : figure.id === '8b' ? `≥ ${figure.target} M/s` : `≥ ${figure.target}×`);
+
+/** The memory-bound table: per op and size, GB/s of each contender and of memory.copy, TileLab ÷ tfjs. */
+function memoryBoundTable(raw) {
+  const builds = raw.info.tilelab;
+  const keys = (op, suffix) => [`${op}${suffix}/tfjs`, `copy${suffix}/memory.copy`, ...builds.map((build) => `${op}${suffix}/tilelab-${build}`)];
+  const rows = memoryBoundRows(raw).filter(({ op, suffix }) => keys(op, suffix).every((key) => raw.times[key]));
+  if (rows.length === 0) return [];
+  const gbps = (key, op, count) => (BYTES_PER_ELEMENT[op] * count) / (median(raw.times[key]) / 1000) / 1e9;
+  const lines = ['## Memory-bound ops against memory.copy (median over rounds)', ''];
+  lines.push(`| op | f32 elements | memory.copy GB/s | ${builds.map((build) => `TileLab ${build} GB/s`).join(' | ')} | tfjs GB/s | TileLab ${builds.at(-1)} ÷ tfjs |`);
+  lines.push(`|---|---|---|${builds.map(() => '---|').join('')}---|---|`);
+  for (const { op, suffix, count } of rows) {
+    const copy = gbps(`copy${suffix}/memory.copy`, 'copy', count);
+    const tile = builds.map((build) => gbps(`${op}${suffix}/tilelab-${build}`, op, count).toFixed(1));
+    const ratio = median(raw.times[`${op}${suffix}/tfjs`]) / median(raw.times[`${op}${suffix}/tilelab-${builds.at(-1)}`]);
+    lines.push(`| ${op} | ${count} | ${copy.toFixed(1)} | ${tile.join(' | ')} | ${gbps(`${op}${suffix}/tfjs`, op, count).toFixed(1)} | ${ratio.toFixed(2)}× |`);
+  }
+  lines.push('');
+  lines.push(`Bytes moved per element: ${Object.entries(BYTES_PER_ELEMENT).map(([op, bytes]) => `${op} ${bytes}`).join(', ')} (f32 reads + writes; memory.copy of n·4 bytes reads and writes them once).`);
+  lines.push('');
+  return lines;
+}
+
+/** The gallery section from `make bench-page`'s results (bench/page-results.json), when it has one. */
+function galleryTable(page) {
+  if (!page?.gallery?.length) return [];
+  const load = page.machine.loadAverage1m;
+  const lines = ['## Gallery notebooks in the page (`make bench-page`)', ''];
+  lines.push(
+    `Measured on ${page.date} in headless ${page.chromium ? `Chromium ${page.chromium}` : 'Chromium'}, ${page.machine.cores} cores, ` +
+      `1-minute load average ${load.before.toFixed(1)} before and ${load.after.toFixed(1)} after. Per notebook and round: a fresh page, ` +
+      'the notebook opened from the gallery, Run all clicked → every code cell settled (wall clock in the page); "engine" sums ' +
+      "the engine's own time over the cells' runs (median).",
+  );
+  lines.push('');
+  lines.push('| notebook | median | min | max | engine | target | |');
+  lines.push('|---|---|---|---|---|---|---|');
+  for (const notebook of page.gallery) {
+    const verdict = notebook.errors > 0 ? `${notebook.errors} cells in error` : notebook.median <= notebook.target ? 'pass' : 'miss';
+    lines.push(`| ${notebook.name} | ${notebook.median.toFixed(0)} ms | ${notebook.min.toFixed(0)} ms | ${notebook.max.toFixed(0)} ms | ${notebook.engineMedian.toFixed(0)} ms | ≤ ${notebook.target} ms | ${verdict} |`);
+  }
+  lines.push('');
+  return lines;
+}
 
 /** The Markdown report: environment, figures for each build, per-contender times and rates. */
-export function markdownReport(results) {
+export function markdownReport(results, page = null) {
   const { environment, figures, raw } = results;
   const lines = [];
   lines.push('# Benchmarks against in-browser peers');
@@ -107,6 +187,8 @@ export function markdownReport(results) {
       lines.push('');
     }
   }
+  lines.push(...memoryBoundTable(raw));
+  lines.push(...galleryTable(page));
   lines.push('## Times per call (median over rounds)');
   lines.push('');
   lines.push('| case / contender | ms | GFLOP/s |');

@@ -5,7 +5,9 @@
 //             and the graph display) in a warm session: click → result shown (two frames later);
 //   wasm    — gzip -9 size of the built wasm;
 //   gantt   — frame gaps while zooming a generated 50k-event schedule (max and p95, target < 50 ms);
-//   open    — loading a 1000-cell notebook until it is drawn (bench-page-views.mjs).
+//   open    — loading a 1000-cell notebook until it is drawn (bench-page-views.mjs);
+//   gallery — every gallery notebook's Run all, click → every cell settled (bench-page-gallery.mjs;
+//             `--gallery-rounds N`, `--only a.py,b.py`, `--profile NAME.py` writes its worker's CPU profile).
 // Usage: `make bench-page` (builds first), or `node scripts/bench-page.mjs [--rounds N] [--json PATH]`
 // on an existing dist/ (`--dist DIR` measures another build, e.g. one of an older commit). Prints a table and writes bench/page-results.json.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { fromPy } from '../www/notebook/format.js';
 import { FRAME_GAP_TARGET_MS, ganttFrames, longNotebookOpen } from './bench-page-views.mjs';
+import { galleryRunTimes } from './bench-page-gallery.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,6 +38,9 @@ const LOADS = Number(option('--loads', option('--rounds', '7')));
 const RERUNS = Number(option('--reruns', option('--rounds', '15')));
 const JSON_PATH = resolve(option('--json', join(ROOT, 'bench', 'page-results.json')));
 const DIST = resolve(option('--dist', join(ROOT, 'dist')));
+const GALLERY_ROUNDS = Number(option('--gallery-rounds', '3'));
+const GALLERY_ONLY = option('--only', null)?.split(',') ?? null;
+const PROFILE = option('--profile', null);
 
 /** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(values) {
@@ -122,7 +128,7 @@ function wasmSize() {
 }
 
 /** Runs every measurement; returns the results object written to JSON. */
-export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
+export async function benchPage({ loads = LOADS, rerunCount = RERUNS, galleryRounds = GALLERY_ROUNDS, only = GALLERY_ONLY, profile = PROFILE } = {}) {
   const wasm = wasmSize();
   // Other work on the machine slows every timing here; the load is recorded next to them.
   const loadBefore = loadavg()[0];
@@ -136,6 +142,7 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
     const engine = rerun.map((sample) => sample.engineMs).filter((value) => Number.isFinite(value));
     const gantt = await ganttFrames(browser, url);
     const longNotebook = await longNotebookOpen(browser, url);
+    const gallery = await galleryRunTimes(browser, url, ROOT, { rounds: galleryRounds, only, profile });
     return {
       date: new Date().toISOString(),
       chromium: browser.version(),
@@ -145,6 +152,7 @@ export async function benchPage({ loads = LOADS, rerunCount = RERUNS } = {}) {
       wasm: { ...wasm, target: TARGETS.wasmGzipBytes },
       ganttZoomFrameGapMs: gantt,
       longNotebookOpenMs: longNotebook,
+      gallery,
     };
   } finally {
     await browser.close();
@@ -176,6 +184,12 @@ function table(results) {
       verdict(results.ganttZoomFrameGapMs.maxMs, FRAME_GAP_TARGET_MS - 1e-9),
     ],
     [`open a ${results.longNotebookOpenMs.cells}-cell notebook (median of ${results.longNotebookOpenMs.samples.length})`, `${results.longNotebookOpenMs.medianMs.toFixed(0)} ms`, '', ''],
+    ...results.gallery.map((notebook) => [
+      `run all of ${notebook.name} (median of ${notebook.samples.length}, min ${notebook.min.toFixed(0)}, max ${notebook.max.toFixed(0)}; in the engine ${notebook.engineMedian.toFixed(0)} ms${notebook.errors > 0 ? `; ${notebook.errors} cells in error` : ''})`,
+      `${notebook.median.toFixed(0)} ms`,
+      `≤ ${notebook.target} ms`,
+      notebook.errors > 0 ? 'ERRORS' : verdict(notebook.median, notebook.target),
+    ]),
   ];
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length), ['measure', 'value', 'target', ''][column].length));
   const line = (row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');

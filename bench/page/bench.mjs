@@ -3,7 +3,8 @@
 // rounds through playwright (`globalThis.bench`), reading the renderer thread's CPU time around
 // each sample, so that time other processes take from a shared machine is not counted.
 import { measureClock, supportsRelaxedSimd } from './clock.mjs';
-import { addContenders, loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, sumContenders } from './contenders.mjs';
+import { loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, npuSimulateContenders } from './contenders.mjs';
+import { memoryBoundCases } from './memory.mjs';
 
 /** The full benchmark (issue 8); the smoke run shrinks every size. */
 export const FULL = {
@@ -12,6 +13,7 @@ export const FULL = {
   matmulSmall: 512,
   matmulLarge: 1024,
   vector: 1 << 20,
+  vectorLarge: 1 << 24,
   mlp: { batch: 64, inputs: 784, hidden: 512, classes: 10 },
   npu: 4096,
 };
@@ -23,6 +25,7 @@ export const SMOKE = {
   matmulSmall: 24,
   matmulLarge: 40,
   vector: 1000,
+  vectorLarge: 4000,
   mlp: { batch: 8, inputs: 20, hidden: 16, classes: 10 },
   npu: 512,
 };
@@ -62,10 +65,12 @@ async function setUp(config, log) {
   const cases = {
     matmulSmall: matmulContenders(context, config.matmulSmall, { bf16: true }),
     matmulLarge: matmulContenders(context, config.matmulLarge, { tfjsFresh: false }),
-    add: addContenders(context, config.vector),
-    sum: sumContenders(context, config.vector),
+    // add, mul, exp, sum and memory.copy at two sizes (cases add, …, copy and addLarge, …, copyLarge).
+    ...(await memoryBoundCases(context, config.vector, '')),
+    ...(await memoryBoundCases(context, config.vectorLarge, 'Large')),
     mlp: mlpContenders(context, config.mlp),
     npu: npuContenders(context, config.npu),
+    npuSimulate: npuSimulateContenders(context, config.npu),
   };
   return { relaxed, cases, info: { tfjs: tfjs.info, ort: ort.info, tilelab: Object.keys(builds) } };
 }

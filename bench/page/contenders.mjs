@@ -3,7 +3,7 @@
 //   call(index)  one timed operation (may return a promise: onnxruntime-web is asynchronous)
 //   check()      runs it once on the case's inputs and compares with the f64 reference
 //   prepare(n)   untimed set-up before n timed calls (the fresh B tensors of tfjs)
-import { checkAdd, checkMatmul, checkMlp, checkNpu, checkSum, gridValues, matmulReference, mlpData, mlpReference, randomValues, roundToBf16 } from './reference.mjs';
+import { checkMatmul, checkMlp, checkNpu, gridValues, matmulReference, mlpData, mlpReference, npuMatmulPlan, roundToBf16 } from './reference.mjs';
 
 /** Loads a TileLab wasm build (pkg/ or pkg-relaxed/) and returns its `Playground` class. */
 export async function loadTileLab(directory) {
@@ -120,54 +120,6 @@ export function matmulContenders({ builds, tfjs, ort }, size, { bf16 = false, tf
   return list;
 }
 
-/** add of two length-`count` f32 vectors. */
-export function addContenders({ builds, tfjs }, count) {
-  const [x, y] = [randomValues(21, count), randomValues(22, count)];
-  const list = Object.entries(builds).map(([label, Playground]) => {
-    Playground.benchLoad('add.x', x, [count], 'f32');
-    Playground.benchLoad('add.y', y, [count], 'f32');
-    return {
-      name: `tilelab-${label}`,
-      call: () => Playground.benchAdd('add.x', 'add.y', 'add.z'),
-      check: () => (Playground.benchAdd('add.x', 'add.y', 'add.z'), checkAdd(x, y, Playground.benchRead('add.z'))),
-    };
-  });
-  const { tf } = tfjs;
-  const [tx, ty] = [tf.tensor1d(x), tf.tensor1d(y)];
-  list.push({
-    name: 'tfjs',
-    call: () => tf.add(tx, ty).dispose(),
-    check: () => {
-      const out = tf.add(tx, ty);
-      const result = checkAdd(x, y, out.dataSync());
-      out.dispose();
-      return result;
-    },
-  });
-  return list;
-}
-
-/** Σ of a length-`count` f32 vector, the value read back by the caller. */
-export function sumContenders({ builds, tfjs }, count) {
-  // On the grid 2⁻³ in [−1, 1]: every partial sum is exact (count·2³ ≤ 2²⁴ up to 2²¹ values),
-  // so the sum must equal the f64 sum exactly.
-  const x = gridValues(31, count, 3);
-  const list = Object.entries(builds).map(([label, Playground]) => {
-    Playground.benchLoad('sum.x', x, [count], 'f32');
-    return { name: `tilelab-${label}`, call: () => Playground.benchSum('sum.x'), check: () => checkSum(x, Playground.benchSum('sum.x')) };
-  });
-  const { tf } = tfjs;
-  const tx = tf.tensor1d(x);
-  const total = () => {
-    const out = tf.sum(tx);
-    const value = out.dataSync()[0];
-    out.dispose();
-    return value;
-  };
-  list.push({ name: 'tfjs', call: total, check: () => checkSum(x, total()) });
-  return list;
-}
-
 /** One SGD training step of the MLP `shape` (batch, inputs, hidden, classes), loss read back. */
 export function mlpContenders({ builds, tfjs }, shape, rate = 0.05) {
   const data = mlpData(shape, 41);
@@ -255,6 +207,25 @@ function tfjsMlpContenders(tf, data, shapes, rate, expected) {
     },
   });
   return [contender('tfjs-transpose', transposeStep, manual), contender('tfjs-grads', gradsStep, automatic)];
+}
+
+/**
+ * The simulator alone on the same plan, built once beforehand: simulated events per second in the
+ * page (issue 17: ≥ 5 M). Checked by its event count against the plan's closed form.
+ */
+export function npuSimulateContenders({ builds }, size) {
+  return Object.entries(builds).map(([label, Playground]) => {
+    Playground.benchNpuPlan('Ascend910B2', size);
+    return {
+      name: `tilelab-${label}`,
+      call: () => Playground.benchNpuSimulate(),
+      check: () => {
+        const events = Playground.benchNpuSimulate();
+        const expected = npuMatmulPlan(size).events;
+        return { ok: events === expected, checked: 1, worst: events === expected ? 0 : 1, detail: events === expected ? null : `${events} events ≠ ${expected}`, events };
+      },
+    };
+  });
 }
 
 /** The simulated 4096³ bf16 matmul on Ascend910B2 (build the tile plan + simulate). */

@@ -21,6 +21,9 @@ pub struct L2Traffic {
 #[derive(Debug, Default)]
 pub struct L2Cache {
     line_bytes: u64,
+    /// log2 of `line_bytes` when it is a power of two (every preset's is): a line index is then a
+    /// shift, not a 64-bit division (two per range, and the simulator walks millions of ranges).
+    line_shift: Option<u32>,
     capacity_lines: usize,
     clock: u64,
     /// Per tensor, per line: the stamp of its last use, 0 when not resident (stamps start at 1).
@@ -48,7 +51,34 @@ impl L2Cache {
     /// An empty cache of `capacity` bytes in lines of `line_bytes`.
     pub fn new(capacity: u64, line_bytes: u64) -> Self {
         let line_bytes = line_bytes.max(1);
-        L2Cache { line_bytes, capacity_lines: (capacity / line_bytes).max(1) as usize, ..Default::default() }
+        let line_shift = line_bytes.is_power_of_two().then(|| line_bytes.trailing_zeros());
+        L2Cache {
+            line_bytes,
+            line_shift,
+            capacity_lines: (capacity / line_bytes).max(1) as usize,
+            ..Default::default()
+        }
+    }
+
+    /// The index of the line holding byte `byte`.
+    fn line_of(&self, byte: u64) -> u64 {
+        match self.line_shift {
+            Some(shift) => byte >> shift,
+            None => byte / self.line_bytes,
+        }
+    }
+
+    /// Sizes the line table of `tensor` for its `bytes` up front (the simulator does this for every
+    /// tensor of a plan), so that accesses never grow it piece by piece.
+    pub fn size_tensor(&mut self, tensor: u32, bytes: u64) {
+        let slot = tensor as usize;
+        if self.stamps.len() <= slot {
+            self.stamps.resize_with(slot + 1, Vec::new);
+        }
+        let lines = bytes.div_ceil(self.line_bytes) as usize;
+        if self.stamps[slot].len() < lines {
+            self.stamps[slot].resize(lines, 0);
+        }
     }
 
     /// Reads the byte ranges `[start, end)` of `tensor`: resident lines are hits, the others are
@@ -74,7 +104,7 @@ impl L2Cache {
             if end <= start {
                 continue;
             }
-            let (first, last) = (start / self.line_bytes, (end - 1) / self.line_bytes);
+            let (first, last) = (self.line_of(start), self.line_of(end - 1));
             if self.stamps[slot].len() <= last as usize {
                 self.stamps[slot].resize(last as usize + 1, 0);
             }
@@ -120,7 +150,7 @@ impl L2Cache {
                 let resident = stamps.iter().enumerate().filter(|(_, &stamp)| stamp != 0);
                 live.extend(resident.map(|(line, &stamp)| (stamp, tensor as u32, line as u64)));
             }
-            live.sort_unstable();
+            sort_by_stamp(&mut live);
             self.order = live.into();
             self.ordered = true;
         }
@@ -136,37 +166,92 @@ impl L2Cache {
     }
 }
 
-/// The contiguous byte ranges (row-major addresses) of a region of a tensor, adjacent rows merged.
-pub fn region_ranges(
+/// Appends `[start, end)`, extending the last range when it ends at `start`.
+fn push_merged(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) {
+    match ranges.last_mut() {
+        Some(last) if last.1 == start => last.1 = end,
+        _ => ranges.push((start, end)),
+    }
+}
+
+/// Sorts queue entries by stamp: a radix sort (11-bit digits, as many passes as the largest stamp
+/// needs), since stamps are unique integers below the clock and their order alone is the full order
+/// (a comparison sort of the live lines was a tenth of a large kernel's simulation).
+fn sort_by_stamp(entries: &mut Vec<(u64, u32, u64)>) {
+    const DIGIT_BITS: u32 = 11;
+    let largest = entries.iter().map(|&(stamp, ..)| stamp).max().unwrap_or(0);
+    let mut sorted = vec![(0, 0, 0); entries.len()];
+    let mut shift = 0;
+    while shift < u64::BITS && largest >> shift != 0 {
+        let digit = |stamp: u64| ((stamp >> shift) & ((1 << DIGIT_BITS) - 1)) as usize;
+        let mut starts = vec![0usize; (1 << DIGIT_BITS) + 1];
+        for &(stamp, ..) in entries.iter() {
+            starts[digit(stamp) + 1] += 1;
+        }
+        for index in 1..starts.len() {
+            starts[index] += starts[index - 1];
+        }
+        for &entry in entries.iter() {
+            let slot = &mut starts[digit(entry.0)];
+            sorted[*slot] = entry;
+            *slot += 1;
+        }
+        std::mem::swap(entries, &mut sorted);
+        shift += DIGIT_BITS;
+    }
+}
+
+/// The contiguous byte ranges (row-major addresses) of a region of a tensor, adjacent rows merged,
+/// into `ranges` (cleared first: the simulator reuses one vector for every copy).
+pub fn region_ranges_into(
     tensor_shape: &[usize],
     element_bytes: u64,
     offsets: &[usize],
     shape: &[usize],
-) -> Vec<(u64, u64)> {
+    ranges: &mut Vec<(u64, u64)>,
+) {
+    ranges.clear();
     let rank = tensor_shape.len();
     if rank == 0 || shape.contains(&0) {
-        return Vec::new();
+        return;
     }
-    let mut strides = vec![1u64; rank];
+    // Strides and the block odometer on the stack for the usual ranks (no allocation per copy).
+    const STACK_RANK: usize = 8;
+    let (mut stack_strides, mut stack_index) = ([1u64; STACK_RANK], [0usize; STACK_RANK]);
+    let (mut heap_strides, mut heap_index) = (Vec::new(), Vec::new());
+    let (strides, index): (&mut [u64], &mut [usize]) = if rank <= STACK_RANK {
+        (&mut stack_strides[..rank], &mut stack_index[..rank])
+    } else {
+        heap_strides.resize(rank, 1);
+        heap_index.resize(rank, 0);
+        (&mut heap_strides, &mut heap_index)
+    };
     for dim in (0..rank - 1).rev() {
         strides[dim] = strides[dim + 1] * tensor_shape[dim + 1] as u64;
     }
     let row = shape[rank - 1] as u64 * element_bytes;
-    let mut ranges: Vec<(u64, u64)> = Vec::with_capacity(shape[..rank - 1].iter().product());
-    let mut index = vec![0usize; rank - 1];
-    // The first element of the current row, moved by the odometer below (no sum over dims per row).
+    // A block is the rows of the last two dims; the odometer below walks the blocks.
+    let (rows, row_stride, block_dims) =
+        if rank >= 2 { (shape[rank - 2] as u64, strides[rank - 2] * element_bytes, rank - 2) } else { (1, row, 0) };
+    // The first element of the current block (no sum over dims per block).
     let mut element: u64 = (0..rank).map(|dim| offsets[dim] as u64 * strides[dim]).sum();
     loop {
         let start = element * element_bytes;
-        match ranges.last_mut() {
-            Some(last) if last.1 == start => last.1 += row,
-            _ => ranges.push((start, start + row)),
+        if row == row_stride {
+            // Full-width rows are adjacent: the block is one range.
+            push_merged(ranges, start, start + rows * row);
+        } else {
+            // Rows with gaps between them: one range each (only the first can join the last block).
+            push_merged(ranges, start, start + row);
+            for next in 1..rows {
+                let row_start = start + next * row_stride;
+                ranges.push((row_start, row_start + row));
+            }
         }
-        // The next row of the region (odometer over every dim but the last).
-        let mut dim = rank - 1;
+        let mut dim = block_dims;
         loop {
             if dim == 0 {
-                return ranges;
+                return;
             }
             dim -= 1;
             index[dim] += 1;
@@ -183,6 +268,54 @@ pub fn region_ranges(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn region_ranges(
+        tensor_shape: &[usize],
+        element_bytes: u64,
+        offsets: &[usize],
+        shape: &[usize],
+    ) -> Vec<(u64, u64)> {
+        let mut ranges = Vec::new();
+        region_ranges_into(tensor_shape, element_bytes, offsets, shape, &mut ranges);
+        ranges
+    }
+
+    #[test]
+    fn regions_become_row_ranges_merged_where_rows_touch() {
+        // A [3, 4, 8] f32 tensor: rows of 32 B, blocks of 128 B. The [2, 2, 3] region at [1, 1, 2]
+        // has rows of 12 B with 20 B gaps: element (1, 1, 2) is at byte 4·(32 + 8 + 2) = 168.
+        assert_eq!(
+            region_ranges(&[3, 4, 8], 4, &[1, 1, 2], &[2, 2, 3]),
+            vec![(168, 180), (200, 212), (296, 308), (328, 340)]
+        );
+        // Full-width rows merge, and so do blocks that follow each other: [2, 4, 8] from [1, 0, 0]
+        // is the last 256 B of the tensor in one range; a 1-D region is one range too.
+        assert_eq!(region_ranges(&[3, 4, 8], 4, &[1, 0, 0], &[2, 4, 8]), vec![(128, 384)]);
+        assert_eq!(region_ranges(&[10], 2, &[3], &[4]), vec![(6, 14)]);
+        // Full-width rows of blocks with a gap between them: one range per block.
+        assert_eq!(region_ranges(&[3, 4, 8], 4, &[0, 1, 0], &[2, 2, 8]), vec![(32, 96), (160, 224)]);
+    }
+
+    #[test]
+    fn queue_entries_sort_by_stamp_across_digits() {
+        // Stamps spanning three 11-bit digits (up to 2³³), in a scrambled order: the radix sort
+        // gives the order a comparison sort gives.
+        let mut entries: Vec<(u64, u32, u64)> =
+            (0..500u64).map(|i| ((i * 7_919_993) % 8_589_934_583 + 1, (i % 3) as u32, i)).collect();
+        let mut expected = entries.clone();
+        expected.sort();
+        sort_by_stamp(&mut entries);
+        assert_eq!(entries, expected);
+    }
+
+    #[test]
+    fn lines_that_are_not_a_power_of_two_bytes_long_are_found_by_division() {
+        // 48 B lines: bytes [0, 100) touch lines 0, 1, 2 (144 B fetched); byte 96 is then a hit.
+        let mut cache = L2Cache::new(48 * 100, 48);
+        assert_eq!(cache.read(0, &[(0, 100)]).fetched_bytes, 144);
+        assert_eq!(cache.read(0, &[(96, 97)]).hit_bytes, 1);
+        assert_eq!(cache.read(0, &[(144, 145)]).fetched_bytes, 48);
+    }
 
     #[test]
     fn a_differently_shaped_read_of_resident_lines_hits() {

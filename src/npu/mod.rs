@@ -9,6 +9,8 @@ mod check_vector;
 mod config;
 mod custom_preset;
 mod engine;
+mod engine_pool;
+mod engine_program;
 mod error;
 mod execute;
 mod execute_vector;

@@ -11,7 +11,7 @@ use std::fmt;
 use crate::autograd::Var;
 use crate::npu::{lowering_target, simulate, NpuConfig};
 use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
-use crate::tile::{lower_work, whole_matmul, CubeTiles, GmTensor};
+use crate::tile::{lower_work, whole_matmul, CubeTiles, GmTensor, KernelPlan};
 
 /// Why a benchmark call failed, with the names the caller passed.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,8 +98,24 @@ impl BenchWorkspace {
 
     /// `out = a + b` with `Tensor::binary`.
     pub fn add(&mut self, a: &str, b: &str, out: &str) -> Result<()> {
-        let total = self.tensor(a)?.binary(BinaryOp::Add, self.tensor(b)?).map_err(|error| failed("add")(&error))?;
-        self.tensors.insert(out.to_string(), total);
+        self.binary(BinaryOp::Add, "add", a, b, out)
+    }
+
+    /// `out = a * b` with `Tensor::binary`.
+    pub fn mul(&mut self, a: &str, b: &str, out: &str) -> Result<()> {
+        self.binary(BinaryOp::Mul, "mul", a, b, out)
+    }
+
+    fn binary(&mut self, op: BinaryOp, name: &'static str, a: &str, b: &str, out: &str) -> Result<()> {
+        let result = self.tensor(a)?.binary(op, self.tensor(b)?).map_err(|error| failed(name)(&error))?;
+        self.tensors.insert(out.to_string(), result);
+        Ok(())
+    }
+
+    /// `out = exp(a)` with `Tensor::unary`.
+    pub fn exp(&mut self, a: &str, out: &str) -> Result<()> {
+        let result = self.tensor(a)?.unary(UnaryOp::Exp).map_err(|error| failed("exp")(&error))?;
+        self.tensors.insert(out.to_string(), result);
         Ok(())
     }
 
@@ -158,10 +174,8 @@ pub struct NpuMatmulRun {
     pub instructions: u64,
 }
 
-/// Builds the tile plan of a `size³` bf16 matmul (f32 out) on `preset` and simulates it, with the
-/// tiling of `benches/npu.rs` (128×64·256 L0/L1 tiles, double-buffered L1), compiled as a
-/// script's `pypto.matmul(a, b)` over the whole tensors is.
-pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
+/// The tile plan of [`simulate_npu_matmul`] and the preset's configuration.
+pub fn plan_npu_matmul(preset: &str, size: usize) -> Result<(KernelPlan, NpuConfig)> {
     let op = "npu_matmul";
     let config = NpuConfig::preset(preset).map_err(|error| failed(op)(&error))?;
     let a = GmTensor { name: "a".into(), shape: vec![size, size], dtype: DType::Bf16 };
@@ -169,6 +183,22 @@ pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
     let work = whole_matmul(a, b, DType::F32, tiles, 2, None);
     let plan = lower_work(&work, &lowering_target(&config)).map_err(|error| failed(op)(&error))?;
+    Ok((plan, config))
+}
+
+/// Simulates `plan` on `config` (the simulator alone, its plan built beforehand); returns the
+/// number of events, so the caller's time gives simulated events per second.
+pub fn simulate_planned(plan: &KernelPlan, config: &NpuConfig) -> Result<usize> {
+    let simulation = simulate(plan, config).map_err(|error| failed("npu_simulate")(&error))?;
+    Ok(simulation.trace.events.len())
+}
+
+/// Builds the tile plan of a `size³` bf16 matmul (f32 out) on `preset` and simulates it, with the
+/// tiling of `benches/npu.rs` (128×64·256 L0/L1 tiles, double-buffered L1), compiled as a
+/// script's `pypto.matmul(a, b)` over the whole tensors is.
+pub fn simulate_npu_matmul(preset: &str, size: usize) -> Result<NpuMatmulRun> {
+    let op = "npu_matmul";
+    let (plan, config) = plan_npu_matmul(preset, size)?;
     let simulation = simulate(&plan, &config).map_err(|error| failed(op)(&error))?;
     Ok(NpuMatmulRun {
         simulated_us: simulation.summary.time_us,
@@ -186,7 +216,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn matmul_add_and_sum_by_name() {
+    fn matmul_add_mul_exp_and_sum_by_name() {
         // [[1,2],[3,4]] @ [[5,6],[7,8]] = [[19,22],[43,50]]; + itself = doubled; Σ = 2·134 = 268.
         let mut workspace = BenchWorkspace::new();
         workspace.load("a", vec![1., 2., 3., 4.], &[2, 2], "f32").unwrap();
@@ -195,6 +225,15 @@ mod tests {
         assert_eq!(workspace.read("c").unwrap(), vec![19., 22., 43., 50.]);
         workspace.add("c", "c", "d").unwrap();
         assert_eq!(workspace.sum("d").unwrap(), 268.0);
+        // c·c = [[361, 484], [1849, 2500]]; exp of [0, 1, −1] against f64 e (within 2 f32 ulps).
+        workspace.mul("c", "c", "e").unwrap();
+        assert_eq!(workspace.read("e").unwrap(), vec![361., 484., 1849., 2500.]);
+        workspace.load("x", vec![0., 1., -1.], &[3], "f32").unwrap();
+        workspace.exp("x", "y").unwrap();
+        let exponentials = workspace.read("y").unwrap();
+        for (got, wanted) in exponentials.iter().zip([1.0, std::f64::consts::E, 1.0 / std::f64::consts::E]) {
+            assert!((*got as f64 - wanted).abs() <= 2.0 * f32::EPSILON as f64 * wanted, "{got} vs {wanted}");
+        }
         assert_eq!(workspace.read("nothing"), Err(BenchError::MissingTensor { name: "nothing".into() }));
         assert!(matches!(workspace.load("x", vec![1.0], &[1], "fp8"), Err(BenchError::UnknownDtype { .. })));
         assert!(matches!(workspace.load("x", vec![1.0], &[2], "f32"), Err(BenchError::Failed { op: "load", .. })));

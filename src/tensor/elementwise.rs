@@ -108,6 +108,10 @@ impl Tensor {
         let storage = match dtype {
             DType::F64 => Storage::F64(self.to_f64_vec().into_iter().map(|x| op.apply(x)).collect()),
             _ if !dtype.is_float() && op.keeps_integers() => integer_unary(op, self)?,
+            DType::F32 => match &*self.storage() {
+                Storage::F32(values) => Storage::F32(simd::unary_to_vec(op, values)),
+                _ => unreachable!("an f32 tensor stores f32"),
+            },
             _ => {
                 let mut values = self.to_f32_vec();
                 simd::unary_in_place(op, &mut values);

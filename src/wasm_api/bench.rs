@@ -7,11 +7,15 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::{to_js_error, Playground};
+use crate::npu::NpuConfig;
 use crate::session::bench::{self, BenchWorkspace};
+use crate::tile::KernelPlan;
 
 thread_local! {
     /// The tensors of the benchmark page (one workspace per wasm instance).
     static BENCH: RefCell<BenchWorkspace> = RefCell::new(BenchWorkspace::new());
+    /// The NPU plan `benchNpuPlan` built, simulated by `benchNpuSimulate`.
+    static NPU_PLAN: RefCell<Option<(KernelPlan, NpuConfig)>> = const { RefCell::new(None) };
 }
 
 fn with_bench<R>(run: impl FnOnce(&mut BenchWorkspace) -> bench::Result<R>) -> Result<R, JsValue> {
@@ -65,6 +69,18 @@ impl Playground {
         with_bench(|workspace| workspace.add(a, b, out))
     }
 
+    /// `out = a * b`.
+    #[wasm_bindgen(js_name = benchMul)]
+    pub fn bench_mul(a: &str, b: &str, out: &str) -> Result<(), JsValue> {
+        with_bench(|workspace| workspace.mul(a, b, out))
+    }
+
+    /// `out = exp(a)`.
+    #[wasm_bindgen(js_name = benchExp)]
+    pub fn bench_exp(a: &str, out: &str) -> Result<(), JsValue> {
+        with_bench(|workspace| workspace.exp(a, out))
+    }
+
     /// `Σ a` over every element.
     #[wasm_bindgen(js_name = benchSum)]
     pub fn bench_sum(a: &str) -> Result<f64, JsValue> {
@@ -75,6 +91,25 @@ impl Playground {
     #[wasm_bindgen(js_name = benchMlpStep)]
     pub fn bench_mlp_step(x: &str, labels: &str, learning_rate: f64) -> Result<f64, JsValue> {
         with_bench(|workspace| workspace.mlp_step(x, labels, learning_rate))
+    }
+
+    /// Builds the tile plan of a `size³` bf16 matmul on `preset` for `benchNpuSimulate` (untimed).
+    #[wasm_bindgen(js_name = benchNpuPlan)]
+    pub fn bench_npu_plan(preset: &str, size: u32) -> Result<(), JsValue> {
+        let planned = bench::plan_npu_matmul(preset, size as usize).map_err(to_js_error)?;
+        NPU_PLAN.with(|plan| *plan.borrow_mut() = Some(planned));
+        Ok(())
+    }
+
+    /// Simulates the plan `benchNpuPlan` built (the simulator alone); returns its events.
+    #[wasm_bindgen(js_name = benchNpuSimulate)]
+    pub fn bench_npu_simulate() -> Result<u32, JsValue> {
+        NPU_PLAN.with(|plan| match &*plan.borrow() {
+            Some((plan, config)) => {
+                bench::simulate_planned(plan, config).map(|events| events as u32).map_err(to_js_error)
+            }
+            None => Err(JsValue::from_str("benchNpuSimulate: call benchNpuPlan first")),
+        })
     }
 
     /// Builds and simulates a `size³` bf16 matmul on `preset`; returns `[simulated µs, events,

@@ -92,6 +92,20 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
     active::unary_in_place(op, values)
 }
 
+/// `op(values[i])` into a new vector, block by block: each block is copied and transformed while
+/// it is still in the L1 cache, so memory sees one read and one write per element (a copy of the
+/// whole input then a pass over it would move every byte twice). Same bits as [`unary_in_place`].
+pub fn unary_to_vec(op: UnaryOp, values: &[f32]) -> Vec<f32> {
+    const BLOCK: usize = 2048;
+    let mut out = Vec::with_capacity(values.len());
+    for block in values.chunks(BLOCK) {
+        let start = out.len();
+        out.extend_from_slice(block);
+        unary_in_place(op, &mut out[start..]);
+    }
+    out
+}
+
 /// Σ values.
 pub fn sum(values: &[f32]) -> f32 {
     active::sum(values)
