@@ -209,9 +209,18 @@ fn backward_of(
         let grad_values: Vec<Tensor> = grads.iter().map(|var| var.tensor().clone()).collect();
         let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
         let config = interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name))?;
-        let ran = generated
-            .work(&values, &grad_values, &needs, &kept, config.ub_alignment)
-            .and_then(|work| super::run(&work, &values, &config));
+        // The backward holds more tiles than the forward: when the forward's vec tile overflows UB
+        // in it, its rows are halved (the forward keeps its own tile).
+        let mut tile = generated.vec_tile.clone();
+        let ran = loop {
+            let attempt = generated
+                .work(&values, &grad_values, &needs, &kept, &config, tile.as_deref())
+                .and_then(|work| super::run(&work, &values, &config));
+            match (attempt, tile.as_mut().and_then(|tile| tile.first_mut())) {
+                (Err(reason), Some(rows)) if reason.contains("UB overflow") && *rows > 1 => *rows /= 2,
+                (attempt, _) => break attempt,
+            }
+        };
         match ran {
             Ok((gradients, simulation)) => {
                 let simulation = Rc::new(simulation);
