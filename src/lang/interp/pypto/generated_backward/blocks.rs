@@ -272,15 +272,30 @@ fn rename(op: &CapturedOp, renamed: &HashMap<Identity, TensorRef>) -> CapturedOp
 }
 
 /// Rows per block: whole vec tiles, enough blocks to occupy the vector cores, and — when a unit
-/// adds a matmul's partial (`partial_bytes`) — enough rows that the accumulating store moves no
-/// more bytes than the block's rows bring in (`row_bytes` per row).
+/// adds a matmul's partial (`partial_bytes`) — enough rows that the accumulating store moves at
+/// most three times the bytes the block's rows bring in (`row_bytes` per row).
 pub(crate) fn block_rows(rows: usize, tile_rows: usize, cores: usize, partial_bytes: usize, row_bytes: usize) -> usize {
     let tile_rows = tile_rows.max(1);
     let tiles = rows.div_ceil(tile_rows);
     let for_cores = tiles.div_ceil(cores.max(1)) * tile_rows;
-    let for_traffic =
-        if row_bytes == 0 { 0 } else { partial_bytes.div_ceil(row_bytes).div_ceil(tile_rows) * tile_rows };
+    // The partial's store may move up to three times what the block reads: smaller blocks shorten
+    // the tasks that walk a block's rows for a row sum, larger ones store fewer partials. Chosen
+    // from a sweep of the SwiGLU backward at M = 2200, K = 512, N = 1024 (16-row vec tiles; block
+    // rows → cycles / the hand-written kernels' cycles): 64 → 1.70, 96 → 1.18, 128 → 1.15,
+    // 160 → 1.22, 256 → 1.30, 384 → 1.69 (this rule picks 128). Such a block is also the K of the
+    // weight gradient's matmul: whole 32-row steps keep the cube's K tiles whole (80 rows
+    // overflowed L0A).
+    let step = if partial_bytes == 0 { tile_rows } else { tile_rows * 32 / greatest_common_divisor(tile_rows, 32) };
+    let for_traffic = if row_bytes == 0 { 0 } else { partial_bytes.div_ceil(3 * row_bytes).div_ceil(step) * step };
     for_cores.max(for_traffic)
+}
+
+fn greatest_common_divisor(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        greatest_common_divisor(b, a % b)
+    }
 }
 
 impl GeneratedBackward {
