@@ -18,10 +18,12 @@ fn run(session: &mut Session, code: &str) -> tilelab::session::CellResult {
 }
 
 /// LayerNorm over rows of [100, 64] with γ and β of shape [1, 64], vec tile [8, 64], on
-/// Ascend910B2 (48 vector cores). 100 rows are 13 vec tiles (the last holds 4 valid rows); 13 tiles
-/// over 48 cores make blocks of one tile: 13 units. Each writes its rows of dx and adds its [1, 64]
-/// partials of dγ and dβ (f32, 256 B each) into the outputs: GM written = dx 100·64·4 = 25600 B
-/// + 13·2·256 = 6656 B = 32256 B. One unit over all rows would write dγ and dβ once (512 B).
+/// Ascend910B2 (48 vector cores). The backward is simulated with the forward's 8-row tile and with
+/// 4 rows, and keeps the faster: 4 rows here (asserted by the bytes below). 100 rows are 25 tiles
+/// of 4 rows; 25 tiles over 48 cores make blocks of one tile: 25 units. Each writes its rows of dx
+/// and adds its [1, 64] partials of dγ and dβ (f32, 256 B each) into the outputs: GM written =
+/// dx 100·64·4 = 25600 B + 25·2·256 = 12800 B = 38400 B (with 8-row blocks: 13 units, 32256 B;
+/// one unit over all rows would write dγ and dβ once: 26112 B).
 #[test]
 fn layer_norm_gamma_and_beta_gradients_are_accumulated_over_row_blocks() {
     let mut session = Session::new();
@@ -55,5 +57,5 @@ for a, b in zip(ours, tape):
         .iter()
         .find(|entry| entry.kernel == "layer_norm_kernel.backward")
         .expect("the generated backward ran on the NPU");
-    assert_eq!(backward.schedule.summary.gm_bytes_written, 32256);
+    assert_eq!(backward.schedule.summary.gm_bytes_written, 38400);
 }

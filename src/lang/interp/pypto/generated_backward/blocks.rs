@@ -330,3 +330,20 @@ impl GeneratedBackward {
         row_blocks(ops, arguments, gradients, rows, block)
     }
 }
+
+#[cfg(test)]
+mod block_tests {
+    use super::block_rows;
+
+    #[test]
+    fn blocks_fill_the_cores_and_bound_a_matmul_partials_traffic() {
+        // 100 rows of 4-row tiles: 25 tiles over 48 cores, one tile per block.
+        assert_eq!(block_rows(100, 4, 48, 0, 256), 4);
+        // 2200 rows of 32-row tiles are 69 tiles: 2 per block for 48 cores (64 rows); a 4 MiB
+        // partial against 11264 B per row needs ⌈4194304 / (3·11264)⌉ = 125 rows, in whole
+        // 32-row steps: 128.
+        assert_eq!(block_rows(2200, 32, 48, 4_194_304, 11_264), 128);
+        // 24-row tiles step by lcm(24, 32) = 96 rows: 125 → 192.
+        assert_eq!(block_rows(2200, 24, 48, 4_194_304, 11_264), 192);
+    }
+}

@@ -210,17 +210,34 @@ fn backward_of(
         let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
         let config = interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name))?;
         // The backward holds more tiles than the forward: when the forward's vec tile overflows UB
-        // in it, its rows are halved (the forward keeps its own tile).
+        // in it, its rows are halved; and since a chain that nearly fills UB is cut through GM
+        // workspaces, the tile of half the rows is simulated too and the faster one kept (the
+        // forward keeps its own tile).
+        let attempt = |tile: Option<&[usize]>| {
+            generated
+                .work(&values, &grad_values, &needs, &kept, &config, tile)
+                .and_then(|work| super::run(&work, &values, &config))
+        };
+        let halved = |tile: &Option<Vec<usize>>| {
+            let mut tile = tile.clone()?;
+            let rows = tile.first_mut().filter(|rows| **rows > 1)?;
+            *rows /= 2;
+            Some(tile)
+        };
         let mut tile = generated.vec_tile.clone();
-        let ran = loop {
-            let attempt = generated
-                .work(&values, &grad_values, &needs, &kept, &config, tile.as_deref())
-                .and_then(|work| super::run(&work, &values, &config));
-            match (attempt, tile.as_mut().and_then(|tile| tile.first_mut())) {
-                (Err(reason), Some(rows)) if reason.contains("UB overflow") && *rows > 1 => *rows /= 2,
-                (attempt, _) => break attempt,
+        let mut ran = loop {
+            match (attempt(tile.as_deref()), halved(&tile)) {
+                (Err(reason), Some(smaller)) if reason.contains("UB overflow") => tile = Some(smaller),
+                (result, _) => break result,
             }
         };
+        if let (Ok((_, simulation)), Some(smaller)) = (&ran, halved(&tile)) {
+            if let Ok(other) = attempt(Some(&smaller)) {
+                if other.1.summary.cycles < simulation.summary.cycles {
+                    ran = Ok(other);
+                }
+            }
+        }
         match ran {
             Ok((gradients, simulation)) => {
                 let simulation = Rc::new(simulation);
