@@ -5,6 +5,8 @@ mod checkpoint;
 mod custom;
 mod engine;
 mod generated_backward;
+mod generated_blocks;
+mod generated_swiglu;
 mod golden;
 mod gradcheck_checker;
 mod gradcheck_ops;

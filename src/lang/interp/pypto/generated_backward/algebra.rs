@@ -82,12 +82,21 @@ impl CaptureAlgebra {
         }
     }
 
-    /// `Σ x` over `axes`, dims kept.
+    /// `Σ x` over `axes`, dims kept; a narrow float is summed in f32 (the gradient's final cast
+    /// rounds it once, where a BF16 sum would round at every partial).
     fn reduce_sum(&mut self, x: &TensorRef, axes: &[usize]) -> Arg {
         let shape: Vec<usize> =
             x.shape().iter().enumerate().map(|(axis, &dim)| if axes.contains(&axis) { 1 } else { dim }).collect();
         let dims = Some(axes.iter().map(|&axis| axis as i64).collect());
-        self.emit(CapturedOp::Reduce { op: ReduceOp::Sum, x: x.clone(), dims }, &shape, x.dtype())
+        let x = match x.dtype() {
+            DType::F16 | DType::Bf16 => match self.emit(CapturedOp::Cast { x: x.clone() }, x.shape(), DType::F32) {
+                Arg::Tensor(wide) => wide,
+                Arg::Number(_) => x.clone(),
+            },
+            _ => x.clone(),
+        };
+        let dtype = x.dtype();
+        self.emit(CapturedOp::Reduce { op: ReduceOp::Sum, x, dims }, &shape, dtype)
     }
 
     /// A cast of `x` to `dtype` (none when it has it).

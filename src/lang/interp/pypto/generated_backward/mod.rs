@@ -6,6 +6,7 @@
 
 mod algebra;
 mod api;
+mod blocks;
 mod derive;
 mod node;
 pub(crate) mod policy;
@@ -50,7 +51,7 @@ pub(crate) struct BackwardWork {
     pub work: TileWork,
     /// The values of its arguments, in GM order.
     pub arguments: Vec<Tensor>,
-    /// Per forward input: which output of the work is its gradient.
+    /// Per forward input: which GM tensor of the work holds its gradient.
     pub gradients: Vec<Option<usize>>,
 }
 
@@ -123,8 +124,10 @@ impl GeneratedBackward {
         grads: &[Tensor],
         needs: &[bool],
         saved: &[(TensorRef, Tensor)],
-        ub_alignment: u64,
+        config: &NpuConfig,
+        vec_tile: Option<&[usize]>,
     ) -> Result<BackwardWork, String> {
+        let (ub_alignment, cores) = (config.ub_alignment, config.vector_cores as usize);
         let mut grad_values = Vec::new();
         for (gradient, form) in grads.iter().zip(self.gradient_forms()) {
             grad_values.push(gradient.reshape(&form).map_err(|error| error.to_string())?);
@@ -163,11 +166,27 @@ impl GeneratedBackward {
         }
         // Forward ops first: a value the backward reads and nobody saved is recomputed in its tile.
         let ops: Vec<Captured> = self.forward_ops.iter().chain(&adjoint.ops).cloned().collect();
+        let settings = WorkSettings { vec_tile: vec_tile.map(<[usize]>::to_vec), ..self.settings.clone() };
+        if let Some(blocked) = self.blocked(&ops, &arguments, &outputs, cores, vec_tile) {
+            // Row blocks: the outputs are zero-initialised arguments the units write or add into.
+            let first_output = arguments.len();
+            for (index, output) in blocked.outputs.iter().enumerate() {
+                arguments.push((format!("grad_in{index}"), output.clone()));
+                let zeros = Tensor::zeros(output.shape(), output.dtype()).map_err(|error| error.to_string())?;
+                values.push(zeros);
+            }
+            let returned = Returned { tensors: &[], line: self.return_line };
+            let work = record_jit(&self.name, &blocked.ops, &arguments, settings, ub_alignment, &[], &returned)
+                .map_err(|reason| reason.to_string())?;
+            let gradients = gradients.iter().map(|slot| slot.map(|index| first_output + index)).collect();
+            return Ok(BackwardWork { work, arguments: values, gradients });
+        }
         // One unit over the whole tensors, expanded by the forward's vec tile like any kernel.
-        let settings = WorkSettings { vec_tile: self.vec_tile.clone(), ..self.settings.clone() };
         let returned = Returned { tensors: &outputs, line: self.return_line };
         let work = record_jit(&self.name, &ops, &arguments, settings, ub_alignment, &[], &returned)
             .map_err(|reason| reason.to_string())?;
+        let first_output = arguments.len();
+        let gradients = gradients.iter().map(|slot| slot.map(|index| first_output + index)).collect();
         Ok(BackwardWork { work, arguments: values, gradients })
     }
 }
@@ -185,12 +204,11 @@ pub(crate) fn run(
     };
     let (plan, simulation) = lower_and_simulate(&work.work, config).map_err(failed)?;
     let gm = execute_plan(&plan, &work.work.views, &work.arguments).map_err(failed)?;
-    let first_output = work.arguments.len();
     let mut gradients = Vec::new();
     for (input, slot) in inputs.iter().zip(&work.gradients) {
         gradients.push(match slot {
             Some(index) => {
-                let value = gm.get(first_output + index).ok_or("the backward lost an output")?;
+                let value = gm.get(*index).ok_or("the backward lost an output")?;
                 let value = value.reshape(input.shape()).map_err(|error| error.to_string())?;
                 Some(if value.dtype() == input.dtype() {
                     value

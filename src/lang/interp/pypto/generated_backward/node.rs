@@ -209,9 +209,35 @@ fn backward_of(
         let grad_values: Vec<Tensor> = grads.iter().map(|var| var.tensor().clone()).collect();
         let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
         let config = interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name))?;
-        let ran = generated
-            .work(&values, &grad_values, &needs, &kept, config.ub_alignment)
-            .and_then(|work| super::run(&work, &values, &config));
+        // The backward holds more tiles than the forward: when the forward's vec tile overflows UB
+        // in it, its rows are halved; and since a chain that nearly fills UB is cut through GM
+        // workspaces, the tile of half the rows is simulated too and the faster one kept (the
+        // forward keeps its own tile).
+        let attempt = |tile: Option<&[usize]>| {
+            generated
+                .work(&values, &grad_values, &needs, &kept, &config, tile)
+                .and_then(|work| super::run(&work, &values, &config))
+        };
+        let halved = |tile: &Option<Vec<usize>>| {
+            let mut tile = tile.clone()?;
+            let rows = tile.first_mut().filter(|rows| **rows > 1)?;
+            *rows /= 2;
+            Some(tile)
+        };
+        let mut tile = generated.vec_tile.clone();
+        let mut ran = loop {
+            match (attempt(tile.as_deref()), halved(&tile)) {
+                (Err(reason), Some(smaller)) if reason.contains("UB overflow") => tile = Some(smaller),
+                (result, _) => break result,
+            }
+        };
+        if let (Ok((_, simulation)), Some(smaller)) = (&ran, halved(&tile)) {
+            if let Ok(other) = attempt(Some(&smaller)) {
+                if other.1.summary.cycles < simulation.summary.cycles {
+                    ran = Ok(other);
+                }
+            }
+        }
         match ran {
             Ok((gradients, simulation)) => {
                 let simulation = Rc::new(simulation);
