@@ -6,17 +6,23 @@
 
 mod autograd;
 mod english;
+mod grammar;
+mod literals;
 mod npu;
 mod runtime;
 mod syntax;
+mod unsupported;
 mod words;
 
 use serde::Serialize;
 
 pub use autograd::AutogradMessage;
+pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
+pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
 pub use syntax::{BracketItem, SyntaxMessage};
+pub use unsupported::{Construct, UnsupportedMessage};
 pub use words::{Expected, Token};
 
 /// A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
@@ -371,6 +377,13 @@ pub fn all_codes() -> Vec<String> {
         BracketItem::decl(&config),
         Token::decl(&config),
         Expected::decl(&config),
+        GrammarMessage::decl(&config),
+        NameSlot::decl(&config),
+        After::decl(&config),
+        Assignee::decl(&config),
+        LiteralMessage::decl(&config),
+        UnsupportedMessage::decl(&config),
+        Construct::decl(&config),
     ];
     let mut codes = Vec::new();
     for declaration in &declarations {
