@@ -9,7 +9,9 @@ mod english;
 mod grammar;
 mod literals;
 mod npu;
+mod operations;
 mod runtime;
+mod statements;
 mod syntax;
 mod unsupported;
 mod words;
@@ -20,7 +22,9 @@ pub use autograd::AutogradMessage;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
+pub use operations::OperationMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
+pub use statements::StatementMessage;
 pub use syntax::{BracketItem, SyntaxMessage};
 pub use unsupported::{Construct, UnsupportedMessage};
 pub use words::{Expected, Token};
@@ -300,30 +304,6 @@ pub enum Message {
     Npu(NpuMessage),
 }
 
-impl From<NpuMessage> for Message {
-    fn from(message: NpuMessage) -> Self {
-        Message::Npu(message)
-    }
-}
-
-impl From<AutogradMessage> for Message {
-    fn from(message: AutogradMessage) -> Self {
-        Message::Autograd(message)
-    }
-}
-
-impl From<RuntimeMessage> for Message {
-    fn from(message: RuntimeMessage) -> Self {
-        Message::Runtime(message)
-    }
-}
-
-impl From<SyntaxMessage> for Message {
-    fn from(message: SyntaxMessage) -> Self {
-        Message::Syntax(message)
-    }
-}
-
 /// The stages of a kernel call on the NPU, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
@@ -384,6 +364,8 @@ pub fn all_codes() -> Vec<String> {
         LiteralMessage::decl(&config),
         UnsupportedMessage::decl(&config),
         Construct::decl(&config),
+        OperationMessage::decl(&config),
+        StatementMessage::decl(&config),
     ];
     let mut codes = Vec::new();
     for declaration in &declarations {

@@ -346,3 +346,9 @@ impl SyntaxMessage {
         }
     }
 }
+
+impl From<SyntaxMessage> for super::Message {
+    fn from(message: SyntaxMessage) -> Self {
+        super::Message::Syntax(message)
+    }
+}

@@ -1405,6 +1405,263 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
 export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "Where" | { "Gather": { axis: number, } } | { "Scatter": { axis: number, mode: ScatterMode, } } | { "Cumsum": { axis: number, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
 
 /**
+ * A runtime error about a value or a limit, or its help.
+ */
+export type OperationMessage = { "code": "type.bad_unary", "params": {
+    /**
+     * `-` or `+`.
+     */
+    operator: string,
+    /**
+     * The operand's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_iterable", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_subscriptable", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.no_item_assignment", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.unhashable", "params": {
+    /**
+     * The key's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_orderable", "params": {
+    /**
+     * `<`, `<=` …
+     */
+    operator: string,
+    /**
+     * The left operand's type.
+     */
+    left: string,
+    /**
+     * The right operand's type.
+     */
+    right: string,
+  }
+    } | { "code": "type.compare_scalar" } | { "code": "type.repeat_sequence" } | { "code": "type.in_string", "params": {
+    /**
+     * The left operand's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.slice_index", "params": {
+    /**
+     * The index's type.
+     */
+    got: string,
+  }
+    } | { "code": "call.needs_argument", "params": {
+    /**
+     * The builtin.
+     */
+    function: string,
+  }
+    } | { "code": "call.unsupported_argument", "params": {
+    /**
+     * The builtin.
+     */
+    function: string,
+    /**
+     * The argument's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "call.no_keywords", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "call.keywords_must_be_strings" } | { "code": "call.double_star_dict", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.len_of_scalar" } | { "code": "value.float_parse", "params": {
+    /**
+     * The string's repr.
+     */
+    text: string,
+  }
+    } | { "code": "value.math_domain", "params": {
+    /**
+     * `sqrt`, `log` …
+     */
+    function: string,
+  }
+    } | { "code": "value.nan_to_int" } | { "code": "overflow.infinity_to_int" } | { "code": "overflow.float_too_large", "params": {
+    /**
+     * The float, as printed.
+     */
+    value: string,
+  }
+    } | { "code": "overflow.integer" } | { "code": "overflow.range_too_long" } | { "code": "overflow.iterate_range" } | { "code": "value.negative_size", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The size.
+     */
+    size: number,
+  }
+    } | { "code": "type.shape_not_list", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.shape_item", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The item's type.
+     */
+    got: string,
+  }
+    } | { "code": "limit.call_depth", "params": {
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.stack", "params": {
+    /**
+     * Nested calls.
+     */
+    depth: number,
+    /**
+     * The budget in KiB.
+     */
+    kib: number,
+  }
+    } | { "code": "limit.recursion_help" } | { "code": "limit.step_budget", "params": {
+    /**
+     * The budget.
+     */
+    budget: number,
+  }
+    } | { "code": "limit.large_ops" } | { "code": "limit.endless_loop" } | { "code": "limit.timeout", "params": {
+    /**
+     * The limit in seconds.
+     */
+    seconds: number,
+  }
+    } | { "code": "limit.give_more_time" } | { "code": "limit.memory", "params": {
+    /**
+     * What the values take, as printed.
+     */
+    held: string,
+    /**
+     * The budget, as printed.
+     */
+    budget: string,
+  }
+    } | { "code": "limit.free_values" } | { "code": "limit.output", "params": {
+    /**
+     * The limit in bytes.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.list", "params": {
+    /**
+     * Items.
+     */
+    count: number,
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.string", "params": {
+    /**
+     * Bytes.
+     */
+    bytes: number,
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "value.cannot_unpack", "params": {
+    /**
+     * Values.
+     */
+    values: number,
+    /**
+     * Targets.
+     */
+    targets: number,
+  }
+    } | { "code": "value.empty_separator" } | { "code": "attribute.no_method", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+    /**
+     * The method.
+     */
+    name: string,
+  }
+    } | { "code": "type.str_needs_string", "params": {
+    /**
+     * `split`, `join` …
+     */
+    method: string,
+    /**
+     * The argument's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.join_items", "params": {
+    /**
+     * The item's type.
+     */
+    got: string,
+  }
+    } | { "code": "attribute.cannot_set", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+    /**
+     * The object's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "name.numpy_unavailable" } | { "code": "runtime.cannot_assign" } | { "code": "runtime.not_parsed", "params": {
+    /**
+     * `statement` or `expression`.
+     */
+    what: string,
+  }
+} | { "code": "control.break_outside_loop" } | { "code": "control.outside_function" };
+
+/**
  * Reductions.
  */
 export type ReduceOp = "Sum" | "Mean" | "Amax" | "Amin" | "Var";
@@ -1598,7 +1855,7 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
      */
     text: string,
   }
-} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" };
+} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" } | OperationMessage | StatementMessage;
 
 /**
  * One saved tensor, for the graph view.
@@ -1692,6 +1949,89 @@ export type Span = {
    */
   end: number,
 };
+
+/**
+ * A runtime error of a statement, or its help.
+ */
+export type StatementMessage = { "code": "decorator.target", "params": {
+    /**
+     * The decorator.
+     */
+    decorator: string,
+    /**
+     * The decorated value's type.
+     */
+    got: string,
+  }
+    } | { "code": "decorator.one_per_function" } | { "code": "delete.expression" } | { "code": "delete.items", "params": {
+    /**
+     * The container's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "delete.what" } | { "code": "delete.attribute", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+    /**
+     * The object's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "delete.no_attribute", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+  }
+    } | { "code": "except.types", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "except.forms" } | { "code": "import.unavailable", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+  }
+    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.no_environment" } | { "code": "import.no_command_line" } | { "code": "import.use_schedule_time" } | { "code": "import.use_print" } | { "code": "import.use_assert" } | { "code": "raise.exception", "params": {
+    /**
+     * `ValueError` …
+     */
+    name: string,
+    /**
+     * The exception's message, if it has one.
+     */
+    text: string | null,
+  }
+    } | { "code": "raise.not_an_exception", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "raise.exception_types" } | { "code": "with.no_protocol", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "with.define_enter_exit", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "with.not_a_context_manager", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+} | { "code": "with.context_managers" } | { "code": "with.function_in_header" } | { "code": "with.function_tensors_by_name" } | { "code": "with.write_function_header" };
 
 /**
  * What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
