@@ -164,3 +164,9 @@ impl AutogradMessage {
         }
     }
 }
+
+impl From<AutogradMessage> for super::Message {
+    fn from(message: AutogradMessage) -> Self {
+        super::Message::Autograd(message)
+    }
+}

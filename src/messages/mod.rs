@@ -7,9 +7,14 @@
 mod autograd;
 mod english;
 mod library;
+mod grammar;
+mod literals;
 mod npu;
+mod operations;
 mod runtime;
+mod statements;
 mod syntax;
+mod unsupported;
 mod words;
 
 use serde::Serialize;
@@ -18,9 +23,14 @@ pub use autograd::AutogradMessage;
 pub use library::{
     Kind, LibraryFamily, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage,
 };
+pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
+pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
+pub use operations::OperationMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
+pub use statements::StatementMessage;
 pub use syntax::{BracketItem, SyntaxMessage};
+pub use unsupported::{Construct, UnsupportedMessage};
 pub use words::{Expected, Token};
 
 /// A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
@@ -302,30 +312,6 @@ pub enum Message {
     Library(Box<LibraryFamily>),
 }
 
-impl From<NpuMessage> for Message {
-    fn from(message: NpuMessage) -> Self {
-        Message::Npu(message)
-    }
-}
-
-impl From<AutogradMessage> for Message {
-    fn from(message: AutogradMessage) -> Self {
-        Message::Autograd(message)
-    }
-}
-
-impl From<RuntimeMessage> for Message {
-    fn from(message: RuntimeMessage) -> Self {
-        Message::Runtime(message)
-    }
-}
-
-impl From<SyntaxMessage> for Message {
-    fn from(message: SyntaxMessage) -> Self {
-        Message::Syntax(message)
-    }
-}
-
 /// The stages of a kernel call on the NPU, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
@@ -379,6 +365,15 @@ pub fn all_codes() -> Vec<String> {
         BracketItem::decl(&config),
         Token::decl(&config),
         Expected::decl(&config),
+        GrammarMessage::decl(&config),
+        NameSlot::decl(&config),
+        After::decl(&config),
+        Assignee::decl(&config),
+        LiteralMessage::decl(&config),
+        UnsupportedMessage::decl(&config),
+        Construct::decl(&config),
+        OperationMessage::decl(&config),
+        StatementMessage::decl(&config),
     ];
     let declarations: Vec<String> = declarations.into_iter().chain(library::declarations(&config)).collect();
     let mut codes = Vec::new();

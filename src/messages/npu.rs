@@ -237,3 +237,9 @@ impl NpuMessage {
         }
     }
 }
+
+impl From<NpuMessage> for super::Message {
+    fn from(message: NpuMessage) -> Self {
+        super::Message::Npu(message)
+    }
+}

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::operations::OperationMessage;
+use super::statements::StatementMessage;
 use super::words::Expected;
 
 /// A runtime error's message or help.
@@ -186,6 +188,12 @@ pub enum RuntimeMessage {
     /// `range()` with step 0.
     #[serde(rename = "value.zero_step")]
     ZeroStep,
+    /// Types, conversions, overflow and the session's limits.
+    #[serde(untagged)]
+    Operation(OperationMessage),
+    /// Errors of statements (`del`, `import`, `raise`, `with` …).
+    #[serde(untagged)]
+    Statement(StatementMessage),
 }
 
 /// One element of an `assert_allclose` failure (a line of its note).
@@ -261,6 +269,14 @@ impl RuntimeMessage {
             AmbiguousTruth => "the truth value of a tensor with more than one element is ambiguous".into(),
             UseAllclose => "use pypto.allclose(a, b), or reduce first (x.sum().item() > 0)".into(),
             ZeroStep => "range() step must not be zero".into(),
+            Operation(message) => message.english(),
+            Statement(message) => message.english(),
         }
+    }
+}
+
+impl From<RuntimeMessage> for super::Message {
+    fn from(message: RuntimeMessage) -> Self {
+        super::Message::Runtime(message)
     }
 }

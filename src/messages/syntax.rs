@@ -3,6 +3,9 @@
 
 use serde::Serialize;
 
+use super::grammar::GrammarMessage;
+use super::literals::LiteralMessage;
+use super::unsupported::UnsupportedMessage;
 use super::words::Token;
 
 /// A syntax diagnostic's message, help or note.
@@ -206,6 +209,15 @@ pub enum SyntaxMessage {
     /// Help of [`SyntaxMessage::ElseIf`].
     #[serde(rename = "syntax.use_elif")]
     UseElif,
+    /// The grammar's other checks (missing tokens and names, parameters, targets).
+    #[serde(untagged)]
+    Grammar(GrammarMessage),
+    /// Literals: f-strings, escapes, numbers, line continuations.
+    #[serde(untagged)]
+    Literal(LiteralMessage),
+    /// A construct outside the subset (also raised at run time), or what to use instead.
+    #[serde(untagged)]
+    Unsupported(UnsupportedMessage),
 }
 
 /// What the items between brackets are, for [`SyntaxMessage::ExpectedComma`].
@@ -328,6 +340,15 @@ impl SyntaxMessage {
             LambdaReads => "a lambda reads `lambda x, y: x + y`".into(),
             ElseIf => "`else if` is written `elif` in Python".into(),
             UseElif => "replace `else if` with `elif`".into(),
+            Grammar(message) => message.english(),
+            Literal(message) => message.english(),
+            Unsupported(message) => message.english(),
         }
+    }
+}
+
+impl From<SyntaxMessage> for super::Message {
+    fn from(message: SyntaxMessage) -> Self {
+        super::Message::Syntax(message)
     }
 }

@@ -193,3 +193,42 @@ test('gallery titles are in the UI language', async () => {
     await context.close();
   }
 });
+
+// The core tail: the parser's unsupported constructs and literals, the interpreter's types,
+// limits and statements, each in its own cell.
+const CORE_TAIL = [
+  's = {1, 2}',
+  'from pypto import *',
+  'def g(a=1, b):\n    return a',
+  'y = 012',
+  "-'a'",
+  'for v in 3:\n    pass',
+  'a, b = [1, 2, 3]',
+  'import json',
+  'with 3:\n    pass',
+];
+
+test('in 简体中文 the core tail (unsupported constructs, literals, types, limits, statements) is Chinese', async () => {
+  const { page, problems, context } = await open({ locale: 'zh-CN', colorScheme: 'light' });
+  try {
+    await setCells(page, CORE_TAIL.map((source) => ['code', source]));
+    const texts = await runEach(page);
+    texts.forEach((text, index) => assert.deepEqual(englishSentences(text), [], `cell ${index} shows English:\n${text}`));
+    const [set, star, order, zeros, unary, iterable, unpack, module, context_] = texts;
+    assert.match(set, /分块脚本不支持集合字面量/, set);
+    assert.match(set, /请用列表，或写成 \{key: value\} 的字典/, set);
+    assert.match(star, /分块脚本不支持`from … import \*`/, star);
+    assert.match(order, /没有默认值的形参 “b” 跟在了有默认值的形参之后/, order);
+    assert.match(zeros, /十进制字面量 “012” 不能有前导零/, zeros);
+    assert.match(unary, /一元运算符 - 不支持的操作数类型：“str”/, unary);
+    assert.match(iterable, /“int” 对象不可迭代/, iterable);
+    assert.match(unpack, /无法把 3 个值解包给 2 个目标/, unpack);
+    assert.match(module, /分块脚本中没有模块 “os”/, module);
+    assert.match(module, /笔记本没有环境变量或文件/, module);
+    assert.match(context_, /int 不是上下文管理器/, context_);
+    await screenshot(page, 'i18n-core-tail-zh-light');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

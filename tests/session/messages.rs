@@ -172,3 +172,126 @@ fn a_mismatched_bracket_has_coded_message_help_and_note() {
     assert_eq!(code(&diagnostic.note_code).as_deref(), Some("syntax.opened_here"));
     assert_eq!(diagnostic.note.as_deref(), Some("'(' opened here"));
 }
+
+/// A message rendered from the 简体中文 table as the page does: nested messages first, an optional
+/// part (`message.<code>.<param>`) only when given, a word parameter phrased by its sentence.
+fn render_chinese(message: &serde_json::Value, table: &BTreeMap<String, String>) -> String {
+    let code = message["code"].as_str().unwrap();
+    let unquote = |text: &str| text.trim_matches('\'').replace("\\'", "'").replace("\\\\", "\\");
+    let template = table.get(&format!("message.{code}")).map(|text| unquote(text)).unwrap_or_else(|| panic!("{code}"));
+    let mut text = template;
+    if let Some(params) = message.get("params").and_then(|params| params.as_object()) {
+        for (name, value) in params {
+            let part = format!("message.{code}.{name}");
+            let rendered = match value {
+                serde_json::Value::Object(_) => render_chinese(value, table),
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(word) => match table.get(&format!("{part}.{word}")) {
+                    Some(phrase) => unquote(phrase),
+                    None => word.clone(),
+                },
+                other => other.to_string(),
+            };
+            let rendered = match (table.get(&part), value.is_null()) {
+                (Some(fragment), false) => unquote(fragment).replace("{value}", &rendered),
+                (Some(_), true) => String::new(),
+                (None, _) => rendered,
+            };
+            text = text.replace(&format!("{{{name}}}"), &rendered);
+        }
+    }
+    text
+}
+
+/// Runs of three or more English words outside backticks and quotes: an untranslated sentence.
+fn english_runs(text: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut inside = None;
+    for character in text.chars() {
+        match (inside, character) {
+            (None, '`') => inside = Some('`'),
+            (None, '“') => inside = Some('”'),
+            (Some(close), c) if c == close => inside = None,
+            (None, c) => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut runs = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    for word in plain.split(|c: char| !(c.is_ascii_alphabetic() || c == ' ' || c == '\'')).flat_map(|piece| {
+        let words: Vec<&str> = piece.split(' ').filter(|word| word.len() > 1).collect();
+        // A piece of three or more words is one run; the split keeps pieces apart.
+        std::iter::once(words)
+    }) {
+        run.extend(word);
+        if run.len() >= 3 {
+            runs.push(run.join(" "));
+        }
+        run.clear();
+    }
+    runs
+}
+
+/// Mistakes of the core tail — the parser's unsupported constructs and missing tokens, literals,
+/// the interpreter's types, limits and statements — arrive as codes with their parameters, the CLI's
+/// English is the code's English, and their 简体中文 render (message and help) has no English sentence.
+#[test]
+fn core_tail_mistakes_are_codes_and_render_in_chinese() {
+    use tilelab::session::Session;
+    let chinese = table("zh-CN");
+    assert_eq!(english_runs("分块脚本不支持 `global x`：the run took longer"), ["the run took longer"]);
+    let mut session = Session::new();
+    let cases: [(&str, &str, serde_json::Value); 16] = [
+        ("s = {1, 2}", "unsupported.construct", serde_json::json!({"construct": {"code": "construct.set_literal"}})),
+        (
+            "from pypto import *",
+            "unsupported.construct",
+            serde_json::json!({"construct": {"code": "construct.star_import"}}),
+        ),
+        ("x = 3 & 1", "unsupported.operator", serde_json::json!({"operator": "&"})),
+        (
+            "for i in range(3):\n    pass\nelse:\n    pass",
+            "unsupported.construct",
+            serde_json::json!({"construct": {"code": "construct.loop_else"}}),
+        ),
+        ("def f(a=1, b):\n    return a", "syntax.default_order", serde_json::json!({"name": "b"})),
+        (
+            "import pypto as\n",
+            "syntax.expected_name",
+            serde_json::json!({"slot": {"code": "slot.after_as"}, "found": {"code": "token.end_of_line"}}),
+        ),
+        ("f() = 3", "syntax.cannot_assign", serde_json::json!({"what": {"code": "assignee.call"}})),
+        ("y = 012", "syntax.leading_zeros", serde_json::json!({"text": "012"})),
+        ("y = f'{x!q}'", "syntax.f_string_conversion", serde_json::json!(null)),
+        ("-'a'", "type.bad_unary", serde_json::json!({"operator": "-", "type_name": "str"})),
+        ("for v in 3:\n    pass", "type.not_iterable", serde_json::json!({"type_name": "int"})),
+        ("2 ** 62 * 4", "overflow.integer", serde_json::json!(null)),
+        ("a, b = [1, 2, 3]", "value.cannot_unpack", serde_json::json!({"values": 3, "targets": 2})),
+        ("import json", "import.unavailable", serde_json::json!({"module": "json"})),
+        ("with 3:\n    pass", "with.not_a_context_manager", serde_json::json!({"type_name": "int"})),
+        (
+            "raise ValueError('bad size')",
+            "raise.exception",
+            serde_json::json!({"name": "ValueError", "text": "bad size"}),
+        ),
+    ];
+    for (source, code, params) in cases {
+        let result = session.run_cell(source);
+        let diagnostic = result.diagnostics.first().unwrap_or_else(|| panic!("{source}: no diagnostic"));
+        let message = diagnostic.message_code.as_ref().unwrap_or_else(|| panic!("{source}: no code: {diagnostic:?}"));
+        let json = serde_json::to_value(message).unwrap();
+        assert_eq!(message.code(), code, "{source}: {json}");
+        if !params.is_null() {
+            assert_eq!(json["params"], params, "{source}");
+        }
+        assert_eq!(diagnostic.message, message.english(), "{source}");
+        let mut rendered = vec![render_chinese(&json, &chinese)];
+        if let Some(help) = &diagnostic.help_code {
+            rendered.push(render_chinese(&serde_json::to_value(help).unwrap(), &chinese));
+        }
+        for text in rendered {
+            assert!(english_runs(&text).is_empty(), "{source}: {text}: {:?}", english_runs(&text));
+            assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{source}: {text}");
+        }
+    }
+}

@@ -2,6 +2,16 @@
 // What `Playground.runCell` returns and `tilelab run --json` prints, one object per cell.
 
 /**
+ * The construct a missing token should follow, for [`GrammarMessage::ExpectedAfter`].
+ */
+export type After = { "code": "after.base_class" } | { "code": "after.comprehension" } | { "code": "after.comprehension_target" } | { "code": "after.dictionary_key" } | { "code": "after.module_name" } | { "code": "after.imported_names" } | { "code": "after.for_target" } | { "code": "after.decorator" } | { "code": "after.function_name" } | { "code": "after.parameter" };
+
+/**
+ * What an invalid assignment target is, for [`GrammarMessage::CannotAssign`].
+ */
+export type Assignee = { "code": "assignee.tuple_or_list" } | { "code": "assignee.call" } | { "code": "assignee.literal" } | { "code": "assignee.dict" } | { "code": "assignee.comparison" } | { "code": "assignee.conditional" } | { "code": "assignee.comprehension" } | { "code": "assignee.lambda" } | { "code": "assignee.slice" } | { "code": "assignee.expression" };
+
+/**
  * An autograd or tensor error's message or help.
  */
 export type AutogradMessage = { "code": "autograd.backward_without_grad", "params": {
@@ -268,6 +278,11 @@ export type CellStatus = "ok" | "error";
 export type CheckMode = "Auto" | "Full" | "Projection";
 
 /**
+ * A Python construct tile scripts do not take, as a message names it.
+ */
+export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.bare_raise" } | { "code": "construct.extended_slice_assignment" };
+
+/**
  * The element type of a tensor.
  *
  * `F32`, `F16` and `Bf16` are the pypto float dtypes (`DT_FP32`, `DT_FP16`, `DT_BF16`); `I8` …
@@ -441,6 +456,113 @@ export type GradientEdge = {
    * Shape and dtype of the gradient (those of the value).
    */
   meta: ValueMeta,
+};
+
+/**
+ * A syntax message of the parser's grammar checks.
+ */
+export type GrammarMessage = { "code": "syntax.expected_name", "params": {
+    /**
+     * Which name.
+     */
+    slot: NameSlot,
+    /**
+     * What was found.
+     */
+    found: Token,
+  }
+    } | { "code": "syntax.keyword_not_a_name", "params": {
+    /**
+     * The keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "syntax.expected_after", "params": {
+    /**
+     * The token expected.
+     */
+    expected: Token,
+    /**
+     * After what.
+     */
+    after: After,
+    /**
+     * What was found, when the message names it.
+     */
+    found: Token | null,
+  }
+    } | { "code": "syntax.expected_comma_or", "params": {
+    /**
+     * The closing bracket.
+     */
+    closing: string,
+    /**
+     * After what.
+     */
+    after: After,
+    /**
+     * What was found.
+     */
+    found: Token,
+  }
+    } | { "code": "syntax.expected_index" } | { "code": "syntax.expected_else" } | { "code": "syntax.conditional_reads" } | { "code": "syntax.try_without_handler" } | { "code": "syntax.add_except" } | { "code": "syntax.clause_without_statement", "params": {
+    /**
+     * The clause's keyword (`else`).
+     */
+    keyword: string,
+    /**
+     * The statement it needs (`if`).
+     */
+    statement: string,
+  }
+    } | { "code": "syntax.check_indentation", "params": {
+    /**
+     * The statement (`if`, `try`).
+     */
+    statement: string,
+  }
+    } | { "code": "syntax.own_line", "params": {
+    /**
+     * Its keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "syntax.outside_loop", "params": {
+    /**
+     * The keyword.
+     */
+    keyword: string,
+  }
+    } | { "code": "syntax.keyword_repeated", "params": {
+    /**
+     * The keyword.
+     */
+    name: string,
+  }
+    } | { "code": "syntax.starred_outside_call" } | { "code": "syntax.unpack_fixed" } | { "code": "syntax.cannot_assign", "params": {
+    /**
+     * What it is.
+     */
+    what: Assignee,
+  }
+    } | { "code": "syntax.write_in_place" } | { "code": "syntax.compare_or_assign" } | { "code": "syntax.assignable" } | { "code": "syntax.comprehension_alone" } | { "code": "syntax.write_comprehension_alone" } | { "code": "syntax.decorator_target" } | { "code": "syntax.one_star" } | { "code": "syntax.after_kwargs" } | { "code": "syntax.default_order", "params": {
+    /**
+     * The parameter without a default.
+     */
+    name: string,
+  }
+    } | { "code": "syntax.duplicate_parameter", "params": {
+    /**
+     * The parameter.
+     */
+    name: string,
+  }
+    } | { "code": "syntax.nested_too_deeply", "params": {
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
 };
 
 /**
@@ -649,6 +771,7 @@ export type KernelSchedule = {
 export type KernelStage = "computing" | "compiling" | "simulating";
 
 /**
+<<<<<<< HEAD
  * What kind of value a library function needed (a word its sentence embeds).
  */
 export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.tensors" } | { "code": "library.kind.tensor_or_list" } | { "code": "library.kind.tensor_or_number" } | { "code": "library.kind.compared" } | { "code": "library.kind.number" } | { "code": "library.kind.int" } | { "code": "library.kind.str" } | { "code": "library.kind.dict" } | { "code": "library.kind.bool" } | { "code": "library.kind.kernel" } | { "code": "library.kind.torch_dtype" } | { "code": "library.kind.numpy_dtype" } | { "code": "library.kind.dtype_device_tensor" } | { "code": "library.kind.array_or_number" } | { "code": "library.kind.enumeration", "params": {
@@ -1519,6 +1642,71 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
     rtol: string,
   }
 };
+=======
+ * A message about a literal, or its help.
+ */
+export type LiteralMessage = { "code": "syntax.f_string_nested_too_deeply" } | { "code": "syntax.f_string_single_brace" } | { "code": "syntax.double_the_brace" } | { "code": "syntax.f_string_unclosed_field" } | { "code": "syntax.close_the_field" } | { "code": "syntax.f_string_empty_field" } | { "code": "syntax.f_string_conversion" } | { "code": "syntax.f_string_unexpected", "params": {
+    /**
+     * What was found.
+     */
+    found: Token,
+  }
+    } | { "code": "syntax.hex_escape", "params": {
+    /**
+     * The escape's letter (`x`, `u`, `U`).
+     */
+    escape: string,
+    /**
+     * The digits it needs.
+     */
+    count: number,
+  }
+    } | { "code": "syntax.invalid_escape", "params": {
+    /**
+     * The escaped character.
+     */
+    escape: string,
+  }
+    } | { "code": "syntax.escape_backslash" } | { "code": "syntax.invalid_number", "params": {
+    /**
+     * The literal.
+     */
+    text: string,
+    /**
+     * `hexadecimal`, `octal`, `binary`, `decimal`, `float` or `number` (a word the page translates).
+     */
+    kind: string,
+  }
+    } | { "code": "syntax.integer_too_large", "params": {
+    /**
+     * The literal.
+     */
+    text: string,
+    /**
+     * `i64::MAX`.
+     */
+    limit: number,
+  }
+    } | { "code": "syntax.name_starts_with_digit" } | { "code": "syntax.leading_zeros", "params": {
+    /**
+     * The literal.
+     */
+    text: string,
+  }
+    } | { "code": "syntax.write_without_zeros", "params": {
+    /**
+     * The digits without the zeros.
+     */
+    digits: string,
+  }
+    } | { "code": "syntax.invalid_underscore", "params": {
+    /**
+     * The literal.
+     */
+    text: string,
+  }
+} | { "code": "syntax.underscores_separate_digits" } | { "code": "syntax.continuation_at_end" } | { "code": "syntax.character_after_continuation" } | { "code": "syntax.continuation_last" };
+>>>>>>> messages15b
 
 /**
  * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
@@ -1877,6 +2065,11 @@ export type Mismatch = { "code": "assert.mismatch", "params": {
 };
 
 /**
+ * What name the parser expected (`expected a parameter name, found '1'`).
+ */
+export type NameSlot = { "code": "slot.after_as" } | { "code": "slot.attribute" } | { "code": "slot.after_dot" } | { "code": "slot.class_name" } | { "code": "slot.function_name" } | { "code": "slot.parameter" } | { "code": "slot.module_after_import" } | { "code": "slot.module_after_from" } | { "code": "slot.imported_name" };
+
+/**
  * An NPU error, a fallback reason or a kernel-option warning.
  */
 export type NpuMessage = { "code": "npu.unknown_preset", "params": {
@@ -2085,6 +2278,263 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
 export type Op = { "Unary": UnaryOp } | { "Binary": BinaryOp } | { "Clip": { low: number | null, high: number | null, } } | { "Reduce": { op: ReduceOp, axes: Array<number>, keepdim: boolean, } } | { "Softmax": { op: SoftmaxOp, axis: number, } } | { "Matmul": { a_trans: boolean, b_trans: boolean, out_dtype: DType | null, } } | { "Reshape": { shape: Array<number>, } } | { "Permute": { order: Array<number>, } } | { "Concat": { axis: number, } } | { "Slice": { ranges: Array<SliceRange>, } } | { "AssignSlice": { ranges: Array<SliceRange>, } } | { "View": { shape: Array<number>, offsets: Array<number>, valid_shape: Array<number>, } } | { "Assemble": { offsets: Array<number>, } } | { "Cast": { dtype: DType, } } | "Where" | { "Gather": { axis: number, } } | { "Scatter": { axis: number, mode: ScatterMode, } } | { "Cumsum": { axis: number, } } | "NormalCdf" | { "Custom": { name: string, } } | { "Checkpoint": { name: string, } };
 
 /**
+ * A runtime error about a value or a limit, or its help.
+ */
+export type OperationMessage = { "code": "type.bad_unary", "params": {
+    /**
+     * `-` or `+`.
+     */
+    operator: string,
+    /**
+     * The operand's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_iterable", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_subscriptable", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.no_item_assignment", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.unhashable", "params": {
+    /**
+     * The key's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "type.not_orderable", "params": {
+    /**
+     * `<`, `<=` …
+     */
+    operator: string,
+    /**
+     * The left operand's type.
+     */
+    left: string,
+    /**
+     * The right operand's type.
+     */
+    right: string,
+  }
+    } | { "code": "type.compare_scalar" } | { "code": "type.repeat_sequence" } | { "code": "type.in_string", "params": {
+    /**
+     * The left operand's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.slice_index", "params": {
+    /**
+     * The index's type.
+     */
+    got: string,
+  }
+    } | { "code": "call.needs_argument", "params": {
+    /**
+     * The builtin.
+     */
+    function: string,
+  }
+    } | { "code": "call.unsupported_argument", "params": {
+    /**
+     * The builtin.
+     */
+    function: string,
+    /**
+     * The argument's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "call.no_keywords", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "call.keywords_must_be_strings" } | { "code": "call.double_star_dict", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.len_of_scalar" } | { "code": "value.float_parse", "params": {
+    /**
+     * The string's repr.
+     */
+    text: string,
+  }
+    } | { "code": "value.math_domain", "params": {
+    /**
+     * `sqrt`, `log` …
+     */
+    function: string,
+  }
+    } | { "code": "value.nan_to_int" } | { "code": "overflow.infinity_to_int" } | { "code": "overflow.float_too_large", "params": {
+    /**
+     * The float, as printed.
+     */
+    value: string,
+  }
+    } | { "code": "overflow.integer" } | { "code": "overflow.range_too_long" } | { "code": "overflow.iterate_range" } | { "code": "value.negative_size", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The size.
+     */
+    size: number,
+  }
+    } | { "code": "type.shape_not_list", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.shape_item", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The item's type.
+     */
+    got: string,
+  }
+    } | { "code": "limit.call_depth", "params": {
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.stack", "params": {
+    /**
+     * Nested calls.
+     */
+    depth: number,
+    /**
+     * The budget in KiB.
+     */
+    kib: number,
+  }
+    } | { "code": "limit.recursion_help" } | { "code": "limit.step_budget", "params": {
+    /**
+     * The budget.
+     */
+    budget: number,
+  }
+    } | { "code": "limit.large_ops" } | { "code": "limit.endless_loop" } | { "code": "limit.timeout", "params": {
+    /**
+     * The limit in seconds.
+     */
+    seconds: number,
+  }
+    } | { "code": "limit.give_more_time" } | { "code": "limit.memory", "params": {
+    /**
+     * What the values take, as printed.
+     */
+    held: string,
+    /**
+     * The budget, as printed.
+     */
+    budget: string,
+  }
+    } | { "code": "limit.free_values" } | { "code": "limit.output", "params": {
+    /**
+     * The limit in bytes.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.list", "params": {
+    /**
+     * Items.
+     */
+    count: number,
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "limit.string", "params": {
+    /**
+     * Bytes.
+     */
+    bytes: number,
+    /**
+     * The limit.
+     */
+    limit: number,
+  }
+    } | { "code": "value.cannot_unpack", "params": {
+    /**
+     * Values.
+     */
+    values: number,
+    /**
+     * Targets.
+     */
+    targets: number,
+  }
+    } | { "code": "value.empty_separator" } | { "code": "attribute.no_method", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+    /**
+     * The method.
+     */
+    name: string,
+  }
+    } | { "code": "type.str_needs_string", "params": {
+    /**
+     * `split`, `join` …
+     */
+    method: string,
+    /**
+     * The argument's type.
+     */
+    got: string,
+  }
+    } | { "code": "type.join_items", "params": {
+    /**
+     * The item's type.
+     */
+    got: string,
+  }
+    } | { "code": "attribute.cannot_set", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+    /**
+     * The object's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "name.numpy_unavailable" } | { "code": "runtime.cannot_assign" } | { "code": "runtime.not_parsed", "params": {
+    /**
+     * `statement` or `expression`.
+     */
+    what: string,
+  }
+} | { "code": "control.break_outside_loop" } | { "code": "control.outside_function" };
+
+/**
  * Reductions.
  */
 export type ReduceOp = "Sum" | "Mean" | "Amax" | "Amin" | "Var";
@@ -2278,7 +2728,7 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
      */
     text: string,
   }
-} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" };
+} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" } | OperationMessage | StatementMessage;
 
 /**
  * One saved tensor, for the graph view.
@@ -2372,6 +2822,89 @@ export type Span = {
    */
   end: number,
 };
+
+/**
+ * A runtime error of a statement, or its help.
+ */
+export type StatementMessage = { "code": "decorator.target", "params": {
+    /**
+     * The decorator.
+     */
+    decorator: string,
+    /**
+     * The decorated value's type.
+     */
+    got: string,
+  }
+    } | { "code": "decorator.one_per_function" } | { "code": "delete.expression" } | { "code": "delete.items", "params": {
+    /**
+     * The container's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "delete.what" } | { "code": "delete.attribute", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+    /**
+     * The object's type.
+     */
+    type_name: string,
+  }
+    } | { "code": "delete.no_attribute", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+  }
+    } | { "code": "except.types", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "except.forms" } | { "code": "import.unavailable", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+  }
+    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.no_environment" } | { "code": "import.no_command_line" } | { "code": "import.use_schedule_time" } | { "code": "import.use_print" } | { "code": "import.use_assert" } | { "code": "raise.exception", "params": {
+    /**
+     * `ValueError` …
+     */
+    name: string,
+    /**
+     * The exception's message, if it has one.
+     */
+    text: string | null,
+  }
+    } | { "code": "raise.not_an_exception", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "raise.exception_types" } | { "code": "with.no_protocol", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "with.define_enter_exit", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "with.not_a_context_manager", "params": {
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+} | { "code": "with.context_managers" } | { "code": "with.function_in_header" } | { "code": "with.function_tensors_by_name" } | { "code": "with.write_function_header" };
 
 /**
  * What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
@@ -2632,7 +3165,7 @@ export type SyntaxMessage = { "code": "syntax.expected_colon", "params": {
      */
     code_point: string,
   }
-} | { "code": "syntax.use_not" } | { "code": "syntax.use_conditional" } | { "code": "syntax.name_characters" } | { "code": "syntax.return_outside_function" } | { "code": "syntax.last_expression_displayed" } | { "code": "syntax.keyword_needs_name" } | { "code": "syntax.write_name_value" } | { "code": "syntax.positional_after_keyword" } | { "code": "syntax.positional_first" } | { "code": "syntax.lambda_reads" } | { "code": "syntax.else_if" } | { "code": "syntax.use_elif" };
+} | { "code": "syntax.use_not" } | { "code": "syntax.use_conditional" } | { "code": "syntax.name_characters" } | { "code": "syntax.return_outside_function" } | { "code": "syntax.last_expression_displayed" } | { "code": "syntax.keyword_needs_name" } | { "code": "syntax.write_name_value" } | { "code": "syntax.positional_after_keyword" } | { "code": "syntax.positional_first" } | { "code": "syntax.lambda_reads" } | { "code": "syntax.else_if" } | { "code": "syntax.use_elif" } | GrammarMessage | LiteralMessage | UnsupportedMessage;
 
 /**
  * A tensor for display: shape, dtype, a preview of values and statistics.
@@ -2741,6 +3274,47 @@ export type TraceLine = {
  * Ops of one input.
  */
 export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign";
+
+/**
+ * A construct outside the subset, or the help saying what to use instead.
+ */
+export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
+    /**
+     * The construct.
+     */
+    construct: Construct,
+  }
+    } | { "code": "unsupported.operator", "params": {
+    /**
+     * The operator's text.
+     */
+    operator: string,
+  }
+    } | { "code": "unsupported.use_list_or_dict" } | { "code": "unsupported.use_list_comprehension" } | { "code": "unsupported.remove", "params": {
+    /**
+     * What to remove, as written.
+     */
+    text: string,
+  }
+    } | { "code": "unsupported.remove_prefix", "params": {
+    /**
+     * The prefix (`b`).
+     */
+    prefix: string,
+  }
+    } | { "code": "unsupported.write_character" } | { "code": "unsupported.write_name_and_field", "params": {
+    /**
+     * The field's expression.
+     */
+    name: string,
+  }
+    } | { "code": "unsupported.assign_first" } | { "code": "unsupported.pass_and_return" } | { "code": "unsupported.build_a_list" } | { "code": "unsupported.use_a_flag" } | { "code": "unsupported.one_file" } | { "code": "unsupported.name_the_imports", "params": {
+    /**
+     * The module's dotted path.
+     */
+    path: string,
+  }
+} | { "code": "unsupported.plain_class" } | { "code": "unsupported.use_and" } | { "code": "unsupported.use_or" } | { "code": "unsupported.use_power" } | { "code": "unsupported.no_bitwise" } | { "code": "unsupported.use_f_string" } | { "code": "unsupported.use_allclose" } | { "code": "unsupported.raise_new" };
 
 /**
  * Shape and dtype of a value flowing along an edge.

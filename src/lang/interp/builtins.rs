@@ -1,6 +1,7 @@
 //! The builtins (`print len range min max abs float int round list tuple enumerate zip …`), the
 //! `math` module, iteration, and the methods of lists, dicts and strings.
 
+use crate::messages::OperationMessage;
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
@@ -128,7 +129,7 @@ impl Interpreter {
         second: Option<Value>,
         span: Span,
     ) -> Result<Value> {
-        let missing = || self.error(ErrorKind::Type, format!("{name}() needs an argument"), span);
+        let missing = || self.coded(ErrorKind::Type, OperationMessage::NeedsArgument { function: name.into() }, span);
         match name {
             "list" => Ok(Value::list(match value {
                 Some(value) => self.iterate(&value, span)?,
@@ -156,7 +157,9 @@ impl Interpreter {
 
     fn call_unary_builtin(&self, name: &str, value: Value, second: Option<Value>, span: Span) -> Result<Value> {
         let type_error = |value: &Value| {
-            self.error(ErrorKind::Type, format!("{name}(): unsupported argument type '{}'", value.type_name()), span)
+            let message =
+                OperationMessage::UnsupportedArgument { function: name.into(), type_name: value.type_name().into() };
+            self.coded(ErrorKind::Type, message, span)
         };
         match name {
             "len" => Ok(Value::Int(match &value {
@@ -172,7 +175,7 @@ impl Interpreter {
                 }
                 Value::Tensor(object) => match object.get().shape().first() {
                     Some(&size) => size as i64,
-                    None => return Err(self.error(ErrorKind::Type, "len() of a 0-d tensor", span)),
+                    None => return Err(self.coded(ErrorKind::Type, OperationMessage::LenOfScalar, span)),
                 },
                 other => return Err(type_error(other)),
             })),
@@ -180,7 +183,7 @@ impl Interpreter {
                 Value::Int(number) => number
                     .checked_abs()
                     .map(Value::Int)
-                    .ok_or_else(|| self.error(ErrorKind::Overflow, "integer overflow", span)),
+                    .ok_or_else(|| self.coded(ErrorKind::Overflow, OperationMessage::IntegerOverflow, span)),
                 Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
                 Value::Float(number) => Ok(Value::Float(number.abs())),
                 Value::Tensor(object) => self.tensor_result(object.get().unary(crate::tensor::UnaryOp::Abs), span),
@@ -192,11 +195,7 @@ impl Interpreter {
                     "-inf" => Ok(Value::Float(f64::NEG_INFINITY)),
                     "nan" => Ok(Value::Float(f64::NAN)),
                     trimmed => trimmed.parse().map(Value::Float).map_err(|_| {
-                        self.error(
-                            ErrorKind::Value,
-                            format!("could not convert string to float: {}", repr(&value)),
-                            span,
-                        )
+                        self.coded(ErrorKind::Value, OperationMessage::FloatParse { text: repr(&value) }, span)
                     }),
                 },
                 Value::Tensor(object) => self.item(&object.get(), span).map(Value::Float),
@@ -275,7 +274,7 @@ impl Interpreter {
     fn call_math(&self, function: &str, arguments: Arguments, span: Span) -> Result<Value> {
         let bound = self.bind(&format!("math.{function}"), &["x", "y"], arguments, false, span)?;
         let x = bound.float(0, None)?;
-        let domain = || self.error(ErrorKind::Value, format!("math.{function}: math domain error"), span);
+        let domain = || self.coded(ErrorKind::Value, OperationMessage::MathDomain { function: function.into() }, span);
         Ok(Value::Float(match function {
             "sqrt" if x < 0.0 => return Err(domain()),
             "sqrt" => x.sqrt(),
@@ -302,13 +301,7 @@ impl Interpreter {
                 let y = bound.float(1, None)?;
                 return Ok(Value::Bool((x - y).abs() <= 1e-9 * x.abs().max(y.abs())));
             }
-            _ => {
-                return Err(self.error(
-                    ErrorKind::Attribute,
-                    format!("module 'math' has no attribute '{function}'"),
-                    span,
-                ))
-            }
+            _ => return Err(self.no_math_attribute(function, span)),
         }))
     }
 
@@ -316,22 +309,15 @@ impl Interpreter {
     /// past 64 bits an `OverflowError` (a saturating cast would answer i64::MAX or 0 silently).
     pub(crate) fn float_to_int(&self, integral: f64, span: Span) -> Result<i64> {
         if integral.is_nan() {
-            return Err(self.error(ErrorKind::Value, "ValueError: cannot convert float NaN to integer", span));
+            return Err(self.coded(ErrorKind::Value, OperationMessage::NanToInt, span));
         }
         if integral.is_infinite() {
-            return Err(self.error(
-                ErrorKind::Overflow,
-                "OverflowError: cannot convert float infinity to integer",
-                span,
-            ));
+            return Err(self.coded(ErrorKind::Overflow, OperationMessage::InfinityToInt, span));
         }
         // 2**63 is exactly representable: every float below it in magnitude fits in an i64.
         if integral.abs() >= 9_223_372_036_854_775_808.0 && integral != -9_223_372_036_854_775_808.0 {
-            return Err(self.error(
-                ErrorKind::Overflow,
-                format!("OverflowError: {} does not fit in a 64-bit int", super::format::format_float(integral)),
-                span,
-            ));
+            let message = OperationMessage::FloatTooLarge { value: super::format::format_float(integral) };
+            return Err(self.coded(ErrorKind::Overflow, message, span));
         }
         Ok(integral as i64)
     }
@@ -344,8 +330,13 @@ impl Interpreter {
             "inf" => Ok(Value::Float(f64::INFINITY)),
             "nan" => Ok(Value::Float(f64::NAN)),
             _ if MATH_FUNCTIONS.contains(&name) => Ok(Value::Builtin(Rc::from(format!("math.{name}").as_str()))),
-            _ => Err(self.error(ErrorKind::Attribute, format!("module 'math' has no attribute '{name}'"), span)),
+            _ => Err(self.no_math_attribute(name, span)),
         }
+    }
+
+    fn no_math_attribute(&self, name: &str, span: Span) -> super::error::RuntimeError {
+        let message = crate::messages::Message::NoModuleAttribute { module: "math".into(), name: name.into() };
+        self.coded(ErrorKind::Attribute, message, span)
     }
 }
 

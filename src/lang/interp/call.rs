@@ -1,6 +1,7 @@
 //! Calls: script functions (argument binding, call depth, tracebacks), builtins, bound methods,
 //! kernels and decorator objects; `Bound`, the argument reader of builtins.
 
+use crate::messages::OperationMessage;
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result, SourceSpan, TraceFrame};
@@ -61,8 +62,8 @@ impl Interpreter {
         let limit = self.limits.get().call_depth;
         if self.depth.get() >= limit {
             return Err(self
-                .error(ErrorKind::CallDepth, format!("call depth exceeded: more than {limit} nested calls"), span)
-                .with_help("look for a recursion without a base case, or raise the session's call depth"));
+                .coded(ErrorKind::CallDepth, OperationMessage::CallDepth { limit }, span)
+                .with_help_message(OperationMessage::RecursionHelp));
         }
         self.check_stack(span)?;
         let scope = Scope::child(&function.closure);
@@ -80,7 +81,7 @@ impl Interpreter {
             Ok(Flow::Return(value)) => Ok(value),
             Ok(Flow::Normal) => Ok(Value::None),
             Ok(Flow::Break | Flow::Continue) => {
-                Err(self.error(ErrorKind::Control, "'break' or 'continue' outside a loop", span))
+                Err(self.coded(ErrorKind::Control, OperationMessage::BreakOutsideLoop, span))
             }
             Err(mut error) => {
                 error.traceback.push(TraceFrame {
@@ -101,16 +102,12 @@ impl Interpreter {
         let budget = self.limits.get().stack_bytes;
         if base != 0 && base.saturating_sub(here) > budget {
             return Err(self
-                .error(
+                .coded(
                     ErrorKind::CallDepth,
-                    format!(
-                        "call depth exceeded: {} nested calls use more than the stack budget of {} KiB",
-                        self.depth.get(),
-                        budget >> 10
-                    ),
+                    OperationMessage::StackBudget { depth: self.depth.get(), kib: budget >> 10 },
                     span,
                 )
-                .with_help("look for a recursion without a base case, or raise the session's stack budget"));
+                .with_help_message(OperationMessage::RecursionHelp));
         }
         Ok(())
     }
@@ -368,23 +365,23 @@ impl Interpreter {
             Value::Int(_) | Value::Bool(_) => vec![value.clone()],
             Value::List(_) | Value::Tuple(_) => self.iterate(value, span)?,
             other => {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("{function}(): a shape is a list of ints, not {}", other.type_name()),
-                    span,
-                ))
+                let message =
+                    OperationMessage::ShapeNotList { function: function.into(), got: other.type_name().into() };
+                return Err(self.coded(ErrorKind::Type, message, span));
             }
         };
         items
             .iter()
             .map(|item| match item.as_int() {
                 Some(size) if size >= 0 => Ok(size as usize),
-                Some(size) => {
-                    Err(self.error(ErrorKind::Value, format!("{function}(): negative size {size} in a shape"), span))
-                }
-                None => Err(self.error(
+                Some(size) => Err(self.coded(
+                    ErrorKind::Value,
+                    OperationMessage::NegativeSize { function: function.into(), size },
+                    span,
+                )),
+                None => Err(self.coded(
                     ErrorKind::Type,
-                    format!("{function}(): a shape holds ints, not {}", item.type_name()),
+                    OperationMessage::ShapeItem { function: function.into(), got: item.type_name().into() },
                     span,
                 )),
             })

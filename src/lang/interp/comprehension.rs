@@ -102,7 +102,8 @@ impl Interpreter {
     pub(crate) fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
         match key {
             Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
-                Err(self.error(ErrorKind::Type, format!("unhashable type: '{}'", key.type_name()), span))
+                let message = crate::messages::OperationMessage::Unhashable { type_name: key.type_name().into() };
+                Err(self.coded(ErrorKind::Type, message, span))
             }
             _ => Ok(()),
         }

@@ -6,6 +6,7 @@ use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::OperationMessage;
 
 /// Tensor elements written or read per step (an element-wise op with its allocation).
 pub(crate) const ELEMENTS_PER_STEP: u64 = 32;
@@ -34,18 +35,10 @@ impl Interpreter {
             super::progress::report_progress("steps", total as usize, budget as usize);
         }
         if total > budget {
-            let help = if steps > 1 {
-                "large ops cost steps in proportion to their size (tensor elements, multiply-adds, bytes of text): look for a loop that repeats work on large tensors or strings, or raise the session's step budget"
-            } else {
-                "look for a loop that never ends, or raise the session's step budget"
-            };
+            let help = if steps > 1 { OperationMessage::LargeOpsCost } else { OperationMessage::EndlessLoop };
             return Err(self
-                .error(
-                    ErrorKind::StepBudget,
-                    format!("step budget exceeded: the cell ran more than {budget} steps"),
-                    span,
-                )
-                .with_help(help));
+                .coded(ErrorKind::StepBudget, OperationMessage::StepBudget { budget }, span)
+                .with_help_message(help));
         }
         Ok(())
     }
@@ -58,8 +51,8 @@ impl Interpreter {
             return Ok(());
         }
         Err(self
-            .error(ErrorKind::Timeout, format!("timeout: the run took longer than its limit of {} s", limit.as_secs_f64()), span)
-            .with_help("the statement shown was running when time ran out; give more time with --timeout SECONDS (0: no limit)"))
+            .coded(ErrorKind::Timeout, OperationMessage::Timeout { seconds: limit.as_secs_f64() }, span)
+            .with_help_message(OperationMessage::GiveMoreTime))
     }
 
     /// Sets (or clears) the wall-clock limit of everything run from now on.

@@ -6,6 +6,7 @@ use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::StatementMessage;
 
 impl Interpreter {
     /// Applies one `@decorator` to what the lines below it made. A kernel decorator over
@@ -32,8 +33,12 @@ impl Interpreter {
             return Ok(());
         }
         Err(self
-            .error(ErrorKind::Type, format!("@{name} decorates a function defined with `def`, not a '{}'", target.type_name()), span)
-            .with_help("use one pypto decorator per function; a backward is its own `def` under @pypto.register_gradient(\"name\")"))
+            .coded(
+                ErrorKind::Type,
+                StatementMessage::DecoratorTarget { decorator: name.into(), got: target.type_name().into() },
+                span,
+            )
+            .with_help_message(StatementMessage::OneDecorator))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `del name`, `del items[i]`, `del mapping[key]`, `del obj.attribute` (kernel bodies free their
 //! tiles this way).
 
+use crate::messages::StatementMessage;
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
@@ -33,7 +34,7 @@ impl Interpreter {
                     let object = self.eval(value, scope)?;
                     self.delete_attribute(&object, &attribute.name, attribute.span)?;
                 }
-                _ => return Err(self.error(ErrorKind::Unsupported, "cannot delete this expression", target.span)),
+                _ => return Err(self.coded(ErrorKind::Unsupported, StatementMessage::CannotDelete, target.span)),
             }
         }
         Ok(())
@@ -54,16 +55,20 @@ impl Interpreter {
                         entries.remove(position);
                         Ok(())
                     }
-                    None => Err(self.error(
+                    None => Err(self.coded(
                         ErrorKind::Index,
-                        format!("key {} is not in the dict", super::format::repr(index)),
+                        crate::messages::RuntimeMessage::MissingKey { key: super::format::repr(index) },
                         span,
                     )),
                 }
             }
             other => Err(self
-                .error(ErrorKind::Type, format!("cannot delete items of a '{}' here", other.type_name()), span)
-                .with_help("delete one list index or dict key; to clear a tensor region, assign zeros to it")),
+                .coded(
+                    ErrorKind::Type,
+                    StatementMessage::CannotDeleteItems { type_name: other.type_name().into() },
+                    span,
+                )
+                .with_help_message(StatementMessage::DeleteWhat)),
         }
     }
 
@@ -85,17 +90,15 @@ impl Interpreter {
                 before != attributes.len()
             }
             other => {
-                return Err(self.error(
-                    ErrorKind::Attribute,
-                    format!("cannot delete attribute '{name}' of a {}", other.type_name()),
-                    span,
-                ))
+                let message =
+                    StatementMessage::CannotDeleteAttribute { name: name.into(), type_name: other.type_name().into() };
+                return Err(self.coded(ErrorKind::Attribute, message, span));
             }
         };
         if removed {
             Ok(())
         } else {
-            Err(self.error(ErrorKind::Attribute, format!("no attribute '{name}' to delete"), span))
+            Err(self.coded(ErrorKind::Attribute, StatementMessage::NothingToDelete { name: name.into() }, span))
         }
     }
 }

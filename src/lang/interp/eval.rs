@@ -1,5 +1,6 @@
 //! Expressions: names, literals, containers, attributes, subscripts, calls, operators.
 
+use crate::messages::{Construct, OperationMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
@@ -57,7 +58,9 @@ impl Interpreter {
                 self.eval_dict_comprehension(key, value, generators, scope, span)
             }
             ExprKind::Lambda(definition) => self.lambda_value(definition, scope),
-            ExprKind::Error => Err(self.error(ErrorKind::Unsupported, "this expression could not be parsed", span)),
+            ExprKind::Error => {
+                Err(self.coded(ErrorKind::Unsupported, OperationMessage::NotParsed { what: "expression".into() }, span))
+            }
         }
     }
 
@@ -103,11 +106,8 @@ impl Interpreter {
                 *bound = match self.eval(part, scope)? {
                     Value::None => None,
                     value => Some(value.as_int().ok_or_else(|| {
-                        self.error(
-                            ErrorKind::Type,
-                            format!("slice indices must be integers, not {}", value.type_name()),
-                            part.span,
-                        )
+                        let message = OperationMessage::SliceIndexType { got: value.type_name().into() };
+                        self.coded(ErrorKind::Type, message, part.span)
                     })?),
                 };
             }
@@ -137,9 +137,9 @@ impl Interpreter {
             UnaryOp::Plus => match value {
                 Value::Int(_) | Value::Float(_) | Value::Tensor(_) => Ok(value),
                 Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),
-                other => Err(self.error(
+                other => Err(self.coded(
                     ErrorKind::Type,
-                    format!("bad operand type for unary +: '{}'", other.type_name()),
+                    OperationMessage::BadUnaryOperand { operator: "+".into(), type_name: other.type_name().into() },
                     span,
                 )),
             },
@@ -224,7 +224,7 @@ impl Interpreter {
         Err(match name {
             "pt" => error.with_help_message(import("import pypto as pt".into())),
             "pypto" | "math" | "torch" => error.with_help_message(import(format!("import {name}"))),
-            "np" | "numpy" => error.with_help("numpy is not available; use the pypto module (or torch)"),
+            "np" | "numpy" => error.with_help_message(OperationMessage::NoNumpyHere),
             "dataclass" | "field" => error.with_help_message(import(format!("from dataclasses import {name}"))),
             "NamedTuple" | "List" | "Tuple" | "Optional" | "Dict" | "Any" | "Union" | "Callable" => {
                 error.with_help_message(import(format!("from typing import {name}")))
@@ -287,11 +287,8 @@ impl Interpreter {
                 ArgumentKind::Positional(value) => result.positional.push((self.eval(value, scope)?, argument.span)),
                 ArgumentKind::Keyword { name, value } => {
                     if result.keywords.iter().any(|(existing, _, _)| existing == &name.name) {
-                        return Err(self.error(
-                            ErrorKind::Type,
-                            format!("keyword argument '{}' repeated", name.name),
-                            argument.span,
-                        ));
+                        let message = crate::messages::GrammarMessage::KeywordRepeated { name: name.name.clone() };
+                        return Err(self.coded(ErrorKind::Type, message, argument.span));
                     }
                     result.keywords.push((name.name.clone(), self.eval(value, scope)?, argument.span));
                 }
@@ -305,17 +302,18 @@ impl Interpreter {
                     Value::Dict(entries) => {
                         for (key, item) in entries.borrow().iter() {
                             let Value::Str(key) = key else {
-                                return Err(self.error(ErrorKind::Type, "keywords must be strings", value.span));
+                                return Err(self.coded(
+                                    ErrorKind::Type,
+                                    OperationMessage::KeywordsMustBeStrings,
+                                    value.span,
+                                ));
                             };
                             result.keywords.push((key.to_string(), item.clone(), argument.span));
                         }
                     }
                     other => {
-                        return Err(self.error(
-                            ErrorKind::Type,
-                            format!("argument after ** must be a dict, not {}", other.type_name()),
-                            value.span,
-                        ))
+                        let message = OperationMessage::DoubleStarNeedsDict { got: other.type_name().into() };
+                        return Err(self.coded(ErrorKind::Type, message, value.span));
                     }
                 },
             }
@@ -330,8 +328,12 @@ impl Interpreter {
             CompareOp::Equal | CompareOp::NotEqual => {
                 if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
                     return Err(self
-                        .error(ErrorKind::Unsupported, "comparing tensors with == or != is not supported", span)
-                        .with_help("use pypto.allclose(a, b) or pypto.assert_allclose(actual, desired)"));
+                        .coded(
+                            ErrorKind::Unsupported,
+                            UnsupportedMessage::NotSupported { construct: Construct::TensorEquality },
+                            span,
+                        )
+                        .with_help_message(UnsupportedMessage::UseAllclose));
                 }
                 Ok(values_equal(left, right) == (op == CompareOp::Equal))
             }
@@ -346,11 +348,8 @@ impl Interpreter {
                             text.contains(needle.as_ref())
                         }
                         other => {
-                            return Err(self.error(
-                                ErrorKind::Type,
-                                format!("'in <string>' requires a string, not {}", other.type_name()),
-                                span,
-                            ))
+                            let message = OperationMessage::InString { got: other.type_name().into() };
+                            return Err(self.coded(ErrorKind::Type, message, span));
                         }
                     },
                     Value::Range(start, stop, step) => match left.as_int() {
@@ -370,15 +369,14 @@ impl Interpreter {
             }
             CompareOp::Less | CompareOp::LessEqual | CompareOp::Greater | CompareOp::GreaterEqual => {
                 let ordering = order(left, right).ok_or_else(|| {
-                    let message = format!(
-                        "'{}' not supported between '{}' and '{}'",
-                        op.symbol(),
-                        left.type_name(),
-                        right.type_name()
-                    );
-                    let error = self.error(ErrorKind::Type, message, span);
+                    let message = OperationMessage::NotOrderable {
+                        operator: op.symbol().into(),
+                        left: left.type_name().into(),
+                        right: right.type_name().into(),
+                    };
+                    let error = self.coded(ErrorKind::Type, message, span);
                     if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
-                        error.with_help("compare a scalar: x.item() < 1.0, or use pypto.allclose")
+                        error.with_help_message(OperationMessage::CompareScalar)
                     } else {
                         error
                     }

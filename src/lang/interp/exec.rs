@@ -1,6 +1,7 @@
 //! Statements: assignment (with unpacking and subscripts), control flow, `def`, `assert`,
 //! `with` (in `with_statement`).
 
+use crate::messages::OperationMessage;
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
@@ -75,7 +76,8 @@ impl Interpreter {
             StmtKind::Assert { test, message } => self.exec_assert(test, message.as_ref(), scope),
             StmtKind::With { items, body } => self.exec_with(items, body, scope),
             StmtKind::Error => {
-                Err(self.error(ErrorKind::Unsupported, "this statement could not be parsed", statement.span))
+                let message = OperationMessage::NotParsed { what: "statement".into() };
+                Err(self.coded(ErrorKind::Unsupported, message, statement.span))
             }
         }
     }
@@ -201,11 +203,8 @@ impl Interpreter {
             ExprKind::Tuple(targets) | ExprKind::List(targets) => {
                 let items = self.iterate(&value, target.span)?;
                 if items.len() != targets.len() {
-                    return Err(self.error(
-                        ErrorKind::Value,
-                        format!("cannot unpack {} values into {} targets", items.len(), targets.len()),
-                        target.span,
-                    ));
+                    let message = OperationMessage::CannotUnpack { values: items.len(), targets: targets.len() };
+                    return Err(self.coded(ErrorKind::Value, message, target.span));
                 }
                 for (target, item) in targets.iter().zip(items) {
                     self.assign(target, item, scope)?;
@@ -221,7 +220,7 @@ impl Interpreter {
                 let object = self.eval(object, scope)?;
                 self.set_attribute(&object, &attribute.name, value, target.span)
             }
-            _ => Err(self.error(ErrorKind::Unsupported, "cannot assign to this expression", target.span)),
+            _ => Err(self.coded(ErrorKind::Unsupported, OperationMessage::CannotAssignExpression, target.span)),
         }
     }
 
@@ -252,7 +251,7 @@ impl Interpreter {
                 let result = self.binary(op, &current, &right, target.span.cover(value.span))?;
                 self.assign(target, result, scope)
             }
-            _ => Err(self.error(ErrorKind::Unsupported, "cannot assign to this expression", target.span)),
+            _ => Err(self.coded(ErrorKind::Unsupported, OperationMessage::CannotAssignExpression, target.span)),
         }
     }
 

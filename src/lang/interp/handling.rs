@@ -70,12 +70,12 @@ impl Interpreter {
                 }
                 other => {
                     return Err(self
-                        .error(
+                        .coded(
                             ErrorKind::Type,
-                            format!("an except clause takes exception types, not a '{}'", other.type_name()),
+                            crate::messages::StatementMessage::ExceptTypes { got: other.type_name().into() },
                             types.span,
                         )
-                        .with_help("except ValueError:, except (KeyError, IndexError):, or except Exception:"))
+                        .with_help_message(crate::messages::StatementMessage::ExceptForms))
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! modules real pypto files import that a notebook cannot have get a diagnostic that says what to
 //! use instead.
 
+use crate::messages::StatementMessage;
 use std::rc::Rc;
 
 use super::api_table::{self, ApiKind};
@@ -17,17 +18,13 @@ use crate::lang::syntax::Span;
 const LANGUAGE_MODULES: [&str; 3] = ["math", "__future__", "torch_npu"];
 
 /// What to use instead of a module a notebook cannot import (by the module's first name).
-fn instead_of(root: &str) -> Option<&'static str> {
-    Some(match root {
-        "numpy" => {
-            "the numpy here is what pypto examples' golden checks use (`import numpy as np`: np.array, \
-             np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use \
-             the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())"
-        }
-        "logging" => "use print(...)",
-        "pytest" => "use assert and pypto.assert_allclose(actual, desired)",
-        _ => return None,
-    })
+fn instead_of(root: &str) -> StatementMessage {
+    match root {
+        "numpy" => StatementMessage::NumpySubset,
+        "logging" => StatementMessage::UsePrint,
+        "pytest" => StatementMessage::UseAssert,
+        _ => StatementMessage::AvailableModules,
+    }
 }
 
 impl Interpreter {
@@ -79,15 +76,9 @@ impl Interpreter {
             return Ok(());
         }
         let root = full.split('.').next().unwrap_or(full);
-        let error =
-            self.error(ErrorKind::Unsupported, format!("module '{full}' is not available in tile scripts"), span);
-        Err(match instead_of(root) {
-            Some(help) => error.with_help(help),
-            None => error.with_help(
-                "tile scripts can import pypto (import pypto as pt, from pypto import …), torch, numpy (a small part), \
-                 math, dataclasses and typing",
-            ),
-        })
+        Err(self
+            .coded(ErrorKind::Unsupported, StatementMessage::ModuleUnavailable { module: full.into() }, span)
+            .with_help_message(instead_of(root)))
     }
 }
 

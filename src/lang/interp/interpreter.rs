@@ -1,6 +1,7 @@
 //! The interpreter's state: globals, limits, counters, the cell being run, output, warnings, the
 //! registered backward functions and the kernel runs recorded for the simulator.
 
+use crate::messages::OperationMessage;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
@@ -210,13 +211,7 @@ impl Interpreter {
             }
             match self.exec(statement, &globals)? {
                 super::exec::Flow::Normal => {}
-                _ => {
-                    return Err(self.error(
-                        ErrorKind::Control,
-                        "'return', 'break' or 'continue' outside of a function or loop",
-                        statement.span,
-                    ))
-                }
+                _ => return Err(self.coded(ErrorKind::Control, OperationMessage::OutsideFunction, statement.span)),
             }
         }
         Ok(last.filter(|value| !matches!(value, Value::None)))
@@ -250,6 +245,16 @@ impl Interpreter {
     /// An error of `kind` at `span` of the running cell.
     pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, span: Span) -> RuntimeError {
         RuntimeError::new(kind, message, self.at(span))
+    }
+
+    /// An error of `kind` at `span` of the running cell whose message is a message code.
+    pub(crate) fn coded(
+        &self,
+        kind: ErrorKind,
+        message: impl Into<crate::messages::Message>,
+        span: Span,
+    ) -> RuntimeError {
+        self.error(kind, "", span).with_message(message)
     }
 
     /// A warning whose message and help are message codes (the page renders them in its language).
@@ -303,18 +308,12 @@ impl Interpreter {
         self.instances.collect();
         if let Some(held) = over() {
             return Err(self
-                .error(
+                .coded(
                     ErrorKind::Memory,
-                    format!(
-                        "MemoryError: the session's values take {}, more than its memory budget of {}",
-                        mebibytes(held),
-                        mebibytes(budget)
-                    ),
+                    OperationMessage::MemoryBudget { held: mebibytes(held), budget: mebibytes(budget) },
                     span,
                 )
-                .with_help(
-                    "free large values you no longer need (rebind them: `x = None`), or work on smaller tensors",
-                ));
+                .with_help_message(OperationMessage::FreeValues));
         }
         Ok(())
     }
@@ -337,11 +336,7 @@ impl Interpreter {
         let limit = self.limits.get().string_bytes;
         let mut output = self.output.borrow_mut();
         if output.len() + text.len() > limit {
-            return Err(self.error(
-                ErrorKind::SizeLimit,
-                format!("print: the cell's output exceeds the limit of {limit} bytes"),
-                span,
-            ));
+            return Err(self.coded(ErrorKind::SizeLimit, OperationMessage::OutputLimit { limit }, span));
         }
         output.push_str(text);
         Ok(())
@@ -351,11 +346,7 @@ impl Interpreter {
     pub(crate) fn check_items(&self, count: usize, span: Span) -> Result<()> {
         let limit = self.limits.get().list_items;
         if count > limit {
-            return Err(self.error(
-                ErrorKind::SizeLimit,
-                format!("a list of {count} items exceeds the limit of {limit} items"),
-                span,
-            ));
+            return Err(self.coded(ErrorKind::SizeLimit, OperationMessage::ListLimit { count, limit }, span));
         }
         Ok(())
     }
@@ -364,11 +355,7 @@ impl Interpreter {
     pub(crate) fn check_string(&self, bytes: usize, span: Span) -> Result<()> {
         let limit = self.limits.get().string_bytes;
         if bytes > limit {
-            return Err(self.error(
-                ErrorKind::SizeLimit,
-                format!("a string of {bytes} bytes exceeds the limit of {limit} bytes"),
-                span,
-            ));
+            return Err(self.coded(ErrorKind::SizeLimit, OperationMessage::StringLimit { bytes, limit }, span));
         }
         Ok(())
     }

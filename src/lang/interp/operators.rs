@@ -1,6 +1,7 @@
 //! Arithmetic on Python values (ints with overflow checks, floats, strings, lists, tuples); tensor
 //! operands go to `pypto::tensor_ops`.
 
+use crate::messages::{Construct, OperationMessage, UnsupportedMessage};
 use std::cmp::Ordering;
 
 use super::error::{ErrorKind, Result};
@@ -46,8 +47,12 @@ impl Interpreter {
                 self.repeat(sequence, *count, span)
             }
             (BinaryOp::Modulo, Value::Str(_), _) => Err(self
-                .error(ErrorKind::Unsupported, "%-formatting of strings is not supported", span)
-                .with_help("use an f-string: f\"{x:.3f}\"")),
+                .coded(
+                    ErrorKind::Unsupported,
+                    UnsupportedMessage::NotSupported { construct: Construct::PercentFormat },
+                    span,
+                )
+                .with_help_message(UnsupportedMessage::UseFString)),
             _ => Err(self.error(ErrorKind::Type, String::new(), span).with_message(
                 crate::messages::Message::UnsupportedOperand {
                     operator: op.symbol().to_string(),
@@ -88,13 +93,15 @@ impl Interpreter {
                 Ok(result)
             }
             other => {
-                Err(self.error(ErrorKind::Type, format!("bad operand type for unary -: '{}'", other.type_name()), span))
+                let message =
+                    OperationMessage::BadUnaryOperand { operator: "-".into(), type_name: other.type_name().into() };
+                Err(self.coded(ErrorKind::Type, message, span))
             }
         }
     }
 
     fn overflow(&self, span: Span) -> super::error::RuntimeError {
-        self.error(ErrorKind::Overflow, "integer overflow: the result does not fit in 64 bits", span)
+        self.coded(ErrorKind::Overflow, OperationMessage::IntegerOverflow, span)
     }
 
     fn int_binary(&self, op: BinaryOp, a: i64, b: i64, span: Span) -> Result<Value> {
@@ -130,7 +137,7 @@ impl Interpreter {
                 u32::try_from(b).ok().and_then(|exponent| a.checked_pow(exponent))
             }
             BinaryOp::MatMul => {
-                return Err(self.error(ErrorKind::Type, "unsupported operand types for @: 'int' and 'int'", span));
+                return Err(self.matmul_of_numbers("int", "int", span));
             }
         };
         value.map(Value::Int).ok_or_else(|| self.overflow(span))
@@ -169,10 +176,18 @@ impl Interpreter {
                 }
             }
             BinaryOp::Power => a.powf(b),
-            BinaryOp::MatMul => {
-                return Err(self.error(ErrorKind::Type, "unsupported operand types for @: numbers", span))
-            }
+            BinaryOp::MatMul => return Err(self.matmul_of_numbers("float", "float", span)),
         }))
+    }
+
+    /// `@` of two numbers (a matmul needs tensors).
+    fn matmul_of_numbers(&self, left: &str, right: &str, span: Span) -> super::error::RuntimeError {
+        let message = crate::messages::Message::UnsupportedOperand {
+            operator: "@".into(),
+            left: left.into(),
+            right: right.into(),
+        };
+        self.coded(ErrorKind::Type, message, span)
     }
 
     fn repeat(&self, sequence: &Value, count: i64, span: Span) -> Result<Value> {
@@ -193,7 +208,7 @@ impl Interpreter {
                 self.check_items(items.len().saturating_mul(count), span)?;
                 Ok(Value::tuple(items.iter().cloned().cycle().take(items.len() * count).collect()))
             }
-            _ => Err(self.error(ErrorKind::Type, "can only repeat a sequence", span)),
+            _ => Err(self.coded(ErrorKind::Type, OperationMessage::RepeatSequence, span)),
         }
     }
 }

@@ -10,6 +10,7 @@ use super::scope::Scope;
 use super::value::{Object, Value};
 use crate::lang::syntax::ast::Expr;
 use crate::lang::syntax::Span;
+use crate::messages::{Construct, OperationMessage, StatementMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
@@ -38,7 +39,8 @@ impl Interpreter {
     /// `ValueError("message")`: an exception value (raised by `raise`).
     pub(crate) fn make_exception(&self, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         if let Some((_, _, keyword_span)) = arguments.keywords.first() {
-            return Err(self.error(ErrorKind::Type, format!("{name}() takes no keyword arguments"), *keyword_span));
+            let message = OperationMessage::NoKeywords { function: name.into() };
+            return Err(self.coded(ErrorKind::Type, message, *keyword_span));
         }
         let parts: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
         let message = if parts.len() > 1 { format!("({})", parts.join(", ")) } else { parts.concat() };
@@ -59,12 +61,8 @@ impl Interpreter {
             return Err(match self.handled.borrow().last() {
                 Some(error) => error.clone(),
                 None => self
-                    .error(
-                        ErrorKind::Unsupported,
-                        "a bare `raise` outside an `except` block has nothing to re-raise",
-                        span,
-                    )
-                    .with_help("raise a new exception: raise ValueError(\"…\")"),
+                    .coded(ErrorKind::Unsupported, UnsupportedMessage::NothingToReraise, span)
+                    .with_help_message(UnsupportedMessage::RaiseNew),
             });
         };
         let value = self.eval(exception, scope)?;
@@ -81,12 +79,12 @@ impl Interpreter {
         };
         let kind =
             EXCEPTIONS.iter().find(|(exception, _)| *exception == name).map_or(ErrorKind::Value, |(_, kind)| *kind);
-        let text = if message.is_empty() { name } else { format!("{name}: {message}") };
-        Err(self.error(kind, text, span))
+        let text = (!message.is_empty()).then_some(message);
+        Err(self.coded(kind, StatementMessage::Raised { name, text }, span))
     }
 
     fn not_an_exception(&self, value: &Value, span: Span) -> super::error::RuntimeError {
-        self.error(ErrorKind::Type, format!("exceptions must be exception types, not '{}'", value.type_name()), span)
-            .with_help("raise ValueError(\"…\"), TypeError, RuntimeError, NotImplementedError, …")
+        self.coded(ErrorKind::Type, StatementMessage::NotAnException { got: value.type_name().into() }, span)
+            .with_help_message(StatementMessage::ExceptionTypes)
     }
 }

@@ -4,6 +4,7 @@
 //! strings, so a loop over `s[i]` and `len(s)` does not rescan it. Also iteration, which
 //! materialises the items of any iterable.
 
+use crate::messages::OperationMessage;
 use std::rc::{Rc, Weak};
 
 use super::error::{ErrorKind, Result};
@@ -39,7 +40,11 @@ impl Interpreter {
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
             Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
-            other => Err(self.error(ErrorKind::Type, format!("'{}' object is not iterable", other.type_name()), span)),
+            other => Err(self.coded(
+                ErrorKind::Type,
+                OperationMessage::NotIterable { type_name: other.type_name().into() },
+                span,
+            )),
         }
     }
 
@@ -96,27 +101,22 @@ impl Interpreter {
             return Ok(Value::Range(new_start, new_stop, new_step));
         }
         let Some(raw) = index.as_int() else {
-            return Err(self.error(
-                ErrorKind::Type,
-                format!("range indices must be integers or slices, not {}", index.type_name()),
-                span,
-            ));
+            let message = crate::messages::RuntimeMessage::IndexType { got: index.type_name().into() };
+            return Err(self.coded(ErrorKind::Type, message, span));
         };
         let resolved = if raw < 0 { raw as i128 + length } else { raw as i128 };
         if resolved < 0 || resolved >= length {
-            return Err(self.error(
-                ErrorKind::Index,
-                format!("range index {raw} is out of range for length {length}"),
-                span,
-            ));
+            let length = usize::try_from(length).unwrap_or(usize::MAX);
+            let message = crate::messages::RuntimeMessage::IndexOutOfRange { index: raw, length };
+            return Err(self.coded(ErrorKind::Index, message, span));
         }
         Ok(Value::Int(at(resolved)))
     }
 
     /// Python's `OverflowError` for a range whose length does not fit in 64 bits.
     pub(crate) fn range_too_long(&self, span: Span) -> super::error::RuntimeError {
-        self.error(ErrorKind::Overflow, "OverflowError: the range has more than 2**63 - 1 items", span)
-            .with_help("len() and slicing need the length as a 64-bit int; iterating such a range works")
+        self.coded(ErrorKind::Overflow, OperationMessage::RangeTooLong, span)
+            .with_help_message(OperationMessage::IterateRange)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Subscripts (`x[i]`, `x[a:b]`, `x[k] = v`), attributes and the methods of lists, dicts and strings.
 
+use crate::messages::OperationMessage;
 use std::rc::Rc;
 
 use super::error::{ErrorKind, Result};
@@ -51,7 +52,8 @@ impl Interpreter {
             }
             Value::Builtin(name) if name.starts_with("typing.") => Ok(container.clone()),
             other => {
-                Err(self.error(ErrorKind::Type, format!("'{}' object is not subscriptable", other.type_name()), span))
+                let message = OperationMessage::NotSubscriptable { type_name: other.type_name().into() };
+                Err(self.coded(ErrorKind::Type, message, span))
             }
         }
     }
@@ -106,11 +108,9 @@ impl Interpreter {
                     let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
                         .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
                     if spec.step != 1 {
-                        return Err(self.error(
-                            ErrorKind::Unsupported,
-                            "assigning to an extended list slice is not supported",
-                            span,
-                        ));
+                        let construct = crate::messages::Construct::ExtendedSliceAssignment;
+                        let message = crate::messages::UnsupportedMessage::NotSupported { construct };
+                        return Err(self.coded(ErrorKind::Unsupported, message, span));
                     }
                     let end = spec.start + spec.count;
                     items.splice(spec.start..end, new_items);
@@ -127,11 +127,8 @@ impl Interpreter {
                     Some(entry) => entry.1 = value,
                     None => {
                         if matches!(index, Value::List(_) | Value::Dict(_) | Value::Tensor(_)) {
-                            return Err(self.error(
-                                ErrorKind::Type,
-                                format!("unhashable type: '{}'", index.type_name()),
-                                span,
-                            ));
+                            let message = OperationMessage::Unhashable { type_name: index.type_name().into() };
+                            return Err(self.coded(ErrorKind::Type, message, span));
                         }
                         entries.push((index.clone(), value));
                     }
@@ -139,16 +136,10 @@ impl Interpreter {
                 Ok(())
             }
             Value::Tensor(object) => self.tensor_set_item(object, index, &value, span),
-            Value::Tuple(_) | Value::Str(_) => Err(self.error(
-                ErrorKind::Type,
-                format!("'{}' object does not support item assignment", container.type_name()),
-                span,
-            )),
-            other => Err(self.error(
-                ErrorKind::Type,
-                format!("'{}' object does not support item assignment", other.type_name()),
-                span,
-            )),
+            other => {
+                let message = OperationMessage::NoItemAssignment { type_name: other.type_name().into() };
+                Err(self.coded(ErrorKind::Type, message, span))
+            }
         }
     }
 
@@ -214,11 +205,8 @@ impl Interpreter {
         if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
             return super::pypto::spec::set_platform(self, name, &value, span);
         }
-        Err(self.error(
-            ErrorKind::Attribute,
-            format!("cannot set attribute '{name}' of a {}", object.type_name()),
-            span,
-        ))
+        let message = OperationMessage::CannotSetAttribute { name: name.into(), type_name: object.type_name().into() };
+        Err(self.coded(ErrorKind::Attribute, message, span))
     }
 
     /// Calls the method `name` of `receiver`.
@@ -242,7 +230,11 @@ impl Interpreter {
                     self.bind("Schedule.trace_json", &[], arguments, false, span)?;
                     Ok(Value::string(simulation.trace.to_chrome_json()))
                 }
-                _ => Err(self.error(ErrorKind::Attribute, format!("no method '{name}'"), span)),
+                _ => Err(self.coded(
+                    ErrorKind::Attribute,
+                    OperationMessage::NoMethod { type_name: receiver.type_name().into(), name: name.into() },
+                    span,
+                )),
             },
             Value::List(items) => {
                 let bound = self.bind(name, &["a", "b"], arguments, false, span)?;
@@ -325,9 +317,9 @@ impl Interpreter {
                 })
             }
             Value::Str(text) => self.call_string_method(text, name, arguments, span),
-            other => Err(self.error(
+            other => Err(self.coded(
                 ErrorKind::Attribute,
-                format!("'{}' object has no method '{name}'", other.type_name()),
+                OperationMessage::NoMethod { type_name: other.type_name().into(), name: name.into() },
                 span,
             )),
         }
@@ -338,9 +330,9 @@ impl Interpreter {
         let text_argument = |index: usize| -> Result<String> {
             match bound.required(index)? {
                 Value::Str(argument) => Ok(argument.to_string()),
-                other => Err(self.error(
+                other => Err(self.coded(
                     ErrorKind::Type,
-                    format!("str.{name}() needs a string, not {}", other.type_name()),
+                    OperationMessage::StrNeedsString { method: name.into(), got: other.type_name().into() },
                     span,
                 )),
             }
@@ -352,9 +344,9 @@ impl Interpreter {
                     .iter()
                     .map(|part| match part {
                         Value::Str(piece) => Ok(piece.to_string()),
-                        other => Err(self.error(
+                        other => Err(self.coded(
                             ErrorKind::Type,
-                            format!("str.join(): expected str items, found {}", other.type_name()),
+                            OperationMessage::JoinItems { got: other.type_name().into() },
                             span,
                         )),
                     })
@@ -371,7 +363,7 @@ impl Interpreter {
                 Some(_) => {
                     let separator = text_argument(0)?;
                     if separator.is_empty() {
-                        return Err(self.error(ErrorKind::Value, "empty separator", span));
+                        return Err(self.coded(ErrorKind::Value, OperationMessage::EmptySeparator, span));
                     }
                     Value::list(text.split(separator.as_str()).map(Value::string).collect())
                 }

@@ -3,6 +3,7 @@
 //! a jit kernel over the tensors named), and instances of script classes with `__enter__` and
 //! `__exit__` (the exit runs however the block ends, and a true result suppresses the exception).
 
+use crate::messages::StatementMessage;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -51,25 +52,23 @@ impl Interpreter {
                 return match (class.lookup("__enter__"), class.lookup("__exit__")) {
                     (Some(enter), Some(exit)) => self.exec_managed(&context, enter, exit, first, rest, body, scope),
                     _ => Err(self
-                        .error(
+                        .coded(
                             ErrorKind::Type,
-                            format!("'{}' object does not support the context manager protocol", class.name),
+                            StatementMessage::NoContextProtocol { class_name: class.name.to_string() },
                             first.context.span,
                         )
-                        .with_help(format!(
-                            "define `__enter__(self)` and `__exit__(self, exc_type, exc_value, traceback)` in {}",
-                            class.name
-                        ))),
+                        .with_help_message(StatementMessage::DefineEnterExit { class_name: class.name.to_string() })),
                 };
             }
             _ => {}
         }
         Err(self
-            .error(ErrorKind::Type, format!("a {} is not a context manager", context.type_name()), first.context.span)
-            .with_help(
-                "use `with pypto.no_grad():`, `with pypto.options(…):`, `with pypto.function(name, *tensors):`, \
-                 or an instance of a class that defines __enter__ and __exit__",
-            ))
+            .coded(
+                ErrorKind::Type,
+                StatementMessage::NotAContextManager { type_name: context.type_name().into() },
+                first.context.span,
+            )
+            .with_help_message(StatementMessage::ContextManagers))
     }
 
     fn bind_with_target(&self, item: &WithItem, value: Value, scope: &Rc<Scope>) -> Result<()> {
@@ -135,8 +134,8 @@ impl Interpreter {
         let span = first.context.span;
         let ExprKind::Call { arguments, .. } = &first.context.kind else {
             return Err(self
-                .error(ErrorKind::Unsupported, "pypto.function must be called in the with header", span)
-                .with_help("write `with pypto.function(\"main\", a, b, out):`"));
+                .coded(ErrorKind::Unsupported, StatementMessage::FunctionInHeader, span)
+                .with_help_message(StatementMessage::WriteFunctionHeader));
         };
         let named_by_keyword = arguments.iter().any(|argument| matches!(argument.kind, ArgumentKind::Keyword { .. }));
         let mut parameters = Parameters::default();
@@ -184,7 +183,7 @@ impl Interpreter {
     }
 
     fn unnamed_tensor(&self, span: crate::lang::syntax::Span) -> super::error::RuntimeError {
-        self.error(ErrorKind::Unsupported, "pypto.function takes the kernel's tensors by name here", span)
-            .with_help("name each tensor in the header: `with pypto.function(\"main\", a, b, out):`")
+        self.coded(ErrorKind::Unsupported, StatementMessage::FunctionTensorsByName, span)
+            .with_help_message(StatementMessage::WriteFunctionHeader)
     }
 }

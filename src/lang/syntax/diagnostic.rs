@@ -223,8 +223,13 @@ impl SyntaxErrorKind {
     }
 
     /// An error of this kind whose message is a message code.
-    pub fn coded(self, message: crate::messages::SyntaxMessage, span: Span) -> Diagnostic {
+    pub fn coded(self, message: impl Into<Message>, span: Span) -> Diagnostic {
         Diagnostic::error(self.code(), "", span).with_message(message)
+    }
+
+    /// A warning of this kind whose message is a message code.
+    pub fn coded_warning(self, message: impl Into<Message>, span: Span) -> Diagnostic {
+        Diagnostic::warning(self.code(), "", span).with_message(message)
     }
 
     /// A warning of this kind.

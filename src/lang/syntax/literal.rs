@@ -1,5 +1,7 @@
 //! Number literals: validation (for the lexer) and conversion (for the parser).
 
+use crate::messages::{Construct, LiteralMessage, Message, UnsupportedMessage};
+
 /// The value of a number literal.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NumberValue {
@@ -9,12 +11,15 @@ pub enum NumberValue {
     Float(f64),
 }
 
+/// An invalid literal's message and the help line to show with it.
+pub type LiteralError = Box<(Message, Option<Message>)>;
+
 /// Check and convert the number literal `text`; the error is a message for the user and the
 /// help line to show with it.
-pub fn parse_number(text: &str) -> Result<NumberValue, (String, Option<String>)> {
+pub fn parse_number(text: &str) -> Result<NumberValue, LiteralError> {
     let lower = text.to_ascii_lowercase();
     if lower.ends_with('j') && !lower.starts_with("0x") {
-        return Err(("complex number literals are not supported in tile scripts".into(), None));
+        return Err(Box::new((UnsupportedMessage::NotSupported { construct: Construct::ComplexLiteral }.into(), None)));
     }
     let radix_part = lower.get(..2).and_then(|prefix| match prefix {
         "0x" => Some((16, "hexadecimal")),
@@ -26,17 +31,15 @@ pub fn parse_number(text: &str) -> Result<NumberValue, (String, Option<String>)>
         let digits = &lower[2..];
         let digits = digits.strip_prefix('_').unwrap_or(digits);
         if digits.is_empty() || !digits.chars().all(|c| c == '_' || c.is_digit(radix)) {
-            return Err((format!("invalid {name} literal '{text}'"), None));
+            return Err(Box::new((invalid(text, name), None)));
         }
         check_underscores(digits, text)?;
         let clean: String = digits.chars().filter(|&c| c != '_').collect();
-        return i64::from_str_radix(&clean, radix)
-            .map(NumberValue::Int)
-            .map_err(|_| (format!("integer literal '{text}' is too large (the limit is {})", i64::MAX), None));
+        return i64::from_str_radix(&clean, radix).map(NumberValue::Int).map_err(|_| Box::new((too_large(text), None)));
     }
     let valid_chars = lower.chars().all(|c| c.is_ascii_digit() || matches!(c, '_' | '.' | 'e' | '+' | '-'));
     if !valid_chars {
-        return Err((format!("invalid decimal literal '{text}'"), Some("a name cannot start with a digit".into())));
+        return Err(Box::new((invalid(text, "decimal"), Some(LiteralMessage::NameStartsWithDigit.into()))));
     }
     let (mantissa, exponent) = match lower.split_once('e') {
         Some((mantissa, exponent)) => (mantissa, Some(exponent)),
@@ -50,37 +53,40 @@ pub fn parse_number(text: &str) -> Result<NumberValue, (String, Option<String>)>
         && !mantissa.contains(['+', '-'])
         && mantissa.chars().any(|c| c.is_ascii_digit());
     if !exponent_ok || !mantissa_ok {
-        return Err((format!("invalid number literal '{text}'"), None));
+        return Err(Box::new((invalid(text, "number"), None)));
     }
     for part in mantissa.split('.').chain(exponent.map(|e| e.trim_start_matches(['+', '-']))) {
         check_underscores(part, text)?;
     }
     let clean: String = lower.chars().filter(|&c| c != '_').collect();
     if exponent.is_some() || mantissa.contains('.') {
-        return clean
-            .parse::<f64>()
-            .map(NumberValue::Float)
-            .map_err(|_| (format!("invalid float literal '{text}'"), None));
+        return clean.parse::<f64>().map(NumberValue::Float).map_err(|_| Box::new((invalid(text, "float"), None)));
     }
     if clean.len() > 1 && clean.starts_with('0') && clean.chars().any(|c| c != '0') {
-        return Err((
-            format!("leading zeros are not allowed in the decimal literal '{text}'"),
-            Some(format!("write {} (or 0o{} for octal)", clean.trim_start_matches('0'), clean.trim_start_matches('0'))),
-        ));
+        let digits = clean.trim_start_matches('0').to_string();
+        return Err(Box::new((
+            LiteralMessage::LeadingZeros { text: text.into() }.into(),
+            Some(LiteralMessage::WriteWithoutZeros { digits }.into()),
+        )));
     }
-    clean
-        .parse::<i64>()
-        .map(NumberValue::Int)
-        .map_err(|_| (format!("integer literal '{text}' is too large (the limit is {})", i64::MAX), None))
+    clean.parse::<i64>().map(NumberValue::Int).map_err(|_| Box::new((too_large(text), None)))
+}
+
+fn invalid(text: &str, kind: &str) -> Message {
+    LiteralMessage::InvalidNumber { text: text.into(), kind: kind.into() }.into()
+}
+
+fn too_large(text: &str) -> Message {
+    LiteralMessage::IntegerTooLarge { text: text.into(), limit: i64::MAX }.into()
 }
 
 /// Underscores may only sit between two digits.
-fn check_underscores(digits: &str, text: &str) -> Result<(), (String, Option<String>)> {
+fn check_underscores(digits: &str, text: &str) -> Result<(), LiteralError> {
     if digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
-        return Err((
-            format!("invalid underscore in the number literal '{text}'"),
-            Some("underscores may only separate digits, as in 1_000_000".into()),
-        ));
+        return Err(Box::new((
+            LiteralMessage::InvalidUnderscore { text: text.into() }.into(),
+            Some(LiteralMessage::UnderscoresSeparateDigits.into()),
+        )));
     }
     Ok(())
 }
@@ -90,7 +96,7 @@ mod tests {
     use super::*;
 
     fn value(text: &str) -> NumberValue {
-        parse_number(text).unwrap_or_else(|(message, _)| panic!("{text}: {message}"))
+        parse_number(text).unwrap_or_else(|error| panic!("{text}: {}", error.0))
     }
 
     #[test]
@@ -121,8 +127,8 @@ mod tests {
             ("1e", "invalid number"),
             ("99999999999999999999", "too large"),
         ] {
-            let (message, _) = parse_number(text).expect_err(text);
-            assert!(message.contains(fragment), "{text}: {message}");
+            let (message, _) = *parse_number(text).expect_err(text);
+            assert!(message.english().contains(fragment), "{text}: {message}");
         }
     }
 }

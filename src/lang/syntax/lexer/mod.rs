@@ -10,7 +10,7 @@ use super::cursor::Cursor;
 use super::diagnostic::{Diagnostic, SyntaxErrorKind};
 use super::span::Span;
 use super::token::{Token, TokenKind};
-use crate::messages::SyntaxMessage;
+use crate::messages::{LiteralMessage, SyntaxMessage};
 use indent::Indentation;
 
 /// Tokens and lexical diagnostics of a piece of source.
@@ -142,21 +142,19 @@ impl<'a> Lexer<'a> {
         if self.cursor.eat('\r') | self.cursor.eat('\n') {
             if self.cursor.is_at_end() {
                 self.report(
-                    SyntaxErrorKind::InvalidLineContinuation.error(
-                        "a line continuation '\\' must be followed by another line",
-                        Span::new(start, start + 1),
-                    ),
+                    SyntaxErrorKind::InvalidLineContinuation
+                        .coded(LiteralMessage::ContinuationAtEnd, Span::new(start, start + 1)),
                 );
             }
             return;
         }
         let diagnostic = if self.cursor.is_at_end() {
             SyntaxErrorKind::InvalidLineContinuation
-                .error("unexpected end of input after '\\'", Span::new(start, start + 1))
+                .coded(LiteralMessage::ContinuationAtEnd, Span::new(start, start + 1))
         } else {
             SyntaxErrorKind::InvalidLineContinuation
-                .error("unexpected character after the line continuation '\\'", Span::new(start, start + 1))
-                .with_help("'\\' continues a line only when it is the last character on the line")
+                .coded(LiteralMessage::CharacterAfterContinuation, Span::new(start, start + 1))
+                .with_help_message(LiteralMessage::ContinuationLast)
         };
         self.report(diagnostic);
     }

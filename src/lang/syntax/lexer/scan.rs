@@ -87,10 +87,11 @@ impl Lexer<'_> {
         let kind = match parse_number(text) {
             Ok(crate::lang::syntax::literal::NumberValue::Float(_)) => TokenKind::Float,
             Ok(_) => TokenKind::Int,
-            Err((message, help)) => {
-                let mut diagnostic = SyntaxErrorKind::InvalidNumber.error(message, span);
+            Err(error) => {
+                let (message, help) = *error;
+                let mut diagnostic = SyntaxErrorKind::InvalidNumber.coded(message, span);
                 if let Some(help) = help {
-                    diagnostic = diagnostic.with_help(help);
+                    diagnostic = diagnostic.with_help_message(help);
                 }
                 self.report(diagnostic);
                 if text.contains(['.', 'e', 'E']) && !radix {

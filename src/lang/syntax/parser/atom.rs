@@ -7,7 +7,9 @@ use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::literal::{parse_number, NumberValue};
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
-use crate::messages::{BracketItem, SyntaxMessage};
+use crate::messages::{
+    After, BracketItem, Construct, GrammarMessage, NameSlot, SyntaxMessage, Token, UnsupportedMessage,
+};
 
 impl Parser<'_> {
     /// An atom followed by any number of `.name`, `(args)` and `[index]`.
@@ -24,7 +26,7 @@ impl Parser<'_> {
             match kind {
                 TokenKind::Dot => {
                     self.bump();
-                    let attribute = self.identifier("an attribute name after '.'");
+                    let attribute = self.identifier(NameSlot::Attribute);
                     let span = value.span.cover(self.previous().span);
                     value = Expr::new(ExprKind::Attribute { value: Box::new(value), attribute }, span);
                 }
@@ -80,12 +82,8 @@ impl Parser<'_> {
             TokenKind::LeftBrace => self.dict_display(),
             TokenKind::Await | TokenKind::Yield => {
                 self.bump();
-                let word = token.kind.spelling();
-                self.error(
-                    SyntaxErrorKind::Unsupported,
-                    format!("{word} is not supported in tile scripts"),
-                    token.span,
-                );
+                let construct = if token.kind == TokenKind::Await { Construct::Await } else { Construct::Yield };
+                self.unsupported(construct, token.span, None);
                 let operand = self.postfix();
                 Expr::error(token.span.cover(operand.span))
             }
@@ -197,25 +195,22 @@ impl Parser<'_> {
             if parser.at(TokenKind::DoubleStar) {
                 let star = parser.bump();
                 let operand = parser.binary(1);
-                parser.error(
-                    SyntaxErrorKind::Unsupported,
-                    "'**' unpacking in a dict display is not supported in tile scripts",
-                    star.span.cover(operand.span),
-                );
+                parser.unsupported(Construct::DictUnpacking, star.span.cover(operand.span), None);
                 return None;
             }
             let key = parser.expression();
             if !parser.eat(TokenKind::Colon) {
                 if !is_set && matches!(parser.kind(), TokenKind::Comma | TokenKind::RightBrace) {
                     is_set = true;
-                    parser.report(
-                        SyntaxErrorKind::Unsupported
-                            .error("set literals are not supported in tile scripts", key.span)
-                            .with_help("use a list, or a dict written as {key: value}"),
-                    );
+                    parser.unsupported(Construct::SetLiteral, key.span, Some(UnsupportedMessage::UseListOrDict));
                 } else if !is_set && !parser.at(TokenKind::For) {
                     let span = parser.missing_span();
-                    parser.error(SyntaxErrorKind::ExpectedToken, "expected ':' after the dictionary key", span);
+                    let message = GrammarMessage::ExpectedAfter {
+                        expected: Token::Quoted { text: ":".into() },
+                        after: After::DictionaryKey,
+                        found: None,
+                    };
+                    parser.coded(SyntaxErrorKind::ExpectedToken, message, span);
                 }
                 return None;
             }
@@ -256,11 +251,8 @@ impl Parser<'_> {
                     parser.bump();
                     let name = Identifier { name: parser.text(token.span).to_string(), span: token.span };
                     if seen_keywords.contains(&name.name) {
-                        parser.error(
-                            SyntaxErrorKind::InvalidArguments,
-                            format!("keyword argument '{}' repeated", name.name),
-                            token.span,
-                        );
+                        let message = GrammarMessage::KeywordRepeated { name: name.name.clone() };
+                        parser.coded(SyntaxErrorKind::InvalidArguments, message, token.span);
                     } else {
                         seen_keywords.push(name.name.clone());
                     }
@@ -303,7 +295,7 @@ impl Parser<'_> {
         match items.len() {
             0 => {
                 let span = open.cover(close);
-                self.error(SyntaxErrorKind::ExpectedExpression, "expected an index inside '[]'", span);
+                self.coded(SyntaxErrorKind::ExpectedExpression, GrammarMessage::ExpectedIndex, span);
                 Expr::error(span)
             }
             1 if !saw_comma => items.pop().expect("one item"),

@@ -4,12 +4,13 @@ use super::Parser;
 use crate::lang::syntax::ast::{ClassDef, Expr, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{After, Construct, GrammarMessage, NameSlot, UnsupportedMessage};
 
 impl Parser<'_> {
     /// A class definition after its decorators; the current token is `class`.
     pub(super) fn class_definition(&mut self, decorators: Vec<Expr>) -> StmtKind {
         let keyword = self.bump();
-        let name = self.identifier("a class name after 'class'");
+        let name = self.identifier(NameSlot::ClassName);
         let bases = if self.at(TokenKind::LeftParen) { self.class_bases() } else { Vec::new() };
         self.header_colon("class");
         // A class body is neither a function nor a loop: `return` and `break` in it are errors.
@@ -28,11 +29,7 @@ impl Parser<'_> {
         while !self.at(TokenKind::RightParen) && !self.at(TokenKind::EndOfFile) {
             if self.at(TokenKind::Name) && self.nth_kind(1) == TokenKind::Equal {
                 let keyword = self.current().span;
-                self.report(
-                    SyntaxErrorKind::Unsupported
-                        .error("class keywords (`metaclass=…`) are not supported in tile scripts", keyword)
-                        .with_help("use a plain class, a @dataclass or a NamedTuple"),
-                );
+                self.unsupported(Construct::ClassKeywords, keyword, Some(UnsupportedMessage::PlainClass));
                 self.skip_until(|kind| kind == TokenKind::Comma);
             } else {
                 bases.push(self.expression());
@@ -42,12 +39,9 @@ impl Parser<'_> {
             }
             if !self.at(TokenKind::RightParen) {
                 let span = self.missing_span();
-                let found = self.describe_current();
-                self.error(
-                    SyntaxErrorKind::ExpectedToken,
-                    format!("expected ',' or ')' after a base class, found {found}"),
-                    span,
-                );
+                let found = self.found_token();
+                let message = GrammarMessage::ExpectedCommaOr { closing: ")".into(), after: After::BaseClass, found };
+                self.coded(SyntaxErrorKind::ExpectedToken, message, span);
                 self.skip_until(|kind| kind == TokenKind::Comma);
                 if !self.eat(TokenKind::Comma) {
                     break;

@@ -6,7 +6,7 @@ use crate::lang::syntax::ast::{Expr, FunctionDef, Identifier, Parameter, Paramet
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
-use crate::messages::SyntaxMessage;
+use crate::messages::{After, Construct, GrammarMessage, NameSlot, SyntaxMessage, Token, UnsupportedMessage};
 
 impl Parser<'_> {
     pub(super) fn compound_statement(&mut self) -> Stmt {
@@ -91,11 +91,7 @@ impl Parser<'_> {
         self.loop_depth -= 1;
         if self.at(TokenKind::Else) {
             let else_token = self.bump();
-            self.report(
-                SyntaxErrorKind::Unsupported
-                    .error("`else` after a loop is not supported in tile scripts", else_token.span)
-                    .with_help("use a flag variable set before `break`"),
-            );
+            self.unsupported(Construct::LoopElse, else_token.span, Some(UnsupportedMessage::UseAFlag));
             self.header_colon("else");
             self.block("else", else_token.span.start);
         }
@@ -110,7 +106,12 @@ impl Parser<'_> {
             self.expression_list()
         } else {
             let span = self.missing_span();
-            self.error(SyntaxErrorKind::ExpectedToken, "expected 'in' after the for target", span);
+            let message = GrammarMessage::ExpectedAfter {
+                expected: Token::Quoted { text: "in".into() },
+                after: After::ForTarget,
+                found: None,
+            };
+            self.coded(SyntaxErrorKind::ExpectedToken, message, span);
             self.skip_until(|kind| kind == TokenKind::Colon);
             Expr::error(span)
         };
@@ -154,7 +155,9 @@ impl Parser<'_> {
             decorators.push(self.expression());
             if !self.eat(TokenKind::Newline) {
                 let span = self.missing_span();
-                self.error(SyntaxErrorKind::ExpectedToken, "expected the end of the line after the decorator", span);
+                let message =
+                    GrammarMessage::ExpectedAfter { expected: Token::EndOfLine, after: After::Decorator, found: None };
+                self.coded(SyntaxErrorKind::ExpectedToken, message, span);
                 self.skip_line();
             }
         }
@@ -163,21 +166,25 @@ impl Parser<'_> {
         }
         if !self.at(TokenKind::Def) {
             let span = self.current().span;
-            let mut diagnostic = SyntaxErrorKind::Unsupported
-                .error("decorators can only be applied to `def` functions and classes in tile scripts", span);
+            let mut diagnostic = SyntaxErrorKind::Unsupported.coded(GrammarMessage::DecoratorTarget, span);
             if self.at(TokenKind::Async) {
-                diagnostic = diagnostic.with_help("remove `async`");
+                diagnostic = diagnostic.with_help_message(UnsupportedMessage::Remove { text: "async".into() });
             }
             self.report(diagnostic);
             return StmtKind::Error;
         }
         let keyword = self.bump();
-        let name = self.identifier("a function name after 'def'");
+        let name = self.identifier(NameSlot::FunctionName);
         let parameters = if self.at(TokenKind::LeftParen) {
             self.parameters()
         } else {
             let span = self.missing_span();
-            self.error(SyntaxErrorKind::ExpectedToken, "expected '(' after the function name", span);
+            let message = GrammarMessage::ExpectedAfter {
+                expected: Token::Quoted { text: "(".into() },
+                after: After::FunctionName,
+                found: None,
+            };
+            self.coded(SyntaxErrorKind::ExpectedToken, message, span);
             Parameters::default()
         };
         let returns = self.eat(TokenKind::Arrow).then(|| self.annotation());
@@ -212,11 +219,7 @@ impl Parser<'_> {
                 TokenKind::Star => {
                     let star = self.bump();
                     if after_star {
-                        self.error(
-                            SyntaxErrorKind::InvalidParameters,
-                            "only one '*' is allowed in a parameter list",
-                            star.span,
-                        );
+                        self.coded(SyntaxErrorKind::InvalidParameters, GrammarMessage::OneStar, star.span);
                     }
                     after_star = true;
                     if self.at(TokenKind::Name) {
@@ -233,21 +236,14 @@ impl Parser<'_> {
                 }
                 TokenKind::Slash => {
                     let slash = self.bump();
-                    self.report(
-                        SyntaxErrorKind::Unsupported
-                            .error("positional-only parameters ('/') are not supported in tile scripts", slash.span)
-                            .with_help("remove the '/'"),
-                    );
+                    let help = UnsupportedMessage::Remove { text: "/".into() };
+                    self.unsupported(Construct::PositionalOnly, slash.span, Some(help));
                 }
                 _ => {
                     let parameter = self.parameter(start, true, annotations);
                     self.note_parameter_name(&parameter.name, &mut seen);
                     if parameters.kwargs.is_some() {
-                        self.error(
-                            SyntaxErrorKind::InvalidParameters,
-                            "no parameter may follow '**kwargs'",
-                            parameter.span,
-                        );
+                        self.coded(SyntaxErrorKind::InvalidParameters, GrammarMessage::AfterKwargs, parameter.span);
                     }
                     if after_star {
                         parameters.keyword_only.push(parameter);
@@ -255,11 +251,8 @@ impl Parser<'_> {
                         if parameter.default.is_some() {
                             saw_default = true;
                         } else if saw_default && !parameter.name.name.is_empty() {
-                            let message = format!(
-                                "parameter '{}' without a default follows a parameter with a default",
-                                parameter.name.name
-                            );
-                            self.error(SyntaxErrorKind::InvalidParameters, message, parameter.span);
+                            let message = GrammarMessage::DefaultOrder { name: parameter.name.name.clone() };
+                            self.coded(SyntaxErrorKind::InvalidParameters, message, parameter.span);
                         }
                         parameters.positional.push(parameter);
                     }
@@ -271,12 +264,10 @@ impl Parser<'_> {
             // The end of the line is the caller's to report (a lambda without its ':').
             if !self.at(closer) && !self.at(TokenKind::Newline) && !self.at(TokenKind::EndOfFile) {
                 let span = self.missing_span();
-                let found = self.describe_current();
-                self.error(
-                    SyntaxErrorKind::ExpectedToken,
-                    format!("expected ',' or {} in the parameter list, found {found}", closer.spelling()),
-                    span,
-                );
+                let closing = closer.spelling().trim_matches('\'').to_string();
+                let message =
+                    GrammarMessage::ExpectedCommaOr { closing, after: After::Parameter, found: self.found_token() };
+                self.coded(SyntaxErrorKind::ExpectedToken, message, span);
                 self.skip_until(|kind| kind == TokenKind::Comma || kind == closer);
                 if !self.eat(TokenKind::Comma) {
                     break;
@@ -291,31 +282,32 @@ impl Parser<'_> {
             return;
         }
         if seen.contains(&name.name) {
-            self.error(SyntaxErrorKind::InvalidParameters, format!("duplicate parameter '{}'", name.name), name.span);
+            let message = GrammarMessage::DuplicateParameter { name: name.name.clone() };
+            self.coded(SyntaxErrorKind::InvalidParameters, message, name.span);
         } else {
             seen.push(name.name.clone());
         }
     }
 
     fn parameter(&mut self, start: usize, allow_default: bool, annotations: bool) -> Parameter {
-        let name = self.identifier("a parameter name");
+        let name = self.identifier(NameSlot::Parameter);
         let annotation = (annotations && self.eat(TokenKind::Colon)).then(|| self.annotation());
         let default = if allow_default && self.eat(TokenKind::Equal) { Some(self.expression()) } else { None };
         Parameter { name, annotation, default, span: Span::new(start, self.code_end.max(start)) }
     }
 
-    /// A name, or an empty identifier and a diagnostic "expected {what}".
-    pub(super) fn identifier(&mut self, what: &str) -> Identifier {
+    /// A name, or an empty identifier and a diagnostic "expected {slot}".
+    pub(super) fn identifier(&mut self, slot: NameSlot) -> Identifier {
         if self.at(TokenKind::Name) {
             let token = self.bump();
             return Identifier { name: self.text(token.span).to_string(), span: token.span };
         }
         let span = self.missing_span();
-        let found = self.describe_current();
-        let mut diagnostic = SyntaxErrorKind::ExpectedToken.error(format!("expected {what}, found {found}"), span);
+        let found = self.found_token();
+        let mut diagnostic = SyntaxErrorKind::ExpectedToken.coded(GrammarMessage::ExpectedName { slot, found }, span);
         if self.kind().is_keyword() {
-            diagnostic =
-                diagnostic.with_help(format!("{} is a keyword and cannot be used as a name", self.kind().spelling()));
+            let keyword = self.kind().spelling().trim_matches('\'').to_string();
+            diagnostic = diagnostic.with_help_message(GrammarMessage::KeywordNotAName { keyword });
             self.bump();
         }
         self.report(diagnostic);

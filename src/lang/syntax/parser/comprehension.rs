@@ -5,6 +5,7 @@ use super::Parser;
 use crate::lang::syntax::ast::{Comprehension, Expr, ExprKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{After, Construct, GrammarMessage, Token, UnsupportedMessage};
 
 impl Parser<'_> {
     /// Whether the bracket at the current token holds a comprehension: a `for` at its own level
@@ -45,11 +46,8 @@ impl Parser<'_> {
         self.bracketed_comprehension(TokenKind::RightBrace, |parser| {
             let key = parser.expression();
             if !parser.eat(TokenKind::Colon) {
-                parser.report(
-                    SyntaxErrorKind::Unsupported
-                        .error("set comprehensions are not supported in tile scripts", key.span)
-                        .with_help("use a list comprehension [x for …], or a dict {x: True for …}"),
-                );
+                let help = UnsupportedMessage::UseListComprehension;
+                parser.unsupported(Construct::SetComprehension, key.span, Some(help));
                 parser.skip_until(|kind| kind == TokenKind::RightBrace);
                 return ExprKind::Error;
             }
@@ -67,12 +65,13 @@ impl Parser<'_> {
         let kind = inside(self);
         if !self.at(closer) {
             let span = self.missing_span();
-            let found = self.describe_current();
-            self.error(
-                SyntaxErrorKind::ExpectedToken,
-                format!("expected {} after the comprehension, found {found}", closer.spelling()),
-                span,
-            );
+            let expected = Token::Quoted { text: closer.spelling().trim_matches('\'').into() };
+            let message = GrammarMessage::ExpectedAfter {
+                expected,
+                after: After::Comprehension,
+                found: Some(self.found_token()),
+            };
+            self.coded(SyntaxErrorKind::ExpectedToken, message, span);
             self.skip_until(|kind| kind == closer);
         }
         // The lexer balances brackets, so the closer (possibly zero-width) is here.
@@ -89,7 +88,12 @@ impl Parser<'_> {
             self.check_target(&target, false);
             if !self.eat(TokenKind::In) {
                 let span = self.missing_span();
-                self.error(SyntaxErrorKind::ExpectedToken, "expected 'in' after the comprehension's target", span);
+                let message = GrammarMessage::ExpectedAfter {
+                    expected: Token::Quoted { text: "in".into() },
+                    after: After::ComprehensionTarget,
+                    found: None,
+                };
+                self.coded(SyntaxErrorKind::ExpectedToken, message, span);
                 self.skip_until(|kind| kind == closer);
                 break;
             }
@@ -108,8 +112,8 @@ impl Parser<'_> {
         let span = self.current().span;
         self.report(
             SyntaxErrorKind::Unsupported
-                .error("a comprehension must be alone in its brackets", span)
-                .with_help("write [x for x in items], {k: v for k in items} or f(x for x in items), alone"),
+                .coded(GrammarMessage::ComprehensionAlone, span)
+                .with_help_message(GrammarMessage::WriteComprehensionAlone),
         );
     }
 }

@@ -6,6 +6,7 @@ use crate::lang::syntax::ast::{BinaryOp, CompareOp, Expr, ExprKind, LogicalOp, U
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{Construct, GrammarMessage, UnsupportedMessage};
 
 /// Binding levels of the binary operators handled by precedence climbing (higher binds tighter);
 /// the bitwise levels exist only to report those operators where Python would parse them.
@@ -111,8 +112,8 @@ impl Parser<'_> {
         let span = star.span.cover(operand.span);
         self.report(
             SyntaxErrorKind::Unsupported
-                .error("starred expressions are only supported in call arguments, like `f(*args)`", span)
-                .with_help("unpack into a fixed number of names, or index the sequence"),
+                .coded(GrammarMessage::StarredOutsideCall, span)
+                .with_help_message(GrammarMessage::UnpackFixed),
         );
         Expr::error(span)
     }
@@ -137,11 +138,7 @@ impl Parser<'_> {
         if self.at(TokenKind::ColonEqual) {
             let walrus = self.bump();
             let value = self.expression();
-            self.report(
-                SyntaxErrorKind::Unsupported
-                    .error("the walrus operator ':=' is not supported in tile scripts", walrus.span)
-                    .with_help("assign on its own line first"),
-            );
+            self.unsupported(Construct::Walrus, walrus.span, Some(UnsupportedMessage::AssignFirst));
             return Expr::error(body.span.cover(value.span));
         }
         if !self.at(TokenKind::If) {
@@ -155,8 +152,8 @@ impl Parser<'_> {
             let span = self.missing_span();
             self.report(
                 SyntaxErrorKind::ExpectedToken
-                    .error("expected 'else' in the conditional expression", span)
-                    .with_help("a conditional expression reads `value if condition else other`"),
+                    .coded(GrammarMessage::ExpectedElse, span)
+                    .with_help_message(GrammarMessage::ConditionalReads),
             );
             Expr::error(span)
         };
@@ -284,15 +281,15 @@ impl Parser<'_> {
     fn unsupported_operator(&mut self, span: Span) {
         let text = self.text(span);
         let help = match text {
-            "&" => "for a logical 'and', write `and`",
-            "|" => "for a logical 'or', write `or`",
-            "^" => "for a power, write `**`",
-            _ => "tile scripts have no bitwise operators",
+            "&" => UnsupportedMessage::UseAnd,
+            "|" => UnsupportedMessage::UseOr,
+            "^" => UnsupportedMessage::UsePower,
+            _ => UnsupportedMessage::NoBitwise,
         };
         self.report(
             SyntaxErrorKind::Unsupported
-                .error(format!("the '{text}' operator is not supported in tile scripts"), span)
-                .with_help(help),
+                .coded(UnsupportedMessage::Operator { operator: text.into() }, span)
+                .with_help_message(help),
         );
     }
 

@@ -8,6 +8,7 @@ use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::lexer;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{Construct, LiteralMessage, UnsupportedMessage};
 
 impl Parser<'_> {
     /// Split an f-string body into literal text and `{…}` fields.
@@ -32,11 +33,8 @@ impl Parser<'_> {
                 b'}' => {
                     self.report(
                         SyntaxErrorKind::InvalidFString
-                            .error(
-                                "single '}' is not allowed in an f-string",
-                                Span::new(base + index, base + index + 1),
-                            )
-                            .with_help("write '}}' for a literal brace"),
+                            .coded(LiteralMessage::FStringSingleBrace, Span::new(base + index, base + index + 1))
+                            .with_help_message(LiteralMessage::DoubleTheBrace),
                     );
                     index += 1;
                 }
@@ -65,15 +63,15 @@ impl Parser<'_> {
         let Some(layout) = field_layout(body, open) else {
             self.report(
                 SyntaxErrorKind::InvalidFString
-                    .error("unclosed '{' in the f-string", Span::new(base + open, base + open + 1))
-                    .with_help("close the field with '}', or write '{{' for a literal brace; inside a field, use the other kind of quote"),
+                    .coded(LiteralMessage::FStringUnclosedField, Span::new(base + open, base + open + 1))
+                    .with_help_message(LiteralMessage::CloseTheField),
             );
             return body.len();
         };
         let expression_text = &body[open + 1..layout.expression_end];
         let field_span = Span::new(base + open, base + layout.close + 1);
         if expression_text.trim().is_empty() {
-            self.error(SyntaxErrorKind::InvalidFString, "empty expression in an f-string field", field_span);
+            self.coded(SyntaxErrorKind::InvalidFString, LiteralMessage::FStringEmptyField, field_span);
             return layout.close + 1;
         }
         let trimmed = expression_text.trim_end();
@@ -83,11 +81,12 @@ impl Parser<'_> {
             && !trimmed.ends_with("<=")
             && !trimmed.ends_with(">=")
         {
-            let name = trimmed.trim_end_matches('=').trim();
+            let name = trimmed.trim_end_matches('=').trim().to_string();
+            let message = UnsupportedMessage::NotSupported { construct: Construct::SelfDocumentingField };
             self.report(
                 SyntaxErrorKind::InvalidFString
-                    .error("self-documenting f-string fields ('{x=}') are not supported", field_span)
-                    .with_help(format!("write '{name}={{{name}}}'")),
+                    .coded(message, field_span)
+                    .with_help_message(UnsupportedMessage::WriteNameAndField { name }),
             );
             return layout.close + 1;
         }
@@ -98,11 +97,7 @@ impl Parser<'_> {
                 "r" | "s" | "a" => spec.chars().next(),
                 _ => {
                     let span = Span::new(base + at, base + layout.spec_start.unwrap_or(layout.close));
-                    self.error(
-                        SyntaxErrorKind::InvalidFString,
-                        "an f-string conversion must be '!r', '!s' or '!a'",
-                        span,
-                    );
+                    self.coded(SyntaxErrorKind::InvalidFString, LiteralMessage::FStringConversion, span);
                     None
                 }
             }
@@ -111,11 +106,8 @@ impl Parser<'_> {
         if let Some(spec) = &format_spec {
             if spec.contains('{') {
                 let span = Span::new(base + layout.spec_start.unwrap_or(open), base + layout.close);
-                self.error(
-                    SyntaxErrorKind::InvalidFString,
-                    "nested fields in an f-string format spec are not supported",
-                    span,
-                );
+                let message = UnsupportedMessage::NotSupported { construct: Construct::NestedFormatField };
+                self.coded(SyntaxErrorKind::InvalidFString, message, span);
             }
         }
         parts.push(FStringPart::Field { expression: Box::new(expression), conversion, format_spec });
@@ -133,8 +125,8 @@ impl Parser<'_> {
             if inner.depth > self.options.max_depth { inner.expected_nesting() } else { inner.expression_list() };
         if !inner.at(TokenKind::EndOfFile) {
             let span = inner.current().span;
-            let found = inner.describe_current();
-            inner.error(SyntaxErrorKind::UnexpectedToken, format!("unexpected {found} in the f-string field"), span);
+            let found = inner.found_token();
+            inner.coded(SyntaxErrorKind::UnexpectedToken, LiteralMessage::FStringUnexpected { found }, span);
         }
         self.diagnostics.append(&mut inner.diagnostics);
         expression
@@ -142,7 +134,7 @@ impl Parser<'_> {
 
     fn expected_nesting(&mut self) -> Expr {
         let span = self.current().span;
-        self.error(SyntaxErrorKind::NestingTooDeep, "f-strings are nested too deeply", span);
+        self.coded(SyntaxErrorKind::NestingTooDeep, LiteralMessage::FStringNestedTooDeeply, span);
         while !self.at(TokenKind::EndOfFile) {
             self.bump();
         }
@@ -249,7 +241,10 @@ mod tests {
         let messages =
             |source: &str| -> Vec<String> { parse(source).diagnostics.into_iter().map(|d| d.message).collect() };
         assert_eq!(messages("f'{x!q}'\n"), ["an f-string conversion must be '!r', '!s' or '!a'"]);
-        assert_eq!(messages("f'{x=}'\n"), ["self-documenting f-string fields ('{x=}') are not supported"]);
+        assert_eq!(
+            messages("f'{x=}'\n"),
+            ["self-documenting f-string fields ('{x=}') are not supported in tile scripts"]
+        );
         assert_eq!(messages("f'{a b}'\n"), ["unexpected 'b' in the f-string field"]);
         assert_eq!(messages("f'{(}'\n"), ["unclosed '{' in the f-string"]);
         assert!(messages("f'{a == b}{c != d}{d[\"k\"]}'\n").is_empty());

@@ -5,6 +5,7 @@ use crate::lang::syntax::ast::{ImportAlias, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{After, Construct, GrammarMessage, NameSlot, Token, UnsupportedMessage};
 
 impl Parser<'_> {
     /// `import a.b as c, d`; the current token is `import`.
@@ -13,11 +14,11 @@ impl Parser<'_> {
         let mut names = Vec::new();
         loop {
             let start = self.current().span.start;
-            let mut path = vec![self.identifier("a module name after 'import'")];
+            let mut path = vec![self.identifier(NameSlot::ModuleAfterImport)];
             while self.eat(TokenKind::Dot) {
-                path.push(self.identifier("a name after '.'"));
+                path.push(self.identifier(NameSlot::AfterDot));
             }
-            let alias = self.eat(TokenKind::As).then(|| self.identifier("a name after 'as'"));
+            let alias = self.eat(TokenKind::As).then(|| self.identifier(NameSlot::AfterAs));
             names.push(ImportAlias { path, alias, span: Span::new(start, self.code_end.max(start)) });
             if !self.eat(TokenKind::Comma) {
                 break;
@@ -31,21 +32,22 @@ impl Parser<'_> {
         let keyword = self.bump();
         if matches!(self.kind(), TokenKind::Dot | TokenKind::Ellipsis) {
             let dots = self.current().span;
-            self.report(
-                SyntaxErrorKind::Unsupported
-                    .error("relative imports (`from .module import name`) are not supported in tile scripts", dots)
-                    .with_help("a notebook is one file: define the names in an earlier cell and use them directly"),
-            );
+            self.unsupported(Construct::RelativeImport, dots, Some(UnsupportedMessage::OneFile));
             self.skip_rest_of_statement();
             return StmtKind::Error;
         }
-        let mut module = vec![self.identifier("a module name after 'from'")];
+        let mut module = vec![self.identifier(NameSlot::ModuleAfterFrom)];
         while self.eat(TokenKind::Dot) {
-            module.push(self.identifier("a name after '.'"));
+            module.push(self.identifier(NameSlot::AfterDot));
         }
         if !self.eat(TokenKind::Import) {
             let span = self.missing_span();
-            self.error(SyntaxErrorKind::ExpectedToken, "expected 'import' after the module name", span);
+            let message = GrammarMessage::ExpectedAfter {
+                expected: Token::Quoted { text: "import".into() },
+                after: After::ModuleName,
+                found: None,
+            };
+            self.coded(SyntaxErrorKind::ExpectedToken, message, span);
             self.skip_rest_of_statement();
             return StmtKind::Error;
         }
@@ -53,19 +55,16 @@ impl Parser<'_> {
             let star = self.bump();
             let path: Vec<&str> = module.iter().map(|part| part.name.as_str()).collect();
             let path = path.join(".");
-            self.report(
-                SyntaxErrorKind::Unsupported
-                    .error("`from … import *` is not supported in tile scripts", keyword.span.cover(star.span))
-                    .with_help(format!("name what you use: `from {path} import name, other`, or `import {path}`")),
-            );
+            let help = UnsupportedMessage::NameTheImports { path };
+            self.unsupported(Construct::StarImport, keyword.span.cover(star.span), Some(help));
             return StmtKind::Error;
         }
         let parenthesised = self.eat(TokenKind::LeftParen);
         let mut names = Vec::new();
         loop {
             let start = self.current().span.start;
-            let name = self.identifier("a name to import");
-            let alias = self.eat(TokenKind::As).then(|| self.identifier("a name after 'as'"));
+            let name = self.identifier(NameSlot::ImportedName);
+            let alias = self.eat(TokenKind::As).then(|| self.identifier(NameSlot::AfterAs));
             names.push(ImportAlias { path: vec![name], alias, span: Span::new(start, self.code_end.max(start)) });
             if !self.eat(TokenKind::Comma) || (parenthesised && self.at(TokenKind::RightParen)) {
                 break;
@@ -73,7 +72,12 @@ impl Parser<'_> {
         }
         if parenthesised && !self.eat(TokenKind::RightParen) {
             let span = self.missing_span();
-            self.error(SyntaxErrorKind::ExpectedToken, "expected ')' after the imported names", span);
+            let message = GrammarMessage::ExpectedAfter {
+                expected: Token::Quoted { text: ")".into() },
+                after: After::ImportedNames,
+                found: None,
+            };
+            self.coded(SyntaxErrorKind::ExpectedToken, message, span);
         }
         StmtKind::ImportFrom { module, names }
     }

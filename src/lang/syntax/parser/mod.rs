@@ -25,6 +25,7 @@ use super::lexer;
 use super::span::Span;
 use super::token::{Token, TokenKind};
 use super::ParseOptions;
+use crate::messages::{GrammarMessage, UnsupportedMessage};
 
 /// Parse a whole module; returns the tree and every diagnostic (lexical and syntactic), sorted by
 /// position.
@@ -146,12 +147,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// How to name the current token in a message: `'y'`, `')'`, `the end of the line`.
-    fn describe_current(&self) -> String {
-        self.found_token().english()
-    }
-
-    /// The current token as a message word (see [`Parser::describe_current`]).
+    /// The current token as a message word: `'y'`, `')'`, `the end of the line`.
     fn found_token(&self) -> crate::messages::Token {
         use crate::messages::Token;
         let current = self.current();
@@ -191,8 +187,18 @@ impl<'a> Parser<'a> {
         self.diagnostics.push(diagnostic);
     }
 
-    fn error(&mut self, kind: SyntaxErrorKind, message: impl Into<String>, span: Span) {
-        self.report(kind.error(message, span));
+    /// Reports an error of `kind` whose message is a message code.
+    fn coded(&mut self, kind: SyntaxErrorKind, message: impl Into<crate::messages::Message>, span: Span) {
+        self.report(kind.coded(message, span));
+    }
+
+    /// Reports a construct outside the subset, with what to use instead.
+    fn unsupported(&mut self, construct: crate::messages::Construct, span: Span, help: Option<UnsupportedMessage>) {
+        let diagnostic = SyntaxErrorKind::Unsupported.coded(UnsupportedMessage::NotSupported { construct }, span);
+        self.report(match help {
+            Some(help) => diagnostic.with_help_message(help),
+            None => diagnostic,
+        });
     }
 
     /// The 1-based line of byte `offset`, for messages that mention another line.
@@ -205,11 +211,7 @@ impl<'a> Parser<'a> {
         if self.depth >= self.options.max_depth {
             let span = self.current().span;
             let limit = self.options.max_depth;
-            self.error(
-                SyntaxErrorKind::NestingTooDeep,
-                format!("this is nested too deeply (more than {limit} levels of brackets, blocks or operators)"),
-                span,
-            );
+            self.coded(SyntaxErrorKind::NestingTooDeep, GrammarMessage::NestedTooDeeply { limit }, span);
             return false;
         }
         self.depth += 1;

@@ -5,7 +5,7 @@ use crate::lang::syntax::ast::{BinaryOp, Expr, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
-use crate::messages::SyntaxMessage;
+use crate::messages::{Construct, GrammarMessage, SyntaxMessage, UnsupportedMessage};
 
 impl Parser<'_> {
     /// Statements up to the end of the input.
@@ -110,8 +110,8 @@ impl Parser<'_> {
             TokenKind::If | TokenKind::For | TokenKind::While | TokenKind::Def | TokenKind::With | TokenKind::Class
         ) {
             let span = self.current().span;
-            let word = self.kind().spelling();
-            self.error(SyntaxErrorKind::UnexpectedToken, format!("{word} must start on its own line"), span);
+            let keyword = self.kind().spelling().trim_matches('\'').to_string();
+            self.coded(SyntaxErrorKind::UnexpectedToken, GrammarMessage::OwnLine { keyword }, span);
             self.skip_line();
             return body;
         }
@@ -189,7 +189,11 @@ impl Parser<'_> {
         let is_break = token.kind == TokenKind::Break;
         if self.loop_depth == 0 {
             let word = if is_break { "break" } else { "continue" };
-            self.error(SyntaxErrorKind::OutsideContext, format!("'{word}' outside a loop"), token.span);
+            self.coded(
+                SyntaxErrorKind::OutsideContext,
+                GrammarMessage::OutsideLoop { keyword: word.into() },
+                token.span,
+            );
         }
         if is_break {
             StmtKind::Break
@@ -215,14 +219,11 @@ impl Parser<'_> {
     /// `global`, `nonlocal`, `yield`: reported and skipped.
     fn rejected_simple_statement(&mut self) -> StmtKind {
         let token = self.current();
-        let (message, help) = match token.kind {
-            TokenKind::Global | TokenKind::Nonlocal => (
-                "`global` and `nonlocal` are not supported in tile scripts",
-                "pass values in as arguments and return results",
-            ),
-            _ => ("`yield` is not supported in tile scripts", "build a list and return it"),
+        let (construct, help) = match token.kind {
+            TokenKind::Global | TokenKind::Nonlocal => (Construct::Global, UnsupportedMessage::PassAndReturn),
+            _ => (Construct::Yield, UnsupportedMessage::BuildAList),
         };
-        self.report(SyntaxErrorKind::Unsupported.error(message, token.span).with_help(help));
+        self.unsupported(construct, token.span, Some(help));
         while !matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile) {
             self.bump();
         }
@@ -233,27 +234,20 @@ impl Parser<'_> {
     /// body is parsed (so its own errors show) and dropped.
     fn rejected_compound_statement(&mut self) -> Stmt {
         let token = self.current();
-        let (kind, message, help) = match token.kind {
-            TokenKind::Except | TokenKind::Finally => (
-                SyntaxErrorKind::UnexpectedToken,
-                "'except' or 'finally' without a matching 'try'",
-                "check the indentation of this line and the `try` above",
-            ),
-            TokenKind::Async => {
-                (SyntaxErrorKind::Unsupported, "`async` is not supported in tile scripts", "remove `async`")
-            }
-            TokenKind::Elif => (
-                SyntaxErrorKind::UnexpectedToken,
-                "'elif' without a matching 'if'",
-                "check the indentation of this line and the `if` above",
-            ),
-            _ => (
-                SyntaxErrorKind::UnexpectedToken,
-                "'else' without a matching 'if'",
-                "check the indentation of this line and the `if` above",
-            ),
+        let (keyword, statement) = match token.kind {
+            TokenKind::Except => ("except", "try"),
+            TokenKind::Finally => ("finally", "try"),
+            TokenKind::Elif => ("elif", "if"),
+            _ => ("else", "if"),
         };
-        self.report(kind.error(message, token.span).with_help(help));
+        if token.kind == TokenKind::Async {
+            self.unsupported(Construct::Async, token.span, Some(UnsupportedMessage::Remove { text: "async".into() }));
+        } else {
+            let message =
+                GrammarMessage::ClauseWithoutStatement { keyword: keyword.into(), statement: statement.into() };
+            let help = GrammarMessage::CheckIndentation { statement: statement.into() };
+            self.report(SyntaxErrorKind::UnexpectedToken.coded(message, token.span).with_help_message(help));
+        }
         self.skip_line();
         if self.eat(TokenKind::Indent) {
             let mut dropped = Vec::new();
@@ -297,11 +291,8 @@ impl Parser<'_> {
                         Some(op) => StmtKind::AugAssign { target: first, op, value },
                         None => {
                             let text = self.text(operator.span);
-                            self.error(
-                                SyntaxErrorKind::Unsupported,
-                                format!("the '{text}' operator is not supported in tile scripts"),
-                                operator.span,
-                            );
+                            let message = UnsupportedMessage::Operator { operator: text.into() };
+                            self.coded(SyntaxErrorKind::Unsupported, message, operator.span);
                             StmtKind::Error
                         }
                     }

@@ -6,6 +6,7 @@ use crate::lang::syntax::ast::{Expr, ExprKind, FStringPart};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{Construct, LiteralMessage, UnsupportedMessage};
 
 /// The parts of one literal token: prefix flags and the body's absolute byte range.
 pub(super) struct Literal {
@@ -44,11 +45,8 @@ impl Parser<'_> {
             let token = self.bump();
             let literal = split_literal(self.text(token.span), token.span.start);
             if literal.bytes {
-                self.report(
-                    SyntaxErrorKind::Unsupported
-                        .error("bytes literals are not supported in tile scripts", token.span)
-                        .with_help("remove the 'b' prefix"),
-                );
+                let help = UnsupportedMessage::RemovePrefix { prefix: "b".into() };
+                self.unsupported(Construct::BytesLiteral, token.span, Some(help));
             }
             if literal.formatted {
                 any_formatted = true;
@@ -124,11 +122,14 @@ impl Parser<'_> {
                     .map_while(|_| characters.next_if(|(_, c)| c.is_ascii_hexdigit()).map(|(_, c)| c))
                     .collect();
                 let end = span.start + offset + 2 + hex.len();
-                match (hex.len() == count).then(|| u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)).flatten() {
+                match (hex.len() == count)
+                    .then(|| u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32))
+                    .flatten()
+                {
                     Some(decoded) => out.push(decoded),
-                    None => self.error(
+                    None => self.coded(
                         SyntaxErrorKind::InvalidEscape,
-                        format!("invalid '\\{escape}' escape: it needs exactly {count} hexadecimal digits of a valid character"),
+                        LiteralMessage::HexEscape { escape: escape.to_string(), count },
                         Span::new(escape_start, end),
                     ),
                 }
@@ -149,18 +150,21 @@ impl Parser<'_> {
             if escape == 'N' {
                 self.report(
                     SyntaxErrorKind::InvalidEscape
-                        .error(
-                            "named escapes ('\\N{...}') are not supported in tile scripts",
+                        .coded(
+                            UnsupportedMessage::NotSupported { construct: Construct::NamedEscape },
                             Span::new(escape_start, end),
                         )
-                        .with_help("write the character itself, or its code as '\\uXXXX'"),
+                        .with_help_message(UnsupportedMessage::WriteCharacter),
                 );
                 continue;
             }
             self.report(
                 SyntaxErrorKind::InvalidEscape
-                    .warning(format!("invalid escape sequence '\\{escape}'"), Span::new(escape_start, end))
-                    .with_help("write '\\\\' for a backslash, or use a raw string r\"...\""),
+                    .coded_warning(
+                        LiteralMessage::InvalidEscape { escape: escape.to_string() },
+                        Span::new(escape_start, end),
+                    )
+                    .with_help_message(LiteralMessage::EscapeBackslash),
             );
             out.push('\\');
             out.push(escape);

@@ -3,6 +3,7 @@
 use super::Parser;
 use crate::lang::syntax::ast::{Expr, ExprKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
+use crate::messages::{Assignee, GrammarMessage};
 
 impl Parser<'_> {
     /// A type annotation: an expression in which `|` joins alternatives (`float | None`).
@@ -24,31 +25,29 @@ impl Parser<'_> {
                 }
                 return;
             }
-            ExprKind::Tuple(_) | ExprKind::List(_) => "a tuple or list here (only one name, attribute or subscript)",
-            ExprKind::Call { .. } => "a function call",
+            ExprKind::Tuple(_) | ExprKind::List(_) => Assignee::TupleOrList,
+            ExprKind::Call { .. } => Assignee::Call,
             ExprKind::Int(_)
             | ExprKind::Float(_)
             | ExprKind::Str(_)
             | ExprKind::FString(_)
             | ExprKind::Bool(_)
             | ExprKind::None
-            | ExprKind::Ellipsis => "a literal",
-            ExprKind::Dict(_) => "a dict display",
-            ExprKind::Compare { .. } => "a comparison",
-            ExprKind::IfElse { .. } => "a conditional expression",
-            ExprKind::ListComp { .. } | ExprKind::DictComp { .. } => "a comprehension",
-            ExprKind::Lambda(_) => "a lambda",
-            ExprKind::Slice { .. } => "a slice",
-            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => "an expression",
+            | ExprKind::Ellipsis => Assignee::Literal,
+            ExprKind::Dict(_) => Assignee::Dict,
+            ExprKind::Compare { .. } => Assignee::Comparison,
+            ExprKind::IfElse { .. } => Assignee::Conditional,
+            ExprKind::ListComp { .. } | ExprKind::DictComp { .. } => Assignee::Comprehension,
+            ExprKind::Lambda(_) => Assignee::Lambda,
+            ExprKind::Slice { .. } => Assignee::Slice,
+            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => Assignee::Expression,
         };
-        let mut diagnostic =
-            SyntaxErrorKind::InvalidAssignmentTarget.error(format!("cannot assign to {what}"), target.span);
-        diagnostic = match &target.kind {
-            ExprKind::Call { .. } => diagnostic.with_help("to write into a tensor in place, use `out[:] = value`"),
-            ExprKind::Compare { .. } => {
-                diagnostic.with_help("to compare, use '=='; to assign, put the name alone on the left")
-            }
-            _ => diagnostic.with_help("the left side must be a name, `obj.attribute`, `x[index]`, or a tuple of these"),
+        let diagnostic =
+            SyntaxErrorKind::InvalidAssignmentTarget.coded(GrammarMessage::CannotAssign { what }, target.span);
+        let diagnostic = match &target.kind {
+            ExprKind::Call { .. } => diagnostic.with_help_message(GrammarMessage::WriteInPlace),
+            ExprKind::Compare { .. } => diagnostic.with_help_message(GrammarMessage::CompareOrAssign),
+            _ => diagnostic.with_help_message(GrammarMessage::Assignable),
         };
         self.report(diagnostic);
     }

@@ -5,6 +5,7 @@ use crate::lang::syntax::ast::{ExceptHandler, StmtKind, TryStatement};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::{GrammarMessage, NameSlot};
 
 impl Parser<'_> {
     /// A `try` statement; the current token is `try`.
@@ -16,7 +17,7 @@ impl Parser<'_> {
         while self.at(TokenKind::Except) {
             let except = self.bump();
             let types = (!self.at(TokenKind::Colon)).then(|| self.expression());
-            let name = if self.eat(TokenKind::As) { Some(self.identifier("a name after 'as'")) } else { None };
+            let name = if self.eat(TokenKind::As) { Some(self.identifier(NameSlot::AfterAs)) } else { None };
             let span = Span::new(except.span.start, self.code_end.max(except.span.start));
             self.header_colon("except");
             let handler_body = self.block("except", except.span.start);
@@ -37,8 +38,8 @@ impl Parser<'_> {
             let span = self.missing_span();
             self.report(
                 SyntaxErrorKind::ExpectedToken
-                    .error("expected 'except' or 'finally' after the 'try' block", span)
-                    .with_help("add `except ValueError:` (or another exception type) with a handler"),
+                    .coded(GrammarMessage::TryWithoutHandler, span)
+                    .with_help_message(GrammarMessage::AddExcept),
             );
         }
         StmtKind::Try(Box::new(TryStatement { body, handlers, orelse, finalbody }))
