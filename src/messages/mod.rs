@@ -16,7 +16,8 @@ use serde::Serialize;
 
 pub use autograd::AutogradMessage;
 pub use library::{
-    Kind, LibraryFamily, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage,
+    Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
+    LibraryTorchMessage,
 };
 pub use npu::NpuMessage;
 pub use runtime::{Mismatch, RuntimeMessage};
