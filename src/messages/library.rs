@@ -1,8 +1,10 @@
 //! The library tail's messages: what the `pypto`, `torch` and `numpy` functions of tile scripts
 //! and the functional builtins say when a script misuses them. One family, four groups by
-//! meaning: arguments and availability, tensors, torch's own, kernel tools.
+//! meaning: arguments and availability, tensors, torch's own, kernel tools, and the host modules
+//! (`sys`, `os`, `time`, `argparse`) scripts use around their kernels.
 
 mod arguments;
+mod host;
 mod kernels;
 mod tensors;
 mod torch;
@@ -10,6 +12,7 @@ mod torch;
 use serde::Serialize;
 
 pub use arguments::{Kind, LibraryMessage};
+pub use host::LibraryHostMessage;
 pub use kernels::LibraryKernelMessage;
 pub use tensors::LibraryTensorMessage;
 pub use torch::LibraryTorchMessage;
@@ -28,6 +31,8 @@ pub enum LibraryFamily {
     Torch(LibraryTorchMessage),
     /// Kernels, loops, schedules, sweeps, presets, registered gradients.
     Kernels(LibraryKernelMessage),
+    /// `sys.exit`, the host modules' names, argparse's parsers and command lines.
+    Host(LibraryHostMessage),
 }
 
 impl LibraryFamily {
@@ -38,6 +43,7 @@ impl LibraryFamily {
             LibraryFamily::Tensors(message) => message.english(),
             LibraryFamily::Torch(message) => message.english(),
             LibraryFamily::Kernels(message) => message.english(),
+            LibraryFamily::Host(message) => message.english(),
         }
     }
 }
@@ -50,6 +56,7 @@ pub(super) fn declarations(config: &ts_rs::Config) -> Vec<String> {
         LibraryTensorMessage::decl(config),
         LibraryTorchMessage::decl(config),
         LibraryKernelMessage::decl(config),
+        LibraryHostMessage::decl(config),
         Kind::decl(config),
     ]
 }
@@ -64,4 +71,5 @@ macro_rules! into_message {
     )*};
 }
 
-into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels);
+into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels,
+    LibraryHostMessage => Host);

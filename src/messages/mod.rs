@@ -21,7 +21,8 @@ use serde::Serialize;
 
 pub use autograd::AutogradMessage;
 pub use library::{
-    Kind, LibraryFamily, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage,
+    Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
+    LibraryTorchMessage,
 };
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use literals::LiteralMessage;

@@ -179,6 +179,27 @@ fn mistakes() -> Vec<Mistake> {
             json!({"code": "library.expected", "params": {"function": "pypto.concat", "expected": {"code": "library.kind.tensors"}, "got": "int"}}),
             None,
         ),
+        // A pypto example's command line with a run mode argparse rejects.
+        mistake(
+            "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--run_mode', choices=['npu', 'sim'])\nparser.parse_args(['--run_mode', 'gpu'])",
+            json!({"code": "library.argparse_invalid_choice", "params": {"program": "notebook", "argument": "--run_mode", "value": "'gpu'", "choices": "'npu', 'sim'"}}),
+            Some("library.help.argparse_command_line"),
+        ),
+        mistake(
+            "import sys\nsys.exit(2)",
+            json!({"code": "library.system_exit", "params": {"status": "2"}}),
+            Some("library.help.exit_status"),
+        ),
+        mistake(
+            "pt.matmul(x, x, pt.DT_FP32, b_trans=True, extend_params={'relu_type': 1})",
+            json!({"code": "library.extend_param_not_modelled", "params": {"function": "pypto.matmul", "key": "relu_type"}}),
+            Some("library.help.extend_params"),
+        ),
+        mistake(
+            "pt.matmul(x, x, b_trans=True, c_matrix_nz=True)",
+            json!({"code": "library.nz_output", "params": {"function": "pypto.matmul"}}),
+            Some("library.help.leave_out_nz"),
+        ),
     ]
 }
 
@@ -227,8 +248,33 @@ fn the_library_messages_render_in_chinese_without_english_sentences() {
             rendered += 1;
         }
     }
-    // 14 messages of the library (the view's is the core tail's) and 8 helps.
-    assert_eq!(rendered, 22, "{rendered} messages rendered");
+    // 18 messages of the library (the view's is the core tail's) and 12 helps.
+    assert_eq!(rendered, 30, "{rendered} messages rendered");
+}
+
+/// A command line argparse rejects is coded whole: its message, the usage line as its note, and its
+/// help; in 简体中文 the note reads 用法 with the usage line itself left as argparse prints it.
+#[test]
+fn a_rejected_command_line_has_a_coded_usage_note() {
+    let (chinese, english) = (table("zh-CN"), table("en"));
+    let mut session = Session::new();
+    let source =
+        "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--size', type=int, required=True)\n\
+                  parser.add_argument('--run_mode', choices=['npu', 'sim'])\nparser.parse_args(['--run_mode', 'sim'])";
+    let result = session.run_cell(source);
+    let diagnostic = result.diagnostics.first().expect("a diagnostic");
+    let message = serde_json::to_value(diagnostic.message_code.as_ref().expect("a message code")).unwrap();
+    assert_eq!(
+        message,
+        json!({"code": "library.argparse_required", "params": {"program": "notebook", "arguments": "--size"}})
+    );
+    assert_eq!(render(&message, &chinese), "notebook：错误：缺少以下必需参数：--size");
+    let note = serde_json::to_value(diagnostic.note_code.as_ref().expect("a note code")).unwrap();
+    let line = "notebook [-h] --size SIZE [--run_mode {npu,sim}]";
+    assert_eq!(note, json!({"code": "library.argparse_usage", "params": {"line": line}}));
+    assert_eq!(diagnostic.note.as_deref(), Some(format!("usage: {line}").as_str()));
+    assert_eq!(render(&note, &english), format!("usage: {line}"));
+    assert_eq!(render(&note, &chinese), format!("用法：{line}"));
 }
 
 /// Every library sentence of the 简体中文 table, its parameters left out, is Chinese (code in
@@ -238,7 +284,7 @@ fn every_chinese_library_entry_is_chinese() {
     let (chinese, english) = (table("zh-CN"), table("en"));
     let library: Vec<(&String, &String)> =
         chinese.iter().filter(|(key, _)| key.starts_with("message.library.")).collect();
-    assert!(library.len() >= 154, "{} library entries", library.len());
+    assert!(library.len() >= 182, "{} library entries", library.len());
     for (key, text) in library {
         let mut template = text.clone();
         while let (Some(start), Some(end)) = (template.find('{'), template.find('}')) {

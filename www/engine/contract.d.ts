@@ -785,7 +785,172 @@ export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.t
 /**
  * A library message of any group (serialised as its group's own `{code, params}`).
  */
-export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage;
+export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage;
+
+/**
+ * A host module's message or help.
+ */
+export type LibraryHostMessage = { "code": "library.system_exit", "params": {
+    /**
+     * The status, or the text the script gave.
+     */
+    status: string,
+  }
+    } | { "code": "library.help.exit_status" } | { "code": "library.help.host_module_has", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+    /**
+     * Its names, in backticks, comma-separated.
+     */
+    names: string,
+  }
+    } | { "code": "library.keywords_only", "params": {
+    /**
+     * The method.
+     */
+    function: string,
+  }
+    } | { "code": "library.argparse_needs_name" } | { "code": "library.argparse_positional_name" } | { "code": "library.argparse_conflicting_option", "params": {
+    /**
+     * The option string.
+     */
+    option: string,
+  }
+    } | { "code": "library.argparse_unknown_action", "params": {
+    /**
+     * The action given.
+     */
+    action: string,
+  }
+    } | { "code": "library.help.argparse_actions" } | { "code": "library.argparse_invalid_nargs", "params": {
+    /**
+     * The value, as written.
+     */
+    value: string,
+  }
+    } | { "code": "library.help.argparse_nargs" } | { "code": "library.argparse_invalid_choice", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument (`--run_mode`).
+     */
+    argument: string,
+    /**
+     * The value, as written.
+     */
+    value: string,
+    /**
+     * The choices, as written, comma-separated.
+     */
+    choices: string,
+  }
+    } | { "code": "library.argparse_invalid_value", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+    /**
+     * The type's name (`int`).
+     */
+    type_name: string,
+    /**
+     * The token.
+     */
+    token: string,
+  }
+    } | { "code": "library.argparse_required", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The arguments.
+     */
+    arguments: string,
+  }
+    } | { "code": "library.argparse_unrecognized", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The tokens, space-separated.
+     */
+    arguments: string,
+  }
+    } | { "code": "library.argparse_ignored_explicit", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+    /**
+     * The value given.
+     */
+    value: string,
+  }
+    } | { "code": "library.argparse_expected_one", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+  }
+    } | { "code": "library.argparse_expected_at_least_one", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+  }
+    } | { "code": "library.argparse_expected_count", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+    /**
+     * N.
+     */
+    count: number,
+  }
+    } | { "code": "library.argparse_error", "params": {
+    /**
+     * The parser's program name.
+     */
+    program: string,
+    /**
+     * The script's text.
+     */
+    text: string,
+  }
+    } | { "code": "library.argparse_usage", "params": {
+    /**
+     * The line after `usage: ` (`notebook [-h] [--run_mode {npu,sim}]`).
+     */
+    line: string,
+  }
+} | { "code": "library.help.argparse_command_line" };
 
 /**
  * A kernel tool's message or help.
@@ -1426,7 +1591,37 @@ export type LibraryTensorMessage = { "code": "library.tensor_no_requires_grad" }
      */
     rhs: Array<number>,
   }
-    } | { "code": "library.help.batch_matmul_shapes" } | { "code": "library.needs_dims", "params": {
+    } | { "code": "library.help.batch_matmul_shapes" } | { "code": "library.extend_param_not_modelled", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The entry's key.
+     */
+    key: string,
+  }
+    } | { "code": "library.help.extend_params" } | { "code": "library.bias_columns", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The bias's columns.
+     */
+    columns: number,
+    /**
+     * The product's columns.
+     */
+    product: number,
+  }
+    } | { "code": "library.help.bias_row" } | { "code": "library.nz_output", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+  }
+    } | { "code": "library.help.leave_out_nz" } | { "code": "library.needs_dims", "params": {
     /**
      * The op.
      */

@@ -1,5 +1,6 @@
 //! Messages of the library's tensor functions: creation (`pypto.tensor`, `as_tensor`, `arange`,
-//! `pypto.Tensor` specs), indexing, shapes and views, writes into tensors.
+//! `pypto.Tensor` specs), indexing, shapes and views, writes into tensors, and what
+//! `pypto.matmul`'s output options (`extend_params`, `c_matrix_nz`) model.
 
 use serde::Serialize;
 
@@ -156,6 +157,39 @@ pub enum LibraryTensorMessage {
     /// Help of [`LibraryTensorMessage::BatchMatmulShapes`].
     #[serde(rename = "library.help.batch_matmul_shapes")]
     BatchMatmulForm,
+    /// An `extend_params` entry the simulated cube does not model.
+    #[serde(rename = "library.extend_param_not_modelled")]
+    ExtendParamNotModelled {
+        /// The function.
+        function: String,
+        /// The entry's key.
+        key: String,
+    },
+    /// Help of [`LibraryTensorMessage::ExtendParamNotModelled`]: what is modelled.
+    #[serde(rename = "library.help.extend_params")]
+    ExtendParams,
+    /// `extend_params={"bias_tensor": …}` with another number of columns than the product.
+    #[serde(rename = "library.bias_columns")]
+    BiasColumns {
+        /// The function.
+        function: String,
+        /// The bias's columns.
+        columns: usize,
+        /// The product's columns.
+        product: usize,
+    },
+    /// Help of [`LibraryTensorMessage::BiasColumns`].
+    #[serde(rename = "library.help.bias_row")]
+    BiasRow,
+    /// `c_matrix_nz=True`: an NZ-format output.
+    #[serde(rename = "library.nz_output")]
+    NzOutput {
+        /// The function.
+        function: String,
+    },
+    /// Help of [`LibraryTensorMessage::NzOutput`].
+    #[serde(rename = "library.help.leave_out_nz")]
+    LeaveOutNz,
     /// An op that needs more dims (`tensor.mT`).
     #[serde(rename = "library.needs_dims")]
     NeedsDims {
@@ -287,6 +321,16 @@ impl LibraryTensorMessage {
                 format!("{function}: shapes {lhs:?} and {rhs:?} are not [M, B, K] and [B, K, N]")
             }
             BatchMatmulForm => "tensor_a is [M, B, K] and tensor_b [B, K, N]; the result is [M, B, N]".into(),
+            ExtendParamNotModelled { function, key } => {
+                format!("{function}: extend_params['{key}'] is not modelled")
+            }
+            ExtendParams => "the simulated cube adds `bias_tensor` and multiplies by `scale`; integer quantisation (`scale_tensor`), `relu_type` and TF32 rounding (`trans_mode`) are not available: apply pypto.relu to the result".into(),
+            BiasColumns { function, columns, product } => {
+                format!("{function}: bias_tensor has {columns} columns, the product {product}")
+            }
+            BiasRow => "bias_tensor is [1, N]: one value per column of the product".into(),
+            NzOutput { function } => format!("{function}: c_matrix_nz=True (an NZ output) is not modelled"),
+            LeaveOutNz => "pypto supports only c_matrix_nz=False too: leave it out".into(),
             NeedsDims { function, count } => format!("{function} needs at least {count} dims"),
             NotADim { function, item, rank } => format!("{function}: {item} is not a dim of a {rank}-D tensor"),
             FlattenRange { start, end, rank } => {

@@ -17,6 +17,7 @@ use super::super::interpreter::Interpreter;
 use super::super::operators::values_equal;
 use super::super::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{LibraryHostMessage, LibraryMessage};
 
 /// The methods of a parser.
 pub(super) const METHODS: [&str; 11] = [
@@ -154,7 +155,8 @@ pub(super) fn call_method(
         }
         "set_defaults" => {
             if let Some((_, extra)) = arguments.positional.first() {
-                return Err(interpreter.error(ErrorKind::Type, "set_defaults takes keyword arguments only", *extra));
+                let message = LibraryHostMessage::KeywordsOnly { function: qualified.clone() };
+                return Err(interpreter.error(ErrorKind::Type, "", *extra).with_message(message));
             }
             let mut parser = parser.borrow_mut();
             for (key, value, _) in arguments.keywords {
@@ -176,8 +178,9 @@ pub(super) fn call_method(
             };
             let (fields, extra) = parse(interpreter, &parser.borrow(), &tokens, span)?;
             if name == "parse_args" && !extra.is_empty() {
-                let message = format!("unrecognized arguments: {}", extra.join(" "));
-                return Err(usage_error(interpreter, &parser.borrow(), &message, span));
+                let program = parser.borrow().program.clone();
+                let message = LibraryHostMessage::Unrecognized { program, arguments: extra.join(" ") };
+                return Err(usage_error(interpreter, &parser.borrow(), message, span));
             }
             let namespace = namespace(interpreter, fields);
             Ok(match name {
@@ -199,10 +202,14 @@ pub(super) fn call_method(
         }
         "error" => {
             let bound = interpreter.bind(&qualified, &["message"], arguments, false, span)?;
-            let message = to_str(bound.required(0)?);
-            Err(usage_error(interpreter, &parser.borrow(), &message, span))
+            let text = to_str(bound.required(0)?);
+            let message = LibraryHostMessage::ParserError { program: parser.borrow().program.clone(), text };
+            Err(usage_error(interpreter, &parser.borrow(), message, span))
         }
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("'ArgumentParser' has no method '{name}'"), span)),
+        _ => Err(interpreter.error(ErrorKind::Attribute, "", span).with_message(LibraryMessage::NoMethod {
+            type_name: "ArgumentParser".to_string(),
+            name: name.to_string(),
+        })),
     }
 }
 
@@ -220,11 +227,11 @@ fn new_argument(
     let bound = interpreter.bind("ArgumentParser.add_argument", &parameters, keywords, false, span)?;
     let given = |index: usize| bound.optional(index).filter(|value| !matches!(value, Value::None)).cloned();
     let Some(first) = names.first() else {
-        return Err(interpreter.error(ErrorKind::Type, "add_argument needs a name or option strings", span));
+        return Err(interpreter.error(ErrorKind::Type, "", span).with_message(LibraryHostMessage::NeedsName));
     };
     let positional = !first.starts_with('-');
     if positional && names.len() > 1 {
-        return Err(interpreter.error(ErrorKind::Value, "a positional argument has one name", span));
+        return Err(interpreter.error(ErrorKind::Value, "", span).with_message(LibraryHostMessage::PositionalName));
     }
     let destination = match given(9) {
         Some(dest) => to_str(&dest),
@@ -235,7 +242,8 @@ fn new_argument(
         }
     };
     if parser.arguments.iter().any(|argument| argument.flags.iter().any(|flag| names.contains(flag))) {
-        return Err(interpreter.error(ErrorKind::Value, format!("conflicting option string: {first}"), span));
+        let message = LibraryHostMessage::ConflictingOption { option: first.clone() };
+        return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
     }
     let action = match given(0).map(|action| to_str(&action)).as_deref() {
         None | Some("store") => Action::Store,
@@ -246,8 +254,9 @@ fn new_argument(
         Some("count") => Action::Count,
         Some(other) => {
             return Err(interpreter
-                .error(ErrorKind::Value, format!("unknown action '{other}'"), bound.span_of(0))
-                .with_help("the actions here: store, store_const, store_true, store_false, append, count"))
+                .error(ErrorKind::Value, "", bound.span_of(0))
+                .with_message(LibraryHostMessage::UnknownAction { action: other.to_string() })
+                .with_help_message(LibraryHostMessage::Actions))
         }
     };
     let count = match &given(1) {
@@ -258,8 +267,9 @@ fn new_argument(
         Some(Value::Str(text)) if text.as_ref() == "+" => Count::AtLeastOne,
         Some(other) => {
             return Err(interpreter
-                .error(ErrorKind::Value, format!("invalid nargs value {}", repr(other)), bound.span_of(1))
-                .with_help("nargs is '?', '*', '+' or a count"))
+                .error(ErrorKind::Value, "", bound.span_of(1))
+                .with_message(LibraryHostMessage::InvalidNargs { value: repr(other) })
+                .with_help_message(LibraryHostMessage::Nargs))
         }
     };
     let default = match (given(3), action) {
@@ -333,8 +343,12 @@ fn parse(
             },
         };
         if wanted == 0 && !taken.is_empty() {
-            let message = format!("argument {}: ignored explicit argument '{}'", argument.display_name(), taken[0]);
-            return Err(usage_error(interpreter, parser, &message, span));
+            let message = LibraryHostMessage::IgnoredExplicit {
+                program: parser.program.clone(),
+                argument: argument.display_name(),
+                value: taken[0].clone(),
+            };
+            return Err(usage_error(interpreter, parser, message, span));
         }
         while taken.len() < wanted && index < tokens.len() && !is_option(&tokens[index]) {
             taken.push(tokens[index].clone());
@@ -349,8 +363,11 @@ fn parse(
         let value = match value {
             Some(value) => value,
             None if argument.required => {
-                let message = format!("the following arguments are required: {}", argument.display_name());
-                return Err(usage_error(interpreter, parser, &message, span));
+                let message = LibraryHostMessage::Required {
+                    program: parser.program.clone(),
+                    arguments: argument.display_name(),
+                };
+                return Err(usage_error(interpreter, parser, message, span));
             }
             // A string default goes through `type`, as argparse converts it.
             None => match (&argument.default, &argument.convert) {
@@ -400,7 +417,7 @@ fn option_value(
     previous: Option<Value>,
     span: Span,
 ) -> Result<Value> {
-    let name = argument.display_name();
+    let (program, name) = (parser.program.clone(), argument.display_name());
     match argument.action {
         Action::StoreTrue => return Ok(Value::Bool(true)),
         Action::StoreFalse => return Ok(Value::Bool(false)),
@@ -419,21 +436,18 @@ fn option_value(
     let value = match (argument.count, converted.len()) {
         (Count::One, 1) => converted[0].clone(),
         (Count::One, _) => {
-            return Err(usage_error(interpreter, parser, &format!("argument {name}: expected one argument"), span))
+            let message = LibraryHostMessage::ExpectedOne { program, argument: name };
+            return Err(usage_error(interpreter, parser, message, span));
         }
         (Count::Optional, 0) => argument.constant.clone(),
         (Count::Optional, _) => converted[0].clone(),
         (Count::AtLeastOne, 0) => {
-            return Err(usage_error(
-                interpreter,
-                parser,
-                &format!("argument {name}: expected at least one argument"),
-                span,
-            ))
+            let message = LibraryHostMessage::ExpectedAtLeastOne { program, argument: name };
+            return Err(usage_error(interpreter, parser, message, span));
         }
         (Count::Exactly(count), found) if found != count => {
-            let message = format!("argument {name}: expected {count} arguments");
-            return Err(usage_error(interpreter, parser, &message, span));
+            let message = LibraryHostMessage::ExpectedCount { program, argument: name, count };
+            return Err(usage_error(interpreter, parser, message, span));
         }
         _ => Value::list(converted),
     };
@@ -510,37 +524,54 @@ fn convert(
                 if error.kind == ErrorKind::SystemExit {
                     return error;
                 }
-                let message = format!("argument {}: invalid {type_name} value: '{token}'", argument.display_name());
-                usage_error(interpreter, parser, &message, span)
+                let message = LibraryHostMessage::InvalidValue {
+                    program: parser.program.clone(),
+                    argument: argument.display_name(),
+                    type_name,
+                    token: token.to_string(),
+                };
+                usage_error(interpreter, parser, message, span)
             })?
         }
     };
     if let Some(choices) = &argument.choices {
         if !choices.iter().any(|choice| values_equal(choice, &value)) {
             let listed: Vec<String> = choices.iter().map(repr).collect();
-            let message = format!(
-                "argument {}: invalid choice: {} (choose from {})",
-                argument.display_name(),
-                repr(&value),
-                listed.join(", ")
-            );
-            return Err(usage_error(interpreter, parser, &message, span));
+            let message = LibraryHostMessage::InvalidChoice {
+                program: parser.program.clone(),
+                argument: argument.display_name(),
+                value: repr(&value),
+                choices: listed.join(", "),
+            };
+            return Err(usage_error(interpreter, parser, message, span));
         }
     }
     Ok(value)
 }
 
-/// argparse's exit on a bad command line: a `SystemExit` with status 2 and argparse's message.
-fn usage_error(interpreter: &Interpreter, parser: &ArgumentParser, message: &str, span: Span) -> RuntimeError {
+/// argparse's exit on a bad command line: a `SystemExit` with status 2 and argparse's message
+/// (`{program}: error: …`), its usage line as the note.
+fn usage_error(
+    interpreter: &Interpreter,
+    parser: &ArgumentParser,
+    message: LibraryHostMessage,
+    span: Span,
+) -> RuntimeError {
     interpreter
-        .error(ErrorKind::SystemExit, format!("{}: error: {message}", parser.program), span)
-        .with_note(usage(parser))
-        .with_help("the command line is sys.argv[1:] (the notebook's is empty: every default); pass a list to parse_args([...]) to try one")
+        .error(ErrorKind::SystemExit, "", span)
+        .with_message(message)
+        .with_note_message(LibraryHostMessage::Usage { line: usage_line(parser) })
+        .with_help_message(LibraryHostMessage::CommandLine)
 }
 
 /// `usage: notebook [-h] [--run_mode {npu,sim}] example_id`.
 fn usage(parser: &ArgumentParser) -> String {
-    let mut parts = vec![format!("usage: {} [-h]", parser.program)];
+    LibraryHostMessage::Usage { line: usage_line(parser) }.english()
+}
+
+/// The usage line after `usage: `.
+fn usage_line(parser: &ArgumentParser) -> String {
+    let mut parts = vec![format!("{} [-h]", parser.program)];
     for argument in &parser.arguments {
         let metavar = match &argument.choices {
             Some(choices) => format!("{{{}}}", choices.iter().map(to_str).collect::<Vec<_>>().join(",")),

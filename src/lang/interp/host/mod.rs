@@ -16,8 +16,10 @@ use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::format::to_str;
 use super::interpreter::Interpreter;
+use super::numpy::code_list;
 use super::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{LibraryHostMessage, LibraryMessage, Message};
 
 pub use argparse::ArgumentParser;
 
@@ -66,15 +68,15 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
         _ => {
-            let error =
-                interpreter.error(ErrorKind::Attribute, format!("module '{module}' has no attribute '{name}'"), span);
+            let message = Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() };
+            let error = interpreter.error(ErrorKind::Attribute, "", span).with_message(message);
             let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
             Err(match api_table::closest(name, known.iter().copied()) {
-                Some(near) => error.with_help(format!("did you mean `{module}.{near}`?")),
-                None => error.with_help(format!(
-                    "a notebook's `{module}` has what pypto scripts use around their kernels: {}",
-                    known.join(", ")
-                )),
+                Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("{module}.{near}") }),
+                None => error.with_help_message(LibraryHostMessage::HostModuleHas {
+                    module: module.to_string(),
+                    names: code_list(&known),
+                }),
             })
         }
     }
@@ -150,7 +152,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(Value::Float(clock::monotonic_seconds()))
         }
         "argparse.ArgumentParser" => argparse::new_parser(interpreter, arguments, span),
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("{name} is not available here"), span)),
+        _ => Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() })),
     }
 }
 
@@ -177,16 +181,18 @@ fn path_function(name: &str, path: &str) -> Value {
 /// `sys.exit(status)`: a `SystemExit` that ends the cell. `None` and 0 end it as a success (the
 /// cell's effects stay, as after its last line); any other status is an error at the call.
 pub(crate) fn exit(interpreter: &Interpreter, status: Option<&Value>, span: Span) -> super::error::RuntimeError {
+    let ending = |status: String| {
+        interpreter.error(ErrorKind::SystemExit, "", span).with_message(LibraryHostMessage::SystemExit { status })
+    };
     match status {
-        None | Some(Value::None) | Some(Value::Int(0)) => interpreter.error(ErrorKind::SystemExit, SUCCESS, span),
-        Some(Value::Int(code)) => interpreter
-            .error(ErrorKind::SystemExit, format!("SystemExit: {code}"), span)
-            .with_help("the script called sys.exit with a failure status; the cells before it keep their results"),
-        Some(other) => interpreter.error(ErrorKind::SystemExit, format!("SystemExit: {}", to_str(other)), span),
+        None | Some(Value::None) | Some(Value::Int(0)) => ending("0".to_string()),
+        Some(Value::Int(code)) => ending(code.to_string()).with_help_message(LibraryHostMessage::ExitStatus),
+        Some(other) => ending(to_str(other)),
     }
 }
 
-/// The message of a `SystemExit` with a success status (`sys.exit()`, `sys.exit(0)`).
+/// The message of a `SystemExit` with a success status (`sys.exit()`, `sys.exit(0)`): the English
+/// of `LibraryHostMessage::SystemExit` with status 0.
 const SUCCESS: &str = "SystemExit: 0";
 
 /// Whether an error is a `SystemExit` with a success status (also `raise SystemExit`).

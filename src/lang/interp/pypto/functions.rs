@@ -179,12 +179,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             if bound.flag(5, false)? {
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Unsupported,
-                        "pypto.matmul: c_matrix_nz=True (an NZ output) is not modelled",
-                        bound.span_of(5),
-                    )
-                    .with_help("pypto supports only c_matrix_nz=False too: leave it out"));
+                    .error(ErrorKind::Unsupported, "", bound.span_of(5))
+                    .with_message(LibraryTensorMessage::NzOutput { function: full.clone() })
+                    .with_help_message(LibraryTensorMessage::LeaveOutNz));
             }
             let extend = super::matmul_extend::ExtendParams::read(interpreter, bound.optional(6), bound.span_of(6))?;
             // What extend_params adds goes into the f32 accumulator, before the cast to out_dtype.

@@ -11,7 +11,11 @@ use super::super::format::to_str;
 use super::super::interpreter::Interpreter;
 use super::super::value::Value;
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::DType;
+
+/// The function whose options these are, as messages name it.
+const FUNCTION: &str = "pypto.matmul";
 
 /// The modelled entries of `extend_params`.
 #[derive(Default)]
@@ -28,8 +32,13 @@ impl ExtendParams {
             None | Some(Value::None) => return Ok(params),
             Some(Value::Dict(entries)) => entries.borrow().clone(),
             Some(other) => {
-                let message = format!("pypto.matmul: extend_params must be a dict, not {}", other.type_name());
-                return Err(interpreter.error(ErrorKind::Type, message, span));
+                let message = LibraryMessage::ArgumentType {
+                    function: FUNCTION.to_string(),
+                    parameter: "extend_params".to_string(),
+                    expected: Kind::Dict,
+                    got: other.type_name().to_string(),
+                };
+                return Err(interpreter.error(ErrorKind::Type, "", span).with_message(message));
             }
         };
         for (key, value) in entries {
@@ -37,9 +46,14 @@ impl ExtendParams {
                 "bias_tensor" => params.bias = Some((value, span)),
                 "scale" => params.scale = Some((value, span)),
                 other => {
+                    let message = LibraryTensorMessage::ExtendParamNotModelled {
+                        function: FUNCTION.to_string(),
+                        key: other.to_string(),
+                    };
                     return Err(interpreter
-                        .error(ErrorKind::Unsupported, format!("pypto.matmul: extend_params['{other}'] is not modelled"), span)
-                        .with_help("the simulated cube adds `bias_tensor` and multiplies by `scale`; integer quantisation (`scale_tensor`), `relu_type` and TF32 rounding (`trans_mode`) are not available: apply pypto.relu to the result"))
+                        .error(ErrorKind::Unsupported, "", span)
+                        .with_message(message)
+                        .with_help_message(LibraryTensorMessage::ExtendParams));
                 }
             }
         }
@@ -71,14 +85,15 @@ impl ExtendParams {
                     _ => None,
                 };
                 if columns != result_columns {
-                    let message = format!(
-                        "pypto.matmul: bias_tensor has {} columns, the product {}",
-                        columns.unwrap_or(0),
-                        result_columns.unwrap_or(0)
-                    );
+                    let message = LibraryTensorMessage::BiasColumns {
+                        function: FUNCTION.to_string(),
+                        columns: columns.unwrap_or(0),
+                        product: result_columns.unwrap_or(0),
+                    };
                     return Err(interpreter
-                        .error(ErrorKind::Value, message, *bias_span)
-                        .with_help("bias_tensor is [1, N]: one value per column of the product"));
+                        .error(ErrorKind::Value, "", *bias_span)
+                        .with_message(message)
+                        .with_help_message(LibraryTensorMessage::BiasRow));
                 }
             }
             result = op("pypto.add", vec![(result, span), (bias.clone(), *bias_span)])?;
