@@ -280,7 +280,7 @@ export type CheckMode = "Auto" | "Full" | "Projection";
 /**
  * A Python construct tile scripts do not take, as a message names it.
  */
-export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.bare_raise" } | { "code": "construct.extended_slice_assignment" };
+export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" };
 
 /**
  * The element type of a tensor.
@@ -771,7 +771,6 @@ export type KernelSchedule = {
 export type KernelStage = "computing" | "compiling" | "simulating";
 
 /**
-<<<<<<< HEAD
  * What kind of value a library function needed (a word its sentence embeds).
  */
 export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.tensors" } | { "code": "library.kind.tensor_or_list" } | { "code": "library.kind.tensor_or_number" } | { "code": "library.kind.compared" } | { "code": "library.kind.number" } | { "code": "library.kind.int" } | { "code": "library.kind.str" } | { "code": "library.kind.dict" } | { "code": "library.kind.bool" } | { "code": "library.kind.kernel" } | { "code": "library.kind.torch_dtype" } | { "code": "library.kind.numpy_dtype" } | { "code": "library.kind.dtype_device_tensor" } | { "code": "library.kind.array_or_number" } | { "code": "library.kind.enumeration", "params": {
@@ -1837,7 +1836,8 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
     rtol: string,
   }
 };
-=======
+
+/**
  * A message about a literal, or its help.
  */
 export type LiteralMessage = { "code": "syntax.f_string_nested_too_deeply" } | { "code": "syntax.f_string_single_brace" } | { "code": "syntax.double_the_brace" } | { "code": "syntax.f_string_unclosed_field" } | { "code": "syntax.close_the_field" } | { "code": "syntax.f_string_empty_field" } | { "code": "syntax.f_string_conversion" } | { "code": "syntax.f_string_unexpected", "params": {
@@ -1901,7 +1901,6 @@ export type LiteralMessage = { "code": "syntax.f_string_nested_too_deeply" } | {
     text: string,
   }
 } | { "code": "syntax.underscores_separate_digits" } | { "code": "syntax.continuation_at_end" } | { "code": "syntax.character_after_continuation" } | { "code": "syntax.continuation_last" };
->>>>>>> messages15b
 
 /**
  * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
@@ -3065,7 +3064,7 @@ export type StatementMessage = { "code": "decorator.target", "params": {
      */
     module: string,
   }
-    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.no_environment" } | { "code": "import.no_command_line" } | { "code": "import.use_schedule_time" } | { "code": "import.use_print" } | { "code": "import.use_assert" } | { "code": "raise.exception", "params": {
+    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.use_print" } | { "code": "import.use_assert" } | { "code": "raise.exception", "params": {
     /**
      * `ValueError` …
      */
@@ -3509,7 +3508,7 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      */
     path: string,
   }
-} | { "code": "unsupported.plain_class" } | { "code": "unsupported.use_and" } | { "code": "unsupported.use_or" } | { "code": "unsupported.use_power" } | { "code": "unsupported.no_bitwise" } | { "code": "unsupported.use_f_string" } | { "code": "unsupported.use_allclose" } | { "code": "unsupported.raise_new" };
+} | { "code": "unsupported.plain_class" } | { "code": "unsupported.use_and" } | { "code": "unsupported.use_or" } | { "code": "unsupported.use_power" } | { "code": "unsupported.no_bitwise" } | { "code": "unsupported.use_f_string" } | { "code": "unsupported.use_allclose" } | { "code": "unsupported.raise_new" } | { "code": "unsupported.nothing_to_reraise" };
 
 /**
  * Shape and dtype of a value flowing along an edge.
