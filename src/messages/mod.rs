@@ -6,8 +6,8 @@
 
 mod autograd;
 mod english;
-mod library;
 mod grammar;
+mod library;
 mod literals;
 mod npu;
 mod operations;
@@ -20,11 +20,11 @@ mod words;
 use serde::Serialize;
 
 pub use autograd::AutogradMessage;
+pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
     LibraryTorchMessage,
 };
-pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
 pub use operations::OperationMessage;

@@ -10,7 +10,7 @@ use super::scope::Scope;
 use super::value::{Object, Value};
 use crate::lang::syntax::ast::Expr;
 use crate::lang::syntax::Span;
-use crate::messages::{Construct, OperationMessage, StatementMessage, UnsupportedMessage};
+use crate::messages::{OperationMessage, StatementMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
