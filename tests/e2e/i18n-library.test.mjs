@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot } from './harness.mjs';
-import { open, setCells, useSite } from './notebook-helpers.mjs';
+import { englishSentences, open, runEach, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
@@ -24,24 +24,6 @@ const CELLS = [
   "pt.gelu(x, approximate='fast')",
   'torch.testing.assert_close(torch.ones(2), torch.ones(3))',
 ];
-
-/** Runs the cells one at a time (an error must not stop the next) and returns each output's text. */
-async function runEach(page) {
-  const texts = [];
-  const ids = await page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => cell.id));
-  for (const [index, id] of ids.entries()) {
-    await page.evaluate((cellId) => globalThis.tilelab.runner.enqueue([cellId]), id);
-    await page.waitForFunction((i) => ['done', 'error'].includes(document.querySelectorAll('.cell')[i].dataset.state), index, { timeout: 120_000 });
-    texts.push(await page.locator('.cell').nth(index).locator('.cell-output').innerText());
-  }
-  return texts;
-}
-
-/** Runs of four or more English words (code in backticks and quoted names left out). */
-function englishSentences(text) {
-  const prose = text.replace(/`[^`]*`/g, ' ').replace(/“[^”]*”/g, ' ').replace(/'[^']*'/g, ' ');
-  return prose.match(/[A-Za-z]{2,}(?:[ ,;:()-]+[A-Za-z]{2,}){3,}/g) ?? [];
-}
 
 test('in 简体中文 the library mistakes and their help are Chinese', async () => {
   const { page, problems, context } = await open({ locale: 'zh-CN', colorScheme: 'light' });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot } from './harness.mjs';
-import { open, setCells, useSite } from './notebook-helpers.mjs';
+import { englishSentences, open, runEach, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
@@ -41,26 +41,6 @@ too_big(x)`,
   // 10: a vec tile whose last dim breaks the UB granule.
   '@pt.kernel\ndef odd(x):\n    pt.set_vec_tile_shapes(8, 12)\n    return x * 2.0\nodd(x)',
 ];
-
-/** Runs the cells one at a time (an error must not stop the next) and returns each output's text. */
-async function runEach(page) {
-  const texts = [];
-  const ids = await page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => cell.id));
-  for (const [index, id] of ids.entries()) {
-    await page.evaluate((cellId) => globalThis.tilelab.runner.enqueue([cellId]), id);
-    await page.waitForFunction((i) => ['done', 'error'].includes(document.querySelectorAll('.cell')[i].dataset.state), index, { timeout: 120_000 });
-    // The kernel schedules listed after a cell are folded: open them so their notes render.
-    await page.locator('.cell').nth(index).locator('details').evaluateAll((nodes) => nodes.forEach((node) => { node.open = true; }));
-    texts.push(await page.locator('.cell').nth(index).locator('.cell-output').innerText());
-  }
-  return texts;
-}
-
-/** Runs of four or more English words (code in backticks and quoted names left out). */
-function englishSentences(text) {
-  const prose = text.replace(/`[^`]*`/g, ' ').replace(/“[^”]*”/g, ' ').replace(/'[^']*'/g, ' ');
-  return prose.match(/[A-Za-z]{2,}(?:[ ,;:()-]+[A-Za-z]{2,}){3,}/g) ?? [];
-}
 
 test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and errors are Chinese', async () => {
   const { page, problems, context } = await open({ locale: 'zh-CN', colorScheme: 'light' });

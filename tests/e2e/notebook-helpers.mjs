@@ -65,3 +65,23 @@ export async function runExample(page, name, timeout = 120_000) {
     return states.some((state) => state === 'done' || state === 'error') && !states.some((state) => state === 'queued' || state === 'running');
   }, null, { timeout });
 }
+
+/** Runs the cells one at a time (an error must not stop the next) and returns each output's text,
+ * with the kernel schedules folded after a cell opened so their notes render. */
+export async function runEach(page) {
+  const texts = [];
+  const ids = await page.evaluate(() => globalThis.tilelab.model.cells.map((cell) => cell.id));
+  for (const [index, id] of ids.entries()) {
+    await page.evaluate((cellId) => globalThis.tilelab.runner.enqueue([cellId]), id);
+    await page.waitForFunction((i) => ['done', 'error'].includes(document.querySelectorAll('.cell')[i].dataset.state), index, { timeout: 120_000 });
+    await page.locator('.cell').nth(index).locator('details').evaluateAll((nodes) => nodes.forEach((node) => { node.open = true; }));
+    texts.push(await page.locator('.cell').nth(index).locator('.cell-output').innerText());
+  }
+  return texts;
+}
+
+/** Runs of four or more English words (code in backticks and quoted names left out). */
+export function englishSentences(text) {
+  const prose = text.replace(/`[^`]*`/g, ' ').replace(/“[^”]*”/g, ' ').replace(/'[^']*'/g, ' ');
+  return prose.match(/[A-Za-z]{2,}(?:[ ,;:()-]+[A-Za-z]{2,}){3,}/g) ?? [];
+}

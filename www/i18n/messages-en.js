@@ -665,7 +665,7 @@ export const messages = {
   'message.except.types': 'an except clause takes exception types, not a \'{got}\'',
   'message.except.forms': 'except ValueError:, except (KeyError, IndexError):, or except Exception:',
   'message.import.unavailable': 'module \'{module}\' is not available in tile scripts',
-  'message.import.available': 'tile scripts can import pypto (import pypto as pt, from pypto import …), torch, numpy (a small part), math, dataclasses and typing',
+  'message.import.available': 'tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, and the host modules sys, os, time and argparse',
   'message.import.numpy_subset': 'the numpy here is what pypto examples\' golden checks use (`import numpy as np`: np.array, np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())',
   'message.import.use_print': 'use print(...)',
   'message.import.use_assert': 'use assert and pypto.assert_allclose(actual, desired)',

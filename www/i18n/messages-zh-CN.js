@@ -664,7 +664,7 @@ export const messages = {
   'message.except.types': 'except 子句接受的是异常类型，而不是 “{got}”',
   'message.except.forms': 'except ValueError:、except (KeyError, IndexError): 或 except Exception:',
   'message.import.unavailable': '分块脚本中没有模块 “{module}”',
-  'message.import.available': '分块脚本可以导入 pypto（import pypto as pt、from pypto import …）、torch、numpy（一小部分）、math、dataclasses 和 typing',
+  'message.import.available': '分块脚本可以导入 pypto（`import pypto as pt`、`from pypto import …`）、torch、numpy（一小部分）、math、dataclasses、typing，以及主机模块 sys、os、time 和 argparse',
   'message.import.numpy_subset': '这里的 numpy 只是 pypto 示例做黄金数据校验所用的部分（`import numpy as np`：np.array、np.asarray、np.abs、np.allclose、np.float32 …… 以及 numpy.testing.assert_allclose）；其余请用 torch 模块或 pypto 张量（pypto.as_tensor(data)、t.tolist()）',
   'message.import.use_print': '请用 print(...)',
   'message.import.use_assert': '请用 assert 和 pypto.assert_allclose(actual, desired)',

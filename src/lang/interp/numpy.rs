@@ -31,13 +31,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
                 .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
         },
         _ => {
-            let message = Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() };
-            let error = interpreter.error(ErrorKind::Attribute, "", span).with_message(message);
             let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
-            Err(match api_table::closest(name, known.iter().copied()) {
-                Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("{module}.{near}") }),
-                None => error.with_help_message(LibraryMessage::NumpyCovers { names: code_list(&known) }),
-            })
+            let help = LibraryMessage::NumpyCovers { names: code_list(&known) };
+            Err(super::pypto::missing_attribute(interpreter, module, name, help.into(), span))
         }
     }
 }

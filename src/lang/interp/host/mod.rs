@@ -19,7 +19,7 @@ use super::interpreter::Interpreter;
 use super::numpy::code_list;
 use super::value::{Object, Value};
 use crate::lang::syntax::Span;
-use crate::messages::{LibraryHostMessage, LibraryMessage, Message};
+use crate::messages::{LibraryHostMessage, LibraryMessage};
 
 pub use argparse::ArgumentParser;
 
@@ -68,16 +68,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
         _ => {
-            let message = Message::NoModuleAttribute { module: module.to_string(), name: name.to_string() };
-            let error = interpreter.error(ErrorKind::Attribute, "", span).with_message(message);
             let known: Vec<&str> = api_table::members(module).map(|entry| entry.short_name()).collect();
-            Err(match api_table::closest(name, known.iter().copied()) {
-                Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("{module}.{near}") }),
-                None => error.with_help_message(LibraryHostMessage::HostModuleHas {
-                    module: module.to_string(),
-                    names: code_list(&known),
-                }),
-            })
+            let help = LibraryHostMessage::HostModuleHas { module: module.to_string(), names: code_list(&known) };
+            Err(super::pypto::missing_attribute(interpreter, module, name, help.into(), span))
         }
     }
 }
