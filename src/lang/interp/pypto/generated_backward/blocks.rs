@@ -271,6 +271,10 @@ fn rename(op: &CapturedOp, renamed: &HashMap<Identity, TensorRef>) -> CapturedOp
     }
 }
 
+/// The rows a block that is a matmul's K grows by: whole steps keep the default cube K tiles whole
+/// (an 80-row block overflowed L0A).
+const K_STEP_ROWS: usize = 32;
+
 /// Rows per block: whole vec tiles, enough blocks to occupy the vector cores, and — when a unit
 /// adds a matmul's partial (`partial_bytes`) — enough rows that the accumulating store moves at
 /// most three times the bytes the block's rows bring in (`row_bytes` per row).
@@ -285,7 +289,11 @@ pub(crate) fn block_rows(rows: usize, tile_rows: usize, cores: usize, partial_by
     // 160 → 1.22, 256 → 1.30, 384 → 1.69 (this rule picks 128). Such a block is also the K of the
     // weight gradient's matmul: whole 32-row steps keep the cube's K tiles whole (80 rows
     // overflowed L0A).
-    let step = if partial_bytes == 0 { tile_rows } else { tile_rows * 32 / greatest_common_divisor(tile_rows, 32) };
+    let step = if partial_bytes == 0 {
+        tile_rows
+    } else {
+        tile_rows * K_STEP_ROWS / greatest_common_divisor(tile_rows, K_STEP_ROWS)
+    };
     let for_traffic = if row_bytes == 0 { 0 } else { partial_bytes.div_ceil(3 * row_bytes).div_ceil(step) * step };
     for_cores.max(for_traffic)
 }
