@@ -263,3 +263,22 @@ clamp(x, low, out)",
     let expected: Vec<f64> = INPUT.iter().map(|&v| v.clamp(-0.5, 1.0)).collect();
     assert_eq!(values(&mut session, "out"), expected);
 }
+
+/// pypto's dtypes the tensor core does not hold (`DT_UINT16/32/64`, torch's `uint16/32/64`) are
+/// names, so a torch ↔ pypto dtype table (pypto's transform example has one) runs; a tensor of one
+/// is an error at the dtype.
+#[test]
+fn unsigned_dtypes_without_tensors_are_names() {
+    let mut session = Session::new();
+    let printed = super::cells::run_ok(
+        &mut session,
+        "import torch, pypto\n\
+         table = {torch.uint16: pypto.DT_UINT16, torch.uint32: pypto.DT_UINT32, torch.uint64: pypto.DT_UINT64}\n\
+         print(len(table), pypto.DT_UINT32, torch.uint64 == pypto.DT_UINT64, pypto.DT_UINT16 == pypto.DT_UINT32)",
+    );
+    assert_eq!(printed, "3 DataType.DT_UINT32 True False\n");
+    let code = "pypto.zeros([2], dtype=pypto.DT_UINT16)";
+    let result = super::cells::run_err(&mut session, code);
+    assert!(result.error().unwrap().message.contains("'dtype' must be a pypto dtype"), "{:?}", result.error());
+    assert_eq!(super::cells::spanned(code, &result), "dtype=pypto.DT_UINT16");
+}

@@ -40,7 +40,7 @@ pub enum SpecDim {
 
 /// pypto's enums: (enum name, members with pypto's values). `StatusType` members are the dim markers
 /// `pypto.DYN`, `pypto.DYNAMIC`, `pypto.STATIC`.
-const ENUMS: [(&str, &[(&str, i64)]); 5] = [
+const ENUMS: [(&str, &[(&str, i64)]); 6] = [
     ("RunMode", &[("NPU", 0), ("SIM", 1)]),
     ("StatusType", &[("DYN", 0), ("DYNAMIC", 1), ("STATIC", 2)]),
     (
@@ -57,6 +57,9 @@ const ENUMS: [(&str, &[(&str, i64)]); 5] = [
     ),
     ("SaturationMode", &[("OFF", 0), ("ON", 1)]),
     ("PrecisionType", &[("INTRINSIC", 0), ("HIGH_PRECISION", 1)]),
+    // pypto's dtypes the tensor core does not hold, with pypto's values: named so that code which
+    // lists them (a torch ↔ pypto dtype table) runs; a tensor of one is an error that says so.
+    ("DataType", &[("DT_UINT16", 12), ("DT_UINT32", 13), ("DT_UINT64", 14)]),
 ];
 
 /// The member `member` of pypto enum `enumeration`, as a value.
@@ -74,6 +77,9 @@ pub(crate) fn constant(interpreter: &Interpreter, module: &str, name: &str, span
         if let Some(dtype) = name.strip_prefix("DT_").and(DType::parse(name)) {
             return Ok(Some(Value::DType(dtype)));
         }
+    }
+    if module == "pypto" && matches!(name, "DT_UINT16" | "DT_UINT32" | "DT_UINT64") {
+        return Ok(enum_member("DataType", name));
     }
     if module == "pypto" && matches!(name, "DYN" | "DYNAMIC" | "STATIC") {
         return Ok(enum_member("StatusType", name));

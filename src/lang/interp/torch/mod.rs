@@ -38,6 +38,10 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match dtype_named(name) {
             Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            // A dtype pypto names but the tensor core does not hold (uint16 …) is pypto's name for it.
+            Some(Err(pypto_name)) if pypto_name.starts_with("DT_UINT") && pypto_name != "DT_UINT8" => {
+                super::pypto::module_attribute(interpreter, "pypto", pypto_name, span)
+            }
             Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
             None => Err(interpreter
                 .error(ErrorKind::Attribute, "", span)
@@ -64,6 +68,9 @@ pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'sta
         "int8" => Some(Err("DT_INT8")),
         "uint8" => Some(Err("DT_UINT8")),
         "int16" => Some(Err("DT_INT16")),
+        "uint16" => Some(Err("DT_UINT16")),
+        "uint32" => Some(Err("DT_UINT32")),
+        "uint64" => Some(Err("DT_UINT64")),
         "int32" | "int" => Some(Err("DT_INT32")),
         "int64" | "long" => Some(Err("DT_INT64")),
         "bool" => Some(Err("DT_BOOL")),
