@@ -11,8 +11,12 @@ use tilelab::messages::{all_codes, KernelStage};
 
 /// The `'key': 'value'` entries of a table file (one per line, as the tables are written).
 fn table(locale: &str) -> BTreeMap<String, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/i18n/messages-{locale}.js"));
-    let text = std::fs::read_to_string(&path).unwrap();
+    // The table and the family files it spreads (messages-{locale}-library.js, -core.js).
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
+    let text: String = ["", "-library", "-core"]
+        .iter()
+        .map(|part| std::fs::read_to_string(directory.join(format!("messages-{locale}{part}.js"))).unwrap())
+        .collect();
     let mut entries = BTreeMap::new();
     for line in text.lines().map(str::trim) {
         let Some(rest) = line.strip_prefix('\'') else { continue };

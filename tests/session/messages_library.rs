@@ -14,8 +14,12 @@ use tilelab::session::Session;
 
 /// The `'key': value` entries of a table file, with the JavaScript string literal decoded.
 fn table(locale: &str) -> BTreeMap<String, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/i18n/messages-{locale}.js"));
-    let text = std::fs::read_to_string(path).unwrap();
+    // The table and the family files it spreads (messages-{locale}-library.js, -core.js).
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
+    let text: String = ["", "-library", "-core"]
+        .iter()
+        .map(|part| std::fs::read_to_string(directory.join(format!("messages-{locale}{part}.js"))).unwrap())
+        .collect();
     let mut entries = BTreeMap::new();
     for line in text.lines().map(str::trim) {
         let Some(rest) = line.strip_prefix('\'') else { continue };
