@@ -63,6 +63,13 @@ impl Message {
                 let sizes: Vec<String> = nearest.iter().map(usize::to_string).collect();
                 format!("use a multiple of {align} elements: the nearest aligned sizes are {}", sizes.join(" or "))
             }
+            Message::PaddedTileRows { align, nearest } => {
+                let sizes: Vec<String> = nearest.iter().map(usize::to_string).collect();
+                format!(
+                    "each tile row is padded to a multiple of {align} elements in UB, which costs UB space and vector lanes; the nearest aligned sizes are {}",
+                    sizes.join(" or ")
+                )
+            }
             Message::UnexpectedKeyword { function, keyword } => {
                 format!("{function}() got an unexpected keyword argument '{keyword}'")
             }

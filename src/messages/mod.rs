@@ -180,6 +180,14 @@ pub enum Message {
         /// The nearest aligned sizes.
         nearest: Vec<usize>,
     },
+    /// Help of a misaligned vec tile that runs padded: each tile row is padded in UB.
+    #[serde(rename = "npu.padded_tile_rows")]
+    PaddedTileRows {
+        /// The multiple, in elements.
+        align: usize,
+        /// The nearest aligned sizes.
+        nearest: Vec<usize>,
+    },
     /// A call with a keyword the function does not take.
     #[serde(rename = "call.unexpected_keyword")]
     UnexpectedKeyword {

@@ -52,7 +52,7 @@ pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<
         return Ok(super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]));
     }
     let tile = unit.vec_tile.as_deref().or(work.settings.vec_tile.as_deref());
-    match tile.and_then(|tile| Grid::of(unit, tile)) {
+    match tile.and_then(|tile| Grid::of(unit, tile, work.settings.ub_granule)) {
         Some(grid) => expand_unit(unit, &grid),
         None => Ok(vec![unit.clone()]),
     }
@@ -69,12 +69,14 @@ pub(super) struct Grid {
     counts: Vec<usize>,
     /// Dims that a reduction joins across cells (walked inside one task).
     joined: Vec<bool>,
+    /// The UB granule in bytes: a cell's last dim is padded to fill whole granules.
+    granule: usize,
 }
 
 impl Grid {
     /// The grid of `unit` for vec tile `tile`, or `None` when the unit stays whole: it fits one
     /// cell, has a matmul, mixes ranks, or has a value that does not broadcast to the space.
-    fn of(unit: &WorkUnit, tile: &[usize]) -> Option<Grid> {
+    fn of(unit: &WorkUnit, tile: &[usize], granule: usize) -> Option<Grid> {
         let rank = unit.values.first()?.shape.len();
         if rank == 0
             || tile.is_empty()
@@ -135,7 +137,7 @@ impl Grid {
                 }
             }
         }
-        Some(Grid { space, cell, counts, joined })
+        Some(Grid { space, cell, counts, joined, granule })
     }
 
     /// Whether `value` spans the space in `dim` (and is cut there), rather than being broadcast.
@@ -149,15 +151,20 @@ impl Grid {
     }
 
     /// The part of `value` in cell `coordinates`: (offsets into the value, tile shape, valid shape).
+    /// A cut last dim that does not fill whole UB granules in the value's dtype is padded to them
+    /// (the padding lies outside the valid shape).
     pub(super) fn part(&self, value: &TileValue, coordinates: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
         let mut offsets = Vec::new();
         let mut shape = Vec::new();
         let mut valid = Vec::new();
+        let last = self.space.len().saturating_sub(1);
+        let align = (self.granule / value.dtype.size_in_bytes()).max(1);
         for (dim, &coordinate) in coordinates.iter().enumerate().take(self.space.len()) {
             if self.cut(value, dim) {
                 let start = coordinate * self.cell[dim];
                 offsets.push(start);
-                shape.push(self.cell[dim]);
+                let padded = self.cell[dim] > 1 && dim == last;
+                shape.push(if padded { self.cell[dim].div_ceil(align) * align } else { self.cell[dim] });
                 valid.push(value.valid_shape[dim].saturating_sub(start).min(self.cell[dim]));
             } else {
                 offsets.push(0);

@@ -135,6 +135,9 @@ pub struct WorkSettings {
     pub vec_tile_line: Option<u32>,
     /// The line that set the cube tile shapes.
     pub cube_tile_line: Option<u32>,
+    /// The chip's UB granule in bytes: a vec-tile cell whose rows do not fill whole granules (a
+    /// `[8, 8]` FP16 tile) is padded to them in UB, as pypto's compiler pads it.
+    pub ub_granule: usize,
 }
 
 impl Default for WorkSettings {
@@ -146,6 +149,7 @@ impl Default for WorkSettings {
             cube_tiles: None,
             vec_tile_line: None,
             cube_tile_line: None,
+            ub_granule: 32,
         }
     }
 }

@@ -305,3 +305,29 @@ fn the_api_table_is_what_runs() {
     }
     assert!(checked > 60, "{checked} checked");
 }
+
+#[test]
+fn randint_draws_integers_in_its_half_open_range_and_gather_scatter_follow_pypto() {
+    let mut session = session();
+    // Both forms; 600 draws from [0, 3) and [-2, 2) hit every integer of the range and nothing else.
+    let (shape, values, dtype) = tensor(&mut session, "torch.randint(0, 3, (20, 30))");
+    assert_eq!((shape, dtype.as_str()), (vec![20, 30], "DT_INT64"));
+    let mut seen: Vec<i64> = values.iter().map(|&value| value as i64).collect();
+    assert!(values.iter().all(|value| value.fract() == 0.0));
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen, vec![0, 1, 2]);
+    let (_, values, dtype) = tensor(&mut session, "torch.randint(-2, 2, [600], dtype=torch.int32)");
+    assert_eq!(dtype, "DT_INT32");
+    assert!(
+        values.iter().all(|&value| (-2.0..2.0).contains(&value)) && values.contains(&-2.0) && values.contains(&1.0)
+    );
+    assert!(tensor(&mut session, "torch.randint(5, (4,))").1.iter().all(|&value| (0.0..5.0).contains(&value)));
+    let (message, _) = error(&mut session, "torch.randint(3, 3, (2,))");
+    assert!(message.contains("[3, 3) is empty"), "{message}");
+    // scatter of a number along dim 0: out[index[i][j]][j] = 0.5; gather reads them back.
+    run(&mut session, "x = torch.zeros(3, 2)\nindex = torch.tensor([[2, 0]], dtype=torch.int64)");
+    assert_eq!(tensor(&mut session, "torch.scatter(x, 0, index, 0.5)").1, vec![0.0, 0.5, 0.0, 0.0, 0.5, 0.0]);
+    let gathered = "torch.gather(torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), 0, index)";
+    assert_eq!(tensor(&mut session, gathered).1, vec![5.0, 2.0]);
+}

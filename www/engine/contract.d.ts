@@ -1759,6 +1759,16 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     function: string,
   }
+    } | { "code": "library.empty_random_range", "params": {
+    /**
+     * The lower bound (inclusive).
+     */
+    low: number,
+    /**
+     * The upper bound (exclusive).
+     */
+    high: number,
+  }
     } | { "code": "library.dtypes_differ", "params": {
     /**
      * The function.
@@ -2066,6 +2076,16 @@ export type Message = { "code": "text", "params": {
     bytes: number,
   }
     } | { "code": "npu.aligned_sizes", "params": {
+    /**
+     * The multiple, in elements.
+     */
+    align: number,
+    /**
+     * The nearest aligned sizes.
+     */
+    nearest: Array<number>,
+  }
+    } | { "code": "npu.padded_tile_rows", "params": {
     /**
      * The multiple, in elements.
      */

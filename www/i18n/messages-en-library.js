@@ -132,6 +132,7 @@ export const libraryMessages = {
   'message.library.help.float_data': 'pass dtype=torch.float32 (or write the numbers as floats: 1.0)',
   'message.library.no_indices': '{function}(dim) returns values and indices in torch; indices are not available here',
   'message.library.help.use_amax': 'use torch.a{function}(x, dim=…, keepdim=…) (or x.a{function}(dim)) for the values',
+  'message.library.empty_random_range': 'torch.randint: the range [{low}, {high}) is empty (high must be greater than low)',
   'message.library.dtypes_differ': '{function}: {left} did not match {right}',
   'message.library.help.cast_one_side': 'cast one side first, e.g. out.float() or golden.to(out.dtype)',
   'message.library.help.cast_or_unchecked': 'cast one side (out.float(), golden.to(torch.bfloat16)) or pass check_dtype=False',

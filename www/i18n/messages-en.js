@@ -38,6 +38,7 @@ export const messages = {
   'message.npu.misaligned_last_dim': 'the last dim {last} is not {granule}-byte aligned ({last} × {element_bytes} B); use a multiple of {align}',
   'message.npu.vec_tile_misaligned': 'set_vec_tile_shapes: the last dim {last} is not {granule}-byte aligned for {dtype} ({last} × {element_bytes} B = {bytes} B)',
   'message.npu.aligned_sizes': 'use a multiple of {align} elements: the nearest aligned sizes are {nearest}',
+  'message.npu.padded_tile_rows': 'each tile row is padded to a multiple of {align} elements in UB, which costs UB space and vector lanes; the nearest aligned sizes are {nearest}',
   'message.or': ' or ',
   'message.npu.cpu_fallback': "kernel '{kernel}' ran on the CPU reference path: {reason}",
   'message.npu.cpu_fallback_help': "its values are the CPU reference's and no schedule was simulated for this call",

@@ -132,6 +132,7 @@ export const libraryMessages = {
   'message.library.help.float_data': '请传入 dtype=torch.float32（或把数字写成浮点数：1.0）',
   'message.library.no_indices': '在 torch 中 {function}(dim) 返回值和索引；这里不提供索引',
   'message.library.help.use_amax': '只要值的话，请用 torch.a{function}(x, dim=…, keepdim=…)（或 x.a{function}(dim)）',
+  'message.library.empty_random_range': 'torch.randint：区间 [{low}, {high}) 为空（high 必须大于 low）',
   'message.library.dtypes_differ': '{function}：{left} 与 {right} 的数据类型不一致',
   'message.library.help.cast_one_side': '请先转换其中一边，例如 out.float() 或 golden.to(out.dtype)',
   'message.library.help.cast_or_unchecked': '请转换其中一边（out.float()、golden.to(torch.bfloat16)），或传入 check_dtype=False',

@@ -37,6 +37,7 @@ export const messages = {
   'message.npu.misaligned_last_dim': '未对齐：最后一维 {last} 不是 {granule} 字节的倍数（{last} × {element_bytes} 字节）；请用 {align} 的倍数',
   'message.npu.vec_tile_misaligned': 'set_vec_tile_shapes：对 {dtype} 而言，最后一维 {last} 没有按 {granule} 字节对齐（{last} × {element_bytes} 字节 = {bytes} 字节）',
   'message.npu.aligned_sizes': '请用 {align} 个元素的倍数：最接近的对齐大小是 {nearest}',
+  'message.npu.padded_tile_rows': '每个 tile 行在 UB 中补齐到 {align} 个元素的倍数，会占用额外的 UB 空间和向量通道；最接近的对齐大小是 {nearest}',
   'message.or': ' 或 ',
   'message.npu.cpu_fallback': '核函数 “{kernel}” 在 CPU 参考路径上运行：{reason}',
   'message.npu.cpu_fallback_help': '它的值来自 CPU 参考计算，这次调用没有模拟调度',

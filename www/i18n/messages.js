@@ -44,7 +44,7 @@ export function renderMessage(message, fallback = '') {
   }
   if ('registered' in raw) params.what = t(raw.registered ? 'message.gradcheck.sides.registered' : 'message.gradcheck.sides.recorded');
   if ('stage' in raw) params.stage = t(`message.progress.stage.${raw.stage}`);
-  if (message.code === 'npu.aligned_sizes' && Array.isArray(raw.nearest)) params.nearest = raw.nearest.join(t('message.or'));
+  if ((message.code === 'npu.aligned_sizes' || message.code === 'npu.padded_tile_rows') && Array.isArray(raw.nearest)) params.nearest = raw.nearest.join(t('message.or'));
   if (message.code === 'npu.capacity') {
     params.fits = raw.largest_tile ? t('message.npu.capacity.fits', { tile: formatParameter(raw.largest_tile) }) : t('message.npu.capacity.none');
   }

@@ -68,6 +68,14 @@ pub enum LibraryTorchMessage {
         /// `max` or `min`.
         function: String,
     },
+    /// `torch.randint` with `high <= low`.
+    #[serde(rename = "library.empty_random_range")]
+    EmptyRandomRange {
+        /// The lower bound (inclusive).
+        low: i64,
+        /// The upper bound (exclusive).
+        high: i64,
+    },
     /// `torch.allclose` of two dtypes.
     #[serde(rename = "library.dtypes_differ")]
     DtypesDiffer {
@@ -152,6 +160,9 @@ impl LibraryTorchMessage {
             }
             UseAmax { function } => {
                 format!("use torch.a{function}(x, dim=…, keepdim=…) (or x.a{function}(dim)) for the values")
+            }
+            EmptyRandomRange { low, high } => {
+                format!("torch.randint: the range [{low}, {high}) is empty (high must be greater than low)")
             }
             DtypesDiffer { function, left, right } => format!("{function}: {left} did not match {right}"),
             CastOneSide => "cast one side first, e.g. out.float() or golden.to(out.dtype)".into(),

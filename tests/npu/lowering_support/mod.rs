@@ -30,6 +30,7 @@ pub fn settings(buffers: usize, cube_tiles: Option<tilelab::tile::CubeTiles>) ->
         cube_tiles,
         vec_tile_line: Some(7),
         cube_tile_line: Some(8),
+        ..WorkSettings::default()
     }
 }
 

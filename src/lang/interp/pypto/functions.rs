@@ -15,12 +15,23 @@ use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage, Message};
 use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
 
+/// torch's `gather` and `scatter` on the host: pypto's functions of the same signature, named
+/// `torch.name` in their errors.
+pub(crate) fn torch_selection(
+    interpreter: &Interpreter,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    masks::call(interpreter, "torch", name, arguments, span)
+}
+
 /// Calls the tensor function `name` (without the `pypto.` prefix).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     if masks::NAMES.contains(&name) {
-        return masks::call(interpreter, name, arguments, span);
+        return masks::call(interpreter, "pypto", name, arguments, span);
     }
     if let Some(op) = UnaryOp::from_name(name) {
         // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it

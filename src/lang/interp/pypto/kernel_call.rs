@@ -108,8 +108,7 @@ pub(crate) fn run_kernel_call(
         interpreter.npu.last_tiles.replace((frame.vec_tile_shapes.clone(), frame.cube_tile_shapes));
     }
     if let (Ok(_), Some(frame)) = (&result, &frame) {
-        let call = (kernel.function.name.as_str(), interpreter.at(span));
-        if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, call, span) {
+        if let Err(error) = super::vec_tiles::check_vec_tiles(interpreter, frame, span) {
             result = Err(error);
         }
     }

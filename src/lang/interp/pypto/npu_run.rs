@@ -76,6 +76,7 @@ pub(crate) fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &Ke
         cube_tiles: frame.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
         vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),
         cube_tile_line: frame.cube_tile_site.and_then(|site| interpreter.line_at(site)),
+        ..WorkSettings::default()
     }
 }
 
@@ -100,7 +101,7 @@ pub(crate) fn work_of(
         None => frame.vec_tile_history.iter().map(|setting| (setting.from_op, setting.dims.clone())).collect(),
     };
     let vec_tile = vec_tile.map(<[usize]>::to_vec).or(settings.vec_tile.clone());
-    let settings = WorkSettings { vec_tile, ..settings };
+    let settings = WorkSettings { vec_tile, ub_granule: ub_alignment as usize, ..settings };
     let outputs: Vec<TensorRef> = match kernel.style {
         KernelStyle::Jit => Vec::new(),
         KernelStyle::Functional => returned_tensors(result)?.iter().map(TensorRef::of).collect(),

@@ -1,11 +1,14 @@
 //! `pypto.set_vec_tile_shapes` inside a kernel, and the alignment rule for the tiles it sets. A vec
-//! tile's last dim must fill whole UB granules (32 B on every preset) in the dtype of the tensors
+//! tile's last dim should fill whole UB granules (32 B on every preset) in the dtype of the tensors
 //! it tiles — the tensors of the ops that run while it is in force, of the tile's rank — so the
-//! check runs once the kernel body has run and those ops are known. A last dim of 1 (a column) is
-//! padded by the chip and always allowed.
+//! check runs once the kernel body has run and those ops are known. A tile that does not is what
+//! pypto's compiler pads: every tile row takes whole granules in UB (the loads pad the last dim),
+//! so the kernel runs, with a warning naming the aligned sizes that waste no UB or vector lanes. A
+//! last dim of 1 (a column) is padded by the chip and never warned about. Outside a kernel (no
+//! dtype known yet) a misaligned tile is an error, as it always was.
 
 use super::capture::TensorRef;
-use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan, TraceFrame};
+use crate::lang::interp::error::{ErrorKind, Result, RuntimeError, SourceSpan};
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::syntax::Span;
 use crate::messages::Message;
@@ -44,14 +47,9 @@ impl Interpreter {
     }
 }
 
-/// The alignment error of a finished kernel body, if one of its vec tiles does not fit the dtype
-/// of a tensor it tiled; `call` is the kernel's name and call site (the error's traceback entry).
-pub(crate) fn check_vec_tiles(
-    interpreter: &Interpreter,
-    frame: &KernelFrame,
-    call: (&str, SourceSpan),
-    span: Span,
-) -> Result<()> {
+/// Warns, once per call, about each vec tile of a finished kernel body whose last dim does not fill
+/// whole granules of a tensor it tiled (the tiles' rows are padded in UB).
+pub(crate) fn check_vec_tiles(interpreter: &Interpreter, frame: &KernelFrame, span: Span) -> Result<()> {
     let granule = interpreter.npu_config(span)?.ub_alignment as usize;
     for (index, setting) in frame.vec_tile_history.iter().enumerate() {
         let until = frame.vec_tile_history.get(index + 1).map_or(frame.ops.len(), |next| next.from_op);
@@ -62,12 +60,13 @@ pub(crate) fn check_vec_tiles(
         // the alignment of the values compared.
         let tiled = tiled.filter(|tensor| tensor.dtype() != DType::Bool);
         for tensor in tiled.filter(|tensor| tensor.shape().len() == setting.dims.len()) {
-            if let Some((message, help)) = misalignment(&setting.dims, tensor.dtype(), granule) {
-                let mut error = RuntimeError::new(ErrorKind::TileShape, "", setting.site)
-                    .with_message(message)
-                    .with_help_message(help);
-                error.traceback.push(TraceFrame { function: call.0.to_string(), call_site: call.1 });
-                return Err(error);
+            if let Some((message, Message::AlignedSizes { align, nearest })) =
+                misalignment(&setting.dims, tensor.dtype(), granule)
+            {
+                let help = Message::PaddedTileRows { align, nearest };
+                let site = setting.site;
+                interpreter.warn_message_in(site.cell, "npu/vec-tile-padded", message, site.span, Some(help));
+                break;
             }
         }
     }

@@ -34,6 +34,37 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             (tensor.map_err(tensor_error)?, bound.flag(2, false)?)
         }
+        "randint" => {
+            // torch's two forms: `randint(high, size)` and `randint(low, high, size)`.
+            let (low_high, rest) = match arguments.positional.len() {
+                2 => (1, 1),
+                _ => (2, 2),
+            };
+            let names: &[&str] = if low_high == 1 {
+                &["high", "size", "dtype", "device", "requires_grad"]
+            } else {
+                &["low", "high", "size", "dtype", "device", "requires_grad"]
+            };
+            let bound = interpreter.bind(&full, names, arguments, false, span)?;
+            let low = if low_high == 2 { bound.int(0, None)? } else { 0 };
+            let high = bound.int(low_high - 1, None)?;
+            let shape = bound.shape(rest)?;
+            interpreter.check_elements(&shape, span)?;
+            let dtype =
+                dtype_argument(interpreter, &full, bound.optional(rest + 1), DType::I64, bound.span_of(rest + 1))?;
+            if high <= low {
+                let message = LibraryTorchMessage::EmptyRandomRange { low, high };
+                return Err(interpreter.error(ErrorKind::Value, "", span).with_message(message));
+            }
+            let uniform = Tensor::rand(&shape, DType::F32, None).map_err(tensor_error)?;
+            let width = (high - low) as f64;
+            let values = uniform
+                .to_f64_vec()
+                .into_iter()
+                .map(|u| (low as f64 + (u * width).floor()).min(high as f64 - 1.0))
+                .collect();
+            (Tensor::from_f64(values, &shape, dtype).map_err(tensor_error)?, false)
+        }
         "full" => {
             let names = ["size", "fill_value", "dtype", "device", "requires_grad"];
             let bound = interpreter.bind(&full, &names, arguments, false, span)?;

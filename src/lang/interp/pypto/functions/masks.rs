@@ -44,9 +44,15 @@ pub(super) const NAMES: [&str; 16] = [
     "scatter_",
 ];
 
-/// Calls `pypto.name` for one of `NAMES`.
-pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
-    let full = format!("pypto.{name}");
+/// Calls `module.name` (`pypto`, or `torch` on the host) for one of `NAMES`.
+pub(super) fn call(
+    interpreter: &Interpreter,
+    module: &str,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    let full = format!("{module}.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     if let Some(op) = CompareOp::from_name(name) {
         let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
