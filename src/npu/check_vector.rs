@@ -56,7 +56,7 @@ pub(super) fn check_vector<'a, E>(
     }
     let arity = match op {
         VectorOp::Compare(_) | VectorOp::Gather { .. } => 2,
-        VectorOp::Select => 3,
+        VectorOp::Select | VectorOp::Scatter { .. } => 3,
         VectorOp::Concat { .. } => inputs.len().max(1),
         _ => 1,
     };
@@ -128,6 +128,19 @@ pub(super) fn check_vector<'a, E>(
                 return Err(Problem::Invalid(format!("`reshape` of {first:?} to {valid_shape:?}")));
             }
             None
+        }
+        VectorOp::Scatter { dim, .. } => {
+            if dtypes.get(1).copied().flatten().is_some_and(|dtype| !matches!(dtype, DType::I32 | DType::I64)) {
+                return Err(Problem::Invalid("`scatter` indices are DT_INT32 or DT_INT64 tiles".into()));
+            }
+            match tiles.get(1) {
+                Some(index) if *dim < first.len() && index.len() == first.len() => Some(first.to_vec()),
+                _ => {
+                    return Err(Problem::Invalid(format!(
+                        "`scatter` along dim {dim} needs an index tile of the input's rank"
+                    )))
+                }
+            }
         }
         VectorOp::Gather { dim } => {
             if dtypes.get(1).copied().flatten().is_some_and(|dtype| !matches!(dtype, DType::I32 | DType::I64)) {

@@ -69,6 +69,7 @@ pub(super) fn run_vector(
         }
         VectorOp::Reshape => operand(0)?.reshape(valid_shape)?,
         VectorOp::Gather { dim } => operand(0)?.gather(*dim as isize, &operand(1)?)?,
+        VectorOp::Scatter { dim, mode } => operand(0)?.scatter(*dim as isize, &operand(1)?, &operand(2)?, *mode)?,
     };
     output.assign_slice(&origin(valid_shape), &values)
 }

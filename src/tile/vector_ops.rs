@@ -64,6 +64,14 @@ pub enum VectorOp {
         /// The indexed dim.
         dim: usize,
     },
+    /// `scatter(input, dim, index, src, reduce)`: inputs `[input, index, src]` (`src` a tile of the
+    /// index's shape or a number); the output has the input's shape.
+    Scatter {
+        /// The indexed dim.
+        dim: usize,
+        /// How a source value combines with the element it lands on.
+        mode: crate::tensor::ScatterMode,
+    },
 }
 
 impl VectorOp {
@@ -81,6 +89,7 @@ impl VectorOp {
             VectorOp::Slice { .. } => "slice",
             VectorOp::TopK { .. } => "topk",
             VectorOp::Gather { .. } => "gather",
+            VectorOp::Scatter { .. } => "scatter",
         }
     }
 

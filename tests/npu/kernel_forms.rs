@@ -378,3 +378,38 @@ fn batched_matmuls_with_a_broadcast_batch_or_padded_columns_run_on_the_npu() {
     assert_eq!(lines[1], "[[[19.0, 22.0], [43.0, 50.0]], [[23.0, 34.0], [31.0, 46.0]]]", "{stdout}");
     assert_eq!(lines[2], "[[[19.0, 22.0], [43.0, 50.0]], [[7.0, 10.0], [15.0, 22.0]]]", "{stdout}");
 }
+
+#[test]
+fn scatter_runs_on_the_vector_unit_with_each_reduce_mode() {
+    // x = 1 everywhere ([2, 4]); index row 0 = [1, 0, 1, 0] along dim 0 puts src's row 0 into rows
+    // 1, 0, 1, 0 of columns 0..4. Replace with 0.5: [[1, .5, 1, .5], [.5, 1, .5, 1]]; add 2 with
+    // the index [[1, 1, 0, 0]]: [[1, 1, 3, 3], [3, 3, 1, 1]]; multiply by src row [2, 3, 4, 5]
+    // with the index [[0, 1, 0, 1]]: [[2, 1, 4, 1], [1, 3, 1, 5]].
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def put(x, index, src, out, mode):\n    pt.set_vec_tile_shapes(2, 8)\n\
+         \x20   if mode == 'number':\n        out[:] = pt.scatter(x, 0, index, 0.5)\n\
+         \x20   elif mode == 'add':\n        out[:] = pt.scatter(x, 0, index, src, reduce='add')\n\
+         \x20   else:\n        out[:] = pt.scatter(x, 0, index, src, reduce='multiply')\n\
+         x = pt.ones([2, 4])\nout = pt.zeros([2, 4])\n\
+         put(x, pt.as_tensor([[1, 0, 1, 0]], dtype=pt.DT_INT64), pt.full([1, 4], 2.0), out, 'number')\n\
+         print(out.tolist())\n\
+         put(x, pt.as_tensor([[1, 1, 0, 0]], dtype=pt.DT_INT64), pt.full([1, 4], 2.0), out, 'add')\n\
+         print(out.tolist())\n\
+         put(x, pt.as_tensor([[0, 1, 0, 1]], dtype=pt.DT_INT64), pt.as_tensor([[2.0, 3.0, 4.0, 5.0]]), out, 'multiply')\n\
+         print(out.tolist())\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "[[1.0, 0.5, 1.0, 0.5], [0.5, 1.0, 0.5, 1.0]]",
+            "[[1.0, 1.0, 3.0, 3.0], [3.0, 3.0, 1.0, 1.0]]",
+            "[[2.0, 1.0, 4.0, 1.0], [1.0, 3.0, 1.0, 5.0]]",
+        ],
+        "{stdout}"
+    );
+}

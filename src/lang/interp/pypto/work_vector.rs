@@ -159,6 +159,12 @@ pub(crate) fn compute_vector(
             }
             (padded(target.clone(), dtype, granule), target)
         }
+        VectorOp::Scatter { .. } => {
+            if tiles.get(1).is_none() {
+                return Err(Unsupported::new("`scatter` with a number as index", line));
+            }
+            (first.shape.clone(), first.valid_shape.clone())
+        }
         VectorOp::Gather { .. } => {
             let index = tiles.get(1).ok_or_else(|| Unsupported::new("`gather` with a number as index", line))?;
             (index.shape.clone(), index.valid_shape.clone())

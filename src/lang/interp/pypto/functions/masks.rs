@@ -178,16 +178,21 @@ fn scatter(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Sp
         };
         interpreter.error(ErrorKind::Value, "", bound.span_of(4)).with_message(message)
     })?;
+    let dim = bound.int(1, None)?;
     let result = input
-        .scatter(bound.int(1, None)? as isize, &bound.tensor(2)?, &source, mode)
+        .scatter(dim as isize, &bound.tensor(2)?, &source, mode)
         .map_err(|error| interpreter.autograd_error(error, span))?;
-    if full.ends_with('_') {
-        // In place, as pypto's scatter_: the input object takes the result.
-        let Value::Tensor(object) = bound.required(0)? else { unreachable!("bound.tensor(0) succeeded") };
-        interpreter.write_tensor_object(object, result, span)?;
-        return Ok(Value::Tensor(object.clone()));
+    if !full.ends_with('_') {
+        let result = TensorObject::value(result);
+        let operands = [bound.required(0)?, bound.required(2)?, bound.required(3)?];
+        let op = VectorOp::Scatter { dim: axis(dim, input.shape().len()), mode };
+        interpreter.capture(Some(&result), || CapturedOp::vector(op, &operands));
+        return Ok(result);
     }
-    Ok(TensorObject::value(result))
+    // In place, as pypto's scatter_: the input object takes the result.
+    let Value::Tensor(object) = bound.required(0)? else { unreachable!("bound.tensor(0) succeeded") };
+    interpreter.write_tensor_object(object, result, span)?;
+    Ok(Value::Tensor(object.clone()))
 }
 
 /// `clip(input, min=None, max=None)`: number bounds stay numbers, tensor bounds broadcast.
