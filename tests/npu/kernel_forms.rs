@@ -413,3 +413,46 @@ fn scatter_runs_on_the_vector_unit_with_each_reduce_mode() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_batched_matmul_of_gm_operands_loads_each_matrix_from_gm_and_stores_each_product() {
+    // pypto's tiling example: [4, 64, 512] @ [4, 128, 512]ᵀ in f32 into [4, 64, 128]. Its operands
+    // are 512 KiB and 1 MiB: sliced out of UB tiles they overflowed UB; loaded per batch from GM
+    // into L1 and stored per product from the cube, the kernel needs no UB at all.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def product(a, b, out):\n    pt.set_cube_tile_shapes([32, 32], [32, 32], [32, 32])\n\
+         \x20   out.move(pt.matmul(a, b, a.dtype, b_trans=True))\n\
+         a = pt.randn([4, 64, 512], seed=3)\nb = pt.randn([4, 128, 512], seed=4)\nout = pt.zeros([4, 64, 128])\n\
+         product(a, b, out)\n\
+         print(pt.amax(pt.abs(out - pt.matmul(a, pt.transpose(b, 1, 2)))).item())\n",
+    );
+    assert!(worst_error(&stdout) < 1e-3, "{stdout}");
+}
+
+#[test]
+fn a_view_of_a_value_computed_before_the_loop_reads_it_from_a_gm_workspace() {
+    // pypto's attention example projects the whole batch before its loop, reshapes and transposes
+    // the result, then views one batch per iteration: the projection is computed once into a GM
+    // workspace and each iteration loads its view (through the reshape and the transpose) from it.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def heads(h, w, out):\n    pt.set_vec_tile_shapes(1, 8, 16, 64)\n\
+         \x20   flat = pt.matmul(h, w, out_dtype=pt.DT_FP32)\n\
+         \x20   q = pt.transpose(pt.reshape(flat, [2, 32, 8, 64]), 1, 2)\n\
+         \x20   for b in pt.loop(0, 2, 1):\n\
+         \x20       view = pt.view(q, [1, 8, 32, 64], [b, 0, 0, 0])\n\
+         \x20       out[b:b + 1, ...] = view * 2.0\n\
+         h = pt.randn([2, 32, 512], seed=5)\nw = pt.randn([1, 512, 512], seed=6)\nout = pt.zeros([2, 8, 32, 64])\n\
+         heads(h, w, out)\n\
+         expected = pt.transpose(pt.reshape(pt.matmul(h, w), [2, 32, 8, 64]), 1, 2) * 2.0\n\
+         print(pt.amax(pt.abs(out - expected)).item())\n",
+    );
+    assert!(worst_error(&stdout) < 1e-3, "{stdout}");
+}

@@ -43,6 +43,8 @@ pub(super) struct Emitter {
     accesses: HashMap<Resource, Access>,
     gm: GmTracker,
     line: Option<u32>,
+    /// The tensor whose memory each GM view shares (a view's accesses count as touching all of it).
+    roots: HashMap<TensorId, TensorId>,
 }
 
 impl Emitter {
@@ -56,7 +58,22 @@ impl Emitter {
             accesses: HashMap::new(),
             gm: GmTracker::default(),
             line: None,
+            roots: HashMap::new(),
         }
+    }
+
+    /// An empty program of a kernel with GM `views`: an access through a view is tracked as an
+    /// access of the whole tensor it views, so a load through a reshape follows a store of its base.
+    pub(super) fn with_views(views: &[super::super::work::GmView]) -> Self {
+        let mut emitter = Emitter::new();
+        for view in views {
+            let mut root = view.base;
+            while let Some(next) = views.iter().find(|other| other.tensor == root) {
+                root = next.base;
+            }
+            emitter.roots.insert(view.tensor, root);
+        }
+        emitter
     }
 
     /// The source line of the instructions emitted from now on.
@@ -99,8 +116,13 @@ impl Emitter {
                 *slot = Some(slot.map_or(index, |known| known.max(index)));
             }
         };
-        // A GM tensor is tracked by the region this op moves (the whole tensor if it moves none).
+        // A GM tensor is tracked by the region this op moves (the whole tensor if it moves none, or
+        // the whole base tensor for a view).
+        let roots = &self.roots;
         let region_of = |tensor: TensorId| match &op {
+            _ if roots.contains_key(&tensor) => {
+                GmRegion { tensor: roots[&tensor], offsets: Vec::new(), shape: Vec::new() }
+            }
             TileOp::CopyIn { source: region, .. }
             | TileOp::CopyOut { destination: region, .. }
             | TileOp::CopyOutAccumulate { destination: region, .. }

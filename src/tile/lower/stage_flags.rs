@@ -35,6 +35,20 @@ impl StageFlags {
     }
 }
 
+/// The tensor whose memory each GM view of `work` shares (through views of views).
+fn view_roots(work: &TileWork) -> HashMap<TensorId, TensorId> {
+    work.views
+        .iter()
+        .map(|view| {
+            let mut root = view.base;
+            while let Some(next) = work.views.iter().find(|other| other.tensor == root) {
+                root = next.base;
+            }
+            (view.tensor, root)
+        })
+        .collect()
+}
+
 fn overlaps(left: &GmRegion, right: &GmRegion) -> bool {
     left.tensor == right.tensor
         && left.offsets.iter().zip(&left.shape).zip(right.offsets.iter().zip(&right.shape)).all(
@@ -45,7 +59,10 @@ fn overlaps(left: &GmRegion, right: &GmRegion) -> bool {
 }
 
 fn contains(outer: &GmRegion, inner: &GmRegion) -> bool {
+    // A region through a view (no offsets: the whole base, see `through_views`) covers nothing surely.
     outer.tensor == inner.tensor
+        && !outer.offsets.is_empty()
+        && outer.offsets.len() == inner.offsets.len()
         && outer.offsets.iter().zip(&outer.shape).zip(inner.offsets.iter().zip(&inner.shape)).all(
             |((&outer_start, &outer_extent), (&inner_start, &inner_extent))| {
                 outer_start <= inner_start && inner_start + inner_extent <= outer_start + outer_extent
@@ -64,10 +81,20 @@ pub(super) fn stage_flags(work: &TileWork, stage_tensors: &[TensorId], first: u3
     let mut last_store: HashMap<usize, usize> = HashMap::new();
     let mut edges: HashSet<(usize, usize)> = HashSet::new();
     let mut next = first;
+    let roots = view_roots(work);
+    // An access through a view of a flagged tensor counts as an access of the whole tensor it views.
+    let through_views = |region: &GmRegion| match roots.get(&region.tensor) {
+        Some(&root) => GmRegion { tensor: root, offsets: Vec::new(), shape: Vec::new() },
+        None => region.clone(),
+    };
+    let flagged = |region: &GmRegion| {
+        stage_tensors.contains(&region.tensor) || stage_tensors.contains(&through_views(region).tensor)
+    };
     for (task, unit) in work.units.iter().enumerate() {
         for (position, located) in unit.steps.iter().enumerate() {
             match &located.step {
-                WorkStep::Load { region, .. } if stage_tensors.contains(&region.tensor) => {
+                WorkStep::Load { region, .. } if flagged(region) => {
+                    let region = &through_views(region);
                     let mut producers: Vec<usize> = stores
                         .get(&region.tensor)
                         .into_iter()
@@ -88,7 +115,8 @@ pub(super) fn stage_flags(work: &TileWork, stage_tensors: &[TensorId], first: u3
                         flags.sets.entry((producer, last_store[&producer])).or_default().push(flag);
                     }
                 }
-                WorkStep::Store { region, .. } if stage_tensors.contains(&region.tensor) => {
+                WorkStep::Store { region, .. } if flagged(region) => {
+                    let region = &through_views(region);
                     // A store that covers an earlier one supersedes it: later readers wait for the
                     // newest writer only (which itself read or followed the older one).
                     let known = stores.entry(region.tensor).or_default();

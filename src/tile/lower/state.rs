@@ -61,7 +61,7 @@ impl<'a> CoreState<'a> {
         CoreState {
             in_place,
             stage_flags,
-            emitter: Emitter::new(),
+            emitter: Emitter::with_views(&work.views),
             work,
             side,
             units_done: 0,

@@ -1,12 +1,14 @@
 //! A matmul of operands with more than two dims (`[B, M, K] @ [B, K, N]`, attention's
-//! `[batch, heads, seq, dim]`): one cube matmul per batch index. Each batch's operand matrices are
-//! sliced out of the loaded tiles by the vector unit (and reach the cube through a GM workspace,
-//! as any computed operand does); the per-batch results are joined along the rows and laid out in
-//! the batched shape.
+//! `[batch, heads, seq, dim]`): one cube matmul per batch index. An operand loaded from GM (or a
+//! transpose of its last two dims) has each batch's matrix loaded straight from GM, through a 2-D
+//! view of its tensor, as pypto's compiler feeds the cube; a computed operand has its matrices
+//! sliced out of its tile by the vector unit (they reach the cube through a GM workspace, as any
+//! computed operand does). The per-batch results are joined along the rows and laid out in the
+//! batched shape.
 
 use super::work_ops::{UnitBuilder, Unsupported};
 use crate::tensor::DType;
-use crate::tile::{ValueId, VectorOp, WorkOperand, WorkStep};
+use crate::tile::{GmRegion, TileValue, ValueId, VectorOp, WorkOperand, WorkStep};
 
 /// Every index of the batch dims `dims`, in row-major order.
 fn batch_indices(dims: &[usize]) -> Vec<Vec<usize>> {
@@ -20,22 +22,54 @@ fn batch_indices(dims: &[usize]) -> Vec<Vec<usize>> {
     all
 }
 
-/// `op(a) · op(b)` batch by batch; `left` and `right` are the operand tiles (same batch dims).
+/// Where a batched operand's matrices come from.
+#[derive(Clone, Debug)]
+pub(crate) enum BatchedOperand {
+    /// A tile of the unit: each matrix is sliced out of it.
+    Tile(ValueId),
+    /// A region of a GM tensor (its batch dims and matrix): each matrix is loaded on its own.
+    /// `transposed` when the operand is the region with its last two dims swapped.
+    Gm { region: GmRegion, dtype: DType, transposed: bool },
+}
+
+/// Loads one batch's matrix of a GM operand: `(builder, region of the matrix)` → its tile.
+pub(crate) type MatrixLoader<'a> = dyn FnMut(&mut UnitBuilder, &GmRegion, DType) -> Result<ValueId, Unsupported> + 'a;
+
+/// The batch dims and (shape, valid shape) of the matrix of an operand as the matmul sees it.
+fn operand_form(builder: &UnitBuilder, operand: &BatchedOperand) -> (Vec<usize>, TileValue) {
+    match operand {
+        BatchedOperand::Tile(value) => {
+            let tile = builder.tile(*value).clone();
+            let rank = tile.shape.len();
+            (tile.valid_shape[..rank - 2].to_vec(), tile)
+        }
+        BatchedOperand::Gm { region, dtype, .. } => {
+            let rank = region.shape.len();
+            let tile = TileValue { shape: region.shape.clone(), valid_shape: region.shape.clone(), dtype: *dtype };
+            (region.shape[..rank - 2].to_vec(), tile)
+        }
+    }
+}
+
+/// `op(a) · op(b)` batch by batch; `left` and `right` are the operands (same rank, batch dims
+/// equal or 1).
 pub(crate) fn batched_matmul(
     builder: &mut UnitBuilder,
-    (left, a_transposed): (ValueId, bool),
-    (right, b_transposed): (ValueId, bool),
+    (left, a_transposed): (BatchedOperand, bool),
+    (right, b_transposed): (BatchedOperand, bool),
     dtype: DType,
     line: Option<u32>,
+    load_matrix: &mut MatrixLoader<'_>,
 ) -> Result<ValueId, Unsupported> {
-    let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
-    let rank = left_tile.shape.len();
+    let ((left_batch, left_tile), (right_batch, right_tile)) =
+        (operand_form(builder, &left), operand_form(builder, &right));
     // The batch dims broadcast as pypto's do: a dim of 1 on one side pairs with every index of
     // the other's (`[1, M, K] @ [B, K, N]`).
-    let broadcast = (rank >= 3 && right_tile.shape.len() == rank)
+    let broadcast = (left_batch.len() == right_batch.len())
         .then(|| {
-            let pairs = left_tile.valid_shape[..rank - 2].iter().zip(&right_tile.valid_shape[..rank - 2]);
-            pairs
+            left_batch
+                .iter()
+                .zip(&right_batch)
                 .map(|(&l, &r)| match (l, r) {
                     _ if l == r => Some(l),
                     (1, _) => Some(r),
@@ -54,39 +88,58 @@ pub(crate) fn batched_matmul(
             line,
         ));
     };
-    let batch = &batch[..];
-    // The index into an operand's batch dims: 0 where the operand has a dim of 1.
-    let operand_index = |tile: &crate::tile::TileValue, index: &[usize]| -> Vec<usize> {
-        index.iter().zip(&tile.valid_shape).map(|(&at, &size)| if size == 1 { 0 } else { at }).collect()
+    // A GM operand read transposed is the region itself with the other transpose flag.
+    let flag = |operand: &BatchedOperand, transposed: bool| match operand {
+        BatchedOperand::Gm { transposed: swapped, .. } => transposed != *swapped,
+        BatchedOperand::Tile(_) => transposed,
     };
-    let matrix =
-        |tile: &crate::tile::TileValue| (tile.shape[rank - 2..].to_vec(), tile.valid_shape[rank - 2..].to_vec());
-    let slice = |builder: &mut UnitBuilder, source: ValueId, index: &[usize]| {
-        let (shape, valid) = matrix(builder.tile(source));
-        let dtype = builder.tile(source).dtype;
-        let output = builder.value(shape, valid, dtype);
-        let op = VectorOp::Slice { offsets: index.to_vec() };
-        builder.push(WorkStep::Vector { op, inputs: vec![WorkOperand::Tile(source)], output }, line);
-        output
+    let (a_transposed, b_transposed) = (flag(&left, a_transposed), flag(&right, b_transposed));
+    let mut matrix = |builder: &mut UnitBuilder, operand: &BatchedOperand, index: &[usize]| match operand {
+        BatchedOperand::Tile(source) => {
+            let tile = builder.tile(*source).clone();
+            let rank = tile.shape.len();
+            let at: Vec<usize> =
+                index.iter().zip(&tile.valid_shape).map(|(&at, &size)| if size == 1 { 0 } else { at }).collect();
+            let output =
+                builder.value(tile.shape[rank - 2..].to_vec(), tile.valid_shape[rank - 2..].to_vec(), tile.dtype);
+            let op = VectorOp::Slice { offsets: at };
+            builder.push(WorkStep::Vector { op, inputs: vec![WorkOperand::Tile(*source)], output }, line);
+            Ok(output)
+        }
+        BatchedOperand::Gm { region, dtype, .. } => {
+            let rank = region.shape.len();
+            let mut offsets = region.offsets.clone();
+            let mut shape = region.shape.clone();
+            for (dim, &at) in index.iter().enumerate() {
+                offsets[dim] += if region.shape[dim] == 1 { 0 } else { at };
+                shape[dim] = 1;
+            }
+            debug_assert_eq!(shape.len(), rank);
+            load_matrix(builder, &GmRegion { tensor: region.tensor, offsets, shape }, *dtype)
+        }
     };
-    // C[m, n] = op(A)[m, k] · op(B)[k, n]: rows come from A's outer dim, columns from B's.
-    let pick = |(shape, valid): &(Vec<usize>, Vec<usize>), transposed: bool, outer: bool| {
-        let dim = usize::from(outer == transposed);
-        (shape[dim], valid[dim])
-    };
-    let (rows, valid_rows) = pick(&matrix(&left_tile), a_transposed, true);
-    let (columns, valid_columns) = pick(&matrix(&right_tile), !b_transposed, true);
-    if valid_rows != rows {
-        return Err(Unsupported::new("a batched `matmul` with ragged rows", line));
-    }
     let mut products = Vec::new();
-    for index in batch_indices(batch) {
-        let (left_index, right_index) = (operand_index(&left_tile, &index), operand_index(&right_tile, &index));
-        let (a, b) = (slice(builder, left, &left_index), slice(builder, right, &right_index));
+    let mut extents = None;
+    for index in batch_indices(&batch) {
+        let (a, b) = (matrix(builder, &left, &index)?, matrix(builder, &right, &index)?);
+        // C[m, n] = op(A)[m, k] · op(B)[k, n]: rows come from A's outer dim, columns from B's.
+        let pick = |tile: &TileValue, transposed: bool, outer: bool| {
+            let dim = usize::from(outer == transposed);
+            (tile.shape[dim], tile.valid_shape[dim])
+        };
+        let (rows, valid_rows) = pick(builder.tile(a), a_transposed, true);
+        let (columns, valid_columns) = pick(builder.tile(b), !b_transposed, true);
+        if valid_rows != rows {
+            return Err(Unsupported::new("a batched `matmul` with ragged rows", line));
+        }
+        extents = Some((rows, columns, valid_columns));
         let output = builder.value(vec![rows, columns], vec![valid_rows, valid_columns], dtype);
         builder.push(WorkStep::Matmul { a, b, a_transposed, b_transposed, output }, line);
         products.push(WorkOperand::Tile(output));
     }
+    let Some((rows, columns, valid_columns)) = extents else {
+        return Err(Unsupported::new("a batched `matmul` with an empty batch", line));
+    };
     let count = products.len();
     let joined = builder.value(vec![rows * count, columns], vec![rows * count, valid_columns], dtype);
     builder.push(WorkStep::Vector { op: VectorOp::Concat { dim: 0 }, inputs: products, output: joined }, line);

@@ -83,8 +83,13 @@ pub(crate) fn compute(
             let (right, _) = resolve(builder, 1, b)?;
             let (left_tile, right_tile) = (builder.tile(left).clone(), builder.tile(right).clone());
             if left_tile.shape.len() > 2 || right_tile.shape.len() > 2 {
-                let (a, b) = ((left, *a_transposed), (right, *b_transposed));
-                return super::work_batched::batched_matmul(builder, a, b, dtype, line);
+                use super::work_batched::BatchedOperand;
+                let (a, b) =
+                    ((BatchedOperand::Tile(left), *a_transposed), (BatchedOperand::Tile(right), *b_transposed));
+                let mut no_loads = |_: &mut UnitBuilder, _: &crate::tile::GmRegion, _| {
+                    Err(Unsupported::new("a batched `matmul` operand in GM outside a kernel's recorder", line))
+                };
+                return super::work_batched::batched_matmul(builder, a, b, dtype, line, &mut no_loads);
             }
             if left_tile.shape.len() != 2 || right_tile.shape.len() != 2 {
                 return Err(Unsupported::new("`matmul` of tensors that are not 2-D", line));

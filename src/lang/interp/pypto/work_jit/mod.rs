@@ -8,7 +8,9 @@
 
 use std::collections::HashMap;
 
+mod batched;
 mod independence;
+mod materialize;
 mod stores;
 mod units;
 mod views;
@@ -54,6 +56,8 @@ struct JitRecorder<'a> {
     /// Whether the unit being built wrote a workspace (it then keeps its steps together: a split
     /// would recompute values from contents it has overwritten).
     wrote_workspace: bool,
+    /// Units that compute a viewed value into its workspace, to run before the unit being built.
+    pending_units: Vec<WorkUnit>,
 }
 
 /// What a functional (`@pypto.kernel`) kernel returned: each tensor is stored whole into a GM
@@ -94,6 +98,7 @@ pub(crate) fn record_jit(
         read_versions: HashMap::new(),
         reading: Vec::new(),
         wrote_workspace: false,
+        pending_units: Vec::new(),
     };
     let dtypes = arguments
         .iter()
@@ -227,6 +232,7 @@ pub(crate) fn record_jit(
 impl JitRecorder<'_> {
     /// Closes the unit being built (empty ones are dropped) and starts the next.
     fn finish(&mut self, builder: &mut UnitBuilder, units: &mut Vec<WorkUnit>) {
+        units.append(&mut self.pending_units);
         let mut unit = std::mem::take(builder).unit;
         unit.vec_tile = self.vec_tile.clone();
         self.wrote_workspace = false;
@@ -270,15 +276,13 @@ impl JitRecorder<'_> {
         let value = match &kind {
             CapturedOp::Unsupported { what } => return Err(Unsupported::new(what.clone(), op.line)),
             CapturedOp::View { source, offsets } => {
-                let tensor = self.gm_of(source).ok_or_else(|| {
-                    Unsupported::new("`view` of a tile (view the kernel's argument instead)", op.line)
-                })?;
+                let tensor = self.materialize(source, op.line)?;
                 let shape = result.shape().to_vec();
                 let valid = result.valid_shape().map_or_else(|| shape.clone(), <[usize]>::to_vec);
                 self.load(builder, tensor, offsets.clone(), shape, valid, result.dtype(), op.line)?
             }
             CapturedOp::Index { source, offsets, extents } => {
-                let tensor = self.gm_of(source).ok_or_else(|| Unsupported::new("indexing a tile", op.line))?;
+                let tensor = self.materialize(source, op.line)?;
                 self.load(builder, tensor, offsets.clone(), extents.clone(), extents.clone(), result.dtype(), op.line)?
             }
             CapturedOp::UnitStart
@@ -292,6 +296,10 @@ impl JitRecorder<'_> {
                     format!("`{}` of a computed tile (use it as an operand of an element-wise op)", op.op.name()),
                     op.line,
                 ));
+            }
+            CapturedOp::Matmul { a, b, a_transposed, b_transposed } if a.shape().len() > 2 || b.shape().len() > 2 => {
+                let (a, b) = ((a, *a_transposed), (b, *b_transposed));
+                self.batched(builder, a, b, result.dtype(), op.line)?
             }
             _ => {
                 let line = op.line;

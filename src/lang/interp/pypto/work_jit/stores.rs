@@ -32,6 +32,9 @@ impl JitRecorder<'_> {
             *self.versions.entry(tensor).or_insert(0) += 1;
             self.wrote_workspace = true;
         }
+        if let Some(stored) = self.store_batched(builder, input, tensor, (&offsets, &shape), line) {
+            return stored;
+        }
         let tile = builder.tile(input).clone();
         let (tensor, offsets, shape) = match self.fit_rank(tensor, &tile.valid_shape, offsets, shape) {
             Some(fitted) => fitted,

@@ -72,6 +72,11 @@ impl JitRecorder<'_> {
         self.tensors.push(tensor);
         let id = TensorId(self.tensors.len() as u32 - 1);
         self.views.push(GmView { tensor: id, base, order });
+        // A view of a workspace read and written in program order is one memory with it: its
+        // accesses keep that order too.
+        if self.ordered.contains(&base) {
+            self.ordered.push(id);
+        }
         id
     }
 
