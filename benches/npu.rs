@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use tilelab::npu::{lowering_target, simulate, NpuConfig};
+use tilelab::npu::{lowering_target, simulate, simulate_warm, NpuConfig};
 use tilelab::tensor::DType;
 use tilelab::tile::{
     lower_work, whole_matmul, CubeTiles, GmRegion, GmTensor, KernelPlan, LocatedStep, TensorId, TileValue, TileWork,
@@ -116,6 +116,7 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
     let mut simulate_cpu_times = Vec::new();
     let mut events = 0;
     let mut summary = None;
+    let mut last_plan = None;
     for _ in 0..5 {
         let start = Instant::now();
         let plan = build();
@@ -126,6 +127,7 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
         simulate_cpu_times.push(cpu_seconds() - cpu_start);
         events = simulation.trace.events.len();
         summary = Some(simulation.summary);
+        last_plan = Some(plan);
     }
     let median = |times: &mut Vec<f64>| {
         times.sort_by(f64::total_cmp);
@@ -140,12 +142,28 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
     println!("  simulate (CPU time) : {:8.1} ms", run_cpu * 1e3);
     println!("  compile + simulate  : {:8.1} ms", (build + run) * 1e3);
     println!("  events              : {events}  ({:.2} M events per CPU second)", events as f64 / run_cpu / 1e6);
+    // Sorted by `median` above: the fastest and slowest of the five runs.
+    let rate = |seconds: f64| events as f64 / seconds / 1e6;
+    println!(
+        "  events per CPU second: min {:.2} M, median {:.2} M, max {:.2} M",
+        rate(simulate_cpu_times[simulate_cpu_times.len() - 1]),
+        rate(run_cpu),
+        rate(simulate_cpu_times[0])
+    );
     println!(
         "  simulated time      : {:.1} µs, bound {}, cube at {:.0}% of peak",
         summary.time_us,
         summary.bound,
         100.0 * summary.achieved_flops_per_second / summary.peak_flops_per_second
     );
+    // The simulated figures a speed change must keep exactly (cold L2, then warm).
+    let warm = simulate_warm(&last_plan.expect("ran"), config).expect("simulate warm").summary;
+    for (name, figures) in [("cold", &summary), ("warm", &warm)] {
+        println!(
+            "  {name} L2             : {} cycles, {} B hit of {} B read, {} B written",
+            figures.cycles, figures.l2_hit_bytes, figures.gm_bytes_read, figures.gm_bytes_written
+        );
+    }
 }
 
 fn main() {
