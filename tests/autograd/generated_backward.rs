@@ -158,7 +158,8 @@ pt.assert_allclose(yk.grad, pt.pow(base, exponent) * pt.log(base), rtol=1e-5, at
 /// written out by hand: for L = Σ (2·clip(x, −1, 1) + maximum(x, y) − minimum(x, 0.5)) on
 /// distinct values, dL/dx = 2·[−1 ≤ x ≤ 1] + [x > y] − [x < 0.5], dL/dy = [y > x]; and for
 /// L = Σ amax(x, −1) the gradient is 1 at each row's maximum, for L = Σ var(x, −1) it is
-/// 2(x − μ)/n.
+/// 2(x − μ)/n; for L = Σ clip(x, low, high) with tensor bounds (no ties, low < high) x gets 1
+/// inside the bounds, low where x < low, high where x > high.
 #[test]
 fn masked_adjoints_run_on_the_npu() {
     let mut session = session_with(
@@ -167,6 +168,10 @@ fn masked_adjoints_run_on_the_npu() {
 def masked(x, y):
     pt.set_vec_tile_shapes(4, 32)
     return pt.clip(x, -1.0, 1.0) * 2.0 + pt.maximum(x, y) - pt.minimum(x, 0.5)
+@pt.kernel
+def bounded(x, low, high):
+    pt.set_vec_tile_shapes(4, 32)
+    return pt.clip(x, low, high)
 @pt.kernel
 def extremes(x):
     pt.set_vec_tile_shapes(4, 32)
@@ -185,12 +190,22 @@ pt.assert_allclose(yk.grad, pt.where(y > x, 1.0, 0.0))
 xe = pt.as_tensor(x.tolist(), requires_grad=True)
 extremes(xe).sum().backward()
 top = pt.where(x == pt.amax(x, dim=-1, keepdim=True), 1.0, 0.0)
-pt.assert_allclose(xe.grad, top + 2 * (x - pt.mean(x, dim=-1, keepdim=True)) / 32, rtol=1e-6, atol=1e-6)",
+pt.assert_allclose(xe.grad, top + 2 * (x - pt.mean(x, dim=-1, keepdim=True)) / 32, rtol=1e-6, atol=1e-6)
+xb = pt.as_tensor(x.tolist(), requires_grad=True)
+low = pt.as_tensor((y - 1.25).tolist(), requires_grad=True)
+high = pt.as_tensor((y + 0.5).tolist(), requires_grad=True)
+bounded(xb, low, high).sum().backward()
+pt.assert_allclose(xb.grad, pt.where(pt.logical_and(x > y - 1.25, x < y + 0.5), 1.0, 0.0))
+pt.assert_allclose(low.grad, pt.where(x < y - 1.25, 1.0, 0.0))
+pt.assert_allclose(high.grad, pt.where(x > y + 0.5, 1.0, 0.0))",
     );
     assert!(cell.is_ok(), "{:?}", cell.diagnostics);
     assert!(cell.diagnostics.is_empty(), "{:?}", cell.diagnostics);
     let kernels: Vec<&str> = cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect();
-    assert_eq!(kernels, vec!["masked", "masked.backward", "extremes", "extremes.backward"]);
+    assert_eq!(
+        kernels,
+        vec!["masked", "masked.backward", "extremes", "extremes.backward", "bounded", "bounded.backward"]
+    );
 }
 
 /// Example 08's comparison, generated: the loss Σ swish(x)·w on [32, 64] f32 (8 KiB per tensor).
