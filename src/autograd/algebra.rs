@@ -4,7 +4,7 @@
 //! (ops on tiles). Rules that need the values themselves (tie masks, pow's zero conventions …)
 //! stay in `rules.rs`, which is the one exhaustive match over `Op` and calls these for the rest.
 
-use crate::tensor::{BinaryOp, UnaryOp};
+use crate::tensor::{BinaryOp, CompareOp, UnaryOp};
 
 /// What the rules build with: element-wise ops, numbers, matmul and the broadcast bookkeeping.
 pub trait GradientAlgebra {
@@ -40,6 +40,15 @@ pub trait GradientAlgebra {
     ) -> Result<Self::Value, Self::Error>;
     /// The sum over `axes`, dims kept.
     fn sum_keepdim(&mut self, x: &Self::Value, axes: &[usize]) -> Result<Self::Value, Self::Error>;
+    /// `g` where `a op b` holds and zero elsewhere, broadcast together (the mask is locally
+    /// constant: no gradient flows through it; a NaN compares false).
+    fn select_where(
+        &mut self,
+        op: CompareOp,
+        a: &Self::Value,
+        b: &Self::Value,
+        g: &Self::Value,
+    ) -> Result<Self::Value, Self::Error>;
 }
 
 /// The values a rule may read, fetched only when the rule reads them (what `Op::saves` promises).
@@ -53,13 +62,13 @@ pub trait RuleOperands<V, E> {
 /// The gradients of a two-input op (`None`: not needed).
 pub type PairGradients<V> = [Option<V>; 2];
 
-type Built<A> = Result<<A as GradientAlgebra>::Value, <A as GradientAlgebra>::Error>;
+pub(crate) type Built<A> = Result<<A as GradientAlgebra>::Value, <A as GradientAlgebra>::Error>;
 
-fn mul<A: GradientAlgebra>(algebra: &mut A, a: &A::Value, b: &A::Value) -> Built<A> {
+pub(crate) fn mul<A: GradientAlgebra>(algebra: &mut A, a: &A::Value, b: &A::Value) -> Built<A> {
     algebra.binary(BinaryOp::Mul, a, b)
 }
 
-fn scale<A: GradientAlgebra>(algebra: &mut A, a: &A::Value, factor: f64) -> Built<A> {
+pub(crate) fn scale<A: GradientAlgebra>(algebra: &mut A, a: &A::Value, factor: f64) -> Built<A> {
     let factor = algebra.number(factor, a);
     algebra.binary(BinaryOp::Mul, a, &factor)
 }

@@ -103,6 +103,17 @@ pub fn custom_op_names() -> Vec<String> {
 
 /// Runs the custom op `name` on `inputs`; records it when an input requires grad.
 pub fn call_custom(name: &str, inputs: &[Var], attributes: Attributes) -> Result<Vec<Var>> {
+    call_custom_choosing(name, inputs, attributes, Vec::new())
+}
+
+/// [`call_custom`] for a generated backward, recording its save-or-recompute decisions on the
+/// node (the graph view shows them on its backward node).
+pub fn call_custom_choosing(
+    name: &str,
+    inputs: &[Var],
+    attributes: Attributes,
+    choices: Vec<super::graph::SaveChoice>,
+) -> Result<Vec<Var>> {
     let op = REGISTRY
         .with(|registry| registry.borrow().get(name).cloned())
         .ok_or_else(|| AutogradError::UnknownCustomOp { name: name.to_string() })?;
@@ -116,13 +127,13 @@ pub fn call_custom(name: &str, inputs: &[Var], attributes: Attributes) -> Result
     }
     let extra = result.saved.into_iter().map(Var::constant).collect();
     let references: Vec<&Var> = inputs.iter().collect();
-    let extension = Extension::Custom { backward: op.backward, attributes };
+    let extension = Extension::Custom { backward: op.backward, attributes, choices };
     Ok(Var::record_many(Op::Custom { name: name.to_string() }, &references, result.outputs, extra, extension))
 }
 
 /// The rule of a custom node: calls its registered backward.
 pub(crate) fn custom_gradients(name: &str, context: &RuleContext<'_>) -> Result<Vec<Option<Var>>> {
-    let Some(Extension::Custom { backward, attributes }) = &context.operation.extension else {
+    let Some(Extension::Custom { backward, attributes, .. }) = &context.operation.extension else {
         return Err(AutogradError::GradientNotImplemented { name: name.to_string() });
     };
     let backward = backward.as_ref().ok_or_else(|| AutogradError::GradientNotImplemented { name: name.to_string() })?;

@@ -57,6 +57,28 @@ pub struct BackwardNode {
     pub forward: u64,
     /// `<op>_backward`.
     pub label: String,
+    /// For a generated backward kernel: per forward value it reads, saved or recomputed.
+    #[serde(default)]
+    pub choices: Vec<SaveChoice>,
+    /// The bytes of the values it chose to save (what the forward wrote to GM for it).
+    #[serde(default)]
+    pub saved_bytes: usize,
+}
+
+/// One forward value a generated backward kernel reads, and whether the forward saved it (a GM
+/// write, then a read in the backward) or the backward recomputes it inside its tile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SaveChoice {
+    /// The forward op that made it (`sigmoid`, `matmul` …).
+    pub op: String,
+    /// Its line in the kernel's script.
+    pub line: Option<u32>,
+    /// Shape and dtype.
+    pub meta: ValueMeta,
+    /// Saved (else recomputed).
+    pub saved: bool,
+    /// Its bytes.
+    pub bytes: usize,
 }
 
 /// A gradient sent by the backward node of `producer` to the value `to_output` of node `to` (an
@@ -146,9 +168,16 @@ impl GraphData {
                     // The backward graph exists only where a backward pass ran the op's rule.
                     let backward = operation.backward_ran.get();
                     if backward {
+                        let choices = match &operation.extension {
+                            Some(super::node::Extension::Custom { choices, .. }) => choices.clone(),
+                            _ => Vec::new(),
+                        };
+                        let saved_bytes = choices.iter().filter(|choice| choice.saved).map(|choice| choice.bytes).sum();
                         graph.backward_nodes.push(BackwardNode {
                             forward: node.id,
                             label: format!("{}_backward", operation.op.name()),
+                            choices,
+                            saved_bytes,
                         });
                     }
                     for (index, edge) in operation.inputs.iter().enumerate() {
@@ -196,7 +225,15 @@ impl GraphData {
             let _ = writeln!(dot, "  n{} -> n{} [label=\"{}\"];", edge.from, edge.to, escape(&describe(&edge.meta)));
         }
         for node in &self.backward_nodes {
-            let _ = writeln!(dot, "  b{} [shape=box, style=dashed, label=\"{}\"];", node.forward, escape(&node.label));
+            let mut label = node.label.clone();
+            for choice in &node.choices {
+                let verb = if choice.saved { "saved" } else { "recomputed" };
+                let _ = write!(label, "\\n{verb}: {} {}", choice.op, describe(&choice.meta));
+            }
+            if !node.choices.is_empty() {
+                let _ = write!(label, "\\nsaved {} B", node.saved_bytes);
+            }
+            let _ = writeln!(dot, "  b{} [shape=box, style=dashed, label=\"{}\"];", node.forward, escape(&label));
         }
         let is_leaf: HashSet<u64> = self.nodes.iter().filter(|node| node.op.is_none()).map(|node| node.id).collect();
         for edge in &self.gradient_edges {

@@ -1,5 +1,5 @@
 //! Small differentiable building blocks the gradient rules share: undoing broadcasting, expanding a
-//! reduced gradient, and constant masks (locally constant factors such as sign(x) or x > 0).
+//! reduced gradient, and the exact difference the masks compare (`a − b` in f64).
 
 use super::error::{AutogradError, Result};
 use super::var::Var;
@@ -39,29 +39,9 @@ pub(crate) fn keepdim_shape(shape: &[usize], axes: &[usize]) -> Vec<usize> {
     shape.iter().enumerate().map(|(axis, &dim)| if axes.contains(&axis) { 1 } else { dim }).collect()
 }
 
-/// A constant of `tensor`'s shape holding `f(x)` for each element, in `dtype`.
-pub(crate) fn constant_map(tensor: &Tensor, dtype: DType, f: impl Fn(f64) -> f64) -> Result<Var> {
-    let values: Vec<f64> = tensor.to_f64_vec().into_iter().map(f).collect();
-    Ok(Var::constant(Tensor::from_f64(values, tensor.shape(), dtype)?))
-}
-
 /// The elementwise difference `a - b` broadcast, computed exactly in f64 (for tie and order masks).
 pub(crate) fn exact_difference(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(a.cast(DType::F64)?.binary(crate::tensor::BinaryOp::Sub, &b.cast(DType::F64)?)?)
-}
-
-/// The share of the gradient that `maximum`/`minimum`'s first input receives, from the sign of
-/// `a - b` (for `maximum`; negated for `minimum`): 1 where it wins, ½ at a tie, 0 where it loses.
-pub(crate) fn winner_share(difference: f64) -> f64 {
-    if difference > 0.0 {
-        1.0
-    } else if difference == 0.0 {
-        0.5
-    } else if difference < 0.0 {
-        0.0
-    } else {
-        f64::NAN
-    }
 }
 
 #[cfg(test)]
@@ -77,10 +57,5 @@ mod tests {
         assert_eq!(reduced.tensor().to_f64_vec(), vec![8.0; 3]);
         let scalar = sum_to_shape(&gradient, &[]).unwrap();
         assert_eq!(scalar.tensor().to_f64_vec(), vec![24.0]);
-    }
-
-    #[test]
-    fn shares_split_ties() {
-        assert_eq!((winner_share(1.0), winner_share(0.0), winner_share(-2.0)), (1.0, 0.5, 0.0));
     }
 }

@@ -22,6 +22,7 @@
 //! ```
 
 pub mod algebra;
+pub mod algebra_masks;
 mod checkpoint;
 mod custom;
 mod engine;
@@ -41,13 +42,13 @@ mod var;
 
 pub use checkpoint::{checkpoint, CheckpointFunction};
 pub use custom::{
-    call_custom, custom_op_names, register_custom_op, register_gradient, unregister_custom_op, Attribute, Attributes,
-    Context, CustomBackward, CustomForward, ForwardOutput,
+    call_custom, call_custom_choosing, custom_op_names, register_custom_op, register_gradient, unregister_custom_op,
+    Attribute, Attributes, Context, CustomBackward, CustomForward, ForwardOutput,
 };
 pub use engine::{grad, grad_with_options, BackwardOptions};
 pub use error::{AutogradError, Result};
 pub use gradcheck::{check_gradient, CheckMode, CheckOptions, GradCheckReport, Tolerance};
-pub use graph::{BackwardNode, GradientEdge, GraphData, GraphEdge, GraphNode};
+pub use graph::{BackwardNode, GradientEdge, GraphData, GraphEdge, GraphNode, SaveChoice};
 pub use mode::{enable_grad, is_grad_enabled, no_grad, set_grad_enabled, GradModeGuard};
 pub use node::{SavedInfo, ValueMeta};
 pub use op::{differentiable_op_names, Op, SavePlan, SliceRange, ALL_BINARY, ALL_REDUCE, ALL_UNARY};

@@ -78,7 +78,12 @@ pub(crate) struct Edge {
 /// Behaviour that does not fit in the serialisable `Op` (closures).
 pub(crate) enum Extension {
     /// A registered custom op's backward and the attributes it was called with.
-    Custom { backward: Option<CustomBackward>, attributes: super::custom::Attributes },
+    Custom {
+        backward: Option<CustomBackward>,
+        attributes: super::custom::Attributes,
+        /// A generated backward's save-or-recompute decisions (empty for registered ones).
+        choices: Vec<super::graph::SaveChoice>,
+    },
     /// The function a checkpoint recomputes.
     Checkpoint(CheckpointFunction),
 }

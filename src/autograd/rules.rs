@@ -12,12 +12,13 @@ use super::algebra::{
     binary_gradients, matmul_gradients, softmax_gradient, standard_normal_density, sum_gradient, unary_gradient,
     GradientAlgebra, RuleOperands,
 };
+use super::algebra_masks::{clip_gradient, extreme_gradient, extremum_gradients, pow_gradients, variance_gradient};
 use super::error::{AutogradError, Result};
-use super::helpers::{broadcast_to, constant_map, exact_difference, keepdim_shape, sum_to_shape, winner_share};
+use super::helpers::{broadcast_to, exact_difference, keepdim_shape, sum_to_shape};
 use super::node::{Node, Operation, Saved};
 use super::op::Op;
 use super::var::Var;
-use crate::tensor::{BinaryOp, ReduceOp, SliceSpec, SoftmaxOp, Tensor, UnaryOp};
+use crate::tensor::{BinaryOp, CompareOp, DType, ReduceOp, SliceSpec, SoftmaxOp, Tensor, UnaryOp};
 
 /// What a rule sees: the node, its saved values, the gradients of its outputs, and which inputs
 /// need a gradient.
@@ -57,11 +58,8 @@ pub(crate) fn input_gradients(context: &RuleContext<'_>) -> Result<Vec<Option<Va
         Op::Binary(op) => binary_rule(*op, context),
         Op::Clip { low, high } => {
             let x = context.input(0)?;
-            let (low, high) = (*low, *high);
-            let pass = constant_map(x.tensor(), g.dtype(), |v| {
-                f64::from(u8::from(low.is_none_or(|l| v >= l) && high.is_none_or(|h| v <= h)))
-            })?;
-            one(g.mul(&pass)?)
+            let (low, high) = (low.map(|low| x.scalar_like(low)), high.map(|high| x.scalar_like(high)));
+            one(clip_gradient(&mut VarAlgebra, x, low.as_ref(), high.as_ref(), g)?)
         }
         Op::Reduce { op, axes, keepdim } => one(reduce_rule(*op, axes, *keepdim, context)?),
         Op::Softmax { op, axis } => {
@@ -169,32 +167,13 @@ fn binary_rule(op: BinaryOp, context: &RuleContext<'_>) -> Result<Vec<Option<Var
             return Ok(shared.ok_or_else(missing)?.into());
         }
         BinaryOp::Pow => {
-            // d(aᵇ) = b·a^(b−1)·da + aᵇ·ln a·db. PyTorch's conventions: the da term is 0 where b = 0
-            // (exponent made 0 there so 0·a⁰ stays finite at a = 0), the db term is 0 where a = 0.
-            let (a, b) = (context.input(0)?, context.input(1)?);
-            let grad_a = if needs[0] {
-                let fix = constant_map(b.tensor(), b.dtype(), |e| if e == 0.0 { 1.0 } else { 0.0 })?;
-                let exponent = b.sub(&b.scalar_like(1.0))?.add(&fix)?;
-                Some(g.mul(b)?.mul(&a.binary(BinaryOp::Pow, &exponent)?)?)
-            } else {
-                None
-            };
-            let grad_b = if needs[1] {
-                let y = context.output(0)?;
-                let bump = constant_map(a.tensor(), a.dtype(), |base| if base == 0.0 { 1.0 } else { 0.0 })?;
-                Some(g.mul(&y)?.mul(&a.add(&bump)?.unary(UnaryOp::Log)?)?)
-            } else {
-                None
-            };
-            (grad_a, grad_b)
+            let pair = [needs[0], needs[1]];
+            return Ok(pow_gradients(&mut VarAlgebra, context, g, pair, [a_shape, b_shape])?.into());
         }
         BinaryOp::Maximum | BinaryOp::Minimum => {
-            let (a, b) = (context.input(0)?, context.input(1)?);
-            let difference = exact_difference(a.tensor(), b.tensor())?;
-            let orient = if op == BinaryOp::Maximum { 1.0 } else { -1.0 };
-            let share_a = constant_map(&difference, g.dtype(), |d| winner_share(orient * d))?;
-            let share_b = constant_map(&difference, g.dtype(), |d| winner_share(-orient * d))?;
-            (if needs[0] { Some(g.mul(&share_a)?) } else { None }, if needs[1] { Some(g.mul(&share_b)?) } else { None })
+            let maximum = op == BinaryOp::Maximum;
+            let pair = [needs[0], needs[1]];
+            return Ok(extremum_gradients(&mut VarAlgebra, maximum, context, g, pair, [a_shape, b_shape])?.into());
         }
         // a // b is piecewise constant: zero almost everywhere (as torch's floor_divide).
         BinaryOp::FloorDivide => {
@@ -219,28 +198,12 @@ fn binary_rule(op: BinaryOp, context: &RuleContext<'_>) -> Result<Vec<Option<Var
 fn reduce_rule(op: ReduceOp, axes: &[usize], keepdim: bool, context: &RuleContext<'_>) -> Result<Var> {
     let g = &context.grads[0];
     let shape = context.input_shape(0).to_vec();
-    let kept = keepdim_shape(&shape, axes);
-    let expanded = VarAlgebra.expand_reduced(g, &shape, axes, keepdim)?;
-    let count: usize = axes.iter().map(|&axis| shape[axis]).product();
     match op {
         ReduceOp::Sum | ReduceOp::Mean => sum_gradient(&mut VarAlgebra, op == ReduceOp::Mean, g, &shape, axes, keepdim),
-        // d var = 2(x − μ)/n
-        ReduceOp::Var => {
-            let x = context.input(0)?;
-            let dims: Vec<isize> = axes.iter().map(|&axis| axis as isize).collect();
-            let centred = x.sub(&x.reduce(ReduceOp::Mean, Some(&dims), true)?)?;
-            expanded.mul(&centred)?.scale(2.0 / count as f64)
-        }
+        ReduceOp::Var => variance_gradient(&mut VarAlgebra, context.input(0)?, g, &shape, axes, keepdim),
         ReduceOp::Amax | ReduceOp::Amin => {
-            // Ties split evenly: weight 1/k on each of the k elements equal to the extreme.
-            let x = context.input(0)?;
-            let extreme = context.output(0)?.tensor().reshape(&kept)?;
-            let difference = exact_difference(x.tensor(), &extreme)?;
-            let hits = constant_map(&difference, crate::tensor::DType::F64, |d| if d == 0.0 { 1.0 } else { 0.0 })?;
-            let dims: Vec<isize> = axes.iter().map(|&axis| axis as isize).collect();
-            let ties = hits.tensor().reduce(ReduceOp::Sum, Some(&dims), true)?;
-            let weights = hits.tensor().binary(BinaryOp::Div, &ties)?.cast(g.dtype())?;
-            expanded.mul(&Var::constant(weights))
+            let (x, y) = (context.input(0)?, context.output(0)?);
+            extreme_gradient(&mut VarAlgebra, x, &y, g, &shape, axes, keepdim)
         }
     }
 }
@@ -285,6 +248,12 @@ impl GradientAlgebra for VarAlgebra {
     fn sum_keepdim(&mut self, x: &Var, axes: &[usize]) -> Result<Var> {
         let dims: Vec<isize> = axes.iter().map(|&axis| axis as isize).collect();
         x.reduce(ReduceOp::Sum, Some(&dims), true)
+    }
+
+    fn select_where(&mut self, op: CompareOp, a: &Var, b: &Var, g: &Var) -> Result<Var> {
+        // Compared exactly (in f64), whatever the operands' dtypes.
+        let mask = exact_difference(a.tensor(), b.tensor())?.compare(op, &Tensor::scalar(0.0, DType::F64))?;
+        Var::select(&Var::constant(mask), g, &g.scalar_like(0.0))
     }
 }
 

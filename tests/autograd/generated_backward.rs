@@ -2,7 +2,7 @@
 //! backward derived from its capture, compiled and run on the simulated NPU; its schedule follows
 //! the forward's, and `check_gradient`'s analytic side is that kernel.
 
-use tilelab::session::Session;
+use tilelab::session::{Display, Session};
 
 /// Swish with β = 1.5 on [32, 64] (x from −4 in steps of 1/256), weighted by w = cos(0.23·i):
 /// dL/dx = w · s · (1 + β·x·(1 − s)), s = σ(βx) — written out by hand below, not by the code
@@ -101,24 +101,110 @@ fn an_op_without_an_op_level_adjoint_keeps_the_tape_and_says_why() {
     let mut session = session_with(
         "import pypto as pt
 @pt.kernel
-def clipped(x):
-    return pt.clip(x, -1.0, 1.0) * 2.0
+def leaky(x):
+    return pt.where(x > 0.0, x, x * 0.5) * 2.0
 ",
     );
     let cell = session.run_cell(
         "xk = pt.as_tensor([[-2.0, 0.5, 3.0, 0.25] * 8] * 8, requires_grad=True)
-clipped(xk).sum().backward()
+leaky(xk).sum().backward()
 print(xk.grad.tolist()[0][:4])",
     );
     assert!(cell.is_ok(), "{:?}", cell.diagnostics);
-    // clip passes the gradient inside the bounds: d(2·clip(x))/dx = 2 there, 0 outside.
-    assert_eq!(cell.stdout, "[0.0, 2.0, 0.0, 2.0]\n");
+    // d(2·where(x > 0, x, x/2))/dx = 2 where x > 0, 1 elsewhere.
+    assert_eq!(cell.stdout, "[1.0, 2.0, 2.0, 2.0]\n");
     assert!(
         cell.diagnostics
             .iter()
-            .any(|warning| warning.message.contains("no generated backward") && warning.message.contains("clip")),
+            .any(|warning| warning.message.contains("no generated backward") && warning.message.contains("select")),
         "{:?}",
         cell.diagnostics
+    );
+}
+
+/// pow's adjoint on the NPU (its conventions at zero in the shared rule): L = Σ 2·x³ gives
+/// dL/dx = 6x², and L = Σ x^y (x > 0) gives dL/dy = x^y·ln x.
+#[test]
+fn pow_has_an_op_level_adjoint() {
+    let mut session = session_with(
+        "import pypto as pt
+@pt.kernel
+def cubed(x):
+    return pt.pow(x, 3.0) * 2.0
+@pt.kernel
+def power(x, y):
+    return pt.pow(x, y)
+",
+    );
+    let cell = session.run_cell(
+        "xk = pt.as_tensor([[-2.0, 0.5, 3.0, 0.25] * 8] * 8, requires_grad=True)
+cubed(xk).sum().backward()
+print(xk.grad.tolist()[0][:4])
+base = pt.reshape(pt.arange(1, 257) * 0.01, [8, 32])
+exponent = pt.reshape(pt.cos(pt.arange(0, 256) * 0.3), [8, 32])
+yk = pt.as_tensor(exponent.tolist(), requires_grad=True)
+power(base, yk).sum().backward()
+pt.assert_allclose(yk.grad, pt.pow(base, exponent) * pt.log(base), rtol=1e-5, atol=1e-6)",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    // 6x²: 24, 1.5, 54, 0.375.
+    assert_eq!(cell.stdout, "[24.0, 1.5, 54.0, 0.375]\n");
+    assert!(cell.diagnostics.is_empty(), "{:?}", cell.diagnostics);
+    let kernels: Vec<&str> = cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect();
+    assert_eq!(kernels, vec!["cubed", "cubed.backward", "power", "power.backward"]);
+}
+
+/// The masked adjoints (clip, maximum, minimum, amax, var) on the NPU, against the gradient
+/// written out by hand: for L = Σ (2·clip(x, −1, 1) + maximum(x, y) − minimum(x, 0.5)) on
+/// distinct values, dL/dx = 2·[−1 ≤ x ≤ 1] + [x > y] − [x < 0.5], dL/dy = [y > x]; and for
+/// L = Σ amax(x, −1) the gradient is 1 at each row's maximum, for L = Σ var(x, −1) it is
+/// 2(x − μ)/n; for L = Σ clip(x, low, high) with tensor bounds (no ties, low < high) x gets 1
+/// inside the bounds, low where x < low, high where x > high.
+#[test]
+fn masked_adjoints_run_on_the_npu() {
+    let mut session = session_with(
+        "import pypto as pt
+@pt.kernel
+def masked(x, y):
+    pt.set_vec_tile_shapes(4, 32)
+    return pt.clip(x, -1.0, 1.0) * 2.0 + pt.maximum(x, y) - pt.minimum(x, 0.5)
+@pt.kernel
+def bounded(x, low, high):
+    pt.set_vec_tile_shapes(4, 32)
+    return pt.clip(x, low, high)
+@pt.kernel
+def extremes(x):
+    pt.set_vec_tile_shapes(4, 32)
+    return pt.amax(x, dim=-1, keepdim=True) + pt.var(x, dim=-1, keepdim=True)
+",
+    );
+    let cell = session.run_cell(
+        "x = pt.reshape(pt.sin(pt.arange(0, 256) * 0.37) * 2, [8, 32])
+y = pt.reshape(pt.cos(pt.arange(0, 256) * 0.11), [8, 32])
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+yk = pt.as_tensor(y.tolist(), requires_grad=True)
+masked(xk, yk).sum().backward()
+inside = pt.where(pt.logical_and(x >= -1.0, x <= 1.0), 2.0, 0.0)
+pt.assert_allclose(xk.grad, inside + pt.where(x > y, 1.0, 0.0) - pt.where(x < 0.5, 1.0, 0.0))
+pt.assert_allclose(yk.grad, pt.where(y > x, 1.0, 0.0))
+xe = pt.as_tensor(x.tolist(), requires_grad=True)
+extremes(xe).sum().backward()
+top = pt.where(x == pt.amax(x, dim=-1, keepdim=True), 1.0, 0.0)
+pt.assert_allclose(xe.grad, top + 2 * (x - pt.mean(x, dim=-1, keepdim=True)) / 32, rtol=1e-6, atol=1e-6)
+xb = pt.as_tensor(x.tolist(), requires_grad=True)
+low = pt.as_tensor((y - 1.25).tolist(), requires_grad=True)
+high = pt.as_tensor((y + 0.5).tolist(), requires_grad=True)
+bounded(xb, low, high).sum().backward()
+pt.assert_allclose(xb.grad, pt.where(pt.logical_and(x > y - 1.25, x < y + 0.5), 1.0, 0.0))
+pt.assert_allclose(low.grad, pt.where(x < y - 1.25, 1.0, 0.0))
+pt.assert_allclose(high.grad, pt.where(x > y + 0.5, 1.0, 0.0))",
+    );
+    assert!(cell.is_ok(), "{:?}", cell.diagnostics);
+    assert!(cell.diagnostics.is_empty(), "{:?}", cell.diagnostics);
+    let kernels: Vec<&str> = cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect();
+    assert_eq!(
+        kernels,
+        vec!["masked", "masked.backward", "extremes", "extremes.backward", "bounded", "bounded.backward"]
     );
 }
 
@@ -166,4 +252,40 @@ print(saved)"
     let wrong = session.run_cell("pt.autodiff.policy('fast')");
     let error = wrong.error().expect("an unknown policy is an error");
     assert!(error.message.contains("unknown policy 'fast'"), "{}", error.message);
+}
+
+/// The graph view's backward node of a generated kernel lists its save-or-recompute decisions
+/// and the bytes saved. Swish reads one forward value, s = σ(βx) ([32, 64] f32: 8192 B): under
+/// "save" it is saved (8192 B), under "recompute" it is redone (0 B saved).
+#[test]
+fn the_backward_node_shows_each_choice_and_the_saved_bytes() {
+    let mut session = session_with(SWISH);
+    for (policy, saved, bytes) in [("save", true, 8192), ("recompute", false, 0)] {
+        let cell = session.run_cell(&format!(
+            "pt.autodiff.policy('{policy}')
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+loss.backward()
+pt.graph(loss)"
+        ));
+        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
+        let graph = cell
+            .displays
+            .iter()
+            .find_map(|display| match display {
+                Display::Graph(graph) => Some(graph),
+                _ => None,
+            })
+            .expect("a graph display");
+        let node = graph.graph.backward_nodes.iter().find(|node| node.label == "swish_backward").expect("swish's node");
+        assert_eq!(node.choices.len(), 1, "{policy}: {:?}", node.choices);
+        let choice = &node.choices[0];
+        // σ(βx) is made on line 8 of the cell that defines the kernel.
+        let shown = (choice.op.as_str(), choice.line, choice.saved, choice.bytes);
+        assert_eq!(shown, ("sigmoid", Some(8), saved, 8192), "{policy}");
+        assert_eq!(choice.meta.shape, vec![32, 64], "{policy}");
+        assert_eq!(node.saved_bytes, bytes, "{policy}");
+        let verb = if saved { "saved: sigmoid" } else { "recomputed: sigmoid" };
+        assert!(graph.dot.contains(verb), "{policy}: {}", graph.dot);
+    }
 }

@@ -162,6 +162,14 @@ export type BackwardNode = {
    * `<op>_backward`.
    */
   label: string,
+  /**
+   * For a generated backward kernel: per forward value it reads, saved or recomputed.
+   */
+  choices: Array<SaveChoice>,
+  /**
+   * The bytes of the values it chose to save (what the forward wrote to GM for it).
+   */
+  saved_bytes: number,
 };
 
 /**
@@ -2943,6 +2951,33 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
     text: string,
   }
 } | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" } | OperationMessage | StatementMessage;
+
+/**
+ * One forward value a generated backward kernel reads, and whether the forward saved it (a GM
+ * write, then a read in the backward) or the backward recomputes it inside its tile.
+ */
+export type SaveChoice = {
+  /**
+   * The forward op that made it (`sigmoid`, `matmul` …).
+   */
+  op: string,
+  /**
+   * Its line in the kernel's script.
+   */
+  line: number | null,
+  /**
+   * Shape and dtype.
+   */
+  meta: ValueMeta,
+  /**
+   * Saved (else recomputed).
+   */
+  saved: boolean,
+  /**
+   * Its bytes.
+   */
+  bytes: number,
+};
 
 /**
  * One saved tensor, for the graph view.

@@ -134,6 +134,12 @@ export const strings = {
   'output.graphView.column.inputs': 'inputs',
   'output.graphView.column.outputs': 'outputs',
   'output.graphView.column.saved': 'saved for backward',
+  // A generated backward kernel's save-or-recompute decisions (issue 18).
+  'output.graphView.choices': 'Saved or recomputed (generated backward)',
+  'output.graphView.choice.saved': 'saved: {op} {meta}',
+  'output.graphView.choice.recomputed': 'recomputed: {op} {meta}',
+  'output.graphView.choiceLine': '{choice} (line {line}), {bytes} B',
+  'output.graphView.savedBytes': 'saved {bytes} B',
   'output.kernels.summary': 'NPU schedules of the kernels this cell called ({count})',
   'output.kernels.kernel': '{kernel} — {calls} call(s), last call: {cycles} cycles, {bound}-bound',
   'output.kernels.noTrace': 'The timeline of this call has too many events to show here; pypto.schedule(kernel, …) returns it whole.',

@@ -134,6 +134,12 @@ export const strings = {
   'output.graphView.column.inputs': '输入',
   'output.graphView.column.outputs': '输出',
   'output.graphView.column.saved': '为反向保存',
+  // 自动生成反向核的保存/重算选择（issue 18）。
+  'output.graphView.choices': '保存或重算（自动生成的反向）',
+  'output.graphView.choice.saved': '保存：{op} {meta}',
+  'output.graphView.choice.recomputed': '重算：{op} {meta}',
+  'output.graphView.choiceLine': '{choice}（第 {line} 行），{bytes} 字节',
+  'output.graphView.savedBytes': '已保存 {bytes} 字节',
   'output.kernels.summary': '本单元格调用的核函数在 NPU 上的调度（{count} 个）',
   'output.kernels.kernel': '{kernel} — 调用 {calls} 次，最后一次：{cycles} 个周期，瓶颈为 {bound}',
   'output.kernels.noTrace': '这次调用的时间线事件太多，无法在此显示；pypto.schedule(kernel, …) 会返回完整的时间线。',

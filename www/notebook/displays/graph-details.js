@@ -2,7 +2,7 @@
 // dtypes, saved tensors, source line when known) and the table alternative listing every node.
 import { t } from '../../i18n/index.js';
 import { button, element } from '../../ui/dom.js';
-import { describeMeta, roleText } from './graph-model.js';
+import { choiceText, describeMeta, roleText } from './graph-model.js';
 
 /** The forward node a view node stands for (a backward node's op, a gradient's or copy's leaf). */
 function forwardOf(node, model) {
@@ -107,6 +107,12 @@ export function showDetails(panel, node, model, graph) {
       .filter((edge) => edge.producer === record?.id)
       .map((edge) => `∂ ${describeMeta(edge.meta)} → ${producerName(model.forwardById.get(edge.to))}`);
     panel.append(section(t('output.graphView.gradients'), sent, 'outputs'));
+    const choices = node.record?.choices ?? [];
+    if (choices.length > 0) {
+      const lines = choices.map((choice) => t('output.graphView.choiceLine', { choice: choiceText(choice), line: choice.line ?? '?', bytes: choice.bytes }));
+      lines.push(t('output.graphView.savedBytes', { bytes: node.record.saved_bytes ?? 0 }));
+      panel.append(section(t('output.graphView.choices'), lines, 'choices'));
+    }
   } else {
     const outputs = (record?.outputs ?? []).map((meta, index) => `${index}: ${describeMeta(meta)}`);
     panel.append(section(t(kind === 'grad' ? 'output.graphView.gradient' : 'output.graphView.outputs'), outputs, 'outputs'));

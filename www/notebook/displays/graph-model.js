@@ -79,12 +79,25 @@ export function roleText(role) {
   return match ? t(`output.graphView.role.${match[1]}`, { index: match[2] }) : String(role);
 }
 
-/** The lines inside a backward node: its name, then one per saved tensor (capped). */
+/** A generated backward's decision for one forward value: `saved: sigmoid [32, 64] f32`. */
+export function choiceText(choice) {
+  const key = choice.saved ? 'output.graphView.choice.saved' : 'output.graphView.choice.recomputed';
+  return t(key, { op: choice.op, meta: describeMeta(choice.meta) });
+}
+
+/**
+ * The lines inside a backward node: its name, one per saved tensor (capped), then a generated
+ * backward's save-or-recompute decisions (capped) and the bytes they saved.
+ */
 function backwardLines(backward, forward) {
   const lines = [backward.label];
   const saved = forward?.saved ?? [];
   for (const info of saved.slice(0, MAX_SAVED_ROWS)) lines.push(`▣ ${roleText(info.role)}: ${describeMeta(info.meta)}`);
   if (saved.length > MAX_SAVED_ROWS) lines.push(`▣ +${saved.length - MAX_SAVED_ROWS}`);
+  const choices = backward.choices ?? [];
+  for (const choice of choices.slice(0, MAX_SAVED_ROWS)) lines.push(`${choice.saved ? '⇣' : '↻'} ${choiceText(choice)}`);
+  if (choices.length > MAX_SAVED_ROWS) lines.push(`↻ +${choices.length - MAX_SAVED_ROWS}`);
+  if (choices.length > 0) lines.push(`Σ ${t('output.graphView.savedBytes', { bytes: backward.saved_bytes ?? 0 })}`);
   return lines;
 }
 

@@ -6,7 +6,8 @@
 
 use super::super::capture::{Arg, Captured, CapturedOp, TensorRef};
 use crate::autograd::algebra::GradientAlgebra;
-use crate::tensor::{BinaryOp, DType, ReduceOp, Tensor, UnaryOp};
+use crate::tensor::{BinaryOp, CompareOp, DType, ReduceOp, Tensor, UnaryOp};
+use crate::tile::VectorOp;
 
 /// Why a kernel has no generated backward: an op without an op-level adjoint (its rule reads
 /// values), or a shape the tile compiler cannot take; the call keeps the CPU tape's backward.
@@ -225,5 +226,31 @@ impl GradientAlgebra for CaptureAlgebra {
     fn sum_keepdim(&mut self, x: &Arg, axes: &[usize]) -> Result<Arg, NotDerivable> {
         let tensor = self.tensor(x)?;
         Ok(self.reduce_sum(&tensor, axes))
+    }
+
+    /// A compare into a DT_BOOL mask, then `where(mask, g, 0)`: two vector ops of the tile.
+    fn select_where(&mut self, op: CompareOp, a: &Arg, b: &Arg, g: &Arg) -> Result<Arg, NotDerivable> {
+        if let (Arg::Number(left), Arg::Number(right)) = (a, b) {
+            // A mask of two numbers is a constant: g, or zero.
+            let holds = Tensor::scalar(*left, DType::F64)
+                .compare(op, &Tensor::scalar(*right, DType::F64))
+                .map_err(|error| self.fail(error.to_string()))?
+                .to_f64_vec()[0]
+                != 0.0;
+            return if holds { Ok(g.clone()) } else { self.binary(BinaryOp::Mul, g, &Arg::Number(0.0)) };
+        }
+        let gradient = self.tensor(g)?;
+        let mask_shape = match (a, b) {
+            (Arg::Number(_), Arg::Number(_)) => unreachable!("folded above"),
+            (Arg::Tensor(tensor), Arg::Number(_)) | (Arg::Number(_), Arg::Tensor(tensor)) => tensor.shape().to_vec(),
+            (Arg::Tensor(left), Arg::Tensor(right)) => broadcast_shapes(left.shape(), right.shape())
+                .ok_or_else(|| self.fail(format!("a mask of shapes {:?} and {:?}", left.shape(), right.shape())))?,
+        };
+        let shape = broadcast_shapes(&mask_shape, gradient.shape())
+            .ok_or_else(|| self.fail(format!("a mask {mask_shape:?} over a gradient {:?}", gradient.shape())))?;
+        let compare = CapturedOp::Vector { op: VectorOp::Compare(op), args: vec![a.clone(), b.clone()] };
+        let mask = self.emit(compare, &mask_shape, DType::Bool);
+        let select = CapturedOp::Vector { op: VectorOp::Select, args: vec![mask, g.clone(), Arg::Number(0.0)] };
+        Ok(self.emit(select, &shape, gradient.dtype()))
     }
 }

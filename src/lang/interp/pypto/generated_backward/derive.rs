@@ -11,7 +11,10 @@ use super::algebra::{CaptureAlgebra, NotDerivable};
 use crate::autograd::algebra::{
     binary_gradients, matmul_gradients, softmax_gradient, sum_gradient, unary_gradient, GradientAlgebra, RuleOperands,
 };
-use crate::tensor::ReduceOp;
+use crate::autograd::algebra_masks::{
+    clip_gradient, extreme_gradient, extremum_gradients, pow_gradients, variance_gradient,
+};
+use crate::tensor::{BinaryOp, ReduceOp};
 
 /// A forward kernel as the derivation sees it.
 pub(crate) struct Forward<'a> {
@@ -164,6 +167,17 @@ fn op_adjoint(
             let shape = |arg: &Arg| is_tensor(arg).map_or(Vec::new(), |tensor| tensor.shape().to_vec());
             let (left_shape, right_shape) = (shape(lhs), shape(rhs));
             let needs = [needed(lhs), needed(rhs)];
+            if let BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Pow = binary {
+                let shapes = [&left_shape[..], &right_shape[..]];
+                let [left, right] = match binary {
+                    BinaryOp::Pow => pow_gradients(algebra, &operands, g, needs, shapes)?,
+                    _ => extremum_gradients(algebra, *binary == BinaryOp::Maximum, &operands, g, needs, shapes)?,
+                };
+                return Ok([(lhs, left), (rhs, right)]
+                    .into_iter()
+                    .filter_map(|(arg, gradient)| Some((is_tensor(arg)?.clone(), gradient?)))
+                    .collect());
+            }
             let Some([left, right]) =
                 binary_gradients(algebra, *binary, &operands, g, needs, [&left_shape, &right_shape])?
             else {
@@ -176,14 +190,27 @@ fn op_adjoint(
         }
         CapturedOp::Cast { x } => vec![(x.clone(), algebra.cast(g, x.dtype())?)],
         CapturedOp::Reduce { op: reduce, x, dims } => {
-            let mean = match reduce {
-                ReduceOp::Sum => false,
-                ReduceOp::Mean => true,
-                ReduceOp::Amax | ReduceOp::Amin | ReduceOp::Var => return unsupported(reduce.name().to_string()),
-            };
             let axes = axes_of(dims, x.shape().len());
             let keepdim = result.shape().len() == x.shape().len();
-            vec![(x.clone(), sum_gradient(algebra, mean, g, x.shape(), &axes, keepdim)?)]
+            let (value, shape) = (Arg::Tensor(x.clone()), x.shape());
+            let gradient = match reduce {
+                ReduceOp::Sum | ReduceOp::Mean => {
+                    sum_gradient(algebra, *reduce == ReduceOp::Mean, g, shape, &axes, keepdim)?
+                }
+                ReduceOp::Var => variance_gradient(algebra, &value, g, shape, &axes, keepdim)?,
+                ReduceOp::Amax | ReduceOp::Amin => {
+                    let extreme = Arg::Tensor(result.clone());
+                    extreme_gradient(algebra, &value, &extreme, g, shape, &axes, keepdim)?
+                }
+            };
+            vec![(x.clone(), gradient)]
+        }
+        CapturedOp::Clip { x, low, high } => {
+            let (low, high) = (low.map(Arg::Number), high.map(Arg::Number));
+            vec![(x.clone(), clip_gradient(algebra, &Arg::Tensor(x.clone()), low.as_ref(), high.as_ref(), g)?)]
+        }
+        CapturedOp::ClipBounds { x, low, high } => {
+            clip_bounds_adjoint(algebra, x, low.as_ref(), high.as_ref(), g, active)?
         }
         CapturedOp::Matmul { a, b, a_transposed, b_transposed } => {
             let operands = Operands { inputs: vec![Arg::Tensor(a.clone()), Arg::Tensor(b.clone())], output };
@@ -200,9 +227,7 @@ fn op_adjoint(
             let axis = if *dim < 0 { dim + rank } else { *dim } as usize;
             vec![(x.clone(), softmax_gradient(algebra, *log, &Arg::Tensor(result.clone()), g, axis)?)]
         }
-        CapturedOp::Clip { .. }
-        | CapturedOp::ClipBounds { .. }
-        | CapturedOp::Vector { .. }
+        CapturedOp::Vector { .. }
         | CapturedOp::UnitStart
         | CapturedOp::View { .. }
         | CapturedOp::Index { .. }
@@ -214,4 +239,46 @@ fn op_adjoint(
         | CapturedOp::Fill { .. }
         | CapturedOp::Unsupported { .. } => return unsupported(op.name()),
     })
+}
+
+/// `clip(x, low, high)` with a tensor bound, as autograd records it: `minimum(maximum(x, low),
+/// high)` (a tie splits ½/½); the middle value is redone in the backward's tile.
+fn clip_bounds_adjoint(
+    algebra: &mut CaptureAlgebra,
+    x: &TensorRef,
+    low: Option<&Arg>,
+    high: Option<&Arg>,
+    g: &Arg,
+    active: &HashSet<Identity>,
+) -> Result<Vec<(TensorRef, Arg)>, NotDerivable> {
+    let needed = |arg: &Arg| is_tensor(arg).is_some_and(|tensor| active.contains(&identity(tensor)));
+    let shape = |arg: &Arg| is_tensor(arg).map_or(Vec::new(), |tensor| tensor.shape().to_vec());
+    let value = Arg::Tensor(x.clone());
+    let middle = match low {
+        Some(low) => algebra.binary(BinaryOp::Maximum, &value, low)?,
+        None => value.clone(),
+    };
+    let mut gradients = Vec::new();
+    let mut through = g.clone();
+    if let Some(high) = high {
+        let operands = Operands { inputs: vec![middle.clone(), high.clone()], output: None };
+        let (middle_shape, high_shape) = (shape(&middle), shape(high));
+        let shapes = [&middle_shape[..], &high_shape[..]];
+        let [to_middle, to_high] = extremum_gradients(algebra, false, &operands, g, [true, needed(high)], shapes)?;
+        gradients.extend(is_tensor(high).cloned().zip(to_high));
+        through = to_middle.ok_or_else(|| NotDerivable { what: "clip's lost gradient".into(), line: algebra.line })?;
+    }
+    match low {
+        Some(low) => {
+            let operands = Operands { inputs: vec![value.clone(), low.clone()], output: None };
+            let low_shape = shape(low);
+            let shapes = [x.shape(), &low_shape[..]];
+            let needs = [needed(&value), needed(low)];
+            let [to_x, to_low] = extremum_gradients(algebra, true, &operands, &through, needs, shapes)?;
+            gradients.extend(to_x.map(|gradient| (x.clone(), gradient)));
+            gradients.extend(is_tensor(low).cloned().zip(to_low));
+        }
+        None => gradients.push((x.clone(), through)),
+    }
+    Ok(gradients)
 }

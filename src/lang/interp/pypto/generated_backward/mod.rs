@@ -8,6 +8,7 @@ mod algebra;
 mod api;
 mod blocks;
 mod derive;
+mod failure;
 mod node;
 pub(crate) mod policy;
 #[cfg(test)]
@@ -16,6 +17,7 @@ mod tests;
 pub(crate) use algebra::NotDerivable;
 pub(crate) use api::call;
 pub(crate) use derive::{derive, Adjoint, Forward};
+pub(crate) use failure::BackwardFailure;
 pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
 pub use policy::Policy;
 
@@ -197,10 +199,10 @@ pub(crate) fn run(
     work: &BackwardWork,
     inputs: &[Tensor],
     config: &NpuConfig,
-) -> Result<(Vec<Option<Tensor>>, Simulation), String> {
+) -> Result<(Vec<Option<Tensor>>, Simulation), BackwardFailure> {
     let failed = |failure: super::npu_run::NpuFailure| match failure {
-        super::npu_run::NpuFailure::Fallback(reason) => reason,
-        super::npu_run::NpuFailure::Chip(error) => error.message().to_string(),
+        super::npu_run::NpuFailure::Fallback(reason) => BackwardFailure::Refused(reason),
+        super::npu_run::NpuFailure::Chip(error) => BackwardFailure::Chip(error),
     };
     let (plan, simulation) = lower_and_simulate(&work.work, config).map_err(failed)?;
     let gm = execute_plan(&plan, &work.work.views, &work.arguments).map_err(failed)?;
@@ -208,7 +210,7 @@ pub(crate) fn run(
     for (input, slot) in inputs.iter().zip(&work.gradients) {
         gradients.push(match slot {
             Some(index) => {
-                let value = gm.get(*index).ok_or("the backward lost an output")?;
+                let value = gm.get(*index).ok_or_else(|| "the backward lost an output".to_string())?;
                 let value = value.reshape(input.shape()).map_err(|error| error.to_string())?;
                 Some(if value.dtype() == input.dtype() {
                     value

@@ -1,5 +1,6 @@
 //! The adjoint derivation against autograd and against f64 central differences, on random chains
-//! of element-wise ops, broadcasts, reductions, softmax and matmuls. The derived backward capture
+//! of element-wise ops (clip, maximum and minimum among them), broadcasts, reductions (amax, amin
+//! and var among them), softmax and matmuls. The derived backward capture
 //! is evaluated op by op on f64 tensors (a test-only evaluator of the captured ops), starting from
 //! the inputs and the loss's gradient alone: the forward values it reads are recomputed.
 
@@ -9,6 +10,7 @@ use super::derive::{derive, Forward};
 use crate::autograd::{grad, Var};
 use crate::lang::interp::pypto::capture::{identity, Arg, Captured, CapturedOp, Identity, TensorRef};
 use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, Tensor, UnaryOp};
+use crate::tile::VectorOp;
 
 /// A step of a chain over the running value `v` ([4, 8]); `y` ([4, 8], values in [1, 2]), `b`
 /// ([1, 8], in [1, 2]) and `m` ([8, 4]) are the other inputs.
@@ -25,6 +27,10 @@ enum Step {
     Softmax(SoftmaxOp),
     /// `(v @ m) @ mᵀ`, the second with `b_trans`.
     MatmulRoundTrip,
+    /// `clip(v, low, high)`.
+    Clip(f64, f64),
+    /// `(σ(v) + 0.5) ** y`.
+    PositivePow,
 }
 
 struct Recorder {
@@ -65,6 +71,14 @@ fn run_chain(inputs: &[Var], steps: &[Step], recorder: &mut Recorder) -> Var {
                     recorder.push(CapturedOp::Binary { op: BinaryOp::Add, lhs, rhs: Arg::Number(0.5) }, &shifted);
                 recorder.unary(op, &shifted)
             }
+            Step::PositivePow => {
+                let s = recorder.unary(UnaryOp::Sigmoid, &v);
+                let shifted = s.add(&s.scalar_like(0.5)).unwrap();
+                let lhs = Arg::Tensor(TensorRef::of(s.tensor()));
+                let shifted =
+                    recorder.push(CapturedOp::Binary { op: BinaryOp::Add, lhs, rhs: Arg::Number(0.5) }, &shifted);
+                recorder.binary(BinaryOp::Pow, &shifted, y)
+            }
             Step::WithY(op) => recorder.binary(op, &v, y),
             Step::WithBias(op) => recorder.binary(op, &v, b),
             Step::Number(op, number) => {
@@ -82,6 +96,11 @@ fn run_chain(inputs: &[Var], steps: &[Step], recorder: &mut Recorder) -> Var {
                 let result = v.softmax_like(op, -1).unwrap();
                 let log = op == SoftmaxOp::LogSoftmax;
                 recorder.push(CapturedOp::Softmax { x: TensorRef::of(v.tensor()), dim: -1, log }, &result)
+            }
+            Step::Clip(low, high) => {
+                let result = v.clip(Some(low), Some(high)).unwrap();
+                let x = TensorRef::of(v.tensor());
+                recorder.push(CapturedOp::Clip { x, low: Some(low), high: Some(high) }, &result)
             }
             Step::MatmulRoundTrip => {
                 let product = v.matmul(m, false, false, None).unwrap();
@@ -122,6 +141,13 @@ fn evaluate(ops: &[Captured], values: &mut HashMap<Identity, Tensor>) {
                 let op = if *log { SoftmaxOp::LogSoftmax } else { SoftmaxOp::Softmax };
                 tensor(x).softmax_like(op, *dim as isize).unwrap()
             }
+            CapturedOp::Clip { x, low, high } => tensor(x).clip(*low, *high).unwrap(),
+            CapturedOp::Vector { op: VectorOp::Compare(compare), args } => {
+                arg(&args[0]).compare(*compare, &arg(&args[1])).unwrap()
+            }
+            CapturedOp::Vector { op: VectorOp::Select, args } => {
+                Tensor::select(&arg(&args[0]), &arg(&args[1]), &arg(&args[2])).unwrap()
+            }
             other => panic!("no evaluator for `{}`", other.name()),
         };
         assert_eq!(value.shape(), result.shape(), "`{}` made the shape its reference names", captured.op.name());
@@ -150,7 +176,7 @@ impl Random {
     }
 
     fn step(&mut self) -> Step {
-        use BinaryOp::{Add, Div, Mul, Sub};
+        use BinaryOp::{Add, Div, Maximum, Minimum, Mul, Sub};
         let smooth = [
             UnaryOp::Tanh,
             UnaryOp::Sigmoid,
@@ -165,16 +191,26 @@ impl Random {
             UnaryOp::Abs,
         ];
         let positive = [UnaryOp::Log, UnaryOp::Sqrt, UnaryOp::Rsqrt, UnaryOp::Reciprocal, UnaryOp::Exp, UnaryOp::Exp2];
-        let binary = [Add, Sub, Mul, Div];
+        let binary = [Add, Sub, Mul, Div, Maximum, Minimum];
+        let reductions = [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Amax, ReduceOp::Amin, ReduceOp::Var];
         let pick = |random: &mut Random, count: usize| (random.next() % count as u64) as usize;
-        match pick(self, 8) {
+        match pick(self, 9) {
             0 => Step::Unary(smooth[pick(self, smooth.len())]),
-            1 => Step::Positive(positive[pick(self, positive.len())]),
-            2 => Step::WithY(binary[pick(self, 4)]),
-            3 => Step::WithBias(binary[pick(self, 4)]),
-            4 => Step::Number(binary[pick(self, 4)], self.uniform(0.5, 2.0)),
-            5 => Step::TimesReduction(if pick(self, 2) == 0 { ReduceOp::Sum } else { ReduceOp::Mean }),
+            1 => match pick(self, positive.len() + 1) {
+                // pow of a positive base, by y ([1, 2]) — the base is σ(v) + 0.5.
+                index if index == positive.len() => Step::PositivePow,
+                index => Step::Positive(positive[index]),
+            },
+            2 => Step::WithY(binary[pick(self, binary.len())]),
+            3 => Step::WithBias(binary[pick(self, binary.len())]),
+            // A number: maximum/minimum with one too (as `pt.maximum(x, 0.0)`).
+            4 => Step::Number(binary[pick(self, binary.len())], self.uniform(0.5, 2.0)),
+            5 => Step::TimesReduction(reductions[pick(self, reductions.len())]),
             6 => Step::Softmax(if pick(self, 2) == 0 { SoftmaxOp::Softmax } else { SoftmaxOp::LogSoftmax }),
+            7 => {
+                let low = self.uniform(-1.0, 0.0);
+                Step::Clip(low, low + self.uniform(0.5, 1.5))
+            }
             _ => Step::MatmulRoundTrip,
         }
     }
@@ -190,7 +226,7 @@ fn loss(values: &[Tensor], steps: &[Step], weights: &Tensor) -> f64 {
 #[test]
 fn derived_adjoints_match_autograd_and_central_differences_on_random_chains() {
     let mut random = Random(0x5eed_0018);
-    for chain in 0..40 {
+    for chain in 0..80 {
         let steps: Vec<Step> = (0..5).map(|_| random.step()).collect();
         let values = vec![
             random.tensor(&[4, 8], -1.0, 1.0),
