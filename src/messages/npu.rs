@@ -210,7 +210,7 @@ impl NpuMessage {
             UnknownOption { table, key } => format!("unknown {table} key '{key}' (ignored)"),
             DocumentedOptions { known } => format!("pypto documents: {known}"),
             OptionNotModelled { table, key, feature } => {
-                format!("{table} '{key}' is accepted, not modelled: the simulator has no {}", feature.english())
+                format!("{table} '{key}' is accepted, not modelled: the simulator does not model {}", feature.english())
             }
             OptionsNotModelled { function, names } => format!("{function}: {names} accepted, not modelled"),
             JitOptionsNotModelled { names } => format!(

@@ -317,7 +317,7 @@ impl RuntimeMessage {
             FormatPrecisionTooLarge { spec, limit } => format!("format precision in '{spec}' is larger than {limit}"),
             InvalidFormatSpec { spec } => format!("invalid format spec '{spec}'"),
             FormatNeedsInteger { got } => format!("format code 'd' needs an integer, not {got}"),
-            UnknownFormatCode { code, type_name } => format!("unknown format code '{code}' for a {type_name}"),
+            UnknownFormatCode { code, type_name } => format!("unknown format code '{code}' for a value of type {type_name}"),
             Operation(message) => message.english(),
             Statement(message) => message.english(),
             Class(message) => message.english(),

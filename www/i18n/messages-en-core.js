@@ -217,7 +217,7 @@ export const coreMessages = {
   'message.format.precision_too_large': 'format precision in \'{spec}\' is larger than {limit}',
   'message.format.invalid_spec': 'invalid format spec \'{spec}\'',
   'message.format.integer_code': 'format code \'d\' needs an integer, not {got}',
-  'message.format.unknown_code': 'unknown format code \'{code}\' for a {type_name}',
+  'message.format.unknown_code': 'unknown format code \'{code}\' for a value of type {type_name}',
   'message.class.flow_in_body': '\'return\', \'break\' or \'continue\' in a class body',
   'message.class.bad_base': 'a class cannot derive from a \'{got}\'',
   'message.class.bases': 'derive from a class defined in the notebook, from typing.NamedTuple or from object',

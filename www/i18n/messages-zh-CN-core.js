@@ -217,7 +217,7 @@ export const coreMessages = {
   'message.format.precision_too_large': '格式说明 “{spec}” 中的精度超过了上限 {limit}',
   'message.format.invalid_spec': '无效的格式说明 “{spec}”',
   'message.format.integer_code': '格式码 “d” 需要整数，而不是 {got}',
-  'message.format.unknown_code': '{type_name} 没有格式码 “{code}”',
+  'message.format.unknown_code': '{type_name} 类型的值没有格式码 “{code}”',
   'message.class.flow_in_body': '类体中出现了 “return”、“break” 或 “continue”',
   'message.class.bad_base': '类不能派生自 “{got}”',
   'message.class.bases': '请派生自笔记本中定义的类、typing.NamedTuple 或 object',
