@@ -299,6 +299,6 @@ export const coreMessages = {
   'message.autograd.detail.scale_not_representable': '缩放系数 {scale} 无法用 {dtype} 表示',
   'message.autograd.detail.session_gone': '记录它的会话已经结束',
   'message.autograd.detail.forward_consumed': '前向结果已经被取用过了',
-  'message.autograd.detail.script_error': '{text}',
+  'message.autograd.detail.script_error': '脚本出错：{text}',
   'message.autograd.detail.internal': '内部错误：{what}',
 };
