@@ -27,7 +27,7 @@ pub fn checkpoint(name: &str, function: CheckpointFunction, inputs: &[Var]) -> R
     if outputs.is_empty() {
         return Err(AutogradError::BadArgument {
             op: "checkpoint".into(),
-            detail: "the function returned no outputs".into(),
+            detail: crate::messages::AutogradDetail::NoOutputs,
         });
     }
     let tensors = outputs.into_iter().map(|output| output.tensor().clone()).collect();
@@ -49,7 +49,7 @@ pub(crate) fn checkpoint_gradients(context: &RuleContext<'_>) -> Result<Vec<Opti
     let Some(Extension::Checkpoint(function)) = &context.operation.extension else {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
-            detail: "internal: checkpoint without its function".into(),
+            detail: crate::messages::AutogradDetail::Internal { what: "checkpoint without its function".into() },
         });
     };
     let create_graph = is_grad_enabled();
@@ -66,19 +66,17 @@ pub(crate) fn checkpoint_gradients(context: &RuleContext<'_>) -> Result<Vec<Opti
     if outputs.len() != context.grads.len() {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
-            detail: format!(
-                "the recomputation returned {} outputs, the forward {}",
-                outputs.len(),
-                context.grads.len()
-            ),
+            detail: crate::messages::AutogradDetail::RecomputationOutputs {
+                recomputed: outputs.len(),
+                forward: context.grads.len(),
+            },
         });
     }
     let alias_ids: HashSet<u64> = aliases.iter().filter_map(Var::node_id).collect();
     if uses_outside_values(&outputs, &alias_ids, first_new_id) {
         return Err(AutogradError::BadArgument {
             op: context.operation.op.name(),
-            detail: "the function uses a value that requires grad but is not among its inputs; pass it as an input"
-                .into(),
+            detail: crate::messages::AutogradDetail::CapturedGrad,
         });
     }
     let (live, seeds): (Vec<Var>, Vec<Var>) = outputs

@@ -122,7 +122,7 @@ pub fn call_custom_choosing(
     if result.outputs.is_empty() {
         return Err(AutogradError::CustomOp {
             name: name.to_string(),
-            detail: "the forward returned no outputs".into(),
+            detail: crate::messages::AutogradDetail::NoOutputs,
         });
     }
     let extra = result.saved.into_iter().map(Var::constant).collect();
@@ -143,11 +143,10 @@ pub(crate) fn custom_gradients(name: &str, context: &RuleContext<'_>) -> Result<
     if gradients.len() != context.operation.inputs.len() {
         return Err(AutogradError::CustomOp {
             name: name.to_string(),
-            detail: format!(
-                "the backward returned {} gradients for {} inputs",
-                gradients.len(),
-                context.operation.inputs.len()
-            ),
+            detail: crate::messages::AutogradDetail::GradientsCount {
+                given: gradients.len(),
+                inputs: context.operation.inputs.len(),
+            },
         });
     }
     Ok(gradients)

@@ -57,7 +57,10 @@ pub fn grad_with_options(
         if given.len() != outputs.len() {
             return Err(AutogradError::BadArgument {
                 op: "grad".into(),
-                detail: format!("{} grad_outputs for {} outputs", given.len(), outputs.len()),
+                detail: crate::messages::AutogradDetail::GradOutputsCount {
+                    given: given.len(),
+                    outputs: outputs.len(),
+                },
             });
         }
     }
@@ -161,11 +164,10 @@ fn run(
                 if input_grads.len() != operation.inputs.len() {
                     return Err(AutogradError::CustomOp {
                         name: operation.op.name(),
-                        detail: format!(
-                            "backward returned {} gradients for {} inputs",
-                            input_grads.len(),
-                            operation.inputs.len()
-                        ),
+                        detail: crate::messages::AutogradDetail::GradientsCount {
+                            given: input_grads.len(),
+                            inputs: operation.inputs.len(),
+                        },
                     });
                 }
                 for ((edge, gradient), need) in operation.inputs.iter().zip(input_grads).zip(needs) {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::error::TensorError;
+use crate::messages::AutogradDetail;
 
 /// A failed autograd operation. Variants carry the op, shapes or names needed to find the cause.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,9 +25,9 @@ pub enum AutogradError {
     /// No custom op of that name is registered.
     UnknownCustomOp { name: String },
     /// A custom op's forward or backward broke its contract (wrong number of outputs or gradients …).
-    CustomOp { name: String, detail: String },
+    CustomOp { name: String, detail: AutogradDetail },
     /// A malformed argument to an autograd function.
-    BadArgument { op: String, detail: String },
+    BadArgument { op: String, detail: AutogradDetail },
 }
 
 impl fmt::Display for AutogradError {
@@ -53,8 +54,8 @@ impl fmt::Display for AutogradError {
             }
             AutogradError::GradientNotImplemented { name } => write!(f, "gradient not implemented for {name}"),
             AutogradError::UnknownCustomOp { name } => write!(f, "no custom op named {name} is registered"),
-            AutogradError::CustomOp { name, detail } => write!(f, "custom op {name}: {detail}"),
-            AutogradError::BadArgument { op, detail } => write!(f, "{op}: {detail}"),
+            AutogradError::CustomOp { name, detail } => write!(f, "custom op {name}: {}", detail.english()),
+            AutogradError::BadArgument { op, detail } => write!(f, "{op}: {}", detail.english()),
         }
     }
 }
@@ -69,14 +70,19 @@ impl std::error::Error for AutogradError {
 }
 
 impl AutogradError {
-    /// The error as a message code, when it has one (a custom op's or argument's detail stays
-    /// English text).
+    /// The error as a message code, when it has one (`backward` without a graph is worded by the
+    /// interpreter, which knows the tensor's name).
     pub fn message(&self) -> Option<crate::messages::Message> {
-        use crate::messages::AutogradMessage;
+        use crate::messages::{AutogradCallMessage, AutogradMessage};
         let message = match self {
             AutogradError::Tensor(error) => return error.message(),
-            AutogradError::DoesNotRequireGrad { .. } | AutogradError::CustomOp { .. } => return None,
-            AutogradError::BadArgument { .. } => return None,
+            AutogradError::DoesNotRequireGrad { .. } => return None,
+            AutogradError::CustomOp { name, detail } => {
+                return Some(AutogradCallMessage::CustomOp { name: name.clone(), detail: detail.clone() }.into())
+            }
+            AutogradError::BadArgument { op, detail } => {
+                return Some(AutogradCallMessage::BadArgument { op: op.clone(), detail: detail.clone() }.into())
+            }
             AutogradError::NonScalarOutput { shape } => AutogradMessage::NonScalarOutput { shape: shape.clone() },
             AutogradError::GradientShapeMismatch { op, expected, got } => {
                 AutogradMessage::GradientShape { op: op.clone(), expected: expected.clone(), got: got.clone() }

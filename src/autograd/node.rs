@@ -185,7 +185,10 @@ impl Saved {
 
 /// A contract violation inside the engine, reported instead of a panic.
 pub(crate) fn internal(op: &Op, detail: &str) -> AutogradError {
-    AutogradError::BadArgument { op: op.name(), detail: format!("internal: {detail}") }
+    AutogradError::BadArgument {
+        op: op.name(),
+        detail: crate::messages::AutogradDetail::Internal { what: detail.to_string() },
+    }
 }
 
 /// Drops the graph above an operation iteratively: a long chain (a loop of 100 000 ops in a

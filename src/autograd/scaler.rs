@@ -68,7 +68,7 @@ impl LossScaler {
         if !valid {
             return Err(AutogradError::BadArgument {
                 op: "LossScaler".into(),
-                detail: format!("need init_scale > 0, growth_factor > 1, 0 < backoff_factor < 1, growth_interval ≥ 1 (got {config:?})"),
+                detail: crate::messages::AutogradDetail::ScalerSettings { settings: format!("{config:?}") },
             });
         }
         Ok(LossScaler { config, scale: config.init_scale, finite_steps: 0 })
@@ -85,7 +85,10 @@ impl LossScaler {
         if !factor.item()?.is_finite() {
             return Err(AutogradError::BadArgument {
                 op: "scale_loss".into(),
-                detail: format!("the scale {} is not representable in {}", self.scale, loss.dtype()),
+                detail: crate::messages::AutogradDetail::ScaleNotRepresentable {
+                    scale: self.scale.to_string(),
+                    dtype: loss.dtype().to_string(),
+                },
             });
         }
         loss.mul(&Var::constant(factor))

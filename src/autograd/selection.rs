@@ -68,11 +68,10 @@ impl Var {
             if broadcast_shapes("clip", self.shape(), bound.shape())? != self.shape() {
                 return Err(AutogradError::BadArgument {
                     op: "clip".into(),
-                    detail: format!(
-                        "the bound of shape {:?} does not broadcast to the input's shape {:?}",
-                        bound.shape(),
-                        self.shape()
-                    ),
+                    detail: crate::messages::AutogradDetail::ClipBound {
+                        bound: bound.shape().to_vec(),
+                        input: self.shape().to_vec(),
+                    },
                 });
             }
             let bound = if bound.dtype() == self.dtype() { bound.clone() } else { bound.cast(self.dtype())? };
@@ -94,7 +93,7 @@ impl Var {
         if !self.dtype().is_float() {
             return Err(AutogradError::BadArgument {
                 op: "round".into(),
-                detail: "negative decimals need a float tensor; cast it with pypto.cast(x, pypto.DT_FP32) first".into(),
+                detail: crate::messages::AutogradDetail::RoundFloatOnly,
             });
         }
         let scale = self.scalar_like(10f64.powi(decimals.unsigned_abs().min(400) as i32));

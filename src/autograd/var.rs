@@ -41,10 +41,7 @@ impl Var {
         if requires_grad && !tensor.dtype().is_float() {
             return Err(super::error::AutogradError::BadArgument {
                 op: "requires_grad".into(),
-                detail: format!(
-                    "only float tensors can require gradients, this one is {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
-                    tensor.dtype().pypto_name()
-                ),
+                detail: crate::messages::AutogradDetail::FloatOnly { dtype: tensor.dtype().pypto_name().to_string() },
             });
         }
         Ok(Var::new(tensor, requires_grad))

@@ -21,6 +21,7 @@ impl Message {
             Message::Syntax(message) => message.english(),
             Message::Runtime(message) => message.english(),
             Message::Autograd(message) => message.english(),
+            Message::AutogradCall(message) => message.english(),
             Message::Npu(message) => message.english(),
             Message::Library(message) => message.english(),
             Message::BusiestPipe { pipe, percent } => format!("{pipe} is the busiest pipe ({percent}% busy)"),

@@ -5,12 +5,15 @@
 //! any layer may build messages, and it imports none.
 
 mod autograd;
+mod autograd_details;
+mod classes;
 mod english;
 mod grammar;
 mod library;
 mod literals;
 mod npu;
 mod operations;
+mod option_features;
 mod runtime;
 mod statements;
 mod syntax;
@@ -20,6 +23,8 @@ mod words;
 use serde::Serialize;
 
 pub use autograd::AutogradMessage;
+pub use autograd_details::{AutogradCallMessage, AutogradDetail};
+pub use classes::ClassMessage;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
@@ -28,6 +33,7 @@ pub use library::{
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
 pub use operations::OperationMessage;
+pub use option_features::OptionFeature;
 pub use runtime::{Mismatch, RuntimeMessage};
 pub use statements::StatementMessage;
 pub use syntax::{BracketItem, SyntaxMessage};
@@ -312,6 +318,9 @@ pub enum Message {
     /// An autograd or tensor error's message.
     #[serde(untagged)]
     Autograd(AutogradMessage),
+    /// A custom op's or autograd function's error, with its coded detail.
+    #[serde(untagged)]
+    AutogradCall(AutogradCallMessage),
     /// An NPU error, fallback reason or kernel-option warning.
     #[serde(untagged)]
     Npu(NpuMessage),
@@ -383,6 +392,10 @@ pub fn all_codes() -> Vec<String> {
         Construct::decl(&config),
         OperationMessage::decl(&config),
         StatementMessage::decl(&config),
+        ClassMessage::decl(&config),
+        OptionFeature::decl(&config),
+        AutogradCallMessage::decl(&config),
+        AutogradDetail::decl(&config),
     ];
     let declarations: Vec<String> = declarations.into_iter().chain(library::declarations(&config)).collect();
     let mut codes = Vec::new();

@@ -98,7 +98,7 @@ pub enum NpuMessage {
         /// The keys, comma-separated.
         known: String,
     },
-    /// An option accepted and not modelled (`feature` stays English: the option table's words).
+    /// An option accepted and not modelled.
     #[serde(rename = "npu.option_not_modelled")]
     OptionNotModelled {
         /// `pass_options` or `runtime_options`.
@@ -106,7 +106,7 @@ pub enum NpuMessage {
         /// The key.
         key: String,
         /// What the simulator lacks.
-        feature: String,
+        feature: super::OptionFeature,
     },
     /// Arguments of a decorator accepted and not modelled.
     #[serde(rename = "npu.options_not_modelled")]
@@ -210,7 +210,7 @@ impl NpuMessage {
             UnknownOption { table, key } => format!("unknown {table} key '{key}' (ignored)"),
             DocumentedOptions { known } => format!("pypto documents: {known}"),
             OptionNotModelled { table, key, feature } => {
-                format!("{table} '{key}' is accepted, not modelled: the simulator has no {feature}")
+                format!("{table} '{key}' is accepted, not modelled: the simulator does not model {}", feature.english())
             }
             OptionsNotModelled { function, names } => format!("{function}: {names} accepted, not modelled"),
             JitOptionsNotModelled { names } => format!(

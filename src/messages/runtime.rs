@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::classes::ClassMessage;
 use super::operations::OperationMessage;
 use super::statements::StatementMessage;
 use super::words::Expected;
@@ -188,12 +189,54 @@ pub enum RuntimeMessage {
     /// `range()` with step 0.
     #[serde(rename = "value.zero_step")]
     ZeroStep,
+    /// A slice with step 0 (`items[::0]`).
+    #[serde(rename = "value.slice_step_zero")]
+    SliceStepZero,
+    /// A format spec asking for a field wider than the limit.
+    #[serde(rename = "format.width_too_large")]
+    FormatWidthTooLarge {
+        /// The spec.
+        spec: String,
+        /// The widest field.
+        limit: usize,
+    },
+    /// A format spec asking for more digits than the limit.
+    #[serde(rename = "format.precision_too_large")]
+    FormatPrecisionTooLarge {
+        /// The spec.
+        spec: String,
+        /// The most digits.
+        limit: usize,
+    },
+    /// A format spec that does not parse (`.x`).
+    #[serde(rename = "format.invalid_spec")]
+    InvalidFormatSpec {
+        /// The spec.
+        spec: String,
+    },
+    /// `d` of a value that is not an integer.
+    #[serde(rename = "format.integer_code")]
+    FormatNeedsInteger {
+        /// The value's type.
+        got: String,
+    },
+    /// A format code the value's type does not have.
+    #[serde(rename = "format.unknown_code")]
+    UnknownFormatCode {
+        /// The code.
+        code: String,
+        /// The value's type.
+        type_name: String,
+    },
     /// Types, conversions, overflow and the session's limits.
     #[serde(untagged)]
     Operation(OperationMessage),
     /// Errors of statements (`del`, `import`, `raise`, `with` …).
     #[serde(untagged)]
     Statement(StatementMessage),
+    /// Errors of classes, instances and the reflection builtins.
+    #[serde(untagged)]
+    Class(ClassMessage),
 }
 
 /// One element of an `assert_allclose` failure (a line of its note).
@@ -269,8 +312,15 @@ impl RuntimeMessage {
             AmbiguousTruth => "the truth value of a tensor with more than one element is ambiguous".into(),
             UseAllclose => "use pypto.allclose(a, b), or reduce first (x.sum().item() > 0)".into(),
             ZeroStep => "range() step must not be zero".into(),
+            SliceStepZero => "slice step cannot be zero".into(),
+            FormatWidthTooLarge { spec, limit } => format!("format width in '{spec}' is larger than {limit}"),
+            FormatPrecisionTooLarge { spec, limit } => format!("format precision in '{spec}' is larger than {limit}"),
+            InvalidFormatSpec { spec } => format!("invalid format spec '{spec}'"),
+            FormatNeedsInteger { got } => format!("format code 'd' needs an integer, not {got}"),
+            UnknownFormatCode { code, type_name } => format!("unknown format code '{code}' for a value of type {type_name}"),
             Operation(message) => message.english(),
             Statement(message) => message.english(),
+            Class(message) => message.english(),
         }
     }
 }

@@ -19,12 +19,15 @@ fn serialises_as_code_and_parameters() {
 fn every_code_is_listed_once() {
     let codes = all_codes();
     assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-    // One per `rename` in src/messages: 32 common, 49 syntax (with bracket items), 29 runtime
-    // (with a mismatch line), 15 autograd, 23 NPU, 12 words, 185 library (with 19 kinds of value
-    // and 22 of the host modules); 57 grammar (with name slots, places and assignees), 21 literals,
-    // 44 unsupported (with the constructs), 50 operations (types, conversions, limits), 25 statements.
-    let core_tail = 57 + 21 + 44 + 50 + 25;
-    assert_eq!(codes.len(), 32 + 49 + 29 + 15 + 23 + 12 + 185 + core_tail, "{codes:?}");
+    // One per `rename` in src/messages: 32 common, 49 syntax (with bracket items), 35 runtime
+    // (with a mismatch line, format specs and a zero slice step), 15 autograd, 23 NPU, 12 words,
+    // 185 library (with 19 kinds of value and 22 of the host modules); 57 grammar (with name slots,
+    // places and assignees), 21 literals, 47 unsupported (with the constructs), 50 operations
+    // (types, conversions, limits), 25 statements; the interpreter tail: 37 classes, 29 features
+    // of unmodelled options, 16 custom op and autograd argument errors (with their details).
+    let core_tail = 57 + 21 + 47 + 50 + 25;
+    let interpreter_tail = 37 + 29 + 16;
+    assert_eq!(codes.len(), 32 + 49 + 35 + 15 + 23 + 12 + 185 + core_tail + interpreter_tail, "{codes:?}");
     let unique: std::collections::HashSet<_> = codes.iter().collect();
     assert_eq!(unique.len(), codes.len());
 }

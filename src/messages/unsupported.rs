@@ -70,6 +70,15 @@ pub enum Construct {
     /// `items[::2] = …`.
     #[serde(rename = "construct.extended_slice_assignment")]
     ExtendedSliceAssignment,
+    /// `class C(A, B):`.
+    #[serde(rename = "construct.several_bases")]
+    SeveralBases,
+    /// `object()`.
+    #[serde(rename = "construct.object_instances")]
+    ObjectInstances,
+    /// `NamedTuple("Name", [...])`.
+    #[serde(rename = "construct.named_tuple_call")]
+    NamedTupleCall,
 }
 
 impl Construct {
@@ -98,6 +107,9 @@ impl Construct {
             PercentFormat => ("%-formatting of strings", false),
             TensorEquality => ("comparing tensors with == or !=", false),
             ExtendedSliceAssignment => ("assigning to an extended list slice", false),
+            SeveralBases => ("a class with several bases", false),
+            ObjectInstances => ("object() instances", true),
+            NamedTupleCall => ("the call form NamedTuple(\"Name\", [...])", false),
         }
     }
 }

@@ -213,7 +213,7 @@ fn class_errors_name_the_construct() {
     assert_eq!(result.error().unwrap().message, "'Point' object has no attribute 'y'");
     assert_eq!(spanned(code, &result), "y");
     let result = run_err(&mut session, "class Empty:\n    pass\nEmpty(3)");
-    assert_eq!(result.error().unwrap().message, "Empty() takes no arguments");
+    assert_eq!(result.error().unwrap().message, "Empty() takes no arguments (1 given)");
     let code = "class Both(Point, Point):\n    pass";
     let result = run_err(&mut session, code);
     assert!(result.error().unwrap().message.contains("several bases"), "{:?}", result.error());

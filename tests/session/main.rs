@@ -3,5 +3,6 @@
 mod api_table;
 mod cells;
 mod messages;
+mod messages_classes;
 mod messages_library;
 mod progress;

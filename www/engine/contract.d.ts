@@ -12,6 +12,110 @@ export type After = { "code": "after.base_class" } | { "code": "after.comprehens
 export type Assignee = { "code": "assignee.tuple_or_list" } | { "code": "assignee.call" } | { "code": "assignee.literal" } | { "code": "assignee.dict" } | { "code": "assignee.comparison" } | { "code": "assignee.conditional" } | { "code": "assignee.comprehension" } | { "code": "assignee.lambda" } | { "code": "assignee.slice" } | { "code": "assignee.expression" };
 
 /**
+ * A custom op's or autograd function's error, with its detail.
+ */
+export type AutogradCallMessage = { "code": "autograd.custom_op", "params": {
+    /**
+     * The op.
+     */
+    name: string,
+    /**
+     * What broke.
+     */
+    detail: AutogradDetail,
+  }
+    } | { "code": "autograd.bad_argument", "params": {
+    /**
+     * The function.
+     */
+    op: string,
+    /**
+     * What was wrong.
+     */
+    detail: AutogradDetail,
+  }
+};
+
+/**
+ * What a custom op or autograd function found wrong.
+ */
+export type AutogradDetail = { "code": "autograd.detail.grad_outputs_count", "params": {
+    /**
+     * Gradients given.
+     */
+    given: number,
+    /**
+     * Outputs.
+     */
+    outputs: number,
+  }
+    } | { "code": "autograd.detail.gradients_count", "params": {
+    /**
+     * Gradients returned.
+     */
+    given: number,
+    /**
+     * Inputs of the op.
+     */
+    inputs: number,
+  }
+    } | { "code": "autograd.detail.no_outputs" } | { "code": "autograd.detail.recomputation_outputs", "params": {
+    /**
+     * Outputs of the recomputation.
+     */
+    recomputed: number,
+    /**
+     * Outputs of the forward.
+     */
+    forward: number,
+  }
+    } | { "code": "autograd.detail.captured_grad" } | { "code": "autograd.detail.float_only", "params": {
+    /**
+     * The tensor's dtype (`DT_INT32`).
+     */
+    dtype: string,
+  }
+    } | { "code": "autograd.detail.clip_bound", "params": {
+    /**
+     * The bound's shape.
+     */
+    bound: Array<number>,
+    /**
+     * The input's shape.
+     */
+    input: Array<number>,
+  }
+    } | { "code": "autograd.detail.round_float_only" } | { "code": "autograd.detail.scaler_settings", "params": {
+    /**
+     * The settings, as printed.
+     */
+    settings: string,
+  }
+    } | { "code": "autograd.detail.scale_not_representable", "params": {
+    /**
+     * The scale, as printed.
+     */
+    scale: string,
+    /**
+     * The dtype.
+     */
+    dtype: string,
+  }
+    } | { "code": "autograd.detail.session_gone" } | { "code": "autograd.detail.forward_consumed" } | { "code": "autograd.detail.script_error", "params": {
+    /**
+     * The script error's message.
+     */
+    text: string,
+  }
+    } | { "code": "autograd.detail.internal", "params": {
+    /**
+     * The invariant.
+     */
+    what: string,
+  }
+};
+
+/**
  * An autograd or tensor error's message or help.
  */
 export type AutogradMessage = { "code": "autograd.backward_without_grad", "params": {
@@ -286,9 +390,218 @@ export type CellStatus = "ok" | "error";
 export type CheckMode = "Auto" | "Full" | "Projection";
 
 /**
+ * A runtime error about a class or an instance, or its help.
+ */
+export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.bad_base", "params": {
+    /**
+     * The base's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.bases" } | { "code": "class.single_inheritance" } | { "code": "class.dataclass_of_named_tuple", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.dataclass_target", "params": {
+    /**
+     * The decorated value's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.mutable_default", "params": {
+    /**
+     * `list` or `dict`.
+     */
+    kind: string,
+    /**
+     * The field.
+     */
+    field: string,
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.default_factory", "params": {
+    /**
+     * The field.
+     */
+    field: string,
+    /**
+     * `list` or `dict`.
+     */
+    kind: string,
+  }
+    } | { "code": "class.default_order", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+    /**
+     * The field without a default.
+     */
+    field: string,
+    /**
+     * The earlier field with one.
+     */
+    previous: string,
+  }
+    } | { "code": "class.defaults_last" } | { "code": "class.init_returned", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+    /**
+     * The returned value's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.define_init", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.define_call", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.fields", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+    /**
+     * The fields, comma-separated.
+     */
+    fields: string,
+    /**
+     * The closest field, if one is close.
+     */
+    suggestion: string | null,
+  }
+    } | { "code": "class.no_class_attribute", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+    /**
+     * The attribute.
+     */
+    name: string,
+  }
+    } | { "code": "class.named_tuple_immutable", "params": {
+    /**
+     * The field.
+     */
+    name: string,
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.use_replace_method", "params": {
+    /**
+     * The field.
+     */
+    name: string,
+  }
+    } | { "code": "class.frozen_field", "params": {
+    /**
+     * The field.
+     */
+    name: string,
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.use_dataclasses_replace", "params": {
+    /**
+     * The field.
+     */
+    name: string,
+  }
+    } | { "code": "class.property_without_setter", "params": {
+    /**
+     * The property.
+     */
+    name: string,
+    /**
+     * The class.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.replace_form" } | { "code": "class.needs_dataclass_instance", "params": {
+    /**
+     * `replace` or `asdict`.
+     */
+    function: string,
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.no_field", "params": {
+    /**
+     * The class.
+     */
+    class_name: string,
+    /**
+     * The keyword.
+     */
+    name: string,
+  }
+    } | { "code": "class.super_outside_method" } | { "code": "class.super_in_method" } | { "code": "class.super_not_callable", "params": {
+    /**
+     * The attribute.
+     */
+    name: string,
+  }
+    } | { "code": "class.text_method_type", "params": {
+    /**
+     * `__str__` or `__repr__`.
+     */
+    method: string,
+    /**
+     * The returned value's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.object_as_base" } | { "code": "class.field_default_and_factory" } | { "code": "class.named_tuple_class_form" } | { "code": "class.annotation_called", "params": {
+    /**
+     * `typing.Optional` …
+     */
+    name: string,
+  }
+    } | { "code": "class.annotations_ignored" } | { "code": "class.isinstance_annotation", "params": {
+    /**
+     * The `typing` name.
+     */
+    name: string,
+  }
+    } | { "code": "class.isinstance_concrete" } | { "code": "class.isinstance_type", "params": {
+    /**
+     * The value's type, or the builtin's name.
+     */
+    got: string,
+  }
+    } | { "code": "class.attribute_name_type", "params": {
+    /**
+     * The name's type.
+     */
+    got: string,
+  }
+} | { "code": "class.typing_names" };
+
+/**
  * A Python construct tile scripts do not take, as a message names it.
  */
-export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" };
+export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
 
 /**
  * The element type of a tensor.
@@ -2261,7 +2574,7 @@ export type Message = { "code": "text", "params": {
      */
     stage: KernelStage,
   }
-} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage | LibraryFamily;
+} | SyntaxMessage | RuntimeMessage | AutogradMessage | AutogradCallMessage | NpuMessage | LibraryFamily;
 
 /**
  * One element of an `assert_allclose` failure (a line of its note).
@@ -2414,7 +2727,7 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
     /**
      * What the simulator lacks.
      */
-    feature: string,
+    feature: OptionFeature,
   }
     } | { "code": "npu.options_not_modelled", "params": {
     /**
@@ -2757,6 +3070,11 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
 } | { "code": "control.break_outside_loop" } | { "code": "control.outside_function" };
 
 /**
+ * A device feature an accepted option configures and the simulator does not model.
+ */
+export type OptionFeature = { "code": "option_feature.per_function_vec_buffering" } | { "code": "option_feature.per_label_vec_buffering" } | { "code": "option_feature.per_function_cube_buffering" } | { "code": "option_feature.per_label_cube_buffering" } | { "code": "option_feature.l1_reuse" } | { "code": "option_feature.per_function_l1_reuse" } | { "code": "option_feature.per_label_l1_reuse" } | { "code": "option_feature.partition_parallelism" } | { "code": "option_feature.partition_lower_bound" } | { "code": "option_feature.partition_upper_bound" } | { "code": "option_feature.partition_algorithm" } | { "code": "option_feature.merge_copy_in_bound" } | { "code": "option_feature.merge_vector_parallelism" } | { "code": "option_feature.copy_out_coalescing" } | { "code": "option_feature.mixed_partitioning" } | { "code": "option_feature.subgraph_scopes" } | { "code": "option_feature.valid_shape_optimisation" } | { "code": "option_feature.pass_verification" } | { "code": "option_feature.compiler_slicing" } | { "code": "option_feature.out_of_order_scopes" } | { "code": "option_feature.out_of_order_mode" } | { "code": "option_feature.vector_function_tuning" } | { "code": "option_feature.device_scheduler_mode" } | { "code": "option_feature.function_stitching" } | { "code": "option_feature.host_ready_tensors" } | { "code": "option_feature.device_scheduler_parallelism" } | { "code": "option_feature.scheduling_ai_cpus" } | { "code": "option_feature.same_cluster_scheduling" } | { "code": "option_feature.early_launch" };
+
+/**
  * Reductions.
  */
 export type ReduceOp = "Sum" | "Mean" | "Amax" | "Amin" | "Var";
@@ -2950,7 +3268,49 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
      */
     text: string,
   }
-} | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" } | OperationMessage | StatementMessage;
+    } | { "code": "value.ambiguous_truth" } | { "code": "value.use_allclose" } | { "code": "value.zero_step" } | { "code": "value.slice_step_zero" } | { "code": "format.width_too_large", "params": {
+    /**
+     * The spec.
+     */
+    spec: string,
+    /**
+     * The widest field.
+     */
+    limit: number,
+  }
+    } | { "code": "format.precision_too_large", "params": {
+    /**
+     * The spec.
+     */
+    spec: string,
+    /**
+     * The most digits.
+     */
+    limit: number,
+  }
+    } | { "code": "format.invalid_spec", "params": {
+    /**
+     * The spec.
+     */
+    spec: string,
+  }
+    } | { "code": "format.integer_code", "params": {
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "format.unknown_code", "params": {
+    /**
+     * The code.
+     */
+    code: string,
+    /**
+     * The value's type.
+     */
+    type_name: string,
+  }
+} | OperationMessage | StatementMessage | ClassMessage;
 
 /**
  * One forward value a generated backward kernel reads, and whether the forward saved it (a GM

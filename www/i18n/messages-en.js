@@ -187,7 +187,7 @@ export const messages = {
   'message.npu.generated_backward_on_cpu.help': "a smaller vec tile (set_vec_tile_shapes) leaves room for the backward's working set",
   'message.lang.unknown_option': "unknown {table} key '{key}' (ignored)",
   'message.lang.documented_options': 'pypto documents: {known}',
-  'message.npu.option_not_modelled': "{table} '{key}' is accepted, not modelled: the simulator has no {feature}",
+  'message.npu.option_not_modelled': "{table} '{key}' is accepted, not modelled: the simulator does not model {feature}",
   'message.npu.options_not_modelled': '{function}: {names} accepted, not modelled',
   'message.npu.jit_options_not_modelled': "pypto.frontend.jit: {names} accepted, not modelled (settings of pypto's compiler and tools)",
   'message.npu.set_tiles_inside': 'inside a kernel, pypto.set_vec_tile_shapes / set_cube_tile_shapes set the tiles',

@@ -186,7 +186,7 @@ export const messages = {
   'message.npu.generated_backward_on_cpu.help': '更小的 vec tile（set_vec_tile_shapes）能给反向内核的工作集留出空间',
   'message.lang.unknown_option': '未知的 {table} 键 “{key}”（已忽略）',
   'message.lang.documented_options': 'pypto 文档中的键：{known}',
-  'message.npu.option_not_modelled': '{table} 的 “{key}” 会被接受，但没有建模：模拟器没有这项功能（{feature}）',
+  'message.npu.option_not_modelled': '{table} 的 “{key}” 会被接受，但没有建模：模拟器没有模拟{feature}',
   'message.npu.options_not_modelled': '{function}：{names} 会被接受，但没有建模',
   'message.npu.jit_options_not_modelled': 'pypto.frontend.jit：{names} 会被接受，但没有建模（它们是 pypto 编译器和工具的设置）',
   'message.npu.set_tiles_inside': '在核函数内部，用 pypto.set_vec_tile_shapes / set_cube_tile_shapes 设置分块',

@@ -32,7 +32,8 @@ impl Interpreter {
             Value::Class(class) => self.instantiate(class, arguments, span),
             Value::Instance(instance) => self.call_instance(callee, instance, arguments, span),
             Value::Object(object) if matches!(object.as_ref(), Object::DataclassDecorator { .. }) => {
-                self.apply_dataclass_decorator(object, arguments, span)
+                let frozen = matches!(object.as_ref(), Object::DataclassDecorator { frozen: true });
+                self.apply_dataclass_decorator(frozen, arguments, span)
             }
             Value::Object(object)
                 if matches!(

@@ -264,7 +264,7 @@ impl Interpreter {
                     let piece = match (conversion, format_spec) {
                         (Some('r'), _) => self.repr_of(&value, expression.span)?,
                         (_, Some(spec)) => super::format::format_with_spec(&value, spec)
-                            .map_err(|message| self.error(ErrorKind::Value, message, expression.span))?,
+                            .map_err(|message| self.coded(ErrorKind::Value, message, expression.span))?,
                         _ => self.text_of(&value, expression.span)?,
                     };
                     text.push_str(&piece);

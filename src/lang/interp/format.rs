@@ -2,6 +2,7 @@
 //! value preview of tensors.
 
 use super::value::{Object, Value};
+use crate::messages::RuntimeMessage;
 use crate::tensor::Tensor;
 
 /// Python's `repr(float)`: the shortest round-trip digits, `.0` on integral values, an exponent
@@ -222,7 +223,7 @@ fn format_element(value: f64) -> String {
 const MAX_FORMAT_WIDTH: usize = 10_000;
 
 /// `format(value, spec)` for the f-string specs `[[fill]align][sign][width][,][.precision][type]`.
-pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
+pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, RuntimeMessage> {
     // A one-element tensor formats as its number, as torch's 0-d tensors and numpy's scalars do
     // (`f"{np.abs(a - b).max():.6f}"`).
     if let Value::Tensor(object) = value {
@@ -253,17 +254,24 @@ pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
     let (width_part, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
     let width: usize = if width_part.is_empty() { 0 } else { width_part.parse().unwrap_or(usize::MAX) };
     if width > MAX_FORMAT_WIDTH {
-        return Err(format!("format width in '{spec}' is larger than {MAX_FORMAT_WIDTH}"));
+        return Err(RuntimeMessage::FormatWidthTooLarge { spec: spec.to_string(), limit: MAX_FORMAT_WIDTH });
     }
     let (precision, kind) = match tail.strip_prefix('.') {
         Some(after) => {
             let (digits, kind) = after.split_at(after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len()));
-            (Some(digits.parse::<usize>().map_err(|_| format!("invalid format spec '{spec}'"))?), kind)
+            (
+                Some(
+                    digits
+                        .parse::<usize>()
+                        .map_err(|_| RuntimeMessage::InvalidFormatSpec { spec: spec.to_string() })?,
+                ),
+                kind,
+            )
         }
         None => (None, tail),
     };
     if precision.is_some_and(|digits| digits > MAX_FORMAT_WIDTH) {
-        return Err(format!("format precision in '{spec}' is larger than {MAX_FORMAT_WIDTH}"));
+        return Err(RuntimeMessage::FormatPrecisionTooLarge { spec: spec.to_string(), limit: MAX_FORMAT_WIDTH });
     }
     let number = value.as_number();
     let mut text = match (kind, number) {
@@ -273,10 +281,13 @@ pub fn format_with_spec(value: &Value, spec: &str) -> Result<String, String> {
         ("g", Some(x)) | ("", Some(x)) if precision.is_some() => general(x, precision.unwrap_or(6)),
         ("d", _) => match value.as_int() {
             Some(integer) => integer.to_string(),
-            None => return Err(format!("format code 'd' needs an integer, not {}", value.type_name())),
+            None => return Err(RuntimeMessage::FormatNeedsInteger { got: value.type_name().to_string() }),
         },
         ("", _) | ("s", _) => to_str(value),
-        (other, _) => return Err(format!("unknown format code '{other}' for a {}", value.type_name())),
+        (other, _) => {
+            let (code, type_name) = (other.to_string(), value.type_name().to_string());
+            return Err(RuntimeMessage::UnknownFormatCode { code, type_name });
+        }
     };
     if plus && number.is_some_and(|x| x >= 0.0) {
         text.insert(0, '+');

@@ -93,8 +93,7 @@ impl Interpreter {
                 .ok_or_else(|| self.range_too_long(span))?;
             let [first, last, stride] = &**bounds;
             let stride = super::subscript::clamp_step(*stride, length);
-            let spec = SliceSpec::from_python(*first, *last, stride, length)
-                .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+            let spec = SliceSpec::from_python(*first, *last, stride, length).map_err(|_| self.slice_step_zero(span))?;
             let new_step = (spec.step as i128 * step as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
             let new_start = at(spec.start as i128);
             let new_stop = (new_start as i128 + spec.count as i128 * new_step as i128) as i64;

@@ -20,6 +20,11 @@ pub(crate) fn clamp_step(step: Option<i64>, size: usize) -> Option<i64> {
 }
 
 impl Interpreter {
+    /// The error of a slice with step 0 (the one failure of `SliceSpec::from_python`).
+    pub(crate) fn slice_step_zero(&self, span: Span) -> crate::lang::interp::error::RuntimeError {
+        self.coded(ErrorKind::Value, crate::messages::RuntimeMessage::SliceStepZero, span)
+    }
+
     /// `container[index]`.
     pub(crate) fn get_item(&self, container: &Value, index: &Value, span: Span) -> Result<Value> {
         match container {
@@ -69,7 +74,7 @@ impl Interpreter {
             Value::Slice(bounds) => {
                 let [start, stop, step] = &**bounds;
                 let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
-                    .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+                    .map_err(|_| self.slice_step_zero(span))?;
                 let picked = (0..spec.count)
                     .map(|k| items[(spec.start as isize + k as isize * spec.step) as usize].clone())
                     .collect();
@@ -106,7 +111,7 @@ impl Interpreter {
                     let new_items = self.iterate(&value, span)?;
                     let mut items = items.borrow_mut();
                     let spec = SliceSpec::from_python(*start, *stop, clamp_step(*step, items.len()), items.len())
-                        .map_err(|error| self.error(ErrorKind::Value, error.to_string(), span))?;
+                        .map_err(|_| self.slice_step_zero(span))?;
                     if spec.step != 1 {
                         let construct = crate::messages::Construct::ExtendedSliceAssignment;
                         let message = crate::messages::UnsupportedMessage::NotSupported { construct };

@@ -12,6 +12,7 @@ use crate::lang::interp::scope::Scope;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::ast::{ClassDef, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
+use crate::messages::{ClassMessage, Construct, UnsupportedMessage};
 
 impl Interpreter {
     /// Runs a `class` statement: the bases, the body in a namespace of its own, the decorators
@@ -31,11 +32,7 @@ impl Interpreter {
                 _ => self.exec(statement, &namespace)?,
             };
             if !matches!(flow, Flow::Normal) {
-                return Err(self.error(
-                    ErrorKind::Control,
-                    "'return', 'break' or 'continue' in a class body",
-                    statement.span,
-                ));
+                return Err(self.coded(ErrorKind::Control, ClassMessage::FlowInBody, statement.span));
             }
         }
         let mut names = namespace.snapshot();
@@ -86,24 +83,16 @@ impl Interpreter {
                 Value::Builtin(name) if name.as_ref() == "typing.NamedTuple" && base.is_none() => named_tuple = true,
                 Value::Builtin(name) if name.as_ref() == "object" => {}
                 Value::Class(_) | Value::Builtin(_) if base.is_some() || named_tuple => {
+                    let message = UnsupportedMessage::NotSupported { construct: Construct::SeveralBases };
                     return Err(self
-                        .error(
-                            ErrorKind::Unsupported,
-                            "a class with several bases is not supported in tile scripts",
-                            expression.span,
-                        )
-                        .with_help("derive from one class (single inheritance)"));
+                        .coded(ErrorKind::Unsupported, message, expression.span)
+                        .with_help_message(ClassMessage::SingleInheritance));
                 }
                 other => {
+                    let message = ClassMessage::BadBase { got: other.type_name().to_string() };
                     return Err(self
-                        .error(
-                            ErrorKind::Type,
-                            format!("a class cannot derive from a '{}'", other.type_name()),
-                            expression.span,
-                        )
-                        .with_help(
-                            "derive from a class defined in the notebook, from typing.NamedTuple or from object",
-                        ));
+                        .coded(ErrorKind::Type, message, expression.span)
+                        .with_help_message(ClassMessage::Bases));
                 }
             }
         }
@@ -114,11 +103,8 @@ impl Interpreter {
     /// (a base dataclass's fields first).
     pub(crate) fn make_dataclass(&self, class: &Rc<Class>, frozen: bool, span: Span) -> Result<Value> {
         if class.kind == ClassKind::NamedTuple {
-            return Err(self.error(
-                ErrorKind::Type,
-                format!("'{}' is a NamedTuple: @dataclass does not apply", class.name),
-                span,
-            ));
+            let message = ClassMessage::DataclassOfNamedTuple { class_name: class.name.clone() };
+            return Err(self.coded(ErrorKind::Type, message, span));
         }
         let mut fields: Vec<Field> = class
             .base
@@ -169,14 +155,10 @@ impl Interpreter {
                 _ => (value, None),
             };
             if let Some(mutable @ (Value::List(_) | Value::Dict(_))) = &default {
-                let kind = mutable.type_name();
-                return Err(self
-                    .error(
-                        ErrorKind::Value,
-                        format!("mutable default {kind} for field '{name}' of '{}' is not allowed: instances would share it", class.name),
-                        span,
-                    )
-                    .with_help(format!("use `{name}: {kind} = field(default_factory={kind})` (from dataclasses import field)")));
+                let (kind, field) = (mutable.type_name().to_string(), name.clone());
+                let help = ClassMessage::DefaultFactory { field: field.clone(), kind: kind.clone() };
+                let message = ClassMessage::MutableDefault { kind, field, class_name: class.name.clone() };
+                return Err(self.coded(ErrorKind::Value, message, span).with_help_message(help));
             }
             fields.push(Field { name: name.clone(), default, factory });
         }
@@ -192,16 +174,14 @@ fn check_default_order(interpreter: &Interpreter, fields: &[Field], class: &str,
         let has_default = field.default.is_some() || field.factory.is_some();
         match with_default {
             Some(previous) if !has_default => {
+                let message = ClassMessage::DefaultOrder {
+                    class_name: class.to_string(),
+                    field: field.name.clone(),
+                    previous: previous.to_string(),
+                };
                 return Err(interpreter
-                    .error(
-                        ErrorKind::Type,
-                        format!(
-                            "{class}: field '{}' without a default follows field '{previous}' with a default",
-                            field.name
-                        ),
-                        span,
-                    )
-                    .with_help("put the fields without defaults first, or give this one a default"));
+                    .coded(ErrorKind::Type, message, span)
+                    .with_help_message(ClassMessage::DefaultsLast));
             }
             _ if has_default => with_default = Some(&field.name),
             _ => {}

@@ -11,6 +11,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{ClassMessage, LibraryMessage, Message, RuntimeMessage};
 
 impl Interpreter {
     /// `Class(arguments)`: a new instance, initialised by the class's `__init__` or, for a
@@ -30,17 +31,20 @@ impl Interpreter {
             Some((function, owner)) => {
                 let result = self.call_method_of(&function, &owner, value.clone(), arguments, span)?;
                 if !matches!(result, Value::None) {
-                    return Err(self.error(
+                    let got = result.type_name().to_string();
+                    return Err(self.coded(
                         ErrorKind::Type,
-                        format!("{}.__init__() should return None, not '{}'", class.name, result.type_name()),
+                        ClassMessage::InitReturned { class_name: class.name.clone(), got },
                         span,
                     ));
                 }
             }
             None if !arguments.positional.is_empty() || !arguments.keywords.is_empty() => {
+                let given = arguments.positional.len() + arguments.keywords.len();
+                let message = RuntimeMessage::TakesNoArguments { function: class.name.clone(), given };
                 return Err(self
-                    .error(ErrorKind::Type, format!("{}() takes no arguments", class.name), span)
-                    .with_help(format!("define `def __init__(self, …)` in {}, or make it a @dataclass", class.name)));
+                    .coded(ErrorKind::Type, message, span)
+                    .with_help_message(ClassMessage::DefineInit { class_name: class.name.clone() }));
             }
             None => {}
         }
@@ -58,11 +62,8 @@ impl Interpreter {
         match instance.class.lookup("__call__") {
             Some((function, owner)) => self.call_method_of(&function, &owner, value.clone(), arguments, span),
             None => Err(self
-                .error(ErrorKind::Type, "", span)
-                .with_message(crate::messages::RuntimeMessage::NotCallable {
-                    type_name: instance.class.name.to_string(),
-                })
-                .with_help(format!("define `def __call__(self, …)` in {} to call its instances", instance.class.name))),
+                .coded(ErrorKind::Type, RuntimeMessage::NotCallable { type_name: instance.class.name.clone() }, span)
+                .with_help_message(ClassMessage::DefineCall { class_name: instance.class.name.clone() })),
         }
     }
 
@@ -77,13 +78,10 @@ impl Interpreter {
         let name = &instance.class.name;
         let fields = &generator.fields;
         if arguments.positional.len() > fields.len() {
-            return Err(self.error(
+            let (expected, given) = (fields.len(), arguments.positional.len());
+            return Err(self.coded(
                 ErrorKind::Type,
-                format!(
-                    "{name}() takes {} positional arguments but {} were given",
-                    fields.len(),
-                    arguments.positional.len()
-                ),
+                RuntimeMessage::TooManyPositional { function: name.clone(), expected, given },
                 span,
             ));
         }
@@ -94,24 +92,14 @@ impl Interpreter {
         for (key, value, argument_span) in arguments.keywords {
             let Some(index) = fields.iter().position(|field| field.name == key) else {
                 let known: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
-                let error = self.error(
-                    ErrorKind::Type,
-                    format!("{name}() got an unexpected keyword argument '{key}'"),
-                    argument_span,
-                );
-                return Err(match api_table::closest(&key, known.iter().copied()) {
-                    Some(near) => {
-                        error.with_help(format!("did you mean `{near}`? {name} has the fields {}", known.join(", ")))
-                    }
-                    None => error.with_help(format!("{name} has the fields {}", known.join(", "))),
-                });
+                let suggestion = api_table::closest(&key, known.iter().copied()).map(str::to_string);
+                let help = ClassMessage::Fields { class_name: name.clone(), fields: known.join(", "), suggestion };
+                let message = Message::UnexpectedKeyword { function: name.clone(), keyword: key };
+                return Err(self.coded(ErrorKind::Type, message, argument_span).with_help_message(help));
             };
             if values[index].is_some() {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("{name}() got multiple values for argument '{key}'"),
-                    argument_span,
-                ));
+                let message = RuntimeMessage::MultipleValues { function: name.clone(), parameter: key };
+                return Err(self.coded(ErrorKind::Type, message, argument_span));
             }
             values[index] = Some(value);
         }
@@ -121,11 +109,8 @@ impl Interpreter {
                 (None, Some(default), _) => default.clone(),
                 (None, None, Some(factory)) => self.call_values(factory, Vec::new(), span)?,
                 (None, None, None) => {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("{name}() missing required argument '{}'", field.name),
-                        span,
-                    ));
+                    let message = Message::MissingArgument { function: name.clone(), parameter: field.name.clone() };
+                    return Err(self.coded(ErrorKind::Type, message, span));
                 }
             };
             instance.set(&field.name, value);
@@ -172,15 +157,10 @@ impl Interpreter {
         for class in instance.class.chain() {
             known.extend(class.attributes.borrow().iter().map(|(key, _)| key.clone()));
         }
-        let message = crate::messages::RuntimeMessage::NoAttribute {
-            type_name: instance.class.name.to_string(),
-            name: name.to_string(),
-        };
-        let error = self.error(ErrorKind::Attribute, "", span).with_message(message);
+        let message = RuntimeMessage::NoAttribute { type_name: instance.class.name.clone(), name: name.to_string() };
+        let error = self.coded(ErrorKind::Attribute, message, span);
         Err(match api_table::closest(name, known.iter().map(String::as_str)) {
-            Some(near) => {
-                error.with_help_message(crate::messages::Message::DidYouMean { suggestion: near.to_string() })
-            }
+            Some(near) => error.with_help_message(Message::DidYouMean { suggestion: near.to_string() }),
             None => error,
         })
     }
@@ -231,11 +211,10 @@ impl Interpreter {
                     .map_or(Vec::new(), |c| c.fields.iter().map(|field| Value::string(field.name.as_str())).collect());
                 Ok(Value::tuple(names))
             }
-            _ => Err(self.error(
-                ErrorKind::Attribute,
-                format!("type object '{}' has no attribute '{name}'", class.name),
-                span,
-            )),
+            _ => {
+                let message = ClassMessage::NoClassAttribute { class_name: class.name.clone(), name: name.to_string() };
+                Err(self.coded(ErrorKind::Attribute, message, span))
+            }
         }
     }
 
@@ -248,31 +227,24 @@ impl Interpreter {
         span: Span,
     ) -> Result<()> {
         if instance.is_named_tuple() {
+            let message =
+                ClassMessage::NamedTupleImmutable { name: name.to_string(), class_name: instance.class.name.clone() };
             return Err(self
-                .error(
-                    ErrorKind::Attribute,
-                    format!("cannot set attribute '{name}' of the NamedTuple '{}'", instance.class.name),
-                    span,
-                )
-                .with_help(format!("a NamedTuple is immutable: make a changed copy with `._replace({name}=…)`")));
+                .coded(ErrorKind::Attribute, message, span)
+                .with_help_message(ClassMessage::UseReplaceMethod { name: name.to_string() }));
         }
         let frozen = instance.class.chain().any(|class| class.kind == ClassKind::Dataclass { frozen: true });
         if frozen {
+            let message = ClassMessage::FrozenField { name: name.to_string(), class_name: instance.class.name.clone() };
             return Err(self
-                .error(
-                    ErrorKind::Attribute,
-                    format!("cannot assign to field '{name}': '{}' is a frozen dataclass", instance.class.name),
-                    span,
-                )
-                .with_help("make a changed copy with dataclasses.replace(obj, name=value)"));
+                .coded(ErrorKind::Attribute, message, span)
+                .with_help_message(ClassMessage::UseDataclassesReplace { name: name.to_string() }));
         }
         if let Some((Value::Object(object), _)) = &instance.class.lookup(name) {
             if matches!(object.as_ref(), Object::Property(_)) {
-                return Err(self.error(
-                    ErrorKind::Attribute,
-                    format!("property '{name}' of '{}' has no setter", instance.class.name),
-                    span,
-                ));
+                let class_name = instance.class.name.clone();
+                let message = ClassMessage::PropertyWithoutSetter { name: name.to_string(), class_name };
+                return Err(self.coded(ErrorKind::Attribute, message, span));
             }
         }
         instance.set(name, value);
@@ -299,7 +271,11 @@ impl Interpreter {
         let (class, receiver_value) = match receiver {
             Value::Instance(instance) => (instance.class.clone(), receiver.clone()),
             Value::Class(class) => (class.clone(), receiver.clone()),
-            _ => return Err(self.error(ErrorKind::Attribute, format!("no method '{name}'"), span)),
+            other => {
+                let message =
+                    LibraryMessage::NoMethod { type_name: other.type_name().to_string(), name: name.to_string() };
+                return Err(self.coded(ErrorKind::Attribute, message, span));
+            }
         };
         match &class.lookup(name) {
             Some((Value::Object(object), owner)) => match object.as_ref() {
@@ -308,9 +284,8 @@ impl Interpreter {
                 }
                 Object::StaticMethod(function) => self.call(function, arguments, span),
                 _ => {
-                    let message =
-                        crate::messages::RuntimeMessage::NotCallable { type_name: object_type(object).to_string() };
-                    Err(self.error(ErrorKind::Type, "", span).with_message(message))
+                    let message = RuntimeMessage::NotCallable { type_name: object_type(object).to_string() };
+                    Err(self.coded(ErrorKind::Type, message, span))
                 }
             },
             Some((function, owner)) => self.call_method_of(function, owner, receiver_value, arguments, span),
@@ -321,11 +296,10 @@ impl Interpreter {
                     let fields = instance.named_fields().unwrap_or_default();
                     Ok(Value::dict(fields.into_iter().map(|(key, value)| (Value::string(key), value)).collect()))
                 }
-                _ => Err(self.error(
-                    ErrorKind::Attribute,
-                    format!("'{}' object has no method '{name}'", class.name),
-                    span,
-                )),
+                _ => {
+                    let message = LibraryMessage::NoMethod { type_name: class.name.clone(), name: name.to_string() };
+                    Err(self.coded(ErrorKind::Attribute, message, span))
+                }
             },
         }
     }
@@ -334,12 +308,13 @@ impl Interpreter {
     /// `dataclasses.replace`).
     pub(crate) fn replace_fields(&self, instance: &Rc<Instance>, arguments: Arguments, span: Span) -> Result<Value> {
         if let Some((_, argument_span)) = arguments.positional.first() {
-            return Err(self.error(ErrorKind::Type, "replace takes the changed fields by name only", *argument_span));
+            return Err(self.coded(ErrorKind::Type, ClassMessage::ReplaceForm, *argument_span));
         }
         let Some(fields) = instance.named_fields() else {
-            return Err(self.error(
+            let got = instance.class.name.clone();
+            return Err(self.coded(
                 ErrorKind::Type,
-                format!("'{}' is not a dataclass or NamedTuple", instance.class.name),
+                ClassMessage::NeedsDataclassInstance { function: "replace".into(), got },
                 span,
             ));
         };
@@ -349,11 +324,8 @@ impl Interpreter {
             match keywords.iter_mut().find(|(existing, _, _)| existing == &key) {
                 Some(slot) => slot.1 = value,
                 None => {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("'{}' has no field '{key}'", instance.class.name),
-                        argument_span,
-                    ));
+                    let message = ClassMessage::NoField { class_name: instance.class.name.clone(), name: key };
+                    return Err(self.coded(ErrorKind::Type, message, argument_span));
                 }
             }
         }

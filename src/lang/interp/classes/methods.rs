@@ -11,6 +11,7 @@ use crate::lang::interp::format::{repr, to_str};
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{ClassMessage, RuntimeMessage};
 
 /// A running method: the class that defined it, its receiver, and the call depth of its body.
 pub(crate) struct MethodFrame {
@@ -45,8 +46,8 @@ impl Interpreter {
         }
         let frames = self.method_frames.borrow();
         let frame = frames.last().filter(|frame| frame.depth == self.depth.get()).ok_or_else(|| {
-            self.error(ErrorKind::Type, "super() is only available inside a method of a class", span)
-                .with_help("call it in a method: super().__init__(…)")
+            self.coded(ErrorKind::Type, ClassMessage::SuperOutsideMethod, span)
+                .with_help_message(ClassMessage::SuperInMethod)
         })?;
         Ok(Value::object(Object::Super { class: frame.class.clone(), receiver: frame.receiver.clone() }))
     }
@@ -60,7 +61,7 @@ impl Interpreter {
         name: &str,
         span: Span,
     ) -> Result<Value> {
-        let missing = || self.error(ErrorKind::Attribute, format!("'super' object has no attribute '{name}'"), span);
+        let missing = || self.super_missing(name, span);
         let base = class.base.clone().ok_or_else(missing)?;
         if name == "__init__" && base.generated("__init__").is_some() {
             return Ok(Value::Method(Rc::new((value.clone(), name.to_string()))));
@@ -80,6 +81,12 @@ impl Interpreter {
         }
     }
 
+    /// `'super' object has no attribute 'name'`.
+    fn super_missing(&self, name: &str, span: Span) -> crate::lang::interp::error::RuntimeError {
+        let message = RuntimeMessage::NoAttribute { type_name: "super".into(), name: name.to_string() };
+        self.coded(ErrorKind::Attribute, message, span)
+    }
+
     /// Calls `super().name(arguments)`.
     pub(crate) fn call_super_method(
         &self,
@@ -89,7 +96,7 @@ impl Interpreter {
         arguments: Arguments,
         span: Span,
     ) -> Result<Value> {
-        let missing = || self.error(ErrorKind::Attribute, format!("'super' object has no attribute '{name}'"), span);
+        let missing = || self.super_missing(name, span);
         let base = class.base.clone().ok_or_else(missing)?;
         if name == "__init__" {
             if let (Some(generator), Value::Instance(instance)) = (base.generated("__init__"), receiver) {
@@ -106,7 +113,7 @@ impl Interpreter {
             Value::Object(object) => match object.as_ref() {
                 Object::ClassMethod(function) => self.call_method_of(function, &owner, receiver_class, arguments, span),
                 Object::StaticMethod(function) => self.call(function, arguments, span),
-                _ => Err(self.error(ErrorKind::Type, format!("super().{name} is not callable"), span)),
+                _ => Err(self.coded(ErrorKind::Type, ClassMessage::SuperNotCallable { name: name.to_string() }, span)),
             },
             _ => self.call_method_of(&found, &owner, receiver.clone(), arguments, span),
         }
@@ -145,11 +152,14 @@ impl Interpreter {
             if let Some((function @ Value::Function(_), owner)) = instance.class.lookup(method) {
                 return match &self.call_method_of(&function, &owner, value.clone(), Arguments::empty(), span)? {
                     Value::Str(text) => Ok(Some(text.to_string())),
-                    other => Err(self.error(
-                        ErrorKind::Type,
-                        format!("{method} returned a '{}', not a str", other.type_name()),
-                        span,
-                    )),
+                    other => {
+                        let got = other.type_name().to_string();
+                        Err(self.coded(
+                            ErrorKind::Type,
+                            ClassMessage::TextMethodType { method: method.to_string(), got },
+                            span,
+                        ))
+                    }
                 };
             }
         }

@@ -9,6 +9,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{ClassMessage, Construct, Message, StatementMessage, UnsupportedMessage};
 
 /// The builtins of this module.
 pub(crate) const CLASS_BUILTINS: [&str; 9] =
@@ -56,11 +57,9 @@ impl Interpreter {
                 let bound = self.bind(name, &["function"], arguments, false, span)?;
                 let function = bound.required(0)?.clone();
                 if !matches!(function, Value::Function(_) | Value::Kernel(_)) {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        format!("@{name} decorates a function defined with `def`"),
-                        span,
-                    ));
+                    let got = function.type_name().to_string();
+                    let message = StatementMessage::DecoratorTarget { decorator: name.to_string(), got };
+                    return Err(self.coded(ErrorKind::Type, message, span));
                 }
                 Ok(Value::object(match name {
                     "staticmethod" => Object::StaticMethod(function),
@@ -70,19 +69,19 @@ impl Interpreter {
             }
             "super" => self.call_super(arguments, span),
             "object" => Err(self
-                .error(ErrorKind::Unsupported, "object() instances are not supported in tile scripts", span)
-                .with_help("`object` works as a base class: class Config(object): …")),
+                .coded(
+                    ErrorKind::Unsupported,
+                    UnsupportedMessage::NotSupported { construct: Construct::ObjectInstances },
+                    span,
+                )
+                .with_help_message(ClassMessage::ObjectAsBase)),
             "dataclasses.dataclass" => {
                 let bound = self.bind("dataclasses.dataclass", &["cls", "frozen"], arguments, false, span)?;
                 let frozen = bound.flag(1, false)?;
                 match bound.optional(0) {
                     None => Ok(Value::object(Object::DataclassDecorator { frozen })),
                     Some(Value::Class(class)) => self.make_dataclass(class, frozen, span),
-                    Some(other) => Err(self.error(
-                        ErrorKind::Type,
-                        format!("@dataclass decorates a class, not a '{}'", other.type_name()),
-                        bound.span_of(0),
-                    )),
+                    Some(other) => Err(self.dataclass_target(other, bound.span_of(0))),
                 }
             }
             "dataclasses.field" => {
@@ -90,11 +89,7 @@ impl Interpreter {
                 let default = bound.values[0].as_ref().map(|(value, _)| value.clone());
                 let factory = bound.values[1].as_ref().map(|(value, _)| value.clone());
                 if default.is_some() && factory.is_some() {
-                    return Err(self.error(
-                        ErrorKind::Value,
-                        "field() cannot take both default and default_factory",
-                        span,
-                    ));
+                    return Err(self.coded(ErrorKind::Value, ClassMessage::FieldDefaultAndFactory, span));
                 }
                 Ok(Value::object(Object::Field { default, factory }))
             }
@@ -103,29 +98,21 @@ impl Interpreter {
                 if arguments.positional.is_empty() {
                     // No object: the standard message, naming the keyword that cannot stand alone.
                     self.bind("dataclasses.replace", &["obj"], arguments, false, span)?;
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        "dataclasses.replace(obj, **changes) needs the object",
-                        span,
-                    ));
+                    return Err(self.coded(ErrorKind::Type, ClassMessage::ReplaceForm, span));
                 }
                 if arguments.positional.len() != 1 {
-                    return Err(self.error(
-                        ErrorKind::Type,
-                        "dataclasses.replace(obj, **changes) takes one object",
-                        span,
-                    ));
+                    return Err(self.coded(ErrorKind::Type, ClassMessage::ReplaceForm, span));
                 }
                 let (object, object_span) = arguments.positional.remove(0);
                 match &object {
                     Value::Instance(instance) if instance.named_fields().is_some() => {
                         self.replace_fields(instance, arguments, span)
                     }
-                    other => Err(self.error(
-                        ErrorKind::Type,
-                        format!("replace() needs a dataclass instance, not '{}'", other.type_name()),
-                        object_span,
-                    )),
+                    other => {
+                        let got = other.type_name().to_string();
+                        let message = ClassMessage::NeedsDataclassInstance { function: "replace".into(), got };
+                        Err(self.coded(ErrorKind::Type, message, object_span))
+                    }
                 }
             }
             "dataclasses.asdict" => {
@@ -135,48 +122,38 @@ impl Interpreter {
                         let fields = instance.named_fields().unwrap_or_default();
                         Ok(Value::dict(fields.into_iter().map(|(key, value)| (Value::string(key), value)).collect()))
                     }
-                    other => Err(self.error(
-                        ErrorKind::Type,
-                        format!("asdict() needs a dataclass instance, not '{}'", other.type_name()),
-                        span,
-                    )),
+                    other => {
+                        let got = other.type_name().to_string();
+                        let message = ClassMessage::NeedsDataclassInstance { function: "asdict".into(), got };
+                        Err(self.coded(ErrorKind::Type, message, span))
+                    }
                 }
             }
             "typing.NamedTuple" => {
                 self.bind("typing.NamedTuple", &["typename", "fields"], arguments, false, span)?;
+                let message = UnsupportedMessage::NotSupported { construct: Construct::NamedTupleCall };
                 Err(self
-                    .error(
-                        ErrorKind::Unsupported,
-                        "the call form NamedTuple(\"Name\", [...]) is not supported in tile scripts",
-                        span,
-                    )
-                    .with_help("write the class form: class Name(NamedTuple):\n    a: int\n    b: int = 4"))
+                    .coded(ErrorKind::Unsupported, message, span)
+                    .with_help_message(ClassMessage::NamedTupleClassForm))
             }
             _ => Err(self
-                .error(ErrorKind::Type, format!("{name} is a type for annotations; it cannot be called"), span)
-                .with_help("annotations are accepted and ignored: use it after ':' or '->'")),
+                .coded(ErrorKind::Type, ClassMessage::AnnotationCalled { name: name.to_string() }, span)
+                .with_help_message(ClassMessage::AnnotationsIgnored)),
         }
     }
 
     /// Calls the decorator `dataclass(frozen=…)` returned on a class.
-    pub(crate) fn apply_dataclass_decorator(
-        &self,
-        decorator: &Object,
-        arguments: Arguments,
-        span: Span,
-    ) -> Result<Value> {
-        let Object::DataclassDecorator { frozen } = decorator else {
-            return Err(self.error(ErrorKind::Type, "not a dataclass decorator", span));
-        };
+    pub(crate) fn apply_dataclass_decorator(&self, frozen: bool, arguments: Arguments, span: Span) -> Result<Value> {
         let bound = self.bind("dataclass", &["cls"], arguments, false, span)?;
         match bound.required(0)? {
-            Value::Class(class) => self.make_dataclass(class, *frozen, span),
-            other => Err(self.error(
-                ErrorKind::Type,
-                format!("@dataclass decorates a class, not a '{}'", other.type_name()),
-                bound.span_of(0),
-            )),
+            Value::Class(class) => self.make_dataclass(class, frozen, span),
+            other => Err(self.dataclass_target(other, bound.span_of(0))),
         }
+    }
+
+    /// `@dataclass` above a value that is not a class.
+    fn dataclass_target(&self, value: &Value, span: Span) -> crate::lang::interp::error::RuntimeError {
+        self.coded(ErrorKind::Type, ClassMessage::DataclassTarget { got: value.type_name().to_string() }, span)
     }
 
     /// `isinstance(object, candidate)` for one candidate class.
@@ -197,17 +174,20 @@ impl Interpreter {
                 "pypto.Tensor" => matches!(object, Value::Tensor(_)),
                 _ if name.starts_with("typing.") => {
                     return Err(self
-                        .error(ErrorKind::Type, format!("{name} cannot be used with isinstance()"), span)
-                        .with_help("check against a concrete type: isinstance(x, (list, tuple))"))
+                        .coded(ErrorKind::Type, ClassMessage::IsinstanceAnnotation { name: name.to_string() }, span)
+                        .with_help_message(ClassMessage::IsinstanceConcrete))
                 }
-                _ => return Err(self.error(ErrorKind::Type, format!("isinstance(): {name} is not a type"), span)),
+                _ => {
+                    return Err(self.coded(
+                        ErrorKind::Type,
+                        ClassMessage::IsinstanceType { got: name.to_string() },
+                        span,
+                    ))
+                }
             },
             other => {
-                return Err(self.error(
-                    ErrorKind::Type,
-                    format!("isinstance() arg 2 must be a type or a tuple of types, not '{}'", other.type_name()),
-                    span,
-                ))
+                let got = other.type_name().to_string();
+                return Err(self.coded(ErrorKind::Type, ClassMessage::IsinstanceType { got }, span));
             }
         })
     }
@@ -215,9 +195,9 @@ impl Interpreter {
     fn attribute_name(&self, value: &Value, span: Span) -> Result<String> {
         match value {
             Value::Str(text) => Ok(text.to_string()),
-            other => Err(self.error(
+            other => Err(self.coded(
                 ErrorKind::Type,
-                format!("attribute name must be a string, not '{}'", other.type_name()),
+                ClassMessage::AttributeNameType { got: other.type_name().to_string() },
                 span,
             )),
         }
@@ -229,12 +209,11 @@ impl Interpreter {
         if api_table::lookup(&qualified).is_some() {
             return Ok(Value::Builtin(Rc::from(qualified.as_str())));
         }
-        let error = self.error(ErrorKind::Attribute, format!("module 'typing' has no attribute '{name}'"), span);
+        let message = Message::NoModuleAttribute { module: "typing".into(), name: name.to_string() };
+        let error = self.coded(ErrorKind::Attribute, message, span);
         Err(match api_table::closest(name, api_table::members("typing").map(|entry| entry.short_name())) {
-            Some(near) => error.with_help(format!("did you mean `typing.{near}`?")),
-            None => error.with_help(
-                "annotations are ignored: any name from typing that is not listed by help(typing) can be left out",
-            ),
+            Some(near) => error.with_help_message(Message::DidYouMean { suggestion: format!("typing.{near}") }),
+            None => error.with_help_message(ClassMessage::TypingNames),
         })
     }
 }

@@ -62,7 +62,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 let Some(interpreter) = weak.upgrade() else {
                     return Err(crate::autograd::AutogradError::BadArgument {
                         op: "checkpoint".into(),
-                        detail: "the session is gone".into(),
+                        detail: crate::messages::AutogradDetail::SessionGone,
                     });
                 };
                 let mut fresh = vars.iter();
@@ -359,7 +359,7 @@ pub(crate) fn record_gradient_node(
     let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
         slot.borrow_mut().take().ok_or_else(|| crate::autograd::AutogradError::BadArgument {
             op: "kernel".into(),
-            detail: "the forward was already consumed".into(),
+            detail: crate::messages::AutogradDetail::ForwardConsumed,
         })
     });
     let PendingGradient { inputs, attributes, attribute_values, backward, single } = gradient;

@@ -26,7 +26,7 @@ pub(crate) fn make_backward(
         let Some(interpreter) = weak.upgrade() else {
             return Err(AutogradError::CustomOp {
                 name: name.clone(),
-                detail: "the session that registered this gradient is gone".into(),
+                detail: crate::messages::AutogradDetail::SessionGone,
             });
         };
         let grad_value = if grads.len() == 1 {

@@ -140,8 +140,7 @@ impl Interpreter {
                     let help = crate::messages::NpuMessage::DocumentedOptions { known: known.join(", ") };
                     self.warn_message("lang/unknown-option", message.into(), span, Some(help.into()));
                 }
-                Some(Effect::NotModelled(what_it_does)) => {
-                    let feature = what_it_does.to_string();
+                Some(Effect::NotModelled(feature)) => {
                     let message = crate::messages::NpuMessage::OptionNotModelled {
                         table: what.to_string(),
                         key: key.clone(),

@@ -271,9 +271,14 @@ impl Interpreter {
         }
         match error {
             AutogradError::Tensor(tensor) => self.tensor_error(tensor, span),
-            AutogradError::DoesNotRequireGrad { .. } => {
-                self.error(ErrorKind::BackwardWithoutGrad, error.to_string(), span)
-            }
+            // The tensor's name is not known here (`x.backward()` names it in methods.rs).
+            AutogradError::DoesNotRequireGrad { .. } => self
+                .coded(
+                    ErrorKind::BackwardWithoutGrad,
+                    crate::messages::AutogradMessage::BackwardWithoutGradUnnamed,
+                    span,
+                )
+                .with_help_message(crate::messages::AutogradMessage::CreateWithGrad),
             other => {
                 let runtime = self.error(ErrorKind::Autograd, other.to_string(), span);
                 match other.message() {
@@ -316,9 +321,12 @@ impl Interpreter {
     /// Stores a script error raised inside an autograd callback; returns the autograd error that
     /// carries it out of the engine.
     pub(crate) fn stash(&self, error: RuntimeError, what: &str) -> AutogradError {
-        let message = error.message.clone();
+        let text = error.message.clone();
         *self.pending.borrow_mut() = Some(error);
-        AutogradError::CustomOp { name: what.to_string(), detail: message }
+        AutogradError::CustomOp {
+            name: what.to_string(),
+            detail: crate::messages::AutogradDetail::ScriptError { text },
+        }
     }
 }
 

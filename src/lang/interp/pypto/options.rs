@@ -4,55 +4,57 @@
 //! key pypto does not document is a warning that names it. docs/npu-model.md lists the same table.
 
 use crate::lang::interp::value::Value;
+use crate::messages::OptionFeature;
+use crate::messages::OptionFeature::*;
 
 /// What the simulator does with an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
     /// It changes the compiled kernel; the text says how.
     Modelled(&'static str),
-    /// It is accepted and has no effect here; the text says what it does on the device.
-    NotModelled(&'static str),
+    /// It is accepted and has no effect here; the feature is what it configures on the device.
+    NotModelled(OptionFeature),
 }
 
 /// `pass_options` keys, in pypto's configuration order.
 pub const PASS_OPTIONS: [(&str, Effect); 24] = [
     ("vec_nbuffer_setting", Effect::Modelled("UB buffer copies per vector task (int, or {-1: default, …}): tasks on one core alternate copies so loads overlap compute")),
-    ("vec_nbuffer_setting_by_func", Effect::NotModelled("per-function vec n-buffering")),
-    ("vec_nbuffer_setting_by_label", Effect::NotModelled("per-label vec n-buffering")),
+    ("vec_nbuffer_setting_by_func", Effect::NotModelled(PerFunctionVecBuffering)),
+    ("vec_nbuffer_setting_by_label", Effect::NotModelled(PerLabelVecBuffering)),
     ("cube_nbuffer_setting", Effect::Modelled("L1 operand buffer copies of the cube (int, {-1: n} or [[-1, n]]): more copies let the next L1 load overlap the cube")),
-    ("cube_nbuffer_setting_by_func", Effect::NotModelled("per-function cube n-buffering")),
-    ("cube_nbuffer_setting_by_label", Effect::NotModelled("per-label cube n-buffering")),
-    ("cube_l1_reuse_setting", Effect::NotModelled("keeping a matmul operand resident in L1 across output tiles")),
-    ("cube_l1_reuse_setting_by_func", Effect::NotModelled("per-function L1 reuse")),
-    ("cube_l1_reuse_setting_by_label", Effect::NotModelled("per-label L1 reuse")),
-    ("pg_parallel_lower_bound", Effect::NotModelled("the partitioner's minimum parallelism before merging subgraphs")),
-    ("pg_lower_bound", Effect::NotModelled("the partitioner's lower bound on subgraph size")),
-    ("pg_upper_bound", Effect::NotModelled("the partitioner's upper bound on subgraph size")),
-    ("pg_partition_algorithm", Effect::NotModelled("the partitioner's algorithm")),
-    ("mg_copyin_upper_bound", Effect::NotModelled("the merger's bound on copied-in bytes")),
-    ("mg_vec_parallel_lb", Effect::NotModelled("the merger's vector parallelism lower bound")),
-    ("copyout_resolve_coalescing", Effect::NotModelled("coalescing of copy-outs")),
-    ("auto_mix_partition", Effect::NotModelled("mixed cube/vector partitioning")),
-    ("sg_set_scope", Effect::NotModelled("subgraph scopes")),
-    ("valid_shape_optimize", Effect::NotModelled("dynamic valid-shape optimisation")),
-    ("enable_pass_verify", Effect::NotModelled("pass verification")),
-    ("enable_slice", Effect::NotModelled("slicing of large tensors into pieces by the compiler")),
-    ("sg_set_ooo_scope", Effect::NotModelled("out-of-order scheduling scopes")),
-    ("ooo_sched_mode", Effect::NotModelled("the out-of-order scheduler's mode")),
-    ("sg_set_tunevf_mode", Effect::NotModelled("vector-function tuning")),
+    ("cube_nbuffer_setting_by_func", Effect::NotModelled(PerFunctionCubeBuffering)),
+    ("cube_nbuffer_setting_by_label", Effect::NotModelled(PerLabelCubeBuffering)),
+    ("cube_l1_reuse_setting", Effect::NotModelled(L1Reuse)),
+    ("cube_l1_reuse_setting_by_func", Effect::NotModelled(PerFunctionL1Reuse)),
+    ("cube_l1_reuse_setting_by_label", Effect::NotModelled(PerLabelL1Reuse)),
+    ("pg_parallel_lower_bound", Effect::NotModelled(PartitionParallelism)),
+    ("pg_lower_bound", Effect::NotModelled(PartitionLowerBound)),
+    ("pg_upper_bound", Effect::NotModelled(PartitionUpperBound)),
+    ("pg_partition_algorithm", Effect::NotModelled(PartitionAlgorithm)),
+    ("mg_copyin_upper_bound", Effect::NotModelled(MergeCopyInBound)),
+    ("mg_vec_parallel_lb", Effect::NotModelled(MergeVectorParallelism)),
+    ("copyout_resolve_coalescing", Effect::NotModelled(CopyOutCoalescing)),
+    ("auto_mix_partition", Effect::NotModelled(MixedPartitioning)),
+    ("sg_set_scope", Effect::NotModelled(SubgraphScopes)),
+    ("valid_shape_optimize", Effect::NotModelled(ValidShapeOptimisation)),
+    ("enable_pass_verify", Effect::NotModelled(PassVerification)),
+    ("enable_slice", Effect::NotModelled(CompilerSlicing)),
+    ("sg_set_ooo_scope", Effect::NotModelled(OutOfOrderScopes)),
+    ("ooo_sched_mode", Effect::NotModelled(OutOfOrderMode)),
+    ("sg_set_tunevf_mode", Effect::NotModelled(VectorFunctionTuning)),
 ];
 
 /// `runtime_options` keys.
 pub const RUNTIME_OPTIONS: [(&str, Effect); 9] = [
     ("run_mode", Effect::Modelled("kernels always run on the simulated NPU here; any mode is accepted")),
-    ("device_sched_mode", Effect::NotModelled("the device scheduler's mode")),
-    ("stitch_function_max_num", Effect::NotModelled("how many functions are stitched into one launch")),
-    ("valid_shape_optimize", Effect::NotModelled("dynamic valid-shape optimisation")),
-    ("ready_on_host_tensors", Effect::NotModelled("tensors prepared on the host")),
-    ("device_sched_parallelism", Effect::NotModelled("the device scheduler's parallelism")),
-    ("launch_sched_aicpu_num", Effect::NotModelled("AI CPUs used for scheduling")),
-    ("launch_sched_same_cluster", Effect::NotModelled("scheduling within one cluster")),
-    ("launch_early_mode", Effect::NotModelled("early launch")),
+    ("device_sched_mode", Effect::NotModelled(DeviceSchedulerMode)),
+    ("stitch_function_max_num", Effect::NotModelled(FunctionStitching)),
+    ("valid_shape_optimize", Effect::NotModelled(ValidShapeOptimisation)),
+    ("ready_on_host_tensors", Effect::NotModelled(HostReadyTensors)),
+    ("device_sched_parallelism", Effect::NotModelled(DeviceSchedulerParallelism)),
+    ("launch_sched_aicpu_num", Effect::NotModelled(SchedulingAiCpus)),
+    ("launch_sched_same_cluster", Effect::NotModelled(SameClusterScheduling)),
+    ("launch_early_mode", Effect::NotModelled(EarlyLaunch)),
 ];
 
 /// The effect of `key` in `table`, or `None` for a key pypto does not document.

@@ -158,7 +158,7 @@ pub(crate) fn attach(interpreter: &Interpreter, prepared: Prepared, result: &Val
     let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
         slot.borrow_mut().take().ok_or_else(|| AutogradError::BadArgument {
             op: "kernel".into(),
-            detail: "the forward was already consumed".into(),
+            detail: crate::messages::AutogradDetail::ForwardConsumed,
         })
     });
     let kernel_name = generated.name.trim_end_matches(".backward").to_string();
@@ -216,7 +216,7 @@ fn backward_of(
     Rc::new(move |grads: &[Var], saved: &[Var], context| {
         let name = generated.name.clone();
         let Some(interpreter) = weak.upgrade() else {
-            return Err(AutogradError::CustomOp { name, detail: "the session that ran the kernel is gone".into() });
+            return Err(AutogradError::CustomOp { name, detail: crate::messages::AutogradDetail::SessionGone });
         };
         let values: Vec<Tensor> = saved.iter().take(inputs.len()).map(|var| var.tensor().clone()).collect();
         let kept: Vec<(TensorRef, Tensor)> = saved_places
