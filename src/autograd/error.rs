@@ -74,7 +74,7 @@ impl AutogradError {
     pub fn message(&self) -> Option<crate::messages::Message> {
         use crate::messages::AutogradMessage;
         let message = match self {
-            AutogradError::Tensor(error) => return error.message(),
+            AutogradError::Tensor(error) => return Some(error.message()),
             AutogradError::DoesNotRequireGrad { .. } | AutogradError::CustomOp { .. } => return None,
             AutogradError::BadArgument { .. } => return None,
             AutogradError::NonScalarOutput { shape } => AutogradMessage::NonScalarOutput { shape: shape.clone() },

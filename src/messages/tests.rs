@@ -19,12 +19,15 @@ fn serialises_as_code_and_parameters() {
 fn every_code_is_listed_once() {
     let codes = all_codes();
     assert!(codes.contains(&"progress.kernel".to_string()) && codes.contains(&"text".to_string()), "{codes:?}");
-    // One per `rename` in src/messages: 31 common, 49 syntax (with bracket items), 29 runtime
+    // One per `rename` in src/messages: 30 common, 49 syntax (with bracket items), 29 runtime
     // (with a mismatch line), 15 autograd, 23 NPU, 12 words, 184 library (with 19 kinds of value
     // and 22 of the host modules); 57 grammar (with name slots, places and assignees), 21 literals,
-    // 44 unsupported (with the constructs), 50 operations (types, conversions, limits), 25 statements.
+    // 44 unsupported (with the constructs), 50 operations (types, conversions, limits), 25 statements;
+    // 38 tensor (3 errors, 11 shape, 20 argument and 4 bounds details) and 57 NPU checks (6 errors,
+    // 4 alignment rules, 7 view subjects, 14 configuration, 22 program and 4 run details).
     let core_tail = 57 + 21 + 44 + 50 + 25;
-    assert_eq!(codes.len(), 31 + 49 + 29 + 15 + 23 + 12 + 184 + core_tail, "{codes:?}");
+    let tensor_and_npu_tail = 38 + 57;
+    assert_eq!(codes.len(), 30 + 49 + 29 + 15 + 23 + 12 + 184 + core_tail + tensor_and_npu_tail, "{codes:?}");
     let unique: std::collections::HashSet<_> = codes.iter().collect();
     assert_eq!(unique.len(), codes.len());
 }
