@@ -4,4 +4,5 @@ mod api_table;
 mod cells;
 mod messages;
 mod messages_library;
+mod messages_tensor;
 mod progress;

@@ -13,7 +13,7 @@ use tilelab::messages::Message;
 use tilelab::session::Session;
 
 /// The `'key': value` entries of a table file, with the JavaScript string literal decoded.
-fn table(locale: &str) -> BTreeMap<String, String> {
+pub(crate) fn table(locale: &str) -> BTreeMap<String, String> {
     // The table and the family files it spreads (messages-{locale}-library.js, -core.js).
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
     let text: String = ["", "-library", "-core"]
@@ -49,7 +49,7 @@ fn parameter(value: &Value, table: &BTreeMap<String, String>) -> String {
 
 /// A message rendered from `table` by the rules of www/i18n/messages.js: word parameters phrased
 /// by their own key, optional parts shown only when given, `{name}` replaced.
-fn render(message: &Value, table: &BTreeMap<String, String>) -> String {
+pub(crate) fn render(message: &Value, table: &BTreeMap<String, String>) -> String {
     let code = message["code"].as_str().unwrap();
     let empty = serde_json::Map::new();
     let params = message.get("params").and_then(Value::as_object).unwrap_or(&empty);
@@ -73,7 +73,7 @@ fn render(message: &Value, table: &BTreeMap<String, String>) -> String {
 
 /// Runs of four or more English words, leaving out code in backticks and quoted names (as the
 /// e2e tests read the page).
-fn english_sentences(text: &str) -> Vec<String> {
+pub(crate) fn english_sentences(text: &str) -> Vec<String> {
     let mut prose = String::new();
     let mut closing = None;
     for character in text.chars() {
