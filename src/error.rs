@@ -112,6 +112,43 @@ mod tests {
         assert_eq!(dim.to_string(), "sum: dim 2 is out of range for a 2-d tensor (expected -2..=1)");
     }
 
+    /// The typed details print the English the free-text details printed.
+    #[test]
+    fn typed_details_keep_the_english() {
+        let reshape = TensorError::ShapeMismatch {
+            op: "reshape",
+            lhs: vec![8, 64],
+            rhs: vec![7, 64],
+            detail: ShapeDetail::ElementCount { count: 512, target: 448 },
+        };
+        assert_eq!(reshape.to_string(), "reshape: shapes [8, 64] and [7, 64] do not match: 512 elements cannot be viewed as 448");
+        let view = TensorError::OutOfBounds {
+            op: "view",
+            detail: BoundsDetail::View { offset: 4, count: 8, dim: 0, size: 8, fits: 4 },
+        };
+        assert_eq!(
+            view.to_string(),
+            "view: the tile at offset 4 with 8 elements runs past the edge of dim 0 (size 8); pass valid_shape with 4 in dim 0 for a ragged last tile"
+        );
+        let subtract = TensorError::BadArgument { op: "sub", detail: ArgumentDetail::BoolSubtract };
+        assert_eq!(
+            subtract.to_string(),
+            "sub: subtracting two DT_BOOL tensors is not supported; to invert a mask use pypto.logical_not"
+        );
+        assert_eq!(subtract.message().code(), "tensor.bad_argument");
+        let broadcast = TensorError::ShapeMismatch {
+            op: "add",
+            lhs: vec![8, 64],
+            rhs: vec![3, 64],
+            detail: ShapeDetail::Broadcast { dim: 0, left: 8, right: 3 },
+        };
+        assert_eq!(broadcast.message().code(), "tensor.broadcast_mismatch");
+        assert_eq!(
+            broadcast.to_string(),
+            "add: shapes [8, 64] and [3, 64] do not match: dim 0 of the broadcast has sizes 8 and 3; broadcasting needs equal sizes or a 1"
+        );
+    }
+
     #[test]
     fn human_bytes_uses_binary_units() {
         assert_eq!(human_bytes(512), "512 B");
