@@ -121,7 +121,10 @@ mod tests {
             rhs: vec![7, 64],
             detail: ShapeDetail::ElementCount { count: 512, target: 448 },
         };
-        assert_eq!(reshape.to_string(), "reshape: shapes [8, 64] and [7, 64] do not match: 512 elements cannot be viewed as 448");
+        assert_eq!(
+            reshape.to_string(),
+            "reshape: shapes [8, 64] and [7, 64] do not match: 512 elements cannot be viewed as 448"
+        );
         let view = TensorError::OutOfBounds {
             op: "view",
             detail: BoundsDetail::View { offset: 4, count: 8, dim: 0, size: 8, fits: 4 },

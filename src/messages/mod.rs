@@ -300,12 +300,12 @@ pub enum Message {
     /// An NPU error, fallback reason or kernel-option warning.
     #[serde(untagged)]
     Npu(NpuMessage),
-    /// A tensor error with a typed detail (shapes, arguments, bounds).
+    /// A tensor error with a typed detail (shapes, arguments, bounds), boxed as the library's.
     #[serde(untagged)]
-    Tensor(TensorMessage),
-    /// A failed check or run of the simulator (alignment, views, configuration, programs).
+    Tensor(Box<TensorMessage>),
+    /// A failed check or run of the simulator (alignment, views, configuration, programs), boxed.
     #[serde(untagged)]
-    NpuCheck(NpuCheckMessage),
+    NpuCheck(Box<NpuCheckMessage>),
     /// A library function's message (pypto, torch, numpy, the functional builtins), boxed: its
     /// largest variants would widen every message.
     #[serde(untagged)]

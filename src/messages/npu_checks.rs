@@ -216,7 +216,7 @@ pub use super::npu_details::{ConfigDetail, ExecutionDetail, ProgramDetail};
 
 impl From<NpuCheckMessage> for super::Message {
     fn from(message: NpuCheckMessage) -> Self {
-        super::Message::NpuCheck(message)
+        super::Message::NpuCheck(Box::new(message))
     }
 }
 

@@ -373,7 +373,7 @@ impl BoundsDetail {
 
 impl From<TensorMessage> for super::Message {
     fn from(message: TensorMessage) -> Self {
-        super::Message::Tensor(message)
+        super::Message::Tensor(Box::new(message))
     }
 }
 

@@ -56,9 +56,8 @@ impl Tensor {
 
     /// Joins tensors of equal shape except along `dim`; the dtype is the promotion of all inputs.
     pub fn concat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
-        let first = tensors
-            .first()
-            .ok_or_else(|| TensorError::BadArgument { op: "concat", detail: ArgumentDetail::ConcatNothing })?;
+        let first =
+            tensors.first().ok_or(TensorError::BadArgument { op: "concat", detail: ArgumentDetail::ConcatNothing })?;
         let axis = normalize_dim("concat", dim, first.rank())?;
         let mut shape = first.shape().to_vec();
         shape[axis] = 0;
