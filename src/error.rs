@@ -2,62 +2,58 @@
 
 use std::fmt;
 
+use crate::messages::{ArgumentDetail, AutogradMessage, BoundsDetail, Message, ShapeDetail, TensorMessage};
+
 /// A failed tensor operation. Every variant names the op so a user can find the call that failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TensorError {
     /// Two shapes cannot be combined (broadcasting, matmul inner dims, concat, assemble …).
-    ShapeMismatch { op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>, detail: String },
+    ShapeMismatch { op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>, detail: ShapeDetail },
     /// A dimension index outside `-rank..rank`.
     BadDim { op: &'static str, dim: isize, rank: usize },
     /// Data of the wrong length for a shape, or another malformed argument.
-    BadArgument { op: &'static str, detail: String },
+    BadArgument { op: &'static str, detail: ArgumentDetail },
     /// The element count of a shape does not fit in `usize` (wasm32 has a 32-bit `usize`).
     ElementCountOverflow { op: &'static str, shape: Vec<usize> },
     /// An allocation larger than the configured cap (see `tensor::set_allocation_limit`).
     AllocationTooLarge { op: &'static str, bytes: u128, limit: usize },
     /// A view or a write that reaches past a tensor's edge.
-    OutOfBounds { op: &'static str, detail: String },
+    OutOfBounds { op: &'static str, detail: BoundsDetail },
 }
 
+/// The English is the message's, so the CLI and the page's code say the same.
 impl fmt::Display for TensorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
-                write!(f, "{op}: shapes {lhs:?} and {rhs:?} do not match: {detail}")
-            }
-            TensorError::BadDim { op, dim, rank } => {
-                let low = -(*rank as isize);
-                let high = *rank as isize - 1;
-                if *rank == 0 {
-                    write!(f, "{op}: dim {dim} is out of range for a 0-d tensor")
-                } else {
-                    write!(f, "{op}: dim {dim} is out of range for a {rank}-d tensor (expected {low}..={high})")
-                }
-            }
-            TensorError::BadArgument { op, detail } => write!(f, "{op}: {detail}"),
-            TensorError::ElementCountOverflow { op, shape } => {
-                write!(f, "{op}: shape {shape:?} has more elements than this platform can address")
-            }
-            TensorError::AllocationTooLarge { op, bytes, limit } => write!(
-                f,
-                "{op}: allocating {} exceeds the tensor memory limit of {}",
-                human_bytes(*bytes),
-                human_bytes(*limit as u128)
-            ),
-            TensorError::OutOfBounds { op, detail } => write!(f, "{op}: {detail}"),
-        }
+        f.write_str(&self.message().english())
     }
 }
 
 impl std::error::Error for TensorError {}
 
 impl TensorError {
-    /// The error as a message code, when it has one (the op-specific details stay English text).
-    pub fn message(&self) -> Option<crate::messages::Message> {
-        use crate::messages::AutogradMessage;
-        let message = match self {
+    /// The error as a message code with its parameters.
+    pub fn message(&self) -> Message {
+        match self {
+            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
+                let (lhs, rhs) = (lhs.clone(), rhs.clone());
+                match *detail {
+                    ShapeDetail::Broadcast { dim, left, right } => {
+                        Message::BroadcastMismatch { op: op.to_string(), lhs, rhs, dim, left, right }
+                    }
+                    ShapeDetail::InnerDims { left, right } if *op == "matmul" => {
+                        AutogradMessage::MatmulInnerDims { lhs, rhs, left, right }.into()
+                    }
+                    _ => TensorMessage::ShapeMismatch { op: op.to_string(), lhs, rhs, detail: detail.clone() }.into(),
+                }
+            }
+            TensorError::BadArgument { op, detail } => {
+                TensorMessage::BadArgument { op: op.to_string(), detail: detail.clone() }.into()
+            }
+            TensorError::OutOfBounds { op, detail } => {
+                TensorMessage::OutOfBounds { op: op.to_string(), detail: detail.clone() }.into()
+            }
             TensorError::BadDim { op, dim, rank: 0 } => {
-                AutogradMessage::DimOfScalar { op: op.to_string(), dim: *dim as i64 }
+                AutogradMessage::DimOfScalar { op: op.to_string(), dim: *dim as i64 }.into()
             }
             TensorError::BadDim { op, dim, rank } => AutogradMessage::DimOutOfRange {
                 op: op.to_string(),
@@ -65,18 +61,18 @@ impl TensorError {
                 rank: *rank,
                 low: -(*rank as i64),
                 high: *rank as i64 - 1,
-            },
+            }
+            .into(),
             TensorError::ElementCountOverflow { op, shape } => {
-                AutogradMessage::TooManyElements { op: op.to_string(), shape: shape.clone() }
+                AutogradMessage::TooManyElements { op: op.to_string(), shape: shape.clone() }.into()
             }
             TensorError::AllocationTooLarge { op, bytes, limit } => AutogradMessage::AllocationTooLarge {
                 op: op.to_string(),
                 bytes: human_bytes(*bytes),
                 limit: human_bytes(*limit as u128),
-            },
-            _ => return None,
-        };
-        Some(message.into())
+            }
+            .into(),
+        }
     }
 }
 
@@ -109,11 +105,51 @@ mod tests {
             op: "matmul",
             lhs: vec![4, 3],
             rhs: vec![4, 3],
-            detail: "inner dims 3 ≠ 4".into(),
+            detail: ShapeDetail::InnerDims { left: 3, right: 4 },
         };
         assert_eq!(error.to_string(), "matmul: shapes [4, 3] and [4, 3] do not match: inner dims 3 ≠ 4");
         let dim = TensorError::BadDim { op: "sum", dim: 2, rank: 2 };
         assert_eq!(dim.to_string(), "sum: dim 2 is out of range for a 2-d tensor (expected -2..=1)");
+    }
+
+    /// The typed details print the English the free-text details printed.
+    #[test]
+    fn typed_details_keep_the_english() {
+        let reshape = TensorError::ShapeMismatch {
+            op: "reshape",
+            lhs: vec![8, 64],
+            rhs: vec![7, 64],
+            detail: ShapeDetail::ElementCount { count: 512, target: 448 },
+        };
+        assert_eq!(
+            reshape.to_string(),
+            "reshape: shapes [8, 64] and [7, 64] do not match: 512 elements cannot be viewed as 448"
+        );
+        let view = TensorError::OutOfBounds {
+            op: "view",
+            detail: BoundsDetail::View { offset: 4, count: 8, dim: 0, size: 8, fits: 4 },
+        };
+        assert_eq!(
+            view.to_string(),
+            "view: the tile at offset 4 with 8 elements runs past the edge of dim 0 (size 8); pass valid_shape with 4 in dim 0 for a ragged last tile"
+        );
+        let subtract = TensorError::BadArgument { op: "sub", detail: ArgumentDetail::BoolSubtract };
+        assert_eq!(
+            subtract.to_string(),
+            "sub: subtracting two DT_BOOL tensors is not supported; to invert a mask use pypto.logical_not"
+        );
+        assert_eq!(subtract.message().code(), "tensor.bad_argument");
+        let broadcast = TensorError::ShapeMismatch {
+            op: "add",
+            lhs: vec![8, 64],
+            rhs: vec![3, 64],
+            detail: ShapeDetail::Broadcast { dim: 0, left: 8, right: 3 },
+        };
+        assert_eq!(broadcast.message().code(), "tensor.broadcast_mismatch");
+        assert_eq!(
+            broadcast.to_string(),
+            "add: shapes [8, 64] and [3, 64] do not match: dim 0 of the broadcast has sizes 8 and 3; broadcasting needs equal sizes or a 1"
+        );
     }
 
     #[test]

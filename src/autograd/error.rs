@@ -75,7 +75,7 @@ impl AutogradError {
     pub fn message(&self) -> Option<crate::messages::Message> {
         use crate::messages::{AutogradCallMessage, AutogradMessage};
         let message = match self {
-            AutogradError::Tensor(error) => return error.message(),
+            AutogradError::Tensor(error) => return Some(error.message()),
             AutogradError::DoesNotRequireGrad { .. } => return None,
             AutogradError::CustomOp { name, detail } => {
                 return Some(AutogradCallMessage::CustomOp { name: name.clone(), detail: detail.clone() }.into())

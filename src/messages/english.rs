@@ -23,6 +23,8 @@ impl Message {
             Message::Autograd(message) => message.english(),
             Message::AutogradCall(message) => message.english(),
             Message::Npu(message) => message.english(),
+            Message::Tensor(message) => message.english(),
+            Message::NpuCheck(message) => message.english(),
             Message::Library(message) => message.english(),
             Message::BusiestPipe { pipe, percent } => format!("{pipe} is the busiest pipe ({percent}% busy)"),
             Message::StartupShare { pipe, percent } => format!(
@@ -78,9 +80,6 @@ impl Message {
                 format!("{function}() missing required argument '{parameter}'")
             }
             Message::TakesArguments { function, names } => format!("{function} takes: {names}"),
-            Message::ShapeMismatch { op, lhs, rhs, detail } => {
-                format!("{op}: shapes {lhs:?} and {rhs:?} do not match: {detail}")
-            }
             Message::BroadcastMismatch { op, lhs, rhs, dim, left, right } => format!(
                 "{op}: shapes {lhs:?} and {rhs:?} do not match: dim {dim} of the broadcast has sizes {left} and {right}; broadcasting needs equal sizes or a 1"
             ),

@@ -12,11 +12,14 @@ mod grammar;
 mod library;
 mod literals;
 mod npu;
+mod npu_checks;
+mod npu_details;
 mod operations;
 mod option_features;
 mod runtime;
 mod statements;
 mod syntax;
+mod tensor;
 mod unsupported;
 mod words;
 
@@ -32,11 +35,13 @@ pub use library::{
 };
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
+pub use npu_checks::{AlignmentDetail, ConfigDetail, ExecutionDetail, NpuCheckMessage, ProgramDetail, ViewSubject};
 pub use operations::OperationMessage;
 pub use option_features::OptionFeature;
 pub use runtime::{Mismatch, RuntimeMessage};
 pub use statements::StatementMessage;
 pub use syntax::{BracketItem, SyntaxMessage};
+pub use tensor::{ArgumentDetail, BoundsDetail, ShapeDetail, TensorMessage};
 pub use unsupported::{Construct, UnsupportedMessage};
 pub use words::{Expected, Token};
 
@@ -218,18 +223,6 @@ pub enum Message {
         /// Its parameter names, comma-separated.
         names: String,
     },
-    /// Two shapes that do not combine (`detail` stays English: it is specific to the op).
-    #[serde(rename = "tensor.shape_mismatch")]
-    ShapeMismatch {
-        /// The op.
-        op: String,
-        /// The left shape.
-        lhs: Vec<usize>,
-        /// The right shape.
-        rhs: Vec<usize>,
-        /// Why, in English.
-        detail: String,
-    },
     /// Two shapes that do not broadcast: dim `dim` of the result has sizes `left` and `right`.
     #[serde(rename = "tensor.broadcast_mismatch")]
     BroadcastMismatch {
@@ -324,6 +317,12 @@ pub enum Message {
     /// An NPU error, fallback reason or kernel-option warning.
     #[serde(untagged)]
     Npu(NpuMessage),
+    /// A tensor error with a typed detail (shapes, arguments, bounds), boxed as the library's.
+    #[serde(untagged)]
+    Tensor(Box<TensorMessage>),
+    /// A failed check or run of the simulator (alignment, views, configuration, programs), boxed.
+    #[serde(untagged)]
+    NpuCheck(Box<NpuCheckMessage>),
     /// A library function's message (pypto, torch, numpy, the functional builtins), boxed: its
     /// largest variants would widen every message.
     #[serde(untagged)]
@@ -397,7 +396,12 @@ pub fn all_codes() -> Vec<String> {
         AutogradCallMessage::decl(&config),
         AutogradDetail::decl(&config),
     ];
-    let declarations: Vec<String> = declarations.into_iter().chain(library::declarations(&config)).collect();
+    let declarations: Vec<String> = declarations
+        .into_iter()
+        .chain(library::declarations(&config))
+        .chain(tensor::declarations(&config))
+        .chain(npu_checks::declarations(&config))
+        .collect();
     let mut codes = Vec::new();
     for declaration in &declarations {
         let mut rest = declaration.as_str();

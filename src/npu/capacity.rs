@@ -7,6 +7,7 @@ use crate::tile::{Buffer, Memory, TileProgram};
 
 use super::config::NpuConfig;
 use super::error::{NpuError, Result};
+use crate::messages::AlignmentDetail;
 
 /// Bytes a buffer occupies: its last dim padded to the memory's alignment per row (a last dim of 1,
 /// one value per row, takes one aligned block per row), the total rounded up to the alignment.
@@ -104,7 +105,7 @@ fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Ve
 
 pub(super) fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Result<()> {
     for buffer in &program.buffers {
-        let misaligned = |detail: String| {
+        let misaligned = |detail: AlignmentDetail| {
             Err(NpuError::Misaligned {
                 memory: buffer.memory.name(),
                 buffer: buffer.name.clone(),
@@ -116,28 +117,22 @@ pub(super) fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Resu
         match buffer.memory {
             Memory::Ub | Memory::L1 => {
                 if buffer.shape.len() > 4 {
-                    return misaligned(format!(
-                        "vector tiles have at most 4 dims, this one has {}",
-                        buffer.shape.len()
-                    ));
+                    return misaligned(AlignmentDetail::TooManyDims { dims: buffer.shape.len() });
                 }
                 let last = buffer.shape.last().copied().unwrap_or(1);
                 let alignment = config.alignment(buffer.memory) as usize;
                 if last != 1 && (last * size) % alignment != 0 {
                     let step = alignment / size.min(alignment);
-                    return misaligned(format!("the last dim is {last} elements = {} bytes, not a multiple of {alignment} bytes (use a multiple of {step} elements)", last * size));
+                    return misaligned(AlignmentDetail::LastDim { last, bytes: last * size, alignment, step });
                 }
             }
             Memory::L0A | Memory::L0B | Memory::L0C => {
                 // Cube operands are stored as 16×16 fractals.
                 if buffer.shape.len() != 2 || buffer.shape.iter().any(|dim| dim % 16 != 0) {
-                    return misaligned(format!(
-                        "cube tiles are 2-D with both dims multiples of 16 (the 16×16 fractal), got {:?}",
-                        buffer.shape
-                    ));
+                    return misaligned(AlignmentDetail::CubeFractal { shape: buffer.shape.clone() });
                 }
             }
-            Memory::Gm => return misaligned("buffers live on the core, not in GM".into()),
+            Memory::Gm => return misaligned(AlignmentDetail::InGm),
         }
     }
     Ok(())

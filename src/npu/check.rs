@@ -9,6 +9,7 @@ use crate::tile::{CoreKind, KernelPlan, TileOp, TileProgram};
 use super::capacity::{check_alignment, check_capacity};
 use super::config::{Architecture, NpuConfig};
 use super::error::{NpuError, Result};
+use crate::messages::{ProgramDetail, ViewSubject};
 
 /// Checks every program of `plan` against `config`; the first problem is the error.
 pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
@@ -16,13 +17,7 @@ pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
     for (core, program) in plan.programs.iter().enumerate() {
         let kind = program.core_kind();
         if kind == CoreKind::Mixed && config.architecture == Architecture::Split {
-            return Err(NpuError::InvalidProgram {
-                core,
-                instruction: None,
-                detail:
-                    "uses both cube and vector pipes, but this chip has separate cube and vector cores (go through GM)"
-                        .into(),
-            });
+            return Err(NpuError::InvalidProgram { core, instruction: None, detail: ProgramDetail::MixedCore });
         }
         let label = match (config.architecture, kind) {
             (Architecture::Split, CoreKind::Vector) => "vector",
@@ -50,12 +45,12 @@ fn within(offsets: &[usize], shape: &[usize], bounds: &[usize]) -> bool {
 
 fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> Result<()> {
     for (index, instruction) in program.instructions.iter().enumerate() {
-        let invalid = |detail: String| NpuError::InvalidProgram { core, instruction: Some(index), detail };
+        let invalid = |detail: ProgramDetail| NpuError::InvalidProgram { core, instruction: Some(index), detail };
         let buffer = |id: crate::tile::BufferId| {
-            program.buffers.get(id.0 as usize).ok_or_else(|| invalid(format!("unknown buffer {}", id.0)))
+            program.buffers.get(id.0 as usize).ok_or_else(|| invalid(ProgramDetail::UnknownBuffer { id: id.0 }))
         };
         let out_of_bounds =
-            |what: String, offsets: &[usize], shape: &[usize], bounds: &[usize]| NpuError::ViewOutOfBounds {
+            |what: ViewSubject, offsets: &[usize], shape: &[usize], bounds: &[usize]| NpuError::ViewOutOfBounds {
                 what,
                 offsets: offsets.to_vec(),
                 shape: shape.to_vec(),
@@ -63,12 +58,12 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 source_line: instruction.source_line,
             };
         if let Some(flag) = instruction.wait.iter().chain(&instruction.set).find(|flag| flag.0 >= program.flag_count) {
-            return Err(invalid(format!("unknown flag {}", flag.0)));
+            return Err(invalid(ProgramDetail::UnknownFlag { id: flag.0 }));
         }
         if let Some(flag) =
             instruction.cross_wait.iter().chain(&instruction.cross_set).find(|flag| flag.0 >= plan.cross_core_flags)
         {
-            return Err(invalid(format!("unknown cross-core flag {}", flag.0)));
+            return Err(invalid(ProgramDetail::UnknownCrossFlag { id: flag.0 }));
         }
         let zero = |rank: usize| vec![0; rank];
         match &instruction.op {
@@ -78,10 +73,10 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 let tensor = plan
                     .tensors
                     .get(region.tensor.0 as usize)
-                    .ok_or_else(|| invalid(format!("unknown tensor {}", region.tensor.0)))?;
+                    .ok_or_else(|| invalid(ProgramDetail::UnknownTensor { id: region.tensor.0 }))?;
                 if !within(&region.offsets, &region.shape, &tensor.shape) {
                     return Err(out_of_bounds(
-                        format!("a view of '{}'", tensor.name),
+                        ViewSubject::OfTensor { name: tensor.name.clone() },
                         &region.offsets,
                         &region.shape,
                         &tensor.shape,
@@ -90,7 +85,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 let local = buffer(*local)?;
                 if !within(&zero(region.shape.len()), &region.shape, &local.shape) {
                     return Err(out_of_bounds(
-                        format!("the valid shape in tile '{}'", local.name),
+                        ViewSubject::ValidShape { name: local.name.clone() },
                         &zero(region.shape.len()),
                         &region.shape,
                         &local.shape,
@@ -101,7 +96,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 let (source, destination) = (buffer(*source)?, buffer(*destination)?);
                 if !within(offsets, shape, &source.shape) {
                     return Err(out_of_bounds(
-                        format!("a sub-tile of '{}'", source.name),
+                        ViewSubject::SubTile { name: source.name.clone() },
                         offsets,
                         shape,
                         &source.shape,
@@ -109,7 +104,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 }
                 if !within(&zero(shape.len()), shape, &destination.shape) {
                     return Err(out_of_bounds(
-                        format!("the valid shape in tile '{}'", destination.name),
+                        ViewSubject::ValidShape { name: destination.name.clone() },
                         &zero(shape.len()),
                         shape,
                         &destination.shape,
@@ -122,7 +117,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 {
                     if !within(&offsets, &shape, &tile.shape) {
                         return Err(out_of_bounds(
-                            format!("the mmad operand '{}'", tile.name),
+                            ViewSubject::MmadOperand { name: tile.name.clone() },
                             &offsets,
                             &shape,
                             &tile.shape,
@@ -134,7 +129,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 for tile in [buffer(*input)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
-                            format!("the valid shape in tile '{}'", tile.name),
+                            ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
                             valid_shape,
                             &tile.shape,
@@ -146,7 +141,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 for tile in [buffer(*lhs)?, buffer(*rhs)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
-                            format!("the valid shape in tile '{}'", tile.name),
+                            ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
                             valid_shape,
                             &tile.shape,
@@ -158,7 +153,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 let (input, output) = (buffer(*input)?, buffer(*output)?);
                 if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
                     return Err(out_of_bounds(
-                        format!("the valid shape in tile '{}'", input.name),
+                        ViewSubject::ValidShape { name: input.name.clone() },
                         &zero(valid_shape.len()),
                         valid_shape,
                         &input.shape,
@@ -166,7 +161,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 }
                 if output.shape.first() < valid_shape.first() {
                     return Err(out_of_bounds(
-                        format!("the rows of tile '{}'", output.name),
+                        ViewSubject::Rows { name: output.name.clone() },
                         &[0],
                         &valid_shape[..1],
                         &output.shape[..1],
@@ -187,11 +182,11 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             TileOp::MoveTransposed { source, offsets, shape, destination } => {
                 let (source, destination) = (buffer(*source)?, buffer(*destination)?);
                 if shape.len() != 2 {
-                    return Err(invalid(format!("a transposing move takes a 2-D sub-tile, got {shape:?}")));
+                    return Err(invalid(ProgramDetail::TransposeRank { shape: shape.clone() }));
                 }
                 if !within(offsets, shape, &source.shape) {
                     return Err(out_of_bounds(
-                        format!("a sub-tile of '{}'", source.name),
+                        ViewSubject::SubTile { name: source.name.clone() },
                         offsets,
                         shape,
                         &source.shape,
@@ -200,7 +195,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 let reversed = [shape[1], shape[0]];
                 if !within(&[0, 0], &reversed, &destination.shape) {
                     return Err(out_of_bounds(
-                        format!("the transposed sub-tile in '{}'", destination.name),
+                        ViewSubject::Transposed { name: destination.name.clone() },
                         &[0, 0],
                         &reversed,
                         &destination.shape,
@@ -212,7 +207,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 for tile in [buffer(*input)?, buffer(*output)?] {
                     if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
-                            format!("the valid shape in tile '{}'", tile.name),
+                            ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
                             valid_shape,
                             &tile.shape,
@@ -226,7 +221,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 {
                     if !within(&zero(shape.len()), shape, &tile.shape) {
                         return Err(out_of_bounds(
-                            format!("the valid shape in tile '{}'", tile.name),
+                            ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(shape.len()),
                             shape,
                             &tile.shape,
@@ -234,19 +229,21 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     }
                 }
                 if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_ref() != Some(valid_shape) {
-                    return Err(invalid(format!(
-                        "operands {lhs_shape:?} and {rhs_shape:?} do not broadcast to {valid_shape:?}"
-                    )));
+                    return Err(invalid(ProgramDetail::OperandsBroadcast {
+                        lhs: lhs_shape.clone(),
+                        rhs: rhs_shape.clone(),
+                        written: valid_shape.clone(),
+                    }));
                 }
             }
             TileOp::ReduceDims { input, output, dims, valid_shape, .. } => {
                 let (input, output) = (buffer(*input)?, buffer(*output)?);
                 if let Some(dim) = dims.iter().find(|dim| **dim >= valid_shape.len()) {
-                    return Err(invalid(format!("reduces dim {dim} of a {}-D tile", valid_shape.len())));
+                    return Err(invalid(ProgramDetail::ReduceDim { dim: *dim, rank: valid_shape.len() }));
                 }
                 if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
                     return Err(out_of_bounds(
-                        format!("the valid shape in tile '{}'", input.name),
+                        ViewSubject::ValidShape { name: input.name.clone() },
                         &zero(valid_shape.len()),
                         valid_shape,
                         &input.shape,
@@ -259,7 +256,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     .collect();
                 if !within(&zero(reduced.len()), &reduced, &output.shape) {
                     return Err(out_of_bounds(
-                        format!("the reduced shape in tile '{}'", output.name),
+                        ViewSubject::ReducedShape { name: output.name.clone() },
                         &zero(reduced.len()),
                         &reduced,
                         &output.shape,

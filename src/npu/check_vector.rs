@@ -2,15 +2,16 @@
 //! written part lies in the output buffer, and the shapes fit the op (broadcasting for the
 //! element-wise ones, the joined or swapped dims for the structural ones).
 
+use crate::messages::{ProgramDetail, ViewSubject};
 use crate::tensor::{broadcast_shapes, DType};
 use crate::tile::{Buffer, BufferId, VectorOp, VectorOperand};
 
 /// What is wrong with a vector instruction.
 pub(super) enum Problem {
     /// A malformed instruction.
-    Invalid(String),
+    Invalid(ProgramDetail),
     /// A valid shape that runs past its buffer.
-    OutOfBounds { what: String, shape: Vec<usize>, bounds: Vec<usize> },
+    OutOfBounds { what: ViewSubject, shape: Vec<usize>, bounds: Vec<usize> },
 }
 
 fn fits(shape: &[usize], bounds: &[usize]) -> bool {
@@ -30,10 +31,10 @@ pub(super) fn check_vector<'a, E>(
     for input in inputs {
         match input {
             VectorOperand::Tile { buffer: id, shape } => {
-                let tile = buffer(*id).map_err(|_| Problem::Invalid(format!("unknown buffer {}", id.0)))?;
+                let tile = buffer(*id).map_err(|_| Problem::Invalid(ProgramDetail::UnknownBuffer { id: id.0 }))?;
                 if !fits(shape, &tile.shape) {
                     return Err(Problem::OutOfBounds {
-                        what: format!("the valid shape in tile '{}'", tile.name),
+                        what: ViewSubject::ValidShape { name: tile.name.clone() },
                         shape: shape.clone(),
                         bounds: tile.shape.clone(),
                     });
@@ -49,7 +50,7 @@ pub(super) fn check_vector<'a, E>(
     }
     if !fits(valid_shape, &output.shape) {
         return Err(Problem::OutOfBounds {
-            what: format!("the valid shape in tile '{}'", output.name),
+            what: ViewSubject::ValidShape { name: output.name.clone() },
             shape: valid_shape.to_vec(),
             bounds: output.shape.clone(),
         });
@@ -61,28 +62,33 @@ pub(super) fn check_vector<'a, E>(
         _ => 1,
     };
     if inputs.len() != arity {
-        return Err(Problem::Invalid(format!("`{}` takes {arity} operands, got {}", op.name(), inputs.len())));
+        return Err(Problem::Invalid(ProgramDetail::Arity { op: op.name().into(), arity, got: inputs.len() }));
     }
     let tiles: Vec<&Vec<usize>> = shapes.iter().flatten().collect();
     let Some(first) = tiles.first() else {
-        return Err(Problem::Invalid(format!("`{}` needs at least one tile operand", op.name())));
+        return Err(Problem::Invalid(ProgramDetail::NoTileOperand { op: op.name().into() }));
     };
     let expected: Option<Vec<usize>> = match op {
         VectorOp::Compare(_) | VectorOp::Select => {
             let mut shape: Vec<usize> = first.to_vec();
             for other in &tiles[1..] {
-                shape =
-                    broadcast_shapes("vector", &shape, other).map_err(|error| Problem::Invalid(error.to_string()))?;
+                shape = broadcast_shapes("vector", &shape, other)
+                    .map_err(|error| Problem::Invalid(ProgramDetail::Shapes { error: Box::new(error.message()) }))?;
             }
             Some(shape)
         }
         VectorOp::Round { .. } => Some(first.to_vec()),
         VectorOp::Expand => {
-            broadcast_shapes("expand", first, valid_shape).map_err(|error| Problem::Invalid(error.to_string()))?;
+            broadcast_shapes("expand", first, valid_shape)
+                .map_err(|error| Problem::Invalid(ProgramDetail::Shapes { error: Box::new(error.message()) }))?;
             None
         }
         VectorOp::CumSum { dim } | VectorOp::Concat { dim } if *dim >= first.len() => {
-            return Err(Problem::Invalid(format!("`{}` along dim {dim} of a {}-D tile", op.name(), first.len())));
+            return Err(Problem::Invalid(ProgramDetail::DimOfTile {
+                op: op.name().into(),
+                dim: *dim,
+                rank: first.len(),
+            }));
         }
         VectorOp::CumSum { .. } => Some(first.to_vec()),
         VectorOp::Concat { dim } => {
@@ -92,7 +98,11 @@ pub(super) fn check_vector<'a, E>(
                 let others_match =
                     tile.len() == shape.len() && (0..shape.len()).all(|axis| axis == *dim || tile[axis] == first[axis]);
                 if !others_match {
-                    return Err(Problem::Invalid(format!("`concat` of {first:?} and {tile:?} along dim {dim}")));
+                    return Err(Problem::Invalid(ProgramDetail::Concat {
+                        first: first.to_vec(),
+                        other: tile.to_vec(),
+                        dim: *dim,
+                    }));
                 }
                 shape[*dim] += tile[*dim];
             }
@@ -100,7 +110,7 @@ pub(super) fn check_vector<'a, E>(
         }
         VectorOp::Transpose { dims } => {
             if dims.iter().any(|dim| *dim >= first.len()) {
-                return Err(Problem::Invalid(format!("`transpose` of dims {dims:?} of a {}-D tile", first.len())));
+                return Err(Problem::Invalid(ProgramDetail::TransposeDims { dims: dims.to_vec(), rank: first.len() }));
             }
             let mut shape = first.to_vec();
             shape.swap(dims[0], dims[1]);
@@ -108,10 +118,10 @@ pub(super) fn check_vector<'a, E>(
         }
         VectorOp::TopK { k, dim, .. } => {
             if *dim >= first.len() || *k == 0 || *k > first[*dim] {
-                return Err(Problem::Invalid(format!("`topk` of {k} along dim {dim} of {first:?}")));
+                return Err(Problem::Invalid(ProgramDetail::Topk { k: *k, dim: *dim, shape: first.to_vec() }));
             }
             if output.dtype != DType::I32 {
-                return Err(Problem::Invalid("`topk` writes DT_INT32 indices".into()));
+                return Err(Problem::Invalid(ProgramDetail::TopkIndices));
             }
             let mut shape = first.to_vec();
             shape[*dim] = *k;
@@ -119,52 +129,51 @@ pub(super) fn check_vector<'a, E>(
         }
         VectorOp::Slice { offsets } => {
             if offsets.len() > first.len() || offsets.iter().zip(first.iter()).any(|(offset, size)| offset >= size) {
-                return Err(Problem::Invalid(format!("`slice` at {offsets:?} of {first:?}")));
+                return Err(Problem::Invalid(ProgramDetail::Slice {
+                    offsets: offsets.to_vec(),
+                    shape: first.to_vec(),
+                }));
             }
             Some(first[offsets.len()..].to_vec())
         }
         VectorOp::Reshape => {
             if first.iter().product::<usize>() != valid_shape.iter().product::<usize>() {
-                return Err(Problem::Invalid(format!("`reshape` of {first:?} to {valid_shape:?}")));
+                return Err(Problem::Invalid(ProgramDetail::Reshape {
+                    from: first.to_vec(),
+                    to: valid_shape.to_vec(),
+                }));
             }
             None
         }
         VectorOp::Scatter { dim, .. } => {
             if dtypes.get(1).copied().flatten().is_some_and(|dtype| !matches!(dtype, DType::I32 | DType::I64)) {
-                return Err(Problem::Invalid("`scatter` indices are DT_INT32 or DT_INT64 tiles".into()));
+                return Err(Problem::Invalid(ProgramDetail::IndexDtype { op: op.name().into() }));
             }
             match tiles.get(1) {
                 Some(index) if *dim < first.len() && index.len() == first.len() => Some(first.to_vec()),
-                _ => {
-                    return Err(Problem::Invalid(format!(
-                        "`scatter` along dim {dim} needs an index tile of the input's rank"
-                    )))
-                }
+                _ => return Err(Problem::Invalid(ProgramDetail::IndexRank { op: op.name().into(), dim: *dim })),
             }
         }
         VectorOp::Gather { dim } => {
             if dtypes.get(1).copied().flatten().is_some_and(|dtype| !matches!(dtype, DType::I32 | DType::I64)) {
-                return Err(Problem::Invalid("`gather` indices are DT_INT32 or DT_INT64 tiles".into()));
+                return Err(Problem::Invalid(ProgramDetail::IndexDtype { op: op.name().into() }));
             }
             match tiles.get(1) {
                 Some(index) if *dim < first.len() && index.len() == first.len() => Some(index.to_vec()),
-                _ => {
-                    return Err(Problem::Invalid(format!(
-                        "`gather` along dim {dim} needs an index tile of the input's rank"
-                    )))
-                }
+                _ => return Err(Problem::Invalid(ProgramDetail::IndexRank { op: op.name().into(), dim: *dim })),
             }
         }
     };
     if let Some(expected) = expected.filter(|expected| expected != valid_shape) {
-        return Err(Problem::Invalid(format!(
-            "`{}` of {:?} gives {expected:?}, not the written {valid_shape:?}",
-            op.name(),
-            shapes
-        )));
+        return Err(Problem::Invalid(ProgramDetail::WrittenShape {
+            op: op.name().into(),
+            operands: format!("{shapes:?}"),
+            expected,
+            written: valid_shape.to_vec(),
+        }));
     }
     if matches!(op, VectorOp::Compare(_)) && output.dtype != DType::Bool {
-        return Err(Problem::Invalid("a comparison writes a DT_BOOL tile".into()));
+        return Err(Problem::Invalid(ProgramDetail::CompareWritesBool));
     }
     Ok(())
 }

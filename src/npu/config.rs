@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::tile::{CoreKind, Memory};
 
 use super::error::{NpuError, Result};
+use crate::messages::ConfigDetail;
 
 /// How cube and vector units are grouped into cores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -231,14 +232,14 @@ impl NpuConfig {
             let message = error.to_string();
             // serde names the offending field in its message ("unknown field `x`", "missing field `y`").
             let field = message.split('`').nth(1).unwrap_or("(json)").to_string();
-            NpuError::BadConfig { field, detail: message }
+            NpuError::BadConfig { field, detail: ConfigDetail::Decoder { text: message } }
         })?;
         config.validate()?;
         Ok(config)
     }
 
     fn validate(&self) -> Result<()> {
-        let bad = |field: &str, detail: String| Err(NpuError::BadConfig { field: field.to_string(), detail });
+        let bad = |field: &str, detail: ConfigDetail| Err(NpuError::BadConfig { field: field.to_string(), detail });
         let rates = [
             ("clock_mhz", self.clock_mhz),
             ("gm_to_l1_bytes_per_cycle", self.gm_to_l1_bytes_per_cycle),
@@ -254,7 +255,7 @@ impl NpuConfig {
         ];
         for (field, value) in rates {
             if !(value.is_finite() && value > 0.0) {
-                return bad(field, format!("must be a positive finite number, got {value}"));
+                return bad(field, ConfigDetail::PositiveRate { got: value.to_string() });
             }
         }
         let sizes = [
@@ -270,7 +271,7 @@ impl NpuConfig {
         ];
         for (field, value) in sizes {
             if value == 0 {
-                return bad(field, "must be at least 1".into());
+                return bad(field, ConfigDetail::AtLeastOne);
             }
         }
         let alignments = [
@@ -281,16 +282,13 @@ impl NpuConfig {
         ];
         for (field, value) in alignments {
             if !value.is_power_of_two() {
-                return bad(field, format!("must be a power of two, got {value}"));
+                return bad(field, ConfigDetail::PowerOfTwo { got: value });
             }
         }
         if self.architecture == Architecture::Coupled && self.cube_cores != self.vector_cores {
             return bad(
                 "vector_cores",
-                format!(
-                    "a coupled chip has one vector unit per core: expected {}, got {}",
-                    self.cube_cores, self.vector_cores
-                ),
+                ConfigDetail::CoupledCores { expected: self.cube_cores, got: self.vector_cores },
             );
         }
         Ok(())

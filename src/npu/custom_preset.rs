@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::config::NpuConfig;
 use super::error::{NpuError, Result};
+use crate::messages::ConfigDetail;
 
 /// What a field holds and the values it may take.
 #[derive(Clone, Copy)]
@@ -66,58 +67,60 @@ const FIELDS: [(&str, FieldKind); 31] = [
 
 /// Builds a custom preset from JSON text (an object with every field of `NpuConfig`).
 pub fn custom_preset_from_json(text: &str) -> Result<NpuConfig> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|error| NpuError::BadConfig { field: "(json)".into(), detail: format!("not JSON: {error}") })?;
+    let value: Value = serde_json::from_str(text).map_err(|error| NpuError::BadConfig {
+        field: "(json)".into(),
+        detail: ConfigDetail::NotJson { error: error.to_string() },
+    })?;
     custom_preset(&value)
 }
 
 /// Builds a custom preset from a JSON value (an object with every field of `NpuConfig`).
 pub fn custom_preset(value: &Value) -> Result<NpuConfig> {
-    let bad = |field: &str, detail: String| NpuError::BadConfig { field: field.to_string(), detail };
+    let bad = |field: &str, detail: ConfigDetail| NpuError::BadConfig { field: field.to_string(), detail };
     let Some(object) = value.as_object() else {
-        return Err(bad("(json)", "a custom preset is an object of fields, e.g. {\"name\": \"mine\", …}".into()));
+        return Err(bad("(json)", ConfigDetail::NotAnObject));
     };
     let known = &FIELDS;
     if let Some(unknown) = object.keys().find(|key| !known.iter().any(|(name, _)| name == key)) {
-        return Err(bad(unknown, "unknown field (the fields are those of pypto.npu.config())".into()));
+        return Err(bad(unknown, ConfigDetail::UnknownField));
     }
     for (field, kind) in known {
         let Some(item) = object.get(*field) else {
-            return Err(bad(
-                field,
-                "missing: a custom preset gives every field (start from pypto.npu.config())".into(),
-            ));
+            return Err(bad(field, ConfigDetail::MissingField));
         };
         check_field(field, *kind, item)?;
     }
-    let config: NpuConfig =
-        serde_json::from_value(Value::Object(normalized(object))).map_err(|error| bad("(json)", error.to_string()))?;
+    let config: NpuConfig = serde_json::from_value(Value::Object(normalized(object)))
+        .map_err(|error| bad("(json)", ConfigDetail::Decoder { text: error.to_string() }))?;
     // The rules between fields (a coupled chip's core counts) are the preset table's own.
-    NpuConfig::from_json(&serde_json::to_string(&config).map_err(|error| bad("(json)", error.to_string()))?)
+    NpuConfig::from_json(
+        &serde_json::to_string(&config)
+            .map_err(|error| bad("(json)", ConfigDetail::Decoder { text: error.to_string() }))?,
+    )
 }
 
 fn check_field(field: &str, kind: FieldKind, item: &Value) -> Result<()> {
-    let bad = |detail: String| Err(NpuError::BadConfig { field: field.to_string(), detail });
+    let bad = |detail: ConfigDetail| Err(NpuError::BadConfig { field: field.to_string(), detail });
     match kind {
         FieldKind::Name => match item.as_str() {
             Some(text) if !text.trim().is_empty() && text.chars().count() <= 64 => Ok(()),
-            _ => bad(format!("must be a name of 1 to 64 characters, got {item}")),
+            _ => bad(ConfigDetail::Name { got: item.to_string() }),
         },
         FieldKind::Architecture => match item.as_str() {
             Some("Split" | "Coupled") => Ok(()),
-            _ => bad(format!("must be \"Split\" or \"Coupled\", got {item}")),
+            _ => bad(ConfigDetail::Architecture { got: item.to_string() }),
         },
         FieldKind::Integer { min, max } => match whole_number(item) {
             Some(number) if (min..=max).contains(&number) => Ok(()),
-            _ => bad(format!("must be a whole number from {min} to {max}, got {item}")),
+            _ => bad(ConfigDetail::WholeNumber { min, max, got: item.to_string() }),
         },
         FieldKind::PowerOfTwo { max } => match whole_number(item) {
             Some(number) if number.is_power_of_two() && number <= max => Ok(()),
-            _ => bad(format!("must be a power of two up to {max}, got {item}")),
+            _ => bad(ConfigDetail::PowerOfTwoUpTo { max, got: item.to_string() }),
         },
         FieldKind::Rate { max } => match item.as_f64() {
             Some(number) if number.is_finite() && number > 0.0 && number <= max => Ok(()),
-            _ => bad(format!("must be a number above 0 and at most {max}, got {item}")),
+            _ => bad(ConfigDetail::Rate { max: max.to_string(), got: item.to_string() }),
         },
     }
 }

@@ -2,13 +2,15 @@
 
 use std::fmt;
 
+use crate::messages::{AlignmentDetail, ConfigDetail, ExecutionDetail, NpuCheckMessage, ProgramDetail, ViewSubject};
+
 /// A failure of the simulator. Program errors carry the kernel source line the language filled in.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NpuError {
     /// No preset of this name.
     UnknownPreset { name: String, known: Vec<&'static str> },
     /// A custom configuration with a bad field.
-    BadConfig { field: String, detail: String },
+    BadConfig { field: String, detail: ConfigDetail },
     /// The buffers of one memory need more bytes than it has.
     CapacityExceeded {
         memory: &'static str,
@@ -20,10 +22,10 @@ pub enum NpuError {
         source_line: Option<u32>,
     },
     /// A tile violates the alignment rule of its memory.
-    Misaligned { memory: &'static str, buffer: String, detail: String, source_line: Option<u32> },
+    Misaligned { memory: &'static str, buffer: String, detail: AlignmentDetail, source_line: Option<u32> },
     /// A view or sub-tile reaches past the edge of what it views.
     ViewOutOfBounds {
-        what: String,
+        what: ViewSubject,
         offsets: Vec<usize>,
         shape: Vec<usize>,
         bounds: Vec<usize>,
@@ -32,9 +34,9 @@ pub enum NpuError {
     /// More programs of one kind than the chip has cores for.
     TooManyCores { kind: &'static str, programs: usize, available: u32 },
     /// A program refers to a buffer, flag or tensor that does not exist, or mixes cube and vector on a split chip.
-    InvalidProgram { core: usize, instruction: Option<usize>, detail: String },
+    InvalidProgram { core: usize, instruction: Option<usize>, detail: ProgramDetail },
     /// Functional execution failed (a tensor op rejected a tile).
-    Execution { core: usize, instruction: Option<usize>, detail: String },
+    Execution { core: usize, instruction: Option<usize>, detail: ExecutionDetail },
     /// Pipes wait on flags nobody will set.
     Deadlock { core: usize, pipe: &'static str, instruction: usize, op: &'static str },
 }
@@ -54,7 +56,7 @@ impl NpuError {
         }
     }
 
-    /// The error as a message (capacity errors coded for the page's languages; the others as text).
+    /// The error as a message code with its parameters.
     pub fn message(&self) -> crate::messages::Message {
         match self {
             NpuError::CapacityExceeded { memory, bytes, capacity, buffer, tile, largest_tile, source_line: None } => {
@@ -86,7 +88,37 @@ impl NpuError {
                 op: op.to_string(),
             }
             .into(),
-            _ => crate::messages::Message::Text { text: self.to_string() },
+            NpuError::CapacityExceeded { .. } => crate::messages::Message::Text { text: self.to_string() },
+            NpuError::Misaligned { memory, buffer, detail, source_line } => NpuCheckMessage::Misaligned {
+                memory: memory.to_string(),
+                buffer: buffer.clone(),
+                detail: detail.clone(),
+                line: *source_line,
+            }
+            .into(),
+            NpuError::ViewOutOfBounds { what, offsets, shape, bounds, source_line } => {
+                NpuCheckMessage::ViewOutOfBounds {
+                    what: what.clone(),
+                    offsets: offsets.clone(),
+                    shape: shape.clone(),
+                    bounds: bounds.clone(),
+                    line: *source_line,
+                }
+                .into()
+            }
+            NpuError::BadConfig { field, detail } => {
+                NpuCheckMessage::BadConfig { field: field.clone(), detail: detail.clone() }.into()
+            }
+            NpuError::InvalidProgram { core, instruction, detail } => {
+                NpuCheckMessage::InvalidProgram { core: *core, instruction: *instruction, detail: detail.clone() }
+                    .into()
+            }
+            NpuError::Execution { core, instruction: Some(instruction), detail } => {
+                NpuCheckMessage::ExecutionAt { core: *core, instruction: *instruction, detail: detail.clone() }.into()
+            }
+            NpuError::Execution { instruction: None, detail, .. } => {
+                NpuCheckMessage::Execution { detail: detail.clone() }.into()
+            }
         }
     }
 
@@ -111,7 +143,11 @@ impl fmt::Display for NpuError {
             NpuError::UnknownPreset { name, known } => {
                 write!(f, "unknown NPU preset '{name}' (known: {})", known.join(", "))
             }
-            NpuError::BadConfig { field, detail } => write!(f, "bad NPU configuration field '{field}': {detail}"),
+            NpuError::BadConfig { .. }
+            | NpuError::Misaligned { .. }
+            | NpuError::ViewOutOfBounds { .. }
+            | NpuError::InvalidProgram { .. }
+            | NpuError::Execution { .. } => f.write_str(&self.message().english()),
             NpuError::CapacityExceeded { memory, bytes, capacity, buffer, tile, largest_tile, source_line } => {
                 write!(f, "{memory} overflow: the tiles need {bytes} bytes but {memory} holds {capacity} bytes (buffer '{buffer}' of tile {tile:?})")?;
                 match largest_tile {
@@ -120,27 +156,9 @@ impl fmt::Display for NpuError {
                 }
                 write!(f, "{}", line_suffix(source_line))
             }
-            NpuError::Misaligned { memory, buffer, detail, source_line } => {
-                write!(f, "misaligned {memory} tile '{buffer}': {detail}{}", line_suffix(source_line))
-            }
-            NpuError::ViewOutOfBounds { what, offsets, shape, bounds, source_line } => {
-                write!(
-                    f,
-                    "view out of bounds: {what} at offsets {offsets:?} with shape {shape:?} exceeds {bounds:?}{}",
-                    line_suffix(source_line)
-                )
-            }
             NpuError::TooManyCores { kind, programs, available } => {
                 write!(f, "{programs} {kind} programs but the chip has {available} {kind} cores")
             }
-            NpuError::InvalidProgram { core, instruction, detail } => match instruction {
-                Some(index) => write!(f, "core {core}, instruction {index}: {detail}"),
-                None => write!(f, "core {core}: {detail}"),
-            },
-            NpuError::Execution { core, instruction, detail } => match instruction {
-                Some(index) => write!(f, "executing core {core}, instruction {index}: {detail}"),
-                None => write!(f, "executing: {detail}"),
-            },
             NpuError::Deadlock { core, pipe, instruction, op } => {
                 write!(f, "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set")
             }

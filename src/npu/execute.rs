@@ -7,6 +7,7 @@ use crate::tensor::{BinaryOp, DType, SliceSpec, Tensor};
 use crate::tile::{GmRegion, KernelPlan, TileOp};
 
 use super::error::{NpuError, Result};
+use crate::messages::ExecutionDetail;
 
 fn specs(offsets: &[usize], shape: &[usize]) -> Vec<SliceSpec> {
     offsets.iter().zip(shape).map(|(&start, &count)| SliceSpec { start, step: 1, count }).collect()
@@ -26,6 +27,11 @@ fn operand(buffer: &Tensor, shape: &[usize]) -> std::result::Result<Tensor, crat
     }
 }
 
+/// A tensor op's failure as the detail of an execution error.
+fn tensor_failure(error: &crate::error::TensorError) -> ExecutionDetail {
+    ExecutionDetail::Tensor { error: Box::new(error.message()) }
+}
+
 /// Zero tensors for every GM tensor of `plan` (fill the inputs, read the outputs after `execute`).
 pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
     plan.tensors
@@ -34,7 +40,7 @@ pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
             Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution {
                 core: 0,
                 instruction: None,
-                detail: error.to_string(),
+                detail: tensor_failure(&error),
             })
         })
         .collect()
@@ -46,7 +52,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
         return Err(NpuError::Execution {
             core: 0,
             instruction: None,
-            detail: format!("{} GM tensors given, the plan has {}", gm.len(), plan.tensors.len()),
+            detail: ExecutionDetail::GmCount { given: gm.len(), planned: plan.tensors.len() },
         });
     }
     for (given, declared) in gm.iter().zip(&plan.tensors) {
@@ -54,7 +60,11 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
             return Err(NpuError::Execution {
                 core: 0,
                 instruction: None,
-                detail: format!("GM tensor '{}' must be {:?} {:?}", declared.name, declared.shape, declared.dtype),
+                detail: ExecutionDetail::GmTensor {
+                    name: declared.name.clone(),
+                    shape: declared.shape.clone(),
+                    dtype: format!("{:?}", declared.dtype),
+                },
             });
         }
     }
@@ -65,7 +75,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
             .iter()
             .map(|buffer| Tensor::zeros(&buffer.shape, buffer.dtype))
             .collect::<std::result::Result<_, _>>()
-            .map_err(|error| NpuError::Execution { core, instruction: None, detail: error.to_string() })?;
+            .map_err(|error| NpuError::Execution { core, instruction: None, detail: tensor_failure(&error) })?;
         states.push((buffers, 0usize));
     }
     let flags = plan.cross_core_flags as usize;
@@ -86,7 +96,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                 let failed = |error: crate::error::TensorError| NpuError::Execution {
                     core,
                     instruction: Some(*next),
-                    detail: error.to_string(),
+                    detail: tensor_failure(&error),
                 };
                 if let TileOp::CopyOutAccumulate { source, destination, order } = &instruction.op {
                     // The tile leaves the core converted to the GM dtype (FIXPIPE / MTE3 convert on the
@@ -117,7 +127,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                 return Err(NpuError::Execution {
                     core,
                     instruction: Some(*next),
-                    detail: "waits on a cross-core flag that is never set".into(),
+                    detail: ExecutionDetail::FlagNeverSet,
                 })
             }
         }
@@ -138,7 +148,7 @@ fn add_in_program_order(mut additions: Vec<(u32, GmRegion, Tensor)>, gm: &[Tenso
             .slice(&region)
             .and_then(|old| old.binary(BinaryOp::Add, &values))
             .and_then(|sum| target.assign_slice(&region, &sum))
-            .map_err(|error| NpuError::Execution { core: 0, instruction: None, detail: error.to_string() })?;
+            .map_err(|error| NpuError::Execution { core: 0, instruction: None, detail: tensor_failure(&error) })?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use super::dtype::DType;
 use super::shape::element_count;
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
+use crate::messages::ArgumentDetail;
 
 /// The buffer shared by every handle that aliases it. `version` counts in-place writes so that a
 /// tensor saved for backward can be detected as modified.
@@ -37,7 +38,7 @@ impl Tensor {
         if storage.len() != count {
             return Err(TensorError::BadArgument {
                 op: "tensor",
-                detail: format!("{} values cannot fill shape {shape:?} ({count} elements)", storage.len()),
+                detail: ArgumentDetail::DataLength { values: storage.len(), shape: shape.to_vec(), count },
             });
         }
         let id = NEXT_BUFFER_ID.with(|next| {
@@ -88,7 +89,11 @@ impl Tensor {
         if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
             return Err(TensorError::BadArgument {
                 op: "arange",
-                detail: format!("start, stop and step must be finite and step non-zero (got {start}, {stop}, {step})"),
+                detail: ArgumentDetail::Arange {
+                    start: start.to_string(),
+                    stop: stop.to_string(),
+                    step: step.to_string(),
+                },
             });
         }
         let count = ((stop - start) / step).ceil().max(0.0);
@@ -182,7 +187,7 @@ impl Tensor {
         if self.numel() != 1 {
             return Err(TensorError::BadArgument {
                 op: "item",
-                detail: format!("only one-element tensors have an item; this one has shape {:?}", self.shape()),
+                detail: ArgumentDetail::Item { shape: self.shape().to_vec() },
             });
         }
         Ok(self.storage().get_f64(0))

@@ -8,6 +8,7 @@ use super::handle::Tensor;
 use super::shape::{contiguous_strides, for_each_offset, normalize_dim};
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
+use crate::messages::{ArgumentDetail, BoundsDetail, ShapeDetail};
 
 /// How `scatter` combines a source value with the element it lands on (pypto's `reduce=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
@@ -61,7 +62,7 @@ impl Tensor {
                 op: "scatter",
                 lhs: index.shape().to_vec(),
                 rhs: source.shape().to_vec(),
-                detail: "src must have the rank of index and be at least as large in every dim".into(),
+                detail: ShapeDetail::ScatterSource,
             });
         }
         let offsets = self.indexed_offsets("scatter", axis, index)?;
@@ -99,10 +100,7 @@ impl Tensor {
         let axis = normalize_dim("topk", dim, self.rank())?;
         let size = self.shape()[axis];
         if k == 0 || k > size {
-            return Err(TensorError::BadArgument {
-                op: "topk",
-                detail: format!("k must be in 1..={size} (the size of dim {axis}), got {k}"),
-            });
+            return Err(TensorError::BadArgument { op: "topk", detail: ArgumentDetail::TopkK { k, size, dim: axis } });
         }
         let moved = self.transpose(axis as isize, -1)?;
         let mut out = Vec::with_capacity(moved.numel() / size * k);
@@ -169,10 +167,7 @@ impl Tensor {
         if !matches!(index.dtype(), DType::I32 | DType::I64) {
             return Err(TensorError::BadArgument {
                 op,
-                detail: format!(
-                    "index must be DT_INT32 or DT_INT64, not {}; convert it with pypto.cast(index, pypto.DT_INT64)",
-                    index.dtype().pypto_name()
-                ),
+                detail: ArgumentDetail::IndexDtype { dtype: index.dtype().pypto_name().to_string() },
             });
         }
         let fits = (0..self.rank()).all(|d| d == axis || index.shape()[d] <= self.shape()[d]);
@@ -181,7 +176,7 @@ impl Tensor {
                 op,
                 lhs: self.shape().to_vec(),
                 rhs: index.shape().to_vec(),
-                detail: format!("index must have the rank of the input and be no larger in every dim but {axis}"),
+                detail: ShapeDetail::IndexShape { dim: axis },
             });
         }
         Ok(axis)
@@ -203,7 +198,7 @@ impl Tensor {
                 Ok(position) if position < size => Ok(base + position * strides[axis]),
                 _ => Err(TensorError::OutOfBounds {
                     op,
-                    detail: format!("index {position} is out of range for dim {axis} of size {size}"),
+                    detail: BoundsDetail::Index { index: position, dim: axis, size },
                 }),
             })
             .collect()

@@ -7,15 +7,13 @@ use super::handle::Tensor;
 use super::shape::{broadcast_strides, for_each_offset};
 use super::storage::Storage;
 use crate::error::{Result, TensorError};
+use crate::messages::ArgumentDetail;
 
 /// `op(a, b)` of two broadcast integer (or bool) tensors into `dtype`, an integer or bool type.
 /// `/` never gets here: it promotes integers to f32 first.
 pub(crate) fn integer_binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usize], dtype: DType) -> Result<Storage> {
     if dtype == DType::Bool && op == BinaryOp::Sub {
-        return Err(TensorError::BadArgument {
-            op: "sub",
-            detail: "subtracting two DT_BOOL tensors is not supported; to invert a mask use pypto.logical_not".into(),
-        });
+        return Err(TensorError::BadArgument { op: "sub", detail: ArgumentDetail::BoolSubtract });
     }
     let (left, right) = (a.storage().to_i64_vec(), b.storage().to_i64_vec());
     let left_strides = broadcast_strides(a.shape(), shape);
@@ -30,13 +28,13 @@ pub(crate) fn integer_binary(op: BinaryOp, a: &Tensor, b: &Tensor, shape: &[usiz
         }
     });
     if let Some(detail) = failure {
-        return Err(TensorError::BadArgument { op: op.name(), detail: detail.into() });
+        return Err(TensorError::BadArgument { op: op.name(), detail });
     }
     Ok(Storage::from_i64(out, dtype))
 }
 
 /// One integer op; the error says why it has no integer result.
-fn apply(op: BinaryOp, a: i64, b: i64) -> std::result::Result<i64, &'static str> {
+fn apply(op: BinaryOp, a: i64, b: i64) -> std::result::Result<i64, ArgumentDetail> {
     Ok(match op {
         BinaryOp::Add => a.wrapping_add(b),
         BinaryOp::Sub => a.wrapping_sub(b),
@@ -45,12 +43,12 @@ fn apply(op: BinaryOp, a: i64, b: i64) -> std::result::Result<i64, &'static str>
         BinaryOp::Minimum => a.min(b),
         BinaryOp::Pow => {
             if b < 0 {
-                return Err("integers to negative integer powers are not allowed; cast to a float dtype first");
+                return Err(ArgumentDetail::NegativePower);
             }
             wrapping_power(a, b as u64)
         }
         BinaryOp::FloorDivide | BinaryOp::Remainder if b == 0 => {
-            return Err("integer division by zero (ZeroDivisionError)");
+            return Err(ArgumentDetail::IntegerDivisionByZero);
         }
         // Python's floor division and the remainder with the divisor's sign.
         BinaryOp::FloorDivide => {
@@ -69,7 +67,7 @@ fn apply(op: BinaryOp, a: i64, b: i64) -> std::result::Result<i64, &'static str>
                 rest
             }
         }
-        BinaryOp::Div => return Err("true division of integers is computed in f32"),
+        BinaryOp::Div => return Err(ArgumentDetail::IntegerTrueDivision),
     })
 }
 
@@ -90,10 +88,7 @@ fn wrapping_power(mut base: i64, mut exponent: u64) -> i64 {
 pub(crate) fn integer_unary(op: UnaryOp, x: &Tensor) -> Result<Storage> {
     let dtype = x.dtype();
     if dtype == DType::Bool && op == UnaryOp::Neg {
-        return Err(TensorError::BadArgument {
-            op: "neg",
-            detail: "negating a DT_BOOL tensor is not supported; to invert a mask use pypto.logical_not".into(),
-        });
+        return Err(TensorError::BadArgument { op: "neg", detail: ArgumentDetail::BoolNegate });
     }
     let values = x.storage().to_i64_vec();
     let out = values

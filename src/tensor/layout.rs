@@ -7,6 +7,7 @@ pub use super::slice_spec::SliceSpec;
 use super::storage::{check_allocation, Storage};
 use super::strided::{copy_strided, filled, gather};
 use crate::error::{Result, TensorError};
+use crate::messages::{ArgumentDetail, BoundsDetail, ShapeDetail};
 
 impl Tensor {
     /// The same values with another shape of equal element count (aliases the buffer).
@@ -17,7 +18,7 @@ impl Tensor {
                 op: "reshape",
                 lhs: self.shape().to_vec(),
                 rhs: shape.to_vec(),
-                detail: format!("{} elements cannot be viewed as {count}", self.numel()),
+                detail: ShapeDetail::ElementCount { count: self.numel(), target: count },
             });
         }
         Ok(self.reshaped_alias(shape))
@@ -30,7 +31,7 @@ impl Tensor {
         if order.len() != rank || order.iter().any(|&a| a >= rank || std::mem::replace(&mut seen[a], true)) {
             return Err(TensorError::BadArgument {
                 op: "permute",
-                detail: format!("{order:?} is not a permutation of the {rank} dims"),
+                detail: ArgumentDetail::NotAPermutation { order: order.to_vec(), rank },
             });
         }
         if order.iter().enumerate().all(|(i, &a)| i == a) {
@@ -55,9 +56,8 @@ impl Tensor {
 
     /// Joins tensors of equal shape except along `dim`; the dtype is the promotion of all inputs.
     pub fn concat(tensors: &[Tensor], dim: isize) -> Result<Tensor> {
-        let first = tensors
-            .first()
-            .ok_or_else(|| TensorError::BadArgument { op: "concat", detail: "needs at least one tensor".into() })?;
+        let first =
+            tensors.first().ok_or(TensorError::BadArgument { op: "concat", detail: ArgumentDetail::ConcatNothing })?;
         let axis = normalize_dim("concat", dim, first.rank())?;
         let mut shape = first.shape().to_vec();
         shape[axis] = 0;
@@ -71,7 +71,7 @@ impl Tensor {
                     op: "concat",
                     lhs: first.shape().to_vec(),
                     rhs: tensor.shape().to_vec(),
-                    detail: format!("all dims except dim {axis} must be equal"),
+                    detail: ShapeDetail::ConcatDims { dim: axis },
                 });
             }
             shape[axis] += tensor.shape()[axis];
@@ -116,7 +116,7 @@ impl Tensor {
                 op: "assign",
                 lhs: value.shape().to_vec(),
                 rhs: shape,
-                detail: "the value must broadcast to the shape of the slice".into(),
+                detail: ShapeDetail::ValueToSlice,
             });
         }
         let value = if value.dtype() == self.dtype() { value.clone() } else { value.cast(self.dtype())? };
@@ -131,7 +131,7 @@ impl Tensor {
         if specs.len() != self.rank() {
             return Err(TensorError::BadArgument {
                 op: "slice",
-                detail: format!("{} indices for a {}-d tensor", specs.len(), self.rank()),
+                detail: ArgumentDetail::IndexCount { count: specs.len(), rank: self.rank() },
             });
         }
         let own = contiguous_strides(self.shape());
@@ -142,7 +142,7 @@ impl Tensor {
             if spec.count > 0 && (spec.start >= self.shape()[axis] || last < 0 || last >= self.shape()[axis] as isize) {
                 return Err(TensorError::OutOfBounds {
                     op: "slice",
-                    detail: format!("index out of range for dim {axis} of size {}", self.shape()[axis]),
+                    detail: BoundsDetail::Slice { dim: axis, size: self.shape()[axis] },
                 });
             }
             base += spec.start as isize * own[axis] as isize;
@@ -160,17 +160,14 @@ impl Tensor {
         if shape.len() != self.rank() || offsets.len() != self.rank() || valid.len() != self.rank() {
             return Err(TensorError::BadArgument {
                 op: "view",
-                detail: format!(
-                    "shape, offsets and valid_shape need {} entries each, one per dim of the tensor",
-                    self.rank()
-                ),
+                detail: ArgumentDetail::ViewEntries { rank: self.rank() },
             });
         }
         for axis in 0..self.rank() {
             if valid[axis] > shape[axis] {
                 return Err(TensorError::BadArgument {
                     op: "view",
-                    detail: format!("valid_shape {valid:?} is larger than the tile shape {shape:?}"),
+                    detail: ArgumentDetail::ValidShapeLarger { valid: valid.clone(), shape: shape.to_vec() },
                 });
             }
             let end = offsets[axis].saturating_add(valid[axis]);
@@ -178,10 +175,13 @@ impl Tensor {
                 let fits = self.shape()[axis].saturating_sub(offsets[axis]);
                 return Err(TensorError::OutOfBounds {
                     op: "view",
-                    detail: format!(
-                        "the tile at offset {} with {} elements runs past the edge of dim {axis} (size {}); pass valid_shape with {fits} in dim {axis} for a ragged last tile",
-                        offsets[axis], valid[axis], self.shape()[axis]
-                    ),
+                    detail: BoundsDetail::View {
+                        offset: offsets[axis],
+                        count: valid[axis],
+                        dim: axis,
+                        size: self.shape()[axis],
+                        fits,
+                    },
                 });
             }
         }
@@ -213,17 +213,19 @@ impl Tensor {
                 op: "assemble",
                 lhs: tile.shape().to_vec(),
                 rhs: self.shape().to_vec(),
-                detail: format!("tile, offsets ({}) and output must have the same rank", offsets.len()),
+                detail: ShapeDetail::AssembleRank { offsets: offsets.len() },
             });
         }
         for axis in 0..self.rank() {
             if offsets[axis].saturating_add(valid[axis]) > self.shape()[axis] {
                 return Err(TensorError::OutOfBounds {
                     op: "assemble",
-                    detail: format!(
-                        "writing {} elements at offset {} runs past dim {axis} of the output (size {}); give the tile a valid_shape",
-                        valid[axis], offsets[axis], self.shape()[axis]
-                    ),
+                    detail: BoundsDetail::Assemble {
+                        count: valid[axis],
+                        offset: offsets[axis],
+                        dim: axis,
+                        size: self.shape()[axis],
+                    },
                 });
             }
         }

@@ -7,6 +7,7 @@ use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, elem
 use super::simd::{self, MatrixRef, PackSource};
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
+use crate::messages::ShapeDetail;
 
 impl Tensor {
     /// `op(a) @ op(b)` where `op` transposes the last two dims when asked. The result dtype is
@@ -17,7 +18,7 @@ impl Tensor {
                 op: "matmul",
                 lhs: self.shape().to_vec(),
                 rhs: other.shape().to_vec(),
-                detail: "both operands need at least 2 dims".into(),
+                detail: ShapeDetail::MatmulRank,
             });
         }
         let (a_rank, b_rank) = (self.rank(), other.rank());
@@ -28,7 +29,7 @@ impl Tensor {
                 op: "matmul",
                 lhs: self.shape().to_vec(),
                 rhs: other.shape().to_vec(),
-                detail: format!("inner dims {k} ≠ {k2}"),
+                detail: ShapeDetail::InnerDims { left: k, right: k2 },
             });
         }
         let (a_batch_dims, b_batch_dims) = (&self.shape()[..a_rank - 2], &other.shape()[..b_rank - 2]);
@@ -37,7 +38,7 @@ impl Tensor {
             op: "matmul",
             lhs: self.shape().to_vec(),
             rhs: other.shape().to_vec(),
-            detail: format!("batch dims {a_batch_dims:?} and {b_batch_dims:?} do not broadcast"),
+            detail: ShapeDetail::BatchDims { left: a_batch_dims.to_vec(), right: b_batch_dims.to_vec() },
         })?;
         let mut shape = batch.clone();
         shape.extend([m, n]);

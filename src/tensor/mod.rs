@@ -31,7 +31,7 @@ pub use real::Real;
 pub use reduce::{ReduceOp, SoftmaxOp};
 pub use select::{CompareOp, LogicalOp};
 pub use shape::{
-    broadcast_conflict, broadcast_detail, broadcast_shapes, contiguous_strides, element_count, normalize_dim,
-    normalize_dims, unravel_index,
+    broadcast_conflict, broadcast_shapes, contiguous_strides, element_count, normalize_dim, normalize_dims,
+    unravel_index,
 };
 pub use storage::{allocation_limit, check_allocation, set_allocation_limit, Storage, DEFAULT_ALLOCATION_LIMIT};

@@ -9,6 +9,7 @@ use super::shape::{normalize_dim, normalize_dims};
 use super::simd;
 use super::storage::Storage;
 use crate::error::{Result, TensorError};
+use crate::messages::ArgumentDetail;
 
 /// Reductions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
@@ -98,7 +99,7 @@ impl Tensor {
         };
         let reduced: usize = axes.iter().map(|&a| self.shape()[a]).product();
         if reduced == 0 && matches!(op, ReduceOp::Amax | ReduceOp::Amin | ReduceOp::Mean | ReduceOp::Var) {
-            return Err(TensorError::BadArgument { op: op.name(), detail: "cannot reduce over an empty dim".into() });
+            return Err(TensorError::BadArgument { op: op.name(), detail: ArgumentDetail::EmptyReduction });
         }
         let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
         let order: Vec<usize> = kept.iter().chain(axes.iter()).copied().collect();
@@ -134,15 +135,12 @@ impl Tensor {
             SoftmaxOp::LogSoftmax => "log_softmax",
         };
         if self.rank() == 0 {
-            return Err(TensorError::BadArgument { op: name, detail: "needs at least one dim".into() });
+            return Err(TensorError::BadArgument { op: name, detail: ArgumentDetail::NeedsADim });
         }
         if !self.dtype().is_float() {
             return Err(TensorError::BadArgument {
                 op: name,
-                detail: format!(
-                    "needs a float tensor, not {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
-                    self.dtype().pypto_name()
-                ),
+                detail: ArgumentDetail::NeedsFloat { dtype: self.dtype().pypto_name().to_string() },
             });
         }
         let axis = normalize_dim(name, dim, self.rank())?;
@@ -181,10 +179,7 @@ fn integer_reduce(op: ReduceOp, values: &[i64], size: usize, count: usize, dtype
         ReduceOp::Mean | ReduceOp::Var => {
             return Err(TensorError::BadArgument {
                 op: op.name(),
-                detail: format!(
-                    "needs a float tensor, not {}; cast it with pypto.cast(x, pypto.DT_FP32) first",
-                    dtype.pypto_name()
-                ),
+                detail: ArgumentDetail::NeedsFloat { dtype: dtype.pypto_name().to_string() },
             })
         }
     })

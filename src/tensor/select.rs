@@ -9,6 +9,7 @@ use super::handle::Tensor;
 use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, for_each_offset};
 use super::storage::{check_allocation, zip_storage, Storage};
 use crate::error::{Result, TensorError};
+use crate::messages::ShapeDetail;
 
 /// Element-wise comparisons (pypto `lt le gt ge eq ne`, the operators `< <= > >= == !=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
@@ -171,7 +172,7 @@ impl Tensor {
                     op: "clip",
                     lhs: self.shape().to_vec(),
                     rhs: bound.shape().to_vec(),
-                    detail: "a bound must broadcast to the shape of the input".into(),
+                    detail: ShapeDetail::BoundToInput,
                 });
             }
             let bound = bound.cast_if_needed(dtype)?;

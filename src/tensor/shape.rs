@@ -1,6 +1,7 @@
 //! Shape arithmetic: element counts without overflow, strides, dims, and numpy broadcasting.
 
 use crate::error::{Result, TensorError};
+use crate::messages::{ArgumentDetail, ShapeDetail};
 
 /// Number of elements of `shape`, or an error when it does not fit in `usize`.
 pub fn element_count(op: &'static str, shape: &[usize]) -> Result<usize> {
@@ -45,7 +46,7 @@ pub fn normalize_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<V
     for &dim in dims {
         let axis = normalize_dim(op, dim, rank)?;
         if axes.contains(&axis) {
-            return Err(TensorError::BadArgument { op, detail: format!("dim {dim} is repeated") });
+            return Err(TensorError::BadArgument { op, detail: ArgumentDetail::RepeatedDim { dim: dim as i64 } });
         }
         axes.push(axis);
     }
@@ -60,7 +61,7 @@ pub fn broadcast_shapes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Resul
             op,
             lhs: lhs.to_vec(),
             rhs: rhs.to_vec(),
-            detail: broadcast_detail(axis, a, b),
+            detail: ShapeDetail::Broadcast { dim: axis, left: a, right: b },
         });
     }
     let rank = lhs.len().max(rhs.len());
@@ -80,11 +81,6 @@ pub fn broadcast_conflict(lhs: &[usize], rhs: &[usize]) -> Option<(usize, usize,
         let (left, right) = (dim_from_end(lhs, rank - 1 - axis), dim_from_end(rhs, rank - 1 - axis));
         (left != right && left != 1 && right != 1).then_some((axis, left, right))
     })
-}
-
-/// Why two shapes do not broadcast (the `detail` of the `ShapeMismatch`).
-pub fn broadcast_detail(axis: usize, left: usize, right: usize) -> String {
-    format!("dim {axis} of the broadcast has sizes {left} and {right}; broadcasting needs equal sizes or a 1")
 }
 
 fn dim_from_end(shape: &[usize], from_end: usize) -> usize {

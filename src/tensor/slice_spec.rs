@@ -24,7 +24,7 @@ impl SliceSpec {
     pub fn from_python(start: Option<i64>, stop: Option<i64>, step: Option<i64>, size: usize) -> Result<SliceSpec> {
         let step = step.unwrap_or(1);
         if step == 0 {
-            return Err(TensorError::BadArgument { op: "slice", detail: "slice step cannot be zero".into() });
+            return Err(TensorError::BadArgument { op: "slice", detail: crate::messages::ArgumentDetail::ZeroStep });
         }
         let size = size as i64;
         let clamp = |value: i64, low: i64, high: i64| value.clamp(low, high);

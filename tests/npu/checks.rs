@@ -2,6 +2,7 @@
 //! split-architecture rules, deadlocks.
 #![cfg(not(target_arch = "wasm32"))]
 
+use tilelab::messages::AlignmentDetail;
 use tilelab::npu::{simulate, NpuConfig, NpuError};
 use tilelab::tensor::{DType, UnaryOp};
 use tilelab::tile::{GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, TensorId, TileOp, TileProgram};
@@ -67,7 +68,7 @@ fn misaligned_ub_tile_is_an_error_at_its_line() {
     match simulate(&bad, &config) {
         Err(NpuError::Misaligned { memory, source_line, detail, .. }) => {
             assert_eq!((memory, source_line), ("UB", Some(4)));
-            assert!(detail.contains("80 bytes"), "{detail}");
+            assert!(matches!(detail, AlignmentDetail::LastDim { last: 20, bytes: 80, .. }), "{detail:?}");
         }
         other => panic!("{other:?}"),
     }

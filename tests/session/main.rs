@@ -5,4 +5,5 @@ mod cells;
 mod messages;
 mod messages_classes;
 mod messages_library;
+mod messages_tensor;
 mod progress;

@@ -7,6 +7,148 @@
 export type After = { "code": "after.base_class" } | { "code": "after.comprehension" } | { "code": "after.comprehension_target" } | { "code": "after.dictionary_key" } | { "code": "after.module_name" } | { "code": "after.imported_names" } | { "code": "after.for_target" } | { "code": "after.decorator" } | { "code": "after.function_name" } | { "code": "after.parameter" };
 
 /**
+ * Which alignment rule a tile breaks.
+ */
+export type AlignmentDetail = { "code": "npu.alignment.too_many_dims", "params": {
+    /**
+     * Its dims.
+     */
+    dims: number,
+  }
+    } | { "code": "npu.alignment.last_dim", "params": {
+    /**
+     * The last dim in elements.
+     */
+    last: number,
+    /**
+     * In bytes.
+     */
+    bytes: number,
+    /**
+     * The granule in bytes.
+     */
+    alignment: number,
+    /**
+     * The multiple to use, in elements.
+     */
+    step: number,
+  }
+    } | { "code": "npu.alignment.cube_fractal", "params": {
+    /**
+     * Its shape.
+     */
+    shape: Array<number>,
+  }
+} | { "code": "npu.alignment.in_gm" };
+
+/**
+ * A malformed argument.
+ */
+export type ArgumentDetail = { "code": "tensor.argument.empty_reduction" } | { "code": "tensor.argument.needs_a_dim" } | { "code": "tensor.argument.needs_float", "params": {
+    /**
+     * The tensor's dtype (`DT_INT32`).
+     */
+    dtype: string,
+  }
+    } | { "code": "tensor.argument.bool_subtract" } | { "code": "tensor.argument.bool_negate" } | { "code": "tensor.argument.negative_power" } | { "code": "tensor.argument.integer_division_by_zero" } | { "code": "tensor.argument.integer_true_division" } | { "code": "tensor.argument.index_dtype", "params": {
+    /**
+     * Its dtype.
+     */
+    dtype: string,
+  }
+    } | { "code": "tensor.argument.topk_k", "params": {
+    /**
+     * The k given.
+     */
+    k: number,
+    /**
+     * The size of the dim.
+     */
+    size: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+  }
+    } | { "code": "tensor.argument.not_a_permutation", "params": {
+    /**
+     * The order given.
+     */
+    order: Array<number>,
+    /**
+     * The rank.
+     */
+    rank: number,
+  }
+    } | { "code": "tensor.argument.concat_nothing" } | { "code": "tensor.argument.index_count", "params": {
+    /**
+     * Indices given.
+     */
+    count: number,
+    /**
+     * The rank.
+     */
+    rank: number,
+  }
+    } | { "code": "tensor.argument.view_entries", "params": {
+    /**
+     * The rank.
+     */
+    rank: number,
+  }
+    } | { "code": "tensor.argument.valid_shape_larger", "params": {
+    /**
+     * The valid shape.
+     */
+    valid: Array<number>,
+    /**
+     * The tile shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "tensor.argument.zero_step" } | { "code": "tensor.argument.repeated_dim", "params": {
+    /**
+     * The dim.
+     */
+    dim: number,
+  }
+    } | { "code": "tensor.argument.data_length", "params": {
+    /**
+     * Values given.
+     */
+    values: number,
+    /**
+     * The shape.
+     */
+    shape: Array<number>,
+    /**
+     * Its element count.
+     */
+    count: number,
+  }
+    } | { "code": "tensor.argument.arange", "params": {
+    /**
+     * The start.
+     */
+    start: string,
+    /**
+     * The stop.
+     */
+    stop: string,
+    /**
+     * The step.
+     */
+    step: string,
+  }
+    } | { "code": "tensor.argument.item", "params": {
+    /**
+     * Its shape.
+     */
+    shape: Array<number>,
+  }
+};
+
+/**
  * What an invalid assignment target is, for [`GrammarMessage::CannotAssign`].
  */
 export type Assignee = { "code": "assignee.tuple_or_list" } | { "code": "assignee.call" } | { "code": "assignee.literal" } | { "code": "assignee.dict" } | { "code": "assignee.comparison" } | { "code": "assignee.conditional" } | { "code": "assignee.comprehension" } | { "code": "assignee.lambda" } | { "code": "assignee.slice" } | { "code": "assignee.expression" };
@@ -280,6 +422,75 @@ export type BackwardNode = {
  * Ops of two broadcast inputs.
  */
 export type BinaryOp = "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Maximum" | "Minimum" | "FloorDivide" | "Remainder";
+
+/**
+ * An index, view or write past an edge.
+ */
+export type BoundsDetail = { "code": "tensor.bounds.index", "params": {
+    /**
+     * The index.
+     */
+    index: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * Its size.
+     */
+    size: number,
+  }
+    } | { "code": "tensor.bounds.slice", "params": {
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * Its size.
+     */
+    size: number,
+  }
+    } | { "code": "tensor.bounds.view", "params": {
+    /**
+     * The tile's offset in the dim.
+     */
+    offset: number,
+    /**
+     * Its elements in the dim.
+     */
+    count: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tensor's size there.
+     */
+    size: number,
+    /**
+     * Elements that fit.
+     */
+    fits: number,
+  }
+    } | { "code": "tensor.bounds.assemble", "params": {
+    /**
+     * Elements written in the dim.
+     */
+    count: number,
+    /**
+     * The offset.
+     */
+    offset: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The output's size there.
+     */
+    size: number,
+  }
+};
 
 /**
  * What the items between brackets are, for [`SyntaxMessage::ExpectedComma`].
@@ -597,6 +808,89 @@ export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.b
     got: string,
   }
 } | { "code": "class.typing_names" };
+ * What is wrong with a configuration field.
+ */
+export type ConfigDetail = { "code": "npu.config.not_json", "params": {
+    /**
+     * The parser's message.
+     */
+    error: string,
+  }
+    } | { "code": "npu.config.not_an_object" } | { "code": "npu.config.unknown_field" } | { "code": "npu.config.missing_field" } | { "code": "npu.config.decoder", "params": {
+    /**
+     * The decoder's message.
+     */
+    text: string,
+  }
+    } | { "code": "npu.config.name", "params": {
+    /**
+     * The value given, as JSON.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.architecture", "params": {
+    /**
+     * The value given, as JSON.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.whole_number", "params": {
+    /**
+     * The least value.
+     */
+    min: number,
+    /**
+     * The greatest value.
+     */
+    max: number,
+    /**
+     * The value given, as JSON.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.power_of_two_up_to", "params": {
+    /**
+     * The greatest value.
+     */
+    max: number,
+    /**
+     * The value given, as JSON.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.rate", "params": {
+    /**
+     * The greatest value, as printed.
+     */
+    max: string,
+    /**
+     * The value given, as JSON.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.positive_rate", "params": {
+    /**
+     * The value, as printed.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.at_least_one" } | { "code": "npu.config.power_of_two", "params": {
+    /**
+     * The value.
+     */
+    got: number,
+  }
+    } | { "code": "npu.config.coupled_cores", "params": {
+    /**
+     * The cube cores.
+     */
+    expected: number,
+    /**
+     * The vector cores given.
+     */
+    got: number,
+  }
+};
 
 /**
  * A Python construct tile scripts do not take, as a message names it.
@@ -678,6 +972,41 @@ export type ErrorMap = {
    */
   truncated: boolean,
 };
+
+/**
+ * What failed in a functional run.
+ */
+export type ExecutionDetail = { "code": "npu.run.tensor", "params": {
+    /**
+     * The tensor core's message.
+     */
+    error: Message,
+  }
+    } | { "code": "npu.run.gm_count", "params": {
+    /**
+     * Tensors given.
+     */
+    given: number,
+    /**
+     * Tensors the plan declares.
+     */
+    planned: number,
+  }
+    } | { "code": "npu.run.gm_tensor", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+    /**
+     * Its declared shape.
+     */
+    shape: Array<number>,
+    /**
+     * Its declared dtype, as printed.
+     */
+    dtype: string,
+  }
+} | { "code": "npu.run.flag_never_set" };
 
 /**
  * What kind of value an argument must be.
@@ -2446,24 +2775,6 @@ export type Message = { "code": "text", "params": {
      */
     names: string,
   }
-    } | { "code": "tensor.shape_mismatch", "params": {
-    /**
-     * The op.
-     */
-    op: string,
-    /**
-     * The left shape.
-     */
-    lhs: Array<number>,
-    /**
-     * The right shape.
-     */
-    rhs: Array<number>,
-    /**
-     * Why, in English.
-     */
-    detail: string,
-  }
     } | { "code": "tensor.broadcast_mismatch", "params": {
     /**
      * The op.
@@ -2575,6 +2886,7 @@ export type Message = { "code": "text", "params": {
     stage: KernelStage,
   }
 } | SyntaxMessage | RuntimeMessage | AutogradMessage | AutogradCallMessage | NpuMessage | LibraryFamily;
+} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage | TensorMessage | NpuCheckMessage | LibraryFamily;
 
 /**
  * One element of an `assert_allclose` failure (a line of its note).
@@ -2603,6 +2915,95 @@ export type Mismatch = { "code": "assert.mismatch", "params": {
  * What name the parser expected (`expected a parameter name, found '1'`).
  */
 export type NameSlot = { "code": "slot.after_as" } | { "code": "slot.attribute" } | { "code": "slot.after_dot" } | { "code": "slot.class_name" } | { "code": "slot.function_name" } | { "code": "slot.parameter" } | { "code": "slot.module_after_import" } | { "code": "slot.module_after_from" } | { "code": "slot.imported_name" };
+
+/**
+ * A check or run of the simulator that failed.
+ */
+export type NpuCheckMessage = { "code": "npu.misaligned", "params": {
+    /**
+     * UB, L1, L0A …
+     */
+    memory: string,
+    /**
+     * The buffer.
+     */
+    buffer: string,
+    /**
+     * Which rule.
+     */
+    detail: AlignmentDetail,
+    /**
+     * The kernel line, when the message does not sit at it.
+     */
+    line: number | null,
+  }
+    } | { "code": "npu.view_out_of_bounds", "params": {
+    /**
+     * What reaches past the edge.
+     */
+    what: ViewSubject,
+    /**
+     * Its offsets.
+     */
+    offsets: Array<number>,
+    /**
+     * Its shape.
+     */
+    shape: Array<number>,
+    /**
+     * The shape it must stay inside.
+     */
+    bounds: Array<number>,
+    /**
+     * The kernel line, when the message does not sit at it.
+     */
+    line: number | null,
+  }
+    } | { "code": "npu.bad_config", "params": {
+    /**
+     * The field (`(json)` for the whole text).
+     */
+    field: string,
+    /**
+     * What is wrong.
+     */
+    detail: ConfigDetail,
+  }
+    } | { "code": "npu.invalid_program", "params": {
+    /**
+     * The core.
+     */
+    core: number,
+    /**
+     * The instruction, if one.
+     */
+    instruction: number | null,
+    /**
+     * What is wrong.
+     */
+    detail: ProgramDetail,
+  }
+    } | { "code": "npu.execution_at", "params": {
+    /**
+     * The core.
+     */
+    core: number,
+    /**
+     * The instruction.
+     */
+    instruction: number,
+    /**
+     * What failed.
+     */
+    detail: ExecutionDetail,
+  }
+    } | { "code": "npu.execution", "params": {
+    /**
+     * What failed.
+     */
+    detail: ExecutionDetail,
+  }
+};
 
 /**
  * An NPU error, a fallback reason or a kernel-option warning.
@@ -3073,6 +3474,185 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
  * A device feature an accepted option configures and the simulator does not model.
  */
 export type OptionFeature = { "code": "option_feature.per_function_vec_buffering" } | { "code": "option_feature.per_label_vec_buffering" } | { "code": "option_feature.per_function_cube_buffering" } | { "code": "option_feature.per_label_cube_buffering" } | { "code": "option_feature.l1_reuse" } | { "code": "option_feature.per_function_l1_reuse" } | { "code": "option_feature.per_label_l1_reuse" } | { "code": "option_feature.partition_parallelism" } | { "code": "option_feature.partition_lower_bound" } | { "code": "option_feature.partition_upper_bound" } | { "code": "option_feature.partition_algorithm" } | { "code": "option_feature.merge_copy_in_bound" } | { "code": "option_feature.merge_vector_parallelism" } | { "code": "option_feature.copy_out_coalescing" } | { "code": "option_feature.mixed_partitioning" } | { "code": "option_feature.subgraph_scopes" } | { "code": "option_feature.valid_shape_optimisation" } | { "code": "option_feature.pass_verification" } | { "code": "option_feature.compiler_slicing" } | { "code": "option_feature.out_of_order_scopes" } | { "code": "option_feature.out_of_order_mode" } | { "code": "option_feature.vector_function_tuning" } | { "code": "option_feature.device_scheduler_mode" } | { "code": "option_feature.function_stitching" } | { "code": "option_feature.host_ready_tensors" } | { "code": "option_feature.device_scheduler_parallelism" } | { "code": "option_feature.scheduling_ai_cpus" } | { "code": "option_feature.same_cluster_scheduling" } | { "code": "option_feature.early_launch" };
+ * What is wrong with a tile program.
+ */
+export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "npu.program.unknown_buffer", "params": {
+    /**
+     * The id.
+     */
+    id: number,
+  }
+    } | { "code": "npu.program.unknown_flag", "params": {
+    /**
+     * The id.
+     */
+    id: number,
+  }
+    } | { "code": "npu.program.unknown_cross_flag", "params": {
+    /**
+     * The id.
+     */
+    id: number,
+  }
+    } | { "code": "npu.program.unknown_tensor", "params": {
+    /**
+     * The id.
+     */
+    id: number,
+  }
+    } | { "code": "npu.program.transpose_rank", "params": {
+    /**
+     * The sub-tile's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "npu.program.operands_broadcast", "params": {
+    /**
+     * The left operand's shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right operand's shape.
+     */
+    rhs: Array<number>,
+    /**
+     * The written shape.
+     */
+    written: Array<number>,
+  }
+    } | { "code": "npu.program.reduce_dim", "params": {
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tile's rank.
+     */
+    rank: number,
+  }
+    } | { "code": "npu.program.dim_of_tile", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tile's rank.
+     */
+    rank: number,
+  }
+    } | { "code": "npu.program.arity", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * Operands it takes.
+     */
+    arity: number,
+    /**
+     * Operands given.
+     */
+    got: number,
+  }
+    } | { "code": "npu.program.no_tile_operand", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.program.shapes", "params": {
+    /**
+     * The tensor core's message.
+     */
+    error: Message,
+  }
+    } | { "code": "npu.program.concat", "params": {
+    /**
+     * The first tile's shape.
+     */
+    first: Array<number>,
+    /**
+     * The other tile's shape.
+     */
+    other: Array<number>,
+    /**
+     * The joined dim.
+     */
+    dim: number,
+  }
+    } | { "code": "npu.program.transpose_dims", "params": {
+    /**
+     * The dims.
+     */
+    dims: Array<number>,
+    /**
+     * The tile's rank.
+     */
+    rank: number,
+  }
+    } | { "code": "npu.program.topk", "params": {
+    /**
+     * The k.
+     */
+    k: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tile's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "npu.program.topk_indices" } | { "code": "npu.program.slice", "params": {
+    /**
+     * The offsets.
+     */
+    offsets: Array<number>,
+    /**
+     * The tile's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "npu.program.reshape", "params": {
+    /**
+     * The tile's shape.
+     */
+    from: Array<number>,
+    /**
+     * The written shape.
+     */
+    to: Array<number>,
+  }
+    } | { "code": "npu.program.gather_index_dtype" } | { "code": "npu.program.gather_index_rank", "params": {
+    /**
+     * The dim.
+     */
+    dim: number,
+  }
+    } | { "code": "npu.program.written_shape", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The operand shapes, as printed (`[Some([16, 64]), None]`).
+     */
+    operands: string,
+    /**
+     * The op's result shape.
+     */
+    expected: Array<number>,
+    /**
+     * The written shape.
+     */
+    written: Array<number>,
+  }
+} | { "code": "npu.program.compare_writes_bool" };
 
 /**
  * Reductions.
@@ -3394,6 +3974,73 @@ export type ScheduleDisplay = {
  * How bad a diagnostic is.
  */
 export type Severity = "error" | "warning";
+
+/**
+ * Why two shapes do not combine.
+ */
+export type ShapeDetail = { "code": "tensor.shape.broadcast", "params": {
+    /**
+     * The dim, from the left of the result.
+     */
+    dim: number,
+    /**
+     * The left size there.
+     */
+    left: number,
+    /**
+     * The right size there.
+     */
+    right: number,
+  }
+    } | { "code": "tensor.shape.matmul_rank" } | { "code": "tensor.shape.inner_dims", "params": {
+    /**
+     * The left operand's last dim.
+     */
+    left: number,
+    /**
+     * The right operand's second-to-last dim.
+     */
+    right: number,
+  }
+    } | { "code": "tensor.shape.batch_dims", "params": {
+    /**
+     * The left batch dims.
+     */
+    left: Array<number>,
+    /**
+     * The right batch dims.
+     */
+    right: Array<number>,
+  }
+    } | { "code": "tensor.shape.element_count", "params": {
+    /**
+     * The tensor's element count.
+     */
+    count: number,
+    /**
+     * The new shape's.
+     */
+    target: number,
+  }
+    } | { "code": "tensor.shape.concat_dims", "params": {
+    /**
+     * The joined dim.
+     */
+    dim: number,
+  }
+    } | { "code": "tensor.shape.value_to_slice" } | { "code": "tensor.shape.bound_to_input" } | { "code": "tensor.shape.assemble_rank", "params": {
+    /**
+     * The offsets given.
+     */
+    offsets: number,
+  }
+    } | { "code": "tensor.shape.scatter_source" } | { "code": "tensor.shape.index_shape", "params": {
+    /**
+     * The indexed dim.
+     */
+    dim: number,
+  }
+};
 
 /**
  * One dim of a strided slice (serialisable mirror of `tensor::SliceSpec`).
@@ -3815,6 +4462,49 @@ export type TensorDisplay = {
 };
 
 /**
+ * A tensor error whose detail is typed (the other tensor errors are [`super::AutogradMessage`]s).
+ */
+export type TensorMessage = { "code": "tensor.shape_mismatch", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+    /**
+     * Why.
+     */
+    detail: ShapeDetail,
+  }
+    } | { "code": "tensor.bad_argument", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * What is wrong.
+     */
+    detail: ArgumentDetail,
+  }
+    } | { "code": "tensor.out_of_bounds", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * Where.
+     */
+    detail: BoundsDetail,
+  }
+};
+
+/**
  * A token as the parser names it in a message ("found ')'", "found the end of the line").
  */
 export type Token = { "code": "token.quoted", "params": {
@@ -3941,4 +4631,51 @@ export type ValueMeta = {
    * Valid region of a tile, when it does not cover the whole shape.
    */
   valid_shape: Array<number> | null,
+};
+
+/**
+ * What reaches past an edge.
+ */
+export type ViewSubject = { "code": "npu.view.of_tensor", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.valid_shape", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.sub_tile", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.mmad_operand", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.rows", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.transposed", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
+    } | { "code": "npu.view.reduced_shape", "params": {
+    /**
+     * The tile.
+     */
+    name: string,
+  }
 };

@@ -296,15 +296,7 @@ impl Interpreter {
             TensorError::AllocationTooLarge { .. } | TensorError::ElementCountOverflow { .. } => ErrorKind::SizeLimit,
             _ => ErrorKind::Tensor,
         };
-        let runtime = match &error {
-            TensorError::ShapeMismatch { op, lhs, rhs, detail } => {
-                self.error(kind, "", span).with_message(shape_mismatch_message(op, lhs, rhs, detail))
-            }
-            _ => match error.message() {
-                Some(message) => self.error(kind, "", span).with_message(message),
-                None => self.error(kind, error.to_string(), span),
-            },
-        };
+        let runtime = self.error(kind, "", span).with_message(error.message());
         match error {
             TensorError::OutOfBounds { op: "view", .. } => {
                 runtime.with_help_message(crate::messages::LibraryTensorMessage::ViewValidShape)
@@ -332,25 +324,3 @@ impl Interpreter {
 
 #[cfg(test)]
 mod work_tests;
-
-/// A shape mismatch as a message: a failed broadcast fully coded (its dim and sizes), others with
-/// the op's own detail in English.
-fn shape_mismatch_message(op: &str, lhs: &[usize], rhs: &[usize], detail: &str) -> crate::messages::Message {
-    use crate::messages::Message;
-    let (op, lhs, rhs) = (op.to_string(), lhs.to_vec(), rhs.to_vec());
-    match crate::tensor::broadcast_conflict(&lhs, &rhs) {
-        Some((dim, left, right)) if detail == crate::tensor::broadcast_detail(dim, left, right) => {
-            Message::BroadcastMismatch { op, lhs, rhs, dim, left, right }
-        }
-        _ => {
-            // The matmul's inner dims, as the tensor core words them ("inner dims 3 ≠ 4").
-            let inner = detail.strip_prefix("inner dims ").and_then(|rest| rest.split_once(" ≠ "));
-            match inner.map(|(left, right)| (left.parse::<usize>(), right.parse::<usize>())) {
-                Some((Ok(left), Ok(right))) if op == "matmul" => {
-                    crate::messages::AutogradMessage::MatmulInnerDims { lhs, rhs, left, right }.into()
-                }
-                _ => Message::ShapeMismatch { op, lhs, rhs, detail: detail.to_string() },
-            }
-        }
-    }
-}

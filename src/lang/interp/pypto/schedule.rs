@@ -221,7 +221,7 @@ fn allocate_specs(interpreter: &Interpreter, mut arguments: Arguments, what: &st
                 .with_help_message(LibraryKernelMessage::SmallerShape));
         }
         let tensor = crate::tensor::Tensor::zeros(&shape, *dtype).map_err(|error| {
-            let reason = Box::new(error.message().unwrap_or_else(|| Message::Text { text: error.to_string() }));
+            let reason = Box::new(error.message());
             let message = LibraryKernelMessage::Failed { function: what.to_string(), reason };
             interpreter.error(ErrorKind::Value, "", value_span).with_message(message)
         })?;
