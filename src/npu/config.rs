@@ -65,8 +65,15 @@ pub struct NpuConfig {
     pub launch_cycles: u64,
     /// L2 cache line bytes: residency, hits and write-backs are per line.
     pub l2_line_bytes: u64,
-    /// Cycles from issuing a GM transfer to its first byte.
+    /// Cycles from issuing a GM transfer to its first byte, paid when the pipe's queue had
+    /// drained: a transfer that follows the previous one without a gap has its requests already
+    /// outstanding and pays only `gm_issue_cycles` (`burst.rs`).
     pub gm_startup_cycles: u64,
+    /// Cycles a GM copy instruction holds its pipe to issue, whatever its size.
+    pub gm_issue_cycles: u64,
+    /// Least cycles one burst (a contiguous run of a GM transfer) holds the DMA: runs shorter than
+    /// `gm_burst_cycles` × the path rate move below the path rate.
+    pub gm_burst_cycles: f64,
     /// Cycles from issuing an on-core transfer (MTE1, FIXPIPE → UB) to its first byte.
     pub local_startup_cycles: u64,
     /// Cube MACs per cycle for 16-bit operands (16×16×16 = 4096).
@@ -118,6 +125,9 @@ fn ascend_910b2() -> NpuConfig {
         launch_cycles: 7200,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
+        // Fitted on the asc-devkit DataCopy measurements of Atlas A2 (docs/npu-model.md, Bursts).
+        gm_issue_cycles: 15,
+        gm_burst_cycles: 5.19,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -156,6 +166,9 @@ fn ascend_910a() -> NpuConfig {
         launch_cycles: 4000,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
+        // No 910A measurement: the 910B2 figures (the same DMA design is assumed).
+        gm_issue_cycles: 15,
+        gm_burst_cycles: 5.19,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -194,6 +207,9 @@ fn teaching() -> NpuConfig {
         launch_cycles: 0,
         l2_line_bytes: 512,
         gm_startup_cycles: 64,
+        // No issue or burst cost: lesson figures stay start-up plus bytes over the path rate.
+        gm_issue_cycles: 0,
+        gm_burst_cycles: 0.0,
         local_startup_cycles: 8,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -256,6 +272,12 @@ impl NpuConfig {
             if !(value.is_finite() && value > 0.0) {
                 return bad(field, format!("must be a positive finite number, got {value}"));
             }
+        }
+        if !(self.gm_burst_cycles.is_finite() && self.gm_burst_cycles >= 0.0) {
+            return bad(
+                "gm_burst_cycles",
+                format!("must be a finite number of at least 0, got {}", self.gm_burst_cycles),
+            );
         }
         let sizes = [
             ("cube_cores", self.cube_cores as u64),
