@@ -1,6 +1,7 @@
 //! GM transfers by burst. A DMA copy of a region moves it as contiguous runs (bursts: one per row
 //! of the region unless whole rows of the tensor follow each other); each burst holds the DMA for
-//! at least `gm_burst_cycles`, so short rows move below the path rate. Copies that follow each
+//! at least `gm_to_l1_burst_cycles` (cube core) or `gm_to_ub_burst_cycles` (vector core), so short
+//! rows move below the path rate. Copies that follow each
 //! other on a queue keep their requests outstanding: only a copy that starts on a drained queue
 //! waits the first-byte latency (`gm_startup_cycles`), every copy pays `gm_issue_cycles`.
 //! The figures and their fits: docs/npu-model.md, "Bursts".

@@ -32,7 +32,7 @@ const CORES: FieldKind = FieldKind::Integer { min: 1, max: 1024 };
 const ALIGNMENT: FieldKind = FieldKind::PowerOfTwo { max: 1 << 16 };
 
 /// Every field of `NpuConfig`, in its order, with its rule.
-const FIELDS: [(&str, FieldKind); 33] = [
+const FIELDS: [(&str, FieldKind); 34] = [
     ("name", FieldKind::Name),
     ("architecture", FieldKind::Architecture),
     ("cube_cores", CORES),
@@ -57,7 +57,8 @@ const FIELDS: [(&str, FieldKind); 33] = [
     ("l2_line_bytes", FieldKind::PowerOfTwo { max: 1 << 16 }),
     ("gm_startup_cycles", LATENCY),
     ("gm_issue_cycles", LATENCY),
-    ("gm_burst_cycles", FieldKind::Cycles { max: 1_000_000.0 }),
+    ("gm_to_l1_burst_cycles", FieldKind::Cycles { max: 1_000_000.0 }),
+    ("gm_to_ub_burst_cycles", FieldKind::Cycles { max: 1_000_000.0 }),
     ("local_startup_cycles", LATENCY),
     ("cube_macs_per_cycle", FieldKind::Integer { min: 1, max: 1 << 20 }),
     ("vector_bytes_per_cycle", BANDWIDTH),

@@ -56,11 +56,11 @@ fn region_bytes(plan: &KernelPlan, region: &GmRegion) -> u64 {
     elements(&region.shape) * dtype.size_in_bytes() as u64
 }
 
-/// The cost of a GM transfer of `region` over a path of `path` bytes per cycle, by its bursts.
+/// The cost of a GM transfer of `region` over a path of (bytes per cycle, least cycles per burst).
 fn gm_transfer(
     plan: &KernelPlan,
     region: &GmRegion,
-    path: f64,
+    (path, burst_cycles): (f64, f64),
     write: bool,
     read_first: bool,
     config: &NpuConfig,
@@ -69,7 +69,7 @@ fn gm_transfer(
     let rate = match plan.tensors.get(region.tensor.0 as usize) {
         Some(tensor) => {
             let (_, run_bytes) = bursts(&tensor.shape, &region.shape, tensor.dtype.size_in_bytes() as u64);
-            burst_rate(path, run_bytes, config.gm_burst_cycles)
+            burst_rate(path, run_bytes, burst_cycles)
         }
         None => path,
     };
@@ -94,9 +94,9 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
     match &instruction.op {
         TileOp::CopyIn { source, destination } => {
             let path = if buffer(*destination).memory == Memory::L1 {
-                config.gm_to_l1_bytes_per_cycle
+                (config.gm_to_l1_bytes_per_cycle, config.gm_to_l1_burst_cycles)
             } else {
-                config.gm_to_ub_bytes_per_cycle
+                (config.gm_to_ub_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
             let bytes = region_bytes(plan, source);
             InstructionCost { cost: gm_transfer(plan, source, path, false, false, config), bytes, flops: 0 }
@@ -105,9 +105,9 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let read_first = matches!(instruction.op, TileOp::CopyOutAccumulate { .. });
             let bytes = region_bytes(plan, destination);
             let path = if instruction.pipe == Pipe::Fixpipe {
-                config.l0c_to_gm_bytes_per_cycle
+                (config.l0c_to_gm_bytes_per_cycle, config.gm_to_l1_burst_cycles)
             } else {
-                config.ub_to_gm_bytes_per_cycle
+                (config.ub_to_gm_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
             InstructionCost { cost: gm_transfer(plan, destination, path, true, read_first, config), bytes, flops: 0 }
         }

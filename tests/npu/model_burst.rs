@@ -1,5 +1,5 @@
 //! GM transfers by burst: a region of short rows moves below the path rate (each burst holds the
-//! DMA for `gm_burst_cycles`), and copies that follow each other on a queue keep their requests
+//! DMA for `gm_to_ub_burst_cycles` on a vector core), and copies that follow each other on a queue keep their requests
 //! outstanding, so only a copy on a drained queue waits the first-byte latency.
 
 use tilelab::npu::{run, run_warm, NpuConfig};
@@ -10,7 +10,7 @@ use tilelab::tile::{GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, Tens
 /// floor and a 4-cycle issue per copy.
 fn bursty() -> NpuConfig {
     let mut config = NpuConfig::preset("teaching").unwrap();
-    config.gm_burst_cycles = 8.0;
+    config.gm_to_ub_burst_cycles = 8.0;
     config.gm_issue_cycles = 4;
     config
 }
