@@ -279,8 +279,10 @@ impl NpuConfig {
                 return bad(field, format!("must be a positive finite number, got {value}"));
             }
         }
-        let bursts =
-            [("gm_to_l1_burst_cycles", self.gm_to_l1_burst_cycles), ("gm_to_ub_burst_cycles", self.gm_to_ub_burst_cycles)];
+        let bursts = [
+            ("gm_to_l1_burst_cycles", self.gm_to_l1_burst_cycles),
+            ("gm_to_ub_burst_cycles", self.gm_to_ub_burst_cycles),
+        ];
         for (field, value) in bursts {
             if !(value.is_finite() && value >= 0.0) {
                 return bad(field, format!("must be a finite number of at least 0, got {value}"));
