@@ -169,7 +169,10 @@ for name in schedules:
     print(name, schedule.cycles, "cycles, GM read", schedule.gm_bytes_read, "written", schedule.gm_bytes_written, "bound", schedule.bound)
 assert schedules["forward, saving s"].gm_bytes_written == 2 * schedules["forward, recomputing"].gm_bytes_written == 2 * tensor_bytes
 assert schedules["backward, reading s"].gm_bytes_read == schedules["backward, recomputing"].gm_bytes_read + tensor_bytes == 3 * tensor_bytes
-assert schedules["forward, recomputing"].cycles < schedules["forward, saving s"].cycles
+# Both forwards are bound by the vector unit (a sigmoid is five vector passes: muls, exp, adds, a
+# tile of ones, div), so the saving forward's extra store of s hides behind them: its cost is the
+# GM bytes above, not cycles. The backward reading s is bound by its extra load.
+assert schedules["forward, recomputing"].bound == "VECTOR" and schedules["forward, saving s"].bound == "VECTOR"
 assert schedules["backward, recomputing"].cycles < schedules["backward, reading s"].cycles
 schedules["backward, recomputing"]
 

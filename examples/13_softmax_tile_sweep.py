@@ -88,10 +88,10 @@ for row in sweep.rows:
         assert "UB overflow" in row["error"] and ("need " + str(need) + " bytes") in row["error"], (row, need)
 assert fitting_rows == [1, 2, 4, 8], fitting_rows
 # 8 rows fits only in place, where the next tile's load into a buffer waits for the store out of
-# it; but a store only goes into L2 (write-back: its lines reach HBM later, when evicted), so that
-# wait is short, and 8 rows (8 transfers of 4 KiB each way) pays the fewest start-ups: the largest
-# tile that fits is the best shape.
-assert best["vec_tile"] == [8, COLS], best
+# it: MTE2's queue drains every tile and each load waits the first-byte latency again. With two
+# copies (4 rows: 16 transfers of 2 KiB each way) a load follows the previous one with its requests
+# outstanding and pays no latency: the largest tile that fits with separate copies is the best.
+assert best["vec_tile"] == [4, COLS], best
 assert sweep.best["cycles"] == best["cycles"] and sweep.best["vec_tile"] == best["vec_tile"]
 # A single-row tile moves 512 B per transfer: the most start-up latency per byte, the slowest shape.
 assert worst["vec_tile"] == [1, COLS], worst

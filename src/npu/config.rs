@@ -66,8 +66,17 @@ pub struct NpuConfig {
     pub launch_cycles: u64,
     /// L2 cache line bytes: residency, hits and write-backs are per line.
     pub l2_line_bytes: u64,
-    /// Cycles from issuing a GM transfer to its first byte.
+    /// Cycles from issuing a GM transfer to its first byte, paid when the pipe's queue had
+    /// drained: a transfer that follows the previous one without a gap has its requests already
+    /// outstanding and pays only `gm_issue_cycles` (`burst.rs`).
     pub gm_startup_cycles: u64,
+    /// Cycles a GM copy instruction holds its pipe to issue, whatever its size.
+    pub gm_issue_cycles: u64,
+    /// Least cycles one burst (a contiguous run of a GM transfer) holds the cube core's DMA
+    /// (GM → L1 with its ND → NZ conversion, L0C → GM): shorter runs move below the path rate.
+    pub gm_to_l1_burst_cycles: f64,
+    /// Least cycles one burst holds the vector core's DMA (GM → UB, UB → GM).
+    pub gm_to_ub_burst_cycles: f64,
     /// Cycles from issuing an on-core transfer (MTE1, FIXPIPE → UB) to its first byte.
     pub local_startup_cycles: u64,
     /// Cube MACs per cycle for 16-bit operands (16×16×16 = 4096).
@@ -114,11 +123,16 @@ fn ascend_910b2() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 768.0,
-        // Fitted on the GEMM 6144³ row (docs/npu-model.md, Presets): 3.6 TB/s.
+        // Fitted on the GEMM 6144³ row (docs/npu-model.md, Presets): 3.6 TB/s, below the documented
+        // 5.2 TB/s peak, which GEMM-style shared reads do not reach.
         l2_bytes_per_cycle: 2000.0,
         launch_cycles: 7200,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
+        // Fitted on the asc-devkit DataCopy measurements of Atlas A2 (docs/npu-model.md, Bursts).
+        gm_issue_cycles: 12,
+        gm_to_l1_burst_cycles: 5.19,
+        gm_to_ub_burst_cycles: 8.08,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -157,6 +171,10 @@ fn ascend_910a() -> NpuConfig {
         launch_cycles: 4000,
         l2_line_bytes: 512,
         gm_startup_cycles: 128,
+        // No 910A measurement: the 910B2 figures (the same DMA design is assumed).
+        gm_issue_cycles: 12,
+        gm_to_l1_burst_cycles: 5.19,
+        gm_to_ub_burst_cycles: 8.08,
         local_startup_cycles: 16,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -195,6 +213,10 @@ fn teaching() -> NpuConfig {
         launch_cycles: 0,
         l2_line_bytes: 512,
         gm_startup_cycles: 64,
+        // No issue or burst cost: lesson figures stay start-up plus bytes over the path rate.
+        gm_issue_cycles: 0,
+        gm_to_l1_burst_cycles: 0.0,
+        gm_to_ub_burst_cycles: 0.0,
         local_startup_cycles: 8,
         cube_macs_per_cycle: 4096,
         vector_bytes_per_cycle: 256.0,
@@ -256,6 +278,15 @@ impl NpuConfig {
         for (field, value) in rates {
             if !(value.is_finite() && value > 0.0) {
                 return bad(field, ConfigDetail::PositiveRate { got: value.to_string() });
+            }
+        }
+        let bursts = [
+            ("gm_to_l1_burst_cycles", self.gm_to_l1_burst_cycles),
+            ("gm_to_ub_burst_cycles", self.gm_to_ub_burst_cycles),
+        ];
+        for (field, value) in bursts {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad(field, format!("must be a finite number of at least 0, got {value}"));
             }
         }
         let sizes = [

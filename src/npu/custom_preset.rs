@@ -22,6 +22,8 @@ enum FieldKind {
     PowerOfTwo { max: u64 },
     /// A finite number above 0 and at most `max`.
     Rate { max: f64 },
+    /// A finite number from 0 to `max` (cycles that may be fractional).
+    Cycles { max: f64 },
 }
 
 const BYTES: FieldKind = FieldKind::Integer { min: 1, max: 1 << 40 };
@@ -31,7 +33,7 @@ const CORES: FieldKind = FieldKind::Integer { min: 1, max: 1024 };
 const ALIGNMENT: FieldKind = FieldKind::PowerOfTwo { max: 1 << 16 };
 
 /// Every field of `NpuConfig`, in its order, with its rule.
-const FIELDS: [(&str, FieldKind); 31] = [
+const FIELDS: [(&str, FieldKind); 34] = [
     ("name", FieldKind::Name),
     ("architecture", FieldKind::Architecture),
     ("cube_cores", CORES),
@@ -55,6 +57,9 @@ const FIELDS: [(&str, FieldKind); 31] = [
     ("launch_cycles", LATENCY),
     ("l2_line_bytes", FieldKind::PowerOfTwo { max: 1 << 16 }),
     ("gm_startup_cycles", LATENCY),
+    ("gm_issue_cycles", LATENCY),
+    ("gm_to_l1_burst_cycles", FieldKind::Cycles { max: 1_000_000.0 }),
+    ("gm_to_ub_burst_cycles", FieldKind::Cycles { max: 1_000_000.0 }),
     ("local_startup_cycles", LATENCY),
     ("cube_macs_per_cycle", FieldKind::Integer { min: 1, max: 1 << 20 }),
     ("vector_bytes_per_cycle", BANDWIDTH),
@@ -121,6 +126,10 @@ fn check_field(field: &str, kind: FieldKind, item: &Value) -> Result<()> {
         FieldKind::Rate { max } => match item.as_f64() {
             Some(number) if number.is_finite() && number > 0.0 && number <= max => Ok(()),
             _ => bad(ConfigDetail::Rate { max: max.to_string(), got: item.to_string() }),
+        },
+        FieldKind::Cycles { max } => match item.as_f64() {
+            Some(number) if number.is_finite() && (0.0..=max).contains(&number) => Ok(()),
+            _ => bad(format!("must be a number from 0 to {max}, got {item}")),
         },
     }
 }

@@ -20,7 +20,8 @@ use super::trace::{Trace, TraceEvent};
 /// Totals the summary needs beyond the trace.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineTotals {
-    /// DMA start-up cycles per pipe (summed over cores), indexed by `Pipe::index`.
+    /// DMA overhead cycles per pipe (summed over cores), indexed by `Pipe::index`: issue, first-byte
+    /// latency and the time short bursts take beyond the path rate.
     pub startup_cycles: [f64; 7],
     /// GM bytes read (L2 hits included).
     pub gm_bytes_read: u64,
@@ -57,6 +58,9 @@ struct CoreState {
     waits: Vec<u32>,
     /// The L2 part (bytes) of the GM transfer each pipe is running.
     l2_bytes: [u64; 7],
+    /// When each pipe's last GM transfer finished: a transfer starting at that moment streams on
+    /// from it (its requests were outstanding) and waits no first-byte latency.
+    gm_end: [f64; 7],
 }
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
@@ -90,6 +94,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
             sets: vec![0; program.flag_count as usize],
             waits: vec![0; program.flag_count as usize],
             l2_bytes: [0; 7],
+            gm_end: [f64::NAN; 7],
         })
         .collect();
     let cross_flags = plan.cross_core_flags as usize;
@@ -261,8 +266,11 @@ impl Engine<'_> {
             self.totals.instructions += 1;
             match step.cost.cost {
                 Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
-                Cost::Gm { bytes, startup, write, read_first, .. } => {
-                    self.totals.startup_cycles[pipe] += startup;
+                Cost::Gm { bytes, issue, startup, write, read_first, short_burst_cycles, .. } => {
+                    // A copy on a drained queue waits the first byte; one that follows the
+                    // previous copy without a gap had its requests outstanding (burst.rs).
+                    let startup = if state.gm_end[pipe] == self.now { issue } else { issue + startup };
+                    self.totals.startup_cycles[pipe] += startup + short_burst_cycles;
                     let region = match &self.plan.programs[core].instructions[index as usize].op {
                         TileOp::CopyIn { source, .. } => source,
                         TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
@@ -330,6 +338,9 @@ impl Engine<'_> {
         }
         state.busy[pipe] = false;
         state.heads[pipe] += 1;
+        if matches!(step.cost.cost, Cost::Gm { .. }) {
+            state.gm_end[pipe] = self.now;
+        }
         self.events.push(TraceEvent {
             core: core as u32,
             pipe: Pipe::ALL[pipe],

@@ -65,7 +65,8 @@ fn every_core_starts_after_the_launch_floor() {
 fn a_warm_l2_read_runs_at_the_path_rate_and_a_cold_one_at_hbm() {
     // teaching with HBM slowed to 32 B/cycle: reading one 16×64 f32 region (4096 B) twice on one
     // core. Cold: 64 start-up + 4096 / min(path 64, HBM 32) = 192 cycles; warm (its eight 512 B
-    // lines are resident): 64 + 4096 / 64 = 128 cycles → the second read ends at 320.
+    // lines are resident), following the first with no gap so no first-byte latency (burst.rs):
+    // 4096 / 64 = 64 cycles → the second read ends at 256.
     let mut config = NpuConfig::preset("teaching").unwrap();
     config.hbm_bytes_per_cycle = 32.0;
     let mut builder = ProgramBuilder::new();
@@ -75,7 +76,7 @@ fn a_warm_l2_read_runs_at_the_path_rate_and_a_cold_one_at_hbm() {
     }
     let (trace, totals) = run(&plan(vec![builder.finish()]), &config).unwrap();
     let ends: Vec<f64> = trace.events.iter().map(|event| event.end).collect();
-    assert_eq!(ends, vec![192.0, 320.0]);
+    assert_eq!(ends, vec![192.0, 256.0]);
     assert_eq!((totals.l2_hit_bytes, totals.hbm_bytes), (4096, 4096));
 }
 

@@ -3,6 +3,7 @@
 //! `execute` runs the same plan on values.
 //! Never sees the language.
 
+mod burst;
 mod capacity;
 mod check;
 mod check_vector;

@@ -1,22 +1,35 @@
-//! The cost of one instruction from the configuration: copies cost a start-up latency plus bytes
-//! over the path bandwidth (GM copies additionally share HBM), the cube one cycle per 16×16×16
+//! The cost of one instruction from the configuration: GM copies cost an issue, a first-byte
+//! latency when their queue had drained, and bytes over the path rate as their bursts allow
+//! (`burst.rs`; they additionally share L2 and HBM), on-core copies a start-up plus bytes over the path, the cube one cycle per 16×16×16
 //! fractal step, the vector unit an issue overhead plus bytes over 256 B/cycle (transcendental and
 //! divide ops at the fp32 element width, `vector_class.rs`).
 
 use crate::tensor::DType;
 use crate::tile::{Buffer, GmRegion, KernelPlan, Memory, Pipe, TileOp, TileProgram, VectorOp, VectorOperand};
 
+use super::burst::{burst_rate, bursts};
 use super::config::NpuConfig;
-use super::vector_class::charged_element_bytes;
+use super::vector_class::{charged_element_bytes, vector_passes};
 
 /// What an instruction costs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cost {
     /// A fixed number of cycles.
     Fixed { cycles: f64 },
-    /// A GM transfer: `startup` cycles, then `bytes` at up to `path_bytes_per_cycle` (and a share of HBM).
-    /// An accumulating write (`read_first`) reads the region before it writes it back (atomic add).
-    Gm { bytes: u64, startup: f64, path_bytes_per_cycle: f64, write: bool, read_first: bool },
+    /// A GM transfer: `issue` cycles, `startup` more when its queue had drained (the first-byte
+    /// latency), then `bytes` at up to `path_bytes_per_cycle` (the path rate its bursts allow; and a
+    /// share of L2 and HBM). An accumulating write (`read_first`) reads the region before it writes
+    /// it back (atomic add). `short_burst_cycles` is what the bursts cost beyond the path rate
+    /// (counted with the start-up as DMA overhead in the summary).
+    Gm {
+        bytes: u64,
+        issue: f64,
+        startup: f64,
+        path_bytes_per_cycle: f64,
+        short_burst_cycles: f64,
+        write: bool,
+        read_first: bool,
+    },
 }
 
 /// Cost, bytes moved and FLOPs of one instruction.
@@ -43,6 +56,34 @@ fn region_bytes(plan: &KernelPlan, region: &GmRegion) -> u64 {
     elements(&region.shape) * dtype.size_in_bytes() as u64
 }
 
+/// The cost of a GM transfer of `region` over a path of (bytes per cycle, least cycles per burst).
+fn gm_transfer(
+    plan: &KernelPlan,
+    region: &GmRegion,
+    (path, burst_cycles): (f64, f64),
+    write: bool,
+    read_first: bool,
+    config: &NpuConfig,
+) -> Cost {
+    let bytes = region_bytes(plan, region);
+    let rate = match plan.tensors.get(region.tensor.0 as usize) {
+        Some(tensor) => {
+            let (_, run_bytes) = bursts(&tensor.shape, &region.shape, tensor.dtype.size_in_bytes() as u64);
+            burst_rate(path, run_bytes, burst_cycles)
+        }
+        None => path,
+    };
+    Cost::Gm {
+        bytes,
+        issue: config.gm_issue_cycles as f64,
+        startup: config.gm_startup_cycles as f64,
+        path_bytes_per_cycle: rate,
+        short_burst_cycles: bytes as f64 / rate - bytes as f64 / path,
+        write,
+        read_first,
+    }
+}
+
 /// The cost of `program.instructions[index]` (the program was checked, so ids are valid).
 pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, config: &NpuConfig) -> InstructionCost {
     let instruction = &program.instructions[index];
@@ -50,40 +91,25 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
     let vector = |count: u64, size: u64| Cost::Fixed {
         cycles: config.vector_startup_cycles as f64 + ((count * size) as f64 / config.vector_bytes_per_cycle).ceil(),
     };
-    let gm_startup = config.gm_startup_cycles as f64;
     match &instruction.op {
         TileOp::CopyIn { source, destination } => {
-            let bytes = region_bytes(plan, source);
             let path = if buffer(*destination).memory == Memory::L1 {
-                config.gm_to_l1_bytes_per_cycle
+                (config.gm_to_l1_bytes_per_cycle, config.gm_to_l1_burst_cycles)
             } else {
-                config.gm_to_ub_bytes_per_cycle
+                (config.gm_to_ub_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
-            InstructionCost {
-                cost: Cost::Gm {
-                    bytes,
-                    startup: gm_startup,
-                    path_bytes_per_cycle: path,
-                    write: false,
-                    read_first: false,
-                },
-                bytes,
-                flops: 0,
-            }
+            let bytes = region_bytes(plan, source);
+            InstructionCost { cost: gm_transfer(plan, source, path, false, false, config), bytes, flops: 0 }
         }
         TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
             let read_first = matches!(instruction.op, TileOp::CopyOutAccumulate { .. });
             let bytes = region_bytes(plan, destination);
             let path = if instruction.pipe == Pipe::Fixpipe {
-                config.l0c_to_gm_bytes_per_cycle
+                (config.l0c_to_gm_bytes_per_cycle, config.gm_to_l1_burst_cycles)
             } else {
-                config.ub_to_gm_bytes_per_cycle
+                (config.ub_to_gm_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
-            InstructionCost {
-                cost: Cost::Gm { bytes, startup: gm_startup, path_bytes_per_cycle: path, write: true, read_first },
-                bytes,
-                flops: 0,
-            }
+            InstructionCost { cost: gm_transfer(plan, destination, path, true, read_first, config), bytes, flops: 0 }
         }
         TileOp::Move { source, shape, destination, .. } | TileOp::MoveTransposed { source, shape, destination, .. } => {
             let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
@@ -115,7 +141,9 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             let count = elements(valid_shape);
             let size = buffer(*input).dtype.size_in_bytes().max(buffer(*output).dtype.size_in_bytes()) as u64;
             let charged = charged_element_bytes(&instruction.op, size);
-            InstructionCost { cost: vector(count, charged), bytes: count * size, flops: count }
+            let Cost::Fixed { cycles } = vector(count, charged) else { unreachable!("vector costs are fixed") };
+            let passes = vector_passes(&instruction.op, size);
+            InstructionCost { cost: Cost::Fixed { cycles: cycles * passes as f64 }, bytes: count * size, flops: count }
         }
         TileOp::Binary { lhs, output, valid_shape, .. } => {
             let count = elements(valid_shape);
@@ -293,5 +321,30 @@ mod tests {
         assert_eq!(cycles, vec![16.0, 24.0, 24.0, 24.0, 24.0]);
         // The bytes reported stay the tile's own: 1024 × 2 for the f16 exp.
         assert_eq!(instruction_cost(&plan, &program, 1, &config).bytes, 2048);
+    }
+
+    #[test]
+    fn sigmoid_and_silu_cost_their_decomposition() {
+        // teaching: vector issue 8 cycles, 256 B/cycle; one fp32-width pass over 1024 elements is
+        // 8 + 1024 × 4 / 256 = 24 cycles. f16 SiLU: cast, muls, exp, adds, div, cast = 6 passes, 144;
+        // f32 SiLU needs no casts: 4 passes, 96; f16 sigmoid adds the tile of ones: 7 passes, 168.
+        let config = NpuConfig::preset("teaching").unwrap();
+        let mut builder = ProgramBuilder::new();
+        let half = builder.buffer("h", Memory::Ub, &[16, 64], DType::F16);
+        let single = builder.buffer("s", Memory::Ub, &[16, 64], DType::F32);
+        let unary = |op, tile| TileOp::Unary { op, input: tile, output: tile, valid_shape: vec![16, 64] };
+        for op in [unary(UnaryOp::Silu, half), unary(UnaryOp::Silu, single), unary(UnaryOp::Sigmoid, half)] {
+            builder.push(op, vec![], vec![]).unwrap();
+        }
+        let program = builder.finish();
+        let plan =
+            KernelPlan { name: "passes".into(), tensors: vec![], programs: vec![program.clone()], cross_core_flags: 0 };
+        let cycles: Vec<f64> = (0..3)
+            .map(|index| match instruction_cost(&plan, &program, index, &config).cost {
+                Cost::Fixed { cycles } => cycles,
+                Cost::Gm { .. } => f64::NAN,
+            })
+            .collect();
+        assert_eq!(cycles, vec![144.0, 96.0, 168.0]);
     }
 }

@@ -7,6 +7,11 @@
 //! `PipeSimulatorFast.cpp`): DIV, EXP, LN and SQRT are the ops whose per-byte time is halved for
 //! fp32 (the same time per element at both widths), every other op has one per-byte time for both;
 //! at fp32 their per-element time is within 17 % of MUL's, so no further factor is applied.
+//!
+//! Sigmoid and SiLU are no single instruction: they run as pypto builds them
+//! (`framework/src/operator/activation/sigmoid.cpp`: cast to fp32, muls −1, exp, adds 1, a tile of
+//! ones, div, cast back; the SwiGLU of `framework/src/operator/models/llama/llama_def.cpp`: muls −1,
+//! exp, adds 1, div of x), one vector pass each at the fp32 width.
 
 use crate::tensor::{BinaryOp, UnaryOp};
 use crate::tile::TileOp;
@@ -24,6 +29,20 @@ fn transcendental_unary(op: UnaryOp) -> bool {
 /// Whether a binary op is in the divide class.
 fn divide_binary(op: BinaryOp) -> bool {
     matches!(op, BinaryOp::Div | BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder)
+}
+
+/// The vector passes `op` takes at the charged width: 1 for an op the vector unit has, the
+/// instructions of its decomposition for sigmoid and SiLU (the two casts only when the tile is
+/// narrower than fp32).
+pub fn vector_passes(op: &TileOp, widest: u64) -> u64 {
+    let casts = if widest < TRANSCENDENTAL_ELEMENT_BYTES { 2 } else { 0 };
+    match op {
+        // muls −1, exp, adds 1, ones, div
+        TileOp::Unary { op: UnaryOp::Sigmoid, .. } => 5 + casts,
+        // muls −1, exp, adds 1, div
+        TileOp::Unary { op: UnaryOp::Silu, .. } => 4 + casts,
+        _ => 1,
+    }
 }
 
 /// The bytes per element `op` is charged at on the vector unit, given the widest dtype size of

@@ -328,10 +328,11 @@ def softmax_case():
         probe("best_schedule.gm_bytes_read + worst_schedule.gm_bytes_written", 2 * 64 * 128 * 4, 0.0, 0.0, "x read once, y written once"),
         probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, or R*544 B in place; twice when double-buffered) fits 16 KiB"),
         probe(ub_expr, np.array([need for _, need in fitting], dtype=np.float64), 0.0, 0.0, "peak UB bytes of the fitting shapes"),
-        # The largest tile that fits needs the fewest transfers: in place, a tile's load waits for
-        # the store out of the same buffer, but a store only goes into L2 (write-back), so the wait
-        # is short; the smallest tile needs the most transfers.
-        probe('[best["vec_tile"][0], worst["vec_tile"][0]]', np.array([fitting[-1][0], fitting[0][0]], dtype=np.float64), 0.0, 0.0, "best = largest fitting tile (stores go into L2), worst = 1 row"),
+        # The largest tile that fits with separate loaded and computed tiles: its loads follow each
+        # other and pay no first-byte latency; in place, a tile's load waits for the store out of
+        # the same buffer, so every load starts on a drained queue. The smallest tile needs the
+        # most transfers.
+        probe('[best["vec_tile"][0], worst["vec_tile"][0]]', np.array([max(r for r, s in zip(sweep_rows, separate) if s <= ub_bytes), fitting[0][0]], dtype=np.float64), 0.0, 0.0, "best = largest tile fitting without in-place reuse (its loads stream on), worst = 1 row"),
     ]
     return {"probes": probes, "schedule_probes": schedule_probes}
 

@@ -42,7 +42,8 @@ fn measured_rows() -> Vec<Row> {
 }
 
 /// The error of each row in bench/fidelity/baseline.md: the table as `make fidelity` wrote it before
-/// issue 14's write-back and cost classes (stop 24), kept so the table shows what changed.
+/// issue 14's burst model (stop 25: write-back L2, aggregate L2 bandwidth, vector cost classes),
+/// kept so the table shows what changed.
 fn baseline_errors() -> BTreeMap<String, String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/fidelity/baseline.md");
     let text = std::fs::read_to_string(path).expect("bench/fidelity/baseline.md");

@@ -12,6 +12,7 @@ mod lowering;
 mod lowering_cube;
 mod lowering_support;
 mod model;
+mod model_burst;
 mod model_l2_bandwidth;
 mod model_write_back;
 mod split;
