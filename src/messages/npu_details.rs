@@ -73,6 +73,20 @@ pub enum ConfigDetail {
         /// The value, as printed.
         got: String,
     },
+    /// A cycle count outside `[0, max]`.
+    #[serde(rename = "npu.config.cycles")]
+    Cycles {
+        /// The greatest value, as printed.
+        max: String,
+        /// The value given, as printed.
+        got: String,
+    },
+    /// A number that must be finite and at least 0.
+    #[serde(rename = "npu.config.non_negative")]
+    NonNegative {
+        /// The value given, as printed.
+        got: String,
+    },
     /// A size of 0.
     #[serde(rename = "npu.config.at_least_one")]
     AtLeastOne,
@@ -306,6 +320,8 @@ impl ConfigDetail {
             PowerOfTwoUpTo { max, got } => format!("must be a power of two up to {max}, got {got}"),
             Rate { max, got } => format!("must be a number above 0 and at most {max}, got {got}"),
             PositiveRate { got } => format!("must be a positive finite number, got {got}"),
+            Cycles { max, got } => format!("must be a number from 0 to {max}, got {got}"),
+            NonNegative { got } => format!("must be a finite number of at least 0, got {got}"),
             AtLeastOne => "must be at least 1".into(),
             PowerOfTwo { got } => format!("must be a power of two, got {got}"),
             CoupledCores { expected, got } => {

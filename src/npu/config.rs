@@ -286,7 +286,7 @@ impl NpuConfig {
         ];
         for (field, value) in bursts {
             if !(value.is_finite() && value >= 0.0) {
-                return bad(field, format!("must be a finite number of at least 0, got {value}"));
+                return bad(field, ConfigDetail::NonNegative { got: value.to_string() });
             }
         }
         let sizes = [

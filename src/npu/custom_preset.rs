@@ -129,7 +129,7 @@ fn check_field(field: &str, kind: FieldKind, item: &Value) -> Result<()> {
         },
         FieldKind::Cycles { max } => match item.as_f64() {
             Some(number) if number.is_finite() && (0.0..=max).contains(&number) => Ok(()),
-            _ => bad(format!("must be a number from 0 to {max}, got {item}")),
+            _ => bad(ConfigDetail::Cycles { max: max.to_string(), got: item.to_string() }),
         },
     }
 }

@@ -808,6 +808,8 @@ export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.b
     got: string,
   }
 } | { "code": "class.typing_names" };
+
+/**
  * What is wrong with a configuration field.
  */
 export type ConfigDetail = { "code": "npu.config.not_json", "params": {
@@ -871,6 +873,22 @@ export type ConfigDetail = { "code": "npu.config.not_json", "params": {
     } | { "code": "npu.config.positive_rate", "params": {
     /**
      * The value, as printed.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.cycles", "params": {
+    /**
+     * The greatest value, as printed.
+     */
+    max: string,
+    /**
+     * The value given, as printed.
+     */
+    got: string,
+  }
+    } | { "code": "npu.config.non_negative", "params": {
+    /**
+     * The value given, as printed.
      */
     got: string,
   }
@@ -2885,8 +2903,7 @@ export type Message = { "code": "text", "params": {
      */
     stage: KernelStage,
   }
-} | SyntaxMessage | RuntimeMessage | AutogradMessage | AutogradCallMessage | NpuMessage | LibraryFamily;
-} | SyntaxMessage | RuntimeMessage | AutogradMessage | NpuMessage | TensorMessage | NpuCheckMessage | LibraryFamily;
+} | SyntaxMessage | RuntimeMessage | AutogradMessage | AutogradCallMessage | NpuMessage | TensorMessage | NpuCheckMessage | LibraryFamily;
 
 /**
  * One element of an `assert_allclose` failure (a line of its note).
@@ -3474,6 +3491,8 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
  * A device feature an accepted option configures and the simulator does not model.
  */
 export type OptionFeature = { "code": "option_feature.per_function_vec_buffering" } | { "code": "option_feature.per_label_vec_buffering" } | { "code": "option_feature.per_function_cube_buffering" } | { "code": "option_feature.per_label_cube_buffering" } | { "code": "option_feature.l1_reuse" } | { "code": "option_feature.per_function_l1_reuse" } | { "code": "option_feature.per_label_l1_reuse" } | { "code": "option_feature.partition_parallelism" } | { "code": "option_feature.partition_lower_bound" } | { "code": "option_feature.partition_upper_bound" } | { "code": "option_feature.partition_algorithm" } | { "code": "option_feature.merge_copy_in_bound" } | { "code": "option_feature.merge_vector_parallelism" } | { "code": "option_feature.copy_out_coalescing" } | { "code": "option_feature.mixed_partitioning" } | { "code": "option_feature.subgraph_scopes" } | { "code": "option_feature.valid_shape_optimisation" } | { "code": "option_feature.pass_verification" } | { "code": "option_feature.compiler_slicing" } | { "code": "option_feature.out_of_order_scopes" } | { "code": "option_feature.out_of_order_mode" } | { "code": "option_feature.vector_function_tuning" } | { "code": "option_feature.device_scheduler_mode" } | { "code": "option_feature.function_stitching" } | { "code": "option_feature.host_ready_tensors" } | { "code": "option_feature.device_scheduler_parallelism" } | { "code": "option_feature.scheduling_ai_cpus" } | { "code": "option_feature.same_cluster_scheduling" } | { "code": "option_feature.early_launch" };
+
+/**
  * What is wrong with a tile program.
  */
 export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "npu.program.unknown_buffer", "params": {
@@ -3628,7 +3647,17 @@ export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "np
      */
     to: Array<number>,
   }
-    } | { "code": "npu.program.gather_index_dtype" } | { "code": "npu.program.gather_index_rank", "params": {
+    } | { "code": "npu.program.index_dtype", "params": {
+    /**
+     * `gather` or `scatter`.
+     */
+    op: string,
+  }
+    } | { "code": "npu.program.index_rank", "params": {
+    /**
+     * `gather` or `scatter`.
+     */
+    op: string,
     /**
      * The dim.
      */

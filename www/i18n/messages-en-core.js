@@ -370,6 +370,8 @@ export const coreMessages = {
   'message.npu.config.power_of_two_up_to': 'must be a power of two up to {max}, got {got}',
   'message.npu.config.rate': 'must be a number above 0 and at most {max}, got {got}',
   'message.npu.config.positive_rate': 'must be a positive finite number, got {got}',
+  'message.npu.config.cycles': 'must be a number from 0 to {max}, got {got}',
+  'message.npu.config.non_negative': 'must be a finite number of at least 0, got {got}',
   'message.npu.config.at_least_one': 'must be at least 1',
   'message.npu.config.power_of_two': 'must be a power of two, got {got}',
   'message.npu.config.coupled_cores': 'a coupled chip has one vector unit per core: expected {expected}, got {got}',

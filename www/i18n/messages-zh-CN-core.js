@@ -370,6 +370,8 @@ export const coreMessages = {
   'message.npu.config.power_of_two_up_to': '必须是不超过 {max} 的 2 的幂，实际为 {got}',
   'message.npu.config.rate': '必须是大于 0 且不超过 {max} 的数，实际为 {got}',
   'message.npu.config.positive_rate': '必须是有限的正数，实际为 {got}',
+  'message.npu.config.cycles': '必须是 0 到 {max} 之间的数，实际为 {got}',
+  'message.npu.config.non_negative': '必须是不小于 0 的有限数，实际为 {got}',
   'message.npu.config.at_least_one': '至少为 1',
   'message.npu.config.power_of_two': '必须是 2 的幂，实际为 {got}',
   'message.npu.config.coupled_cores': '耦合架构的芯片每个核有一个向量单元：应为 {expected}，实际为 {got}',

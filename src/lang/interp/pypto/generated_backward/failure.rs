@@ -60,8 +60,12 @@ mod tests {
         assert!(
             !BackwardFailure::Refused("cannot run on the NPU yet: UB overflow in a workspace".into()).is_ub_overflow()
         );
-        let misaligned =
-            NpuError::Misaligned { memory: "UB", buffer: "x".into(), detail: "odd".into(), source_line: None };
+        let misaligned = NpuError::Misaligned {
+            memory: "UB",
+            buffer: "x".into(),
+            detail: crate::messages::AlignmentDetail::TooManyDims { dims: 5 },
+            source_line: None,
+        };
         assert!(!BackwardFailure::Chip(misaligned).is_ub_overflow());
     }
 }
