@@ -112,7 +112,7 @@ const MISTAKES = [
   "assert 1 == 2, '形状不同'",
   'pt.ones([2]).sum().backward()',
   "pt.npu.use('Ascend999')",
-  '@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.scatter(x, 1, pt.zeros([8, 64], dtype=pt.DT_INT64), x)\ny = running(x)',
+  '@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.scatter_(x * 1.0, 1, pt.zeros([8, 64], dtype=pt.DT_INT64), x)\ny = running(x)',
   "@pt.frontend.jit(pass_options={'vec_buffer_depth': 2})\ndef k(a, out):\n    pass",
 ];
 
@@ -131,7 +131,7 @@ test('in 简体中文 syntax, index, argument, assert, autograd and NPU errors a
     assert.match(autograd, /backward：这个张量不需要梯度/, autograd);
     assert.match(autograd, /提示：这里没有 requires_grad 的张量：x；想对哪些输入求梯度/, autograd);
     assert.match(preset, /pypto\.npu\.use：未知的 NPU 预设 “Ascend999”/, preset);
-    assert.match(fallback, /核函数 “running” 在 CPU 参考路径上运行：暂不能在 NPU 上运行：`scatter`（第 4 行）/, fallback);
+    assert.match(fallback, /核函数 “running” 在 CPU 参考路径上运行：暂不能在 NPU 上运行：`scatter_`（第 4 行）/, fallback);
     assert.match(option, /未知的 pass_options 键 “vec_buffer_depth”（已忽略）/, option);
     await page.locator('.cell').nth(1).scrollIntoViewIfNeeded();
     await screenshot(page, 'i18n-mistakes-zh-light');
@@ -152,7 +152,7 @@ test('the same mistakes in English read as the CLI prints them', async () => {
     assert.match(syntax, /expected ':' after the for header/);
     assert.match(index, /index 5 is out of range for length 3/);
     assert.match(count, /f\(\) takes 2 positional arguments but 3 were given/);
-    assert.match(fallback, /cannot run on the NPU yet: `scatter` at line 4/);
+    assert.match(fallback, /cannot run on the NPU yet: `scatter_` at line 4/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

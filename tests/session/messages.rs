@@ -152,12 +152,12 @@ fn everyday_errors_and_warnings_are_message_codes() {
         assert_eq!(diagnostic.message, message.english(), "{source}");
     }
     let fallback = session.run_cell(
-        "@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.scatter(x, 1, pt.zeros([8, 64], dtype=pt.DT_INT64), x)\ny = running(x)",
+        "@pt.kernel\ndef running(x):\n    pt.set_vec_tile_shapes(8, 64)\n    return pt.scatter_(x * 1.0, 1, pt.zeros([8, 64], dtype=pt.DT_INT64), x)\ny = running(x)",
     );
     let warning = &fallback.diagnostics[0];
     let Some(Message::CpuFallback { kernel, reason }) = &warning.message_code else { panic!("{warning:?}") };
     assert_eq!(kernel, "running");
-    assert_eq!(**reason, Message::Npu(NpuMessage::FallbackOp { op: "scatter".into(), line: Some(4) }));
+    assert_eq!(**reason, Message::Npu(NpuMessage::FallbackOp { op: "scatter_".into(), line: Some(4) }));
     let option = session.run_cell("@pt.frontend.jit(pass_options={'vec_buffer_depth': 2})\ndef k(a, out):\n    pass");
     let warning = &option.diagnostics[0];
     assert_eq!(warning.code, "lang/unknown-option");

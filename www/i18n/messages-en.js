@@ -236,6 +236,7 @@ export const messages = {
   'diagnostic.kind.npu/cast-mode-not-modelled': 'Cast mode not modelled',
   'diagnostic.kind.npu/cpu-fallback': 'Ran on the CPU',
   'diagnostic.kind.npu/no-generated-backward': 'No generated backward',
+  'diagnostic.kind.npu/vec-tile-padded': 'Tile rows padded',
   'diagnostic.kind.npu/option-not-modelled': 'Option not modelled',
   'diagnostic.kind.npu/option-scope-not-modelled': 'Option scope not modelled',
   'diagnostic.kind.lang/jit-output-rebound': 'Jit output rebound',

@@ -235,6 +235,7 @@ export const messages = {
   'diagnostic.kind.npu/cast-mode-not-modelled': '未模拟的类型转换模式',
   'diagnostic.kind.npu/cpu-fallback': '在 CPU 上运行',
   'diagnostic.kind.npu/no-generated-backward': '无自动生成的反向',
+  'diagnostic.kind.npu/vec-tile-padded': 'tile 行已补齐',
   'diagnostic.kind.npu/option-not-modelled': '未模拟的选项',
   'diagnostic.kind.npu/option-scope-not-modelled': '未模拟的选项作用域',
   'diagnostic.kind.lang/jit-output-rebound': 'jit 输出被重新绑定',
