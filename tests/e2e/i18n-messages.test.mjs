@@ -52,7 +52,6 @@ test('in 简体中文 the schedule notes, sweep labels, gradient-check lines and
     assert.match(sweep, /UB 溢出/, sweep);
     assert.match(sweep, /未对齐：最后一维 12 不是 32 字节的倍数/, sweep);
     assert.match(schedule, /MTE2 是最忙的流水线（\d+% 时间忙碌）/, schedule);
-    assert.match(schedule, /DMA 启动延迟/, schedule);
     assert.match(check, /解析梯度：前向（及沿记录的运算求得的反向）在模拟 NPU teaching 上运行/, check);
     assert.match(name, /错误\[runtime\/name-error\]（名称错误）：名称 “tanhh” 未定义/, name);
     assert.match(attribute, /属性错误/, attribute);
