@@ -456,3 +456,32 @@ fn a_view_of_a_value_computed_before_the_loop_reads_it_from_a_gm_workspace() {
     );
     assert!(worst_error(&stdout) < 1e-3, "{stdout}");
 }
+
+#[test]
+fn attention_over_batched_matmuls_runs_its_vector_work_through_gm_workspaces() {
+    // pypto's dynamic attention: q·kᵀ over [batch, heads, seq, dim] views, a scale, a softmax and
+    // the product with v, per block of the batch. The scores ([2, 8, 64, 64] f32, 256 KiB) do not
+    // fit UB whole: the batched products go to a GM workspace that the softmax reads by its vec
+    // tile, and the weights reach the second matmul through another (before, the unit overflowed UB).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def attention(q, k, v, out):\n    pt.set_cube_tile_shapes([64, 64], [64, 64], [64, 64])\n\
+         \x20   for block in pt.loop(0, 2, 1):\n\
+         \x20       b = block * 2\n\
+         \x20       qs = pt.view(q, [2, 8, 64, 64], [b, 0, 0, 0])\n\
+         \x20       ks = pt.view(k, [2, 8, 64, 64], [b, 0, 0, 0])\n\
+         \x20       vs = pt.view(v, [2, 8, 64, 64], [b, 0, 0, 0])\n\
+         \x20       pt.set_vec_tile_shapes(1, 8, 16, 64)\n\
+         \x20       scores = pt.matmul(qs, pt.transpose(ks, 2, 3), out_dtype=pt.DT_FP32) * 0.125\n\
+         \x20       weights = pt.softmax(scores, dim=-1)\n\
+         \x20       pt.assemble(pt.matmul(weights, vs, out_dtype=pt.DT_FP32), [b, 0, 0, 0], out)\n\
+         q = pt.randn([4, 8, 64, 64], seed=7)\nk = pt.randn([4, 8, 64, 64], seed=8)\nv = pt.randn([4, 8, 64, 64], seed=9)\n\
+         out = pt.zeros([4, 8, 64, 64])\nattention(q, k, v, out)\n\
+         expected = pt.matmul(pt.softmax(pt.matmul(q, pt.transpose(k, 2, 3)) * 0.125, dim=-1), v)\n\
+         print(pt.amax(pt.abs(out - expected)).item())\n",
+    );
+    assert!(worst_error(&stdout) < 1e-4, "{stdout}");
+}

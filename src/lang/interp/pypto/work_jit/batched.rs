@@ -1,6 +1,10 @@
 //! Batched matmuls in a recorded unit: an operand that is a GM load (or a transpose of one's last
 //! two dims) is handed to the batched matmul as its GM region, so each batch's matrix is loaded
-//! straight from GM through a 2-D view of the tensor instead of being sliced out of a UB tile.
+//! straight from GM through a 2-D view of the tensor instead of being sliced out of a UB tile. A
+//! computed operand is stored into a GM workspace of its own first, and a result that vector ops
+//! use is stored product by product into one and loaded back: as in pypto, where every tensor
+//! lives in GM, the vector work around a batched matmul is then tiled by the vec tile like any
+//! other (attention's scores are never one UB tile), and the workspaces order the two sides.
 
 use super::JitRecorder;
 use crate::lang::interp::pypto::capture::TensorRef;
@@ -22,9 +26,98 @@ impl JitRecorder<'_> {
         let left = self.resolve(builder, a, line)?;
         let right = self.resolve(builder, b, line)?;
         let (left, right) = (operand_of(builder, left), operand_of(builder, right));
+        let (left, right) = (self.in_gm(builder, left, line)?, self.in_gm(builder, right, line)?);
         let mut load =
             |builder: &mut UnitBuilder, region: &GmRegion, dtype: DType| self.load_matrix(builder, region, dtype, line);
         batched_matmul(builder, (left, a_transposed), (right, b_transposed), dtype, line, &mut load)
+    }
+
+    /// A computed operand stored whole into a GM workspace of its own (read back matrix by matrix).
+    fn in_gm(
+        &mut self,
+        builder: &mut UnitBuilder,
+        operand: BatchedOperand,
+        line: Option<u32>,
+    ) -> Result<BatchedOperand, Unsupported> {
+        let BatchedOperand::Tile(value) = operand else { return Ok(operand) };
+        let tile = builder.tile(value).clone();
+        let (workspace, region) = self.spill(builder, value, line)?;
+        Ok(BatchedOperand::Gm {
+            region: GmRegion { tensor: workspace, offsets: vec![0; tile.shape.len()], shape: region },
+            dtype: tile.dtype,
+            transposed: false,
+        })
+    }
+
+    /// `value` (a batched matmul's joined result) stored into a GM workspace and loaded back whole,
+    /// for the ops that read it; any other value as it is.
+    pub(super) fn through_gm(
+        &mut self,
+        builder: &mut UnitBuilder,
+        value: ValueId,
+        line: Option<u32>,
+    ) -> Result<ValueId, Unsupported> {
+        if batched_products(builder, value).is_none() {
+            return Ok(value);
+        }
+        let dtype = builder.tile(value).dtype;
+        let (workspace, valid) = self.spill(builder, value, line)?;
+        self.load(builder, workspace, vec![0; valid.len()], valid.clone(), valid, dtype, line)
+    }
+
+    /// Makes `tensor`, when it is a batched matmul's result computed in this unit, a GM tensor: its
+    /// products are stored into a workspace that then stands for it (a reshape or transpose of it
+    /// is a GM view of the workspace, as of any tensor in GM).
+    pub(super) fn place_in_gm(
+        &mut self,
+        builder: &mut UnitBuilder,
+        tensor: &TensorRef,
+        line: Option<u32>,
+    ) -> Result<(), Unsupported> {
+        let key = crate::lang::interp::pypto::capture::identity(tensor);
+        let Some(&value) = self.memo.get(&key) else { return Ok(()) };
+        if self.gm_of(tensor).is_some() || batched_products(builder, value).is_none() {
+            return Ok(());
+        }
+        let (workspace, _) = self.spill(builder, value, line)?;
+        self.memo.remove(&key);
+        self.gm.insert(key, workspace);
+        Ok(())
+    }
+
+    /// Stores `value`'s valid part into a new GM workspace (a batched result product by product);
+    /// returns the workspace and the valid shape stored.
+    fn spill(
+        &mut self,
+        builder: &mut UnitBuilder,
+        value: ValueId,
+        line: Option<u32>,
+    ) -> Result<(crate::tile::TensorId, Vec<usize>), Unsupported> {
+        let tile = builder.tile(value).clone();
+        let workspace = crate::tile::TensorId(self.tensors.len() as u32);
+        self.tensors.push(crate::tile::GmTensor {
+            name: format!("batched{}", workspace.0),
+            shape: tile.valid_shape.clone(),
+            dtype: tile.dtype,
+        });
+        self.ordered.push(workspace);
+        *self.versions.entry(workspace).or_insert(0) += 1;
+        let origin = vec![0; tile.valid_shape.len()];
+        if let Some(stored) = self.store_batched(builder, value, workspace, (&origin, &tile.valid_shape), line) {
+            stored?;
+        } else {
+            let region = GmRegion { tensor: workspace, offsets: origin.clone(), shape: tile.valid_shape.clone() };
+            self.accesses.push(super::Access {
+                tensor: workspace,
+                offsets: origin,
+                shape: tile.valid_shape.clone(),
+                unit: self.unit_index,
+                write: true,
+                accumulate: false,
+            });
+            builder.push(WorkStep::Store { input: value, region, accumulate: false }, line);
+        }
+        Ok((workspace, tile.valid_shape))
     }
 
     /// Loads one matrix (`region`: size 1 in every batch dim) through the 2-D view of its tensor

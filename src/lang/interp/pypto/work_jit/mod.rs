@@ -151,7 +151,9 @@ pub(crate) fn record_jit(
                 }
                 continue;
             }
-            CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. } if recorder.gm_of(x).is_some() => {
+            CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. }
+                if recorder.place_in_gm(&mut builder, x, op.line).is_ok() && recorder.gm_of(x).is_some() =>
+            {
                 let (Some(result), Some(base)) = (&op.result, recorder.gm_of(x)) else { continue };
                 let order = if let CapturedOp::Transpose { order, .. } = kind { Some(order.clone()) } else { None };
                 let view = recorder.view_of(base, result.shape(), order);
@@ -307,6 +309,8 @@ impl JitRecorder<'_> {
                 let kind = self.fold_constants(kind, &result);
                 compute(builder, &kind, &result, (line, self.granule), &mut |builder, _, tensor| {
                     let value = self.resolve(builder, tensor, line)?;
+                    let value = self.through_gm(builder, value, line)?;
+                    self.memo.insert(identity(tensor), value);
                     // The tile's shape without the UB padding of its last dim, for the checks
                     // that compare it with the reference shape.
                     let mut form = builder.tile(value).shape.clone();
