@@ -69,5 +69,6 @@ pub fn lowering_target(config: &NpuConfig) -> LoweringTarget {
         vector_cores: config.vector_cores as usize,
         ub_bytes: config.ub_bytes,
         ub_alignment: config.ub_alignment,
+        l0_bytes: [config.l0a_bytes, config.l0b_bytes],
     }
 }

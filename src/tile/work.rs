@@ -199,6 +199,8 @@ pub struct LoweringTarget {
     pub ub_bytes: u64,
     /// UB allocation granule in bytes (every UB buffer is a multiple of it).
     pub ub_alignment: u64,
+    /// L0A and L0B capacity per core in bytes (their operand tiles are double-buffered when two fit).
+    pub l0_bytes: [u64; 2],
 }
 
 /// Lowers `work` to one tile program per core used on `target`.

@@ -485,3 +485,22 @@ fn attention_over_batched_matmuls_runs_its_vector_work_through_gm_workspaces() {
     );
     assert!(worst_error(&stdout) < 1e-4, "{stdout}");
 }
+
+#[test]
+fn an_l0_operand_tile_that_fills_its_buffer_is_single_buffered() {
+    // pypto's tiling example sets cube tiles [64, 64], [128, 128], [128, 128] in FP32: the B
+    // operand's L0 tile is 128 × 128 × 4 B = 64 KiB, all of 910B2's L0B. Two copies overflowed L0B;
+    // one copy fits, and the kernel runs.
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def product(a, b, out):\n    pt.set_cube_tile_shapes([64, 64], [128, 128], [128, 128])\n\
+         \x20   out.move(pt.matmul(a, b, a.dtype, b_trans=True))\n\
+         a = pt.randn([2, 64, 256], seed=11)\nb = pt.randn([2, 128, 256], seed=12)\nout = pt.zeros([2, 64, 128])\n\
+         product(a, b, out)\n\
+         print(pt.amax(pt.abs(out - pt.matmul(a, pt.transpose(b, 1, 2)))).item())\n",
+    );
+    assert!(worst_error(&stdout) < 1e-3, "{stdout}");
+}

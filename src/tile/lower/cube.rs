@@ -156,7 +156,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                 let kv = k0.min(depth - k_piece);
                 for m_piece in (0..rows).step_by(m0) {
                     let mv = m0.min(rows - m_piece);
-                    let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[m0, k0], a_dtype, 2, buffer_line);
+                    let a_copies = l0_copies(core.l0_bytes[0], m0 * k0 * a_dtype.size_in_bytes());
+                    let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[m0, k0], a_dtype, a_copies, buffer_line);
                     let move_a = if a_transposed {
                         TileOp::MoveTransposed {
                             source: a_l1,
@@ -175,7 +176,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                     core.emitter.emit(move_a, &[Resource::Buffer(a_l1)], &[Resource::Buffer(a_l0)], vec![], vec![])?;
                     for n_piece in (0..columns).step_by(n0) {
                         let nv = n0.min(columns - n_piece);
-                        let b_l0 = core.ring_buffer("b_l0", Memory::L0B, &[k0, n0], b_dtype, 2, buffer_line);
+                        let b_copies = l0_copies(core.l0_bytes[1], k0 * n0 * b_dtype.size_in_bytes());
+                        let b_l0 = core.ring_buffer("b_l0", Memory::L0B, &[k0, n0], b_dtype, b_copies, buffer_line);
                         let move_b = if b_transposed {
                             TileOp::MoveTransposed {
                                 source: b_l1,
@@ -294,4 +296,16 @@ fn store_part(
     };
     core.emitter.emit(op, &[Resource::Buffer(c)], &[tensor], vec![], sets)?;
     Ok(())
+}
+
+/// Copies of an L0A/L0B operand tile of `bytes`: two (the next K piece moves in while the cube
+/// reads this one) when two fit in `capacity`, else one, as pypto's compiler single-buffers an L0
+/// tile that fills its buffer (an FP32 `[128, 128]` tile is all of 910B's 64 KiB L0B). A tile
+/// larger than the buffer is the capacity check's to report.
+fn l0_copies(capacity: u64, bytes: usize) -> usize {
+    if 2 * bytes as u64 <= capacity {
+        2
+    } else {
+        1
+    }
 }

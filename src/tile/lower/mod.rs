@@ -205,7 +205,7 @@ pub(super) fn lower_work(
             .map(|&index| task_groups[index].map(|(group, staged)| (group, if staged { lanes } else { 1 })))
             .collect();
         for assigned in assign_laned(&costs, &groups, cores) {
-            let mut state = CoreState::new(work, side, in_place, &stage_flags);
+            let mut state = CoreState::new(work, side, in_place, &stage_flags, target.l0_bytes);
             for position in assigned {
                 let index = units[position];
                 unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;

@@ -51,16 +51,25 @@ pub(super) struct CoreState<'a> {
     pub in_place: bool,
     /// The cross-core flags that order the tasks of split stages.
     pub stage_flags: &'a StageFlags,
+    /// L0A and L0B capacity in bytes.
+    pub l0_bytes: [u64; 2],
     ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
     rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
 }
 
 impl<'a> CoreState<'a> {
     /// An empty program for `side`.
-    pub(super) fn new(work: &'a TileWork, side: Side, in_place: bool, stage_flags: &'a StageFlags) -> Self {
+    pub(super) fn new(
+        work: &'a TileWork,
+        side: Side,
+        in_place: bool,
+        stage_flags: &'a StageFlags,
+        l0_bytes: [u64; 2],
+    ) -> Self {
         CoreState {
             in_place,
             stage_flags,
+            l0_bytes,
             emitter: Emitter::with_views(&work.views),
             work,
             side,
