@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tilelab::messages::Message;
 use tilelab::session::Session;
 
-use super::messages_library::{english_sentences, render, table};
+use super::messages_library::{assert_translated, english_sentences, render, table};
 
 /// The classes the mistakes use, defined as a config module of a pypto example would.
 const SETUP: &str = "import pypto as pt
@@ -222,15 +222,5 @@ fn every_chinese_interpreter_tail_entry_is_chinese() {
     let tail: Vec<(&String, &String)> =
         chinese.iter().filter(|(key, _)| prefixes.iter().any(|prefix| key.starts_with(prefix))).collect();
     assert_eq!(tail.len(), 38 + 5 + 29 + 14, "{} interpreter tail entries", tail.len());
-    for (key, text) in tail {
-        let mut template = text.clone();
-        while let (Some(start), Some(end)) = (template.find('{'), template.find('}')) {
-            if end < start {
-                break;
-            }
-            template.replace_range(start..=end, " ");
-        }
-        assert!(english_sentences(&template).is_empty(), "{key}: {text}");
-        assert_ne!(english.get(key), Some(text), "{key} is not translated");
-    }
+    assert_translated(&tail, &english);
 }

@@ -71,6 +71,22 @@ pub(crate) fn render(message: &Value, table: &BTreeMap<String, String>) -> Strin
     text
 }
 
+/// Asserts that every `(key, text)` of the 简体中文 table, its `{parameters}` left out, is Chinese
+/// (code in backticks) and differs from the English entry.
+pub(crate) fn assert_translated(entries: &[(&String, &String)], english: &BTreeMap<String, String>) {
+    for (key, text) in entries {
+        let mut template = text.to_string();
+        while let (Some(start), Some(end)) = (template.find('{'), template.find('}')) {
+            if end < start {
+                break;
+            }
+            template.replace_range(start..=end, " ");
+        }
+        assert!(english_sentences(&template).is_empty(), "{key}: {text}");
+        assert_ne!(english.get(*key), Some(*text), "{key} is not translated");
+    }
+}
+
 /// Runs of four or more English words, leaving out code in backticks and quoted names (as the
 /// e2e tests read the page).
 pub(crate) fn english_sentences(text: &str) -> Vec<String> {
@@ -289,17 +305,7 @@ fn every_chinese_library_entry_is_chinese() {
     let library: Vec<(&String, &String)> =
         chinese.iter().filter(|(key, _)| key.starts_with("message.library.")).collect();
     assert!(library.len() >= 182, "{} library entries", library.len());
-    for (key, text) in library {
-        let mut template = text.clone();
-        while let (Some(start), Some(end)) = (template.find('{'), template.find('}')) {
-            if end < start {
-                break;
-            }
-            template.replace_range(start..=end, " ");
-        }
-        assert!(english_sentences(&template).is_empty(), "{key}: {text}");
-        assert_ne!(english.get(key), Some(text), "{key} is not translated");
-    }
+    assert_translated(&library, &english);
 }
 
 /// The check itself: an English sentence is found, code and quoted names are not.

@@ -9,7 +9,7 @@
 use serde_json::{json, Value};
 use tilelab::session::Session;
 
-use super::messages_library::{english_sentences, render, table};
+use super::messages_library::{assert_translated, english_sentences, render, table};
 
 /// One mistake: its source and the code and parameters of its message.
 struct Mistake {
@@ -151,15 +151,5 @@ fn every_chinese_tensor_and_npu_check_entry_is_chinese() {
         chinese.iter().filter(|(key, _)| prefixes.iter().any(|prefix| key.starts_with(prefix))).collect();
     // 38 tensor codes, 57 NPU checks (`npu.view_out_of_bounds` among them), 3 optional parts.
     assert!(tail.len() >= 98, "{} entries", tail.len());
-    for (key, text) in tail {
-        let mut template = text.clone();
-        while let (Some(start), Some(end)) = (template.find('{'), template.find('}')) {
-            if end < start {
-                break;
-            }
-            template.replace_range(start..=end, " ");
-        }
-        assert!(english_sentences(&template).is_empty(), "{key}: {text}");
-        assert_ne!(english.get(key), Some(text), "{key} is not translated");
-    }
+    assert_translated(&tail, &english);
 }
