@@ -7,6 +7,7 @@
 mod autograd;
 mod autograd_details;
 mod classes;
+mod codes;
 mod english;
 mod grammar;
 mod library;
@@ -28,6 +29,7 @@ use serde::Serialize;
 pub use autograd::AutogradMessage;
 pub use autograd_details::{AutogradCallMessage, AutogradDetail};
 pub use classes::ClassMessage;
+pub use codes::all_codes;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
@@ -365,54 +367,6 @@ impl std::fmt::Display for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.english())
     }
-}
-
-/// Every message code, read from the generated TypeScript declaration of [`Message`] (so a new
-/// variant is listed without anyone remembering to: the i18n tables are tested against this).
-pub fn all_codes() -> Vec<String> {
-    use ts_rs::TS;
-    let config = ts_rs::Config::new();
-    let declarations = [
-        Message::decl(&config),
-        SyntaxMessage::decl(&config),
-        RuntimeMessage::decl(&config),
-        Mismatch::decl(&config),
-        AutogradMessage::decl(&config),
-        NpuMessage::decl(&config),
-        BracketItem::decl(&config),
-        Token::decl(&config),
-        Expected::decl(&config),
-        GrammarMessage::decl(&config),
-        NameSlot::decl(&config),
-        After::decl(&config),
-        Assignee::decl(&config),
-        LiteralMessage::decl(&config),
-        UnsupportedMessage::decl(&config),
-        Construct::decl(&config),
-        OperationMessage::decl(&config),
-        StatementMessage::decl(&config),
-        ClassMessage::decl(&config),
-        OptionFeature::decl(&config),
-        AutogradCallMessage::decl(&config),
-        AutogradDetail::decl(&config),
-    ];
-    let declarations: Vec<String> = declarations
-        .into_iter()
-        .chain(library::declarations(&config))
-        .chain(tensor::declarations(&config))
-        .chain(npu_checks::declarations(&config))
-        .collect();
-    let mut codes = Vec::new();
-    for declaration in &declarations {
-        let mut rest = declaration.as_str();
-        while let Some(start) = rest.find("\"code\": \"") {
-            let after = &rest[start + 9..];
-            let end = after.find('"').unwrap_or(0);
-            codes.push(after[..end].to_string());
-            rest = &after[end..];
-        }
-    }
-    codes
 }
 
 #[cfg(test)]

@@ -11,9 +11,9 @@ use tilelab::messages::{all_codes, KernelStage};
 
 /// The `'key': 'value'` entries of a table file (one per line, as the tables are written).
 fn table(locale: &str) -> BTreeMap<String, String> {
-    // The table and the family files it spreads (messages-{locale}-library.js, -core.js).
+    // The table and the family files it spreads (messages-{locale}-library.js, -core.js, -checks.js).
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
-    let text: String = ["", "-library", "-core"]
+    let text: String = ["", "-library", "-core", "-checks"]
         .iter()
         .map(|part| std::fs::read_to_string(directory.join(format!("messages-{locale}{part}.js"))).unwrap())
         .collect();

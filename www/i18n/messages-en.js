@@ -3,10 +3,12 @@
 // Keys are shared with messages-zh-CN.js; `{name}` marks a parameter (see i18n/messages.js).
 import { coreMessages } from './messages-en-core.js';
 import { libraryMessages } from './messages-en-library.js';
+import { checkMessages } from './messages-en-checks.js';
 
 export const messages = {
   ...libraryMessages,
   ...coreMessages,
+  ...checkMessages,
   'message.schedule.busiest_pipe': '{pipe} is the busiest pipe ({percent}% busy)',
   'message.schedule.startup_share': '{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it',
   'message.schedule.pipes_wait': 'no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)',
