@@ -9,22 +9,7 @@ use std::path::Path;
 
 use tilelab::messages::{all_codes, KernelStage};
 
-/// The `'key': 'value'` entries of a table file (one per line, as the tables are written).
-fn table(locale: &str) -> BTreeMap<String, String> {
-    // The table and the family files it spreads (messages-{locale}-library.js, -core.js, -checks.js).
-    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
-    let text: String = ["", "-library", "-core", "-checks"]
-        .iter()
-        .map(|part| std::fs::read_to_string(directory.join(format!("messages-{locale}{part}.js"))).unwrap())
-        .collect();
-    let mut entries = BTreeMap::new();
-    for line in text.lines().map(str::trim) {
-        let Some(rest) = line.strip_prefix('\'') else { continue };
-        let Some((key, value)) = rest.split_once("': ") else { continue };
-        entries.insert(key.to_string(), value.trim_end_matches(',').to_string());
-    }
-    entries
-}
+use super::messages_library::table;
 
 /// Every diagnostic code written in the crate's sources (`"runtime/name-error"` …), except the
 /// parser tests' own `syntax/test`.
