@@ -43,11 +43,13 @@ s
 # simulates its recorded work once per shape, in place of the kernel's own `set_vec_tile_shapes`
 # (the source stays as written). Small tiles pay a DMA start-up per tile. A unit holds two tiles
 # in UB at a time (x, then silu(x) in its place, and y; the product reuses a freed slot), double
-# buffered: 16×64 needs 2 × 2 × 4 KiB = 16 KiB, all of this chip's UB; 32×64 needs 32 KiB and is
-# refused: that row carries the error instead of cycles.
+# buffered: 16×64 needs 2 × 2 × 4 KiB = 16 KiB, all of this chip's UB. 32×64 would need 32 KiB
+# double-buffered; one copy (16 KiB) fits, so it runs single-buffered — a core's next tile waits
+# for its last — and its schedule says so. 64×64 needs 32 KiB even as one copy and is refused:
+# that row carries the error instead of cycles.
 
 # %%
-sweep = pt.npu.sweep(gated, (x, y), vec_tiles=[[2, 64], [4, 64], [8, 64], [16, 64], [32, 64]])
+sweep = pt.npu.sweep(gated, (x, y), vec_tiles=[[2, 64], [4, 64], [8, 64], [16, 64], [32, 64], [64, 64]])
 fewest = None
 fitting = 0
 for row in sweep.rows:
@@ -55,8 +57,8 @@ for row in sweep.rows:
         fitting += 1
         if fewest is None or row['cycles'] < fewest:
             fewest = row['cycles']
-assert fitting == 4
-assert sweep.rows[4]['cycles'] is None and 'UB' in sweep.rows[4]['error']
+assert fitting == 5
+assert sweep.rows[5]['cycles'] is None and 'UB' in sweep.rows[5]['error']
 assert sweep.best['cycles'] == fewest
 # Larger tiles amortise the start-ups: each doubling of the rows saves cycles.
 assert sweep.rows[0]['cycles'] > sweep.rows[1]['cycles'] > sweep.rows[2]['cycles'] > sweep.rows[3]['cycles']

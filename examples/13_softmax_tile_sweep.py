@@ -15,9 +15,10 @@
 # of these buffers (the default double buffering: the next unit loads while the current one
 # computes): 2·R·1056 = R·2112 B. When that does not fit, the compiler lets each op overwrite the
 # input it reads for the last time (a vector instruction may write where it reads): R·544 B per
-# copy, R·1088 B with two. So 1, 2 and 4 rows fit with separate tiles (2112, 4224, 8448 B), 8 rows
-# fits in place (8704 B), and 16 and 32 rows (17 408 B in place, one copy per core at 32 rows)
-# overflow 16 KiB = 16 384 B.
+# copy, R·1088 B with two. When two copies do not fit even in place, a core runs its units one
+# copy at a time (no overlap: the schedule notes it). So 1, 2 and 4 rows fit with separate tiles
+# (2112, 4224, 8448 B), 8 rows fits in place (8704 B), 16 rows fits only as one copy in place
+# (8704 B), and 32 rows (17 408 B in place, as one copy) overflows 16 KiB = 16 384 B.
 #
 # ## 中文说明
 # 按行 softmax 需要每行的最大值和总和，所以一个向量分块必须包含整行：分块形状为
@@ -25,8 +26,9 @@
 # 则传输大而少，但分块必须放得进 `teaching` 芯片 16 KiB 的 UB，放不下的形状会在表中给出错误而不是
 # 周期数。每块 R 行时，每个单元需要输入块、一个复用的计算块和一个按 32 字节对齐的 [R, 1] 列：
 # 输入块、一个复用的计算块和一个 32 字节对齐的 [R, 1] 列：R·1056 字节，双缓冲时 R·2112 字节；放不下时
-# 编译器让每个运算原地覆盖其最后一次读取的输入：R·544 字节（双缓冲 R·1088）。1、2、4 行用独立的块即可，
-# 8 行原地计算可以放下（8704 字节），16、32 行（原地也需 17 408 字节）溢出。
+# 编译器让每个运算原地覆盖其最后一次读取的输入：R·544 字节（双缓冲 R·1088）。两份原地也放不下时，
+# 每个核一次只放一份（没有重叠，调度说明里会注明）。1、2、4 行用独立的块即可，8 行原地计算可以放下
+# （8704 字节），16 行只能单份原地放下（8704 字节），32 行（单份原地也需 17 408 字节）溢出。
 
 # %%
 import pypto as pt
@@ -70,23 +72,28 @@ for row in sweep.rows:
         assert "UB" in row["error"], row["error"]
     print(row["vec_tile"], row["cycles"], row["bound"], row["error"])
 # The UB need derived above: R·1056 B per copy with separate tiles, R·544 B in place, two copies
-# when a core runs two or more of the 64 / R units (2 cores); the shapes whose in-place need fits
-# 16 384 B run, the others name the overflow.
+# when a core runs two or more of the 64 / R units (2 cores), else one; the first of these that
+# fits 16 384 B runs, and a shape that fits none names its one-copy in-place need.
 UB_BYTES = 16 * 1024
 fitting_rows = []
+single_rows = []
 for row in sweep.rows:
     rows_per_tile = row["vec_tile"][0]
     units_per_core = (ROWS // rows_per_tile + 1) // 2
-    copies = min(2, units_per_core)
-    need = copies * rows_per_tile * 1056
-    if need > UB_BYTES:
-        need = copies * rows_per_tile * 544
-    if need <= UB_BYTES:
+    need = None
+    for copies in ([2, 1] if units_per_core >= 2 else [1]):
+        for bytes_per_row in (1056, 544):
+            if need is None and copies * rows_per_tile * bytes_per_row <= UB_BYTES:
+                need = copies * rows_per_tile * bytes_per_row
+                if copies < min(2, units_per_core):
+                    single_rows.append(rows_per_tile)
+    if need is not None:
         assert row["error"] is None and row["peak_ub_bytes"] == need, (row, need)
         fitting_rows.append(rows_per_tile)
     else:
+        need = rows_per_tile * 544
         assert "UB overflow" in row["error"] and ("need " + str(need) + " bytes") in row["error"], (row, need)
-assert fitting_rows == [1, 2, 4, 8], fitting_rows
+assert fitting_rows == [1, 2, 4, 8, 16] and single_rows == [16], (fitting_rows, single_rows)
 # 8 rows fits only in place, where the next tile's load into a buffer waits for the store out of
 # it: MTE2's queue drains every tile and each load waits the first-byte latency again. With two
 # copies (4 rows: 16 transfers of 2 KiB each way) a load follows the previous one with its requests

@@ -33,6 +33,9 @@ impl Message {
             Message::PipesWait => {
                 "no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)".into()
             }
+            Message::SingleBuffered { requested } => format!(
+                "UB holds one copy of each task's tiles, not {requested}: a core's next task waits for its last instead of overlapping it (smaller tiles restore the n-buffering)"
+            ),
             Message::CubePeak { percent } => format!("cube at {percent}% of the chip's peak FLOP/s"),
             Message::SidesNone => format!("analytic: no kernel call, the tensor ops on the CPU; {NUMERICAL}"),
             Message::SidesNpu { registered, preset } => {

@@ -266,6 +266,9 @@ pub enum Assignee {
     /// `{} = x`.
     #[serde(rename = "assignee.dict")]
     Dict,
+    /// `{a} = x`.
+    #[serde(rename = "assignee.set")]
+    Set,
     /// `a < b = 1`.
     #[serde(rename = "assignee.comparison")]
     Comparison,
@@ -294,6 +297,7 @@ impl Assignee {
             Call => "a function call",
             Literal => "a literal",
             Dict => "a dict display",
+            Set => "a set display",
             Comparison => "a comparison",
             Conditional => "a conditional expression",
             Comprehension => "a comprehension",

@@ -76,6 +76,12 @@ pub enum Message {
     /// A schedule note: no pipe is busy most of the time.
     #[serde(rename = "schedule.pipes_wait")]
     PipesWait,
+    /// A schedule note: UB holds one copy of the tasks' tiles, not the n-buffering asked for.
+    #[serde(rename = "schedule.single_buffered")]
+    SingleBuffered {
+        /// The n-buffering depth asked for (`vec_nbuffer_setting`, 2 by default).
+        requested: usize,
+    },
     /// A schedule note: the cube's share of the chip's peak FLOP/s.
     #[serde(rename = "schedule.cube_peak")]
     CubePeak {

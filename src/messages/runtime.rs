@@ -110,6 +110,15 @@ pub enum RuntimeMessage {
         /// The key's repr.
         key: String,
     },
+    /// `set.remove(member)` of a member that is not there.
+    #[serde(rename = "index.missing_member")]
+    MissingMember {
+        /// The member's repr.
+        member: String,
+    },
+    /// `set.pop()` on an empty set.
+    #[serde(rename = "index.empty_set")]
+    EmptySet,
     /// `assert condition` failed.
     #[serde(rename = "assert.failed")]
     AssertionFailed,
@@ -289,6 +298,8 @@ impl RuntimeMessage {
             }
             IndexType { got } => format!("indices must be integers or slices, not {got}"),
             MissingKey { key } => format!("key {key} is not in the dict"),
+            MissingMember { member } => format!("{member} is not in the set"),
+            EmptySet => "pop from an empty set".into(),
             AssertionFailed => "assertion failed".into(),
             AssertionFailedWith { text } => format!("assertion failed: {text}"),
             AllcloseShapes { actual, desired } => {

@@ -7,12 +7,6 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "code")]
 pub enum Construct {
-    /// `{1, 2}`.
-    #[serde(rename = "construct.set_literal")]
-    SetLiteral,
-    /// `{x for x in items}`.
-    #[serde(rename = "construct.set_comprehension")]
-    SetComprehension,
     /// `{**a}`.
     #[serde(rename = "construct.dict_unpacking")]
     DictUnpacking,
@@ -86,8 +80,6 @@ impl Construct {
     fn english(self) -> (&'static str, bool) {
         use Construct::*;
         match self {
-            SetLiteral => ("set literals", true),
-            SetComprehension => ("set comprehensions", true),
             DictUnpacking => ("'**' unpacking in a dict display", false),
             BytesLiteral => ("bytes literals", true),
             ComplexLiteral => ("complex number literals", true),
@@ -130,12 +122,6 @@ pub enum UnsupportedMessage {
         /// The operator's text.
         operator: String,
     },
-    /// Help: a list or a `{key: value}` dict instead of a set.
-    #[serde(rename = "unsupported.use_list_or_dict")]
-    UseListOrDict,
-    /// Help: a list comprehension or a dict instead of a set comprehension.
-    #[serde(rename = "unsupported.use_list_comprehension")]
-    UseListComprehension,
     /// Help: remove a keyword or mark (`async`, `/`).
     #[serde(rename = "unsupported.remove")]
     Remove {
@@ -217,8 +203,6 @@ impl UnsupportedMessage {
                 format!("{name} {} not supported in tile scripts", if plural { "are" } else { "is" })
             }
             Operator { operator } => format!("the '{operator}' operator is not supported in tile scripts"),
-            UseListOrDict => "use a list, or a dict written as {key: value}".into(),
-            UseListComprehension => "use a list comprehension [x for …], or a dict {x: True for …}".into(),
             Remove { text } => format!("remove `{text}`"),
             RemovePrefix { prefix } => format!("remove the '{prefix}' prefix"),
             WriteCharacter => "write the character itself, or its code as '\\uXXXX'".into(),

@@ -278,8 +278,13 @@ mod tests {
         let mut builder = ProgramBuilder::new();
         let op = op(&mut builder);
         builder.push(op, vec![], vec![]).unwrap();
-        let plan =
-            KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+        let plan = KernelPlan {
+            name: "k".into(),
+            tensors: vec![],
+            programs: vec![builder.finish()],
+            cross_core_flags: 0,
+            single_buffered_from: None,
+        };
         check_plan(&plan, &NpuConfig::preset("teaching").unwrap())
     }
 

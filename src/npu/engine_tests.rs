@@ -6,7 +6,13 @@ use crate::tile::{GmRegion, GmTensor, Memory, ProgramBuilder, TensorId, TileProg
 
 fn plan(programs: Vec<TileProgram>) -> KernelPlan {
     let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![64, 64], dtype: DType::F32 };
-    KernelPlan { name: "test".into(), tensors: vec![tensor("x"), tensor("y")], programs, cross_core_flags: 0 }
+    KernelPlan {
+        name: "test".into(),
+        tensors: vec![tensor("x"), tensor("y")],
+        programs,
+        cross_core_flags: 0,
+        single_buffered_from: None,
+    }
 }
 
 fn region(tensor: u32, row: usize) -> GmRegion {

@@ -102,6 +102,9 @@ pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &
             notes.push(Message::PipesWait);
         }
     }
+    if let Some(requested) = plan.single_buffered_from {
+        notes.push(Message::SingleBuffered { requested });
+    }
     if flops > 0 && pipe_busy.contains_key("CUBE") {
         notes.push(Message::CubePeak { percent: (100.0 * achieved / peak).round() as u32 });
     }

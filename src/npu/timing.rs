@@ -273,6 +273,7 @@ mod tests {
             tensors: vec![tensor],
             programs: vec![program.clone()],
             cross_core_flags: 0,
+            single_buffered_from: None,
         };
         let cycles = |index| match instruction_cost(&plan, &program, index, &config).cost {
             Cost::Fixed { cycles } => cycles,
@@ -311,6 +312,7 @@ mod tests {
             tensors: vec![],
             programs: vec![program.clone()],
             cross_core_flags: 0,
+            single_buffered_from: None,
         };
         let cycles: Vec<f64> = (0..5)
             .map(|index| match instruction_cost(&plan, &program, index, &config).cost {
@@ -337,8 +339,13 @@ mod tests {
             builder.push(op, vec![], vec![]).unwrap();
         }
         let program = builder.finish();
-        let plan =
-            KernelPlan { name: "passes".into(), tensors: vec![], programs: vec![program.clone()], cross_core_flags: 0 };
+        let plan = KernelPlan {
+            name: "passes".into(),
+            tensors: vec![],
+            programs: vec![program.clone()],
+            cross_core_flags: 0,
+            single_buffered_from: None,
+        };
         let cycles: Vec<f64> = (0..3)
             .map(|index| match instruction_cost(&plan, &program, index, &config).cost {
                 Cost::Fixed { cycles } => cycles,

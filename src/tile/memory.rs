@@ -218,10 +218,10 @@ pub(super) fn plan_memory_staged(
     target: &LoweringTarget,
 ) -> Result<(TileWork, Vec<TensorId>), TileError> {
     // A core that runs several tasks alternates `vec_buffers` copies of their buffers: each task
-    // then has that share of UB. A unit that must be cut through GM even with all of UB (its live
-    // set alone exceeds UB) and fits no share that way runs one copy at a time (no overlap between a
-    // core's tasks, as when n-buffering is off) rather than not at all; a unit that would fit whole
-    // with one copy is the user's tile choice, and the capacity check reports it as written.
+    // then has that share of UB. A kernel whose units fit no share (cut or not) but fit all of UB
+    // runs one copy at a time (no overlap between a core's tasks, as when n-buffering is off)
+    // rather than not at all: DESIGN §3.1 keeps a capacity error only for an op whose tile cannot
+    // fit (pypto runs a `(2, 4, 8, 256)` FP32 add tile, 64 KiB per operand, on 910B's 192 KiB UB).
     let mut tasks = 0;
     for unit in &work.units {
         tasks += super::expand::expand_unit_tasks(work, unit)?.len();
@@ -232,11 +232,11 @@ pub(super) fn plan_memory_staged(
         None if copies > 1 => {
             let single =
                 TileWork { settings: WorkSettings { vec_buffers: 1, ..work.settings.clone() }, ..work.clone() };
-            // Only a plan with cuts (new workspaces) drops the n-buffering; otherwise, or when nothing
-            // fits even one copy at a time, the capacity check reports the kernel as written.
+            // When nothing fits even one copy at a time, the capacity check reports the kernel with
+            // one copy: its need, and the largest tile that fits, are those of the rule above.
             match plan_with_budget(&single, target, target.ub_bytes)? {
-                Some(planned) if planned.0.tensors.len() > work.tensors.len() => Ok(planned),
-                _ => Ok((unplanned(work), Vec::new())),
+                Some(planned) => Ok(planned),
+                None => Ok((unplanned(&single), Vec::new())),
             }
         }
         None => Ok((unplanned(work), Vec::new())),

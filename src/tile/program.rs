@@ -320,4 +320,7 @@ pub struct KernelPlan {
     pub programs: Vec<TileProgram>,
     /// The number of cross-core flags the programs use.
     pub cross_core_flags: u32,
+    /// The UB n-buffering depth the kernel asked for when only one copy of its tiles fits UB (its
+    /// tasks then run one copy at a time), `None` when the plan keeps the depth asked for.
+    pub single_buffered_from: Option<usize>,
 }

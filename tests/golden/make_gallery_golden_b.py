@@ -313,20 +313,30 @@ def softmax_case():
     # reuse, and one [R, 1] column (max, then sum) padded to 32 B: R*1056 B, as long as that fits;
     # otherwise the computed values overwrite the loaded tile in place (each op reads its input for
     # the last time): R*544 B. A core with two or more of the 64/R units keeps two copies (double
-    # buffering). A shape fits iff the in-place need <= 16384.
+    # buffering) when they fit, else one (it runs its units one copy at a time). A shape fits iff
+    # its one-copy in-place need <= 16384.
     sweep_rows = [1, 2, 4, 8, 16, 32]
     cores, ub_bytes = 2, 16 * 1024
-    copies = [min(2, -(-(64 // r) // cores)) for r in sweep_rows]
-    separate = [c * r * (128 * 4 + 128 * 4 + 8 * 4) for c, r in zip(copies, sweep_rows)]
-    in_place = [c * r * (128 * 4 + 8 * 4) for c, r in zip(copies, sweep_rows)]
-    needs = [s if s <= ub_bytes else p for s, p in zip(separate, in_place)]
+
+    def need(rows):
+        """The first of (copies, layout) whose bytes fit, or the one-copy in-place need."""
+        most = min(2, -(-(64 // rows) // cores))
+        for copies in range(most, 0, -1):
+            for per_row in (128 * 4 + 128 * 4 + 8 * 4, 128 * 4 + 8 * 4):
+                if copies * rows * per_row <= ub_bytes:
+                    return copies * rows * per_row
+        return rows * (128 * 4 + 8 * 4)
+
+    needs = [need(r) for r in sweep_rows]
+    # Separate loaded and computed tiles in all the copies a core's units want.
+    separate = [min(2, -(-(64 // r) // cores)) * r * (128 * 4 + 128 * 4 + 8 * 4) for r in sweep_rows]
     fits = [need <= ub_bytes for need in needs]
     fitting = [(r, need) for r, need, fit in zip(sweep_rows, needs, fits) if fit]
     fits_expr = "[" + ", ".join('sweep.rows[%d]["error"] is None' % i for i in range(len(sweep_rows))) + "]"
     ub_expr = "[" + ", ".join('sweep.rows[%d]["peak_ub_bytes"]' % i for i, fit in enumerate(fits) if fit) + "]"
     schedule_probes = [
         probe("best_schedule.gm_bytes_read + worst_schedule.gm_bytes_written", 2 * 64 * 128 * 4, 0.0, 0.0, "x read once, y written once"),
-        probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, or R*544 B in place; twice when double-buffered) fits 16 KiB"),
+        probe(fits_expr, np.array(fits, dtype=np.float64), 0.0, 0.0, "the shapes whose UB need (R*1056 B, or R*544 B in place; twice when double-buffered and that fits, else once) fits 16 KiB"),
         probe(ub_expr, np.array([need for _, need in fitting], dtype=np.float64), 0.0, 0.0, "peak UB bytes of the fitting shapes"),
         # The largest tile that fits with separate loaded and computed tiles: its loads follow each
         # other and pay no first-byte latency; in place, a tile's load waits for the store out of

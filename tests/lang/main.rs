@@ -23,6 +23,7 @@ mod reliability_work;
 mod robustness;
 mod schedule;
 mod semantics_table;
+mod sets;
 mod statements;
 mod sweep;
 mod torch_module;

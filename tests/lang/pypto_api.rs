@@ -214,6 +214,27 @@ fn unrolled_loops_split_the_range_as_pypto_does_and_hints_keep_iterations() {
 }
 
 #[test]
+fn is_loop_begin_and_end_ask_the_pass_of_a_loop_unroll_an_index_belongs_to() {
+    let mut session = Session::new();
+    run(&mut session, "import pypto");
+    // pypto runs each factor's indices as one loop: factor 4 is loop(0, 8, 4) (0 begins it, 4 ends
+    // it), factor 1 is loop(8, 10, 1) (8 begins, 9 ends). A set is accepted as pypto code writes it.
+    let text = stdout(
+        &mut session,
+        "for i, n in pypto.loop_unroll(0, 10, 1, unroll_list={4}):\n    print(i, n, pypto.is_loop_begin(i), pypto.is_loop_end(i))",
+    );
+    assert_eq!(text, "0 4 True False\n4 4 False True\n8 1 True False\n9 1 False True");
+    // A single-index pass both begins and ends; an index of no running loop is still an error.
+    let text = stdout(
+        &mut session,
+        "for i, n in pypto.loop_unroll(3, unroll_list=[2]):\n    print(i, n, pypto.is_loop_begin(i), pypto.is_loop_end(i))",
+    );
+    assert_eq!(text, "0 2 True True\n2 1 True True");
+    let (message, _, _) = error(&mut session, "for i, n in pypto.loop_unroll(2):\n    pypto.is_loop_begin(i + 5)");
+    assert!(message.contains("is not the index of a running pypto.loop"), "{message}");
+}
+
+#[test]
 fn ceildiv_is_floor_of_a_plus_b_minus_one_over_b() {
     let mut session = Session::new();
     run(&mut session, "import pypto");

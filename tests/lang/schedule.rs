@@ -120,17 +120,17 @@ fn a_larger_vec_tile_changes_the_cycles() {
 fn an_overflowing_tile_is_an_error_at_its_set_vec_tile_shapes_line() {
     let mut session = chain_session(64);
     let result = session.run_cell("s = pt.schedule(chain, x, y)");
-    let error = result.error().expect("64×64 f32 tiles, two live per unit and double-buffered, overflow a 16 KiB UB");
+    let error = result.error().expect("64×64 f32 tiles, two live per unit even in one copy, overflow a 16 KiB UB");
     assert_eq!(error.code, "runtime/tile-shape", "{error:?}");
     // The setup cell (execution 1) is `import pypto as pt`, `pt.npu.use(...)`, then CHAIN, which starts
     // with an empty line, `@pt.kernel`, `def`: set_vec_tile_shapes is on line 6 of that cell.
     assert_eq!((error.cell, error.line), (1, 6), "{error:?}");
     assert!(error.message.contains("UB"), "{}", error.message);
-    // A unit holds two live tiles (x, exp(x) in its place, y; the sum and relu reuse freed slots),
-    // in 2 n-buffer copies: 2 × 2 × 64×64×4 bytes = 65536 bytes are needed.
-    assert!(error.message.contains(&(2 * 2 * 64 * 64 * 4).to_string()), "{}", error.message);
-    // The largest r×64 tile: 2 × 2 × r × 64 × 4 bytes ≤ 16384 gives r = 16.
-    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [16, 64]"), "{error:?}");
+    // A unit holds two live tiles (x, exp(x) in its place, y; the sum and relu reuse freed slots).
+    // Two n-buffer copies do not fit, so the need is reported for one: 2 × 64×64×4 = 32768 bytes.
+    assert!(error.message.contains(&(2 * 64 * 64 * 4).to_string()), "{}", error.message);
+    // The largest r×64 tile that fits once: 2 × r × 64 × 4 bytes ≤ 16384 gives r = 32.
+    assert!(error.help.as_deref().unwrap_or("").contains("largest tile that fits in UB is [32, 64]"), "{error:?}");
 }
 
 #[test]

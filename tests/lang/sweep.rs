@@ -31,8 +31,10 @@ fn printed(session: &mut Session, code: &str) -> String {
 }
 
 /// The shapes swept. A unit holds two live tiles in UB (x, exp(x) in its place; y, and the sum
-/// and relu reuse freed slots), double-buffered: 32×64 needs 2 × 2 × 32×64×4 B = 32768 B > 16 KiB.
-const SHAPES: [[usize; 2]; 4] = [[2, 64], [4, 64], [8, 64], [32, 64]];
+/// and relu reuse freed slots), double-buffered: 32×64 needs 2 × 2 × 32×64×4 B = 32768 B > 16 KiB,
+/// but one copy (16384 B) fits, so it runs single-buffered; 64×64 needs 2 × 64×64×4 B = 32768 B
+/// even as one copy and is refused.
+const SHAPES: [[usize; 2]; 5] = [[2, 64], [4, 64], [8, 64], [32, 64], [64, 64]];
 
 fn sweep_call() -> String {
     let shapes: Vec<String> = SHAPES.iter().map(|[rows, columns]| format!("[{rows}, {columns}]")).collect();
@@ -57,11 +59,11 @@ fn the_best_row_has_the_fewest_cycles_and_an_overflow_is_an_error_row() {
     let rows = rows_of(&mut session);
     assert_eq!(rows.len(), SHAPES.len());
     // The overflowing shape is a row with its error; the others have cycles and no error.
-    let (cycles, error) = &rows[3];
+    let (cycles, error) = &rows[4];
     assert!(cycles.is_none());
-    let error = error.as_deref().expect("32×64 overflows UB");
-    assert!(error.contains("UB") && error.contains(&(2 * 2 * 32 * 64 * 4).to_string()), "{error}");
-    for (cycles, error) in &rows[..3] {
+    let error = error.as_deref().expect("64×64 overflows UB");
+    assert!(error.contains("UB") && error.contains(&(2 * 64 * 64 * 4).to_string()), "{error}");
+    for (cycles, error) in &rows[..4] {
         assert!(cycles.is_some() && error.is_none(), "{rows:?}");
     }
     // The best row, computed here from the rows: fewest cycles, first of equals.
@@ -115,6 +117,20 @@ fn time_and_occupancy_follow_the_cycles_and_the_tile() {
 }
 
 #[test]
+fn a_tile_that_fits_ub_only_once_runs_single_buffered_with_a_note() {
+    // 32×64: two live tiles of 8 KiB fill the 16 KiB UB once; two copies would need 32 KiB.
+    let mut single = chain_session(32, 64);
+    let notes = printed(&mut single, "s = pt.schedule(chain, x, y)\nprint(s.notes)\nprint(s.peak_occupancy['UB'])");
+    let (notes, peak) = notes.rsplit_once('\n').unwrap();
+    assert!(notes.contains("UB holds one copy of each task's tiles, not 2"), "{notes}");
+    assert!(peak.parse::<u64>().unwrap() <= 16 * 1024, "{peak}");
+    // 16×64 fits twice (2 × 2 × 4 KiB = 16 KiB): double-buffered, no note.
+    let mut double = chain_session(16, 64);
+    let notes = printed(&mut double, "print(pt.schedule(chain, x, y).notes)");
+    assert!(!notes.contains("one copy"), "{notes}");
+}
+
+#[test]
 fn a_misaligned_shape_is_an_error_row() {
     let mut session = chain_session(8, 64);
     // 12 f32 = 48 B is not a multiple of 32 B.
@@ -143,7 +159,7 @@ fn the_display_is_a_sweep_with_the_best_marked() {
     let marked: Vec<&str> = text.lines().filter(|line| line.trim_start().starts_with('*')).collect();
     assert_eq!(marked.len(), 1, "{text}");
     assert!(marked[0].contains(&sweep.table.rows[best].cycles.unwrap().to_string()), "{text}");
-    assert!(text.contains("32x64") && text.contains("error"), "{text}");
+    assert!(text.contains("64x64") && text.contains("error"), "{text}");
 }
 
 #[test]

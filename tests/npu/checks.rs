@@ -55,7 +55,7 @@ fn exp_program(row: usize, columns: usize, line: Option<u32>) -> TileProgram {
 /// `exp` over `x: [rows, columns]` f32 by `programs`.
 fn exp_plan(rows: usize, columns: usize, programs: Vec<TileProgram>) -> KernelPlan {
     let tensors = vec![tensor("x", &[rows, columns], DType::F32), tensor("y", &[rows, columns], DType::F32)];
-    KernelPlan { name: "exp".into(), tensors, programs, cross_core_flags: 0 }
+    KernelPlan { name: "exp".into(), tensors, programs, cross_core_flags: 0, single_buffered_from: None }
 }
 
 #[test]
@@ -96,6 +96,7 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
         tensors: vec![tensor("x", &[64, 16], DType::F32)],
         programs: vec![builder.finish()],
         cross_core_flags: 0,
+        single_buffered_from: None,
     };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::ViewOutOfBounds { source_line: Some(9), .. })));
 
@@ -109,7 +110,13 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
             vec![],
         )
         .unwrap();
-    let plan = KernelPlan { name: "k".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+    let plan = KernelPlan {
+        name: "k".into(),
+        tensors: vec![],
+        programs: vec![builder.finish()],
+        cross_core_flags: 0,
+        single_buffered_from: None,
+    };
     assert!(matches!(simulate(&plan, &config), Err(NpuError::Deadlock { pipe: "VECTOR", .. })));
 }
 

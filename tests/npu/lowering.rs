@@ -287,23 +287,24 @@ fn double_buffering_moves_an_mte2_bound_chain_toward_its_bound() {
 
 #[test]
 fn a_tile_overflowing_ub_names_the_memory_the_bytes_the_fitting_tile_and_the_line() {
-    // exp(x) + x on 64×64 f32 tiles with two buffers: x takes an input slot, exp(x) a computed
-    // slot, and y overwrites exp(x) as the add reads it for the last time, i.e.
-    // 2 slots × 2 copies × 16 KiB = 64 KiB against teaching's 16 KiB UB. Shrinking the rows of
-    // all four copies together: 4 × r × 64 × 4 B ≤ 16 384 → r = 16, the largest tile [16, 64].
+    // exp(x) + x on 64×64 f32 tiles with two buffers asked for: x takes an input slot, exp(x) a
+    // computed slot, and y overwrites exp(x) as the add reads it for the last time, i.e.
+    // 2 slots × 2 copies × 16 KiB = 64 KiB against teaching's 16 KiB UB. One copy (32 KiB) does not
+    // fit either, so the kernel is reported with one copy: 32 KiB, and the largest tile that fits
+    // once: 2 × r × 64 × 4 B ≤ 16 384 → r = 32, the tile [32, 64].
     let config = tilelab::npu::NpuConfig::preset("teaching").unwrap();
     let plan = tilelab::tile::lower_work(&exp_plus_x_work(2, [64, 64], false), &target(&config)).unwrap();
     let error = tilelab::npu::simulate(&plan, &config).unwrap_err();
     match &error {
         tilelab::npu::NpuError::CapacityExceeded { memory, bytes, capacity, largest_tile, source_line, .. } => {
-            assert_eq!((*memory, *bytes, *capacity), ("UB", 65_536, 16_384));
-            assert_eq!(largest_tile.as_deref(), Some(&[16, 64][..]));
+            assert_eq!((*memory, *bytes, *capacity), ("UB", 32_768, 16_384));
+            assert_eq!(largest_tile.as_deref(), Some(&[32, 64][..]));
             assert_eq!(*source_line, Some(7), "points at the set_vec_tile_shapes line");
         }
         other => panic!("expected a UB capacity error, got {other}"),
     }
     let message = error.to_string();
-    for part in ["UB", "65536", "[16, 64]", "line 7"] {
+    for part in ["UB", "32768", "[32, 64]", "line 7"] {
         assert!(message.contains(part), "'{message}' mentions {part}");
     }
 }

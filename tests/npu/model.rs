@@ -160,6 +160,7 @@ fn an_accumulating_store_reads_before_it_writes() {
             tensors: vec![tensor("out", &[1, 256], DType::F32)],
             programs: vec![builder.finish()],
             cross_core_flags: 0,
+            single_buffered_from: None,
         };
         simulate(&plan, &config).unwrap().summary
     };

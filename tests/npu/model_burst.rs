@@ -22,6 +22,7 @@ fn plan_of(builder: ProgramBuilder) -> KernelPlan {
         tensors: vec![GmTensor { name: "x".into(), shape: vec![64, 64], dtype: DType::F32 }],
         programs: vec![builder.finish()],
         cross_core_flags: 0,
+        single_buffered_from: None,
     }
 }
 

@@ -20,6 +20,7 @@ fn two_writers(config: &NpuConfig) -> Vec<f64> {
         tensors: vec![tensor],
         programs: vec![program(0), program(16)],
         cross_core_flags: 0,
+        single_buffered_from: None,
     };
     let (trace, _) = run(&plan, config).unwrap();
     trace.events.iter().map(|event| event.end).collect()

@@ -24,6 +24,7 @@ fn write_then_read(read: GmRegion, config: &NpuConfig) -> (Vec<f64>, EngineTotal
         tensors: vec![tensor("x"), tensor("y")],
         programs: vec![builder.finish()],
         cross_core_flags: 0,
+        single_buffered_from: None,
     };
     let (trace, totals) = run(&plan, config).unwrap();
     (trace.events.iter().map(|event| event.end).collect(), totals)

@@ -79,7 +79,7 @@ fn plan(programs: Vec<TileProgram>) -> KernelPlan {
         tensor("c", [32, 64], DType::F32),
         tensor("d", [32, 64], DType::F32),
     ];
-    KernelPlan { name: "matmul_relu".into(), tensors, programs, cross_core_flags: 1 }
+    KernelPlan { name: "matmul_relu".into(), tensors, programs, cross_core_flags: 1, single_buffered_from: None }
 }
 
 #[test]

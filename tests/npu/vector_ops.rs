@@ -173,6 +173,7 @@ fn vector_ops_are_charged_per_pass_and_a_scan_per_slice() {
         tensors: vec![tensor],
         programs: vec![program.clone()],
         cross_core_flags: 0,
+        single_buffered_from: None,
     };
     let cycles: Vec<f64> = (0..3)
         .map(|index| match instruction_cost(&plan, &program, index, &config).cost {
@@ -196,8 +197,13 @@ fn a_comparison_into_a_float_tile_is_refused_by_the_plan_check() {
         valid_shape: vec![16, 64],
     };
     builder.push(op, vec![], vec![]).unwrap();
-    let plan =
-        KernelPlan { name: "bad".into(), tensors: vec![], programs: vec![builder.finish()], cross_core_flags: 0 };
+    let plan = KernelPlan {
+        name: "bad".into(),
+        tensors: vec![],
+        programs: vec![builder.finish()],
+        cross_core_flags: 0,
+        single_buffered_from: None,
+    };
     let error = tilelab::npu::check_plan(&plan, &config).expect_err("a mask must be DT_BOOL");
     assert!(error.to_string().contains("DT_BOOL"), "{error}");
 }

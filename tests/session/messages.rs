@@ -231,7 +231,7 @@ fn core_tail_mistakes_are_codes_and_render_in_chinese() {
     assert_eq!(english_runs("分块脚本不支持 `global x`：the run took longer"), ["the run took longer"]);
     let mut session = Session::new();
     let cases: [(&str, &str, serde_json::Value); 16] = [
-        ("s = {1, 2}", "unsupported.construct", serde_json::json!({"construct": {"code": "construct.set_literal"}})),
+        ("d = {**a}", "unsupported.construct", serde_json::json!({"construct": {"code": "construct.dict_unpacking"}})),
         (
             "from pypto import *",
             "unsupported.construct",

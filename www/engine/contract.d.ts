@@ -151,7 +151,7 @@ export type ArgumentDetail = { "code": "tensor.argument.empty_reduction" } | { "
 /**
  * What an invalid assignment target is, for [`GrammarMessage::CannotAssign`].
  */
-export type Assignee = { "code": "assignee.tuple_or_list" } | { "code": "assignee.call" } | { "code": "assignee.literal" } | { "code": "assignee.dict" } | { "code": "assignee.comparison" } | { "code": "assignee.conditional" } | { "code": "assignee.comprehension" } | { "code": "assignee.lambda" } | { "code": "assignee.slice" } | { "code": "assignee.expression" };
+export type Assignee = { "code": "assignee.tuple_or_list" } | { "code": "assignee.call" } | { "code": "assignee.literal" } | { "code": "assignee.dict" } | { "code": "assignee.set" } | { "code": "assignee.comparison" } | { "code": "assignee.conditional" } | { "code": "assignee.comprehension" } | { "code": "assignee.lambda" } | { "code": "assignee.slice" } | { "code": "assignee.expression" };
 
 /**
  * A custom op's or autograd function's error, with its detail.
@@ -913,7 +913,7 @@ export type ConfigDetail = { "code": "npu.config.not_json", "params": {
 /**
  * A Python construct tile scripts do not take, as a message names it.
  */
-export type Construct = { "code": "construct.set_literal" } | { "code": "construct.set_comprehension" } | { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
+export type Construct = { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
 
 /**
  * The element type of a tensor.
@@ -2609,7 +2609,13 @@ export type Message = { "code": "text", "params": {
      */
     percent: number,
   }
-    } | { "code": "schedule.pipes_wait" } | { "code": "schedule.cube_peak", "params": {
+    } | { "code": "schedule.pipes_wait" } | { "code": "schedule.single_buffered", "params": {
+    /**
+     * The n-buffering depth asked for (`vec_nbuffer_setting`, 2 by default).
+     */
+    requested: number,
+  }
+    } | { "code": "schedule.cube_peak", "params": {
     /**
      * Percent of peak, rounded.
      */
@@ -3815,7 +3821,13 @@ export type RuntimeMessage = { "code": "call.too_many_positional", "params": {
      */
     key: string,
   }
-    } | { "code": "assert.failed" } | { "code": "assert.failed_with", "params": {
+    } | { "code": "index.missing_member", "params": {
+    /**
+     * The member's repr.
+     */
+    member: string,
+  }
+    } | { "code": "index.empty_set" } | { "code": "assert.failed" } | { "code": "assert.failed_with", "params": {
     /**
      * The user's message.
      */
@@ -4618,7 +4630,7 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      */
     operator: string,
   }
-    } | { "code": "unsupported.use_list_or_dict" } | { "code": "unsupported.use_list_comprehension" } | { "code": "unsupported.remove", "params": {
+    } | { "code": "unsupported.remove", "params": {
     /**
      * What to remove, as written.
      */

@@ -11,7 +11,7 @@ use super::interpreter::Interpreter;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 24] = [
+const BUILTINS: [&str; 25] = [
     "print",
     "help",
     "dir",
@@ -25,6 +25,7 @@ const BUILTINS: [&str; 24] = [
     "round",
     "list",
     "tuple",
+    "set",
     "enumerate",
     "zip",
     "sum",
@@ -112,6 +113,7 @@ impl Interpreter {
             }
             "min" | "max" => self.min_max(name, arguments, span),
             "sorted" => self.sorted(arguments, span),
+            "set" => self.set_builtin(arguments, span),
             "map" => self.map(arguments, span),
             "filter" => self.filter(arguments, span),
             _ => {
@@ -167,6 +169,7 @@ impl Interpreter {
                 Value::List(items) => items.borrow().len() as i64,
                 Value::Tuple(items) => items.len() as i64,
                 Value::Dict(entries) => entries.borrow().len() as i64,
+                Value::Set(members) => members.borrow().len() as i64,
                 Value::Instance(instance) if instance.is_named_tuple() => {
                     instance.field_values().map_or(0, |fields| fields.len()) as i64
                 }

@@ -101,7 +101,7 @@ impl Interpreter {
     /// A dict key must be hashable: lists, dicts and tensors are not (as in Python).
     pub(crate) fn check_hashable(&self, key: &Value, span: Span) -> Result<()> {
         match key {
-            Value::List(_) | Value::Dict(_) | Value::Tensor(_) => {
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Tensor(_) => {
                 let message = crate::messages::OperationMessage::Unhashable { type_name: key.type_name().into() };
                 Err(self.coded(ErrorKind::Type, message, span))
             }

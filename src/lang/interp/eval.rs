@@ -44,6 +44,7 @@ impl Interpreter {
             ExprKind::List(items) => self.eval_items(items, scope, span).map(Value::list),
             ExprKind::Tuple(items) => self.eval_items(items, scope, span).map(Value::tuple),
             ExprKind::Dict(pairs) => self.eval_dict(pairs, scope, span),
+            ExprKind::Set(items) => self.eval_set(items, scope, span),
             ExprKind::Attribute { value, attribute } => self.eval_attribute(value, attribute, scope),
             ExprKind::Subscript { value, index } => self.eval_subscript(value, index, scope, span),
             ExprKind::Slice { lower, upper, step } => self.eval_slice([lower, upper, step], scope),
@@ -54,6 +55,15 @@ impl Interpreter {
             ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
             ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
             ExprKind::ListComp { element, generators } => self.eval_comprehension(element, generators, scope, span),
+            ExprKind::SetComp { element, generators } => {
+                let list = self.eval_comprehension(element, generators, scope, span)?;
+                let Value::List(items) = &list else { unreachable!("a comprehension makes a list") };
+                let members = std::mem::take(&mut *items.borrow_mut());
+                for member in &members {
+                    self.check_hashable(member, element.span)?;
+                }
+                Ok(Value::set(super::sets::unique(members)))
+            }
             ExprKind::DictComp { key, value, generators } => {
                 self.eval_dict_comprehension(key, value, generators, scope, span)
             }
@@ -342,6 +352,7 @@ impl Interpreter {
             CompareOp::In | CompareOp::NotIn => {
                 let found = match right {
                     Value::Dict(entries) => entries.borrow().iter().any(|(key, _)| values_equal(key, left)),
+                    Value::Set(members) => super::sets::contains(&members.borrow(), left),
                     Value::Str(text) => match left {
                         Value::Str(needle) => {
                             self.charge_bytes(text.len(), span)?;

@@ -160,7 +160,16 @@ impl Interpreter {
             }
             return Ok(Flow::Normal);
         }
-        for item in self.iterate(&iterable, iter.span)? {
+        let items = self.iterate(&iterable, iter.span)?;
+        // Each pass of a `pypto.loop_unroll` is a `pypto.loop` on the loop stack while it runs.
+        let unroll_frames = super::pypto::loops::is_loop_unroll_call(iter)
+            .then(|| (super::pypto::loops::unroll_frames(&items), self.enter_loop(0, 0, 1)));
+        for (position, item) in items.into_iter().enumerate() {
+            if let Some((frames, _)) = &unroll_frames {
+                if let Some(frame) = frames[position] {
+                    self.set_loop_frame(frame);
+                }
+            }
             self.assign(target, item, scope)?;
             match self.exec_block(body, scope)? {
                 Flow::Break => break,

@@ -56,7 +56,8 @@ thread_local! {
 }
 
 fn repr_at(value: &Value, depth: usize) -> String {
-    if depth > MAX_REPR_DEPTH && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Instance(_))
+    if depth > MAX_REPR_DEPTH
+        && matches!(value, Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) | Value::Instance(_))
     {
         return "[...]".into();
     }
@@ -78,6 +79,8 @@ fn repr_at(value: &Value, depth: usize) -> String {
                 .collect();
             format!("{{{}}}", parts.join(", "))
         }
+        Value::Set(members) if members.borrow().is_empty() => "set()".into(),
+        Value::Set(members) => format!("{{{}}}", join(&members.borrow())),
         Value::Range(start, stop, step) if *step == 1 => format!("range({start}, {stop})"),
         Value::Range(start, stop, step) => format!("range({start}, {stop}, {step})"),
         Value::Slice(bounds) => {

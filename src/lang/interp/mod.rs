@@ -40,6 +40,7 @@ mod raising;
 mod scope;
 mod scope_collect;
 mod sequences;
+mod sets;
 mod subscript;
 pub mod torch;
 mod value;

@@ -35,6 +35,7 @@ impl Interpreter {
                 items.extend(b.borrow().iter().cloned());
                 Ok(Value::list(items))
             }
+            (BinaryOp::Subtract, Value::Set(a), Value::Set(b)) => Ok(self.set_difference(&a.borrow(), &b.borrow())),
             (BinaryOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
                 let mut items = a.as_ref().clone();
                 items.extend(b.iter().cloned());
@@ -234,6 +235,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
             (Value::List(a), Value::List(b)) => std::rc::Rc::ptr_eq(a, b),
             (Value::Tuple(a), Value::Tuple(b)) => std::rc::Rc::ptr_eq(a, b),
             (Value::Dict(a), Value::Dict(b)) => std::rc::Rc::ptr_eq(a, b),
+            (Value::Set(a), Value::Set(b)) => std::rc::Rc::ptr_eq(a, b),
             _ => false,
         };
     }
@@ -241,6 +243,8 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
     match (left, right) {
         (Value::List(a), Value::List(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
         (Value::Dict(a), Value::Dict(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::Set(a), Value::Set(b)) if std::rc::Rc::ptr_eq(a, b) => return true,
+        (Value::Set(a), Value::Set(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
         (Value::List(a), Value::List(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
         (Value::Dict(a), Value::Dict(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
         _ => {}
@@ -263,6 +267,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
                     b.iter().any(|(other_key, other)| values_equal(key, other_key) && values_equal(value, other))
                 })
         }
+        (Value::Set(a), Value::Set(b)) => super::sets::same_members(&a.borrow(), &b.borrow()),
         (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
         (Value::DType(a), Value::DType(b)) => a == b,
         (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
@@ -318,6 +323,7 @@ pub(crate) fn identical(left: &Value, right: &Value) -> bool {
         (Value::Int(a), Value::Int(b)) => a == b,
         (Value::List(a), Value::List(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Dict(a), Value::Dict(b)) => std::rc::Rc::ptr_eq(a, b),
+        (Value::Set(a), Value::Set(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Tuple(a), Value::Tuple(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Tensor(a), Value::Tensor(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),

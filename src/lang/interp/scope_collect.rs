@@ -151,7 +151,7 @@ fn held_functions(value: &Value, found: &mut Vec<Rc<Function>>) {
         match &value {
             Value::Function(function) => found.push(function.clone()),
             Value::Kernel(kernel) if Rc::strong_count(kernel) == 2 => found.push(kernel.function.clone()),
-            Value::List(items) if Rc::strong_count(items) == 2 => {
+            Value::List(items) | Value::Set(items) if Rc::strong_count(items) == 2 => {
                 if let Ok(items) = items.try_borrow() {
                     pending.extend(items.iter().cloned());
                 }

@@ -32,6 +32,7 @@ impl Interpreter {
             Value::List(items) => Ok(items.borrow().clone()),
             Value::Tuple(items) => Ok(items.as_ref().clone()),
             Value::Dict(entries) => Ok(entries.borrow().iter().map(|(key, _)| key.clone()).collect()),
+            Value::Set(members) => Ok(members.borrow().clone()),
             Value::Str(text) => Ok(text.chars().map(|c| Value::string(c.to_string())).collect()),
             Value::Range(start, stop, step) => {
                 let count = range_length(*start, *stop, *step);

@@ -179,6 +179,7 @@ impl Interpreter {
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
+            Value::Set(_) => method(super::sets::SET_METHODS),
             Value::Str(_) => method(&["join", "upper", "lower", "strip", "split", "startswith", "endswith", "replace"]),
             // pypto's scalars (loop indices and what is computed from them) have `.min`/`.max`.
             Value::Int(_) => method(&["min", "max"]),
@@ -322,6 +323,7 @@ impl Interpreter {
                 })
             }
             Value::Str(text) => self.call_string_method(text, name, arguments, span),
+            Value::Set(members) => self.call_set_method(members, name, arguments, span),
             other => Err(self.coded(
                 ErrorKind::Attribute,
                 OperationMessage::NoMethod { type_name: other.type_name().into(), name: name.into() },

@@ -28,6 +28,8 @@ pub enum Value {
     Tuple(Rc<Vec<Value>>),
     /// A dict (insertion ordered; keys compared with `==`).
     Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    /// A set (members unique by `==`, kept in insertion order; see `sets`).
+    Set(Rc<RefCell<Vec<Value>>>),
     /// `range(start, stop, step)` (also what `pypto.loop` returns).
     Range(i64, i64, i64),
     /// `start:stop:step` in a subscript (boxed: it is rare, and keeps every value small).
@@ -184,6 +186,11 @@ impl Value {
         Value::Dict(Rc::new(RefCell::new(items)))
     }
 
+    /// A set value of `members` (already unique).
+    pub fn set(members: Vec<Value>) -> Value {
+        Value::Set(Rc::new(RefCell::new(members)))
+    }
+
     /// An object value.
     pub fn object(object: Object) -> Value {
         Value::Object(Rc::new(object))
@@ -200,6 +207,7 @@ impl Value {
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
             Value::Dict(_) => "dict",
+            Value::Set(_) => "set",
             Value::Range(..) => "range",
             Value::Slice(..) => "slice",
             Value::Ellipsis => "ellipsis",
@@ -230,6 +238,7 @@ impl Value {
                 instance.field_values().is_some_and(|fields| !fields.is_empty())
             }
             Value::Dict(items) => !items.borrow().is_empty(),
+            Value::Set(members) => !members.borrow().is_empty(),
             Value::Range(start, stop, step) => range_length(*start, *stop, *step) > 0,
             Value::Tensor(tensor) => {
                 let var = tensor.get();

@@ -39,7 +39,7 @@ struct Pending {
 
 fn take_children(value: &mut Value, pending: &mut Pending) {
     match value {
-        Value::List(items) => {
+        Value::List(items) | Value::Set(items) => {
             if let Some(cell) = Rc::get_mut(items) {
                 pending.values.append(cell.get_mut());
             }

@@ -216,5 +216,5 @@ pub(super) fn lower_work(
         }
     }
     let cross_core_flags = handoff_flags + stage_flags.count;
-    Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags })
+    Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags, single_buffered_from: None })
 }

@@ -36,6 +36,52 @@ pub(crate) fn is_loop_call(iter: &Expr) -> bool {
     }
 }
 
+/// Whether a `for` header's iterable is a `pypto.loop_unroll(…)` call (each factor's pass is a
+/// loop of its own in pypto: `is_loop_begin`/`is_loop_end` ask that pass).
+pub(crate) fn is_loop_unroll_call(iter: &Expr) -> bool {
+    let ExprKind::Call { function, .. } = &iter.kind else { return false };
+    match &function.kind {
+        ExprKind::Attribute { attribute, .. } => attribute.name == "loop_unroll",
+        ExprKind::Name(name) => name == "loop_unroll",
+        _ => false,
+    }
+}
+
+/// The loop frame of each `(index, factor)` pair of a `pypto.loop_unroll`: pypto runs each
+/// factor's indices as one `pypto.loop(first, end, step × factor)`, so a pair's frame is its
+/// factor's pass (the pass's bound is taken one chunk past its last index, which is exact for
+/// `is_loop_end`).
+pub(crate) fn unroll_frames(pairs: &[Value]) -> Vec<Option<LoopFrame>> {
+    let pair = |value: &Value| match value {
+        Value::Tuple(items) if items.len() == 2 => Some((items[0].as_int()?, items[1].as_int()?)),
+        _ => None,
+    };
+    let pairs: Vec<Option<(i64, i64)>> = pairs.iter().map(pair).collect();
+    let mut frames = vec![None; pairs.len()];
+    let mut first = 0;
+    while first < pairs.len() {
+        let Some((start, factor)) = pairs[first] else {
+            first += 1;
+            continue;
+        };
+        let mut last = first;
+        while matches!(pairs.get(last + 1), Some(Some((_, next))) if *next == factor) {
+            last += 1;
+        }
+        let end = pairs[last].map_or(start, |(index, _)| index);
+        let chunk = match pairs.get(first + 1) {
+            Some(Some((second, _))) if last > first => (second - start).max(1),
+            _ => 1,
+        };
+        let frame = LoopFrame { start, stop: end.saturating_add(chunk), step: chunk, current: start };
+        for (index, slot) in frames.iter_mut().enumerate().take(last + 1).skip(first) {
+            *slot = pairs[index].map(|(current, _)| LoopFrame { current, ..frame });
+        }
+        first = last + 1;
+    }
+    frames
+}
+
 /// Keeps a `pypto.loop` on the stack while its `for` runs; pops it however the loop ends.
 pub(crate) struct LoopGuard<'a> {
     interpreter: &'a Interpreter,
@@ -52,6 +98,13 @@ impl Interpreter {
     pub(crate) fn enter_loop(&self, start: i64, stop: i64, step: i64) -> LoopGuard<'_> {
         self.pypto_loops.borrow_mut().push(LoopFrame { start, stop, step, current: start });
         LoopGuard { interpreter: self }
+    }
+
+    /// Replaces the innermost `pypto.loop`'s frame (a `pypto.loop_unroll` pass's).
+    pub(crate) fn set_loop_frame(&self, frame: LoopFrame) {
+        if let Some(last) = self.pypto_loops.borrow_mut().last_mut() {
+            *last = frame;
+        }
     }
 
     /// Records the index of the innermost `pypto.loop`'s current iteration.

@@ -17,7 +17,7 @@ use crate::messages::{
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
-const METHODS: [&str; 34] = [
+const METHODS: [&str; 35] = [
     "to",
     "float",
     "half",
@@ -26,6 +26,7 @@ const METHODS: [&str; 34] = [
     "cpu",
     "numpy",
     "contiguous",
+    "is_contiguous",
     "size",
     "dim",
     "view",
@@ -104,8 +105,8 @@ pub(crate) fn call(
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     let same = || Value::Tensor(object.clone());
     match name {
-        "float" | "half" | "bfloat16" | "double" | "cpu" | "numpy" | "contiguous" | "dim" | "t" | "abs" | "neg"
-        | "sqrt" | "rsqrt" | "sigmoid" | "relu" | "tanh" | "log" | "reciprocal" => {
+        "float" | "half" | "bfloat16" | "double" | "cpu" | "numpy" | "contiguous" | "is_contiguous" | "dim" | "t"
+        | "abs" | "neg" | "sqrt" | "rsqrt" | "sigmoid" | "relu" | "tanh" | "log" | "reciprocal" => {
             interpreter.bind(&full, &[], arguments, false, span)?;
             let cast = |dtype: DType| if var.dtype() == dtype { Ok(same()) } else { wrap(var.cast(dtype)) };
             match name {
@@ -115,6 +116,7 @@ pub(crate) fn call(
                 "double" => cast(DType::F64),
                 // One memory here: the host copy, the array view and the contiguous copy are the tensor.
                 "cpu" | "numpy" | "contiguous" => Ok(same()),
+                "is_contiguous" => Ok(Value::Bool(true)),
                 "dim" => Ok(Value::Int(var.shape().len() as i64)),
                 "t" if var.shape().len() < 2 => Ok(same()),
                 "t" => wrap(var.transpose(0, 1)),

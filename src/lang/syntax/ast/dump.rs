@@ -206,6 +206,7 @@ pub fn expression(value: &Expr) -> String {
         ExprKind::Ellipsis => "...".into(),
         ExprKind::List(items) => list("list", items),
         ExprKind::Tuple(items) => list("tuple", items),
+        ExprKind::Set(items) => list("set", items),
         ExprKind::Dict(pairs) => {
             let pairs: Vec<String> =
                 pairs.iter().map(|(k, v)| format!(" ({} {})", expression(k), expression(v))).collect();
@@ -263,6 +264,9 @@ pub fn expression(value: &Expr) -> String {
         }
         ExprKind::ListComp { element, generators } => {
             format!("(listcomp {}{})", expression(element), comprehension(generators))
+        }
+        ExprKind::SetComp { element, generators } => {
+            format!("(setcomp {}{})", expression(element), comprehension(generators))
         }
         ExprKind::DictComp { key, value, generators } => {
             format!("(dictcomp {} {}{})", expression(key), expression(value), comprehension(generators))

@@ -219,6 +219,8 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     /// `{key: value, …}`.
     Dict(Vec<(Expr, Expr)>),
+    /// `{a, b}` (a set display; `{}` is an empty dict, as in Python).
+    Set(Vec<Expr>),
     /// `value.attribute`.
     Attribute { value: Box<Expr>, attribute: Identifier },
     /// `value[index]`; several indices make a `Tuple` index, as in Python.
@@ -238,6 +240,8 @@ pub enum ExprKind {
     /// `[element for target in iterable if condition …]` (also a generator expression, which tile
     /// scripts evaluate to a list).
     ListComp { element: Box<Expr>, generators: Vec<Comprehension> },
+    /// `{element for target in iterable if condition …}`.
+    SetComp { element: Box<Expr>, generators: Vec<Comprehension> },
     /// `{key: value for target in iterable if condition …}`.
     DictComp { key: Box<Expr>, value: Box<Expr>, generators: Vec<Comprehension> },
     /// `lambda parameters: body`: a `FunctionDef` named `<lambda>` whose body returns `body`.

@@ -140,7 +140,9 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
                 }
             }
         }
-        ExprKind::List(items) | ExprKind::Tuple(items) => items.iter().for_each(|item| expression_spans(item, visit)),
+        ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
+            items.iter().for_each(|item| expression_spans(item, visit))
+        }
         ExprKind::Dict(pairs) => {
             for (key, item) in pairs {
                 expression_spans(key, visit);
@@ -188,7 +190,7 @@ fn expression_spans(value: &Expr, visit: &mut dyn FnMut(Span)) {
             expression_spans(orelse, visit);
         }
         ExprKind::Lambda(function) => function_spans(function, visit),
-        ExprKind::ListComp { element, generators } => {
+        ExprKind::ListComp { element, generators } | ExprKind::SetComp { element, generators } => {
             expression_spans(element, visit);
             comprehension_spans(generators, visit);
         }

@@ -7,9 +7,7 @@ use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::literal::{parse_number, NumberValue};
 use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
-use crate::messages::{
-    After, BracketItem, Construct, GrammarMessage, NameSlot, SyntaxMessage, Token, UnsupportedMessage,
-};
+use crate::messages::{After, BracketItem, Construct, GrammarMessage, NameSlot, SyntaxMessage, Token};
 
 impl Parser<'_> {
     /// An atom followed by any number of `.name`, `(args)` and `[index]`.
@@ -190,8 +188,9 @@ impl Parser<'_> {
             return self.dict_comprehension();
         }
         let open = self.current().span;
-        let mut is_set = false;
-        let (pairs, _) = self.bracketed(TokenKind::RightBrace, BracketItem::DictionaryEntry, |parser| {
+        // The first entry decides: `{a, b}` is a set, `{a: b}` a dict.
+        let mut is_set = None;
+        let (entries, _) = self.bracketed(TokenKind::RightBrace, BracketItem::DictionaryEntry, |parser| {
             if parser.at(TokenKind::DoubleStar) {
                 let star = parser.bump();
                 let operand = parser.binary(1);
@@ -199,11 +198,12 @@ impl Parser<'_> {
                 return None;
             }
             let key = parser.expression();
+            let set_item = *is_set.get_or_insert(matches!(parser.kind(), TokenKind::Comma | TokenKind::RightBrace));
+            if set_item {
+                return Some((key, None));
+            }
             if !parser.eat(TokenKind::Colon) {
-                if !is_set && matches!(parser.kind(), TokenKind::Comma | TokenKind::RightBrace) {
-                    is_set = true;
-                    parser.unsupported(Construct::SetLiteral, key.span, Some(UnsupportedMessage::UseListOrDict));
-                } else if !is_set && !parser.at(TokenKind::For) {
+                if !parser.at(TokenKind::For) {
                     let span = parser.missing_span();
                     let message = GrammarMessage::ExpectedAfter {
                         expected: Token::Quoted { text: ":".into() },
@@ -215,12 +215,13 @@ impl Parser<'_> {
                 return None;
             }
             let value = parser.expression();
-            Some((key, value))
+            Some((key, Some(value)))
         });
         let span = open.cover(self.previous().span);
-        if is_set {
-            Expr::error(span)
+        if is_set == Some(true) {
+            Expr::new(ExprKind::Set(entries.into_iter().map(|(item, _)| item).collect()), span)
         } else {
+            let pairs = entries.into_iter().filter_map(|(key, value)| Some((key, value?))).collect();
             Expr::new(ExprKind::Dict(pairs), span)
         }
     }
@@ -357,7 +358,9 @@ mod tests {
 
     #[test]
     fn displays_outside_the_subset() {
-        assert_eq!(messages("s = {1, 2}\n"), ["set literals are not supported in tile scripts"]);
+        assert!(messages("s = {1, 2}\n").is_empty());
+        assert_eq!(dump(&parse("s = {1, 2}\n").module), "assign s = (set 1 2)\n");
+        assert_eq!(messages("s = {1, 2: 3}\n").len(), 1);
         assert_eq!(messages("d = {**a}\n"), ["'**' unpacking in a dict display is not supported in tile scripts"]);
         assert_eq!(messages("d = {1 2}\n"), ["expected ':' after the dictionary key"]);
         assert_eq!(messages("l = [*a]\n").len(), 1);

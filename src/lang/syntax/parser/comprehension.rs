@@ -5,7 +5,7 @@ use super::Parser;
 use crate::lang::syntax::ast::{Comprehension, Expr, ExprKind};
 use crate::lang::syntax::diagnostic::SyntaxErrorKind;
 use crate::lang::syntax::token::TokenKind;
-use crate::messages::{After, Construct, GrammarMessage, Token, UnsupportedMessage};
+use crate::messages::{After, GrammarMessage, Token};
 
 impl Parser<'_> {
     /// Whether the bracket at the current token holds a comprehension: a `for` at its own level
@@ -40,16 +40,13 @@ impl Parser<'_> {
         })
     }
 
-    /// `{key: value for …}`; the current token is '{'. A set comprehension (`{x for …}`) is
-    /// reported: tile scripts have no sets.
+    /// `{key: value for …}` or the set comprehension `{element for …}`; the current token is '{'.
     pub(super) fn dict_comprehension(&mut self) -> Expr {
         self.bracketed_comprehension(TokenKind::RightBrace, |parser| {
             let key = parser.expression();
             if !parser.eat(TokenKind::Colon) {
-                let help = UnsupportedMessage::UseListComprehension;
-                parser.unsupported(Construct::SetComprehension, key.span, Some(help));
-                parser.skip_until(|kind| kind == TokenKind::RightBrace);
-                return ExprKind::Error;
+                let generators = parser.comprehension_clauses(TokenKind::RightBrace);
+                return ExprKind::SetComp { element: Box::new(key), generators };
             }
             let value = parser.expression();
             let generators = parser.comprehension_clauses(TokenKind::RightBrace);
@@ -144,11 +141,12 @@ mod tests {
     }
 
     #[test]
-    fn set_comprehensions_and_crowded_brackets_are_named() {
+    fn set_comprehensions_parse_and_crowded_brackets_are_named() {
         let messages = |source: &str| -> Vec<String> {
             parse(source).diagnostics.into_iter().map(|diagnostic| diagnostic.message).collect()
         };
-        assert_eq!(messages("s = {x for x in v}\n"), ["set comprehensions are not supported in tile scripts"]);
+        assert!(messages("s = {x for x in v}\n").is_empty());
+        assert_eq!(dump(&parse("s = {x for x in v}\n").module), "assign s = (setcomp x for x in v)\n");
         assert_eq!(messages("d = {1: 2, k: v for k in v}\n"), ["a comprehension must be alone in its brackets"]);
     }
 

@@ -35,9 +35,10 @@ impl Parser<'_> {
             | ExprKind::None
             | ExprKind::Ellipsis => Assignee::Literal,
             ExprKind::Dict(_) => Assignee::Dict,
+            ExprKind::Set(_) => Assignee::Set,
             ExprKind::Compare { .. } => Assignee::Comparison,
             ExprKind::IfElse { .. } => Assignee::Conditional,
-            ExprKind::ListComp { .. } | ExprKind::DictComp { .. } => Assignee::Comprehension,
+            ExprKind::ListComp { .. } | ExprKind::SetComp { .. } | ExprKind::DictComp { .. } => Assignee::Comprehension,
             ExprKind::Lambda(_) => Assignee::Lambda,
             ExprKind::Slice { .. } => Assignee::Slice,
             ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Logical { .. } => Assignee::Expression,
