@@ -17,8 +17,7 @@ pub enum Architecture {
     Coupled,
 }
 
-/// Every parameter of the simulated chip. Bandwidths are bytes per cycle of one core's path unless
-/// named otherwise; `hbm_bytes_per_cycle` is shared by all cores.
+/// Every parameter of the simulated chip; bandwidths are bytes per cycle of one core unless named shared.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NpuConfig {
@@ -60,8 +59,7 @@ pub struct NpuConfig {
     pub ub_to_gm_bytes_per_cycle: f64,
     /// HBM bytes per cycle shared by all cores (L2 misses and write-backs).
     pub hbm_bytes_per_cycle: f64,
-    /// HBM bytes per cycle of one core: the lines a core's copy fetches (its L2 misses) never
-    /// move faster, whatever share of `hbm_bytes_per_cycle` is free (the ini's `ddr_rate`).
+    /// HBM bytes per cycle of one core: its L2 misses never move faster (the ini's `ddr_rate`).
     pub hbm_core_bytes_per_cycle: f64,
     /// L2 bytes per cycle shared by all cores (hits and writes into L2): the aggregate L2 bandwidth.
     pub l2_bytes_per_cycle: f64,
