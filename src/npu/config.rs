@@ -17,8 +17,7 @@ pub enum Architecture {
     Coupled,
 }
 
-/// Every parameter of the simulated chip. Bandwidths are bytes per cycle of one core's path unless
-/// named otherwise; `hbm_bytes_per_cycle` is shared by all cores.
+/// Every parameter of the simulated chip; bandwidths are bytes per cycle of one core unless named shared.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NpuConfig {
@@ -60,6 +59,8 @@ pub struct NpuConfig {
     pub ub_to_gm_bytes_per_cycle: f64,
     /// HBM bytes per cycle shared by all cores (L2 misses and write-backs).
     pub hbm_bytes_per_cycle: f64,
+    /// HBM bytes per cycle of one core: its L2 misses never move faster (the ini's `ddr_rate`).
+    pub hbm_core_bytes_per_cycle: f64,
     /// L2 bytes per cycle shared by all cores (hits and writes into L2): the aggregate L2 bandwidth.
     pub l2_bytes_per_cycle: f64,
     /// Cycles from the kernel launch to the first instruction of every core (launch and dispatch).
@@ -123,6 +124,7 @@ fn ascend_910b2() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 768.0,
+        hbm_core_bytes_per_cycle: 32.0,
         // Fitted on the GEMM 6144³ row (docs/npu-model.md, Presets): 3.6 TB/s, below the documented
         // 5.2 TB/s peak, which GEMM-style shared reads do not reach.
         l2_bytes_per_cycle: 2000.0,
@@ -166,6 +168,7 @@ fn ascend_910a() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 128.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 1200.0,
+        hbm_core_bytes_per_cycle: 37.5,
         // No figure: the cores' paths together (32 × 128), so it never binds.
         l2_bytes_per_cycle: 4096.0,
         launch_cycles: 4000,
@@ -208,6 +211,7 @@ fn teaching() -> NpuConfig {
         l0c_to_ub_bytes_per_cycle: 64.0,
         ub_to_gm_bytes_per_cycle: 64.0,
         hbm_bytes_per_cycle: 64.0,
+        hbm_core_bytes_per_cycle: 64.0,
         // Never binds: lesson figures stay those of the paths and HBM.
         l2_bytes_per_cycle: 1024.0,
         launch_cycles: 0,
@@ -272,6 +276,7 @@ impl NpuConfig {
             ("l0c_to_ub_bytes_per_cycle", self.l0c_to_ub_bytes_per_cycle),
             ("ub_to_gm_bytes_per_cycle", self.ub_to_gm_bytes_per_cycle),
             ("hbm_bytes_per_cycle", self.hbm_bytes_per_cycle),
+            ("hbm_core_bytes_per_cycle", self.hbm_core_bytes_per_cycle),
             ("l2_bytes_per_cycle", self.l2_bytes_per_cycle),
             ("vector_bytes_per_cycle", self.vector_bytes_per_cycle),
         ];

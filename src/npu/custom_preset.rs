@@ -33,7 +33,7 @@ const CORES: FieldKind = FieldKind::Integer { min: 1, max: 1024 };
 const ALIGNMENT: FieldKind = FieldKind::PowerOfTwo { max: 1 << 16 };
 
 /// Every field of `NpuConfig`, in its order, with its rule.
-const FIELDS: [(&str, FieldKind); 34] = [
+const FIELDS: [(&str, FieldKind); 35] = [
     ("name", FieldKind::Name),
     ("architecture", FieldKind::Architecture),
     ("cube_cores", CORES),
@@ -53,6 +53,7 @@ const FIELDS: [(&str, FieldKind); 34] = [
     ("l0c_to_ub_bytes_per_cycle", BANDWIDTH),
     ("ub_to_gm_bytes_per_cycle", BANDWIDTH),
     ("hbm_bytes_per_cycle", BANDWIDTH),
+    ("hbm_core_bytes_per_cycle", BANDWIDTH),
     ("l2_bytes_per_cycle", BANDWIDTH),
     ("launch_cycles", LATENCY),
     ("l2_line_bytes", FieldKind::PowerOfTwo { max: 1 << 16 }),

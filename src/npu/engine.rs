@@ -176,7 +176,8 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
                     engine.pool.advance(time);
                     let state = &cores[core];
                     let (local, fetched) = (state.l2_bytes[pipe] as f64, state.pooled[pipe] as f64);
-                    engine.pool.join(core as u32, pipe as u8, local, fetched, path_bytes_per_cycle);
+                    let core_hbm = config.hbm_core_bytes_per_cycle;
+                    engine.pool.join(core as u32, pipe as u8, local, fetched, path_bytes_per_cycle, core_hbm);
                     pool_changed = true;
                 }
             }

@@ -13,6 +13,8 @@ pub(super) struct Active {
     remaining: f64,
     /// Its path's rate: it never moves faster.
     cap: f64,
+    /// Its core's HBM rate: its HBM part never moves faster (nor faster than `cap`).
+    hbm_cap: f64,
     rate: f64,
     /// Moving L2's part; else HBM's.
     in_l2: bool,
@@ -62,17 +64,31 @@ impl Pool {
     }
 
     /// Adds a transfer of `l2_bytes` through L2 then `hbm_bytes` through HBM on a path of `cap`
-    /// bytes per cycle (after `advance` to now).
-    pub fn join(&mut self, core: u32, pipe: u8, l2_bytes: f64, hbm_bytes: f64, cap: f64) {
+    /// bytes per cycle, its HBM part at most `hbm_cap` (after `advance` to now).
+    pub fn join(&mut self, core: u32, pipe: u8, l2_bytes: f64, hbm_bytes: f64, cap: f64, hbm_cap: f64) {
         let in_l2 = l2_bytes > 0.0;
         let (remaining, hbm_after) = if in_l2 { (l2_bytes, hbm_bytes) } else { (hbm_bytes, 0.0) };
-        self.active.push(Active { core, pipe, remaining, cap, rate: 0.0, in_l2, hbm_after, background: false });
+        let hbm_cap = hbm_cap.min(cap);
+        let cap = if in_l2 { cap } else { hbm_cap };
+        let background = false;
+        self.active.push(Active { core, pipe, remaining, cap, hbm_cap, rate: 0.0, in_l2, hbm_after, background });
     }
 
     /// Adds L2's own write-back of `bytes` of evicted dirty lines: HBM only, no path limit.
     pub fn join_background(&mut self, core: u32, pipe: u8, bytes: f64) {
         let (cap, in_l2, hbm_after, background) = (f64::INFINITY, false, 0.0, true);
-        self.active.push(Active { core, pipe, remaining: bytes, cap, rate: 0.0, in_l2, hbm_after, background });
+        let hbm_cap = cap;
+        self.active.push(Active {
+            core,
+            pipe,
+            remaining: bytes,
+            cap,
+            hbm_cap,
+            rate: 0.0,
+            in_l2,
+            hbm_after,
+            background,
+        });
     }
 
     /// Moves the transfers that are done (after `advance`) into `done`; `reached`, the one whose
@@ -85,8 +101,9 @@ impl Pool {
         while position < self.active.len() {
             let active = &mut self.active[position];
             if active.remaining <= DONE_BYTES && active.in_l2 && active.hbm_after > 0.0 {
-                // L2's part is done: the transfer moves on to HBM.
+                // L2's part is done: the transfer moves on to HBM, at most at its core's HBM rate.
                 (active.remaining, active.hbm_after, active.in_l2) = (active.hbm_after, 0.0, false);
+                active.cap = active.hbm_cap;
                 position += 1;
             } else if active.remaining <= DONE_BYTES {
                 done.push(self.active.swap_remove(position));
@@ -152,8 +169,8 @@ mod tests {
         // 80). A finishes first, at 1000/70 = 14.2857…; B then has 1000 − 30·1000/70 = 571.43 B
         // left, still at its path's 30 B/cycle: it finishes at 1000/70 + 571.43/30 = 100/3.
         let mut pool = Pool::default();
-        pool.join(0, 1, 0.0, 1000.0, 80.0);
-        pool.join(1, 1, 0.0, 1000.0, 30.0);
+        pool.join(0, 1, 0.0, 1000.0, 80.0, f64::INFINITY);
+        pool.join(1, 1, 0.0, 1000.0, 30.0, f64::INFINITY);
         pool.assign_rates(100.0, 1000.0);
         let (first, index) = pool.next().expect("two transfers");
         assert_eq!(index, 0);

@@ -14,6 +14,8 @@ mod lowering_cube;
 mod lowering_support;
 mod model;
 mod model_burst;
+mod model_hbm_core;
+mod model_l1_resident;
 mod model_l2_bandwidth;
 mod model_write_back;
 mod split;

@@ -125,32 +125,16 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         for k_start in (0..k).step_by(k1) {
             let depth = k1.min(k - k_start);
             let (a_shape, a_from) = if a_transposed { ([k1, m1], [k_start, row]) } else { ([m1, k1], [row, k_start]) };
-            let a_l1 =
-                core.ring_buffer("a_l1", Memory::L1, &a_shape, a_dtype, core.settings().cube_buffers, buffer_line);
             let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
             let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
             core.emitter.at_line(a_line);
-            core.emitter.emit(
-                TileOp::CopyIn { source, destination: a_l1 },
-                &[Resource::Tensor(a.tensor)],
-                &[Resource::Buffer(a_l1)],
-                std::mem::take(&mut a_wait),
-                vec![],
-            )?;
+            let a_l1 = l1_operand(core, "a_l1", (&a_shape, a_dtype, buffer_line), source, &mut a_wait)?;
             let (b_shape, b_from) =
                 if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
-            let b_l1 =
-                core.ring_buffer("b_l1", Memory::L1, &b_shape, b_dtype, core.settings().cube_buffers, buffer_line);
             let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
             let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
             core.emitter.at_line(b_line);
-            core.emitter.emit(
-                TileOp::CopyIn { source, destination: b_l1 },
-                &[Resource::Tensor(b.tensor)],
-                &[Resource::Buffer(b_l1)],
-                std::mem::take(&mut b_wait),
-                vec![],
-            )?;
+            let b_l1 = l1_operand(core, "b_l1", (&b_shape, b_dtype, buffer_line), source, &mut b_wait)?;
             core.emitter.at_line(job.line);
             for k_piece in (0..depth).step_by(k0) {
                 let kv = k0.min(depth - k_piece);
@@ -265,6 +249,29 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
 /// FIXPIPE copies the part of the block at `at` (extent `extent`, at the origin of `c` unless `c`
 /// holds the whole result) that falls inside the store region; `how` is (accumulate, line, the
 /// cross-core flags to set).
+/// The L1 slot holding an operand's `source` region: the slot that already holds it when the
+/// operand is resident (a read-only region loaded last into this ring, nothing to wait for), else
+/// the ring's next slot, filled by a copy that takes the operand's waits.
+fn l1_operand(
+    core: &mut CoreState<'_>,
+    role: &'static str,
+    (shape, dtype, line): (&[usize], DType, Option<u32>),
+    source: GmRegion,
+    waits: &mut Vec<Flag>,
+) -> Result<BufferId, TileError> {
+    if waits.is_empty() {
+        if let Some(resident) = core.resident_l1(role, shape, dtype, &source) {
+            return Ok(resident);
+        }
+    }
+    let buffer = core.ring_buffer(role, Memory::L1, shape, dtype, core.settings().cube_buffers, line);
+    core.loaded_l1(buffer, &source);
+    let tensor = source.tensor;
+    let copy = TileOp::CopyIn { source, destination: buffer };
+    core.emitter.emit(copy, &[Resource::Tensor(tensor)], &[Resource::Buffer(buffer)], std::mem::take(waits), vec![])?;
+    Ok(buffer)
+}
+
 fn store_part(
     core: &mut CoreState<'_>,
     c: BufferId,

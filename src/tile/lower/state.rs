@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use crate::tensor::DType;
 
+use super::super::program::TensorId;
 use super::super::program::{BufferId, Flag, GmRegion, Memory};
-use super::super::work::{TileWork, WorkSettings};
+use super::super::work::{TileWork, WorkSettings, WorkStep};
 use super::emitter::Emitter;
 use super::stage_flags::StageFlags;
 
@@ -55,6 +56,10 @@ pub(super) struct CoreState<'a> {
     pub l0_bytes: [u64; 2],
     ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
     rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
+    /// The GM region each L1 slot last received from a tensor nothing in the kernel writes.
+    l1_holds: HashMap<BufferId, GmRegion>,
+    /// Whether a tensor is only read by the kernel (computed once per tensor).
+    read_only: HashMap<TensorId, bool>,
 }
 
 impl<'a> CoreState<'a> {
@@ -77,6 +82,8 @@ impl<'a> CoreState<'a> {
             unit: 0,
             ub_buffers: HashMap::new(),
             rings: HashMap::new(),
+            l1_holds: HashMap::new(),
+            read_only: HashMap::new(),
         }
     }
 
@@ -132,5 +139,42 @@ impl<'a> CoreState<'a> {
         let buffer = slots[*turn % slots.len()];
         *turn += 1;
         buffer
+    }
+
+    /// The L1 slot that already holds `region` (an operand kept resident across matmuls, as FA
+    /// keeps its q tile across the key blocks): the slot `role`'s ring handed out last, when its
+    /// last copy brought exactly this region of a tensor the kernel never writes. No copy is
+    /// needed then, and the ring does not turn.
+    pub(super) fn resident_l1(
+        &self,
+        role: &'static str,
+        shape: &[usize],
+        dtype: DType,
+        region: &GmRegion,
+    ) -> Option<BufferId> {
+        let (slots, turn) = self.rings.get(&(role, shape.to_vec(), dtype))?;
+        let last = slots[(turn + slots.len() - 1) % slots.len()];
+        (*turn > 0 && self.l1_holds.get(&last) == Some(region)).then_some(last)
+    }
+
+    /// Records what a copy into the L1 slot `buffer` brought: kept only for read-only tensors.
+    pub(super) fn loaded_l1(&mut self, buffer: BufferId, region: &GmRegion) {
+        let tensor = region.tensor;
+        let work = self.work;
+        let read_only = *self.read_only.entry(tensor).or_insert_with(|| {
+            let original = (tensor.0 as usize) < work.tensors.len();
+            let viewed = work.views.iter().any(|view| view.tensor == tensor || view.base == tensor);
+            let stored = work
+                .units
+                .iter()
+                .flat_map(|unit| &unit.steps)
+                .any(|located| matches!(&located.step, WorkStep::Store { region, .. } if region.tensor == tensor));
+            original && !viewed && !stored && !work.ordered.contains(&tensor)
+        });
+        if read_only {
+            self.l1_holds.insert(buffer, region.clone());
+        } else {
+            self.l1_holds.remove(&buffer);
+        }
     }
 }
