@@ -266,12 +266,11 @@ fn backward_of(interpreter: &Interpreter, generated: JitBackward, rerun: Rerun, 
         let needs: Vec<bool> = saved.iter().take(count).map(Var::requires_grad).collect();
         let grad_values: Vec<Tensor> = grads.iter().map(|var| var.tensor().clone()).collect();
         let ran = if generated.derivable {
-            interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name)).and_then(|config| {
-                Ok(generated
-                    .work(&values, &grad_values, &needs, &config)
-                    .map_err(BackwardFailure::from)
-                    .and_then(|work| super::run(&work, &values, &config)))
-            })?
+            let config = interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name))?;
+            generated
+                .work(&values, &grad_values, &needs, &config)
+                .map_err(BackwardFailure::from)
+                .and_then(|work| super::run(&work, &values, &config))
         } else {
             Err(BackwardFailure::Refused("no generated backward".to_string()))
         };
