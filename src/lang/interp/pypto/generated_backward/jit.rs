@@ -122,10 +122,11 @@ pub(crate) fn derive_jit(
                 writes[unit_of[index]].push(Write { tile, region, line });
             }
             CapturedOp::InPlace { .. } => return Err(fail("an in-place update (`t += …`; write `t = t + …`)", line)),
-            CapturedOp::Index { source, extents, .. } if argument_of.contains_key(&identity(source)) => {
-                if op.result.as_ref().is_some_and(|result| result.shape().len() != extents.len()) {
-                    return Err(fail("an index that drops a dim (keep it with a slice: x[i:i+1])", line));
-                }
+            CapturedOp::Index { source, extents, .. }
+                if argument_of.contains_key(&identity(source))
+                    && op.result.as_ref().is_some_and(|result| result.shape().len() != extents.len()) =>
+            {
+                return Err(fail("an index that drops a dim (keep it with a slice: x[i:i+1])", line));
             }
             _ => {}
         }
