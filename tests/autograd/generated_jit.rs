@@ -173,6 +173,50 @@ print(pt.autodiff.check_gradient(f, args).passed)");
     assert!(kernels(&cell).contains(&"dense.backward"), "{:?}", kernels(&cell));
 }
 
+/// Example 09's GroupNorm forward: nested loops over samples and groups, [1, C/G, 1] views of γ
+/// and β, and three outputs (y and the per-group statistics, which the loss does not use).
+#[test]
+fn example_09s_group_norm_forward_gets_its_backward_with_nested_loops() {
+    let cell = run("import pypto as pt
+N, C, HW, G = 2, 8, 8, 4
+CG = C // G
+@pt.frontend.jit
+def group_norm_forward(x, gamma, beta, y, mean, rstd):
+    pt.set_vec_tile_shapes(1, CG, HW)
+    for n in pt.loop(0, N, name=\"samples\", idx_name=\"n\"):
+        for g in pt.loop(0, G, name=\"groups\", idx_name=\"g\"):
+            tile = pt.view(x, [1, CG, HW], [n, g * CG, 0])
+            m = pt.mean(tile, dim=[1, 2], keepdim=True)
+            centred = tile - m
+            r = pt.rsqrt(pt.mean(centred * centred, dim=[1, 2], keepdim=True) + 1e-5)
+            scale = pt.view(gamma, [1, CG, 1], [0, g * CG, 0])
+            shift = pt.view(beta, [1, CG, 1], [0, g * CG, 0])
+            pt.assemble(centred * r * scale + shift, [n, g * CG, 0], y)
+            pt.assemble(m, [n, g, 0], mean)
+            pt.assemble(r, [n, g, 0], rstd)
+
+def f(x, gamma, beta):
+    y = pt.zeros([N, C, HW], dtype=x.dtype)
+    mean = pt.zeros([N, G, 1], dtype=x.dtype)
+    rstd = pt.zeros([N, G, 1], dtype=x.dtype)
+    group_norm_forward(x, gamma, beta, y, mean, rstd)
+    return y
+
+args = [pt.randn([N, C, HW], seed=1), pt.randn([1, C, 1], seed=2), pt.randn([1, C, 1], seed=3)]
+w = pt.randn([N, C, HW], seed=4)
+ours = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
+(f(*ours) * w).sum().backward()
+theirs = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
+y = pt.nn.group_norm(theirs[0], G, pt.reshape(theirs[1], [C]), pt.reshape(theirs[2], [C]))
+(y * w).sum().backward()
+for a, b in zip(ours, theirs):
+    pt.assert_allclose(a.grad, pt.reshape(b.grad, a.shape), rtol=1e-4, atol=1e-5)
+print(pt.autodiff.check_gradient(f, args).passed)");
+    assert_on_the_npu(&cell);
+    assert_eq!(cell.stdout, "True\n");
+    assert!(kernels(&cell).contains(&"group_norm_forward.backward"), "{:?}", kernels(&cell));
+}
+
 /// pypto's own examples index with slices (`x[b:b+1, ...]`) and store with `out[b:, ...] = t`.
 #[test]
 fn slices_and_slice_stores_as_pypto_examples_write_them() {
