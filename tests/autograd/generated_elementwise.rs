@@ -51,7 +51,9 @@ print(auto.cycles, hand.cycles, saved.cycles, held_save, held_recompute, held_au
     let figures: Vec<u64> = cell.stdout.split_whitespace().map(|figure| figure.parse().expect("a number")).collect();
     let [auto, hand, saved, held_save, held_recompute, held_auto] = figures[..] else { panic!("{}", cell.stdout) };
     let ratio = auto as f64 / hand as f64;
-    println!("GELU backward: generated (auto) {auto} cycles, hand-written {hand}, ratio {ratio:.3}; save {saved} cycles");
+    println!(
+        "GELU backward: generated (auto) {auto} cycles, hand-written {hand}, ratio {ratio:.3}; save {saved} cycles"
+    );
     assert!(ratio <= 1.2, "generated {auto} cycles against hand-written {hand}: {ratio:.3}");
     // A recomputing backward holds x only: 64·512·4 = 128 KiB. "save" adds the three forward values
     // the adjoint reads, 128 KiB each: x·x (the operand of ·x in x³), t (tanh's adjoint, 1 − t²)
