@@ -285,3 +285,29 @@ scale(x, out)",
     assert!(error.message.contains("`out`, which requires grad"), "{}", error.message);
     assert_eq!(error.line, 9);
 }
+
+/// A jit kernel called inside a `@pt.kernel` keeps the tape: the caller's capture does not see
+/// what the jit kernel wrote, so the caller gets no generated backward and the tape differentiates
+/// through both.
+#[test]
+fn a_jit_kernel_called_by_a_kernel_is_differentiated_through_the_tape() {
+    let cell = run("import pypto as pt
+@pt.frontend.jit
+def exp_twice(x, out):
+    pt.set_vec_tile_shapes(4, 16)
+    pt.assemble(pt.exp(x) * 2, [0, 0], out)
+
+@pt.kernel
+def outer(x):
+    pt.set_vec_tile_shapes(4, 16)
+    out = pt.zeros(x.shape, dtype=x.dtype)
+    exp_twice(x * 3, out)
+    return out + x
+
+x = pt.randn([4, 16], seed=1)
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+outer(xk).sum().backward()
+# d/dx (2·e^(3x) + x) = 6·e^(3x) + 1.
+pt.assert_allclose(xk.grad, pt.exp(x * 3) * 6 + 1, rtol=1e-5, atol=1e-5)");
+    assert!(!kernels(&cell).contains(&"outer.backward"), "{:?}", kernels(&cell));
+}

@@ -80,8 +80,10 @@ pub(crate) fn run_kernel_call(
         .then(|| super::generated_backward::tensor_inputs(&arguments))
         .filter(|inputs| super::generated_backward::wanted(inputs));
     // A jit kernel's backward is generated too: its body runs without the tape, so its stores
-    // write the output arguments in place as on the chip, and the call becomes one node.
-    let jit_call = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Jit)
+    // write the output arguments in place as on the chip, and the call becomes one node. Not inside
+    // another kernel: the caller's capture would see the outputs as the tensors it made.
+    let nested = interpreter.in_kernel();
+    let jit_call = (on_npu && !nested && gradient.is_none() && kernel.style == KernelStyle::Jit)
         .then(|| super::generated_backward::before_call(&arguments))
         .filter(|call| super::generated_backward::wanted(call.inputs()));
     interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
