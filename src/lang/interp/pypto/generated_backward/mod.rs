@@ -11,6 +11,8 @@ mod derive;
 mod failure;
 mod jit;
 mod jit_node;
+#[cfg(test)]
+mod jit_tests;
 mod node;
 pub(crate) mod policy;
 #[cfg(test)]
