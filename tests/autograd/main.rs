@@ -6,6 +6,8 @@ mod custom;
 mod engine;
 mod generated_backward;
 mod generated_blocks;
+mod generated_elementwise;
+mod generated_jit;
 mod generated_swiglu;
 mod golden;
 mod gradcheck_checker;

@@ -33,7 +33,17 @@ fn every_forward_of_example_14_gets_its_backward_on_the_npu() {
                 .map(|entry| entry.kernel.clone()),
         );
     }
-    assert_eq!(backwards, vec!["swish.backward", "layer_norm.backward", "swiglu_kernel.backward", "swish16.backward"]);
+    assert_eq!(
+        backwards,
+        vec![
+            "swish.backward",
+            "layer_norm.backward",
+            "swiglu_kernel.backward",
+            "row_softmax_jit.backward",
+            "swish16.backward",
+            "group_norm16.backward"
+        ]
+    );
 }
 
 /// The f32 check of a kernel that stores its result in FP16 (seed 003's Swish): the numerical side
@@ -65,6 +75,13 @@ const CHECKS: &[(&str, &str, &str, &str, &str)] = &[
     ("14_generated_backward.py", "swiglu_kernel", "checked = swiglu_kernel", "[pt.randn([16, 32], seed=23), pt.randn([32, 128], seed=24) * 0.2, pt.randn([1, 128], seed=25) * 0.1, pt.randn([32, 128], seed=26) * 0.2, pt.randn([1, 128], seed=27) * 0.1]", ""),
     ("14_generated_backward.py", "swish16", "checked = swish16", "[pt.randn([8, 784], seed=28)]", F16_OUTPUT),
     ("14_generated_backward.py", "swish16_grad", "checked = swish16_grad", "[pt.randn([8, 784], seed=29), pt.randn([8, 784], seed=30)]", F16_OUTPUT),
+    ("14_generated_backward.py", "group_norm16", "checked = group_norm16", "[pt.randn([2, 10, 512], seed=31), pt.randn([2, 10, 1], seed=32) + 1, pt.randn([2, 10, 1], seed=33)]", ""),
+    // The three results in one tensor (dx broadcast against the [N·G, C/G, 1] sums), rstd positive.
+    // Both GroupNorm kernels return their input's dtype: a GroupNorm output rounded to FP16 would
+    // bury the f64 central differences in rounding noise (every output of a group moves with each
+    // input, and each is rounded). The backward kernel's check is taken on 32 positions per group:
+    // over 512, its sums reach thousands and f32 rounding alone exceeds the f32 tolerance.
+    ("14_generated_backward.py", "group_norm16_grad", "def checked(x, g, d, m, r):\n    dx, dg, db = group_norm16_grad(x, g, d, m, r)\n    return pt.cast(dx, pt.DT_FP32) + dg * 2 + db * 3", "[pt.randn([2, 10, 32], seed=34), pt.randn([2, 10, 1], seed=35), pt.randn([2, 10, 32], seed=36), pt.randn([2, 1, 1], seed=37), pt.sigmoid(pt.randn([2, 1, 1], seed=38)) + 0.5]", ""),
 ];
 
 /// A notebook's definitions: per code cell, its top-level imports, `def`s (with decorators),

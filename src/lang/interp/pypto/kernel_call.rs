@@ -79,6 +79,13 @@ pub(crate) fn run_kernel_call(
     let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
         .then(|| super::generated_backward::tensor_inputs(&arguments))
         .filter(|inputs| super::generated_backward::wanted(inputs));
+    // A jit kernel's backward is generated too: its body runs without the tape, so its stores
+    // write the output arguments in place as on the chip, and the call becomes one node. Not inside
+    // another kernel: the caller's capture would see the outputs as the tensors it made.
+    let nested = interpreter.in_kernel();
+    let jit_call = (on_npu && !nested && gradient.is_none() && kernel.style == KernelStyle::Jit)
+        .then(|| super::generated_backward::before_call(&arguments))
+        .filter(|call| super::generated_backward::wanted(call.inputs()));
     interpreter.npu.kernel_frames.borrow_mut().push(KernelFrame {
         vec_tile_shapes: None,
         cube_tile_shapes: None,
@@ -101,7 +108,10 @@ pub(crate) fn run_kernel_call(
                 value
             })
         }
-        _ => interpreter.call_function(&kernel.function, arguments, span),
+        _ => {
+            let _untaped = jit_call.as_ref().map(|_| crate::autograd::no_grad());
+            interpreter.call_function(&kernel.function, arguments, span)
+        }
     };
     let frame = interpreter.npu.kernel_frames.borrow_mut().pop();
     if let Some(frame) = &frame {
@@ -137,6 +147,11 @@ pub(crate) fn run_kernel_call(
     if let (Some(prepared), Ok(value), Some(Outcome::Npu(..))) = (prepared, &npu_result, &outcome) {
         if result.is_ok() {
             result = super::generated_backward::attach(interpreter, prepared, value, span);
+        }
+    }
+    if let (Some(call), true, Some(frame)) = (jit_call, result.is_ok(), &frame) {
+        if let Err(error) = super::generated_backward::attach_jit(interpreter, kernel, frame, &named, call, span) {
+            result = Err(error);
         }
     }
     if let (Some(gradient), Some(value), Some(frame)) = (pending, finished, &frame) {

@@ -113,7 +113,19 @@ pub(crate) fn compute_vector(
                 valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
                 shape = joined;
             }
-            (padded(shape, dtype, granule), valid)
+            // A select's result is as wide as its widest operand of the same valid width (a mask
+            // padded to DT_BOOL granules), so it meets the kernel's loads, padded to those, in
+            // element-wise ops.
+            let mut shape = padded(shape, dtype, granule);
+            let widest = tiles
+                .iter()
+                .filter(|tile| tile.valid_shape.last() == valid.last() && tile.shape.len() == shape.len())
+                .filter_map(|tile| tile.shape.last().copied())
+                .max();
+            if let (Some(last), Some(widest)) = (shape.last_mut(), widest) {
+                *last = (*last).max(widest);
+            }
+            (shape, valid)
         }
         VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
         VectorOp::TopK { k, dim, .. } => {

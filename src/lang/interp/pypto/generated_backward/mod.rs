@@ -9,6 +9,10 @@ mod api;
 mod blocks;
 mod derive;
 mod failure;
+mod jit;
+mod jit_node;
+#[cfg(test)]
+mod jit_tests;
 mod node;
 pub(crate) mod policy;
 #[cfg(test)]
@@ -18,6 +22,7 @@ pub(crate) use algebra::NotDerivable;
 pub(crate) use api::call;
 pub(crate) use derive::{derive, Adjoint, Forward};
 pub(crate) use failure::BackwardFailure;
+pub(crate) use jit_node::{attach_jit, before_call};
 pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
 pub use policy::Policy;
 

@@ -264,16 +264,7 @@ fn backward_of(
         }
         match ran {
             Ok((gradients, simulation)) => {
-                let simulation = Rc::new(simulation);
-                let (npu, cpu) = interpreter.npu.call_counts.get();
-                interpreter.npu.call_counts.set((npu + 1, cpu));
-                if !interpreter.npu.untraced_call.get() {
-                    crate::lang::interp::pypto::traces::record_trace(&name, &simulation);
-                    let mut schedules = interpreter.npu.schedules.borrow_mut();
-                    if schedules.len() < crate::lang::interp::pypto::npu_run::MAX_SCHEDULES_PER_CELL {
-                        schedules.push((name.clone(), simulation));
-                    }
-                }
+                record_backward_run(&interpreter, &name, simulation);
                 Ok(gradients.into_iter().map(|gradient| gradient.map(Var::constant)).collect())
             }
             Err(reason) => {
@@ -294,4 +285,18 @@ fn backward_of(
             }
         }
     })
+}
+
+/// Counts a generated backward that ran on the NPU and keeps its schedule after the forward's.
+pub(super) fn record_backward_run(interpreter: &Interpreter, name: &str, simulation: crate::npu::Simulation) {
+    let simulation = Rc::new(simulation);
+    let (npu, cpu) = interpreter.npu.call_counts.get();
+    interpreter.npu.call_counts.set((npu + 1, cpu));
+    if !interpreter.npu.untraced_call.get() {
+        crate::lang::interp::pypto::traces::record_trace(name, &simulation);
+        let mut schedules = interpreter.npu.schedules.borrow_mut();
+        if schedules.len() < crate::lang::interp::pypto::npu_run::MAX_SCHEDULES_PER_CELL {
+            schedules.push((name.to_string(), simulation));
+        }
+    }
 }
