@@ -22,6 +22,7 @@ fn readers(rows: &[usize], config: &NpuConfig, warm: bool) -> Vec<f64> {
         tensors: vec![tensor],
         programs: rows.iter().map(|&row| program(row)).collect(),
         cross_core_flags: 0,
+        single_buffered_from: None,
     };
     let (trace, _) = if warm { run_warm(&plan, config) } else { run(&plan, config) }.unwrap();
     let mut ends: Vec<f64> = trace.events.iter().map(|event| event.end).collect();
