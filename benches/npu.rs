@@ -167,13 +167,22 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
 }
 
 fn main() {
+    // `cargo bench --bench npu -- swiglu` runs only the kernels whose label holds "swiglu" (to profile one).
+    let filter = std::env::args().skip(1).find(|argument| !argument.starts_with('-')).unwrap_or_default();
+    let chosen = |label: &str| label.to_lowercase().contains(&filter.to_lowercase());
     let config = NpuConfig::preset("Ascend910B2").expect("preset");
     let a = GmTensor { name: "a".into(), shape: vec![4096, 4096], dtype: DType::Bf16 };
     let b = GmTensor { name: "b".into(), shape: vec![4096, 4096], dtype: DType::Bf16 };
     let tiles = CubeTiles { m: [128, 128], k: [64, 256], n: [256, 256] };
     let work = whole_matmul(a, b, DType::F32, tiles, 2, Some(1));
     let target = lowering_target(&config);
-    measure("4096³ bf16 matmul, compiled", &config, &|| lower_work(&work, &target).expect("plan"));
+    let matmul_label = "4096³ bf16 matmul, compiled";
+    if chosen(matmul_label) {
+        measure(matmul_label, &config, &|| lower_work(&work, &target).expect("plan"));
+    }
     let swiglu = swiglu_b_work(22000);
-    measure("SwiGLU backward b kernel, M = 22000, compiled", &config, &|| lower_work(&swiglu, &target).expect("plan"));
+    let swiglu_label = "SwiGLU backward b kernel, M = 22000, compiled";
+    if chosen(swiglu_label) {
+        measure(swiglu_label, &config, &|| lower_work(&swiglu, &target).expect("plan"));
+    }
 }

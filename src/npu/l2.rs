@@ -4,8 +4,6 @@
 //! (write-back: `l2_write_back.rs`); the least recently used lines beyond the capacity are evicted,
 //! a dirty one written back to HBM whole.
 
-use std::collections::VecDeque;
-
 /// Bytes a read serves from L2 and fetches from HBM.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct L2Traffic {
@@ -17,6 +15,23 @@ pub struct L2Traffic {
     pub written_back_bytes: u64,
 }
 
+/// A line as (tensor << 32) | line index: the links of the recency list.
+type LineKey = u64;
+
+/// The end of the recency list.
+const NO_LINE: LineKey = u64::MAX;
+
+/// A line's place in the recency list; `ABSENT` when the line is not resident.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Node {
+    /// The line used just before it (towards the least recent).
+    older: LineKey,
+    /// The line used just after it.
+    newer: LineKey,
+}
+
+const ABSENT: Node = Node { older: NO_LINE - 1, newer: NO_LINE - 1 };
+
 /// LRU residency of L2 lines keyed by (tensor, line index).
 #[derive(Debug, Default)]
 pub struct L2Cache {
@@ -25,18 +40,26 @@ pub struct L2Cache {
     /// shift, not a 64-bit division (two per range, and the simulator walks millions of ranges).
     line_shift: Option<u32>,
     capacity_lines: usize,
-    clock: u64,
-    /// Per tensor, per line: the stamp of its last use, 0 when not resident (stamps start at 1).
-    /// Dense: a line lookup is an index, not a hash (the simulator does one per line of every copy).
+    /// Per tensor, per line: its place in the recency list, a doubly linked list through the
+    /// resident lines from the least recently used (`oldest`) to the most (`newest`). Dense: a line
+    /// lookup is an index, not a hash. A use moves the line to the newest end and an eviction takes
+    /// the oldest, both in constant time: no queue of uses grows, is compacted or sorted.
+    /// Kept once `linked`: until then `stamps` stands in for it.
+    nodes: Vec<Vec<Node>>,
+    oldest: LineKey,
+    newest: LineKey,
+    /// Whether the lines are in the recency list: from the moment the sized tables no longer fit
+    /// the capacity (`l2_resident.rs`).
+    linked: bool,
+    /// Per tensor, per line, while the sized tables fit: the stamp of its last use, 0 when not
+    /// resident. Nothing is evicted then, so no list is needed (half the bytes per line).
     stamps: Vec<Vec<u64>>,
-    /// Lines resident (non-zero stamps).
+    /// Uses so far (stamps start at 1).
+    clock: u64,
+    /// Lines resident.
     resident: usize,
-    /// Uses in order as (stamp, tensor, line); an entry whose stamp is older than the line's is
-    /// stale and skipped. Kept only once the cache has been full (`ordered`): until then nothing is
-    /// evicted, and the first eviction rebuilds it from the stamps (the same live entries in the
-    /// same order), so a kernel whose data fits L2 never pays for a queue entry per line.
-    order: VecDeque<(u64, u32, u64)>,
-    ordered: bool,
+    /// Lines of the sized tables.
+    sized_lines: usize,
     /// Per tensor, per line: written since it was fetched or last written back (write-back state,
     /// kept by `l2_write_back.rs`).
     dirty: Vec<Vec<bool>>,
@@ -44,6 +67,10 @@ pub struct L2Cache {
     evicted_dirty_bytes: u64,
 }
 
+#[path = "l2_recency.rs"]
+mod recency;
+#[path = "l2_resident.rs"]
+mod resident;
 #[path = "l2_write_back.rs"]
 mod write_back;
 
@@ -56,6 +83,8 @@ impl L2Cache {
             line_bytes,
             line_shift,
             capacity_lines: (capacity / line_bytes).max(1) as usize,
+            oldest: NO_LINE,
+            newest: NO_LINE,
             ..Default::default()
         }
     }
@@ -71,13 +100,34 @@ impl L2Cache {
     /// Sizes the line table of `tensor` for its `bytes` up front (the simulator does this for every
     /// tensor of a plan), so that accesses never grow it piece by piece.
     pub fn size_tensor(&mut self, tensor: u32, bytes: u64) {
-        let slot = tensor as usize;
-        if self.stamps.len() <= slot {
-            self.stamps.resize_with(slot + 1, Vec::new);
+        self.size_lines(tensor as usize, bytes.div_ceil(self.line_bytes) as usize);
+    }
+
+    fn size_lines(&mut self, slot: usize, lines: usize) {
+        // A line key holds the line index in 32 bits: 2 TB of one tensor in 512 B lines.
+        assert!(lines <= u32::MAX as usize, "an L2 line table beyond 2^32 lines");
+        let sized = if self.linked {
+            self.nodes.get(slot).map_or(0, Vec::len)
+        } else {
+            self.stamps.get(slot).map_or(0, Vec::len)
+        };
+        if sized >= lines {
+            return;
         }
-        let lines = bytes.div_ceil(self.line_bytes) as usize;
-        if self.stamps[slot].len() < lines {
+        self.sized_lines += lines - sized;
+        if self.linked {
+            if self.nodes.len() <= slot {
+                self.nodes.resize_with(slot + 1, Vec::new);
+            }
+            self.nodes[slot].resize(lines, ABSENT);
+        } else {
+            if self.stamps.len() <= slot {
+                self.stamps.resize_with(slot + 1, Vec::new);
+            }
             self.stamps[slot].resize(lines, 0);
+            if self.sized_lines > self.capacity_lines {
+                self.link_stamped();
+            }
         }
     }
 
@@ -96,71 +146,44 @@ impl L2Cache {
 
     fn access(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool) -> L2Traffic {
         let mut traffic = L2Traffic::default();
+        let done = if self.linked { 0 } else { self.access_fitting(tensor as usize, ranges, write, &mut traffic) };
+        self.access_linked(tensor, &ranges[done..], write, &mut traffic);
+        traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
+        traffic
+    }
+
+    /// The full model: each line used moves to the newest end of the list; over capacity, the
+    /// oldest line is evicted.
+    fn access_linked(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool, traffic: &mut L2Traffic) {
         let slot = tensor as usize;
-        if self.stamps.len() <= slot {
-            self.stamps.resize_with(slot + 1, Vec::new);
-        }
         for &(start, end) in ranges {
             if end <= start {
                 continue;
             }
             let (first, last) = (self.line_of(start), self.line_of(end - 1));
-            if self.stamps[slot].len() <= last as usize {
-                self.stamps[slot].resize(last as usize + 1, 0);
+            if self.nodes.get(slot).map_or(0, Vec::len) <= last as usize {
+                self.size_lines(slot, last as usize + 1);
             }
             for line in first..=last {
                 let line_start = line * self.line_bytes;
                 let requested = end.min(line_start + self.line_bytes) - start.max(line_start);
-                self.clock += 1;
-                let stamp = &mut self.stamps[slot][line as usize];
-                if *stamp != 0 {
+                let key = (u64::from(tensor) << 32) | line;
+                if self.nodes[slot][line as usize] != ABSENT {
                     traffic.hit_bytes += requested;
+                    self.unlink(key);
                 } else {
                     self.resident += 1;
                     if !write {
                         traffic.fetched_bytes += self.line_bytes;
                     }
                 }
-                *stamp = self.clock;
+                self.append_newest(key);
                 if write {
                     self.mark_dirty(slot, line);
                 }
-                if self.ordered {
-                    self.order.push_back((self.clock, tensor, line));
-                }
                 if self.resident > self.capacity_lines {
-                    self.evict_beyond_capacity();
+                    self.evict_oldest();
                 }
-            }
-        }
-        if self.order.len() > 4 * self.capacity_lines.max(1024) {
-            // Drop stale entries so the queue stays proportional to the resident lines.
-            let stamps = &self.stamps;
-            self.order.retain(|&(stamp, tensor, line)| stamps[tensor as usize][line as usize] == stamp);
-        }
-        traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
-        traffic
-    }
-
-    /// Evicts least recently used lines until the capacity holds.
-    fn evict_beyond_capacity(&mut self) {
-        if !self.ordered {
-            let mut live: Vec<(u64, u32, u64)> = Vec::with_capacity(self.resident);
-            for (tensor, stamps) in self.stamps.iter().enumerate() {
-                let resident = stamps.iter().enumerate().filter(|(_, &stamp)| stamp != 0);
-                live.extend(resident.map(|(line, &stamp)| (stamp, tensor as u32, line as u64)));
-            }
-            sort_by_stamp(&mut live);
-            self.order = live.into();
-            self.ordered = true;
-        }
-        while self.resident > self.capacity_lines {
-            let Some((stamp, tensor, line)) = self.order.pop_front() else { break };
-            let current = &mut self.stamps[tensor as usize][line as usize];
-            if *current == stamp {
-                *current = 0;
-                self.resident -= 1;
-                self.write_back_evicted(tensor as usize, line);
             }
         }
     }
@@ -171,33 +194,6 @@ fn push_merged(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) {
     match ranges.last_mut() {
         Some(last) if last.1 == start => last.1 = end,
         _ => ranges.push((start, end)),
-    }
-}
-
-/// Sorts queue entries by stamp: a radix sort (11-bit digits, as many passes as the largest stamp
-/// needs), since stamps are unique integers below the clock and their order alone is the full order
-/// (a comparison sort of the live lines was a tenth of a large kernel's simulation).
-fn sort_by_stamp(entries: &mut Vec<(u64, u32, u64)>) {
-    const DIGIT_BITS: u32 = 11;
-    let largest = entries.iter().map(|&(stamp, ..)| stamp).max().unwrap_or(0);
-    let mut sorted = vec![(0, 0, 0); entries.len()];
-    let mut shift = 0;
-    while shift < u64::BITS && largest >> shift != 0 {
-        let digit = |stamp: u64| ((stamp >> shift) & ((1 << DIGIT_BITS) - 1)) as usize;
-        let mut starts = vec![0usize; (1 << DIGIT_BITS) + 1];
-        for &(stamp, ..) in entries.iter() {
-            starts[digit(stamp) + 1] += 1;
-        }
-        for index in 1..starts.len() {
-            starts[index] += starts[index - 1];
-        }
-        for &entry in entries.iter() {
-            let slot = &mut starts[digit(entry.0)];
-            sorted[*slot] = entry;
-            *slot += 1;
-        }
-        std::mem::swap(entries, &mut sorted);
-        shift += DIGIT_BITS;
     }
 }
 
@@ -297,18 +293,6 @@ mod tests {
     }
 
     #[test]
-    fn queue_entries_sort_by_stamp_across_digits() {
-        // Stamps spanning three 11-bit digits (up to 2³³), in a scrambled order: the radix sort
-        // gives the order a comparison sort gives.
-        let mut entries: Vec<(u64, u32, u64)> =
-            (0..500u64).map(|i| ((i * 7_919_993) % 8_589_934_583 + 1, (i % 3) as u32, i)).collect();
-        let mut expected = entries.clone();
-        expected.sort();
-        sort_by_stamp(&mut entries);
-        assert_eq!(entries, expected);
-    }
-
-    #[test]
     fn lines_that_are_not_a_power_of_two_bytes_long_are_found_by_division() {
         // 48 B lines: bytes [0, 100) touch lines 0, 1, 2 (144 B fetched); byte 96 is then a hit.
         let mut cache = L2Cache::new(48 * 100, 48);
@@ -338,6 +322,11 @@ mod tests {
         // writes, in a cache of 37 lines of 64 B, so lines are evicted, re-fetched and re-hit.
         let (line_bytes, capacity) = (64u64, 37usize);
         let mut cache = L2Cache::new(capacity as u64 * line_bytes, line_bytes);
+        // Sized up front as the engine sizes a plan's tensors: 3 × 65 lines do not fit, so every
+        // access goes through the recency list.
+        for tensor in 0..3 {
+            cache.size_tensor(tensor, 65 * line_bytes);
+        }
         let mut model: std::collections::HashMap<(u32, u64), (u64, bool)> = Default::default();
         let mut clock = 0u64;
         let mut state = 12345u64;
