@@ -8,6 +8,7 @@ mod autograd;
 mod autograd_details;
 mod classes;
 mod codes;
+mod compiler;
 mod english;
 mod grammar;
 mod library;
@@ -30,6 +31,7 @@ pub use autograd::AutogradMessage;
 pub use autograd_details::{AutogradCallMessage, AutogradDetail};
 pub use classes::ClassMessage;
 pub use codes::all_codes;
+pub use compiler::CompilerReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,

@@ -53,11 +53,11 @@ pub enum NpuMessage {
         /// Its script line.
         line: Option<u32>,
     },
-    /// A use of an op the lowering does not take (`what` stays English: the lowering's words).
+    /// A use of an op the tile recorder does not take, and why.
     #[serde(rename = "npu.fallback.unsupported")]
     FallbackUnsupported {
         /// What cannot run.
-        what: String,
+        what: super::CompilerReason,
         /// Its script line.
         line: Option<u32>,
     },
@@ -196,7 +196,9 @@ impl NpuMessage {
                 "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set"
             ),
             FallbackOp { op, line } => format!("cannot run on the NPU yet: `{op}`{}", at_line(line)),
-            FallbackUnsupported { what, line } => format!("cannot run on the NPU yet: {what}{}", at_line(line)),
+            FallbackUnsupported { what, line } => {
+                format!("cannot run on the NPU yet: {}{}", what.english(), at_line(line))
+            }
             NoGeneratedBackward { kernel, reason } => {
                 format!("kernel '{kernel}' has no generated backward: {reason}; its backward runs on the CPU tape")
             }

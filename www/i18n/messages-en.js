@@ -4,11 +4,13 @@
 import { coreMessages } from './messages-en-core.js';
 import { libraryMessages } from './messages-en-library.js';
 import { checkMessages } from './messages-en-checks.js';
+import { compilerMessages } from './messages-en-compiler.js';
 
 export const messages = {
   ...libraryMessages,
   ...coreMessages,
   ...checkMessages,
+  ...compilerMessages,
   'message.schedule.busiest_pipe': '{pipe} is the busiest pipe ({percent}% busy)',
   'message.schedule.startup_share': '{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it',
   'message.schedule.pipes_wait': 'no pipe is busy most of the time: pipes wait on each other (deeper buffering lets them overlap)',

@@ -16,6 +16,7 @@ use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::progress;
 use crate::lang::interp::value::{Kernel, KernelStyle, Value};
 use crate::lang::syntax::Span;
+use crate::messages::CompilerReason;
 use crate::messages::{KernelStage, Message};
 use crate::npu::{lowering_target, simulate, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, Tensor};
@@ -51,7 +52,7 @@ pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
 pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
     let item = |value: &Value| match value {
         Value::Tensor(object) => Ok(object.get().tensor().clone()),
-        other => Err(Unsupported::new(format!("returning a {} from a kernel", other.type_name()), None)),
+        other => Err(Unsupported::new(CompilerReason::ReturnType { type_name: other.type_name().into() }, None)),
     };
     match value {
         Value::Tuple(items) => items.iter().map(item).collect(),
