@@ -11,6 +11,7 @@ mod codes;
 mod compiler;
 mod english;
 mod grammar;
+mod json_problem;
 mod library;
 mod literals;
 mod npu;
@@ -39,7 +40,9 @@ pub use library::{
 };
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
-pub use npu_checks::{AlignmentDetail, ConfigDetail, ExecutionDetail, NpuCheckMessage, ProgramDetail, ViewSubject};
+pub use npu_checks::{
+    AlignmentDetail, ConfigDetail, ExecutionDetail, JsonProblem, NpuCheckMessage, ProgramDetail, ViewSubject,
+};
 pub use operations::OperationMessage;
 pub use option_features::OptionFeature;
 pub use runtime::{Mismatch, RuntimeMessage};

@@ -221,15 +221,88 @@ fn every_reason_renders_in_both_languages() {
     }
 }
 
-/// Every compiler reason of the 简体中文 table is Chinese and not the English entry (the op alone is
-/// code, the same in both).
+/// Every compiler reason of the 简体中文 table is Chinese and not the English entry.
 #[test]
 fn every_chinese_compiler_reason_is_chinese() {
     let (chinese, english) = (table("zh-CN"), table("en"));
-    let reasons: Vec<(&String, &String)> = chinese
-        .iter()
-        .filter(|(key, _)| key.starts_with("message.npu.reason.") && key.as_str() != "message.npu.reason.op")
-        .collect();
-    assert_eq!(reasons.len(), 37, "{reasons:?}");
+    let reasons: Vec<(&String, &String)> =
+        chinese.iter().filter(|(key, _)| key.starts_with("message.npu.reason.")).collect();
+    assert_eq!(reasons.len(), 38, "{reasons:?}");
     assert_translated(&reasons, &english);
+}
+
+/// A custom preset that is not JSON names where the parser stopped and what it met, as codes: no
+/// parser English reaches the page.
+#[test]
+fn text_that_is_not_json_is_located_and_typed() {
+    let (chinese, english) = (table("zh-CN"), table("en"));
+    let mut session = Session::new();
+    let cases = [
+        ("pt.npu.use('{\"name\": \"mine\",\\n \"ub_bytes\" 1}')", "expected_colon", 2, 13),
+        ("pt.npu.use('{\"name\": \"mine\",}')", "trailing_comma", 1, 17),
+        ("pt.npu.use('{\"name\": ')", "end", 1, 9),
+        ("pt.npu.use('{name: 1}')", "key_not_string", 1, 2),
+    ];
+    for (call, problem, line, column) in cases {
+        let result = session.run_cell(&format!("import pypto as pt\n{call}"));
+        let diagnostic = result.error().unwrap_or_else(|| panic!("{call}: no error"));
+        let message = serde_json::to_value(diagnostic.message_code.as_ref().expect("a code")).unwrap();
+        let detail = &message["params"]["reason"]["params"]["detail"];
+        assert_eq!(
+            *detail,
+            json!({"code": "npu.config.not_json", "params": {"problem": problem, "line": line, "column": column}}),
+            "{call}: {message}"
+        );
+        assert_eq!(render(&message, &english), diagnostic.message, "{call}");
+        let text = render(&message, &chinese);
+        assert!(english_sentences(&text).is_empty() && text.contains(&format!("第 {line} 行第 {column} 列")), "{text}");
+    }
+}
+
+/// A vector instruction whose written shape is not its result's (a compiler fault the program check
+/// catches) prints its operands as shapes are written, a number operand counted, not `Some(…)`/`None`.
+#[test]
+fn a_written_shape_names_operand_shapes_as_scripts_write_them() {
+    use tilelab::messages::{NpuCheckMessage, ProgramDetail};
+    let (chinese, english) = (table("zh-CN"), table("en"));
+    let detail = ProgramDetail::WrittenShape {
+        op: "add".into(),
+        operands: vec![vec![16, 64]],
+        scalars: Some(1),
+        expected: vec![16, 64],
+        written: vec![16, 32],
+    };
+    let message: Message = NpuCheckMessage::InvalidProgram { core: 0, instruction: Some(3), detail }.into();
+    let value = serde_json::to_value(&message).unwrap();
+    assert!(message.english().contains("`add` of [[16, 64]] and 1 number(s) gives [16, 64], not the written [16, 32]"));
+    assert_eq!(render(&value, &english), message.english());
+    let text = render(&value, &chinese);
+    assert!(text.contains("`add` 作用于分块 [[16, 64]] 及 1 个数字 得到 [16, 64]，而不是写出的 [16, 32]"), "{text}");
+    assert!(english_sentences(&text).is_empty(), "{text}");
+}
+
+/// `pypto.autodiff.policy` with a policy it does not know, or not a string, says so in codes.
+#[test]
+fn a_bad_backward_policy_is_coded() {
+    let chinese = table("zh-CN");
+    let mut session = Session::new();
+    let cases = [
+        (
+            "pt.autodiff.policy('fast')",
+            json!({"code": "library.one_of", "params": {"function": "pypto.autodiff.policy", "parameter": "policy", "choices": ["\"auto\"", "\"save\"", "\"recompute\""], "got": "'fast'"}}),
+        ),
+        (
+            "pt.autodiff.policy(3)",
+            json!({"code": "library.argument_type", "params": {"function": "pypto.autodiff.policy", "parameter": "policy", "expected": {"code": "library.kind.str"}, "got": "int"}}),
+        ),
+    ];
+    for (call, expected) in cases {
+        let result = session.run_cell(&format!("import pypto as pt\n{call}"));
+        let diagnostic = result.error().unwrap_or_else(|| panic!("{call}: no error"));
+        let message = diagnostic.message_code.as_ref().expect("a code");
+        assert_eq!(serde_json::to_value(message).unwrap(), expected, "{call}");
+        assert_eq!(diagnostic.message, message.english());
+        let text = render(&serde_json::to_value(message).unwrap(), &chinese);
+        assert!(english_sentences(&text).is_empty(), "{text}");
+    }
 }

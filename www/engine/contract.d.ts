@@ -985,9 +985,17 @@ export type CompilerReason = { "code": "npu.reason.op", "params": {
  */
 export type ConfigDetail = { "code": "npu.config.not_json", "params": {
     /**
-     * The parser's message.
+     * What is wrong there.
      */
-    error: string,
+    problem: JsonProblem,
+    /**
+     * 1-based line of the text.
+     */
+    line: number,
+    /**
+     * 1-based column.
+     */
+    column: number,
   }
     } | { "code": "npu.config.not_an_object" } | { "code": "npu.config.unknown_field" } | { "code": "npu.config.missing_field" } | { "code": "npu.config.decoder", "params": {
     /**
@@ -1580,6 +1588,11 @@ export type InputReport = {
    */
   element_errors: Array<number>,
 };
+
+/**
+ * What the JSON parser met where it stopped.
+ */
+export type JsonProblem = "end" | "expected_value" | "expected_colon" | "expected_comma" | "key_not_string" | "trailing_comma" | "trailing_characters" | "invalid_number" | "invalid_string" | "other";
 
 /**
  * The NPU schedule of one kernel a cell called, shown after the cell's output.
@@ -3840,9 +3853,13 @@ export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "np
      */
     op: string,
     /**
-     * The operand shapes, as printed (`[Some([16, 64]), None]`).
+     * The shapes of its tile operands, in order.
      */
-    operands: string,
+    operands: Array<Array<number>>,
+    /**
+     * How many of its operands are numbers (`None`: none).
+     */
+    scalars: number | null,
     /**
      * The op's result shape.
      */
