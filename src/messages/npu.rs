@@ -53,6 +53,12 @@ pub enum NpuMessage {
         /// Its script line.
         line: Option<u32>,
     },
+    /// A kernel that only calls other kernels (its work ran on the NPU in them).
+    #[serde(rename = "npu.calls_kernels")]
+    CallsKernels,
+    /// A jit kernel that writes none of its outputs.
+    #[serde(rename = "npu.no_output")]
+    NoOutput,
     /// A use of an op the tile recorder does not take, and why.
     #[serde(rename = "npu.fallback.unsupported")]
     FallbackUnsupported {
@@ -195,6 +201,8 @@ impl NpuMessage {
             Deadlock { core, pipe, instruction, op } => format!(
                 "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set"
             ),
+            CallsKernels => "its work runs in the kernels it calls".into(),
+            NoOutput => "the kernel writes no output".into(),
             FallbackOp { op, line } => format!("cannot run on the NPU yet: `{op}`{}", at_line(line)),
             FallbackUnsupported { what, line } => {
                 format!("cannot run on the NPU yet: {}{}", what.english(), at_line(line))

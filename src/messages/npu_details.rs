@@ -262,12 +262,12 @@ pub enum ProgramDetail {
     /// A vector op whose result is not the shape it writes.
     #[serde(rename = "npu.program.written_shape")]
     WrittenShape {
-        /// The op.
-        op: String,
+        /// The op (a name of the tile ISA: keeps the error small).
+        op: &'static str,
         /// The shapes of its tile operands, in order.
         operands: Vec<Vec<usize>>,
         /// How many of its operands are numbers (`None`: none).
-        scalars: Option<usize>,
+        scalars: Option<u32>,
         /// The op's result shape.
         expected: Vec<usize>,
         /// The written shape.

@@ -266,7 +266,7 @@ fn a_written_shape_names_operand_shapes_as_scripts_write_them() {
     use tilelab::messages::{NpuCheckMessage, ProgramDetail};
     let (chinese, english) = (table("zh-CN"), table("en"));
     let detail = ProgramDetail::WrittenShape {
-        op: "add".into(),
+        op: "add",
         operands: vec![vec![16, 64]],
         scalars: Some(1),
         expected: vec![16, 64],
@@ -304,5 +304,29 @@ fn a_bad_backward_policy_is_coded() {
         assert_eq!(diagnostic.message, message.english());
         let text = render(&serde_json::to_value(message).unwrap(), &chinese);
         assert!(english_sentences(&text).is_empty(), "{text}");
+    }
+}
+
+/// `pypto.schedule` and `pypto.npu.sweep` of a kernel the compiler refuses carry the same typed
+/// reason as the warning, so their errors render in 简体中文 too.
+#[test]
+fn a_schedule_or_sweep_of_a_refused_kernel_carries_the_typed_reason() {
+    let chinese = table("zh-CN");
+    let mut session = Session::new();
+    assert!(session.run_cell(SETUP).is_ok());
+    let kernel =
+        "@pt.kernel\ndef strided(a):\n    pt.set_vec_tile_shapes(8, 64)\n    y = pt.exp(a)\n    return y[0:8:2, :]";
+    assert!(session.run_cell(kernel).is_ok());
+    let reason =
+        json!({"code": "npu.fallback.unsupported", "params": {"what": {"code": "npu.reason.index_step"}, "line": 5}});
+    for call in ["pt.schedule(strided, x)", "pt.npu.sweep(strided, (x,), vec_tiles=[[8, 64], [4, 64]])"] {
+        let result = session.run_cell(call);
+        let diagnostic = result.error().unwrap_or_else(|| panic!("{call}: no error"));
+        let message = serde_json::to_value(diagnostic.message_code.as_ref().expect("a code")).unwrap();
+        let found = if message["code"] == "npu.fallback.unsupported" { &message } else { &message["params"]["reason"] };
+        assert_eq!(*found, reason, "{call}: {message}");
+        assert_eq!(diagnostic.message, diagnostic.message_code.as_ref().unwrap().english(), "{call}");
+        let text = render(&message, &chinese);
+        assert!(english_sentences(&text).is_empty() && text.contains("带步长的索引"), "{call}: {text}");
     }
 }

@@ -3271,7 +3271,7 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
      */
     line: number | null,
   }
-    } | { "code": "npu.fallback.unsupported", "params": {
+    } | { "code": "npu.calls_kernels" } | { "code": "npu.no_output" } | { "code": "npu.fallback.unsupported", "params": {
     /**
      * What cannot run.
      */
@@ -3849,7 +3849,7 @@ export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "np
   }
     } | { "code": "npu.program.written_shape", "params": {
     /**
-     * The op.
+     * The op (a name of the tile ISA: keeps the error small).
      */
     op: string,
     /**

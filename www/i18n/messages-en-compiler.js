@@ -1,6 +1,8 @@
 // English of why the compiler cannot run a kernel on the NPU yet: the reasons inside the CPU-fallback
 // warning (src/messages/compiler.rs). Spread into messages-en.js.
 export const compilerMessages = {
+  'message.npu.calls_kernels': 'its work runs in the kernels it calls',
+  'message.npu.no_output': 'the kernel writes no output',
   'message.npu.reason.op': '`{op}`',
   'message.npu.reason.operand_type': '`{op}` with a {type_name} operand',
   'message.npu.reason.operand_not_tensor': '`{op}` with an operand that is not a tensor or a number',

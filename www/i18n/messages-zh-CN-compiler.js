@@ -1,6 +1,8 @@
 // 简体中文 of why the compiler cannot run a kernel on the NPU yet: the reasons inside the
 // CPU-fallback warning (the keys of messages-en-compiler.js). Spread into messages-zh-CN.js.
 export const compilerMessages = {
+  'message.npu.calls_kernels': '它的工作在它调用的核函数中运行',
+  'message.npu.no_output': '该核函数没有写任何输出',
   'message.npu.reason.op': '算子 `{op}`',
   'message.npu.reason.operand_type': '`{op}` 的操作数是 {type_name} 类型',
   'message.npu.reason.operand_not_tensor': '`{op}` 有一个既不是张量也不是数字的操作数',

@@ -12,8 +12,8 @@ use crate::tile::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUn
 /// Why a kernel cannot be recorded as tile work: the op and its line.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Unsupported {
-    /// What cannot run (an op and how it was used).
-    pub what: CompilerReason,
+    /// What cannot run (an op and how it was used; boxed: errors stay small).
+    pub what: Box<CompilerReason>,
     /// The 1-based script line of the op.
     pub line: Option<u32>,
 }
@@ -21,7 +21,7 @@ pub(crate) struct Unsupported {
 impl Unsupported {
     /// A reason at `line`.
     pub(crate) fn new(what: CompilerReason, line: Option<u32>) -> Unsupported {
-        Unsupported { what, line }
+        Unsupported { what: Box::new(what), line }
     }
 }
 
@@ -30,7 +30,7 @@ impl Unsupported {
     /// op's operands, a step) by its typed reason.
     pub(crate) fn message(&self) -> crate::messages::Message {
         use crate::messages::NpuMessage;
-        match &self.what {
+        match &*self.what {
             CompilerReason::Op { op } => NpuMessage::FallbackOp { op: op.clone(), line: self.line }.into(),
             what => NpuMessage::FallbackUnsupported { what: what.clone(), line: self.line }.into(),
         }
