@@ -30,6 +30,7 @@ pub fn all_codes() -> Vec<String> {
         OptionFeature::decl(&config),
         AutogradCallMessage::decl(&config),
         AutogradDetail::decl(&config),
+        CompilerReason::decl(&config),
     ];
     let declarations: Vec<String> = declarations
         .into_iter()

@@ -8,8 +8,10 @@ mod autograd;
 mod autograd_details;
 mod classes;
 mod codes;
+mod compiler;
 mod english;
 mod grammar;
+mod json_problem;
 mod library;
 mod literals;
 mod npu;
@@ -30,6 +32,7 @@ pub use autograd::AutogradMessage;
 pub use autograd_details::{AutogradCallMessage, AutogradDetail};
 pub use classes::ClassMessage;
 pub use codes::all_codes;
+pub use compiler::CompilerReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
@@ -37,7 +40,9 @@ pub use library::{
 };
 pub use literals::LiteralMessage;
 pub use npu::NpuMessage;
-pub use npu_checks::{AlignmentDetail, ConfigDetail, ExecutionDetail, NpuCheckMessage, ProgramDetail, ViewSubject};
+pub use npu_checks::{
+    AlignmentDetail, ConfigDetail, ExecutionDetail, JsonProblem, NpuCheckMessage, ProgramDetail, ViewSubject,
+};
 pub use operations::OperationMessage;
 pub use option_features::OptionFeature;
 pub use runtime::{Mismatch, RuntimeMessage};

@@ -53,11 +53,17 @@ pub enum NpuMessage {
         /// Its script line.
         line: Option<u32>,
     },
-    /// A use of an op the lowering does not take (`what` stays English: the lowering's words).
+    /// A kernel that only calls other kernels (its work ran on the NPU in them).
+    #[serde(rename = "npu.calls_kernels")]
+    CallsKernels,
+    /// A jit kernel that writes none of its outputs.
+    #[serde(rename = "npu.no_output")]
+    NoOutput,
+    /// A use of an op the tile recorder does not take, and why.
     #[serde(rename = "npu.fallback.unsupported")]
     FallbackUnsupported {
         /// What cannot run.
-        what: String,
+        what: super::CompilerReason,
         /// Its script line.
         line: Option<u32>,
     },
@@ -195,8 +201,12 @@ impl NpuMessage {
             Deadlock { core, pipe, instruction, op } => format!(
                 "deadlock: core {core} pipe {pipe} waits forever at instruction {instruction} ({op}): a flag it waits for is never set"
             ),
+            CallsKernels => "its work runs in the kernels it calls".into(),
+            NoOutput => "the kernel writes no output".into(),
             FallbackOp { op, line } => format!("cannot run on the NPU yet: `{op}`{}", at_line(line)),
-            FallbackUnsupported { what, line } => format!("cannot run on the NPU yet: {what}{}", at_line(line)),
+            FallbackUnsupported { what, line } => {
+                format!("cannot run on the NPU yet: {}{}", what.english(), at_line(line))
+            }
             NoGeneratedBackward { kernel, reason } => {
                 format!("kernel '{kernel}' has no generated backward: {reason}; its backward runs on the CPU tape")
             }

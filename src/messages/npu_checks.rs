@@ -212,7 +212,7 @@ impl ViewSubject {
     }
 }
 
-pub use super::npu_details::{ConfigDetail, ExecutionDetail, ProgramDetail};
+pub use super::npu_details::{ConfigDetail, ExecutionDetail, JsonProblem, ProgramDetail};
 
 impl From<NpuCheckMessage> for super::Message {
     fn from(message: NpuCheckMessage) -> Self {

@@ -2,17 +2,22 @@
 
 use serde::Serialize;
 
+pub use super::json_problem::JsonProblem;
 use super::Message;
 
 /// What is wrong with a configuration field.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "code", content = "params")]
 pub enum ConfigDetail {
-    /// Text that is not JSON (`error` is the JSON parser's own English).
+    /// Text that is not JSON: where the parser stopped and what it met there.
     #[serde(rename = "npu.config.not_json")]
     NotJson {
-        /// The parser's message.
-        error: String,
+        /// What is wrong there.
+        problem: JsonProblem,
+        /// 1-based line of the text.
+        line: usize,
+        /// 1-based column.
+        column: usize,
     },
     /// JSON that is not an object.
     #[serde(rename = "npu.config.not_an_object")]
@@ -257,10 +262,12 @@ pub enum ProgramDetail {
     /// A vector op whose result is not the shape it writes.
     #[serde(rename = "npu.program.written_shape")]
     WrittenShape {
-        /// The op.
-        op: String,
-        /// The operand shapes, as printed (`[Some([16, 64]), None]`).
-        operands: String,
+        /// The op (a name of the tile ISA: keeps the error small).
+        op: &'static str,
+        /// The shapes of its tile operands, in order.
+        operands: Vec<Vec<usize>>,
+        /// How many of its operands are numbers (`None`: none).
+        scalars: Option<u32>,
         /// The op's result shape.
         expected: Vec<usize>,
         /// The written shape.
@@ -309,7 +316,9 @@ impl ConfigDetail {
     pub fn english(&self) -> String {
         use ConfigDetail::*;
         match self {
-            NotJson { error } => format!("not JSON: {error}"),
+            NotJson { problem, line, column } => {
+                format!("not JSON: {} at line {line}, column {column}", problem.english())
+            }
             NotAnObject => "a custom preset is an object of fields, e.g. {\"name\": \"mine\", …}".into(),
             UnknownField => "unknown field (the fields are those of pypto.npu.config())".into(),
             MissingField => "missing: a custom preset gives every field (start from pypto.npu.config())".into(),
@@ -361,8 +370,9 @@ impl ProgramDetail {
             Reshape { from, to } => format!("`reshape` of {from:?} to {to:?}"),
             IndexDtype { op } => format!("`{op}` indices are DT_INT32 or DT_INT64 tiles"),
             IndexRank { op, dim } => format!("`{op}` along dim {dim} needs an index tile of the input's rank"),
-            WrittenShape { op, operands, expected, written } => {
-                format!("`{op}` of {operands} gives {expected:?}, not the written {written:?}")
+            WrittenShape { op, operands, scalars, expected, written } => {
+                let scalars = scalars.map(|count| format!(" and {count} number(s)")).unwrap_or_default();
+                format!("`{op}` of {operands:?}{scalars} gives {expected:?}, not the written {written:?}")
             }
             CompareWritesBool => "a comparison writes a DT_BOOL tile".into(),
         }

@@ -166,8 +166,9 @@ pub(super) fn check_vector<'a, E>(
     };
     if let Some(expected) = expected.filter(|expected| expected != valid_shape) {
         return Err(Problem::Invalid(ProgramDetail::WrittenShape {
-            op: op.name().into(),
-            operands: format!("{shapes:?}"),
+            op: op.name(),
+            operands: shapes.iter().flatten().cloned().collect(),
+            scalars: Some(shapes.iter().filter(|shape| shape.is_none()).count() as u32).filter(|&count| count > 0),
             expected,
             written: valid_shape.to_vec(),
         }));

@@ -73,10 +73,8 @@ const FIELDS: [(&str, FieldKind); 35] = [
 
 /// Builds a custom preset from JSON text (an object with every field of `NpuConfig`).
 pub fn custom_preset_from_json(text: &str) -> Result<NpuConfig> {
-    let value: Value = serde_json::from_str(text).map_err(|error| NpuError::BadConfig {
-        field: "(json)".into(),
-        detail: ConfigDetail::NotJson { error: error.to_string() },
-    })?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| NpuError::BadConfig { field: "(json)".into(), detail: ConfigDetail::not_json(&error) })?;
     custom_preset(&value)
 }
 

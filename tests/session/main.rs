@@ -4,6 +4,7 @@ mod api_table;
 mod cells;
 mod messages;
 mod messages_classes;
+mod messages_compiler;
 mod messages_library;
 mod messages_tensor;
 mod progress;

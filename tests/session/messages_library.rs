@@ -14,9 +14,10 @@ use tilelab::session::Session;
 
 /// The `'key': value` entries of a table file, with the JavaScript string literal decoded.
 pub(crate) fn table(locale: &str) -> BTreeMap<String, String> {
-    // The table and the family files it spreads (messages-{locale}-library.js, -core.js, -checks.js).
+    // The table and the family files it spreads (messages-{locale}-library.js, -core.js, -checks.js,
+    // -compiler.js).
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/i18n");
-    let text: String = ["", "-library", "-core", "-checks"]
+    let text: String = ["", "-library", "-core", "-checks", "-compiler"]
         .iter()
         .map(|part| std::fs::read_to_string(directory.join(format!("messages-{locale}{part}.js"))).unwrap())
         .collect();

@@ -810,13 +810,192 @@ export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.b
 } | { "code": "class.typing_names" };
 
 /**
+ * A reason the tile recorder refused a kernel.
+ */
+export type CompilerReason = { "code": "npu.reason.op", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.operand_type", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The operand's Python type.
+     */
+    type_name: string,
+  }
+    } | { "code": "npu.reason.operand_not_tensor", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.numbers_only", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.number_index", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.no_result", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.used_as_value", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.inside_computation" } | { "code": "npu.reason.index_step" } | { "code": "npu.reason.write_step" } | { "code": "npu.reason.write_value", "params": {
+    /**
+     * The value's Python type.
+     */
+    type_name: string,
+  }
+    } | { "code": "npu.reason.number_into_region" } | { "code": "npu.reason.transpose_dims" } | { "code": "npu.reason.expand_valid_shape" } | { "code": "npu.reason.expand_shape", "params": {
+    /**
+     * The tile's shape.
+     */
+    from: Array<number>,
+    /**
+     * The shape asked for.
+     */
+    to: Array<number>,
+  }
+    } | { "code": "npu.reason.ragged_reshape", "params": {
+    /**
+     * The tile's shape.
+     */
+    from: Array<number>,
+    /**
+     * The shape asked for.
+     */
+    to: Array<number>,
+  }
+    } | { "code": "npu.reason.tiles_broadcast", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left tile's shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right tile's shape.
+     */
+    rhs: Array<number>,
+  }
+    } | { "code": "npu.reason.keepdim", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.keepdim_operand" } | { "code": "npu.reason.matmul_rank", "params": {
+    /**
+     * The left operand's rank.
+     */
+    left: number,
+    /**
+     * The right operand's rank.
+     */
+    right: number,
+  }
+    } | { "code": "npu.reason.batch_dims", "params": {
+    /**
+     * The left operand's shape.
+     */
+    left: Array<number>,
+    /**
+     * The right operand's shape.
+     */
+    right: Array<number>,
+  }
+    } | { "code": "npu.reason.batch_ragged" } | { "code": "npu.reason.batch_empty" } | { "code": "npu.reason.batch_operand" } | { "code": "npu.reason.batch_slice" } | { "code": "npu.reason.view_of_filled" } | { "code": "npu.reason.filled_used" } | { "code": "npu.reason.fill_of_computed", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.reason.write_into_filled" } | { "code": "npu.reason.view_of_unseen" } | { "code": "npu.reason.unseen_tensor" } | { "code": "npu.reason.write_not_argument" } | { "code": "npu.reason.write_read_transposed", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+  }
+    } | { "code": "npu.reason.two_shapes", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+  }
+    } | { "code": "npu.reason.store_rank", "params": {
+    /**
+     * The tile's rank.
+     */
+    tile: number,
+    /**
+     * The output's rank.
+     */
+    output: number,
+  }
+    } | { "code": "npu.reason.iterations_overlap", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+    /**
+     * The reading iteration.
+     */
+    reader: number,
+    /**
+     * The writing iteration.
+     */
+    writer: number,
+  }
+    } | { "code": "npu.reason.stale_value", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+  }
+    } | { "code": "npu.reason.return_type", "params": {
+    /**
+     * The returned value's Python type.
+     */
+    type_name: string,
+  }
+};
+
+/**
  * What is wrong with a configuration field.
  */
 export type ConfigDetail = { "code": "npu.config.not_json", "params": {
     /**
-     * The parser's message.
+     * What is wrong there.
      */
-    error: string,
+    problem: JsonProblem,
+    /**
+     * 1-based line of the text.
+     */
+    line: number,
+    /**
+     * 1-based column.
+     */
+    column: number,
   }
     } | { "code": "npu.config.not_an_object" } | { "code": "npu.config.unknown_field" } | { "code": "npu.config.missing_field" } | { "code": "npu.config.decoder", "params": {
     /**
@@ -1409,6 +1588,11 @@ export type InputReport = {
    */
   element_errors: Array<number>,
 };
+
+/**
+ * What the JSON parser met where it stopped.
+ */
+export type JsonProblem = "end" | "expected_value" | "expected_colon" | "expected_comma" | "key_not_string" | "trailing_comma" | "trailing_characters" | "invalid_number" | "invalid_string" | "other";
 
 /**
  * The NPU schedule of one kernel a cell called, shown after the cell's output.
@@ -3093,11 +3277,11 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
      */
     line: number | null,
   }
-    } | { "code": "npu.fallback.unsupported", "params": {
+    } | { "code": "npu.calls_kernels" } | { "code": "npu.no_output" } | { "code": "npu.fallback.unsupported", "params": {
     /**
      * What cannot run.
      */
-    what: string,
+    what: CompilerReason,
     /**
      * Its script line.
      */
@@ -3671,13 +3855,17 @@ export type ProgramDetail = { "code": "npu.program.mixed_core" } | { "code": "np
   }
     } | { "code": "npu.program.written_shape", "params": {
     /**
-     * The op.
+     * The op (a name of the tile ISA: keeps the error small).
      */
     op: string,
     /**
-     * The operand shapes, as printed (`[Some([16, 64]), None]`).
+     * The shapes of its tile operands, in order.
      */
-    operands: string,
+    operands: Array<Array<number>>,
+    /**
+     * How many of its operands are numbers (`None`: none).
+     */
+    scalars: number | null,
     /**
      * The op's result shape.
      */

@@ -4,11 +4,13 @@
 import { coreMessages } from './messages-en-core.js';
 import { libraryMessages } from './messages-en-library.js';
 import { checkMessages } from './messages-en-checks.js';
+import { compilerMessages } from './messages-en-compiler.js';
 
 export const messages = {
   ...libraryMessages,
   ...coreMessages,
   ...checkMessages,
+  ...compilerMessages,
   'message.schedule.busiest_pipe': '{pipe} is the busiest pipe ({percent}% busy)',
   'message.schedule.startup_share': '{percent}% of {pipe} busy time is DMA start-up latency: the transfers are small, larger tiles amortise it',
   'message.schedule.single_buffered': "UB holds one copy of each task's tiles, not {requested}: a core's next task waits for its last instead of overlapping it (smaller tiles restore the n-buffering)",

@@ -3,11 +3,13 @@
 import { coreMessages } from './messages-zh-CN-core.js';
 import { libraryMessages } from './messages-zh-CN-library.js';
 import { checkMessages } from './messages-zh-CN-checks.js';
+import { compilerMessages } from './messages-zh-CN-compiler.js';
 
 export const messages = {
   ...libraryMessages,
   ...coreMessages,
   ...checkMessages,
+  ...compilerMessages,
   'message.schedule.busiest_pipe': '{pipe} 是最忙的流水线（{percent}% 时间忙碌）',
   'message.schedule.startup_share': '{pipe} 的忙碌时间中有 {percent}% 是 DMA 启动延迟：传输太小，更大的分块可以摊薄它',
   'message.schedule.single_buffered': 'UB 只放得下每个任务的一份 tile，而不是 {requested} 份：一个核的下一个任务要等上一个做完，不能重叠（更小的 tile 能恢复多缓冲）',

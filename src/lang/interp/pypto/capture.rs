@@ -8,6 +8,7 @@ pub(crate) use super::tensor_ref::{identity, Identity, TensorRef};
 use crate::lang::interp::error::Result;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
+use crate::messages::CompilerReason;
 use crate::tensor::{BinaryOp, ReduceOp, SliceSpec, Tensor, UnaryOp};
 use crate::tile::VectorOp;
 
@@ -138,7 +139,7 @@ pub(crate) enum CapturedOp {
     },
     /// An op with no NPU form yet: what it was (an op name and how it was used).
     Unsupported {
-        what: String,
+        what: CompilerReason,
     },
 }
 
@@ -149,7 +150,9 @@ impl CapturedOp {
             (Some(lhs), Some(rhs)) => CapturedOp::Binary { op, lhs, rhs },
             _ => {
                 let other = if Arg::of(lhs).is_none() { lhs } else { rhs };
-                CapturedOp::Unsupported { what: format!("`{}` with a {} operand", op.name(), other.type_name()) }
+                CapturedOp::Unsupported {
+                    what: CompilerReason::OperandType { op: op.name().into(), type_name: other.type_name().into() },
+                }
             }
         }
     }
@@ -158,7 +161,7 @@ impl CapturedOp {
     pub(crate) fn index(source: &Tensor, specs: &[SliceSpec]) -> CapturedOp {
         match region(specs) {
             Some((offsets, extents)) => CapturedOp::Index { source: TensorRef::of(source), offsets, extents },
-            None => CapturedOp::Unsupported { what: "indexing with a step".into() },
+            None => CapturedOp::Unsupported { what: CompilerReason::IndexStep },
         }
     }
 
@@ -169,8 +172,10 @@ impl CapturedOp {
             (Some((offsets, extents)), Some(value)) => {
                 CapturedOp::SetItem { target: TensorRef::of(target), offsets, extents, value }
             }
-            (None, _) => CapturedOp::Unsupported { what: "writing with a step".into() },
-            (_, None) => CapturedOp::Unsupported { what: format!("writing a {} into a region", value.type_name()) },
+            (None, _) => CapturedOp::Unsupported { what: CompilerReason::WriteStep },
+            (_, None) => {
+                CapturedOp::Unsupported { what: CompilerReason::WriteValue { type_name: value.type_name().into() } }
+            }
         }
     }
 
@@ -178,9 +183,7 @@ impl CapturedOp {
     pub(crate) fn vector(op: VectorOp, values: &[&Value]) -> CapturedOp {
         match values.iter().map(|value| Arg::of(value)).collect::<Option<Vec<Arg>>>() {
             Some(args) => CapturedOp::Vector { op, args },
-            None => CapturedOp::Unsupported {
-                what: format!("`{}` with an operand that is not a tensor or a number", op.name()),
-            },
+            None => CapturedOp::Unsupported { what: CompilerReason::OperandNotTensor { op: op.name().into() } },
         }
     }
 
@@ -195,7 +198,7 @@ impl CapturedOp {
         let rank = x.shape().len() as i64;
         let dim = |dim: i64| Some(if dim < 0 { dim + rank } else { dim }).filter(|dim| (0..rank).contains(dim));
         let (Some(first), Some(second)) = (dim(first), dim(second)) else {
-            return CapturedOp::Unsupported { what: "`transpose` with these dims".into() };
+            return CapturedOp::Unsupported { what: CompilerReason::TransposeDims };
         };
         let mut order: Vec<usize> = (0..rank as usize).collect();
         order.swap(first as usize, second as usize);
@@ -223,7 +226,7 @@ impl CapturedOp {
             CapturedOp::Fill { .. } => "full".into(),
             CapturedOp::Vector { op, .. } => op.name().into(),
             CapturedOp::ClipBounds { .. } => "clip".into(),
-            CapturedOp::Unsupported { what } => what.clone(),
+            CapturedOp::Unsupported { what } => what.english(),
         }
     }
 
@@ -341,7 +344,9 @@ impl Interpreter {
             });
             drop(frames);
             if !made {
-                self.capture(Some(&result), || CapturedOp::Unsupported { what: format!("`{name}`") });
+                self.capture(Some(&result), || CapturedOp::Unsupported {
+                    what: CompilerReason::Op { op: name.to_string() },
+                });
             }
         }
         Ok(result)
@@ -387,6 +392,10 @@ mod tests {
         ));
         assert!(matches!(CapturedOp::binary(BinaryOp::Add, &x, &Value::Float(2.0)), CapturedOp::Binary { .. }));
         let captured = CapturedOp::binary(BinaryOp::Add, &x, &Value::string("a"));
-        assert!(matches!(&captured, CapturedOp::Unsupported { what } if what.contains("str")), "{}", captured.name());
+        assert!(
+            matches!(&captured, CapturedOp::Unsupported { what } if what.english().contains("str")),
+            "{}",
+            captured.name()
+        );
     }
 }

@@ -51,7 +51,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
             };
             let valid_shape = bound.optional(2).is_some();
             interpreter.capture(Some(&result), || match valid_shape {
-                true => CapturedOp::Unsupported { what: "`expand_clone` with a valid_shape".into() },
+                true => CapturedOp::Unsupported { what: crate::messages::CompilerReason::ExpandValidShape },
                 false => {
                     CapturedOp::Vector { op: crate::tile::VectorOp::Expand, args: vec![super::capture::Arg::var(&x)] }
                 }

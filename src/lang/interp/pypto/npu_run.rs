@@ -16,6 +16,7 @@ use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
 use crate::lang::interp::progress;
 use crate::lang::interp::value::{Kernel, KernelStyle, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{CompilerReason, NpuMessage};
 use crate::messages::{KernelStage, Message};
 use crate::npu::{lowering_target, simulate, NpuConfig, NpuError, Simulation};
 use crate::tensor::{DType, Tensor};
@@ -51,7 +52,7 @@ pub(crate) fn wants_npu(tensors: &[(String, Tensor)]) -> bool {
 pub(crate) fn returned_tensors(value: &Value) -> Result<Vec<Tensor>, Unsupported> {
     let item = |value: &Value| match value {
         Value::Tensor(object) => Ok(object.get().tensor().clone()),
-        other => Err(Unsupported::new(format!("returning a {} from a kernel", other.type_name()), None)),
+        other => Err(Unsupported::new(CompilerReason::ReturnType { type_name: other.type_name().into() }, None)),
     };
     match value {
         Value::Tuple(items) => items.iter().map(item).collect(),
@@ -161,7 +162,7 @@ pub(crate) enum Outcome {
     /// On the simulated NPU, with this schedule.
     Npu(Rc<Simulation>),
     /// On the CPU reference path, for this reason.
-    Cpu(String),
+    Cpu(Message),
 }
 
 /// The number a kernel call reports its stages under, when progress is reported (sweeps and
@@ -177,28 +178,28 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         Ok(config) => config,
         Err(error) => {
             let reason = error.message_code.clone().unwrap_or_else(|| Message::Text { text: error.message.clone() });
-            fallback(interpreter, &call.kernel.name, reason, span);
-            return Ok(Outcome::Cpu(error.message.clone()));
+            fallback(interpreter, &call.kernel.name, reason.clone(), span);
+            return Ok(Outcome::Cpu(reason));
         }
     };
     // A kernel that calls other kernels and itself only allocates or reshapes has all its work on
     // the NPU already.
     if call.frame.calls_kernels && call.frame.ops.iter().all(|op| !op.op.computes()) {
-        return Ok(Outcome::Cpu("its work runs in the kernels it calls".into()));
+        return Ok(Outcome::Cpu(NpuMessage::CallsKernels.into()));
     }
     let work =
         match work_of(interpreter, call.kernel, call.frame, call.arguments, call.result, None, config.ub_alignment) {
             Ok(work) => work,
             Err(reason) => {
                 fallback(interpreter, &call.kernel.name, reason.message(), span);
-                return Ok(Outcome::Cpu(reason.to_string()));
+                return Ok(Outcome::Cpu(reason.message()));
             }
         };
     interpreter.npu.last_work.replace(Some(work.clone()));
     let stores = work.units.iter().flat_map(|unit| &unit.steps).any(|step| matches!(step.step, WorkStep::Store { .. }));
     if !stores {
         // A jit kernel that writes none of its outputs computes nothing anyone can see.
-        return Ok(Outcome::Cpu("the kernel writes no output".into()));
+        return Ok(Outcome::Cpu(NpuMessage::NoOutput.into()));
     }
     let stage = |stage| {
         if let Some(number) = call.progress_call {
@@ -222,7 +223,8 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             Ok(Outcome::Npu(simulation))
         }
         Err(NpuFailure::Fallback(reason)) => {
-            fallback(interpreter, &call.kernel.name, Message::Text { text: reason.clone() }, span);
+            let reason = Message::Text { text: reason };
+            fallback(interpreter, &call.kernel.name, reason.clone(), span);
             Ok(Outcome::Cpu(reason))
         }
         Err(NpuFailure::Chip(error)) => Err(error),

@@ -64,11 +64,10 @@ pub(crate) fn record(
     let simulation = match call.outcome {
         Some(Outcome::Npu(simulation)) => simulation,
         Some(Outcome::Cpu(reason)) => {
-            // The reason is the compiler's own sentence (a fallback reason has no code yet).
             let message = LibraryKernelMessage::NotOnNpu {
                 function: what.to_string(),
                 kernel: kernel.name.clone(),
-                reason: Box::new(Message::Text { text: reason }),
+                reason: Box::new(reason),
             };
             return Err(interpreter.error(ErrorKind::Unsupported, "", span).with_message(message));
         }
@@ -101,10 +100,10 @@ impl RecordedRun {
             Some(vec_tile),
             self.config.ub_alignment,
         )
-        .map_err(|reason| ScheduleFailure::Unsupported(reason.to_string()))?;
+        .map_err(|reason| ScheduleFailure::Unsupported(reason.message()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
-            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),
+            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(Message::Text { text: reason })),
             Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().message())),
         }
     }
@@ -113,7 +112,7 @@ impl RecordedRun {
 /// Why a sweep row could not be simulated.
 pub(crate) enum ScheduleFailure {
     /// The kernel cannot run on the NPU at all (no shape would help).
-    Unsupported(String),
+    Unsupported(crate::messages::Message),
     /// The chip refused the tiles (capacity, alignment …).
     Chip(crate::messages::Message),
 }
@@ -152,18 +151,18 @@ pub(crate) fn call(interpreter: &Interpreter, mut arguments: Arguments, span: Sp
 
 /// The schedule of `run`'s kernel run again right after itself: L2 holds what the first run left.
 fn warm_schedule(interpreter: &Interpreter, run: &RecordedRun, span: Span) -> Result<Simulation> {
-    // The reasons are the compiler's own sentences.
-    let failed = |reason: String| {
-        let reason = Box::new(Message::Text { text: reason });
+    // The lowering's and the chip's reasons are their own sentences.
+    let failed = |reason: Message| {
+        let reason = Box::new(reason);
         let message = LibraryKernelMessage::Failed { function: "pypto.schedule".into(), reason };
         interpreter.error(ErrorKind::Unsupported, "", span).with_message(message)
     };
     let work =
         work_of(interpreter, &run.kernel, &run.frame, &run.arguments, &run.result, None, run.config.ub_alignment)
-            .map_err(|reason| failed(reason.to_string()))?;
+            .map_err(|reason| failed(reason.message()))?;
     let plan = crate::tile::lower_work(&work, &crate::npu::lowering_target(&run.config))
-        .map_err(|error| failed(error.to_string()))?;
-    crate::npu::simulate_warm(&plan, &run.config).map_err(|error| failed(error.message().english()))
+        .map_err(|error| failed(Message::Text { text: error.to_string() }))?;
+    crate::npu::simulate_warm(&plan, &run.config).map_err(|error| failed(error.message()))
 }
 
 fn dict_of<T: Copy>(entries: &std::collections::BTreeMap<String, T>, value: impl Fn(T) -> Value) -> Value {

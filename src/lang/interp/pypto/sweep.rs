@@ -113,7 +113,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
             }
             // The kernel itself cannot be lowered: no shape would help, so the sweep fails.
             Err(ScheduleFailure::Unsupported(message)) => {
-                return Err(interpreter.error(ErrorKind::Unsupported, message, span))
+                return Err(interpreter.error(ErrorKind::Unsupported, "", span).with_message(message))
             }
             Err(ScheduleFailure::Chip(message)) => {
                 row.error = Some(message.english());

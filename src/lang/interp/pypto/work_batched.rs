@@ -7,6 +7,7 @@
 //! batched shape.
 
 use super::work_ops::{UnitBuilder, Unsupported};
+use crate::messages::CompilerReason;
 use crate::tensor::DType;
 use crate::tile::{GmRegion, TileValue, ValueId, VectorOp, WorkOperand, WorkStep};
 
@@ -81,10 +82,7 @@ pub(crate) fn batched_matmul(
         .flatten();
     let Some(batch) = broadcast else {
         return Err(Unsupported::new(
-            format!(
-                "`matmul` of {:?} and {:?} (batch dims must be equal or 1)",
-                left_tile.valid_shape, right_tile.valid_shape
-            ),
+            CompilerReason::BatchDims { left: left_tile.valid_shape.clone(), right: right_tile.valid_shape.clone() },
             line,
         ));
     };
@@ -130,7 +128,7 @@ pub(crate) fn batched_matmul(
         let (rows, valid_rows) = pick(builder.tile(a), a_transposed, true);
         let (columns, valid_columns) = pick(builder.tile(b), !b_transposed, true);
         if valid_rows != rows {
-            return Err(Unsupported::new("a batched `matmul` with ragged rows", line));
+            return Err(Unsupported::new(CompilerReason::BatchRagged, line));
         }
         extents = Some((rows, columns, valid_columns));
         let output = builder.value(vec![rows, columns], vec![valid_rows, valid_columns], dtype);
@@ -138,7 +136,7 @@ pub(crate) fn batched_matmul(
         products.push(WorkOperand::Tile(output));
     }
     let Some((rows, columns, valid_columns)) = extents else {
-        return Err(Unsupported::new("a batched `matmul` with an empty batch", line));
+        return Err(Unsupported::new(CompilerReason::BatchEmpty, line));
     };
     let count = products.len();
     let joined = builder.value(vec![rows * count, columns], vec![rows * count, valid_columns], dtype);

@@ -6,6 +6,7 @@ use super::capture::{Arg, CapturedOp};
 use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{same_broadcast, tile_dims};
 use crate::lang::interp::pypto::capture::TensorRef;
+use crate::messages::CompilerReason;
 use crate::tensor::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tile::{ValueId, WorkOperand, WorkStep};
 
@@ -61,20 +62,14 @@ pub(crate) fn compute(
             let alike = (left_tile == right_tile && left_reference == right_reference)
                 || (same_broadcast(&left_tile, &left_reference) && same_broadcast(&right_tile, &right_reference));
             if !alike {
-                return Err(Unsupported::new(
-                    format!("`{}` broadcasting a reduction taken with keepdim=False (use keepdim=True)", op.name()),
-                    line,
-                ));
+                return Err(Unsupported::new(CompilerReason::Keepdim { op: op.name().into() }, line));
             }
             builder.binary(*op, left, right, dtype, line)
         }
         CapturedOp::Reduce { op, x, dims } => {
             let (input, tile) = resolve(builder, 0, x)?;
             if !same_broadcast(&tile, x.shape()) {
-                return Err(Unsupported::new(
-                    format!("`{}` of a reduction taken with keepdim=False", reduce_name(*op)),
-                    line,
-                ));
+                return Err(Unsupported::new(CompilerReason::Keepdim { op: reduce_name(*op).into() }, line));
             }
             Ok(builder.reduce(*op, input, tile_dims(dims, x.shape().len(), tile.len()), dtype, line))
         }
@@ -87,12 +82,15 @@ pub(crate) fn compute(
                 let (a, b) =
                     ((BatchedOperand::Tile(left), *a_transposed), (BatchedOperand::Tile(right), *b_transposed));
                 let mut no_loads = |_: &mut UnitBuilder, _: &crate::tile::GmRegion, _| {
-                    Err(Unsupported::new("a batched `matmul` operand in GM outside a kernel's recorder", line))
+                    Err(Unsupported::new(CompilerReason::BatchOperand, line))
                 };
                 return super::work_batched::batched_matmul(builder, a, b, dtype, line, &mut no_loads);
             }
             if left_tile.shape.len() != 2 || right_tile.shape.len() != 2 {
-                return Err(Unsupported::new("`matmul` of tensors that are not 2-D", line));
+                return Err(Unsupported::new(
+                    CompilerReason::MatmulRank { left: left_tile.shape.len(), right: right_tile.shape.len() },
+                    line,
+                ));
             }
             let pick = |tile: &crate::tile::TileValue, transposed: bool, outer: bool| {
                 let dim = usize::from(outer == transposed);
@@ -117,7 +115,7 @@ pub(crate) fn compute(
         CapturedOp::Softmax { x, dim, log } => {
             let (input, tile) = resolve(builder, 0, x)?;
             if !same_broadcast(&tile, x.shape()) {
-                return Err(Unsupported::new("`softmax` of a reduction taken with keepdim=False", line));
+                return Err(Unsupported::new(CompilerReason::Keepdim { op: "softmax".into() }, line));
             }
             let dims = tile_dims(&Some(vec![*dim]), x.shape().len(), tile.len());
             // softmax(x) = e / Σe with e = exp(x − max x); log_softmax(x) = (x − max x) − log Σe.
@@ -140,7 +138,7 @@ pub(crate) fn compute(
             let vector = super::work_vector::layout_kind(kind).expect("a layout op");
             super::work_vector::compute_vector(builder, &vector, result, (line, granule), resolve)
         }
-        _ => Err(Unsupported::new("this op inside a computation", line)),
+        _ => Err(Unsupported::new(CompilerReason::InsideComputation, line)),
     }
 }
 

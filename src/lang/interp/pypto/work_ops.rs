@@ -5,41 +5,41 @@
 use std::fmt;
 
 use super::work_shapes::{broadcast, broadcast_valid};
+use crate::messages::CompilerReason;
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 use crate::tile::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
 
 /// Why a kernel cannot be recorded as tile work: the op and its line.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Unsupported {
-    /// What cannot run (an op name and how it was used).
-    pub what: String,
+    /// What cannot run (an op and how it was used; boxed: errors stay small).
+    pub what: Box<CompilerReason>,
     /// The 1-based script line of the op.
     pub line: Option<u32>,
 }
 
 impl Unsupported {
     /// A reason at `line`.
-    pub(crate) fn new(what: impl Into<String>, line: Option<u32>) -> Unsupported {
-        Unsupported { what: what.into(), line }
+    pub(crate) fn new(what: CompilerReason, line: Option<u32>) -> Unsupported {
+        Unsupported { what: Box::new(what), line }
     }
 }
 
 impl Unsupported {
     /// The reason as a message code: an op with no tile lowering by its name; another use (an
-    /// op's operands, a step) in the lowering's English words.
+    /// op's operands, a step) by its typed reason.
     pub(crate) fn message(&self) -> crate::messages::Message {
         use crate::messages::NpuMessage;
-        let op = self.what.strip_prefix('`').and_then(|rest| rest.strip_suffix('`')).filter(|op| !op.contains('`'));
-        match op {
-            Some(op) => NpuMessage::FallbackOp { op: op.to_string(), line: self.line }.into(),
-            None => NpuMessage::FallbackUnsupported { what: self.what.clone(), line: self.line }.into(),
+        match &*self.what {
+            CompilerReason::Op { op } => NpuMessage::FallbackOp { op: op.clone(), line: self.line }.into(),
+            what => NpuMessage::FallbackUnsupported { what: what.clone(), line: self.line }.into(),
         }
     }
 }
 
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot run on the NPU yet: {}", self.what)?;
+        write!(f, "cannot run on the NPU yet: {}", self.what.english())?;
         if let Some(line) = self.line {
             write!(f, " at line {line}")?;
         }
@@ -93,7 +93,10 @@ impl UnitBuilder {
         };
         let ((lhs_shape, lhs_valid), (rhs_shape, rhs_valid)) = (shapes(&lhs), shapes(&rhs));
         let shape = broadcast(&lhs_shape, &rhs_shape).ok_or_else(|| {
-            Unsupported::new(format!("`{}` of tiles {lhs_shape:?} and {rhs_shape:?}", op.name()), line)
+            Unsupported::new(
+                CompilerReason::TilesBroadcast { op: op.name().into(), lhs: lhs_shape.clone(), rhs: rhs_shape.clone() },
+                line,
+            )
         })?;
         // A broadcast dim takes the valid extent of the operand that is not size 1 there.
         let valid = broadcast_valid(&shape, &lhs_shape, &lhs_valid, &rhs_shape, &rhs_valid);

@@ -7,6 +7,7 @@ use super::capture::{Arg, CapturedOp, TensorRef};
 use super::work_compute::Resolver;
 use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{broadcast, broadcast_valid, same_broadcast};
+use crate::messages::CompilerReason;
 use crate::tensor::{BinaryOp, DType};
 use crate::tile::{ValueId, VectorOp, WorkOperand, WorkStep};
 
@@ -56,10 +57,7 @@ pub(crate) fn compute_vector(
                 let (value, form) = resolve(builder, index, tensor)?;
                 index += 1;
                 if !same_broadcast(&form, tensor.shape()) || form.len() != tensor.shape().len() {
-                    return Err(Unsupported::new(
-                        "an op of a reduction taken with keepdim=False (use keepdim=True)",
-                        line,
-                    ));
+                    return Err(Unsupported::new(CompilerReason::KeepdimOperand, line));
                 }
                 Ok(WorkOperand::Tile(value))
             }
@@ -81,7 +79,7 @@ pub(crate) fn compute_vector(
         };
     }
     let CapturedOp::Vector { op, args } = kind else {
-        return Err(Unsupported::new("this op inside a computation", line));
+        return Err(Unsupported::new(CompilerReason::InsideComputation, line));
     };
     let inputs = args.iter().map(|arg| resolve_arg(builder, arg)).collect::<Result<Vec<_>, _>>()?;
     let tiles: Vec<crate::tile::TileValue> = inputs
@@ -91,7 +89,7 @@ pub(crate) fn compute_vector(
         )
         .collect();
     let Some(first) = tiles.first().cloned() else {
-        return Err(Unsupported::new(format!("`{}` of numbers only", op.name()), line));
+        return Err(Unsupported::new(CompilerReason::NumbersOnly { op: op.name().into() }, line));
     };
     let (shape, valid) = match op {
         VectorOp::Compare(_) | VectorOp::Select => {
@@ -108,7 +106,10 @@ pub(crate) fn compute_vector(
             for tile in &tiles[1..] {
                 let other = unpadded(tile);
                 let joined = broadcast(&shape, &other).ok_or_else(|| {
-                    Unsupported::new(format!("`{}` of tiles {shape:?} and {other:?}", op.name()), line)
+                    Unsupported::new(
+                        CompilerReason::TilesBroadcast { op: op.name().into(), lhs: shape.clone(), rhs: other.clone() },
+                        line,
+                    )
                 })?;
                 valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
                 shape = joined;
@@ -139,7 +140,7 @@ pub(crate) fn compute_vector(
                 || first.shape.iter().zip(&target).any(|(&tile, &to)| tile != 1 && tile < to)
             {
                 return Err(Unsupported::new(
-                    format!("`expand_clone` of a {:?} tile to {target:?}", first.shape),
+                    CompilerReason::ExpandShape { from: first.shape.clone(), to: target.clone() },
                     line,
                 ));
             }
@@ -160,12 +161,12 @@ pub(crate) fn compute_vector(
             valid.swap(dims[0], dims[1]);
             (padded(valid.clone(), dtype, granule), valid)
         }
-        VectorOp::Slice { .. } => return Err(Unsupported::new("a batch slice outside a batched matmul", line)),
+        VectorOp::Slice { .. } => return Err(Unsupported::new(CompilerReason::BatchSlice, line)),
         VectorOp::Reshape => {
             let target = result.shape().to_vec();
             if first.valid_shape.iter().product::<usize>() != target.iter().product::<usize>() {
                 return Err(Unsupported::new(
-                    format!("`reshape` of a ragged {:?} tile to {target:?}", first.shape),
+                    CompilerReason::RaggedReshape { from: first.shape.clone(), to: target.clone() },
                     line,
                 ));
             }
@@ -173,12 +174,14 @@ pub(crate) fn compute_vector(
         }
         VectorOp::Scatter { .. } => {
             if tiles.get(1).is_none() {
-                return Err(Unsupported::new("`scatter` with a number as index", line));
+                return Err(Unsupported::new(CompilerReason::NumberIndex { op: "scatter".into() }, line));
             }
             (first.shape.clone(), first.valid_shape.clone())
         }
         VectorOp::Gather { .. } => {
-            let index = tiles.get(1).ok_or_else(|| Unsupported::new("`gather` with a number as index", line))?;
+            let index = tiles
+                .get(1)
+                .ok_or_else(|| Unsupported::new(CompilerReason::NumberIndex { op: "gather".into() }, line))?;
             (index.shape.clone(), index.valid_shape.clone())
         }
     };

@@ -122,7 +122,7 @@ pub(super) fn call(
             });
             interpreter.capture(Some(&values), || match Arg::of(&indices) {
                 Some(index) => CapturedOp::Vector { op: VectorOp::Gather { dim }, args: vec![Arg::var(&input), index] },
-                None => CapturedOp::Unsupported { what: "`topk`".into() },
+                None => CapturedOp::Unsupported { what: crate::messages::CompilerReason::Op { op: "topk".into() } },
             });
             Ok(Value::tuple(vec![values, indices]))
         }

@@ -6,6 +6,7 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, Value};
 use crate::lang::syntax::Span;
+use crate::messages::{Kind, LibraryMessage, Message};
 
 /// Calls `pypto.autodiff.policy` or `pypto.autodiff.last_backward` (`name` without `pypto.`).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -18,21 +19,21 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Some(Value::Str(name)) => match super::Policy::parse(name) {
                     Some(policy) => interpreter.npu.backward_policy.set(policy),
                     None => {
-                        return Err(interpreter
-                            .error(
-                                ErrorKind::Value,
-                                format!("pypto.autodiff.policy: unknown policy '{name}'"),
-                                bound.span_of(0),
-                            )
-                            .with_help("the policies are \"auto\" (by cost), \"save\" and \"recompute\""))
+                        let choices = ["\"auto\"", "\"save\"", "\"recompute\""].map(String::from).to_vec();
+                        let got = Some(crate::lang::interp::format::repr(&Value::Str(name.clone())));
+                        let function = "pypto.autodiff.policy".into();
+                        let message = LibraryMessage::OneOf { function, parameter: "policy".into(), choices, got };
+                        return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(0)).with_message(message));
                     }
                 },
                 Some(other) => {
-                    return Err(interpreter.error(
-                        ErrorKind::Type,
-                        format!("pypto.autodiff.policy: the policy is a string, not {}", other.type_name()),
-                        bound.span_of(0),
-                    ))
+                    let message = LibraryMessage::ArgumentType {
+                        function: "pypto.autodiff.policy".into(),
+                        parameter: "policy".into(),
+                        expected: Kind::Str,
+                        got: other.type_name().into(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message));
                 }
             }
             // The policy in force before the call (so a cell can restore it).
@@ -44,6 +45,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let last = schedules.iter().rev().find(|(name, _)| name.ends_with(".backward"));
             Ok(last.map_or(Value::None, |(_, simulation)| Value::object(Object::Schedule(simulation.clone()))))
         }
-        _ => Err(interpreter.error(ErrorKind::Attribute, format!("pypto has no function '{name}'"), span)),
+        _ => {
+            let message = Message::NoModuleAttribute { module: "pypto".into(), name: name.into() };
+            Err(interpreter.error(ErrorKind::Attribute, "", span).with_message(message))
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::JitRecorder;
 use crate::lang::interp::pypto::work_ops::Unsupported;
+use crate::messages::CompilerReason;
 use crate::tile::TensorId;
 
 /// One GM access of a unit, for the independence check.
@@ -96,10 +97,7 @@ impl JitRecorder<'_> {
                     .min_by_key(|(other, _)| *other);
                 if let Some((_, write)) = clash {
                     return Err(Unsupported::new(
-                        format!(
-                            "iteration {} reads a region of `{name}` that iteration {} writes",
-                            read.unit, write.unit
-                        ),
+                        CompilerReason::IterationsOverlap { name: name.clone(), reader: read.unit, writer: write.unit },
                         None,
                     ));
                 }

@@ -8,6 +8,7 @@
 use super::JitRecorder;
 use crate::lang::interp::pypto::capture::{identity, CapturedOp, TensorRef};
 use crate::lang::interp::pypto::work_ops::{UnitBuilder, Unsupported};
+use crate::messages::CompilerReason;
 use crate::tile::{GmTensor, TensorId};
 
 impl JitRecorder<'_> {
@@ -18,10 +19,10 @@ impl JitRecorder<'_> {
             return Ok(id);
         }
         if self.constants.contains_key(&identity(tensor)) {
-            return Err(Unsupported::new("`view` of a `full`/`zeros`/`ones` tensor", line));
+            return Err(Unsupported::new(CompilerReason::ViewOfFilled, line));
         }
         let Some(index) = self.definitions.get(&identity(tensor)).copied() else {
-            return Err(Unsupported::new("`view` of a tensor the recorder did not see being made", line));
+            return Err(Unsupported::new(CompilerReason::ViewOfUnseen, line));
         };
         // A reshape or transpose of a computed value views the workspace of that value.
         let layout = match &self.ops[index].op {

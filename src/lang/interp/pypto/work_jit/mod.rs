@@ -23,6 +23,7 @@ use super::capture::{identity, Arg, Captured, CapturedOp, Identity};
 use super::work_compute::compute;
 use super::work_ops::{UnitBuilder, Unsupported};
 use crate::lang::interp::pypto::capture::TensorRef;
+use crate::messages::CompilerReason;
 use crate::tile::{GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 struct JitRecorder<'a> {
@@ -167,10 +168,7 @@ pub(crate) fn record_jit(
             }
             CapturedOp::SetItem { target, offsets, extents, value } => {
                 let Arg::Tensor(value) = value else {
-                    return Err(Unsupported::new(
-                        "assigning a number to a region of an output (write a tile)",
-                        op.line,
-                    ));
+                    return Err(Unsupported::new(CompilerReason::NumberIntoRegion, op.line));
                 };
                 let (offsets, extents) = (offsets.clone(), extents.clone());
                 let input = recorder.resolve(&mut builder, value, op.line)?;
@@ -253,10 +251,7 @@ impl JitRecorder<'_> {
                 read.iter().find(|(tensor, version)| self.versions.get(tensor).copied().unwrap_or(0) != *version)
             {
                 let name = &self.tensors[tensor.0 as usize].name;
-                return Err(Unsupported::new(
-                    format!("a value made from the kernel's tensor `{name}` before it was overwritten is needed again after a new unit of work started (use it in the same pypto.loop iteration, under one tile shape)"),
-                    self.ops[index].line,
-                ));
+                return Err(Unsupported::new(CompilerReason::StaleValue { name: name.clone() }, self.ops[index].line));
             }
         }
         self.reading.push(Vec::new());
@@ -272,7 +267,7 @@ impl JitRecorder<'_> {
     fn emit_op(&mut self, builder: &mut UnitBuilder, index: usize) -> Result<ValueId, Unsupported> {
         let op = &self.ops[index];
         let Some(result) = op.result.clone() else {
-            return Err(Unsupported::new(format!("`{}` without a result", op.op.name()), op.line));
+            return Err(Unsupported::new(CompilerReason::NoResult { op: op.op.name() }, op.line));
         };
         let kind = op.op.clone();
         let value = match &kind {
@@ -291,13 +286,10 @@ impl JitRecorder<'_> {
             | CapturedOp::Assemble { .. }
             | CapturedOp::SetItem { .. }
             | CapturedOp::InPlace { .. } => {
-                return Err(Unsupported::new(format!("`{}` used as a value", op.op.name()), op.line));
+                return Err(Unsupported::new(CompilerReason::UsedAsValue { op: op.op.name() }, op.line));
             }
             CapturedOp::Fill { .. } => {
-                return Err(Unsupported::new(
-                    format!("`{}` of a computed tile (use it as an operand of an element-wise op)", op.op.name()),
-                    op.line,
-                ));
+                return Err(Unsupported::new(CompilerReason::FillOfComputed { op: op.op.name() }, op.line));
             }
             CapturedOp::Matmul { a, b, a_transposed, b_transposed } if a.shape().len() > 2 || b.shape().len() > 2 => {
                 let (a, b) = ((a, *a_transposed), (b, *b_transposed));
@@ -345,10 +337,7 @@ impl JitRecorder<'_> {
             return Ok(value);
         }
         if self.constants.contains_key(&key) {
-            return Err(Unsupported::new(
-                "a `full`/`zeros`/`ones` tensor used other than as an operand of an element-wise op of its shape",
-                line,
-            ));
+            return Err(Unsupported::new(CompilerReason::FilledUsed, line));
         }
         if let Some(id) = self.gm_of(tensor) {
             let shape = tensor.shape().to_vec();
@@ -358,10 +347,7 @@ impl JitRecorder<'_> {
         }
         match self.definitions.get(&key).copied() {
             Some(index) => self.emit(builder, index),
-            None => Err(Unsupported::new(
-                "a tensor the recorder did not see being made (`.T`, a reshape, or a tensor from outside the kernel)",
-                line,
-            )),
+            None => Err(Unsupported::new(CompilerReason::UnseenTensor, line)),
         }
     }
 

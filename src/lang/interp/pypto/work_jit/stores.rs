@@ -5,6 +5,7 @@ use super::{Access, JitRecorder};
 use crate::lang::interp::pypto::capture::identity;
 use crate::lang::interp::pypto::capture::TensorRef;
 use crate::lang::interp::pypto::work_ops::{UnitBuilder, Unsupported};
+use crate::messages::CompilerReason;
 use crate::tensor::BinaryOp;
 use crate::tile::{GmRegion, ValueId, WorkOperand, WorkStep};
 
@@ -40,7 +41,7 @@ impl JitRecorder<'_> {
             Some(fitted) => fitted,
             None => {
                 return Err(Unsupported::new(
-                    format!("writing a {}-D tile into a {}-D output", tile.shape.len(), target.shape().len()),
+                    CompilerReason::StoreRank { tile: tile.shape.len(), output: target.shape().len() },
                     line,
                 ))
             }

@@ -7,6 +7,7 @@ use crate::lang::interp::pypto::capture::identity;
 use crate::lang::interp::pypto::capture::TensorRef;
 use crate::lang::interp::pypto::capture::{Arg, CapturedOp};
 use crate::lang::interp::pypto::work_ops::Unsupported;
+use crate::messages::CompilerReason;
 use crate::tile::{GmTensor, GmView, TensorId};
 
 impl JitRecorder<'_> {
@@ -86,13 +87,8 @@ impl JitRecorder<'_> {
     pub(super) fn local_workspace(&mut self, target: &TensorRef, line: Option<u32>) -> Result<TensorId, Unsupported> {
         match self.constants.get(&identity(target)) {
             Some(&0.0) => {}
-            Some(_) => {
-                return Err(Unsupported::new(
-                    "writing into a `full`/`ones` tensor made in the kernel (make it with `pypto.tensor` or `zeros`)",
-                    line,
-                ))
-            }
-            None => return Err(Unsupported::new("writing into a tensor that is not a kernel argument", line)),
+            Some(_) => return Err(Unsupported::new(CompilerReason::WriteIntoFilled, line)),
+            None => return Err(Unsupported::new(CompilerReason::WriteNotArgument, line)),
         }
         self.constants.remove(&identity(target));
         let name = format!("local{}", self.ordered.len());
@@ -144,20 +140,14 @@ impl JitRecorder<'_> {
             };
             let name = &self.tensors[view.base.0 as usize].name;
             if view.order.is_some() && (touched(view.tensor, true) || touched(view.base, true)) {
-                return Err(Unsupported::new(
-                    format!("writing `{name}`, which the kernel also reads transposed"),
-                    None,
-                ));
+                return Err(Unsupported::new(CompilerReason::WriteReadTransposed { name: name.clone() }, None));
             }
             let related = self.views.iter().filter(|other| other.base == view.base).map(|other| other.tensor);
             let names: Vec<TensorId> = std::iter::once(view.base).chain(related).collect();
             let writers = names.iter().filter(|&&tensor| touched(tensor, true)).count();
             let users = names.iter().filter(|&&tensor| touched(tensor, false)).count();
             if writers > 0 && users > 1 {
-                return Err(Unsupported::new(
-                    format!("`{name}` written through one shape and used through another (write one shape)"),
-                    None,
-                ));
+                return Err(Unsupported::new(CompilerReason::TwoShapes { name: name.clone() }, None));
             }
         }
         Ok(())
