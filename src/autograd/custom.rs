@@ -103,16 +103,16 @@ pub fn custom_op_names() -> Vec<String> {
 
 /// Runs the custom op `name` on `inputs`; records it when an input requires grad.
 pub fn call_custom(name: &str, inputs: &[Var], attributes: Attributes) -> Result<Vec<Var>> {
-    call_custom_choosing(name, inputs, attributes, Vec::new())
+    call_custom_choosing(name, inputs, attributes, super::graph::GeneratedShown::default())
 }
 
-/// [`call_custom`] for a generated backward, recording its save-or-recompute decisions on the
-/// node (the graph view shows them on its backward node).
+/// [`call_custom`] for a generated backward, recording its save-or-recompute decisions and its
+/// tile ops on the node (the graph view shows them on its backward node).
 pub fn call_custom_choosing(
     name: &str,
     inputs: &[Var],
     attributes: Attributes,
-    choices: Vec<super::graph::SaveChoice>,
+    shown: super::graph::GeneratedShown,
 ) -> Result<Vec<Var>> {
     let op = REGISTRY
         .with(|registry| registry.borrow().get(name).cloned())
@@ -127,7 +127,7 @@ pub fn call_custom_choosing(
     }
     let extra = result.saved.into_iter().map(Var::constant).collect();
     let references: Vec<&Var> = inputs.iter().collect();
-    let extension = Extension::Custom { backward: op.backward, attributes, choices };
+    let extension = Extension::Custom { backward: op.backward, attributes, shown: Box::new(shown) };
     Ok(Var::record_many(Op::Custom { name: name.to_string() }, &references, result.outputs, extra, extension))
 }
 

@@ -63,6 +63,36 @@ pub struct BackwardNode {
     /// The bytes of the values it chose to save (what the forward wrote to GM for it).
     #[serde(default)]
     pub saved_bytes: usize,
+    /// For a generated backward kernel: its tile ops in order (the graph view expands the node
+    /// into them).
+    #[serde(default)]
+    pub ops: Vec<BackwardOp>,
+}
+
+/// One tile op of a generated backward kernel, as the graph view lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct BackwardOp {
+    /// The op (`mul`, `sub`, `matmul` …).
+    pub op: String,
+    /// The line of the forward op whose adjoint it belongs to.
+    pub line: Option<u32>,
+    /// Shape and dtype of its result (none for an op without one).
+    pub meta: Option<ValueMeta>,
+    /// Whether it reads a forward value the forward saved.
+    pub reads_saved: bool,
+    /// Whether it reads a forward value the backward recomputes.
+    pub reads_recomputed: bool,
+    /// The forward input whose gradient it writes, when it is that gradient's last op.
+    pub gradient_of: Option<String>,
+}
+
+/// What a generated backward's node shows: its save-or-recompute decisions and its tile ops.
+#[derive(Clone, Debug, Default)]
+pub struct GeneratedShown {
+    /// Per forward value it reads, saved or recomputed.
+    pub choices: Vec<SaveChoice>,
+    /// Its tile ops in order.
+    pub ops: Vec<BackwardOp>,
 }
 
 /// One forward value a generated backward kernel reads, and whether the forward saved it (a GM
@@ -168,9 +198,9 @@ impl GraphData {
                     // The backward graph exists only where a backward pass ran the op's rule.
                     let backward = operation.backward_ran.get();
                     if backward {
-                        let choices = match &operation.extension {
-                            Some(super::node::Extension::Custom { choices, .. }) => choices.clone(),
-                            _ => Vec::new(),
+                        let GeneratedShown { choices, ops } = match &operation.extension {
+                            Some(super::node::Extension::Custom { shown, .. }) => (**shown).clone(),
+                            _ => GeneratedShown::default(),
                         };
                         let saved_bytes = choices.iter().filter(|choice| choice.saved).map(|choice| choice.bytes).sum();
                         graph.backward_nodes.push(BackwardNode {
@@ -178,6 +208,7 @@ impl GraphData {
                             label: format!("{}_backward", operation.op.name()),
                             choices,
                             saved_bytes,
+                            ops,
                         });
                     }
                     for (index, edge) in operation.inputs.iter().enumerate() {

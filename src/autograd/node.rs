@@ -81,8 +81,9 @@ pub(crate) enum Extension {
     Custom {
         backward: Option<CustomBackward>,
         attributes: super::custom::Attributes,
-        /// A generated backward's save-or-recompute decisions (empty for registered ones).
-        choices: Vec<super::graph::SaveChoice>,
+        /// A generated backward's save-or-recompute decisions and tile ops (empty for registered
+        /// ones).
+        shown: Box<super::graph::GeneratedShown>,
     },
     /// The function a checkpoint recomputes.
     Checkpoint(CheckpointFunction),

@@ -289,3 +289,63 @@ pt.graph(loss)"
         assert!(graph.dot.contains(verb), "{policy}: {}", graph.dot);
     }
 }
+
+/// The backward node of a generated kernel lists its tile ops. Swish's forward (line 8) is
+/// t = x·β, s = σ(t), y = x·s. Walking it backwards with g = dL/dy, through the rule table:
+/// y = x·s gives g·s (x's part; reads s) and g·x (s's gradient); s = σ(t) gives 1 − s (reads s),
+/// s·(1 − s) (reads s) and the product with s's gradient (t's gradient); t = x·β gives t's
+/// gradient · β, which is added to x's part: 7 ops, mul mul sub mul mul mul add, the add writing
+/// x's gradient (f32, like x, so no cast follows). Only s is a forward value the backward reads.
+#[test]
+fn the_backward_node_lists_the_derived_tile_ops() {
+    let mut session = session_with(SWISH);
+    for (policy, saved) in [("save", true), ("recompute", false)] {
+        let cell = session.run_cell(&format!(
+            "pt.autodiff.policy('{policy}')
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+loss.backward()
+pt.graph(loss)"
+        ));
+        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
+        let graph = cell
+            .displays
+            .iter()
+            .find_map(|display| match display {
+                Display::Graph(graph) => Some(graph),
+                _ => None,
+            })
+            .expect("a graph display");
+        let node = graph.graph.backward_nodes.iter().find(|node| node.label == "swish_backward").expect("swish's node");
+        let names: Vec<&str> = node.ops.iter().map(|op| op.op.as_str()).collect();
+        assert_eq!(names, vec!["mul", "mul", "sub", "mul", "mul", "mul", "add"], "{policy}");
+        let reading: Vec<bool> =
+            node.ops.iter().map(|op| if saved { op.reads_saved } else { op.reads_recomputed }).collect();
+        assert_eq!(reading, vec![true, false, true, true, false, false, false], "{policy}");
+        assert!(node.ops.iter().all(|op| if saved { !op.reads_recomputed } else { !op.reads_saved }), "{policy}");
+        let writes: Vec<Option<&str>> = node.ops.iter().map(|op| op.gradient_of.as_deref()).collect();
+        assert_eq!(writes, vec![None, None, None, None, None, None, Some("x")], "{policy}");
+        for op in &node.ops {
+            assert_eq!(op.line, Some(8), "{policy}: {op:?}");
+            let meta = op.meta.as_ref().expect("every op has a result");
+            assert_eq!(
+                (meta.shape.as_slice(), meta.dtype),
+                (&[32, 64][..], tilelab::tensor::DType::F32),
+                "{policy}: {op:?}"
+            );
+        }
+    }
+    // A node without a generated backward (the loss's mul and sum) lists no ops.
+    let cell = session.run_cell("pt.graph(loss)");
+    let graph = cell.displays.iter().find_map(|display| match display {
+        Display::Graph(graph) => Some(graph),
+        _ => None,
+    });
+    assert!(graph
+        .expect("a graph display")
+        .graph
+        .backward_nodes
+        .iter()
+        .filter(|node| node.label != "swish_backward")
+        .all(|node| node.ops.is_empty()));
+}

@@ -416,6 +416,41 @@ export type BackwardNode = {
    * The bytes of the values it chose to save (what the forward wrote to GM for it).
    */
   saved_bytes: number,
+  /**
+   * For a generated backward kernel: its tile ops in order (the graph view expands the node
+   * into them).
+   */
+  ops: Array<BackwardOp>,
+};
+
+/**
+ * One tile op of a generated backward kernel, as the graph view lists it.
+ */
+export type BackwardOp = {
+  /**
+   * The op (`mul`, `sub`, `matmul` …).
+   */
+  op: string,
+  /**
+   * The line of the forward op whose adjoint it belongs to.
+   */
+  line: number | null,
+  /**
+   * Shape and dtype of its result (none for an op without one).
+   */
+  meta: ValueMeta | null,
+  /**
+   * Whether it reads a forward value the forward saved.
+   */
+  reads_saved: boolean,
+  /**
+   * Whether it reads a forward value the backward recomputes.
+   */
+  reads_recomputed: boolean,
+  /**
+   * The forward input whose gradient it writes, when it is that gradient's last op.
+   */
+  gradient_of: string | null,
 };
 
 /**

@@ -61,7 +61,9 @@ function drawNode(node, box, selected) {
       x: METRICS.padding,
       y: METRICS.padding + 11 + index * METRICS.lineHeight,
     });
-    text.textContent = line;
+    // The space before each later line is not drawn, but keeps the lines apart in the node's
+    // text, which assistive technology compares with its accessible name (`nodeName`).
+    text.textContent = index === 0 ? line : ` ${line}`;
     group.append(text);
   });
   return group;

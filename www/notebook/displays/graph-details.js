@@ -2,7 +2,7 @@
 // dtypes, saved tensors, source line when known) and the table alternative listing every node.
 import { t } from '../../i18n/index.js';
 import { button, element } from '../../ui/dom.js';
-import { choiceText, describeMeta, roleText } from './graph-model.js';
+import { choiceText, describeMeta, roleText, tileOpText } from './graph-model.js';
 
 /** The forward node a view node stands for (a backward node's op, a gradient's or copy's leaf). */
 function forwardOf(node, model) {
@@ -39,6 +39,38 @@ function section(title, items, className) {
   const list = element('ul');
   for (const item of items) list.append(element('li', null, item));
   box.append(list);
+  return box;
+}
+
+/** Ids for the tile-op lists (a page can hold several graph views). */
+let tileOpLists = 0;
+
+/**
+ * A generated backward's tile ops: a disclosure button (collapsed at first, `aria-expanded`) that
+ * shows or hides their ordered list.
+ */
+function tileOpsSection(ops) {
+  const box = element('section', 'graph-details-section tile-ops');
+  const list = element('ol', 'graph-tile-ops');
+  tileOpLists += 1;
+  list.id = `graph-tile-ops-${tileOpLists}`;
+  list.hidden = true;
+  for (const op of ops) {
+    const item = element('li', null, tileOpText(op));
+    if (op.reads_saved) item.dataset.reads = 'saved';
+    else if (op.reads_recomputed) item.dataset.reads = 'recomputed';
+    if (op.gradient_of) item.dataset.writes = 'gradient';
+    list.append(item);
+  }
+  const toggle = button('graph-tile-ops-toggle', t('output.graphView.tileOps', { count: ops.length }), () => {
+    list.hidden = !list.hidden;
+    toggle.setAttribute('aria-expanded', String(!list.hidden));
+  });
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.setAttribute('aria-controls', list.id);
+  const heading = element('h5');
+  heading.append(toggle);
+  box.append(heading, list);
   return box;
 }
 
@@ -113,6 +145,8 @@ export function showDetails(panel, node, model, graph) {
       lines.push(t('output.graphView.savedBytes', { bytes: node.record.saved_bytes ?? 0 }));
       panel.append(section(t('output.graphView.choices'), lines, 'choices'));
     }
+    const ops = node.record?.ops ?? [];
+    if (ops.length > 0) panel.append(tileOpsSection(ops));
   } else {
     const outputs = (record?.outputs ?? []).map((meta, index) => `${index}: ${describeMeta(meta)}`);
     panel.append(section(t(kind === 'grad' ? 'output.graphView.gradient' : 'output.graphView.outputs'), outputs, 'outputs'));

@@ -85,9 +85,20 @@ export function choiceText(choice) {
   return t(key, { op: choice.op, meta: describeMeta(choice.meta) });
 }
 
+/** One tile op of a generated backward: `mul [32, 64] f32 (line 5) — reads a saved value`. */
+export function tileOpText(op) {
+  const marks = [];
+  if (op.reads_saved) marks.push(t('output.graphView.tileOp.readsSaved'));
+  if (op.reads_recomputed) marks.push(t('output.graphView.tileOp.readsRecomputed'));
+  if (op.gradient_of) marks.push(t('output.graphView.tileOp.writesGradient', { input: op.gradient_of }));
+  const text = t('output.graphView.tileOp', { op: op.op, meta: describeMeta(op.meta), line: op.line ?? '?' });
+  return marks.length === 0 ? text : t('output.graphView.tileOp.marked', { op: text, marks: marks.join(t('output.graphView.tileOp.separator')) });
+}
+
 /**
  * The lines inside a backward node: its name, one per saved tensor (capped), then a generated
- * backward's save-or-recompute decisions (capped) and the bytes they saved.
+ * backward's save-or-recompute decisions (capped), the bytes they saved and how many tile ops it
+ * has (the details panel expands them).
  */
 function backwardLines(backward, forward) {
   const lines = [backward.label];
@@ -98,6 +109,8 @@ function backwardLines(backward, forward) {
   for (const choice of choices.slice(0, MAX_SAVED_ROWS)) lines.push(`${choice.saved ? '⇣' : '↻'} ${choiceText(choice)}`);
   if (choices.length > MAX_SAVED_ROWS) lines.push(`↻ +${choices.length - MAX_SAVED_ROWS}`);
   if (choices.length > 0) lines.push(`Σ ${t('output.graphView.savedBytes', { bytes: backward.saved_bytes ?? 0 })}`);
+  const ops = backward.ops ?? [];
+  if (ops.length > 0) lines.push(`⊞ ${t('output.graphView.tileOpsCount', { count: ops.length })}`);
   return lines;
 }
 

@@ -10,7 +10,9 @@ use std::rc::Rc;
 
 use super::jit::{derive_jit, written_arguments};
 use super::{BackwardFailure, BackwardWork};
-use crate::autograd::{call_custom_choosing, enable_grad, register_custom_op, AutogradError, CustomBackward};
+use crate::autograd::{
+    call_custom_choosing, enable_grad, register_custom_op, AutogradError, CustomBackward, GeneratedShown,
+};
 use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{ErrorKind, Result, SourceSpan};
 use crate::lang::interp::eval::Arguments;
@@ -120,7 +122,7 @@ pub(crate) fn attach_jit(
     let rerun = Rerun { kernel: kernel.clone(), arguments, before };
     let backward = backward_of(interpreter, generated, rerun, interpreter.at(span));
     register_custom_op(&kernel.name, forward, Some(backward));
-    let vars = call_custom_choosing(&kernel.name, &inputs, Attributes::new(), Vec::new())
+    let vars = call_custom_choosing(&kernel.name, &inputs, Attributes::new(), GeneratedShown::default())
         .map_err(|error| interpreter.autograd_error(error, span))?;
     for (&index, var) in written.iter().zip(vars) {
         *objects[index].var.borrow_mut() = var;

@@ -15,6 +15,7 @@ mod jit_node;
 mod jit_tests;
 mod node;
 pub(crate) mod policy;
+mod shown;
 #[cfg(test)]
 mod tests;
 

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::policy::Choice;
 use super::GeneratedBackward;
 use crate::autograd::{call_custom_choosing, is_grad_enabled, register_custom_op, AutogradError, CustomBackward};
-use crate::autograd::{Attributes, CustomForward, ForwardOutput, SaveChoice, ValueMeta, Var};
+use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{Result, SourceSpan};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::{Interpreter, KernelFrame};
@@ -162,35 +162,14 @@ pub(crate) fn attach(interpreter: &Interpreter, prepared: Prepared, result: &Val
         })
     });
     let kernel_name = generated.name.trim_end_matches(".backward").to_string();
-    let shown = shown_choices(&generated, &choices);
+    let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
+    let shown = super::shown::shown(&generated, &choices, &needs);
     let backward = backward_of(interpreter, generated, inputs.clone(), reference, saved_places, interpreter.at(span));
     register_custom_op(&kernel_name, forward, Some(backward));
     let vars = call_custom_choosing(&kernel_name, &inputs, Attributes::new(), shown)
         .map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
     Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
-}
-
-/// The decisions as the graph view shows them: each value named by the forward op that made it.
-fn shown_choices(generated: &GeneratedBackward, choices: &[Choice]) -> Vec<SaveChoice> {
-    choices
-        .iter()
-        .map(|choice| {
-            let key = identity(&choice.value);
-            let made =
-                generated.forward_ops.iter().rev().find(|op| op.result.as_ref().map(identity) == Some(key.clone()));
-            let meta =
-                ValueMeta { shape: choice.value.shape().to_vec(), dtype: choice.value.dtype(), valid_shape: None };
-            let bytes = choice.value.shape().iter().product::<usize>() * choice.value.dtype().size_in_bytes();
-            SaveChoice {
-                op: made.map_or_else(|| "value".to_string(), |op| op.op.name()),
-                line: made.and_then(|op| op.line),
-                meta,
-                saved: choice.save,
-                bytes,
-            }
-        })
-        .collect()
 }
 
 /// Where the backward finds a saved value.
