@@ -2,7 +2,7 @@
 //! backward derived from its capture, compiled and run on the simulated NPU; its schedule follows
 //! the forward's, and `check_gradient`'s analytic side is that kernel.
 
-use tilelab::session::{Display, Session};
+use tilelab::session::{Display, GraphDisplay, Session};
 
 /// Swish with β = 1.5 on [32, 64] (x from −4 in steps of 1/256), weighted by w = cos(0.23·i):
 /// dL/dx = w · s · (1 + β·x·(1 − s)), s = σ(βx) — written out by hand below, not by the code
@@ -254,6 +254,25 @@ print(saved)"
     assert!(error.message.contains("policy must be one of") && error.message.contains("'fast'"), "{}", error.message);
 }
 
+/// The graph display of Σ(swish(x)·w) after its backward under `policy`.
+fn swish_graph(session: &mut Session, policy: &str) -> GraphDisplay {
+    let cell = session.run_cell(&format!(
+        "pt.autodiff.policy('{policy}')
+xk = pt.as_tensor(x.tolist(), requires_grad=True)
+loss = (swish(xk, 1.5) * w).sum()
+loss.backward()
+pt.graph(loss)"
+    ));
+    assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
+    cell.displays
+        .into_iter()
+        .find_map(|display| match display {
+            Display::Graph(graph) => Some(graph),
+            _ => None,
+        })
+        .expect("a graph display")
+}
+
 /// The graph view's backward node of a generated kernel lists its save-or-recompute decisions
 /// and the bytes saved. Swish reads one forward value, s = σ(βx) ([32, 64] f32: 8192 B): under
 /// "save" it is saved (8192 B), under "recompute" it is redone (0 B saved).
@@ -261,22 +280,7 @@ print(saved)"
 fn the_backward_node_shows_each_choice_and_the_saved_bytes() {
     let mut session = session_with(SWISH);
     for (policy, saved, bytes) in [("save", true, 8192), ("recompute", false, 0)] {
-        let cell = session.run_cell(&format!(
-            "pt.autodiff.policy('{policy}')
-xk = pt.as_tensor(x.tolist(), requires_grad=True)
-loss = (swish(xk, 1.5) * w).sum()
-loss.backward()
-pt.graph(loss)"
-        ));
-        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
-        let graph = cell
-            .displays
-            .iter()
-            .find_map(|display| match display {
-                Display::Graph(graph) => Some(graph),
-                _ => None,
-            })
-            .expect("a graph display");
+        let graph = swish_graph(&mut session, policy);
         let node = graph.graph.backward_nodes.iter().find(|node| node.label == "swish_backward").expect("swish's node");
         assert_eq!(node.choices.len(), 1, "{policy}: {:?}", node.choices);
         let choice = &node.choices[0];
@@ -300,22 +304,7 @@ pt.graph(loss)"
 fn the_backward_node_lists_the_derived_tile_ops() {
     let mut session = session_with(SWISH);
     for (policy, saved) in [("save", true), ("recompute", false)] {
-        let cell = session.run_cell(&format!(
-            "pt.autodiff.policy('{policy}')
-xk = pt.as_tensor(x.tolist(), requires_grad=True)
-loss = (swish(xk, 1.5) * w).sum()
-loss.backward()
-pt.graph(loss)"
-        ));
-        assert!(cell.is_ok(), "{policy}: {:?}", cell.diagnostics);
-        let graph = cell
-            .displays
-            .iter()
-            .find_map(|display| match display {
-                Display::Graph(graph) => Some(graph),
-                _ => None,
-            })
-            .expect("a graph display");
+        let graph = swish_graph(&mut session, policy);
         let node = graph.graph.backward_nodes.iter().find(|node| node.label == "swish_backward").expect("swish's node");
         let names: Vec<&str> = node.ops.iter().map(|op| op.op.as_str()).collect();
         assert_eq!(names, vec!["mul", "mul", "sub", "mul", "mul", "mul", "add"], "{policy}");

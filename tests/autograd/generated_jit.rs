@@ -19,6 +19,28 @@ fn kernels(cell: &CellResult) -> Vec<&str> {
     cell.kernel_schedules.iter().map(|entry| entry.kernel.as_str()).collect()
 }
 
+/// `agree(f, reference, args, atol)`: the gradients of Σ(f(args)·w) match those of the same loss
+/// over `reference` (ops outside any kernel, on the tape) to rtol 1e-4 and `atol`; then prints
+/// whether `check_gradient` (the generated kernel against f64 central differences) passed. The
+/// script defines `w`.
+const AGREE: &str = "
+def agree(f, reference, args, atol):
+    ours = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
+    (f(*ours) * w).sum().backward()
+    theirs = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
+    (reference(*theirs) * w).sum().backward()
+    for a, b in zip(ours, theirs):
+        pt.assert_allclose(a.grad, pt.reshape(b.grad, a.shape), rtol=1e-4, atol=atol)
+    print(pt.autodiff.check_gradient(f, args).passed)
+";
+
+/// The cell ran `kernel` (a generated backward) on the NPU and its check printed `True`.
+fn assert_generated(cell: &CellResult, kernel: &str) {
+    assert_on_the_npu(cell);
+    assert_eq!(cell.stdout, "True\n");
+    assert!(kernels(cell).contains(&kernel), "{:?}", kernels(cell));
+}
+
 fn assert_on_the_npu(cell: &CellResult) {
     assert!(
         cell.diagnostics.iter().all(|diagnostic| !diagnostic.message.contains("CPU")
@@ -98,14 +120,13 @@ xr = pt.as_tensor(x.tolist(), requires_grad=True)
 (pt.softmax(xr, dim=-1) * w).sum().backward()
 pt.assert_allclose(xk.grad, xr.grad, rtol=1e-5, atol=1e-6)
 print(pt.autodiff.check_gradient(f, [x]).passed)");
-    assert_on_the_npu(&cell);
-    assert_eq!(cell.stdout, "True\n");
-    assert!(kernels(&cell).contains(&"row_softmax.backward"), "{:?}", kernels(&cell));
+    assert_generated(&cell, "row_softmax.backward");
 }
 
 #[test]
 fn broadcast_parameters_of_a_layer_norm_accumulate_their_gradients_over_the_units() {
-    let cell = run("import pypto as pt
+    let cell = run(&(AGREE.to_string()
+        + "import pypto as pt
 R, C = 24, 64
 @pt.frontend.jit
 def layer_norm(x, gamma, beta, y):
@@ -124,13 +145,7 @@ def f(x, gamma, beta):
 
 args = [pt.randn([R, C], seed=1), pt.randn([1, C], seed=2), pt.randn([1, C], seed=3)]
 w = pt.randn([R, C], seed=6)
-ours = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-(f(*ours) * w).sum().backward()
-theirs = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-(pt.nn.layer_norm(theirs[0], pt.reshape(theirs[1], [C]), pt.reshape(theirs[2], [C])) * w).sum().backward()
-for a, b in zip(ours, theirs):
-    pt.assert_allclose(a.grad, pt.reshape(b.grad, a.shape), rtol=1e-4, atol=1e-4)
-print(pt.autodiff.check_gradient(f, args).passed)");
+agree(f, lambda x, g, b: pt.nn.layer_norm(x, pt.reshape(g, [C]), pt.reshape(b, [C])), args, 1e-4)"));
     assert_on_the_npu(&cell);
     assert_eq!(cell.stdout, "True\n");
     let backward = cell.kernel_schedules.iter().find(|entry| entry.kernel == "layer_norm.backward").expect("backward");
@@ -145,7 +160,8 @@ print(pt.autodiff.check_gradient(f, args).passed)");
 
 #[test]
 fn a_matmul_over_row_views_gets_transposed_matmuls_and_a_summed_weight_gradient() {
-    let cell = run("import pypto as pt
+    let cell = run(&(AGREE.to_string()
+        + "import pypto as pt
 M, K, N = 32, 32, 48
 @pt.frontend.jit
 def dense(a, b, out):
@@ -161,23 +177,16 @@ def f(a, b):
 
 args = [pt.randn([M, K], seed=7), pt.randn([K, N], seed=8) * 0.2]
 w = pt.randn([M, N], seed=9)
-ours = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-(f(*ours) * w).sum().backward()
-theirs = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-(pt.sigmoid(pt.matmul(theirs[0], theirs[1])) * w).sum().backward()
-for a, b in zip(ours, theirs):
-    pt.assert_allclose(a.grad, b.grad, rtol=1e-4, atol=1e-5)
-print(pt.autodiff.check_gradient(f, args).passed)");
-    assert_on_the_npu(&cell);
-    assert_eq!(cell.stdout, "True\n");
-    assert!(kernels(&cell).contains(&"dense.backward"), "{:?}", kernels(&cell));
+agree(f, lambda a, b: pt.sigmoid(pt.matmul(a, b)), args, 1e-5)"));
+    assert_generated(&cell, "dense.backward");
 }
 
 /// Example 09's GroupNorm forward: nested loops over samples and groups, [1, C/G, 1] views of γ
 /// and β, and three outputs (y and the per-group statistics, which the loss does not use).
 #[test]
 fn example_09s_group_norm_forward_gets_its_backward_with_nested_loops() {
-    let cell = run("import pypto as pt
+    let cell = run(&(AGREE.to_string()
+        + "import pypto as pt
 N, C, HW, G = 2, 8, 8, 4
 CG = C // G
 @pt.frontend.jit
@@ -204,17 +213,8 @@ def f(x, gamma, beta):
 
 args = [pt.randn([N, C, HW], seed=1), pt.randn([1, C, 1], seed=2), pt.randn([1, C, 1], seed=3)]
 w = pt.randn([N, C, HW], seed=4)
-ours = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-(f(*ours) * w).sum().backward()
-theirs = [pt.as_tensor(t.tolist(), requires_grad=True) for t in args]
-y = pt.nn.group_norm(theirs[0], G, pt.reshape(theirs[1], [C]), pt.reshape(theirs[2], [C]))
-(y * w).sum().backward()
-for a, b in zip(ours, theirs):
-    pt.assert_allclose(a.grad, pt.reshape(b.grad, a.shape), rtol=1e-4, atol=1e-5)
-print(pt.autodiff.check_gradient(f, args).passed)");
-    assert_on_the_npu(&cell);
-    assert_eq!(cell.stdout, "True\n");
-    assert!(kernels(&cell).contains(&"group_norm_forward.backward"), "{:?}", kernels(&cell));
+agree(f, lambda x, g, b: pt.nn.group_norm(x, G, pt.reshape(g, [C]), pt.reshape(b, [C])), args, 1e-5)"));
+    assert_generated(&cell, "group_norm_forward.backward");
 }
 
 /// pypto's own examples index with slices (`x[b:b+1, ...]`) and store with `out[b:, ...] = t`.
@@ -240,9 +240,7 @@ xs, ys = pt.as_tensor(x.tolist(), requires_grad=True), pt.as_tensor(y.tolist(), 
 pt.assert_allclose(xs.grad, w * 2, rtol=1e-6, atol=1e-6)
 pt.assert_allclose(ys.grad, w * pt.cos(y), rtol=1e-5, atol=1e-6)
 print(pt.autodiff.check_gradient(f, [x, y]).passed)");
-    assert_on_the_npu(&cell);
-    assert_eq!(cell.stdout, "True\n");
-    assert!(kernels(&cell).contains(&"add_scaled.backward"), "{:?}", kernels(&cell));
+    assert_generated(&cell, "add_scaled.backward");
 }
 
 #[test]

@@ -282,19 +282,7 @@ fn backward_of(interpreter: &Interpreter, generated: JitBackward, rerun: Rerun, 
                 Ok(gradients.into_iter().map(|gradient| gradient.map(Var::constant)).collect())
             }
             Err(reason) => {
-                let (npu, cpu) = interpreter.npu.call_counts.get();
-                interpreter.npu.call_counts.set((npu, cpu + 1));
-                if generated.derivable && interpreter.npu.fallback_warned.borrow_mut().insert(name.clone()) {
-                    let message = NpuMessage::GeneratedBackwardOnCpu { name: name.clone(), reason: reason.to_string() };
-                    let help = Message::Npu(NpuMessage::GeneratedBackwardOnCpuHelp);
-                    interpreter.warn_message_in(
-                        site.cell,
-                        "npu/cpu-fallback",
-                        Message::Npu(message),
-                        site.span,
-                        Some(help),
-                    );
-                }
+                super::node::count_backward_on_cpu(&interpreter, &name, &reason, site, generated.derivable);
                 rerun.gradients(&interpreter, &generated.written, grads, &needs, site.span)
             }
         }

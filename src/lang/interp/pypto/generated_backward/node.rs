@@ -247,19 +247,7 @@ fn backward_of(
                 Ok(gradients.into_iter().map(|gradient| gradient.map(Var::constant)).collect())
             }
             Err(reason) => {
-                let (npu, cpu) = interpreter.npu.call_counts.get();
-                interpreter.npu.call_counts.set((npu, cpu + 1));
-                if interpreter.npu.fallback_warned.borrow_mut().insert(name.clone()) {
-                    let message = NpuMessage::GeneratedBackwardOnCpu { name: name.clone(), reason: reason.to_string() };
-                    let help = Message::Npu(NpuMessage::GeneratedBackwardOnCpuHelp);
-                    interpreter.warn_message_in(
-                        site.cell,
-                        "npu/cpu-fallback",
-                        Message::Npu(message),
-                        site.span,
-                        Some(help),
-                    );
-                }
+                count_backward_on_cpu(&interpreter, &name, &reason, site, true);
                 crate::autograd::grad(&reference, &inputs, Some(grads), false)
             }
         }
@@ -277,5 +265,23 @@ pub(super) fn record_backward_run(interpreter: &Interpreter, name: &str, simulat
         if schedules.len() < crate::lang::interp::pypto::npu_run::MAX_SCHEDULES_PER_CELL {
             schedules.push((name.to_string(), simulation));
         }
+    }
+}
+
+/// Counts a generated backward that ran on the CPU and, when `warn` and not yet said for `name`,
+/// warns once at the call's site with the reason.
+pub(super) fn count_backward_on_cpu(
+    interpreter: &Interpreter,
+    name: &str,
+    reason: &dyn std::fmt::Display,
+    site: SourceSpan,
+    warn: bool,
+) {
+    let (npu, cpu) = interpreter.npu.call_counts.get();
+    interpreter.npu.call_counts.set((npu, cpu + 1));
+    if warn && interpreter.npu.fallback_warned.borrow_mut().insert(name.to_string()) {
+        let message = NpuMessage::GeneratedBackwardOnCpu { name: name.to_string(), reason: reason.to_string() };
+        let help = Message::Npu(NpuMessage::GeneratedBackwardOnCpuHelp);
+        interpreter.warn_message_in(site.cell, "npu/cpu-fallback", Message::Npu(message), site.span, Some(help));
     }
 }
