@@ -55,15 +55,7 @@ impl Interpreter {
             ExprKind::Compare { left, comparisons } => self.eval_compare(left, comparisons, scope),
             ExprKind::IfElse { test, body, orelse } => self.eval_if_else(test, body, orelse, scope),
             ExprKind::ListComp { element, generators } => self.eval_comprehension(element, generators, scope, span),
-            ExprKind::SetComp { element, generators } => {
-                let list = self.eval_comprehension(element, generators, scope, span)?;
-                let Value::List(items) = &list else { unreachable!("a comprehension makes a list") };
-                let members = std::mem::take(&mut *items.borrow_mut());
-                for member in &members {
-                    self.check_hashable(member, element.span)?;
-                }
-                Ok(Value::set(super::sets::unique(members)))
-            }
+            ExprKind::SetComp { element, generators } => self.eval_set_comprehension(element, generators, scope, span),
             ExprKind::DictComp { key, value, generators } => {
                 self.eval_dict_comprehension(key, value, generators, scope, span)
             }

@@ -11,7 +11,7 @@ use super::interpreter::Interpreter;
 use super::operators::values_equal;
 use super::scope::Scope;
 use super::value::Value;
-use crate::lang::syntax::ast::Expr;
+use crate::lang::syntax::ast::{Comprehension, Expr};
 use crate::lang::syntax::Span;
 
 /// The methods a set has.
@@ -62,6 +62,23 @@ impl Interpreter {
             let value = self.eval(item, scope)?;
             self.check_hashable(&value, item.span)?;
             members.push(value);
+        }
+        Ok(Value::set(unique(members)))
+    }
+
+    /// The set a comprehension `{element for …}` makes.
+    pub(crate) fn eval_set_comprehension(
+        &self,
+        element: &Expr,
+        generators: &[Comprehension],
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> Result<Value> {
+        let list = self.eval_comprehension(element, generators, scope, span)?;
+        let Value::List(items) = &list else { unreachable!("a comprehension makes a list") };
+        let members = std::mem::take(&mut *items.borrow_mut());
+        for member in &members {
+            self.check_hashable(member, element.span)?;
         }
         Ok(Value::set(unique(members)))
     }

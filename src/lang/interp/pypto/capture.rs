@@ -1,8 +1,7 @@
-//! The typed capture of a kernel call: each tensor op the kernel executes is recorded at its op
-//! site as a `CapturedOp` (the tensor core's op enums with every parameter, operands as tensor
-//! handles whose identity is their buffer id and shape), with its result and script line; the
-//! outermost `pypto.loop`'s iterations are marked. `work_jit` turns the capture into `TileWork`
-//! (of `@pypto.frontend.jit` and `@pypto.kernel` kernels alike); an op the NPU cannot run is captured as `Unsupported` with what it was.
+//! The typed capture of a kernel call: each tensor op the kernel executes is recorded at its op site as a
+//! `CapturedOp` (the tensor core's op enums with every parameter, operands as tensor handles identified by buffer id
+//! and shape), with its result and script line; the outermost `pypto.loop`'s iterations are marked. `work_jit` turns
+//! the capture of either kernel style into `TileWork`; an op the NPU cannot run is captured as `Unsupported`.
 
 pub(crate) use super::tensor_ref::{identity, Identity, TensorRef};
 use crate::lang::interp::error::Result;
