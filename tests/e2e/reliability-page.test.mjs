@@ -59,6 +59,9 @@ test('a saved notebook of a newer format is moved aside, not overwritten', async
   const { page, context } = await open({ expectedConsoleErrors: [] });
   try {
     const newer = { format: 99, savedAt: '2030-01-01T00:00:00.000Z', cells: [{ kind: 'code', source: 'from the future' }] };
+    // The page's own pending save of its starter notebook lands first: written after the record
+    // below, it would overwrite it before the reload (a race that failed this test under load).
+    await page.evaluate(() => globalThis.tilelab.flush());
     await page.evaluate(
       (record) =>
         new Promise((resolve, reject) => {
