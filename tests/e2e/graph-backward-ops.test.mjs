@@ -10,20 +10,11 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, screenshot } from './harness.mjs';
-import { open, setCells, useSite } from './notebook-helpers.mjs';
+import { open, setCells, swishGraphCell, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
-const cell = (policy) => `import pypto as pt
-@pt.kernel
-def swish(x, beta):
-    pt.set_vec_tile_shapes(4, 64)
-    return x * pt.sigmoid(x * beta)
-pt.autodiff.policy("${policy}")
-xk = pt.randn([32, 64], requires_grad=True, seed=1)
-loss = swish(xk, 1.5).sum()
-loss.backward()
-pt.graph(loss)`;
+const cell = swishGraphCell;
 
 const OPS = ['mul', 'mul', 'sub', 'mul', 'mul', 'mul', 'add'];
 const READS_S = [true, false, true, true, false, false, false];

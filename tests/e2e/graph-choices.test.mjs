@@ -6,20 +6,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { screenshot } from './harness.mjs';
-import { open, setCells, useSite } from './notebook-helpers.mjs';
+import { open, setCells, swishGraphCell, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
-const cell = (policy) => `import pypto as pt
-@pt.kernel
-def swish(x, beta):
-    pt.set_vec_tile_shapes(4, 64)
-    return x * pt.sigmoid(x * beta)
-pt.autodiff.policy("${policy}")
-xk = pt.randn([32, 64], requires_grad=True, seed=1)
-loss = swish(xk, 1.5).sum()
-loss.backward()
-pt.graph(loss)`;
+const cell = swishGraphCell;
 
 /** Runs the cells and returns the drawn text of swish's backward node and of its details. */
 async function backwardOf(page, index) {

@@ -85,3 +85,20 @@ export function englishSentences(text) {
   const prose = text.replace(/`[^`]*`/g, ' ').replace(/“[^”]*”/g, ' ').replace(/'[^']*'/g, ' ');
   return prose.match(/[A-Za-z]{2,}(?:[ ,;:()-]+[A-Za-z]{2,}){3,}/g) ?? [];
 }
+
+/**
+ * A cell whose graph shows the generated backward of Swish, y = x·σ(1.5·x) on [32, 64] f32 (the
+ * kernel's body on line 5), under the autodiff `policy` ("save" or "recompute").
+ */
+export function swishGraphCell(policy) {
+  return `import pypto as pt
+@pt.kernel
+def swish(x, beta):
+    pt.set_vec_tile_shapes(4, 64)
+    return x * pt.sigmoid(x * beta)
+pt.autodiff.policy("${policy}")
+xk = pt.randn([32, 64], requires_grad=True, seed=1)
+loss = swish(xk, 1.5).sum()
+loss.backward()
+pt.graph(loss)`;
+}
