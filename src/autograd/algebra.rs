@@ -289,20 +289,22 @@ pub fn matmul_gradients<A: GradientAlgebra, S: RuleOperands<A::Value, A::Error>>
     Ok([grad_a, grad_b])
 }
 
-/// The gradient of a sum (`mean: false`) or mean over `axes` of a value of `shape`.
+/// The gradient of a sum (`mean_of: None`) or of a mean over `axes` of a value of `shape`; a mean
+/// divides by the extents in `mean_of` (the value's valid shape: a partial tile's mean counts its
+/// valid region only).
 pub fn sum_gradient<A: GradientAlgebra>(
     algebra: &mut A,
-    mean: bool,
+    mean_of: Option<&[usize]>,
     g: &A::Value,
     shape: &[usize],
     axes: &[usize],
     keepdim: bool,
 ) -> Built<A> {
     let expanded = algebra.expand_reduced(g, shape, axes, keepdim)?;
-    if !mean {
+    let Some(extents) = mean_of else {
         return Ok(expanded);
-    }
-    let count: usize = axes.iter().map(|&axis| shape[axis]).product();
+    };
+    let count: usize = axes.iter().map(|&axis| extents[axis]).product();
     scale(algebra, &expanded, 1.0 / count as f64)
 }
 

@@ -73,16 +73,17 @@ pub fn extreme_gradient<A: GradientAlgebra>(
     algebra.binary(BinaryOp::Div, &picked, &ties)
 }
 
-/// The gradient of the (population) variance over `axes` of `x` (of `shape`): 2(x − μ)/n · g.
+/// The gradient of the (population) variance over `axes` of `x` (of `shape`, valid extents `valid`:
+/// a partial tile's n counts its valid region): 2(x − μ)/n · g.
 pub fn variance_gradient<A: GradientAlgebra>(
     algebra: &mut A,
     x: &A::Value,
     g: &A::Value,
-    shape: &[usize],
+    [shape, valid]: [&[usize]; 2],
     axes: &[usize],
     keepdim: bool,
 ) -> Built<A> {
-    let count: usize = axes.iter().map(|&axis| shape[axis]).product();
+    let count: usize = axes.iter().map(|&axis| valid[axis]).product();
     let expanded = algebra.expand_reduced(g, shape, axes, keepdim)?;
     let total = algebra.sum_keepdim(x, axes)?;
     let mean = scale(algebra, &total, 1.0 / count as f64)?;

@@ -199,8 +199,15 @@ fn reduce_rule(op: ReduceOp, axes: &[usize], keepdim: bool, context: &RuleContex
     let g = &context.grads[0];
     let shape = context.input_shape(0).to_vec();
     match op {
-        ReduceOp::Sum | ReduceOp::Mean => sum_gradient(&mut VarAlgebra, op == ReduceOp::Mean, g, &shape, axes, keepdim),
-        ReduceOp::Var => variance_gradient(&mut VarAlgebra, context.input(0)?, g, &shape, axes, keepdim),
+        ReduceOp::Sum | ReduceOp::Mean => {
+            let valid = context.operation.inputs[0].meta.valid_shape.clone().unwrap_or_else(|| shape.clone());
+            sum_gradient(&mut VarAlgebra, (op == ReduceOp::Mean).then_some(&valid), g, &shape, axes, keepdim)
+        }
+        ReduceOp::Var => {
+            let x = context.input(0)?;
+            let valid = context.operation.inputs[0].meta.valid_shape.clone().unwrap_or_else(|| shape.clone());
+            variance_gradient(&mut VarAlgebra, x, g, [&shape, &valid], axes, keepdim)
+        }
         ReduceOp::Amax | ReduceOp::Amin => {
             let (x, y) = (context.input(0)?, context.output(0)?);
             extreme_gradient(&mut VarAlgebra, x, &y, g, &shape, axes, keepdim)

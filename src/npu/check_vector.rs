@@ -78,6 +78,10 @@ pub(super) fn check_vector<'a, E>(
             Some(shape)
         }
         VectorOp::Round { .. } => Some(first.to_vec()),
+        // The padded tile covers the input's valid region (a smaller one is a wrong written shape).
+        VectorOp::FillPad { .. } => (first.len() != valid_shape.len()
+            || first.iter().zip(valid_shape).any(|(input, output)| input > output))
+        .then(|| first.to_vec()),
         VectorOp::Expand => {
             broadcast_shapes("expand", first, valid_shape)
                 .map_err(|error| Problem::Invalid(ProgramDetail::Shapes { error: Box::new(error.message()) }))?;

@@ -3,7 +3,7 @@
 //! of the tile it meets), stored in the output buffer's dtype.
 
 use crate::error::TensorError;
-use crate::tensor::{BinaryOp, DType, SliceSpec, Tensor, UnaryOp};
+use crate::tensor::{BinaryOp, SliceSpec, Tensor, UnaryOp};
 use crate::tile::{VectorOp, VectorOperand};
 
 fn origin(shape: &[usize]) -> Vec<SliceSpec> {
@@ -25,16 +25,18 @@ pub(super) fn run_vector(
             VectorOperand::Scalar(_) => Ok(None),
         })
         .collect::<Result<_, _>>()?;
-    // A number takes the dtype of the first tile operand (of the other branch for `where`).
+    // A number takes the dtype of the first tile operand (of the other branch for `where`), else
+    // the output's.
     let dtype_near = |position: usize| {
         let order: Vec<usize> = match op {
-            VectorOp::Select => vec![3 - position, 0],
+            // A branch takes the other branch's dtype; with numbers on both sides, the output's.
+            VectorOp::Select => vec![3 - position],
             _ => (0..tiles.len()).collect(),
         };
         order
             .iter()
             .find_map(|&other| tiles.get(other).cloned().flatten().map(|tile| tile.dtype()))
-            .unwrap_or(DType::F32)
+            .unwrap_or(output.dtype())
     };
     let operand = |position: usize| -> Result<Tensor, TensorError> {
         match (&tiles[position], &inputs[position]) {
@@ -68,6 +70,12 @@ pub(super) fn run_vector(
             tile.slice(&specs)?.reshape(valid_shape)?
         }
         VectorOp::Reshape => operand(0)?.reshape(valid_shape)?,
+        VectorOp::FillPad { value } => {
+            let input = operand(0)?;
+            let padded = Tensor::full(valid_shape, *value, input.dtype())?;
+            padded.assign_slice(&origin(input.shape()), &input)?;
+            padded
+        }
         VectorOp::Gather { dim } => operand(0)?.gather(*dim as isize, &operand(1)?)?,
         VectorOp::Scatter { dim, mode } => operand(0)?.scatter(*dim as isize, &operand(1)?, &operand(2)?, *mode)?,
     };

@@ -20,6 +20,7 @@ mod slice_spec;
 mod storage;
 mod strided;
 mod unary;
+mod valid_region;
 
 pub use dtype::{DType, DTypeKind};
 pub use elementwise::{sigmoid, BinaryOp, UnaryOp};
@@ -35,3 +36,4 @@ pub use shape::{
     unravel_index,
 };
 pub use storage::{allocation_limit, check_allocation, set_allocation_limit, Storage, DEFAULT_ALLOCATION_LIMIT};
+pub use valid_region::{leading_box, leads_row_major};

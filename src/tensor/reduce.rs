@@ -7,6 +7,7 @@ use super::handle::Tensor;
 use super::real::Real;
 use super::shape::{normalize_dim, normalize_dims};
 use super::simd;
+use super::slice_spec::SliceSpec;
 use super::storage::Storage;
 use crate::error::{Result, TensorError};
 use crate::messages::ArgumentDetail;
@@ -97,6 +98,9 @@ impl Tensor {
             Some(dims) => normalize_dims(op.name(), dims, rank)?,
             None => (0..rank).collect(),
         };
+        if let Some(region) = self.valid_region_of(&axes) {
+            return region.reduce(op, dims, keepdim);
+        }
         let reduced: usize = axes.iter().map(|&a| self.shape()[a]).product();
         if reduced == 0 && matches!(op, ReduceOp::Amax | ReduceOp::Amin | ReduceOp::Mean | ReduceOp::Var) {
             return Err(TensorError::BadArgument { op: op.name(), detail: ArgumentDetail::EmptyReduction });
@@ -127,6 +131,22 @@ impl Tensor {
         Ok(Tensor::from_storage(storage, &out_shape)?.with_valid_shape(valid))
     }
 
+    /// The valid part of a tile along `axes` when its `valid_shape` is ragged there (pypto's ops
+    /// work on a tile's valid region: what lies past it is undefined, not an operand), keeping the
+    /// valid extents of the other axes; `None` when every axis of `axes` is whole.
+    fn valid_region_of(&self, axes: &[usize]) -> Option<Tensor> {
+        let valid = self.valid_shape()?;
+        if axes.iter().all(|&axis| valid[axis] == self.shape()[axis]) {
+            return None;
+        }
+        let specs: Vec<SliceSpec> = (0..self.rank())
+            .map(|axis| SliceSpec::full(if axes.contains(&axis) { valid[axis] } else { self.shape()[axis] }))
+            .collect();
+        let region = self.slice(&specs).ok()?;
+        let region_valid: Vec<usize> = (0..self.rank()).map(|axis| valid[axis].min(region.shape()[axis])).collect();
+        Some(region.with_valid_shape(Some(region_valid)))
+    }
+
     /// Softmax or log-softmax along `dim`, computed with the max subtracted so that inputs of ±1e4
     /// neither overflow nor lose the result.
     pub fn softmax_like(&self, op: SoftmaxOp, dim: isize) -> Result<Tensor> {
@@ -144,6 +164,13 @@ impl Tensor {
             });
         }
         let axis = normalize_dim(name, dim, self.rank())?;
+        if let Some(region) = self.valid_region_of(&[axis]) {
+            // Normalised over the valid part; the rest of the tile stays 0, the valid shape kept.
+            let out = Tensor::zeros(self.shape(), self.dtype())?;
+            let specs: Vec<SliceSpec> = region.shape().iter().map(|&count| SliceSpec::full(count)).collect();
+            out.assign_slice(&specs, &region.softmax_like(op, dim)?)?;
+            return Ok(out.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)));
+        }
         let last = self.rank() - 1;
         let moved = self.transpose(axis as isize, last as isize)?;
         let width = self.shape()[axis];
@@ -270,5 +297,30 @@ mod tests {
         let empty = Tensor::zeros(&[0, 3], DType::F32).unwrap();
         assert!(empty.reduce(ReduceOp::Amax, Some(&[0]), false).is_err());
         assert_eq!(empty.reduce(ReduceOp::Sum, Some(&[0]), false).unwrap().to_f32_vec(), vec![0.0; 3]);
+    }
+
+    #[test]
+    fn a_partial_tile_reduces_its_valid_region_only() {
+        // Rows of [[-3, -3, 9], [-1, -2, 9]] with 2 valid columns: the 9s lie past the valid region.
+        let tile = Tensor::from_f32(vec![-3.0, -3.0, 9.0, -1.0, -2.0, 9.0], &[2, 3], DType::F32)
+            .unwrap()
+            .with_valid_shape(Some(vec![2, 2]));
+        let row = |op| tile.reduce(op, Some(&[-1]), true).unwrap();
+        assert_eq!(row(ReduceOp::Amax).to_f32_vec(), vec![-3.0, -1.0]);
+        assert_eq!(row(ReduceOp::Amin).to_f32_vec(), vec![-3.0, -2.0]);
+        assert_eq!(row(ReduceOp::Sum).to_f32_vec(), vec![-6.0, -3.0]);
+        assert_eq!(row(ReduceOp::Mean).to_f32_vec(), vec![-3.0, -1.5]);
+        assert_eq!(row(ReduceOp::Var).to_f32_vec(), vec![0.0, 0.25]);
+        assert_eq!(row(ReduceOp::Amax).shape(), &[2, 1]);
+        // Along the whole axis 0 nothing is cut: both rows count, the column past the edge too.
+        assert_eq!(tile.reduce(ReduceOp::Amax, Some(&[0]), false).unwrap().to_f32_vec(), vec![-1.0, -2.0, 9.0]);
+        // Softmax over [-1, -2]: e^-1/(e^-1+e^-2) = 1/(1+e^-1); the column past the edge stays 0.
+        let soft = tile.softmax_like(SoftmaxOp::Softmax, -1).unwrap();
+        let first = 1.0 / (1.0 + (-1.0f64).exp());
+        let expected = [0.5, 0.5, 0.0, first, 1.0 - first, 0.0];
+        for (got, want) in soft.to_f32_vec().iter().zip(expected) {
+            assert!((*got as f64 - want).abs() < 1e-6, "{got} vs {want}");
+        }
+        assert_eq!(soft.valid_shape(), Some(&[2, 2][..]));
     }
 }

@@ -1,7 +1,7 @@
 //! The vector unit's selecting and structural ops (beyond the element-wise arithmetic of
 //! `Unary`/`Binary`): comparisons into a bool mask, select by a mask (`where`), round to decimals,
 //! broadcast copies (`expand_clone`), running sums along a dim, concatenation, transposes of a UB
-//! tile and gathers by an index tile. One [`VectorOp`] names the op in both the work
+//! tile, gathers by an index tile and the padding of a partial tile (`fillpad`). One [`VectorOp`] names the op in both the work
 //! (`WorkStep::Vector`) and the tile program (`TileOp::Vector`).
 
 use serde::Serialize;
@@ -64,6 +64,12 @@ pub enum VectorOp {
         /// The indexed dim.
         dim: usize,
     },
+    /// `fillpad(input, "constant", value)`: the input's valid region, `value` in the rest of the
+    /// output (whose valid shape is the whole tile).
+    FillPad {
+        /// The number written past the input's valid region.
+        value: f64,
+    },
     /// `scatter(input, dim, index, src, reduce)`: inputs `[input, index, src]` (`src` a tile of the
     /// index's shape or a number); the output has the input's shape.
     Scatter {
@@ -90,13 +96,21 @@ impl VectorOp {
             VectorOp::TopK { .. } => "topk",
             VectorOp::Gather { .. } => "gather",
             VectorOp::Scatter { .. } => "scatter",
+            VectorOp::FillPad { .. } => "fillpad",
         }
     }
 
     /// Whether each output element depends only on the input elements at its own (broadcast)
     /// position, so the op can be cut over the vec-tile grid like any element-wise op.
     pub fn is_elementwise(&self) -> bool {
-        matches!(self, VectorOp::Compare(_) | VectorOp::Select | VectorOp::Round { .. } | VectorOp::Expand)
+        matches!(
+            self,
+            VectorOp::Compare(_)
+                | VectorOp::Select
+                | VectorOp::Round { .. }
+                | VectorOp::Expand
+                | VectorOp::FillPad { .. }
+        )
     }
 
     /// The dims a vec-tile cell must hold whole for this op (a scan or a join along them).

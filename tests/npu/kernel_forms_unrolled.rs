@@ -2,9 +2,9 @@
 //! blocks walked by `pypto.loop_unroll(…, unroll_list={1})` (a set, as that code writes it), the
 //! running max/sum/output in kernel tensors written with `x[:] = …`, and `is_loop_begin` /
 //! `is_loop_end` choosing the first and last block's branch, `valid_shape` from `pypto.min` as the
-//! gym writes it (every block is whole here: TileLab reads elements outside `valid_shape` as 0, so
-//! a partial block's reductions would differ from pypto's, which skip them). The reference is
-//! softmax attention computed with pypto ops outside any kernel (the CPU path).
+//! gym writes it — with whole blocks and with a partial last block, whose row max and row sum
+//! cover its valid keys only, as pypto's reductions do. The reference is softmax attention
+//! computed with pypto ops outside any kernel (the CPU path).
 
 use tilelab::session::Session;
 
@@ -14,7 +14,7 @@ const ATTENTION: &str = r#"
 import math
 import pypto
 
-HEADS, ROWS, KEYS, DIM, BLOCK = 2, 3, 48, 32, 16
+HEADS, ROWS, KEYS, DIM, BLOCK = 2, 3, KEY_COUNT, 32, 16
 
 @pypto.frontend.jit
 def attend(query, key, value, output):
@@ -67,11 +67,16 @@ weights = pypto.softmax(pypto.matmul(q32, pypto.transpose(k32, 1, 2)) / math.sqr
 print(pypto.amax(pypto.abs(pypto.cast(output, pypto.DT_FP32) - pypto.matmul(weights, v32))).item())
 "#;
 
+/// Runs the kernel over `keys` keys; the largest |kernel − reference| of its bf16 output.
+fn attention_error(session: &mut Session, keys: usize) -> (f64, String) {
+    let stdout = run_on_npu(session, &ATTENTION.replace("KEY_COUNT", &keys.to_string()));
+    (stdout.lines().last().unwrap().trim().parse().unwrap(), stdout)
+}
+
 #[test]
 fn flash_attention_by_query_row_with_unrolled_key_blocks_runs_on_the_npu() {
     let mut session = Session::new();
-    let stdout = run_on_npu(&mut session, ATTENTION);
-    let worst: f64 = stdout.lines().last().unwrap().trim().parse().unwrap();
+    let (worst, stdout) = attention_error(&mut session, 48);
     // The output is stored in bf16: |out| ≤ max|v| ≈ 3, so one rounding is ≤ 3 × 2⁻⁸ ≈ 1.2e-2; the
     // kernel's fp32 online softmax differs from the reference's by far less.
     assert!(worst <= 1.6e-2, "{stdout}");
@@ -81,4 +86,12 @@ fn flash_attention_by_query_row_with_unrolled_key_blocks_runs_on_the_npu() {
         "print(int(pypto.sum(pypto.amax(pypto.abs(pypto.cast(output, pypto.DT_FP32)), dim=-1) > 0).item()))",
     );
     assert_eq!(rows_written.trim(), "6");
+}
+
+#[test]
+fn a_partial_last_key_block_is_reduced_over_its_valid_keys() {
+    // 40 keys in blocks of 16: the last block holds 8. Were its 8 padding scores (0) in the row max
+    // and exp(0 − max) in the row sum, the weights would be off by far more than the bf16 rounding.
+    let (worst, stdout) = attention_error(&mut Session::new(), 40);
+    assert!(worst <= 1.6e-2, "{stdout}");
 }

@@ -13,6 +13,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{Object, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
+use crate::tensor::{leading_box, leads_row_major};
 
 /// Calls `pypto.reshape`, `clone`, `expand_clone` or `cast`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Arguments, span: Span) -> Result<Value> {
@@ -161,6 +162,15 @@ impl Interpreter {
     /// shares `x`'s storage with or without `inplace`: a write into it is seen in `x`.
     pub(crate) fn reshaped(&self, x: &Var, shape: &Value, valid: Option<Vec<usize>>, span: Span) -> Result<Value> {
         let shape = self.resolve_shape(x, shape, span)?;
+        // A partial tile whose valid elements lead in row-major order keeps them valid in the new
+        // shape when they fill a leading box of it, as pypto derives a reshape's valid shape.
+        let valid = valid.or_else(|| {
+            let source_valid = x.tensor().valid_shape()?;
+            leads_row_major(source_valid, x.shape())
+                .then(|| leading_box(source_valid.iter().product(), &shape))
+                .flatten()
+                .filter(|derived| derived != &shape)
+        });
         let reshaped = x.reshape(&shape).map_err(|error| self.autograd_error(error, span))?;
         let result = match valid {
             Some(valid) => {

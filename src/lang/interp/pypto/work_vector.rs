@@ -8,7 +8,7 @@ use super::work_compute::Resolver;
 use super::work_ops::{UnitBuilder, Unsupported};
 use super::work_shapes::{broadcast, broadcast_valid, same_broadcast};
 use crate::messages::CompilerReason;
-use crate::tensor::{BinaryOp, DType};
+use crate::tensor::{leads_row_major, BinaryOp, DType};
 use crate::tile::{ValueId, VectorOp, WorkOperand, WorkStep};
 
 /// `reshape` or `transpose` of a computed tile as a vector step (of a tensor in GM they are views).
@@ -162,15 +162,29 @@ pub(crate) fn compute_vector(
             (padded(valid.clone(), dtype, granule), valid)
         }
         VectorOp::Slice { .. } => return Err(Unsupported::new(CompilerReason::BatchSlice, line)),
-        VectorOp::Reshape => {
+        VectorOp::FillPad { .. } => {
             let target = result.shape().to_vec();
-            if first.valid_shape.iter().product::<usize>() != target.iter().product::<usize>() {
+            (padded(target.clone(), dtype, granule), target)
+        }
+        VectorOp::Reshape => {
+            // The tile's valid elements laid out in the result's valid shape: the reference's
+            // reshape of the whole tensor agrees when both valid regions lead in row-major order.
+            let target = result.shape().to_vec();
+            let target_valid = result.valid_shape().map_or_else(|| target.clone(), <[usize]>::to_vec);
+            let source_shape = match args.first() {
+                Some(Arg::Tensor(tensor)) => Some(tensor.shape().to_vec()),
+                _ => None,
+            };
+            let agrees = source_shape.is_some_and(|source| leads_row_major(&first.valid_shape, &source))
+                && leads_row_major(&target_valid, &target)
+                && first.valid_shape.iter().product::<usize>() == target_valid.iter().product::<usize>();
+            if !agrees {
                 return Err(Unsupported::new(
                     CompilerReason::RaggedReshape { from: first.shape.clone(), to: target.clone() },
                     line,
                 ));
             }
-            (padded(target.clone(), dtype, granule), target)
+            (padded(target, dtype, granule), target_valid)
         }
         VectorOp::Scatter { .. } => {
             if tiles.get(1).is_none() {

@@ -1,6 +1,6 @@
 //! The `pypto` functions of masks and indices, with pypto's own parameter names: comparisons
 //! (`lt le gt ge eq ne`), `logical_and`, `logical_not`, `where`, `gather`, `scatter`, `topk`,
-//! `cumsum`, `round(input, decimals)` and `clip` with number or tensor bounds.
+//! `cumsum`, `round(input, decimals)`, `clip` with number or tensor bounds and `fillpad`.
 
 use super::super::capture::{Arg, CapturedOp};
 use crate::autograd::Var;
@@ -11,7 +11,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{LibraryKernelMessage, LibraryMessage};
-use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode};
+use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode, Tensor};
 use crate::tile::VectorOp;
 
 /// Dim `dim` of a tensor of `rank` dims (negative counts from the end; the reference op has
@@ -25,7 +25,7 @@ fn axis(dim: i64, rank: usize) -> usize {
 }
 
 /// The names this file binds.
-pub(super) const NAMES: [&str; 16] = [
+pub(super) const NAMES: [&str; 17] = [
     "lt",
     "le",
     "gt",
@@ -42,6 +42,7 @@ pub(super) const NAMES: [&str; 16] = [
     "round",
     "clip",
     "scatter_",
+    "fillpad",
 ];
 
 /// Calls `module.name` (`pypto`, or `torch` on the host) for one of `NAMES`.
@@ -98,6 +99,7 @@ pub(super) fn call(
             Ok(result)
         }
         "scatter" | "scatter_" => scatter(interpreter, &full, arguments, span),
+        "fillpad" => fillpad(interpreter, &full, arguments, span),
         "topk" => {
             let bound = interpreter.bind(&full, &["input", "k", "dim", "largest"], arguments, false, span)?;
             let k = bound.int(1, None)?;
@@ -149,6 +151,46 @@ pub(super) fn call(
         }
         _ => clip(interpreter, interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?, span),
     }
+}
+
+/// `fillpad(input, mode="constant", value=0)`: `input` with `value` past its valid region (a
+/// number, or "inf"/"-inf" as pypto spells them), valid in whole.
+fn fillpad(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind(full, &["input", "mode", "value"], arguments, false, span)?;
+    let input = bound.tensor(0)?;
+    let one_of = |parameter: &str, choices: &[&str], got: String, index: usize| {
+        let message = LibraryMessage::OneOf {
+            function: full.to_string(),
+            parameter: parameter.into(),
+            choices: choices.iter().map(|choice| choice.to_string()).collect(),
+            got: Some(got),
+        };
+        interpreter.error(ErrorKind::Value, "", bound.span_of(index)).with_message(message)
+    };
+    match bound.optional(1) {
+        None => {}
+        Some(Value::Str(mode)) if &**mode == "constant" => {}
+        Some(other) => return Err(one_of("mode", &["\"constant\""], crate::lang::interp::format::repr(other), 1)),
+    }
+    let value = match bound.optional(2) {
+        None => 0.0,
+        Some(Value::Str(text)) => match text.trim().to_ascii_lowercase().as_str() {
+            "inf" | "+inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            _ => return Err(one_of("value", &["a number", "\"inf\"", "\"-inf\""], format!("{text:?}"), 2)),
+        },
+        Some(_) => bound.float(2, None)?,
+    };
+    let origin = vec![0; input.shape().len()];
+    let padded = Tensor::full(input.shape(), value, input.dtype())
+        .map_err(Into::into)
+        .and_then(|filled| Var::constant(filled).assemble(&input, &origin));
+    let result = interpreter.tensor_result(padded, span)?;
+    interpreter.capture(Some(&result), || CapturedOp::Vector {
+        op: VectorOp::FillPad { value },
+        args: vec![Arg::var(&input)],
+    });
+    Ok(result)
 }
 
 /// `scatter(input, dim, index, src, reduce=None)`; `scatter_` also writes the result into `input`.

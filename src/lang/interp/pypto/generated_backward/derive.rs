@@ -193,11 +193,12 @@ fn op_adjoint(
             let axes = axes_of(dims, x.shape().len());
             let keepdim = result.shape().len() == x.shape().len();
             let (value, shape) = (Arg::Tensor(x.clone()), x.shape());
+            let valid = x.valid_shape().unwrap_or(shape).to_vec();
             let gradient = match reduce {
                 ReduceOp::Sum | ReduceOp::Mean => {
-                    sum_gradient(algebra, *reduce == ReduceOp::Mean, g, shape, &axes, keepdim)?
+                    sum_gradient(algebra, (*reduce == ReduceOp::Mean).then_some(&valid), g, shape, &axes, keepdim)?
                 }
-                ReduceOp::Var => variance_gradient(algebra, &value, g, shape, &axes, keepdim)?,
+                ReduceOp::Var => variance_gradient(algebra, &value, g, [shape, &valid], &axes, keepdim)?,
                 ReduceOp::Amax | ReduceOp::Amin => {
                     let extreme = Arg::Tensor(result.clone());
                     extreme_gradient(algebra, &value, &extreme, g, shape, &axes, keepdim)?

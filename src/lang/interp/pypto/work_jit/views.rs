@@ -8,7 +8,7 @@ use crate::lang::interp::pypto::capture::TensorRef;
 use crate::lang::interp::pypto::capture::{Arg, CapturedOp};
 use crate::lang::interp::pypto::work_ops::Unsupported;
 use crate::messages::CompilerReason;
-use crate::tile::{GmTensor, GmView, TensorId};
+use crate::tile::{GmTensor, GmView, TensorId, VectorOp};
 
 impl JitRecorder<'_> {
     /// The tensor, offsets and extents to store a tile of `valid` extents through: the target
@@ -113,8 +113,25 @@ impl JitRecorder<'_> {
     /// A binary op with a `full`/`zeros`/`ones` operand takes it as a number when the other
     /// operand has the result's shape (a uniform tensor broadcast against it is that number).
     pub(super) fn fold_constants(&self, kind: CapturedOp, result: &TensorRef) -> CapturedOp {
-        let CapturedOp::Binary { op, lhs, rhs } = kind else { return kind };
         let shaped = |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if tensor.shape() == result.shape());
+        if let CapturedOp::Vector { op: op @ (VectorOp::Compare(_) | VectorOp::Select), args } = kind {
+            // A comparison or a `where` with a filled operand: the number is an immediate, as in
+            // an element-wise op, while a computed operand has the result's shape.
+            let is_constant =
+                |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if self.constants.contains_key(&identity(tensor)));
+            let anchored = args.iter().any(|arg| shaped(arg) && !is_constant(arg));
+            let args = args
+                .into_iter()
+                .map(|arg| match &arg {
+                    Arg::Tensor(tensor) if anchored => {
+                        self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
+                    }
+                    _ => arg,
+                })
+                .collect();
+            return CapturedOp::Vector { op, args };
+        }
+        let CapturedOp::Binary { op, lhs, rhs } = kind else { return kind };
         let fold = |arg: Arg, other_shaped: bool| match &arg {
             Arg::Tensor(tensor) if other_shaped => {
                 self.constants.get(&identity(tensor)).map_or(arg, |&value| Arg::Number(value))
