@@ -8,6 +8,7 @@ mod fidelity_script;
 mod fidelity_values;
 mod fidelity_warm;
 mod kernel_forms;
+mod kernel_forms_partial;
 mod kernel_forms_unrolled;
 mod lowering;
 mod lowering_cube;

@@ -88,7 +88,7 @@ fn refused() -> Vec<Refused> {
             Some(5),
         ),
         refused(
-            "@pt.kernel\ndef ragged(a):\n    pt.set_vec_tile_shapes(8, 64)\n    t = pt.view(a, [8, 64], [4, 0], valid_shape=[4, 64])\n    return pt.reshape(t, [4, 128])\nr = ragged(x)",
+            "@pt.kernel\ndef ragged(a):\n    pt.set_vec_tile_shapes(8, 64)\n    t = pt.view(a, [8, 64], [0, 0], valid_shape=[8, 40])\n    return pt.reshape(t, [4, 128])\nr = ragged(x)",
             "ragged",
             json!({"code": "npu.reason.ragged_reshape", "params": {"from": [8, 64], "to": [4, 128]}}),
             Some(5),
