@@ -117,6 +117,9 @@ pub enum StatementMessage {
     /// Help of the pypto.function errors.
     #[serde(rename = "with.write_function_header")]
     WriteFunctionHeader,
+    /// `pypto.runtime._device_run_once_data_from_host(…)` before any `with pypto.function(…):`.
+    #[serde(rename = "with.no_recorded_function")]
+    NoRecordedFunction,
 }
 
 impl StatementMessage {
@@ -151,6 +154,7 @@ impl StatementMessage {
             FunctionInHeader => "pypto.function must be called in the with header".into(),
             FunctionTensorsByName => "pypto.function takes the kernel's tensors by name here".into(),
             WriteFunctionHeader => "name each tensor in the header: `with pypto.function(\"main\", a, b, out):`".into(),
+            NoRecordedFunction => "no `with pypto.function(name, *tensors):` block has been recorded to run".into(),
         }
     }
 }

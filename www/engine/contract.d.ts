@@ -4424,7 +4424,7 @@ export type StatementMessage = { "code": "decorator.target", "params": {
      */
     type_name: string,
   }
-} | { "code": "with.context_managers" } | { "code": "with.function_in_header" } | { "code": "with.function_tensors_by_name" } | { "code": "with.write_function_header" };
+} | { "code": "with.context_managers" } | { "code": "with.function_in_header" } | { "code": "with.function_tensors_by_name" } | { "code": "with.write_function_header" } | { "code": "with.no_recorded_function" };
 
 /**
  * What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.

@@ -204,6 +204,7 @@ export const coreMessages = {
   'message.with.context_managers': 'use `with pypto.no_grad():`, `with pypto.options(…):`, `with pypto.function(name, *tensors):`, or an instance of a class that defines __enter__ and __exit__',
   'message.with.function_in_header': 'pypto.function must be called in the with header',
   'message.with.function_tensors_by_name': 'pypto.function takes the kernel\'s tensors by name here',
+  'message.with.no_recorded_function': 'no `with pypto.function(name, *tensors):` block has been recorded to run',
   'message.with.write_function_header': 'name each tensor in the header: `with pypto.function("main", a, b, out):`',
   // interpreter tail
   'message.construct.several_bases': 'a class with several bases is',

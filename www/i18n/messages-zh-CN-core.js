@@ -204,6 +204,7 @@ export const coreMessages = {
   'message.with.context_managers': '请用 `with pypto.no_grad():`、`with pypto.options(…):`、`with pypto.function(name, *tensors):`，或定义了 __enter__ 和 __exit__ 的类的实例',
   'message.with.function_in_header': 'pypto.function 必须在 with 语句头中调用',
   'message.with.function_tensors_by_name': '这里 pypto.function 要按名称接收核函数的张量',
+  'message.with.no_recorded_function': '还没有记录任何可运行的 `with pypto.function(name, *tensors):` 代码块',
   'message.with.write_function_header': '在语句头中写出每个张量的名称：`with pypto.function("main", a, b, out):`',
   // interpreter tail
   'message.construct.several_bases': '有多个基类的类',

@@ -178,8 +178,24 @@ impl Interpreter {
             runtime_options: Vec::new(),
             checked: std::cell::Cell::new(false),
         };
-        self.call(&Value::Kernel(Rc::new(kernel)), Arguments { positional: values, keywords: Vec::new() }, span)?;
+        let kernel = Value::Kernel(Rc::new(kernel));
+        *self.npu.recorded_function.borrow_mut() = Some(kernel.clone());
+        self.call(&kernel, Arguments { positional: values, keywords: Vec::new() }, span)?;
         Ok(Flow::Normal)
+    }
+
+    /// `pypto.runtime._device_run_once_data_from_host(a, b, out)`: the last recorded function run
+    /// again with its tensors bound to these (`pypto.from_torch` shares a torch tensor's storage, so
+    /// the outputs land in the torch tensors, as pypto copies them back to the host).
+    pub(crate) fn run_recorded_on(&self, arguments: Arguments, span: crate::lang::syntax::Span) -> Result<Value> {
+        let recorded = self.npu.recorded_function.borrow().clone();
+        let Some(kernel) = recorded else {
+            return Err(self
+                .coded(ErrorKind::Value, StatementMessage::NoRecordedFunction, span)
+                .with_help_message(StatementMessage::WriteFunctionHeader));
+        };
+        self.call(&kernel, arguments, span)?;
+        Ok(Value::None)
     }
 
     fn unnamed_tensor(&self, span: crate::lang::syntax::Span) -> super::error::RuntimeError {

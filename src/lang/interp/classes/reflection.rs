@@ -171,7 +171,7 @@ impl Interpreter {
                         || matches!(object, Value::Instance(instance) if instance.is_named_tuple())
                 }
                 "object" => true,
-                "pypto.Tensor" => matches!(object, Value::Tensor(_)),
+                "pypto.Tensor" | "pypto.tensor" | "torch.Tensor" => matches!(object, Value::Tensor(_)),
                 _ if name.starts_with("typing.") => {
                     return Err(self
                         .coded(ErrorKind::Type, ClassMessage::IsinstanceAnnotation { name: name.to_string() }, span)

@@ -33,6 +33,9 @@ pub(crate) struct NpuContext {
     pub last_tiles: RefCell<TileShapes>,
     /// Whether generated backward kernels save or recompute forward values (`pypto.autodiff.policy`).
     pub backward_policy: Cell<super::generated_backward::Policy>,
+    /// The kernel of the last `with pypto.function(…):` block, which pypto's device-run helper
+    /// (`pypto.runtime._device_run_once_data_from_host`) runs again on the tensors it is given.
+    pub recorded_function: RefCell<Option<crate::lang::interp::value::Value>>,
 }
 
 /// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
@@ -51,6 +54,7 @@ impl Default for NpuContext {
             last_work: RefCell::new(None),
             last_tiles: RefCell::new((None, None)),
             backward_policy: Cell::new(super::generated_backward::Policy::Auto),
+            recorded_function: RefCell::new(None),
         }
     }
 }
