@@ -123,7 +123,7 @@ pub(super) fn lower_unit(
                 let handoff = |value: &ValueId| {
                     handoffs.get(&(index, value.0)).ok_or_else(|| TileError::InvalidOp {
                         op: "matmul",
-                        detail: format!("no workspace planned for value {}", value.0),
+                        detail: crate::messages::LoweringReason::NoWorkspace { value: value.0 },
                         source_line: located.line,
                     })
                 };

@@ -103,7 +103,7 @@ impl RecordedRun {
         .map_err(|reason| ScheduleFailure::Unsupported(reason.message()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
-            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(Message::Text { text: reason })),
+            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),
             Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().message())),
         }
     }
