@@ -11,8 +11,11 @@ use crate::tile::{GmView, KernelPlan};
 /// Runs `plan` on values: `inputs` fill the first GM tensors (the kernel's arguments); returns
 /// every GM tensor after the run.
 pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor]) -> Result<Vec<Tensor>, NpuFailure> {
-    let failed =
-        |error: NpuError| NpuFailure::Fallback(NpuMessage::FallbackValues { error: Box::new(error.message()) }.into());
+    let failed = |error: NpuError| {
+        NpuFailure::Fallback(
+            NpuMessage::FallbackValues { error: Box::new(error.without_source_line().message()) }.into(),
+        )
+    };
     let refused = |error: TensorError| NpuFailure::Fallback(error.message());
     let mut gm = allocate_gm(plan).map_err(failed)?;
     for (slot, input) in gm.iter().zip(inputs) {

@@ -26,7 +26,8 @@ impl BackwardFailure {
     /// Why, as a message for the page.
     pub(crate) fn message(&self) -> Message {
         match self {
-            BackwardFailure::Chip(error) => error.message(),
+            // The warning sits at the call; the chip's message without the line it would take.
+            BackwardFailure::Chip(error) => error.without_source_line().message(),
             BackwardFailure::Refused(reason) => reason.clone(),
         }
     }
