@@ -44,17 +44,11 @@ struct Operands {
 
 impl RuleOperands<Arg, NotDerivable> for Operands {
     fn input(&self, index: usize) -> Result<Arg, NotDerivable> {
-        self.inputs
-            .get(index)
-            .cloned()
-            .ok_or_else(|| NotDerivable { what: DerivationReason::MissingOperand, line: None })
+        self.inputs.get(index).cloned().ok_or(NotDerivable { what: DerivationReason::MissingOperand, line: None })
     }
 
     fn output(&self) -> Result<Arg, NotDerivable> {
-        self.output
-            .clone()
-            .map(Arg::Tensor)
-            .ok_or_else(|| NotDerivable { what: DerivationReason::NoResult, line: None })
+        self.output.clone().map(Arg::Tensor).ok_or(NotDerivable { what: DerivationReason::NoResult, line: None })
     }
 }
 
@@ -265,7 +259,7 @@ fn clip_bounds_adjoint(
         let shapes = [&middle_shape[..], &high_shape[..]];
         let [to_middle, to_high] = extremum_gradients(algebra, false, &operands, g, [true, needed(high)], shapes)?;
         gradients.extend(is_tensor(high).cloned().zip(to_high));
-        through = to_middle.ok_or_else(|| NotDerivable { what: DerivationReason::ClipLost, line: algebra.line })?;
+        through = to_middle.ok_or(NotDerivable { what: DerivationReason::ClipLost, line: algebra.line })?;
     }
     match low {
         Some(low) => {
