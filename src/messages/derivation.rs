@@ -143,7 +143,7 @@ impl DerivationReason {
             MissingOperand => "an operand the rule reads".into(),
             NoResult => "an op without a result".into(),
             ClipLost => "clip's lost gradient".into(),
-            Arithmetic { error } => error.english(),
+            Arithmetic { error } => format!("folding a gradient of numbers failed: {}", error.english()),
         }
     }
 }

@@ -93,5 +93,5 @@ export const compilerMessages = {
   'message.npu.derive.missing_operand': 'an operand the rule reads',
   'message.npu.derive.no_result': 'an op without a result',
   'message.npu.derive.clip_lost': "clip's lost gradient",
-  'message.npu.derive.arithmetic': '{error}',
+  'message.npu.derive.arithmetic': 'folding a gradient of numbers failed: {error}',
 };

@@ -44,8 +44,8 @@ export const compilerMessages = {
   'message.npu.fallback.lowering': '暂不能在 NPU 上运行：`{op}`：{reason}{line}',
   'message.npu.fallback.lowering.line': '（第 {value} 行）',
   'message.npu.fallback.values': '模拟器无法计算出数值：{error}',
-  'message.npu.not_derivable': '{what}{line}',
-  'message.npu.not_derivable.line': '（第 {value} 行）',
+  'message.npu.not_derivable': '{line}{what}',
+  'message.npu.not_derivable.line': '第 {value} 行：',
   'message.npu.backward_lost_output': '反向内核丢失了它的一个梯度',
   'message.npu.lowering.cube_tile_multiple': '{dim}L1 = {level1} 必须是 {dim}L0 = {level0} 的正整数倍',
   'message.npu.lowering.reduce_across_tiles': '`{op}` 的归约维被切分到多个 vec tile 上（请设置能整体容纳被归约维的 vec tile）',
@@ -92,5 +92,5 @@ export const compilerMessages = {
   'message.npu.derive.missing_operand': '求导规则读取的一个操作数',
   'message.npu.derive.no_result': '没有结果的算子',
   'message.npu.derive.clip_lost': '`clip` 在上下界之间丢失的梯度',
-  'message.npu.derive.arithmetic': '{error}',
+  'message.npu.derive.arithmetic': '对数字折叠梯度时出错：{error}',
 };
