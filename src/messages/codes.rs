@@ -31,6 +31,9 @@ pub fn all_codes() -> Vec<String> {
         AutogradCallMessage::decl(&config),
         AutogradDetail::decl(&config),
         CompilerReason::decl(&config),
+        LoweringReason::decl(&config),
+        StepFault::decl(&config),
+        DerivationReason::decl(&config),
     ];
     let declarations: Vec<String> = declarations
         .into_iter()

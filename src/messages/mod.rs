@@ -9,11 +9,13 @@ mod autograd_details;
 mod classes;
 mod codes;
 mod compiler;
+mod derivation;
 mod english;
 mod grammar;
 mod json_problem;
 mod library;
 mod literals;
+mod lowering;
 mod npu;
 mod npu_checks;
 mod npu_details;
@@ -33,12 +35,14 @@ pub use autograd_details::{AutogradCallMessage, AutogradDetail};
 pub use classes::ClassMessage;
 pub use codes::all_codes;
 pub use compiler::CompilerReason;
+pub use derivation::DerivationReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
     LibraryTorchMessage,
 };
 pub use literals::LiteralMessage;
+pub use lowering::{LoweringReason, StepFault};
 pub use npu::NpuMessage;
 pub use npu_checks::{
     AlignmentDetail, ConfigDetail, ExecutionDetail, JsonProblem, NpuCheckMessage, ProgramDetail, ViewSubject,

@@ -67,25 +67,52 @@ pub enum NpuMessage {
         /// Its script line.
         line: Option<u32>,
     },
-    /// A kernel without a registered gradient whose backward cannot be generated (`reason` stays
-    /// English: the derivation's words); its backward runs on the CPU tape.
+    /// Tile work the compiler's lowering refused (`op`: the lowering stage or instruction).
+    #[serde(rename = "npu.fallback.lowering")]
+    FallbackLowering {
+        /// The stage or instruction that refused it.
+        op: String,
+        /// Why.
+        reason: super::LoweringReason,
+        /// Its script line.
+        line: Option<u32>,
+    },
+    /// A compiled kernel whose values the simulator could not compute (a generated backward).
+    #[serde(rename = "npu.fallback.values")]
+    FallbackValues {
+        /// The error.
+        error: Box<super::Message>,
+    },
+    /// A construct whose backward cannot be generated as tile ops.
+    #[serde(rename = "npu.not_derivable")]
+    NotDerivable {
+        /// The construct.
+        what: super::DerivationReason,
+        /// Its script line.
+        line: Option<u32>,
+    },
+    /// A generated backward whose run lost one of its gradients.
+    #[serde(rename = "npu.backward_lost_output")]
+    BackwardLostOutput,
+    /// A kernel without a registered gradient whose backward cannot be generated; its backward runs
+    /// on the CPU tape.
     #[serde(rename = "npu.no_generated_backward")]
     NoGeneratedBackward {
         /// The kernel.
         kernel: String,
         /// Why not.
-        reason: String,
+        reason: Box<super::Message>,
     },
     /// Help: how to get a backward on the NPU anyway.
     #[serde(rename = "npu.no_generated_backward.help")]
     NoGeneratedBackwardHelp,
-    /// A generated backward the chip refused ran on the CPU tape (`reason` stays English).
+    /// A generated backward the chip or the compiler refused ran on the CPU tape.
     #[serde(rename = "npu.generated_backward_on_cpu")]
     GeneratedBackwardOnCpu {
         /// The backward kernel's name.
         name: String,
         /// Why.
-        reason: String,
+        reason: Box<super::Message>,
     },
     /// Help: a smaller vec tile leaves room for the backward.
     #[serde(rename = "npu.generated_backward_on_cpu.help")]
@@ -207,6 +234,12 @@ impl NpuMessage {
             FallbackUnsupported { what, line } => {
                 format!("cannot run on the NPU yet: {}{}", what.english(), at_line(line))
             }
+            FallbackLowering { op, reason, line } => {
+                format!("cannot run on the NPU yet: `{op}`: {}{}", reason.english(), at_line(line))
+            }
+            FallbackValues { error } => format!("the simulator could not compute the values: {}", error.english()),
+            NotDerivable { what, line } => format!("{}{}", what.english(), at_line(line)),
+            BackwardLostOutput => "the backward lost one of its gradients".into(),
             NoGeneratedBackward { kernel, reason } => {
                 format!("kernel '{kernel}' has no generated backward: {reason}; its backward runs on the CPU tape")
             }

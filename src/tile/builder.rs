@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::messages::{LoweringReason, Message, NpuMessage};
 use crate::tensor::DType;
 
 use super::program::{Buffer, BufferId, Flag, Instruction, Memory, Pipe, TileOp, TileProgram};
@@ -11,14 +12,22 @@ use super::program::{Buffer, BufferId, Flag, Instruction, Memory, Pipe, TileOp, 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TileError {
     /// The op cannot run between these memories.
-    InvalidOp { op: &'static str, detail: String, source_line: Option<u32> },
+    InvalidOp { op: &'static str, detail: LoweringReason, source_line: Option<u32> },
+}
+
+impl TileError {
+    /// The error as the CPU-fallback reason (`npu.fallback.lowering`), typed for the page.
+    pub fn message(&self) -> Message {
+        let TileError::InvalidOp { op, detail, source_line } = self;
+        NpuMessage::FallbackLowering { op: op.to_string(), reason: detail.clone(), line: *source_line }.into()
+    }
 }
 
 impl fmt::Display for TileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TileError::InvalidOp { op, detail, source_line } => {
-                write!(f, "{op}: {detail}")?;
+                write!(f, "{op}: {}", detail.english())?;
                 if let Some(line) = source_line {
                     write!(f, " (line {line})")?;
                 }
@@ -123,36 +132,41 @@ impl ProgramBuilder {
 
 /// The pipe that executes `op`, or an error when no pipe connects its memories.
 pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Result<Pipe, TileError> {
-    let invalid = |detail: String| TileError::InvalidOp { op: op.name(), detail, source_line };
+    let invalid = |detail: LoweringReason| TileError::InvalidOp { op: op.name(), detail, source_line };
     let memory = |buffer: &BufferId| {
         buffers
             .get(buffer.0 as usize)
             .map(|declared| declared.memory)
-            .ok_or_else(|| invalid(format!("unknown buffer {}", buffer.0)))
+            .ok_or_else(|| invalid(LoweringReason::UnknownBuffer { buffer: buffer.0 }))
     };
     let expect = |buffer: &BufferId, allowed: &[Memory], pipe: Pipe| -> Result<Pipe, TileError> {
         let found = memory(buffer)?;
         if allowed.contains(&found) {
             Ok(pipe)
         } else {
-            Err(invalid(format!(
-                "operand lives in {} but this op needs {:?}",
-                found.name(),
-                allowed.iter().map(|m| m.name()).collect::<Vec<_>>()
-            )))
+            let allowed = allowed.iter().map(|memory| memory.name().to_string()).collect();
+            Err(invalid(LoweringReason::OperandMemory { found: found.name().into(), allowed }))
         }
+    };
+    let no_move = |from: Memory, to: Memory, transposed: bool| {
+        let (from, to) = (from.name().to_string(), to.name().to_string());
+        Err(invalid(if transposed {
+            LoweringReason::NoTransposedMove { from, to }
+        } else {
+            LoweringReason::NoMove { from, to }
+        }))
     };
     match op {
         TileOp::CopyIn { destination, .. } => expect(destination, &[Memory::L1, Memory::Ub], Pipe::Mte2),
         TileOp::CopyOut { source, .. } | TileOp::CopyOutAccumulate { source, .. } => match memory(source)? {
             Memory::Ub => Ok(Pipe::Mte3),
             Memory::L0C => Ok(Pipe::Fixpipe),
-            other => Err(invalid(format!("no pipe copies {} to GM (use UB or L0C)", other.name()))),
+            other => Err(invalid(LoweringReason::NoCopyOut { memory: other.name().into() })),
         },
         TileOp::Move { source, destination, .. } => match (memory(source)?, memory(destination)?) {
             (Memory::L1, Memory::L0A | Memory::L0B) => Ok(Pipe::Mte1),
             (Memory::L0C, Memory::Ub | Memory::L1) => Ok(Pipe::Fixpipe),
-            (from, to) => Err(invalid(format!("no pipe moves {} → {}", from.name(), to.name()))),
+            (from, to) => no_move(from, to, false),
         },
         TileOp::Mmad { a, b, c, .. } => {
             expect(a, &[Memory::L0A], Pipe::Cube)?;
@@ -161,9 +175,7 @@ pub fn pipe_of(op: &TileOp, buffers: &[Buffer], source_line: Option<u32>) -> Res
         }
         TileOp::MoveTransposed { source, destination, .. } => match (memory(source)?, memory(destination)?) {
             (Memory::L1, Memory::L0A | Memory::L0B) => Ok(Pipe::Mte1),
-            (from, to) => {
-                Err(invalid(format!("no pipe moves {} → {} transposed (only L1 → L0A/L0B)", from.name(), to.name())))
-            }
+            (from, to) => no_move(from, to, true),
         },
         TileOp::Unary { input, output, .. }
         | TileOp::Reduce { input, output, .. }

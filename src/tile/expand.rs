@@ -231,8 +231,8 @@ fn phases(unit: &WorkUnit, grid: &Grid) -> Vec<usize> {
     step_phase
 }
 
-pub(super) fn expand_error(line: Option<u32>, detail: String) -> TileError {
-    TileError::InvalidOp { op: "tile expansion", detail, source_line: line }
+pub(super) fn expand_error(line: Option<u32>, detail: crate::messages::LoweringReason) -> TileError {
+    TileError::InvalidOp { op: "expand_work", detail, source_line: line }
 }
 
 /// The tasks of one unit.

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::messages::LoweringReason;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
@@ -48,13 +49,13 @@ impl TaskBuilder<'_> {
         let index = self.producer[&original.0];
         let line = self.unit.steps[index].line;
         if self.grid.per_task(&self.unit.values[original.0 as usize]) {
-            return Err(expand_error(line, format!("value {} is read before its phase", original.0)));
+            return Err(expand_error(line, LoweringReason::ReadBeforePhase { value: original.0 }));
         }
         self.emit(index, cell, None)?;
         self.known
             .get(&self.key(original, cell))
             .copied()
-            .ok_or_else(|| expand_error(line, "a recomputed value".into()))
+            .ok_or_else(|| expand_error(line, LoweringReason::RecomputedValue))
     }
 
     /// Emits step `index` for `cell`; `position` is the cell's place in the task (joined reductions
@@ -66,7 +67,7 @@ impl TaskBuilder<'_> {
             WorkStep::Load { region, output } => {
                 let (offsets, _, valid) = self.grid.part(&self.unit.values[output.0 as usize], cell);
                 if valid.contains(&0) {
-                    return Err(expand_error(line, "a load with nothing valid in a cell that other loads fill".into()));
+                    return Err(expand_error(line, LoweringReason::EmptyLoad));
                 }
                 let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
                 let region = GmRegion { tensor: region.tensor, offsets, shape: valid };
@@ -131,7 +132,7 @@ impl TaskBuilder<'_> {
                         output: new_output,
                     },
                     WorkStep::Load { .. } | WorkStep::Store { .. } | WorkStep::Matmul { .. } => {
-                        return Err(expand_error(line, "a step the expansion cannot split".into()))
+                        return Err(expand_error(line, LoweringReason::Unsplittable))
                     }
                 }
             }
@@ -158,12 +159,8 @@ impl TaskBuilder<'_> {
         position: Option<usize>,
     ) -> Result<(), TileError> {
         let line = self.unit.steps[index].line;
-        let combine = combiner(op).ok_or_else(|| {
-            expand_error(
-                line,
-                format!("`{}` across vec tiles (set a vec tile that holds the reduced dim whole)", op.name()),
-            )
-        })?;
+        let combine = combiner(op)
+            .ok_or_else(|| expand_error(line, LoweringReason::ReduceAcrossTiles { op: op.name().into() }))?;
         let partial_op = if op == ReduceOp::Mean { ReduceOp::Sum } else { op };
         let source = self.operand(input, cell)?;
         let partial = self.new_value(output, cell);

@@ -6,5 +6,6 @@ mod messages;
 mod messages_classes;
 mod messages_compiler;
 mod messages_library;
+mod messages_lowering;
 mod messages_tensor;
 mod progress;

@@ -1139,6 +1139,83 @@ export type Construct = { "code": "construct.dict_unpacking" } | { "code": "cons
 export type DType = "F32" | "F16" | "Bf16" | "F64" | "I8" | "I16" | "I32" | "I64" | "U8" | "Bool";
 
 /**
+ * A construct the backward derivation cannot turn into tile ops.
+ */
+export type DerivationReason = { "code": "npu.derive.no_adjoint", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+  }
+    } | { "code": "npu.derive.same_tensor" } | { "code": "npu.derive.writes_grad_argument", "params": {
+    /**
+     * The argument's position.
+     */
+    index: number,
+  }
+    } | { "code": "npu.derive.store_into_made" } | { "code": "npu.derive.region_rank" } | { "code": "npu.derive.in_place" } | { "code": "npu.derive.index_drops_dim" } | { "code": "npu.derive.read_of_written" } | { "code": "npu.derive.overlapping_stores" } | { "code": "npu.derive.view_of_computed" } | { "code": "npu.derive.number_gradient" } | { "code": "npu.derive.rank_broadcast", "params": {
+    /**
+     * The gradient's shape.
+     */
+    gradient: Array<number>,
+    /**
+     * The input's shape.
+     */
+    input: Array<number>,
+  }
+    } | { "code": "npu.derive.shapes", "params": {
+    /**
+     * The op.
+     */
+    op: string,
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+  }
+    } | { "code": "npu.derive.matmul_rank", "params": {
+    /**
+     * The left operand's rank.
+     */
+    left: number,
+    /**
+     * The right operand's rank.
+     */
+    right: number,
+  }
+    } | { "code": "npu.derive.keepdim" } | { "code": "npu.derive.mask_shapes", "params": {
+    /**
+     * The left shape.
+     */
+    lhs: Array<number>,
+    /**
+     * The right shape.
+     */
+    rhs: Array<number>,
+  }
+    } | { "code": "npu.derive.mask_over_gradient", "params": {
+    /**
+     * The mask's shape.
+     */
+    mask: Array<number>,
+    /**
+     * The gradient's shape.
+     */
+    gradient: Array<number>,
+  }
+    } | { "code": "npu.derive.missing_operand" } | { "code": "npu.derive.no_result" } | { "code": "npu.derive.clip_lost" } | { "code": "npu.derive.arithmetic", "params": {
+    /**
+     * The error.
+     */
+    error: Message,
+  }
+};
+
+/**
  * A rich display.
  */
 export type Display = { "kind": "text",
@@ -2800,6 +2877,113 @@ export type LiteralMessage = { "code": "syntax.f_string_nested_too_deeply" } | {
 } | { "code": "syntax.underscores_separate_digits" } | { "code": "syntax.continuation_at_end" } | { "code": "syntax.character_after_continuation" } | { "code": "syntax.continuation_last" };
 
 /**
+ * A reason the lowering refused tile work.
+ */
+export type LoweringReason = { "code": "npu.lowering.cube_tile_multiple", "params": {
+    /**
+     * `m`, `k` or `n`.
+     */
+    dim: string,
+    /**
+     * The level-1 (L1) extent.
+     */
+    level1: number,
+    /**
+     * The level-0 (L0) extent.
+     */
+    level0: number,
+  }
+    } | { "code": "npu.lowering.reduce_across_tiles", "params": {
+    /**
+     * The reduction.
+     */
+    op: string,
+  }
+    } | { "code": "npu.lowering.empty_matmul", "params": {
+    /**
+     * Rows of the result.
+     */
+    m: number,
+    /**
+     * The contracted dim.
+     */
+    k: number,
+    /**
+     * Columns of the result.
+     */
+    n: number,
+  }
+    } | { "code": "npu.lowering.no_workspace", "params": {
+    /**
+     * The value.
+     */
+    value: number,
+  }
+    } | { "code": "npu.lowering.workspace_outside" } | { "code": "npu.lowering.unknown_buffer", "params": {
+    /**
+     * The buffer's number.
+     */
+    buffer: number,
+  }
+    } | { "code": "npu.lowering.operand_memory", "params": {
+    /**
+     * The memory it is in.
+     */
+    found: string,
+    /**
+     * The memories the instruction takes.
+     */
+    allowed: Array<string>,
+  }
+    } | { "code": "npu.lowering.no_copy_out", "params": {
+    /**
+     * The source memory.
+     */
+    memory: string,
+  }
+    } | { "code": "npu.lowering.no_move", "params": {
+    /**
+     * The source memory.
+     */
+    from: string,
+    /**
+     * The destination memory.
+     */
+    to: string,
+  }
+    } | { "code": "npu.lowering.no_transposed_move", "params": {
+    /**
+     * The source memory.
+     */
+    from: string,
+    /**
+     * The destination memory.
+     */
+    to: string,
+  }
+    } | { "code": "npu.lowering.step", "params": {
+    /**
+     * The unit.
+     */
+    unit: number,
+    /**
+     * The step's position in the unit.
+     */
+    step: number,
+    /**
+     * What is wrong with it.
+     */
+    fault: StepFault,
+  }
+    } | { "code": "npu.lowering.read_before_phase", "params": {
+    /**
+     * The value.
+     */
+    value: number,
+  }
+} | { "code": "npu.lowering.recomputed_value" } | { "code": "npu.lowering.empty_load" } | { "code": "npu.lowering.unsplittable" };
+
+/**
  * A sentence as a code and its parameters (`{"code": "schedule.busiest_pipe", "params": {…}}`).
  */
 export type Message = { "code": "text", "params": {
@@ -3322,7 +3506,37 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
      */
     line: number | null,
   }
-    } | { "code": "npu.no_generated_backward", "params": {
+    } | { "code": "npu.fallback.lowering", "params": {
+    /**
+     * The stage or instruction that refused it.
+     */
+    op: string,
+    /**
+     * Why.
+     */
+    reason: LoweringReason,
+    /**
+     * Its script line.
+     */
+    line: number | null,
+  }
+    } | { "code": "npu.fallback.values", "params": {
+    /**
+     * The error.
+     */
+    error: Message,
+  }
+    } | { "code": "npu.not_derivable", "params": {
+    /**
+     * The construct.
+     */
+    what: DerivationReason,
+    /**
+     * Its script line.
+     */
+    line: number | null,
+  }
+    } | { "code": "npu.backward_lost_output" } | { "code": "npu.no_generated_backward", "params": {
     /**
      * The kernel.
      */
@@ -3330,7 +3544,7 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
     /**
      * Why not.
      */
-    reason: string,
+    reason: Message,
   }
     } | { "code": "npu.no_generated_backward.help" } | { "code": "npu.generated_backward_on_cpu", "params": {
     /**
@@ -3340,7 +3554,7 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
     /**
      * Why.
      */
-    reason: string,
+    reason: Message,
   }
     } | { "code": "npu.generated_backward_on_cpu.help" } | { "code": "lang.unknown_option", "params": {
     /**
@@ -4425,6 +4639,93 @@ export type StatementMessage = { "code": "decorator.target", "params": {
     type_name: string,
   }
 } | { "code": "with.context_managers" } | { "code": "with.function_in_header" } | { "code": "with.function_tensors_by_name" } | { "code": "with.write_function_header" } | { "code": "with.no_recorded_function" };
+
+/**
+ * What is wrong with one step of a unit (the unit's own bookkeeping, checked before lowering it).
+ */
+export type StepFault = { "code": "npu.step.missing_value", "params": {
+    /**
+     * The value.
+     */
+    value: number,
+    /**
+     * How many values the unit has.
+     */
+    count: number,
+  }
+    } | { "code": "npu.step.read_before_produced", "params": {
+    /**
+     * The value.
+     */
+    value: number,
+  }
+    } | { "code": "npu.step.produced_twice", "params": {
+    /**
+     * The value.
+     */
+    value: number,
+  }
+    } | { "code": "npu.step.missing_tensor", "params": {
+    /**
+     * The tensor's number.
+     */
+    tensor: number,
+  }
+    } | { "code": "npu.step.region_rank", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+    /**
+     * The region's rank.
+     */
+    rank: number,
+    /**
+     * The tile's shape.
+     */
+    tile: Array<number>,
+    /**
+     * The tile's rank.
+     */
+    tile_rank: number,
+  }
+    } | { "code": "npu.step.region_larger", "params": {
+    /**
+     * The tensor.
+     */
+    name: string,
+    /**
+     * The region's shape.
+     */
+    region: Array<number>,
+    /**
+     * The tile's shape.
+     */
+    tile: Array<number>,
+  }
+    } | { "code": "npu.step.matmul_operand_rank", "params": {
+    /**
+     * The operand's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "npu.step.matmul_of_matmul", "params": {
+    /**
+     * The operand's value.
+     */
+    value: number,
+  }
+    } | { "code": "npu.step.numbers_only" } | { "code": "npu.step.reduce_dim", "params": {
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * The tile's rank.
+     */
+    rank: number,
+  }
+};
 
 /**
  * What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.

@@ -5,6 +5,7 @@
 use super::super::builder::TileError;
 use super::super::program::GmRegion;
 use super::super::work::{TileWork, ValueId, WorkOperand, WorkStep, WorkUnit};
+use crate::messages::{LoweringReason, StepFault};
 
 /// The facts about one unit.
 pub(super) struct UnitFacts {
@@ -25,8 +26,8 @@ pub(super) struct UnitFacts {
     pub has_vector_work: bool,
 }
 
-fn step_error(unit: usize, index: usize, line: Option<u32>, detail: String) -> TileError {
-    TileError::InvalidOp { op: "lower_work", detail: format!("unit {unit}, step {index}: {detail}"), source_line: line }
+fn step_error(unit: usize, step: usize, line: Option<u32>, fault: StepFault) -> TileError {
+    TileError::InvalidOp { op: "lower_work", detail: LoweringReason::Step { unit, step, fault }, source_line: line }
 }
 
 /// The values a step reads and the one it writes.
@@ -75,21 +76,21 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
     let mut has_matmul = false;
     let mut has_vector_work = false;
     for (position, located) in unit.steps.iter().enumerate() {
-        let fail = |detail: String| step_error(index, position, located.line, detail);
+        let fail = |fault: StepFault| step_error(index, position, located.line, fault);
         let (reads, written) = step_values(&located.step);
         for value in reads.iter().chain(&written) {
             if value.0 as usize >= count {
-                return Err(fail(format!("value {} does not exist (the unit has {count})", value.0)));
+                return Err(fail(StepFault::MissingValue { value: value.0, count }));
             }
         }
         for value in &reads {
             if producer[value.0 as usize] == usize::MAX {
-                return Err(fail(format!("reads value {} before any step produced it", value.0)));
+                return Err(fail(StepFault::ReadBeforeProduced { value: value.0 }));
             }
         }
         if let Some(value) = written {
             if producer[value.0 as usize] != usize::MAX {
-                return Err(fail(format!("value {} is produced twice", value.0)));
+                return Err(fail(StepFault::ProducedTwice { value: value.0 }));
             }
             producer[value.0 as usize] = position;
         }
@@ -97,25 +98,25 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
             let tensor = work
                 .tensors
                 .get(region.tensor.0 as usize)
-                .ok_or_else(|| fail(format!("tensor {} does not exist", region.tensor.0)))?;
+                .ok_or_else(|| fail(StepFault::MissingTensor { tensor: region.tensor.0 }))?;
             let tile = &unit.values[value.0 as usize];
             if region.shape.len() != tile.shape.len()
                 || tensor.shape.len() != tile.shape.len()
                 || region.offsets.len() != tile.shape.len()
             {
-                return Err(fail(format!(
-                    "the region of '{}' has rank {} but the tile {:?} has rank {}",
-                    tensor.name,
-                    region.shape.len(),
-                    tile.shape,
-                    tile.shape.len()
-                )));
+                return Err(fail(StepFault::RegionRank {
+                    name: tensor.name.clone(),
+                    rank: region.shape.len(),
+                    tile: tile.shape.clone(),
+                    tile_rank: tile.shape.len(),
+                }));
             }
             if region.shape.iter().zip(&tile.shape).any(|(extent, full)| extent > full) {
-                return Err(fail(format!(
-                    "the region {:?} of '{}' is larger than the tile {:?}",
-                    region.shape, tensor.name, tile.shape
-                )));
+                return Err(fail(StepFault::RegionLarger {
+                    name: tensor.name.clone(),
+                    region: region.shape.clone(),
+                    tile: tile.shape.clone(),
+                }));
             }
             Ok(())
         };
@@ -134,12 +135,12 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                 for operand in [a, b] {
                     let tile = &unit.values[operand.0 as usize];
                     if tile.shape.len() != 2 {
-                        return Err(fail(format!("matmul operands are 2-D tiles, got {:?}", tile.shape)));
+                        return Err(fail(StepFault::MatmulOperandRank { shape: tile.shape.clone() }));
                     }
                     match unit.steps[producer[operand.0 as usize]].step {
                         WorkStep::Load { .. } => {}
                         WorkStep::Matmul { .. } => {
-                            return Err(fail(format!("matmul operand {} is another matmul's result; pass it through a vector step (e.g. a cast) or GM", operand.0)));
+                            return Err(fail(StepFault::MatmulOfMatmul { value: operand.0 }));
                         }
                         _ => {
                             staged[operand.0 as usize] = true;
@@ -161,12 +162,12 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                     in_ub[value.0 as usize] = true;
                 }
                 if let WorkStep::Binary { lhs: WorkOperand::Scalar(_), rhs: WorkOperand::Scalar(_), .. } = step {
-                    return Err(fail("a binary step needs at least one tile operand".into()));
+                    return Err(fail(StepFault::NumbersOnly));
                 }
                 if let WorkStep::Reduce { input, dims, .. } = step {
                     let rank = unit.values[input.0 as usize].shape.len();
                     if let Some(dim) = dims.iter().find(|dim| **dim >= rank) {
-                        return Err(fail(format!("reduces dim {dim} of a {rank}-D tile")));
+                        return Err(fail(StepFault::ReduceDim { dim: *dim, rank }));
                     }
                 }
             }
@@ -227,7 +228,14 @@ mod tests {
         ];
         let error = analyse(&work(steps, 3), 0).err().expect("rejected");
         assert!(
-            matches!(&error, TileError::InvalidOp { source_line: Some(3), detail, .. } if detail.contains("another matmul")),
+            matches!(
+                &error,
+                TileError::InvalidOp {
+                    source_line: Some(3),
+                    detail: LoweringReason::Step { unit: 0, step: 2, fault: StepFault::MatmulOfMatmul { value: 1 } },
+                    ..
+                }
+            ),
             "{error}"
         );
     }

@@ -86,7 +86,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
     if m == 0 || k == 0 || n == 0 {
         return Err(TileError::InvalidOp {
             op: "matmul",
-            detail: format!("an empty dimension: M = {m}, K = {k}, N = {n}"),
+            detail: crate::messages::LoweringReason::EmptyMatmul { m, k, n },
             source_line: job.line,
         });
     }
@@ -287,7 +287,7 @@ fn store_part(
         if !sets.is_empty() {
             return Err(TileError::InvalidOp {
                 op: "matmul",
-                detail: "a stage workspace store ends outside the matmul's last block".into(),
+                detail: crate::messages::LoweringReason::WorkspaceOutside,
                 source_line: line,
             });
         }

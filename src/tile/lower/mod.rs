@@ -30,7 +30,7 @@ fn check_settings(work: &TileWork) -> Result<(), TileError> {
     let Some(tiles) = work.settings.cube_tiles else { return Ok(()) };
     for (name, [level0, level1]) in [("m", tiles.m), ("k", tiles.k), ("n", tiles.n)] {
         if level0 == 0 || level1 == 0 || level1 % level0 != 0 {
-            let detail = format!("{name}L1 = {level1} must be a positive multiple of {name}L0 = {level0}");
+            let detail = crate::messages::LoweringReason::CubeTileMultiple { dim: name.into(), level1, level0 };
             return Err(TileError::InvalidOp {
                 op: "set_cube_tile_shapes",
                 detail,

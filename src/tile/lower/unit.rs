@@ -121,9 +121,9 @@ pub(super) fn lower_unit(
             }
             WorkStep::Matmul { a, b, a_transposed, b_transposed, output: result } => {
                 let handoff = |value: &ValueId| {
-                    handoffs.get(&(index, value.0)).ok_or_else(|| TileError::InvalidOp {
+                    handoffs.get(&(index, value.0)).ok_or(TileError::InvalidOp {
                         op: "matmul",
-                        detail: format!("no workspace planned for value {}", value.0),
+                        detail: crate::messages::LoweringReason::NoWorkspace { value: value.0 },
                         source_line: located.line,
                     })
                 };

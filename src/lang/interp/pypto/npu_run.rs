@@ -115,7 +115,7 @@ pub(crate) fn work_of(
 /// Why tile work did not run on the simulator.
 pub(crate) enum NpuFailure {
     /// The lowering or the functional execution refused it: the call falls back to the CPU.
-    Fallback(String),
+    Fallback(Message),
     /// The chip refused the tiles (capacity, alignment, bounds): the user's error.
     Chip(NpuError),
 }
@@ -132,8 +132,7 @@ fn lower_and_simulate_reporting(
     stage: &dyn Fn(KernelStage),
 ) -> Result<(KernelPlan, Simulation), NpuFailure> {
     stage(KernelStage::Compiling);
-    let plan = lower_work(work, &lowering_target(config))
-        .map_err(|error| NpuFailure::Fallback(format!("cannot run on the NPU yet: {error}")))?;
+    let plan = lower_work(work, &lowering_target(config)).map_err(|error| NpuFailure::Fallback(error.message()))?;
     stage(KernelStage::Simulating);
     let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
     Ok((plan, simulation))
@@ -223,7 +222,6 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
             Ok(Outcome::Npu(simulation))
         }
         Err(NpuFailure::Fallback(reason)) => {
-            let reason = Message::Text { text: reason };
             fallback(interpreter, &call.kernel.name, reason.clone(), span);
             Ok(Outcome::Cpu(reason))
         }

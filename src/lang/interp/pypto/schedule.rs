@@ -103,7 +103,7 @@ impl RecordedRun {
         .map_err(|reason| ScheduleFailure::Unsupported(reason.message()))?;
         match lower_and_simulate(&work, &self.config) {
             Ok((_, simulation)) => Ok(simulation),
-            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(Message::Text { text: reason })),
+            Err(NpuFailure::Fallback(reason)) => Err(ScheduleFailure::Unsupported(reason)),
             Err(NpuFailure::Chip(error)) => Err(ScheduleFailure::Chip(error.without_source_line().message())),
         }
     }
@@ -161,7 +161,7 @@ fn warm_schedule(interpreter: &Interpreter, run: &RecordedRun, span: Span) -> Re
         work_of(interpreter, &run.kernel, &run.frame, &run.arguments, &run.result, None, run.config.ub_alignment)
             .map_err(|reason| failed(reason.message()))?;
     let plan = crate::tile::lower_work(&work, &crate::npu::lowering_target(&run.config))
-        .map_err(|error| failed(Message::Text { text: error.to_string() }))?;
+        .map_err(|error| failed(error.message()))?;
     crate::npu::simulate_warm(&plan, &run.config).map_err(|error| failed(error.message()))
 }
 

@@ -6,6 +6,7 @@
 
 use super::super::capture::{Arg, Captured, CapturedOp, TensorRef};
 use crate::autograd::algebra::GradientAlgebra;
+use crate::messages::{DerivationReason, Message, NpuMessage};
 use crate::tensor::{BinaryOp, CompareOp, DType, ReduceOp, Tensor, UnaryOp};
 use crate::tile::VectorOp;
 
@@ -14,17 +15,15 @@ use crate::tile::VectorOp;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct NotDerivable {
     /// What could not be differentiated into ops.
-    pub what: String,
+    pub what: DerivationReason,
     /// Its script line.
     pub line: Option<u32>,
 }
 
-impl std::fmt::Display for NotDerivable {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(formatter, "{} (line {line})", self.what),
-            None => write!(formatter, "{}", self.what),
-        }
+impl NotDerivable {
+    /// The reason as a message (`npu.not_derivable`), typed for the page.
+    pub(crate) fn message(&self) -> Message {
+        NpuMessage::NotDerivable { what: self.what.clone(), line: self.line }.into()
     }
 }
 
@@ -64,8 +63,13 @@ impl CaptureAlgebra {
         CaptureAlgebra { ops: Vec::new(), line: None }
     }
 
-    fn fail(&self, what: impl Into<String>) -> NotDerivable {
-        NotDerivable { what: what.into(), line: self.line }
+    fn fail(&self, what: DerivationReason) -> NotDerivable {
+        NotDerivable { what, line: self.line }
+    }
+
+    /// A failure of folding a gradient of numbers.
+    fn arithmetic(&self, error: crate::error::TensorError) -> NotDerivable {
+        self.fail(DerivationReason::Arithmetic { error: Box::new(error.message()) })
     }
 
     /// Appends `op` whose result has `shape` and `dtype`; returns the result.
@@ -79,7 +83,7 @@ impl CaptureAlgebra {
     fn tensor(&self, value: &Arg) -> Result<TensorRef, NotDerivable> {
         match value {
             Arg::Tensor(tensor) => Ok(tensor.clone()),
-            Arg::Number(_) => Err(self.fail("a gradient that is a number")),
+            Arg::Number(_) => Err(self.fail(DerivationReason::NumberGradient)),
         }
     }
 
@@ -119,10 +123,8 @@ impl CaptureAlgebra {
             return Ok(gradient.clone());
         }
         if tensor.shape().len() != target.len() {
-            return Err(self.fail(format!(
-                "a gradient of shape {:?} for an input of shape {target:?} (broadcast across ranks)",
-                tensor.shape()
-            )));
+            let (gradient, input) = (tensor.shape().to_vec(), target.to_vec());
+            return Err(self.fail(DerivationReason::RankBroadcast { gradient, input }));
         }
         let axes: Vec<usize> =
             (0..target.len()).filter(|&axis| target[axis] == 1 && tensor.shape()[axis] != 1).collect();
@@ -142,8 +144,7 @@ impl GradientAlgebra for CaptureAlgebra {
     fn unary(&mut self, op: UnaryOp, x: &Arg) -> Result<Arg, NotDerivable> {
         match x {
             Arg::Number(number) => {
-                let value =
-                    Tensor::scalar(*number, DType::F64).unary(op).map_err(|error| self.fail(error.to_string()))?;
+                let value = Tensor::scalar(*number, DType::F64).unary(op).map_err(|error| self.arithmetic(error))?;
                 Ok(Arg::Number(value.to_f64_vec()[0]))
             }
             Arg::Tensor(tensor) => {
@@ -157,7 +158,7 @@ impl GradientAlgebra for CaptureAlgebra {
             (Arg::Number(left), Arg::Number(right)) => {
                 let value = Tensor::scalar(*left, DType::F64)
                     .binary(op, &Tensor::scalar(*right, DType::F64))
-                    .map_err(|error| self.fail(error.to_string()))?;
+                    .map_err(|error| self.arithmetic(error))?;
                 return Ok(Arg::Number(value.to_f64_vec()[0]));
             }
             (Arg::Tensor(tensor), Arg::Number(_)) | (Arg::Number(_), Arg::Tensor(tensor)) => {
@@ -165,7 +166,8 @@ impl GradientAlgebra for CaptureAlgebra {
             }
             (Arg::Tensor(left), Arg::Tensor(right)) => {
                 let shape = broadcast_shapes(left.shape(), right.shape()).ok_or_else(|| {
-                    self.fail(format!("`{}` of shapes {:?} and {:?}", op.name(), left.shape(), right.shape()))
+                    let (lhs, rhs) = (left.shape().to_vec(), right.shape().to_vec());
+                    self.fail(DerivationReason::Shapes { op: op.name().into(), lhs, rhs })
                 })?;
                 (left.dtype().promote(right.dtype()), shape)
             }
@@ -188,7 +190,8 @@ impl GradientAlgebra for CaptureAlgebra {
     fn matmul(&mut self, a: &Arg, b: &Arg, a_trans: bool, b_trans: bool) -> Result<Arg, NotDerivable> {
         let (left, right) = (self.tensor(a)?, self.tensor(b)?);
         if left.shape().len() != 2 || right.shape().len() != 2 {
-            return Err(self.fail("the adjoint of a matmul of tensors that are not 2-D"));
+            let (left, right) = (left.shape().len(), right.shape().len());
+            return Err(self.fail(DerivationReason::MatmulRank { left, right }));
         }
         let shape = [left.shape()[usize::from(a_trans)], right.shape()[usize::from(!b_trans)]];
         // The gradient flows in f32 (the cube accumulates in f32; a narrow matmul writes f32 here).
@@ -215,9 +218,7 @@ impl GradientAlgebra for CaptureAlgebra {
         keepdim: bool,
     ) -> Result<Arg, NotDerivable> {
         if !keepdim && !axes.is_empty() && axes.len() != shape.len() {
-            return Err(
-                self.fail("the adjoint of a reduction taken with keepdim=False inside the kernel (use keepdim=True)")
-            );
+            return Err(self.fail(DerivationReason::Keepdim));
         }
         // Stays [R, 1]: the ops that read it broadcast it.
         Ok(gradient.clone())
@@ -234,7 +235,7 @@ impl GradientAlgebra for CaptureAlgebra {
             // A mask of two numbers is a constant: g, or zero.
             let holds = Tensor::scalar(*left, DType::F64)
                 .compare(op, &Tensor::scalar(*right, DType::F64))
-                .map_err(|error| self.fail(error.to_string()))?
+                .map_err(|error| self.arithmetic(error))?
                 .to_f64_vec()[0]
                 != 0.0;
             return if holds { Ok(g.clone()) } else { self.binary(BinaryOp::Mul, g, &Arg::Number(0.0)) };
@@ -243,11 +244,17 @@ impl GradientAlgebra for CaptureAlgebra {
         let mask_shape = match (a, b) {
             (Arg::Number(_), Arg::Number(_)) => unreachable!("folded above"),
             (Arg::Tensor(tensor), Arg::Number(_)) | (Arg::Number(_), Arg::Tensor(tensor)) => tensor.shape().to_vec(),
-            (Arg::Tensor(left), Arg::Tensor(right)) => broadcast_shapes(left.shape(), right.shape())
-                .ok_or_else(|| self.fail(format!("a mask of shapes {:?} and {:?}", left.shape(), right.shape())))?,
+            (Arg::Tensor(left), Arg::Tensor(right)) => {
+                broadcast_shapes(left.shape(), right.shape()).ok_or_else(|| {
+                    let (lhs, rhs) = (left.shape().to_vec(), right.shape().to_vec());
+                    self.fail(DerivationReason::MaskShapes { lhs, rhs })
+                })?
+            }
         };
-        let shape = broadcast_shapes(&mask_shape, gradient.shape())
-            .ok_or_else(|| self.fail(format!("a mask {mask_shape:?} over a gradient {:?}", gradient.shape())))?;
+        let shape = broadcast_shapes(&mask_shape, gradient.shape()).ok_or_else(|| {
+            let (mask, gradient) = (mask_shape.clone(), gradient.shape().to_vec());
+            self.fail(DerivationReason::MaskOverGradient { mask, gradient })
+        })?;
         let compare = CapturedOp::Vector { op: VectorOp::Compare(op), args: vec![a.clone(), b.clone()] };
         let mask = self.emit(compare, &mask_shape, DType::Bool);
         let select = CapturedOp::Vector { op: VectorOp::Select, args: vec![mask, g.clone(), Arg::Number(0.0)] };

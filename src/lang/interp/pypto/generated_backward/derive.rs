@@ -14,6 +14,7 @@ use crate::autograd::algebra::{
 use crate::autograd::algebra_masks::{
     clip_gradient, extreme_gradient, extremum_gradients, pow_gradients, variance_gradient,
 };
+use crate::messages::DerivationReason;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 /// A forward kernel as the derivation sees it.
@@ -43,17 +44,11 @@ struct Operands {
 
 impl RuleOperands<Arg, NotDerivable> for Operands {
     fn input(&self, index: usize) -> Result<Arg, NotDerivable> {
-        self.inputs
-            .get(index)
-            .cloned()
-            .ok_or_else(|| NotDerivable { what: "an operand the rule reads".into(), line: None })
+        self.inputs.get(index).cloned().ok_or(NotDerivable { what: DerivationReason::MissingOperand, line: None })
     }
 
     fn output(&self) -> Result<Arg, NotDerivable> {
-        self.output
-            .clone()
-            .map(Arg::Tensor)
-            .ok_or_else(|| NotDerivable { what: "an op without a result".into(), line: None })
+        self.output.clone().map(Arg::Tensor).ok_or(NotDerivable { what: DerivationReason::NoResult, line: None })
     }
 }
 
@@ -84,7 +79,7 @@ pub(crate) fn derive(
     let mut seen = HashSet::new();
     for input in forward.inputs {
         if !seen.insert(identity(input)) {
-            return Err(NotDerivable { what: "the same tensor passed as two arguments".into(), line: None });
+            return Err(NotDerivable { what: DerivationReason::SameTensor, line: None });
         }
     }
     // The values that depend on an input that needs a gradient: only they carry one.
@@ -153,9 +148,7 @@ fn op_adjoint(
     // row sum would otherwise make every tile span all rows).
     let needed = |arg: &Arg| is_tensor(arg).is_some_and(|tensor| active.contains(&identity(tensor)));
     let line = algebra.line;
-    let unsupported = |name: String| {
-        Err(NotDerivable { what: format!("`{name}` has no op-level adjoint (its gradient reads values)"), line })
-    };
+    let unsupported = |op: String| Err(NotDerivable { what: DerivationReason::NoAdjoint { op }, line });
     let output = Some(result.clone());
     Ok(match op {
         CapturedOp::Unary { op, x } => {
@@ -267,7 +260,7 @@ fn clip_bounds_adjoint(
         let shapes = [&middle_shape[..], &high_shape[..]];
         let [to_middle, to_high] = extremum_gradients(algebra, false, &operands, g, [true, needed(high)], shapes)?;
         gradients.extend(is_tensor(high).cloned().zip(to_high));
-        through = to_middle.ok_or_else(|| NotDerivable { what: "clip's lost gradient".into(), line: algebra.line })?;
+        through = to_middle.ok_or(NotDerivable { what: DerivationReason::ClipLost, line: algebra.line })?;
     }
     match low {
         Some(low) => {

@@ -1,6 +1,7 @@
 //! Why a generated backward did not run on the NPU, typed: the retry with a smaller vec tile
 //! asks whether the chip refused the tiles for UB capacity, not what the message says.
 
+use crate::messages::Message;
 use crate::npu::NpuError;
 use crate::tile::Memory;
 
@@ -11,7 +12,7 @@ pub(crate) enum BackwardFailure {
     /// The chip refused the tiles (capacity, alignment, bounds).
     Chip(NpuError),
     /// The backward could not be built, lowered or executed.
-    Refused(String),
+    Refused(Message),
 }
 
 impl BackwardFailure {
@@ -21,17 +22,19 @@ impl BackwardFailure {
     }
 }
 
-impl std::fmt::Display for BackwardFailure {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl BackwardFailure {
+    /// Why, as a message for the page.
+    pub(crate) fn message(&self) -> Message {
         match self {
-            BackwardFailure::Chip(error) => write!(formatter, "{}", error.message()),
-            BackwardFailure::Refused(reason) => write!(formatter, "{reason}"),
+            // The warning sits at the call; the chip's message without the line it would take.
+            BackwardFailure::Chip(error) => error.without_source_line().message(),
+            BackwardFailure::Refused(reason) => reason.clone(),
         }
     }
 }
 
-impl From<String> for BackwardFailure {
-    fn from(reason: String) -> BackwardFailure {
+impl From<Message> for BackwardFailure {
+    fn from(reason: Message) -> BackwardFailure {
         BackwardFailure::Refused(reason)
     }
 }
@@ -57,9 +60,8 @@ mod tests {
         assert!(overflow("UB").is_ub_overflow());
         assert!(!overflow("L1").is_ub_overflow());
         // A refusal that merely mentions UB in its text is not an overflow.
-        assert!(
-            !BackwardFailure::Refused("cannot run on the NPU yet: UB overflow in a workspace".into()).is_ub_overflow()
-        );
+        let text = Message::Text { text: "cannot run on the NPU yet: UB overflow in a workspace".into() };
+        assert!(!BackwardFailure::Refused(text).is_ub_overflow());
         let misaligned = NpuError::Misaligned {
             memory: "UB",
             buffer: "x".into(),

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use super::super::capture::{identity, Arg, Captured, CapturedOp, Identity, TensorRef};
 use super::derive::{derive, Forward};
 use super::NotDerivable;
+use crate::messages::DerivationReason;
 use crate::tensor::{BinaryOp, DType};
 
 /// A region of an argument: where a view reads or a store writes.
@@ -45,8 +46,8 @@ pub(crate) struct JitAdjoint {
     pub gradients: Vec<Option<TensorRef>>,
 }
 
-fn fail(what: impl Into<String>, line: Option<u32>) -> NotDerivable {
-    NotDerivable { what: what.into(), line }
+fn fail(what: DerivationReason, line: Option<u32>) -> NotDerivable {
+    NotDerivable { what, line }
 }
 
 /// The arguments a jit kernel writes (by `assemble` or `out[...] = t`), in argument order.
@@ -79,12 +80,12 @@ pub(crate) fn derive_jit(
     let mut argument_of: HashMap<Identity, usize> = HashMap::new();
     for (index, argument) in arguments.iter().enumerate() {
         if argument_of.insert(identity(argument), index).is_some() {
-            return Err(fail("the same tensor passed as two arguments", None));
+            return Err(fail(DerivationReason::SameTensor, None));
         }
     }
     let written = written_arguments(ops, arguments);
     if let Some(&index) = written.iter().find(|&&index| needs[index]) {
-        return Err(fail(format!("writes into argument {index}, which requires grad (write into a new output)"), None));
+        return Err(fail(DerivationReason::WritesGradArgument { index }, None));
     }
     // Units: split at each loop iteration's start (the code before the first is a unit of its own).
     let mut unit_of = Vec::with_capacity(ops.len());
@@ -100,9 +101,7 @@ pub(crate) fn derive_jit(
     for (index, op) in ops.iter().enumerate() {
         let line = op.line;
         let argument = |target: &TensorRef| {
-            argument_of.get(&identity(target)).copied().ok_or_else(|| {
-                fail("a store into a tensor the kernel made (store the result into an output argument)", line)
-            })
+            argument_of.get(&identity(target)).copied().ok_or_else(|| fail(DerivationReason::StoreIntoMade, line))
         };
         match &op.op {
             CapturedOp::Assemble { tile, offsets, out } => {
@@ -113,7 +112,7 @@ pub(crate) fn derive_jit(
             CapturedOp::SetItem { target, offsets, extents, value } => {
                 let tile = match value {
                     Arg::Tensor(tile) if tile.shape().len() != extents.len() => {
-                        return Err(fail("a tile written into a region of another rank", line))
+                        return Err(fail(DerivationReason::RegionRank, line))
                     }
                     Arg::Tensor(tile) => Some(tile.clone()),
                     Arg::Number(_) => None,
@@ -121,12 +120,12 @@ pub(crate) fn derive_jit(
                 let region = Region { argument: argument(target)?, offsets: offsets.clone(), extents: extents.clone() };
                 writes[unit_of[index]].push(Write { tile, region, line });
             }
-            CapturedOp::InPlace { .. } => return Err(fail("an in-place update (`t += …`; write `t = t + …`)", line)),
+            CapturedOp::InPlace { .. } => return Err(fail(DerivationReason::InPlace, line)),
             CapturedOp::Index { source, extents, .. }
                 if argument_of.contains_key(&identity(source))
                     && op.result.as_ref().is_some_and(|result| result.shape().len() != extents.len()) =>
             {
-                return Err(fail("an index that drops a dim (keep it with a slice: x[i:i+1])", line));
+                return Err(fail(DerivationReason::IndexDropsDim, line));
             }
             _ => {}
         }
@@ -134,7 +133,7 @@ pub(crate) fn derive_jit(
             let read = !matches!(op.op, CapturedOp::Assemble { .. } | CapturedOp::SetItem { .. });
             if let Some(&argument) = argument_of.get(&identity(tensor)).filter(|_| read) {
                 if written.contains(&argument) {
-                    return Err(fail("a read of an argument the kernel also writes", line));
+                    return Err(fail(DerivationReason::ReadOfWritten, line));
                 }
             }
         }
@@ -145,7 +144,7 @@ pub(crate) fn derive_jit(
     let all_writes: Vec<&Write> = writes.iter().flatten().collect();
     for (position, write) in all_writes.iter().enumerate() {
         if all_writes[position + 1..].iter().any(|other| other.region.overlaps(&write.region)) {
-            return Err(fail("two stores into the same region of an output", write.line));
+            return Err(fail(DerivationReason::OverlappingStores, write.line));
         }
     }
     // The values that depend on an argument that needs a gradient.
@@ -326,7 +325,7 @@ fn cone_of(
                 }
             }
             CapturedOp::View { .. } | CapturedOp::Index { .. } if active.contains(&key) => {
-                return Err(fail("a view of a computed tile (view the kernel's argument instead)", op.line));
+                return Err(fail(DerivationReason::ViewOfComputed, op.line));
             }
             other => stack.extend(other.tensors().into_iter().cloned()),
         }

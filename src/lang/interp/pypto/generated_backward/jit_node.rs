@@ -88,15 +88,15 @@ pub(crate) fn attach_jit(
     let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
     let name = format!("{}.backward", kernel.name);
     let derivable = match derive_jit(&frame.ops, &references, &needs) {
-        Ok(_) => true,
+        Ok(_) => Ok(()),
         Err(reason) => {
             if interpreter.npu.fallback_warned.borrow_mut().insert(name.clone()) {
                 let message =
-                    NpuMessage::NoGeneratedBackward { kernel: kernel.name.clone(), reason: reason.to_string() };
+                    NpuMessage::NoGeneratedBackward { kernel: kernel.name.clone(), reason: Box::new(reason.message()) };
                 let help = Message::Npu(NpuMessage::NoGeneratedBackwardHelp);
                 interpreter.warn_message("npu/no-generated-backward", Message::Npu(message), span, Some(help));
             }
-            false
+            Err(reason)
         }
     };
     let objects: Vec<Rc<TensorObject>> = tensor_objects(&arguments);
@@ -149,8 +149,8 @@ struct JitBackward {
     written: Vec<usize>,
     settings: WorkSettings,
     return_line: Option<u32>,
-    /// Whether `derive_jit` succeeded at the call.
-    derivable: bool,
+    /// Whether `derive_jit` succeeded at the call, or why not.
+    derivable: std::result::Result<(), super::NotDerivable>,
 }
 
 impl JitBackward {
@@ -162,19 +162,20 @@ impl JitBackward {
         grads: &[Tensor],
         needs: &[bool],
         config: &NpuConfig,
-    ) -> std::result::Result<BackwardWork, String> {
+    ) -> std::result::Result<BackwardWork, Message> {
         let references: Vec<TensorRef> = self.arguments.iter().map(|(_, reference)| reference.clone()).collect();
-        let adjoint = derive_jit(&self.ops, &references, needs).map_err(|reason| reason.to_string())?;
+        let adjoint = derive_jit(&self.ops, &references, needs).map_err(|reason| reason.message())?;
         let mut arguments = self.arguments.clone();
         let mut tensors: Vec<Tensor> = values.to_vec();
         for (index, reference) in &adjoint.grad_outputs {
-            let position = self.written.iter().position(|written| written == index).ok_or("a lost output")?;
-            let gradient = grads.get(position).ok_or("a missing gradient")?;
-            let gradient = gradient.reshape(reference.shape()).map_err(|error| error.to_string())?;
+            let position =
+                self.written.iter().position(|written| written == index).ok_or(NpuMessage::BackwardLostOutput)?;
+            let gradient = grads.get(position).ok_or(NpuMessage::BackwardLostOutput)?;
+            let gradient = gradient.reshape(reference.shape()).map_err(|error| error.message())?;
             let gradient = if gradient.dtype() == reference.dtype() {
                 gradient
             } else {
-                gradient.cast(reference.dtype()).map_err(|error| error.to_string())?
+                gradient.cast(reference.dtype()).map_err(|error| error.message())?
             };
             arguments.push((format!("grad_{}", self.arguments[*index].0), reference.clone()));
             tensors.push(gradient);
@@ -184,7 +185,7 @@ impl JitBackward {
             gradients.push(match output {
                 Some(output) => {
                     arguments.push((format!("d_{}", self.arguments[index].0), output.clone()));
-                    tensors.push(Tensor::zeros(output.shape(), output.dtype()).map_err(|error| error.to_string())?);
+                    tensors.push(Tensor::zeros(output.shape(), output.dtype()).map_err(|error| error.message())?);
                     Some(arguments.len() - 1)
                 }
                 None => None,
@@ -193,7 +194,7 @@ impl JitBackward {
         let returned = Returned { tensors: &[], line: self.return_line };
         let settings = self.settings.clone();
         let work = record_jit(&self.name, &adjoint.ops, &arguments, settings, config.ub_alignment, &[], &returned)
-            .map_err(|reason| reason.to_string())?;
+            .map_err(|reason| reason.message())?;
         Ok(BackwardWork { work, arguments: tensors, gradients })
     }
 }
@@ -267,14 +268,14 @@ fn backward_of(interpreter: &Interpreter, generated: JitBackward, rerun: Rerun, 
         let values: Vec<Tensor> = saved.iter().take(count).map(|var| var.tensor().clone()).collect();
         let needs: Vec<bool> = saved.iter().take(count).map(Var::requires_grad).collect();
         let grad_values: Vec<Tensor> = grads.iter().map(|var| var.tensor().clone()).collect();
-        let ran = if generated.derivable {
+        let ran = if let Err(reason) = &generated.derivable {
+            Err(BackwardFailure::Refused(reason.message()))
+        } else {
             let config = interpreter.npu_config(site.span).map_err(|error| interpreter.stash(error, &name))?;
             generated
                 .work(&values, &grad_values, &needs, &config)
                 .map_err(BackwardFailure::from)
                 .and_then(|work| super::run(&work, &values, &config))
-        } else {
-            Err(BackwardFailure::Refused("no generated backward".to_string()))
         };
         match ran {
             Ok((gradients, simulation)) => {
@@ -282,7 +283,8 @@ fn backward_of(interpreter: &Interpreter, generated: JitBackward, rerun: Rerun, 
                 Ok(gradients.into_iter().map(|gradient| gradient.map(Var::constant)).collect())
             }
             Err(reason) => {
-                super::node::count_backward_on_cpu(&interpreter, &name, &reason, site, generated.derivable);
+                let warn = generated.derivable.is_ok();
+                super::node::count_backward_on_cpu(&interpreter, &name, &reason, site, warn);
                 rerun.gradients(&interpreter, &generated.written, grads, &needs, site.span)
             }
         }

@@ -31,6 +31,7 @@ use super::capture::{identity, Arg, Captured, CapturedOp, TensorRef};
 use super::npu_run::lower_and_simulate;
 use super::npu_values::execute_plan;
 use super::work_jit::{record_jit, Returned};
+use crate::messages::{Message, NpuMessage};
 use crate::npu::{NpuConfig, Simulation};
 use crate::tensor::Tensor;
 use crate::tile::{TileWork, WorkSettings};
@@ -134,14 +135,14 @@ impl GeneratedBackward {
         saved: &[(TensorRef, Tensor)],
         config: &NpuConfig,
         vec_tile: Option<&[usize]>,
-    ) -> Result<BackwardWork, String> {
+    ) -> Result<BackwardWork, Message> {
         let (ub_alignment, cores) = (config.ub_alignment, config.vector_cores as usize);
         let mut grad_values = Vec::new();
         for (gradient, form) in grads.iter().zip(self.gradient_forms()) {
-            grad_values.push(gradient.reshape(&form).map_err(|error| error.to_string())?);
+            grad_values.push(gradient.reshape(&form).map_err(|error| error.message())?);
         }
         let grad_refs: Vec<TensorRef> = grad_values.iter().map(TensorRef::of).collect();
-        let adjoint = self.adjoint(needs, &grad_refs).map_err(|reason| reason.to_string())?;
+        let adjoint = self.adjoint(needs, &grad_refs).map_err(|reason| reason.message())?;
         let mut arguments: Vec<(String, TensorRef)> = Vec::new();
         let mut values = Vec::new();
         let named_inputs =
@@ -180,19 +181,19 @@ impl GeneratedBackward {
             let first_output = arguments.len();
             for (index, output) in blocked.outputs.iter().enumerate() {
                 arguments.push((format!("grad_in{index}"), output.clone()));
-                let zeros = Tensor::zeros(output.shape(), output.dtype()).map_err(|error| error.to_string())?;
+                let zeros = Tensor::zeros(output.shape(), output.dtype()).map_err(|error| error.message())?;
                 values.push(zeros);
             }
             let returned = Returned { tensors: &[], line: self.return_line };
             let work = record_jit(&self.name, &blocked.ops, &arguments, settings, ub_alignment, &[], &returned)
-                .map_err(|reason| reason.to_string())?;
+                .map_err(|reason| reason.message())?;
             let gradients = gradients.iter().map(|slot| slot.map(|index| first_output + index)).collect();
             return Ok(BackwardWork { work, arguments: values, gradients });
         }
         // One unit over the whole tensors, expanded by the forward's vec tile like any kernel.
         let returned = Returned { tensors: &outputs, line: self.return_line };
         let work = record_jit(&self.name, &ops, &arguments, settings, ub_alignment, &[], &returned)
-            .map_err(|reason| reason.to_string())?;
+            .map_err(|reason| reason.message())?;
         let first_output = arguments.len();
         let gradients = gradients.iter().map(|slot| slot.map(|index| first_output + index)).collect();
         Ok(BackwardWork { work, arguments: values, gradients })
@@ -216,12 +217,12 @@ pub(crate) fn run(
     for (input, slot) in inputs.iter().zip(&work.gradients) {
         gradients.push(match slot {
             Some(index) => {
-                let value = gm.get(*index).ok_or_else(|| "the backward lost an output".to_string())?;
-                let value = value.reshape(input.shape()).map_err(|error| error.to_string())?;
+                let value = gm.get(*index).ok_or_else(|| Message::from(NpuMessage::BackwardLostOutput))?;
+                let value = value.reshape(input.shape()).map_err(|error| error.message())?;
                 Some(if value.dtype() == input.dtype() {
                     value
                 } else {
-                    value.cast(input.dtype()).map_err(|error| error.to_string())?
+                    value.cast(input.dtype()).map_err(|error| error.message())?
                 })
             }
             None => None,

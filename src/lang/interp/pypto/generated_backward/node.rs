@@ -85,7 +85,7 @@ pub(crate) fn prepare(
         Err(reason) => {
             if interpreter.npu.fallback_warned.borrow_mut().insert(generated.name.clone()) {
                 let message =
-                    NpuMessage::NoGeneratedBackward { kernel: kernel.name.clone(), reason: reason.to_string() };
+                    NpuMessage::NoGeneratedBackward { kernel: kernel.name.clone(), reason: Box::new(reason.message()) };
                 let help = Message::Npu(NpuMessage::NoGeneratedBackwardHelp);
                 interpreter.warn_message("npu/no-generated-backward", Message::Npu(message), span, Some(help));
             }
@@ -273,14 +273,14 @@ pub(super) fn record_backward_run(interpreter: &Interpreter, name: &str, simulat
 pub(super) fn count_backward_on_cpu(
     interpreter: &Interpreter,
     name: &str,
-    reason: &dyn std::fmt::Display,
+    reason: &super::BackwardFailure,
     site: SourceSpan,
     warn: bool,
 ) {
     let (npu, cpu) = interpreter.npu.call_counts.get();
     interpreter.npu.call_counts.set((npu, cpu + 1));
     if warn && interpreter.npu.fallback_warned.borrow_mut().insert(name.to_string()) {
-        let message = NpuMessage::GeneratedBackwardOnCpu { name: name.to_string(), reason: reason.to_string() };
+        let message = NpuMessage::GeneratedBackwardOnCpu { name: name.to_string(), reason: Box::new(reason.message()) };
         let help = Message::Npu(NpuMessage::GeneratedBackwardOnCpuHelp);
         interpreter.warn_message_in(site.cell, "npu/cpu-fallback", Message::Npu(message), site.span, Some(help));
     }

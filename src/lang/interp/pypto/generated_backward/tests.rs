@@ -246,7 +246,7 @@ fn derived_adjoints_match_autograd_and_central_differences_on_random_chains() {
         let outputs = [TensorRef::of(output.tensor())];
         let forward = Forward { ops: &recorder.ops, inputs: &references, outputs: &outputs };
         let adjoint = derive(&forward, &[true; 4], &[TensorRef::of(&weights)])
-            .unwrap_or_else(|reason| panic!("chain {chain} {steps:?}: {reason}"));
+            .unwrap_or_else(|reason| panic!("chain {chain} {steps:?}: {reason:?}"));
         let mut known: HashMap<Identity, Tensor> =
             values.iter().chain([&weights]).map(|tensor| (identity(tensor), tensor.clone())).collect();
         evaluate(&recorder.ops, &mut known);
