@@ -188,6 +188,9 @@ impl Interpreter {
     /// again with its tensors bound to these (`pypto.from_torch` shares a torch tensor's storage, so
     /// the outputs land in the torch tensors, as pypto copies them back to the host).
     pub(crate) fn run_recorded_on(&self, arguments: Arguments, span: crate::lang::syntax::Span) -> Result<Value> {
+        let name = "pypto.runtime._device_run_once_data_from_host";
+        let tensors = self.bind(name, &[], arguments, true, span)?.rest;
+        let arguments = Arguments { positional: tensors, keywords: Vec::new() };
         let recorded = self.npu.recorded_function.borrow().clone();
         let Some(kernel) = recorded else {
             return Err(self

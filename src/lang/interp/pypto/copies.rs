@@ -202,6 +202,11 @@ impl Interpreter {
                 .with_help_message(LibraryTensorMessage::FillNumber));
         };
         let (target_shape, source_shape) = (out.get().shape().to_vec(), source.get().shape().to_vec());
+        if target_shape == [0] {
+            // The placeholder of `pypto.tensor()` takes the value itself.
+            *out.var.borrow_mut() = source.get();
+            return Ok(Value::None);
+        }
         if target_shape != source_shape {
             return Err(self
                 .error(ErrorKind::Tensor, "", bound.span_of(0))

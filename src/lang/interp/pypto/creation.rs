@@ -25,7 +25,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     .with_help_message(LibraryTensorMessage::DataWithGradients));
             }
             let bound = interpreter.bind("pypto.tensor", &["shape", "dtype", "name"], arguments, false, span)?;
-            let shape = allocation_shape(interpreter, &bound)?;
+            // `pypto.tensor()`: an empty placeholder that a later `move` gives its value (pypto's tests
+            // write `res = tensor()` then `res.move(pypto.maximum(a, b))`).
+            let shape = match bound.optional(0) {
+                None => vec![0],
+                Some(_) => allocation_shape(interpreter, &bound)?,
+            };
             interpreter.check_elements(&shape, span)?;
             // `name` labels the tensor in pypto's IR; a TileLab tensor has no name to give.
             if let Some(name) = bound.optional(2) {

@@ -125,7 +125,10 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         "function" => option_scopes::record_function(interpreter, arguments, span),
         "runtime._device_run_once_data_from_host" => interpreter.run_recorded_on(arguments, span),
         // The simulated NPU needs no device set-up, and a kernel call returns with its outputs written.
-        "runtime._device_init" | "runtime._device_fini" | "runtime._device_synchronize" => Ok(Value::None),
+        "runtime._device_init" | "runtime._device_fini" | "runtime._device_synchronize" => {
+            interpreter.bind(&format!("pypto.{short}"), &[], arguments, false, span)?;
+            Ok(Value::None)
+        }
         "options"
         | "set_pass_options"
         | "set_options"

@@ -219,7 +219,18 @@ impl Interpreter {
                     dropped.push(false);
                 }
                 other => {
-                    let Some(raw) = other.as_int() else {
+                    // A 0-d integer tensor indexes as its value, as in torch (`x[index[i, j], j]`).
+                    let scalar = match other {
+                        Value::Tensor(object)
+                            if !object.get().dtype().is_float()
+                                && object.get().dtype() != crate::tensor::DType::Bool
+                                && object.get().shape().is_empty() =>
+                        {
+                            object.get().tensor().item().ok().map(|value| value as i64)
+                        }
+                        _ => None,
+                    };
+                    let Some(raw) = scalar.or_else(|| other.as_int()) else {
                         return Err(self
                             .error(ErrorKind::Unsupported, "", span)
                             .with_message(LibraryTensorMessage::TensorIndexType { got: other.type_name().to_string() })
