@@ -161,7 +161,7 @@ export const METHOD = [
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
   'Figure 7: the same A and B stored as bf16 tensors, multiplied into an f32 result (out_dtype f32; both accumulate in f32); the GEMM widens bf16 to f32 while packing the panels, so no f32 copy of the operands is made.',
   'Figure 8 times compiling the tile plan (a whole-tensor matmul through tile::lower_work, tiles as benches/npu.rs) plus npu::simulate, inside the page; figure 8b times npu::simulate alone on the plan built beforehand (Playground.benchNpuPlan, then benchNpuSimulate per call) and divides its events by the time.',
-  'Figures 9a–9h: add, mul, exp and sum over 2²⁰ and 2²⁴ f32 (TileLab builds and tfjs), and a `memory.copy` of the same n·4 bytes in a wasm module assembled in bench/page/memory.mjs, all timed in the same rounds; bytes per second count f32 reads plus writes (add, mul 12 B per element, exp 8, sum 4, copy 8). Mul must be correctly rounded, exp within 4 ulps of f64 Math.exp, the copy byte-exact.',
+  'Figures 9a–9h: add, mul, exp and sum over 2²⁰ and 2²⁴ f32 (TileLab builds and tfjs), and a `memory.copy` of the same n·4 bytes in a wasm module assembled in bench/page/memory.mjs (with a second reference, a plain wasm loop of f32x4 loads and stores over the same bytes), all timed in the same rounds; bytes per second count f32 reads plus writes (add, mul 12 B per element, exp 8, sum 4, copy 8). Mul must be correctly rounded, exp within 4 ulps of f64 Math.exp, the copy byte-exact.',
 ];
 
 /**

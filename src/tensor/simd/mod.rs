@@ -8,6 +8,8 @@ mod packing;
 pub mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_exp;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -96,6 +98,11 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
 /// it is still in the L1 cache, so memory sees one read and one write per element (a copy of the
 /// whole input then a pass over it would move every byte twice). Same bits as [`unary_in_place`].
 pub fn unary_to_vec(op: UnaryOp, values: &[f32]) -> Vec<f32> {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if op == UnaryOp::Exp {
+        // The vector exp reads the input and writes the result directly: no copy into `out` first.
+        return wasm_exp::exp_to_vec(values);
+    }
     const BLOCK: usize = 2048;
     let mut out = Vec::with_capacity(values.len());
     for block in values.chunks(BLOCK) {
@@ -123,5 +130,7 @@ pub fn sum_squared_deviation(values: &[f32], mean: f32) -> f32 {
 
 // Run natively and in the browser (`wasm-pack test --headless --chrome`, simd128 vs portable);
 // natively both are one function, so every test also checks an independent f64 reference.
+#[cfg(test)]
+mod exp_tests;
 #[cfg(test)]
 mod tests;

@@ -7,17 +7,31 @@ use core::arch::wasm32::*;
 
 use super::packing::{packed_gemm, MicroKernel, PackSource, TileMut};
 use super::portable::{self, add_remainder, combine_sums, nan_max, REDUCTION_LANES};
+use super::wasm_exp::{exp_in_place, sigmoid, ExpConstants};
 use super::MatrixRef;
 use crate::tensor::elementwise::{BinaryOp, UnaryOp};
 
 /// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten.
+#[cfg(not(target_feature = "relaxed-simd"))]
 pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
     // 4 × 8: eight f32x4 accumulators, two B vectors, the broadcast A value and the product fit
     // the 15 XMM registers V8 allocates (it keeps one as scratch). Measured in V8 (CPU time,
     // 512³): 4×8 ≈ 29–31 GFLOP/s, 2×16 ≈ 27–31, 3×12 ≈ 28–29, 4×12 ≈ 25–27, 5×8 ≈ 25–27,
     // 6×8 ≈ 22–25, 8×4 ≈ 24. Stepping p twice per loop iteration measured slower (≈ 18 against
-    // ≈ 28 GFLOP/s, bench/matmul-cpu-time.mjs); the relaxed build's 5×8 was no faster than 4×8.
+    // ≈ 28 GFLOP/s, bench/matmul-cpu-time.mjs). Chromium 156 on a Xeon (family 6, model 167),
+    // 512³: 4×8 ≈ 40, 2×16 ≈ 41, 3×12 ≈ 39, 5×8 ≈ 33, 6×8 ≈ 31; the micro-kernel alone on
+    // L1-resident panels reaches 46 (11.2 of the 12 FLOP/cycle its mul + add ports allow).
     packed_gemm::<WasmKernel<4, 2>, A, B>(a, b, out)
+}
+
+/// `out = a @ b` with `out` row-major `a.rows × b.cols`, overwritten.
+#[cfg(target_feature = "relaxed-simd")]
+pub fn gemm<A: PackSource, B: PackSource>(a: MatrixRef<'_, A>, b: MatrixRef<'_, B>, out: &mut [f32]) {
+    // 3 × 12: nine fused multiply-adds per step from three broadcasts and three B vectors (one
+    // load per 1.5 FMA, against 1.33 for 4 × 8). Chromium 156 on a Xeon (family 6, model 167),
+    // 512³: 3×12 ≈ 52–54 GFLOP/s, 4×8 ≈ 48–49, 2×16 ≈ 48–50, 6×8 ≈ 36, 5×8 ≈ 33; unrolling the
+    // K loop by 2 or 4 by hand measured slower (≈ 40 and ≈ 17: V8 spills).
+    packed_gemm::<WasmKernel<3, 3>, A, B>(a, b, out)
 }
 
 /// A register tile of `ROWS` rows × `VECTORS` f32x4 columns.
@@ -123,7 +137,7 @@ fn map2(a: &[f32], b: &[f32], out: &mut [f32], vector: impl Fn(v128, v128) -> v1
 /// Applies `vector` to `values` in place, four at a time; the last `< 4` values go through the
 /// same vector code (zero-padded), so every element gets the same function.
 #[inline(always)]
-fn map1(values: &mut [f32], vector: impl Fn(v128) -> v128) {
+pub(super) fn map1(values: &mut [f32], vector: impl Fn(v128) -> v128) {
     let whole = values.len() / 4 * 4;
     for i in (0..whole).step_by(4) {
         // SAFETY: i + 4 ≤ whole ≤ values.len().
@@ -184,7 +198,7 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
 }
 
 /// `values[i] = op(values[i])`. The correctly rounded ops are vectorised and match the portable
-/// kernel exactly; Exp, Sigmoid and Silu use [`exp`] (within 1, 2 and 3 ulp of the correctly
+/// kernel exactly; Exp, Sigmoid and Silu use `wasm_exp` (within 1, 2 and 3 ulp of the correctly
 /// rounded value: tested in `simd::tests`, and found so over every 5th f32 bit pattern with
 /// |x| ≤ 200); the other transcendental ops run the portable kernel.
 pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
@@ -198,9 +212,15 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         UnaryOp::Reciprocal => map1(values, |x| f32x4_div(one, x)),
         // x where x > 0 or x is NaN, else +0 (so −0 → +0, as the scalar rule).
         UnaryOp::Relu => map1(values, |x| v128_bitselect(x, zero, v128_or(f32x4_gt(x, zero), f32x4_ne(x, x)))),
-        UnaryOp::Exp => map1(values, exp),
-        UnaryOp::Sigmoid => map1(values, sigmoid),
-        UnaryOp::Silu => map1(values, |x| f32x4_mul(x, sigmoid(x))),
+        UnaryOp::Exp => exp_in_place(values),
+        UnaryOp::Sigmoid => {
+            let constants = ExpConstants::new();
+            map1(values, |x| sigmoid(x, &constants))
+        }
+        UnaryOp::Silu => {
+            let constants = ExpConstants::new();
+            map1(values, |x| f32x4_mul(x, sigmoid(x, &constants)))
+        }
         UnaryOp::Log
         | UnaryOp::Sin
         | UnaryOp::Cos
@@ -216,43 +236,6 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         | UnaryOp::Round
         | UnaryOp::Sign => portable::unary_in_place(op, values),
     }
-}
-
-/// eˣ per lane, within 1 ulp: x = n·ln2 + r with |r| ≤ ln2/2 (ln2 split in two parts so n·ln2
-/// is exact to f32 precision), eʳ by its Taylor series to r⁷ (truncation < 0.1 ulp), times 2ⁿ.
-/// NaN stays NaN, results past the f32 range become +∞ or 0, subnormal results round once.
-#[inline(always)]
-pub fn exp(x: v128) -> v128 {
-    // ln(f32::MAX) < 89 and e^-104 rounds to 0, so clamping changes no result and keeps n small.
-    let x = f32x4_min(f32x4_max(x, f32x4_splat(-104.0)), f32x4_splat(89.0));
-    let n = f32x4_nearest(f32x4_mul(x, f32x4_splat(std::f32::consts::LOG2_E)));
-    // ln2 ≈ LN2_HIGH + LN2_LOW (0.693145751953125 + 1.4286068e-6); LN2_HIGH has 15 significant
-    // bits, so n·LN2_HIGH (|n| ≤ 151) is exact and x − n·LN2_HIGH cancels without rounding.
-    const LN2_HIGH: f32 = f32::from_bits(0x3f31_7200);
-    const LN2_LOW: f32 = f32::from_bits(0x35bf_be8e);
-    let r = f32x4_sub(f32x4_sub(x, f32x4_mul(n, f32x4_splat(LN2_HIGH))), f32x4_mul(n, f32x4_splat(LN2_LOW)));
-    // 1 + r(1 + r/2(1 + r/3(1 + … r/7))): Horner form of Σ rᵏ/k!, k ≤ 7.
-    let mut series = f32x4_splat(1.0);
-    for k in (1..=7).rev() {
-        series = f32x4_add(f32x4_splat(1.0), f32x4_mul(f32x4_mul(r, f32x4_splat(1.0 / k as f32)), series));
-    }
-    // 2ⁿ as two factors 2^(n/2) and 2^(n − n/2), each a normal f32, so n from −151 to 129 works
-    // and a subnormal result is rounded only by the last multiplication.
-    let n = i32x4_trunc_sat_f32x4(n);
-    let first = i32x4_shr(n, 1);
-    let second = i32x4_sub(n, first);
-    let power = |e: v128| i32x4_shl(i32x4_add(e, i32x4_splat(127)), 23);
-    f32x4_mul(f32x4_mul(series, power(first)), power(second))
-}
-
-/// σ(x) per lane as the scalar rule: with e = e^−|x|, 1/(1+e) for x ≥ 0 and e/(1+e) below.
-#[inline(always)]
-fn sigmoid(x: v128) -> v128 {
-    let e = exp(f32x4_neg(f32x4_abs(x)));
-    let denominator = f32x4_add(f32x4_splat(1.0), e);
-    let positive = f32x4_div(f32x4_splat(1.0), denominator);
-    let negative = f32x4_div(e, denominator);
-    v128_bitselect(positive, negative, f32x4_ge(x, f32x4_splat(0.0)))
 }
 
 /// Σ values (16 partial sums in four f32x4 accumulators, as the portable kernel).
