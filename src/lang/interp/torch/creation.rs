@@ -83,6 +83,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             (interpreter.tensor_from_data(data, dtype, bound.span_of(0))?, bound.flag(3, false)?)
         }
+        // `torch.Tensor(data)`: the float32 tensor of `data` (also the type `isinstance` tests against).
+        "Tensor" => {
+            let bound = interpreter.bind(&full, &["data"], arguments, false, span)?;
+            (interpreter.tensor_from_data(bound.required(0)?, DType::F32, bound.span_of(0))?, false)
+        }
         "arange" => {
             let names = ["start", "end", "step", "dtype", "device", "requires_grad"];
             let bound = interpreter.bind(&full, &names, arguments, false, span)?;

@@ -113,8 +113,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .map_err(|error| interpreter.autograd_error(error, bound.span_of(0)))?;
             Ok(super::value::TensorObject::value(var))
         }
-        "manual_seed" | "randn" | "rand" | "randint" | "zeros" | "ones" | "empty" | "full" | "tensor" | "arange"
-        | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
+        "manual_seed" | "randn" | "rand" | "randint" | "zeros" | "ones" | "empty" | "full" | "tensor" | "Tensor"
+        | "arange" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
             creation::call(interpreter, short, arguments, span)
         }
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
