@@ -15,7 +15,11 @@ use crate::messages::{ProgramDetail, ViewSubject};
 pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
     let mut counts: BTreeMap<&'static str, (usize, u32)> = BTreeMap::new();
     for (core, program) in plan.programs.iter().enumerate() {
-        let kind = program.core_kind();
+        // The instruction checks run first, in the pass that also finds the pipes used (no pass
+        // of their own for the core kind); their error still ranks after kind, capacity, alignment.
+        let mut used = 0u8;
+        let instructions = check_instructions(core, program, plan, &mut used);
+        let kind = if instructions.is_ok() { CoreKind::of_pipes(used) } else { program.core_kind() };
         if kind == CoreKind::Mixed && config.architecture == Architecture::Split {
             return Err(NpuError::InvalidProgram { core, instruction: None, detail: ProgramDetail::MixedCore });
         }
@@ -27,7 +31,7 @@ pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
         counts.entry(label).or_insert((0, config.cores_for(kind))).0 += 1;
         check_capacity(program, config)?;
         check_alignment(program, config)?;
-        check_instructions(core, program, plan)?;
+        instructions?;
     }
     for (kind, (programs, available)) in counts {
         if programs > available as usize {
@@ -43,8 +47,15 @@ fn within(offsets: &[usize], shape: &[usize], bounds: &[usize]) -> bool {
         && offsets.iter().zip(shape).zip(bounds).all(|((offset, extent), bound)| offset + extent <= *bound)
 }
 
-fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> Result<()> {
+/// `within` at the origin, without building a vector of zeros (the check runs once per instruction).
+fn fits(shape: &[usize], bounds: &[usize]) -> bool {
+    shape.len() == bounds.len() && shape.iter().zip(bounds).all(|(extent, bound)| extent <= bound)
+}
+
+/// Checks each instruction; `used` collects the pipes (bit `Pipe::index`) of those checked.
+fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, used: &mut u8) -> Result<()> {
     for (index, instruction) in program.instructions.iter().enumerate() {
+        *used |= 1 << instruction.pipe.index();
         let invalid = |detail: ProgramDetail| NpuError::InvalidProgram { core, instruction: Some(index), detail };
         let buffer = |id: crate::tile::BufferId| {
             program.buffers.get(id.0 as usize).ok_or_else(|| invalid(ProgramDetail::UnknownBuffer { id: id.0 }))
@@ -83,7 +94,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     ));
                 }
                 let local = buffer(*local)?;
-                if !within(&zero(region.shape.len()), &region.shape, &local.shape) {
+                if !fits(&region.shape, &local.shape) {
                     return Err(out_of_bounds(
                         ViewSubject::ValidShape { name: local.name.clone() },
                         &zero(region.shape.len()),
@@ -102,7 +113,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                         &source.shape,
                     ));
                 }
-                if !within(&zero(shape.len()), shape, &destination.shape) {
+                if !fits(shape, &destination.shape) {
                     return Err(out_of_bounds(
                         ViewSubject::ValidShape { name: destination.name.clone() },
                         &zero(shape.len()),
@@ -127,7 +138,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             }
             TileOp::Unary { input, output, valid_shape, .. } | TileOp::Cast { input, output, valid_shape } => {
                 for tile in [buffer(*input)?, buffer(*output)?] {
-                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                    if !fits(valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
                             ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
@@ -139,7 +150,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             }
             TileOp::Binary { lhs, rhs, output, valid_shape, .. } => {
                 for tile in [buffer(*lhs)?, buffer(*rhs)?, buffer(*output)?] {
-                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                    if !fits(valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
                             ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
@@ -151,7 +162,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             }
             TileOp::Reduce { input, output, valid_shape, .. } => {
                 let (input, output) = (buffer(*input)?, buffer(*output)?);
-                if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
+                if !fits(valid_shape, &input.shape) {
                     return Err(out_of_bounds(
                         ViewSubject::ValidShape { name: input.name.clone() },
                         &zero(valid_shape.len()),
@@ -205,7 +216,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
             TileOp::ScalarBinary { input, output, valid_shape, .. }
             | TileOp::Clip { input, output, valid_shape, .. } => {
                 for tile in [buffer(*input)?, buffer(*output)?] {
-                    if !within(&zero(valid_shape.len()), valid_shape, &tile.shape) {
+                    if !fits(valid_shape, &tile.shape) {
                         return Err(out_of_bounds(
                             ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(valid_shape.len()),
@@ -219,7 +230,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 for (tile, shape) in
                     [(buffer(*lhs)?, lhs_shape), (buffer(*rhs)?, rhs_shape), (buffer(*output)?, valid_shape)]
                 {
-                    if !within(&zero(shape.len()), shape, &tile.shape) {
+                    if !fits(shape, &tile.shape) {
                         return Err(out_of_bounds(
                             ViewSubject::ValidShape { name: tile.name.clone() },
                             &zero(shape.len()),
@@ -241,7 +252,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                 if let Some(dim) = dims.iter().find(|dim| **dim >= valid_shape.len()) {
                     return Err(invalid(ProgramDetail::ReduceDim { dim: *dim, rank: valid_shape.len() }));
                 }
-                if !within(&zero(valid_shape.len()), valid_shape, &input.shape) {
+                if !fits(valid_shape, &input.shape) {
                     return Err(out_of_bounds(
                         ViewSubject::ValidShape { name: input.name.clone() },
                         &zero(valid_shape.len()),
@@ -254,7 +265,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan) -> 
                     .enumerate()
                     .map(|(dim, extent)| if dims.contains(&dim) { 1 } else { *extent })
                     .collect();
-                if !within(&zero(reduced.len()), &reduced, &output.shape) {
+                if !fits(&reduced, &output.shape) {
                     return Err(out_of_bounds(
                         ViewSubject::ReducedShape { name: output.name.clone() },
                         &zero(reduced.len()),

@@ -7,13 +7,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use crate::tile::{CoreKind, KernelPlan, Pipe, TileOp};
+use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
-use super::engine_program::CoreProgram;
+use super::engine_program::{CoreProgram, NOT_A_COPY};
 use super::error::{NpuError, Result};
-use super::l2::{region_ranges_into, L2Cache};
+use super::l2::L2Cache;
 use super::timing::Cost;
 use super::trace::{Trace, TraceEvent};
 
@@ -168,10 +168,9 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
                     dirty.push(core);
                 }
                 EventKind::JoinPool => {
-                    let index = programs[core].queues[pipe][cores[core].heads[pipe]] as usize;
-                    let Cost::Gm { path_bytes_per_cycle, .. } = programs[core].steps[index].cost.cost else {
-                        continue;
-                    };
+                    let step = &programs[core].queues[pipe][cores[core].heads[pipe]];
+                    let Some(copy) = programs[core].copies.get(step.copy as usize) else { continue };
+                    let Cost::Gm { path_bytes_per_cycle, .. } = copy.cost else { continue };
                     // The L2 part moves first, then what crosses HBM.
                     engine.pool.advance(time);
                     let state = &cores[core];
@@ -195,17 +194,17 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
     }
     for (core, state) in cores.iter().enumerate() {
         for pipe in Pipe::ALL {
-            if let Some(index) = programs[core].head(pipe.index(), state.heads[pipe.index()]) {
-                let op = plan.programs[core].instructions[index as usize].op.name();
-                return Err(NpuError::Deadlock { core, pipe: pipe.name(), instruction: index as usize, op });
+            if let Some(step) = programs[core].head(pipe.index(), state.heads[pipe.index()]) {
+                let index = step.instruction as usize;
+                let op = plan.programs[core].instructions[index].op.name();
+                return Err(NpuError::Deadlock { core, pipe: pipe.name(), instruction: index, op });
             }
         }
     }
     let Engine { events, mut totals, l2, .. } = engine;
     totals.drain_bytes = l2.dirty_bytes();
     // On a coupled chip every core has both units, whatever one program happens to use.
-    let core_kinds = plan
-        .programs
+    let core_kinds = programs
         .iter()
         .map(|program| if config.architecture == Architecture::Coupled { CoreKind::Mixed } else { program.core_kind() })
         .collect();
@@ -247,8 +246,7 @@ impl Engine<'_> {
             if state.busy[pipe] {
                 continue;
             }
-            let Some(index) = program.head(pipe, state.heads[pipe]) else { continue };
-            let step = &program.steps[index as usize];
+            let Some(step) = program.head(pipe, state.heads[pipe]) else { continue };
             if !program.waits(step).iter().all(|&flag| state.sets[flag as usize] > state.waits[flag as usize]) {
                 continue;
             }
@@ -265,23 +263,15 @@ impl Engine<'_> {
             state.busy[pipe] = true;
             state.started[pipe] = self.now;
             self.totals.instructions += 1;
-            match step.cost.cost {
-                Cost::Fixed { cycles } => self.schedule(self.now + cycles, core, pipe, EventKind::Finish),
-                Cost::Gm { bytes, issue, startup, write, read_first, short_burst_cycles, .. } => {
+            match program.copies.get(step.copy as usize).map(|copy| (copy, copy.cost)) {
+                None => self.schedule(self.now + step.cycles, core, pipe, EventKind::Finish),
+                Some((_, Cost::Fixed { .. })) => unreachable!("a GM copy has a GM cost"),
+                Some((copy, Cost::Gm { bytes, issue, startup, write, read_first, short_burst_cycles, .. })) => {
                     // A copy on a drained queue waits the first byte; one that follows the
                     // previous copy without a gap had its requests outstanding (burst.rs).
                     let startup = if state.gm_end[pipe] == self.now { issue } else { issue + startup };
                     self.totals.startup_cycles[pipe] += startup + short_burst_cycles;
-                    let region = match &self.plan.programs[core].instructions[index as usize].op {
-                        TileOp::CopyIn { source, .. } => source,
-                        TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
-                            destination
-                        }
-                        _ => unreachable!("only GM copies have a GM cost"),
-                    };
-                    let tensor = &self.plan.tensors[region.tensor.0 as usize];
-                    let element_bytes = tensor.dtype.size_in_bytes() as u64;
-                    region_ranges_into(&tensor.shape, element_bytes, &region.offsets, &region.shape, &mut self.ranges);
+                    copy.ranges_into(self.plan, &self.plan.programs[core], &mut self.ranges);
                     let ranges = &self.ranges;
                     // Hits move at the core's path rate; HBM moves the fetched lines and the
                     // written bytes.
@@ -289,7 +279,7 @@ impl Engine<'_> {
                     let mut hbm_bytes = 0;
                     let mut written_back = 0;
                     if !write || read_first {
-                        let traffic = self.l2.read(region.tensor.0, ranges);
+                        let traffic = self.l2.read(copy.tensor, ranges);
                         self.totals.gm_bytes_read += bytes;
                         self.totals.l2_hit_bytes += traffic.hit_bytes;
                         local_bytes += traffic.hit_bytes;
@@ -300,7 +290,7 @@ impl Engine<'_> {
                         // Write-back: the bytes go into L2 at the path rate and stay there dirty;
                         // HBM moves only the dirty lines the write evicts (l2_write_back.rs).
                         self.totals.gm_bytes_written += bytes;
-                        let traffic = self.l2.write(region.tensor.0, ranges);
+                        let traffic = self.l2.write(copy.tensor, ranges);
                         local_bytes += bytes;
                         written_back += traffic.written_back_bytes;
                     }
@@ -328,8 +318,8 @@ impl Engine<'_> {
 
     fn finish(&mut self, state: &mut CoreState, core: usize, pipe: usize) {
         let program = &self.programs[core];
-        let index = program.queues[pipe][state.heads[pipe]];
-        let step = &program.steps[index as usize];
+        let step = &program.queues[pipe][state.heads[pipe]];
+        let shown = &program.shown[pipe][state.heads[pipe]];
         for &flag in program.sets(step) {
             state.sets[flag as usize] += 1;
         }
@@ -339,7 +329,7 @@ impl Engine<'_> {
         }
         state.busy[pipe] = false;
         state.heads[pipe] += 1;
-        if matches!(step.cost.cost, Cost::Gm { .. }) {
+        if step.copy != NOT_A_COPY {
             state.gm_end[pipe] = self.now;
         }
         self.events.push(TraceEvent {
@@ -347,12 +337,12 @@ impl Engine<'_> {
             pipe: Pipe::ALL[pipe],
             start: state.started[pipe],
             end: self.now,
-            op: step.op,
-            tile: program.labels.get(step.tile as usize).map_or_else(|| self.no_tile.clone(), Rc::clone),
-            instruction: index,
-            bytes: step.cost.bytes,
-            flops: step.cost.flops,
-            source_line: step.source_line,
+            op: program.names[shown.name as usize],
+            tile: program.labels.get(shown.tile as usize).map_or_else(|| self.no_tile.clone(), Rc::clone),
+            instruction: step.instruction,
+            bytes: shown.bytes,
+            flops: shown.flops,
+            source_line: shown.source_line,
         });
     }
 }

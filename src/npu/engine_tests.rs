@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::tensor::{DType, UnaryOp};
-use crate::tile::{GmRegion, GmTensor, Memory, ProgramBuilder, TensorId, TileProgram};
+use crate::tile::{GmRegion, GmTensor, Memory, ProgramBuilder, TensorId, TileOp, TileProgram};
 
 fn plan(programs: Vec<TileProgram>) -> KernelPlan {
     let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![64, 64], dtype: DType::F32 };

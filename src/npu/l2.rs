@@ -115,6 +115,11 @@ impl L2Cache {
             return;
         }
         self.sized_lines += lines - sized;
+        // The dirty flags are sized with the line table: marking a line is then a plain store.
+        if self.dirty.len() <= slot {
+            self.dirty.resize_with(slot + 1, Vec::new);
+        }
+        grow_zeroed(&mut self.dirty[slot], lines);
         if self.linked {
             if self.nodes.len() <= slot {
                 self.nodes.resize_with(slot + 1, Vec::new);
@@ -124,7 +129,7 @@ impl L2Cache {
             if self.stamps.len() <= slot {
                 self.stamps.resize_with(slot + 1, Vec::new);
             }
-            self.stamps[slot].resize(lines, 0);
+            grow_zeroed(&mut self.stamps[slot], lines);
             if self.sized_lines > self.capacity_lines {
                 self.link_stamped();
             }
@@ -186,6 +191,15 @@ impl L2Cache {
                 }
             }
         }
+    }
+}
+
+/// Grows `table` to `lines` zeros: a fresh table is allocated zeroed (no pass writing the zeros).
+fn grow_zeroed<T: Clone + Default>(table: &mut Vec<T>, lines: usize) {
+    if table.is_empty() {
+        *table = vec![T::default(); lines];
+    } else {
+        table.resize(lines, T::default());
     }
 }
 

@@ -6,15 +6,9 @@ use super::L2Cache;
 
 impl L2Cache {
     /// Marks a line of `slot` dirty (it was just written).
+    /// The flags are sized with the line table (`size_lines`), which every access sizes first.
     pub(super) fn mark_dirty(&mut self, slot: usize, line: u64) {
-        if self.dirty.len() <= slot {
-            self.dirty.resize_with(slot + 1, Vec::new);
-        }
-        let lines = &mut self.dirty[slot];
-        if lines.len() <= line as usize {
-            lines.resize(line as usize + 1, false);
-        }
-        lines[line as usize] = true;
+        self.dirty[slot][line as usize] = true;
     }
 
     /// An evicted line: a dirty one is written back whole, counted for the access that evicted it.

@@ -52,23 +52,25 @@ pub struct Summary {
 
 /// Folds the trace and totals of a run into its summary.
 pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &EngineTotals) -> Summary {
-    let end = trace.events.iter().map(|event| event.end).fold(0.0, f64::max);
-    let cycles = end.ceil() as u64;
-    let time_us = end / config.clock_mhz;
+    // One pass over the events: the last end, busy time per pipe, FLOPs and the pipes each core
+    // used (every instruction of a finished run has its event, so these are the pipes its program
+    // has instructions on: read here instead of every instruction again).
+    let mut end = 0.0;
     let mut busy = [0.0f64; 7];
     let mut flops = 0u64;
+    let mut used = vec![0u8; plan.programs.len()];
     for event in &trace.events {
+        end = f64::max(end, event.end);
         busy[event.pipe.index()] += event.end - event.start;
         flops += event.flops;
+        used[event.core as usize] |= 1 << event.pipe.index();
     }
+    let cycles = end.ceil() as u64;
+    let time_us = end / config.clock_mhz;
     let mut users = [0usize; 7];
-    for program in &plan.programs {
-        let mut used = [false; 7];
-        for instruction in &program.instructions {
-            used[instruction.pipe.index()] = true;
-        }
-        for (count, used) in users.iter_mut().zip(used) {
-            *count += used as usize;
+    for pipes in used {
+        for (pipe, count) in users.iter_mut().enumerate() {
+            *count += usize::from(pipes >> pipe & 1);
         }
     }
     let mut pipe_busy = BTreeMap::new();

@@ -284,6 +284,18 @@ pub enum CoreKind {
     Mixed,
 }
 
+impl CoreKind {
+    /// The kind of a program whose instructions use the pipes of `used` (bit `Pipe::index` each).
+    pub fn of_pipes(used: u8) -> CoreKind {
+        let uses = |pipes: &[Pipe]| pipes.iter().any(|pipe| used >> pipe.index() & 1 == 1);
+        match (uses(&[Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe]), uses(&[Pipe::Vector, Pipe::Mte3])) {
+            (true, true) => CoreKind::Mixed,
+            (true, false) => CoreKind::Cube,
+            _ => CoreKind::Vector,
+        }
+    }
+}
+
 /// The program of one core: buffers, flags and the instruction list in program order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TileProgram {
@@ -298,14 +310,8 @@ pub struct TileProgram {
 impl TileProgram {
     /// Which kind of core this program needs.
     pub fn core_kind(&self) -> CoreKind {
-        let uses = |pipes: &[Pipe]| self.instructions.iter().any(|instruction| pipes.contains(&instruction.pipe));
-        let cube = uses(&[Pipe::Mte1, Pipe::Cube, Pipe::Fixpipe]);
-        let vector = uses(&[Pipe::Vector, Pipe::Mte3]);
-        match (cube, vector) {
-            (true, true) => CoreKind::Mixed,
-            (true, false) => CoreKind::Cube,
-            _ => CoreKind::Vector,
-        }
+        // One pass over the pipes (a cube program has no vector instruction to stop a search early).
+        CoreKind::of_pipes(self.instructions.iter().fold(0u8, |used, instruction| used | 1 << instruction.pipe.index()))
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod checks;
 mod compiler;
+mod engine_identity;
 mod fidelity;
 mod fidelity_kernels;
 mod fidelity_script;
