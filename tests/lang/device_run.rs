@@ -63,3 +63,35 @@ fn a_zero_dimensional_integer_tensor_indexes_as_its_value() {
     );
     assert_eq!(stdout.trim(), "[[0.0, 5.0], [0.0, 0.0], [5.0, 0.0]]");
 }
+
+/// `tile.move(pypto.exp2(tile))` on a view makes the tile the result (pypto's operation tests write
+/// it so): the viewed input keeps its values, the output gets 2ˣ, and the kernel runs on the NPU.
+#[test]
+fn moving_into_a_view_rebinds_the_tile_and_leaves_the_input() {
+    let mut session = Session::new();
+    let code = r#"
+import pypto
+import torch
+
+@pypto.frontend.jit
+def twice(a, b):
+    for row in pypto.loop(2):
+        tile = pypto.view(a, [4, 16], [row * 4, 0])
+        pypto.set_vec_tile_shapes(4, 16)
+        tile.move(pypto.exp2(tile))
+        pypto.assemble(tile, [row * 4, 0], b)
+
+a = torch.full((8, 16), 3.0)
+b = torch.zeros(8, 16)
+twice(a, b)
+print(a[7, 15].item(), b[7, 15].item(), b[0, 0].item())
+"#;
+    let result = session.run_cell(code);
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert!(
+        result.diagnostics.iter().all(|diagnostic| diagnostic.code != "npu/cpu-fallback"),
+        "{:?}",
+        result.diagnostics
+    );
+    assert_eq!(result.stdout.trim(), "3.0 8.0 8.0");
+}

@@ -296,6 +296,17 @@ impl Interpreter {
         !self.npu.kernel_frames.borrow().is_empty()
     }
 
+    /// Whether the running kernel made `tensor` as a view of another (`pypto.view`, `x[…]`).
+    pub(crate) fn made_by_view(&self, tensor: &Tensor) -> bool {
+        let key = identity(tensor);
+        self.npu.kernel_frames.borrow().last().is_some_and(|frame| {
+            frame.ops.iter().any(|captured| {
+                matches!(captured.op, CapturedOp::View { .. } | CapturedOp::Index { .. })
+                    && captured.result.as_ref().map(identity) == Some(key.clone())
+            })
+        })
+    }
+
     /// How many ops the running kernel has captured (to see whether an op site captured one).
     pub(crate) fn captured_count(&self) -> usize {
         self.npu.kernel_frames.borrow().last().map_or(0, |frame| frame.ops.len())

@@ -202,8 +202,10 @@ impl Interpreter {
                 .with_help_message(LibraryTensorMessage::FillNumber));
         };
         let (target_shape, source_shape) = (out.get().shape().to_vec(), source.get().shape().to_vec());
-        if target_shape == [0] {
-            // The placeholder of `pypto.tensor()` takes the value itself.
+        // The placeholder of `pypto.tensor()` takes the value itself, and so does a kernel's view:
+        // pypto's `tile.move(pypto.exp2(tile))` makes the tile the result, leaving the tensor it
+        // views as it was (a kernel's output argument is written, as its data is the result).
+        if target_shape == [0] || (self.in_kernel() && self.made_by_view(out.get().tensor())) {
             *out.var.borrow_mut() = source.get();
             return Ok(Value::None);
         }

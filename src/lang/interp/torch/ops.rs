@@ -18,7 +18,7 @@ fn unary_op(name: &str) -> Option<UnaryOp> {
     let short = name.strip_prefix("nn.functional.").unwrap_or(name);
     match short {
         "abs" | "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "reciprocal" | "sin" | "cos" | "tanh" | "sigmoid"
-        | "relu" | "silu" | "erf" | "ceil" | "floor" => UnaryOp::from_name(short),
+        | "relu" | "silu" | "erf" | "ceil" | "floor" | "exp2" => UnaryOp::from_name(short),
         "erfc" => Some(UnaryOp::Erfc),
         "negative" => Some(UnaryOp::Neg),
         _ => None,
