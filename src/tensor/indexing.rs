@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::dtype::DType;
 use super::handle::Tensor;
 use super::shape::{contiguous_strides, for_each_offset, normalize_dim};
+use super::slice_spec::SliceSpec;
 use super::storage::{check_allocation, Storage};
 use crate::error::{Result, TensorError};
 use crate::messages::{ArgumentDetail, BoundsDetail, ShapeDetail};
@@ -54,6 +55,12 @@ impl Tensor {
     /// `p with p[dim] = index[p]` (combined by `mode`). `src` is a tensor at least as large as
     /// `index` in every dim, or a 0-d tensor written everywhere `index` points.
     pub fn scatter(&self, dim: isize, index: &Tensor, source: &Tensor, mode: ScatterMode) -> Result<Tensor> {
+        // A partial index tile scatters its valid region only (pypto's ops work on valid regions;
+        // the rows past it hold no indices).
+        if let Some(valid) = index.valid_shape() {
+            let specs: Vec<SliceSpec> = valid.iter().map(|&count| SliceSpec::full(count)).collect();
+            return self.scatter(dim, &index.slice(&specs)?.with_valid_shape(None), source, mode);
+        }
         let axis = self.check_index("scatter", dim, index)?;
         let scalar = source.rank() == 0;
         if !scalar && (source.rank() != index.rank() || index.shape().iter().zip(source.shape()).any(|(&i, &s)| i > s))
@@ -250,6 +257,16 @@ mod tests {
         assert_eq!(added.to_f64_vec(), vec![3.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
         let scaled = grid().scatter(1, &ints(&[2], &[1, 1], DType::I32), &src, ScatterMode::Multiply).unwrap();
         assert_eq!(scaled.to_f64_vec(), vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    }
+
+    #[test]
+    fn a_partial_index_tile_scatters_its_valid_rows_only() {
+        // index [[2, 1], [0, 0]] with one valid row, along dim 0 into zeros [3, 2]: row 1 (read as
+        // index 0 past the valid region) must not write 7 into row 0.
+        let index = ints(&[2, 1, 0, 0], &[2, 2], DType::I64).with_valid_shape(Some(vec![1, 2]));
+        let x = Tensor::zeros(&[3, 2], DType::F32).unwrap();
+        let out = x.scatter(0, &index, &Tensor::scalar(7.0, DType::F32), ScatterMode::Replace).unwrap();
+        assert_eq!(out.to_f64_vec(), vec![0.0, 0.0, 0.0, 7.0, 7.0, 0.0]);
     }
 
     #[test]
