@@ -2,6 +2,8 @@
 //! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites); masks and
 //! indices in `functions/masks.rs`.
 
+mod indices;
+mod indices_update;
 mod masks;
 
 use super::capture::CapturedOp;
@@ -30,6 +32,9 @@ pub(crate) fn torch_selection(
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if indices::NAMES.contains(&name) {
+        return indices::call(interpreter, name, arguments, span);
+    }
     if masks::NAMES.contains(&name) {
         return masks::call(interpreter, "pypto", name, arguments, span);
     }

@@ -238,6 +238,7 @@ fn op_adjoint(
         | CapturedOp::Reshape { .. }
         | CapturedOp::Transpose { .. }
         | CapturedOp::Fill { .. }
+        | CapturedOp::Constant { .. }
         | CapturedOp::Unsupported { .. } => return unsupported(op.name()),
     })
 }
