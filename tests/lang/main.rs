@@ -14,6 +14,7 @@ mod kernel_npu;
 mod kernels;
 mod lambdas;
 mod numpy_goldens;
+mod operations;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

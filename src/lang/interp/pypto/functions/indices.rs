@@ -11,7 +11,9 @@ use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
-use crate::messages::{ArgumentDetail, BoundsDetail, CompilerReason, LibraryKernelMessage, LibraryMessage, ShapeDetail};
+use crate::messages::{
+    ArgumentDetail, BoundsDetail, CompilerReason, LibraryKernelMessage, LibraryMessage, ShapeDetail,
+};
 use crate::tensor::{normalize_dim, CompareOp, DType, Tensor};
 use crate::tile::VectorOp;
 
@@ -100,7 +102,8 @@ pub(super) fn spread_index(
 /// by the index spread over the result's shape, so the gradient flows back to the selected rows.
 fn index_select(interpreter: &Interpreter, input: &Var, dim: i64, index: &Var, span: Span) -> Result<Value> {
     let rank = input.shape().len();
-    let axis = normalize_dim("index_select", dim as isize, rank).map_err(|error| interpreter.tensor_error(error, span))?;
+    let axis =
+        normalize_dim("index_select", dim as isize, rank).map_err(|error| interpreter.tensor_error(error, span))?;
     if !is_index(index.dtype()) {
         let detail = ArgumentDetail::IndexDtype { dtype: index.dtype().pypto_name().into() };
         return Err(interpreter.tensor_error(TensorError::BadArgument { op: "index_select", detail }, span));
@@ -138,10 +141,14 @@ fn arg_extreme(
         let detail = ArgumentDetail::NeedsFloat { dtype: input.dtype().pypto_name().into() };
         return Err(interpreter.tensor_error(TensorError::BadArgument { op, detail }, span));
     }
-    let axis = normalize_dim(op, dim as isize, input.shape().len()).map_err(|error| interpreter.tensor_error(error, span))?;
+    let axis =
+        normalize_dim(op, dim as isize, input.shape().len()).map_err(|error| interpreter.tensor_error(error, span))?;
     let largest = op == "argmax";
     // A top-1: its stable order keeps the lower index first among equal values.
-    let indices = input.tensor().topk_indices(1, axis as isize, largest).map_err(|error| interpreter.tensor_error(error, span))?;
+    let indices = input
+        .tensor()
+        .topk_indices(1, axis as isize, largest)
+        .map_err(|error| interpreter.tensor_error(error, span))?;
     let kept = step(interpreter, Var::constant(indices), || CapturedOp::Vector {
         op: VectorOp::TopK { k: 1, dim: axis, largest },
         args: vec![Arg::var(input)],
@@ -165,7 +172,9 @@ fn one_hot(interpreter: &Interpreter, input: &Var, classes: usize, span: Span) -
     }
     let rank = input.shape().len();
     // Every element must be a class: non-negative and below num_classes.
-    if let Some(&bad) = input.tensor().storage().to_i64_vec().iter().find(|&&value| value < 0 || value >= classes as i64) {
+    if let Some(&bad) =
+        input.tensor().storage().to_i64_vec().iter().find(|&&value| value < 0 || value >= classes as i64)
+    {
         let detail = BoundsDetail::Index { index: bad, dim: rank, size: classes };
         return Err(interpreter.tensor_error(TensorError::OutOfBounds { op: "one_hot", detail }, span));
     }
@@ -173,7 +182,8 @@ fn one_hot(interpreter: &Interpreter, input: &Var, classes: usize, span: Span) -
     shape.push(1);
     let column = interpreter.autograd_result(input.reshape(&shape), span)?;
     let column = step(interpreter, column, || CapturedOp::Reshape { x: TensorRef::of(input.tensor()) });
-    let range = Tensor::arange(0.0, classes as f64, 1.0, input.dtype()).map_err(|error| interpreter.tensor_error(error, span))?;
+    let range = Tensor::arange(0.0, classes as f64, 1.0, input.dtype())
+        .map_err(|error| interpreter.tensor_error(error, span))?;
     let range = step(interpreter, Var::constant(range), || CapturedOp::Constant { op: "arange" });
     let (column, range) = (var_of(&column), var_of(&range));
     let mask = interpreter.autograd_result(column.compare(CompareOp::Eq, &range), span)?;

@@ -29,7 +29,9 @@ pub(super) fn scatter_update(interpreter: &Interpreter, full: &str, arguments: A
     }
     if !super::indices::is_index(index.dtype()) {
         let detail = ArgumentDetail::IndexDtype { dtype: index.dtype().pypto_name().into() };
-        return Err(interpreter.tensor_error(TensorError::BadArgument { op: "scatter_update", detail }, bound.span_of(2)));
+        return Err(
+            interpreter.tensor_error(TensorError::BadArgument { op: "scatter_update", detail }, bound.span_of(2))
+        );
     }
     let mismatch = |lhs: &[usize], rhs: &[usize], detail| {
         let error = TensorError::ShapeMismatch { op: "scatter_update", lhs: lhs.to_vec(), rhs: rhs.to_vec(), detail };
@@ -62,7 +64,8 @@ pub(super) fn scatter_update(interpreter: &Interpreter, full: &str, arguments: A
         let flat = |var: &Var, shape: &[usize]| interpreter.autograd_result(var.reshape(shape), span);
         let spread = index.reshape(&[updates, 1]).and_then(|column| column.add(&zeros_like_rows(&column, width)?));
         let spread = interpreter.autograd_result(spread, span)?;
-        let written = flat(&input, &[rows, width])?.scatter(0, &spread, &flat(&source, &[updates, width])?, ScatterMode::Replace);
+        let written =
+            flat(&input, &[rows, width])?.scatter(0, &spread, &flat(&source, &[updates, width])?, ScatterMode::Replace);
         let written = interpreter.autograd_result(written.and_then(|written| written.reshape(input.shape())), span)?;
         // The 4-D form's in-place write through a reshape has no tile program yet.
         var_of(&step(interpreter, written, || no_tile_form("scatter_update of 4-D tensors")))

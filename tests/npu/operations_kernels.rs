@@ -1,0 +1,120 @@
+//! pypto's operations added from its operation docs, inside `@pypto.frontend.jit` kernels: each
+//! kernel must run on the simulated NPU (no CPU fallback) and give values checked against
+//! references written out by hand in the script.
+
+use crate::kernel_forms::run_on_npu;
+use tilelab::session::Session;
+
+/// Runs `code` on the NPU and returns its printed lines.
+fn lines(code: &str) -> Vec<String> {
+    let mut session = Session::new();
+    run_on_npu(&mut session, code).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn argmax_of_each_row_runs_on_the_npu_as_pypto_gyms_example_writes_it() {
+    // Row i has its largest value 10 at column (5·i) % 16, a -3 at column 15 − i and 0 elsewhere.
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def argmax_kernel(a, out):\n    for i in pypto.loop(4):\n        a_s = pypto.view(a, [1, 16], [i, 0])\n        pypto.set_vec_tile_shapes(1, 16)\n        r = pypto.argmax(a_s, -1, True)\n        pypto.assemble(r, [i, 0], out)\n\
+         a = pypto.zeros([4, 16])\n\
+         for i in range(4):\n    a[i, (5 * i) % 16] = 10.0\n    a[i, 15 - i] = -3.0\n\
+         out = pypto.zeros([4, 1], pypto.DT_INT32)\n\
+         argmax_kernel(a, out)\n\
+         print([int(out[i, 0].item()) for i in range(4)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[0, 5, 10, 15]");
+}
+
+#[test]
+fn argmin_with_keepdim_false_writes_a_one_dimensional_output_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def argmin_kernel(a, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = pypto.argmin(a, 1)\n\
+         a = pypto.ones([8, 16])\n\
+         for i in range(8):\n    a[i, (3 * i + 1) % 16] = -2.0\n\
+         out = pypto.zeros([8], pypto.DT_INT32)\n\
+         argmin_kernel(a, out)\n\
+         print([int(out[i].item()) for i in range(8)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[1, 4, 7, 10, 13, 0, 3, 6]");
+}
+
+#[test]
+fn arange_inside_a_kernel_is_loaded_from_gm_instead_of_falling_back() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def add_columns(a, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = a + pypto.arange(16)\n\
+         a = pypto.full([8, 16], 0.5)\n\
+         out = pypto.zeros([8, 16])\n\
+         add_columns(a, out)\n\
+         print(max(abs(out[i, j].item() - (j + 0.5)) for i in range(8) for j in range(16)))\n",
+    );
+    assert_eq!(printed.last().unwrap(), "0.0");
+}
+
+#[test]
+fn one_hot_inside_a_kernel_compares_with_the_classes_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def encode(x, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = pypto.one_hot(x, 16)\n\
+         x = pypto.as_tensor([3, 0, 15, 7, 7, 1, 9, 12], pypto.DT_INT32)\n\
+         out = pypto.zeros([8, 16], pypto.DT_INT64)\n\
+         encode(x, out)\n\
+         print([[j for j in range(16) if out[i, j].item() == 1] for i in range(8)])\n\
+         print(int(pypto.sum(out).item()))\n",
+    );
+    assert_eq!(printed[0], "[[3], [0], [15], [7], [7], [1], [9], [12]]");
+    assert_eq!(printed[1], "8");
+}
+
+#[test]
+fn index_select_inside_a_kernel_is_a_gather_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def pick(x, index, out):\n    pypto.set_vec_tile_shapes(8, 32)\n    out[:] = pypto.index_select(x, 0, index)\n\
+         x = pypto.zeros([16, 32])\n\
+         for i in range(16):\n    x[i, :] = float(i * 10)\n\
+         index = pypto.as_tensor([5, 0, 15, 5, 2, 9, 11, 3], pypto.DT_INT32)\n\
+         out = pypto.zeros([8, 32])\n\
+         pick(x, index, out)\n\
+         print([out[r, 31].item() for r in range(8)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[50.0, 0.0, 150.0, 50.0, 20.0, 90.0, 110.0, 30.0]");
+}
+
+#[test]
+fn scatter_update_of_a_gm_cache_writes_the_rows_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def update(cache, index, rows):\n    pypto.set_vec_tile_shapes(8, 32)\n    cache = pypto.scatter_update(cache, -2, index, rows)\n\
+         cache = pypto.zeros([16, 32])\n\
+         index = pypto.as_tensor([[1, 2, 3, 4], [9, 10, 14, 15]], pypto.DT_INT32)\n\
+         rows = pypto.zeros([8, 32])\n\
+         for r in range(8):\n    rows[r, :] = float(r + 1)\n\
+         update(cache, index, rows)\n\
+         print([cache[r, 0].item() for r in range(16)])\n",
+    );
+    let expected = "[0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 0.0, 0.0, 0.0, 5.0, 6.0, 0.0, 0.0, 0.0, 7.0, 8.0]";
+    assert_eq!(printed.last().unwrap(), expected);
+}
+
+#[test]
+fn unsqueeze_inside_a_kernel_is_a_reshape_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def lift(a, out):\n    pypto.set_vec_tile_shapes(1, 8, 16)\n    out[:] = pypto.unsqueeze(a, 0) * 2.0\n\
+         a = pypto.full([8, 16], 1.5)\n\
+         out = pypto.zeros([1, 8, 16])\n\
+         lift(a, out)\n\
+         print(out.shape, pypto.amax(pypto.abs(out - 3.0)).item())\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[1, 8, 16] 0.0");
+}
