@@ -15,6 +15,7 @@ mod kernels;
 mod lambdas;
 mod numpy_goldens;
 mod operations;
+mod operations_layout;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

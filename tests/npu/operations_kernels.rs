@@ -118,3 +118,34 @@ fn unsqueeze_inside_a_kernel_is_a_reshape_on_the_npu() {
     );
     assert_eq!(printed.last().unwrap(), "[1, 8, 16] 0.0");
 }
+
+#[test]
+fn tril_of_a_computed_tile_is_a_select_by_a_constant_mask_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def lower(a, out):\n    pypto.set_vec_tile_shapes(16, 16)\n    out[:] = pypto.tril(a * 2.0, -1) + pypto.triu(a, 15)\n\
+         a = pypto.ones([16, 16])\n\
+         out = pypto.zeros([16, 16])\n\
+         lower(a, out)\n\
+         print(pypto.sum(out).item(), out[15, 0].item(), out[0, 15].item(), out[3, 3].item())\n",
+    );
+    // 120 elements strictly below the diagonal, times 2, and the corner (0, 15) once.
+    assert_eq!(printed.last().unwrap(), "241.0 2.0 1.0 0.0");
+}
+
+#[test]
+fn permute_of_an_argument_and_of_a_computed_tile_run_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def move(a, out, again):\n    pypto.set_vec_tile_shapes(4, 8, 16)\n    out[:] = pypto.permute(a, [2, 0, 1]) + 1.0\n    again[:] = pypto.permute(a * 1.0, [1, 2, 0])\n\
+         a = pypto.arange(512).reshape([4, 8, 16])\n\
+         out = pypto.zeros([16, 4, 8])\n\
+         again = pypto.zeros([8, 16, 4])\n\
+         move(a, out, again)\n\
+         print(out[5, 2, 3].item(), again[7, 9, 3].item())\n",
+    );
+    // a[i, j, k] = 128i + 16j + k: out[5, 2, 3] = a[2, 3, 5] + 1, again[7, 9, 3] = a[3, 7, 9].
+    assert_eq!(printed.last().unwrap(), "310.0 505.0");
+}

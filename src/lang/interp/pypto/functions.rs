@@ -4,6 +4,7 @@
 
 mod indices;
 mod indices_update;
+mod layout_ops;
 mod masks;
 
 use super::capture::CapturedOp;
@@ -32,6 +33,9 @@ pub(crate) fn torch_selection(
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if layout_ops::NAMES.contains(&name) {
+        return layout_ops::call(interpreter, name, arguments, span);
+    }
     if indices::NAMES.contains(&name) {
         return indices::call(interpreter, name, arguments, span);
     }
