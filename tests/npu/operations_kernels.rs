@@ -149,3 +149,22 @@ fn permute_of_an_argument_and_of_a_computed_tile_run_on_the_npu() {
     // a[i, j, k] = 128i + 16j + k: out[5, 2, 3] = a[2, 3, 5] + 1, again[7, 9, 3] = a[3, 7, 9].
     assert_eq!(printed.last().unwrap(), "310.0 505.0");
 }
+
+#[test]
+fn the_added_element_wise_math_ops_run_on_the_npu_and_match_f64_math() {
+    let printed = lines(
+        "import pypto\nimport math\n\
+         @pypto.frontend.jit\n\
+         def maths(a, e, l, s, c, t, h):\n    pypto.set_vec_tile_shapes(8, 16)\n    e[:] = pypto.expm1(a)\n    l[:] = pypto.log1p(a * a)\n    s[:] = pypto.sinh(a)\n    c[:] = pypto.cosh(a)\n    t[:] = pypto.atan(a)\n    h[:] = pypto.asinh(a)\n\
+         a = pypto.zeros([8, 16])\n\
+         for i in range(8):\n    for j in range(16):\n        a[i, j] = (i * 16 + j - 64) / 32.0\n\
+         outs = [pypto.zeros([8, 16]) for _ in range(6)]\n\
+         maths(a, *outs)\n\
+         refs = [lambda x: math.exp(x) - 1.0, lambda x: math.log(1.0 + x * x), lambda x: (math.exp(x) - math.exp(-x)) / 2.0,\n\
+                 lambda x: (math.exp(x) + math.exp(-x)) / 2.0, math.atan, lambda x: math.log(x + math.sqrt(x * x + 1.0))]\n\
+         worst = 0.0\n\
+         for out, ref in zip(outs, refs):\n    for i in range(8):\n        for j in range(16):\n            x = (i * 16 + j - 64) / 32.0\n            worst = max(worst, abs(out[i, j].item() - ref(x)) / max(1.0, abs(ref(x))))\n\
+         print(worst < 1e-6)\n",
+    );
+    assert_eq!(printed.last().unwrap(), "True");
+}

@@ -48,9 +48,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         // added for pypto's names bind pypto's parameter names (`erf(self)`, `sign(a)`).
         let names: &[&str] = match op {
             UnaryOp::GeluErf => &["x", "approximate"],
-            UnaryOp::Erf => &["self"],
+            UnaryOp::Erf | UnaryOp::Atan => &["self"],
             UnaryOp::Sign => &["a"],
-            UnaryOp::Exp2 | UnaryOp::Erfc | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc => &["input"],
+            UnaryOp::Exp2
+            | UnaryOp::Erfc
+            | UnaryOp::Ceil
+            | UnaryOp::Floor
+            | UnaryOp::Trunc
+            | UnaryOp::Expm1
+            | UnaryOp::Log1p
+            | UnaryOp::Sinh
+            | UnaryOp::Cosh
+            | UnaryOp::Asinh => &["input"],
             _ => &["x"],
         };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;
