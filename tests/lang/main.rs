@@ -16,6 +16,7 @@ mod lambdas;
 mod numpy_goldens;
 mod operations;
 mod operations_layout;
+mod operations_torch;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

@@ -29,6 +29,11 @@ pub(crate) fn torch_selection(
     masks::call(interpreter, "torch", name, arguments, span)
 }
 
+/// torch's `argmax` and `argmin` on the host (DT_INT64 indices, `dim=None` flattens).
+pub(crate) fn torch_indices(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    indices::torch_arg_extreme(interpreter, name, arguments, span)
+}
+
 /// Calls the tensor function `name` (without the `pypto.` prefix).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");

@@ -45,7 +45,7 @@ pub(super) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind(&full, &["input", "dim", "keepdim"], arguments, false, span)?;
             let (input, dim, keepdim) = (bound.tensor(0)?, bound.int(1, None)?, bound.flag(2, false)?);
             let op = if name == "argmax" { "argmax" } else { "argmin" };
-            arg_extreme(interpreter, op, &input, dim, keepdim, span)
+            arg_extreme(interpreter, (op, true), &input, dim, keepdim, span)
         }
         "one_hot" => {
             let bound = interpreter.bind(&full, &["input", "num_classes"], arguments, false, span)?;
@@ -127,17 +127,40 @@ fn index_select(interpreter: &Interpreter, input: &Var, dim: i64, index: &Var, s
     }))
 }
 
+/// torch's `argmax`/`argmin(input, dim=None, keepdim=False)`: DT_INT64 indices of any real
+/// dtype; without `dim`, the index into the flattened input.
+pub(super) fn torch_arg_extreme(
+    interpreter: &Interpreter,
+    name: &str,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    let op = if name == "argmax" { "argmax" } else { "argmin" };
+    let bound = interpreter.bind(&format!("torch.{name}"), &["input", "dim", "keepdim"], arguments, false, span)?;
+    let (input, keepdim) = (bound.tensor(0)?, bound.flag(2, false)?);
+    let value = match bound.optional(1) {
+        None | Some(Value::None) => {
+            let flat = interpreter.autograd_result(input.reshape(&[input.tensor().numel()]), span)?;
+            let index = var_of(&arg_extreme(interpreter, (op, false), &flat, 0, false, span)?);
+            let shape = if keepdim { vec![1; input.shape().len()] } else { Vec::new() };
+            interpreter.autograd_result(index.reshape(&shape), span)?
+        }
+        Some(_) => var_of(&arg_extreme(interpreter, (op, false), &input, bound.int(1, None)?, keepdim, span)?),
+    };
+    Ok(TensorObject::value(interpreter.autograd_result(value.cast(DType::I64), span)?))
+}
+
 /// `argmax`/`argmin(input, dim, keepdim=False)`: the DT_INT32 index of the largest (smallest)
-/// element along `dim`, the first one on ties; a float input only, as pypto's doc states.
+/// element along `dim`, the first one on ties; a float input only when `float_only` (pypto's doc).
 fn arg_extreme(
     interpreter: &Interpreter,
-    op: &'static str,
+    (op, float_only): (&'static str, bool),
     input: &Var,
     dim: i64,
     keepdim: bool,
     span: Span,
 ) -> Result<Value> {
-    if !input.dtype().is_float() {
+    if float_only && !input.dtype().is_float() {
         let detail = ArgumentDetail::NeedsFloat { dtype: input.dtype().pypto_name().into() };
         return Err(interpreter.tensor_error(TensorError::BadArgument { op, detail }, span));
     }
