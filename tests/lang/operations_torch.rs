@@ -31,3 +31,16 @@ fn torch_argmax_and_argmin_flatten_without_dim_and_give_int64() {
     assert_eq!(printed[1], "[1, 0] [[0, 1, 1]] [1, 1]");
     assert_eq!(printed[2], "1");
 }
+
+#[test]
+fn torch_eye_has_ones_on_the_diagonal_only() {
+    let printed = stdout(
+        "print(torch.eye(3).tolist())\nprint(torch.eye(2, 3, dtype=torch.int32).tolist(), torch.eye(0).numel())\n",
+    );
+    assert_eq!(printed[0], "[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]");
+    assert_eq!(printed[1], "[[1, 0, 0], [0, 1, 0]] 0");
+    let mut session = Session::new();
+    let result = session.run_cell("import torch\nx = torch.eye(-2)\n");
+    let error = result.error().expect("a negative size is refused");
+    assert!(error.message.contains('n') && error.line == 2, "{}", error.message);
+}
