@@ -23,6 +23,7 @@
 
 pub mod algebra;
 pub mod algebra_masks;
+mod algebra_math;
 mod checkpoint;
 mod custom;
 mod engine;

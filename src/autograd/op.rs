@@ -129,7 +129,13 @@ impl Op {
                 | UnaryOp::GeluErf
                 | UnaryOp::GeluTanh
                 | UnaryOp::Erf
-                | UnaryOp::Erfc => INPUTS,
+                | UnaryOp::Erfc
+                | UnaryOp::Expm1
+                | UnaryOp::Log1p
+                | UnaryOp::Sinh
+                | UnaryOp::Cosh
+                | UnaryOp::Atan
+                | UnaryOp::Asinh => INPUTS,
             },
             Op::Binary(op) => match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::FloorDivide => NONE,
@@ -174,7 +180,7 @@ pub struct SavePlan {
 }
 
 /// Every unary op, in declaration order.
-pub const ALL_UNARY: [UnaryOp; 23] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 29] = UnaryOp::ALL;
 
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
@@ -210,6 +216,12 @@ fn catalogue_position(op: &Op) -> usize {
             UnaryOp::Trunc => 20,
             UnaryOp::Round => 21,
             UnaryOp::Sign => 22,
+            UnaryOp::Expm1 => 23,
+            UnaryOp::Log1p => 24,
+            UnaryOp::Sinh => 25,
+            UnaryOp::Cosh => 26,
+            UnaryOp::Atan => 27,
+            UnaryOp::Asinh => 28,
         },
         Op::Binary(binary) => match binary {
             BinaryOp::Add => 0,
@@ -295,7 +307,7 @@ mod tests {
             assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
         }
         let names = differentiable_op_names();
-        assert_eq!(names.len(), 23 + 9 + 5 + 2 + 15);
+        assert_eq!(names.len(), 29 + 9 + 5 + 2 + 15);
         let unique: std::collections::HashSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -54,11 +54,23 @@ pub enum UnaryOp {
     Round,
     /// −1, 0 or 1 (0 for NaN, as torch)
     Sign,
+    /// `e^x − 1`, accurate near 0
+    Expm1,
+    /// `ln(1 + x)`, accurate near 0
+    Log1p,
+    /// `sinh x`
+    Sinh,
+    /// `cosh x`
+    Cosh,
+    /// `atan x`
+    Atan,
+    /// `asinh x`
+    Asinh,
 }
 
 impl UnaryOp {
     /// Every unary op, in declaration order.
-    pub const ALL: [UnaryOp; 23] = [
+    pub const ALL: [UnaryOp; 29] = [
         UnaryOp::Neg,
         UnaryOp::Abs,
         UnaryOp::Exp,
@@ -82,6 +94,12 @@ impl UnaryOp {
         UnaryOp::Trunc,
         UnaryOp::Round,
         UnaryOp::Sign,
+        UnaryOp::Expm1,
+        UnaryOp::Log1p,
+        UnaryOp::Sinh,
+        UnaryOp::Cosh,
+        UnaryOp::Atan,
+        UnaryOp::Asinh,
     ];
 
     /// The op whose pypto name is `name` (`"gelu"` is the erf form). `round` is not found by name:
@@ -133,6 +151,12 @@ impl UnaryOp {
             UnaryOp::Trunc => "trunc",
             UnaryOp::Round => "round",
             UnaryOp::Sign => "sign",
+            UnaryOp::Expm1 => "expm1",
+            UnaryOp::Log1p => "log1p",
+            UnaryOp::Sinh => "sinh",
+            UnaryOp::Cosh => "cosh",
+            UnaryOp::Atan => "atan",
+            UnaryOp::Asinh => "asinh",
         }
     }
 
@@ -182,6 +206,12 @@ impl UnaryOp {
                     T::zero()
                 }
             }
+            UnaryOp::Expm1 => x.exp_m1(),
+            UnaryOp::Log1p => x.ln_1p(),
+            UnaryOp::Sinh => x.sinh(),
+            UnaryOp::Cosh => x.cosh(),
+            UnaryOp::Atan => x.atan(),
+            UnaryOp::Asinh => x.asinh(),
         }
     }
 }

@@ -5,7 +5,7 @@ use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
 
 /// Every op of each kind: the tensor core's own lists (the exhaustive matches below fail to
 /// compile when a variant is added, so a new op cannot go untested).
-pub const ALL_UNARY: [UnaryOp; 23] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 29] = UnaryOp::ALL;
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 /// Every reduction.
@@ -48,6 +48,12 @@ pub fn unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Round => x.round_ties_even(),
         // torch: (0 < x) − (x < 0), so NaN and ±0 give 0.
         UnaryOp::Sign => f64::from(u8::from(x > 0.0)) - f64::from(u8::from(x < 0.0)),
+        UnaryOp::Expm1 => libm::expm1(x),
+        UnaryOp::Log1p => libm::log1p(x),
+        UnaryOp::Sinh => libm::sinh(x),
+        UnaryOp::Cosh => libm::cosh(x),
+        UnaryOp::Atan => libm::atan(x),
+        UnaryOp::Asinh => libm::asinh(x),
     }
 }
 

@@ -5137,7 +5137,7 @@ export type TraceLine = {
 /**
  * Ops of one input.
  */
-export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign";
+export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign" | "Expm1" | "Log1p" | "Sinh" | "Cosh" | "Atan" | "Asinh";
 
 /**
  * A construct outside the subset, or the help saying what to use instead.

@@ -234,7 +234,13 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         | UnaryOp::Floor
         | UnaryOp::Trunc
         | UnaryOp::Round
-        | UnaryOp::Sign => portable::unary_in_place(op, values),
+        | UnaryOp::Sign
+        | UnaryOp::Expm1
+        | UnaryOp::Log1p
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Atan
+        | UnaryOp::Asinh => portable::unary_in_place(op, values),
     }
 }
 

@@ -69,7 +69,7 @@ impl Case {
 
 fn domain_of(op: UnaryOp) -> Domain {
     match op {
-        UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt => Domain::Positive,
+        UnaryOp::Log | UnaryOp::Log1p | UnaryOp::Sqrt | UnaryOp::Rsqrt => Domain::Positive,
         UnaryOp::Reciprocal => Domain::AwayFromZero,
         UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => Domain::Fractional,
         _ => Domain::Normal,

@@ -125,6 +125,11 @@ pub(crate) enum CapturedOp {
     Fill {
         value: f64,
     },
+    /// A value that does not depend on the kernel's inputs (`arange`): its elements are the
+    /// result's; the kernel reads it from a GM tensor of its own, as a kernel argument.
+    Constant {
+        op: &'static str,
+    },
     /// A selecting or structural vector op (`work_vector`) over its operands, in the op's order.
     Vector {
         op: VectorOp,
@@ -223,6 +228,7 @@ impl CapturedOp {
             CapturedOp::Reshape { .. } => "reshape".into(),
             CapturedOp::Transpose { .. } => "transpose".into(),
             CapturedOp::Fill { .. } => "full".into(),
+            CapturedOp::Constant { op } => (*op).into(),
             CapturedOp::Vector { op, .. } => op.name().into(),
             CapturedOp::ClipBounds { .. } => "clip".into(),
             CapturedOp::Unsupported { what } => what.english(),
@@ -238,7 +244,10 @@ impl CapturedOp {
             }
         }
         match self {
-            CapturedOp::UnitStart | CapturedOp::Fill { .. } | CapturedOp::Unsupported { .. } => Vec::new(),
+            CapturedOp::UnitStart
+            | CapturedOp::Fill { .. }
+            | CapturedOp::Constant { .. }
+            | CapturedOp::Unsupported { .. } => Vec::new(),
             CapturedOp::View { source: x, .. }
             | CapturedOp::Index { source: x, .. }
             | CapturedOp::Unary { x, .. }

@@ -138,6 +138,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         .map_err(|error| interpreter.autograd_error(error, span))?;
     if let Some(value) = fill {
         interpreter.capture(Some(&result), || CapturedOp::Fill { value });
+    } else if name == "arange" {
+        interpreter.capture(Some(&result), || CapturedOp::Constant { op: "arange" });
     }
     Ok(result)
 }

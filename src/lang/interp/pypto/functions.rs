@@ -2,6 +2,9 @@
 //! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites); masks and
 //! indices in `functions/masks.rs`.
 
+mod indices;
+mod indices_update;
+mod layout_ops;
 mod masks;
 
 use super::capture::CapturedOp;
@@ -26,10 +29,21 @@ pub(crate) fn torch_selection(
     masks::call(interpreter, "torch", name, arguments, span)
 }
 
+/// torch's `argmax` and `argmin` on the host (DT_INT64 indices, `dim=None` flattens).
+pub(crate) fn torch_indices(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    indices::torch_arg_extreme(interpreter, name, arguments, span)
+}
+
 /// Calls the tensor function `name` (without the `pypto.` prefix).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("pypto.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
+    if layout_ops::NAMES.contains(&name) {
+        return layout_ops::call(interpreter, name, arguments, span);
+    }
+    if indices::NAMES.contains(&name) {
+        return indices::call(interpreter, name, arguments, span);
+    }
     if masks::NAMES.contains(&name) {
         return masks::call(interpreter, "pypto", name, arguments, span);
     }
@@ -39,9 +53,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         // added for pypto's names bind pypto's parameter names (`erf(self)`, `sign(a)`).
         let names: &[&str] = match op {
             UnaryOp::GeluErf => &["x", "approximate"],
-            UnaryOp::Erf => &["self"],
+            UnaryOp::Erf | UnaryOp::Atan => &["self"],
             UnaryOp::Sign => &["a"],
-            UnaryOp::Exp2 | UnaryOp::Erfc | UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc => &["input"],
+            UnaryOp::Exp2
+            | UnaryOp::Erfc
+            | UnaryOp::Ceil
+            | UnaryOp::Floor
+            | UnaryOp::Trunc
+            | UnaryOp::Expm1
+            | UnaryOp::Log1p
+            | UnaryOp::Sinh
+            | UnaryOp::Cosh
+            | UnaryOp::Asinh => &["input"],
             _ => &["x"],
         };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;

@@ -152,8 +152,9 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             recorded(interpreter, short, arguments, |arguments| copies::call(interpreter, short, arguments, span))
         }
         "schedule" => schedule::call(interpreter, arguments, span),
-        // Two results: `topk` records its indices and values itself.
-        "topk" => functions::call(interpreter, short, arguments, span),
+        // Two results: `topk` records its indices and values itself; `scatter_update` returns its
+        // input, written in place (its capture marks the write).
+        "topk" | "scatter_update" => functions::call(interpreter, short, arguments, span),
         "npu.sweep" => sweep::call(interpreter, arguments, span),
         "kernel" | "set_vec_tile_shapes" | "set_cube_tile_shapes" | "save_for_backward" => {
             kernel::call(interpreter, short, arguments, span)

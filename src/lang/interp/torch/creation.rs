@@ -34,6 +34,31 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             };
             (tensor.map_err(tensor_error)?, bound.flag(2, false)?)
         }
+        "eye" => {
+            let names = ["n", "m", "dtype", "device", "requires_grad"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
+            let size = |index: usize| -> Result<usize> {
+                let given = bound.int(index, None)?;
+                usize::try_from(given).map_err(|_| {
+                    let message = crate::messages::LibraryKernelMessage::MustBePositive {
+                        function: full.clone(),
+                        parameter: names[index].into(),
+                        got: Some(given),
+                    };
+                    interpreter.error(ErrorKind::Value, "", bound.span_of(index)).with_message(message)
+                })
+            };
+            let rows = size(0)?;
+            let columns = match bound.optional(1) {
+                None | Some(Value::None) => rows,
+                Some(_) => size(1)?,
+            };
+            interpreter.check_elements(&[rows, columns], span)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(2), DType::F32, bound.span_of(2))?;
+            let values =
+                (0..rows * columns).map(|flat| f64::from(u8::from(flat / columns == flat % columns))).collect();
+            (Tensor::from_f64(values, &[rows, columns], dtype).map_err(tensor_error)?, bound.flag(4, false)?)
+        }
         "randint" => {
             // torch's two forms: `randint(high, size)` and `randint(low, high, size)`.
             let (low_high, rest) = match arguments.positional.len() {

@@ -114,7 +114,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(super::value::TensorObject::value(var))
         }
         "manual_seed" | "randn" | "rand" | "randint" | "zeros" | "ones" | "empty" | "full" | "tensor" | "Tensor"
-        | "arange" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
+        | "arange" | "eye" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
             creation::call(interpreter, short, arguments, span)
         }
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),

@@ -165,9 +165,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             wrap(Var::concat(&parts, dim as isize))
         }
-        "gather" | "scatter" => {
+        "gather" | "scatter" | "where" => {
             crate::lang::interp::pypto::functions::torch_selection(interpreter, name, arguments, span)
         }
+        "argmax" | "argmin" => crate::lang::interp::pypto::functions::torch_indices(interpreter, name, arguments, span),
         "clamp" | "clip" => {
             let bound = interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?;
             let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;

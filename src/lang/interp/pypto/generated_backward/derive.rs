@@ -231,6 +231,7 @@ fn op_adjoint(
         | CapturedOp::Reshape { .. }
         | CapturedOp::Transpose { .. }
         | CapturedOp::Fill { .. }
+        | CapturedOp::Constant { .. }
         | CapturedOp::Unsupported { .. } => return unsupported(op.name()),
     })
 }

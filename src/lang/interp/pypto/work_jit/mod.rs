@@ -146,6 +146,19 @@ pub(crate) fn record_jit(
                 }
                 continue;
             }
+            // Data the kernel makes from no input is placed in GM, as pypto places it, and loaded
+            // like an argument.
+            CapturedOp::Constant { op: made } => {
+                if let Some(result) = &op.result {
+                    recorder.gm.insert(identity(result), TensorId(recorder.tensors.len() as u32));
+                    recorder.tensors.push(GmTensor {
+                        name: format!("{made}{}", recorder.tensors.len()),
+                        shape: result.shape().to_vec(),
+                        dtype: result.dtype(),
+                    });
+                }
+                continue;
+            }
             CapturedOp::Binary { .. } if op.result.is_some() && recorder.constant_result(kind).is_some() => {
                 if let (Some(result), Some(value)) = (&op.result, recorder.constant_result(kind)) {
                     recorder.constants.insert(identity(result), value);

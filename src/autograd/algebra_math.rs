@@ -1,0 +1,48 @@
+//! The gradient rules of the element-wise math ops added from pypto's operation docs (expm1,
+//! log1p, sinh, cosh, atan, asinh), written once over a [`GradientAlgebra`] like the others.
+
+use super::algebra::{mul, Built, GradientAlgebra};
+use crate::tensor::{BinaryOp, UnaryOp};
+
+/// `g · op'(x)` for one of the ops above.
+pub(crate) fn gradient<A: GradientAlgebra>(algebra: &mut A, op: UnaryOp, x: &A::Value, g: &A::Value) -> Built<A> {
+    match op {
+        // (eˣ − 1)' = eˣ
+        UnaryOp::Expm1 => {
+            let exp = algebra.unary(UnaryOp::Exp, x)?;
+            mul(algebra, g, &exp)
+        }
+        // ln(1 + x)' = 1/(1 + x)
+        UnaryOp::Log1p => {
+            let shifted = plus_number(algebra, x, 1.0)?;
+            algebra.binary(BinaryOp::Div, g, &shifted)
+        }
+        UnaryOp::Sinh => {
+            let cosh = algebra.unary(UnaryOp::Cosh, x)?;
+            mul(algebra, g, &cosh)
+        }
+        UnaryOp::Cosh => {
+            let sinh = algebra.unary(UnaryOp::Sinh, x)?;
+            mul(algebra, g, &sinh)
+        }
+        // atan' = 1/(1 + x²)
+        UnaryOp::Atan => {
+            let square = mul(algebra, x, x)?;
+            let shifted = plus_number(algebra, &square, 1.0)?;
+            algebra.binary(BinaryOp::Div, g, &shifted)
+        }
+        // asinh' = 1/√(x² + 1)
+        _ => {
+            let square = mul(algebra, x, x)?;
+            let shifted = plus_number(algebra, &square, 1.0)?;
+            let inverse_root = algebra.unary(UnaryOp::Rsqrt, &shifted)?;
+            mul(algebra, g, &inverse_root)
+        }
+    }
+}
+
+/// `x + value` for a number `value`.
+fn plus_number<A: GradientAlgebra>(algebra: &mut A, x: &A::Value, value: f64) -> Built<A> {
+    let number = algebra.number(value, x);
+    algebra.binary(BinaryOp::Add, x, &number)
+}

@@ -1,0 +1,170 @@
+//! pypto's operations added from its operation docs, inside `@pypto.frontend.jit` kernels: each
+//! kernel must run on the simulated NPU (no CPU fallback) and give values checked against
+//! references written out by hand in the script.
+
+use crate::kernel_forms::run_on_npu;
+use tilelab::session::Session;
+
+/// Runs `code` on the NPU and returns its printed lines.
+fn lines(code: &str) -> Vec<String> {
+    let mut session = Session::new();
+    run_on_npu(&mut session, code).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn argmax_of_each_row_runs_on_the_npu_as_pypto_gyms_example_writes_it() {
+    // Row i has its largest value 10 at column (5·i) % 16, a -3 at column 15 − i and 0 elsewhere.
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def argmax_kernel(a, out):\n    for i in pypto.loop(4):\n        a_s = pypto.view(a, [1, 16], [i, 0])\n        pypto.set_vec_tile_shapes(1, 16)\n        r = pypto.argmax(a_s, -1, True)\n        pypto.assemble(r, [i, 0], out)\n\
+         a = pypto.zeros([4, 16])\n\
+         for i in range(4):\n    a[i, (5 * i) % 16] = 10.0\n    a[i, 15 - i] = -3.0\n\
+         out = pypto.zeros([4, 1], pypto.DT_INT32)\n\
+         argmax_kernel(a, out)\n\
+         print([int(out[i, 0].item()) for i in range(4)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[0, 5, 10, 15]");
+}
+
+#[test]
+fn argmin_with_keepdim_false_writes_a_one_dimensional_output_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def argmin_kernel(a, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = pypto.argmin(a, 1)\n\
+         a = pypto.ones([8, 16])\n\
+         for i in range(8):\n    a[i, (3 * i + 1) % 16] = -2.0\n\
+         out = pypto.zeros([8], pypto.DT_INT32)\n\
+         argmin_kernel(a, out)\n\
+         print([int(out[i].item()) for i in range(8)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[1, 4, 7, 10, 13, 0, 3, 6]");
+}
+
+#[test]
+fn arange_inside_a_kernel_is_loaded_from_gm_instead_of_falling_back() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def add_columns(a, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = a + pypto.arange(16)\n\
+         a = pypto.full([8, 16], 0.5)\n\
+         out = pypto.zeros([8, 16])\n\
+         add_columns(a, out)\n\
+         print(max(abs(out[i, j].item() - (j + 0.5)) for i in range(8) for j in range(16)))\n",
+    );
+    assert_eq!(printed.last().unwrap(), "0.0");
+}
+
+#[test]
+fn one_hot_inside_a_kernel_compares_with_the_classes_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def encode(x, out):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = pypto.one_hot(x, 16)\n\
+         x = pypto.as_tensor([3, 0, 15, 7, 7, 1, 9, 12], pypto.DT_INT32)\n\
+         out = pypto.zeros([8, 16], pypto.DT_INT64)\n\
+         encode(x, out)\n\
+         print([[j for j in range(16) if out[i, j].item() == 1] for i in range(8)])\n\
+         print(int(pypto.sum(out).item()))\n",
+    );
+    assert_eq!(printed[0], "[[3], [0], [15], [7], [7], [1], [9], [12]]");
+    assert_eq!(printed[1], "8");
+}
+
+#[test]
+fn index_select_inside_a_kernel_is_a_gather_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def pick(x, index, out):\n    pypto.set_vec_tile_shapes(8, 32)\n    out[:] = pypto.index_select(x, 0, index)\n\
+         x = pypto.zeros([16, 32])\n\
+         for i in range(16):\n    x[i, :] = float(i * 10)\n\
+         index = pypto.as_tensor([5, 0, 15, 5, 2, 9, 11, 3], pypto.DT_INT32)\n\
+         out = pypto.zeros([8, 32])\n\
+         pick(x, index, out)\n\
+         print([out[r, 31].item() for r in range(8)])\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[50.0, 0.0, 150.0, 50.0, 20.0, 90.0, 110.0, 30.0]");
+}
+
+#[test]
+fn scatter_update_of_a_gm_cache_writes_the_rows_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def update(cache, index, rows):\n    pypto.set_vec_tile_shapes(8, 32)\n    cache = pypto.scatter_update(cache, -2, index, rows)\n\
+         cache = pypto.zeros([16, 32])\n\
+         index = pypto.as_tensor([[1, 2, 3, 4], [9, 10, 14, 15]], pypto.DT_INT32)\n\
+         rows = pypto.zeros([8, 32])\n\
+         for r in range(8):\n    rows[r, :] = float(r + 1)\n\
+         update(cache, index, rows)\n\
+         print([cache[r, 0].item() for r in range(16)])\n",
+    );
+    let expected = "[0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 0.0, 0.0, 0.0, 5.0, 6.0, 0.0, 0.0, 0.0, 7.0, 8.0]";
+    assert_eq!(printed.last().unwrap(), expected);
+}
+
+#[test]
+fn unsqueeze_inside_a_kernel_is_a_reshape_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def lift(a, out):\n    pypto.set_vec_tile_shapes(1, 8, 16)\n    out[:] = pypto.unsqueeze(a, 0) * 2.0\n\
+         a = pypto.full([8, 16], 1.5)\n\
+         out = pypto.zeros([1, 8, 16])\n\
+         lift(a, out)\n\
+         print(out.shape, pypto.amax(pypto.abs(out - 3.0)).item())\n",
+    );
+    assert_eq!(printed.last().unwrap(), "[1, 8, 16] 0.0");
+}
+
+#[test]
+fn tril_of_a_computed_tile_is_a_select_by_a_constant_mask_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def lower(a, out):\n    pypto.set_vec_tile_shapes(16, 16)\n    out[:] = pypto.tril(a * 2.0, -1) + pypto.triu(a, 15)\n\
+         a = pypto.ones([16, 16])\n\
+         out = pypto.zeros([16, 16])\n\
+         lower(a, out)\n\
+         print(pypto.sum(out).item(), out[15, 0].item(), out[0, 15].item(), out[3, 3].item())\n",
+    );
+    // 120 elements strictly below the diagonal, times 2, and the corner (0, 15) once.
+    assert_eq!(printed.last().unwrap(), "241.0 2.0 1.0 0.0");
+}
+
+#[test]
+fn permute_of_an_argument_and_of_a_computed_tile_run_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def move(a, out, again):\n    pypto.set_vec_tile_shapes(4, 8, 16)\n    out[:] = pypto.permute(a, [2, 0, 1]) + 1.0\n    again[:] = pypto.permute(a * 1.0, [1, 2, 0])\n\
+         a = pypto.arange(512).reshape([4, 8, 16])\n\
+         out = pypto.zeros([16, 4, 8])\n\
+         again = pypto.zeros([8, 16, 4])\n\
+         move(a, out, again)\n\
+         print(out[5, 2, 3].item(), again[7, 9, 3].item())\n",
+    );
+    // a[i, j, k] = 128i + 16j + k: out[5, 2, 3] = a[2, 3, 5] + 1, again[7, 9, 3] = a[3, 7, 9].
+    assert_eq!(printed.last().unwrap(), "310.0 505.0");
+}
+
+#[test]
+fn the_added_element_wise_math_ops_run_on_the_npu_and_match_f64_math() {
+    let printed = lines(
+        "import pypto\nimport math\n\
+         @pypto.frontend.jit\n\
+         def maths(a, e, l, s, c, t, h):\n    pypto.set_vec_tile_shapes(8, 16)\n    e[:] = pypto.expm1(a)\n    l[:] = pypto.log1p(a * a)\n    s[:] = pypto.sinh(a)\n    c[:] = pypto.cosh(a)\n    t[:] = pypto.atan(a)\n    h[:] = pypto.asinh(a)\n\
+         a = pypto.zeros([8, 16])\n\
+         for i in range(8):\n    for j in range(16):\n        a[i, j] = (i * 16 + j - 64) / 32.0\n\
+         outs = [pypto.zeros([8, 16]) for _ in range(6)]\n\
+         maths(a, *outs)\n\
+         refs = [lambda x: math.exp(x) - 1.0, lambda x: math.log(1.0 + x * x), lambda x: (math.exp(x) - math.exp(-x)) / 2.0,\n\
+                 lambda x: (math.exp(x) + math.exp(-x)) / 2.0, math.atan, lambda x: math.log(x + math.sqrt(x * x + 1.0))]\n\
+         worst = 0.0\n\
+         for out, ref in zip(outs, refs):\n    for i in range(8):\n        for j in range(16):\n            x = (i * 16 + j - 64) / 32.0\n            worst = max(worst, abs(out[i, j].item() - ref(x)) / max(1.0, abs(ref(x))))\n\
+         print(worst < 1e-6)\n",
+    );
+    assert_eq!(printed.last().unwrap(), "True");
+}
