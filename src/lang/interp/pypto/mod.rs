@@ -330,4 +330,6 @@ impl Interpreter {
 }
 
 #[cfg(test)]
+mod capture_tests;
+#[cfg(test)]
 mod work_tests;
