@@ -6,6 +6,7 @@ mod class_kernels;
 mod classes;
 mod closure_collection;
 mod context_managers;
+mod cube_fractals;
 mod device_run;
 mod diagnostics;
 mod dtypes;

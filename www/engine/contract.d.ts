@@ -1959,8 +1959,18 @@ export type LibraryKernelMessage = { "code": "library.outside_kernel", "params":
      * The pair given.
      */
     pair: Array<number>,
+    /**
+     * The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
+     */
+    fractal: number,
   }
-    } | { "code": "library.help.cube_fractals" } | { "code": "library.buffer_depth", "params": {
+    } | { "code": "library.help.cube_fractals", "params": {
+    /**
+     * The side of the chip's cube fractal.
+     */
+    fractal: number,
+  }
+    } | { "code": "library.buffer_depth", "params": {
     /**
      * `pass_options`.
      */

@@ -45,10 +45,15 @@ pub enum LibraryKernelMessage {
         label: String,
         /// The pair given.
         pair: Vec<usize>,
+        /// The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
+        fractal: usize,
     },
     /// Help of [`LibraryKernelMessage::CubeTiles`].
     #[serde(rename = "library.help.cube_fractals")]
-    CubeFractals,
+    CubeFractals {
+        /// The side of the chip's cube fractal.
+        fractal: usize,
+    },
     /// An options value that is not a buffer depth.
     #[serde(rename = "library.buffer_depth")]
     BufferDepth {
@@ -309,8 +314,8 @@ impl LibraryKernelMessage {
                 Some(got) => format!("{function}: {parameter} must be positive, got {got}"),
                 None => format!("{function}: {parameter} must be positive"),
             },
-            CubeTiles { label, pair } => format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of 16 and {label}L1 a multiple of {label}L0"),
-            CubeFractals => "the cube unit works on 16×16 fractals; e.g. [64, 128]".into(),
+            CubeTiles { label, pair, fractal } => format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of {fractal} and {label}L1 a multiple of {label}L0"),
+            CubeFractals { fractal } => format!("the cube unit works on {fractal}×{fractal} fractals; e.g. [{fractal}, {fractal}] or a larger multiple"),
             BufferDepth { table, key, got } => format!("{table} '{key}': {got} is not a buffer depth"),
             BufferDepthForm => "give a positive int, or pypto's {-1: default_depth, op_index: depth} form".into(),
             ReservedLabel { function, label } => {

@@ -68,16 +68,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             // pypto's split-K splits K over cores with an accumulating store: not modelled, the
             // flag is accepted so pypto code runs.
             bound.flag(3, false)?;
+            let fractal = cube_fractal_side(&interpreter.npu_config(span)?);
             let mut shapes = [[0usize; 2]; 3];
             for (index, label) in ["m", "k", "n"].iter().enumerate() {
                 let pair =
                     interpreter.to_shape(bound.required(index)?, bound.span_of(index), "set_cube_tile_shapes")?;
-                let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % 16 == 0;
+                let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % fractal == 0;
                 if !valid {
                     return Err(interpreter
                         .error(ErrorKind::TileShape, "", bound.span_of(index))
-                        .with_message(LibraryKernelMessage::CubeTiles { label: label.to_string(), pair })
-                        .with_help_message(LibraryKernelMessage::CubeFractals));
+                        .with_message(LibraryKernelMessage::CubeTiles { label: label.to_string(), pair, fractal })
+                        .with_help_message(LibraryKernelMessage::CubeFractals { fractal }));
                 }
                 shapes[index] = [pair[0], pair[1]];
             }
@@ -266,4 +267,10 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
             _ => {}
         }
     }
+}
+
+/// The side of the chip's square cube fractal: one L0A/L0B alignment block of 16-bit values
+/// (512 bytes, 16×16, on Ascend's presets).
+fn cube_fractal_side(config: &crate::npu::NpuConfig) -> usize {
+    ((config.l0ab_alignment / 2) as f64).sqrt().round().max(1.0) as usize
 }

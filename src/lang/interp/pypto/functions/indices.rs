@@ -79,7 +79,7 @@ pub(super) fn var_of(value: &Value) -> Var {
     }
 }
 
-/// `index` (DT_INT32/DT_INT64) broadcast to `shape` along `axis`: reshaped to `[1…, I, …1]`
+/// `index` (DT_INT32 or DT_INT64) broadcast to `shape` along `axis`: reshaped to `[1…, I, …1]`
 /// and copied to every position of the other dims (a gather/scatter index of the result's shape).
 pub(super) fn spread_index(
     interpreter: &Interpreter,
