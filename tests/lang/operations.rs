@@ -4,7 +4,8 @@
 
 use tilelab::session::Session;
 
-fn stdout(code: &str) -> Vec<String> {
+/// The lines `code` prints (after `import pypto`), which must run.
+pub fn stdout(code: &str) -> Vec<String> {
     let mut session = Session::new();
     let result = session.run_cell(&format!("import pypto\n{code}"));
     assert!(result.is_ok(), "{code}\n{:?}", result.error());
@@ -12,7 +13,7 @@ fn stdout(code: &str) -> Vec<String> {
 }
 
 /// The message and line (the cell's first line is the import) of the error `code` raises.
-fn error(code: &str) -> (String, usize) {
+pub fn error(code: &str) -> (String, usize) {
     let mut session = Session::new();
     let result = session.run_cell(&format!("import pypto\n{code}"));
     let error = result.error().unwrap_or_else(|| panic!("expected an error from {code}"));

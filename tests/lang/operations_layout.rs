@@ -1,21 +1,7 @@
 //! `pypto.permute`, `tril` and `triu` on the host: values against hand-computed results (the
 //! docs' definitions), gradients worked out by hand, and the located errors of bad input.
 
-use tilelab::session::Session;
-
-fn stdout(code: &str) -> Vec<String> {
-    let mut session = Session::new();
-    let result = session.run_cell(&format!("import pypto\n{code}"));
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result.stdout.lines().map(str::to_string).collect()
-}
-
-fn error(code: &str) -> (String, usize) {
-    let mut session = Session::new();
-    let result = session.run_cell(&format!("import pypto\n{code}"));
-    let error = result.error().unwrap_or_else(|| panic!("expected an error from {code}"));
-    (error.message.clone(), error.line)
-}
+use super::operations::{error, stdout};
 
 #[test]
 fn permute_puts_dim_perm_i_of_the_input_at_dim_i() {
