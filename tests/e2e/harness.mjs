@@ -82,10 +82,30 @@ export async function openPage(browser, { expectedConsoleErrors, ...options } = 
   return { context, page, problems };
 }
 
-/** Saves a screenshot under test-artifacts/ and returns its path. */
+/**
+ * Scrolls the page through its whole height, a viewport at a time, and back. CodeMirror measures an
+ * editor only while it is in view (until then its line-number gutter is placed by estimated line
+ * heights), so a full-page screenshot taken without this shows the gutters of cells below the
+ * first screen out of step with their lines, which a user, who scrolls to them, never sees.
+ */
+async function visitWholePage(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const start = window.scrollY;
+    for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight) {
+      window.scrollTo(0, top);
+      await frame();
+    }
+    window.scrollTo(0, start);
+    await frame();
+  });
+}
+
+/** Saves a screenshot of the whole page under test-artifacts/ and returns its path. */
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
+  await visitWholePage(page);
   await page.screenshot({ path, fullPage: true });
   return path;
 }

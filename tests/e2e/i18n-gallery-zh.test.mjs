@@ -13,7 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, screenshot } from './harness.mjs';
-import { englishSentences, open, runEach, runExample, setCells, useSite } from './notebook-helpers.mjs';
+import { englishSentences, misalignedLineNumbers, open, runEach, runExample, setCells, useSite } from './notebook-helpers.mjs';
 
 useSite();
 
@@ -86,6 +86,9 @@ for (const name of EXAMPLES) {
       const found = findings(await pageWords(page));
       await screenshot(page, `i18n-gallery-zh-${name.replace(/\.py$/, '')}`);
       assert.deepEqual(found, [], `${name} shows English in the 简体中文 UI`);
+      // The screenshot shows every cell's line numbers level with its lines (cells below the first
+      // screen included: the harness scrolls them into view, as a reader does, before it shoots).
+      assert.deepEqual(await misalignedLineNumbers(page), [], `${name}'s screenshot`);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

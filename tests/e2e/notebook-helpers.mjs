@@ -102,3 +102,22 @@ loss = swish(xk, 1.5).sum()
 loss.backward()
 pt.graph(loss)`;
 }
+
+/**
+ * Every code line whose line number is not level with it (more than a pixel apart), as
+ * "cell I line N: D px": what a screenshot would show with a gutter out of step. Editors live in
+ * shadow roots; CodeMirror's hidden width spacer is not a line number.
+ */
+export function misalignedLineNumbers(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.cell-editor')].flatMap((host, cell) => {
+    const editor = host.shadowRoot?.querySelector('.cm-editor');
+    if (!editor) return [];
+    const lines = [...editor.querySelectorAll('.cm-line')];
+    const numbers = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
+      .filter((node) => node.textContent !== '' && /** @type {HTMLElement} */ (node).style.visibility !== 'hidden');
+    return lines.flatMap((line, index) => {
+      const offset = line.getBoundingClientRect().top - (numbers[index]?.getBoundingClientRect().top ?? NaN);
+      return Math.abs(offset) <= 1 ? [] : [`cell ${cell + 1} line ${index + 1}: ${Math.round(offset)} px`];
+    });
+  }));
+}
