@@ -6,8 +6,20 @@ import { figuresFor, matmulRates, spread } from './bench-figures.mjs';
 
 /** FP ops the 4 × 8 simd128 micro-kernel issues per 64 FLOP (8 f32x4.mul + 8 f32x4.add). */
 const SIMD128_UOPS_PER_64_FLOP = 16;
-/** 128-bit FP µops per cycle this core family issues for mul and add together (2 mul ports + 2 add ports, one shared). */
-const MUL_ADD_PORTS = 3;
+
+/**
+ * The 128-bit FP issue resources of the run's CPU family (properties of the CPU, not measured
+ * here). Intel cores: mul and add on 3 ports between them (2 mul/FMA ports + 2 add ports, one
+ * shared). AMD Zen (families 23, 25, 26): 4 FP pipes, 2 for mul/FMA and 2 for add, so a multiply
+ * and an add issue side by side. `fma` is the pipes a fused multiply-add can use on both.
+ */
+export function fpPorts(environment) {
+  const family = Number(/family (\d+)/.exec(environment.cpuId ?? '')?.[1]);
+  if (/AMD/i.test(environment.cpu ?? '') || [23, 25, 26].includes(family)) {
+    return { mulAdd: 4, vector: 4, fma: 2, text: '2 multiply/FMA pipes and 2 add pipes on this AMD core family' };
+  }
+  return { mulAdd: 3, vector: 3, fma: 2, text: '3 ports for them on this core family (2 mul, 2 add, one shared)' };
+}
 
 const median = (values) => spread(values).median;
 const fixed = (value, digits = 1) => value.toFixed(digits);
@@ -43,7 +55,8 @@ export function analysisLines(results) {
   push();
 
   const size = raw.config.matmulSmall;
-  const ceiling = (64 / (SIMD128_UOPS_PER_64_FLOP / MUL_ADD_PORTS));
+  const ports = fpPorts(environment);
+  const ceiling = (64 / (SIMD128_UOPS_PER_64_FLOP / ports.mulAdd));
   for (const build of builds) {
     const key = `matmulSmall/tilelab-${build}`;
     if (!rates[key]) continue;
@@ -55,12 +68,15 @@ export function analysisLines(results) {
       `${fixed(perCycle, 2)} FLOP/cycle`;
     if (build === 'simd128') {
       text += `. Its 4 × 8 micro-kernel issues ${SIMD128_UOPS_PER_64_FLOP} FP µops (8 f32x4.mul, 8 f32x4.add) per 64 FLOP; ` +
-        `with ${MUL_ADD_PORTS} ports for them on this core family (a property of the CPU, not measured here) the ` +
-        `ceiling is ${fixed(ceiling)} FLOP/cycle, of which this is ${fixed((100 * perCycle) / ceiling, 0)}%. That ceiling is ` +
-        `${fixed((100 * ceiling) / 16, 0)}% of the 16 FLOP/cycle of figure 3, so without fused multiply-add (the bit-exact build ` +
-        'multiplies, then adds) its 75% target asks for every issue slot of those ports, with no room for loads, packing or ' +
-        'loop control. Measured outside this run (the sweep noted in src/tensor/simd/wasm.rs): the micro-kernel alone, on ' +
-        'panels that stay in L1, reaches about 46 GFLOP/s, 11.2 FLOP/cycle; the rest is packing and the A panels streamed from L2';
+        `with ${ports.text}, a property of the CPU not measured here, the ` +
+        `ceiling is ${fixed(ceiling)} FLOP/cycle, of which this is ${fixed((100 * perCycle) / ceiling, 0)}%.`;
+      text += ceiling < 16
+        ? ` That ceiling is ${fixed((100 * ceiling) / 16, 0)}% of the 16 FLOP/cycle of figure 3, so without fused multiply-add (the bit-exact build ` +
+          'multiplies, then adds) its 75% target asks for every issue slot of those ports, with no room for loads, packing or ' +
+          'loop control. Measured outside this run on an Intel Xeon (the sweep noted in src/tensor/simd/wasm.rs): the micro-kernel alone, on ' +
+          'panels that stay in L1, reaches about 46 GFLOP/s, 11.2 FLOP/cycle; the rest is packing and the A panels streamed from L2'
+        : ' Multiply and add issue on separate pipes here, so the bit-exact build has the same 16 FLOP/cycle ceiling as fused ' +
+          'multiply-adds on the 2 FMA pipes: the relaxed build cannot be much faster at this size';
     } else {
       text += '. Its 3 × 12 micro-kernel issues 9 fused multiply-adds per step (8 per 64 FLOP; two FMA ports: a 16 FLOP/cycle ceiling, ' +
         `of which this is ${fixed((100 * perCycle) / 16, 0)}%)`;
@@ -139,9 +155,10 @@ export function analysisLines(results) {
       push(
         `Exp is arithmetic-bound: ${cycles.join(', ')} at the measured ${fixed(clock / 1e9, 2)} GHz. Its f32x4 kernel ` +
           '(src/tensor/simd/wasm_exp.rs: range reduction by n·ln2 in two parts, a degree-6 polynomial, 2ⁿ added to the exponent ' +
-          'field, one range check per 16 values) issues 23–25 vector arithmetic instructions per 4 values in the simd128 build ' +
-          '(counted in V8\'s code for it) and about 15 in the relaxed one (fused multiply-adds), on the 3 vector ports of this ' +
-          'core family (a property of the CPU, not measured here): at least 2 and about 1.3 cycles per value. A degree-6 ' +
+          'field, one range check per 32 values) issues 23–25 vector arithmetic instructions per 4 values in the simd128 build ' +
+          '(counted in V8\'s code for it) and about 15 in the relaxed one, 9 of them multiplies or fused multiply-adds, on the ' +
+          `${ports.vector} vector ports of this core family, ${ports.fma} of which multiply (a property of the CPU, not measured here): at least ` +
+          `${fixed(24 / 4 / ports.vector)} and about ${fixed(Math.max(15 / 4 / ports.vector, 9 / 4 / ports.fma))} cycles per value. A degree-6 ` +
           'polynomial is the least that keeps the 1-ulp bound the tests hold it to (degree 5 alone errs by 0.6–0.9 ulp before ' +
           'rounding), and wasm has no gather for a table, so the in-cache rows cannot reach a copy that moves a value in about one cycle.' +
           (loopLarge && copyLarge

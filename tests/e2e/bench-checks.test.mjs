@@ -188,3 +188,15 @@ test('the analysis prose is computed from the run it sits under: change a time, 
   // The load average quoted is the run's own.
   assert.ok(before.includes(`was ${stored.environment.loadBefore[0]} before`));
 });
+
+test('the analysis states the issue ports of the run\'s CPU family: Intel 3 for mul and add, AMD Zen 4', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analysisLines } = await import('../../scripts/bench-analysis.mjs');
+  const stored = JSON.parse(readFileSync(new URL('../../bench/results.json', import.meta.url), 'utf8'));
+  const on = (cpu, cpuId) => analysisLines({ environment: { ...stored.environment, cpu, cpuId }, raw: stored.raw }).join('\n');
+  const intel = on('Intel(R) Xeon(R) Processor', 'family 6, model 167, stepping 1; avx2, fma, avx512f');
+  const amd = on('AMD EPYC', 'family 26, model 2, stepping 1; avx2, fma, avx512f');
+  assert.ok(intel.includes('the ceiling is 12.0 FLOP/cycle') && !intel.includes('the ceiling is 16.0 FLOP/cycle'));
+  assert.ok(amd.includes('the ceiling is 16.0 FLOP/cycle') && !amd.includes('the ceiling is 12.0 FLOP/cycle'));
+  assert.ok(amd.includes('2 multiply/FMA pipes and 2 add pipes') && !intel.includes('2 multiply/FMA pipes'));
+});
