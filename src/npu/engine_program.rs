@@ -11,7 +11,7 @@ use std::rc::Rc;
 use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
-use super::l2::region_ranges_into;
+use super::l2::{region_ranges_into, RowBox};
 use super::timing::{instruction_cost, Cost};
 use super::trace::tile_buffer;
 
@@ -63,14 +63,13 @@ pub(super) struct GmCopy {
     /// The tensor.
     pub tensor: u32,
     /// Its bytes as rows, or the instruction whose region to walk (regions of rank above 2).
-    walk: Walk,
+    pub walk: Walk,
 }
 
-/// The byte ranges of a copy of rank 2 or less: `rows` rows of `row` bytes, `stride` apart, from
-/// `start` (one range when the rows follow each other), as `region_ranges_into` walks them.
+/// The bytes of a copy: a box of rows (rank 2 or less), or the instruction whose region to walk.
 #[derive(Clone, Copy)]
-enum Walk {
-    Rows { start: u64, row: u64, stride: u64, rows: u64 },
+pub(super) enum Walk {
+    Rows(RowBox),
     Region { instruction: u32 },
 }
 
@@ -78,32 +77,26 @@ impl Walk {
     fn of(region: &GmRegion, tensor_shape: &[usize], element_bytes: u64, instruction: u32) -> Walk {
         let (offsets, shape) = (&region.offsets, &region.shape);
         match (tensor_shape.len(), shape.contains(&0)) {
-            (_, true) | (0, _) => Walk::Rows { start: 0, row: 0, stride: 0, rows: 0 },
+            (_, true) | (0, _) => Walk::Rows(RowBox::default()),
             (1, false) => {
                 let row = shape[0] as u64 * element_bytes;
-                Walk::Rows { start: offsets[0] as u64 * element_bytes, row, stride: row, rows: 1 }
+                Walk::Rows(RowBox { start: offsets[0] as u64 * element_bytes, row, stride: row, rows: 1 })
             }
             (2, false) => {
                 let width = tensor_shape[1] as u64;
                 let start = (offsets[0] as u64 * width + offsets[1] as u64) * element_bytes;
                 let (row, stride) = (shape[1] as u64 * element_bytes, width * element_bytes);
-                Walk::Rows { start, row, stride, rows: shape[0] as u64 }
+                Walk::Rows(RowBox { start, row, stride, rows: shape[0] as u64 })
             }
             _ => Walk::Region { instruction },
         }
     }
-}
 
-impl Walk {
     /// The ranges of a walk by rows into `ranges` (cleared first); false for a region walk.
+    #[cfg(test)]
     fn rows_into(&self, ranges: &mut Vec<(u64, u64)>) -> bool {
-        ranges.clear();
-        match *self {
-            Walk::Rows { rows: 0, .. } => {}
-            Walk::Rows { start, row, stride, rows } if row == stride => ranges.push((start, start + rows * row)),
-            Walk::Rows { start, row, stride, rows } => {
-                ranges.extend((0..rows).map(|index| (start + index * stride, start + index * stride + row)))
-            }
+        match self {
+            Walk::Rows(rows) => rows.ranges_into(ranges),
             Walk::Region { .. } => return false,
         }
         true
@@ -111,15 +104,17 @@ impl Walk {
 }
 
 impl GmCopy {
-    /// Its byte ranges, into `ranges` (cleared first).
-    pub fn ranges_into(&self, plan: &KernelPlan, program: &TileProgram, ranges: &mut Vec<(u64, u64)>) {
-        if let Walk::Region { instruction } = self.walk {
-            let region = region_of(&program.instructions[instruction as usize].op);
-            let tensor = &plan.tensors[region.tensor.0 as usize];
-            let element_bytes = tensor.dtype.size_in_bytes() as u64;
-            region_ranges_into(&tensor.shape, element_bytes, &region.offsets, &region.shape, ranges);
-        } else {
-            self.walk.rows_into(ranges);
+    /// The byte ranges of a region walk, into `ranges` (cleared first); a box of rows is left to
+    /// the L2 (`L2Cache::read_box`), which knows boxes it has seen whole.
+    pub fn region_ranges_into(&self, plan: &KernelPlan, program: &TileProgram, ranges: &mut Vec<(u64, u64)>) {
+        match self.walk {
+            Walk::Region { instruction } => {
+                let region = region_of(&program.instructions[instruction as usize].op);
+                let tensor = &plan.tensors[region.tensor.0 as usize];
+                let element_bytes = tensor.dtype.size_in_bytes() as u64;
+                region_ranges_into(&tensor.shape, element_bytes, &region.offsets, &region.shape, ranges);
+            }
+            Walk::Rows(rows) => rows.ranges_into(ranges),
         }
     }
 }
