@@ -332,7 +332,7 @@ impl Engine<'_> {
     fn finish(&mut self, state: &mut CoreState, core: usize, pipe: usize) {
         let program = &self.programs[core];
         let step = &program.queues[pipe][state.heads[pipe]];
-        let shown = &program.shown[pipe][state.heads[pipe]];
+        let shown = &step.shown;
         for &flag in program.sets(step) {
             state.sets[flag as usize] += 1;
         }

@@ -1,7 +1,7 @@
 //! A core's program as the event loop reads it, prepared once per run in one pass over the plan:
 //! per pipe, its instructions' records in queue order (so each pipe's head walks its own array
 //! forwards: no cache miss per instruction for the records of seven interleaved queues), their
-//! trace fields beside them, the GM copies' costs and tensor rows apart, every flag id in one array
+//! trace fields in the same record, the GM copies' costs and tensor rows apart, every flag id in one array
 //! per core. The loop never reads an `Instruction` (its op, its heap vectors) while it runs:
 //! `cargo bench --bench npu` under perf showed the loads of those as the loop's largest cost.
 
@@ -18,8 +18,12 @@ use super::trace::tile_buffer;
 /// `Step::copy` of an instruction that is not a GM copy.
 pub(super) const NOT_A_COPY: u32 = u32::MAX;
 
-/// What the loop needs to start and finish one instruction.
+/// What the loop needs to start and finish one instruction, and what its trace event shows: one
+/// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too
+/// (with the trace fields in an array beside the queue, `finish` missed the cache on them for most
+/// instructions of the 4096³ GEMM: 168 queues are walked at once, too many streams to prefetch).
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 pub(super) struct Step {
     /// The cycles of a fixed-cost instruction.
     pub cycles: f64,
@@ -31,6 +35,8 @@ pub(super) struct Step {
     /// sets, `counts` of each, one span after the other.
     flags_start: u32,
     counts: [u16; 4],
+    /// Its trace fields.
+    pub shown: Shown,
 }
 
 impl Step {
@@ -132,8 +138,6 @@ fn region_of(op: &TileOp) -> &GmRegion {
 pub(super) struct CoreProgram {
     /// Per pipe (indexed by `Pipe::index`), its instructions' records in program order.
     pub queues: [Vec<Step>; 7],
-    /// Per pipe, its instructions' trace fields, beside `queues`.
-    pub shown: [Vec<Shown>; 7],
     /// The GM copies, in program order.
     pub copies: Vec<GmCopy>,
     /// Every instruction's flag ids, span after span.
@@ -150,7 +154,6 @@ impl CoreProgram {
         // One pass over the instructions (a counting pass first cost as much again: each pass
         // misses the cache on every instruction); the arrays grow by doubling instead.
         let mut queues: [Vec<Step>; 7] = Default::default();
-        let mut shown: [Vec<Shown>; 7] = Default::default();
         let mut flags = Vec::with_capacity(program.instructions.len() * 2);
         let mut copies = Vec::new();
         let mut names: Vec<&'static str> = Vec::new();
@@ -175,7 +178,6 @@ impl CoreProgram {
                 }
             };
             let pipe = instruction.pipe.index();
-            queues[pipe].push(Step { cycles, instruction: index as u32, copy, flags_start, counts });
             let op = instruction.op.name();
             // Names are static strings: the same name is the same pointer (or at worst a duplicate entry).
             let name = match names.iter().position(|known| std::ptr::eq(*known, op)) {
@@ -185,16 +187,17 @@ impl CoreProgram {
                     names.len() - 1
                 }
             };
-            shown[pipe].push(Shown {
+            let shown = Shown {
                 bytes: cost.bytes,
                 flops: cost.flops,
                 tile: tile_buffer(&instruction.op).map_or(u32::MAX, |id| id.0),
                 source_line: instruction.source_line,
                 name: u8::try_from(name).expect("fewer than 256 op names"),
-            });
+            };
+            queues[pipe].push(Step { cycles, instruction: index as u32, copy, flags_start, counts, shown });
         }
         let labels = program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect();
-        CoreProgram { queues, shown, copies, flags, labels, names }
+        CoreProgram { queues, copies, flags, labels, names }
     }
 
     /// The flags `step` waits for on its core.

@@ -80,12 +80,18 @@ impl L2Cache {
         rows.ranges_into(&mut ranges);
         let traffic = self.access(tensor, &ranges, write);
         if !self.linked {
-            let uses = ranges.iter().filter(|(start, end)| end > start).map(|&(start, end)| {
-                self.line_of(end - 1) - self.line_of(start) + 1
-            });
+            let uses = ranges
+                .iter()
+                .filter(|(start, end)| end > start)
+                .map(|&(start, end)| self.line_of(end - 1) - self.line_of(start) + 1);
             let uses = uses.sum();
             let bytes = ranges.iter().map(|&(start, end)| end.saturating_sub(start)).sum();
-            let seen = self.seen_boxes.entry((tensor, rows)).or_insert(SeenBox { uses, bytes, written: false, served_at: None });
+            let seen = self.seen_boxes.entry((tensor, rows)).or_insert(SeenBox {
+                uses,
+                bytes,
+                written: false,
+                served_at: None,
+            });
             seen.written |= write;
         }
         self.box_ranges = ranges;
