@@ -170,7 +170,6 @@ impl L2Cache {
     /// oldest line is evicted.
     fn access_linked(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool, traffic: &mut L2Traffic) {
         let slot = tensor as usize;
-        self.load_nodes(slot, ranges);
         for &(start, end) in ranges {
             if end <= start {
                 continue;

@@ -24,21 +24,6 @@ impl L2Cache {
         }
     }
 
-    /// Reads the nodes of the lines of `ranges` before the walk moves them: the reads do not depend
-    /// on each other, so the processor overlaps their cache misses, where the walk's list updates
-    /// wait for each line's node in turn (half the SwiGLU b kernel's L2 time was that wait).
-    pub(super) fn load_nodes(&self, slot: usize, ranges: &[(u64, u64)]) {
-        let Some(nodes) = self.nodes.get(slot) else { return };
-        let mut links = 0u64;
-        for &(start, end) in ranges.iter().filter(|(start, end)| end > start) {
-            let last = (self.line_of(end - 1) as usize).min(nodes.len().saturating_sub(1));
-            for node in nodes.get(self.line_of(start) as usize..=last).unwrap_or_default() {
-                links = links.wrapping_add(node.older);
-            }
-        }
-        std::hint::black_box(links);
-    }
-
     /// Puts a line at the most recently used end of the list.
     pub(super) fn append_newest(&mut self, key: LineKey) {
         let older = self.newest;
