@@ -11,7 +11,7 @@ use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
-use super::engine_program::{CoreProgram, NOT_A_COPY};
+use super::engine_program::{CoreProgram, Walk, NOT_A_COPY};
 use super::error::{NpuError, Result};
 use super::l2::L2Cache;
 use super::timing::Cost;
@@ -271,15 +271,25 @@ impl Engine<'_> {
                     // previous copy without a gap had its requests outstanding (burst.rs).
                     let startup = if state.gm_end[pipe] == self.now { issue } else { issue + startup };
                     self.totals.startup_cycles[pipe] += startup + short_burst_cycles;
-                    copy.ranges_into(self.plan, &self.plan.programs[core], &mut self.ranges);
-                    let ranges = &self.ranges;
+                    // A box of rows goes to L2 as a box (it knows boxes it has seen whole); a
+                    // region of higher rank as its ranges.
+                    let rows = match copy.walk {
+                        Walk::Rows(rows) => Some(rows),
+                        Walk::Region { .. } => {
+                            copy.region_ranges_into(self.plan, &self.plan.programs[core], &mut self.ranges);
+                            None
+                        }
+                    };
                     // Hits move at the core's path rate; HBM moves the fetched lines and the
                     // written bytes.
                     let mut local_bytes = 0;
                     let mut hbm_bytes = 0;
                     let mut written_back = 0;
                     if !write || read_first {
-                        let traffic = self.l2.read(copy.tensor, ranges);
+                        let traffic = match rows {
+                            Some(rows) => self.l2.read_box(copy.tensor, rows),
+                            None => self.l2.read(copy.tensor, &self.ranges),
+                        };
                         self.totals.gm_bytes_read += bytes;
                         self.totals.l2_hit_bytes += traffic.hit_bytes;
                         local_bytes += traffic.hit_bytes;
@@ -290,7 +300,10 @@ impl Engine<'_> {
                         // Write-back: the bytes go into L2 at the path rate and stay there dirty;
                         // HBM moves only the dirty lines the write evicts (l2_write_back.rs).
                         self.totals.gm_bytes_written += bytes;
-                        let traffic = self.l2.write(copy.tensor, ranges);
+                        let traffic = match rows {
+                            Some(rows) => self.l2.write_box(copy.tensor, rows),
+                            None => self.l2.write(copy.tensor, &self.ranges),
+                        };
                         local_bytes += bytes;
                         written_back += traffic.written_back_bytes;
                     }
@@ -319,7 +332,7 @@ impl Engine<'_> {
     fn finish(&mut self, state: &mut CoreState, core: usize, pipe: usize) {
         let program = &self.programs[core];
         let step = &program.queues[pipe][state.heads[pipe]];
-        let shown = &program.shown[pipe][state.heads[pipe]];
+        let shown = &step.shown;
         for &flag in program.sets(step) {
             state.sets[flag as usize] += 1;
         }

@@ -1,7 +1,7 @@
 //! A core's program as the event loop reads it, prepared once per run in one pass over the plan:
 //! per pipe, its instructions' records in queue order (so each pipe's head walks its own array
 //! forwards: no cache miss per instruction for the records of seven interleaved queues), their
-//! trace fields beside them, the GM copies' costs and tensor rows apart, every flag id in one array
+//! trace fields in the same record, the GM copies' costs and tensor rows apart, every flag id in one array
 //! per core. The loop never reads an `Instruction` (its op, its heap vectors) while it runs:
 //! `cargo bench --bench npu` under perf showed the loads of those as the loop's largest cost.
 
@@ -11,15 +11,19 @@ use std::rc::Rc;
 use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
-use super::l2::region_ranges_into;
+use super::l2::{region_ranges_into, RowBox};
 use super::timing::{instruction_cost, Cost};
 use super::trace::tile_buffer;
 
 /// `Step::copy` of an instruction that is not a GM copy.
 pub(super) const NOT_A_COPY: u32 = u32::MAX;
 
-/// What the loop needs to start and finish one instruction.
+/// What the loop needs to start and finish one instruction, and what its trace event shows: one
+/// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too
+/// (with the trace fields in an array beside the queue, `finish` missed the cache on them for most
+/// instructions of the 4096³ GEMM: 168 queues are walked at once, too many streams to prefetch).
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 pub(super) struct Step {
     /// The cycles of a fixed-cost instruction.
     pub cycles: f64,
@@ -31,6 +35,8 @@ pub(super) struct Step {
     /// sets, `counts` of each, one span after the other.
     flags_start: u32,
     counts: [u16; 4],
+    /// Its trace fields.
+    pub shown: Shown,
 }
 
 impl Step {
@@ -63,14 +69,13 @@ pub(super) struct GmCopy {
     /// The tensor.
     pub tensor: u32,
     /// Its bytes as rows, or the instruction whose region to walk (regions of rank above 2).
-    walk: Walk,
+    pub walk: Walk,
 }
 
-/// The byte ranges of a copy of rank 2 or less: `rows` rows of `row` bytes, `stride` apart, from
-/// `start` (one range when the rows follow each other), as `region_ranges_into` walks them.
+/// The bytes of a copy: a box of rows (rank 2 or less), or the instruction whose region to walk.
 #[derive(Clone, Copy)]
-enum Walk {
-    Rows { start: u64, row: u64, stride: u64, rows: u64 },
+pub(super) enum Walk {
+    Rows(RowBox),
     Region { instruction: u32 },
 }
 
@@ -78,32 +83,26 @@ impl Walk {
     fn of(region: &GmRegion, tensor_shape: &[usize], element_bytes: u64, instruction: u32) -> Walk {
         let (offsets, shape) = (&region.offsets, &region.shape);
         match (tensor_shape.len(), shape.contains(&0)) {
-            (_, true) | (0, _) => Walk::Rows { start: 0, row: 0, stride: 0, rows: 0 },
+            (_, true) | (0, _) => Walk::Rows(RowBox::default()),
             (1, false) => {
                 let row = shape[0] as u64 * element_bytes;
-                Walk::Rows { start: offsets[0] as u64 * element_bytes, row, stride: row, rows: 1 }
+                Walk::Rows(RowBox { start: offsets[0] as u64 * element_bytes, row, stride: row, rows: 1 })
             }
             (2, false) => {
                 let width = tensor_shape[1] as u64;
                 let start = (offsets[0] as u64 * width + offsets[1] as u64) * element_bytes;
                 let (row, stride) = (shape[1] as u64 * element_bytes, width * element_bytes);
-                Walk::Rows { start, row, stride, rows: shape[0] as u64 }
+                Walk::Rows(RowBox { start, row, stride, rows: shape[0] as u64 })
             }
             _ => Walk::Region { instruction },
         }
     }
-}
 
-impl Walk {
     /// The ranges of a walk by rows into `ranges` (cleared first); false for a region walk.
+    #[cfg(test)]
     fn rows_into(&self, ranges: &mut Vec<(u64, u64)>) -> bool {
-        ranges.clear();
-        match *self {
-            Walk::Rows { rows: 0, .. } => {}
-            Walk::Rows { start, row, stride, rows } if row == stride => ranges.push((start, start + rows * row)),
-            Walk::Rows { start, row, stride, rows } => {
-                ranges.extend((0..rows).map(|index| (start + index * stride, start + index * stride + row)))
-            }
+        match self {
+            Walk::Rows(rows) => rows.ranges_into(ranges),
             Walk::Region { .. } => return false,
         }
         true
@@ -111,15 +110,17 @@ impl Walk {
 }
 
 impl GmCopy {
-    /// Its byte ranges, into `ranges` (cleared first).
-    pub fn ranges_into(&self, plan: &KernelPlan, program: &TileProgram, ranges: &mut Vec<(u64, u64)>) {
-        if let Walk::Region { instruction } = self.walk {
-            let region = region_of(&program.instructions[instruction as usize].op);
-            let tensor = &plan.tensors[region.tensor.0 as usize];
-            let element_bytes = tensor.dtype.size_in_bytes() as u64;
-            region_ranges_into(&tensor.shape, element_bytes, &region.offsets, &region.shape, ranges);
-        } else {
-            self.walk.rows_into(ranges);
+    /// The byte ranges of a region walk, into `ranges` (cleared first); a box of rows is left to
+    /// the L2 (`L2Cache::read_box`), which knows boxes it has seen whole.
+    pub fn region_ranges_into(&self, plan: &KernelPlan, program: &TileProgram, ranges: &mut Vec<(u64, u64)>) {
+        match self.walk {
+            Walk::Region { instruction } => {
+                let region = region_of(&program.instructions[instruction as usize].op);
+                let tensor = &plan.tensors[region.tensor.0 as usize];
+                let element_bytes = tensor.dtype.size_in_bytes() as u64;
+                region_ranges_into(&tensor.shape, element_bytes, &region.offsets, &region.shape, ranges);
+            }
+            Walk::Rows(rows) => rows.ranges_into(ranges),
         }
     }
 }
@@ -137,8 +138,6 @@ fn region_of(op: &TileOp) -> &GmRegion {
 pub(super) struct CoreProgram {
     /// Per pipe (indexed by `Pipe::index`), its instructions' records in program order.
     pub queues: [Vec<Step>; 7],
-    /// Per pipe, its instructions' trace fields, beside `queues`.
-    pub shown: [Vec<Shown>; 7],
     /// The GM copies, in program order.
     pub copies: Vec<GmCopy>,
     /// Every instruction's flag ids, span after span.
@@ -155,7 +154,6 @@ impl CoreProgram {
         // One pass over the instructions (a counting pass first cost as much again: each pass
         // misses the cache on every instruction); the arrays grow by doubling instead.
         let mut queues: [Vec<Step>; 7] = Default::default();
-        let mut shown: [Vec<Shown>; 7] = Default::default();
         let mut flags = Vec::with_capacity(program.instructions.len() * 2);
         let mut copies = Vec::new();
         let mut names: Vec<&'static str> = Vec::new();
@@ -180,7 +178,6 @@ impl CoreProgram {
                 }
             };
             let pipe = instruction.pipe.index();
-            queues[pipe].push(Step { cycles, instruction: index as u32, copy, flags_start, counts });
             let op = instruction.op.name();
             // Names are static strings: the same name is the same pointer (or at worst a duplicate entry).
             let name = match names.iter().position(|known| std::ptr::eq(*known, op)) {
@@ -190,16 +187,17 @@ impl CoreProgram {
                     names.len() - 1
                 }
             };
-            shown[pipe].push(Shown {
+            let shown = Shown {
                 bytes: cost.bytes,
                 flops: cost.flops,
                 tile: tile_buffer(&instruction.op).map_or(u32::MAX, |id| id.0),
                 source_line: instruction.source_line,
                 name: u8::try_from(name).expect("fewer than 256 op names"),
-            });
+            };
+            queues[pipe].push(Step { cycles, instruction: index as u32, copy, flags_start, counts, shown });
         }
         let labels = program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect();
-        CoreProgram { queues, shown, copies, flags, labels, names }
+        CoreProgram { queues, copies, flags, labels, names }
     }
 
     /// The flags `step` waits for on its core.

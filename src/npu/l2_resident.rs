@@ -99,6 +99,7 @@ impl L2Cache {
     /// Moves to the recency list once the sized tables no longer fit: every table becomes a table
     /// of nodes and the resident lines join the list oldest stamp first.
     pub(super) fn link_stamped(&mut self) {
+        self.fold_into_stamps();
         let stamps = std::mem::take(&mut self.stamps);
         self.nodes = stamps.iter().map(|lines| vec![ABSENT; lines.len()]).collect();
         let mut used = Vec::with_capacity(self.resident);
