@@ -22,6 +22,7 @@ mod model_l2_bandwidth;
 mod model_write_back;
 mod operations_integer;
 mod operations_kernels;
+mod operations_masks;
 mod split;
 mod trace;
 mod values;

@@ -23,7 +23,7 @@ const ENTRIES: [&str; 10] = [
     include_str!("autodiff.txt"),
     include_str!("host.txt"),
     include_str!("operations.txt"),
-    include_str!("integer_operations.txt"),
+    include_str!("elementwise_operations.txt"),
 ];
 
 /// What a name is.

@@ -167,7 +167,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             wrap(Var::concat(&parts, dim as isize))
         }
-        "gather" | "scatter" | "where" | "round" => {
+        "gather" | "scatter" | "where" | "round" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "greater" | "less"
+        | "greater_equal" | "less_equal" | "not_equal" | "logical_not" | "logical_and" => {
             crate::lang::interp::pypto::functions::torch_selection(interpreter, name, arguments, span)
         }
         "bitwise_and"
