@@ -124,6 +124,12 @@ pub enum ArgumentDetail {
         /// The tensor's dtype (`DT_INT32`).
         dtype: String,
     },
+    /// A bitwise op, shift or gcd of a float tensor (or a shift or gcd of DT_BOOL).
+    #[serde(rename = "tensor.argument.needs_integer")]
+    NeedsInteger {
+        /// The operands' dtype (`DT_FP32`).
+        dtype: String,
+    },
     /// `a - b` of two bool tensors.
     #[serde(rename = "tensor.argument.bool_subtract")]
     BoolSubtract,
@@ -322,6 +328,9 @@ impl ArgumentDetail {
             EmptyReduction => "cannot reduce over an empty dim".into(),
             NeedsADim => "needs at least one dim".into(),
             NeedsFloat { dtype } => format!("needs a float tensor, not {dtype}; {CAST_TO_FLOAT}"),
+            NeedsInteger { dtype } => format!(
+                "needs integer tensors (DT_INT8, DT_INT16, DT_INT32, DT_INT64 or DT_UINT8), not {dtype}; cast them with pypto.cast(x, pypto.DT_INT32) first"
+            ),
             BoolSubtract => format!("subtracting two DT_BOOL tensors is not supported; {LOGICAL_NOT}"),
             BoolNegate => format!("negating a DT_BOOL tensor is not supported; {LOGICAL_NOT}"),
             NegativePower => "integers to negative integer powers are not allowed; cast to a float dtype first".into(),

@@ -57,6 +57,7 @@ pub(super) fn check_vector<'a, E>(
     }
     let arity = match op {
         VectorOp::Compare(_) | VectorOp::Gather { .. } => 2,
+        VectorOp::Integer(integer) => integer.arity(),
         VectorOp::Select | VectorOp::Scatter { .. } => 3,
         VectorOp::Concat { .. } => inputs.len().max(1),
         _ => 1,
@@ -69,7 +70,7 @@ pub(super) fn check_vector<'a, E>(
         return Err(Problem::Invalid(ProgramDetail::NoTileOperand { op: op.name().into() }));
     };
     let expected: Option<Vec<usize>> = match op {
-        VectorOp::Compare(_) | VectorOp::Select => {
+        VectorOp::Compare(_) | VectorOp::Integer(_) | VectorOp::Select => {
             let mut shape: Vec<usize> = first.to_vec();
             for other in &tiles[1..] {
                 shape = broadcast_shapes("vector", &shape, other)

@@ -47,6 +47,10 @@ pub(super) fn run_vector(
     };
     let values = match op {
         VectorOp::Compare(compare) => operand(0)?.compare(*compare, &operand(1)?)?,
+        VectorOp::Integer(integer) => {
+            let second = if inputs.len() > 1 { Some(operand(1)?) } else { None };
+            operand(0)?.integer_op(*integer, second.as_ref())?
+        }
         VectorOp::Select => Tensor::select(&operand(0)?, &operand(1)?, &operand(2)?)?,
         VectorOp::Round { decimals } => round(&operand(0)?, *decimals)?,
         VectorOp::Expand => {

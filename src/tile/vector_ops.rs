@@ -6,7 +6,11 @@
 
 use serde::Serialize;
 
-use crate::tensor::CompareOp;
+use crate::tensor::{CompareOp, IntegerOp};
+
+/// Passes of a `gcd` over a tile: a binary-GCD loop runs up to 2 × 32 compare/subtract/shift steps
+/// for int32 operands.
+const GCD_PASSES: u64 = 64;
 
 /// A selecting or structural vector op on UB tiles.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -14,6 +18,9 @@ pub enum VectorOp {
     /// `lhs op rhs` element-wise with numpy broadcasting, into a DT_BOOL mask (compared in the
     /// operands' dtype; a scalar takes the dtype of the tile operand).
     Compare(CompareOp),
+    /// An integer-only element-wise op (`bitwise_and` … `gcd`) with numpy broadcasting: inputs
+    /// `[lhs, rhs]` (`[x]` for `bitwise_not`), computed in the operands' promoted integer dtype.
+    Integer(IntegerOp),
     /// `where(condition, input, other)`: inputs `[condition, input, other]`, broadcast together.
     Select,
     /// `round(x, decimals)`: to the nearest multiple of 10^-decimals, ties to even (`x·10^d`,
@@ -85,6 +92,7 @@ impl VectorOp {
     pub fn name(&self) -> &'static str {
         match self {
             VectorOp::Compare(op) => op.name(),
+            VectorOp::Integer(op) => op.name(),
             VectorOp::Select => "select",
             VectorOp::Round { .. } => "round",
             VectorOp::Expand => "expand",
@@ -106,6 +114,7 @@ impl VectorOp {
         matches!(
             self,
             VectorOp::Compare(_)
+                | VectorOp::Integer(_)
                 | VectorOp::Select
                 | VectorOp::Round { .. }
                 | VectorOp::Expand
@@ -129,6 +138,9 @@ impl VectorOp {
         match self {
             VectorOp::Round { decimals: 0 } => 1,
             VectorOp::Round { .. } => 3,
+            // The vector unit has no divide of integers: a gcd is a binary-GCD loop of compare,
+            // subtract and shift passes, about twice the bits of an int32 (see docs/npu-model.md).
+            VectorOp::Integer(IntegerOp::Gcd) => GCD_PASSES,
             _ => 1,
         }
     }

@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod dtypes;
+mod integer_ops;
 mod properties;
 mod reference;
 mod rng_stream;

@@ -50,6 +50,12 @@ export type ArgumentDetail = { "code": "tensor.argument.empty_reduction" } | { "
      */
     dtype: string,
   }
+    } | { "code": "tensor.argument.needs_integer", "params": {
+    /**
+     * The operands' dtype (`DT_FP32`).
+     */
+    dtype: string,
+  }
     } | { "code": "tensor.argument.bool_subtract" } | { "code": "tensor.argument.bool_negate" } | { "code": "tensor.argument.negative_power" } | { "code": "tensor.argument.integer_division_by_zero" } | { "code": "tensor.argument.integer_true_division" } | { "code": "tensor.argument.index_dtype", "params": {
     /**
      * Its dtype.

@@ -17,6 +17,7 @@ export const checkMessages = {
   'message.tensor.argument.empty_reduction': 'cannot reduce over an empty dim',
   'message.tensor.argument.needs_a_dim': 'needs at least one dim',
   'message.tensor.argument.needs_float': 'needs a float tensor, not {dtype}; cast it with pypto.cast(x, pypto.DT_FP32) first',
+  'message.tensor.argument.needs_integer': 'needs integer tensors (DT_INT8, DT_INT16, DT_INT32, DT_INT64 or DT_UINT8), not {dtype}; cast them with pypto.cast(x, pypto.DT_INT32) first',
   'message.tensor.argument.bool_subtract': 'subtracting two DT_BOOL tensors is not supported; to invert a mask use pypto.logical_not',
   'message.tensor.argument.bool_negate': 'negating a DT_BOOL tensor is not supported; to invert a mask use pypto.logical_not',
   'message.tensor.argument.negative_power': 'integers to negative integer powers are not allowed; cast to a float dtype first',

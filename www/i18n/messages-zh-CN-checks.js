@@ -17,6 +17,7 @@ export const checkMessages = {
   'message.tensor.argument.empty_reduction': '不能在大小为 0 的维上归约',
   'message.tensor.argument.needs_a_dim': '至少需要一维',
   'message.tensor.argument.needs_float': '需要浮点张量，而不是 {dtype}；请先用 `pypto.cast(x, pypto.DT_FP32)` 转换',
+  'message.tensor.argument.needs_integer': '需要整数张量（DT_INT8、DT_INT16、DT_INT32、DT_INT64 或 DT_UINT8），而不是 {dtype}；请先用 `pypto.cast(x, pypto.DT_INT32)` 转换',
   'message.tensor.argument.bool_subtract': '不支持两个 DT_BOOL 张量相减；要对掩码取反，请用 `pypto.logical_not`',
   'message.tensor.argument.bool_negate': '不支持对 DT_BOOL 张量取负；要对掩码取反，请用 `pypto.logical_not`',
   'message.tensor.argument.negative_power': '整数不能取负整数次幂；请先转换为浮点类型',

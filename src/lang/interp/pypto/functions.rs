@@ -4,6 +4,7 @@
 
 mod indices;
 mod indices_update;
+mod integer_ops;
 mod layout_ops;
 mod masks;
 
@@ -29,6 +30,11 @@ pub(crate) fn torch_selection(
     masks::call(interpreter, "torch", name, arguments, span)
 }
 
+/// torch's integer-only functions on the host (`bitwise_and` … `gcd`), pypto's of the same names.
+pub(crate) fn torch_integer(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    integer_ops::call(interpreter, "torch", name, arguments, span)
+}
+
 /// torch's `argmax` and `argmin` on the host (DT_INT64 indices, `dim=None` flattens).
 pub(crate) fn torch_indices(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     indices::torch_arg_extreme(interpreter, name, arguments, span)
@@ -46,6 +52,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     if masks::NAMES.contains(&name) {
         return masks::call(interpreter, "pypto", name, arguments, span);
+    }
+    if integer_ops::NAMES.contains(&name) {
+        return integer_ops::call(interpreter, "pypto", name, arguments, span);
     }
     if let Some(op) = UnaryOp::from_name(name) {
         // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it

@@ -92,7 +92,7 @@ pub(crate) fn compute_vector(
         return Err(Unsupported::new(CompilerReason::NumbersOnly { op: op.name().into() }, line));
     };
     let (shape, valid) = match op {
-        VectorOp::Compare(_) | VectorOp::Select => {
+        VectorOp::Compare(_) | VectorOp::Integer(_) | VectorOp::Select => {
             // Operands broadcast by their valid last dims (a mask's last dim is padded to whole
             // granules of DT_BOOL, its operands' to granules of theirs); the result is padded in its dtype.
             let unpadded = |tile: &crate::tile::TileValue| {

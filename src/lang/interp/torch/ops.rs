@@ -18,7 +18,8 @@ fn unary_op(name: &str) -> Option<UnaryOp> {
     let short = name.strip_prefix("nn.functional.").unwrap_or(name);
     match short {
         "abs" | "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "reciprocal" | "sin" | "cos" | "tanh" | "sigmoid"
-        | "relu" | "silu" | "erf" | "ceil" | "floor" | "exp2" => UnaryOp::from_name(short),
+        | "relu" | "silu" | "erf" | "ceil" | "floor" | "exp2" | "trunc" | "expm1" | "log1p" | "sinh" | "cosh"
+        | "atan" | "asinh" | "sign" => UnaryOp::from_name(short),
         "erfc" => Some(UnaryOp::Erfc),
         "negative" => Some(UnaryOp::Neg),
         _ => None,
@@ -59,13 +60,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let b = if alpha == 1.0 { b } else { b.scale(alpha).map_err(|e| interpreter.autograd_error(e, span))? };
             wrap(a.binary(if name == "add" { BinaryOp::Add } else { BinaryOp::Sub }, &b))
         }
-        "mul" | "multiply" | "div" | "divide" | "true_divide" | "maximum" | "minimum" => {
+        "mul" | "multiply" | "div" | "divide" | "true_divide" | "maximum" | "minimum" | "remainder" => {
             let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
             let (a, b) = pair(interpreter, &bound)?;
             let op = match name {
                 "mul" | "multiply" => BinaryOp::Mul,
                 "maximum" => BinaryOp::Maximum,
                 "minimum" => BinaryOp::Minimum,
+                "remainder" => BinaryOp::Remainder,
                 _ => BinaryOp::Div,
             };
             wrap(a.binary(op, &b))
@@ -165,9 +167,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             wrap(Var::concat(&parts, dim as isize))
         }
-        "gather" | "scatter" | "where" => {
+        "gather" | "scatter" | "where" | "round" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "greater" | "less"
+        | "greater_equal" | "less_equal" | "not_equal" | "logical_not" | "logical_and" => {
             crate::lang::interp::pypto::functions::torch_selection(interpreter, name, arguments, span)
         }
+        "bitwise_and"
+        | "bitwise_or"
+        | "bitwise_xor"
+        | "bitwise_not"
+        | "bitwise_left_shift"
+        | "bitwise_right_shift"
+        | "gcd" => crate::lang::interp::pypto::functions::torch_integer(interpreter, name, arguments, span),
         "argmax" | "argmin" => crate::lang::interp::pypto::functions::torch_indices(interpreter, name, arguments, span),
         "clamp" | "clip" => {
             let bound = interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?;

@@ -11,7 +11,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{LibraryKernelMessage, LibraryMessage};
-use crate::tensor::{CompareOp, DType, LogicalOp, ScatterMode, Tensor};
+use crate::tensor::{CompareOp, DType, IntegerOp, LogicalOp, ScatterMode, Tensor};
 use crate::tile::VectorOp;
 
 /// Dim `dim` of a tensor of `rank` dims (negative counts from the end; the reference op has
@@ -24,9 +24,22 @@ fn axis(dim: i64, rank: usize) -> usize {
     }
 }
 
+/// The comparison of pypto's and torch's long names (`greater`, `less_equal` …).
+fn compare_alias(name: &str) -> Option<CompareOp> {
+    Some(match name {
+        "greater" => CompareOp::Gt,
+        "greater_equal" => CompareOp::Ge,
+        "less" => CompareOp::Lt,
+        "less_equal" => CompareOp::Le,
+        "not_equal" => CompareOp::Ne,
+        _ => return None,
+    })
+}
+
 /// The names this file binds.
-pub(super) const NAMES: [&str; 17] = [
+pub(super) const NAMES: [&str; 18] = [
     "lt",
+    "greater",
     "le",
     "gt",
     "ge",
@@ -55,7 +68,7 @@ pub(super) fn call(
 ) -> Result<Value> {
     let full = format!("{module}.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
-    if let Some(op) = CompareOp::from_name(name) {
+    if let Some(op) = CompareOp::from_name(name).or_else(|| compare_alias(name)) {
         let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
         let input = bound.tensor(0)?;
         let other = interpreter.operand(bound.required(1)?, input.dtype(), bound.span_of(1))?;
@@ -67,11 +80,27 @@ pub(super) fn call(
     match name {
         "logical_and" => {
             let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.logical(LogicalOp::And, &bound.tensor(1)?))
+            let (input, other) = (bound.tensor(0)?, bound.tensor(1)?);
+            let result = wrap(input.logical(LogicalOp::And, &other))?;
+            // Of two masks it is their bitwise and on the vector unit (other dtypes stay uncaptured).
+            if input.dtype() == DType::Bool && other.dtype() == DType::Bool {
+                let operands = [bound.required(0)?, bound.required(1)?];
+                interpreter
+                    .capture(Some(&result), || CapturedOp::vector(VectorOp::Integer(IntegerOp::BitwiseAnd), &operands));
+            }
+            Ok(result)
         }
         "logical_not" => {
             let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.logical_not())
+            let input = bound.tensor(0)?;
+            let result = wrap(input.logical_not())?;
+            // On the vector unit: the bitwise not of a mask, else a comparison with 0.
+            let operand = bound.required(0)?;
+            interpreter.capture(Some(&result), || match input.dtype() {
+                DType::Bool => CapturedOp::vector(VectorOp::Integer(IntegerOp::BitwiseNot), &[operand]),
+                _ => CapturedOp::vector(VectorOp::Compare(CompareOp::Eq), &[operand, &Value::Int(0)]),
+            });
+            Ok(result)
         }
         "where" => {
             let bound = interpreter.bind(&full, &["condition", "input", "other"], arguments, false, span)?;

@@ -114,7 +114,9 @@ impl JitRecorder<'_> {
     /// operand has the result's shape (a uniform tensor broadcast against it is that number).
     pub(super) fn fold_constants(&self, kind: CapturedOp, result: &TensorRef) -> CapturedOp {
         let shaped = |arg: &Arg| matches!(arg, Arg::Tensor(tensor) if tensor.shape() == result.shape());
-        if let CapturedOp::Vector { op: op @ (VectorOp::Compare(_) | VectorOp::Select), args } = kind {
+        if let CapturedOp::Vector { op: op @ (VectorOp::Compare(_) | VectorOp::Integer(_) | VectorOp::Select), args } =
+            kind
+        {
             // A comparison or a `where` with a filled operand: the number is an immediate, as in
             // an element-wise op, while a computed operand has the result's shape.
             let is_constant =
