@@ -71,7 +71,11 @@ pub(super) fn call(
         }
         "logical_not" => {
             let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
-            wrap(bound.tensor(0)?.logical_not())
+            let result = wrap(bound.tensor(0)?.logical_not())?;
+            // In a kernel: the elements equal to 0 (a compare with the scalar 0 into a DT_BOOL mask).
+            let operands = [bound.required(0)?, &Value::Int(0)];
+            interpreter.capture(Some(&result), || CapturedOp::vector(VectorOp::Compare(CompareOp::Eq), &operands));
+            Ok(result)
         }
         "where" => {
             let bound = interpreter.bind(&full, &["condition", "input", "other"], arguments, false, span)?;
