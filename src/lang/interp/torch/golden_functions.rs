@@ -291,17 +291,19 @@ pub(crate) fn method(
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     match name {
         "argmax" | "argmin" => {
-            let mut arguments = arguments;
-            arguments.positional.insert(0, (Value::Tensor(object.clone()), span));
-            crate::lang::interp::pypto::functions::torch_indices(interpreter, name, arguments, span)
+            let bound = interpreter.bind(&full, &["dim", "keepdim"], arguments, false, span)?;
+            let mut forwarded = Arguments::empty();
+            forwarded.positional.push((Value::Tensor(object.clone()), span));
+            for (index, keyword) in ["dim", "keepdim"].into_iter().enumerate() {
+                if let Some(value) = bound.optional(index) {
+                    forwarded.keywords.push((keyword.to_string(), value.clone(), bound.span_of(index)));
+                }
+            }
+            crate::lang::interp::pypto::functions::torch_indices(interpreter, name, forwarded, span)
         }
         "expand" => {
-            let bound = interpreter.bind(&full, &["size"], arguments, true, span)?;
-            let mut given = bound.rest.clone();
-            if let Some(first) = bound.optional(0) {
-                given.insert(0, (first.clone(), bound.span_of(0)));
-            }
-            let dims = match given.as_slice() {
+            let bound = interpreter.bind(&full, &[], arguments, true, span)?;
+            let dims = match bound.rest.as_slice() {
                 [(value @ (Value::List(_) | Value::Tuple(_)), _)] => interpreter.iterate(value, span)?,
                 items => items.iter().map(|(value, _)| value.clone()).collect(),
             };
