@@ -183,8 +183,8 @@ fn reductions_follow_torch() {
     assert_eq!(tensor(&mut session, "torch.min(x, torch.full((2, 2), 2.5))").1, vec![1.0, 2.0, 2.5, 2.5]);
     let (message, help) = error(&mut session, "x.max(dim=1)");
     assert!(message.contains("unexpected keyword argument 'dim'"), "{message} / {help}");
-    let (message, help) = error(&mut session, "torch.max(x, 1)");
-    assert!(message.contains("indices") && help.contains("torch.amax"), "{message} / {help}");
+    // torch.max(x, dim) is the (values, indices) pair: x is [[1, 2], [3, 4]].
+    assert_eq!(printed(&mut session, "torch.max(x, 1)[0].tolist(), torch.max(x, 1)[1].tolist()"), "[2.0, 4.0] [1, 1]");
     // softmax of [0, ln 3] is [1/4, 3/4].
     run(&mut session, "import torch.nn.functional as F\ny = torch.tensor([0.0, 1.0986122886681098])");
     assert_values(&tensor(&mut session, "torch.softmax(y, dim=-1)").1, &[0.25, 0.75], 1e-6);

@@ -20,6 +20,7 @@ mod model_hbm_core;
 mod model_l1_resident;
 mod model_l2_bandwidth;
 mod model_write_back;
+mod operations_gym;
 mod operations_integer;
 mod operations_kernels;
 mod operations_masks;

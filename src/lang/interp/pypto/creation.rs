@@ -103,10 +103,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 span,
             )?;
             let (start, stop, step) = arange_range(interpreter, &bound, "pypto", span)?;
-            (
-                Tensor::arange(start, stop, step, bound.dtype(3, DType::F32)?).map_err(tensor_error)?,
-                bound.flag(4, false)?,
-            )
+            // pypto's doc: DT_INT32 when start, end and step are all ints, DT_FP32 when one is a float.
+            let all_ints = (0..3).all(|index| matches!(bound.optional(index), None | Some(Value::Int(_))));
+            let default = if all_ints { DType::I32 } else { DType::F32 };
+            (Tensor::arange(start, stop, step, bound.dtype(3, default)?).map_err(tensor_error)?, bound.flag(4, false)?)
         }
         "randn" | "rand" => {
             let bound = interpreter.bind(

@@ -68,7 +68,9 @@ pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, na
         }
         // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
         "device" => Ok(Value::string("cpu")),
-        _ if METHODS.contains(&name) => Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string())))),
+        _ if METHODS.contains(&name) || super::golden_functions::METHODS.contains(&name) => {
+            Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))))
+        }
         _ => Err(interpreter
             .error(ErrorKind::Attribute, "", span)
             .with_message(RuntimeMessage::NoAttribute { type_name: "Tensor".into(), name: name.to_string() })),
@@ -251,6 +253,9 @@ pub(crate) fn call(
         "softmax" => {
             let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
             wrap(var.softmax_like(SoftmaxOp::Softmax, bound.int(0, Some(-1))? as isize))
+        }
+        _ if super::golden_functions::METHODS.contains(&name) => {
+            super::golden_functions::method(interpreter, object, name, arguments, span)
         }
         other => Err(no_method(interpreter, other, span)),
     }

@@ -94,8 +94,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             variance(interpreter, &bound.tensor(0)?, &bound, [1, 2, 3, 4], span)
         }
         "max" | "min" => {
-            let bound = interpreter.bind(&full, &["input", "other"], arguments, false, span)?;
-            extreme(interpreter, name, &bound.tensor(0)?, bound.optional(1), bound.span_of(1), span)
+            let bound = interpreter.bind(&full, &["input", "dim", "keepdim", "other"], arguments, false, span)?;
+            let (slot, keepdim) = (if bound.optional(3).is_some() { 3 } else { 1 }, bound.flag(2, false)?);
+            match bound.optional(slot) {
+                Some(Value::Int(dim)) => {
+                    super::golden_functions::extreme_along(interpreter, name, &bound.tensor(0)?, (*dim, keepdim), span)
+                }
+                other => extreme(interpreter, name, &bound.tensor(0)?, other, bound.span_of(slot), span),
+            }
         }
         "softmax" | "log_softmax" | "nn.functional.softmax" | "nn.functional.log_softmax" => {
             let bound = interpreter.bind(&full, &["input", "dim", "dtype"], arguments, false, span)?;

@@ -205,7 +205,12 @@ fn one_hot(interpreter: &Interpreter, input: &Var, classes: usize, span: Span) -
     shape.push(1);
     let column = interpreter.autograd_result(input.reshape(&shape), span)?;
     let column = step(interpreter, column, || CapturedOp::Reshape { x: TensorRef::of(input.tensor()) });
+    // The classes as a [1, …, 1, num_classes] tensor: the mask's shape along every dim of size > 1
+    // of the column, so that in a kernel the comparison has a tile of the result's rank.
+    let mut range_shape = vec![1; rank];
+    range_shape.push(classes);
     let range = Tensor::arange(0.0, classes as f64, 1.0, input.dtype())
+        .and_then(|range| range.reshape(&range_shape))
         .map_err(|error| interpreter.tensor_error(error, span))?;
     let range = step(interpreter, Var::constant(range), || CapturedOp::Constant { op: "arange" });
     let (column, range) = (var_of(&column), var_of(&range));

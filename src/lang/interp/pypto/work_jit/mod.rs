@@ -165,6 +165,13 @@ pub(crate) fn record_jit(
                 }
                 continue;
             }
+            // A reshaped filled tensor holds the same number everywhere: it is that number too.
+            CapturedOp::Reshape { x } if recorder.constants.contains_key(&identity(x)) => {
+                if let (Some(result), Some(&value)) = (&op.result, recorder.constants.get(&identity(x))) {
+                    recorder.constants.insert(identity(result), value);
+                }
+                continue;
+            }
             CapturedOp::Reshape { x } | CapturedOp::Transpose { x, .. }
                 if recorder.place_in_gm(&mut builder, x, op.line).is_ok() && recorder.gm_of(x).is_some() =>
             {
