@@ -33,3 +33,4 @@ mod statements;
 mod sweep;
 mod torch_module;
 mod torch_nn_module;
+mod user_modules;

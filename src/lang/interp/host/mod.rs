@@ -31,6 +31,8 @@ const DEVICE_ID: &str = "0";
 pub(crate) struct HostState {
     environ: Value,
     argv: Value,
+    /// `sys.path`: the directories user modules are imported from (empty in the page).
+    pub(crate) path: Value,
 }
 
 impl Default for HostState {
@@ -38,6 +40,7 @@ impl Default for HostState {
         HostState {
             environ: Value::dict(vec![(Value::string("TILE_FWK_DEVICE_ID"), Value::string(DEVICE_ID))]),
             argv: Value::list(vec![Value::string("notebook")]),
+            path: Value::list(Vec::new()),
         }
     }
 }
@@ -48,6 +51,13 @@ pub(crate) fn is_host_module(module: &str) -> bool {
 }
 
 impl Interpreter {
+    /// Sets `sys.path`: the directories the user's modules are imported from, in order.
+    pub fn set_module_path(&self, directories: &[String]) {
+        if let Value::List(list) = &self.host.path {
+            *list.borrow_mut() = directories.iter().map(|directory| Value::string(directory.as_str())).collect();
+        }
+    }
+
     /// Sets `sys.argv`: the program name then its arguments (the CLI's `tilelab run FILE -- ARGS`).
     pub fn set_command_line(&self, program: &str, arguments: &[String]) {
         let mut items = vec![Value::string(program)];
@@ -64,6 +74,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     match (qualified.as_str(), api_table::lookup(&qualified).map(|entry| entry.kind)) {
         ("os.environ", _) => Ok(interpreter.host.environ.clone()),
         ("sys.argv", _) => Ok(interpreter.host.argv.clone()),
+        ("sys.path", _) => Ok(interpreter.host.path.clone()),
         (_, Some(ApiKind::Function)) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
