@@ -15,6 +15,7 @@ mod imports;
 mod kernel_npu;
 mod kernels;
 mod lambdas;
+mod library_modules;
 mod numpy_goldens;
 mod operations;
 mod operations_layout;

@@ -98,7 +98,7 @@ impl Interpreter {
     /// language's, or a user module (loaded here, once, with its parent packages).
     fn check_importable(&self, full: &str, span: Span) -> Result<()> {
         let documented = api_table::lookup(full).is_some_and(|entry| entry.kind == ApiKind::Module);
-        if documented || LANGUAGE_MODULES.contains(&full) {
+        if documented || LANGUAGE_MODULES.contains(&full) || super::host::is_importable_library_module(full) {
             return Ok(());
         }
         let root = full.split('.').next().unwrap_or(full);

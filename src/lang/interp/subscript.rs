@@ -154,7 +154,7 @@ impl Interpreter {
             names.contains(&name).then(|| Value::Method(Rc::new((object.clone(), name.to_string()))))
         };
         let found = match object {
-            Value::Module(module) if self.user_modules.globals(module).is_some() => {
+            Value::Module(module) if self.is_script_module_attribute(module, name) => {
                 return self.user_module_attribute(module, name, span)
             }
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),

@@ -189,8 +189,19 @@ impl Interpreter {
         Ok(())
     }
 
-    /// `module.name` of a user module: a name of its globals, or a submodule (imported now).
+    /// Whether `module.name` is a user module's name, or pypto's `SymInt` (which scripts import
+    /// from `pypto` and `pypto.symbolic_scalar` for their annotations).
+    pub(crate) fn is_script_module_attribute(&self, module: &str, name: &str) -> bool {
+        self.user_modules.globals(module).is_some()
+            || (name == "SymInt" && matches!(module, "pypto" | "pypto.symbolic_scalar"))
+    }
+
+    /// `module.name` of a user module: a name of its globals, or a submodule (imported now);
+    /// `SymInt` is `int` (loop bounds and shapes are concrete here).
     pub(crate) fn user_module_attribute(&self, module: &str, name: &str, span: Span) -> Result<Value> {
+        if name == "SymInt" && self.user_modules.globals(module).is_none() {
+            return Ok(Value::Builtin(Rc::from("int")));
+        }
         if let Some(value) = self.user_modules.globals(module).and_then(|globals| globals.get(name)) {
             return Ok(value);
         }

@@ -8,6 +8,7 @@
 
 mod argparse;
 mod clock;
+mod library;
 
 use std::rc::Rc;
 
@@ -33,6 +34,8 @@ pub(crate) struct HostState {
     argv: Value,
     /// `sys.path`: the directories user modules are imported from (empty in the page).
     pub(crate) path: Value,
+    /// The logging level and `abc.ABC` (see `library`).
+    pub(crate) library: library::LibraryState,
 }
 
 impl Default for HostState {
@@ -41,13 +44,20 @@ impl Default for HostState {
             environ: Value::dict(vec![(Value::string("TILE_FWK_DEVICE_ID"), Value::string(DEVICE_ID))]),
             argv: Value::list(vec![Value::string("notebook")]),
             path: Value::list(Vec::new()),
+            library: Default::default(),
         }
     }
 }
 
 /// Whether `module` is one of the host modules.
 pub(crate) fn is_host_module(module: &str) -> bool {
-    matches!(module.split('.').next(), Some("os" | "sys" | "time" | "argparse"))
+    let root = module.split('.').next().unwrap_or(module);
+    matches!(root, "os" | "sys" | "time" | "argparse") || library::LIBRARY_MODULES.contains(&root)
+}
+
+/// Whether `module` is a library module `import` accepts (`logging`, `collections.abc` …).
+pub(crate) fn is_importable_library_module(module: &str) -> bool {
+    library::IMPORTABLE.contains(&module)
 }
 
 impl Interpreter {
@@ -70,6 +80,9 @@ impl Interpreter {
 
 /// `module.name` for the host modules, through the API table.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    if library::LIBRARY_MODULES.contains(&module.split('.').next().unwrap_or(module)) {
+        return library::module_attribute(interpreter, module, name, span);
+    }
     let qualified = format!("{module}.{name}");
     match (qualified.as_str(), api_table::lookup(&qualified).map(|entry| entry.kind)) {
         ("os.environ", _) => Ok(interpreter.host.environ.clone()),
@@ -101,6 +114,14 @@ fn constant(qualified: &str) -> Value {
 
 /// Calls a function of a host module by qualified name.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    if library::LIBRARY_MODULES.contains(&name.split('.').next().unwrap_or(name)) {
+        if let Some(result) = library::call(interpreter, name, arguments, span) {
+            return result;
+        }
+        return Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() }));
+    }
     match name {
         "sys.exit" => {
             let bound = interpreter.bind(name, &["status"], arguments, false, span)?;
