@@ -115,9 +115,13 @@ for block in ["pass", "raise ValueError('other text')"]:
     except AssertionError as error:
         print("failed:", str(error).split("\n")[0])
 print(test_x(), test_y(3), fixture_value(), Impl().run(), isinstance(3, Symbolic), isinstance(Impl(), Base))
+import inspect
+def golden(params, a, *rest, out=None, **options):
+    pass
+print(list(inspect.signature(golden).parameters), len(inspect.signature(test_y).parameters))
 "#,
     );
-    assert_eq!(printed, "failed: DID NOT RAISE TypeError\nfailed: Regex pattern did not match.\n7 6 1 4 True True\n");
+    assert_eq!(printed, "failed: DID NOT RAISE TypeError\nfailed: Regex pattern did not match.\n7 6 1 4 True True\n['params', 'a', 'rest', 'out', 'options'] 1\n");
     let result = run_err(&mut session, "with pytest.raises(KeyError):\n    raise ValueError('not this one')");
     assert_eq!(result.error().map(|error| error.message.as_str()), Some("ValueError: not this one"));
     let result = run_err(&mut session, "pytest.skip('later')");

@@ -17,11 +17,11 @@ use crate::lang::syntax::Span;
 use crate::messages::{LibraryMessage, Message};
 
 /// The library modules (by first name) this file answers for.
-pub(crate) const LIBRARY_MODULES: [&str; 6] = ["logging", "copy", "json", "abc", "pytest", "collections"];
+pub(crate) const LIBRARY_MODULES: [&str; 7] = ["logging", "copy", "json", "abc", "pytest", "collections", "inspect"];
 
 /// The importable names of the library modules (`import …` checks these).
-pub(crate) const IMPORTABLE: [&str; 8] =
-    ["logging", "copy", "json", "abc", "pytest", "collections", "collections.abc", "pypto.symbolic_scalar"];
+pub(crate) const IMPORTABLE: [&str; 9] =
+    ["logging", "copy", "json", "abc", "pytest", "collections", "collections.abc", "pypto.symbolic_scalar", "inspect"];
 
 /// Python's logging levels, by name.
 const LEVELS: [(&str, i64); 6] =
@@ -54,6 +54,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         | ("copy", "copy" | "deepcopy")
         | ("json", "dumps" | "loads")
         | ("abc", "abstractmethod")
+        | ("inspect", "signature")
         | ("pytest", "raises" | "skip" | "fail" | "fixture" | "param")
         | ("pytest.mark", _) => builtin(name),
         ("abc", "ABC") => Ok(Value::Class(abc_class(interpreter))),
@@ -124,6 +125,20 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 _ => Ok(Value::Builtin(Rc::from("pytest.marker"))),
             }
         }
+        ("inspect", "signature") => interpreter.bind(name, &["obj"], arguments, false, span).and_then(|bound| {
+            let function = match bound.required(0)? {
+                Value::Function(function) => function.clone(),
+                Value::Kernel(kernel) => kernel.function.clone(),
+                other => {
+                    let text =
+                        format!("inspect.signature() takes a function defined with def, not a '{}'", other.type_name());
+                    return Err(interpreter
+                        .error(ErrorKind::Type, "", bound.span_of(0))
+                        .with_message(Message::Text { text }));
+                }
+            };
+            Ok(signature(interpreter, &function))
+        }),
         ("pytest", "param") => Ok(Value::tuple(arguments.positional.into_iter().map(|(value, _)| value).collect())),
         ("pytest", "skip" | "fail") => interpreter.bind(name, &["reason"], arguments, false, span).and_then(|bound| {
             let reason = bound.optional(0).map(to_str).unwrap_or_default();
@@ -148,6 +163,35 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         _ => return None,
     })
+}
+
+/// `inspect.signature(f)`: a `Signature` whose `parameters` maps each parameter's name (in order,
+/// `*args` and `**kwargs` included) to the name.
+fn signature(interpreter: &Interpreter, function: &super::super::value::Function) -> Value {
+    let parameters = &function.definition.parameters;
+    let names = parameters
+        .positional
+        .iter()
+        .chain(&parameters.varargs)
+        .chain(&parameters.keyword_only)
+        .chain(&parameters.kwargs)
+        .map(|parameter| {
+            let name = Value::string(parameter.name.name.as_str());
+            (name.clone(), name)
+        })
+        .collect();
+    let class = Rc::new(Class {
+        name: "Signature".to_string(),
+        base: None,
+        kind: ClassKind::Plain,
+        fields: Vec::new(),
+        annotations: Vec::new(),
+        attributes: Default::default(),
+    });
+    let attributes = vec![("parameters".to_string(), Value::dict(names))];
+    let instance = Rc::new(Instance { class, attributes: attributes.into() });
+    interpreter.instances.register(&instance);
+    Value::Instance(instance)
 }
 
 /// `logging.info(message, *args)` and the rest: a record at or above the level is a warning of the
