@@ -102,10 +102,15 @@ impl Interpreter {
             return Ok(());
         }
         let root = full.split('.').next().unwrap_or(full);
-        if !UNAVAILABLE_ROOTS.contains(&root) && self.load_user_module(full, span)? {
+        // A submodule of the language's own modules (`torch._dynamo`) is never a user file.
+        let language_root = UNAVAILABLE_ROOTS.contains(&root)
+            || LANGUAGE_MODULES.contains(&root)
+            || super::host::is_importable_library_module(root)
+            || api_table::lookup(root).is_some_and(|entry| entry.kind == ApiKind::Module);
+        if !language_root && self.load_user_module(full, span)? {
             return Ok(());
         }
-        if self.has_module_loader() && !UNAVAILABLE_ROOTS.contains(&root) {
+        if self.has_module_loader() && !language_root {
             return Err(self.module_not_found(full, span).with_help_message(instead_of(root)));
         }
         let error = self
