@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
+use tilelab::lang::interp::ModuleLoader;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
@@ -183,6 +184,8 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
     #[cfg(not(target_arch = "wasm32"))]
     session.set_time_limit(options.timeout);
     session.set_command_line(&options.file, &options.script_arguments);
+    let (script, directories) = module_search_path(&options.file);
+    session.set_module_loader(Box::new(FileModules), &directories, &script);
     let ipynb = options.file.ends_with(".ipynb");
     // In an .ipynb every cell's lines count from 1: the location names the cell.
     let labels: Vec<String> = (0..notebook.cells.len())
@@ -238,6 +241,9 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
                 emit(&format!("{}\n", display_text(display)));
             }
             let origin_of = |execution: usize| -> Option<CellOrigin<'_>> {
+                if let Some(file) = session.module_file(execution) {
+                    return Some(CellOrigin { file, first_line: 1 });
+                }
                 let index = *executed.get(execution.checked_sub(1)?)?;
                 let cell = notebook.cells.get(index)?;
                 Some(CellOrigin { file: labels.get(index)?, first_line: cell.first_line })
@@ -292,6 +298,32 @@ fn write_traces(
             .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
     }
     Ok(())
+}
+
+/// Reads the user's modules from the file system.
+struct FileModules;
+
+impl ModuleLoader for FileModules {
+    fn read_file(&self, path: &str) -> Option<String> {
+        let bytes = std::fs::read(path).ok()?;
+        source_text(bytes).ok()
+    }
+
+    fn is_directory(&self, path: &str) -> bool {
+        std::path::Path::new(path).is_dir()
+    }
+}
+
+/// The script's absolute path (`__file__`) and the initial `sys.path`: the script's directory,
+/// then the directories of `PYTHONPATH`, as Python starts it.
+fn module_search_path(file: &str) -> (String, Vec<String>) {
+    let path = std::fs::canonicalize(file).unwrap_or_else(|_| std::path::PathBuf::from(file));
+    let directory = path.parent().map_or_else(|| ".".to_string(), |parent| parent.display().to_string());
+    let mut directories = vec![directory];
+    if let Some(variable) = std::env::var_os("PYTHONPATH") {
+        directories.extend(std::env::split_paths(&variable).map(|entry| entry.display().to_string()));
+    }
+    (path.display().to_string(), directories)
 }
 
 /// Writes to stdout; a closed pipe (`tilelab run … | head`) is not an error worth a panic.

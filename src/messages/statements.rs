@@ -64,12 +64,21 @@ pub enum StatementMessage {
     /// Help: a numpy submodule outside the subset.
     #[serde(rename = "import.numpy_subset")]
     NumpySubset,
-    /// Help of `import logging`.
-    #[serde(rename = "import.use_print")]
-    UsePrint,
-    /// Help of `import pytest`.
-    #[serde(rename = "import.use_assert")]
-    UseAssert,
+    /// An import of a module that no directory of `sys.path` has.
+    #[serde(rename = "import.not_found")]
+    ModuleNotFound {
+        /// The module.
+        module: String,
+    },
+    /// Note: the directories an import searched.
+    #[serde(rename = "import.searched")]
+    SearchedDirectories {
+        /// The directories, comma separated.
+        directories: String,
+    },
+    /// Note: the page has no files to import modules from.
+    #[serde(rename = "import.no_files")]
+    NoFilesHere,
     /// An exception the script raised.
     #[serde(rename = "raise.exception")]
     Raised {
@@ -137,10 +146,11 @@ impl StatementMessage {
             ExceptTypes { got } => format!("an except clause takes exception types, not a '{got}'"),
             ExceptForms => "except ValueError:, except (KeyError, IndexError):, or except Exception:".into(),
             ModuleUnavailable { module } => format!("module '{module}' is not available in tile scripts"),
-            AvailableModules => "tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, and the host modules sys, os, time and argparse".into(),
+            AvailableModules => "tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, enum, abc, copy, json, logging, inspect, pathlib, pytest, and the host modules sys, os, time and argparse".into(),
             NumpySubset => "the numpy here is what pypto examples' golden checks use (`import numpy as np`: np.array, np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())".into(),
-            UsePrint => "use print(...)".into(),
-            UseAssert => "use assert and pypto.assert_allclose(actual, desired)".into(),
+            ModuleNotFound { module } => format!("no module named '{module}'"),
+            SearchedDirectories { directories } => format!("searched for `.py` files and packages in: {directories}"),
+            NoFilesHere => "a notebook page has no files to import modules from: put the module's code in a cell above (`tilelab run FILE` imports the .py files next to FILE)".into(),
             Raised { name, text } => match text {
                 Some(text) => format!("{name}: {text}"),
                 None => name.clone(),

@@ -4,7 +4,9 @@ use std::rc::Rc;
 
 use super::display::{display_value, kernel_schedules};
 use super::result::{CellDiagnostic, CellResult, CellStatus, Display, TraceLine};
-use crate::lang::interp::{Interpreter, Limits, Object, RuntimeError, RuntimeWarning, SourceSpan, Value};
+use crate::lang::interp::{
+    Interpreter, Limits, ModuleLoader, Object, RuntimeError, RuntimeWarning, SourceSpan, Value, FIRST_MODULE_CELL,
+};
 use crate::lang::syntax::line_index::floor_char_boundary;
 use crate::lang::syntax::{parse, Diagnostic, LineIndex, Severity, Span};
 use crate::tensor::set_allocation_limit;
@@ -14,6 +16,8 @@ use crate::tensor::set_allocation_limit;
 pub struct Session {
     interpreter: Rc<Interpreter>,
     sources: Vec<String>,
+    /// The path and source of each module the cells imported (module cell `FIRST_MODULE_CELL + i`).
+    module_sources: Vec<(String, Rc<str>)>,
     /// Every kernel call's schedule of the last cell, for `take_schedules`.
     last_schedules: Vec<(String, Rc<crate::npu::Simulation>)>,
 }
@@ -49,7 +53,12 @@ impl Session {
 
     /// A session with `limits`.
     pub fn with_limits(limits: Limits) -> Session {
-        Session { interpreter: Interpreter::new(limits), sources: Vec::new(), last_schedules: Vec::new() }
+        Session {
+            interpreter: Interpreter::new(limits),
+            sources: Vec::new(),
+            module_sources: Vec::new(),
+            last_schedules: Vec::new(),
+        }
     }
 
     /// The interpreter (for the inspections of `inspect.rs`).
@@ -116,6 +125,7 @@ impl Session {
         self.interpreter.set_npu_preset(&preset);
         *self.interpreter.npu.custom.borrow_mut() = custom;
         self.sources.clear();
+        self.module_sources.clear();
         self.last_schedules.clear();
     }
 
@@ -134,7 +144,25 @@ impl Session {
 
     /// The source of the cell with execution number `cell`.
     pub fn source_of(&self, cell: usize) -> Option<&str> {
+        if let Some(index) = cell.checked_sub(FIRST_MODULE_CELL) {
+            return self.module_sources.get(index).map(|(_, source)| source.as_ref());
+        }
         cell.checked_sub(1).and_then(|index| self.sources.get(index)).map(String::as_str)
+    }
+
+    /// The file of module cell `cell` (a module a cell imported), if `cell` is one.
+    pub fn module_file(&self, cell: usize) -> Option<&str> {
+        let index = cell.checked_sub(FIRST_MODULE_CELL)?;
+        self.module_sources.get(index).map(|(path, _)| path.as_str())
+    }
+
+    /// Lets `import name` read the user's modules through `loader` from `directories` (the
+    /// initial `sys.path`), and names the script's file (`__file__`). Without a loader (the page)
+    /// only the language's modules import.
+    pub fn set_module_loader(&mut self, loader: Box<dyn ModuleLoader>, directories: &[String], script: &str) {
+        self.interpreter.set_module_loader(Some(loader));
+        self.interpreter.set_module_path(directories);
+        self.interpreter.globals().set("__file__", Value::string(script));
     }
 
     /// Runs `code` as the next cell, a cell of a file whose first line is line `first_line` of the
@@ -176,7 +204,13 @@ impl Session {
         } else {
             let snapshot = self.interpreter.globals().snapshot();
             let gradients = self.interpreter.gradients.borrow().clone();
-            match self.interpreter.run_module(&parsed.module, cell) {
+            let ran = self.interpreter.run_module(&parsed.module, cell);
+            let mut next = FIRST_MODULE_CELL + self.module_sources.len();
+            while let Some(module) = self.interpreter.module_source(next) {
+                self.module_sources.push(module);
+                next += 1;
+            }
+            match ran {
                 Ok(value) => {
                     self.last_schedules = self.interpreter.take_schedules();
                     if let Some(value) = value {

@@ -38,7 +38,7 @@ if __name__ == "__main__":
         // numpy's part for golden checks imports (tests/lang/numpy_goldens.rs); the rest says so.
         ("import numpy.linalg as la", "numpy.linalg", "torch module"),
         ("from numpy.random import seed", "numpy.random", "pypto.as_tensor"),
-        ("import json", "json", "tile scripts can import pypto"),
+        ("import sqlite3", "sqlite3", "tile scripts can import pypto"),
         ("import subprocess", "subprocess", "tile scripts can import pypto"),
     ] {
         let result = run_err(&mut session, code);

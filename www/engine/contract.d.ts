@@ -4620,7 +4620,19 @@ export type StatementMessage = { "code": "decorator.target", "params": {
      */
     module: string,
   }
-    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.use_print" } | { "code": "import.use_assert" } | { "code": "raise.exception", "params": {
+    } | { "code": "import.available" } | { "code": "import.numpy_subset" } | { "code": "import.not_found", "params": {
+    /**
+     * The module.
+     */
+    module: string,
+  }
+    } | { "code": "import.searched", "params": {
+    /**
+     * The directories, comma separated.
+     */
+    directories: string,
+  }
+    } | { "code": "import.no_files" } | { "code": "raise.exception", "params": {
     /**
      * `ValueError` …
      */

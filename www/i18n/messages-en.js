@@ -226,6 +226,7 @@ export const messages = {
   'diagnostic.kind.runtime/call-depth': 'Too many nested calls',
   'diagnostic.kind.runtime/control-flow': 'Misplaced break, continue or return',
   'diagnostic.kind.runtime/system-exit': 'The script exited (sys.exit or argparse)',
+  'diagnostic.kind.runtime/import-error': 'A module could not be imported',
   'diagnostic.kind.runtime/index-error': 'Index error',
   'diagnostic.kind.runtime/memory-error': 'Out of memory',
   'diagnostic.kind.runtime/name-error': 'Name error',

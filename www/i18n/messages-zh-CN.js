@@ -225,6 +225,7 @@ export const messages = {
   'diagnostic.kind.runtime/call-depth': '调用嵌套过深',
   'diagnostic.kind.runtime/control-flow': 'break、continue 或 return 位置不对',
   'diagnostic.kind.runtime/system-exit': '脚本退出（sys.exit 或 argparse）',
+  'diagnostic.kind.runtime/import-error': '无法导入模块',
   'diagnostic.kind.runtime/index-error': '索引错误',
   'diagnostic.kind.runtime/memory-error': '内存不足',
   'diagnostic.kind.runtime/name-error': '名称错误',

@@ -69,6 +69,9 @@ pub enum ErrorKind {
     Control,
     /// `sys.exit(status)` or a command line argparse cannot parse (Python's `SystemExit`).
     SystemExit,
+    /// An import of a module no directory of `sys.path` has, or that fails to parse
+    /// (Python's `ImportError`, `ModuleNotFoundError`).
+    Import,
 }
 
 impl ErrorKind {
@@ -96,6 +99,7 @@ impl ErrorKind {
             ErrorKind::Overflow => "runtime/overflow",
             ErrorKind::Control => "runtime/control-flow",
             ErrorKind::SystemExit => "runtime/system-exit",
+            ErrorKind::Import => "runtime/import-error",
         }
     }
 }

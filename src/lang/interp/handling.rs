@@ -59,9 +59,12 @@ impl Interpreter {
             match candidate {
                 Value::Builtin(candidate) if is_exception(candidate) => {
                     let lookup = kind == ErrorKind::Index && matches!(name, "IndexError" | "KeyError");
+                    // `ModuleNotFoundError` is an `ImportError`.
+                    let import = kind == ErrorKind::Import && candidate.as_ref() == "ImportError";
                     // `SystemExit` is not an `Exception` (it derives from `BaseException`).
                     let exception = candidate.as_ref() == "Exception" && kind != ErrorKind::SystemExit;
                     if exception
+                        || import
                         || candidate.as_ref() == name
                         || (lookup && matches!(candidate.as_ref(), "IndexError" | "KeyError"))
                     {
@@ -118,6 +121,7 @@ pub(crate) fn exception_of(error: &RuntimeError) -> (String, String) {
         ErrorKind::Unsupported => "NotImplementedError",
         ErrorKind::Overflow => "OverflowError",
         ErrorKind::SystemExit => "SystemExit",
+        ErrorKind::Import => "ModuleNotFoundError",
         _ => "RuntimeError",
     };
     (name.to_string(), error.message.clone())

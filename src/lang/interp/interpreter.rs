@@ -100,6 +100,8 @@ pub struct Interpreter {
     pub(crate) option_scopes: RefCell<Vec<super::pypto::option_scopes::OptionScope>>,
     /// The errors the running `except` handlers caught, innermost last (what a bare `raise` raises).
     pub(crate) handled: RefCell<Vec<RuntimeError>>,
+    /// The user's modules and the loader that reads them (see `user_modules`).
+    pub(crate) user_modules: super::user_modules::UserModules,
     /// `os.environ` and `sys.argv` (see `host`).
     pub(crate) host: super::host::HostState,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
@@ -138,6 +140,7 @@ impl Interpreter {
             text_cache: RefCell::new(Vec::new()),
             pypto_loops: RefCell::new(Vec::new()),
             host: Default::default(),
+            user_modules: Default::default(),
             handled: RefCell::new(Vec::new()),
             option_scopes: RefCell::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]

@@ -43,6 +43,7 @@ mod sequences;
 mod sets;
 mod subscript;
 pub mod torch;
+mod user_modules;
 mod value;
 mod value_drop;
 mod with_statement;
@@ -52,4 +53,5 @@ pub use format::{format_float, repr, to_str};
 pub use interpreter::{Interpreter, Limits};
 
 pub use scope::Scope;
+pub use user_modules::{ModuleLoader, FIRST_MODULE_CELL};
 pub use value::{Function, Kernel, KernelStyle, Object, TensorObject, Value};

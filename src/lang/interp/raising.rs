@@ -14,7 +14,7 @@ use crate::messages::{OperationMessage, StatementMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
-const EXCEPTIONS: [(&str, ErrorKind); 13] = [
+const EXCEPTIONS: [(&str, ErrorKind); 15] = [
     ("NameError", ErrorKind::Name),
     ("Exception", ErrorKind::Value),
     ("RuntimeError", ErrorKind::Value),
@@ -28,6 +28,8 @@ const EXCEPTIONS: [(&str, ErrorKind); 13] = [
     ("NotImplementedError", ErrorKind::Unsupported),
     ("OverflowError", ErrorKind::Overflow),
     ("SystemExit", ErrorKind::SystemExit),
+    ("ModuleNotFoundError", ErrorKind::Import),
+    ("ImportError", ErrorKind::Import),
 ];
 
 /// Whether `name` is one of the exception types.

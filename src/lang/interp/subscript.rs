@@ -154,6 +154,9 @@ impl Interpreter {
             names.contains(&name).then(|| Value::Method(Rc::new((object.clone(), name.to_string()))))
         };
         let found = match object {
+            Value::Module(module) if self.is_script_module_attribute(module, name) => {
+                return self.user_module_attribute(module, name, span)
+            }
             Value::Module(module) if module.as_ref() == "math" => return self.math_attribute(name, span),
             Value::Module(module) if module.starts_with("torch") => {
                 return super::torch::module_attribute(self, module, name, span)
@@ -207,6 +210,13 @@ impl Interpreter {
                 return Ok(());
             }
             _ => {}
+        }
+        if let Some(globals) = match object {
+            Value::Module(module) => self.user_modules.globals(module),
+            _ => None,
+        } {
+            globals.set(name, value);
+            return Ok(());
         }
         if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
             return super::pypto::spec::set_platform(self, name, &value, span);

@@ -158,6 +158,8 @@ pub enum Object {
     WithOptions { options: Rc<super::pypto::config::ScopedOptions>, function: Value },
     /// `pypto.function(name, *tensors)`, the context manager whose block runs as a jit kernel.
     RecordFunction { name: String },
+    /// `pytest.raises(types, match=…)`: the context manager that expects its block to raise.
+    ExpectedRaise { types: Vec<String>, pattern: Option<String> },
     /// `argparse.ArgumentParser(…)` (see `host::argparse`).
     ArgumentParser(RefCell<super::host::ArgumentParser>),
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
@@ -295,6 +297,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Super { .. } => "super",
         Object::WithOptions { .. } => "function",
         Object::RecordFunction { .. } => "function_recorder",
+        Object::ExpectedRaise { .. } => "RaisesContext",
         Object::Exception { .. } => "Exception",
         Object::ArgumentParser(_) => "ArgumentParser",
     }

@@ -45,6 +45,10 @@ impl Interpreter {
                     self.bind_with_target(first, context.clone(), scope)?;
                     return self.run_recorded_function(name, first, rest, body, scope);
                 }
+                Object::ExpectedRaise { types, pattern } => {
+                    self.bind_with_target(first, context.clone(), scope)?;
+                    return self.expect_raise(types, pattern.as_deref(), first.context.span, rest, body, scope);
+                }
                 _ => {}
             },
             Value::Instance(instance) => {
@@ -114,6 +118,45 @@ impl Interpreter {
                     Ok(Flow::Normal)
                 } else {
                     Err(error)
+                }
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// `with pytest.raises(types, match=pattern):`: the block must raise one of `types` (or a
+    /// subclass this language knows: `ImportError` for `ModuleNotFoundError`, `Exception` for any)
+    /// whose message contains `pattern` (a plain substring, not a regular expression); the error
+    /// is then swallowed. Otherwise an AssertionError at the `with`, as pytest fails the test.
+    fn expect_raise(
+        &self,
+        types: &[String],
+        pattern: Option<&str>,
+        span: crate::lang::syntax::Span,
+        rest: &[WithItem],
+        body: &[Stmt],
+        scope: &Rc<Scope>,
+    ) -> Result<Flow> {
+        let expected = types.join(", ");
+        let failure = |text: String| self.coded(ErrorKind::Assertion, crate::messages::Message::Text { text }, span);
+        match self.exec_with(rest, body, scope) {
+            Ok(_) => Err(failure(format!("DID NOT RAISE {expected}"))),
+            Err(error) if catchable(error.kind) && error.kind != ErrorKind::SystemExit => {
+                let (name, message) = exception_of(&error);
+                let matches_type = types.iter().any(|wanted| {
+                    wanted == &name
+                        || wanted == "Exception"
+                        || (wanted == "ImportError" && error.kind == ErrorKind::Import)
+                        || (matches!(wanted.as_str(), "IndexError" | "KeyError") && error.kind == ErrorKind::Index)
+                });
+                if !matches_type {
+                    return Err(error);
+                }
+                match pattern {
+                    Some(pattern) if !message.contains(pattern) => {
+                        Err(failure(format!("Regex pattern did not match.\n Regex: '{pattern}'\n Input: '{message}'")))
+                    }
+                    _ => Ok(Flow::Normal),
                 }
             }
             Err(error) => Err(error),

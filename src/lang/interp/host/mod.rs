@@ -8,6 +8,7 @@
 
 mod argparse;
 mod clock;
+mod library;
 
 use std::rc::Rc;
 
@@ -31,6 +32,10 @@ const DEVICE_ID: &str = "0";
 pub(crate) struct HostState {
     environ: Value,
     argv: Value,
+    /// `sys.path`: the directories user modules are imported from (empty in the page).
+    pub(crate) path: Value,
+    /// The logging level and `abc.ABC` (see `library`).
+    pub(crate) library: library::LibraryState,
 }
 
 impl Default for HostState {
@@ -38,16 +43,31 @@ impl Default for HostState {
         HostState {
             environ: Value::dict(vec![(Value::string("TILE_FWK_DEVICE_ID"), Value::string(DEVICE_ID))]),
             argv: Value::list(vec![Value::string("notebook")]),
+            path: Value::list(Vec::new()),
+            library: Default::default(),
         }
     }
 }
 
 /// Whether `module` is one of the host modules.
 pub(crate) fn is_host_module(module: &str) -> bool {
-    matches!(module.split('.').next(), Some("os" | "sys" | "time" | "argparse"))
+    let root = module.split('.').next().unwrap_or(module);
+    matches!(root, "os" | "sys" | "time" | "argparse") || library::LIBRARY_MODULES.contains(&root)
+}
+
+/// Whether `module` is a library module `import` accepts (`logging`, `collections.abc` …).
+pub(crate) fn is_importable_library_module(module: &str) -> bool {
+    library::IMPORTABLE.contains(&module)
 }
 
 impl Interpreter {
+    /// Sets `sys.path`: the directories the user's modules are imported from, in order.
+    pub fn set_module_path(&self, directories: &[String]) {
+        if let Value::List(list) = &self.host.path {
+            *list.borrow_mut() = directories.iter().map(|directory| Value::string(directory.as_str())).collect();
+        }
+    }
+
     /// Sets `sys.argv`: the program name then its arguments (the CLI's `tilelab run FILE -- ARGS`).
     pub fn set_command_line(&self, program: &str, arguments: &[String]) {
         let mut items = vec![Value::string(program)];
@@ -60,10 +80,14 @@ impl Interpreter {
 
 /// `module.name` for the host modules, through the API table.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    if library::LIBRARY_MODULES.contains(&module.split('.').next().unwrap_or(module)) {
+        return library::module_attribute(interpreter, module, name, span);
+    }
     let qualified = format!("{module}.{name}");
     match (qualified.as_str(), api_table::lookup(&qualified).map(|entry| entry.kind)) {
         ("os.environ", _) => Ok(interpreter.host.environ.clone()),
         ("sys.argv", _) => Ok(interpreter.host.argv.clone()),
+        ("sys.path", _) => Ok(interpreter.host.path.clone()),
         (_, Some(ApiKind::Function)) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
@@ -90,6 +114,14 @@ fn constant(qualified: &str) -> Value {
 
 /// Calls a function of a host module by qualified name.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    if library::LIBRARY_MODULES.contains(&name.split('.').next().unwrap_or(name)) {
+        if let Some(result) = library::call(interpreter, name, arguments, span) {
+            return result;
+        }
+        return Err(interpreter
+            .error(ErrorKind::Attribute, "", span)
+            .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() }));
+    }
     match name {
         "sys.exit" => {
             let bound = interpreter.bind(name, &["status"], arguments, false, span)?;
