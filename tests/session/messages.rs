@@ -256,7 +256,7 @@ fn core_tail_mistakes_are_codes_and_render_in_chinese() {
         ("for v in 3:\n    pass", "type.not_iterable", serde_json::json!({"type_name": "int"})),
         ("2 ** 62 * 4", "overflow.integer", serde_json::json!(null)),
         ("a, b = [1, 2, 3]", "value.cannot_unpack", serde_json::json!({"values": 3, "targets": 2})),
-        ("import json", "import.unavailable", serde_json::json!({"module": "json"})),
+        ("import sqlite3", "import.unavailable", serde_json::json!({"module": "sqlite3"})),
         ("with 3:\n    pass", "with.not_a_context_manager", serde_json::json!({"type_name": "int"})),
         (
             "raise ValueError('bad size')",

@@ -116,7 +116,12 @@ impl Interpreter {
         let error = self
             .coded(ErrorKind::Unsupported, StatementMessage::ModuleUnavailable { module: full.into() }, span)
             .with_help_message(instead_of(root));
-        Err(if self.has_module_loader() { error } else { error.with_note_message(StatementMessage::NoFilesHere) })
+        // In the page, a name that could be the user's own file says why it cannot be imported there.
+        Err(if self.has_module_loader() || language_root {
+            error
+        } else {
+            error.with_note_message(StatementMessage::NoFilesHere)
+        })
     }
 }
 

@@ -16,19 +16,12 @@ use crate::messages::{LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{BinaryOp, CompareOp, DType, ReduceOp, Tensor, UnaryOp};
 
 /// The torch functions of this file (without `torch.`).
-pub(crate) const FUNCTIONS: [&str; 21] = [
+pub(crate) const FUNCTIONS: [&str; 14] = [
     "all",
     "any",
     "chunk",
     "split",
     "cumsum",
-    "eq",
-    "ne",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "logical_not",
     "linspace",
     "norm",
     "repeat_interleave",
@@ -75,7 +68,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     let fail = |error| interpreter.autograd_error(error, span);
     match name {
-        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "logical_not" | "cumsum" | "topk" => {
+        "cumsum" | "topk" => {
             // pypto's functions of the same meaning; torch's `sorted=` of topk is always true here.
             let mut arguments = arguments;
             arguments.keywords.retain(|(keyword, _, _)| keyword != "sorted");
