@@ -83,29 +83,38 @@ export async function openPage(browser, { expectedConsoleErrors, ...options } = 
 }
 
 /**
- * Scrolls the page through its whole height, a viewport at a time, and back. CodeMirror measures an
- * editor only while it is in view (until then its line-number gutter is placed by estimated line
- * heights), so a full-page screenshot taken without this shows the gutters of cells below the
- * first screen out of step with their lines, which a user, who scrolls to them, never sees.
+ * Makes the window as tall as the page for a full-page screenshot, so every cell is in view.
+ * CodeMirror measures and draws an editor only while it is in view (until then its line numbers
+ * sit at estimated heights and a long cell shows only its first lines); a full-page capture of a
+ * short window shows those placeholders, which a reader, who scrolls to each cell, never sees.
+ * A page taller than the largest window is scrolled through, a window at a time.
+ * Returns the window size to restore.
  */
-async function visitWholePage(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const start = window.scrollY;
-    for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight) {
-      window.scrollTo(0, top);
+async function showWholePage(page) {
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (viewport && height > viewport.height) {
+    // Pages taller than a window can be are brought into view a window at a time.
+    await page.setViewportSize({ width: viewport.width, height: Math.min(height, 16_000) });
+    await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight) {
+        window.scrollTo(0, top);
+        await frame();
+      }
+      window.scrollTo(0, 0);
       await frame();
-    }
-    window.scrollTo(0, start);
-    await frame();
-  });
+    });
+  }
+  return viewport;
 }
 
 /** Saves a screenshot of the whole page under test-artifacts/ and returns its path. */
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await visitWholePage(page);
+  const viewport = await showWholePage(page);
   await page.screenshot({ path, fullPage: true });
+  if (viewport) await page.setViewportSize(viewport);
   return path;
 }
