@@ -347,3 +347,40 @@ fn help_and_dir_show_fields_and_methods() {
     );
     assert_eq!(run_ok(&mut session, "print(dir(t), t.area())"), "['area', 'cols', 'rows'] 128\n");
 }
+
+/// `super().__init__()` where no class above defines `__init__` (a root class, a base with none,
+/// `abc.ABC`) is Python's `object.__init__`: it does nothing and takes no arguments.
+#[test]
+fn super_init_without_a_base_init_is_objects() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+import abc
+
+class Root:
+    def __init__(self):
+        super().__init__()
+        self.ready = True
+
+class Plain:
+    pass
+
+class Child(Plain):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+class Builder(abc.ABC):
+    def __init__(self, params):
+        super().__init__()
+        self.params = params
+
+print(Root().ready, Child(3).n, Builder((1, 2)).params)
+"#,
+    );
+    assert_eq!(printed, "True 3 (1, 2)\n");
+    let code = "class Extra:\n    def __init__(self):\n        super().__init__(5)\nExtra()";
+    let result = run_err(&mut session, code);
+    assert!(result.error().unwrap().message.contains("object.__init__"), "{:?}", result.error());
+}

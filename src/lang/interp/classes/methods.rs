@@ -62,6 +62,10 @@ impl Interpreter {
         span: Span,
     ) -> Result<Value> {
         let missing = || self.super_missing(name, span);
+        if name == "__init__" && !defines_init(class.base.as_ref()) {
+            // `object.__init__`, called through `call_super_method`.
+            return Ok(Value::Method(Rc::new((value.clone(), name.to_string()))));
+        }
         let base = class.base.clone().ok_or_else(missing)?;
         if name == "__init__" && base.generated("__init__").is_some() {
             return Ok(Value::Method(Rc::new((value.clone(), name.to_string()))));
@@ -97,6 +101,13 @@ impl Interpreter {
         span: Span,
     ) -> Result<Value> {
         let missing = || self.super_missing(name, span);
+        let base_init =
+            class.base.as_ref().is_some_and(|base| base.lookup(name).is_some() || base.generated(name).is_some());
+        if name == "__init__" && !base_init {
+            // No class above defines `__init__`: Python's `object.__init__`, which takes nothing.
+            self.bind("object.__init__", &[], arguments, false, span)?;
+            return Ok(Value::None);
+        }
         let base = class.base.clone().ok_or_else(missing)?;
         if name == "__init__" {
             if let (Some(generator), Value::Instance(instance)) = (base.generated("__init__"), receiver) {
@@ -165,4 +176,10 @@ impl Interpreter {
         }
         Ok(None)
     }
+}
+
+/// Whether `base` or a class above it has an `__init__` (its own, inherited or generated from
+/// fields); without one, `super().__init__` is `object.__init__`.
+fn defines_init(base: Option<&Rc<Class>>) -> bool {
+    base.is_some_and(|base| base.lookup("__init__").is_some() || base.generated("__init__").is_some())
 }
