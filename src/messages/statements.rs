@@ -146,7 +146,7 @@ impl StatementMessage {
             ExceptTypes { got } => format!("an except clause takes exception types, not a '{got}'"),
             ExceptForms => "except ValueError:, except (KeyError, IndexError):, or except Exception:".into(),
             ModuleUnavailable { module } => format!("module '{module}' is not available in tile scripts"),
-            AvailableModules => "tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, enum, abc, copy, json, logging, inspect, pathlib, pytest, and the host modules sys, os, time and argparse".into(),
+            AvailableModules => "tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, abc, copy, json, logging, inspect, pytest, and the host modules sys, os, time and argparse".into(),
             NumpySubset => "the numpy here is what pypto examples' golden checks use (`import numpy as np`: np.array, np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())".into(),
             ModuleNotFound { module } => format!("no module named '{module}'"),
             SearchedDirectories { directories } => format!("searched for `.py` files and packages in: {directories}"),

@@ -183,7 +183,7 @@ const CORE_TAIL = [
   "-'a'",
   'for v in 3:\n    pass',
   'a, b = [1, 2, 3]',
-  'import json',
+  'import sqlite3',
   'with 3:\n    pass',
 ];
 
@@ -201,7 +201,7 @@ test('in 简体中文 the core tail (unsupported constructs, literals, types, li
     assert.match(unary, /一元运算符 - 不支持的操作数类型：“str”/, unary);
     assert.match(iterable, /“int” 对象不可迭代/, iterable);
     assert.match(unpack, /无法把 3 个值解包给 2 个目标/, unpack);
-    assert.match(module, /分块脚本中没有模块 “json”/, module);
+    assert.match(module, /分块脚本中没有模块 “sqlite3”/, module);
     assert.match(module, /以及主机模块 sys、os、time 和 argparse/, module);
     assert.match(context_, /int 不是上下文管理器/, context_);
     await screenshot(page, 'i18n-core-tail-zh-light');

@@ -190,7 +190,7 @@ export const coreMessages = {
   'message.except.types': 'an except clause takes exception types, not a \'{got}\'',
   'message.except.forms': 'except ValueError:, except (KeyError, IndexError):, or except Exception:',
   'message.import.unavailable': 'module \'{module}\' is not available in tile scripts',
-  'message.import.available': 'tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, enum, abc, copy, json, logging, inspect, pathlib, pytest, and the host modules sys, os, time and argparse',
+  'message.import.available': 'tile scripts can import pypto (`import pypto as pt`, `from pypto import …`), torch, numpy (a small part), math, dataclasses, typing, abc, copy, json, logging, inspect, pytest, and the host modules sys, os, time and argparse',
   'message.import.numpy_subset': 'the numpy here is what pypto examples\' golden checks use (`import numpy as np`: np.array, np.asarray, np.abs, np.allclose, np.float32 …, and numpy.testing.assert_allclose); for the rest use the torch module or pypto tensors (pypto.as_tensor(data), t.tolist())',
   'message.import.not_found': 'no module named \'{module}\'',
   'message.import.searched': 'searched for `.py` files and packages in: {directories}',

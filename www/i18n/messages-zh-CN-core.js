@@ -190,7 +190,7 @@ export const coreMessages = {
   'message.except.types': 'except 子句接受的是异常类型，而不是 “{got}”',
   'message.except.forms': 'except ValueError:、except (KeyError, IndexError): 或 except Exception:',
   'message.import.unavailable': '分块脚本中没有模块 “{module}”',
-  'message.import.available': '分块脚本可以导入 pypto（`import pypto as pt`、`from pypto import …`）、torch、numpy（一小部分）、math、dataclasses、typing、enum、abc、copy、json、logging、inspect、pathlib、pytest，以及主机模块 sys、os、time 和 argparse',
+  'message.import.available': '分块脚本可以导入 pypto（`import pypto as pt`、`from pypto import …`）、torch、numpy（一小部分）、math、dataclasses、typing、abc、copy、json、logging、inspect、pytest，以及主机模块 sys、os、time 和 argparse',
   'message.import.numpy_subset': '这里的 numpy 只是 pypto 示例做黄金数据校验所用的部分（`import numpy as np`：np.array、np.asarray、np.abs、np.allclose、np.float32 …… 以及 numpy.testing.assert_allclose）；其余请用 torch 模块或 pypto 张量（pypto.as_tensor(data)、t.tolist()）',
   'message.import.not_found': '没有名为 “{module}” 的模块',
   'message.import.searched': '已在这些目录中查找 `.py` 文件和包：{directories}',
