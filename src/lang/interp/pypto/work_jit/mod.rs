@@ -11,6 +11,7 @@ use std::collections::HashMap;
 mod batched;
 mod independence;
 mod materialize;
+mod resolution;
 mod stores;
 mod units;
 mod views;
@@ -24,7 +25,7 @@ use super::work_compute::compute;
 use super::work_ops::{UnitBuilder, Unsupported};
 use crate::lang::interp::pypto::capture::TensorRef;
 use crate::messages::CompilerReason;
-use crate::tile::{GmRegion, GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
+use crate::tile::{GmTensor, GmView, TensorId, TileWork, ValueId, WorkSettings, WorkUnit};
 
 struct JitRecorder<'a> {
     ops: &'a [Captured],
@@ -338,69 +339,5 @@ impl JitRecorder<'_> {
         self.memo.insert(identity(&result), value);
         self.definitions.insert(identity(&result), index);
         Ok(value)
-    }
-
-    fn gm_of(&self, tensor: &TensorRef) -> Option<TensorId> {
-        self.gm.get(&identity(tensor)).copied()
-    }
-
-    /// The tile holding `tensor` in this unit: computed here already, a whole argument (loaded),
-    /// or computed before this unit (recomputed here).
-    fn resolve(
-        &mut self,
-        builder: &mut UnitBuilder,
-        tensor: &TensorRef,
-        line: Option<u32>,
-    ) -> Result<ValueId, Unsupported> {
-        let key = identity(tensor);
-        if let Some(&value) = self.memo.get(&key) {
-            return Ok(value);
-        }
-        if self.constants.contains_key(&key) {
-            return Err(Unsupported::new(CompilerReason::FilledUsed, line));
-        }
-        if let Some(id) = self.gm_of(tensor) {
-            let shape = tensor.shape().to_vec();
-            let value = self.load(builder, id, vec![0; shape.len()], shape.clone(), shape, tensor.dtype(), line)?;
-            self.memo.insert(key, value);
-            return Ok(value);
-        }
-        match self.definitions.get(&key).copied() {
-            Some(index) => self.emit(builder, index),
-            None => Err(Unsupported::new(CompilerReason::UnseenTensor, line)),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn load(
-        &mut self,
-        builder: &mut UnitBuilder,
-        tensor: TensorId,
-        offsets: Vec<usize>,
-        mut shape: Vec<usize>,
-        valid: Vec<usize>,
-        dtype: crate::tensor::DType,
-        line: Option<u32>,
-    ) -> Result<ValueId, Unsupported> {
-        if let Some(last) = shape.last_mut().filter(|last| **last > 1) {
-            *last = last.div_ceil(self.align) * self.align;
-        }
-        let output = builder.value(shape, valid.clone(), dtype);
-        if self.ordered.contains(&tensor) {
-            let version = self.versions.get(&tensor).copied().unwrap_or(0);
-            if let Some(reading) = self.reading.last_mut() {
-                reading.push((tensor, version));
-            }
-        }
-        self.accesses.push(Access {
-            tensor,
-            offsets: offsets.clone(),
-            shape: valid.clone(),
-            unit: self.unit_index,
-            write: false,
-            accumulate: false,
-        });
-        builder.push(WorkStep::Load { region: GmRegion { tensor, offsets, shape: valid }, output }, line);
-        Ok(output)
     }
 }
