@@ -214,9 +214,17 @@ pub fn unary_gradient<A: GradientAlgebra, S: RuleOperands<A::Value, A::Error>>(
             scale(algebra, &product, sign * std::f64::consts::FRAC_2_SQRT_PI)?
         }
         UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => return Ok(None),
-        UnaryOp::Expm1 | UnaryOp::Log1p | UnaryOp::Sinh | UnaryOp::Cosh | UnaryOp::Atan | UnaryOp::Asinh => {
-            super::algebra_math::gradient(algebra, op, &operands.input(0)?, g)?
-        }
+        UnaryOp::Expm1
+        | UnaryOp::Log1p
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Atan
+        | UnaryOp::Asinh
+        | UnaryOp::Log2
+        | UnaryOp::Log10
+        | UnaryOp::Tan
+        | UnaryOp::Acosh
+        | UnaryOp::Atanh => super::algebra_math::gradient(algebra, op, &operands.input(0)?, g)?,
     };
     Ok(Some(gradient))
 }

@@ -1,5 +1,5 @@
 //! The gradient rules of the element-wise math ops added from pypto's operation docs (expm1,
-//! log1p, sinh, cosh, atan, asinh), written once over a [`GradientAlgebra`] like the others.
+//! log1p, sinh, cosh, atan, asinh, log2, log10, tan, acosh, atanh), written once over a [`GradientAlgebra`] like the others.
 
 use super::algebra::{mul, Built, GradientAlgebra};
 use crate::tensor::{BinaryOp, UnaryOp};
@@ -30,6 +30,34 @@ pub(crate) fn gradient<A: GradientAlgebra>(algebra: &mut A, op: UnaryOp, x: &A::
             let square = mul(algebra, x, x)?;
             let shifted = plus_number(algebra, &square, 1.0)?;
             algebra.binary(BinaryOp::Div, g, &shifted)
+        }
+        // log₂' = 1/(x ln 2), log₁₀' = 1/(x ln 10)
+        UnaryOp::Log2 | UnaryOp::Log10 => {
+            let base = if op == UnaryOp::Log2 { std::f64::consts::LN_2 } else { std::f64::consts::LN_10 };
+            let ln_base = algebra.number(base, x);
+            let scaled = mul(algebra, x, &ln_base)?;
+            algebra.binary(BinaryOp::Div, g, &scaled)
+        }
+        // tan' = 1 + tan²
+        UnaryOp::Tan => {
+            let tan = algebra.unary(UnaryOp::Tan, x)?;
+            let square = mul(algebra, &tan, &tan)?;
+            let slope = plus_number(algebra, &square, 1.0)?;
+            mul(algebra, g, &slope)
+        }
+        // acosh' = 1/√(x² − 1)
+        UnaryOp::Acosh => {
+            let square = mul(algebra, x, x)?;
+            let shifted = plus_number(algebra, &square, -1.0)?;
+            let inverse_root = algebra.unary(UnaryOp::Rsqrt, &shifted)?;
+            mul(algebra, g, &inverse_root)
+        }
+        // atanh' = 1/(1 − x²)
+        UnaryOp::Atanh => {
+            let square = mul(algebra, x, x)?;
+            let one = algebra.number(1.0, x);
+            let rest = algebra.binary(BinaryOp::Sub, &one, &square)?;
+            algebra.binary(BinaryOp::Div, g, &rest)
         }
         // asinh' = 1/√(x² + 1)
         _ => {

@@ -135,7 +135,12 @@ impl Op {
                 | UnaryOp::Sinh
                 | UnaryOp::Cosh
                 | UnaryOp::Atan
-                | UnaryOp::Asinh => INPUTS,
+                | UnaryOp::Asinh
+                | UnaryOp::Log2
+                | UnaryOp::Log10
+                | UnaryOp::Tan
+                | UnaryOp::Acosh
+                | UnaryOp::Atanh => INPUTS,
             },
             Op::Binary(op) => match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::FloorDivide => NONE,
@@ -180,7 +185,7 @@ pub struct SavePlan {
 }
 
 /// Every unary op, in declaration order.
-pub const ALL_UNARY: [UnaryOp; 29] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 34] = UnaryOp::ALL;
 
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
@@ -222,6 +227,11 @@ fn catalogue_position(op: &Op) -> usize {
             UnaryOp::Cosh => 26,
             UnaryOp::Atan => 27,
             UnaryOp::Asinh => 28,
+            UnaryOp::Log2 => 29,
+            UnaryOp::Log10 => 30,
+            UnaryOp::Tan => 31,
+            UnaryOp::Acosh => 32,
+            UnaryOp::Atanh => 33,
         },
         Op::Binary(binary) => match binary {
             BinaryOp::Add => 0,
@@ -307,7 +317,7 @@ mod tests {
             assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
         }
         let names = differentiable_op_names();
-        assert_eq!(names.len(), 29 + 9 + 5 + 2 + 15);
+        assert_eq!(names.len(), 34 + 9 + 5 + 2 + 15);
         let unique: std::collections::HashSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

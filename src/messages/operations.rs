@@ -126,6 +126,9 @@ pub enum OperationMessage {
     /// An int operation past 64 bits.
     #[serde(rename = "overflow.integer")]
     IntegerOverflow,
+    /// `a << n` or `a >> n` with a negative `n`.
+    #[serde(rename = "operation.negative_shift_count")]
+    NegativeShiftCount,
     /// A range too long for its length to be an int.
     #[serde(rename = "overflow.range_too_long")]
     RangeTooLong,
@@ -315,6 +318,7 @@ impl OperationMessage {
             InfinityToInt => "OverflowError: cannot convert float infinity to integer".into(),
             FloatTooLarge { value } => format!("OverflowError: {value} does not fit in a 64-bit int"),
             IntegerOverflow => "integer overflow: the result does not fit in 64 bits".into(),
+            NegativeShiftCount => "ValueError: negative shift count".into(),
             RangeTooLong => "OverflowError: the range has more than 2**63 - 1 items".into(),
             IterateRange => "len() and slicing need the length as a 64-bit int; iterating such a range works".into(),
             NegativeSize { function, size } => format!("{function}(): negative size {size} in a shape"),

@@ -162,7 +162,7 @@ impl StatementMessage {
             NotAContextManager { type_name } => format!("a {type_name} is not a context manager"),
             ContextManagers => "use `with pypto.no_grad():`, `with pypto.options(…):`, `with pypto.function(name, *tensors):`, or an instance of a class that defines __enter__ and __exit__".into(),
             FunctionInHeader => "pypto.function must be called in the with header".into(),
-            FunctionTensorsByName => "pypto.function takes the kernel's tensors by name here".into(),
+            FunctionTensorsByName => "pypto.function takes tensors the block can reach: a name, or a tensor kept elsewhere (`*inputs`, `inputs[0]`), not one the header makes (`a[0:16]`)".into(),
             WriteFunctionHeader => "name each tensor in the header: `with pypto.function(\"main\", a, b, out):`".into(),
             NoRecordedFunction => "no `with pypto.function(name, *tensors):` block has been recorded to run".into(),
         }

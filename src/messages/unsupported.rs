@@ -116,12 +116,6 @@ pub enum UnsupportedMessage {
         /// The construct.
         construct: Construct,
     },
-    /// An operator of Python the subset lacks (`&`, `<<`, `^=` …).
-    #[serde(rename = "unsupported.operator")]
-    Operator {
-        /// The operator's text.
-        operator: String,
-    },
     /// Help: remove a keyword or mark (`async`, `/`).
     #[serde(rename = "unsupported.remove")]
     Remove {
@@ -167,18 +161,6 @@ pub enum UnsupportedMessage {
     /// Help: a plain class, a dataclass or a NamedTuple.
     #[serde(rename = "unsupported.plain_class")]
     PlainClass,
-    /// Help of `&`: write `and`.
-    #[serde(rename = "unsupported.use_and")]
-    UseAnd,
-    /// Help of `|`: write `or`.
-    #[serde(rename = "unsupported.use_or")]
-    UseOr,
-    /// Help of `^`: a power is `**`.
-    #[serde(rename = "unsupported.use_power")]
-    UsePower,
-    /// Help of the other bitwise operators.
-    #[serde(rename = "unsupported.no_bitwise")]
-    NoBitwise,
     /// Help: an f-string instead of `%`.
     #[serde(rename = "unsupported.use_f_string")]
     UseFString,
@@ -202,7 +184,6 @@ impl UnsupportedMessage {
                 let (name, plural) = construct.english();
                 format!("{name} {} not supported in tile scripts", if plural { "are" } else { "is" })
             }
-            Operator { operator } => format!("the '{operator}' operator is not supported in tile scripts"),
             Remove { text } => format!("remove `{text}`"),
             RemovePrefix { prefix } => format!("remove the '{prefix}' prefix"),
             WriteCharacter => "write the character itself, or its code as '\\uXXXX'".into(),
@@ -216,10 +197,6 @@ impl UnsupportedMessage {
                 format!("name what you use: `from {path} import name, other`, or `import {path}`")
             }
             PlainClass => "use a plain class, a @dataclass or a NamedTuple".into(),
-            UseAnd => "for a logical 'and', write `and`".into(),
-            UseOr => "for a logical 'or', write `or`".into(),
-            UsePower => "for a power, write `**`".into(),
-            NoBitwise => "tile scripts have no bitwise operators".into(),
             UseFString => "use an f-string: f\"{x:.3f}\"".into(),
             UseAllclose => "use pypto.allclose(a, b) or pypto.assert_allclose(actual, desired)".into(),
             RaiseNew => "raise a new exception: raise ValueError(\"…\")".into(),

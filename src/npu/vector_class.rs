@@ -23,8 +23,9 @@ const TRANSCENDENTAL_ELEMENT_BYTES: u64 = 4;
 /// instructions in the same table and stay simple).
 fn transcendental_unary(op: UnaryOp) -> bool {
     use UnaryOp::*;
-    // expm1 and log1p are charged as exp and log, sinh, cosh, atan and asinh as tanh: their nearest
-    // ops in the class (pypto's cost table has no entry of their own).
+    // expm1 and log1p are charged as exp and log, log2 and log10 as log, sinh, cosh, atan, asinh,
+    // tan, acosh and atanh as tanh: their nearest ops in the class (pypto's cost table has no entry
+    // of their own).
     matches!(
         op,
         Exp | Exp2
@@ -45,6 +46,11 @@ fn transcendental_unary(op: UnaryOp) -> bool {
             | Cosh
             | Atan
             | Asinh
+            | Log2
+            | Log10
+            | Tan
+            | Acosh
+            | Atanh
     )
 }
 

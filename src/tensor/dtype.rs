@@ -112,6 +112,22 @@ impl DType {
         }
     }
 
+    /// torch's (and numpy's) name: `float32`, `float16`, `bfloat16`, `float64`, `int8` … `uint8`, `bool`.
+    pub fn torch_name(self) -> &'static str {
+        match self {
+            DType::F32 => "float32",
+            DType::F16 => "float16",
+            DType::Bf16 => "bfloat16",
+            DType::F64 => "float64",
+            DType::I8 => "int8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::U8 => "uint8",
+            DType::Bool => "bool",
+        }
+    }
+
     /// The short name (`f32`, `f16`, `bf16`, `f64`, `i8` … `u8`, `bool`).
     pub fn short_name(self) -> &'static str {
         match self {

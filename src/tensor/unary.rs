@@ -66,11 +66,21 @@ pub enum UnaryOp {
     Atan,
     /// `asinh x`
     Asinh,
+    /// `log₂ x`
+    Log2,
+    /// `log₁₀ x`
+    Log10,
+    /// `tan x`
+    Tan,
+    /// `acosh x` (NaN below 1)
+    Acosh,
+    /// `atanh x` (NaN outside [−1, 1], ±∞ at ±1)
+    Atanh,
 }
 
 impl UnaryOp {
     /// Every unary op, in declaration order.
-    pub const ALL: [UnaryOp; 29] = [
+    pub const ALL: [UnaryOp; 34] = [
         UnaryOp::Neg,
         UnaryOp::Abs,
         UnaryOp::Exp,
@@ -100,6 +110,11 @@ impl UnaryOp {
         UnaryOp::Cosh,
         UnaryOp::Atan,
         UnaryOp::Asinh,
+        UnaryOp::Log2,
+        UnaryOp::Log10,
+        UnaryOp::Tan,
+        UnaryOp::Acosh,
+        UnaryOp::Atanh,
     ];
 
     /// The op whose pypto name is `name` (`"gelu"` is the erf form). `round` is not found by name:
@@ -157,6 +172,11 @@ impl UnaryOp {
             UnaryOp::Cosh => "cosh",
             UnaryOp::Atan => "atan",
             UnaryOp::Asinh => "asinh",
+            UnaryOp::Log2 => "log2",
+            UnaryOp::Log10 => "log10",
+            UnaryOp::Tan => "tan",
+            UnaryOp::Acosh => "acosh",
+            UnaryOp::Atanh => "atanh",
         }
     }
 
@@ -212,6 +232,13 @@ impl UnaryOp {
             UnaryOp::Cosh => x.cosh(),
             UnaryOp::Atan => x.atan(),
             UnaryOp::Asinh => x.asinh(),
+            UnaryOp::Log2 => x.log2(),
+            UnaryOp::Log10 => x.log10(),
+            UnaryOp::Tan => x.tan(),
+            // Near 1 (acosh) and ±1 (atanh) their f32 formulas lose several bits to cancellation:
+            // computed in f64 and rounded once instead.
+            UnaryOp::Acosh => T::of(x.to_f64().unwrap_or(f64::NAN).acosh()),
+            UnaryOp::Atanh => T::of(x.to_f64().unwrap_or(f64::NAN).atanh()),
         }
     }
 }

@@ -17,6 +17,10 @@ fn unary_domain(op: UnaryOp) -> (f64, f64) {
         UnaryOp::Exp => (-8.0, 8.0),
         UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Rsqrt => (0.01, 100.0),
         UnaryOp::Log1p => (-0.9, 100.0),
+        UnaryOp::Log2 | UnaryOp::Log10 => (0.01, 100.0),
+        UnaryOp::Acosh => (1.0, 100.0),
+        UnaryOp::Atanh => (-0.99, 0.99),
+        UnaryOp::Tan => (-1.4, 1.4),
         UnaryOp::Reciprocal => (0.05, 20.0),
         _ => (-6.0, 6.0),
     }
@@ -40,7 +44,16 @@ fn unary_tolerance(op: UnaryOp, x: f64, exact: f64, epsilon: f64) -> f64 {
         | UnaryOp::Round
         | UnaryOp::Sign => (0.0, 0.0),
         UnaryOp::Exp2 | UnaryOp::Erf | UnaryOp::Erfc => (8.0, 0.0),
-        UnaryOp::Expm1 | UnaryOp::Log1p | UnaryOp::Sinh | UnaryOp::Cosh | UnaryOp::Atan | UnaryOp::Asinh => (8.0, 0.0),
+        UnaryOp::Expm1
+        | UnaryOp::Log1p
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Atan
+        | UnaryOp::Asinh
+        | UnaryOp::Atanh => (8.0, 0.0),
+        // Zeros where the result cancels (log₂ 1, log₁₀ 1, acosh 1) or the slope is steep (tan near
+        // its poles): bounded in absolute terms at scale 1, as log is.
+        UnaryOp::Log2 | UnaryOp::Log10 | UnaryOp::Acosh | UnaryOp::Tan => (8.0, 1.0),
         UnaryOp::Rsqrt => (2.0, 0.0),
         UnaryOp::Exp | UnaryOp::Sigmoid | UnaryOp::Silu => (8.0, 0.0),
         UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh => (8.0, 1.0),

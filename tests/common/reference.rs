@@ -5,7 +5,7 @@ use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
 
 /// Every op of each kind: the tensor core's own lists (the exhaustive matches below fail to
 /// compile when a variant is added, so a new op cannot go untested).
-pub const ALL_UNARY: [UnaryOp; 29] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 34] = UnaryOp::ALL;
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 /// Every reduction.
@@ -54,6 +54,11 @@ pub fn unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Cosh => libm::cosh(x),
         UnaryOp::Atan => libm::atan(x),
         UnaryOp::Asinh => libm::asinh(x),
+        UnaryOp::Log2 => libm::log2(x),
+        UnaryOp::Log10 => libm::log10(x),
+        UnaryOp::Tan => libm::tan(x),
+        UnaryOp::Acosh => libm::acosh(x),
+        UnaryOp::Atanh => libm::atanh(x),
     }
 }
 

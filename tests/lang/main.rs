@@ -1,5 +1,6 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
+mod bitwise_operators;
 mod cells;
 mod checks_strict;
 mod class_kernels;
@@ -23,6 +24,7 @@ mod operations_torch;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;
+mod pypto_test_forms;
 mod reliability_abort;
 mod reliability_memory;
 mod reliability_work;

@@ -70,10 +70,10 @@ fn creation_takes_sizes_as_varargs_or_a_sequence_and_ignores_the_device() {
 #[test]
 fn integer_data_and_integer_dtypes_follow_torch() {
     let mut session = session();
-    // Integer data without a dtype is int64, as in torch; integer dtypes are pypto's.
+    // Integer data without a dtype is int64, as in torch, and prints as torch's dtype.
     assert_eq!(
         printed(&mut session, "torch.tensor([1, 2, 3]).dtype, torch.arange(4).dtype"),
-        "pypto.DT_INT64 pypto.DT_INT64"
+        "torch.int64 torch.int64"
     );
     assert_eq!(printed(&mut session, "torch.zeros(2, dtype=torch.int32).tolist()"), "[0, 0]");
     assert_eq!(printed(&mut session, "torch.int == torch.int32, torch.long == torch.int64"), "True True");
@@ -181,8 +181,8 @@ fn reductions_follow_torch() {
     assert_values(&values, &[0.25, 0.25], 1e-6);
     assert_eq!(tensor(&mut session, "torch.max(x)").1, vec![4.0]);
     assert_eq!(tensor(&mut session, "torch.min(x, torch.full((2, 2), 2.5))").1, vec![1.0, 2.0, 2.5, 2.5]);
-    let (message, help) = error(&mut session, "x.max(dim=1)");
-    assert!(message.contains("unexpected keyword argument 'dim'"), "{message} / {help}");
+    // x.max(dim=1) is torch.max(x, 1), as in torch.
+    assert_eq!(printed(&mut session, "x.max(dim=1)[0].tolist(), x.min(1)[1].tolist()"), "[2.0, 4.0] [0, 0]");
     // torch.max(x, dim) is the (values, indices) pair: x is [[1, 2], [3, 4]].
     assert_eq!(printed(&mut session, "torch.max(x, 1)[0].tolist(), torch.max(x, 1)[1].tolist()"), "[2.0, 4.0] [1, 1]");
     // softmax of [0, ln 3] is [1/4, 3/4].

@@ -168,3 +168,44 @@ fn the_added_element_wise_math_ops_run_on_the_npu_and_match_f64_math() {
     );
     assert_eq!(printed.last().unwrap(), "True");
 }
+
+/// pypto's log2, log10, tan, acosh and atanh in one jit kernel, on the NPU, against Python's math
+/// in f64 (inputs inside each domain; the worst relative error of f32 math is a few ulps).
+#[test]
+fn log2_log10_tan_acosh_and_atanh_run_on_the_npu_and_match_f64_math() {
+    let printed = lines(
+        "import pypto\nimport math\n\
+         @pypto.frontend.jit\n\
+         def maths(a, l2, l10, t, c, h):\n    pypto.set_vec_tile_shapes(8, 16)\n    l2[:] = pypto.log2(a)\n    l10[:] = pypto.log10(a, precision_type=None)\n    t[:] = pypto.tan(a - 1.0)\n    c[:] = pypto.acosh(a + 1.0)\n    h[:] = pypto.atanh(a - 1.0)\n\
+         a = pypto.zeros([8, 16])\n\
+         for i in range(8):\n    for j in range(16):\n        a[i, j] = (i * 16 + j + 1) / 129.0 * 1.9 + 0.05\n\
+         outs = [pypto.zeros([8, 16]) for _ in range(5)]\n\
+         maths(a, *outs)\n\
+         refs = [lambda x: math.log(x) / math.log(2.0), lambda x: math.log(x) / math.log(10.0), lambda x: math.tan(x - 1.0),\n\
+                 lambda x: math.log(x + 1.0 + math.sqrt((x + 1.0) ** 2 - 1.0)), lambda x: 0.5 * math.log((1.0 + (x - 1.0)) / (1.0 - (x - 1.0)))]\n\
+         worst = 0.0\n\
+         for out, ref in zip(outs, refs):\n    for i in range(8):\n        for j in range(16):\n            x = a[i, j].item()\n            worst = max(worst, abs(out[i, j].item() - ref(x)) / max(1.0, abs(ref(x))))\n\
+         print(worst < 2e-6)\n",
+    );
+    assert_eq!(printed.last().unwrap(), "True");
+}
+
+/// Python's `&` of two masks and `<<`/`|` of an int tile in a kernel run on the NPU (pypto's
+/// bitwise functions); the reference is worked in the test from the same inputs.
+#[test]
+fn bitwise_operators_in_a_kernel_run_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def k(a, out, bits):\n    pypto.set_vec_tile_shapes(8, 16)\n    out[:] = pypto.where((a > 0.0) & (a < 0.5), a, 0.0)\n    bits[:] = (pypto.cast(a * 8.0, pypto.DT_INT32) << 1) | 1\n\
+         a = pypto.zeros([8, 16])\n\
+         for i in range(8):\n    for j in range(16):\n        a[i, j] = (i * 16 + j - 64) / 64.0\n\
+         out = pypto.zeros([8, 16])\n\
+         bits = pypto.zeros([8, 16], pypto.DT_INT32)\n\
+         k(a, out, bits)\n\
+         print(out.sum().item(), bits[7, 15].item(), bits[0, 0].item())\n",
+    );
+    // a = (k - 64) / 64 for k = 0..127: (0, 0.5) holds k = 65..95, summing (1 + … + 31) / 64 = 7.75;
+    // the last is 63/64 · 8 = 7.875 → 7 → 15; the first −8 → −16 | 1 = −15.
+    assert_eq!(printed.last().unwrap(), "7.75 15 -15");
+}

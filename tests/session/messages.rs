@@ -237,7 +237,11 @@ fn core_tail_mistakes_are_codes_and_render_in_chinese() {
             "unsupported.construct",
             serde_json::json!({"construct": {"code": "construct.star_import"}}),
         ),
-        ("x = 3 & 1", "unsupported.operator", serde_json::json!({"operator": "&"})),
+        (
+            "x = 1\ny = f'{x=}'",
+            "unsupported.construct",
+            serde_json::json!({"construct": {"code": "construct.self_documenting_field"}}),
+        ),
         (
             "for i in range(3):\n    pass\nelse:\n    pass",
             "unsupported.construct",

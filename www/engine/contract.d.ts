@@ -3794,7 +3794,7 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
      */
     value: string,
   }
-    } | { "code": "overflow.integer" } | { "code": "overflow.range_too_long" } | { "code": "overflow.iterate_range" } | { "code": "value.negative_size", "params": {
+    } | { "code": "overflow.integer" } | { "code": "operation.negative_shift_count" } | { "code": "overflow.range_too_long" } | { "code": "overflow.iterate_range" } | { "code": "value.negative_size", "params": {
     /**
      * The function.
      */
@@ -5165,7 +5165,7 @@ export type TraceLine = {
 /**
  * Ops of one input.
  */
-export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign" | "Expm1" | "Log1p" | "Sinh" | "Cosh" | "Atan" | "Asinh";
+export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign" | "Expm1" | "Log1p" | "Sinh" | "Cosh" | "Atan" | "Asinh" | "Log2" | "Log10" | "Tan" | "Acosh" | "Atanh";
 
 /**
  * A construct outside the subset, or the help saying what to use instead.
@@ -5175,12 +5175,6 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      * The construct.
      */
     construct: Construct,
-  }
-    } | { "code": "unsupported.operator", "params": {
-    /**
-     * The operator's text.
-     */
-    operator: string,
   }
     } | { "code": "unsupported.remove", "params": {
     /**
@@ -5206,7 +5200,7 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      */
     path: string,
   }
-} | { "code": "unsupported.plain_class" } | { "code": "unsupported.use_and" } | { "code": "unsupported.use_or" } | { "code": "unsupported.use_power" } | { "code": "unsupported.no_bitwise" } | { "code": "unsupported.use_f_string" } | { "code": "unsupported.use_allclose" } | { "code": "unsupported.raise_new" } | { "code": "unsupported.nothing_to_reraise" };
+} | { "code": "unsupported.plain_class" } | { "code": "unsupported.use_f_string" } | { "code": "unsupported.use_allclose" } | { "code": "unsupported.raise_new" } | { "code": "unsupported.nothing_to_reraise" };
 
 /**
  * Shape and dtype of a value flowing along an edge.

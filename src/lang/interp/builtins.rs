@@ -11,8 +11,10 @@ use super::interpreter::Interpreter;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 25] = [
+const BUILTINS: [&str; 27] = [
     "print",
+    "exit",
+    "quit",
     "help",
     "dir",
     "len",
@@ -49,9 +51,9 @@ pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name) || super::classes::CLASS_BUILTINS.contains(&name) || super::raising::is_exception(name)
 }
 
-const MATH_FUNCTIONS: [&str; 17] = [
+const MATH_FUNCTIONS: [&str; 20] = [
     "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan", "erf", "floor", "ceil", "fabs", "pow",
-    "isclose", "isnan",
+    "isclose", "isnan", "isinf", "isfinite", "prod",
 ];
 
 impl Interpreter {
@@ -79,6 +81,8 @@ impl Interpreter {
             return self.call_class_builtin(name, arguments, span);
         }
         match name {
+            // The site's `exit()` and `quit()` are `sys.exit()`.
+            "exit" | "quit" => super::host::call(self, "sys.exit", arguments, span),
             "help" => self.call_help(arguments, span),
             "dir" => self.call_dir(arguments, span),
             "print" => {
@@ -275,6 +279,15 @@ impl Interpreter {
     }
 
     fn call_math(&self, function: &str, arguments: Arguments, span: Span) -> Result<Value> {
+        if function == "prod" {
+            // `math.prod(iterable, *, start=1)`: the product in order, ints staying ints.
+            let bound = self.bind("math.prod", &["iterable", "start"], arguments, false, span)?;
+            let mut product = bound.optional(1).cloned().unwrap_or(Value::Int(1));
+            for item in self.iterate(bound.required(0)?, bound.span_of(0))? {
+                product = self.binary(crate::lang::syntax::ast::BinaryOp::Multiply, &product, &item, span)?;
+            }
+            return Ok(product);
+        }
         let bound = self.bind(&format!("math.{function}"), &["x", "y"], arguments, false, span)?;
         let x = bound.float(0, None)?;
         let domain = || self.coded(ErrorKind::Value, OperationMessage::MathDomain { function: function.into() }, span);
@@ -300,6 +313,8 @@ impl Interpreter {
             "floor" => return self.float_to_int(x.floor(), span).map(Value::Int),
             "ceil" => return self.float_to_int(x.ceil(), span).map(Value::Int),
             "isnan" => return Ok(Value::Bool(x.is_nan())),
+            "isinf" => return Ok(Value::Bool(x.is_infinite())),
+            "isfinite" => return Ok(Value::Bool(x.is_finite())),
             "isclose" => {
                 let y = bound.float(1, None)?;
                 return Ok(Value::Bool((x - y).abs() <= 1e-9 * x.abs().max(y.abs())));

@@ -327,7 +327,7 @@ impl Bound<'_> {
     pub fn dtype(&self, index: usize, default: DType) -> Result<DType> {
         match self.optional(index) {
             None => Ok(default),
-            Some(Value::DType(dtype)) => Ok(*dtype),
+            Some(Value::DType(dtype, _)) => Ok(*dtype),
             Some(value) => Err(self.wrong(index, Expected::PyptoDtype, value)),
         }
     }

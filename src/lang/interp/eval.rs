@@ -12,6 +12,7 @@ use crate::lang::syntax::Span;
 use crate::messages::Message;
 
 /// Evaluated call arguments: positional values and `name=value` pairs, with their spans.
+#[derive(Clone)]
 pub(crate) struct Arguments {
     /// Positional values.
     pub positional: Vec<(Value, Span)>,
@@ -136,6 +137,7 @@ impl Interpreter {
         match op {
             UnaryOp::Not => Ok(Value::Bool(!self.truthy(&value, operand.span)?)),
             UnaryOp::Negate => self.negate(&value, span),
+            UnaryOp::Invert => self.invert(&value, span),
             UnaryOp::Plus => match value {
                 Value::Int(_) | Value::Float(_) | Value::Tensor(_) => Ok(value),
                 Value::Bool(flag) => Ok(Value::Int(i64::from(flag))),

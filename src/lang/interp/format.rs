@@ -1,7 +1,7 @@
 //! Text of values: `str()` and `repr()` as Python prints them, format specs of f-strings, and the
 //! value preview of tensors.
 
-use super::value::{Object, Value};
+use super::value::{DTypeFamily, Object, Value};
 use crate::messages::RuntimeMessage;
 use crate::tensor::Tensor;
 
@@ -98,7 +98,11 @@ fn repr_at(value: &Value, depth: usize) -> String {
             let grad = if var.requires_grad() { ", requires_grad=True" } else { "" };
             format!("tensor({}, dtype={}{grad})", tensor_preview(var.tensor(), 6), var.dtype().pypto_name())
         }
-        Value::DType(dtype) => format!("pypto.{}", dtype.pypto_name()),
+        Value::DType(dtype, family) => match family {
+            DTypeFamily::Pypto => format!("pypto.{}", dtype.pypto_name()),
+            DTypeFamily::Torch => format!("torch.{}", dtype.torch_name()),
+            DTypeFamily::Numpy => dtype.torch_name().to_string(),
+        },
         Value::Kernel(kernel) => format!("<kernel {}>", kernel.name),
         Value::Class(class) => format!("<class '{}'>", class.name),
         // A dataclass or NamedTuple shows its fields, as Python's generated `__repr__` does.

@@ -15,6 +15,7 @@
 //! warning.
 
 pub mod api_table;
+mod bitwise;
 mod builtins;
 mod call;
 mod classes;

@@ -12,7 +12,7 @@ use super::api_table::{self, ApiKind};
 use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::interpreter::Interpreter;
-use super::value::{TensorObject, Value};
+use super::value::{DTypeFamily, TensorObject, Value};
 use crate::autograd::Var;
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, Message};
@@ -25,7 +25,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match super::torch::dtype_named(name) {
-            Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            Some(Ok(dtype)) => Ok(Value::DType(dtype, DTypeFamily::Numpy)),
             _ => Err(interpreter
                 .error(ErrorKind::Attribute, "", span)
                 .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
@@ -55,7 +55,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let bound = interpreter.bind(name, &["object", "dtype"], arguments, false, span)?;
             let data = bound.required(0)?;
             let dtype = match (bound.optional(1), data) {
-                (Some(Value::DType(dtype)), _) => *dtype,
+                (Some(Value::DType(dtype, _)), _) => *dtype,
                 (Some(other), _) => {
                     let message = LibraryMessage::ArgumentType {
                         function: name.to_string(),
@@ -124,6 +124,15 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     )),
                 },
             }
+        }
+        "ndarray" => {
+            let bound = interpreter.bind(name, &["shape", "dtype"], arguments, false, span)?;
+            let dtype = bound.optional(1).cloned().unwrap_or(Value::DType(DType::F64, DTypeFamily::Numpy));
+            let forwarded = Arguments {
+                positional: vec![(bound.required(0)?.clone(), bound.span_of(0))],
+                keywords: vec![("dtype".to_string(), dtype, span)],
+            };
+            super::torch::call(interpreter, "torch.zeros", forwarded, span)
         }
         "allclose" => super::pypto::check::call(interpreter, "allclose", arguments, span),
         "testing.assert_allclose" => {

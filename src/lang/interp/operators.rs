@@ -14,7 +14,17 @@ impl Interpreter {
     /// `left op right`.
     pub(crate) fn binary(&self, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Result<Value> {
         if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
-            return self.tensor_binary(op, left, right, span);
+            let result = self.tensor_binary(op, left, right, span)?;
+            // An operation on a torch tensor is torch's (its dtype is torch's dtype object).
+            for operand in [left, right] {
+                if let Value::Tensor(object) = operand {
+                    object.pass_torch_to(&result);
+                }
+            }
+            return Ok(result);
+        }
+        if super::bitwise::is_bitwise(op) {
+            return self.bitwise(op, left, right, span);
         }
         if let (Some(a), Some(b)) = (left.as_int(), right.as_int()) {
             return self.int_binary(op, a, b, span);
@@ -140,6 +150,9 @@ impl Interpreter {
             BinaryOp::MatMul => {
                 return Err(self.matmul_of_numbers("int", "int", span));
             }
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
+                return self.bitwise(op, &Value::Int(a), &Value::Int(b), span);
+            }
         };
         value.map(Value::Int).ok_or_else(|| self.overflow(span))
     }
@@ -178,6 +191,9 @@ impl Interpreter {
             }
             BinaryOp::Power => a.powf(b),
             BinaryOp::MatMul => return Err(self.matmul_of_numbers("float", "float", span)),
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
+                return self.bitwise(op, &Value::Float(a), &Value::Float(b), span);
+            }
         }))
     }
 
@@ -269,7 +285,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         }
         (Value::Set(a), Value::Set(b)) => super::sets::same_members(&a.borrow(), &b.borrow()),
         (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
-        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::DType(a, _), Value::DType(b, _)) => a == b,
         (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
@@ -331,7 +347,7 @@ pub(crate) fn identical(left: &Value, right: &Value) -> bool {
         (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Instance(a), Value::Instance(b)) => std::rc::Rc::ptr_eq(a, b),
-        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::DType(a, _), Value::DType(b, _)) => a == b,
         (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
         _ => false,
     }

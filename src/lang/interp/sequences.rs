@@ -40,6 +40,10 @@ impl Interpreter {
                 Ok((0..count).map(|index| Value::Int((*start as i128 + index * *step as i128) as i64)).collect())
             }
             Value::Tensor(object) => self.tensor_rows(&object.get(), span),
+            // `for _ in recorder:` inside `with pypto.function(…) as recorder:` is one pass of the block.
+            Value::Object(object) if matches!(object.as_ref(), super::value::Object::RecordFunction { .. }) => {
+                Ok(vec![Value::None])
+            }
             Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
             other => Err(self.coded(
                 ErrorKind::Type,

@@ -50,7 +50,9 @@ impl Interpreter {
                     self.error(ErrorKind::Index, "", span)
                         .with_message(crate::messages::RuntimeMessage::MissingKey { key })
                 }),
-            Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span),
+            Value::Tensor(object) => {
+                self.tensor_get_item(&object.get(), index, span).inspect(|item| object.pass_torch_to(item))
+            }
             Value::Instance(instance) if instance.is_named_tuple() => {
                 let fields = instance.field_values().unwrap_or_default();
                 self.sequence_item(&fields, index, span, Value::tuple)
@@ -175,7 +177,9 @@ impl Interpreter {
             }
             Value::Class(class) => return self.class_attribute(class, name, span),
             Value::Module(module) => return super::pypto::module_attribute(self, module, name, span),
-            Value::Tensor(object) => return self.tensor_attribute(object, name, span),
+            Value::Tensor(object) => {
+                return self.tensor_attribute(object, name, span).inspect(|value| object.pass_torch_to(value))
+            }
             Value::Object(inner) if matches!(inner.as_ref(), Object::ArgumentParser(_)) => {
                 super::host::object_attribute(object, inner, name)
             }
@@ -188,7 +192,7 @@ impl Interpreter {
             Value::Int(_) => method(&["min", "max"]),
             Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
             Value::Function(function) if name == "__name__" => Some(Value::string(function.name.as_str())),
-            Value::DType(dtype) if name == "name" => Some(Value::string(dtype.pypto_name())),
+            Value::DType(dtype, _) if name == "name" => Some(Value::string(dtype.pypto_name())),
             _ => None,
         };
         found.ok_or_else(|| {
@@ -228,7 +232,9 @@ impl Interpreter {
     /// Calls the method `name` of `receiver`.
     pub(crate) fn call_method(&self, receiver: &Value, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         match receiver {
-            Value::Tensor(object) => self.call_tensor_method(object, name, arguments, span),
+            Value::Tensor(object) => {
+                self.call_tensor_method(object, name, arguments, span).inspect(|value| object.pass_torch_to(value))
+            }
             Value::Int(_) => super::pypto::loops::int_method(self, receiver, name, arguments, span),
             Value::Instance(_) | Value::Class(_) => self.call_class_method(receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {

@@ -46,8 +46,10 @@ pub enum Value {
     Method(Rc<(Value, String)>),
     /// A `pypto` tensor.
     Tensor(Rc<TensorObject>),
-    /// A `pypto` dtype.
-    DType(DType),
+    /// A dtype, as the object of the library that named it (`pypto.DT_FP32`, `torch.float32`,
+    /// `numpy.float32`): the same dtype whichever names it (they compare equal), printed as that
+    /// library prints it.
+    DType(DType, DTypeFamily),
     /// A `@pypto.kernel` or `@pypto.frontend.jit` function.
     Kernel(Rc<Kernel>),
     /// Other `pypto` objects.
@@ -58,16 +60,49 @@ pub enum Value {
     Instance(Rc<super::classes::Instance>),
 }
 
+/// The library a dtype value belongs to: what `str()` of it shows (pypto's `DT_FP32` name, torch's
+/// `torch.float32`, numpy's `float32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DTypeFamily {
+    /// `pypto.DT_…` (also what a kernel's tensors report).
+    Pypto,
+    /// `torch.float32` …: torch's dtypes and the dtype of a tensor made on the torch side.
+    Torch,
+    /// `numpy.float32` …
+    Numpy,
+}
+
 /// A tensor object: a `Var` that `x[...] = v` and `assemble` may replace (aliases see the change).
 pub struct TensorObject {
     /// The current value.
     pub var: RefCell<Var>,
+    /// Whether torch made it (a torch function, or an operation on such a tensor): its `dtype` is
+    /// then torch's dtype object, as a torch tensor's is (the data is the same TileLab tensor).
+    pub torch: std::cell::Cell<bool>,
 }
 
 impl TensorObject {
     /// A new tensor object value.
     pub fn value(var: Var) -> Value {
-        Value::Tensor(Rc::new(TensorObject { var: RefCell::new(var) }))
+        Value::Tensor(Rc::new(TensorObject { var: RefCell::new(var), torch: std::cell::Cell::new(false) }))
+    }
+
+    /// Marks the tensors of `result` as torch's when this tensor is (a method, an index or an
+    /// operation of a torch tensor gives torch tensors).
+    pub fn pass_torch_to(&self, result: &Value) {
+        if self.torch.get() {
+            TensorObject::mark_torch(result);
+        }
+    }
+
+    /// Marks every tensor in `value` (itself, or the items of a tuple or list) as made by torch.
+    pub fn mark_torch(value: &Value) {
+        match value {
+            Value::Tensor(object) => object.torch.set(true),
+            Value::Tuple(items) => items.iter().for_each(TensorObject::mark_torch),
+            Value::List(items) => items.borrow().iter().for_each(TensorObject::mark_torch),
+            _ => {}
+        }
     }
 
     /// The current `Var` (a cheap handle).
@@ -218,7 +253,7 @@ impl Value {
             Value::Module(_) => "module",
             Value::Method(_) => "method",
             Value::Tensor(_) => "Tensor",
-            Value::DType(_) => "dtype",
+            Value::DType(..) => "dtype",
             Value::Kernel(_) => "kernel",
             Value::Object(object) => object_name(object),
             Value::Class(_) => "type",

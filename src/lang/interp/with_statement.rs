@@ -18,7 +18,7 @@ use super::scope::Scope;
 use super::value::{Kernel, KernelStyle, Object, Value};
 use crate::autograd::set_grad_enabled;
 use crate::lang::syntax::ast::{
-    ArgumentKind, ExprKind, FunctionDef, Identifier, Parameter, Parameters, Stmt, StmtKind, WithItem,
+    ArgumentKind, Expr, ExprKind, FunctionDef, Identifier, Parameter, Parameters, Stmt, StmtKind, WithItem,
 };
 
 impl Interpreter {
@@ -184,21 +184,53 @@ impl Interpreter {
         let mut parameters = Parameters::default();
         let mut values = Vec::new();
         let tensors = arguments.iter().filter(|argument| !matches!(argument.kind, ArgumentKind::Keyword { .. }));
+        let mut unnamed = Vec::new();
         for argument in tensors.skip(usize::from(!named_by_keyword)) {
-            let ArgumentKind::Positional(expression) = &argument.kind else {
-                return Err(self.unnamed_tensor(argument.span));
+            // A tensor named in the header is a parameter of that name; one given by another
+            // expression (`*self.inputs`, `inputs[0]`) is reached in the block the way the block
+            // reaches it, and is bound to the run's tensor by object (see `run_recorded_on`).
+            let (name, given, expression_span) = match &argument.kind {
+                ArgumentKind::Positional(expression) => match &expression.kind {
+                    ExprKind::Name(tensor) => {
+                        (tensor.clone(), vec![self.lookup(tensor, scope, expression.span)?], expression.span)
+                    }
+                    _ => (String::new(), vec![self.eval(expression, scope)?], expression.span),
+                },
+                ArgumentKind::Unpack(expression) => {
+                    let sequence = self.eval(expression, scope)?;
+                    (String::new(), self.iterate(&sequence, expression.span)?, expression.span)
+                }
+                _ => return Err(self.unnamed_tensor(argument.span)),
             };
-            let ExprKind::Name(tensor) = &expression.kind else {
-                return Err(self.unnamed_tensor(argument.span));
-            };
-            let identifier = Identifier { name: tensor.clone(), span: expression.span };
-            parameters.positional.push(Parameter {
-                name: identifier,
-                annotation: None,
-                default: None,
-                span: argument.span,
-            });
-            values.push((self.lookup(tensor, scope, expression.span)?, expression.span));
+            for value in given {
+                // A tensor made by the header's expression (`a[0:16]`) is one the block cannot reach.
+                if name.is_empty() && matches!(&value, Value::Tensor(object) if Rc::strong_count(object) == 1) {
+                    return Err(self.unnamed_tensor(argument.span));
+                }
+                let name = if name.is_empty() {
+                    if let Value::Tensor(object) = &value {
+                        unnamed.push((values.len(), object.clone()));
+                    }
+                    format!("__function_tensor_{}", values.len())
+                } else {
+                    name.clone()
+                };
+                let identifier = Identifier { name, span: expression_span };
+                parameters.positional.push(Parameter {
+                    name: identifier,
+                    annotation: None,
+                    default: None,
+                    span: argument.span,
+                });
+                values.push((value, expression_span));
+            }
+        }
+        // The `as` name is the block's own too (`for _ in recorder:`, `del recorder` inside it).
+        // A parameter after the tensors whose default is the recorder (reruns pass only tensors).
+        if let Some(target @ Expr { kind: ExprKind::Name(name), span: target_span }) = &first.target {
+            let identifier = Identifier { name: name.clone(), span: *target_span };
+            let default = Some(target.clone());
+            parameters.positional.push(Parameter { name: identifier, annotation: None, default, span: *target_span });
         }
         let kernel_body = match (rest.first(), body.last()) {
             (Some(next), Some(last)) => {
@@ -223,6 +255,7 @@ impl Interpreter {
         };
         let kernel = Value::Kernel(Rc::new(kernel));
         *self.npu.recorded_function.borrow_mut() = Some(kernel.clone());
+        *self.npu.recorded_objects.borrow_mut() = unnamed;
         self.call(&kernel, Arguments { positional: values, keywords: Vec::new() }, span)?;
         Ok(Flow::Normal)
     }
@@ -240,8 +273,21 @@ impl Interpreter {
                 .coded(ErrorKind::Value, StatementMessage::NoRecordedFunction, span)
                 .with_help_message(StatementMessage::WriteFunctionHeader));
         };
-        self.call(&kernel, arguments, span)?;
-        Ok(Value::None)
+        // A tensor the block reaches by object holds the run's tensor while the block runs; what the
+        // block leaves in it is then the run's tensor's, and the recorded tensor gets its own back.
+        let swapped: Vec<_> = (self.npu.recorded_objects.borrow().iter())
+            .filter_map(|(position, recorded)| match arguments.positional.get(*position) {
+                Some((Value::Tensor(given), _)) if !Rc::ptr_eq(given, recorded) => {
+                    Some((recorded.clone(), given.clone(), recorded.var.replace(given.get())))
+                }
+                _ => None,
+            })
+            .collect();
+        let result = self.call(&kernel, arguments, span);
+        for (recorded, given, own) in swapped {
+            given.var.replace(recorded.var.replace(own));
+        }
+        result.map(|_| Value::None)
     }
 
     fn unnamed_tensor(&self, span: crate::lang::syntax::Span) -> super::error::RuntimeError {

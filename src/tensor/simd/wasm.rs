@@ -240,7 +240,12 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         | UnaryOp::Sinh
         | UnaryOp::Cosh
         | UnaryOp::Atan
-        | UnaryOp::Asinh => portable::unary_in_place(op, values),
+        | UnaryOp::Asinh
+        | UnaryOp::Log2
+        | UnaryOp::Log10
+        | UnaryOp::Tan
+        | UnaryOp::Acosh
+        | UnaryOp::Atanh => portable::unary_in_place(op, values),
     }
 }
 

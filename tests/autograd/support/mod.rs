@@ -19,6 +19,10 @@ pub enum Domain {
     /// ⌊z⌋ + a fractional part in [0.15, 0.35]: at least 0.15 from every integer and half-integer,
     /// so that the steps of ceil, floor, trunc, round and sign lie outside the difference stencil.
     Fractional,
+    /// 0.9·tanh(N(0,1)): inside (−0.9, 0.9) (atanh, tan away from its poles).
+    Unit,
+    /// |N(0,1)| + 1.5: above 1 (acosh).
+    AboveOne,
 }
 
 /// A function under test: inputs in, one value out.
@@ -58,6 +62,8 @@ impl Case {
                             Domain::Positive => z.abs() + 0.5,
                             Domain::AwayFromZero => z.signum() * (z.abs() + 0.5),
                             Domain::Fractional => z.floor() + 0.15 + 0.2 * (z - z.floor()),
+                            Domain::Unit => 0.9 * z.tanh(),
+                            Domain::AboveOne => z.abs() + 1.5,
                         }
                     })
                     .collect();
@@ -69,7 +75,11 @@ impl Case {
 
 fn domain_of(op: UnaryOp) -> Domain {
     match op {
-        UnaryOp::Log | UnaryOp::Log1p | UnaryOp::Sqrt | UnaryOp::Rsqrt => Domain::Positive,
+        UnaryOp::Log | UnaryOp::Log1p | UnaryOp::Log2 | UnaryOp::Log10 | UnaryOp::Sqrt | UnaryOp::Rsqrt => {
+            Domain::Positive
+        }
+        UnaryOp::Tan | UnaryOp::Atanh => Domain::Unit,
+        UnaryOp::Acosh => Domain::AboveOne,
         UnaryOp::Reciprocal => Domain::AwayFromZero,
         UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => Domain::Fractional,
         _ => Domain::Normal,

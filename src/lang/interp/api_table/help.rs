@@ -114,7 +114,7 @@ impl Interpreter {
                 let listed: Vec<String> = members("Tensor").map(|member| member_line(member, &language)).collect();
                 format!("Tensor\n\n{}", listed.join("\n"))
             }
-            Some(Value::DType(dtype)) => match lookup(&format!("pypto.{}", dtype.pypto_name())) {
+            Some(Value::DType(dtype, _)) => match lookup(&format!("pypto.{}", dtype.pypto_name())) {
                 Some(entry) => entry_help(entry, &language),
                 None => dtype.pypto_name().to_string(),
             },

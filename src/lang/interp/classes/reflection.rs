@@ -171,7 +171,13 @@ impl Interpreter {
                         || matches!(object, Value::Instance(instance) if instance.is_named_tuple())
                 }
                 "object" => true,
-                "pypto.Tensor" | "pypto.tensor" | "torch.Tensor" => matches!(object, Value::Tensor(_)),
+                // An ndarray is a TileLab tensor here (see `numpy`), as a torch tensor is.
+                "pypto.Tensor" | "pypto.tensor" | "torch.Tensor" | "numpy.ndarray" => {
+                    matches!(object, Value::Tensor(_))
+                }
+                _ if name.starts_with("collections.abc.") => abstract_container(name, object).ok_or_else(|| {
+                    self.coded(ErrorKind::Type, ClassMessage::IsinstanceType { got: name.to_string() }, span)
+                })?,
                 _ if name.starts_with("typing.") => {
                     return Err(self
                         .coded(ErrorKind::Type, ClassMessage::IsinstanceAnnotation { name: name.to_string() }, span)
@@ -221,4 +227,24 @@ impl Interpreter {
 /// Whether `name` is one of `CLASS_BUILTINS` or a `dataclasses`/`typing` function.
 pub(crate) fn is_class_builtin(name: &str) -> bool {
     CLASS_BUILTINS.contains(&name) || name.starts_with("dataclasses.") || name.starts_with("typing.")
+}
+
+/// Whether `object` is an instance of the abstract container `collections.abc.<name>` (by what it
+/// is, as Python's registered built-in types are); `None` for a name isinstance cannot test here.
+fn abstract_container(name: &str, object: &Value) -> Option<bool> {
+    let sequence = matches!(object, Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Range(..));
+    Some(match name.strip_prefix("collections.abc.")? {
+        "Iterable" | "Collection" | "Container" | "Sized" => {
+            sequence || matches!(object, Value::Dict(_) | Value::Set(_) | Value::Tensor(_))
+        }
+        "Sequence" => sequence,
+        "MutableSequence" => matches!(object, Value::List(_)),
+        "Mapping" | "MutableMapping" => matches!(object, Value::Dict(_)),
+        "Set" | "MutableSet" => matches!(object, Value::Set(_)),
+        "Callable" => matches!(
+            object,
+            Value::Function(_) | Value::Builtin(_) | Value::Method(_) | Value::Kernel(_) | Value::Class(_)
+        ),
+        _ => return None,
+    })
 }

@@ -17,11 +17,22 @@ use crate::lang::syntax::Span;
 use crate::messages::{LibraryMessage, Message};
 
 /// The library modules (by first name) this file answers for.
-pub(crate) const LIBRARY_MODULES: [&str; 7] = ["logging", "copy", "json", "abc", "pytest", "collections", "inspect"];
+pub(crate) const LIBRARY_MODULES: [&str; 8] =
+    ["logging", "copy", "json", "abc", "pytest", "collections", "inspect", "gc"];
 
 /// The importable names of the library modules (`import …` checks these).
-pub(crate) const IMPORTABLE: [&str; 9] =
-    ["logging", "copy", "json", "abc", "pytest", "collections", "collections.abc", "pypto.symbolic_scalar", "inspect"];
+pub(crate) const IMPORTABLE: [&str; 10] = [
+    "logging",
+    "copy",
+    "json",
+    "abc",
+    "pytest",
+    "collections",
+    "collections.abc",
+    "pypto.symbolic_scalar",
+    "inspect",
+    "gc",
+];
 
 /// Python's logging levels, by name.
 const LEVELS: [(&str, i64); 6] =
@@ -55,6 +66,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         | ("json", "dumps" | "loads")
         | ("abc", "abstractmethod")
         | ("inspect", "signature")
+        | ("gc", "collect")
         | ("pytest", "raises" | "skip" | "fail" | "fixture" | "param")
         | ("pytest.mark", _) => builtin(name),
         ("abc", "ABC") => Ok(Value::Class(abc_class(interpreter))),
@@ -103,6 +115,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Ok(Value::string(text))
             })
         }
+        // Values are freed when their last reference goes: there is nothing left to collect.
+        ("gc", "collect") => interpreter.bind(name, &["generation"], arguments, false, span).map(|_| Value::Int(0)),
         ("json", "loads") => interpreter.bind(name, &["s"], arguments, false, span).and_then(|bound| {
             let text = to_str(bound.required(0)?);
             serde_json::from_str::<serde_json::Value>(&text).map(|parsed| load(&parsed)).map_err(|error| {

@@ -93,7 +93,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
                     .or_else(|| {
                         arguments.keywords.iter().find(|(name, _, _)| name == "dtype").map(|(_, value, _)| value)
                     })
-                    .is_some_and(|value| matches!(value, Value::DType(dtype) if !dtype.is_float()));
+                    .is_some_and(|value| matches!(value, Value::DType(dtype, _) if !dtype.is_float()));
                 let float_source = matches!(arguments.positional.first(), Some((Value::Tensor(object), _)) if object.get().dtype().is_float());
                 if integer_target && float_source && member.starts_with("CAST_") && member != "CAST_NONE" {
                     rounding = Some(member);

@@ -54,6 +54,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             (interpreter.tensor_from_data(bound.required(0)?, dtype, bound.span_of(0))?, bound.flag(2, false)?)
         }
         "zeros" | "ones" => {
+            // pypto's `zeros(*size, dtype=None)`: `zeros(4, 8)` is `zeros([4, 8])`.
+            let mut arguments = arguments;
+            if arguments.positional.len() > 1
+                && arguments.positional.iter().all(|(value, _)| matches!(value, Value::Int(_)))
+            {
+                let first = arguments.positional[0].1;
+                let last = arguments.positional[arguments.positional.len() - 1].1;
+                let sizes = arguments.positional.drain(..).map(|(value, _)| value).collect();
+                arguments.positional.push((Value::list(sizes), first.cover(last)));
+            }
             let bound = interpreter.bind(
                 &format!("pypto.{name}"),
                 &["shape", "dtype", "requires_grad"],

@@ -73,12 +73,18 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             | UnaryOp::Log1p
             | UnaryOp::Sinh
             | UnaryOp::Cosh
-            | UnaryOp::Asinh => &["input"],
+            | UnaryOp::Asinh
+            | UnaryOp::Tan
+            | UnaryOp::Acosh
+            | UnaryOp::Atanh => &["input"],
+            // pypto's precision_type picks a hardware instruction; the simulation computes in f32.
+            UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
             _ => &["x"],
         };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;
         let x = bound.tensor(0)?;
         let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
+        let mode = if op == UnaryOp::GeluErf { mode } else { None };
         let op = match mode {
             None => op,
             Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
@@ -186,8 +192,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let x = bound.tensor(0)?;
             let shape = bound.shape(1)?;
             let offsets = bound.shape(2)?;
+            // A valid size above the view's own is the whole view (pypto's tests pass
+            // `min(n - offset, n)`, which exceeds the tile for every tile but the last).
             let valid = match bound.optional(3) {
-                Some(_) => Some(bound.shape(3)?),
+                Some(_) => {
+                    Some(bound.shape(3)?.iter().zip(&shape).map(|(&valid, &size)| valid.min(size)).collect::<Vec<_>>())
+                }
                 None => None,
             };
             let result = x.view(&shape, &offsets, valid.as_deref());

@@ -9,7 +9,7 @@ use super::super::error::{ErrorKind, Result};
 use super::super::eval::Arguments;
 use super::super::format::to_str;
 use super::super::interpreter::Interpreter;
-use super::super::value::Value;
+use super::super::value::{DTypeFamily, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::DType;
@@ -102,7 +102,9 @@ impl ExtendParams {
             result = op("pypto.mul", vec![(result, span), (scale.clone(), *scale_span)])?;
         }
         match out_dtype {
-            Some(dtype) if dtype != DType::F32 => op("pypto.cast", vec![(result, span), (Value::DType(dtype), span)]),
+            Some(dtype) if dtype != DType::F32 => {
+                op("pypto.cast", vec![(result, span), (Value::DType(dtype, DTypeFamily::Pypto), span)])
+            }
             _ => Ok(result),
         }
     }

@@ -9,7 +9,7 @@ use crate::autograd::{BackwardOptions, Var};
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
-use crate::lang::interp::value::{TensorObject, Value};
+use crate::lang::interp::value::{DTypeFamily, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{ReduceOp, Tensor};
@@ -40,7 +40,11 @@ impl Interpreter {
         let var = object.get();
         Ok(match name {
             "shape" => Value::list(var.shape().iter().map(|&dim| Value::Int(dim as i64)).collect()),
-            "dtype" => Value::DType(var.dtype()),
+            "dtype" => {
+                let family =
+                    if object.torch.get() && !self.in_kernel() { DTypeFamily::Torch } else { DTypeFamily::Pypto };
+                Value::DType(var.dtype(), family)
+            }
             "ndim" => Value::Int(var.shape().len() as i64),
             "requires_grad" => Value::Bool(var.requires_grad()),
             "is_leaf" => Value::Bool(var.is_leaf()),
@@ -236,7 +240,28 @@ impl Interpreter {
                 });
                 Ok(result)
             }
-            other => crate::lang::interp::torch::methods::call(self, object, other, arguments, span),
+            other => {
+                // pypto's Tensor has a method for most of its functions (`x.fillpad(…)`, `x.log2()`):
+                // the function with the tensor first. In a kernel that is all a method can be; on
+                // the host torch's method of the name comes first.
+                let function = format!("pypto.{other}");
+                let is_function = crate::lang::interp::torch::methods::is_pypto_function(other);
+                let forward = |arguments: Arguments| {
+                    let mut positional = vec![(Value::Tensor(object.clone()), span)];
+                    positional.extend(arguments.positional);
+                    super::call(self, &function, Arguments { positional, keywords: arguments.keywords }, span)
+                };
+                if is_function && self.in_kernel() {
+                    return forward(arguments);
+                }
+                let kept = is_function.then(|| arguments.clone());
+                match crate::lang::interp::torch::methods::call(self, object, other, arguments, span) {
+                    Err(error) if error.kind == ErrorKind::Attribute && kept.is_some() => {
+                        forward(kept.expect("kept when a function"))
+                    }
+                    result => result,
+                }
+            }
         }
     }
 

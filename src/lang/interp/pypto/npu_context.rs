@@ -36,6 +36,9 @@ pub(crate) struct NpuContext {
     /// The kernel of the last `with pypto.function(…):` block, which pypto's device-run helper
     /// (`pypto.runtime._device_run_once_data_from_host`) runs again on the tensors it is given.
     pub recorded_function: RefCell<Option<crate::lang::interp::value::Value>>,
+    /// The tensors of that block's header given by an expression rather than a name, by position:
+    /// the block reaches them as it did, so a rerun binds them by object (see `run_recorded_on`).
+    pub recorded_objects: RefCell<Vec<(usize, std::rc::Rc<crate::lang::interp::value::TensorObject>)>>,
 }
 
 /// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
@@ -55,6 +58,7 @@ impl Default for NpuContext {
             last_tiles: RefCell::new((None, None)),
             backward_policy: Cell::new(super::generated_backward::Policy::Auto),
             recorded_function: RefCell::new(None),
+            recorded_objects: RefCell::new(Vec::new()),
         }
     }
 }

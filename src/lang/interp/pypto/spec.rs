@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
-use crate::lang::interp::value::{Object, Value};
+use crate::lang::interp::value::{DTypeFamily, Object, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::DType;
@@ -75,7 +75,7 @@ pub(crate) fn constant(interpreter: &Interpreter, module: &str, name: &str, span
     let enumeration = module.strip_prefix("pypto.").unwrap_or("");
     if module == "pypto" || enumeration == "DataType" {
         if let Some(dtype) = name.strip_prefix("DT_").and(DType::parse(name)) {
-            return Ok(Some(Value::DType(dtype)));
+            return Ok(Some(Value::DType(dtype, DTypeFamily::Pypto)));
         }
     }
     if module == "pypto" && matches!(name, "DT_UINT16" | "DT_UINT32" | "DT_UINT64") {
@@ -231,7 +231,7 @@ impl ApiObject {
             (ApiObject::EnumMember { enumeration: "StatusType", member, .. }, "value") => Some(Value::string(*member)),
             (ApiObject::EnumMember { value, .. }, "value") => Some(Value::Int(*value)),
             (ApiObject::TensorSpec { dims, .. }, "shape") => Some(Value::list(dims.iter().map(dim_value).collect())),
-            (ApiObject::TensorSpec { dtype, .. }, "dtype") => Some(Value::DType(*dtype)),
+            (ApiObject::TensorSpec { dtype, .. }, "dtype") => Some(Value::DType(*dtype, DTypeFamily::Pypto)),
             (ApiObject::TensorSpec { name, .. }, "name") => Some(Value::string(name.as_str())),
             (ApiObject::TensorSpec { dims, .. }, "ndim") => Some(Value::Int(dims.len() as i64)),
             _ => None,

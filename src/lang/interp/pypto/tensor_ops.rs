@@ -90,6 +90,9 @@ impl Interpreter {
 
     /// `left op right` where at least one side is a tensor.
     pub(crate) fn tensor_binary(&self, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Result<Value> {
+        if crate::lang::interp::bitwise::is_bitwise(op) {
+            return self.bitwise(op, left, right, span);
+        }
         let dtype = match (left, right) {
             (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
             _ => DType::F32,
@@ -108,6 +111,9 @@ impl Interpreter {
             BinaryOp::MatMul => a.matmul(&b, false, false, None),
             BinaryOp::FloorDivide => a.binary(TensorBinary::FloorDivide, &b),
             BinaryOp::Modulo => a.binary(TensorBinary::Remainder, &b),
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
+                unreachable!("the bitwise operators call pypto's functions above")
+            }
         };
         let value = self.tensor_result(result, span)?;
         self.charge_result(&value, span)?;
@@ -120,6 +126,9 @@ impl Interpreter {
                 BinaryOp::Power => TensorBinary::Pow,
                 BinaryOp::FloorDivide => TensorBinary::FloorDivide,
                 BinaryOp::Modulo => TensorBinary::Remainder,
+                BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
+                    unreachable!("the bitwise operators call pypto's functions above")
+                }
                 BinaryOp::MatMul => {
                     return CapturedOp::Matmul {
                         a: super::capture::TensorRef::of(a.tensor()),

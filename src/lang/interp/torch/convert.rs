@@ -47,3 +47,21 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     Ok(Value::Tensor(object.clone()))
 }
+
+/// `torch.is_tensor(obj)` and `torch.from_numpy(ndarray)` (names without `torch.`). An ndarray is a
+/// TileLab tensor here, so `from_numpy` returns that very tensor: it shares the array's memory, as
+/// torch's does (writes through either show in both).
+pub(crate) fn torch_call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let full = format!("torch.{name}");
+    let bound = interpreter.bind(&full, &["obj"], arguments, false, span)?;
+    let given = bound.required(0)?;
+    match (name, given) {
+        ("is_tensor", _) => Ok(Value::Bool(matches!(given, Value::Tensor(_)))),
+        (_, Value::Tensor(_)) => Ok(given.clone()),
+        _ => {
+            let message =
+                LibraryMessage::Expected { function: full, expected: Kind::Tensor, got: given.type_name().to_string() };
+            Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(message))
+        }
+    }
+}

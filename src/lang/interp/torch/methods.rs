@@ -68,13 +68,19 @@ pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, na
         }
         // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
         "device" => Ok(Value::string("cpu")),
-        _ if METHODS.contains(&name) || super::golden_functions::METHODS.contains(&name) => {
+        _ if METHODS.contains(&name) || super::golden_functions::METHODS.contains(&name) || is_pypto_function(name) => {
             Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))))
         }
         _ => Err(interpreter
             .error(ErrorKind::Attribute, "", span)
             .with_message(RuntimeMessage::NoAttribute { type_name: "Tensor".into(), name: name.to_string() })),
     }
+}
+
+/// Whether `pypto.<name>` is a function: pypto's Tensor has it as a method too (`x.fillpad(…)`).
+pub(crate) fn is_pypto_function(name: &str) -> bool {
+    crate::lang::interp::api_table::lookup(&format!("pypto.{name}"))
+        .is_some_and(|entry| entry.kind == crate::lang::interp::api_table::ApiKind::Function)
 }
 
 /// `x.var(dim=None, unbiased=True, keepdim=False, correction=None)`, torch's form (pypto's
@@ -138,7 +144,7 @@ pub(crate) fn call(
                 .transpose()?;
             for (value, value_span) in &positional {
                 match value {
-                    Value::DType(given) => dtype = Some(*given),
+                    Value::DType(given, _) => dtype = Some(*given),
                     Value::Tensor(other) => dtype = Some(other.get().dtype()),
                     // A device ("cpu", "npu:0") changes nothing here.
                     Value::Str(_) | Value::None => {}
@@ -196,7 +202,7 @@ pub(crate) fn call(
                 items => Value::tuple(items.iter().map(|(value, _)| value.clone()).collect()),
             };
             if name == "view" {
-                if let Value::DType(_) = dims {
+                if let Value::DType(..) = dims {
                     return Err(interpreter
                         .error(ErrorKind::Unsupported, "", span)
                         .with_message(LibraryTorchMessage::ViewDtype));
@@ -213,6 +219,20 @@ pub(crate) fn call(
             let dim = bound.optional(0).map(|_| bound.int(0, None)).transpose()?;
             let shape = squeezed_shape(interpreter, name, var.shape(), dim, bound.span_of(0))?;
             wrap(var.reshape(&shape))
+        }
+        // `x.max(dim=1, keepdim=True)` (or `x.max(1)`) is `torch.max(x, dim, keepdim)`: values and indices.
+        "max" | "min"
+            if arguments.keywords.iter().any(|(key, _, _)| key == "dim" || key == "keepdim")
+                || matches!(arguments.positional.first(), Some((Value::Int(_), _))) =>
+        {
+            let mut positional = vec![(same(), span)];
+            positional.extend(arguments.positional);
+            super::call(
+                interpreter,
+                &format!("torch.{name}"),
+                Arguments { positional, keywords: arguments.keywords },
+                span,
+            )
         }
         "max" | "min" => {
             let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;

@@ -21,7 +21,7 @@ use super::api_table::{self, ApiKind};
 use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::interpreter::Interpreter;
-use super::value::Value;
+use super::value::{DTypeFamily, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTorchMessage};
 use crate::tensor::DType;
@@ -31,19 +31,28 @@ use crate::tensor::DType;
 /// submodules through the API table, dtypes as dtype values.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
     let qualified = format!("{module}.{name}");
-    if qualified == "torch.nn.Module" {
-        return Ok(Value::Class(interpreter.torch_module_class()));
+    match qualified.as_str() {
+        "torch.nn.Module" => return Ok(Value::Class(interpreter.torch_module_class())),
+        // torch_npu registers the NPU as `torch.npu`; its own `npu` is the same module.
+        "torch_npu.npu" => return Ok(Value::Module(Rc::from("torch.npu"))),
+        "torch.nan" => return Ok(Value::Float(f64::NAN)),
+        "torch.inf" => return Ok(Value::Float(f64::INFINITY)),
+        "torch.pi" => return Ok(Value::Float(std::f64::consts::PI)),
+        "torch.e" => return Ok(Value::Float(std::f64::consts::E)),
+        _ => {}
     }
     match api_table::lookup(&qualified).map(|entry| entry.kind) {
         Some(ApiKind::Function) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match dtype_named(name) {
-            Some(Ok(dtype)) => Ok(Value::DType(dtype)),
+            Some(Ok(dtype)) => Ok(Value::DType(dtype, DTypeFamily::Torch)),
             // A dtype pypto names but the tensor core does not hold (uint16 …) is pypto's name for it.
             Some(Err(pypto_name)) if pypto_name.starts_with("DT_UINT") && pypto_name != "DT_UINT8" => {
                 super::pypto::module_attribute(interpreter, "pypto", pypto_name, span)
             }
-            Some(Err(pypto_name)) => pypto_dtype(interpreter, pypto_name, span).map(Value::DType),
+            Some(Err(pypto_name)) => {
+                pypto_dtype(interpreter, pypto_name, span).map(|dtype| Value::DType(dtype, DTypeFamily::Torch))
+            }
             None => Err(interpreter
                 .error(ErrorKind::Attribute, "", span)
                 .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
@@ -83,7 +92,7 @@ pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'sta
 /// what pypto's do; an error naming it while the tensor core does not hold it.
 pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Span) -> Result<DType> {
     match super::pypto::module_attribute(interpreter, "pypto", pypto_name, span) {
-        Ok(Value::DType(dtype)) => Ok(dtype),
+        Ok(Value::DType(dtype, _)) => Ok(dtype),
         _ => {
             let torch_name = pypto_name.trim_start_matches("DT_").to_lowercase();
             Err(interpreter
@@ -119,6 +128,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             creation::call(interpreter, short, arguments, span)
         }
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
+        "is_tensor" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
+        // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
+        "triu" | "tril" => super::pypto::functions::call(interpreter, short, arguments, span),
+        "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
         "npu.synchronize" | "npu.set_device" | "npu.current_device" => device_call(interpreter, short, arguments, span),
         _ if golden_functions::FUNCTIONS.contains(&short) => {
             golden_functions::call(interpreter, short, arguments, span)
@@ -126,6 +139,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         _ => ops::call(interpreter, short, arguments, span),
     }?;
     interpreter.charge_result(&result, span)?;
+    TensorObject::mark_torch(&result);
     Ok(result)
 }
 
@@ -173,7 +187,7 @@ pub(crate) fn dtype_argument(
 ) -> Result<DType> {
     match value {
         None | Some(Value::None) => Ok(default),
-        Some(Value::DType(dtype)) => Ok(*dtype),
+        Some(Value::DType(dtype, _)) => Ok(*dtype),
         Some(other) => Err(interpreter
             .error(ErrorKind::Type, "", span)
             .with_message(LibraryMessage::ArgumentType {

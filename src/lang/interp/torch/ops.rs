@@ -19,7 +19,7 @@ fn unary_op(name: &str) -> Option<UnaryOp> {
     match short {
         "abs" | "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "reciprocal" | "sin" | "cos" | "tanh" | "sigmoid"
         | "relu" | "silu" | "erf" | "ceil" | "floor" | "exp2" | "trunc" | "expm1" | "log1p" | "sinh" | "cosh"
-        | "atan" | "asinh" | "sign" => UnaryOp::from_name(short),
+        | "atan" | "asinh" | "sign" | "log2" | "log10" | "tan" | "acosh" | "atanh" => UnaryOp::from_name(short),
         "erfc" => Some(UnaryOp::Erfc),
         "negative" => Some(UnaryOp::Neg),
         _ => None,

@@ -236,6 +236,7 @@ pub fn expression(value: &Expr) -> String {
                 UnaryOp::Negate => "neg",
                 UnaryOp::Plus => "pos",
                 UnaryOp::Not => "not",
+                UnaryOp::Invert => "invert",
             };
             format!("({op} {})", expression(operand))
         }

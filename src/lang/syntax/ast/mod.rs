@@ -303,6 +303,8 @@ pub enum UnaryOp {
     Plus,
     /// `not x`.
     Not,
+    /// `~x`.
+    Invert,
 }
 
 /// Binary arithmetic operators.
@@ -324,6 +326,16 @@ pub enum BinaryOp {
     Power,
     /// `@`.
     MatMul,
+    /// `&`.
+    BitAnd,
+    /// `|`.
+    BitOr,
+    /// `^`.
+    BitXor,
+    /// `<<`.
+    LeftShift,
+    /// `>>`.
+    RightShift,
 }
 
 impl BinaryOp {
@@ -338,6 +350,11 @@ impl BinaryOp {
             BinaryOp::Modulo => "%",
             BinaryOp::Power => "**",
             BinaryOp::MatMul => "@",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::LeftShift => "<<",
+            BinaryOp::RightShift => ">>",
         }
     }
 }

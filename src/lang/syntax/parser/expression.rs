@@ -8,8 +8,8 @@ use crate::lang::syntax::span::Span;
 use crate::lang::syntax::token::TokenKind;
 use crate::messages::{Construct, GrammarMessage, UnsupportedMessage};
 
-/// Binding levels of the binary operators handled by precedence climbing (higher binds tighter);
-/// the bitwise levels exist only to report those operators where Python would parse them.
+/// Binding levels of the binary operators handled by precedence climbing (higher binds tighter),
+/// Python's: `|` below `^` below `&` below the shifts below `+ -` below `* / // % @`.
 const LEVEL_BIT_OR: u8 = 1;
 const LEVEL_BIT_XOR: u8 = 2;
 const LEVEL_BIT_AND: u8 = 3;
@@ -17,20 +17,21 @@ const LEVEL_SHIFT: u8 = 4;
 const LEVEL_SUM: u8 = 5;
 const LEVEL_TERM: u8 = 6;
 
-/// A binary operator token: its level and its operator (`None` for operators outside the subset).
-fn binary_operator(kind: TokenKind) -> Option<(u8, Option<BinaryOp>)> {
+/// A binary operator token: its level and its operator.
+fn binary_operator(kind: TokenKind) -> Option<(u8, BinaryOp)> {
     Some(match kind {
-        TokenKind::Pipe => (LEVEL_BIT_OR, None),
-        TokenKind::Caret => (LEVEL_BIT_XOR, None),
-        TokenKind::Ampersand => (LEVEL_BIT_AND, None),
-        TokenKind::LeftShift | TokenKind::RightShift => (LEVEL_SHIFT, None),
-        TokenKind::Plus => (LEVEL_SUM, Some(BinaryOp::Add)),
-        TokenKind::Minus => (LEVEL_SUM, Some(BinaryOp::Subtract)),
-        TokenKind::Star => (LEVEL_TERM, Some(BinaryOp::Multiply)),
-        TokenKind::Slash => (LEVEL_TERM, Some(BinaryOp::Divide)),
-        TokenKind::DoubleSlash => (LEVEL_TERM, Some(BinaryOp::FloorDivide)),
-        TokenKind::Percent => (LEVEL_TERM, Some(BinaryOp::Modulo)),
-        TokenKind::At => (LEVEL_TERM, Some(BinaryOp::MatMul)),
+        TokenKind::Pipe => (LEVEL_BIT_OR, BinaryOp::BitOr),
+        TokenKind::Caret => (LEVEL_BIT_XOR, BinaryOp::BitXor),
+        TokenKind::Ampersand => (LEVEL_BIT_AND, BinaryOp::BitAnd),
+        TokenKind::LeftShift => (LEVEL_SHIFT, BinaryOp::LeftShift),
+        TokenKind::RightShift => (LEVEL_SHIFT, BinaryOp::RightShift),
+        TokenKind::Plus => (LEVEL_SUM, BinaryOp::Add),
+        TokenKind::Minus => (LEVEL_SUM, BinaryOp::Subtract),
+        TokenKind::Star => (LEVEL_TERM, BinaryOp::Multiply),
+        TokenKind::Slash => (LEVEL_TERM, BinaryOp::Divide),
+        TokenKind::DoubleSlash => (LEVEL_TERM, BinaryOp::FloorDivide),
+        TokenKind::Percent => (LEVEL_TERM, BinaryOp::Modulo),
+        TokenKind::At => (LEVEL_TERM, BinaryOp::MatMul),
         _ => return None,
     })
 }
@@ -250,16 +251,11 @@ impl Parser<'_> {
             let operator = self.bump();
             let right = self.binary(level + 1);
             let span = left.span.cover(right.span);
-            left = match op {
-                Some(op) => Expr::new(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span),
+            left = if self.in_annotation && operator.kind == TokenKind::Pipe {
                 // `int | None` in an annotation: kept as the tuple of the alternatives.
-                None if self.in_annotation && operator.kind == TokenKind::Pipe => {
-                    Expr::new(ExprKind::Tuple(vec![left, right]), span)
-                }
-                None => {
-                    self.unsupported_operator(operator.span);
-                    Expr::error(span)
-                }
+                Expr::new(ExprKind::Tuple(vec![left, right]), span)
+            } else {
+                Expr::new(ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span)
             };
         }
         self.depth -= levels;
@@ -278,26 +274,11 @@ impl Parser<'_> {
         false
     }
 
-    fn unsupported_operator(&mut self, span: Span) {
-        let text = self.text(span);
-        let help = match text {
-            "&" => UnsupportedMessage::UseAnd,
-            "|" => UnsupportedMessage::UseOr,
-            "^" => UnsupportedMessage::UsePower,
-            _ => UnsupportedMessage::NoBitwise,
-        };
-        self.report(
-            SyntaxErrorKind::Unsupported
-                .coded(UnsupportedMessage::Operator { operator: text.into() }, span)
-                .with_help_message(help),
-        );
-    }
-
     fn unary(&mut self) -> Expr {
         let op = match self.kind() {
-            TokenKind::Minus => Some(UnaryOp::Negate),
-            TokenKind::Plus => Some(UnaryOp::Plus),
-            TokenKind::Tilde => None,
+            TokenKind::Minus => UnaryOp::Negate,
+            TokenKind::Plus => UnaryOp::Plus,
+            TokenKind::Tilde => UnaryOp::Invert,
             _ => return self.power(),
         };
         let operator = self.bump();
@@ -307,13 +288,7 @@ impl Parser<'_> {
         let operand = self.unary();
         self.leave();
         let span = operator.span.cover(operand.span);
-        match op {
-            Some(op) => Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, span),
-            None => {
-                self.unsupported_operator(operator.span);
-                Expr::error(span)
-            }
-        }
+        Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, span)
     }
 
     fn power(&mut self) -> Expr {
@@ -353,10 +328,11 @@ mod tests {
     }
 
     #[test]
-    fn operators_outside_the_subset_are_named() {
-        assert_eq!(messages("a | b\n"), ["the '|' operator is not supported in tile scripts"]);
-        assert_eq!(messages("~a\n"), ["the '~' operator is not supported in tile scripts"]);
-        assert_eq!(messages("a << 2\n"), ["the '<<' operator is not supported in tile scripts"]);
+    fn bitwise_operators_bind_as_in_python() {
+        // `|` below `^` below `&` below the shifts below `+`; comparisons below them all.
+        assert_eq!(tree("a | b ^ c & d << 1 + 2\n"), "expr (| a (^ b (& c (<< d (+ 1 2)))))\n");
+        assert_eq!(tree("x & 1 == y >> 2\n"), "expr (compare (& x 1) == (>> y 2))\n");
+        assert_eq!(tree("~a & -b\n"), "expr (& (invert a) (neg b))\n");
     }
 
     #[test]
