@@ -19,9 +19,6 @@ pub enum Construct {
     /// `'\N{…}'`.
     #[serde(rename = "construct.named_escape")]
     NamedEscape,
-    /// `f'{x=}'`.
-    #[serde(rename = "construct.self_documenting_field")]
-    SelfDocumentingField,
     /// `f'{x:{width}}'`.
     #[serde(rename = "construct.nested_format_field")]
     NestedFormatField,
@@ -84,7 +81,6 @@ impl Construct {
             BytesLiteral => ("bytes literals", true),
             ComplexLiteral => ("complex number literals", true),
             NamedEscape => ("named escapes ('\\N{...}')", true),
-            SelfDocumentingField => ("self-documenting f-string fields ('{x=}')", true),
             NestedFormatField => ("nested fields in an f-string format spec", true),
             Walrus => ("the walrus operator ':='", false),
             Global => ("`global` and `nonlocal`", true),
@@ -131,12 +127,6 @@ pub enum UnsupportedMessage {
     /// Help: the character itself or `\uXXXX`.
     #[serde(rename = "unsupported.write_character")]
     WriteCharacter,
-    /// Help: `name={name}` instead of `{name=}`.
-    #[serde(rename = "unsupported.write_name_and_field")]
-    WriteNameAndField {
-        /// The field's expression.
-        name: String,
-    },
     /// Help: assign on a line of its own.
     #[serde(rename = "unsupported.assign_first")]
     AssignFirst,
@@ -187,7 +177,6 @@ impl UnsupportedMessage {
             Remove { text } => format!("remove `{text}`"),
             RemovePrefix { prefix } => format!("remove the '{prefix}' prefix"),
             WriteCharacter => "write the character itself, or its code as '\\uXXXX'".into(),
-            WriteNameAndField { name } => format!("write '{name}={{{name}}}'"),
             AssignFirst => "assign on its own line first".into(),
             PassAndReturn => "pass values in as arguments and return results".into(),
             BuildAList => "build a list and return it".into(),

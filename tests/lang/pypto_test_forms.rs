@@ -141,3 +141,36 @@ fn pypto_function_methods_run_in_a_kernel() {
     // 16 valid twos and 16 filled −1s: 32 − 16 = 16; log₂ 2 = 1 in all 32.
     assert_eq!(lines, ["16.0 32.0"]);
 }
+
+/// `f'{x=}'` as pypto's models print it: the text as written, then the repr (or the format spec's
+/// or conversion's form), as Python prints it.
+#[test]
+fn self_documenting_f_string_fields_print_as_python() {
+    let lines =
+        printed("x = 3\nname = 'ab'\nprint(f'{x=}', f'{x = }', f'{name=}', f'{x*2=:>4}', f'{name=!s}', f'{x == 3}')\n");
+    assert_eq!(lines, ["x=3 x = 3 name='ab' x*2=   6 name=ab True"]);
+}
+
+/// `requires_grad_` turns a leaf into one autograd records (its gradient is then 2·x here), and
+/// refuses a computed tensor, as torch does.
+#[test]
+fn requires_grad_in_place_follows_torch() {
+    let lines = printed(
+        "import torch\nx = torch.tensor([1.0, 3.0])\nprint(x.requires_grad_() is x, x.requires_grad)\n\
+         (x * x).sum().backward()\nprint(x.grad.tolist())\n\
+         try:\n    (x * 2).requires_grad_(False)\nexcept RuntimeError:\n    print('refused')\n",
+    );
+    assert_eq!(lines, ["True True", "[2.0, 6.0]", "refused"]);
+}
+
+/// torch.matmul's 1-D rule (kimi's model multiplies `[…, n]` by a `[n]` weight): a vector on the
+/// right is a column, on the left a row, and that dim is dropped; worked by hand on [[0, 1, 2],
+/// [3, 4, 5]] and [1, 2, 3].
+#[test]
+fn torch_matmul_takes_vectors_as_torch_does() {
+    let lines = printed(
+        "import torch\na = torch.arange(6, dtype=torch.float32).reshape(2, 3)\nv = torch.tensor([1.0, 2.0, 3.0])\n\
+         print(torch.matmul(a, v).tolist(), torch.matmul(torch.tensor([1.0, 1.0]), a).tolist(), torch.matmul(v, v).item(), a.matmul(v).shape)\n",
+    );
+    assert_eq!(lines, ["[8.0, 26.0] [3.0, 5.0, 7.0] 14.0 [2]"]);
+}

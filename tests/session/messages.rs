@@ -238,9 +238,9 @@ fn core_tail_mistakes_are_codes_and_render_in_chinese() {
             serde_json::json!({"construct": {"code": "construct.star_import"}}),
         ),
         (
-            "x = 1\ny = f'{x=}'",
+            "def f():\n    yield 1",
             "unsupported.construct",
-            serde_json::json!({"construct": {"code": "construct.self_documenting_field"}}),
+            serde_json::json!({"construct": {"code": "construct.yield"}}),
         ),
         (
             "for i in range(3):\n    pass\nelse:\n    pass",

@@ -1133,7 +1133,7 @@ export type ConfigDetail = { "code": "npu.config.not_json", "params": {
 /**
  * A Python construct tile scripts do not take, as a message names it.
  */
-export type Construct = { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.self_documenting_field" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
+export type Construct = { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
 
 /**
  * The element type of a tensor.
@@ -2524,7 +2524,7 @@ export type LibraryTensorMessage = { "code": "library.tensor_no_requires_grad" }
      */
     operator: string,
   }
-    } | { "code": "library.help.compare_elementwise" } | { "code": "library.chained_comparison" } | { "code": "library.help.combine_masks" } | { "code": "library.leaf_in_place" } | { "code": "library.help.no_grad_update" } | { "code": "library.assemble_into_leaf" } | { "code": "library.requires_grad_non_leaf" } | { "code": "library.help.detach" } | { "code": "library.single_ellipsis" } | { "code": "library.too_many_indices", "params": {
+    } | { "code": "library.help.compare_elementwise" } | { "code": "library.chained_comparison" } | { "code": "library.help.combine_masks" } | { "code": "library.leaf_in_place" } | { "code": "library.help.no_grad_update" } | { "code": "library.requires_grad_of_non_leaf" } | { "code": "library.assemble_into_leaf" } | { "code": "library.requires_grad_non_leaf" } | { "code": "library.help.detach" } | { "code": "library.single_ellipsis" } | { "code": "library.too_many_indices", "params": {
     /**
      * The tensor's shape.
      */
@@ -5188,13 +5188,7 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      */
     prefix: string,
   }
-    } | { "code": "unsupported.write_character" } | { "code": "unsupported.write_name_and_field", "params": {
-    /**
-     * The field's expression.
-     */
-    name: string,
-  }
-    } | { "code": "unsupported.assign_first" } | { "code": "unsupported.pass_and_return" } | { "code": "unsupported.build_a_list" } | { "code": "unsupported.use_a_flag" } | { "code": "unsupported.one_file" } | { "code": "unsupported.name_the_imports", "params": {
+    } | { "code": "unsupported.write_character" } | { "code": "unsupported.assign_first" } | { "code": "unsupported.pass_and_return" } | { "code": "unsupported.build_a_list" } | { "code": "unsupported.use_a_flag" } | { "code": "unsupported.one_file" } | { "code": "unsupported.name_the_imports", "params": {
     /**
      * The module's dotted path.
      */

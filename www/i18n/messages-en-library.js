@@ -68,6 +68,7 @@ export const libraryMessages = {
   'message.library.chained_comparison': 'a chained comparison of tensors has no single truth value',
   'message.library.help.combine_masks': 'combine the masks: pypto.logical_and(a < x, x < b)',
   'message.library.leaf_in_place': 'a tensor with requires_grad=True that was created by the user cannot be changed in place',
+  'message.library.requires_grad_of_non_leaf': 'requires_grad_: only a tensor created by the user (a leaf) can change requires_grad; this one was computed (use .detach())',
   'message.library.help.no_grad_update': 'do the update under `with pypto.no_grad():`, or write into a new tensor',
   'message.library.assemble_into_leaf': "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place",
   'message.library.requires_grad_non_leaf': 'requires_grad can only be changed on tensors created by the user',

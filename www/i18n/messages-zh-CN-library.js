@@ -68,6 +68,7 @@ export const libraryMessages = {
   'message.library.chained_comparison': '张量的链式比较没有单一的真值',
   'message.library.help.combine_masks': '请组合掩码：pypto.logical_and(a < x, x < b)',
   'message.library.leaf_in_place': '用户创建的 requires_grad=True 张量不能原地修改',
+  'message.library.requires_grad_of_non_leaf': 'requires_grad_：只有用户创建的张量（叶子）能改变 requires_grad；这个张量是计算得到的（请用 .detach()）',
   'message.library.help.no_grad_update': '请在 `with pypto.no_grad():` 中更新，或写入一个新张量',
   'message.library.assemble_into_leaf': 'pypto.assemble：“out” 需要梯度且由用户创建，不能原地写入',
   'message.library.requires_grad_non_leaf': '只能修改用户创建的张量的 requires_grad',

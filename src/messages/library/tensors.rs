@@ -92,6 +92,9 @@ pub enum LibraryTensorMessage {
     /// Help of [`LibraryTensorMessage::LeafInPlace`].
     #[serde(rename = "library.help.no_grad_update")]
     NoGradUpdate,
+    /// `x.requires_grad_(False)` of a computed tensor (torch's rule: only leaves change the flag).
+    #[serde(rename = "library.requires_grad_of_non_leaf")]
+    RequiresGradOfNonLeaf,
     /// `pypto.assemble` into a leaf that requires grad.
     #[serde(rename = "library.assemble_into_leaf")]
     AssembleIntoLeaf,
@@ -301,6 +304,9 @@ impl LibraryTensorMessage {
                 "a tensor with requires_grad=True that was created by the user cannot be changed in place".into()
             }
             NoGradUpdate => "do the update under `with pypto.no_grad():`, or write into a new tensor".into(),
+            RequiresGradOfNonLeaf => {
+                "requires_grad_: only a tensor created by the user (a leaf) can change requires_grad; this one was computed (use .detach())".into()
+            }
             AssembleIntoLeaf => {
                 "pypto.assemble: 'out' requires grad and was created by the user; it cannot be written in place".into()
             }

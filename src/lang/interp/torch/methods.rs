@@ -17,7 +17,8 @@ use crate::messages::{
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
-const METHODS: [&str; 35] = [
+const METHODS: [&str; 36] = [
+    "requires_grad_",
     "to",
     "float",
     "half",
@@ -220,6 +221,20 @@ pub(crate) fn call(
             let shape = squeezed_shape(interpreter, name, var.shape(), dim, bound.span_of(0))?;
             wrap(var.reshape(&shape))
         }
+        "requires_grad_" => {
+            let bound = interpreter.bind(&full, &["requires_grad"], arguments, false, span)?;
+            let flag = bound.flag(0, true)?;
+            if flag != var.requires_grad() {
+                if !var.is_leaf() {
+                    let message = LibraryTensorMessage::RequiresGradOfNonLeaf;
+                    return Err(interpreter.error(ErrorKind::Autograd, "", span).with_message(message));
+                }
+                let leaf = Var::try_new(var.tensor().clone(), flag)
+                    .map_err(|error| interpreter.autograd_error(error, span))?;
+                *object.var.borrow_mut() = leaf;
+            }
+            Ok(same())
+        }
         // `x.max(dim=1, keepdim=True)` (or `x.max(1)`) is `torch.max(x, dim, keepdim)`: values and indices.
         "max" | "min"
             if arguments.keywords.iter().any(|(key, _, _)| key == "dim" || key == "keepdim")
@@ -250,7 +265,7 @@ pub(crate) fn call(
             let bound = interpreter.bind(&full, &["other"], arguments, false, span)?;
             let other = bound.required(0)?.clone();
             interpreter.charge_matmul(&same(), &other, false, span)?;
-            wrap(var.matmul(&bound.tensor(0)?, false, false, None))
+            wrap(super::ops::vector_matmul(&var, &bound.tensor(0)?))
         }
         "flatten" => {
             let bound = interpreter.bind(&full, &["start_dim", "end_dim"], arguments, false, span)?;

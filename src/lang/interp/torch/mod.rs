@@ -132,7 +132,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
         "triu" | "tril" => super::pypto::functions::call(interpreter, short, arguments, span),
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
-        "npu.synchronize" | "npu.set_device" | "npu.current_device" => device_call(interpreter, short, arguments, span),
+        "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" => {
+            device_call(interpreter, short, arguments, span)
+        }
         _ if golden_functions::FUNCTIONS.contains(&short) => {
             golden_functions::call(interpreter, short, arguments, span)
         }

@@ -131,7 +131,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     .with_message(message)
                     .with_help_message(LibraryTorchMessage::MatmulBroadcasts));
             }
-            wrap(a.matmul(&b, false, false, None))
+            wrap(vector_matmul(&a, &b))
         }
         "transpose" | "swapaxes" => {
             let bound = interpreter.bind(&full, &["input", "dim0", "dim1"], arguments, false, span)?;
@@ -359,4 +359,27 @@ fn tensors_of(interpreter: &Interpreter, function: &str, value: &Value, span: Sp
             }
         })
         .collect()
+}
+
+/// torch.matmul's rule for a 1-D operand: a vector on the left is a row (`[n] @ [.., n, m]`), on the
+/// right a column (`[.., m, n] @ [n]`), and that dim is dropped from the result (two vectors give
+/// their dot product, a 0-d tensor).
+pub(crate) fn vector_matmul(a: &Var, b: &Var) -> crate::autograd::Result<Var> {
+    let (a_vector, b_vector) = (a.shape().len() == 1, b.shape().len() == 1);
+    let a = if a_vector { a.reshape(&[1, a.shape()[0]])? } else { a.clone() };
+    let b = if b_vector { b.reshape(&[b.shape()[0], 1])? } else { b.clone() };
+    let product = a.matmul(&b, false, false, None)?;
+    let mut shape = product.shape().to_vec();
+    let rank = shape.len();
+    if b_vector {
+        shape.remove(rank - 1);
+    }
+    if a_vector {
+        shape.remove(rank - 2);
+    }
+    if a_vector || b_vector {
+        product.reshape(&shape)
+    } else {
+        Ok(product)
+    }
 }

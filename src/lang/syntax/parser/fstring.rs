@@ -75,22 +75,21 @@ impl Parser<'_> {
             return layout.close + 1;
         }
         let trimmed = expression_text.trim_end();
-        if trimmed.ends_with('=')
+        let self_documenting = trimmed.ends_with('=')
             && !trimmed.ends_with("==")
             && !trimmed.ends_with("!=")
             && !trimmed.ends_with("<=")
-            && !trimmed.ends_with(">=")
-        {
-            let name = trimmed.trim_end_matches('=').trim().to_string();
-            let message = UnsupportedMessage::NotSupported { construct: Construct::SelfDocumentingField };
-            self.report(
-                SyntaxErrorKind::InvalidFString
-                    .coded(message, field_span)
-                    .with_help_message(UnsupportedMessage::WriteNameAndField { name }),
-            );
-            return layout.close + 1;
-        }
-        let expression = self.field_expression(base + open + 1, base + layout.expression_end);
+            && !trimmed.ends_with(">=");
+        // `{x=}`: the text `x=` as written (spaces kept), then the value, by repr unless a
+        // conversion or a format spec says otherwise, as Python does.
+        let expression_end = if self_documenting {
+            parts.push(FStringPart::Literal(expression_text.to_string()));
+            open + 1 + trimmed.len() - 1
+        } else {
+            layout.expression_end
+        };
+        let expression = self.field_expression(base + open + 1, base + expression_end);
+        let default_conversion = (self_documenting && layout.spec_start.is_none()).then_some('r');
         let conversion = layout.conversion.and_then(|at| {
             let spec = &body[at + 1..layout.spec_start.unwrap_or(layout.close)];
             match spec {
@@ -102,6 +101,7 @@ impl Parser<'_> {
                 }
             }
         });
+        let conversion = conversion.or(default_conversion);
         let format_spec = layout.spec_start.map(|at| body[at + 1..layout.close].to_string());
         if let Some(spec) = &format_spec {
             if spec.contains('{') {
@@ -241,10 +241,6 @@ mod tests {
         let messages =
             |source: &str| -> Vec<String> { parse(source).diagnostics.into_iter().map(|d| d.message).collect() };
         assert_eq!(messages("f'{x!q}'\n"), ["an f-string conversion must be '!r', '!s' or '!a'"]);
-        assert_eq!(
-            messages("f'{x=}'\n"),
-            ["self-documenting f-string fields ('{x=}') are not supported in tile scripts"]
-        );
         assert_eq!(messages("f'{a b}'\n"), ["unexpected 'b' in the f-string field"]);
         assert_eq!(messages("f'{(}'\n"), ["unclosed '{' in the f-string"]);
         assert!(messages("f'{a == b}{c != d}{d[\"k\"]}'\n").is_empty());
