@@ -66,7 +66,7 @@ test('completion, hover and signature help come from the engine table, in both l
     await hoverText(page, 0, 'ones');
     const doc = page.locator('.cm-api-doc');
     await doc.waitFor();
-    assert.match(await doc.textContent(), /ones\(shape, dtype=DT_FP32, requires_grad=False\)A tensor of `shape` filled with 1\./);
+    assert.match(await doc.textContent(), /ones\(shape, dtype=DT_FP32, requires_grad=False\)A tensor of `shape` filled with 1; `ones\(4, 8\)` is `ones\(\[4, 8\]\)`/);
     await page.selectOption('#language', 'zh-CN');
     await hoverText(page, 0, 'ones');
     await page.locator('.cm-api-doc', { hasText: '全为 1' }).waitFor();
