@@ -209,3 +209,21 @@ fn bitwise_operators_in_a_kernel_run_on_the_npu() {
     // the last is 63/64 · 8 = 7.875 → 7 → 15; the first −8 → −16 | 1 = −15.
     assert_eq!(printed.last().unwrap(), "7.75 15 -15");
 }
+
+/// pypto's lrelu in a kernel on the NPU and torch's leaky_relu on the host, worked by hand:
+/// a = (k − 16) / 4 for k = 0..31; the negatives sum to −34 (× 0.1 = −3.4), the rest to 30.
+#[test]
+fn lrelu_runs_on_the_npu_and_leaky_relu_on_the_host() {
+    let printed = lines(
+        "import pypto, torch\nimport torch.nn.functional as F\n\
+         @pypto.frontend.jit\n\
+         def k(a, out):\n    pypto.set_vec_tile_shapes(4, 8)\n    out[:] = pypto.lrelu(a, 0.1)\n\
+         a = pypto.zeros([4, 8])\n\
+         for i in range(4):\n    for j in range(8):\n        a[i, j] = (i * 8 + j - 16) / 4.0\n\
+         out = pypto.zeros([4, 8])\n\
+         k(a, out)\n\
+         print(abs(out.sum().item() - 26.6) < 1e-5, abs(out[0, 0].item() + 0.4) < 1e-7, out[3, 7].item())\n\
+         print(F.leaky_relu(torch.tensor([-2.0, 3.0]), negative_slope=0.5).tolist())\n",
+    );
+    assert_eq!(printed, ["True True 3.75", "[-1.0, 3.0]"]);
+}

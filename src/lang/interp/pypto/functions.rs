@@ -2,6 +2,7 @@
 //! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites); masks and
 //! indices in `functions/masks.rs`.
 
+pub(crate) mod activations;
 mod indices;
 mod indices_update;
 mod integer_ops;
@@ -52,6 +53,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     if masks::NAMES.contains(&name) {
         return masks::call(interpreter, "pypto", name, arguments, span);
+    }
+    if activations::NAMES.contains(&name) {
+        return activations::leaky_relu(interpreter, &full, arguments, span);
     }
     if integer_ops::NAMES.contains(&name) {
         return integer_ops::call(interpreter, "pypto", name, arguments, span);

@@ -185,6 +185,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         | "bitwise_right_shift"
         | "gcd" => crate::lang::interp::pypto::functions::torch_integer(interpreter, name, arguments, span),
         "argmax" | "argmin" => crate::lang::interp::pypto::functions::torch_indices(interpreter, name, arguments, span),
+        "nn.functional.leaky_relu" => {
+            crate::lang::interp::pypto::functions::activations::leaky_relu(interpreter, &full, arguments, span)
+        }
         "clamp" | "clip" => {
             let bound = interpreter.bind(&full, &["input", "min", "max"], arguments, false, span)?;
             let low = bound.optional(1).map(|_| bound.float(1, None)).transpose()?;
