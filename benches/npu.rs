@@ -26,6 +26,15 @@ fn cpu_seconds() -> f64 {
 }
 
 fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
+    // `TILELAB_PROFILE_SIMULATE=N` simulates one plan N times and nothing else (for `perf record`).
+    if let Some(repeats) = std::env::var("TILELAB_PROFILE_SIMULATE").ok().and_then(|text| text.parse::<usize>().ok()) {
+        let plan = build();
+        let cpu_start = cpu_seconds();
+        let events: usize = (0..repeats).map(|_| simulate(&plan, config).expect("simulate").trace.events.len()).sum();
+        let seconds = cpu_seconds() - cpu_start;
+        println!("{label}: {repeats} simulations, {:.2} M events per CPU second", events as f64 / seconds / 1e6);
+        return;
+    }
     let mut build_times = Vec::new();
     let mut simulate_times = Vec::new();
     let mut simulate_cpu_times = Vec::new();

@@ -11,7 +11,7 @@ use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
-use super::engine_program::{CoreProgram, Walk, NOT_A_COPY};
+use super::engine_program::{CoreProgram, Walk, END, NOT_A_COPY};
 use super::error::{NpuError, Result};
 use super::l2::L2Cache;
 use super::timing::Cost;
@@ -46,10 +46,11 @@ enum EventKind {
 /// A heap entry: time as ordered bits (times are non-negative), a sequence number for determinism.
 type Event = Reverse<(u64, u64, u32, u8, EventKind)>;
 
-/// What changes per core as it runs (its prepared program is in `Engine::programs`).
+/// A core's program (prepared as the run reaches it) and what changes as it runs.
 struct CoreState {
-    /// Instructions finished per pipe: the queue position of its head.
-    heads: [usize; 7],
+    program: CoreProgram,
+    /// Per pipe, the instruction index of its head, `END` when none is prepared (or it is done).
+    heads: [u32; 7],
     busy: [bool; 7],
     started: [f64; 7],
     /// Bytes a pipe's GM transfer moves through HBM (set when it starts).
@@ -81,13 +82,12 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
         let bytes = tensor.shape.iter().product::<usize>() * tensor.dtype.size_in_bytes();
         l2.size_tensor(index as u32, bytes as u64);
     }
-    let programs: Vec<CoreProgram> =
-        plan.programs.iter().map(|program| CoreProgram::new(plan, program, config)).collect();
     let mut cores: Vec<CoreState> = plan
         .programs
         .iter()
         .map(|program| CoreState {
-            heads: [0; 7],
+            program: CoreProgram::new(program),
+            heads: [END; 7],
             busy: [false; 7],
             started: [0.0; 7],
             pooled: [0; 7],
@@ -102,7 +102,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
     let mut engine = Engine {
         plan,
         config,
-        programs: &programs,
+        names: Vec::new(),
         cross_sets: vec![0; cross_flags],
         cross_waits: vec![0; cross_flags],
         cross_set_happened: false,
@@ -168,8 +168,9 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
                     dirty.push(core);
                 }
                 EventKind::JoinPool => {
-                    let step = &programs[core].queues[pipe][cores[core].heads[pipe]];
-                    let Some(copy) = programs[core].copies.get(step.copy as usize) else { continue };
+                    let state = &cores[core];
+                    let step = state.program.step(state.heads[pipe]);
+                    let Some(copy) = state.program.copies.get(step.copy as usize) else { continue };
                     let Cost::Gm { path_bytes_per_cycle, .. } = copy.cost else { continue };
                     // The L2 part moves first, then what crosses HBM.
                     engine.pool.advance(time);
@@ -192,10 +193,13 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
         dirty.sort_unstable();
         dirty.dedup();
     }
-    for (core, state) in cores.iter().enumerate() {
+    for (core, state) in cores.iter_mut().enumerate() {
+        let program = &plan.programs[core];
+        state.program.prepare_heads(&mut state.heads, plan, program, config, &mut engine.names);
         for pipe in Pipe::ALL {
-            if let Some(step) = programs[core].head(pipe.index(), state.heads[pipe.index()]) {
-                let index = step.instruction as usize;
+            let head = state.heads[pipe.index()];
+            if head != END {
+                let index = head as usize;
                 let op = plan.programs[core].instructions[index].op.name();
                 return Err(NpuError::Deadlock { core, pipe: pipe.name(), instruction: index, op });
             }
@@ -204,9 +208,17 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
     let Engine { events, mut totals, l2, .. } = engine;
     totals.drain_bytes = l2.dirty_bytes();
     // On a coupled chip every core has both units, whatever one program happens to use.
-    let core_kinds = programs
+    let core_kinds = cores
         .iter()
-        .map(|program| if config.architecture == Architecture::Coupled { CoreKind::Mixed } else { program.core_kind() })
+        .map(
+            |state| {
+                if config.architecture == Architecture::Coupled {
+                    CoreKind::Mixed
+                } else {
+                    state.program.core_kind()
+                }
+            },
+        )
         .collect();
     Ok((Trace { clock_mhz: config.clock_mhz, core_kinds, events }, totals, l2))
 }
@@ -214,7 +226,8 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
 struct Engine<'a> {
     plan: &'a KernelPlan,
     config: &'a NpuConfig,
-    programs: &'a [CoreProgram],
+    /// The op names of every core's program (`Shown::name` indexes them).
+    names: Vec<&'static str>,
     heap: BinaryHeap<Event>,
     sequence: u64,
     pool: Pool,
@@ -241,12 +254,19 @@ impl Engine<'_> {
 
     /// Starts the head instruction of every idle pipe whose flags are all set.
     fn try_start(&mut self, state: &mut CoreState, core: usize) {
-        let program = &self.programs[core];
+        state.program.prepare_heads(
+            &mut state.heads,
+            self.plan,
+            &self.plan.programs[core],
+            self.config,
+            &mut self.names,
+        );
+        let program = &state.program;
         for pipe in 0..7 {
-            if state.busy[pipe] {
+            if state.busy[pipe] || state.heads[pipe] == END {
                 continue;
             }
-            let Some(step) = program.head(pipe, state.heads[pipe]) else { continue };
+            let step = program.step(state.heads[pipe]);
             if !program.waits(step).iter().all(|&flag| state.sets[flag as usize] > state.waits[flag as usize]) {
                 continue;
             }
@@ -330,8 +350,8 @@ impl Engine<'_> {
     }
 
     fn finish(&mut self, state: &mut CoreState, core: usize, pipe: usize) {
-        let program = &self.programs[core];
-        let step = &program.queues[pipe][state.heads[pipe]];
+        let program = &state.program;
+        let step = program.step(state.heads[pipe]);
         let shown = &step.shown;
         for &flag in program.sets(step) {
             state.sets[flag as usize] += 1;
@@ -341,7 +361,7 @@ impl Engine<'_> {
             self.cross_set_happened = true;
         }
         state.busy[pipe] = false;
-        state.heads[pipe] += 1;
+        state.heads[pipe] = step.next;
         if step.copy != NOT_A_COPY {
             state.gm_end[pipe] = self.now;
         }
@@ -350,7 +370,7 @@ impl Engine<'_> {
             pipe: Pipe::ALL[pipe],
             start: state.started[pipe],
             end: self.now,
-            op: program.names[shown.name as usize],
+            op: self.names[shown.name as usize],
             tile: program.labels.get(shown.tile as usize).map_or_else(|| self.no_tile.clone(), Rc::clone),
             instruction: step.instruction,
             bytes: shown.bytes,

@@ -1,9 +1,10 @@
-//! A core's program as the event loop reads it, prepared once per run in one pass over the plan:
-//! per pipe, its instructions' records in queue order (so each pipe's head walks its own array
-//! forwards: no cache miss per instruction for the records of seven interleaved queues), their
-//! trace fields in the same record, the GM copies' costs and tensor rows apart, every flag id in one array
-//! per core. The loop never reads an `Instruction` (its op, its heap vectors) while it runs:
-//! `cargo bench --bench npu` under perf showed the loads of those as the loop's largest cost.
+//! A core's program as the event loop reads it: per instruction, one 64-byte record with what
+//! starting and finishing it needs and what its trace event shows; each pipe's queue a chain through
+//! them (`Step::next`). The records are prepared as the run reaches them, a few dozen instructions
+//! at a time, in program order: each is read while it is still in cache from being written. (Prepared
+//! all before the run, the 4096³ GEMM's 7 MB of records had left the cache by the time its 168 queue
+//! heads, too many streams to prefetch, reached them: most starts missed the cache on their record.)
+//! The loop never reads an `Instruction` (its op, its heap vectors) while it runs.
 
 use std::ops::Range;
 use std::rc::Rc;
@@ -18,10 +19,14 @@ use super::trace::tile_buffer;
 /// `Step::copy` of an instruction that is not a GM copy.
 pub(super) const NOT_A_COPY: u32 = u32::MAX;
 
+/// No step: the end of a queue, or a head not prepared yet.
+pub(super) const END: u32 = u32::MAX;
+
+/// Instructions prepared at a time.
+const CHUNK: usize = 32;
+
 /// What the loop needs to start and finish one instruction, and what its trace event shows: one
-/// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too
-/// (with the trace fields in an array beside the queue, `finish` missed the cache on them for most
-/// instructions of the 4096³ GEMM: 168 queues are walked at once, too many streams to prefetch).
+/// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too.
 #[derive(Clone, Copy)]
 #[repr(align(64))]
 pub(super) struct Step {
@@ -31,6 +36,8 @@ pub(super) struct Step {
     pub instruction: u32,
     /// The index of its record in `CoreProgram::copies`, `NOT_A_COPY` for a fixed cost.
     pub copy: u32,
+    /// The next step of its queue, `END` until it is prepared (or for the last).
+    pub next: u32,
     /// Where its flags start in `CoreProgram::flags`: waits, sets, cross-core waits, cross-core
     /// sets, `counts` of each, one span after the other.
     flags_start: u32,
@@ -38,6 +45,8 @@ pub(super) struct Step {
     /// Its trace fields.
     pub shown: Shown,
 }
+
+const _: () = assert!(std::mem::size_of::<Step>() == 64);
 
 impl Step {
     fn span(&self, which: usize) -> Range<usize> {
@@ -57,7 +66,7 @@ pub(super) struct Shown {
     pub tile: u32,
     /// The kernel source line.
     pub source_line: Option<u32>,
-    /// The index of its op name in `CoreProgram::names`.
+    /// The index of its op name in the run's names (`Engine::names`).
     pub name: u8,
 }
 
@@ -134,70 +143,126 @@ fn region_of(op: &TileOp) -> &GmRegion {
     }
 }
 
-/// A core's prepared program.
+/// A core's program, prepared as far as the run has reached.
 pub(super) struct CoreProgram {
-    /// Per pipe (indexed by `Pipe::index`), its instructions' records in program order.
-    pub queues: [Vec<Step>; 7],
-    /// The GM copies, in program order.
-    pub copies: Vec<GmCopy>,
-    /// Every instruction's flag ids, span after span.
+    /// The instructions prepared so far, in program order (index = instruction index).
+    steps: Vec<Step>,
+    /// Every prepared instruction's flag ids, span after span.
     flags: Vec<u32>,
+    /// The GM copies prepared so far, in program order.
+    pub copies: Vec<GmCopy>,
     /// Each buffer's name, shared by the trace events that name it.
     pub labels: Vec<Rc<str>>,
-    /// The op names of the program (few: an index per instruction instead of a 16-byte `&str`).
-    pub names: Vec<&'static str>,
+    /// Per pipe: its instructions not prepared yet.
+    unprepared: [u32; 7],
+    /// Per pipe: its last prepared step, `END` before the first.
+    last: [u32; 7],
+    /// The pipes with any instruction (bit `Pipe::index` each).
+    used: u8,
 }
 
 impl CoreProgram {
-    /// Prepares `program` (a program of `plan`, checked) for `config`.
-    pub fn new(plan: &KernelPlan, program: &TileProgram, config: &NpuConfig) -> Self {
-        // One pass over the instructions (a counting pass first cost as much again: each pass
-        // misses the cache on every instruction); the arrays grow by doubling instead.
-        let mut queues: [Vec<Step>; 7] = Default::default();
-        let mut flags = Vec::with_capacity(program.instructions.len() * 2);
-        let mut copies = Vec::new();
-        let mut names: Vec<&'static str> = Vec::new();
-        for (index, instruction) in program.instructions.iter().enumerate() {
-            let flags_start = flags.len() as u32;
-            let spans = [&instruction.wait, &instruction.set, &instruction.cross_wait, &instruction.cross_set];
-            let counts = spans
-                .map(|span| u16::try_from(span.len()).expect("an instruction with more than 65535 flags of one kind"));
-            for span in spans {
-                flags.extend(span.iter().map(|flag| flag.0));
-            }
-            let cost = instruction_cost(plan, program, index, config);
-            let (cycles, copy) = match cost.cost {
-                Cost::Fixed { cycles } => (cycles, NOT_A_COPY),
-                Cost::Gm { .. } => {
-                    let region = region_of(&instruction.op);
-                    let tensor = &plan.tensors[region.tensor.0 as usize];
-                    let element_bytes = tensor.dtype.size_in_bytes() as u64;
-                    let walk = Walk::of(region, &tensor.shape, element_bytes, index as u32);
-                    copies.push(GmCopy { cost: cost.cost, tensor: region.tensor.0, walk });
-                    (f64::NAN, copies.len() as u32 - 1)
-                }
-            };
-            let pipe = instruction.pipe.index();
-            let op = instruction.op.name();
-            // Names are static strings: the same name is the same pointer (or at worst a duplicate entry).
-            let name = match names.iter().position(|known| std::ptr::eq(*known, op)) {
-                Some(position) => position,
-                None => {
-                    names.push(op);
-                    names.len() - 1
-                }
-            };
-            let shown = Shown {
-                bytes: cost.bytes,
-                flops: cost.flops,
-                tile: tile_buffer(&instruction.op).map_or(u32::MAX, |id| id.0),
-                source_line: instruction.source_line,
-                name: u8::try_from(name).expect("fewer than 256 op names"),
-            };
-            queues[pipe].push(Step { cycles, instruction: index as u32, copy, flags_start, counts, shown });
+    /// A core's program (of `plan`, checked), nothing prepared yet: one pass counts each pipe's
+    /// instructions (so a pipe whose queue is done is told from one whose next instruction is not
+    /// prepared yet).
+    pub fn new(program: &TileProgram) -> Self {
+        let mut unprepared = [0u32; 7];
+        for instruction in &program.instructions {
+            unprepared[instruction.pipe.index()] += 1;
         }
-        let labels = program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect();
-        CoreProgram { queues, copies, flags, labels, names }
+        let used = (0..7).filter(|&pipe| unprepared[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
+        CoreProgram {
+            steps: Vec::with_capacity(program.instructions.len()),
+            flags: Vec::with_capacity(program.instructions.len() * 2),
+            copies: Vec::new(),
+            labels: program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect(),
+            unprepared,
+            last: [END; 7],
+            used,
+        }
+    }
+
+    /// Prepares instructions until every pipe that has one left has its head (`heads`, `END` where
+    /// none is prepared) prepared. `names` holds the op names of every core.
+    pub fn prepare_heads(
+        &mut self,
+        heads: &mut [u32; 7],
+        plan: &KernelPlan,
+        program: &TileProgram,
+        config: &NpuConfig,
+        names: &mut Vec<&'static str>,
+    ) {
+        while (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0) {
+            let start = self.steps.len();
+            for index in start..(start + CHUNK).min(program.instructions.len()) {
+                self.prepare(heads, plan, program, index, config, names);
+            }
+        }
+    }
+
+    /// Prepares instruction `index` (the next in program order) and links it into its queue.
+    fn prepare(
+        &mut self,
+        heads: &mut [u32; 7],
+        plan: &KernelPlan,
+        program: &TileProgram,
+        index: usize,
+        config: &NpuConfig,
+        names: &mut Vec<&'static str>,
+    ) {
+        let instruction = &program.instructions[index];
+        let flags_start = self.flags.len() as u32;
+        let spans = [&instruction.wait, &instruction.set, &instruction.cross_wait, &instruction.cross_set];
+        let counts =
+            spans.map(|span| u16::try_from(span.len()).expect("an instruction with more than 65535 flags of one kind"));
+        for span in spans {
+            self.flags.extend(span.iter().map(|flag| flag.0));
+        }
+        let cost = instruction_cost(plan, program, index, config);
+        let (cycles, copy) = match cost.cost {
+            Cost::Fixed { cycles } => (cycles, NOT_A_COPY),
+            Cost::Gm { .. } => {
+                let region = region_of(&instruction.op);
+                let tensor = &plan.tensors[region.tensor.0 as usize];
+                let element_bytes = tensor.dtype.size_in_bytes() as u64;
+                let walk = Walk::of(region, &tensor.shape, element_bytes, index as u32);
+                self.copies.push(GmCopy { cost: cost.cost, tensor: region.tensor.0, walk });
+                (f64::NAN, self.copies.len() as u32 - 1)
+            }
+        };
+        let op = instruction.op.name();
+        // Names are static strings: the same name is the same pointer (or at worst a duplicate entry).
+        let name = match names.iter().position(|known| std::ptr::eq(*known, op)) {
+            Some(position) => position,
+            None => {
+                names.push(op);
+                names.len() - 1
+            }
+        };
+        let shown = Shown {
+            bytes: cost.bytes,
+            flops: cost.flops,
+            tile: tile_buffer(&instruction.op).map_or(u32::MAX, |id| id.0),
+            source_line: instruction.source_line,
+            name: u8::try_from(name).expect("fewer than 256 op names"),
+        };
+        let position = index as u32;
+        let pipe = instruction.pipe.index();
+        if self.last[pipe] != END {
+            self.steps[self.last[pipe] as usize].next = position;
+        }
+        // The queue's earlier steps may all have finished: this one is then its head.
+        if heads[pipe] == END {
+            heads[pipe] = position;
+        }
+        self.last[pipe] = position;
+        self.unprepared[pipe] -= 1;
+        self.steps.push(Step { cycles, instruction: position, copy, next: END, flags_start, counts, shown });
+    }
+
+    /// The prepared step `index` (an instruction index).
+    pub fn step(&self, index: u32) -> &Step {
+        &self.steps[index as usize]
     }
 
     /// The flags `step` waits for on its core.
@@ -220,15 +285,9 @@ impl CoreProgram {
         &self.flags[step.span(3)]
     }
 
-    /// Queue `pipe`'s head instruction after `done` of them finished, if any is left.
-    pub fn head(&self, pipe: usize, done: usize) -> Option<&Step> {
-        self.queues[pipe].get(done)
-    }
-
-    /// The kind of core the program needs (`TileProgram::core_kind`, from the queues).
+    /// The kind of core the program needs (`TileProgram::core_kind`).
     pub fn core_kind(&self) -> crate::tile::CoreKind {
-        let used = (0..7).filter(|&pipe| !self.queues[pipe].is_empty()).fold(0u8, |used, pipe| used | 1 << pipe);
-        crate::tile::CoreKind::of_pipes(used)
+        crate::tile::CoreKind::of_pipes(self.used)
     }
 }
 
