@@ -100,10 +100,10 @@ impl ProgramBuilder {
         self.instructions.push(Instruction {
             pipe,
             op,
-            wait,
-            set,
-            cross_wait,
-            cross_set,
+            wait: wait.into(),
+            set: set.into(),
+            cross_wait: cross_wait.into(),
+            cross_set: cross_set.into(),
             source_line: self.source_line,
         });
         Ok(pipe)

@@ -8,6 +8,7 @@ mod builder;
 mod expand;
 mod expand_cube;
 mod expand_task;
+mod flag_list;
 mod lower;
 mod memory;
 mod program;
@@ -20,6 +21,7 @@ mod work;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
 pub use expand::expand_work;
+pub use flag_list::FlagList;
 pub use memory::{cut_unit, plan_memory, sink_loads, ub_need};
 pub use program::{
     Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
+use super::flag_list::FlagList;
 use super::vector_ops::{VectorOp, VectorOperand};
 
 /// The in-order instruction queues of an AI core (Ascend naming).
@@ -261,14 +262,14 @@ pub struct Instruction {
     /// The op.
     pub op: TileOp,
     /// Flags consumed before the start.
-    pub wait: Vec<Flag>,
+    pub wait: FlagList,
     /// Flags set at the end.
-    pub set: Vec<Flag>,
+    pub set: FlagList,
     /// Cross-core flags (indices below `KernelPlan::cross_core_flags`) consumed before the start:
     /// how a vector core waits for a cube core's result in GM on a split chip.
-    pub cross_wait: Vec<Flag>,
+    pub cross_wait: FlagList,
     /// Cross-core flags set at the end.
-    pub cross_set: Vec<Flag>,
+    pub cross_set: FlagList,
     /// The kernel source line it comes from (filled by the language).
     pub source_line: Option<u32>,
 }
