@@ -134,6 +134,31 @@ impl GmCopy {
     }
 }
 
+/// The first word of each shape vector of `op` (of its region's for a GM copy), summed.
+fn shape_words(op: &TileOp) -> usize {
+    let first = |words: &[usize]| words.first().copied().unwrap_or(0);
+    match op {
+        TileOp::CopyIn { source: region, .. }
+        | TileOp::CopyOut { destination: region, .. }
+        | TileOp::CopyOutAccumulate { destination: region, .. } => {
+            first(&region.offsets).wrapping_add(first(&region.shape))
+        }
+        TileOp::Move { offsets, shape, .. } | TileOp::MoveTransposed { offsets, shape, .. } => {
+            first(offsets).wrapping_add(first(shape))
+        }
+        TileOp::Unary { valid_shape, .. }
+        | TileOp::Binary { valid_shape, .. }
+        | TileOp::Reduce { valid_shape, .. }
+        | TileOp::Cast { valid_shape, .. }
+        | TileOp::ScalarBinary { valid_shape, .. }
+        | TileOp::Clip { valid_shape, .. }
+        | TileOp::ReduceDims { valid_shape, .. }
+        | TileOp::BroadcastBinary { valid_shape, .. }
+        | TileOp::Vector { valid_shape, .. } => first(valid_shape),
+        TileOp::Mmad { .. } | TileOp::Scalar { .. } => 0,
+    }
+}
+
 /// The GM region a copy moves.
 fn region_of(op: &TileOp) -> &GmRegion {
     match op {
@@ -194,7 +219,14 @@ impl CoreProgram {
     ) {
         while (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0) {
             let start = self.steps.len();
-            for index in start..(start + CHUNK).min(program.instructions.len()) {
+            let chunk = start..(start + CHUNK).min(program.instructions.len());
+            // The shapes and regions of the ops are vectors of their own, each a cache miss:
+            // loading the first word of each before the chunk's work (loads that do not depend
+            // on each other) has the memory fetch them together instead of one after the other.
+            let first_words =
+                program.instructions[chunk.clone()].iter().map(|instruction| shape_words(&instruction.op));
+            std::hint::black_box(first_words.fold(0, usize::wrapping_add));
+            for index in chunk {
                 self.prepare(heads, plan, program, index, config, names);
             }
         }
