@@ -131,7 +131,22 @@ impl Pool {
     /// path is slower than the fair share keep their path rate, the rest split what is left.
     fn share_rates(&mut self, in_l2: bool, bytes_per_cycle: f64) {
         let mut left = bytes_per_cycle;
-        let mut unassigned = self.active.iter().filter(|active| active.in_l2 == in_l2).count();
+        let (mut unassigned, mut slowest, mut fastest) = (0, f64::INFINITY, 0.0f64);
+        for active in self.active.iter().filter(|active| active.in_l2 == in_l2) {
+            unassigned += 1;
+            slowest = slowest.min(active.cap);
+            fastest = fastest.max(active.cap);
+        }
+        // What the loop below gives in one step in the usual cases: no path slower than the fair
+        // share (everyone gets it), or every path slower (everyone keeps its path's rate).
+        let share = left / unassigned as f64;
+        if unassigned > 0 && (slowest > share || fastest <= share) {
+            let every_path_slower = fastest <= share;
+            for active in self.active.iter_mut().filter(|active| active.in_l2 == in_l2) {
+                active.rate = if every_path_slower { active.cap } else { share };
+            }
+            return;
+        }
         self.scratch.clear();
         self.scratch.extend(self.active.iter().map(|active| active.in_l2 != in_l2));
         while unassigned > 0 {
