@@ -83,6 +83,15 @@ fn sys_exit_ends_the_cell() {
     assert_eq!(spanned(code, &result), "sys.exit(3)");
     let printed = run_ok(&mut session, "try:\n    sys.exit(1)\nexcept SystemExit as e:\n    print('caught', e)");
     assert_eq!(printed, "caught 1\n");
+    // `BaseException` catches everything, `SystemExit` too; `Exception` does not catch `SystemExit`.
+    let code = "for raise_it in (lambda: sys.exit(2), lambda: 1 / 0, lambda: [][1]):\n    try:\n        raise_it()\n    except BaseException:\n        print('caught')";
+    assert_eq!(run_ok(&mut session, code), "caught\ncaught\ncaught\n");
+    let result = run_err(&mut session, "try:\n    sys.exit(4)\nexcept Exception:\n    print('wrong')");
+    assert_eq!(result.error().unwrap().message, "SystemExit: 4");
+    assert_eq!(
+        run_ok(&mut session, "try:\n    raise BaseException('b')\nexcept BaseException as e:\n    print(e)"),
+        "b\n"
+    );
 }
 
 /// The environment holds the device the simulated NPU is; `os.path` works on strings; `time`'s

@@ -36,4 +36,5 @@ mod statements;
 mod sweep;
 mod torch_module;
 mod torch_nn_module;
+mod type_builtin;
 mod user_modules;

@@ -90,6 +90,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
         }
         Value::Ellipsis => "Ellipsis".into(),
         Value::Function(function) => format!("<function {}>", function.name),
+        Value::Builtin(name) if super::classes::is_type_name(name) => format!("<class '{name}'>"),
         Value::Builtin(name) => format!("<built-in function {name}>"),
         Value::Module(name) => format!("<module '{name}'>"),
         Value::Method(bound) => format!("<bound method {}.{}>", bound.0.type_name(), bound.1),

@@ -62,7 +62,8 @@ impl Interpreter {
                     // `ModuleNotFoundError` is an `ImportError`.
                     let import = kind == ErrorKind::Import && candidate.as_ref() == "ImportError";
                     // `SystemExit` is not an `Exception` (it derives from `BaseException`).
-                    let exception = candidate.as_ref() == "Exception" && kind != ErrorKind::SystemExit;
+                    let exception = candidate.as_ref() == "Exception" && kind != ErrorKind::SystemExit
+                        || candidate.as_ref() == "BaseException";
                     if exception
                         || import
                         || candidate.as_ref() == name

@@ -14,8 +14,9 @@ use crate::messages::{OperationMessage, StatementMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
-const EXCEPTIONS: [(&str, ErrorKind); 15] = [
+const EXCEPTIONS: [(&str, ErrorKind); 16] = [
     ("NameError", ErrorKind::Name),
+    ("BaseException", ErrorKind::Value),
     ("Exception", ErrorKind::Value),
     ("RuntimeError", ErrorKind::Value),
     ("ValueError", ErrorKind::Value),

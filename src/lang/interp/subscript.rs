@@ -192,6 +192,10 @@ impl Interpreter {
             Value::Int(_) => method(&["min", "max"]),
             Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
             Value::Function(function) if name == "__name__" => Some(Value::string(function.name.as_str())),
+            // `int.__name__`, `type(error).__name__`, `torch.Tensor.__name__` ("Tensor").
+            Value::Builtin(builtin) if name == "__name__" => {
+                Some(Value::string(builtin.rsplit('.').next().unwrap_or(builtin)))
+            }
             Value::DType(dtype, _) if name == "name" => Some(Value::string(dtype.pypto_name())),
             _ => None,
         };

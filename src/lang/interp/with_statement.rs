@@ -146,6 +146,7 @@ impl Interpreter {
                 let matches_type = types.iter().any(|wanted| {
                     wanted == &name
                         || wanted == "Exception"
+                        || wanted == "BaseException"
                         || (wanted == "ImportError" && error.kind == ErrorKind::Import)
                         || (matches!(wanted.as_str(), "IndexError" | "KeyError") && error.kind == ErrorKind::Index)
                 });

@@ -15,7 +15,7 @@ use super::value::Value;
 
 pub(crate) use collect::InstanceRegistry;
 pub(crate) use methods::MethodFrame;
-pub(crate) use reflection::{is_class_builtin, CLASS_BUILTINS};
+pub(crate) use reflection::{is_class_builtin, is_type_name, CLASS_BUILTINS};
 
 /// What generates a class's `__init__`, `__repr__` and `==`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,8 +12,18 @@ use crate::lang::syntax::Span;
 use crate::messages::{ClassMessage, Construct, Message, StatementMessage, UnsupportedMessage};
 
 /// The builtins of this module.
-pub(crate) const CLASS_BUILTINS: [&str; 9] =
-    ["isinstance", "getattr", "hasattr", "setattr", "staticmethod", "classmethod", "property", "object", "super"];
+pub(crate) const CLASS_BUILTINS: [&str; 10] = [
+    "isinstance",
+    "type",
+    "getattr",
+    "hasattr",
+    "setattr",
+    "staticmethod",
+    "classmethod",
+    "property",
+    "object",
+    "super",
+];
 
 impl Interpreter {
     /// Calls one of `CLASS_BUILTINS`, or a function of `dataclasses` or `typing`.
@@ -32,6 +42,10 @@ impl Interpreter {
                     result |= self.is_instance_of(object, candidate, bound.span_of(1))?;
                 }
                 Ok(Value::Bool(result))
+            }
+            "type" => {
+                let bound = self.bind(name, &["object"], arguments, false, span)?;
+                Ok(type_of(bound.required(0)?))
             }
             "getattr" | "hasattr" => {
                 let names: &[&str] =
@@ -247,4 +261,50 @@ fn abstract_container(name: &str, object: &Value) -> Option<bool> {
         ),
         _ => return None,
     })
+}
+
+/// `type(object)`: an instance's class; for a value of a builtin type the builtin that makes it
+/// (`int`, `list`, `torch.Tensor` …), which `isinstance`, `==`, `is` and calls accept; for the
+/// rest a type known by its name (printed `<class 'NoneType'>`).
+fn type_of(object: &Value) -> Value {
+    let name = match object {
+        Value::Instance(instance) => return Value::Class(instance.class.clone()),
+        Value::Object(inner) => match inner.as_ref() {
+            Object::Exception { name, .. } => name.as_str(),
+            _ => object.type_name(),
+        },
+        Value::Tensor(tensor) if tensor.torch.get() => "torch.Tensor",
+        Value::Tensor(_) => "pypto.Tensor",
+        other => other.type_name(),
+    };
+    Value::Builtin(Rc::from(name))
+}
+
+/// Whether a builtin's name is the name of a type (`type(…)` of a value), printed `<class '…'>`.
+pub(crate) fn is_type_name(name: &str) -> bool {
+    const TYPES: [&str; 22] = [
+        "NoneType",
+        "bool",
+        "int",
+        "float",
+        "str",
+        "list",
+        "tuple",
+        "dict",
+        "set",
+        "range",
+        "slice",
+        "ellipsis",
+        "function",
+        "builtin_function",
+        "module",
+        "method",
+        "dtype",
+        "kernel",
+        "type",
+        "object",
+        "torch.Tensor",
+        "pypto.Tensor",
+    ];
+    TYPES.contains(&name) || crate::lang::interp::raising::is_exception(name)
 }
