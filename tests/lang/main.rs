@@ -33,6 +33,7 @@ mod schedule;
 mod semantics_table;
 mod sets;
 mod statements;
+mod string_methods;
 mod sweep;
 mod torch_module;
 mod torch_nn_module;

@@ -42,6 +42,7 @@ mod scope;
 mod scope_collect;
 mod sequences;
 mod sets;
+mod string_format;
 mod string_methods;
 mod subscript;
 pub mod torch;

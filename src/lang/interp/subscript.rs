@@ -187,7 +187,7 @@ impl Interpreter {
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
             Value::Set(_) => method(super::sets::SET_METHODS),
-            Value::Str(_) => method(&["join", "upper", "lower", "strip", "split", "startswith", "endswith", "replace"]),
+            Value::Str(_) => method(super::string_methods::STRING_METHODS),
             // pypto's scalars (loop indices and what is computed from them) have `.min`/`.max`.
             Value::Int(_) => method(&["min", "max"]),
             Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
