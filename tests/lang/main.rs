@@ -18,6 +18,7 @@ mod kernels;
 mod lambdas;
 mod library_modules;
 mod numpy_goldens;
+mod numpy_random;
 mod operations;
 mod operations_layout;
 mod operations_torch;

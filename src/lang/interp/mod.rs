@@ -34,6 +34,7 @@ mod imports;
 mod interpreter;
 mod lines;
 mod numpy;
+mod numpy_random;
 mod operators;
 pub mod progress;
 pub mod pypto;

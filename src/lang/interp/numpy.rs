@@ -26,6 +26,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         Some(ApiKind::Module) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         Some(ApiKind::Constant) => match super::torch::dtype_named(name) {
             Some(Ok(dtype)) => Ok(Value::DType(dtype, DTypeFamily::Numpy)),
+            Some(Err(pypto_name)) => {
+                Ok(Value::DType(super::torch::pypto_dtype(interpreter, pypto_name, span)?, DTypeFamily::Numpy))
+            }
             _ => Err(interpreter
                 .error(ErrorKind::Attribute, "", span)
                 .with_message(LibraryMessage::NoValueHere { name: qualified.clone() })),
@@ -49,6 +52,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             .error(ErrorKind::Unsupported, "", span)
             .with_message(LibraryMessage::HostCode { name: name.to_string() })
             .with_help_message(LibraryMessage::NumpyAfterCall));
+    }
+    if let Some(function) = short.strip_prefix("random.") {
+        return super::numpy_random::call(interpreter, function, arguments, span);
     }
     match short {
         "array" | "asarray" => {

@@ -17,14 +17,20 @@ use crate::messages::{
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
-const METHODS: [&str; 36] = [
+const METHODS: [&str; 42] = [
     "requires_grad_",
     "to",
+    "astype",
     "float",
     "half",
     "bfloat16",
     "double",
+    "bool",
+    "int",
+    "long",
     "cpu",
+    "npu",
+    "cuda",
     "numpy",
     "contiguous",
     "is_contiguous",
@@ -114,8 +120,9 @@ pub(crate) fn call(
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     let same = || Value::Tensor(object.clone());
     match name {
-        "float" | "half" | "bfloat16" | "double" | "cpu" | "numpy" | "contiguous" | "is_contiguous" | "dim" | "t"
-        | "abs" | "neg" | "sqrt" | "rsqrt" | "sigmoid" | "relu" | "tanh" | "log" | "reciprocal" => {
+        "float" | "half" | "bfloat16" | "double" | "bool" | "int" | "long" | "cpu" | "npu" | "cuda" | "numpy"
+        | "contiguous" | "is_contiguous" | "dim" | "t" | "abs" | "neg" | "sqrt" | "rsqrt" | "sigmoid" | "relu"
+        | "tanh" | "log" | "reciprocal" => {
             interpreter.bind(&full, &[], arguments, false, span)?;
             let cast = |dtype: DType| if var.dtype() == dtype { Ok(same()) } else { wrap(var.cast(dtype)) };
             match name {
@@ -123,8 +130,12 @@ pub(crate) fn call(
                 "half" => cast(DType::F16),
                 "bfloat16" => cast(DType::Bf16),
                 "double" => cast(DType::F64),
-                // One memory here: the host copy, the array view and the contiguous copy are the tensor.
-                "cpu" | "numpy" | "contiguous" => Ok(same()),
+                "bool" => cast(DType::Bool),
+                "int" => cast(DType::I32),
+                "long" => cast(DType::I64),
+                // One memory here: the host copy, the device copy (torch_npu's `.npu()`), the array
+                // view and the contiguous copy are the tensor.
+                "cpu" | "npu" | "cuda" | "numpy" | "contiguous" => Ok(same()),
                 "is_contiguous" => Ok(Value::Bool(true)),
                 "dim" => Ok(Value::Int(var.shape().len() as i64)),
                 "t" if var.shape().len() < 2 => Ok(same()),
@@ -163,6 +174,14 @@ pub(crate) fn call(
                 Some(dtype) if dtype != var.dtype() => wrap(var.cast(dtype)),
                 _ => Ok(same()),
             }
+        }
+        // numpy's `array.astype(np.float32)` (an array is a tensor): always a copy, as numpy's default.
+        "astype" => {
+            let bound = interpreter.bind(&full, &["dtype"], arguments, false, span)?;
+            let dtype = super::dtype_argument(interpreter, &full, Some(bound.required(0)?), var.dtype(), span)?;
+            let converted = if dtype == var.dtype() { Ok(var.clone()) } else { var.cast(dtype) };
+            let converted = converted.map(|var| Var::constant(var.tensor().deep_copy()));
+            wrap(converted)
         }
         "size" => {
             let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
