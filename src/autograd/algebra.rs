@@ -224,7 +224,8 @@ pub fn unary_gradient<A: GradientAlgebra, S: RuleOperands<A::Value, A::Error>>(
         | UnaryOp::Log10
         | UnaryOp::Tan
         | UnaryOp::Acosh
-        | UnaryOp::Atanh => super::algebra_math::gradient(algebra, op, &operands.input(0)?, g)?,
+        | UnaryOp::Atanh
+        | UnaryOp::Cbrt => super::algebra_math::gradient(algebra, op, &operands.input(0)?, g)?,
     };
     Ok(Some(gradient))
 }

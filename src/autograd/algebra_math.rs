@@ -1,5 +1,5 @@
 //! The gradient rules of the element-wise math ops added from pypto's operation docs (expm1,
-//! log1p, sinh, cosh, atan, asinh, log2, log10, tan, acosh, atanh), written once over a [`GradientAlgebra`] like the others.
+//! log1p, sinh, cosh, atan, asinh, log2, log10, tan, acosh, atanh, cbrt), written once over a [`GradientAlgebra`] like the others.
 
 use super::algebra::{mul, Built, GradientAlgebra};
 use crate::tensor::{BinaryOp, UnaryOp};
@@ -58,6 +58,14 @@ pub(crate) fn gradient<A: GradientAlgebra>(algebra: &mut A, op: UnaryOp, x: &A::
             let one = algebra.number(1.0, x);
             let rest = algebra.binary(BinaryOp::Sub, &one, &square)?;
             algebra.binary(BinaryOp::Div, g, &rest)
+        }
+        // cbrt' = 1/(3 ∛x²) (∞ at 0, as torch)
+        UnaryOp::Cbrt => {
+            let root = algebra.unary(UnaryOp::Cbrt, x)?;
+            let square = mul(algebra, &root, &root)?;
+            let three = algebra.number(3.0, x);
+            let scaled = mul(algebra, &square, &three)?;
+            algebra.binary(BinaryOp::Div, g, &scaled)
         }
         // asinh' = 1/√(x² + 1)
         _ => {

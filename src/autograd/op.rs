@@ -140,7 +140,8 @@ impl Op {
                 | UnaryOp::Log10
                 | UnaryOp::Tan
                 | UnaryOp::Acosh
-                | UnaryOp::Atanh => INPUTS,
+                | UnaryOp::Atanh
+                | UnaryOp::Cbrt => INPUTS,
             },
             Op::Binary(op) => match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::FloorDivide => NONE,
@@ -185,7 +186,7 @@ pub struct SavePlan {
 }
 
 /// Every unary op, in declaration order.
-pub const ALL_UNARY: [UnaryOp; 34] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 35] = UnaryOp::ALL;
 
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
@@ -232,6 +233,7 @@ fn catalogue_position(op: &Op) -> usize {
             UnaryOp::Tan => 31,
             UnaryOp::Acosh => 32,
             UnaryOp::Atanh => 33,
+            UnaryOp::Cbrt => 34,
         },
         Op::Binary(binary) => match binary {
             BinaryOp::Add => 0,
@@ -317,7 +319,7 @@ mod tests {
             assert_eq!(catalogue_position(&Op::Reduce { op: *op, axes: vec![], keepdim: false }), position);
         }
         let names = differentiable_op_names();
-        assert_eq!(names.len(), 34 + 9 + 5 + 2 + 15);
+        assert_eq!(names.len(), 35 + 9 + 5 + 2 + 15);
         let unique: std::collections::HashSet<_> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -24,7 +24,7 @@ const TRANSCENDENTAL_ELEMENT_BYTES: u64 = 4;
 fn transcendental_unary(op: UnaryOp) -> bool {
     use UnaryOp::*;
     // expm1 and log1p are charged as exp and log, log2 and log10 as log, sinh, cosh, atan, asinh,
-    // tan, acosh and atanh as tanh: their nearest ops in the class (pypto's cost table has no entry
+    // tan, acosh and atanh as tanh, cbrt as log (it is exp(log|x| / 3) on such hardware): their nearest ops in the class (pypto's cost table has no entry
     // of their own).
     matches!(
         op,
@@ -51,6 +51,7 @@ fn transcendental_unary(op: UnaryOp) -> bool {
             | Tan
             | Acosh
             | Atanh
+            | Cbrt
     )
 }
 

@@ -76,11 +76,13 @@ pub enum UnaryOp {
     Acosh,
     /// `atanh x` (NaN outside [−1, 1], ±∞ at ±1)
     Atanh,
+    /// the real cube root `∛x` (negative for negative x)
+    Cbrt,
 }
 
 impl UnaryOp {
     /// Every unary op, in declaration order.
-    pub const ALL: [UnaryOp; 34] = [
+    pub const ALL: [UnaryOp; 35] = [
         UnaryOp::Neg,
         UnaryOp::Abs,
         UnaryOp::Exp,
@@ -115,6 +117,7 @@ impl UnaryOp {
         UnaryOp::Tan,
         UnaryOp::Acosh,
         UnaryOp::Atanh,
+        UnaryOp::Cbrt,
     ];
 
     /// The op whose pypto name is `name` (`"gelu"` is the erf form). `round` is not found by name:
@@ -177,6 +180,7 @@ impl UnaryOp {
             UnaryOp::Tan => "tan",
             UnaryOp::Acosh => "acosh",
             UnaryOp::Atanh => "atanh",
+            UnaryOp::Cbrt => "cbrt",
         }
     }
 
@@ -239,6 +243,7 @@ impl UnaryOp {
             // computed in f64 and rounded once instead.
             UnaryOp::Acosh => T::of(x.to_f64().unwrap_or(f64::NAN).acosh()),
             UnaryOp::Atanh => T::of(x.to_f64().unwrap_or(f64::NAN).atanh()),
+            UnaryOp::Cbrt => x.cbrt(),
         }
     }
 }

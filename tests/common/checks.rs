@@ -50,7 +50,8 @@ fn unary_tolerance(op: UnaryOp, x: f64, exact: f64, epsilon: f64) -> f64 {
         | UnaryOp::Cosh
         | UnaryOp::Atan
         | UnaryOp::Asinh
-        | UnaryOp::Atanh => (8.0, 0.0),
+        | UnaryOp::Atanh
+        | UnaryOp::Cbrt => (8.0, 0.0),
         // Zeros where the result cancels (log₂ 1, log₁₀ 1, acosh 1) or the slope is steep (tan near
         // its poles): bounded in absolute terms at scale 1, as log is.
         UnaryOp::Log2 | UnaryOp::Log10 | UnaryOp::Acosh | UnaryOp::Tan => (8.0, 1.0),

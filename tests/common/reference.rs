@@ -5,7 +5,7 @@ use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
 
 /// Every op of each kind: the tensor core's own lists (the exhaustive matches below fail to
 /// compile when a variant is added, so a new op cannot go untested).
-pub const ALL_UNARY: [UnaryOp; 34] = UnaryOp::ALL;
+pub const ALL_UNARY: [UnaryOp; 35] = UnaryOp::ALL;
 /// Every binary op.
 pub const ALL_BINARY: [BinaryOp; 9] = BinaryOp::ALL;
 /// Every reduction.
@@ -59,6 +59,8 @@ pub fn unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Tan => libm::tan(x),
         UnaryOp::Acosh => libm::acosh(x),
         UnaryOp::Atanh => libm::atanh(x),
+        // the real cube root written out: the sign of x times |x|^(1/3).
+        UnaryOp::Cbrt => x.signum() * x.abs().powf(1.0 / 3.0),
     }
 }
 

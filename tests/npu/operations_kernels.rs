@@ -227,3 +227,78 @@ fn lrelu_runs_on_the_npu_and_leaky_relu_on_the_host() {
     );
     assert_eq!(printed, ["True True 3.75", "[-1.0, 3.0]"]);
 }
+
+/// pypto's cbrt and hypot in a kernel on the NPU against values worked by hand: a = (k − 16)³ / 8
+/// for k = 0..31 has the cube root (k − 16) / 2 (negative below k = 16); hypot(3m, 4m) = 5|m| for
+/// m = k − 16. On the host, torch.cbrt / torch._prims.cbrt keep the sign of −0 and ±inf, NaN
+/// stays NaN, and torch.hypot(3, 4) = 5.
+#[test]
+fn cbrt_and_hypot_run_on_the_npu_and_on_the_host() {
+    let printed = lines(
+        "import pypto, torch\n\
+         @pypto.frontend.jit\n\
+         def k(a, b, c, root, length):\n    pypto.set_vec_tile_shapes(4, 8)\n    root[:] = pypto.cbrt(a)\n    length[:] = pypto.hypot(b, c)\n\
+         a = pypto.zeros([4, 8])\nb = pypto.zeros([4, 8])\nc = pypto.zeros([4, 8])\n\
+         for i in range(4):\n    for j in range(8):\n        m = i * 8 + j - 16\n        a[i, j] = m * m * m / 8.0\n        b[i, j] = 3.0 * m\n        c[i, j] = 4.0 * m\n\
+         root = pypto.zeros([4, 8])\nlength = pypto.zeros([4, 8])\n\
+         k(a, b, c, root, length)\n\
+         worst_root = max(abs(root[i, j].item() - (i * 8 + j - 16) / 2.0) for i in range(4) for j in range(8))\n\
+         worst_length = max(abs(length[i, j].item() - 5.0 * abs(i * 8 + j - 16)) for i in range(4) for j in range(8))\n\
+         print(worst_root < 1e-5, worst_length < 1e-4, root[0, 0].item(), length[0, 0].item())\n\
+         print(torch.cbrt(torch.tensor([-0.0, float('inf'), float('-inf'), 0.001])).tolist())\n\
+         print(torch._prims.cbrt(torch.tensor([-64.0])).tolist(), [v != v for v in torch.cbrt(torch.tensor([float('nan')])).tolist()])\n\
+         print(torch.hypot(torch.tensor([3.0, -5.0]), torch.tensor([[4.0], [12.0]])).tolist())\n",
+    );
+    assert_eq!(
+        printed,
+        [
+            "True True -8.0 80.0",
+            "[-0.0, inf, -inf, 0.10000000149011612]",
+            "[-4.0] [True]",
+            "[[5.0, 6.4031243324279785], [12.369317054748535, 13.0]]",
+        ]
+    );
+}
+
+/// pypto's prelu in a kernel on the NPU: a 2-D [4, 8] input shares weight[c] along its dim 1 and a
+/// 3-D [2, 4, 8] input shares weight[c] along dim 1 too (the weight reshaped to [4, 1, 1]).
+/// x = −(j + 1) for the 2-D input with weight[j] = j / 8: prelu = −(j + 1)·j / 8, summed over j =
+/// −(0 + 2 + 6 + 12 + 20 + 30 + 42 + 56) / 8 = −21 per row; a positive entry is kept.
+#[test]
+fn prelu_shares_its_weight_along_the_channel_dim_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def k(x, w8, out, y, w4, out3):\n    pypto.set_vec_tile_shapes(4, 8)\n    out[:] = pypto.prelu(x, w8)\n    pypto.set_vec_tile_shapes(2, 4, 8)\n    out3[:] = pypto.prelu(y, w4)\n\
+         x = pypto.zeros([4, 8])\nw8 = pypto.zeros([8])\ny = pypto.zeros([2, 4, 8])\nw4 = pypto.zeros([4])\n\
+         for j in range(8):\n    w8[j] = j / 8.0\n    for i in range(4):\n        x[i, j] = -(j + 1.0)\n\
+         x[2, 5] = 7.0\n\
+         for c in range(4):\n    w4[c] = c + 1.0\n\
+         for n in range(2):\n    for c in range(4):\n        for j in range(8):\n            y[n, c, j] = -1.0 if j % 2 == 0 else 2.0\n\
+         out = pypto.zeros([4, 8])\nout3 = pypto.zeros([2, 4, 8])\n\
+         k(x, w8, out, y, w4, out3)\n\
+         print(out[0].sum().item(), out[2, 5].item(), out[3, 7].item())\n\
+         print(out3[1, 2, 0].item(), out3[1, 2, 1].item(), out3[0, 3, 4].item(), out3.sum().item())\n",
+    );
+    // 3-D: per (n, c) row four −1·(c + 1) and four 2 → 8 − 4(c + 1); summed over c = 8·4 − 4·10 = −8,
+    // over n = −16.
+    assert_eq!(printed, ["-21.0 7.0 -7.0", "-3.0 2.0 -4.0 -16.0"]);
+}
+
+/// pypto's var with `correction` on the NPU: each row is 0..7 (mean 3.5, Σ(x − x̄)² = 42), so
+/// correction 1 gives 42 / 7 = 6, correction 2 (the method form) 42 / 6 = 7, and no correction the
+/// population variance 42 / 8 = 5.25.
+#[test]
+fn var_divides_by_n_minus_correction_on_the_npu() {
+    let printed = lines(
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def k(a, one, two, none):\n    pypto.set_vec_tile_shapes(4, 8)\n    one[:] = pypto.var(a, [1], keepdim=True, correction=1)\n    two[:] = a.var(-1, correction=2, keepdim=True)\n    none[:] = pypto.var(a, -1, True)\n\
+         a = pypto.zeros([4, 8])\n\
+         for i in range(4):\n    for j in range(8):\n        a[i, j] = j * 1.0\n\
+         one = pypto.zeros([4, 1])\ntwo = pypto.zeros([4, 1])\nnone = pypto.zeros([4, 1])\n\
+         k(a, one, two, none)\n\
+         print([round(t[i, 0].item(), 5) for t in (one, two, none) for i in (0, 3)])\n",
+    );
+    assert_eq!(printed, ["[6.0, 6.0, 7.0, 7.0, 5.25, 5.25]"]);
+}

@@ -5165,7 +5165,7 @@ export type TraceLine = {
 /**
  * Ops of one input.
  */
-export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign" | "Expm1" | "Log1p" | "Sinh" | "Cosh" | "Atan" | "Asinh" | "Log2" | "Log10" | "Tan" | "Acosh" | "Atanh";
+export type UnaryOp = "Neg" | "Abs" | "Exp" | "Log" | "Sqrt" | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Relu" | "Silu" | "GeluErf" | "GeluTanh" | "Exp2" | "Erf" | "Erfc" | "Ceil" | "Floor" | "Trunc" | "Round" | "Sign" | "Expm1" | "Log1p" | "Sinh" | "Cosh" | "Atan" | "Asinh" | "Log2" | "Log10" | "Tan" | "Acosh" | "Atanh" | "Cbrt";
 
 /**
  * A construct outside the subset, or the help saying what to use instead.

@@ -245,7 +245,8 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         | UnaryOp::Log10
         | UnaryOp::Tan
         | UnaryOp::Acosh
-        | UnaryOp::Atanh => portable::unary_in_place(op, values),
+        | UnaryOp::Atanh
+        | UnaryOp::Cbrt => portable::unary_in_place(op, values),
     }
 }
 

@@ -80,7 +80,7 @@ fn domain_of(op: UnaryOp) -> Domain {
         }
         UnaryOp::Tan | UnaryOp::Atanh => Domain::Unit,
         UnaryOp::Acosh => Domain::AboveOne,
-        UnaryOp::Reciprocal => Domain::AwayFromZero,
+        UnaryOp::Reciprocal | UnaryOp::Cbrt => Domain::AwayFromZero,
         UnaryOp::Ceil | UnaryOp::Floor | UnaryOp::Trunc | UnaryOp::Round | UnaryOp::Sign => Domain::Fractional,
         _ => Domain::Normal,
     }

@@ -3,6 +3,7 @@
 //! indices in `functions/masks.rs`.
 
 pub(crate) mod activations;
+pub(crate) mod composites;
 mod indices;
 mod indices_update;
 mod integer_ops;
@@ -57,6 +58,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     if activations::NAMES.contains(&name) {
         return activations::leaky_relu(interpreter, &full, arguments, span);
     }
+    if composites::NAMES.contains(&name) {
+        return composites::call(interpreter, &full, arguments, span);
+    }
     if integer_ops::NAMES.contains(&name) {
         return integer_ops::call(interpreter, "pypto", name, arguments, span);
     }
@@ -80,7 +84,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             | UnaryOp::Asinh
             | UnaryOp::Tan
             | UnaryOp::Acosh
-            | UnaryOp::Atanh => &["input"],
+            | UnaryOp::Atanh
+            | UnaryOp::Cbrt => &["input"],
             // pypto's precision_type picks a hardware instruction; the simulation computes in f32.
             UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
             _ => &["x"],

@@ -185,6 +185,12 @@ impl Interpreter {
                 Ok(Value::None)
             }
             // torch's `x.var(dim, unbiased=False)` / `correction=`: the torch form of the same reduction.
+            // In a kernel `x.var(dim, correction=…)` is pypto's var (the NPU runs it).
+            "var" if self.in_kernel() && arguments.keywords.iter().any(|(key, _, _)| key == "correction") => {
+                let mut arguments = arguments;
+                arguments.positional.insert(0, (Value::Tensor(object.clone()), span));
+                super::functions::call(self, "var", arguments, span)
+            }
             "var" if arguments.keywords.iter().any(|(key, _, _)| key == "unbiased" || key == "correction") => {
                 crate::lang::interp::torch::methods::variance(self, &var, arguments, span)
             }

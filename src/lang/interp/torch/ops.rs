@@ -19,7 +19,9 @@ fn unary_op(name: &str) -> Option<UnaryOp> {
     match short {
         "abs" | "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "reciprocal" | "sin" | "cos" | "tanh" | "sigmoid"
         | "relu" | "silu" | "erf" | "ceil" | "floor" | "exp2" | "trunc" | "expm1" | "log1p" | "sinh" | "cosh"
-        | "atan" | "asinh" | "sign" | "log2" | "log10" | "tan" | "acosh" | "atanh" => UnaryOp::from_name(short),
+        | "atan" | "asinh" | "sign" | "log2" | "log10" | "tan" | "acosh" | "atanh" | "cbrt" | "_prims.cbrt" => {
+            UnaryOp::from_name(short.trim_start_matches("_prims."))
+        }
         "erfc" => Some(UnaryOp::Erfc),
         "negative" => Some(UnaryOp::Neg),
         _ => None,
@@ -185,6 +187,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         | "bitwise_right_shift"
         | "gcd" => crate::lang::interp::pypto::functions::torch_integer(interpreter, name, arguments, span),
         "argmax" | "argmin" => crate::lang::interp::pypto::functions::torch_indices(interpreter, name, arguments, span),
+        "hypot" => crate::lang::interp::pypto::functions::composites::call(interpreter, &full, arguments, span),
         "nn.functional.leaky_relu" => {
             crate::lang::interp::pypto::functions::activations::leaky_relu(interpreter, &full, arguments, span)
         }
