@@ -21,6 +21,7 @@ mod numpy_goldens;
 mod operations;
 mod operations_layout;
 mod operations_torch;
+mod pathlib;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;
