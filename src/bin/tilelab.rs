@@ -312,6 +312,14 @@ impl ModuleLoader for FileModules {
     fn is_directory(&self, path: &str) -> bool {
         std::path::Path::new(path).is_dir()
     }
+
+    fn exists(&self, path: &str) -> bool {
+        std::path::Path::new(path).exists()
+    }
+
+    fn current_directory(&self) -> Option<String> {
+        std::env::current_dir().ok().map(|directory| directory.display().to_string())
+    }
 }
 
 /// The script's absolute path (`__file__`) and the initial `sys.path`: the script's directory,

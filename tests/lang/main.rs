@@ -22,6 +22,7 @@ mod numpy_random;
 mod operations;
 mod operations_layout;
 mod operations_torch;
+mod pathlib;
 mod pypto;
 mod pypto_api;
 mod pypto_corpus;

@@ -1,5 +1,5 @@
 //! Python sets as scripts write them (pypto code passes `unroll_list={1}`): displays,
-//! comprehensions, `set()`, membership, the set algebra and its errors, located.
+//! comprehensions, `set()`, membership, the set algebra and its errors, located; and `dict(…)`.
 
 use tilelab::session::Session;
 
@@ -59,4 +59,31 @@ fn unhashable_members_and_missing_members_are_located_errors() {
     assert_eq!(result.error().unwrap().message, "cannot assign to a set display");
     let code = "s = {1, 2: 3}";
     assert!(!session.run_cell(code).is_ok());
+}
+
+/// `dict(…)` as Python builds it (results written out by hand): empty, a copy, from pairs, with
+/// keywords replacing a key's value in place; `dict` is also an annotation and an isinstance type.
+#[test]
+fn dict_builds_dicts_as_python_does() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        r#"
+def f(params: dict) -> dict:
+    return dict(params, b=5, c=6)
+a = {"a": 1, "b": 2}
+c = dict(a)
+c["a"] = 9
+print(dict(), a, c, f(a), dict([("x", 1), ["y", 2]]), dict(zip("pq", (3, 4))), isinstance(a, dict), isinstance([], dict))
+"#,
+    );
+    assert_eq!(
+        printed,
+        "{} {'a': 1, 'b': 2} {'a': 9, 'b': 2} {'a': 1, 'b': 5, 'c': 6} {'x': 1, 'y': 2} {'p': 3, 'q': 4} True False\n"
+    );
+    let result = run_err(&mut session, "dict([(1, 2, 3)])");
+    assert_eq!(
+        result.error().expect("an error").message,
+        "dictionary update sequence element has length 3; 2 is required"
+    );
 }

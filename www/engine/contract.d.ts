@@ -1775,6 +1775,24 @@ export type LibraryHostMessage = { "code": "library.system_exit", "params": {
      */
     names: string,
   }
+    } | { "code": "library.path_needs_files", "params": {
+    /**
+     * The method (`Path.exists`).
+     */
+    function: string,
+  }
+    } | { "code": "library.path_no_such_file", "params": {
+    /**
+     * The path.
+     */
+    path: string,
+  }
+    } | { "code": "library.path_part", "params": {
+    /**
+     * The part's type.
+     */
+    type_name: string,
+  }
     } | { "code": "library.keywords_only", "params": {
     /**
      * The method.

@@ -11,7 +11,7 @@ use super::interpreter::Interpreter;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 27] = [
+const BUILTINS: [&str; 28] = [
     "print",
     "exit",
     "quit",
@@ -28,6 +28,7 @@ const BUILTINS: [&str; 27] = [
     "list",
     "tuple",
     "set",
+    "dict",
     "enumerate",
     "zip",
     "sum",
@@ -118,6 +119,7 @@ impl Interpreter {
             "min" | "max" => self.min_max(name, arguments, span),
             "sorted" => self.sorted(arguments, span),
             "set" => self.set_builtin(arguments, span),
+            "dict" => self.dict_builtin(arguments, span),
             "map" => self.map(arguments, span),
             "filter" => self.filter(arguments, span),
             _ => {

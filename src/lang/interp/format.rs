@@ -38,6 +38,10 @@ pub fn to_str(value: &Value) -> String {
             Object::Exception { message, .. } => message.clone(),
             _ => String::new(),
         },
+        Value::Object(object) if matches!(object.as_ref(), Object::Path(_)) => match object.as_ref() {
+            Object::Path(text) => text.clone(),
+            _ => String::new(),
+        },
         other => repr(other),
     }
 }
@@ -143,6 +147,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
             }
             Object::Api(api) => api.repr(),
             Object::Exception { name, message } => format!("{name}({})", quote(message)),
+            Object::Path(text) => format!("PosixPath({})", quote(text)),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

@@ -94,6 +94,15 @@ impl Interpreter {
         }
     }
 
+    /// Whether `full` is a module of the language or a user module already imported (what
+    /// `pkgutil.find_loader` finds without running a file).
+    pub(crate) fn has_module(&self, full: &str) -> bool {
+        api_table::lookup(full).is_some_and(|entry| entry.kind == ApiKind::Module)
+            || LANGUAGE_MODULES.contains(&full)
+            || super::host::is_importable_library_module(full)
+            || self.user_modules.globals(full).is_some()
+    }
+
     /// An error at `span` unless `full` names a module a tile script can import: one of the
     /// language's, or a user module (loaded here, once, with its parent packages).
     fn check_importable(&self, full: &str, span: Span) -> Result<()> {

@@ -32,6 +32,11 @@ impl Interpreter {
         if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
             return self.float_binary(op, a, b, span);
         }
+        if op == BinaryOp::Divide {
+            if let Some(joined) = super::host::pathlib::divide(self, left, right, span) {
+                return joined;
+            }
+        }
         match (op, left, right) {
             (BinaryOp::Add, Value::Str(a), Value::Str(b)) => {
                 self.check_string(a.len() + b.len(), span)?;
@@ -289,7 +294,10 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Module(a), Value::Module(b)) | (Value::Builtin(a), Value::Builtin(b)) => a == b,
         (Value::Function(a), Value::Function(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
-        (Value::Object(a), Value::Object(b)) => std::rc::Rc::ptr_eq(a, b) || super::pypto::spec::same_object(a, b),
+        (Value::Object(a), Value::Object(b)) => match (a.as_ref(), b.as_ref()) {
+            (super::value::Object::Path(a), super::value::Object::Path(b)) => a == b,
+            _ => std::rc::Rc::ptr_eq(a, b) || super::pypto::spec::same_object(a, b),
+        },
         (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Instance(a), Value::Instance(b)) if std::rc::Rc::ptr_eq(a, b) => true,
         // A NamedTuple is a tuple of its fields; a dataclass equals an instance of the same class

@@ -8,6 +8,7 @@ use crate::messages::OperationMessage;
 use std::rc::{Rc, Weak};
 
 use super::error::{ErrorKind, Result};
+use super::eval::Arguments;
 use super::interpreter::Interpreter;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
@@ -135,5 +136,50 @@ impl Interpreter {
         let mut columns: Vec<std::vec::IntoIter<Value>> = columns.into_iter().map(Vec::into_iter).collect();
         let tuples = (0..rows).map(|_| Value::tuple(columns.iter_mut().filter_map(Iterator::next).collect())).collect();
         Ok(Value::list(tuples))
+    }
+}
+
+impl Interpreter {
+    /// `dict()`, `dict(mapping)`, `dict(pairs)`, then `key=value` keywords (a later key replaces
+    /// an earlier one's value, keeping its place, as Python's dicts do).
+    pub(crate) fn dict_builtin(&self, arguments: Arguments, span: Span) -> Result<Value> {
+        let Arguments { positional, keywords } = arguments;
+        let mut items: Vec<(Value, Value)> = Vec::new();
+        let mut insert = |key: Value, value: Value| match items
+            .iter_mut()
+            .find(|(existing, _)| super::operators::values_equal(existing, &key))
+        {
+            Some(slot) => slot.1 = value,
+            None => items.push((key, value)),
+        };
+        if positional.len() > 1 {
+            return Err(self.error(ErrorKind::Type, "", span).with_message(crate::messages::Message::Text {
+                text: format!("dict expected at most 1 argument, got {}", positional.len()),
+            }));
+        }
+        if let Some((source, source_span)) = positional.into_iter().next() {
+            if let Value::Dict(mapping) = &source {
+                for (key, value) in mapping.borrow().iter() {
+                    insert(key.clone(), value.clone());
+                }
+            } else {
+                for pair in self.iterate(&source, source_span)? {
+                    let parts = self.iterate(&pair, source_span)?;
+                    let [key, value] = <[Value; 2]>::try_from(parts).map_err(|parts| {
+                        self.error(ErrorKind::Value, "", source_span).with_message(crate::messages::Message::Text {
+                            text: format!(
+                                "dictionary update sequence element has length {}; 2 is required",
+                                parts.len()
+                            ),
+                        })
+                    })?;
+                    insert(key, value);
+                }
+            }
+        }
+        for (name, value, _) in keywords {
+            insert(Value::string(name), value);
+        }
+        Ok(Value::dict(items))
     }
 }

@@ -27,6 +27,14 @@ pub trait ModuleLoader {
     fn read_file(&self, path: &str) -> Option<String>;
     /// Whether `path` is a directory.
     fn is_directory(&self, path: &str) -> bool;
+    /// Whether anything is at `path` (`pathlib.Path.exists`).
+    fn exists(&self, path: &str) -> bool {
+        self.is_directory(path) || self.read_file(path).is_some()
+    }
+    /// The working directory relative paths start from (`Path.resolve`, `os.getcwd`).
+    fn current_directory(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A module loaded from a file: its globals, and the directory its submodules are in when it is a
@@ -70,6 +78,18 @@ impl Interpreter {
 
     /// Loads the user module `full` (dotted) and its parent packages, each once: `Ok(false)` when
     /// there is no loader or no such file (the caller then reports what it searched).
+    /// `read(files)` with the host's files, or `None` without a host that has files (the page).
+    pub(crate) fn with_host_files<T>(&self, read: impl FnOnce(&dyn ModuleLoader) -> T) -> Option<T> {
+        self.user_modules.loader.borrow().as_deref().map(read)
+    }
+
+    /// The working directory: the host's, or `/notebook` in the page.
+    pub(crate) fn current_directory(&self) -> String {
+        self.with_host_files(|files| files.current_directory())
+            .flatten()
+            .unwrap_or_else(|| super::host::DEFAULT_DIRECTORY.to_string())
+    }
+
     pub(crate) fn load_user_module(&self, full: &str, span: Span) -> Result<bool> {
         if self.user_modules.modules.borrow().contains_key(full) {
             return Ok(true);

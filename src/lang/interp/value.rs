@@ -197,6 +197,8 @@ pub enum Object {
     ExpectedRaise { types: Vec<String>, pattern: Option<String> },
     /// `argparse.ArgumentParser(…)` (see `host::argparse`).
     ArgumentParser(RefCell<super::host::ArgumentParser>),
+    /// `pathlib.Path(…)`: a POSIX path, as its normalized text (see `host::pathlib`).
+    Path(String),
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -335,6 +337,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::ExpectedRaise { .. } => "RaisesContext",
         Object::Exception { .. } => "Exception",
         Object::ArgumentParser(_) => "ArgumentParser",
+        Object::Path(_) => "PosixPath",
     }
 }
 

@@ -26,6 +26,24 @@ pub enum LibraryHostMessage {
         /// Its names, in backticks, comma-separated.
         names: String,
     },
+    /// A `pathlib.Path` method that reads the file system, in the page (which has no files).
+    #[serde(rename = "library.path_needs_files")]
+    NeedsFiles {
+        /// The method (`Path.exists`).
+        function: String,
+    },
+    /// `Path.read_text` of a file that is not there (Python's `FileNotFoundError`).
+    #[serde(rename = "library.path_no_such_file")]
+    NoSuchFile {
+        /// The path.
+        path: String,
+    },
+    /// `Path(part)` or `path / part` with a part neither a string nor a path.
+    #[serde(rename = "library.path_part")]
+    PathPart {
+        /// The part's type.
+        type_name: String,
+    },
     /// `parser.set_defaults` with a positional argument.
     #[serde(rename = "library.keywords_only")]
     KeywordsOnly {
@@ -168,6 +186,13 @@ impl LibraryHostMessage {
             }
             HostModuleHas { module, names } => {
                 format!("a notebook's `{module}` has what pypto scripts use around their kernels: {names}")
+            }
+            NeedsFiles { function } => format!(
+                "{function} reads the file system, which a notebook page does not have (`tilelab run FILE` gives a script its files)"
+            ),
+            NoSuchFile { path } => format!("[Errno 2] No such file or directory: '{path}'"),
+            PathPart { type_name } => {
+                format!("a path part is a str or a Path, not '{type_name}'")
             }
             KeywordsOnly { function } => format!("{function} takes keyword arguments only"),
             NeedsName => "add_argument needs a name or option strings".into(),

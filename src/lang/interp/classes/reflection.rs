@@ -180,6 +180,7 @@ impl Interpreter {
                 "bool" => matches!(object, Value::Bool(_)),
                 "str" => matches!(object, Value::Str(_)),
                 "list" => matches!(object, Value::List(_)),
+                "dict" => matches!(object, Value::Dict(_)),
                 "tuple" => {
                     matches!(object, Value::Tuple(_))
                         || matches!(object, Value::Instance(instance) if instance.is_named_tuple())

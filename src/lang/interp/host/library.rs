@@ -2,7 +2,8 @@
 //! `logging` (records at or above the level, WARNING by default, become `logging` warnings of the
 //! cell: a terminal shows them on stderr), `copy` (`copy`, `deepcopy`), `json` (`dumps`, `loads`
 //! of plain values), `abc` (`ABC`, `abstractmethod`), and `pytest` (`mark.*` and `fixture` leave
-//! what they decorate callable as written, `raises` is a context manager, `skip`/`fail` raise).
+//! what they decorate callable as written, `raises` is a context manager, `skip`/`fail` raise), and
+//! `pkgutil.find_loader` (whether a module is there to import).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -17,11 +18,12 @@ use crate::lang::syntax::Span;
 use crate::messages::{LibraryMessage, Message};
 
 /// The library modules (by first name) this file answers for.
-pub(crate) const LIBRARY_MODULES: [&str; 8] =
-    ["logging", "copy", "json", "abc", "pytest", "collections", "inspect", "gc"];
+pub(crate) const LIBRARY_MODULES: [&str; 9] =
+    ["logging", "copy", "json", "abc", "pytest", "collections", "inspect", "gc", "pkgutil"];
 
 /// The importable names of the library modules (`import …` checks these).
-pub(crate) const IMPORTABLE: [&str; 10] = [
+pub(crate) const IMPORTABLE: [&str; 11] = [
+    "pkgutil",
     "logging",
     "copy",
     "json",
@@ -67,6 +69,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         | ("abc", "abstractmethod")
         | ("inspect", "signature")
         | ("gc", "collect")
+        | ("pkgutil", "find_loader")
         | ("pytest", "raises" | "skip" | "fail" | "fixture" | "param")
         | ("pytest.mark", _) => builtin(name),
         ("abc", "ABC") => Ok(Value::Class(abc_class(interpreter))),
@@ -116,6 +119,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             })
         }
         // Values are freed when their last reference goes: there is nothing left to collect.
+        // A module's loader is only tested for (`if pkgutil.find_loader("ml_dtypes")`): the module
+        // itself stands for it when the script can import it, `None` otherwise.
+        ("pkgutil", "find_loader") => interpreter.bind(name, &["fullname"], arguments, false, span).map(|bound| {
+            let module = bound.optional(0).map(to_str).unwrap_or_default();
+            if interpreter.has_module(&module) {
+                Value::Module(Rc::from(module.as_str()))
+            } else {
+                Value::None
+            }
+        }),
         ("gc", "collect") => interpreter.bind(name, &["generation"], arguments, false, span).map(|_| Value::Int(0)),
         ("json", "loads") => interpreter.bind(name, &["s"], arguments, false, span).and_then(|bound| {
             let text = to_str(bound.required(0)?);

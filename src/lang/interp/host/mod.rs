@@ -9,6 +9,7 @@
 mod argparse;
 mod clock;
 mod library;
+pub(crate) mod pathlib;
 
 use std::rc::Rc;
 
@@ -23,6 +24,9 @@ use crate::lang::syntax::Span;
 use crate::messages::{LibraryHostMessage, LibraryMessage};
 
 pub use argparse::ArgumentParser;
+
+/// The working directory of a session without a host that has one (the page).
+pub(crate) const DEFAULT_DIRECTORY: &str = "/notebook";
 
 /// The device pypto examples select through `TILE_FWK_DEVICE_ID` (the simulated NPU's only one).
 const DEVICE_ID: &str = "0";
@@ -52,7 +56,7 @@ impl Default for HostState {
 /// Whether `module` is one of the host modules.
 pub(crate) fn is_host_module(module: &str) -> bool {
     let root = module.split('.').next().unwrap_or(module);
-    matches!(root, "os" | "sys" | "time" | "argparse") || library::LIBRARY_MODULES.contains(&root)
+    matches!(root, "os" | "sys" | "time" | "argparse" | "pathlib") || library::LIBRARY_MODULES.contains(&root)
 }
 
 /// Whether `module` is a library module `import` accepts (`logging`, `collections.abc` …).
@@ -88,6 +92,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
         ("os.environ", _) => Ok(interpreter.host.environ.clone()),
         ("sys.argv", _) => Ok(interpreter.host.argv.clone()),
         ("sys.path", _) => Ok(interpreter.host.path.clone()),
+        _ if module == "pathlib" && pathlib::CLASSES.contains(&name) => Ok(Value::Builtin(Rc::from("pathlib.Path"))),
         (_, Some(ApiKind::Function)) => Ok(Value::Builtin(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Module)) => Ok(Value::Module(Rc::from(qualified.as_str()))),
         (_, Some(ApiKind::Constant)) => Ok(constant(&qualified)),
@@ -145,8 +150,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "os.getcwd" => {
             interpreter.bind(name, &[], arguments, false, span)?;
-            Ok(Value::string("/notebook"))
+            Ok(Value::string(interpreter.current_directory()))
         }
+        "pathlib.Path" => pathlib::construct(interpreter, name, arguments, span),
         "os.path.join" => {
             let bound = interpreter.bind(name, &[], arguments, true, span)?;
             let mut joined = String::new();
@@ -198,7 +204,7 @@ fn path_function(name: &str, path: &str) -> Value {
             Value::tuple(vec![Value::string(root), Value::string(extension)])
         }
         "os.path.abspath" if path.starts_with('/') => Value::string(path),
-        "os.path.abspath" => Value::string(format!("/notebook/{path}")),
+        "os.path.abspath" => Value::string(format!("{DEFAULT_DIRECTORY}/{path}")),
         _ => Value::Bool(false),
     }
 }
@@ -228,6 +234,7 @@ pub(crate) fn is_success_exit(error: &super::error::RuntimeError) -> bool {
 /// `object.name` for the host modules' objects.
 pub(crate) fn object_attribute(value: &Value, object: &Object, name: &str) -> Option<Value> {
     match object {
+        Object::Path(path) => pathlib::attribute(value, path, name),
         Object::ArgumentParser(_) => {
             argparse::METHODS.contains(&name).then(|| Value::Method(Rc::new((value.clone(), name.to_string()))))
         }
@@ -245,6 +252,7 @@ pub(crate) fn call_method(
     span: Span,
 ) -> Option<Result<Value>> {
     match object {
+        Object::Path(path) => Some(pathlib::call_method(interpreter, path, name, arguments, span)),
         Object::ArgumentParser(parser) => {
             Some(argparse::call_method(interpreter, receiver, parser, name, arguments, span))
         }
