@@ -37,7 +37,7 @@ if __name__ == "__main__":
     for (code, module, hint) in [
         // numpy's part for golden checks imports (tests/lang/numpy_goldens.rs); the rest says so.
         ("import numpy.linalg as la", "numpy.linalg", "torch module"),
-        ("from numpy.random import seed", "numpy.random", "pypto.as_tensor"),
+        ("from numpy.fft import fft", "numpy.fft", "pypto.as_tensor"),
         ("import sqlite3", "sqlite3", "tile scripts can import pypto"),
         ("import subprocess", "subprocess", "tile scripts can import pypto"),
     ] {
