@@ -4,6 +4,8 @@
 //! (write-back: `l2_write_back.rs`); the least recently used lines beyond the capacity are evicted,
 //! a dirty one written back to HBM whole.
 
+use std::collections::VecDeque;
+
 /// Bytes a read serves from L2 and fetches from HBM.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct L2Traffic {
@@ -15,23 +17,6 @@ pub struct L2Traffic {
     pub written_back_bytes: u64,
 }
 
-/// A line as (tensor << 32) | line index: the links of the recency list.
-type LineKey = u64;
-
-/// The end of the recency list.
-const NO_LINE: LineKey = u64::MAX;
-
-/// A line's place in the recency list; `ABSENT` when the line is not resident.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Node {
-    /// The line used just before it (towards the least recent).
-    older: LineKey,
-    /// The line used just after it.
-    newer: LineKey,
-}
-
-const ABSENT: Node = Node { older: NO_LINE - 1, newer: NO_LINE - 1 };
-
 /// LRU residency of L2 lines keyed by (tensor, line index).
 #[derive(Debug, Default)]
 pub struct L2Cache {
@@ -40,20 +25,14 @@ pub struct L2Cache {
     /// shift, not a 64-bit division (two per range, and the simulator walks millions of ranges).
     line_shift: Option<u32>,
     capacity_lines: usize,
-    /// Per tensor, per line: its place in the recency list, a doubly linked list through the
-    /// resident lines from the least recently used (`oldest`) to the most (`newest`). Dense: a line
-    /// lookup is an index, not a hash. A use moves the line to the newest end and an eviction takes
-    /// the oldest, both in constant time: no queue of uses grows, is compacted or sorted.
-    /// Kept once `linked`: until then `stamps` stands in for it.
-    nodes: Vec<Vec<Node>>,
-    oldest: LineKey,
-    newest: LineKey,
-    /// Whether the lines are in the recency list: from the moment the sized tables no longer fit
-    /// the capacity (`l2_resident.rs`).
-    linked: bool,
-    /// Per tensor, per line, while the sized tables fit: the stamp of its last use, 0 when not
-    /// resident. Nothing is evicted then, so no list is needed (half the bytes per line).
+    /// Per tensor, per line: the stamp of its last use, 0 when not resident. Dense: a line lookup
+    /// is an index, not a hash.
     stamps: Vec<Vec<u64>>,
+    /// Whether lines are evicted: from the moment the sized tables no longer fit the capacity
+    /// (`l2_resident.rs`). Until then nothing leaves and no order of use is kept but the stamps.
+    evicting: bool,
+    /// Once `evicting`: the uses of the lines, oldest first (`l2_recency.rs`).
+    runs: VecDeque<recency::Run>,
     /// Uses so far (stamps start at 1).
     clock: u64,
     /// Lines resident.
@@ -92,8 +71,6 @@ impl L2Cache {
             line_bytes,
             line_shift,
             capacity_lines: (capacity / line_bytes).max(1) as usize,
-            oldest: NO_LINE,
-            newest: NO_LINE,
             ..Default::default()
         }
     }
@@ -115,11 +92,7 @@ impl L2Cache {
     fn size_lines(&mut self, slot: usize, lines: usize) {
         // A line key holds the line index in 32 bits: 2 TB of one tensor in 512 B lines.
         assert!(lines <= u32::MAX as usize, "an L2 line table beyond 2^32 lines");
-        let sized = if self.linked {
-            self.nodes.get(slot).map_or(0, Vec::len)
-        } else {
-            self.stamps.get(slot).map_or(0, Vec::len)
-        };
+        let sized = self.stamps.get(slot).map_or(0, Vec::len);
         if sized >= lines {
             return;
         }
@@ -129,19 +102,12 @@ impl L2Cache {
             self.dirty.resize_with(slot + 1, Vec::new);
         }
         grow_zeroed(&mut self.dirty[slot], lines);
-        if self.linked {
-            if self.nodes.len() <= slot {
-                self.nodes.resize_with(slot + 1, Vec::new);
-            }
-            self.nodes[slot].resize(lines, ABSENT);
-        } else {
-            if self.stamps.len() <= slot {
-                self.stamps.resize_with(slot + 1, Vec::new);
-            }
-            grow_zeroed(&mut self.stamps[slot], lines);
-            if self.sized_lines > self.capacity_lines {
-                self.link_stamped();
-            }
+        if self.stamps.len() <= slot {
+            self.stamps.resize_with(slot + 1, Vec::new);
+        }
+        grow_zeroed(&mut self.stamps[slot], lines);
+        if !self.evicting && self.sized_lines > self.capacity_lines {
+            self.start_evicting();
         }
     }
 
@@ -160,38 +126,47 @@ impl L2Cache {
 
     fn access(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool) -> L2Traffic {
         let mut traffic = L2Traffic::default();
-        let done = if self.linked { 0 } else { self.access_fitting(tensor as usize, ranges, write, &mut traffic) };
-        self.access_linked(tensor, &ranges[done..], write, &mut traffic);
+        let done = if self.evicting { 0 } else { self.access_fitting(tensor as usize, ranges, write, &mut traffic) };
+        self.access_evicting(tensor, &ranges[done..], write, &mut traffic);
         traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
         traffic
     }
 
-    /// The full model: each line used moves to the newest end of the list; over capacity, the
-    /// oldest line is evicted.
-    fn access_linked(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool, traffic: &mut L2Traffic) {
+    /// The full model: each line used becomes the most recent; over capacity, the least recent
+    /// line is evicted.
+    fn access_evicting(&mut self, tensor: u32, ranges: &[(u64, u64)], write: bool, traffic: &mut L2Traffic) {
         let slot = tensor as usize;
         for &(start, end) in ranges {
             if end <= start {
                 continue;
             }
             let (first, last) = (self.line_of(start), self.line_of(end - 1));
-            if self.nodes.get(slot).map_or(0, Vec::len) <= last as usize {
+            if self.stamps.get(slot).map_or(0, Vec::len) <= last as usize {
                 self.size_lines(slot, last as usize + 1);
             }
+            // The range's uses are queued before its lines are walked, so that an eviction on the
+            // way finds them (as stale uses until walked); a range longer than the whole cache is
+            // queued line by line as walked, so that it never evicts a use of its own not yet made.
+            let queue_whole = last - first < self.capacity_lines as u64;
+            if queue_whole {
+                self.record_uses(slot, first, last - first + 1, self.clock + 1);
+            }
             for line in first..=last {
-                let line_start = line * self.line_bytes;
-                let requested = end.min(line_start + self.line_bytes) - start.max(line_start);
-                let key = (u64::from(tensor) << 32) | line;
-                if self.nodes[slot][line as usize] != ABSENT {
-                    traffic.hit_bytes += requested;
-                    self.unlink(key);
+                self.clock += 1;
+                if !queue_whole {
+                    self.record_uses(slot, line, 1, self.clock);
+                }
+                let stamp = &mut self.stamps[slot][line as usize];
+                if *stamp != 0 {
+                    let line_start = line * self.line_bytes;
+                    traffic.hit_bytes += end.min(line_start + self.line_bytes) - start.max(line_start);
                 } else {
                     self.resident += 1;
                     if !write {
                         traffic.fetched_bytes += self.line_bytes;
                     }
                 }
-                self.append_newest(key);
+                *stamp = self.clock;
                 if write {
                     self.mark_dirty(slot, line);
                 }
@@ -248,7 +223,7 @@ mod tests {
         let (line_bytes, capacity) = (64u64, 37usize);
         let mut cache = L2Cache::new(capacity as u64 * line_bytes, line_bytes);
         // Sized up front as the engine sizes a plan's tensors: 3 × 65 lines do not fit, so every
-        // access goes through the recency list.
+        // access goes through the queue of uses.
         for tensor in 0..3 {
             cache.size_tensor(tensor, 65 * line_bytes);
         }

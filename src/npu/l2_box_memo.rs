@@ -4,7 +4,7 @@
 //! changes no line's state but its last use: the 4096³ GEMM reads each tile of A and B 16 to 32
 //! times, 384 lines a k-step, and walked 3.3 M lines a run to learn that they were all resident.
 //!
-//! The last use of the lines is what the recency list needs should the tables ever outgrow the
+//! The last use of the lines is what the queue of uses needs should the tables ever outgrow the
 //! capacity (a tensor sized late): an access served here keeps, instead of a stamp per line, the
 //! clock it started at; the lines' stamps are that clock plus their position in the walk, and
 //! `fold_into_stamps` writes them (the newer of the two) before the list is built from the stamps.
@@ -66,7 +66,7 @@ impl L2Cache {
     }
 
     fn access_box(&mut self, tensor: u32, rows: RowBox, write: bool) -> L2Traffic {
-        if !self.linked {
+        if !self.evicting {
             if let Some(seen) = self.seen_boxes.get_mut(&(tensor, rows)) {
                 if !write || seen.written {
                     seen.served_at = Some(self.clock);
@@ -79,7 +79,7 @@ impl L2Cache {
         let mut ranges = std::mem::take(&mut self.box_ranges);
         rows.ranges_into(&mut ranges);
         let traffic = self.access(tensor, &ranges, write);
-        if !self.linked {
+        if !self.evicting {
             let uses = ranges
                 .iter()
                 .filter(|(start, end)| end > start)
@@ -99,7 +99,7 @@ impl L2Cache {
     }
 
     /// Writes the last uses of the accesses served without stamps into the stamps (the newer of
-    /// the two per line), and forgets the boxes: called as the recency list takes over.
+    /// the two per line), and forgets the boxes: called as the queue of uses takes over.
     pub(super) fn fold_into_stamps(&mut self) {
         let mut ranges = std::mem::take(&mut self.box_ranges);
         for ((tensor, rows), seen) in std::mem::take(&mut self.seen_boxes) {
@@ -163,7 +163,7 @@ mod tests {
         // 64 B lines, 40 lines of capacity; tensors 0 and 1 of 10 rows × 128 B (20 lines each)
         // fit exactly. Boxes of 1 to 4 rows of 16 to 128 B (rows sharing lines, boxes repeated:
         // drawn from a small set) are read and written; then a third tensor is sized (the tables
-        // outgrow L2: the recency list takes over, its order from the stamps and the boxes served
+        // outgrow L2: the queue of uses takes over, its order from the stamps and the boxes served
         // without them) and the same kind of accesses go on over three tensors, evicting.
         let (line_bytes, capacity) = (64u64, 40usize);
         let mut cache = L2Cache::new(capacity as u64 * line_bytes, line_bytes);
@@ -185,7 +185,7 @@ mod tests {
         for round in 0..4000 {
             if round == 2000 {
                 cache.size_tensor(2, 1280);
-                assert!(cache.linked);
+                assert!(cache.evicting);
             }
             let tensor = next(if round < 2000 { 2 } else { 3 }) as u32;
             let rows = boxes[next(boxes.len() as u64) as usize];

@@ -1,10 +1,10 @@
 //! The L2 of a kernel whose data fits it: while the lines of every sized tensor fit the capacity at
-//! once, no line is evicted, so the recency list is not needed. The cache then keeps each line's
-//! last use as a stamp (8 bytes a line instead of a list node's 16, and one store per use instead
-//! of four links): the 4096³ GEMM touches 6.4 M lines per run and none of them needs the list.
-//! Should the sized tables outgrow the capacity, the stamps give the list its order.
+//! once, no line is evicted, so no order of use is needed beyond each line's stamp (its last use),
+//! and no queue of uses is kept (`l2_recency.rs`): the 4096³ GEMM touches 6.4 M lines per run and
+//! none of them is ever evicted. Should the sized tables outgrow the capacity, the stamps give the
+//! queue its order.
 
-use super::{L2Cache, L2Traffic, ABSENT};
+use super::{L2Cache, L2Traffic};
 
 impl L2Cache {
     /// An access while the sized tables fit: resident lines hit, the others become resident
@@ -30,7 +30,7 @@ impl L2Cache {
             let (first, last) = (self.line_of(start), self.line_of(end - 1));
             if self.stamps.get(slot).map_or(0, Vec::len) <= last as usize {
                 self.size_lines(slot, last as usize + 1);
-                if self.linked {
+                if self.evicting {
                     return index;
                 }
             }
@@ -96,22 +96,12 @@ impl L2Cache {
         traffic.fetched_bytes += fetched_bytes;
     }
 
-    /// Moves to the recency list once the sized tables no longer fit: every table becomes a table
-    /// of nodes and the resident lines join the list oldest stamp first.
-    pub(super) fn link_stamped(&mut self) {
+    /// Starts evicting once the sized tables no longer fit: the resident lines join the queue of
+    /// uses in the order of their stamps.
+    pub(super) fn start_evicting(&mut self) {
         self.fold_into_stamps();
-        let stamps = std::mem::take(&mut self.stamps);
-        self.nodes = stamps.iter().map(|lines| vec![ABSENT; lines.len()]).collect();
-        let mut used = Vec::with_capacity(self.resident);
-        for (tensor, lines) in stamps.iter().enumerate() {
-            let resident = lines.iter().enumerate().filter(|(_, &stamp)| stamp != 0);
-            used.extend(resident.map(|(line, &stamp)| (stamp, ((tensor as u64) << 32) | line as u64)));
-        }
-        used.sort_unstable();
-        for (_, key) in used {
-            self.append_newest(key);
-        }
-        self.linked = true;
+        self.runs_from_stamps();
+        self.evicting = true;
     }
 }
 #[cfg(test)]
@@ -126,7 +116,7 @@ mod tests {
         let mut cache = L2Cache::new(8 * 64, 64);
         cache.size_tensor(0, 192);
         cache.size_tensor(1, 320);
-        assert!(!cache.linked);
+        assert!(!cache.evicting);
         assert_eq!(cache.read(0, &[(10, 100)]), L2Traffic { fetched_bytes: 128, ..Default::default() });
         assert_eq!(cache.read(0, &[(60, 130)]), L2Traffic { hit_bytes: 68, fetched_bytes: 64, ..Default::default() });
         // Writing all of tensor 1 fetches nothing and evicts nothing; reading it back hits 320 B;
@@ -135,7 +125,7 @@ mod tests {
         assert_eq!(cache.read(1, &[(0, 320)]), L2Traffic { hit_bytes: 320, ..Default::default() });
         assert_eq!(cache.dirty_bytes(), 320);
         assert_eq!(cache.resident, 8);
-        assert!(!cache.linked);
+        assert!(!cache.evicting);
     }
 
     #[test]
@@ -148,7 +138,7 @@ mod tests {
         cache.read(0, &[(64, 128)]);
         cache.read(0, &[(0, 64)]);
         cache.size_tensor(1, 64);
-        assert!(cache.linked);
+        assert!(cache.evicting);
         assert_eq!(cache.read(1, &[(0, 64)]).fetched_bytes, 64);
         assert_eq!(cache.read(0, &[(0, 64)]).hit_bytes, 64);
         assert_eq!(cache.read(0, &[(64, 128)]).fetched_bytes, 64);
@@ -163,7 +153,7 @@ mod tests {
         cache.read(0, &[(0, 128)]);
         let traffic = cache.read(0, &[(128, 192), (192, 256)]);
         assert_eq!(traffic, L2Traffic { fetched_bytes: 128, ..Default::default() });
-        assert!(cache.linked);
+        assert!(cache.evicting);
         assert_eq!(cache.read(0, &[(64, 256)]).hit_bytes, 192);
         assert_eq!(cache.read(0, &[(0, 64)]).fetched_bytes, 64);
     }
