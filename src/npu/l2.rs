@@ -25,8 +25,9 @@ pub struct L2Cache {
     /// shift, not a 64-bit division (two per range, and the simulator walks millions of ranges).
     line_shift: Option<u32>,
     capacity_lines: usize,
-    /// Per tensor, per line: the stamp of its last use, 0 when not resident. Dense: a line lookup
-    /// is an index, not a hash.
+    /// Per tensor, per line: the stamp of its last use, 0 when not resident, and `DIRTY` when it
+    /// was written since it was fetched (write-back state, kept by `l2_write_back.rs`). Dense: a
+    /// line lookup is an index, not a hash; the flag beside the stamp: one cache line, not two.
     stamps: Vec<Vec<u64>>,
     /// Whether lines are evicted: from the moment the sized tables no longer fit the capacity
     /// (`l2_resident.rs`). Until then nothing leaves and no order of use is kept but the stamps.
@@ -39,9 +40,6 @@ pub struct L2Cache {
     resident: usize,
     /// Lines of the sized tables.
     sized_lines: usize,
-    /// Per tensor, per line: written since it was fetched or last written back (write-back state,
-    /// kept by `l2_write_back.rs`).
-    dirty: Vec<Vec<bool>>,
     /// While the sized tables fit: the boxes of rows accessed whole (`l2_box_memo.rs`).
     seen_boxes: box_memo::SeenBoxes,
     /// The ranges of the box being accessed (reused: no allocation per access).
@@ -49,6 +47,9 @@ pub struct L2Cache {
     /// Dirty bytes evicted by the access in progress (taken into its `L2Traffic` when it ends).
     evicted_dirty_bytes: u64,
 }
+
+/// The flag of a line's stamp that says the line is dirty (a stamp never reaches 2⁶³ uses).
+const DIRTY: u64 = 1 << 63;
 
 #[path = "l2_box_memo.rs"]
 mod box_memo;
@@ -97,11 +98,6 @@ impl L2Cache {
             return;
         }
         self.sized_lines += lines - sized;
-        // The dirty flags are sized with the line table: marking a line is then a plain store.
-        if self.dirty.len() <= slot {
-            self.dirty.resize_with(slot + 1, Vec::new);
-        }
-        grow_zeroed(&mut self.dirty[slot], lines);
         if self.stamps.len() <= slot {
             self.stamps.resize_with(slot + 1, Vec::new);
         }
@@ -166,10 +162,7 @@ impl L2Cache {
                         traffic.fetched_bytes += self.line_bytes;
                     }
                 }
-                *stamp = self.clock;
-                if write {
-                    self.mark_dirty(slot, line);
-                }
+                *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
                 if self.resident > self.capacity_lines {
                     self.evict_oldest();
                 }

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{L2Cache, L2Traffic, RowBox};
+use super::{L2Cache, L2Traffic, RowBox, DIRTY};
 
 /// What is known of a box that has been accessed whole since the tables fit.
 #[derive(Clone, Copy, Debug)]
@@ -109,7 +109,7 @@ impl L2Cache {
                 for line in self.line_of(start)..=self.line_of(end - 1) {
                     clock += 1;
                     let stamp = &mut self.stamps[tensor as usize][line as usize];
-                    *stamp = (*stamp).max(clock);
+                    *stamp = (*stamp & !DIRTY).max(clock) | (*stamp & DIRTY);
                 }
             }
         }

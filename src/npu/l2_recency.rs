@@ -10,7 +10,7 @@
 //! neighbours' links in a table of 16 B per line, a cache miss each: the SwiGLU kernel of the
 //! benchmark uses 2.6 M lines per run in a table of 42 MB.
 
-use super::L2Cache;
+use super::{L2Cache, DIRTY};
 
 /// Uses of a box of lines of one tensor at consecutive stamps: `rows` rows of `width` consecutive
 /// lines, `stride` lines apart, used row after row; `taken` of them are already off the queue.
@@ -83,10 +83,13 @@ impl L2Cache {
                 self.runs.pop_front();
             }
             let last_use = &mut self.stamps[slot][line as usize];
-            if *last_use == stamp {
+            if *last_use & !DIRTY == stamp {
+                let dirty = *last_use & DIRTY != 0;
                 *last_use = 0;
                 self.resident -= 1;
-                self.write_back_evicted(slot, line);
+                if dirty {
+                    self.write_back_evicted();
+                }
                 return;
             }
         }
@@ -104,7 +107,7 @@ impl L2Cache {
         let stamps = &self.stamps;
         let live = |run: &Run| {
             let (line, stamp) = run.line_and_stamp(run.taken);
-            stamps[run.slot as usize][line as usize] == stamp
+            stamps[run.slot as usize][line as usize] & !DIRTY == stamp
         };
         self.runs.retain_mut(|run| {
             while run.taken < run.lines() && !live(run) {
@@ -119,7 +122,7 @@ impl L2Cache {
         let mut used = Vec::with_capacity(self.resident);
         for (slot, lines) in self.stamps.iter().enumerate() {
             let resident = lines.iter().enumerate().filter(|(_, &stamp)| stamp != 0);
-            used.extend(resident.map(|(line, &stamp)| (stamp, slot, line as u64)));
+            used.extend(resident.map(|(line, &stamp)| (stamp & !DIRTY, slot, line as u64)));
         }
         used.sort_unstable();
         self.runs.clear();

@@ -4,7 +4,7 @@
 //! none of them is ever evicted. Should the sized tables outgrow the capacity, the stamps give the
 //! queue its order.
 
-use super::{L2Cache, L2Traffic};
+use super::{L2Cache, L2Traffic, DIRTY};
 
 impl L2Cache {
     /// An access while the sized tables fit: resident lines hit, the others become resident
@@ -46,10 +46,7 @@ impl L2Cache {
                         traffic.fetched_bytes += self.line_bytes;
                     }
                 }
-                *stamp = self.clock;
-                if write {
-                    self.mark_dirty(slot, line);
-                }
+                *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
             }
         }
         ranges.len()
@@ -63,7 +60,7 @@ impl L2Cache {
             Some(shift) => byte >> shift,
             None => byte / line_bytes,
         };
-        let (Some(stamps), Some(dirty)) = (self.stamps.get_mut(slot), self.dirty.get_mut(slot)) else {
+        let Some(stamps) = self.stamps.get_mut(slot) else {
             // No table: every range was empty.
             return;
         };
@@ -84,10 +81,7 @@ impl L2Cache {
                         fetched_bytes += line_bytes;
                     }
                 }
-                *stamp = clock;
-                if write {
-                    dirty[line as usize] = true;
-                }
+                *stamp = clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
             }
         }
         self.clock = clock;

@@ -2,27 +2,18 @@
 //! evicted, and the lines still dirty when a kernel ends are its drain. The drain is not part of the
 //! kernel's time (docs/npu-model.md, "Write-back and the drain", says why); the engine reports it.
 
-use super::L2Cache;
+use super::{L2Cache, DIRTY};
 
 impl L2Cache {
-    /// Marks a line of `slot` dirty (it was just written).
-    /// The flags are sized with the line table (`size_lines`), which every access sizes first.
-    pub(super) fn mark_dirty(&mut self, slot: usize, line: u64) {
-        self.dirty[slot][line as usize] = true;
-    }
-
-    /// An evicted line: a dirty one is written back whole, counted for the access that evicted it.
-    pub(super) fn write_back_evicted(&mut self, slot: usize, line: u64) {
-        if let Some(flag) = self.dirty.get_mut(slot).and_then(|lines| lines.get_mut(line as usize)) {
-            if std::mem::take(flag) {
-                self.evicted_dirty_bytes += self.line_bytes;
-            }
-        }
+    /// A dirty line evicted: it is written back whole, counted for the access that evicted it.
+    pub(super) fn write_back_evicted(&mut self) {
+        self.evicted_dirty_bytes += self.line_bytes;
     }
 
     /// Bytes of the dirty lines resident now: what HBM still has to receive (the drain).
     pub fn dirty_bytes(&self) -> u64 {
-        let lines: usize = self.dirty.iter().map(|lines| lines.iter().filter(|&&dirty| dirty).count()).sum();
+        let lines: usize =
+            self.stamps.iter().map(|lines| lines.iter().filter(|&&stamp| stamp & DIRTY != 0).count()).sum();
         lines as u64 * self.line_bytes
     }
 }
