@@ -2,6 +2,7 @@
 
 use crate::messages::OperationMessage;
 
+use super::call::Bound;
 use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::interpreter::Interpreter;
@@ -51,7 +52,37 @@ impl Interpreter {
         if name == "format" {
             return self.format_string(text, arguments, span);
         }
-        let bound = self.bind(name, &["a", "b"], arguments, false, span)?;
+        // Python's parameter names; only split, rsplit, splitlines and replace's count take keywords.
+        let names: &[&str] = match name {
+            "split" | "rsplit" => &["sep", "maxsplit"],
+            "splitlines" => &["keepends"],
+            "replace" => &["old", "new", "count"],
+            "find" | "rfind" | "index" | "rindex" | "count" => &["sub", "start", "end"],
+            "startswith" => &["prefix", "start", "end"],
+            "endswith" => &["suffix", "start", "end"],
+            "zfill" => &["width"],
+            "ljust" | "rjust" | "center" => &["width", "fillchar"],
+            "strip" | "lstrip" | "rstrip" => &["chars"],
+            "join" => &["iterable"],
+            "partition" | "rpartition" => &["sep"],
+            "removeprefix" => &["prefix"],
+            "removesuffix" => &["suffix"],
+            _ => &[],
+        };
+        let keywords_allowed = |keyword: &str| {
+            matches!((name, keyword), ("split" | "rsplit", _) | ("splitlines", _) | ("replace", "count"))
+        };
+        if let Some((keyword, _, keyword_span)) =
+            arguments.keywords.iter().find(|(keyword, ..)| !keywords_allowed(keyword))
+        {
+            let message = if names.contains(&keyword.as_str()) {
+                OperationMessage::NoKeywords { function: name.into() }.into()
+            } else {
+                crate::messages::Message::UnexpectedKeyword { function: name.into(), keyword: keyword.clone() }
+            };
+            return Err(self.coded(ErrorKind::Type, message, *keyword_span));
+        }
+        let bound = self.bind(name, names, arguments, false, span)?;
         let text_argument = |index: usize| -> Result<String> {
             match bound.required(index)? {
                 Value::Str(argument) => Ok(argument.to_string()),
@@ -106,13 +137,26 @@ impl Interpreter {
                 let most = if most < 0 { usize::MAX } else { most as usize };
                 Value::list(self.split_text(text, separator.as_deref(), most, name == "rsplit", span)?)
             }
-            "splitlines" => Value::list(text.lines().map(Value::string).collect()),
+            "splitlines" => {
+                let keep_ends = match bound.optional(0) {
+                    Some(value) => self.truthy(value, span)?,
+                    None => false,
+                };
+                Value::list(split_lines(text, keep_ends).into_iter().map(Value::string).collect())
+            }
             "find" | "rfind" | "index" | "rindex" => {
                 let needle = text_argument(0)?;
-                let found =
-                    if name.starts_with('r') { text.rfind(needle.as_str()) } else { text.find(needle.as_str()) };
+                let window = self.char_window(text, &bound)?;
+                let found = window.and_then(|(window, offset)| {
+                    let byte = if name.starts_with('r') {
+                        window.rfind(needle.as_str())
+                    } else {
+                        window.find(needle.as_str())
+                    };
+                    byte.map(|byte| offset + window[..byte].chars().count())
+                });
                 match found {
-                    Some(byte) => Value::Int(text[..byte].chars().count() as i64),
+                    Some(index) => Value::Int(index as i64),
                     None if name.ends_with("find") => Value::Int(-1),
                     None => {
                         let text = "substring not found".to_string();
@@ -122,8 +166,11 @@ impl Interpreter {
             }
             "count" => {
                 let needle = text_argument(0)?;
-                let count =
-                    if needle.is_empty() { text.chars().count() + 1 } else { text.matches(needle.as_str()).count() };
+                let count = match self.char_window(text, &bound)? {
+                    None => 0,
+                    Some((window, _)) if needle.is_empty() => window.chars().count() + 1,
+                    Some((window, _)) => window.matches(needle.as_str()).count(),
+                };
                 Value::Int(count as i64)
             }
             "partition" | "rpartition" => {
@@ -159,28 +206,81 @@ impl Interpreter {
             "zfill" | "ljust" | "rjust" | "center" => {
                 let width = bound.int(0, None)?.max(0) as usize;
                 self.check_string(width, span)?;
-                let fill = match bound.optional(1) {
-                    Some(_) if name != "zfill" => text_argument(1)?.chars().next().unwrap_or(' '),
-                    _ => {
-                        if name == "zfill" {
-                            '0'
-                        } else {
-                            ' '
-                        }
-                    }
+                let fill = match name {
+                    "zfill" => '0',
+                    _ if bound.optional(1).is_some() => text_argument(1)?.chars().next().unwrap_or(' '),
+                    _ => ' ',
                 };
                 Value::string(pad_text(text, name, width, fill))
             }
             "removeprefix" => Value::string(text.strip_prefix(text_argument(0)?.as_str()).unwrap_or(text)),
             "removesuffix" => Value::string(text.strip_suffix(text_argument(0)?.as_str()).unwrap_or(text)),
-            "startswith" => Value::Bool(text.starts_with(text_argument(0)?.as_str())),
-            "endswith" => Value::Bool(text.ends_with(text_argument(0)?.as_str())),
+            "startswith" | "endswith" => {
+                // A tuple of prefixes (suffixes) matches when any of them does.
+                let candidates = match bound.required(0)? {
+                    Value::Tuple(items) => items.iter().cloned().collect(),
+                    other => vec![other.clone()],
+                };
+                let window = self.char_window(text, &bound)?;
+                let mut matched = false;
+                for candidate in candidates {
+                    let Value::Str(affix) = &candidate else {
+                        let got = candidate.type_name().into();
+                        return Err(self.coded(
+                            ErrorKind::Type,
+                            OperationMessage::StrNeedsString { method: name.into(), got },
+                            span,
+                        ));
+                    };
+                    matched = window.is_some_and(|(window, _)| {
+                        if name == "startswith" {
+                            window.starts_with(&**affix)
+                        } else {
+                            window.ends_with(&**affix)
+                        }
+                    });
+                    // Python stops at the first that matches (a later one is not even type-checked).
+                    if matched {
+                        break;
+                    }
+                }
+                Value::Bool(matched)
+            }
             _ => {
-                let replaced = text.replace(text_argument(0)?.as_str(), text_argument(1)?.as_str());
+                let (old, new) = (text_argument(0)?, text_argument(1)?);
+                let most = bound.int(2, Some(-1))?;
+                let replaced = if most < 0 {
+                    text.replace(old.as_str(), &new)
+                } else {
+                    text.replacen(old.as_str(), &new, most as usize)
+                };
                 self.check_string(replaced.len(), span)?;
                 Value::string(replaced)
             }
         })
+    }
+
+    /// The part of `text` between the optional `start` and `end` arguments (bound at 1 and 2), in
+    /// characters with slice rules (negative from the end, clamped), and its first character's
+    /// index; `None` when `start` lies beyond the end (Python finds nothing there, not even "").
+    fn char_window<'t>(&self, text: &'t str, bound: &Bound) -> Result<Option<(&'t str, usize)>> {
+        let length = text.chars().count() as i64;
+        let position = |index: usize| -> Result<Option<i64>> {
+            Ok(match bound.optional(index) {
+                None | Some(Value::None) => None,
+                Some(_) => {
+                    let value = bound.int(index, None)?;
+                    Some(if value < 0 { (value + length).max(0) } else { value })
+                }
+            })
+        };
+        let start = position(1)?.unwrap_or(0);
+        if start > length {
+            return Ok(None);
+        }
+        let end = position(2)?.unwrap_or(length).clamp(start, length);
+        let byte = |characters: i64| text.char_indices().nth(characters as usize).map_or(text.len(), |(byte, _)| byte);
+        Ok(Some((&text[byte(start)..byte(end)], start as usize)))
     }
 
     /// `text.split(separator, most)` (`rsplit` from the right): runs of whitespace without a separator.
@@ -222,6 +322,36 @@ impl Interpreter {
         };
         Ok(pieces.into_iter().map(Value::string).collect())
     }
+}
+
+/// `str.splitlines(keepends)`: Python's line boundaries (\n, \r, \r\n, \v, \f, \x1c–\x1e, \x85,
+/// \u2028, \u2029), the boundary kept at the end of each line when `keep_ends`.
+fn split_lines(text: &str, keep_ends: bool) -> Vec<&str> {
+    let is_boundary = |character: char| {
+        matches!(
+            character,
+            '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    };
+    let mut lines = Vec::new();
+    let mut line_start = 0;
+    let mut characters = text.char_indices().peekable();
+    while let Some((byte, character)) = characters.next() {
+        if !is_boundary(character) {
+            continue;
+        }
+        let mut boundary_end = byte + character.len_utf8();
+        if character == '\r' && characters.peek().is_some_and(|&(_, next)| next == '\n') {
+            characters.next();
+            boundary_end += 1;
+        }
+        lines.push(&text[line_start..if keep_ends { boundary_end } else { byte }]);
+        line_start = boundary_end;
+    }
+    if line_start < text.len() {
+        lines.push(&text[line_start..]);
+    }
+    lines
 }
 
 /// `str.title()` (every word capitalised) or `str.capitalize()` (the first character only).
