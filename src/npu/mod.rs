@@ -19,6 +19,7 @@ mod l2;
 mod summary;
 mod timing;
 mod trace;
+mod trace_json;
 mod vector_class;
 
 pub use capacity::{buffer_bytes, occupancy};

@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use crate::tile::{BufferId, CoreKind, Pipe, TileOp, TileProgram};
 
@@ -85,35 +84,5 @@ pub fn core_name(core: usize, kind: CoreKind) -> String {
         CoreKind::Cube => format!("AIC {core}"),
         CoreKind::Vector => format!("AIV {core}"),
         CoreKind::Mixed => format!("AI core {core}"),
-    }
-}
-
-impl Trace {
-    /// The trace as Chrome Trace Event JSON: complete ("X") events plus process/thread names.
-    pub fn to_chrome_json(&self) -> String {
-        let per_microsecond = self.clock_mhz;
-        let mut events: Vec<Value> = Vec::with_capacity(self.events.len() + self.core_kinds.len() * 8);
-        for (core, kind) in self.core_kinds.iter().enumerate() {
-            events.push(
-                json!({"name": "process_name", "ph": "M", "pid": core, "args": {"name": core_name(core, *kind)}}),
-            );
-            events.push(json!({"name": "process_sort_index", "ph": "M", "pid": core, "args": {"sort_index": core}}));
-            for pipe in Pipe::ALL {
-                events.push(json!({"name": "thread_name", "ph": "M", "pid": core, "tid": pipe.index(), "args": {"name": pipe.name()}}));
-            }
-        }
-        for event in &self.events {
-            events.push(json!({
-                "name": event.op,
-                "cat": event.pipe.name(),
-                "ph": "X",
-                "pid": event.core,
-                "tid": event.pipe.index(),
-                "ts": event.start / per_microsecond,
-                "dur": (event.end - event.start) / per_microsecond,
-                "args": {"tile": &*event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line, "start_cycle": event.start, "end_cycle": event.end},
-            }));
-        }
-        json!({"traceEvents": events, "displayTimeUnit": "ns"}).to_string()
     }
 }

@@ -105,3 +105,47 @@ fn vector_trace_lanes_do_not_overlap_and_summary_serialises() {
         assert!(summary.get(field).is_some(), "summary lacks {field}");
     }
 }
+
+/// The trace as `serde_json` writes the same values built as JSON objects (the reference form).
+fn reference_chrome_json(trace: &tilelab::npu::Trace) -> String {
+    use serde_json::json;
+    let mut events = Vec::new();
+    for (core, kind) in trace.core_kinds.iter().enumerate() {
+        let name = tilelab::npu::core_name(core, *kind);
+        events.push(json!({"name": "process_name", "ph": "M", "pid": core, "args": {"name": name}}));
+        events.push(json!({"name": "process_sort_index", "ph": "M", "pid": core, "args": {"sort_index": core}}));
+        for pipe in tilelab::tile::Pipe::ALL {
+            events.push(json!({"name": "thread_name", "ph": "M", "pid": core, "tid": pipe.index(), "args": {"name": pipe.name()}}));
+        }
+    }
+    for event in &trace.events {
+        events.push(json!({
+            "name": event.op, "cat": event.pipe.name(), "ph": "X", "pid": event.core, "tid": event.pipe.index(),
+            "ts": event.start / trace.clock_mhz, "dur": (event.end - event.start) / trace.clock_mhz,
+            "args": {"tile": &*event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line,
+                     "start_cycle": event.start, "end_cycle": event.end},
+        }));
+    }
+    json!({"traceEvents": events, "displayTimeUnit": "ns"}).to_string()
+}
+
+#[test]
+fn chrome_json_is_the_text_serde_json_writes_for_the_same_values() {
+    // A real schedule (fractional cycles from shared HBM), then the same events with labels that
+    // need escaping, no source line, and non-finite times.
+    let config = NpuConfig::preset("Ascend910B2").unwrap();
+    let a = tensor("a", &[512, 512], DType::F16);
+    let b = tensor("b", &[512, 512], DType::F16);
+    let tiles = CubeTiles { m: [64, 128], k: [64, 128], n: [128, 128] };
+    let mut trace =
+        simulate(&compiled(&whole_matmul(a, b, DType::F32, tiles, 2, Some(3)), &config), &config).unwrap().trace;
+    assert!(trace.events.iter().any(|event| event.start.fract() != 0.0 || event.end.fract() != 0.0));
+    assert_eq!(trace.to_chrome_json(), reference_chrome_json(&trace));
+    let mut odd = trace.events[0].clone();
+    odd.tile = std::rc::Rc::from("a \"quoted\" \\ tile\n\t\u{1}é 张量");
+    odd.source_line = None;
+    odd.end = f64::INFINITY;
+    trace.events.push(odd);
+    trace.clock_mhz = 1234.5;
+    assert_eq!(trace.to_chrome_json(), reference_chrome_json(&trace));
+}
