@@ -320,6 +320,14 @@ impl ModuleLoader for FileModules {
     fn current_directory(&self) -> Option<String> {
         std::env::current_dir().ok().map(|directory| directory.display().to_string())
     }
+
+    fn write_file(&self, path: &str, text: &str) -> Result<(), String> {
+        let path = std::path::Path::new(path);
+        if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|error| error.to_string())?;
+        }
+        std::fs::write(path, text).map_err(|error| error.to_string())
+    }
 }
 
 /// The script's absolute path (`__file__`) and the initial `sys.path`: the script's directory,

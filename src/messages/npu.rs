@@ -209,6 +209,14 @@ pub enum NpuMessage {
         /// The parameter.
         name: String,
     },
+    /// The swimlane of a kernel run in pypto's simulation mode could not be written.
+    #[serde(rename = "npu.cost_model_output_not_written")]
+    CostModelOutputNotWritten {
+        /// The file.
+        path: String,
+        /// What the file system said.
+        reason: String,
+    },
 }
 
 impl NpuMessage {
@@ -274,6 +282,9 @@ impl NpuMessage {
             JitOutputRebound { name, kernel } => format!(
                 "'{name}' is a parameter of jit kernel '{kernel}': `{name} = …` rebinds the local name and does not write the output"
             ),
+            CostModelOutputNotWritten { path, reason } => {
+                format!("the cost model's swimlane (run_mode SIM) could not be written to {path}: {reason}")
+            }
             WriteOutputInPlace { name } => format!(
                 "outputs of a @pypto.frontend.jit kernel are written in place: `{name}[:] = …` or `pypto.assemble(tile, offsets, {name})`"
             ),

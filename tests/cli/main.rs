@@ -1,5 +1,6 @@
 //! The cli feature tests, one binary (scripts/group-tests.sh writes this file).
 
+mod cost_model_output;
 mod file_lines;
 mod hostile_corpus;
 mod readme_commands;

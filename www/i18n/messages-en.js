@@ -204,6 +204,7 @@ export const messages = {
   'message.lang.loop_unroll_skips': "pypto.loop_unroll({start}, {stop}, {step}) visits {visited} of the {expected} indices of range({start}, {stop}, {step}), as pypto's split does",
   'message.lang.multiple_of_step': 'make stop - start a multiple of step ({step}), or use pypto.loop',
   'message.lang.jit_output_rebound': "'{name}' is a parameter of jit kernel '{kernel}': `{name} = …` rebinds the local name and does not write the output",
+  'message.npu.cost_model_output_not_written': "the cost model's swimlane (run_mode SIM) could not be written to {path}: {reason}",
   'message.lang.write_output_in_place': 'outputs of a @pypto.frontend.jit kernel are written in place: `{name}[:] = …` or `pypto.assemble(tile, offsets, {name})`',
 
   'message.attribute.missing': "'{type_name}' object has no attribute '{name}'",
@@ -247,6 +248,7 @@ export const messages = {
   'diagnostic.kind.npu/vec-tile-padded': 'Tile rows padded',
   'diagnostic.kind.npu/option-not-modelled': 'Option not modelled',
   'diagnostic.kind.npu/option-scope-not-modelled': 'Option scope not modelled',
+  'diagnostic.kind.npu/cost-model-output': 'Cost model output not written',
   'diagnostic.kind.lang/jit-output-rebound': 'Jit output rebound',
   'diagnostic.kind.lang/loop-unroll-skips': 'Loop unrolling skipped',
   'diagnostic.kind.lang/unknown-option': 'Unknown option',

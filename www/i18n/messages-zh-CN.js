@@ -203,6 +203,7 @@ export const messages = {
   'message.lang.loop_unroll_skips': 'pypto.loop_unroll({start}, {stop}, {step}) 只访问了 range({start}, {stop}, {step}) 的 {expected} 个下标中的 {visited} 个，与 pypto 的拆分一致',
   'message.lang.multiple_of_step': '让 stop - start 是步长（{step}）的倍数，或改用 pypto.loop',
   'message.lang.jit_output_rebound': '“{name}” 是 jit 核函数 “{kernel}” 的参数：`{name} = …` 只是重新绑定局部名称，不会写入输出',
+  'message.npu.cost_model_output_not_written': '无法把成本模型的泳道图（run_mode SIM）写入 {path}：{reason}',
   'message.lang.write_output_in_place': '@pypto.frontend.jit 核函数的输出要原地写入：`{name}[:] = …` 或 `pypto.assemble(tile, offsets, {name})`',
 
   'message.attribute.missing': '“{type_name}” 对象没有属性 “{name}”',
@@ -246,6 +247,7 @@ export const messages = {
   'diagnostic.kind.npu/vec-tile-padded': 'tile 行已补齐',
   'diagnostic.kind.npu/option-not-modelled': '未模拟的选项',
   'diagnostic.kind.npu/option-scope-not-modelled': '未模拟的选项作用域',
+  'diagnostic.kind.npu/cost-model-output': '成本模型输出未写入',
   'diagnostic.kind.lang/jit-output-rebound': 'jit 输出被重新绑定',
   'diagnostic.kind.lang/loop-unroll-skips': '跳过了循环展开',
   'diagnostic.kind.lang/unknown-option': '未知选项',

@@ -35,6 +35,12 @@ pub trait ModuleLoader {
     fn current_directory(&self) -> Option<String> {
         None
     }
+    /// Writes `text` to the file at `path`, making its folders (pypto's cost model output); hosts
+    /// without files write nothing.
+    fn write_file(&self, path: &str, text: &str) -> std::result::Result<(), String> {
+        let _ = (path, text);
+        Ok(())
+    }
 }
 
 /// A module loaded from a file: its globals, and the directory its submodules are in when it is a

@@ -2,7 +2,7 @@
 //! `SystemTime` do not exist, both come from `Date.now()`).
 
 /// Seconds since the Unix epoch.
-pub(super) fn seconds_since_epoch() -> f64 {
+pub(crate) fn seconds_since_epoch() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
         js_sys::Date::now() / 1000.0

@@ -24,6 +24,10 @@ use crate::lang::syntax::Span;
 use crate::messages::{LibraryHostMessage, LibraryMessage};
 
 pub use argparse::ArgumentParser;
+pub(crate) use clock::seconds_since_epoch;
+
+/// `os.getpid()`: a session is one process of its own (pypto names its output folders by it).
+pub(crate) const PROCESS_ID: i64 = 1;
 
 /// The working directory of a session without a host that has one (the page).
 pub(crate) const DEFAULT_DIRECTORY: &str = "/notebook";
@@ -146,7 +150,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "os.getpid" => {
             interpreter.bind(name, &[], arguments, false, span)?;
-            Ok(Value::Int(1))
+            Ok(Value::Int(PROCESS_ID))
         }
         "os.getcwd" => {
             interpreter.bind(name, &[], arguments, false, span)?;

@@ -8,6 +8,7 @@ pub mod check;
 pub mod check_sides;
 pub mod config;
 pub mod copies;
+pub mod cost_model_output;
 pub mod creation;
 pub mod experimental;
 pub mod functions;

@@ -39,6 +39,9 @@ pub(crate) struct NpuContext {
     /// The tensors of that block's header given by an expression rather than a name, by position:
     /// the block reaches them as it did, so a rerun binds them by object (see `run_recorded_on`).
     pub recorded_objects: RefCell<Vec<(usize, std::rc::Rc<crate::lang::interp::value::TensorObject>)>>,
+    /// The folder of pypto's cost model output for this session, once a kernel ran in simulation
+    /// mode (`cost_model_output.rs`).
+    pub cost_model_folder: RefCell<Option<String>>,
 }
 
 /// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
@@ -59,6 +62,7 @@ impl Default for NpuContext {
             backward_policy: Cell::new(super::generated_backward::Policy::Auto),
             recorded_function: RefCell::new(None),
             recorded_objects: RefCell::new(Vec::new()),
+            cost_model_folder: RefCell::new(None),
         }
     }
 }

@@ -214,6 +214,7 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
                 return Ok(Outcome::Npu(simulation));
             }
             super::traces::record_trace(&call.kernel.name, &simulation);
+            super::cost_model_output::write_swimlane(interpreter, call.kernel, &simulation, span);
             let mut schedules = interpreter.npu.schedules.borrow_mut();
             // A training loop calls kernels many times: a cell keeps the first schedules only.
             if schedules.len() < MAX_SCHEDULES_PER_CELL {

@@ -1,0 +1,65 @@
+//! pypto's cost model output: a jit kernel run with `runtime_options={"run_mode": RunMode.SIM}`
+//! leaves its swimlane at `./output/output_<time>_<pid>_<host>/CostModelSimulationOutput/
+//! merged_swimlane.json` in the working directory (pypto's examples look for it there); a kernel
+//! run in the default mode writes nothing.
+
+use std::process::Command;
+
+const SCRIPT: &str = "import pypto
+
+@pypto.frontend.jit(runtime_options={\"run_mode\": pypto.RunMode.SIM})
+def scaled(x: pypto.Tensor(), out: pypto.Tensor()):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = pypto.sigmoid(x) * x
+
+@pypto.frontend.jit
+def plain(x: pypto.Tensor(), out: pypto.Tensor()):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x + 1
+
+import torch
+x = torch.rand(32, 128)
+out = torch.empty(32, 128)
+MODE(x, out)
+print(out.shape)
+";
+
+fn run_in_scratch(test: &str, kernel: &str) -> std::path::PathBuf {
+    let directory = std::env::temp_dir().join(format!("tilelab-cost-model-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).expect("temp dir");
+    std::fs::write(directory.join("kernel.py"), SCRIPT.replace("MODE", kernel)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tilelab"))
+        .args(["run", "kernel.py"])
+        .current_dir(&directory)
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    directory
+}
+
+#[test]
+fn a_kernel_in_simulation_mode_leaves_its_swimlane_where_pypto_does() {
+    let directory = run_in_scratch("sim", "scaled");
+    let runs: Vec<_> =
+        std::fs::read_dir(directory.join("output")).expect("output/ made").map(|entry| entry.unwrap()).collect();
+    assert_eq!(runs.len(), 1, "one folder per run");
+    let name = runs[0].file_name().to_string_lossy().into_owned();
+    // output_YYYYmmdd_HHMMSS_micros_<pid>_<host>
+    let parts: Vec<&str> = name.split('_').collect();
+    assert_eq!(parts[0], "output", "{name}");
+    assert!(parts[1].len() == 8 && parts[2].len() == 6 && parts[3].len() == 6, "{name}");
+    let swimlane = runs[0].path().join("CostModelSimulationOutput").join("merged_swimlane.json");
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&swimlane).expect("swimlane written")).unwrap();
+    let events = value["traceEvents"].as_array().expect("a Chrome trace");
+    let complete = events.iter().filter(|event| event["ph"] == "X").count();
+    assert!(complete > 0, "the schedule's instructions are in it");
+    assert!(events.iter().any(|event| event["ph"] == "X" && event["cat"] == "VECTOR"));
+}
+
+#[test]
+fn a_kernel_in_the_default_mode_writes_nothing() {
+    let directory = run_in_scratch("npu", "plain");
+    assert!(!directory.join("output").exists());
+}
