@@ -37,6 +37,13 @@ pub fn expand_work(work: &TileWork) -> Result<TileWork, TileError> {
 
 /// The tasks of one unit of `work` (the unit itself when it is not expanded).
 pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<WorkUnit>, TileError> {
+    expand_first_tasks(work, unit, usize::MAX)
+}
+
+/// The first `limit` tasks of [`expand_unit_tasks`] (the same tasks, in the same order), without
+/// expanding the rest: memory planning sizes a unit by its first two tasks, and a large tensor has
+/// thousands (seed 003's [2048, 3136] Swish backward: 1024, each planning trial expanded them all).
+pub(super) fn expand_first_tasks(work: &TileWork, unit: &WorkUnit, limit: usize) -> Result<Vec<WorkUnit>, TileError> {
     if let Some(shape) = unit.steps.iter().find_map(|located| match &located.step {
         WorkStep::Matmul { a, b, output, a_transposed, .. } => {
             let (a, b, output) =
@@ -49,11 +56,13 @@ pub(super) fn expand_unit_tasks(work: &TileWork, unit: &WorkUnit) -> Result<Vec<
     }) {
         let (shape, bytes) = shape;
         let tiles = work.settings.cube_tiles.unwrap_or_else(|| super::lower::default_cube_tiles(shape, bytes));
-        return Ok(super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]));
+        let mut tasks = super::expand_cube::expand_cube_unit(unit, tiles).unwrap_or_else(|| vec![unit.clone()]);
+        tasks.truncate(limit);
+        return Ok(tasks);
     }
     let tile = unit.vec_tile.as_deref().or(work.settings.vec_tile.as_deref());
     match tile.and_then(|tile| Grid::of(unit, tile, work.settings.ub_granule)) {
-        Some(grid) => expand_unit(unit, &grid),
+        Some(grid) => expand_unit(unit, &grid, limit),
         None => Ok(vec![unit.clone()]),
     }
 }
@@ -236,7 +245,7 @@ pub(super) fn expand_error(line: Option<u32>, detail: crate::messages::LoweringR
 }
 
 /// The tasks of one unit.
-fn expand_unit(unit: &WorkUnit, grid: &Grid) -> Result<Vec<WorkUnit>, TileError> {
+fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUnit>, TileError> {
     let producer: HashMap<u32, usize> = unit
         .steps
         .iter()
@@ -247,6 +256,9 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid) -> Result<Vec<WorkUnit>, TileError>
     let last_phase = phase.iter().copied().max().unwrap_or(0);
     let mut tasks = Vec::new();
     for cells in grid.tasks() {
+        if tasks.len() >= limit {
+            break;
+        }
         let cells: Vec<Vec<usize>> = cells.into_iter().filter(|cell| !empty_cell(unit, grid, cell)).collect();
         if cells.is_empty() {
             continue;
@@ -300,5 +312,47 @@ fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
     match written {
         Some(output) => reads.iter().chain([&output]).all(|value| grid.per_task(&unit.values[value.0 as usize])),
         None => reads.iter().all(|value| grid.per_task(&unit.values[value.0 as usize])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::{DType, UnaryOp};
+    use crate::tile::{GmRegion, GmTensor, LocatedStep, TensorId, TileValue, ValueId, WorkSettings};
+
+    #[test]
+    fn the_first_tasks_are_the_prefix_of_all_tasks() {
+        // exp over a [40, 100] f32 tensor in [8, 64] tiles: 5 × 2 tasks, the last column ragged.
+        let value = TileValue { shape: vec![40, 100], valid_shape: vec![40, 100], dtype: DType::F32 };
+        let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![0, 0], shape: vec![40, 100] };
+        let step = |step: WorkStep| LocatedStep { step, line: None };
+        let unit = WorkUnit {
+            values: vec![value.clone(), value],
+            steps: vec![
+                step(WorkStep::Load { region: region(0), output: ValueId(0) }),
+                step(WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }),
+                step(WorkStep::Store { input: ValueId(1), region: region(1), accumulate: false }),
+            ],
+            vec_tile: None,
+        };
+        let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![40, 100], dtype: DType::F32 };
+        let work = TileWork {
+            name: "exp".into(),
+            tensors: vec![tensor("x"), tensor("y")],
+            views: Vec::new(),
+            ordered: Vec::new(),
+            units: vec![unit.clone()],
+            settings: WorkSettings { vec_tile: Some(vec![8, 64]), ..WorkSettings::default() },
+        };
+        let all = expand_unit_tasks(&work, &unit).unwrap();
+        assert_eq!(all.len(), 10);
+        for limit in [0, 1, 2, 9, 10, 11] {
+            assert_eq!(
+                expand_first_tasks(&work, &unit, limit).unwrap(),
+                all[..limit.min(10)].to_vec(),
+                "limit {limit}"
+            );
+        }
     }
 }

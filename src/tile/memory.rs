@@ -14,7 +14,6 @@
 use std::collections::{HashMap, HashSet};
 
 use super::builder::TileError;
-use super::expand::expand_unit_tasks;
 use super::program::{GmRegion, GmTensor, Memory, TensorId};
 use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
@@ -74,9 +73,9 @@ pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
 
 /// The UB bytes the lowering declares for `unit`'s largest task on one core (one buffer copy).
 pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Result<u64, TileError> {
-    let tasks = expand_unit_tasks(work, unit)?;
+    let tasks = super::expand::expand_first_tasks(work, unit, 2)?;
     let mut need = 0;
-    for task in tasks.iter().take(2) {
+    for task in &tasks {
         let mut single = TileWork { units: vec![task.clone()], ..work.clone() };
         single.settings.vec_buffers = 1;
         let plan = super::lower::lower_work(&single, target, true, &[])?;
@@ -224,7 +223,12 @@ pub(super) fn plan_memory_staged(
     // fit (pypto runs a `(2, 4, 8, 256)` FP32 add tile, 64 KiB per operand, on 910B's 192 KiB UB).
     let mut tasks = 0;
     for unit in &work.units {
-        tasks += super::expand::expand_unit_tasks(work, unit)?.len();
+        // Counted only as far as the comparison below needs.
+        let wanted = (target.vector_cores + 1).saturating_sub(tasks);
+        if wanted == 0 {
+            break;
+        }
+        tasks += super::expand::expand_first_tasks(work, unit, wanted)?.len();
     }
     let copies = if tasks > target.vector_cores { work.settings.vec_buffers.max(1) as u64 } else { 1 };
     match plan_with_budget(work, target, target.ub_bytes / copies)? {
