@@ -39,11 +39,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             .with_message(message)
             .with_help_message(crate::messages::RuntimeMessage::CompareSameShape));
     }
-    // Broadcast both sides to a common shape by adding zeros.
-    let zero_a = Tensor::zeros(desired.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
-    let zero_d = Tensor::zeros(actual.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
-    let a = actual.binary(BinaryOp::Add, &zero_a).map_err(|e| interpreter.tensor_error(e, span))?;
-    let d = desired.binary(BinaryOp::Add, &zero_d).map_err(|e| interpreter.tensor_error(e, span))?;
+    // Broadcast both sides to a common shape by adding zeros (not needed when the shapes agree: a
+    // gradient check of a large tensor compares millions of values).
+    let (a, d) = if actual.shape() == desired.shape() {
+        (actual, desired)
+    } else {
+        let zero_a = Tensor::zeros(desired.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
+        let zero_d = Tensor::zeros(actual.shape(), DType::F64).map_err(|e| interpreter.tensor_error(e, span))?;
+        let a = actual.binary(BinaryOp::Add, &zero_a).map_err(|e| interpreter.tensor_error(e, span))?;
+        let d = desired.binary(BinaryOp::Add, &zero_d).map_err(|e| interpreter.tensor_error(e, span))?;
+        (a, d)
+    };
     let shape = a.shape().to_vec();
     let (a, d) = (a.to_f64_vec(), d.to_f64_vec());
     let mut mismatches: Vec<(usize, f64, f64, f64)> = Vec::new();
