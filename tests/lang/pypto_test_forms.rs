@@ -172,5 +172,5 @@ fn torch_matmul_takes_vectors_as_torch_does() {
         "import torch\na = torch.arange(6, dtype=torch.float32).reshape(2, 3)\nv = torch.tensor([1.0, 2.0, 3.0])\n\
          print(torch.matmul(a, v).tolist(), torch.matmul(torch.tensor([1.0, 1.0]), a).tolist(), torch.matmul(v, v).item(), a.matmul(v).shape)\n",
     );
-    assert_eq!(lines, ["[8.0, 26.0] [3.0, 5.0, 7.0] 14.0 [2]"]);
+    assert_eq!(lines, ["[8.0, 26.0] [3.0, 5.0, 7.0] 14.0 (2,)"]);
 }

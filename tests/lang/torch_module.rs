@@ -110,7 +110,7 @@ fn dtypes_are_pyptos_and_casts_round() {
     assert_eq!(tensor(&mut session, "x.to(torch.ones(1, dtype=torch.bfloat16))").2, "DT_BF16");
     // A device or an unchanged dtype returns the tensor itself, as torch does.
     assert_eq!(printed(&mut session, "x.to('cpu') is x, x.float() is x, x.cpu().numpy() is x"), "True True True");
-    assert_eq!(printed(&mut session, "x.size(), x.size(-1), x.dim(), x.device"), "[2] 2 1 cpu");
+    assert_eq!(printed(&mut session, "x.size(), x.size(-1), x.dim(), x.device"), "(2,) 2 1 cpu");
 }
 
 #[test]
@@ -330,4 +330,13 @@ fn randint_draws_integers_in_its_half_open_range_and_gather_scatter_follow_pypto
     assert_eq!(tensor(&mut session, "torch.scatter(x, 0, index, 0.5)").1, vec![0.0, 0.5, 0.0, 0.0, 0.5, 0.0]);
     let gathered = "torch.gather(torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), 0, index)";
     assert_eq!(tensor(&mut session, gathered).1, vec![5.0, 2.0]);
+}
+
+#[test]
+fn a_torch_shape_is_a_tuple_and_a_pypto_shape_a_list() {
+    // torch.Size is a tuple: pypto's tests assert `r.shape == (32, 32)`; pypto's own tensors give
+    // lists (and a torch tensor inside a kernel is the kernel's tensor).
+    let mut session = Session::new();
+    let code = "import torch\nimport pypto\nr = torch.zeros(32, 16)\np = pypto.zeros([32, 16])\nprint(r.shape == (32, 16), r.size() == (32, 16), r.shape == [32, 16], p.shape == [32, 16], r.shape[-1], len(r.shape))\n";
+    assert_eq!(super::cells::run_ok(&mut session, code), "True True False True 16 2\n");
 }

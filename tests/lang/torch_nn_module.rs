@@ -87,7 +87,7 @@ class Outer(torch.nn.Module):
 print(Scale()(torch.ones(2)).tolist(), [p.shape for p in Stack().parameters()])
 "#;
     // Scale: 1 * 3 = 3. Stack: first [2] (once, though set twice), then Outer's w [3]; frozen is not one.
-    assert_eq!(run_ok(&mut session, code), "[3.0, 3.0] [[2], [3]]\n");
+    assert_eq!(run_ok(&mut session, code), "[3.0, 3.0] [(2,), (3,)]\n");
     let code = "Stack()(torch.ones(2))";
     let result = run_err(&mut session, code);
     let error = result.error().unwrap();

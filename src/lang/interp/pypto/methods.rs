@@ -39,6 +39,11 @@ impl Interpreter {
     pub(crate) fn tensor_attribute(&self, object: &Rc<TensorObject>, name: &str, span: Span) -> Result<Value> {
         let var = object.get();
         Ok(match name {
+            // A torch tensor's shape is a `torch.Size`, a tuple (`x.shape == (32, 32)` holds); a
+            // pypto tensor's is a list, as pypto returns it.
+            "shape" if object.torch.get() && !self.in_kernel() => {
+                Value::tuple(var.shape().iter().map(|&dim| Value::Int(dim as i64)).collect())
+            }
             "shape" => Value::list(var.shape().iter().map(|&dim| Value::Int(dim as i64)).collect()),
             "dtype" => {
                 let family =

@@ -187,7 +187,8 @@ pub(crate) fn call(
             let bound = interpreter.bind(&full, &["dim"], arguments, false, span)?;
             let shape = var.shape();
             match bound.optional(0) {
-                None => Ok(Value::list(shape.iter().map(|&size| Value::Int(size as i64)).collect())),
+                // A `torch.Size`: a tuple.
+                None => Ok(Value::tuple(shape.iter().map(|&size| Value::Int(size as i64)).collect())),
                 Some(_) => {
                     let dim = bound.int(0, None)?;
                     let rank = shape.len() as i64;
