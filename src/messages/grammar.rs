@@ -24,6 +24,9 @@ pub enum NameSlot {
     /// After `def`.
     #[serde(rename = "slot.function_name")]
     FunctionName,
+    /// After `global` or `nonlocal`.
+    #[serde(rename = "slot.declared")]
+    Declared,
     /// In a parameter list.
     #[serde(rename = "slot.parameter")]
     Parameter,
@@ -47,6 +50,7 @@ impl NameSlot {
             AfterDot => "a name after '.'",
             ClassName => "a class name after 'class'",
             FunctionName => "a function name after 'def'",
+            Declared => "a name after 'global' or 'nonlocal'",
             Parameter => "a parameter name",
             ModuleAfterImport => "a module name after 'import'",
             ModuleAfterFrom => "a module name after 'from'",

@@ -29,6 +29,12 @@ pub enum StatementMessage {
     /// Help of the delete error.
     #[serde(rename = "delete.what")]
     DeleteWhat,
+    /// `nonlocal x` where no enclosing function binds `x` (or outside a function).
+    #[serde(rename = "declare.no_nonlocal_binding")]
+    NoNonlocalBinding {
+        /// The name.
+        name: String,
+    },
     /// `del x.name` on a value without deletable attributes.
     #[serde(rename = "delete.attribute")]
     CannotDeleteAttribute {
@@ -140,6 +146,7 @@ impl StatementMessage {
             OneDecorator => "use one pypto decorator per function; a backward is its own `def` under @pypto.register_gradient(\"name\")".into(),
             CannotDelete => "cannot delete this expression".into(),
             CannotDeleteItems { type_name } => format!("cannot delete items of a '{type_name}' here"),
+            NoNonlocalBinding { name } => format!("no binding for nonlocal '{name}' found"),
             DeleteWhat => "delete one list index or dict key; to clear a tensor region, assign zeros to it".into(),
             CannotDeleteAttribute { name, type_name } => format!("cannot delete attribute '{name}' of a {type_name}"),
             NothingToDelete { name } => format!("no attribute '{name}' to delete"),

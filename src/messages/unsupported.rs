@@ -25,9 +25,6 @@ pub enum Construct {
     /// `(y := f(x))`.
     #[serde(rename = "construct.walrus")]
     Walrus,
-    /// `global` / `nonlocal`.
-    #[serde(rename = "construct.global")]
-    Global,
     /// `yield`.
     #[serde(rename = "construct.yield")]
     Yield,
@@ -83,7 +80,6 @@ impl Construct {
             NamedEscape => ("named escapes ('\\N{...}')", true),
             NestedFormatField => ("nested fields in an f-string format spec", true),
             Walrus => ("the walrus operator ':='", false),
-            Global => ("`global` and `nonlocal`", true),
             Yield => ("`yield`", false),
             Await => ("`await`", false),
             Async => ("`async`", false),
@@ -130,9 +126,6 @@ pub enum UnsupportedMessage {
     /// Help: assign on a line of its own.
     #[serde(rename = "unsupported.assign_first")]
     AssignFirst,
-    /// Help: arguments in, results out.
-    #[serde(rename = "unsupported.pass_and_return")]
-    PassAndReturn,
     /// Help: a list instead of a generator.
     #[serde(rename = "unsupported.build_a_list")]
     BuildAList,
@@ -178,7 +171,6 @@ impl UnsupportedMessage {
             RemovePrefix { prefix } => format!("remove the '{prefix}' prefix"),
             WriteCharacter => "write the character itself, or its code as '\\uXXXX'".into(),
             AssignFirst => "assign on its own line first".into(),
-            PassAndReturn => "pass values in as arguments and return results".into(),
             BuildAList => "build a list and return it".into(),
             UseAFlag => "use a flag variable set before `break`".into(),
             OneFile => "a notebook is one file: define the names in an earlier cell and use them directly".into(),

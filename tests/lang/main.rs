@@ -3,6 +3,7 @@
 mod bitwise_operators;
 mod cells;
 mod checks_strict;
+mod declarations;
 mod class_kernels;
 mod classes;
 mod closure_collection;

@@ -65,6 +65,15 @@ impl Interpreter {
                 self.raise(exception.as_ref(), cause.as_ref(), scope, statement.span).map(|_| Flow::Normal)
             }
             StmtKind::Delete { targets } => self.delete(targets, scope).map(|_| Flow::Normal),
+            StmtKind::Declare { names, nonlocal } => {
+                for name in names {
+                    if !scope.declare(&name.name, *nonlocal) {
+                        let message = crate::messages::StatementMessage::NoNonlocalBinding { name: name.name.clone() };
+                        return Err(self.coded(super::error::ErrorKind::Name, message, name.span));
+                    }
+                }
+                Ok(Flow::Normal)
+            }
             StmtKind::ClassDef(definition) => self.define_class(definition, scope).map(|_| Flow::Normal),
             StmtKind::Return(value) => self.exec_return(value.as_ref(), scope),
             StmtKind::If { test, body, orelse } => self.exec_if(test, body, orelse, scope),

@@ -11,17 +11,56 @@ use super::value::Value;
 pub struct Scope {
     names: RefCell<HashMap<String, Value>>,
     parent: Option<Rc<Scope>>,
+    /// Names declared `global` or `nonlocal` here, with the scope they live in (none in most
+    /// scopes: the table is made by the first declaration).
+    declared: RefCell<Option<HashMap<String, Rc<Scope>>>>,
 }
 
 impl Scope {
     /// The root (globals) scope.
     pub fn root() -> Rc<Scope> {
-        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: None })
+        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: None, declared: RefCell::new(None) })
     }
 
     /// A scope nested in `parent`.
     pub fn child(parent: &Rc<Scope>) -> Rc<Scope> {
-        Rc::new(Scope { names: RefCell::new(HashMap::new()), parent: Some(parent.clone()) })
+        Rc::new(Scope {
+            names: RefCell::new(HashMap::new()),
+            parent: Some(parent.clone()),
+            declared: RefCell::new(None),
+        })
+    }
+
+    /// The scope `name` was declared to live in (`global`, `nonlocal`), if it was declared here.
+    fn declared_home(&self, name: &str) -> Option<Rc<Scope>> {
+        self.declared.borrow().as_ref().and_then(|declared| declared.get(name).cloned())
+    }
+
+    /// Declares `name` global (it lives in the outermost scope) or, when `nonlocal`, a name of the
+    /// nearest enclosing scope below the outermost that binds it; false when none does.
+    pub(crate) fn declare(&self, name: &str, nonlocal: bool) -> bool {
+        let mut ancestors = Vec::new();
+        let mut current = self.parent.clone();
+        while let Some(scope) = current {
+            current = scope.parent.clone();
+            ancestors.push(scope);
+        }
+        let home = if nonlocal {
+            // The outermost scope is the module's: `nonlocal` never reaches it.
+            let enclosing = &ancestors[..ancestors.len().saturating_sub(1)];
+            enclosing
+                .iter()
+                .find(|scope| scope.names.borrow().contains_key(name) || scope.declared_home(name).is_some())
+        } else {
+            ancestors.last()
+        };
+        let Some(home) = home.cloned() else {
+            // `global` in the outermost scope itself: its names live there already.
+            return !nonlocal;
+        };
+        let home = home.declared_home(name).unwrap_or(home);
+        self.declared.borrow_mut().get_or_insert_with(HashMap::new).insert(name.to_string(), home);
+        true
     }
 
     /// Looks `name` up here, then in the enclosing scopes.
@@ -29,11 +68,17 @@ impl Scope {
         if let Some(value) = self.names.borrow().get(name) {
             return Some(value.clone());
         }
+        if let Some(home) = self.declared_home(name) {
+            return home.get(name);
+        }
         self.parent.as_ref().and_then(|parent| parent.get(name))
     }
 
-    /// Binds `name` in this scope.
+    /// Binds `name` in this scope (in the scope it was declared to live in, if declared here).
     pub fn set(&self, name: &str, value: Value) {
+        if let Some(home) = self.declared_home(name) {
+            return home.set(name, value);
+        }
         let mut names = self.names.borrow_mut();
         // Rebinding is the common case (loop variables, accumulators): no new key allocation.
         match names.get_mut(name) {
@@ -46,6 +91,9 @@ impl Scope {
 
     /// Unbinds `name` in this scope (not in the enclosing ones); its value, if it was bound.
     pub fn remove(&self, name: &str) -> Option<Value> {
+        if let Some(home) = self.declared_home(name) {
+            return home.remove(name);
+        }
         self.names.borrow_mut().remove(name)
     }
 
@@ -116,6 +164,7 @@ impl Scope {
     /// Empties a scope about to be dropped: its values and its parent, so the caller can drop a long
     /// chain of closures one link at a time instead of by recursion.
     pub(crate) fn take_contents(&mut self) -> (Vec<Value>, Option<Rc<Scope>>) {
+        self.declared.get_mut().take();
         (self.names.get_mut().drain().map(|(_, value)| value).collect(), self.parent.take())
     }
 }

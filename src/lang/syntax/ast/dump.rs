@@ -86,6 +86,11 @@ fn statement_line(statement: &Stmt, depth: usize, out: &mut String) {
             let cause = cause.as_ref().map(|value| format!(" from {}", expression(value))).unwrap_or_default();
             line(depth, &format!("raise{exception}{cause}"), out)
         }
+        StmtKind::Declare { names, nonlocal } => {
+            let names: Vec<&str> = names.iter().map(|name| name.name.as_str()).collect();
+            let keyword = if *nonlocal { "nonlocal" } else { "global" };
+            line(depth, &format!("{keyword} {}", names.join(", ")), out)
+        }
         StmtKind::Delete { targets } => {
             let targets: Vec<String> = targets.iter().map(expression).collect();
             line(depth, &format!("del {}", targets.join(", ")), out)

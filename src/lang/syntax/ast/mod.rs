@@ -79,6 +79,9 @@ pub enum StmtKind {
     Raise { exception: Option<Expr>, cause: Option<Expr> },
     /// `del a, b[0], c.d`.
     Delete { targets: Vec<Expr> },
+    /// `global a, b` (`nonlocal` when `nonlocal`): the names bind in the module's (the enclosing
+    /// function's) scope from here on.
+    Declare { names: Vec<Identifier>, nonlocal: bool },
     /// `assert test, message`.
     Assert { test: Expr, message: Option<Expr> },
     /// `with a as b, c:`.

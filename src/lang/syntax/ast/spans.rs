@@ -68,6 +68,7 @@ fn statement_spans(statement: &Stmt, visit: &mut dyn FnMut(Span)) {
             exception.iter().chain(cause.iter()).for_each(|value| expression(value, visit))
         }
         StmtKind::Delete { targets } => targets.iter().for_each(|target| expression(target, visit)),
+        StmtKind::Declare { names, .. } => names.iter().for_each(|name| visit(name.span)),
         StmtKind::ClassDef(class) => {
             class.decorators.iter().chain(class.bases.iter()).for_each(|value| expression(value, visit));
             visit(class.name.span);

@@ -1,8 +1,9 @@
-//! The simple statements `raise exception [from cause]` and `del targets`.
+//! The simple statements `raise exception [from cause]`, `del targets` and `global`/`nonlocal names`.
 
 use super::Parser;
 use crate::lang::syntax::ast::{Expr, ExprKind, StmtKind};
 use crate::lang::syntax::token::TokenKind;
+use crate::messages::NameSlot;
 
 impl Parser<'_> {
     /// `raise [exception [from cause]]`; the current token is `raise`.
@@ -12,6 +13,16 @@ impl Parser<'_> {
         let exception = (!at_end).then(|| self.expression());
         let cause = (exception.is_some() && self.eat(TokenKind::From)).then(|| self.expression());
         StmtKind::Raise { exception, cause }
+    }
+
+    /// `global a, b` or `nonlocal a, b`; the current token is the keyword.
+    pub(super) fn declaration(&mut self) -> StmtKind {
+        let nonlocal = self.bump().kind == TokenKind::Nonlocal;
+        let mut names = vec![self.identifier(NameSlot::Declared)];
+        while self.eat(TokenKind::Comma) {
+            names.push(self.identifier(NameSlot::Declared));
+        }
+        StmtKind::Declare { names, nonlocal }
     }
 
     /// `del a, b[0], c.d`; the current token is `del`.

@@ -178,7 +178,8 @@ impl Parser<'_> {
                 let message = self.eat(TokenKind::Comma).then(|| self.expression());
                 StmtKind::Assert { test, message }
             }
-            TokenKind::Global | TokenKind::Nonlocal | TokenKind::Yield => self.rejected_simple_statement(),
+            TokenKind::Global | TokenKind::Nonlocal => self.declaration(),
+            TokenKind::Yield => self.rejected_simple_statement(),
             _ => self.expression_statement(),
         };
         Stmt { kind, span: Span::new(start, self.code_end.max(start)) }
@@ -216,14 +217,10 @@ impl Parser<'_> {
         StmtKind::Return(value)
     }
 
-    /// `global`, `nonlocal`, `yield`: reported and skipped.
+    /// `yield`: reported and skipped.
     fn rejected_simple_statement(&mut self) -> StmtKind {
         let token = self.current();
-        let (construct, help) = match token.kind {
-            TokenKind::Global | TokenKind::Nonlocal => (Construct::Global, UnsupportedMessage::PassAndReturn),
-            _ => (Construct::Yield, UnsupportedMessage::BuildAList),
-        };
-        self.unsupported(construct, token.span, Some(help));
+        self.unsupported(Construct::Yield, token.span, Some(UnsupportedMessage::BuildAList));
         while !matches!(self.kind(), TokenKind::Newline | TokenKind::Semicolon | TokenKind::EndOfFile) {
             self.bump();
         }
