@@ -48,12 +48,15 @@ def deleter():
 deleter()
 print("made" in globals() if False else "ok")
 "#;
-    assert_eq!(run_ok(&mut session, code.trim_start()), r#"2
+    assert_eq!(
+        run_ok(&mut session, code.trim_start()),
+        r#"2
 (13, 13)
 enclosing set by inner
 [1, 2]
 ok
-"#);
+"#
+    );
 }
 
 #[test]

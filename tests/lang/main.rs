@@ -3,12 +3,12 @@
 mod bitwise_operators;
 mod cells;
 mod checks_strict;
-mod declarations;
 mod class_kernels;
 mod classes;
 mod closure_collection;
 mod context_managers;
 mod cube_fractals;
+mod declarations;
 mod device_run;
 mod diagnostics;
 mod dtypes;

@@ -340,3 +340,12 @@ fn a_torch_shape_is_a_tuple_and_a_pypto_shape_a_list() {
     let code = "import torch\nimport pypto\nr = torch.zeros(32, 16)\np = pypto.zeros([32, 16])\nprint(r.shape == (32, 16), r.size() == (32, 16), r.shape == [32, 16], p.shape == [32, 16], r.shape[-1], len(r.shape))\n";
     assert_eq!(super::cells::run_ok(&mut session, code), "True True False True 16 2\n");
 }
+
+#[test]
+fn one_element_tensors_stand_in_for_numbers_as_in_torch() {
+    // torch's __index__/__float__: `max` of an int tensor's elements (0-d tensors), that maximum in
+    // a shape and a range, `math.ceil` of a 0-d tensor; a float tensor is not an index.
+    let mut session = Session::new();
+    let code = "import torch, math\nlengths = torch.tensor([3, 7, 5], dtype=torch.int32)\nlongest = max(lengths)\nprint(int(longest), torch.zeros([2, longest]).shape, len(range(longest)), math.ceil(longest / 2), int(min(lengths)))\ntry:\n    torch.zeros([torch.tensor(2.0)])\nexcept TypeError:\n    print('float tensor refused')\n";
+    assert_eq!(super::cells::run_ok(&mut session, code), "7 (2, 7) 7 4 3\nfloat tensor refused\n");
+}

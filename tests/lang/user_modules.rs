@@ -183,3 +183,12 @@ fn the_cli_imports_from_the_script_directory_and_pythonpath() {
     assert!(stderr.contains("in <module>(), called at") && stderr.contains("main.py:4:"), "{stderr}");
     let _ = std::fs::remove_dir_all(root);
 }
+
+#[test]
+fn dir_of_a_user_module_lists_its_globals() {
+    // pypto's runners find a test module's `test*` functions with dir(module).
+    let root = directory_with("dir", &[("helpers_for_dir.py", "SCALE = 2\ndef test_one():\n    pass\n")]);
+    let mut session = session_in(&root);
+    let code = "import helpers_for_dir as h\nprint([name for name in dir(h) if not name.startswith('_')])\n";
+    assert_eq!(run_ok(&mut session, code), "['SCALE', 'test_one']\n");
+}

@@ -317,10 +317,19 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
     }
 }
 
-/// Python ordering of numbers, strings, lists and tuples (`None` when not comparable).
+/// Python ordering of numbers, strings, lists and tuples (`None` when not comparable). A
+/// one-element tensor orders by its value, as torch's comparison of two does once made a bool
+/// (`max(torch.full((b,), s))` iterates 0-d tensors).
 pub fn order(left: &Value, right: &Value) -> Option<Ordering> {
     if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
         return a.partial_cmp(&b);
+    }
+    let single = |value: &Value| match value {
+        Value::Tensor(object) => object.get().tensor().item().ok(),
+        other => other.as_number(),
+    };
+    if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
+        return single(left)?.partial_cmp(&single(right)?);
     }
     match (left, right) {
         (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),

@@ -129,6 +129,10 @@ impl Interpreter {
         let bound = self.bind("dir", &["object"], arguments, false, span)?;
         let names: Vec<String> = match bound.optional(0) {
             None => self.globals().names(),
+            // A user module (a file imported from the script's directory): its globals.
+            Some(Value::Module(module)) if self.user_modules.globals(module).is_some() => {
+                self.user_modules.globals(module).map(|globals| globals.names()).unwrap_or_default()
+            }
             Some(Value::Module(module)) => members(module).map(|entry| entry.short_name().to_string()).collect(),
             Some(Value::Tensor(_)) => members("Tensor").map(|entry| entry.short_name().to_string()).collect(),
             Some(value @ (Value::Class(_) | Value::Instance(_))) => {
