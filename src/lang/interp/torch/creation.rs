@@ -1,4 +1,4 @@
-//! torch's creation functions: `randn rand zeros ones empty full tensor arange manual_seed` and the
+//! torch's creation functions: `randn rand randperm zeros ones empty full tensor arange manual_seed` and the
 //! `*_like` family, with torch's signatures (sizes as varargs or one tuple/list, `dtype=`,
 //! `device=` accepted and ignored).
 
@@ -18,10 +18,21 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let tensor_error = |error| interpreter.tensor_error(error, span);
     let (tensor, requires_grad) = match name {
         "randn" | "rand" | "zeros" | "ones" | "empty" => {
-            // `*size` then keywords: positionals are the size, never a dtype.
+            // `*size` then keywords: positionals are the size, never a dtype (or `size=` by keyword).
             let keywords = Arguments { positional: Vec::new(), keywords: arguments.keywords };
-            let bound = interpreter.bind(&full, &["dtype", "device", "requires_grad"], keywords, false, span)?;
-            let shape = shape_of(interpreter, &full, &arguments.positional, span)?;
+            let bound =
+                interpreter.bind(&full, &["dtype", "device", "requires_grad", "size"], keywords, false, span)?;
+            let shape = match (bound.optional(3), arguments.positional.is_empty()) {
+                (Some(_), true) => bound.shape(3)?,
+                (Some(_), false) => {
+                    let message = crate::messages::RuntimeMessage::MultipleValues {
+                        function: full.clone(),
+                        parameter: "size".into(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(3)).with_message(message));
+                }
+                (None, _) => shape_of(interpreter, &full, &arguments.positional, span)?,
+            };
             interpreter.check_elements(&shape, span)?;
             let dtype = dtype_argument(interpreter, &full, bound.optional(0), DType::F32, bound.span_of(0))?;
             let tensor = match name {
@@ -89,6 +100,25 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .map(|u| (low as f64 + (u * width).floor()).min(high as f64 - 1.0))
                 .collect();
             (Tensor::from_f64(values, &shape, dtype).map_err(tensor_error)?, false)
+        }
+        "randperm" => {
+            let names = ["n", "dtype", "device", "requires_grad"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
+            let count = bound.int(0, None)?;
+            let Ok(count) = usize::try_from(count) else {
+                let message = crate::messages::OperationMessage::NegativeSize { function: full.clone(), size: count };
+                return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(0)).with_message(message));
+            };
+            interpreter.check_elements(&[count], span)?;
+            let dtype = dtype_argument(interpreter, &full, bound.optional(1), DType::I64, bound.span_of(1))?;
+            // Fisher–Yates over 0..n with the seeded uniform draws: every order equally likely.
+            let draws = Tensor::rand(&[count], DType::F64, None).map_err(tensor_error)?.to_f64_vec();
+            let mut order: Vec<f64> = (0..count).map(|index| index as f64).collect();
+            for last in (1..count).rev() {
+                let chosen = ((draws[last] * (last + 1) as f64) as usize).min(last);
+                order.swap(last, chosen);
+            }
+            (Tensor::from_f64(order, &[count], dtype).map_err(tensor_error)?, bound.flag(3, false)?)
         }
         "full" => {
             let names = ["size", "fill_value", "dtype", "device", "requires_grad"];

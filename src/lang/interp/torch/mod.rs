@@ -123,10 +123,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .map_err(|error| interpreter.autograd_error(error, bound.span_of(0)))?;
             Ok(super::value::TensorObject::value(var))
         }
-        "manual_seed" | "randn" | "rand" | "randint" | "zeros" | "ones" | "empty" | "full" | "tensor" | "Tensor"
-        | "arange" | "eye" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like" | "rand_like" => {
-            creation::call(interpreter, short, arguments, span)
-        }
+        "manual_seed" | "randn" | "rand" | "randint" | "randperm" | "zeros" | "ones" | "empty" | "full" | "tensor"
+        | "Tensor" | "arange" | "eye" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like"
+        | "rand_like" => creation::call(interpreter, short, arguments, span),
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
         "is_tensor" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
         // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
