@@ -359,3 +359,13 @@ fn randperm_is_a_seeded_permutation_and_size_is_a_keyword() {
     let code = "import torch\ntorch.manual_seed(3)\np = torch.randperm(10)\nprint(sorted(p.tolist()) == list(range(10)), p.dtype, torch.randperm(0).shape)\ncounts = [0] * 3\nfor _ in range(600):\n    counts[int(torch.randperm(3)[0])] += 1\nprint(all(150 < c < 250 for c in counts))\ntorch.manual_seed(3)\nprint(torch.randperm(10).tolist() == p.tolist(), torch.randn(size=(2, 3)).shape, torch.zeros(size=[4]).shape)\n";
     assert_eq!(super::cells::run_ok(&mut session, code), "True torch.int64 (0,)\nTrue\nTrue (2, 3) (4,)\n");
 }
+
+#[test]
+fn max_min_and_sort_along_a_dim_return_values_and_indices_by_name() {
+    // torch.return_types: `.values`/`.indices` (pypto's goldens: `s.max(dim=-1, keepdim=True).values`),
+    // unpacking, indexing and len as the pair. Expected values written out from torch's semantics.
+    let mut session = Session::new();
+    let code = "import torch\nx = torch.tensor([[1.0, 5.0, 3.0], [7.0, 2.0, 9.0]])\nm = x.max(dim=-1, keepdim=True)\nprint(m.values.tolist(), m.indices.tolist())\nvalues, indices = torch.min(x, 1)\nprint(values.tolist(), indices.tolist(), torch.max(x, 0)[0].tolist())\ns = torch.sort(x, dim=1, descending=True)\nprint(s.values.tolist(), s.indices.tolist(), len(s))\n";
+    let expected = "[[5.0], [9.0]] [[1], [2]]\n[1.0, 2.0] [0, 1] [7.0, 5.0, 9.0]\n[[5.0, 3.0, 1.0], [9.0, 7.0, 2.0]] [[1, 2, 0], [2, 0, 1]] 2\n";
+    assert_eq!(super::cells::run_ok(&mut session, code), expected);
+}

@@ -180,7 +180,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let size = x.shape()[axis(interpreter, &full, dim, x.shape().len(), bound.span_of(1))?];
             let (values, indices) = x.topk(size, dim as isize, bound.flag(2, false)?).map_err(fail)?;
             let indices = indices.cast(DType::I64).map_err(fail)?;
-            Ok(Value::tuple(vec![TensorObject::value(values), TensorObject::value(indices)]))
+            Ok(super::return_types::values_and_indices(interpreter, "sort", values, indices))
         }
         "roll" => {
             let bound = interpreter.bind(&full, &["input", "shifts", "dims"], arguments, false, span)?;
@@ -360,5 +360,5 @@ pub(crate) fn extreme_along(
         shape.remove(index);
         (values.reshape(&shape).map_err(fail)?, indices.reshape(&shape).map_err(fail)?)
     };
-    Ok(Value::tuple(vec![TensorObject::value(values), TensorObject::value(indices)]))
+    Ok(super::return_types::values_and_indices(interpreter, name, values, indices))
 }

@@ -14,6 +14,7 @@ mod golden_functions;
 pub(crate) mod methods;
 pub(crate) mod module;
 mod ops;
+mod return_types;
 
 use std::rc::Rc;
 
