@@ -1133,7 +1133,7 @@ export type ConfigDetail = { "code": "npu.config.not_json", "params": {
 /**
  * A Python construct tile scripts do not take, as a message names it.
  */
-export type Construct = { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.global" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
+export type Construct = { "code": "construct.dict_unpacking" } | { "code": "construct.bytes_literal" } | { "code": "construct.complex_literal" } | { "code": "construct.named_escape" } | { "code": "construct.nested_format_field" } | { "code": "construct.walrus" } | { "code": "construct.yield" } | { "code": "construct.await" } | { "code": "construct.async" } | { "code": "construct.loop_else" } | { "code": "construct.relative_import" } | { "code": "construct.star_import" } | { "code": "construct.class_keywords" } | { "code": "construct.positional_only" } | { "code": "construct.percent_format" } | { "code": "construct.tensor_equality" } | { "code": "construct.extended_slice_assignment" } | { "code": "construct.several_bases" } | { "code": "construct.object_instances" } | { "code": "construct.named_tuple_call" };
 
 /**
  * The element type of a tensor.
@@ -3374,7 +3374,7 @@ export type Mismatch = { "code": "assert.mismatch", "params": {
 /**
  * What name the parser expected (`expected a parameter name, found '1'`).
  */
-export type NameSlot = { "code": "slot.after_as" } | { "code": "slot.attribute" } | { "code": "slot.after_dot" } | { "code": "slot.class_name" } | { "code": "slot.function_name" } | { "code": "slot.parameter" } | { "code": "slot.module_after_import" } | { "code": "slot.module_after_from" } | { "code": "slot.imported_name" };
+export type NameSlot = { "code": "slot.after_as" } | { "code": "slot.attribute" } | { "code": "slot.after_dot" } | { "code": "slot.class_name" } | { "code": "slot.function_name" } | { "code": "slot.declared" } | { "code": "slot.parameter" } | { "code": "slot.module_after_import" } | { "code": "slot.module_after_from" } | { "code": "slot.imported_name" };
 
 /**
  * A check or run of the simulator that failed.
@@ -3695,6 +3695,16 @@ export type NpuMessage = { "code": "npu.unknown_preset", "params": {
      * The parameter.
      */
     name: string,
+  }
+    } | { "code": "npu.cost_model_output_not_written", "params": {
+    /**
+     * The file.
+     */
+    path: string,
+    /**
+     * What the file system said.
+     */
+    reason: string,
   }
 };
 
@@ -4610,7 +4620,13 @@ export type StatementMessage = { "code": "decorator.target", "params": {
      */
     type_name: string,
   }
-    } | { "code": "delete.what" } | { "code": "delete.attribute", "params": {
+    } | { "code": "delete.what" } | { "code": "declare.no_nonlocal_binding", "params": {
+    /**
+     * The name.
+     */
+    name: string,
+  }
+    } | { "code": "delete.attribute", "params": {
     /**
      * The attribute.
      */
@@ -5206,7 +5222,7 @@ export type UnsupportedMessage = { "code": "unsupported.construct", "params": {
      */
     prefix: string,
   }
-    } | { "code": "unsupported.write_character" } | { "code": "unsupported.assign_first" } | { "code": "unsupported.pass_and_return" } | { "code": "unsupported.build_a_list" } | { "code": "unsupported.use_a_flag" } | { "code": "unsupported.one_file" } | { "code": "unsupported.name_the_imports", "params": {
+    } | { "code": "unsupported.write_character" } | { "code": "unsupported.assign_first" } | { "code": "unsupported.build_a_list" } | { "code": "unsupported.use_a_flag" } | { "code": "unsupported.one_file" } | { "code": "unsupported.name_the_imports", "params": {
     /**
      * The module's dotted path.
      */

@@ -329,10 +329,19 @@ mod tests {
 
     #[test]
     fn statements_outside_the_subset_name_an_alternative() {
-        let output = parse("from pypto import *\nglobal g\nyield 1\n");
-        assert_eq!(output.diagnostics.len(), 3);
+        let output = parse("from pypto import *\nyield 1\n");
+        assert_eq!(output.diagnostics.len(), 2);
         assert!(output.diagnostics.iter().all(|d| d.code == "syntax/unsupported" && d.help.is_some()));
         assert!(output.module.body.iter().all(|s| s.kind == StmtKind::Error));
+    }
+
+    #[test]
+    fn global_and_nonlocal_declare_names() {
+        let output = parse("global g\ndef f():\n    nonlocal a, b\n");
+        assert!(output.diagnostics.is_empty());
+        assert!(dump(&output.module).starts_with("global g\n"), "{}", dump(&output.module));
+        assert!(dump(&output.module).contains("nonlocal a, b"), "{}", dump(&output.module));
+        assert_eq!(messages("global 1\n").len(), 1);
     }
 
     #[test]
