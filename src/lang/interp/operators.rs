@@ -2,7 +2,6 @@
 //! operands go to `pypto::tensor_ops`.
 
 use crate::messages::{Construct, OperationMessage, UnsupportedMessage};
-use std::cmp::Ordering;
 
 use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
@@ -317,36 +316,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
     }
 }
 
-/// Python ordering of numbers, strings, lists and tuples (`None` when not comparable). A
-/// one-element tensor orders by its value, as torch's comparison of two does once made a bool
-/// (`max(torch.full((b,), s))` iterates 0-d tensors).
-pub fn order(left: &Value, right: &Value) -> Option<Ordering> {
-    if let (Some(a), Some(b)) = (left.as_number(), right.as_number()) {
-        return a.partial_cmp(&b);
-    }
-    let single = |value: &Value| match value {
-        Value::Tensor(object) => object.get().tensor().item().ok(),
-        other => other.as_number(),
-    };
-    if matches!(left, Value::Tensor(_)) || matches!(right, Value::Tensor(_)) {
-        return single(left)?.partial_cmp(&single(right)?);
-    }
-    match (left, right) {
-        (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
-        (Value::List(a), Value::List(b)) => order_sequences(&a.borrow(), &b.borrow()),
-        (Value::Tuple(a), Value::Tuple(b)) => order_sequences(a, b),
-        _ => None,
-    }
-}
-
-fn order_sequences(a: &[Value], b: &[Value]) -> Option<Ordering> {
-    for (x, y) in a.iter().zip(b) {
-        if !values_equal(x, y) {
-            return order(x, y);
-        }
-    }
-    Some(a.len().cmp(&b.len()))
-}
+pub use super::ordering::order;
 
 /// Python `is`: identity for shared objects, equality for the immutable singletons and scalars.
 pub(crate) fn identical(left: &Value, right: &Value) -> bool {
@@ -373,6 +343,7 @@ pub(crate) fn identical(left: &Value, right: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cmp::Ordering;
 
     #[test]
     fn floor_division_rounds_towards_negative_infinity() {
