@@ -24,6 +24,7 @@ pub mod npu_use;
 pub mod npu_values;
 pub mod option_scopes;
 pub mod options;
+mod recent_plans;
 pub mod scaler;
 pub mod schedule;
 pub mod spec;

@@ -121,20 +121,29 @@ pub(crate) enum NpuFailure {
 }
 
 /// Lowers `work` for `config` and simulates its schedule.
-pub(crate) fn lower_and_simulate(work: &TileWork, config: &NpuConfig) -> Result<(KernelPlan, Simulation), NpuFailure> {
+pub(crate) fn lower_and_simulate(
+    work: &TileWork,
+    config: &NpuConfig,
+) -> Result<(Rc<KernelPlan>, Rc<Simulation>), NpuFailure> {
     lower_and_simulate_reporting(work, config, &|_| {})
 }
 
-/// [`lower_and_simulate`], telling `stage` when compiling and simulating start.
+/// [`lower_and_simulate`], telling `stage` when compiling and simulating start (a work compiled
+/// recently for the same chip is not compiled again: [`super::recent_plans`]).
 fn lower_and_simulate_reporting(
     work: &TileWork,
     config: &NpuConfig,
     stage: &dyn Fn(KernelStage),
-) -> Result<(KernelPlan, Simulation), NpuFailure> {
+) -> Result<(Rc<KernelPlan>, Rc<Simulation>), NpuFailure> {
+    if let Some(found) = super::recent_plans::find(work, config) {
+        return Ok(found);
+    }
     stage(KernelStage::Compiling);
     let plan = lower_work(work, &lowering_target(config)).map_err(|error| NpuFailure::Fallback(error.message()))?;
     stage(KernelStage::Simulating);
     let simulation = simulate(&plan, config).map_err(NpuFailure::Chip)?;
+    let (plan, simulation) = (Rc::new(plan), Rc::new(simulation));
+    super::recent_plans::remember(work, config, &plan, &simulation);
     Ok((plan, simulation))
 }
 
@@ -207,7 +216,6 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
     };
     match lower_and_simulate_reporting(&work, &config, &stage) {
         Ok((_, simulation)) => {
-            let simulation = Rc::new(simulation);
             let (npu, cpu) = interpreter.npu.call_counts.get();
             interpreter.npu.call_counts.set((npu + 1, cpu));
             if interpreter.npu.untraced_call.get() {

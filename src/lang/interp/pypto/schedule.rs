@@ -90,7 +90,7 @@ impl RecordedRun {
         &self,
         interpreter: &Interpreter,
         vec_tile: &[usize],
-    ) -> std::result::Result<Simulation, ScheduleFailure> {
+    ) -> std::result::Result<Rc<Simulation>, ScheduleFailure> {
         let work = work_of(
             interpreter,
             &self.kernel,

@@ -275,7 +275,8 @@ fn backward_of(interpreter: &Interpreter, generated: JitBackward, rerun: Rerun, 
             generated
                 .work(&values, &grad_values, &needs, &config)
                 .map_err(BackwardFailure::from)
-                .and_then(|work| super::run(&work, &values, &config))
+                .and_then(|work| super::compile(work, &config))
+                .and_then(|compiled| compiled.gradients(&values))
         };
         match ran {
             Ok((gradients, simulation)) => {

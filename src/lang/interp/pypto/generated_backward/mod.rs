@@ -27,6 +27,8 @@ pub(crate) use jit_node::{attach_jit, before_call};
 pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
 pub use policy::Policy;
 
+use std::rc::Rc;
+
 use super::capture::{identity, Arg, Captured, CapturedOp, TensorRef};
 use super::npu_run::lower_and_simulate;
 use super::npu_values::execute_plan;
@@ -34,7 +36,7 @@ use super::work_jit::{record_jit, Returned};
 use crate::messages::{Message, NpuMessage};
 use crate::npu::{NpuConfig, Simulation};
 use crate::tensor::Tensor;
-use crate::tile::{TileWork, WorkSettings};
+use crate::tile::{KernelPlan, TileWork, WorkSettings};
 
 /// What a forward call leaves for its generated backward: its capture and tiling.
 pub(crate) struct GeneratedBackward {
@@ -200,33 +202,49 @@ impl GeneratedBackward {
     }
 }
 
-/// Compiles, simulates and executes a backward: per forward input, its gradient (in the input's
-/// shape and dtype) or `None`.
-pub(crate) fn run(
-    work: &BackwardWork,
-    inputs: &[Tensor],
-    config: &NpuConfig,
-) -> Result<(Vec<Option<Tensor>>, Simulation), BackwardFailure> {
-    let failed = |failure: super::npu_run::NpuFailure| match failure {
+/// A backward compiled and simulated, its values not computed yet: several tilings of one
+/// backward are simulated and only the fastest one's plan is executed ([`Compiled::gradients`]).
+pub(crate) struct Compiled {
+    work: BackwardWork,
+    plan: Rc<KernelPlan>,
+    /// The schedule of the plan.
+    pub simulation: Rc<Simulation>,
+}
+
+/// Compiles and simulates a backward (its values come from [`Compiled::gradients`]).
+pub(crate) fn compile(work: BackwardWork, config: &NpuConfig) -> Result<Compiled, BackwardFailure> {
+    let (plan, simulation) = lower_and_simulate(&work.work, config).map_err(failed)?;
+    Ok(Compiled { work, plan, simulation })
+}
+
+fn failed(failure: super::npu_run::NpuFailure) -> BackwardFailure {
+    match failure {
         super::npu_run::NpuFailure::Fallback(reason) => BackwardFailure::Refused(reason),
         super::npu_run::NpuFailure::Chip(error) => BackwardFailure::Chip(error),
-    };
-    let (plan, simulation) = lower_and_simulate(&work.work, config).map_err(failed)?;
-    let gm = execute_plan(&plan, &work.work.views, &work.arguments).map_err(failed)?;
-    let mut gradients = Vec::new();
-    for (input, slot) in inputs.iter().zip(&work.gradients) {
-        gradients.push(match slot {
-            Some(index) => {
-                let value = gm.get(*index).ok_or_else(|| Message::from(NpuMessage::BackwardLostOutput))?;
-                let value = value.reshape(input.shape()).map_err(|error| error.message())?;
-                Some(if value.dtype() == input.dtype() {
-                    value
-                } else {
-                    value.cast(input.dtype()).map_err(|error| error.message())?
-                })
-            }
-            None => None,
-        });
     }
-    Ok((gradients, simulation))
+}
+
+impl Compiled {
+    /// Executes the plan: per forward input, its gradient (in the input's shape and dtype) or
+    /// `None`; with the schedule.
+    pub(crate) fn gradients(self, inputs: &[Tensor]) -> Result<(Vec<Option<Tensor>>, Rc<Simulation>), BackwardFailure> {
+        let Compiled { work, plan, simulation } = self;
+        let gm = execute_plan(&plan, &work.work.views, &work.arguments).map_err(failed)?;
+        let mut gradients = Vec::new();
+        for (input, slot) in inputs.iter().zip(&work.gradients) {
+            gradients.push(match slot {
+                Some(index) => {
+                    let value = gm.get(*index).ok_or_else(|| Message::from(NpuMessage::BackwardLostOutput))?;
+                    let value = value.reshape(input.shape()).map_err(|error| error.message())?;
+                    Some(if value.dtype() == input.dtype() {
+                        value
+                    } else {
+                        value.cast(input.dtype()).map_err(|error| error.message())?
+                    })
+                }
+                None => None,
+            });
+        }
+        Ok((gradients, simulation))
+    }
 }

@@ -219,7 +219,7 @@ fn backward_of(
             generated
                 .work(&values, &grad_values, &needs, &kept, &config, tile)
                 .map_err(super::BackwardFailure::from)
-                .and_then(|work| super::run(&work, &values, &config))
+                .and_then(|work| super::compile(work, &config))
         };
         let halved = |tile: &Option<Vec<usize>>| {
             let mut tile = tile.clone()?;
@@ -228,19 +228,21 @@ fn backward_of(
             Some(tile)
         };
         let mut tile = generated.vec_tile.clone();
-        let mut ran = loop {
+        let mut compiled = loop {
             match (attempt(tile.as_deref()), halved(&tile)) {
                 (Err(failure), Some(smaller)) if failure.is_ub_overflow() => tile = Some(smaller),
                 (result, _) => break result,
             }
         };
-        if let (Ok((_, simulation)), Some(smaller)) = (&ran, halved(&tile)) {
+        // Only the faster tiling's plan is executed for the values.
+        if let (Ok(chosen), Some(smaller)) = (&compiled, halved(&tile)) {
             if let Ok(other) = attempt(Some(&smaller)) {
-                if other.1.summary.cycles < simulation.summary.cycles {
-                    ran = Ok(other);
+                if other.simulation.summary.cycles < chosen.simulation.summary.cycles {
+                    compiled = Ok(other);
                 }
             }
         }
+        let ran = compiled.and_then(|compiled| compiled.gradients(&values));
         match ran {
             Ok((gradients, simulation)) => {
                 record_backward_run(&interpreter, &name, simulation);
@@ -255,8 +257,7 @@ fn backward_of(
 }
 
 /// Counts a generated backward that ran on the NPU and keeps its schedule after the forward's.
-pub(super) fn record_backward_run(interpreter: &Interpreter, name: &str, simulation: crate::npu::Simulation) {
-    let simulation = Rc::new(simulation);
+pub(super) fn record_backward_run(interpreter: &Interpreter, name: &str, simulation: Rc<crate::npu::Simulation>) {
     let (npu, cpu) = interpreter.npu.call_counts.get();
     interpreter.npu.call_counts.set((npu + 1, cpu));
     if !interpreter.npu.untraced_call.get() {
