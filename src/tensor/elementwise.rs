@@ -142,22 +142,32 @@ impl Tensor {
             // Both f32 and the same shape: read the buffers in place, write the result once.
             Storage::F32(simd::binary_to_vec(op, left, right))
         } else {
-            let (left, right) = (self.to_f32_vec(), other.to_f32_vec());
+            // f32 buffers are read in place; other dtypes widen into a copy.
+            let (left_storage, right_storage) = (self.storage(), other.storage());
+            let (left, right) = (f32_values(&left_storage), f32_values(&right_storage));
             let values = if self.shape() == other.shape() {
                 let mut out = vec![0.0; count];
                 simd::binary(op, &left, &right, &mut out);
                 out
             } else if other.numel() == 1 {
-                let mut out = left;
+                let mut out = left.into_owned();
                 simd::binary_scalar(op, &mut out, right[0]);
                 out
             } else {
-                broadcast_map(&shape, self, other, &left, &right, |a, b| op.apply(a, b))
+                broadcast_f32(&shape, self, other, &left, &right, op)
             };
             Storage::from_f32(values, dtype)
         };
         let valid = combined_valid_shape(&shape, &[self, other]);
         Ok(Tensor::from_storage(storage, &shape)?.with_valid_shape(valid))
+    }
+}
+
+/// The values of a storage as f32: borrowed when they are f32, else widened.
+fn f32_values(storage: &Storage) -> std::borrow::Cow<'_, [f32]> {
+    match storage {
+        Storage::F32(values) => std::borrow::Cow::Borrowed(values),
+        other => std::borrow::Cow::Owned(other.to_f32_vec()),
     }
 }
 
@@ -188,6 +198,44 @@ fn broadcast_map<T: Real>(
         (1, 0) => out.extend(left[i..i + count].iter().map(|&x| f(x, right[j]))),
         (0, 1) => out.extend(right[j..j + count].iter().map(|&y| f(left[i], y))),
         _ => out.extend((0..count).map(|index| f(left[i + index * left_step], right[j + index * right_step]))),
+    });
+    out
+}
+
+/// [`broadcast_map`] of f32 operands with whole runs through the SIMD kernels: a run of one
+/// operand against a value of the other is a scalar op, or the value spread along the run.
+fn broadcast_f32(shape: &[usize], a: &Tensor, b: &Tensor, left: &[f32], right: &[f32], op: BinaryOp) -> Vec<f32> {
+    /// Runs shorter than this go element by element (a kernel call per run would cost more).
+    const SHORTEST_RUN: usize = 16;
+    let (left_strides, right_strides) = (broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape));
+    let (merged, left_strides, right_strides) = coalesce(shape, &left_strides, &right_strides);
+    let Some((&count, outer)) = merged.split_last().filter(|(&count, _)| count >= SHORTEST_RUN) else {
+        return broadcast_map(shape, a, b, left, right, |x, y| op.apply(x, y));
+    };
+    let mut out = Vec::with_capacity(shape.iter().product());
+    let inner = merged.len() - 1;
+    let mut spread = Vec::new();
+    for_each_offset(outer, [&left_strides[..inner], &right_strides[..inner]], |[i, j]| {
+        let start = out.len();
+        match (left_strides[inner], right_strides[inner]) {
+            (1, 1) => {
+                out.resize(start + count, 0.0);
+                simd::binary(op, &left[i..i + count], &right[j..j + count], &mut out[start..]);
+            }
+            (1, 0) => {
+                out.extend_from_slice(&left[i..i + count]);
+                simd::binary_scalar(op, &mut out[start..], right[j]);
+            }
+            (0, 1) => {
+                spread.clear();
+                spread.resize(count, left[i]);
+                out.resize(start + count, 0.0);
+                simd::binary(op, &spread, &right[j..j + count], &mut out[start..]);
+            }
+            (left_step, right_step) => {
+                out.extend((0..count).map(|index| op.apply(left[i + index * left_step], right[j + index * right_step])))
+            }
+        }
     });
     out
 }
@@ -243,17 +291,22 @@ mod tests {
             }
             out
         };
-        let cases: [([usize; 3], [usize; 3]); 5] = [
-            ([3, 5, 7], [1, 1, 7]),
-            ([3, 5, 1], [1, 1, 7]),
-            ([1, 5, 7], [3, 1, 7]),
-            ([3, 1, 7], [1, 5, 1]),
-            ([1, 1, 1], [3, 5, 7]),
-        ];
-        for (left_shape, right_shape) in cases {
+        // Each layout twice: with runs of 7 (element by element) and of 37 (through the kernels).
+        let cases = |columns: usize| -> [([usize; 3], [usize; 3]); 6] {
+            [
+                ([3, 5, columns], [1, 1, columns]),
+                ([3, 5, 1], [1, 1, columns]),
+                ([1, 5, columns], [3, 1, columns]),
+                ([3, 1, columns], [1, 5, 1]),
+                ([1, 1, 1], [3, 5, columns]),
+                ([3, 5, columns], [3, 5, 1]),
+            ]
+        };
+        for (left_shape, right_shape) in cases(7).into_iter().chain(cases(37)) {
+            let columns = left_shape[2].max(right_shape[2]);
             let (left, right) = (values(&left_shape), values(&right_shape));
             let result = tensor(&left, &left_shape).binary(BinaryOp::Sub, &tensor(&right, &right_shape)).unwrap();
-            assert_eq!(result.shape(), &[3, 5, 7]);
+            assert_eq!(result.shape(), &[3, 5, columns]);
             let at = |data: &[f32], shape: &[usize; 3], index: [usize; 3]| {
                 let pick = |axis: usize| if shape[axis] == 1 { 0 } else { index[axis] };
                 data[(pick(0) * shape[1] + pick(1)) * shape[2] + pick(2)]
@@ -261,7 +314,7 @@ mod tests {
             let mut wanted = Vec::new();
             for i in 0..3 {
                 for j in 0..5 {
-                    for k in 0..7 {
+                    for k in 0..columns {
                         wanted.push(at(&left, &left_shape, [i, j, k]) - at(&right, &right_shape, [i, j, k]));
                     }
                 }

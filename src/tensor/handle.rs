@@ -102,8 +102,16 @@ impl Tensor {
         }
         let count = count as usize;
         check_allocation("arange", count, dtype)?;
-        let values = (0..count).map(|i| start + i as f64 * step).collect();
-        Tensor::from_f64(values, &[count], dtype)
+        // Each value is computed in f64 and rounded once into the dtype (as `from_f64` would),
+        // without an f64 buffer in between for the common dtypes.
+        let value = |i: usize| start + i as f64 * step;
+        let storage = match dtype {
+            DType::F32 => Storage::F32((0..count).map(|i| value(i) as f32).collect()),
+            DType::I64 => Storage::I64((0..count).map(|i| value(i) as i64).collect()),
+            DType::I32 => Storage::I32((0..count).map(|i| value(i) as i32).collect()),
+            _ => Storage::from_f64((0..count).map(value).collect(), dtype),
+        };
+        Tensor::from_storage(storage, &[count])
     }
 
     /// The dims.

@@ -5,6 +5,7 @@ mod cast;
 mod dtype;
 mod elementwise;
 mod floor_division;
+mod half_convert;
 mod handle;
 mod indexing;
 mod integer;

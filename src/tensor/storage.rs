@@ -107,8 +107,8 @@ impl Storage {
     pub fn from_f32(values: Vec<f32>, dtype: DType) -> Storage {
         match dtype {
             DType::F32 => Storage::F32(values),
-            DType::F16 => Storage::F16(values.iter().map(|&v| f16::from_f32(v)).collect()),
-            DType::Bf16 => Storage::Bf16(values.iter().map(|&v| bf16::from_f32(v)).collect()),
+            DType::F16 => Storage::F16(super::half_convert::f32_to_f16(&values)),
+            DType::Bf16 => Storage::Bf16(super::half_convert::f32_to_bf16(&values)),
             DType::F64 => Storage::F64(values.iter().map(|&v| v as f64).collect()),
             _ => Storage::from_f64(values.into_iter().map(f64::from).collect(), dtype),
         }
@@ -187,9 +187,11 @@ impl Storage {
     pub fn to_f32_vec(&self) -> Vec<f32> {
         match self {
             Storage::F32(v) => v.clone(),
-            Storage::F16(v) => half::slice::HalfFloatSliceExt::to_f32_vec(v.as_slice()),
-            Storage::Bf16(v) => half::slice::HalfFloatSliceExt::to_f32_vec(v.as_slice()),
+            Storage::F16(v) => super::half_convert::f16_to_f32(v),
+            Storage::Bf16(v) => super::half_convert::bf16_to_f32(v),
             Storage::F64(v) => v.iter().map(|&x| x as f32).collect(),
+            Storage::I64(v) => v.iter().map(|&x| x as f32).collect(),
+            Storage::I32(v) => v.iter().map(|&x| x as f32).collect(),
             _ => self.to_i64_vec().into_iter().map(|x| x as f32).collect(),
         }
     }
