@@ -188,16 +188,20 @@ impl Grid {
     /// within one.
     fn tasks(&self) -> Vec<Vec<Vec<usize>>> {
         let all = every_index(&self.counts);
-        let mut tasks: Vec<(Vec<usize>, Vec<Vec<usize>>)> = Vec::new();
+        // Tasks in the order their first cell comes; a task's cells in row-major order.
+        let mut tasks: Vec<Vec<Vec<usize>>> = Vec::new();
+        let mut task_of: HashMap<Vec<usize>, usize> = HashMap::new();
         for coordinates in all {
             let key: Vec<usize> =
                 coordinates.iter().enumerate().map(|(dim, &index)| if self.joined[dim] { 0 } else { index }).collect();
-            match tasks.iter_mut().find(|(known, _)| *known == key) {
-                Some((_, cells)) => cells.push(coordinates),
-                None => tasks.push((key, vec![coordinates])),
+            let next = tasks.len();
+            let task = *task_of.entry(key).or_insert(next);
+            if task == next {
+                tasks.push(Vec::new());
             }
+            tasks[task].push(coordinates);
         }
-        tasks.into_iter().map(|(_, cells)| cells).collect()
+        tasks
     }
 }
 
