@@ -6,6 +6,8 @@
 
 mod packing;
 pub mod portable;
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+mod sine;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -200,7 +200,8 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
 /// `values[i] = op(values[i])`. The correctly rounded ops are vectorised and match the portable
 /// kernel exactly; Exp, Sigmoid and Silu use `wasm_exp` (within 1, 2 and 3 ulp of the correctly
 /// rounded value: tested in `simd::tests`, and found so over every 5th f32 bit pattern with
-/// |x| ≤ 200); the other transcendental ops run the portable kernel.
+/// |x| ≤ 200); Sin and Cos are reduced in f64 (`sine`: within 1 ulp); the other transcendental
+/// ops run the portable kernel.
 pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
     let one = f32x4_splat(1.0);
     let zero = f32x4_splat(0.0);
@@ -221,9 +222,9 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
             let constants = ExpConstants::new();
             map1(values, |x| f32x4_mul(x, sigmoid(x, &constants)))
         }
+        UnaryOp::Sin => super::sine::sin_in_place(values),
+        UnaryOp::Cos => super::sine::cos_in_place(values),
         UnaryOp::Log
-        | UnaryOp::Sin
-        | UnaryOp::Cos
         | UnaryOp::Tanh
         | UnaryOp::GeluErf
         | UnaryOp::GeluTanh
