@@ -185,6 +185,16 @@ impl Tensor {
         self.storage().to_f32_vec()
     }
 
+    /// Runs `read` on the values as f64, row-major: an f64 buffer in place, others widened into
+    /// a copy.
+    pub fn read_f64<R>(&self, read: impl FnOnce(&[f64]) -> R) -> R {
+        let storage = self.storage();
+        match &*storage {
+            Storage::F64(values) => read(values),
+            other => read(&other.to_f64_vec()),
+        }
+    }
+
     /// The values widened to f64, row-major.
     pub fn to_f64_vec(&self) -> Vec<f64> {
         self.storage().to_f64_vec()

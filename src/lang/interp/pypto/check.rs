@@ -51,20 +51,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         (a, d)
     };
     let shape = a.shape().to_vec();
-    let (a, d) = (a.to_f64_vec(), d.to_f64_vec());
-    let mut mismatches: Vec<(usize, f64, f64, f64)> = Vec::new();
-    for (index, (&x, &y)) in a.iter().zip(&d).enumerate() {
-        let close = if x.is_nan() || y.is_nan() {
-            false
-        } else if x == y {
-            true
-        } else {
-            (x - y).abs() <= atol + rtol * y.abs()
-        };
-        if !close {
-            mismatches.push((index, x, y, (x - y).abs()));
-        }
-    }
+    let count = a.numel();
+    // Both sides are f64 tensors: their buffers are read in place.
+    let mut mismatches = a.read_f64(|a| d.read_f64(|d| mismatches(a, d, rtol, atol)));
     if name == "allclose" {
         return Ok(Value::Bool(mismatches.is_empty()));
     }
@@ -75,7 +64,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let worst_abs = mismatches.first().map_or(0.0, |m| m.3);
     let message = crate::messages::RuntimeMessage::AllcloseFailed {
         differ: mismatches.len(),
-        count: a.len(),
+        count,
         rtol: format_float(rtol),
         atol: format_float(atol),
         largest: format_float(worst_abs),
@@ -96,12 +85,30 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         .with_note_message(crate::messages::RuntimeMessage::WorstMismatches { mismatches: worst }))
 }
 
+/// (flat index, actual, desired, |difference|) of every pair not within `atol + rtol·|desired|`.
+fn mismatches(actual: &[f64], desired: &[f64], rtol: f64, atol: f64) -> Vec<(usize, f64, f64, f64)> {
+    let mut mismatches = Vec::new();
+    for (index, (&x, &y)) in actual.iter().zip(desired).enumerate() {
+        let close = if x.is_nan() || y.is_nan() {
+            false
+        } else if x == y {
+            true
+        } else {
+            (x - y).abs() <= atol + rtol * y.abs()
+        };
+        if !close {
+            mismatches.push((index, x, y, (x - y).abs()));
+        }
+    }
+    mismatches
+}
+
 impl Interpreter {
     /// A tensor, number or nested list as an f64 tensor (for comparisons).
     fn as_f64_tensor(&self, value: &Value, span: Span) -> Result<Tensor> {
         match value {
             Value::Tensor(object) => {
-                object.get().tensor().cast(DType::F64).map_err(|error| self.tensor_error(error, span))
+                object.get().tensor().cast_if_needed(DType::F64).map_err(|error| self.tensor_error(error, span))
             }
             other => self.tensor_from_data(other, DType::F64, span),
         }
