@@ -4,7 +4,9 @@
 //! outputs, so executing core after core in program order gives the kernel's values.
 
 use crate::tensor::{BinaryOp, DType, SliceSpec, Tensor};
-use crate::tile::{GmRegion, KernelPlan, TileOp};
+use crate::tile::{BufferId, GmRegion, KernelPlan, TileOp};
+
+type TensorResult<T> = std::result::Result<T, crate::error::TensorError>;
 
 use super::error::{NpuError, Result};
 use crate::messages::ExecutionDetail;
@@ -19,12 +21,25 @@ fn origin(shape: &[usize]) -> Vec<SliceSpec> {
 
 /// The leading `shape` block of a buffer as an operand: the buffer's own handle when it is that
 /// shape (no copy), else a copy of the block. Only for inputs of ops that compute a new tensor.
-fn operand(buffer: &Tensor, shape: &[usize]) -> std::result::Result<Tensor, crate::error::TensorError> {
+fn operand(buffer: &Tensor, shape: &[usize]) -> TensorResult<Tensor> {
     if buffer.shape() == shape {
         Ok(buffer.clone())
     } else {
         buffer.slice(&origin(shape))
     }
+}
+
+/// Writes `values` into the leading `shape` block of buffer `id`. A fresh result (no other handle
+/// holds it) that fills the whole buffer in the buffer's dtype becomes the buffer instead of being
+/// copied into it: every other op result is written in place.
+fn store(buffers: &mut [Tensor], id: BufferId, shape: &[usize], values: Tensor) -> TensorResult<()> {
+    let target = &buffers[id.0 as usize];
+    let whole = target.shape() == shape && values.shape() == shape && target.valid_shape().is_none();
+    if whole && values.dtype() == target.dtype() && values.valid_shape().is_none() && values.is_sole_handle() {
+        buffers[id.0 as usize] = values;
+        return Ok(());
+    }
+    target.assign_slice(&origin(shape), &values)
 }
 
 /// A tensor op's failure as the detail of an execution error.
@@ -109,7 +124,7 @@ pub fn execute(plan: &KernelPlan, gm: &[Tensor]) -> Result<()> {
                         .map_err(failed)?;
                     additions.push((*order, destination.clone(), values));
                 } else {
-                    run_op(&instruction.op, buffers, gm).map_err(failed)?;
+                    run_op(&instruction.op, buffers.as_mut_slice(), gm).map_err(failed)?;
                 }
                 for flag in &instruction.cross_set {
                     sets[flag.0 as usize] += 1;
@@ -154,30 +169,30 @@ fn add_in_program_order(mut additions: Vec<(u32, GmRegion, Tensor)>, gm: &[Tenso
 }
 
 /// Executes one op on the core's buffers and the GM tensors.
-fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result<(), crate::error::TensorError> {
-    let buffer = |id: crate::tile::BufferId| &buffers[id.0 as usize];
+fn run_op(op: &TileOp, buffers: &mut [Tensor], gm: &[Tensor]) -> TensorResult<()> {
+    let buffer = |buffers: &[Tensor], id: BufferId| buffers[id.0 as usize].clone();
     match op {
         TileOp::CopyIn { source, destination } => {
-            let target = buffer(*destination);
+            let dtype = buffer(buffers, *destination).dtype();
             let values = gm[source.tensor.0 as usize]
                 .slice(&specs(&source.offsets, &source.shape))
-                .and_then(|values| values.cast(target.dtype()))?;
-            target.assign_slice(&origin(&source.shape), &values)?;
+                .and_then(|values| values.cast_if_needed(dtype))?;
+            store(buffers, *destination, &source.shape, values)?;
         }
         TileOp::CopyOut { source, destination } => {
-            let target = &gm[destination.tensor.0 as usize];
-            let values =
-                buffer(*source).slice(&origin(&destination.shape)).and_then(|values| values.cast(target.dtype()))?;
-            target.assign_slice(&specs(&destination.offsets, &destination.shape), &values)?;
+            // The GM write rounds to the GM dtype.
+            let values = operand(&buffer(buffers, *source), &destination.shape)?;
+            gm[destination.tensor.0 as usize]
+                .assign_slice(&specs(&destination.offsets, &destination.shape), &values)?;
         }
         TileOp::Move { source, offsets, shape, destination } => {
-            let values = buffer(*source).slice(&specs(offsets, shape))?;
-            buffer(*destination).assign_slice(&origin(shape), &values)?;
+            let values = buffer(buffers, *source).slice(&specs(offsets, shape))?;
+            store(buffers, *destination, shape, values)?;
         }
         TileOp::Mmad { a, b, c, c_offsets, m, k, n, accumulate } => {
-            let left = operand(buffer(*a), &[*m, *k])?;
-            let right = operand(buffer(*b), &[*k, *n])?;
-            let accumulator = buffer(*c);
+            let left = operand(&buffer(buffers, *a), &[*m, *k])?;
+            let right = operand(&buffer(buffers, *b), &[*k, *n])?;
+            let accumulator = buffer(buffers, *c);
             let region = specs(c_offsets, &[*m, *n]);
             let mut product = left.matmul(&right, false, false, Some(accumulator.dtype()))?;
             if *accumulate {
@@ -186,65 +201,74 @@ fn run_op(op: &TileOp, buffers: &[Tensor], gm: &[Tensor]) -> std::result::Result
             accumulator.assign_slice(&region, &product)?;
         }
         TileOp::Unary { op, input, output, valid_shape } => {
-            let values = operand(buffer(*input), valid_shape).and_then(|values| values.unary(*op))?;
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            let values = operand(&buffer(buffers, *input), valid_shape).and_then(|values| values.unary(*op))?;
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::Binary { op, lhs, rhs, output, valid_shape } => {
-            let left = operand(buffer(*lhs), valid_shape)?;
-            let right = operand(buffer(*rhs), valid_shape)?;
+            let left = operand(&buffer(buffers, *lhs), valid_shape)?;
+            let right = operand(&buffer(buffers, *rhs), valid_shape)?;
             let values = left.binary(*op, &right)?;
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            drop((left, right));
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::Reduce { op, input, output, valid_shape } => {
-            let values =
-                operand(buffer(*input), valid_shape).and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
+            let values = operand(&buffer(buffers, *input), valid_shape)
+                .and_then(|values| values.reduce(*op, Some(&[-1]), true))?;
             let rows = valid_shape.first().copied().unwrap_or(1);
-            buffer(*output).assign_slice(&origin(&[rows, 1]), &values)?;
+            store(buffers, *output, &[rows, 1], values)?;
         }
         TileOp::Cast { input, output, valid_shape } => {
-            let values = buffer(*input).slice(&origin(valid_shape))?;
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            // Rounded to the output's dtype by the cast, or by the write when it is not whole.
+            let dtype = buffer(buffers, *output).dtype();
+            let values = operand(&buffer(buffers, *input), valid_shape)?;
+            let values =
+                if values.shape() == buffer(buffers, *output).shape() { values.cast_if_needed(dtype)? } else { values };
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::Scalar { .. } => {}
         TileOp::CopyOutAccumulate { .. } => unreachable!("accumulating stores are applied in program order"),
         TileOp::MoveTransposed { source, offsets, shape, destination } => {
-            let values = buffer(*source).slice(&specs(offsets, shape))?.transpose(0, 1)?;
-            buffer(*destination).assign_slice(&origin(&[shape[1], shape[0]]), &values)?;
+            let values = buffer(buffers, *source).slice(&specs(offsets, shape))?.transpose(0, 1)?;
+            store(buffers, *destination, &[shape[1], shape[0]], values)?;
         }
         TileOp::BroadcastBinary { op, lhs, lhs_shape, rhs, rhs_shape, output, valid_shape } => {
-            let left = operand(buffer(*lhs), lhs_shape)?;
-            let right = operand(buffer(*rhs), rhs_shape)?;
+            let left = operand(&buffer(buffers, *lhs), lhs_shape)?;
+            let right = operand(&buffer(buffers, *rhs), rhs_shape)?;
             let values = left.binary(*op, &right)?;
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            drop((left, right));
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::ScalarBinary { op, input, scalar, scalar_first, output, valid_shape } => {
             // A float scalar is an f32 operand: the op is computed in f32 and stored in the output
             // dtype. An integer op (integer tile and result) computes in the tile's dtype, as the
             // reference does with an int scalar (an int64 one when it does not fit the dtype).
-            let tile = operand(buffer(*input), valid_shape)?;
-            let number = Tensor::scalar(*scalar, scalar_dtype(tile.dtype(), buffer(*output).dtype(), *scalar));
+            let tile = operand(&buffer(buffers, *input), valid_shape)?;
+            let number = Tensor::scalar(*scalar, scalar_dtype(tile.dtype(), buffer(buffers, *output).dtype(), *scalar));
             let values = if *scalar_first { number.binary(*op, &tile)? } else { tile.binary(*op, &number)? };
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            drop(tile);
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::Clip { input, output, low, high, valid_shape } => {
-            let values = in_compute_dtype(operand(buffer(*input), valid_shape)?)?.clip(*low, *high)?;
-            buffer(*output).assign_slice(&origin(valid_shape), &values)?;
+            let values = in_compute_dtype(operand(&buffer(buffers, *input), valid_shape)?)?.clip(*low, *high)?;
+            store(buffers, *output, valid_shape, values)?;
         }
         TileOp::ReduceDims { op, input, output, dims, valid_shape } => {
             let axes: Vec<isize> = dims.iter().map(|dim| *dim as isize).collect();
-            let values = in_compute_dtype(operand(buffer(*input), valid_shape)?)?.reduce(*op, Some(&axes), true)?;
+            let values =
+                in_compute_dtype(operand(&buffer(buffers, *input), valid_shape)?)?.reduce(*op, Some(&axes), true)?;
             let reduced = values.shape().to_vec();
-            buffer(*output).assign_slice(&origin(&reduced), &values)?;
+            store(buffers, *output, &reduced, values)?;
         }
         TileOp::Vector { op, inputs, output, valid_shape } => {
-            super::execute_vector::run_vector(op, inputs, buffer(*output), valid_shape, buffers)?;
+            let target = buffer(buffers, *output);
+            super::execute_vector::run_vector(op, inputs, &target, valid_shape, buffers)?;
         }
     }
     Ok(())
 }
 
 /// Floats compute in f32; integers and bools in their own dtype (exact, as the reference).
-fn in_compute_dtype(tile: Tensor) -> std::result::Result<Tensor, crate::error::TensorError> {
+fn in_compute_dtype(tile: Tensor) -> TensorResult<Tensor> {
     if tile.dtype().is_float() {
         tile.cast_if_needed(DType::F32)
     } else {

@@ -211,6 +211,11 @@ impl Tensor {
         Ok(self.storage().get_f64(0))
     }
 
+    /// Whether this is the only handle onto its buffer (a fresh result no one else can see).
+    pub(crate) fn is_sole_handle(&self) -> bool {
+        Rc::strong_count(&self.buffer) == 1
+    }
+
     /// A new tensor with the same shape and a copy of the values (no aliasing).
     pub fn deep_copy(&self) -> Tensor {
         let storage = self.storage().clone();
