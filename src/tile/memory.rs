@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::builder::TileError;
-use super::program::{GmRegion, GmTensor, Memory, TensorId};
+use super::program::{GmRegion, GmTensor, TensorId};
 use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 /// Moves every load (and a cast that is its only reader) down to just before the first step that
@@ -78,16 +78,7 @@ pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Res
     for task in &tasks {
         let mut single = TileWork { units: vec![task.clone()], ..work.clone() };
         single.settings.vec_buffers = 1;
-        let plan = super::lower::lower_work(&single, target, true, &[])?;
-        for program in &plan.programs {
-            let bytes = program
-                .buffers
-                .iter()
-                .filter(|buffer| buffer.memory == Memory::Ub)
-                .map(|buffer| buffer.bytes(target.ub_alignment))
-                .sum::<u64>();
-            need = need.max(bytes);
-        }
+        need = need.max(super::lower::single_unit_ub_bytes(&single, target)?);
     }
     Ok(need)
 }

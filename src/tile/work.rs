@@ -210,11 +210,6 @@ pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan
         (planned.settings.vec_buffers < work.settings.vec_buffers.max(1)).then_some(work.settings.vec_buffers);
     let expanded = super::expand::expand_work(&planned)?;
     // Separate slots for loaded and computed tiles overlap better; in place when that does not fit.
-    let plan = super::lower::lower_work(&expanded, target, false, &stage_tensors)?;
-    let fits = plan.programs.iter().all(|program| {
-        let ub = program.buffers.iter().filter(|buffer| buffer.memory == super::program::Memory::Ub);
-        ub.map(|buffer| buffer.bytes(target.ub_alignment)).sum::<u64>() <= target.ub_bytes
-    });
-    let plan = if fits { plan } else { super::lower::lower_work(&expanded, target, true, &stage_tensors)? };
+    let plan = super::lower::lower_work(&expanded, target, &stage_tensors)?;
     Ok(KernelPlan { single_buffered_from, ..plan })
 }

@@ -10,6 +10,7 @@ mod analysis;
 mod cube;
 mod emitter;
 mod regions;
+mod slots;
 mod stage_flags;
 mod state;
 mod unit;
@@ -17,13 +18,14 @@ mod unit;
 use std::collections::HashMap;
 
 use super::builder::TileError;
-use super::program::{Flag, GmRegion, GmTensor, KernelPlan, TensorId};
+use super::program::{Flag, GmRegion, GmTensor, KernelPlan, Memory, TensorId, TileProgram};
 use super::schedule::{assign_laned, estimated_cycles};
 use super::work::{LoweringTarget, TileWork, WorkStep};
 use crate::tensor::DType;
 use analysis::{analyse, operand_shape, UnitFacts};
 pub(in crate::tile) use cube::default_tiles as default_cube_tiles;
 use cube::extents_of;
+use slots::Slot;
 use state::{CoreState, Handoff, Side};
 
 fn check_settings(work: &TileWork) -> Result<(), TileError> {
@@ -111,9 +113,6 @@ fn plan_handoffs(
     handoffs
 }
 
-/// Lowers `work` to one tile program per core used on `target`.
-/// Lowers `work` with separate slots for copied and computed UB tiles, or `in_place` with shared ones
-/// (see `unit`).
 /// The ordered workspaces each task touches, joined into groups: workspaces one task touches
 /// together are one group (flash attention's running max, sum and output), and every task of a
 /// group runs on one core, in program order. `None` for a task that touches none. The stage
@@ -170,10 +169,11 @@ fn ordered_groups(work: &TileWork, stage_tensors: &[TensorId]) -> Vec<Option<(us
         .collect()
 }
 
+/// Lowers `work` to one tile program per core used on `target`: with separate UB slots for copied
+/// and computed tiles when every core's UB holds them, else with shared ones (in place, see `unit`).
 pub(super) fn lower_work(
     work: &TileWork,
     target: &LoweringTarget,
-    in_place: bool,
     stage_tensors: &[TensorId],
 ) -> Result<KernelPlan, TileError> {
     check_settings(work)?;
@@ -195,7 +195,8 @@ pub(super) fn lower_work(
         vec![(Side::Coupled, target.vector_cores.min(target.cube_cores), (0..work.units.len()).collect())]
     };
     let task_groups = ordered_groups(work, stage_tensors);
-    let mut programs = Vec::new();
+    // The units of each core, in program order.
+    let mut cores_of_sides: Vec<(Side, Vec<Vec<usize>>)> = Vec::new();
     for (side, cores, units) in sides {
         let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
         // A split unit's vector stages spread over the vector cores its cube core feeds (two on 910B).
@@ -204,17 +205,56 @@ pub(super) fn lower_work(
             .iter()
             .map(|&index| task_groups[index].map(|(group, staged)| (group, if staged { lanes } else { 1 })))
             .collect();
-        for assigned in assign_laned(&costs, &groups, cores) {
-            let mut state = CoreState::new(work, side, in_place, &stage_flags, target.l0_bytes);
-            for position in assigned {
-                let index = units[position];
-                unit::lower_unit(&mut state, index, &facts[index], &handoffs)?;
+        let assigned = assign_laned(&costs, &groups, cores);
+        let assigned = assigned.into_iter().map(|positions| positions.into_iter().map(|at| units[at]).collect());
+        cores_of_sides.push((side, assigned.collect()));
+    }
+    let slots_of = |in_place: bool| -> Vec<Vec<Option<Slot>>> {
+        work.units.iter().zip(&facts).map(|(unit, facts)| slots::assign_slots(unit, facts, in_place)).collect()
+    };
+    let separate = slots_of(false);
+    let vec_buffers = work.settings.vec_buffers;
+    let fits =
+        cores_of_sides.iter().filter(|(side, _)| *side != Side::Cube).flat_map(|(_, cores)| cores).all(|units| {
+            let unit_slots = units.iter().map(|&index| separate[index].as_slice());
+            slots::core_ub_bytes(unit_slots, vec_buffers, target.ub_alignment) <= target.ub_bytes
+        });
+    let slots = if fits { separate } else { slots_of(true) };
+    let predicted_ub = |units: &[usize]| {
+        slots::core_ub_bytes(units.iter().map(|&index| slots[index].as_slice()), vec_buffers, target.ub_alignment)
+    };
+    let largest_predicted_ub = cores_of_sides
+        .iter()
+        .filter(|(side, _)| *side != Side::Cube)
+        .flat_map(|(_, cores)| cores.iter().map(|units| predicted_ub(units)))
+        .max()
+        .unwrap_or(0);
+    let mut programs = Vec::new();
+    for (side, cores) in cores_of_sides {
+        for units in cores {
+            let mut state = CoreState::new(work, side, &stage_flags, target.l0_bytes);
+            for index in units {
+                unit::lower_unit(&mut state, index, &facts[index], &slots[index], &handoffs)?;
             }
             if !state.emitter.is_empty() {
                 programs.push(state.emitter.finish());
             }
         }
     }
+    let ub_bytes = |program: &TileProgram| {
+        let ub = program.buffers.iter().filter(|buffer| buffer.memory == Memory::Ub);
+        ub.map(|buffer| buffer.bytes(target.ub_alignment)).sum::<u64>()
+    };
+    debug_assert_eq!(programs.iter().map(ub_bytes).max().unwrap_or(0), largest_predicted_ub, "UB of the slots");
     let cross_core_flags = handoff_flags + stage_flags.count;
     Ok(KernelPlan { name: work.name.clone(), tensors, programs, cross_core_flags, single_buffered_from: None })
+}
+
+/// The UB bytes one core declares for the single unit of `work` with shared slots (in place), the
+/// lowering's figure without emitting anything.
+pub(super) fn single_unit_ub_bytes(work: &TileWork, target: &LoweringTarget) -> Result<u64, TileError> {
+    check_settings(work)?;
+    let facts = analyse(work, 0)?;
+    let slots = slots::assign_slots(&work.units[0], &facts, true);
+    Ok(slots::core_ub_bytes(std::iter::once(slots.as_slice()), work.settings.vec_buffers, target.ub_alignment))
 }

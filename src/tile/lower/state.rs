@@ -48,8 +48,6 @@ pub(super) struct CoreState<'a> {
     pub units_done: usize,
     /// The index of the unit being lowered (orders its accumulating stores).
     pub unit: usize,
-    /// Whether copy-filled and computed tiles share UB slots (an op may overwrite its dying input).
-    pub in_place: bool,
     /// The cross-core flags that order the tasks of split stages.
     pub stage_flags: &'a StageFlags,
     /// L0A and L0B capacity in bytes.
@@ -64,15 +62,8 @@ pub(super) struct CoreState<'a> {
 
 impl<'a> CoreState<'a> {
     /// An empty program for `side`.
-    pub(super) fn new(
-        work: &'a TileWork,
-        side: Side,
-        in_place: bool,
-        stage_flags: &'a StageFlags,
-        l0_bytes: [u64; 2],
-    ) -> Self {
+    pub(super) fn new(work: &'a TileWork, side: Side, stage_flags: &'a StageFlags, l0_bytes: [u64; 2]) -> Self {
         CoreState {
-            in_place,
             stage_flags,
             l0_bytes,
             emitter: Emitter::with_views(&work.views),

@@ -1,18 +1,16 @@
-//! One unit's steps into a core's program. UB tiles are allocated per value: a value takes a free
-//! slot of its shape and dtype when it is produced and gives it back after its last read, so a chain
+//! One unit's steps into a core's program. UB tiles are allocated per value (`slots`): a value takes a
+//! free slot of its shape and dtype when it is produced and gives it back after its last read, so a chain
 //! of any length needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies;
 //! units alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
 //!
 //! Two ways to share slots. By default tiles filled by a copy (GM loads, cube results) and tiles the
 //! vector unit computes draw from separate slots, like Ascend C's input and output queues: the next
 //! load into a slot then waits only for the vector unit's last read, not for a store. When that does
-//! not fit UB, the lowering runs again `in_place`: an element-wise op may write over any input it
+//! not fit UB (known from the slots before anything is emitted), the lowering is `in_place`: an element-wise op may write over any input it
 //! reads for the last time (vector instructions allow dst = src), which is what makes a 64×512 bf16
 //! copy fit double-buffered and what memory planning assumes when it decides where to cut.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-
-use crate::tensor::DType;
+use std::collections::{HashMap, HashSet};
 
 use super::super::builder::TileError;
 use super::super::program::{BufferId, GmRegion, TileOp};
@@ -21,40 +19,16 @@ use super::super::work::{ValueId, WorkOperand, WorkStep};
 use super::analysis::{load_region, step_values, UnitFacts};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
 use super::emitter::Resource;
+use super::slots::Slot;
 use super::state::{CoreState, Handoff, Side};
 
-/// Shape, dtype and whether a copy (not the vector unit) fills the tile.
-/// Shape, dtype, and whether the tile is filled by a copy (loads, cube results) while the lowering
-/// keeps those apart from computed tiles (see [`CoreState::in_place`]).
-type SlotKey = (Vec<usize>, DType, bool);
-
-/// Free slots per [`SlotKey`] for one unit.
-#[derive(Default)]
-struct SlotAllocator {
-    free: HashMap<SlotKey, BTreeSet<usize>>,
-    next: HashMap<SlotKey, usize>,
-}
-
-impl SlotAllocator {
-    fn take(&mut self, key: &SlotKey) -> usize {
-        if let Some(slot) = self.free.get_mut(key).and_then(|free| free.pop_first()) {
-            return slot;
-        }
-        let next = self.next.entry(key.clone()).or_insert(0);
-        *next += 1;
-        *next - 1
-    }
-
-    fn give_back(&mut self, key: SlotKey, slot: usize) {
-        self.free.entry(key).or_default().insert(slot);
-    }
-}
-
-/// Lowers unit `index` (with `facts`) into `core`; `handoffs` are the GM hand-offs by (unit, value).
+/// Lowers unit `index` (with `facts` and the UB `slots` of its values) into `core`; `handoffs` are
+/// the GM hand-offs by (unit, value).
 pub(super) fn lower_unit(
     core: &mut CoreState<'_>,
     index: usize,
     facts: &UnitFacts,
+    slots: &[Option<Slot>],
     handoffs: &HashMap<(usize, u32), Handoff>,
 ) -> Result<(), TileError> {
     let work = core.work;
@@ -64,46 +38,26 @@ pub(super) fn lower_unit(
     core.unit = index;
     let vector_side = core.side != Side::Cube;
     let cube_side = core.side != Side::Vector;
-    let mut slots = SlotAllocator::default();
     // Staged matmul operands already copied out (vector side) / already waited for (cube side).
     let (mut staged_written, mut staged_waited) = (HashSet::new(), HashSet::new());
     // Cross-core flags are counted: a stage workspace's flags are waited for once, at the first
     // copy of the value that loads it (a second matmul reading the same tile follows in the queue).
     let mut stage_waited = HashSet::new();
-    let mut ub: Vec<Option<(usize, BufferId)>> = vec![None; unit.values.len()];
-    let in_place = core.in_place;
-    let key = |value: ValueId| {
-        let tile = &unit.values[value.0 as usize];
-        let filled_by_copy = matches!(
-            unit.steps[facts.producer[value.0 as usize]].step,
-            WorkStep::Load { .. } | WorkStep::Matmul { .. }
-        );
-        (tile.shape.clone(), tile.dtype, filled_by_copy && !in_place)
-    };
+    let mut ub: Vec<Option<BufferId>> = vec![None; unit.values.len()];
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
         let (reads, written) = step_values(&located.step);
         let mut output = None;
         if vector_side {
-            // Inputs read for the last time free their slot first, so the output may reuse it.
-            for value in &reads {
-                if facts.last_ub_use[value.0 as usize] == Some(position) {
-                    if let Some((slot, _)) = ub[value.0 as usize] {
-                        slots.give_back(key(*value), slot);
-                    }
+            if let Some(value) = written {
+                if let Some(((shape, dtype, filled_by_copy), slot)) = &slots[value.0 as usize] {
+                    let buffer = core.ub_buffer(shape, *dtype, *slot, *filled_by_copy, copy);
+                    ub[value.0 as usize] = Some(buffer);
+                    output = Some(buffer);
                 }
             }
-            if let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) {
-                let slot_key = key(value);
-                let slot = slots.take(&slot_key);
-                let buffer = core.ub_buffer(&slot_key.0, slot_key.1, slot, slot_key.2, copy);
-                ub[value.0 as usize] = Some((slot, buffer));
-                output = Some(buffer);
-            }
         }
-        let tile = |value: &ValueId| {
-            ub[value.0 as usize].map(|(_, buffer)| buffer).expect("values read in UB were placed in UB")
-        };
+        let tile = |value: &ValueId| ub[value.0 as usize].expect("values read in UB were placed in UB");
         let valid = |value: &ValueId| unit.values[value.0 as usize].valid_shape.clone();
         match &located.step {
             WorkStep::Load { region, .. } => {
@@ -310,14 +264,6 @@ pub(super) fn lower_unit(
                 core.emitter.emit(op, &inputs, &[Resource::Buffer(destination)], vec![], vec![])?;
             }
             _ => {}
-        }
-        // A UB value nobody reads frees its slot at once.
-        if let Some(value) = written.filter(|value| {
-            vector_side && facts.in_ub[value.0 as usize] && facts.last_ub_use[value.0 as usize].is_none()
-        }) {
-            if let Some((slot, _)) = ub[value.0 as usize] {
-                slots.give_back(key(value), slot);
-            }
         }
     }
     Ok(())

@@ -1,0 +1,103 @@
+//! UB slots of a unit's values, decided before anything is emitted. A value takes a free slot of
+//! its shape and dtype when it is produced and gives it back after its last read (see `unit`). The
+//! slots depend on the unit alone, so the UB a core needs follows from its units without lowering
+//! them: [`core_ub_bytes`] tells whether separate copy and compute slots fit before the lowering
+//! chooses between them.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use crate::tensor::DType;
+
+use super::super::program::{Buffer, Memory};
+use super::super::work::{ValueId, WorkStep, WorkUnit};
+use super::analysis::{step_values, UnitFacts};
+
+/// Shape, dtype, and whether the tile is filled by a copy (loads, cube results) while the lowering
+/// keeps those apart from computed tiles (not `in_place`).
+pub(super) type SlotKey = (Vec<usize>, DType, bool);
+
+/// A value's slot: its key and its index among the slots of that key.
+pub(super) type Slot = (SlotKey, usize);
+
+/// Free slots per [`SlotKey`] for one unit.
+#[derive(Default)]
+struct SlotAllocator {
+    free: HashMap<SlotKey, BTreeSet<usize>>,
+    next: HashMap<SlotKey, usize>,
+}
+
+impl SlotAllocator {
+    fn take(&mut self, key: &SlotKey) -> usize {
+        if let Some(slot) = self.free.get_mut(key).and_then(|free| free.pop_first()) {
+            return slot;
+        }
+        let next = self.next.entry(key.clone()).or_insert(0);
+        *next += 1;
+        *next - 1
+    }
+
+    fn give_back(&mut self, key: SlotKey, slot: usize) {
+        self.free.entry(key).or_default().insert(slot);
+    }
+}
+
+/// The UB slot of each value of `unit` (`None` for a value without a UB tile), as the vector side
+/// of a core places them: inputs read for the last time give their slot back before the step's
+/// output takes one (so the output may reuse it), and an output nobody reads gives it back at once.
+pub(super) fn assign_slots(unit: &WorkUnit, facts: &UnitFacts, in_place: bool) -> Vec<Option<Slot>> {
+    let key = |value: ValueId| -> SlotKey {
+        let tile = &unit.values[value.0 as usize];
+        let filled_by_copy = matches!(
+            unit.steps[facts.producer[value.0 as usize]].step,
+            WorkStep::Load { .. } | WorkStep::Matmul { .. }
+        );
+        (tile.shape.clone(), tile.dtype, filled_by_copy && !in_place)
+    };
+    let mut allocator = SlotAllocator::default();
+    let mut slots: Vec<Option<Slot>> = vec![None; unit.values.len()];
+    for (position, located) in unit.steps.iter().enumerate() {
+        let (reads, written) = step_values(&located.step);
+        for value in &reads {
+            if facts.last_ub_use[value.0 as usize] == Some(position) {
+                if let Some((slot_key, slot)) = &slots[value.0 as usize] {
+                    allocator.give_back(slot_key.clone(), *slot);
+                }
+            }
+        }
+        let Some(value) = written.filter(|value| facts.in_ub[value.0 as usize]) else { continue };
+        let slot_key = key(value);
+        let slot = allocator.take(&slot_key);
+        if facts.last_ub_use[value.0 as usize].is_none() {
+            allocator.give_back(slot_key.clone(), slot);
+        }
+        slots[value.0 as usize] = Some((slot_key, slot));
+    }
+    slots
+}
+
+/// The UB bytes of a vector-side core running units with `unit_slots` in order (unit i in n-buffer
+/// copy `i % vec_buffers`): one buffer per distinct (slot, copy), each at its allocation size.
+pub(super) fn core_ub_bytes<'a>(
+    unit_slots: impl Iterator<Item = &'a [Option<Slot>]>,
+    vec_buffers: usize,
+    alignment: u64,
+) -> u64 {
+    let mut buffers: HashSet<(&'a Slot, usize)> = HashSet::new();
+    for (position, slots) in unit_slots.enumerate() {
+        let copy = position % vec_buffers.max(1);
+        buffers.extend(slots.iter().flatten().map(|slot| (slot, copy)));
+    }
+    buffers
+        .into_iter()
+        .map(|(((shape, dtype, _), _), _)| {
+            let buffer = Buffer {
+                name: String::new(),
+                memory: Memory::Ub,
+                shape: shape.clone(),
+                dtype: *dtype,
+                source_line: None,
+            };
+            buffer.bytes(alignment)
+        })
+        .sum()
+}
