@@ -16,7 +16,7 @@
 //! also reads are recomputed from their loads in that phase rather than kept live (a softmax
 //! re-reads its row), which is what bounds the task's UB need by one cell.
 
-use std::collections::HashMap;
+use crate::tile::fast_hash::FastMap;
 
 use super::expand_task::TaskBuilder;
 
@@ -190,7 +190,7 @@ impl Grid {
         let all = every_index(&self.counts);
         // Tasks in the order their first cell comes; a task's cells in row-major order.
         let mut tasks: Vec<Vec<Vec<usize>>> = Vec::new();
-        let mut task_of: HashMap<Vec<usize>, usize> = HashMap::new();
+        let mut task_of: FastMap<Vec<usize>, usize> = FastMap::default();
         for coordinates in all {
             let key: Vec<usize> =
                 coordinates.iter().enumerate().map(|(dim, &index)| if self.joined[dim] { 0 } else { index }).collect();
@@ -250,7 +250,7 @@ pub(super) fn expand_error(line: Option<u32>, detail: crate::messages::LoweringR
 
 /// The tasks of one unit.
 fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUnit>, TileError> {
-    let producer: HashMap<u32, usize> = unit
+    let producer: FastMap<u32, usize> = unit
         .steps
         .iter()
         .enumerate()
@@ -267,7 +267,8 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
         if cells.is_empty() {
             continue;
         }
-        let mut task = TaskBuilder { unit, grid, producer: &producer, out: WorkUnit::default(), known: HashMap::new() };
+        let mut task =
+            TaskBuilder { unit, grid, producer: &producer, out: WorkUnit::default(), known: FastMap::default() };
         for current in 0..=last_phase {
             // Per-task steps of this phase first: they read only per-task values.
             for (index, located) in unit.steps.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! One task of a tile expansion under construction (see `expand`): the unit's steps emitted for
 //! each cell of the task, per-cell values recomputed in later phases, joined reductions accumulated.
 
-use std::collections::HashMap;
+use crate::tile::fast_hash::FastMap;
 
 use crate::messages::LoweringReason;
 use crate::tensor::{BinaryOp, ReduceOp};
@@ -15,10 +15,10 @@ use super::work::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUn
 pub(super) struct TaskBuilder<'a> {
     pub(super) unit: &'a WorkUnit,
     pub(super) grid: &'a Grid,
-    pub(super) producer: &'a HashMap<u32, usize>,
+    pub(super) producer: &'a FastMap<u32, usize>,
     pub(super) out: WorkUnit,
     /// (original value, cell coordinates or `None` for per-task values) → the task's value.
-    pub(super) known: HashMap<(u32, Option<Vec<usize>>), ValueId>,
+    pub(super) known: FastMap<(u32, Option<Vec<usize>>), ValueId>,
 }
 
 impl TaskBuilder<'_> {
@@ -101,7 +101,7 @@ impl TaskBuilder<'_> {
             }
             other => {
                 let (reads, written) = other.values();
-                let mut mapped = HashMap::new();
+                let mut mapped = FastMap::default();
                 for value in reads {
                     mapped.insert(value.0, self.operand(value, cell)?);
                 }

@@ -8,6 +8,7 @@ mod builder;
 mod expand;
 mod expand_cube;
 mod expand_task;
+mod fast_hash;
 mod flag_list;
 mod lower;
 mod memory;

@@ -11,7 +11,7 @@
 //! k-th wait meets the k-th set. A producer already covered by an earlier wait on the pair needs no
 //! new flag. Every dependency points backwards in program order, so the flags cannot deadlock.
 
-use std::collections::HashMap;
+use crate::tile::fast_hash::FastMap;
 
 use crate::tensor::DType;
 
@@ -40,11 +40,11 @@ pub(super) struct Emitter {
     pipes: Vec<Pipe>,
     pair_flags: [[Option<Flag>; 7]; 7],
     synced: [[Option<usize>; 7]; 7],
-    accesses: HashMap<Resource, Access>,
+    accesses: FastMap<Resource, Access>,
     gm: GmTracker,
     line: Option<u32>,
     /// The tensor whose memory each GM view shares (a view's accesses count as touching all of it).
-    roots: HashMap<TensorId, TensorId>,
+    roots: FastMap<TensorId, TensorId>,
 }
 
 impl Emitter {
@@ -55,10 +55,10 @@ impl Emitter {
             pipes: Vec::new(),
             pair_flags: [[None; 7]; 7],
             synced: [[None; 7]; 7],
-            accesses: HashMap::new(),
+            accesses: FastMap::default(),
             gm: GmTracker::default(),
             line: None,
-            roots: HashMap::new(),
+            roots: FastMap::default(),
         }
     }
 

@@ -15,7 +15,7 @@ mod stage_flags;
 mod state;
 mod unit;
 
-use std::collections::HashMap;
+use crate::tile::fast_hash::FastMap;
 
 use super::builder::TileError;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, Memory, TensorId, TileProgram};
@@ -60,7 +60,7 @@ fn plan_handoffs(
     facts: &[UnitFacts],
     split: bool,
     tensors: &mut Vec<GmTensor>,
-) -> HashMap<HandoffKey, Handoff> {
+) -> FastMap<HandoffKey, Handoff> {
     let mut groups: Vec<(WorkspaceKey, Vec<HandoffMember>)> = Vec::new();
     let mut add = |key: HandoffKey, group: WorkspaceKey, valid: Vec<usize>| match groups
         .iter_mut()
@@ -90,7 +90,7 @@ fn plan_handoffs(
             }
         }
     }
-    let mut handoffs = HashMap::new();
+    let mut handoffs = FastMap::default();
     let mut flags = 0u32;
     for ((rows, columns, dtype), members) in groups {
         let tensor = TensorId(tensors.len() as u32);

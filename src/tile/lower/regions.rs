@@ -6,7 +6,9 @@
 //! still counts, conservatively, as overlapping everything: by then it finished long ago, so the
 //! extra dependency costs nothing, and no dependency is ever lost.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::tile::fast_hash::FastMap;
 
 use super::super::program::GmRegion;
 
@@ -31,7 +33,7 @@ struct TensorAccesses {
 /// The GM accesses of one program so far.
 #[derive(Default)]
 pub(super) struct GmTracker {
-    tensors: HashMap<u32, TensorAccesses>,
+    tensors: FastMap<u32, TensorAccesses>,
 }
 
 /// Whether two regions share an element; regions of different ranks (a whole-tensor access has

@@ -4,7 +4,9 @@
 //! them: [`core_ub_bytes`] tells whether separate copy and compute slots fit before the lowering
 //! chooses between them.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use crate::tile::fast_hash::{FastMap, FastSet};
 
 use crate::tensor::DType;
 
@@ -22,8 +24,8 @@ pub(super) type Slot = (SlotKey, usize);
 /// Free slots per [`SlotKey`] for one unit.
 #[derive(Default)]
 struct SlotAllocator {
-    free: HashMap<SlotKey, BTreeSet<usize>>,
-    next: HashMap<SlotKey, usize>,
+    free: FastMap<SlotKey, BTreeSet<usize>>,
+    next: FastMap<SlotKey, usize>,
 }
 
 impl SlotAllocator {
@@ -82,7 +84,7 @@ pub(super) fn core_ub_bytes<'a>(
     vec_buffers: usize,
     alignment: u64,
 ) -> u64 {
-    let mut buffers: HashSet<(&'a Slot, usize)> = HashSet::new();
+    let mut buffers: FastSet<(&'a Slot, usize)> = FastSet::default();
     for (position, slots) in unit_slots.enumerate() {
         let copy = position % vec_buffers.max(1);
         buffers.extend(slots.iter().flatten().map(|slot| (slot, copy)));

@@ -7,7 +7,7 @@
 //! one cube core feeds. Tasks run in program order on every core and every flag goes from a lower task index to a
 //! higher one, so the waits cannot deadlock.
 
-use std::collections::{HashMap, HashSet};
+use crate::tile::fast_hash::{FastMap, FastSet};
 
 use super::super::program::{Flag, GmRegion, TensorId};
 use super::super::work::{TileWork, WorkStep};
@@ -16,9 +16,9 @@ use super::super::work::{TileWork, WorkStep};
 #[derive(Default, Debug)]
 pub(in crate::tile) struct StageFlags {
     /// Flags a store sets.
-    pub sets: HashMap<(usize, usize), Vec<Flag>>,
+    pub sets: FastMap<(usize, usize), Vec<Flag>>,
     /// Flags a load waits for.
-    pub waits: HashMap<(usize, usize), Vec<Flag>>,
+    pub waits: FastMap<(usize, usize), Vec<Flag>>,
     /// How many flags there are.
     pub count: u32,
 }
@@ -36,7 +36,7 @@ impl StageFlags {
 }
 
 /// The tensor whose memory each GM view of `work` shares (through views of views).
-fn view_roots(work: &TileWork) -> HashMap<TensorId, TensorId> {
+fn view_roots(work: &TileWork) -> FastMap<TensorId, TensorId> {
     work.views
         .iter()
         .map(|view| {
@@ -77,9 +77,9 @@ pub(super) fn stage_flags(work: &TileWork, stage_tensors: &[TensorId], first: u3
         return flags;
     }
     // Stores into stage workspaces per tensor: (task, region); and each task's last such store.
-    let mut stores: HashMap<TensorId, Vec<(usize, GmRegion)>> = HashMap::new();
-    let mut last_store: HashMap<usize, usize> = HashMap::new();
-    let mut edges: HashSet<(usize, usize)> = HashSet::new();
+    let mut stores: FastMap<TensorId, Vec<(usize, GmRegion)>> = FastMap::default();
+    let mut last_store: FastMap<usize, usize> = FastMap::default();
+    let mut edges: FastSet<(usize, usize)> = FastSet::default();
     let mut next = first;
     let roots = view_roots(work);
     // An access through a view of a flagged tensor counts as an access of the whole tensor it views.

@@ -1,7 +1,7 @@
 //! The state of one core's program while units are lowered into it: the emitter, the UB buffers
 //! (one per value slot and n-buffer copy) and the rotating cube buffers.
 
-use std::collections::HashMap;
+use crate::tile::fast_hash::FastMap;
 
 use crate::tensor::DType;
 
@@ -52,12 +52,12 @@ pub(super) struct CoreState<'a> {
     pub stage_flags: &'a StageFlags,
     /// L0A and L0B capacity in bytes.
     pub l0_bytes: [u64; 2],
-    ub_buffers: HashMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
-    rings: HashMap<RingKey, (Vec<BufferId>, usize)>,
+    ub_buffers: FastMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
+    rings: FastMap<RingKey, (Vec<BufferId>, usize)>,
     /// The GM region each L1 slot last received from a tensor nothing in the kernel writes.
-    l1_holds: HashMap<BufferId, GmRegion>,
+    l1_holds: FastMap<BufferId, GmRegion>,
     /// Whether a tensor is only read by the kernel (computed once per tensor).
-    read_only: HashMap<TensorId, bool>,
+    read_only: FastMap<TensorId, bool>,
 }
 
 impl<'a> CoreState<'a> {
@@ -71,10 +71,10 @@ impl<'a> CoreState<'a> {
             side,
             units_done: 0,
             unit: 0,
-            ub_buffers: HashMap::new(),
-            rings: HashMap::new(),
-            l1_holds: HashMap::new(),
-            read_only: HashMap::new(),
+            ub_buffers: FastMap::default(),
+            rings: FastMap::default(),
+            l1_holds: FastMap::default(),
+            read_only: FastMap::default(),
         }
     }
 

@@ -10,7 +10,7 @@
 //! reads for the last time (vector instructions allow dst = src), which is what makes a 64×512 bf16
 //! copy fit double-buffered and what memory planning assumes when it decides where to cut.
 
-use std::collections::{HashMap, HashSet};
+use crate::tile::fast_hash::{FastMap, FastSet};
 
 use super::super::builder::TileError;
 use super::super::program::{BufferId, GmRegion, TileOp};
@@ -29,7 +29,7 @@ pub(super) fn lower_unit(
     index: usize,
     facts: &UnitFacts,
     slots: &[Option<Slot>],
-    handoffs: &HashMap<(usize, u32), Handoff>,
+    handoffs: &FastMap<(usize, u32), Handoff>,
 ) -> Result<(), TileError> {
     let work = core.work;
     let unit = &work.units[index];
@@ -39,10 +39,10 @@ pub(super) fn lower_unit(
     let vector_side = core.side != Side::Cube;
     let cube_side = core.side != Side::Vector;
     // Staged matmul operands already copied out (vector side) / already waited for (cube side).
-    let (mut staged_written, mut staged_waited) = (HashSet::new(), HashSet::new());
+    let (mut staged_written, mut staged_waited) = (FastSet::default(), FastSet::default());
     // Cross-core flags are counted: a stage workspace's flags are waited for once, at the first
     // copy of the value that loads it (a second matmul reading the same tile follows in the queue).
-    let mut stage_waited = HashSet::new();
+    let mut stage_waited = FastSet::default();
     let mut ub: Vec<Option<BufferId>> = vec![None; unit.values.len()];
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
