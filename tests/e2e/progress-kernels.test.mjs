@@ -35,18 +35,30 @@ function recordProgress(page) {
   });
 }
 
+/** Holds the engine's results until `releaseResults()`: the cell keeps running for a screenshot. */
+function holdResults(page) {
+  return page.evaluate(() => {
+    const engine = globalThis.tilelab.engine;
+    const receive = engine.receive.bind(engine);
+    const held = [];
+    engine.receive = (message) => (message.type === 'result' ? held.push(message) : receive(message));
+    globalThis.releaseResults = () => {
+      engine.receive = receive;
+      for (const message of held) receive(message);
+    };
+  });
+}
+
 async function runAndRecord(page) {
   await setCells(page, [['code', THREE_CALLS]]);
   await recordProgress(page);
+  // The three calls can finish before a poll sees the bar: the result waits for the screenshot.
+  await holdResults(page);
   await page.click('#run-all');
-  await page.locator('.cell-progress progress').waitFor({ state: 'visible', timeout: 60_000 });
-  // The screenshot shows a kernel call's stage (caught on the mutation that writes it).
-  await page.evaluate(() => new Promise((resolve) => {
-    const check = () => /Kernel call|核函数调用/.test(document.querySelector('.cell-progress-label')?.textContent ?? '') && resolve(true);
-    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
-    check();
-  }));
+  await page.waitForFunction(() => /Kernel call|核函数调用/.test(document.querySelector('.cell-progress:not([hidden]) .cell-progress-label')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.locator('.cell-progress progress').waitFor({ state: 'visible' });
   await screenshot(page, `progress-kernels-${await page.evaluate(() => document.documentElement.lang)}`);
+  await page.evaluate(() => globalThis.releaseResults());
   await page.waitForSelector('.cell[data-state="done"]', { timeout: 120_000 });
   return page.evaluate(() => globalThis.progressSeen);
 }
