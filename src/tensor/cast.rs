@@ -23,7 +23,10 @@ impl Tensor {
         } else if dtype == DType::F64 || source == DType::F64 || !dtype.is_float() {
             Storage::from_f64(self.to_f64_vec(), dtype)
         } else {
-            Storage::from_f32(self.to_f32_vec(), dtype)
+            match &*self.storage() {
+                Storage::F32(values) => Storage::from_f32_slice(values, dtype),
+                other => Storage::from_f32(other.to_f32_vec(), dtype),
+            }
         };
         Ok(Tensor::from_storage(storage, self.shape())?.with_valid_shape(self.valid_shape().map(<[usize]>::to_vec)))
     }

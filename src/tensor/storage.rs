@@ -107,10 +107,18 @@ impl Storage {
     pub fn from_f32(values: Vec<f32>, dtype: DType) -> Storage {
         match dtype {
             DType::F32 => Storage::F32(values),
-            DType::F16 => Storage::F16(super::half_convert::f32_to_f16(&values)),
-            DType::Bf16 => Storage::Bf16(super::half_convert::f32_to_bf16(&values)),
+            _ => Storage::from_f32_slice(&values, dtype),
+        }
+    }
+
+    /// [`Storage::from_f32`] read from borrowed values (a cast of an f32 buffer reads it in place).
+    pub fn from_f32_slice(values: &[f32], dtype: DType) -> Storage {
+        match dtype {
+            DType::F32 => Storage::F32(values.to_vec()),
+            DType::F16 => Storage::F16(super::half_convert::f32_to_f16(values)),
+            DType::Bf16 => Storage::Bf16(super::half_convert::f32_to_bf16(values)),
             DType::F64 => Storage::F64(values.iter().map(|&v| v as f64).collect()),
-            _ => Storage::from_f64(values.into_iter().map(f64::from).collect(), dtype),
+            _ => Storage::from_f64(values.iter().map(|&v| f64::from(v)).collect(), dtype),
         }
     }
 
