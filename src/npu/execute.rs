@@ -49,16 +49,22 @@ fn tensor_failure(error: &crate::error::TensorError) -> ExecutionDetail {
 
 /// Zero tensors for every GM tensor of `plan` (fill the inputs, read the outputs after `execute`).
 pub fn allocate_gm(plan: &KernelPlan) -> Result<Vec<Tensor>> {
-    plan.tensors
-        .iter()
-        .map(|tensor| {
-            Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution {
-                core: 0,
-                instruction: None,
-                detail: tensor_failure(&error),
-            })
-        })
-        .collect()
+    allocate_gm_after(plan, Vec::new())
+}
+
+/// The GM tensors of `plan`: `first` as its first ones (inputs already in their GM shape and dtype,
+/// checked by `execute`), zero tensors for the rest.
+pub fn allocate_gm_after(plan: &KernelPlan, first: Vec<Tensor>) -> Result<Vec<Tensor>> {
+    let given = first.len();
+    let mut gm = first;
+    for tensor in plan.tensors.iter().skip(given) {
+        gm.push(Tensor::zeros(&tensor.shape, tensor.dtype).map_err(|error| NpuError::Execution {
+            core: 0,
+            instruction: None,
+            detail: tensor_failure(&error),
+        })?);
+    }
+    Ok(gm)
 }
 
 /// Executes every program of `plan` on `gm` (one tensor per GM tensor of the plan, written in place).

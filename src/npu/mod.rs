@@ -28,7 +28,7 @@ pub use config::{Architecture, NpuConfig, PRESET_NAMES};
 pub use custom_preset::{custom_preset, custom_preset_from_json};
 pub use engine::{run, run_warm, EngineTotals};
 pub use error::{NpuError, Result};
-pub use execute::{allocate_gm, execute};
+pub use execute::{allocate_gm, allocate_gm_after, execute};
 pub use summary::{summarize, Summary};
 pub use timing::{instruction_cost, Cost, InstructionCost};
 pub use trace::{core_name, tile_label, Trace, TraceEvent};

@@ -4,8 +4,8 @@
 use super::npu_run::NpuFailure;
 use crate::error::TensorError;
 use crate::messages::NpuMessage;
-use crate::npu::{allocate_gm, execute, NpuError};
-use crate::tensor::{SliceSpec, Tensor};
+use crate::npu::{allocate_gm_after, execute, NpuError};
+use crate::tensor::Tensor;
 use crate::tile::{GmView, KernelPlan};
 
 /// Runs `plan` on values: `inputs` fill the first GM tensors (the kernel's arguments); returns
@@ -17,13 +17,18 @@ pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor
         )
     };
     let refused = |error: TensorError| NpuFailure::Fallback(error.message());
-    let mut gm = allocate_gm(plan).map_err(failed)?;
-    for (slot, input) in gm.iter().zip(inputs) {
-        let values =
-            if input.dtype() == slot.dtype() { input.clone() } else { input.cast(slot.dtype()).map_err(refused)? };
-        let values = values.reshape(slot.shape()).map_err(refused)?;
-        slot.assign_slice(&full(slot.shape()), &values).map_err(refused)?;
+    // Each input becomes its GM tensor: a copy of its values in the GM dtype and shape (the run
+    // writes GM in place, never the caller's tensor), without zero-filling it first.
+    let mut filled = Vec::with_capacity(inputs.len());
+    for (declared, input) in plan.tensors.iter().zip(inputs) {
+        let values = if input.dtype() == declared.dtype {
+            input.deep_copy()
+        } else {
+            input.cast(declared.dtype).map_err(refused)?
+        };
+        filled.push(values.reshape(&declared.shape).map_err(refused)?);
     }
+    let mut gm = allocate_gm_after(plan, filled).map_err(failed)?;
     // A reshape view shares its base's memory; a transposed view is read-only, so a copy of the
     // base in the view's layout reads the same values as the strided DMA would.
     for view in views {
@@ -37,8 +42,4 @@ pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor
     }
     execute(plan, &gm).map_err(failed)?;
     Ok(gm)
-}
-
-fn full(shape: &[usize]) -> Vec<SliceSpec> {
-    shape.iter().map(|&size| SliceSpec::full(size)).collect()
 }
