@@ -185,6 +185,7 @@ impl UnaryOp {
     }
 
     /// Applies the op to one value.
+    #[inline]
     pub fn apply<T: Real>(self, x: T) -> T {
         let one = T::one();
         let half = T::of(0.5);
@@ -260,10 +261,12 @@ fn round_half_even<T: Real>(x: T) -> T {
 
 /// σ(x) computed without overflow for large |x|.
 pub fn sigmoid<T: Real>(x: T) -> T {
+    // One exp of −|x| (never overflows): e^−x for x ≥ 0, e^x below; the division picks the side.
+    // Computed once, not per branch: a compiler that flattens the branches would call exp twice.
+    let e = (-x.abs()).exp();
     if x >= T::zero() {
-        T::one() / (T::one() + (-x).exp())
+        T::one() / (T::one() + e)
     } else {
-        let e = x.exp();
         e / (T::one() + e)
     }
 }

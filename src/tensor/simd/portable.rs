@@ -60,9 +60,20 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
     values.iter_mut().for_each(|x| *x = op.apply(*x, scalar));
 }
 
-/// `values[i] = op(values[i])`.
+/// `values[i] = op(values[i])`, one loop per op: the op is chosen once, not per value (one loop
+/// over `op.apply` left the choice to the inliner, which in some builds called `apply` per value).
 pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
-    values.iter_mut().for_each(|x| *x = op.apply(*x));
+    macro_rules! per_op {
+        ($($variant:ident)*) => {
+            match op {
+                $(UnaryOp::$variant => values.iter_mut().for_each(|x| *x = UnaryOp::$variant.apply(*x)),)*
+            }
+        };
+    }
+    per_op!(
+        Neg Abs Exp Log Sqrt Rsqrt Reciprocal Sin Cos Tanh Sigmoid Relu Silu GeluErf GeluTanh Exp2 Erf Erfc
+        Ceil Floor Trunc Round Sign Expm1 Log1p Sinh Cosh Atan Asinh Log2 Log10 Tan Acosh Atanh Cbrt
+    );
 }
 
 /// Σ values, in 16 interleaved partial sums joined by [`combine_sums`].
