@@ -46,6 +46,15 @@ function runCellOf(session) {
   return typeof method === 'function' ? method.bind(session) : null;
 }
 
+/** Runs the engine's warm-up once (builds without it skip it); a failure is only logged. */
+function warmUp() {
+  try {
+    Playground.warmUp?.();
+  } catch (error) {
+    console.warn(`TileLab: the engine warm-up failed: ${error?.message ?? error}`);
+  }
+}
+
 /** The id of the run request being answered (progress messages name it). */
 let runningId = null;
 
@@ -120,6 +129,10 @@ playground.then(
     const { build, reason, samples } = await buildChoice;
     const features = { runCell: runCellOf(session) !== null };
     self.postMessage({ type: 'ready', version: session.version(), features, build: { name: build, reason, samples } });
+    // The warm-up (src/session/warm_up.rs) runs small kernels in a throwaway session right after
+    // `ready`, so the browser optimises the kernel paths before the reader's first run; a request
+    // that arrives meanwhile waits for it (a few hundred ms at most).
+    setTimeout(warmUp, 0);
   },
   (error) =>
     self.postMessage({ type: 'error', id: null, fatal: true, code: 'start', message: `could not start the engine: ${error?.message ?? error}` }),

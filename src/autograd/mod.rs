@@ -51,6 +51,7 @@ pub use error::{AutogradError, Result};
 pub use gradcheck::{check_gradient, CheckMode, CheckOptions, GradCheckReport, Tolerance};
 pub use graph::{BackwardNode, BackwardOp, GeneratedShown, GradientEdge, GraphData, GraphEdge, GraphNode, SaveChoice};
 pub use mode::{enable_grad, is_grad_enabled, no_grad, set_grad_enabled, GradModeGuard};
+pub(crate) use node::{node_id_mark, restore_node_ids};
 pub use node::{SavedInfo, ValueMeta};
 pub use op::{differentiable_op_names, Op, SavePlan, SliceRange, ALL_BINARY, ALL_REDUCE, ALL_UNARY};
 pub use scaler::{LossScaler, LossScalerConfig, ScaleUpdate, Unscaled};

@@ -26,6 +26,17 @@ pub(crate) fn next_node_id() -> u64 {
     })
 }
 
+/// The id the next node will get; [`restore_node_ids`] puts it back (work that must not shift the
+/// ids a user's graphs show, such as the engine's warm-up).
+pub(crate) fn node_id_mark() -> u64 {
+    NEXT_NODE_ID.with(Cell::get)
+}
+
+/// Makes `mark` (from [`node_id_mark`]) the next node id again.
+pub(crate) fn restore_node_ids(mark: u64) {
+    NEXT_NODE_ID.with(|next| next.set(mark));
+}
+
 /// Shape and dtype of a value flowing along an edge.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ValueMeta {

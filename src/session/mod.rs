@@ -10,6 +10,7 @@ mod notebook;
 mod render;
 mod result;
 mod run;
+mod warm_up;
 
 pub use crate::lang::interp::progress::{set_progress_reporter, ProgressReporter};
 pub use crate::lang::interp::pypto::sweep::{SweepRow, SweepTable};
@@ -24,3 +25,4 @@ pub use result::{
     ScheduleDisplay, SweepDisplay, TensorDisplay, TraceLine,
 };
 pub use run::Session;
+pub use warm_up::warm_up;

@@ -54,6 +54,13 @@ impl Playground {
         result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
+    /// Runs the engine's warm-up (`session::warm_up`): the worker calls it once after `ready`, so
+    /// the browser optimises the kernel paths before the reader's first run. Returns its ms.
+    #[wasm_bindgen(js_name = warmUp)]
+    pub fn warm_up() -> Result<f64, JsValue> {
+        crate::session::warm_up().map_err(to_js_error)
+    }
+
     /// Sends progress of long work (gradient checks, sweeps, kernel calls, steps) to
     /// `callback(label, done, total, message)` while a cell runs (`message`: a `{code, params}`
     /// object or null); `undefined` stops it. The worker posts each call to the page.
@@ -339,6 +346,13 @@ mod tests {
 
     fn field(object: &JsValue, name: &str) -> String {
         js_sys::Reflect::get(object, &name.into()).unwrap().as_string().unwrap_or_default()
+    }
+
+    /// The warm-up the worker runs after `ready` completes in the browser build too.
+    #[wasm_bindgen_test]
+    fn the_warm_up_runs_in_the_browser() {
+        let milliseconds = Playground::warm_up().unwrap();
+        assert!(milliseconds > 0.0);
     }
 
     #[wasm_bindgen_test]
