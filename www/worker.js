@@ -46,13 +46,29 @@ function runCellOf(session) {
   return typeof method === 'function' ? method.bind(session) : null;
 }
 
-/** Runs the engine's warm-up once (builds without it skip it); a failure is only logged. */
-function warmUp() {
+/** Runs the engine's warm-up in a worker of its own (www/warm-up-worker.js) and ends it after;
+ * skipped where workers cannot start workers. Its outcome stays in `self.tilelabWarmUp` ({ type:
+ * 'done', ms } or { type: 'failed', message }), which the tests read; a failure is a console error. */
+function startWarmUp(build) {
+  if (typeof Worker !== 'function') return;
+  let warm;
+  const finish = (outcome) => {
+    Reflect.set(self, 'tilelabWarmUp', outcome);
+    if (outcome.type !== 'done') console.error(`TileLab: the engine warm-up failed: ${outcome.message}`);
+    warm?.terminate();
+  };
   try {
-    Playground.warmUp?.();
+    warm = new Worker(new URL('./warm-up-worker.js', import.meta.url), { type: 'module' });
   } catch (error) {
-    console.warn(`TileLab: the engine warm-up failed: ${error?.message ?? error}`);
+    finish({ type: 'failed', message: `it could not start: ${error?.message ?? error}` });
+    return;
   }
+  warm.addEventListener('message', (event) => finish(event.data?.type === 'done' ? event.data : { type: 'failed', message: String(event.data?.message) }));
+  warm.addEventListener('error', (event) => {
+    event.preventDefault();
+    finish({ type: 'failed', message: event.message || 'its script did not load' });
+  });
+  warm.postMessage({ build });
 }
 
 /** The id of the run request being answered (progress messages name it). */
@@ -129,10 +145,9 @@ playground.then(
     const { build, reason, samples } = await buildChoice;
     const features = { runCell: runCellOf(session) !== null };
     self.postMessage({ type: 'ready', version: session.version(), features, build: { name: build, reason, samples } });
-    // The warm-up (src/session/warm_up.rs) runs small kernels in a throwaway session right after
-    // `ready`, so the browser optimises the kernel paths before the reader's first run; a request
-    // that arrives meanwhile waits for it (a few hundred ms at most).
-    setTimeout(warmUp, 0);
+    // The warm-up (src/session/warm_up.rs) runs small kernels in a worker of its own, so the
+    // browser optimises the kernel paths this worker shares with it while this one stays free.
+    startWarmUp(build);
   },
   (error) =>
     self.postMessage({ type: 'error', id: null, fatal: true, code: 'start', message: `could not start the engine: ${error?.message ?? error}` }),

@@ -54,8 +54,9 @@ impl Playground {
         result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
-    /// Runs the engine's warm-up (`session::warm_up`): the worker calls it once after `ready`, so
-    /// the browser optimises the kernel paths before the reader's first run. Returns its ms.
+    /// Runs the engine's warm-up (`session::warm_up`): `www/warm-up-worker.js` calls it once after
+    /// the engine worker is ready, so the browser optimises the kernel paths (shared between the
+    /// workers) before the reader's first run. Returns its ms.
     #[wasm_bindgen(js_name = warmUp)]
     pub fn warm_up() -> Result<f64, JsValue> {
         crate::session::warm_up().map_err(to_js_error)
