@@ -148,7 +148,8 @@ function galleryTable(page) {
     `Measured on ${page.date} in headless ${page.chromium ? `Chromium ${page.chromium}` : 'Chromium'}, ${page.machine.cores} cores, ` +
       `1-minute load average ${load.before.toFixed(1)} before and ${load.after.toFixed(1)} after. Per notebook and round: a fresh page, ` +
       'the notebook opened from the gallery, Run all clicked → every code cell settled (wall clock in the page); "engine" sums ' +
-      "the engine's own time over the cells' runs (median).",
+      "the engine's own time over the cells' runs (median). The engine's warm-up worker, started when the engine is ready, " +
+      'may still be running when Run all is clicked (it shares the two cores).',
   );
   lines.push('');
   lines.push('| notebook | median | min | max | engine | target | |');
