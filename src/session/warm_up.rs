@@ -1,11 +1,11 @@
 //! The engine's warm-up: `warm_up.py` run once in a throwaway session, in a worker of its own
 //! (`www/warm-up-worker.js`) once the page's engine worker has started; V8 shares the module's
-//! optimised code between the workers. A browser runs WebAssembly first through a baseline compiler and optimises a function
-//! only once it has been busy, and a call already running keeps its code: a notebook's first large
-//! kernel call ran its compile loops in baseline code (measured in headless Chromium: a generated backward of a [2048, 3136] FP16 Swish
-//! took 1233 ms as the page's first kernel call, 449 ms under another policy right after it, 676 ms after a
-//! small warm-up cell). The warm-up makes
-//! those paths hot on small shapes before the reader's first run.
+//! optimised code between the workers. A browser runs WebAssembly first through a baseline compiler
+//! and optimises a function only once it has been busy, and a call already running keeps its code:
+//! a notebook's first large kernel call ran its compile loops in baseline code (measured in
+//! headless Chromium: a generated backward of a [2048, 3136] FP16 Swish took 1233 ms as the page's
+//! first kernel call, 449 ms under another policy right after it, 676 ms after a small warm-up
+//! cell). The warm-up makes those paths hot on small shapes before the reader's first run.
 
 use super::run::Session;
 use super::CellStatus;
