@@ -1,14 +1,16 @@
-//! One unit's steps into a core's program. UB tiles are allocated per value (`slots`): a value takes a
-//! free slot of its shape and dtype when it is produced and gives it back after its last read, so a chain
-//! of any length needs only a few UB tiles and never leaves UB. Slots exist in `vec_buffers` copies;
-//! units alternate between them, which is the ping-pong of `vec_nbuffer_setting`.
+//! One unit's steps into a core's program. UB tiles are allocated per value (`slots`): a value
+//! takes a free slot of its shape and dtype when it is produced and gives it back after its last
+//! read, so a chain of any length needs only a few UB tiles and never leaves UB. Slots exist in
+//! `vec_buffers` copies; units alternate between them, which is the ping-pong of
+//! `vec_nbuffer_setting`.
 //!
-//! Two ways to share slots. By default tiles filled by a copy (GM loads, cube results) and tiles the
-//! vector unit computes draw from separate slots, like Ascend C's input and output queues: the next
-//! load into a slot then waits only for the vector unit's last read, not for a store. When that does
-//! not fit UB (known from the slots before anything is emitted), the lowering is `in_place`: an element-wise op may write over any input it
-//! reads for the last time (vector instructions allow dst = src), which is what makes a 64×512 bf16
-//! copy fit double-buffered and what memory planning assumes when it decides where to cut.
+//! Two ways to share slots. By default tiles filled by a copy (GM loads, cube results) and tiles
+//! the vector unit computes draw from separate slots, like Ascend C's input and output queues: the
+//! next load into a slot then waits only for the vector unit's last read, not for a store. When
+//! that does not fit UB (known from the slots before anything is emitted), the lowering is
+//! `in_place`: an element-wise op may write over any input it reads for the last time (vector
+//! instructions allow dst = src), which is what makes a 64×512 bf16 copy fit double-buffered and
+//! what memory planning assumes when it decides where to cut.
 
 use crate::tile::fast_hash::{FastMap, FastSet};
 
