@@ -125,11 +125,14 @@ fn run(
             NodeKind::Leaf { grad, .. } => {
                 if targets.is_none() {
                     if let Some(Some(gradient)) = gradients.into_iter().next() {
+                        // The leaf keeps a buffer of its own: a fresh gradient no one else holds
+                        // is kept as it is, one shared with another handle is copied (once).
                         let total = match grad.borrow().as_ref() {
                             Some(previous) => previous.binary(BinaryOp::Add, gradient.tensor())?,
+                            None if gradient.tensor().is_sole_handle() => gradient.tensor().clone(),
                             None => gradient.tensor().deep_copy(),
                         };
-                        grad.replace(Some(total.cast(node.outputs[0].dtype)?));
+                        grad.replace(Some(total.cast_if_needed(node.outputs[0].dtype)?));
                     }
                 }
             }

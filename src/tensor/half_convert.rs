@@ -13,7 +13,7 @@ const F16_SCALE: f32 = f32::from_bits((127 + 112) << 23);
 
 /// One f16 as f32.
 #[inline]
-fn f16_bits_to_f32(bits: u16) -> f32 {
+pub(super) fn f16_bits_to_f32(bits: u16) -> f32 {
     let bits = bits as u32;
     let sign = (bits & 0x8000) << 16;
     let magnitude = bits & 0x7fff;
@@ -54,7 +54,7 @@ fn f32_to_f16_bits(value: f32) -> u16 {
 
 /// One bf16 as f32 (a NaN becomes quiet).
 #[inline]
-fn bf16_bits_to_f32(bits: u16) -> f32 {
+pub(super) fn bf16_bits_to_f32(bits: u16) -> f32 {
     let bits = bits as u32;
     let quiet = if bits & 0x7fff > 0x7f80 { 0x40 } else { 0 };
     f32::from_bits((bits | quiet) << 16)

@@ -207,11 +207,28 @@ impl Storage {
     /// The values widened to f64 (integers above 2^53 round).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         match self {
-            Storage::F32(v) => v.iter().map(|&x| x as f64).collect(),
-            Storage::F16(v) => v.iter().map(|x| x.to_f64()).collect(),
-            Storage::Bf16(v) => v.iter().map(|x| x.to_f64()).collect(),
             Storage::F64(v) => v.clone(),
-            _ => self.to_i64_vec().into_iter().map(|x| x as f64).collect(),
+            _ => {
+                let mut values = vec![0.0; self.len()];
+                self.f64_range_into(0, &mut values);
+                values
+            }
+        }
+    }
+
+    /// Elements `start .. start + out.len()` widened to f64 into `out` (a window of a large buffer
+    /// read without widening all of it).
+    pub fn f64_range_into(&self, start: usize, out: &mut [f64]) {
+        use super::half_convert::{bf16_bits_to_f32, f16_bits_to_f32};
+        let range = start..start + out.len();
+        match self {
+            Storage::F32(v) => out.iter_mut().zip(&v[range]).for_each(|(o, &x)| *o = x as f64),
+            Storage::F16(v) => out.iter_mut().zip(&v[range]).for_each(|(o, x)| *o = f16_bits_to_f32(x.to_bits()) as f64),
+            Storage::Bf16(v) => {
+                out.iter_mut().zip(&v[range]).for_each(|(o, x)| *o = bf16_bits_to_f32(x.to_bits()) as f64)
+            }
+            Storage::F64(v) => out.copy_from_slice(&v[range]),
+            _ => out.iter_mut().zip(range).for_each(|(o, index)| *o = self.get_i64(index) as f64),
         }
     }
 

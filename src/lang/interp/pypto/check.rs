@@ -8,7 +8,7 @@ use crate::lang::interp::format::format_float;
 use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
-use crate::tensor::{BinaryOp, DType, Tensor};
+use crate::tensor::{BinaryOp, DType, Storage, Tensor};
 
 /// Calls `allclose` or `assert_allclose`.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -18,8 +18,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         (&["actual", "desired", "rtol", "atol"], 1e-7, 0.0)
     };
     let bound = interpreter.bind(&format!("pypto.{name}"), names, arguments, false, span)?;
-    let actual = interpreter.as_f64_tensor(bound.required(0)?, bound.span_of(0))?;
-    let desired = interpreter.as_f64_tensor(bound.required(1)?, bound.span_of(1))?;
+    let actual = interpreter.comparison_tensor(bound.required(0)?, bound.span_of(0))?;
+    let desired = interpreter.comparison_tensor(bound.required(1)?, bound.span_of(1))?;
     let rtol = bound.float(2, Some(default_rtol))?;
     let atol = bound.float(3, Some(default_atol))?;
     // numpy.testing.assert_allclose compares shapes strictly (only a 0-d side broadcasts): a
@@ -39,8 +39,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             .with_message(message)
             .with_help_message(crate::messages::RuntimeMessage::CompareSameShape));
     }
-    // Broadcast both sides to a common shape by adding zeros (not needed when the shapes agree: a
-    // gradient check of a large tensor compares millions of values).
+    // Broadcast both sides to a common shape by adding f64 zeros (not needed when the shapes
+    // agree: a gradient check of a large tensor compares millions of values, read in place).
     let (a, d) = if actual.shape() == desired.shape() {
         (actual, desired)
     } else {
@@ -52,8 +52,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     };
     let shape = a.shape().to_vec();
     let count = a.numel();
-    // Both sides are f64 tensors: their buffers are read in place.
-    let mut mismatches = a.read_f64(|a| d.read_f64(|d| mismatches(a, d, rtol, atol)));
+    let mut mismatches = mismatches(&a.storage(), &d.storage(), rtol, atol);
     if name == "allclose" {
         return Ok(Value::Bool(mismatches.is_empty()));
     }
@@ -85,31 +84,38 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         .with_note_message(crate::messages::RuntimeMessage::WorstMismatches { mismatches: worst }))
 }
 
-/// (flat index, actual, desired, |difference|) of every pair not within `atol + rtol·|desired|`.
-fn mismatches(actual: &[f64], desired: &[f64], rtol: f64, atol: f64) -> Vec<(usize, f64, f64, f64)> {
+/// (flat index, actual, desired, |difference|) of every pair not within `atol + rtol·|desired|`,
+/// both sides widened to f64 a window at a time (no f64 copy of a whole large tensor).
+fn mismatches(actual: &Storage, desired: &Storage, rtol: f64, atol: f64) -> Vec<(usize, f64, f64, f64)> {
+    const WINDOW: usize = 4096;
     let mut mismatches = Vec::new();
-    for (index, (&x, &y)) in actual.iter().zip(desired).enumerate() {
-        let close = if x.is_nan() || y.is_nan() {
-            false
-        } else if x == y {
-            true
-        } else {
-            (x - y).abs() <= atol + rtol * y.abs()
-        };
-        if !close {
-            mismatches.push((index, x, y, (x - y).abs()));
+    let (mut left, mut right) = (vec![0.0; WINDOW], vec![0.0; WINDOW]);
+    for start in (0..actual.len()).step_by(WINDOW) {
+        let length = WINDOW.min(actual.len() - start);
+        actual.f64_range_into(start, &mut left[..length]);
+        desired.f64_range_into(start, &mut right[..length]);
+        for (offset, (&x, &y)) in left[..length].iter().zip(&right[..length]).enumerate() {
+            let close = if x.is_nan() || y.is_nan() {
+                false
+            } else if x == y {
+                true
+            } else {
+                (x - y).abs() <= atol + rtol * y.abs()
+            };
+            if !close {
+                mismatches.push((start + offset, x, y, (x - y).abs()));
+            }
         }
     }
     mismatches
 }
 
 impl Interpreter {
-    /// A tensor, number or nested list as an f64 tensor (for comparisons).
-    fn as_f64_tensor(&self, value: &Value, span: Span) -> Result<Tensor> {
+    /// A tensor as it is (any dtype: the comparison widens it to f64 a window at a time), or a
+    /// number or nested list as an f64 tensor.
+    fn comparison_tensor(&self, value: &Value, span: Span) -> Result<Tensor> {
         match value {
-            Value::Tensor(object) => {
-                object.get().tensor().cast_if_needed(DType::F64).map_err(|error| self.tensor_error(error, span))
-            }
+            Value::Tensor(object) => Ok(object.get().tensor().clone()),
             other => self.tensor_from_data(other, DType::F64, span),
         }
     }
