@@ -150,9 +150,13 @@ impl Tensor {
                 simd::binary(op, &left, &right, &mut out);
                 out
             } else if other.numel() == 1 {
-                let mut out = left.into_owned();
-                simd::binary_scalar(op, &mut out, right[0]);
-                out
+                match left {
+                    std::borrow::Cow::Borrowed(values) => simd::binary_scalar_to_vec(op, values, right[0]),
+                    std::borrow::Cow::Owned(mut values) => {
+                        simd::binary_scalar(op, &mut values, right[0]);
+                        values
+                    }
+                }
             } else {
                 broadcast_f32(&shape, self, other, &left, &right, op)
             };
@@ -207,6 +211,8 @@ fn broadcast_map<T: Real>(
 fn broadcast_f32(shape: &[usize], a: &Tensor, b: &Tensor, left: &[f32], right: &[f32], op: BinaryOp) -> Vec<f32> {
     /// Runs shorter than this go element by element (a kernel call per run would cost more).
     const SHORTEST_RUN: usize = 16;
+    /// Elements of a spread value per kernel call.
+    const SPREAD_BLOCK: usize = 2048;
     let (left_strides, right_strides) = (broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape));
     let (merged, left_strides, right_strides) = coalesce(shape, &left_strides, &right_strides);
     let Some((&count, outer)) = merged.split_last().filter(|(&count, _)| count >= SHORTEST_RUN) else {
@@ -227,10 +233,15 @@ fn broadcast_f32(shape: &[usize], a: &Tensor, b: &Tensor, left: &[f32], right: &
                 simd::binary_scalar(op, &mut out[start..], right[j]);
             }
             (0, 1) => {
+                // The value spread over one block at a time (it stays in the L1 cache).
                 spread.clear();
-                spread.resize(count, left[i]);
+                spread.resize(count.min(SPREAD_BLOCK), left[i]);
                 out.resize(start + count, 0.0);
-                simd::binary(op, &spread, &right[j..j + count], &mut out[start..]);
+                for (results, operands) in
+                    out[start..].chunks_mut(SPREAD_BLOCK).zip(right[j..j + count].chunks(SPREAD_BLOCK))
+                {
+                    simd::binary(op, &spread[..operands.len()], operands, results);
+                }
             }
             (left_step, right_step) => {
                 out.extend((0..count).map(|index| op.apply(left[i + index * left_step], right[j + index * right_step])))

@@ -105,7 +105,21 @@ impl Tensor {
         // Each value is computed in f64 and rounded once into the dtype (as `from_f64` would),
         // without an f64 buffer in between for the common dtypes.
         let value = |i: usize| start + i as f64 * step;
+        // Whole start and step with every value an i32: the same values in integer arithmetic,
+        // which vectorises (the f64 route converts one value at a time).
+        let last = value(count.saturating_sub(1));
+        let whole_i32 = |x: f64| x.fract() == 0.0 && x >= i32::MIN as f64 && x <= i32::MAX as f64;
+        let integral = whole_i32(start) && whole_i32(step) && whole_i32(last) && count <= i32::MAX as usize;
         let storage = match dtype {
+            DType::I32 | DType::I64 if integral => {
+                let (start, step) = (start as i32, step as i32);
+                // Wrapping: i·step may leave the i32 range where start + i·step does not.
+                let values = (0..count as i32).map(|i| start.wrapping_add(i.wrapping_mul(step)));
+                match dtype {
+                    DType::I32 => Storage::I32(values.collect()),
+                    _ => Storage::I64(values.map(i64::from).collect()),
+                }
+            }
             DType::F32 => Storage::F32((0..count).map(|i| value(i) as f32).collect()),
             DType::I64 => Storage::I64((0..count).map(|i| value(i) as i64).collect()),
             DType::I32 => Storage::I32((0..count).map(|i| value(i) as i32).collect()),
@@ -264,6 +278,28 @@ mod tests {
         assert_eq!(Tensor::arange(0.0, 1.0, 0.25, DType::F32).unwrap().to_f32_vec(), vec![0.0, 0.25, 0.5, 0.75]);
         assert_eq!(Tensor::arange(5.0, 0.0, -2.0, DType::F32).unwrap().to_f32_vec(), vec![5.0, 3.0, 1.0]);
         assert!(Tensor::arange(0.0, 1.0, 0.0, DType::F32).is_err());
+    }
+
+    #[test]
+    fn integer_arange_matches_numpy_at_the_edges_of_i32() {
+        let values = |start: f64, stop: f64, step: f64, dtype| Tensor::arange(start, stop, step, dtype).unwrap();
+        assert_eq!(values(-5.0, 7.0, 3.0, DType::I32).storage().to_i64_vec(), vec![-5, -2, 1, 4]);
+        assert_eq!(values(7.0, -5.0, -4.0, DType::I64).storage().to_i64_vec(), vec![7, 3, -1]);
+        let top = i32::MAX as i64;
+        assert_eq!(
+            values((top - 2) as f64, (top + 1) as f64, 1.0, DType::I32).storage().to_i64_vec(),
+            vec![top - 2, top - 1, top]
+        );
+        // 3·10⁹ = i·step leaves i32 on the way; every value is an i32.
+        let wide = values(-2e9, 2e9, 1e9, DType::I32).storage().to_i64_vec();
+        assert_eq!(wide, vec![-2_000_000_000, -1_000_000_000, 0, 1_000_000_000]);
+        // Beyond i32 (an i64 arange) and fractional steps take the f64 route.
+        assert_eq!(
+            values(3e9, 3e9 + 3.0, 1.0, DType::I64).storage().to_i64_vec(),
+            vec![3_000_000_000, 3_000_000_001, 3_000_000_002]
+        );
+        assert_eq!(values(0.0, 2.0, 0.5, DType::I32).storage().to_i64_vec(), vec![0, 0, 1, 1]);
+        assert!(values(4.0, 4.0, 1.0, DType::I32).storage().is_empty());
     }
 
     #[test]

@@ -223,7 +223,9 @@ impl Storage {
         let range = start..start + out.len();
         match self {
             Storage::F32(v) => out.iter_mut().zip(&v[range]).for_each(|(o, &x)| *o = x as f64),
-            Storage::F16(v) => out.iter_mut().zip(&v[range]).for_each(|(o, x)| *o = f16_bits_to_f32(x.to_bits()) as f64),
+            Storage::F16(v) => {
+                out.iter_mut().zip(&v[range]).for_each(|(o, x)| *o = f16_bits_to_f32(x.to_bits()) as f64)
+            }
             Storage::Bf16(v) => {
                 out.iter_mut().zip(&v[range]).for_each(|(o, x)| *o = bf16_bits_to_f32(x.to_bits()) as f64)
             }

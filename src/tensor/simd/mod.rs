@@ -91,6 +91,19 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
     active::binary_scalar(op, values, scalar)
 }
 
+/// `op(values[i], scalar)` into a new vector, a block at a time as [`unary_to_vec`] (one read
+/// and one write of each element in memory). Same bits as [`binary_scalar`].
+pub fn binary_scalar_to_vec(op: BinaryOp, values: &[f32], scalar: f32) -> Vec<f32> {
+    const BLOCK: usize = 2048;
+    let mut out = Vec::with_capacity(values.len());
+    for block in values.chunks(BLOCK) {
+        let start = out.len();
+        out.extend_from_slice(block);
+        binary_scalar(op, &mut out[start..], scalar);
+    }
+    out
+}
+
 /// `values[i] = op(values[i])`.
 pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
     active::unary_in_place(op, values)

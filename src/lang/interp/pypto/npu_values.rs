@@ -6,7 +6,7 @@ use crate::error::TensorError;
 use crate::messages::NpuMessage;
 use crate::npu::{allocate_gm_after, execute, NpuError};
 use crate::tensor::Tensor;
-use crate::tile::{GmView, KernelPlan};
+use crate::tile::{GmView, KernelPlan, TileOp};
 
 /// Runs `plan` on values: `inputs` fill the first GM tensors (the kernel's arguments); returns
 /// every GM tensor after the run.
@@ -17,14 +17,16 @@ pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor
         )
     };
     let refused = |error: TensorError| NpuFailure::Fallback(error.message());
-    // Each input becomes its GM tensor: a copy of its values in the GM dtype and shape (the run
-    // writes GM in place, never the caller's tensor), without zero-filling it first.
+    // Each input becomes its GM tensor in the GM dtype and shape, without zero-filling it first:
+    // the caller's tensor itself when the plan never writes it (the run writes GM in place), else
+    // a copy.
+    let written = written_tensors(plan, views);
     let mut filled = Vec::with_capacity(inputs.len());
-    for (declared, input) in plan.tensors.iter().zip(inputs) {
-        let values = if input.dtype() == declared.dtype {
-            input.deep_copy()
-        } else {
-            input.cast(declared.dtype).map_err(refused)?
+    for ((declared, input), written) in plan.tensors.iter().zip(inputs).zip(written) {
+        let values = match (input.dtype() == declared.dtype, written) {
+            (true, false) => input.clone(),
+            (true, true) => input.deep_copy(),
+            (false, _) => input.cast(declared.dtype).map_err(refused)?,
         };
         filled.push(values.reshape(&declared.shape).map_err(refused)?);
     }
@@ -42,4 +44,21 @@ pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor
     }
     execute(plan, &gm).map_err(failed)?;
     Ok(gm)
+}
+
+/// Per GM tensor of `plan`, whether an instruction stores into it (directly, or through a reshape
+/// view of it).
+fn written_tensors(plan: &KernelPlan, views: &[GmView]) -> Vec<bool> {
+    let mut written = vec![false; plan.tensors.len()];
+    for instruction in plan.programs.iter().flat_map(|program| &program.instructions) {
+        if let TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } = &instruction.op {
+            written[destination.tensor.0 as usize] = true;
+        }
+    }
+    for view in views {
+        if written[view.tensor.0 as usize] {
+            written[view.base.0 as usize] = true;
+        }
+    }
+    written
 }
