@@ -91,17 +91,13 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
     active::binary_scalar(op, values, scalar)
 }
 
-/// `op(values[i], scalar)` into a new vector, a block at a time as [`unary_to_vec`] (one read
-/// and one write of each element in memory). Same bits as [`binary_scalar`].
+/// `op(values[i], scalar)` into a new vector, each value read and its result written once. Same
+/// bits as [`binary_scalar`].
 pub fn binary_scalar_to_vec(op: BinaryOp, values: &[f32], scalar: f32) -> Vec<f32> {
-    const BLOCK: usize = 2048;
-    let mut out = Vec::with_capacity(values.len());
-    for block in values.chunks(BLOCK) {
-        let start = out.len();
-        out.extend_from_slice(block);
-        binary_scalar(op, &mut out[start..], scalar);
-    }
-    out
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return wasm::binary_scalar_to_vec(op, values, scalar);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    block_by_block(values, |block| binary_scalar(op, block, scalar))
 }
 
 /// `values[i] = op(values[i])`.
@@ -109,21 +105,28 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
     active::unary_in_place(op, values)
 }
 
-/// `op(values[i])` into a new vector, block by block: each block is copied and transformed while
-/// it is still in the L1 cache, so memory sees one read and one write per element (a copy of the
-/// whole input then a pass over it would move every byte twice). Same bits as [`unary_in_place`].
+/// `op(values[i])` into a new vector, each value read and its result written once. Same bits as
+/// [`unary_in_place`].
 pub fn unary_to_vec(op: UnaryOp, values: &[f32]) -> Vec<f32> {
+    // The wasm kernels read the input and write the result directly (in V8 a copy block by block
+    // cost as much as the op).
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if op == UnaryOp::Exp {
-        // The vector exp reads the input and writes the result directly: no copy into `out` first.
-        return wasm_exp::exp_to_vec(values);
-    }
+    return wasm::unary_to_vec(op, values);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    block_by_block(values, |block| unary_in_place(op, block))
+}
+
+/// `values` copied into a new vector block by block, `in_place` applied to each block while it is
+/// still in the L1 cache: memory sees one read and one write per element (a copy of the whole
+/// input, then a pass over it, would move every byte twice).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block_by_block(values: &[f32], in_place: impl Fn(&mut [f32])) -> Vec<f32> {
     const BLOCK: usize = 2048;
     let mut out = Vec::with_capacity(values.len());
     for block in values.chunks(BLOCK) {
         let start = out.len();
         out.extend_from_slice(block);
-        unary_in_place(op, &mut out[start..]);
+        in_place(&mut out[start..]);
     }
     out
 }
@@ -149,3 +152,6 @@ pub fn sum_squared_deviation(values: &[f32], mean: f32) -> f32 {
 mod exp_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+#[path = "to_vec_tests.rs"]
+mod to_vec_tests;

@@ -31,8 +31,10 @@ pub fn cos_in_place(values: &mut [f32]) {
 /// sin(x + shift·π/2) per value: shift 0 is sin, 1 is cos.
 fn in_place(values: &mut [f32], shift: i64, scalar: fn(f32) -> f32) {
     for block in values.chunks_mut(BLOCK) {
-        if block.iter().any(|x| x.abs() > LIMIT || x.is_nan()) {
-            block.iter_mut().for_each(|x| *x = scalar(*x));
+        let outside = |x: f32| x.abs() > LIMIT || x.is_nan();
+        if block.iter().any(|&x| outside(x)) {
+            // Each value as it would be alone: its result never depends on its neighbours.
+            block.iter_mut().for_each(|x| *x = if outside(*x) { scalar(*x) } else { reduced(*x, shift) });
         } else {
             block.iter_mut().for_each(|x| *x = reduced(*x, shift));
         }

@@ -22,7 +22,7 @@ fn random_values(rng: &mut Rng, count: usize) -> Vec<f32> {
 }
 
 /// Same value, counting every NaN as equal and telling −0 from +0 apart.
-fn same(x: f32, y: f32) -> bool {
+pub(super) fn same(x: f32, y: f32) -> bool {
     (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits()
 }
 
@@ -139,7 +139,7 @@ fn narrow_operands_widen_exactly_while_packing() {
 }
 
 /// Values that exercise the special cases: NaN, ±∞, ±0, and ordinary normals.
-fn special_values(rng: &mut Rng, count: usize) -> Vec<f32> {
+pub(super) fn special_values(rng: &mut Rng, count: usize) -> Vec<f32> {
     let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1.0, -2.5];
     (0..count)
         .map(
@@ -180,7 +180,7 @@ fn binary_reference(op: BinaryOp, x: f32, y: f32) -> f32 {
     }) as f32
 }
 
-const BINARY_OPS: [BinaryOp; 9] = BinaryOp::ALL;
+pub(super) const BINARY_OPS: [BinaryOp; 9] = BinaryOp::ALL;
 const LENGTHS: [usize; 9] = [0, 1, 3, 4, 5, 16, 17, 64, 131];
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
@@ -196,7 +196,6 @@ fn binary_ops_agree_with_portable_and_f64() {
             let scalar = b.first().copied().unwrap_or(1.5);
             let mut fast_scalar = a.clone();
             binary_scalar(op, &mut fast_scalar, scalar);
-            assert!(binary_scalar_to_vec(op, &a, scalar).iter().zip(&fast_scalar).all(|(&x, &y)| same(x, y)));
             // Maximum/Minimum of −0 and +0 may give either zero: f32x4.max prefers +0 while
             // f32::max leaves the choice to the platform. Every other result is bit-exact.
             let agree = |x: f32, y: f32| same(x, y) || (matches!(op, BinaryOp::Maximum | BinaryOp::Minimum) && x == y);
@@ -396,27 +395,6 @@ fn reductions_of_empty_slices_and_nan() {
             assert!(max(&values).is_nan(), "NaN at {position} of {len}");
             assert!(portable::max(&values).is_nan(), "portable: NaN at {position} of {len}");
             assert!(sum(&values).is_nan(), "sum with NaN at {position} of {len}");
-        }
-    }
-}
-
-/// Over several blocks (and a ragged last one), the scalar op into a new vector and a scalar on the
-/// left of a broadcast give each element's own result.
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-#[cfg_attr(not(target_arch = "wasm32"), test)]
-fn scalar_ops_over_many_blocks_match_each_element() {
-    use crate::tensor::{DType, Tensor};
-    let mut rng = Rng::new(11);
-    let values = special_values(&mut rng, 5000);
-    let tensor = Tensor::from_f32(values.clone(), &[5000], DType::F32).unwrap();
-    let scalar = Tensor::scalar(1.25, DType::F32);
-    for op in BINARY_OPS {
-        let right = binary_scalar_to_vec(op, &values, 1.25);
-        let left = scalar.binary(op, &tensor).unwrap().to_f32_vec();
-        let agree = |x: f32, y: f32| same(x, y) || (matches!(op, BinaryOp::Maximum | BinaryOp::Minimum) && x == y);
-        for (index, &value) in values.iter().enumerate() {
-            assert!(agree(right[index], op.apply(value, 1.25)), "{op:?}({value}, 1.25) at {index}");
-            assert!(agree(left[index], op.apply(1.25, value)), "{op:?}(1.25, {value}) at {index}");
         }
     }
 }

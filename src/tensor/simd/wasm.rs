@@ -7,7 +7,7 @@ use core::arch::wasm32::*;
 
 use super::packing::{packed_gemm, MicroKernel, PackSource, TileMut};
 use super::portable::{self, add_remainder, combine_sums, nan_max, REDUCTION_LANES};
-use super::wasm_exp::{exp_in_place, sigmoid, ExpConstants};
+use super::wasm_exp::{exp_in_place, sigmoid_raw};
 use super::MatrixRef;
 use crate::tensor::elementwise::{BinaryOp, UnaryOp};
 
@@ -138,25 +138,45 @@ fn map2(a: &[f32], b: &[f32], out: &mut [f32], vector: impl Fn(v128, v128) -> v1
 /// same vector code (zero-padded), so every element gets the same function.
 #[inline(always)]
 pub(super) fn map1(values: &mut [f32], vector: impl Fn(v128) -> v128) {
-    let whole = values.len() / 4 * 4;
+    let place = values.as_mut_ptr();
+    // SAFETY: `values` is readable and writable for its length; in place is allowed.
+    unsafe { map_raw(place, place, values.len(), vector) }
+}
+
+/// `target[i] = vector(source[i])` for `len` values, as [`map1`].
+///
+/// # Safety
+/// `source` must be readable and `target` writable for `len` values; they may be the same
+/// pointer (each vector is loaded before its result is stored), but must not overlap otherwise.
+#[inline(always)]
+unsafe fn map_raw(source: *const f32, target: *mut f32, len: usize, vector: impl Fn(v128) -> v128) {
+    let whole = len / 4 * 4;
     for i in (0..whole).step_by(4) {
-        // SAFETY: i + 4 ≤ whole ≤ values.len().
-        unsafe {
-            let place = values.as_mut_ptr().add(i) as *mut v128;
-            v128_store(place, vector(v128_load(place)));
-        }
+        // SAFETY: i + 4 ≤ whole ≤ len.
+        unsafe { v128_store(target.add(i) as *mut v128, vector(v128_load(source.add(i) as *const v128))) };
     }
-    let tail = &mut values[whole..];
-    if !tail.is_empty() {
+    if whole < len {
         let mut padded = [0.0f32; 4];
-        padded[..tail.len()].copy_from_slice(tail);
-        // SAFETY: `padded` holds 4 values.
+        // SAFETY: the tail's `len − whole < 4` values, read then written.
         unsafe {
+            std::ptr::copy_nonoverlapping(source.add(whole), padded.as_mut_ptr(), len - whole);
             let place = padded.as_mut_ptr() as *mut v128;
             v128_store(place, vector(v128_load(place)));
+            std::ptr::copy_nonoverlapping(padded.as_ptr(), target.add(whole), len - whole);
         }
-        tail.copy_from_slice(&padded[..tail.len()]);
     }
+}
+
+/// A new vector of `values.len()` results written by `fill` (given the source and the vector's
+/// uninitialised buffer), or `None` when `fill` has no direct kernel (returns false).
+fn written_once(values: &[f32], fill: impl FnOnce(*const f32, *mut f32) -> bool) -> Option<Vec<f32>> {
+    let mut out = Vec::with_capacity(values.len());
+    if !fill(values.as_ptr(), out.as_mut_ptr()) {
+        return None;
+    }
+    // SAFETY: `fill` wrote all `values.len()` results (the capacity).
+    unsafe { out.set_len(values.len()) };
+    Some(out)
 }
 
 /// `out[i] = op(a[i], b[i])`.
@@ -180,10 +200,36 @@ pub fn binary(op: BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
 
 /// `values[i] = op(values[i], scalar)`.
 pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
+    let place = values.as_mut_ptr();
+    // SAFETY: in place over `values`.
+    if !unsafe { binary_scalar_raw(op, place, place, values.len(), scalar) } {
+        portable::binary_scalar(op, values, scalar)
+    }
+}
+
+/// `op(values[i], scalar)` into a new vector: each value read once and its result written once
+/// (a copy first, then the op in place, moves every byte twice).
+pub fn binary_scalar_to_vec(op: BinaryOp, values: &[f32], scalar: f32) -> Vec<f32> {
+    // SAFETY: `written_once` passes the source and a buffer of its length.
+    let direct =
+        written_once(values, |source, target| unsafe { binary_scalar_raw(op, source, target, values.len(), scalar) });
+    direct.unwrap_or_else(|| {
+        let mut out = values.to_vec();
+        portable::binary_scalar(op, &mut out, scalar);
+        out
+    })
+}
+
+/// The vectorised scalar ops through [`map_raw`]; false (nothing written) for the others.
+///
+/// # Safety
+/// As [`map_raw`].
+unsafe fn binary_scalar_raw(op: BinaryOp, source: *const f32, target: *mut f32, len: usize, scalar: f32) -> bool {
     let splat = f32x4_splat(scalar);
     macro_rules! with {
         ($vector:expr) => {
-            map1(values, |x| $vector(x, splat))
+            // SAFETY: the caller's guarantee.
+            unsafe { map_raw(source, target, len, |x| $vector(x, splat)) }
         };
     }
     match op {
@@ -193,8 +239,9 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
         BinaryOp::Div => with!(f32x4_div),
         BinaryOp::Maximum => with!(f32x4_max),
         BinaryOp::Minimum => with!(f32x4_min),
-        BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder => portable::binary_scalar(op, values, scalar),
+        BinaryOp::Pow | BinaryOp::FloorDivide | BinaryOp::Remainder => return false,
     }
+    true
 }
 
 /// `values[i] = op(values[i])`. The correctly rounded ops are vectorised and match the portable
@@ -203,25 +250,13 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
 /// |x| ≤ 200); Sin and Cos are reduced in f64 (`sine`: within 1 ulp); the other transcendental
 /// ops run the portable kernel.
 pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
-    let one = f32x4_splat(1.0);
-    let zero = f32x4_splat(0.0);
+    let place = values.as_mut_ptr();
+    // SAFETY: in place over `values`.
+    if unsafe { unary_raw(op, place, place, values.len()) } {
+        return;
+    }
     match op {
-        UnaryOp::Neg => map1(values, |x| f32x4_neg(x)),
-        UnaryOp::Abs => map1(values, |x| f32x4_abs(x)),
-        UnaryOp::Sqrt => map1(values, |x| f32x4_sqrt(x)),
-        UnaryOp::Rsqrt => map1(values, |x| f32x4_div(one, f32x4_sqrt(x))),
-        UnaryOp::Reciprocal => map1(values, |x| f32x4_div(one, x)),
-        // x where x > 0 or x is NaN, else +0 (so −0 → +0, as the scalar rule).
-        UnaryOp::Relu => map1(values, |x| v128_bitselect(x, zero, v128_or(f32x4_gt(x, zero), f32x4_ne(x, x)))),
         UnaryOp::Exp => exp_in_place(values),
-        UnaryOp::Sigmoid => {
-            let constants = ExpConstants::new();
-            map1(values, |x| sigmoid(x, &constants))
-        }
-        UnaryOp::Silu => {
-            let constants = ExpConstants::new();
-            map1(values, |x| f32x4_mul(x, sigmoid(x, &constants)))
-        }
         UnaryOp::Sin => super::sine::sin_in_place(values),
         UnaryOp::Cos => super::sine::cos_in_place(values),
         UnaryOp::Log
@@ -248,7 +283,52 @@ pub fn unary_in_place(op: UnaryOp, values: &mut [f32]) {
         | UnaryOp::Acosh
         | UnaryOp::Atanh
         | UnaryOp::Cbrt => portable::unary_in_place(op, values),
+        _ => unreachable!("{op:?} has a direct kernel"),
     }
+}
+
+/// `op(values[i])` into a new vector: the ops with a direct kernel read each value once and write
+/// its result once (a copy, then the op in place, moves every byte twice: in V8 the copy alone
+/// took as long as the op); exp has its own; the others run in place on a copy.
+pub fn unary_to_vec(op: UnaryOp, values: &[f32]) -> Vec<f32> {
+    // SAFETY: `written_once` passes the source and a buffer of its length.
+    if let Some(out) = written_once(values, |source, target| unsafe { unary_raw(op, source, target, values.len()) }) {
+        return out;
+    }
+    if op == UnaryOp::Exp {
+        return super::wasm_exp::exp_to_vec(values);
+    }
+    let mut out = values.to_vec();
+    unary_in_place(op, &mut out);
+    out
+}
+
+/// The unary ops with a direct vector kernel (correctly rounded ones matching the portable kernel
+/// exactly, and σ and SiLU); false (nothing written) for the others.
+///
+/// # Safety
+/// As [`map_raw`].
+unsafe fn unary_raw(op: UnaryOp, source: *const f32, target: *mut f32, len: usize) -> bool {
+    let one = f32x4_splat(1.0);
+    let zero = f32x4_splat(0.0);
+    // SAFETY (every arm): the caller's guarantee.
+    unsafe {
+        match op {
+            UnaryOp::Neg => map_raw(source, target, len, |x| f32x4_neg(x)),
+            UnaryOp::Abs => map_raw(source, target, len, |x| f32x4_abs(x)),
+            UnaryOp::Sqrt => map_raw(source, target, len, |x| f32x4_sqrt(x)),
+            UnaryOp::Rsqrt => map_raw(source, target, len, |x| f32x4_div(one, f32x4_sqrt(x))),
+            UnaryOp::Reciprocal => map_raw(source, target, len, |x| f32x4_div(one, x)),
+            // x where x > 0 or x is NaN, else +0 (so −0 → +0, as the scalar rule).
+            UnaryOp::Relu => {
+                map_raw(source, target, len, |x| v128_bitselect(x, zero, v128_or(f32x4_gt(x, zero), f32x4_ne(x, x))))
+            }
+            UnaryOp::Sigmoid => sigmoid_raw(source, target, len, false),
+            UnaryOp::Silu => sigmoid_raw(source, target, len, true),
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Σ values (16 partial sums in four f32x4 accumulators, as the portable kernel).

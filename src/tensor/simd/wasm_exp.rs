@@ -265,12 +265,50 @@ pub fn exp_to_vec(values: &[f32]) -> Vec<f32> {
     out
 }
 
-/// σ(x) per lane as the scalar rule: with e = e^−|x|, 1/(1+e) for x ≥ 0 and e/(1+e) below.
+/// σ(x) per lane as the scalar rule, given e = e^−|x|: 1/(1+e) for x ≥ 0 and e/(1+e) below (one
+/// division: the numerator is chosen first).
 #[inline(always)]
-pub fn sigmoid(x: v128, constants: &ExpConstants) -> v128 {
-    let e = exp(f32x4_neg(f32x4_abs(x)), constants);
-    let denominator = f32x4_add(constants.one, e);
-    let positive = f32x4_div(constants.one, denominator);
-    let negative = f32x4_div(e, denominator);
-    v128_bitselect(positive, negative, f32x4_ge(x, f32x4_splat(0.0)))
+fn sigmoid_of(x: v128, e: v128, one: v128) -> v128 {
+    let numerator = v128_bitselect(one, e, f32x4_ge(x, f32x4_splat(0.0)));
+    f32x4_div(numerator, f32x4_add(one, e))
+}
+
+/// `target[i] = σ(source[i])`, or x·σ(x) (SiLU) when `times_x`: a chunk at a time, e^−|x| by the
+/// block kernel into a scratch chunk (in the L1 cache), then the division.
+///
+/// # Safety
+/// `source` must be readable and `target` writable for `len` values; they may be the same pointer
+/// but must not overlap otherwise.
+pub unsafe fn sigmoid_raw(source: *const f32, target: *mut f32, len: usize, times_x: bool) {
+    const CHUNK: usize = 1024;
+    let one = f32x4_splat(1.0);
+    let mut scratch = [0.0f32; CHUNK];
+    for start in (0..len).step_by(CHUNK) {
+        let count = CHUNK.min(len - start);
+        // SAFETY: values start .. start + count of both, within the caller's guarantee.
+        let (from, to) = unsafe { (source.add(start), target.add(start)) };
+        let e = &mut scratch[..count];
+        for (index, e) in e.iter_mut().enumerate() {
+            // SAFETY: index < count.
+            *e = -unsafe { *from.add(index) }.abs();
+        }
+        exp_in_place(e);
+        let whole = count / 4 * 4;
+        for i in (0..whole).step_by(4) {
+            // SAFETY: i + 4 ≤ whole ≤ count; `x` is loaded before the store to the same place.
+            unsafe {
+                let x = v128_load(from.add(i) as *const v128);
+                let sigmoid = sigmoid_of(x, v128_load(e.as_ptr().add(i) as *const v128), one);
+                v128_store(to.add(i) as *mut v128, if times_x { f32x4_mul(x, sigmoid) } else { sigmoid });
+            }
+        }
+        for (i, &e) in e.iter().enumerate().skip(whole) {
+            // SAFETY: i < count.
+            unsafe {
+                let x = *from.add(i);
+                let sigmoid = f32x4_extract_lane::<0>(sigmoid_of(f32x4_splat(x), f32x4_splat(e), one));
+                *to.add(i) = if times_x { x * sigmoid } else { sigmoid };
+            }
+        }
+    }
 }
