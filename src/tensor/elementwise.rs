@@ -228,10 +228,7 @@ fn broadcast_f32(shape: &[usize], a: &Tensor, b: &Tensor, left: &[f32], right: &
                 out.resize(start + count, 0.0);
                 simd::binary(op, &left[i..i + count], &right[j..j + count], &mut out[start..]);
             }
-            (1, 0) => {
-                out.extend_from_slice(&left[i..i + count]);
-                simd::binary_scalar(op, &mut out[start..], right[j]);
-            }
+            (1, 0) => simd::binary_scalar_extend(op, &mut out, &left[i..i + count], right[j]),
             (0, 1) => {
                 // The value spread over one block at a time (it stays in the L1 cache).
                 spread.clear();

@@ -95,9 +95,25 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
 /// bits as [`binary_scalar`].
 pub fn binary_scalar_to_vec(op: BinaryOp, values: &[f32], scalar: f32) -> Vec<f32> {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    return wasm::binary_scalar_to_vec(op, values, scalar);
+    {
+        let mut out = Vec::with_capacity(values.len());
+        wasm::binary_scalar_extend(op, &mut out, values, scalar);
+        out
+    }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     block_by_block(values, |block| binary_scalar(op, block, scalar))
+}
+
+/// Appends `op(values[i], scalar)` to `out` (a run of a broadcast). Same bits as [`binary_scalar`].
+pub fn binary_scalar_extend(op: BinaryOp, out: &mut Vec<f32>, values: &[f32], scalar: f32) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    wasm::binary_scalar_extend(op, out, values, scalar);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        let start = out.len();
+        out.extend_from_slice(values);
+        binary_scalar(op, &mut out[start..], scalar);
+    }
 }
 
 /// `values[i] = op(values[i])`.

@@ -44,3 +44,26 @@ fn unary_ops_over_many_chunks_match_in_place_and_each_value() {
         }
     }
 }
+
+/// A column broadcast along rows (runs of one operand against one value of the other, both ways)
+/// gives each element's own result.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn broadcast_runs_against_one_value_match_each_element() {
+    let mut rng = Rng::new(19);
+    let (rows, columns) = (3, 1501);
+    let values = special_values(&mut rng, rows * columns);
+    let column = [0.75f32, -2.0, f32::NAN];
+    let matrix = Tensor::from_f32(values.clone(), &[rows, columns], DType::F32).unwrap();
+    let spread = Tensor::from_f32(column.to_vec(), &[rows, 1], DType::F32).unwrap();
+    for op in BINARY_OPS {
+        let right = matrix.binary(op, &spread).unwrap().to_f32_vec();
+        let left = spread.binary(op, &matrix).unwrap().to_f32_vec();
+        let agree = |x: f32, y: f32| same(x, y) || (matches!(op, BinaryOp::Maximum | BinaryOp::Minimum) && x == y);
+        for (index, &value) in values.iter().enumerate() {
+            let other = column[index / columns];
+            assert!(agree(right[index], op.apply(value, other)), "{op:?}({value}, {other}) at {index}");
+            assert!(agree(left[index], op.apply(other, value)), "{op:?}({other}, {value}) at {index}");
+        }
+    }
+}

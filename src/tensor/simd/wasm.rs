@@ -207,17 +207,21 @@ pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
     }
 }
 
-/// `op(values[i], scalar)` into a new vector: each value read once and its result written once
-/// (a copy first, then the op in place, moves every byte twice).
-pub fn binary_scalar_to_vec(op: BinaryOp, values: &[f32], scalar: f32) -> Vec<f32> {
-    // SAFETY: `written_once` passes the source and a buffer of its length.
-    let direct =
-        written_once(values, |source, target| unsafe { binary_scalar_raw(op, source, target, values.len(), scalar) });
-    direct.unwrap_or_else(|| {
-        let mut out = values.to_vec();
-        portable::binary_scalar(op, &mut out, scalar);
-        out
-    })
+/// Appends `op(values[i], scalar)` to `out`: each value read once and its result written once (a
+/// copy first, then the op in place, moves every byte twice).
+pub fn binary_scalar_extend(op: BinaryOp, out: &mut Vec<f32>, values: &[f32], scalar: f32) {
+    out.reserve(values.len());
+    let start = out.len();
+    // SAFETY: `values.len()` values of spare capacity from `start` are written, after which they
+    // are part of the vector.
+    unsafe {
+        if binary_scalar_raw(op, values.as_ptr(), out.as_mut_ptr().add(start), values.len(), scalar) {
+            out.set_len(start + values.len());
+            return;
+        }
+    }
+    out.extend_from_slice(values);
+    portable::binary_scalar(op, &mut out[start..], scalar);
 }
 
 /// The vectorised scalar ops through [`map_raw`]; false (nothing written) for the others.
