@@ -58,7 +58,9 @@ fn narrowing_cases(finite: Vec<f32>) -> Vec<f32> {
     cases
 }
 
-#[test]
+/// Natively the scalar rule; in the wasm build (the browser tests) also its vector form.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
 fn f32_narrows_to_f16_as_half_does() {
     let halves = (0..0x7c00u16).map(|bits| f16::from_bits(bits).to_f32());
     let cases = narrowing_cases(boundaries(halves, |value| {
