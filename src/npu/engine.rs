@@ -3,8 +3,6 @@
 //! whose HBM part (fetched lines) shares HBM, max-min fairly while they are active; dirty lines an
 //! access evicts are written back by L2 in the background, sharing HBM with no pipe waiting.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 use crate::tile::{CoreKind, KernelPlan, Pipe};
@@ -12,6 +10,7 @@ use crate::tile::{CoreKind, KernelPlan, Pipe};
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
 use super::engine_program::{CoreProgram, Walk, END, NOT_A_COPY};
+use super::engine_queue::{Event, EventKind, EventQueue};
 use super::error::{NpuError, Result};
 use super::l2::L2Cache;
 use super::timing::Cost;
@@ -36,15 +35,6 @@ pub struct EngineTotals {
     /// Instructions simulated.
     pub instructions: u64,
 }
-
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum EventKind {
-    Finish,
-    JoinPool,
-}
-
-/// A heap entry: time as ordered bits (times are non-negative), a sequence number for determinism.
-type Event = Reverse<(u64, u64, u32, u8, EventKind)>;
 
 /// A core's program (prepared as the run reaches it) and what changes as it runs.
 struct CoreState {
@@ -106,8 +96,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
         cross_sets: vec![0; cross_flags],
         cross_waits: vec![0; cross_flags],
         cross_set_happened: false,
-        heap: BinaryHeap::new(),
-        sequence: 0,
+        queue: EventQueue::default(),
         pool: Pool::default(),
         // Every core starts once the kernel is launched and its first task dispatched.
         now: config.launch_cycles as f64,
@@ -124,7 +113,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
             engine.try_start(&mut cores[core], core);
         }
         dirty.clear();
-        let heap_time = engine.heap.peek().map(|Reverse((bits, ..))| f64::from_bits(*bits));
+        let heap_time = engine.queue.next_time();
         let (time, from_pool) = match (heap_time, engine.pool.next()) {
             (None, None) => break,
             (Some(time), None) => (time, None),
@@ -156,11 +145,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
             engine.finished = finished;
             pool_changed = true;
         }
-        while let Some(Reverse((bits, _, core, pipe, kind))) = engine.heap.peek().copied() {
-            if f64::from_bits(bits) > time {
-                break;
-            }
-            engine.heap.pop();
+        while let Some(Event { core, pipe, kind, .. }) = engine.queue.pop_due(time) {
             let (core, pipe) = (core as usize, pipe as usize);
             match kind {
                 EventKind::Finish => {
@@ -228,8 +213,7 @@ struct Engine<'a> {
     config: &'a NpuConfig,
     /// The op names of every core's program (`Shown::name` indexes them).
     names: Vec<&'static str>,
-    heap: BinaryHeap<Event>,
-    sequence: u64,
+    queue: EventQueue,
     pool: Pool,
     now: f64,
     l2: L2Cache,
@@ -248,8 +232,7 @@ struct Engine<'a> {
 
 impl Engine<'_> {
     fn schedule(&mut self, time: f64, core: usize, pipe: usize, kind: EventKind) {
-        self.sequence += 1;
-        self.heap.push(Reverse((time.to_bits(), self.sequence, core as u32, pipe as u8, kind)));
+        self.queue.schedule(time, core, pipe, kind);
     }
 
     /// Starts the head instruction of every idle pipe whose flags are all set.

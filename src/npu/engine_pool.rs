@@ -32,8 +32,14 @@ pub(super) struct Pool {
     updated: f64,
     /// The earliest finish (time, index into `active`), set by `assign_rates`.
     next: Option<(f64, usize)>,
+    /// The paths of the transfers moving HBM's part, then L2's (index `in_l2`).
+    parts: [PartPaths; 2],
     scratch: Vec<bool>,
 }
+
+#[path = "engine_pool_paths.rs"]
+mod paths;
+use paths::PartPaths;
 
 /// Bytes left below which a transfer counts as done (rounding of the rate arithmetic).
 const DONE_BYTES: f64 = 1e-6;
@@ -71,6 +77,7 @@ impl Pool {
         let hbm_cap = hbm_cap.min(cap);
         let cap = if in_l2 { cap } else { hbm_cap };
         let background = false;
+        self.parts[usize::from(in_l2)].add(cap);
         self.active.push(Active { core, pipe, remaining, cap, hbm_cap, rate: 0.0, in_l2, hbm_after, background });
     }
 
@@ -78,6 +85,7 @@ impl Pool {
     pub fn join_background(&mut self, core: u32, pipe: u8, bytes: f64) {
         let (cap, in_l2, hbm_after, background) = (f64::INFINITY, false, 0.0, true);
         let hbm_cap = cap;
+        self.parts[0].add(cap);
         self.active.push(Active {
             core,
             pipe,
@@ -103,9 +111,12 @@ impl Pool {
             if active.remaining <= DONE_BYTES && active.in_l2 && active.hbm_after > 0.0 {
                 // L2's part is done: the transfer moves on to HBM, at most at its core's HBM rate.
                 (active.remaining, active.hbm_after, active.in_l2) = (active.hbm_after, 0.0, false);
+                self.parts[1].remove(active.cap);
                 active.cap = active.hbm_cap;
+                self.parts[0].add(active.cap);
                 position += 1;
             } else if active.remaining <= DONE_BYTES {
+                self.parts[usize::from(active.in_l2)].remove(active.cap);
                 done.push(self.active.swap_remove(position));
             } else {
                 position += 1;
@@ -116,37 +127,35 @@ impl Pool {
     /// Max-min fair shares of HBM among the transfers crossing it and of the aggregate L2
     /// bandwidth among those moving L2's part. Then finds the earliest finish (of a part).
     pub fn assign_rates(&mut self, hbm_bytes_per_cycle: f64, l2_bytes_per_cycle: f64) {
-        self.share_rates(false, hbm_bytes_per_cycle);
-        self.share_rates(true, l2_bytes_per_cycle);
+        // A part that one step of max-min fairness settles (the usual case: `PartPaths` knows
+        // from its paths) gets its rates in the pass that finds the earliest finish; any other is
+        // shared out first (`water_fill`).
+        let totals = [hbm_bytes_per_cycle, l2_bytes_per_cycle];
+        let usual = [self.parts[0].usual_rate(totals[0]), self.parts[1].usual_rate(totals[1])];
+        for in_l2 in [false, true] {
+            if usual[usize::from(in_l2)].is_none() {
+                self.water_fill(in_l2, self.parts[usize::from(in_l2)].count(), totals[usize::from(in_l2)]);
+            }
+        }
         let updated = self.updated;
-        self.next = self
-            .active
-            .iter()
-            .enumerate()
-            .map(|(index, active)| (updated + active.remaining / active.rate, index))
-            .min_by(|left, right| left.0.total_cmp(&right.0));
+        let mut earliest = (f64::INFINITY, usize::MAX);
+        for (index, active) in self.active.iter_mut().enumerate() {
+            if let Some(usual) = usual[usize::from(active.in_l2)] {
+                active.rate = usual.rate(active.cap);
+            }
+            let finish = updated + active.remaining / active.rate;
+            // The first of equal finishes (rates are positive: no finish is NaN).
+            if index == 0 || finish < earliest.0 {
+                earliest = (finish, index);
+            }
+        }
+        self.next = (!self.active.is_empty()).then_some(earliest);
     }
 
-    /// Max-min fair shares of `bytes_per_cycle` among the transfers of one part: transfers whose
-    /// path is slower than the fair share keep their path rate, the rest split what is left.
-    fn share_rates(&mut self, in_l2: bool, bytes_per_cycle: f64) {
-        let mut left = bytes_per_cycle;
-        let (mut unassigned, mut slowest, mut fastest) = (0, f64::INFINITY, 0.0f64);
-        for active in self.active.iter().filter(|active| active.in_l2 == in_l2) {
-            unassigned += 1;
-            slowest = slowest.min(active.cap);
-            fastest = fastest.max(active.cap);
-        }
-        // What the loop below gives in one step in the usual cases: no path slower than the fair
-        // share (everyone gets it), or every path slower (everyone keeps its path's rate).
-        let share = left / unassigned as f64;
-        if unassigned > 0 && (slowest > share || fastest <= share) {
-            let every_path_slower = fastest <= share;
-            for active in self.active.iter_mut().filter(|active| active.in_l2 == in_l2) {
-                active.rate = if every_path_slower { active.cap } else { share };
-            }
-            return;
-        }
+    /// Max-min fair shares of `bytes_per_cycle` among the `count` transfers of one part: transfers
+    /// whose path is slower than the fair share keep their path rate, the rest split what is left.
+    fn water_fill(&mut self, in_l2: bool, count: usize, bytes_per_cycle: f64) {
+        let (mut left, mut unassigned) = (bytes_per_cycle, count);
         self.scratch.clear();
         self.scratch.extend(self.active.iter().map(|active| active.in_l2 != in_l2));
         while unassigned > 0 {

@@ -209,7 +209,24 @@ impl CoreProgram {
 
     /// Prepares instructions until every pipe that has one left has its head (`heads`, `END` where
     /// none is prepared) prepared. `names` holds the op names of every core.
+    #[inline]
     pub fn prepare_heads(
+        &mut self,
+        heads: &mut [u32; 7],
+        plan: &KernelPlan,
+        program: &TileProgram,
+        config: &NpuConfig,
+        names: &mut Vec<&'static str>,
+    ) {
+        // Most calls find every head prepared: checked here, without a call.
+        if (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0) {
+            self.prepare_chunks(heads, plan, program, config, names);
+        }
+    }
+
+    /// Prepares chunks of instructions until no pipe that has one left lacks its head.
+    #[inline(never)]
+    fn prepare_chunks(
         &mut self,
         heads: &mut [u32; 7],
         plan: &KernelPlan,

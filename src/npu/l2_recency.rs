@@ -13,7 +13,9 @@
 use super::{L2Cache, DIRTY};
 
 /// Uses of a box of lines of one tensor at consecutive stamps: `rows` rows of `width` consecutive
-/// lines, `stride` lines apart, used row after row; `taken` of them are already off the queue.
+/// lines, `stride` lines apart, used row after row; the uses before row `taken_row`, column
+/// `taken_column` are already off the queue (kept as a row and a column: the next use's line and
+/// stamp without a division).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Run {
     slot: u32,
@@ -21,21 +23,31 @@ pub(super) struct Run {
     width: u32,
     stride: u32,
     rows: u32,
-    taken: u32,
+    taken_row: u32,
+    taken_column: u32,
     first_stamp: u64,
 }
 
 impl Run {
-    fn lines(&self) -> u32 {
-        self.width * self.rows
+    /// The line and stamp of the run's first use still on the queue.
+    fn next_use(&self) -> (u64, u64) {
+        let (row, column) = (u64::from(self.taken_row), u64::from(self.taken_column));
+        let line = u64::from(self.first_line) + row * u64::from(self.stride) + column;
+        (line, self.first_stamp + row * u64::from(self.width) + column)
     }
 
-    /// The line and stamp of the run's use number `index`.
-    fn line_and_stamp(&self, index: u32) -> (u64, u64) {
-        let line = u64::from(self.first_line)
-            + u64::from(index / self.width) * u64::from(self.stride)
-            + u64::from(index % self.width);
-        (line, self.first_stamp + u64::from(index))
+    /// Takes the next use off the queue; true when none is left.
+    fn take(&mut self) -> bool {
+        self.taken_column += 1;
+        if self.taken_column == self.width {
+            self.taken_column = 0;
+            self.taken_row += 1;
+        }
+        self.exhausted()
+    }
+
+    fn exhausted(&self) -> bool {
+        self.taken_row == self.rows
     }
 }
 
@@ -69,7 +81,8 @@ impl L2Cache {
     fn push_run(&mut self, slot: usize, first_line: u64, width: u64, first_stamp: u64) {
         self.compact_runs_if_stale();
         let (first_line, width) = (first_line as u32, width as u32);
-        let run = Run { slot: slot as u32, first_line, width, stride: width, rows: 1, taken: 0, first_stamp };
+        let (slot, stride, rows, taken_row, taken_column) = (slot as u32, width, 1, 0, 0);
+        let run = Run { slot, first_line, width, stride, rows, taken_row, taken_column, first_stamp };
         self.runs.push_back(run);
     }
 
@@ -77,9 +90,8 @@ impl L2Cache {
     pub(super) fn evict_oldest(&mut self) {
         while let Some(oldest) = self.runs.front_mut() {
             let slot = oldest.slot as usize;
-            let (line, stamp) = oldest.line_and_stamp(oldest.taken);
-            oldest.taken += 1;
-            if oldest.taken == oldest.lines() {
+            let (line, stamp) = oldest.next_use();
+            if oldest.take() {
                 self.runs.pop_front();
             }
             let last_use = &mut self.stamps[slot][line as usize];
@@ -106,14 +118,14 @@ impl L2Cache {
         }
         let stamps = &self.stamps;
         let live = |run: &Run| {
-            let (line, stamp) = run.line_and_stamp(run.taken);
+            let (line, stamp) = run.next_use();
             stamps[run.slot as usize][line as usize] & !DIRTY == stamp
         };
         self.runs.retain_mut(|run| {
-            while run.taken < run.lines() && !live(run) {
-                run.taken += 1;
+            while !run.exhausted() && !live(run) {
+                run.take();
             }
-            run.taken < run.lines()
+            !run.exhausted()
         });
     }
 

@@ -12,6 +12,7 @@ mod custom_preset;
 mod engine;
 mod engine_pool;
 mod engine_program;
+mod engine_queue;
 mod error;
 mod execute;
 mod execute_vector;
