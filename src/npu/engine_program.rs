@@ -261,11 +261,17 @@ impl CoreProgram {
     ) {
         let instruction = &program.instructions[index];
         let flags_start = self.flags.len() as u32;
-        let spans = [&instruction.wait, &instruction.set, &instruction.cross_wait, &instruction.cross_set];
-        let counts =
-            spans.map(|span| u16::try_from(span.len()).expect("an instruction with more than 65535 flags of one kind"));
-        for span in spans {
-            self.flags.extend(span.iter().map(|flag| flag.0));
+        let mut counts = [0u16; 4];
+        for (count, span) in counts.iter_mut().zip([
+            &*instruction.wait,
+            &*instruction.set,
+            &*instruction.cross_wait,
+            &*instruction.cross_set,
+        ]) {
+            *count = u16::try_from(span.len()).expect("an instruction with more than 65535 flags of one kind");
+            for flag in span {
+                self.flags.push(flag.0);
+            }
         }
         let cost = instruction_cost(plan, program, index, config);
         let (cycles, copy) = match cost.cost {
