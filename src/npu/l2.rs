@@ -147,7 +147,7 @@ impl L2Cache {
             if queue_whole {
                 self.record_uses(slot, first, last - first + 1, self.clock + 1);
             }
-            for line in first..=last {
+            for line in first..last + 1 {
                 self.clock += 1;
                 if !queue_whole {
                     self.record_uses(slot, line, 1, self.clock);

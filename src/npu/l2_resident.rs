@@ -34,7 +34,7 @@ impl L2Cache {
                     return index;
                 }
             }
-            for line in first..=last {
+            for line in first..last + 1 {
                 self.clock += 1;
                 let stamp = &mut self.stamps[slot][line as usize];
                 if *stamp != 0 {
@@ -69,7 +69,7 @@ impl L2Cache {
             if end <= start {
                 continue;
             }
-            for line in line_of(start)..=line_of(end - 1) {
+            for line in line_of(start)..line_of(end - 1) + 1 {
                 clock += 1;
                 let stamp = &mut stamps[line as usize];
                 if *stamp != 0 {
