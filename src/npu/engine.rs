@@ -237,13 +237,10 @@ impl Engine<'_> {
 
     /// Starts the head instruction of every idle pipe whose flags are all set.
     fn try_start(&mut self, state: &mut CoreState, core: usize) {
-        state.program.prepare_heads(
-            &mut state.heads,
-            self.plan,
-            &self.plan.programs[core],
-            self.config,
-            &mut self.names,
-        );
+        if state.program.needs_preparing(&state.heads) {
+            let program = &self.plan.programs[core];
+            state.program.prepare_heads(&mut state.heads, self.plan, program, self.config, &mut self.names);
+        }
         let program = &state.program;
         for pipe in 0..7 {
             if state.busy[pipe] || state.heads[pipe] == END {

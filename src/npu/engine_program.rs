@@ -207,9 +207,17 @@ impl CoreProgram {
         }
     }
 
+    /// Whether a pipe that has instructions left lacks its head (`heads`, `END` where none is
+    /// prepared): `prepare_heads` has work to do. (Most starts find every head prepared: the
+    /// check is inlined, the preparation a call.)
+    #[inline]
+    pub fn needs_preparing(&self, heads: &[u32; 7]) -> bool {
+        (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0)
+    }
+
     /// Prepares instructions until every pipe that has one left has its head (`heads`, `END` where
     /// none is prepared) prepared. `names` holds the op names of every core.
-    #[inline]
+    #[inline(never)]
     pub fn prepare_heads(
         &mut self,
         heads: &mut [u32; 7],
@@ -218,23 +226,7 @@ impl CoreProgram {
         config: &NpuConfig,
         names: &mut Vec<&'static str>,
     ) {
-        // Most calls find every head prepared: checked here, without a call.
-        if (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0) {
-            self.prepare_chunks(heads, plan, program, config, names);
-        }
-    }
-
-    /// Prepares chunks of instructions until no pipe that has one left lacks its head.
-    #[inline(never)]
-    fn prepare_chunks(
-        &mut self,
-        heads: &mut [u32; 7],
-        plan: &KernelPlan,
-        program: &TileProgram,
-        config: &NpuConfig,
-        names: &mut Vec<&'static str>,
-    ) {
-        while (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0) {
+        while self.needs_preparing(heads) {
             let start = self.steps.len();
             let chunk = start..(start + CHUNK).min(program.instructions.len());
             // The shapes and regions of the ops are vectors of their own, each a cache miss:
