@@ -35,6 +35,16 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
         println!("{label}: {repeats} simulations, {:.2} M events per CPU second", events as f64 / seconds / 1e6);
         return;
     }
+    // `TILELAB_PROFILE_COMPILE=N` compiles the kernel N times and nothing else.
+    if let Some(repeats) = std::env::var("TILELAB_PROFILE_COMPILE").ok().and_then(|text| text.parse::<usize>().ok()) {
+        let cpu_start = cpu_seconds();
+        let instructions: usize = (0..repeats)
+            .map(|_| build().programs.iter().map(|program| program.instructions.len()).sum::<usize>())
+            .sum();
+        let seconds = cpu_seconds() - cpu_start;
+        println!("{label}: {repeats} compiles, {:.2} µs per instruction", seconds * 1e6 / instructions as f64);
+        return;
+    }
     let mut build_times = Vec::new();
     let mut simulate_times = Vec::new();
     let mut simulate_cpu_times = Vec::new();

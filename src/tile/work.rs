@@ -86,6 +86,22 @@ impl WorkStep {
             WorkStep::Vector { inputs, output, .. } => (inputs.iter().filter_map(tile).collect(), Some(*output)),
         }
     }
+
+    /// Whether `other` is this step with its GM region (if any) at other offsets: the same kind,
+    /// values, numbers, tensor and region shape.
+    pub fn same_form(&self, other: &WorkStep) -> bool {
+        let moved = |a: &GmRegion, b: &GmRegion| {
+            a.tensor == b.tensor && a.shape == b.shape && a.offsets.len() == b.offsets.len()
+        };
+        match (self, other) {
+            (WorkStep::Load { region: a, output: x }, WorkStep::Load { region: b, output: y }) => x == y && moved(a, b),
+            (
+                WorkStep::Store { input: x, region: a, accumulate: p },
+                WorkStep::Store { input: y, region: b, accumulate: q },
+            ) => x == y && p == q && moved(a, b),
+            _ => self == other,
+        }
+    }
 }
 
 /// A step and the kernel source line it comes from (shown in traces and diagnostics).
@@ -107,6 +123,19 @@ pub struct WorkUnit {
     /// The vec tile this unit is expanded by when it is not the kernel's (a kernel that sets
     /// several tile shapes: each applies to the ops after it).
     pub vec_tile: Option<Vec<usize>>,
+}
+
+impl WorkUnit {
+    /// Whether `other` is this unit with its GM regions moved (two cells of a tile expansion): the
+    /// same values and steps, regions of the same tensors and shapes at other offsets. What the
+    /// lowering decides about a unit before emitting it (where values live, their UB slots, its
+    /// estimated cost) depends on its form only.
+    pub fn same_form(&self, other: &WorkUnit) -> bool {
+        self.values == other.values
+            && self.vec_tile == other.vec_tile
+            && self.steps.len() == other.steps.len()
+            && self.steps.iter().zip(&other.steps).all(|(a, b)| a.line == b.line && a.step.same_form(&b.step))
+    }
 }
 
 /// Cube tile shapes of a matmul, as pypto's `set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1])`.

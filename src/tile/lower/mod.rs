@@ -15,7 +15,9 @@ mod stage_flags;
 mod state;
 mod unit;
 
-use crate::tile::fast_hash::FastMap;
+use std::rc::Rc;
+
+use crate::tile::fast_hash::{FastMap, FastSet};
 
 use super::builder::TileError;
 use super::program::{Flag, GmRegion, GmTensor, KernelPlan, Memory, TensorId, TileProgram};
@@ -57,7 +59,7 @@ type WorkspaceKey = (usize, usize, DType);
 /// Cross-core flags are used on a split chip only.
 fn plan_handoffs(
     work: &TileWork,
-    facts: &[UnitFacts],
+    facts: &[Rc<UnitFacts>],
     split: bool,
     tensors: &mut Vec<GmTensor>,
 ) -> FastMap<HandoffKey, Handoff> {
@@ -169,6 +171,20 @@ fn ordered_groups(work: &TileWork, stage_tensors: &[TensorId]) -> Vec<Option<(us
         .collect()
 }
 
+/// Per unit, the first of the run of consecutive units of its form it belongs to (the tasks of an
+/// expanded unit are one form but at the ragged edges): they share what is decided per form.
+fn forms(work: &TileWork) -> Vec<usize> {
+    let mut form: Vec<usize> = Vec::with_capacity(work.units.len());
+    for (index, unit) in work.units.iter().enumerate() {
+        let previous = index.checked_sub(1).map(|previous| form[previous]);
+        form.push(match previous {
+            Some(first) if unit.same_form(&work.units[first]) => first,
+            _ => index,
+        });
+    }
+    form
+}
+
 /// Lowers `work` to one tile program per core used on `target`: with separate UB slots for copied
 /// and computed tiles when every core's UB holds them, else with shared ones (in place, see `unit`).
 pub(super) fn lower_work(
@@ -177,7 +193,12 @@ pub(super) fn lower_work(
     stage_tensors: &[TensorId],
 ) -> Result<KernelPlan, TileError> {
     check_settings(work)?;
-    let facts = (0..work.units.len()).map(|index| analyse(work, index)).collect::<Result<Vec<_>, _>>()?;
+    let form = forms(work);
+    let mut facts: Vec<Rc<UnitFacts>> = Vec::with_capacity(work.units.len());
+    for (index, &first) in form.iter().enumerate() {
+        let known = if first == index { Rc::new(analyse(work, index)?) } else { facts[first].clone() };
+        facts.push(known);
+    }
     let mut tensors = work.tensors.clone();
     let handoffs = plan_handoffs(work, &facts, target.split, &mut tensors);
     let handoff_flags = handoffs.values().filter(|handoff| handoff.flag.is_some()).count() as u32;
@@ -197,8 +218,13 @@ pub(super) fn lower_work(
     let task_groups = ordered_groups(work, stage_tensors);
     // The units of each core, in program order.
     let mut cores_of_sides: Vec<(Side, Vec<Vec<usize>>)> = Vec::new();
+    let mut form_costs: Vec<u64> = Vec::with_capacity(work.units.len());
+    for (index, &first) in form.iter().enumerate() {
+        let cost = if first == index { estimated_cycles(work, &work.units[index]) } else { form_costs[first] };
+        form_costs.push(cost);
+    }
     for (side, cores, units) in sides {
-        let costs: Vec<u64> = units.iter().map(|&index| estimated_cycles(work, &work.units[index])).collect();
+        let costs: Vec<u64> = units.iter().map(|&index| form_costs[index]).collect();
         // A split unit's vector stages spread over the vector cores its cube core feeds (two on 910B).
         let lanes = if side == Side::Vector { (target.vector_cores / target.cube_cores.max(1)).max(1) } else { 1 };
         let groups: Vec<Option<(usize, usize)>> = units
@@ -209,20 +235,36 @@ pub(super) fn lower_work(
         let assigned = assigned.into_iter().map(|positions| positions.into_iter().map(|at| units[at]).collect());
         cores_of_sides.push((side, assigned.collect()));
     }
-    let slots_of = |in_place: bool| -> Vec<Vec<Option<Slot>>> {
-        work.units.iter().zip(&facts).map(|(unit, facts)| slots::assign_slots(unit, facts, in_place)).collect()
+    let slots_of = |in_place: bool| -> Vec<Rc<Vec<Option<Slot>>>> {
+        let mut slots: Vec<Rc<Vec<Option<Slot>>>> = Vec::with_capacity(work.units.len());
+        for (index, &first) in form.iter().enumerate() {
+            let known = match first == index {
+                true => Rc::new(slots::assign_slots(&work.units[index], &facts[index], in_place)),
+                false => slots[first].clone(),
+            };
+            slots.push(known);
+        }
+        slots
     };
     let separate = slots_of(false);
-    let vec_buffers = work.settings.vec_buffers;
-    let fits =
-        cores_of_sides.iter().filter(|(side, _)| *side != Side::Cube).flat_map(|(_, cores)| cores).all(|units| {
-            let unit_slots = units.iter().map(|&index| separate[index].as_slice());
-            slots::core_ub_bytes(unit_slots, vec_buffers, target.ub_alignment) <= target.ub_bytes
-        });
-    let slots = if fits { separate } else { slots_of(true) };
-    let predicted_ub = |units: &[usize]| {
-        slots::core_ub_bytes(units.iter().map(|&index| slots[index].as_slice()), vec_buffers, target.ub_alignment)
+    let vec_buffers = work.settings.vec_buffers.max(1);
+    // A core's UB holds one buffer per slot and n-buffer copy: units of one form in one copy add none.
+    let core_ub = |units: &[usize], slots: &[Rc<Vec<Option<Slot>>>]| {
+        let mut seen: FastSet<(usize, usize)> = FastSet::default();
+        let distinct = units
+            .iter()
+            .enumerate()
+            .filter(|&(position, &index)| seen.insert((form[index], position % vec_buffers)))
+            .map(|(position, &index)| (slots[index].as_slice(), position % vec_buffers));
+        slots::core_ub_bytes(distinct, target.ub_alignment)
     };
+    let fits = cores_of_sides
+        .iter()
+        .filter(|(side, _)| *side != Side::Cube)
+        .flat_map(|(_, cores)| cores)
+        .all(|units| core_ub(units, &separate) <= target.ub_bytes);
+    let slots = if fits { separate } else { slots_of(true) };
+    let predicted_ub = |units: &[usize]| core_ub(units, &slots);
     let largest_predicted_ub = cores_of_sides
         .iter()
         .filter(|(side, _)| *side != Side::Cube)
@@ -256,5 +298,5 @@ pub(super) fn single_unit_ub_bytes(work: &TileWork, target: &LoweringTarget) -> 
     check_settings(work)?;
     let facts = analyse(work, 0)?;
     let slots = slots::assign_slots(&work.units[0], &facts, true);
-    Ok(slots::core_ub_bytes(std::iter::once(slots.as_slice()), work.settings.vec_buffers, target.ub_alignment))
+    Ok(slots::core_ub_bytes(std::iter::once((slots.as_slice(), 0)), target.ub_alignment))
 }

@@ -77,16 +77,12 @@ pub(super) fn assign_slots(unit: &WorkUnit, facts: &UnitFacts, in_place: bool) -
     slots
 }
 
-/// The UB bytes of a vector-side core running units with `unit_slots` in order (unit i in n-buffer
-/// copy `i % vec_buffers`): one buffer per distinct (slot, copy), each at its allocation size.
-pub(super) fn core_ub_bytes<'a>(
-    unit_slots: impl Iterator<Item = &'a [Option<Slot>]>,
-    vec_buffers: usize,
-    alignment: u64,
-) -> u64 {
+/// The UB bytes of a vector-side core running units with `unit_slots`, each in its n-buffer copy
+/// (unit i of a core is in copy `i % vec_buffers`): one buffer per distinct (slot, copy), each at
+/// its allocation size.
+pub(super) fn core_ub_bytes<'a>(unit_slots: impl Iterator<Item = (&'a [Option<Slot>], usize)>, alignment: u64) -> u64 {
     let mut buffers: FastSet<(&'a Slot, usize)> = FastSet::default();
-    for (position, slots) in unit_slots.enumerate() {
-        let copy = position % vec_buffers.max(1);
+    for (slots, copy) in unit_slots {
         buffers.extend(slots.iter().flatten().map(|slot| (slot, copy)));
     }
     buffers
