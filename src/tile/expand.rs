@@ -149,6 +149,11 @@ impl Grid {
         Some(Grid { space, cell, counts, joined, granule })
     }
 
+    /// The number of dims of the space.
+    pub(super) fn rank(&self) -> usize {
+        self.space.len()
+    }
+
     /// Whether `value` spans the space in `dim` (and is cut there), rather than being broadcast.
     pub(super) fn cut(&self, value: &TileValue, dim: usize) -> bool {
         self.counts[dim] > 1 && value.shape[dim] == self.space[dim]
@@ -159,29 +164,30 @@ impl Grid {
         (0..self.space.len()).all(|dim| !self.joined[dim] || !self.cut(value, dim))
     }
 
-    /// The part of `value` in cell `coordinates`: (offsets into the value, tile shape, valid shape).
-    /// A cut last dim that does not fill whole UB granules in the value's dtype is padded to them
-    /// (the padding lies outside the valid shape).
-    pub(super) fn part(&self, value: &TileValue, coordinates: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
-        let mut offsets = Vec::new();
-        let mut shape = Vec::new();
-        let mut valid = Vec::new();
-        let last = self.space.len().saturating_sub(1);
-        let align = (self.granule / value.dtype.size_in_bytes()).max(1);
-        for (dim, &coordinate) in coordinates.iter().enumerate().take(self.space.len()) {
-            if self.cut(value, dim) {
-                let start = coordinate * self.cell[dim];
-                offsets.push(start);
-                let padded = self.cell[dim] > 1 && dim == last;
-                shape.push(if padded { self.cell[dim].div_ceil(align) * align } else { self.cell[dim] });
-                valid.push(value.valid_shape[dim].saturating_sub(start).min(self.cell[dim]));
-            } else {
-                offsets.push(0);
-                shape.push(value.shape[dim]);
-                valid.push(value.valid_shape[dim]);
-            }
+    /// The part of `value` in a cell along `dim`, the cell's `coordinate` there: (offset into the
+    /// value, tile extent, valid extent). A cut last dim that does not fill whole UB granules in the
+    /// value's dtype is padded to them (the padding lies outside the valid extent).
+    pub(super) fn part(&self, value: &TileValue, dim: usize, coordinate: usize) -> (usize, usize, usize) {
+        if !self.cut(value, dim) {
+            return (0, value.shape[dim], value.valid_shape[dim]);
         }
-        (offsets, shape, valid)
+        let cell = self.cell[dim];
+        let start = coordinate * cell;
+        let padded = cell > 1 && dim == self.space.len() - 1;
+        let align = (self.granule / value.dtype.size_in_bytes()).max(1);
+        let extent = if padded { cell.div_ceil(align) * align } else { cell };
+        (start, extent, value.valid_shape[dim].saturating_sub(start).min(cell))
+    }
+
+    /// [`Grid::part`] along every dim of cell `coordinates`, one of its three numbers (`pick`).
+    pub(super) fn parts(
+        &self,
+        value: &TileValue,
+        coordinates: &[usize],
+        pick: fn((usize, usize, usize)) -> usize,
+    ) -> Vec<usize> {
+        let dims = coordinates.len().min(self.space.len());
+        (0..dims).map(|dim| pick(self.part(value, dim, coordinates[dim]))).collect()
     }
 
     /// The cell coordinates of every task: the free dims vary between tasks, the joined dims
@@ -254,10 +260,11 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
         .steps
         .iter()
         .enumerate()
-        .filter_map(|(index, located)| located.step.values().1.map(|value| (value.0, index)))
+        .filter_map(|(index, located)| located.step.output().map(|value| (value.0, index)))
         .collect();
     let phase = phases(unit, grid);
     let last_phase = phase.iter().copied().max().unwrap_or(0);
+    let per_task: Vec<bool> = unit.values.iter().map(|value| grid.per_task(value)).collect();
     let mut tasks = Vec::new();
     for cells in grid.tasks() {
         if tasks.len() >= limit {
@@ -267,8 +274,9 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
         if cells.is_empty() {
             continue;
         }
+        let known = vec![None; unit.values.len()];
         let mut task =
-            TaskBuilder { unit, grid, producer: &producer, out: WorkUnit::default(), known: FastMap::default() };
+            TaskBuilder { unit, grid, producer: &producer, per_task: &per_task, out: WorkUnit::default(), known };
         for current in 0..=last_phase {
             // Per-task steps of this phase first: they read only per-task values.
             for (index, located) in unit.steps.iter().enumerate() {
@@ -283,7 +291,7 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
                     }
                 }
                 // Per-cell values die with their cell; later phases recompute what they read.
-                task.known.retain(|(_, key), _| key.is_none());
+                task.forget_cell();
             }
             task.finish_reductions(&phase, current)?;
         }
@@ -305,7 +313,8 @@ fn empty_cell(unit: &WorkUnit, grid: &Grid, cell: &[usize]) -> bool {
     let mut any = false;
     let all_empty = loads.all(|value| {
         any = true;
-        grid.part(&unit.values[value.0 as usize], cell).2.contains(&0)
+        let value = &unit.values[value.0 as usize];
+        (0..cell.len().min(grid.space.len())).any(|dim| grid.part(value, dim, cell[dim]).2 == 0)
     });
     any && all_empty
 }

@@ -9,32 +9,43 @@ use crate::tensor::{BinaryOp, ReduceOp};
 use super::builder::TileError;
 use super::expand::{combiner, expand_error, Grid};
 use super::program::GmRegion;
-use super::work::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
+use super::work::{LocatedStep, StepReads, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
 
 /// A task under construction.
 pub(super) struct TaskBuilder<'a> {
     pub(super) unit: &'a WorkUnit,
     pub(super) grid: &'a Grid,
     pub(super) producer: &'a FastMap<u32, usize>,
+    /// Per value of the unit: whether it is one per task (else one per cell).
+    pub(super) per_task: &'a [bool],
     pub(super) out: WorkUnit,
-    /// (original value, cell coordinates or `None` for per-task values) → the task's value.
-    pub(super) known: FastMap<(u32, Option<Vec<usize>>), ValueId>,
+    /// Per value of the unit: the task's value, for the current cell if the value is per cell (the
+    /// cells of a task are walked one at a time, and a cell's values die with it).
+    pub(super) known: Vec<Option<ValueId>>,
 }
 
 impl TaskBuilder<'_> {
-    fn key(&self, value: ValueId, cell: &[usize]) -> (u32, Option<Vec<usize>>) {
-        if self.grid.per_task(&self.unit.values[value.0 as usize]) {
-            (value.0, None)
-        } else {
-            (value.0, Some(cell.to_vec()))
+    fn new_value(&mut self, original: ValueId, cell: &[usize]) -> ValueId {
+        let value = &self.unit.values[original.0 as usize];
+        let shape = self.grid.parts(value, cell, |(_, extent, _)| extent);
+        let valid_shape = self.grid.parts(value, cell, |(_, _, valid)| valid);
+        self.out.values.push(TileValue { shape, valid_shape, dtype: value.dtype });
+        ValueId(self.out.values.len() as u32 - 1)
+    }
+
+    /// Forgets the values of the cell just finished: later phases recompute what they read.
+    pub(super) fn forget_cell(&mut self) {
+        for (known, &per_task) in self.known.iter_mut().zip(self.per_task) {
+            if !per_task {
+                *known = None;
+            }
         }
     }
 
-    fn new_value(&mut self, original: ValueId, cell: &[usize]) -> ValueId {
-        let value = &self.unit.values[original.0 as usize];
-        let (_, shape, valid_shape) = self.grid.part(value, cell);
-        self.out.values.push(TileValue { shape, valid_shape, dtype: value.dtype });
-        ValueId(self.out.values.len() as u32 - 1)
+    /// A GM region's `offsets` moved to the part of `value` in cell `cell`.
+    fn moved(&self, offsets: &[usize], value: &TileValue, cell: &[usize]) -> Vec<usize> {
+        let dims = offsets.len().min(cell.len()).min(self.grid.rank());
+        (0..dims).map(|dim| offsets[dim] + self.grid.part(value, dim, cell[dim]).0).collect()
     }
 
     fn push(&mut self, step: WorkStep, line: Option<u32>) {
@@ -43,19 +54,16 @@ impl TaskBuilder<'_> {
 
     /// The task's value of `original` in `cell`, recomputed here if an earlier phase made it.
     fn operand(&mut self, original: ValueId, cell: &[usize]) -> Result<ValueId, TileError> {
-        if let Some(&value) = self.known.get(&self.key(original, cell)) {
+        if let Some(value) = self.known[original.0 as usize] {
             return Ok(value);
         }
         let index = self.producer[&original.0];
         let line = self.unit.steps[index].line;
-        if self.grid.per_task(&self.unit.values[original.0 as usize]) {
+        if self.per_task[original.0 as usize] {
             return Err(expand_error(line, LoweringReason::ReadBeforePhase { value: original.0 }));
         }
         self.emit(index, cell, None)?;
-        self.known
-            .get(&self.key(original, cell))
-            .copied()
-            .ok_or_else(|| expand_error(line, LoweringReason::RecomputedValue))
+        self.known[original.0 as usize].ok_or_else(|| expand_error(line, LoweringReason::RecomputedValue))
     }
 
     /// Emits step `index` for `cell`; `position` is the cell's place in the task (joined reductions
@@ -65,27 +73,28 @@ impl TaskBuilder<'_> {
         let line = located.line;
         let step = match &located.step {
             WorkStep::Load { region, output } => {
-                let (offsets, _, valid) = self.grid.part(&self.unit.values[output.0 as usize], cell);
+                let value = &self.unit.values[output.0 as usize];
+                let valid = self.grid.parts(value, cell, |(_, _, valid)| valid);
                 if valid.contains(&0) {
                     return Err(expand_error(line, LoweringReason::EmptyLoad));
                 }
-                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let offsets = self.moved(&region.offsets, value, cell);
                 let region = GmRegion { tensor: region.tensor, offsets, shape: valid };
                 WorkStep::Load { region, output: self.new_value(*output, cell) }
             }
             WorkStep::Store { input, region, accumulate } => {
-                let (offsets, _, _) = self.grid.part(&self.unit.values[input.0 as usize], cell);
-                let shape: Vec<usize> = region
-                    .shape
-                    .iter()
-                    .zip(&offsets)
-                    .zip(&self.grid.part(&self.unit.values[input.0 as usize], cell).1)
-                    .map(|((&extent, &offset), &cell_size)| extent.saturating_sub(offset).min(cell_size))
+                let value = &self.unit.values[input.0 as usize];
+                let dims = region.shape.len().min(cell.len()).min(self.grid.rank());
+                let shape: Vec<usize> = (0..dims)
+                    .map(|dim| {
+                        let (offset, extent, _) = self.grid.part(value, dim, cell[dim]);
+                        region.shape[dim].saturating_sub(offset).min(extent)
+                    })
                     .collect();
                 if shape.contains(&0) {
                     return Ok(());
                 }
-                let offsets = region.offsets.iter().zip(&offsets).map(|(base, offset)| base + offset).collect();
+                let offsets = self.moved(&region.offsets, value, cell);
                 let input = self.operand(*input, cell)?;
                 WorkStep::Store {
                     input,
@@ -101,13 +110,13 @@ impl TaskBuilder<'_> {
             }
             other => {
                 let (reads, written) = other.values();
-                let mut mapped = FastMap::default();
-                for value in reads {
-                    mapped.insert(value.0, self.operand(value, cell)?);
+                let mut mapped = StepReads::new();
+                for &value in &reads {
+                    mapped.push(self.operand(value, cell)?);
                 }
                 let output = written.expect("the other steps write a value");
                 let new_output = self.new_value(output, cell);
-                let map = |value: &ValueId| mapped[&value.0];
+                let map = |value: &ValueId| mapped[reads.iter().position(|read| read == value).expect("a read")];
                 let operand = |operand: &WorkOperand| match operand {
                     WorkOperand::Tile(value) => WorkOperand::Tile(map(value)),
                     scalar => *scalar,
@@ -137,10 +146,9 @@ impl TaskBuilder<'_> {
                 }
             }
         };
-        if let Some(output) = step.values().1 {
-            let original = located.step.values().1.expect("same step kind");
-            let key = self.key(original, cell);
-            self.known.insert(key, output);
+        if let Some(output) = step.output() {
+            let original = located.step.output().expect("same step kind");
+            self.known[original.0 as usize] = Some(output);
         }
         self.push(step, line);
         Ok(())
@@ -165,8 +173,7 @@ impl TaskBuilder<'_> {
         let source = self.operand(input, cell)?;
         let partial = self.new_value(output, cell);
         self.push(WorkStep::Reduce { op: partial_op, input: source, dims: dims.to_vec(), output: partial }, line);
-        let key = (output.0, None);
-        let running = match (position, self.known.get(&key).copied()) {
+        let running = match (position, self.known[output.0 as usize]) {
             (Some(0), _) | (_, None) => partial,
             (_, Some(previous)) => {
                 let sum = self.new_value(output, cell);
@@ -180,7 +187,7 @@ impl TaskBuilder<'_> {
                 sum
             }
         };
-        self.known.insert(key, running);
+        self.known[output.0 as usize] = Some(running);
         Ok(())
     }
 
@@ -192,7 +199,7 @@ impl TaskBuilder<'_> {
             if phase[index] != current || self.grid.per_task(input_value) {
                 continue;
             }
-            let Some(&sum) = self.known.get(&(output.0, None)) else { continue };
+            let Some(sum) = self.known[output.0 as usize] else { continue };
             let count: usize = dims.iter().map(|&dim| input_value.valid_shape[dim]).product();
             let mean = ValueId(self.out.values.len() as u32);
             self.out.values.push(self.out.values[sum.0 as usize].clone());
@@ -203,7 +210,7 @@ impl TaskBuilder<'_> {
                 output: mean,
             };
             self.push(step, located.line);
-            self.known.insert((output.0, None), mean);
+            self.known[output.0 as usize] = Some(mean);
         }
         Ok(())
     }

@@ -15,18 +15,18 @@ use std::collections::{HashMap, HashSet};
 
 use super::builder::TileError;
 use super::program::{GmRegion, GmTensor, TensorId};
-use super::work::{LocatedStep, LoweringTarget, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
+use super::work::{LocatedStep, LoweringTarget, StepReads, TileWork, ValueId, WorkSettings, WorkStep, WorkUnit};
 
 /// Moves every load (and a cast that is its only reader) down to just before the first step that
 /// reads it, never past a store into the tensor it reads.
 pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
     let readers = |value: ValueId| unit.steps.iter().filter(|located| located.step.values().0.contains(&value)).count();
-    let mut deferred: Vec<(Vec<ValueId>, LocatedStep)> = Vec::new();
+    let mut deferred: Vec<(StepReads, LocatedStep)> = Vec::new();
     let mut pending: HashSet<ValueId> = HashSet::new();
     let mut steps = Vec::with_capacity(unit.steps.len());
     fn flush(
         needed: &[ValueId],
-        deferred: &mut Vec<(Vec<ValueId>, LocatedStep)>,
+        deferred: &mut Vec<(StepReads, LocatedStep)>,
         pending: &mut HashSet<ValueId>,
         steps: &mut Vec<LocatedStep>,
     ) {
@@ -34,7 +34,7 @@ pub fn sink_loads(unit: &WorkUnit) -> WorkUnit {
             if !pending.remove(value) {
                 continue;
             }
-            if let Some(position) = deferred.iter().position(|(_, step)| step.step.values().1 == Some(*value)) {
+            if let Some(position) = deferred.iter().position(|(_, step)| step.step.output() == Some(*value)) {
                 let (inputs, step) = deferred.remove(position);
                 flush(&inputs, deferred, pending, steps);
                 steps.push(step);
@@ -89,7 +89,7 @@ pub fn ub_need(work: &TileWork, unit: &WorkUnit, target: &LoweringTarget) -> Res
 pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTensor>) -> (WorkUnit, usize) {
     let mut producer: HashMap<ValueId, usize> = HashMap::new();
     for (index, located) in unit.steps.iter().enumerate() {
-        if let Some(value) = located.step.values().1 {
+        if let Some(value) = located.step.output() {
             producer.insert(value, index);
         }
     }

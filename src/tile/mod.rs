@@ -16,6 +16,7 @@ mod program;
 mod schedule;
 mod stage_order;
 mod stages;
+mod step_reads;
 mod vector_ops;
 mod whole;
 mod work;
@@ -32,6 +33,6 @@ pub use schedule::{assign, assign_grouped, assign_laned, estimated_cycles};
 pub use vector_ops::{VectorOp, VectorOperand};
 pub use whole::whole_matmul;
 pub use work::{
-    lower_work, CubeTiles, GmView, LocatedStep, LoweringTarget, TileValue, TileWork, ValueId, WorkOperand,
+    lower_work, CubeTiles, GmView, LocatedStep, LoweringTarget, StepReads, TileValue, TileWork, ValueId, WorkOperand,
     WorkSettings, WorkStep, WorkUnit,
 };

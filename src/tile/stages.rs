@@ -37,7 +37,7 @@ fn stage_of_steps(unit: &WorkUnit) -> Vec<Option<usize>> {
                     current += 1;
                 }
                 kind = Some(cube);
-                if let Some(output) = step.values().1 {
+                if let Some(output) = step.output() {
                     producer_stage.insert(output, current);
                 }
                 Some(current)

@@ -10,6 +10,7 @@ use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
 use super::builder::TileError;
 use super::program::{GmRegion, GmTensor, KernelPlan, TensorId};
+pub use super::step_reads::StepReads;
 use super::vector_ops::VectorOp;
 
 /// An index into [`WorkUnit::values`].
@@ -67,23 +68,38 @@ pub enum WorkStep {
 
 impl WorkStep {
     /// The values the step reads (scalars are not values) and the one it writes.
-    pub fn values(&self) -> (Vec<ValueId>, Option<ValueId>) {
+    pub fn values(&self) -> (StepReads, Option<ValueId>) {
         let tile = |operand: &WorkOperand| match operand {
             WorkOperand::Tile(value) => Some(*value),
             WorkOperand::Scalar(_) => None,
         };
         match self {
-            WorkStep::Load { output, .. } => (vec![], Some(*output)),
+            WorkStep::Load { output, .. } => (StepReads::new(), Some(*output)),
             WorkStep::Unary { input, output, .. }
             | WorkStep::Clip { input, output, .. }
             | WorkStep::Reduce { input, output, .. }
-            | WorkStep::Cast { input, output } => (vec![*input], Some(*output)),
+            | WorkStep::Cast { input, output } => ([*input].into_iter().collect(), Some(*output)),
             WorkStep::Binary { lhs, rhs, output, .. } => {
                 ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
             }
-            WorkStep::Matmul { a, b, output, .. } => (vec![*a, *b], Some(*output)),
-            WorkStep::Store { input, .. } => (vec![*input], None),
+            WorkStep::Matmul { a, b, output, .. } => ([*a, *b].into_iter().collect(), Some(*output)),
+            WorkStep::Store { input, .. } => ([*input].into_iter().collect(), None),
             WorkStep::Vector { inputs, output, .. } => (inputs.iter().filter_map(tile).collect(), Some(*output)),
+        }
+    }
+
+    /// The value the step writes (a store writes GM, not a value).
+    pub fn output(&self) -> Option<ValueId> {
+        match self {
+            WorkStep::Load { output, .. }
+            | WorkStep::Unary { output, .. }
+            | WorkStep::Clip { output, .. }
+            | WorkStep::Reduce { output, .. }
+            | WorkStep::Cast { output, .. }
+            | WorkStep::Binary { output, .. }
+            | WorkStep::Matmul { output, .. }
+            | WorkStep::Vector { output, .. } => Some(*output),
+            WorkStep::Store { .. } => None,
         }
     }
 

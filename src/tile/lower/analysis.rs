@@ -30,11 +30,6 @@ fn step_error(unit: usize, step: usize, line: Option<u32>, fault: StepFault) -> 
     TileError::InvalidOp { op: "lower_work", detail: LoweringReason::Step { unit, step, fault }, source_line: line }
 }
 
-/// The values a step reads and the one it writes.
-pub(super) fn step_values(step: &WorkStep) -> (Vec<ValueId>, Option<ValueId>) {
-    step.values()
-}
-
 /// Whether the step runs on the vector unit.
 pub(super) fn is_vector_op(step: &WorkStep) -> bool {
     matches!(
@@ -77,7 +72,7 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
     let mut has_vector_work = false;
     for (position, located) in unit.steps.iter().enumerate() {
         let fail = |fault: StepFault| step_error(index, position, located.line, fault);
-        let (reads, written) = step_values(&located.step);
+        let (reads, written) = located.step.values();
         for value in reads.iter().chain(&written) {
             if value.0 as usize >= count {
                 return Err(fail(StepFault::MissingValue { value: value.0, count }));

@@ -16,8 +16,8 @@ use crate::tile::fast_hash::FastMap;
 use crate::tensor::DType;
 
 use super::super::builder::{ProgramBuilder, TileError};
-use super::super::program::{BufferId, Flag, GmRegion, Memory, Pipe, TensorId, TileOp, TileProgram};
-use super::regions::GmTracker;
+use super::super::program::{BufferId, Flag, Memory, Pipe, TensorId, TileOp, TileProgram};
+use super::regions::{GmTracker, Region};
 
 /// Something an instruction reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +45,24 @@ pub(super) struct Emitter {
     line: Option<u32>,
     /// The tensor whose memory each GM view shares (a view's accesses count as touching all of it).
     roots: FastMap<TensorId, TensorId>,
+}
+
+/// The GM part an access of `tensor` by `op` touches: the op's region, or the whole tensor (a
+/// view's accesses count on the tensor whose memory it views, as the whole of it).
+fn gm_part<'a>(roots: &FastMap<TensorId, TensorId>, op: &'a TileOp, tensor: TensorId) -> Region<'a> {
+    if let Some(root) = roots.get(&tensor) {
+        return (*root, &[], &[]);
+    }
+    match op {
+        TileOp::CopyIn { source: region, .. }
+        | TileOp::CopyOut { destination: region, .. }
+        | TileOp::CopyOutAccumulate { destination: region, .. }
+            if region.tensor == tensor =>
+        {
+            (tensor, &region.offsets, &region.shape)
+        }
+        _ => (tensor, &[], &[]),
+    }
 }
 
 impl Emitter {
@@ -119,28 +137,19 @@ impl Emitter {
         // A GM tensor is tracked by the region this op moves (the whole tensor if it moves none, or
         // the whole base tensor for a view).
         let roots = &self.roots;
-        let region_of = |tensor: TensorId| match &op {
-            _ if roots.contains_key(&tensor) => {
-                GmRegion { tensor: roots[&tensor], offsets: Vec::new(), shape: Vec::new() }
-            }
-            TileOp::CopyIn { source: region, .. }
-            | TileOp::CopyOut { destination: region, .. }
-            | TileOp::CopyOutAccumulate { destination: region, .. }
-                if region.tensor == tensor =>
-            {
-                region.clone()
-            }
-            _ => GmRegion { tensor, offsets: Vec::new(), shape: Vec::new() },
-        };
         for resource in reads {
             match resource {
-                Resource::Tensor(tensor) => self.gm.producers(&region_of(*tensor), false, |index| note(Some(index))),
+                Resource::Tensor(tensor) => {
+                    self.gm.producers(gm_part(roots, &op, *tensor), false, |index| note(Some(index)))
+                }
                 buffer => note(self.accesses.get(buffer).and_then(|access| access.writer)),
             }
         }
         for resource in writes {
             match resource {
-                Resource::Tensor(tensor) => self.gm.producers(&region_of(*tensor), true, |index| note(Some(index))),
+                Resource::Tensor(tensor) => {
+                    self.gm.producers(gm_part(roots, &op, *tensor), true, |index| note(Some(index)))
+                }
                 buffer => {
                     if let Some(access) = self.accesses.get(buffer) {
                         note(access.writer);
@@ -149,19 +158,18 @@ impl Emitter {
                 }
             }
         }
-        let regions: Vec<(GmRegion, bool)> = reads
-            .iter()
-            .map(|resource| (resource, false))
-            .chain(writes.iter().map(|resource| (resource, true)))
-            .filter_map(|(resource, write)| match resource {
-                Resource::Tensor(tensor) => Some((region_of(*tensor), write)),
-                Resource::Buffer(_) => None,
-            })
-            .collect();
         self.builder.at_line(self.line);
         let pipe = self.builder.push_cross(op, Vec::new(), Vec::new(), cross_wait, cross_set)?;
         let index = self.builder.len() - 1;
         let consumer = pipe.index();
+        let op = &self.builder.instruction_mut(index).expect("just emitted").op;
+        for (resources, write) in [(reads, false), (writes, true)] {
+            for resource in resources {
+                if let Resource::Tensor(tensor) = resource {
+                    self.gm.record(gm_part(&self.roots, op, *tensor), write, index, consumer);
+                }
+            }
+        }
         for (producer_pipe, producer) in needed.iter().enumerate() {
             let Some(producer) = *producer else { continue };
             if producer_pipe == consumer
@@ -188,9 +196,6 @@ impl Emitter {
             let access = self.accesses.entry(*resource).or_default();
             access.writer = Some(index);
             access.readers = [None; 7];
-        }
-        for (region, write) in &regions {
-            self.gm.record(region, *write, index, consumer);
         }
         self.pipes.push(pipe);
         Ok(index)

@@ -10,11 +10,15 @@ use std::collections::VecDeque;
 
 use crate::tile::fast_hash::FastMap;
 
-use super::super::program::GmRegion;
+use super::super::program::TensorId;
+
+/// A part of a GM tensor: the tensor, offsets and shape (no offsets: all of it).
+pub(super) type Region<'a> = (TensorId, &'a [usize], &'a [usize]);
 
 /// Accesses remembered per tensor and kind.
 const TRACKED: usize = 64;
 
+#[derive(Default)]
 struct GmAccess {
     index: usize,
     pipe: usize,
@@ -50,12 +54,13 @@ fn overlaps(offsets: &[usize], shape: &[usize], other_offsets: &[usize], other_s
 impl GmTracker {
     /// Calls `note` with every earlier instruction an access of `region` must follow: overlapping
     /// writes, and for a write also overlapping reads.
-    pub(super) fn producers(&self, region: &GmRegion, write: bool, mut note: impl FnMut(usize)) {
-        let Some(accesses) = self.tensors.get(&region.tensor.0) else { return };
+    pub(super) fn producers(&self, region: Region<'_>, write: bool, mut note: impl FnMut(usize)) {
+        let (tensor, offsets, shape) = region;
+        let Some(accesses) = self.tensors.get(&tensor.0) else { return };
         let mut scan = |list: &VecDeque<GmAccess>, forgotten: &[Option<usize>; 7]| {
             forgotten.iter().flatten().for_each(|index| note(*index));
             for access in list {
-                if overlaps(&region.offsets, &region.shape, &access.offsets, &access.shape) {
+                if overlaps(offsets, shape, &access.offsets, &access.shape) {
                     note(access.index);
                 }
             }
@@ -67,26 +72,41 @@ impl GmTracker {
     }
 
     /// Remembers that instruction `index` on `pipe` read or wrote `region`.
-    pub(super) fn record(&mut self, region: &GmRegion, write: bool, index: usize, pipe: usize) {
-        let accesses = self.tensors.entry(region.tensor.0).or_default();
+    pub(super) fn record(&mut self, region: Region<'_>, write: bool, index: usize, pipe: usize) {
+        let (tensor, offsets, shape) = region;
+        let accesses = self.tensors.entry(tensor.0).or_default();
         let (list, forgotten) = if write {
             (&mut accesses.writes, &mut accesses.forgotten_writes)
         } else {
             (&mut accesses.reads, &mut accesses.forgotten_reads)
         };
-        list.push_back(GmAccess { index, pipe, offsets: region.offsets.clone(), shape: region.shape.clone() });
-        if list.len() > TRACKED {
-            let old = list.pop_front().expect("longer than the window");
-            // The newest forgotten access per pipe is enough: on one pipe it implies the older ones.
-            forgotten[old.pipe] = Some(forgotten[old.pipe].map_or(old.index, |known| known.max(old.index)));
-        }
+        // A full window forgets its oldest access, whose vectors then hold the new one.
+        let mut access = match list.len() >= TRACKED {
+            true => {
+                let old = list.pop_front().expect("a full window");
+                // The newest forgotten access per pipe is enough: on one pipe it implies the older ones.
+                forgotten[old.pipe] = Some(forgotten[old.pipe].map_or(old.index, |known| known.max(old.index)));
+                old
+            }
+            false => GmAccess::default(),
+        };
+        (access.index, access.pipe) = (index, pipe);
+        access.offsets.clear();
+        access.offsets.extend_from_slice(offsets);
+        access.shape.clear();
+        access.shape.extend_from_slice(shape);
+        list.push_back(access);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tile::TensorId;
+    use crate::tile::GmRegion;
+
+    fn view(region: &GmRegion) -> Region<'_> {
+        (region.tensor, &region.offsets, &region.shape)
+    }
 
     fn region(row: usize) -> GmRegion {
         GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![16, 64] }
@@ -94,7 +114,7 @@ mod tests {
 
     fn producers(tracker: &GmTracker, region: &GmRegion, write: bool) -> Vec<usize> {
         let mut found = Vec::new();
-        tracker.producers(region, write, |index| found.push(index));
+        tracker.producers(view(region), write, |index| found.push(index));
         found.sort_unstable();
         found
     }
@@ -102,8 +122,8 @@ mod tests {
     #[test]
     fn only_overlapping_accesses_order_and_forgotten_ones_still_count() {
         let mut tracker = GmTracker::default();
-        tracker.record(&region(0), true, 0, 5);
-        tracker.record(&region(16), false, 1, 0);
+        tracker.record(view(&region(0)), true, 0, 5);
+        tracker.record(view(&region(16)), false, 1, 0);
         // Rows 8..24 overlap the write of rows 0..16 and the read of rows 16..32.
         let middle = GmRegion { tensor: TensorId(0), offsets: vec![8, 0], shape: vec![16, 64] };
         assert_eq!(producers(&tracker, &middle, false), vec![0], "a read follows overlapping writes only");
@@ -111,7 +131,7 @@ mod tests {
         assert!(producers(&tracker, &region(32), true).is_empty());
         // Push the first write out of the window: it then counts as overlapping everything.
         for step in 0..TRACKED {
-            tracker.record(&region(1000 + 16 * step), true, 2 + step, 5);
+            tracker.record(view(&region(1000 + 16 * step)), true, 2 + step, 5);
         }
         assert!(producers(&tracker, &region(32), false).contains(&0));
     }

@@ -12,7 +12,7 @@ use crate::tensor::DType;
 
 use super::super::program::{Buffer, Memory};
 use super::super::work::{ValueId, WorkStep, WorkUnit};
-use super::analysis::{step_values, UnitFacts};
+use super::analysis::UnitFacts;
 
 /// Shape, dtype, and whether the tile is filled by a copy (loads, cube results) while the lowering
 /// keeps those apart from computed tiles (not `in_place`).
@@ -58,7 +58,7 @@ pub(super) fn assign_slots(unit: &WorkUnit, facts: &UnitFacts, in_place: bool) -
     let mut allocator = SlotAllocator::default();
     let mut slots: Vec<Option<Slot>> = vec![None; unit.values.len()];
     for (position, located) in unit.steps.iter().enumerate() {
-        let (reads, written) = step_values(&located.step);
+        let (reads, written) = located.step.values();
         for value in &reads {
             if facts.last_ub_use[value.0 as usize] == Some(position) {
                 if let Some((slot_key, slot)) = &slots[value.0 as usize] {

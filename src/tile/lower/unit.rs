@@ -18,7 +18,7 @@ use super::super::builder::TileError;
 use super::super::program::{BufferId, GmRegion, TileOp};
 use super::super::vector_ops::VectorOperand;
 use super::super::work::{ValueId, WorkOperand, WorkStep};
-use super::analysis::{load_region, step_values, UnitFacts};
+use super::analysis::{load_region, UnitFacts};
 use super::cube::{default_tiles, extents, lower_matmul, MatmulJob, MatmulResult};
 use super::emitter::Resource;
 use super::slots::Slot;
@@ -48,7 +48,7 @@ pub(super) fn lower_unit(
     let mut ub: Vec<Option<BufferId>> = vec![None; unit.values.len()];
     for (position, located) in unit.steps.iter().enumerate() {
         core.emitter.at_line(located.line);
-        let (reads, written) = step_values(&located.step);
+        let (reads, written) = located.step.values();
         let mut output = None;
         if vector_side {
             if let Some(value) = written {

@@ -142,7 +142,7 @@ impl JitRecorder<'_> {
 /// Where the matrices of `value` come from: its GM region when a load made it (directly, or
 /// through a transpose of its last two dims), else the tile itself.
 fn operand_of(builder: &UnitBuilder, value: ValueId) -> BatchedOperand {
-    let producer = |value: ValueId| builder.unit.steps.iter().find(|located| located.step.values().1 == Some(value));
+    let producer = |value: ValueId| builder.unit.steps.iter().find(|located| located.step.output() == Some(value));
     let loaded = |value: ValueId| match producer(value).map(|located| &located.step) {
         Some(WorkStep::Load { region, .. }) => Some(region.clone()),
         _ => None,
@@ -226,7 +226,7 @@ impl JitRecorder<'_> {
 /// The per-batch products a batched matmul joined into `value` (its reshape of their row concat).
 fn batched_products(builder: &UnitBuilder, value: ValueId) -> Option<Vec<ValueId>> {
     let producer = |value: ValueId| {
-        builder.unit.steps.iter().find(|located| located.step.values().1 == Some(value)).map(|located| &located.step)
+        builder.unit.steps.iter().find(|located| located.step.output() == Some(value)).map(|located| &located.step)
     };
     let Some(WorkStep::Vector { op: VectorOp::Reshape, inputs, .. }) = producer(value) else { return None };
     let [WorkOperand::Tile(joined)] = inputs.as_slice() else { return None };
