@@ -262,8 +262,23 @@ pub(super) fn lower_unit(
                     },
                     _ => unreachable!("the other steps are matched above"),
                 };
-                let inputs: Vec<Resource> = reads.iter().map(|value| Resource::Buffer(tile(value))).collect();
-                core.emitter.emit(op, &inputs, &[Resource::Buffer(destination)], vec![], vec![])?;
+                // The tiles read, on the stack but for a wide vector op.
+                let mut inline = [Resource::Buffer(destination); 3];
+                let wide: Vec<Resource>;
+                let inputs: &[Resource] = match reads.len() <= inline.len() {
+                    true => {
+                        inline
+                            .iter_mut()
+                            .zip(reads.iter())
+                            .for_each(|(slot, value)| *slot = Resource::Buffer(tile(value)));
+                        &inline[..reads.len()]
+                    }
+                    false => {
+                        wide = reads.iter().map(|value| Resource::Buffer(tile(value))).collect();
+                        &wide
+                    }
+                };
+                core.emitter.emit(op, inputs, &[Resource::Buffer(destination)], vec![], vec![])?;
             }
             _ => {}
         }
