@@ -265,6 +265,8 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
     let phase = phases(unit, grid);
     let last_phase = phase.iter().copied().max().unwrap_or(0);
     let per_task: Vec<bool> = unit.values.iter().map(|value| grid.per_task(value)).collect();
+    let step_per_task: Vec<bool> =
+        unit.steps.iter().map(|located| step_is_per_task(unit, grid, &located.step)).collect();
     let mut tasks = Vec::new();
     for cells in grid.tasks() {
         if tasks.len() >= limit {
@@ -279,14 +281,14 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
             TaskBuilder { unit, grid, producer: &producer, per_task: &per_task, out: WorkUnit::default(), known };
         for current in 0..=last_phase {
             // Per-task steps of this phase first: they read only per-task values.
-            for (index, located) in unit.steps.iter().enumerate() {
-                if phase[index] == current && step_is_per_task(unit, grid, &located.step) {
+            for index in 0..unit.steps.len() {
+                if phase[index] == current && step_per_task[index] {
                     task.emit(index, &cells[0], None)?;
                 }
             }
             for (position, cell) in cells.iter().enumerate() {
-                for (index, located) in unit.steps.iter().enumerate() {
-                    if phase[index] == current && !step_is_per_task(unit, grid, &located.step) {
+                for index in 0..unit.steps.len() {
+                    if phase[index] == current && !step_per_task[index] {
                         task.emit(index, cell, Some(position))?;
                     }
                 }

@@ -71,8 +71,11 @@ impl<'a> IntoIterator for &'a FlagList {
 }
 
 impl From<Vec<Flag>> for FlagList {
+    #[inline]
     fn from(flags: Vec<Flag>) -> Self {
-        if flags.len() <= INLINE {
+        if flags.is_empty() {
+            FlagList::new()
+        } else if flags.len() <= INLINE {
             let mut list = FlagList::new();
             flags.into_iter().for_each(|flag| list.push(flag));
             list

@@ -36,6 +36,9 @@ pub(super) struct Handoff {
 /// A cube staging ring: its role, tile shape and dtype.
 type RingKey = (&'static str, Vec<usize>, DType);
 
+/// A UB buffer's dtype, value slot, whether a copy fills it, and n-buffer copy (its shape aside).
+type UbSlotKey = (DType, usize, bool, usize);
+
 /// One core's program under construction.
 pub(super) struct CoreState<'a> {
     /// The instructions and their flags.
@@ -52,7 +55,7 @@ pub(super) struct CoreState<'a> {
     pub stage_flags: &'a StageFlags,
     /// L0A and L0B capacity in bytes.
     pub l0_bytes: [u64; 2],
-    ub_buffers: FastMap<(Vec<usize>, DType, usize, bool, usize), BufferId>,
+    ub_buffers: FastMap<UbSlotKey, Vec<(Vec<usize>, BufferId)>>,
     rings: FastMap<RingKey, (Vec<BufferId>, usize)>,
     /// The GM region each L1 slot last received from a tensor nothing in the kernel writes.
     l1_holds: FastMap<BufferId, GmRegion>,
@@ -94,8 +97,10 @@ impl<'a> CoreState<'a> {
         filled_by_copy: bool,
         copy: usize,
     ) -> BufferId {
-        let key = (shape.to_vec(), dtype, slot, filled_by_copy, copy);
-        if let Some(buffer) = self.ub_buffers.get(&key) {
+        // Found by dtype, slot, role and copy, then by shape (a handful): no key to allocate.
+        let key = (dtype, slot, filled_by_copy, copy);
+        let known = self.ub_buffers.get(&key).into_iter().flatten();
+        if let Some((_, buffer)) = known.into_iter().find(|(known_shape, _)| known_shape == shape) {
             return *buffer;
         }
         let role = if filled_by_copy { "in" } else { "ub" };
@@ -105,7 +110,7 @@ impl<'a> CoreState<'a> {
             shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         );
         let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
-        self.ub_buffers.insert(key, buffer);
+        self.ub_buffers.entry(key).or_default().push((shape.to_vec(), buffer));
         buffer
     }
 
