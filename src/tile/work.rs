@@ -258,3 +258,38 @@ pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan
     let plan = super::lower::lower_work(&expanded, target, &stage_tensors)?;
     Ok(KernelPlan { single_buffered_from, ..plan })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(row: usize, rows: usize) -> WorkUnit {
+        let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![rows, 64] };
+        let value = TileValue { shape: vec![8, 64], valid_shape: vec![rows, 64], dtype: DType::F32 };
+        let step = |step: WorkStep| LocatedStep { step, line: Some(3) };
+        WorkUnit {
+            values: vec![value.clone(), value],
+            steps: vec![
+                step(WorkStep::Load { region: region(0), output: ValueId(0) }),
+                step(WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }),
+                step(WorkStep::Store { input: ValueId(1), region: region(1), accumulate: false }),
+            ],
+            vec_tile: None,
+        }
+    }
+
+    /// Two tiles of one expansion are one form wherever they sit; a ragged tile is another.
+    #[test]
+    fn units_moved_in_gm_are_one_form_and_other_shapes_are_not() {
+        assert!(unit(0, 8).same_form(&unit(8, 8)));
+        assert!(!unit(0, 8).same_form(&unit(8, 5)), "another region and valid shape");
+        let mut other_op = unit(8, 8);
+        other_op.steps[1].step = WorkStep::Unary { op: UnaryOp::Sin, input: ValueId(0), output: ValueId(1) };
+        assert!(!unit(0, 8).same_form(&other_op));
+        let mut other_tensor = unit(8, 8);
+        if let WorkStep::Store { region, .. } = &mut other_tensor.steps[2].step {
+            region.tensor = TensorId(2);
+        }
+        assert!(!unit(0, 8).same_form(&other_tensor));
+    }
+}
