@@ -73,19 +73,18 @@ impl WorkStep {
             WorkOperand::Tile(value) => Some(*value),
             WorkOperand::Scalar(_) => None,
         };
-        match self {
-            WorkStep::Load { output, .. } => (StepReads::new(), Some(*output)),
-            WorkStep::Unary { input, output, .. }
-            | WorkStep::Clip { input, output, .. }
-            | WorkStep::Reduce { input, output, .. }
-            | WorkStep::Cast { input, output } => ([*input].into_iter().collect(), Some(*output)),
-            WorkStep::Binary { lhs, rhs, output, .. } => {
-                ([tile(lhs), tile(rhs)].into_iter().flatten().collect(), Some(*output))
-            }
-            WorkStep::Matmul { a, b, output, .. } => ([*a, *b].into_iter().collect(), Some(*output)),
-            WorkStep::Store { input, .. } => ([*input].into_iter().collect(), None),
-            WorkStep::Vector { inputs, output, .. } => (inputs.iter().filter_map(tile).collect(), Some(*output)),
-        }
+        let reads = match self {
+            WorkStep::Load { .. } => StepReads::new(),
+            WorkStep::Unary { input, .. }
+            | WorkStep::Clip { input, .. }
+            | WorkStep::Reduce { input, .. }
+            | WorkStep::Cast { input, .. }
+            | WorkStep::Store { input, .. } => [*input].into_iter().collect(),
+            WorkStep::Binary { lhs, rhs, .. } => [tile(lhs), tile(rhs)].into_iter().flatten().collect(),
+            WorkStep::Matmul { a, b, .. } => [*a, *b].into_iter().collect(),
+            WorkStep::Vector { inputs, .. } => inputs.iter().filter_map(tile).collect(),
+        };
+        (reads, self.output())
     }
 
     /// The value the step writes (a store writes GM, not a value).
