@@ -1,7 +1,12 @@
 //! The engine's queue of timed events: earliest first, and among events at the same time, the one
-//! scheduled first: the time's bits (times are non-negative), then a sequence number.
-
-use std::collections::BinaryHeap;
+//! scheduled first. Simulated time never goes back (an event is scheduled at or after the time of
+//! the last one taken), so the queue is a radix heap on the bits of the times (non-negative: their
+//! bits order as they do): bucket `b` holds the events whose time first differs from the last time
+//! taken at bit `b - 1`, bucket 0 those at that very time. Scheduling is a shift and a push; taking
+//! moves the events of the lowest bucket down only when bucket 0 is empty, each event a few times
+//! in all. (A binary heap compared two keys per level on every push and pop.) Every bucket keeps
+//! the order of scheduling among equal times: events join a bucket at its back, and a bucket is
+//! spread only into empty ones.
 
 /// What happens to an instruction at an event's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,60 +27,117 @@ pub(super) struct Event {
     pub kind: EventKind,
 }
 
-#[derive(PartialEq, Eq)]
+#[derive(Clone, Copy)]
 struct Entry {
     /// The time's bits.
     time: u64,
-    /// The order of scheduling.
-    sequence: u64,
     core: u32,
     pipe: u8,
     kind: EventKind,
 }
 
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // `BinaryHeap` pops the greatest: the smallest key is the greatest entry.
-        (other.time, other.sequence).cmp(&(self.time, self.sequence))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 /// The events not reached yet.
-#[derive(Default)]
 pub(super) struct EventQueue {
-    heap: BinaryHeap<Entry>,
-    sequence: u64,
+    /// Bucket 0 (the events at `last`), taken from `taken` on.
+    now: Vec<Entry>,
+    taken: usize,
+    /// Buckets 1 to 64 (index `b - 1`).
+    later: [Vec<Entry>; 64],
+    /// The buckets of `later` that hold events (bit `b - 1`).
+    occupied: u64,
+    /// The bits of the time of the last event taken (of the earliest event once `now` is refilled).
+    last: u64,
+    /// The earliest time in `later` when known (`next_time` finds it; scheduling keeps it).
+    earliest_later: Option<u64>,
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            now: Vec::new(),
+            taken: 0,
+            later: std::array::from_fn(|_| Vec::new()),
+            occupied: 0,
+            last: 0,
+            earliest_later: None,
+        }
+    }
 }
 
 impl EventQueue {
-    /// Schedules `kind` for `pipe` of `core` at `time` (≥ 0).
+    /// Schedules `kind` for `pipe` of `core` at `time`: non-negative, and not before the time of
+    /// the last event taken.
     pub fn schedule(&mut self, time: f64, core: usize, pipe: usize, kind: EventKind) {
-        self.sequence += 1;
-        let sequence = self.sequence;
-        self.heap.push(Entry { time: time.to_bits(), sequence, core: core as u32, pipe: pipe as u8, kind });
+        let entry = Entry { time: time.to_bits(), core: core as u32, pipe: pipe as u8, kind };
+        assert!(entry.time >= self.last, "an event scheduled at {time} before the queue's time");
+        self.place(entry);
+        if entry.time != self.last {
+            self.earliest_later = self.earliest_later.map(|earliest| earliest.min(entry.time));
+        }
+    }
+
+    fn place(&mut self, entry: Entry) {
+        match entry.time ^ self.last {
+            0 => self.now.push(entry),
+            differing => {
+                let bucket = 63 - differing.leading_zeros() as usize;
+                self.later[bucket].push(entry);
+                self.occupied |= 1 << bucket;
+            }
+        }
     }
 
     /// The earliest event's time.
-    pub fn next_time(&self) -> Option<f64> {
-        self.heap.peek().map(|entry| f64::from_bits(entry.time))
+    pub fn next_time(&mut self) -> Option<f64> {
+        if self.taken < self.now.len() {
+            return Some(f64::from_bits(self.last));
+        }
+        if self.occupied == 0 {
+            return None;
+        }
+        let earliest = match self.earliest_later {
+            Some(earliest) => earliest,
+            None => {
+                let lowest = &self.later[self.occupied.trailing_zeros() as usize];
+                let earliest = lowest.iter().map(|entry| entry.time).min().expect("an occupied bucket");
+                *self.earliest_later.insert(earliest)
+            }
+        };
+        Some(f64::from_bits(earliest))
     }
 
     /// Takes the earliest event if it is due by `time`.
     pub fn pop_due(&mut self, time: f64) -> Option<Event> {
-        let entry = self.heap.peek()?;
-        let at = f64::from_bits(entry.time);
-        if at > time {
+        if self.taken == self.now.len() {
+            let earliest = self.next_time()?;
+            if earliest > time {
+                return None;
+            }
+            self.refill();
+        } else if f64::from_bits(self.last) > time {
             return None;
         }
-        let (core, pipe, kind) = (entry.core, entry.pipe, entry.kind);
-        self.heap.pop();
-        Some(Event { time: at, core, pipe, kind })
+        let entry = self.now[self.taken];
+        self.taken += 1;
+        Some(Event { time: f64::from_bits(entry.time), core: entry.core, pipe: entry.pipe, kind: entry.kind })
+    }
+
+    /// Moves on to the earliest time in `later` (`now` is empty): the lowest occupied bucket is
+    /// spread by the new `last`, its earliest events into `now` in their order.
+    fn refill(&mut self) {
+        self.now.clear();
+        self.taken = 0;
+        let bucket = self.occupied.trailing_zeros() as usize;
+        self.occupied &= !(1 << bucket);
+        let entries = std::mem::take(&mut self.later[bucket]);
+        self.last = self.earliest_later.take().expect("next_time found the earliest");
+        for &entry in &entries {
+            self.place(entry);
+        }
+        // Keep the bucket's allocation for its next events.
+        let mut entries = entries;
+        entries.clear();
+        self.later[bucket] = entries;
     }
 }
 
@@ -102,5 +164,46 @@ mod tests {
         assert_eq!(queue.pop_due(5.0).map(|event| event.core), Some(0));
         assert_eq!(queue.pop_due(5.0).map(|event| event.core), Some(2));
         assert_eq!(queue.next_time(), None);
+    }
+
+    #[test]
+    fn matches_a_sorted_list_as_events_are_taken_and_scheduled_in_between() {
+        // The reference: every pending (time, scheduling order); the earliest taken first. Events
+        // are scheduled at the time of the last one taken plus a pseudo-random delay (zero often,
+        // so that many share a time), a few at a time, and taken one or several at a time.
+        let mut queue = EventQueue::default();
+        let mut pending: Vec<(f64, u64, usize)> = Vec::new();
+        let (mut sequence, mut state, mut now) = (0u64, 7u64, 0.0f64);
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for round in 0..20_000 {
+            for _ in 0..next(3) {
+                let delay = match next(4) {
+                    0 => 0.0,
+                    1 => next(8) as f64,
+                    2 => next(1000) as f64 * 0.37,
+                    _ => next(1 << 20) as f64 / 3.0,
+                };
+                sequence += 1;
+                let core = (round * 3 + sequence as usize) % 97;
+                queue.schedule(now + delay, core, 0, EventKind::Finish);
+                pending.push((now + delay, sequence, core));
+            }
+            let due = now + next(50) as f64;
+            let earliest = pending.iter().map(|&(time, _, _)| time).fold(f64::INFINITY, f64::min);
+            assert_eq!(queue.next_time(), (!pending.is_empty()).then_some(earliest));
+            while let Some(event) = queue.pop_due(due) {
+                let position = (0..pending.len())
+                    .min_by(|&a, &b| pending[a].0.total_cmp(&pending[b].0).then(pending[a].1.cmp(&pending[b].1)))
+                    .expect("the reference has the event");
+                let (time, _, core) = pending.remove(position);
+                assert_eq!((event.time, event.core as usize), (time, core), "round {round}");
+                now = now.max(time);
+            }
+            assert!(pending.iter().all(|&(time, _, _)| time > due));
+            now = now.max(due.min(earliest));
+        }
     }
 }
