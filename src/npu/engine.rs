@@ -3,8 +3,6 @@
 //! whose HBM part (fetched lines) shares HBM, max-min fairly while they are active; dirty lines an
 //! access evicts are written back by L2 in the background, sharing HBM with no pipe waiting.
 
-use std::rc::Rc;
-
 use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
@@ -34,6 +32,15 @@ pub struct EngineTotals {
     pub drain_bytes: u64,
     /// Instructions simulated.
     pub instructions: u64,
+    /// When the last instruction ended (cycles).
+    pub end_cycle: f64,
+    /// Cycles each pipe was busy, indexed by `Pipe::index`, summed over cores in the order the
+    /// instructions finished (the order of the trace's events).
+    pub busy_cycles: [f64; 7],
+    /// Floating-point operations of every instruction.
+    pub flops: u64,
+    /// Per pipe, the cores with an instruction on it.
+    pub pipe_users: [u32; 7],
 }
 
 /// A core's program (prepared as the run reaches it) and what changes as it runs.
@@ -72,11 +79,12 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
         let bytes = tensor.shape.iter().product::<usize>() * tensor.dtype.size_in_bytes();
         l2.size_tensor(index as u32, bytes as u64);
     }
+    let mut labels = Vec::new();
     let mut cores: Vec<CoreState> = plan
         .programs
         .iter()
         .map(|program| CoreState {
-            program: CoreProgram::new(program),
+            program: CoreProgram::new(program, &mut labels),
             heads: [END; 7],
             busy: [false; 7],
             started: [0.0; 7],
@@ -105,7 +113,6 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
         events: Vec::with_capacity(instructions),
         ranges: Vec::new(),
         finished: Vec::new(),
-        no_tile: Rc::from(""),
     };
     let mut dirty: Vec<usize> = (0..cores.len()).collect();
     loop {
@@ -192,6 +199,11 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
     }
     let Engine { events, mut totals, l2, .. } = engine;
     totals.drain_bytes = l2.dirty_bytes();
+    for state in &cores {
+        for (pipe, users) in totals.pipe_users.iter_mut().enumerate() {
+            *users += u32::from(state.program.uses(pipe));
+        }
+    }
     // On a coupled chip every core has both units, whatever one program happens to use.
     let core_kinds = cores
         .iter()
@@ -205,7 +217,7 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
             },
         )
         .collect();
-    Ok((Trace { clock_mhz: config.clock_mhz, core_kinds, events }, totals, l2))
+    Ok((Trace { clock_mhz: config.clock_mhz, core_kinds, labels, events }, totals, l2))
 }
 
 struct Engine<'a> {
@@ -223,8 +235,6 @@ struct Engine<'a> {
     ranges: Vec<(u64, u64)>,
     /// The transfers that left the pool at this event (reused).
     finished: Vec<Active>,
-    /// The label of events that write no tile.
-    no_tile: Rc<str>,
     cross_sets: Vec<u32>,
     cross_waits: Vec<u32>,
     cross_set_happened: bool,
@@ -345,13 +355,17 @@ impl Engine<'_> {
         if step.copy != NOT_A_COPY {
             state.gm_end[pipe] = self.now;
         }
+        // The summary's figures, in the order of the events (`summarize` reads them here).
+        self.totals.end_cycle = f64::max(self.totals.end_cycle, self.now);
+        self.totals.busy_cycles[pipe] += self.now - state.started[pipe];
+        self.totals.flops += shown.flops;
         self.events.push(TraceEvent {
             core: core as u32,
             pipe: Pipe::ALL[pipe],
             start: state.started[pipe],
             end: self.now,
             op: self.names[shown.name as usize],
-            tile: program.labels.get(shown.tile as usize).map_or_else(|| self.no_tile.clone(), Rc::clone),
+            tile: shown.tile,
             instruction: step.instruction,
             bytes: shown.bytes,
             flops: shown.flops,

@@ -7,14 +7,13 @@
 //! The loop never reads an `Instruction` (its op, its heap vectors) while it runs.
 
 use std::ops::Range;
-use std::rc::Rc;
 
 use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
 use super::l2::{region_ranges_into, RowBox};
 use super::timing::{instruction_cost, Cost};
-use super::trace::tile_buffer;
+use super::trace::{tile_buffer, NO_TILE};
 
 /// `Step::copy` of an instruction that is not a GM copy.
 pub(super) const NOT_A_COPY: u32 = u32::MAX;
@@ -62,7 +61,7 @@ pub(super) struct Shown {
     pub bytes: u64,
     /// Floating-point operations.
     pub flops: u64,
-    /// The index of its tile's label in `CoreProgram::labels`, `u32::MAX` for none.
+    /// The index of its tile's label in `Trace::labels`, `NO_TILE` for none.
     pub tile: u32,
     /// The kernel source line.
     pub source_line: Option<u32>,
@@ -176,8 +175,8 @@ pub(super) struct CoreProgram {
     flags: Vec<u32>,
     /// The GM copies prepared so far, in program order.
     pub copies: Vec<GmCopy>,
-    /// Each buffer's name, shared by the trace events that name it.
-    pub labels: Vec<Rc<str>>,
+    /// Where the names of its buffers start in `Trace::labels`.
+    label_base: u32,
     /// Per pipe: its instructions not prepared yet.
     unprepared: [u32; 7],
     /// Per pipe: its last prepared step, `END` before the first.
@@ -189,18 +188,20 @@ pub(super) struct CoreProgram {
 impl CoreProgram {
     /// A core's program (of `plan`, checked), nothing prepared yet: one pass counts each pipe's
     /// instructions (so a pipe whose queue is done is told from one whose next instruction is not
-    /// prepared yet).
-    pub fn new(program: &TileProgram) -> Self {
+    /// prepared yet). Its buffers' names join `labels` (the trace's).
+    pub fn new(program: &TileProgram, labels: &mut Vec<String>) -> Self {
         let mut unprepared = [0u32; 7];
         for instruction in &program.instructions {
             unprepared[instruction.pipe.index()] += 1;
         }
         let used = (0..7).filter(|&pipe| unprepared[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
+        let label_base = u32::try_from(labels.len()).expect("fewer than 2^32 buffers");
+        labels.extend(program.buffers.iter().map(|buffer| buffer.name.clone()));
         CoreProgram {
             steps: Vec::with_capacity(program.instructions.len()),
             flags: Vec::with_capacity(program.instructions.len() * 2),
             copies: Vec::new(),
-            labels: program.buffers.iter().map(|buffer| Rc::from(buffer.name.as_str())).collect(),
+            label_base,
             unprepared,
             last: [END; 7],
             used,
@@ -289,7 +290,7 @@ impl CoreProgram {
         let shown = Shown {
             bytes: cost.bytes,
             flops: cost.flops,
-            tile: tile_buffer(&instruction.op).map_or(u32::MAX, |id| id.0),
+            tile: tile_buffer(&instruction.op).map_or(NO_TILE, |id| self.label_base + id.0),
             source_line: instruction.source_line,
             name: u8::try_from(name).expect("fewer than 256 op names"),
         };
@@ -330,6 +331,11 @@ impl CoreProgram {
     /// The cross-core flags `step` sets.
     pub fn cross_sets(&self, step: &Step) -> &[u32] {
         &self.flags[step.span(3)]
+    }
+
+    /// Whether the program has an instruction on `pipe` (`Pipe::index`).
+    pub fn uses(&self, pipe: usize) -> bool {
+        self.used >> pipe & 1 == 1
     }
 
     /// The kind of core the program needs (`TileProgram::core_kind`).

@@ -49,7 +49,7 @@ pub struct Simulation {
 pub fn simulate(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
     check_plan(plan, config)?;
     let (trace, totals) = run(plan, config)?;
-    let summary = summarize(plan, config, &trace, &totals);
+    let summary = summarize(plan, config, &totals);
     Ok(Simulation { trace, summary })
 }
 
@@ -58,7 +58,7 @@ pub fn simulate(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
 pub fn simulate_warm(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
     check_plan(plan, config)?;
     let (trace, totals) = run_warm(plan, config)?;
-    let summary = summarize(plan, config, &trace, &totals);
+    let summary = summarize(plan, config, &totals);
     Ok(Simulation { trace, summary })
 }
 

@@ -11,7 +11,6 @@ use crate::tile::{KernelPlan, Memory, Pipe};
 use super::capacity::occupancy;
 use super::config::NpuConfig;
 use super::engine::EngineTotals;
-use super::trace::Trace;
 
 /// What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
 #[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
@@ -50,29 +49,12 @@ pub struct Summary {
     pub instructions: u64,
 }
 
-/// Folds the trace and totals of a run into its summary.
-pub fn summarize(plan: &KernelPlan, config: &NpuConfig, trace: &Trace, totals: &EngineTotals) -> Summary {
-    // One pass over the events: the last end, busy time per pipe, FLOPs and the pipes each core
-    // used (every instruction of a finished run has its event, so these are the pipes its program
-    // has instructions on: read here instead of every instruction again).
-    let mut end = 0.0;
-    let mut busy = [0.0f64; 7];
-    let mut flops = 0u64;
-    let mut used = vec![0u8; plan.programs.len()];
-    for event in &trace.events {
-        end = f64::max(end, event.end);
-        busy[event.pipe.index()] += event.end - event.start;
-        flops += event.flops;
-        used[event.core as usize] |= 1 << event.pipe.index();
-    }
+/// Folds the totals of a run into its summary.
+pub fn summarize(plan: &KernelPlan, config: &NpuConfig, totals: &EngineTotals) -> Summary {
+    // The engine kept the figures as the instructions finished (no pass over the events here).
+    let (end, busy, flops, users) = (totals.end_cycle, totals.busy_cycles, totals.flops, totals.pipe_users);
     let cycles = end.ceil() as u64;
     let time_us = end / config.clock_mhz;
-    let mut users = [0usize; 7];
-    for pipes in used {
-        for (pipe, count) in users.iter_mut().enumerate() {
-            *count += usize::from(pipes >> pipe & 1);
-        }
-    }
     let mut pipe_busy = BTreeMap::new();
     let mut bound = (Pipe::Scalar, -1.0);
     for pipe in Pipe::ALL {

@@ -1,14 +1,12 @@
 //! The trace: one event per executed instruction, and its export as Chrome Trace Event JSON
 //! (pid = core, tid = pipe, `ts`/`dur` in µs) that Perfetto and chrome://tracing open.
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use crate::tile::{BufferId, CoreKind, Pipe, TileOp, TileProgram};
 
 /// One executed instruction.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TraceEvent {
     /// The core (index of its program).
     pub core: u32,
@@ -20,10 +18,11 @@ pub struct TraceEvent {
     pub end: f64,
     /// Op name ("copy_in", "mmad", "exp" …).
     pub op: &'static str,
-    /// The tile written (or, for copies out, read): buffer name and shape (shared by every event
-    /// of the buffer: one allocation per buffer, not per event).
-    #[serde(serialize_with = "serialize_text")]
-    pub tile: Rc<str>,
+    /// The tile written (or, for copies out, read): the index of its buffer's name in
+    /// `Trace::labels`, `NO_TILE` for none (`Trace::tile` reads it). An index, not the text: the
+    /// simulator writes an event per instruction, and a shared string's count touched per event
+    /// (and again when the trace is dropped) cost more than the rest of the event.
+    pub tile: u32,
     /// The instruction's index in its program.
     pub instruction: u32,
     /// Bytes moved or processed.
@@ -41,12 +40,20 @@ pub struct Trace {
     pub clock_mhz: f64,
     /// The kind of each core (for process names).
     pub core_kinds: Vec<CoreKind>,
+    /// The buffer names of every core, the events' `tile` indexes them.
+    pub labels: Vec<String>,
     /// Events in completion order.
     pub events: Vec<TraceEvent>,
 }
 
-fn serialize_text<S: serde::Serializer>(text: &Rc<str>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(text)
+/// `TraceEvent::tile` of an event that writes no tile.
+pub const NO_TILE: u32 = u32::MAX;
+
+impl Trace {
+    /// The name of the tile `event` writes (or, for copies out, reads); empty for none.
+    pub fn tile(&self, event: &TraceEvent) -> &str {
+        self.labels.get(event.tile as usize).map_or("", String::as_str)
+    }
 }
 
 /// "name[shape]" of the buffer an op writes (copies out: the buffer read).

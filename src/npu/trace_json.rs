@@ -53,7 +53,7 @@ impl Trace {
             text.extend_from_slice(",\"start_cycle\":".as_bytes());
             push_number(&mut text, event.start);
             text.extend_from_slice(",\"tile\":".as_bytes());
-            push_string(&mut text, &event.tile);
+            push_string(&mut text, self.tile(event));
             text.extend_from_slice("},\"cat\":".as_bytes());
             push_string(&mut text, event.pipe.name());
             text.extend_from_slice(",\"dur\":".as_bytes());

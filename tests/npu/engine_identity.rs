@@ -45,7 +45,7 @@ fn trace_hash(trace: &Trace) -> u64 {
         hash.word(event.start.to_bits());
         hash.word(event.end.to_bits());
         hash.bytes(event.op.as_bytes());
-        hash.bytes(event.tile.as_bytes());
+        hash.bytes(trace.tile(event).as_bytes());
         hash.word(u64::from(event.instruction));
         hash.word(event.bytes);
         hash.word(event.flops);
@@ -64,7 +64,7 @@ fn fingerprint(label: &str, plan: &KernelPlan, config: &NpuConfig) -> Vec<String
     [("cold", cold), ("warm", warm)]
         .into_iter()
         .map(|(temperature, (trace, totals))| {
-            let summary = summarize(plan, config, &trace, &totals);
+            let summary = summarize(plan, config, &totals);
             format!(
                 "{label} {temperature} plan {:016x} events {} trace {:016x} totals {totals:?} summary {}",
                 plan_hash.0,

@@ -76,9 +76,9 @@ type Simulated = Result<(Summary, u64), String>;
 fn simulated_summary(work: &TileWork, config: &NpuConfig, warm: bool) -> Simulated {
     let plan = lower_work(work, &target(config)).map_err(|error| error.to_string())?;
     check_plan(&plan, config).map_err(|error| error.to_string())?;
-    let (trace, totals) =
+    let (_, totals) =
         if warm { run_warm(&plan, config) } else { run(&plan, config) }.map_err(|error| error.to_string())?;
-    Ok((summarize(&plan, config, &trace, &totals), totals.drain_bytes))
+    Ok((summarize(&plan, config, &totals), totals.drain_bytes))
 }
 
 fn metric(summary: &Summary, metric: &str) -> f64 {

@@ -122,7 +122,7 @@ fn reference_chrome_json(trace: &tilelab::npu::Trace) -> String {
         events.push(json!({
             "name": event.op, "cat": event.pipe.name(), "ph": "X", "pid": event.core, "tid": event.pipe.index(),
             "ts": event.start / trace.clock_mhz, "dur": (event.end - event.start) / trace.clock_mhz,
-            "args": {"tile": &*event.tile, "bytes": event.bytes, "flops": event.flops, "line": event.source_line,
+            "args": {"tile": trace.tile(event), "bytes": event.bytes, "flops": event.flops, "line": event.source_line,
                      "start_cycle": event.start, "end_cycle": event.end},
         }));
     }
@@ -141,8 +141,9 @@ fn chrome_json_is_the_text_serde_json_writes_for_the_same_values() {
         simulate(&compiled(&whole_matmul(a, b, DType::F32, tiles, 2, Some(3)), &config), &config).unwrap().trace;
     assert!(trace.events.iter().any(|event| event.start.fract() != 0.0 || event.end.fract() != 0.0));
     assert_eq!(trace.to_chrome_json(), reference_chrome_json(&trace));
-    let mut odd = trace.events[0].clone();
-    odd.tile = std::rc::Rc::from("a \"quoted\" \\ tile\n\t\u{1}é 张量");
+    let mut odd = trace.events[0];
+    trace.labels.push("a \"quoted\" \\ tile\n\t\u{1}é 张量".to_string());
+    odd.tile = trace.labels.len() as u32 - 1;
     odd.source_line = None;
     odd.end = f64::INFINITY;
     trace.events.push(odd);
