@@ -8,17 +8,29 @@ use crate::tile::{CoreKind, KernelPlan, TileOp, TileProgram};
 
 use super::capacity::{check_alignment, check_capacity};
 use super::config::{Architecture, NpuConfig};
+use super::engine_program::{touch_shapes, CHUNK};
 use super::error::{NpuError, Result};
 use crate::messages::{ProgramDetail, ViewSubject};
 
 /// Checks every program of `plan` against `config`; the first problem is the error.
 pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
+    check_plan_counting(plan, config).map(|_| ())
+}
+
+/// `check_plan`, which also counts each program's instructions per pipe (indexed by
+/// `Pipe::index`) in its pass over them: the engine needs the counts, and a pass of its own over
+/// every instruction of a large plan costs as much as streaming the plan from memory once more.
+pub(crate) fn check_plan_counting(plan: &KernelPlan, config: &NpuConfig) -> Result<Vec<[u32; 7]>> {
     let mut counts: BTreeMap<&'static str, (usize, u32)> = BTreeMap::new();
+    let mut pipe_counts = Vec::with_capacity(plan.programs.len());
     for (core, program) in plan.programs.iter().enumerate() {
-        // The instruction checks run first, in the pass that also finds the pipes used (no pass
-        // of their own for the core kind); their error still ranks after kind, capacity, alignment.
-        let mut used = 0u8;
-        let instructions = check_instructions(core, program, plan, &mut used);
+        // The instruction checks run first, in the pass that also counts the pipes' instructions
+        // (no pass of their own for the core kind); their error still ranks after kind, capacity,
+        // alignment.
+        let mut per_pipe = [0u32; 7];
+        let instructions = check_instructions(core, program, plan, &mut per_pipe);
+        let used = (0..7).filter(|&pipe| per_pipe[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
+        pipe_counts.push(per_pipe);
         let kind = if instructions.is_ok() { CoreKind::of_pipes(used) } else { program.core_kind() };
         if kind == CoreKind::Mixed && config.architecture == Architecture::Split {
             return Err(NpuError::InvalidProgram { core, instruction: None, detail: ProgramDetail::MixedCore });
@@ -38,7 +50,7 @@ pub fn check_plan(plan: &KernelPlan, config: &NpuConfig) -> Result<()> {
             return Err(NpuError::TooManyCores { kind, programs, available });
         }
     }
-    Ok(())
+    Ok(pipe_counts)
 }
 
 fn within(offsets: &[usize], shape: &[usize], bounds: &[usize]) -> bool {
@@ -52,10 +64,13 @@ fn fits(shape: &[usize], bounds: &[usize]) -> bool {
     shape.len() == bounds.len() && shape.iter().zip(bounds).all(|(extent, bound)| extent <= bound)
 }
 
-/// Checks each instruction; `used` collects the pipes (bit `Pipe::index`) of those checked.
-fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, used: &mut u8) -> Result<()> {
+/// Checks each instruction; `counts` counts those checked per pipe (`Pipe::index`).
+fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, counts: &mut [u32; 7]) -> Result<()> {
     for (index, instruction) in program.instructions.iter().enumerate() {
-        *used |= 1 << instruction.pipe.index();
+        if index % CHUNK == 0 {
+            touch_shapes(&program.instructions[index..(index + CHUNK).min(program.instructions.len())]);
+        }
+        counts[instruction.pipe.index()] += 1;
         let invalid = |detail: ProgramDetail| NpuError::InvalidProgram { core, instruction: Some(index), detail };
         let buffer = |id: crate::tile::BufferId| {
             program.buffers.get(id.0 as usize).ok_or_else(|| invalid(ProgramDetail::UnknownBuffer { id: id.0 }))

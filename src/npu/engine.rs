@@ -63,18 +63,49 @@ struct CoreState {
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
 pub fn run(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals)> {
-    run_from(plan, config, L2Cache::new(config.l2_bytes, config.l2_line_bytes))
+    run_counted(plan, config, &pipe_counts(plan))
+}
+
+/// `run` with each program's instructions per pipe counted (`check::check_plan_counting`).
+pub(crate) fn run_counted(plan: &KernelPlan, config: &NpuConfig, counts: &[[u32; 7]]) -> Result<(Trace, EngineTotals)> {
+    run_from(plan, config, L2Cache::new(config.l2_bytes, config.l2_line_bytes), counts)
         .map(|(trace, totals, _)| (trace, totals))
 }
 
 /// Runs the plan twice and returns the second run: L2 holds what the first left in it, as when a
 /// benchmark repeats a kernel (`pypto.schedule(…, warm_l2=True)`).
 pub fn run_warm(plan: &KernelPlan, config: &NpuConfig) -> Result<(Trace, EngineTotals)> {
-    let (_, _, l2) = run_from(plan, config, L2Cache::new(config.l2_bytes, config.l2_line_bytes))?;
-    run_from(plan, config, l2).map(|(trace, totals, _)| (trace, totals))
+    run_warm_counted(plan, config, &pipe_counts(plan))
 }
 
-fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(Trace, EngineTotals, L2Cache)> {
+/// `run_warm` with each program's instructions per pipe counted.
+pub(crate) fn run_warm_counted(
+    plan: &KernelPlan,
+    config: &NpuConfig,
+    counts: &[[u32; 7]],
+) -> Result<(Trace, EngineTotals)> {
+    let (_, _, l2) = run_from(plan, config, L2Cache::new(config.l2_bytes, config.l2_line_bytes), counts)?;
+    run_from(plan, config, l2, counts).map(|(trace, totals, _)| (trace, totals))
+}
+
+/// Each program's instructions per pipe (`Pipe::index`).
+fn pipe_counts(plan: &KernelPlan) -> Vec<[u32; 7]> {
+    let count = |program: &crate::tile::TileProgram| {
+        let mut counts = [0u32; 7];
+        for instruction in &program.instructions {
+            counts[instruction.pipe.index()] += 1;
+        }
+        counts
+    };
+    plan.programs.iter().map(count).collect()
+}
+
+fn run_from(
+    plan: &KernelPlan,
+    config: &NpuConfig,
+    mut l2: L2Cache,
+    counts: &[[u32; 7]],
+) -> Result<(Trace, EngineTotals, L2Cache)> {
     for (index, tensor) in plan.tensors.iter().enumerate() {
         let bytes = tensor.shape.iter().product::<usize>() * tensor.dtype.size_in_bytes();
         l2.size_tensor(index as u32, bytes as u64);
@@ -83,8 +114,9 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
     let mut cores: Vec<CoreState> = plan
         .programs
         .iter()
-        .map(|program| CoreState {
-            program: CoreProgram::new(program, &mut labels),
+        .zip(counts)
+        .map(|(program, &counts)| CoreState {
+            program: CoreProgram::new(program, counts, &mut labels),
             heads: [END; 7],
             busy: [false; 7],
             started: [0.0; 7],
@@ -133,7 +165,10 @@ fn run_from(plan: &KernelPlan, config: &NpuConfig, mut l2: L2Cache) -> Result<(T
                 }
             }
         };
-        engine.now = engine.now.max(time);
+        // A comparison, not `f64::max` (a call in the wasm build; times are never NaN).
+        if time > engine.now {
+            engine.now = time;
+        }
         let mut pool_changed = false;
         // The pool is brought up to date only when a transfer leaves it (or one joins, below):
         // between those moments every rate is constant.
@@ -356,7 +391,9 @@ impl Engine<'_> {
             state.gm_end[pipe] = self.now;
         }
         // The summary's figures, in the order of the events (`summarize` reads them here).
-        self.totals.end_cycle = f64::max(self.totals.end_cycle, self.now);
+        if self.now > self.totals.end_cycle {
+            self.totals.end_cycle = self.now;
+        }
         self.totals.busy_cycles[pipe] += self.now - state.started[pipe];
         self.totals.flops += shown.flops;
         self.events.push(TraceEvent {

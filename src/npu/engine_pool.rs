@@ -66,7 +66,9 @@ impl Pool {
                 active.remaining -= active.rate * elapsed;
             }
         }
-        self.updated = self.updated.max(time);
+        if time > self.updated {
+            self.updated = time;
+        }
     }
 
     /// Adds a transfer of `l2_bytes` through L2 then `hbm_bytes` through HBM on a path of `cap`

@@ -62,8 +62,16 @@ impl PartPaths {
             return Some(UsualRate::Path);
         }
         let share = bytes_per_cycle / self.count as f64;
-        let slowest = self.paths.iter().map(|&(rate, _)| rate).fold(f64::INFINITY, f64::min);
-        let fastest = self.paths.iter().map(|&(rate, _)| rate).fold(0.0, f64::max);
+        // Comparisons, not `f64::min`/`max` (calls in the wasm build; rates are never NaN).
+        let (mut slowest, mut fastest) = (f64::INFINITY, 0.0);
+        for &(rate, _) in &self.paths {
+            if rate < slowest {
+                slowest = rate;
+            }
+            if rate > fastest {
+                fastest = rate;
+            }
+        }
         if fastest <= share {
             Some(UsualRate::Path)
         } else if slowest > share {

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
+use crate::tile::{GmRegion, Instruction, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
 use super::l2::{region_ranges_into, RowBox};
@@ -21,8 +21,8 @@ pub(super) const NOT_A_COPY: u32 = u32::MAX;
 /// No step: the end of a queue, or a head not prepared yet.
 pub(super) const END: u32 = u32::MAX;
 
-/// Instructions prepared at a time.
-const CHUNK: usize = 32;
+/// Instructions prepared at a time (and checked at a time: `check.rs`).
+pub(super) const CHUNK: usize = 32;
 
 /// What the loop needs to start and finish one instruction, and what its trace event shows: one
 /// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too.
@@ -133,6 +133,14 @@ impl GmCopy {
     }
 }
 
+/// Loads the first word of each shape vector of `instructions` (of its region's for a GM copy)
+/// before their work: the vectors live on the heap, each a cache miss, and loads that do not
+/// depend on each other have the memory fetch them together instead of one after the other.
+pub(super) fn touch_shapes(instructions: &[Instruction]) {
+    let first_words = instructions.iter().map(|instruction| shape_words(&instruction.op));
+    std::hint::black_box(first_words.fold(0, usize::wrapping_add));
+}
+
 /// The first word of each shape vector of `op` (of its region's for a GM copy), summed.
 fn shape_words(op: &TileOp) -> usize {
     let first = |words: &[usize]| words.first().copied().unwrap_or(0);
@@ -186,14 +194,11 @@ pub(super) struct CoreProgram {
 }
 
 impl CoreProgram {
-    /// A core's program (of `plan`, checked), nothing prepared yet: one pass counts each pipe's
-    /// instructions (so a pipe whose queue is done is told from one whose next instruction is not
+    /// A core's program (of `plan`, checked), nothing prepared yet, with its instructions per
+    /// pipe (`counts`: so a pipe whose queue is done is told from one whose next instruction is not
     /// prepared yet). Its buffers' names join `labels` (the trace's).
-    pub fn new(program: &TileProgram, labels: &mut Vec<String>) -> Self {
-        let mut unprepared = [0u32; 7];
-        for instruction in &program.instructions {
-            unprepared[instruction.pipe.index()] += 1;
-        }
+    pub fn new(program: &TileProgram, counts: [u32; 7], labels: &mut Vec<String>) -> Self {
+        let unprepared = counts;
         let used = (0..7).filter(|&pipe| unprepared[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
         let label_base = u32::try_from(labels.len()).expect("fewer than 2^32 buffers");
         labels.extend(program.buffers.iter().map(|buffer| buffer.name.clone()));
@@ -230,12 +235,7 @@ impl CoreProgram {
         while self.needs_preparing(heads) {
             let start = self.steps.len();
             let chunk = start..(start + CHUNK).min(program.instructions.len());
-            // The shapes and regions of the ops are vectors of their own, each a cache miss:
-            // loading the first word of each before the chunk's work (loads that do not depend
-            // on each other) has the memory fetch them together instead of one after the other.
-            let first_words =
-                program.instructions[chunk.clone()].iter().map(|instruction| shape_words(&instruction.op));
-            std::hint::black_box(first_words.fold(0, usize::wrapping_add));
+            touch_shapes(&program.instructions[chunk.clone()]);
             for index in chunk {
                 self.prepare(heads, plan, program, index, config, names);
             }

@@ -47,8 +47,8 @@ pub struct Simulation {
 
 /// Checks `plan` against `config`, runs the timing model from a cold L2 and summarises it.
 pub fn simulate(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
-    check_plan(plan, config)?;
-    let (trace, totals) = run(plan, config)?;
+    let counts = check::check_plan_counting(plan, config)?;
+    let (trace, totals) = engine::run_counted(plan, config, &counts)?;
     let summary = summarize(plan, config, &totals);
     Ok(Simulation { trace, summary })
 }
@@ -56,8 +56,8 @@ pub fn simulate(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
 /// As [`simulate`], for a kernel run again right after itself: L2 starts with what the first run
 /// left in it (the warm-L2 figures benchmarks report when they repeat a kernel).
 pub fn simulate_warm(plan: &KernelPlan, config: &NpuConfig) -> Result<Simulation> {
-    check_plan(plan, config)?;
-    let (trace, totals) = run_warm(plan, config)?;
+    let counts = check::check_plan_counting(plan, config)?;
+    let (trace, totals) = engine::run_warm_counted(plan, config, &counts)?;
     let summary = summarize(plan, config, &totals);
     Ok(Simulation { trace, summary })
 }
