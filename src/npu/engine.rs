@@ -9,39 +9,11 @@ use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
 use super::engine_program::{CoreProgram, Walk, END, NOT_A_COPY};
 use super::engine_queue::{Event, EventKind, EventQueue};
+use super::engine_totals::EngineTotals;
 use super::error::{NpuError, Result};
 use super::l2::L2Cache;
 use super::timing::Cost;
 use super::trace::{Trace, TraceEvent};
-
-/// Totals the summary needs beyond the trace.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct EngineTotals {
-    /// DMA overhead cycles per pipe (summed over cores), indexed by `Pipe::index`: issue, first-byte
-    /// latency and the time short bursts take beyond the path rate.
-    pub startup_cycles: [f64; 7],
-    /// GM bytes read (L2 hits included).
-    pub gm_bytes_read: u64,
-    /// GM bytes written.
-    pub gm_bytes_written: u64,
-    /// GM bytes read that hit L2.
-    pub l2_hit_bytes: u64,
-    /// Bytes moved between L2 and HBM during the run: fetched lines and evicted dirty lines.
-    pub hbm_bytes: u64,
-    /// Dirty bytes left in L2 at the end: written to HBM after the kernel, not in its time.
-    pub drain_bytes: u64,
-    /// Instructions simulated.
-    pub instructions: u64,
-    /// When the last instruction ended (cycles).
-    pub end_cycle: f64,
-    /// Cycles each pipe was busy, indexed by `Pipe::index`, summed over cores in the order the
-    /// instructions finished (the order of the trace's events).
-    pub busy_cycles: [f64; 7],
-    /// Floating-point operations of every instruction.
-    pub flops: u64,
-    /// Per pipe, the cores with an instruction on it.
-    pub pipe_users: [u32; 7],
-}
 
 /// A core's program (prepared as the run reaches it) and what changes as it runs.
 struct CoreState {

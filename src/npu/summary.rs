@@ -10,7 +10,7 @@ use crate::tile::{KernelPlan, Memory, Pipe};
 
 use super::capacity::occupancy;
 use super::config::NpuConfig;
-use super::engine::EngineTotals;
+use super::engine_totals::EngineTotals;
 
 /// What a schedule object shows (DESIGN §2): the figures of one simulated kernel run.
 #[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
