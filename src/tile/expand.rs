@@ -334,24 +334,14 @@ fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tensor::{DType, UnaryOp};
-    use crate::tile::{GmRegion, GmTensor, LocatedStep, TensorId, TileValue, ValueId, WorkSettings};
+    use crate::tensor::DType;
+    use crate::tile::{GmTensor, TileValue, WorkSettings};
 
     #[test]
     fn the_first_tasks_are_the_prefix_of_all_tasks() {
         // exp over a [40, 100] f32 tensor in [8, 64] tiles: 5 × 2 tasks, the last column ragged.
         let value = TileValue { shape: vec![40, 100], valid_shape: vec![40, 100], dtype: DType::F32 };
-        let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![0, 0], shape: vec![40, 100] };
-        let step = |step: WorkStep| LocatedStep { step, line: None };
-        let unit = WorkUnit {
-            values: vec![value.clone(), value],
-            steps: vec![
-                step(WorkStep::Load { region: region(0), output: ValueId(0) }),
-                step(WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }),
-                step(WorkStep::Store { input: ValueId(1), region: region(1), accumulate: false }),
-            ],
-            vec_tile: None,
-        };
+        let unit = crate::tile::work::exp_unit(&[0, 0], &[40, 100], value, None);
         let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![40, 100], dtype: DType::F32 };
         let work = TileWork {
             name: "exp".into(),

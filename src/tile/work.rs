@@ -258,23 +258,30 @@ pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan
     Ok(KernelPlan { single_buffered_from, ..plan })
 }
 
+/// A unit for tests: loads the region at `offsets` of `shape` of tensor 0 as `value`, takes its
+/// exp and stores it to the same region of tensor 1 (every step from source line `line`).
+#[cfg(test)]
+pub(crate) fn exp_unit(offsets: &[usize], shape: &[usize], value: TileValue, line: Option<u32>) -> WorkUnit {
+    let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: offsets.to_vec(), shape: shape.to_vec() };
+    let step = |step: WorkStep| LocatedStep { step, line };
+    WorkUnit {
+        values: vec![value.clone(), value],
+        steps: vec![
+            step(WorkStep::Load { region: region(0), output: ValueId(0) }),
+            step(WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }),
+            step(WorkStep::Store { input: ValueId(1), region: region(1), accumulate: false }),
+        ],
+        vec_tile: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn unit(row: usize, rows: usize) -> WorkUnit {
-        let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![rows, 64] };
         let value = TileValue { shape: vec![8, 64], valid_shape: vec![rows, 64], dtype: DType::F32 };
-        let step = |step: WorkStep| LocatedStep { step, line: Some(3) };
-        WorkUnit {
-            values: vec![value.clone(), value],
-            steps: vec![
-                step(WorkStep::Load { region: region(0), output: ValueId(0) }),
-                step(WorkStep::Unary { op: UnaryOp::Exp, input: ValueId(0), output: ValueId(1) }),
-                step(WorkStep::Store { input: ValueId(1), region: region(1), accumulate: false }),
-            ],
-            vec_tile: None,
-        }
+        exp_unit(&[row, 0], &[rows, 64], value, Some(3))
     }
 
     /// Two tiles of one expansion are one form wherever they sit; a ragged tile is another.
