@@ -33,3 +33,45 @@ a = pt.reshape(pt.sin(pt.arange(0, 64 * 64) * 0.23), [64, 64])
 a.requires_grad = True
 tilelab_warm_up_matmul(a, pt.reshape(pt.cos(pt.arange(0, 64 * 64) * 0.07), [64, 64])).sum().backward()
 pt.assert_allclose(y.grad, y.grad)
+
+# pypto's own kernel form (a loop of views assembled into an output), its generated backward and
+# schedule; tensors through Python lists; a registered gradient and the reference ops beside it.
+@pt.frontend.jit
+def tilelab_warm_up_rows(x, out):
+    pt.set_vec_tile_shapes(4, 64)
+    rows = x.shape[0]
+    for i in pt.loop(0, (rows + 3) // 4, name="tilelab_warm_up_tiles", idx_name="i"):
+        start = i * 4
+        tile = pt.view(x, [4, 64], [start, 0], valid_shape=[min(4, rows - start), 64])
+        e = pt.exp(tile - pt.amax(tile, dim=-1, keepdim=True))
+        pt.assemble(e / pt.sum(e, dim=-1, keepdim=True), [start, 0], out)
+
+rows = pt.as_tensor(pt.reshape(pt.sin(pt.arange(0, 14 * 64) * 0.3), [14, 64]).tolist(), requires_grad=True)
+out = pt.zeros([14, 64])
+tilelab_warm_up_rows(rows, out)
+(out * pt.cos(rows.detach())).sum().backward()
+pt.assert_allclose(out, pt.softmax(rows.detach(), dim=-1), rtol=1e-5, atol=1e-6)
+
+@pt.kernel
+def tilelab_warm_up_tanh(x):
+    pt.set_vec_tile_shapes(8, 64)
+    return pt.tanh(x) * 0.5
+
+@pt.kernel
+def tilelab_warm_up_tanh_grad(x, dy):
+    pt.set_vec_tile_shapes(8, 64)
+    t = pt.tanh(x)
+    return dy * (1 - t * t) * 0.5
+
+@pt.register_gradient("tilelab_warm_up_tanh")
+def tilelab_warm_up_tanh_backward(grad_output, saved, ctx):
+    x, = saved
+    return tilelab_warm_up_tanh_grad(x, grad_output)
+
+z = pt.reshape(pt.cos(pt.arange(0, 16 * 64) * 0.19), [16, 64])
+z.requires_grad = True
+(tilelab_warm_up_tanh(z) * z).mean().backward()
+check = pt.autodiff.check_gradient(tilelab_warm_up_tanh, [pt.reshape(pt.sin(pt.arange(0, 8) * 0.5), [2, 4])])
+totals = {name: float(value) for name, value in [("z", z.grad.sum().item()), ("rows", rows.grad.mean().item())]}
+pt.nn.layer_norm(z.detach(), pt.ones([64]), pt.zeros([64])).sum().item()
+pt.schedule(tilelab_warm_up_tanh_grad, z.detach(), z.detach())

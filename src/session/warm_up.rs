@@ -1,5 +1,5 @@
-//! The engine's warm-up: `warm_up.py` run once in a throwaway session, in a worker of its own
-//! (`www/warm-up-worker.js`) once the page's engine worker has started; V8 shares the module's
+//! The engine's warm-up: `warm_up.py` run in a throwaway session, three times, in a worker of its
+//! own (`www/warm-up-worker.js`) once the page's engine worker has started; V8 shares the module's
 //! optimised code between the workers. A browser runs WebAssembly first through a baseline compiler
 //! and optimises a function only once it has been busy, and a call already running keeps its code:
 //! a notebook's first large kernel call ran its compile loops in baseline code (measured in
