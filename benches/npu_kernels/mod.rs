@@ -41,14 +41,18 @@ pub fn swiglu_b_work(rows: usize) -> TileWork {
         let mut values = Vec::new();
         let mut steps = Vec::new();
         let mut value = |shape: [usize; 2], valid: [usize; 2], dtype| {
-            values.push(TileValue { shape: shape.to_vec(), valid_shape: valid.to_vec(), dtype });
+            values.push(TileValue {
+                shape: tilelab::tile::Dims::from(shape),
+                valid_shape: tilelab::tile::Dims::from(valid),
+                dtype,
+            });
             ValueId(values.len() as u32 - 1)
         };
         let (full, valid_full, row) = ([tile_m, n], [valid, n], [1, n]);
         let region = |tensor: u32, offsets: [usize; 2], shape: [usize; 2]| GmRegion {
             tensor: TensorId(tensor),
-            offsets: offsets.to_vec(),
-            shape: shape.to_vec(),
+            offsets: tilelab::tile::Dims::from(offsets),
+            shape: tilelab::tile::Dims::from(shape),
         };
         let loaded = |tensor: u32,
                       steps: &mut Vec<WorkStep>,

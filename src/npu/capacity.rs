@@ -50,7 +50,7 @@ pub(super) fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Resul
             bytes,
             capacity,
             buffer: culprit.name.clone(),
-            tile: culprit.shape.clone(),
+            tile: culprit.shape.to_vec(),
             largest_tile,
             source_line: culprit.source_line,
         });
@@ -64,7 +64,9 @@ fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Ve
     let fits = |shape: &[usize]| {
         let total: u64 = same
             .iter()
-            .map(|buffer| buffer_bytes(&Buffer { shape: shape.to_vec(), ..(*buffer).clone() }, config))
+            .map(|buffer| {
+                buffer_bytes(&Buffer { shape: crate::tile::Dims::from(&*shape), ..(*buffer).clone() }, config)
+            })
             .sum();
         total <= room
     };
@@ -86,7 +88,7 @@ fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Ve
         }
         if low > 0 {
             shape[0] = low;
-            return Some(shape);
+            return Some(shape.to_vec());
         }
         shape[0] = 1;
     }
@@ -96,7 +98,7 @@ fn largest_fitting(same: &[&Buffer], room: u64, config: &NpuConfig) -> Option<Ve
     while columns >= step {
         shape[last] = columns;
         if fits(&shape) {
-            return Some(shape);
+            return Some(shape.to_vec());
         }
         columns -= step;
     }
@@ -129,7 +131,7 @@ pub(super) fn check_alignment(program: &TileProgram, config: &NpuConfig) -> Resu
             Memory::L0A | Memory::L0B | Memory::L0C => {
                 // Cube operands are stored as 16×16 fractals.
                 if buffer.shape.len() != 2 || buffer.shape.iter().any(|dim| dim % 16 != 0) {
-                    return misaligned(AlignmentDetail::CubeFractal { shape: buffer.shape.clone() });
+                    return misaligned(AlignmentDetail::CubeFractal { shape: buffer.shape.to_vec() });
                 }
             }
             Memory::Gm => return misaligned(AlignmentDetail::InGm),

@@ -8,7 +8,6 @@ use crate::tile::{CoreKind, KernelPlan, TileOp, TileProgram};
 
 use super::capacity::{check_alignment, check_capacity};
 use super::config::{Architecture, NpuConfig};
-use super::engine_program::{touch_shapes, CHUNK};
 use super::error::{NpuError, Result};
 use crate::messages::{ProgramDetail, ViewSubject};
 
@@ -67,9 +66,6 @@ fn fits(shape: &[usize], bounds: &[usize]) -> bool {
 /// Checks each instruction; `counts` counts those checked per pipe (`Pipe::index`).
 fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, counts: &mut [u32; 7]) -> Result<()> {
     for (index, instruction) in program.instructions.iter().enumerate() {
-        if index % CHUNK == 0 {
-            touch_shapes(&program.instructions[index..(index + CHUNK).min(program.instructions.len())]);
-        }
         counts[instruction.pipe.index()] += 1;
         let invalid = |detail: ProgramDetail| NpuError::InvalidProgram { core, instruction: Some(index), detail };
         let buffer = |id: crate::tile::BufferId| {
@@ -208,7 +204,7 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, cou
             TileOp::MoveTransposed { source, offsets, shape, destination } => {
                 let (source, destination) = (buffer(*source)?, buffer(*destination)?);
                 if shape.len() != 2 {
-                    return Err(invalid(ProgramDetail::TransposeRank { shape: shape.clone() }));
+                    return Err(invalid(ProgramDetail::TransposeRank { shape: shape.to_vec() }));
                 }
                 if !within(offsets, shape, &source.shape) {
                     return Err(out_of_bounds(
@@ -254,11 +250,13 @@ fn check_instructions(core: usize, program: &TileProgram, plan: &KernelPlan, cou
                         ));
                     }
                 }
-                if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_ref() != Some(valid_shape) {
+                if crate::tensor::broadcast_shapes("binary", lhs_shape, rhs_shape).ok().as_deref()
+                    != Some(valid_shape.as_slice())
+                {
                     return Err(invalid(ProgramDetail::OperandsBroadcast {
-                        lhs: lhs_shape.clone(),
-                        rhs: rhs_shape.clone(),
-                        written: valid_shape.clone(),
+                        lhs: lhs_shape.to_vec(),
+                        rhs: rhs_shape.to_vec(),
+                        written: valid_shape.to_vec(),
                     }));
                 }
             }
@@ -326,11 +324,11 @@ mod tests {
                 TileOp::BroadcastBinary {
                     op: BinaryOp::Mul,
                     lhs: tile,
-                    lhs_shape: vec![16, 64],
+                    lhs_shape: [16, 64].into(),
                     rhs: column,
-                    rhs_shape: vec![rows, 1],
+                    rhs_shape: [rows, 1].into(),
                     output: tile,
-                    valid_shape: vec![16, 64],
+                    valid_shape: [16, 64].into(),
                 }
             }
         };
@@ -346,7 +344,13 @@ mod tests {
                     builder.buffer("x", Memory::Ub, &[16, 64], DType::F32),
                     builder.buffer("r", Memory::Ub, &output_shape, DType::F32),
                 );
-                TileOp::ReduceDims { op: ReduceOp::Sum, input, output, dims: dims.clone(), valid_shape: vec![16, 64] }
+                TileOp::ReduceDims {
+                    op: ReduceOp::Sum,
+                    input,
+                    output,
+                    dims: crate::tile::Dims::from(&*dims),
+                    valid_shape: [16, 64].into(),
+                }
             }
         };
         assert!(checked(reduce(vec![0], [1, 64])).is_ok());

@@ -36,7 +36,7 @@ pub(super) fn check_vector<'a, E>(
                     return Err(Problem::OutOfBounds {
                         what: ViewSubject::ValidShape { name: tile.name.clone() },
                         shape: shape.clone(),
-                        bounds: tile.shape.clone(),
+                        bounds: tile.shape.to_vec(),
                     });
                 }
                 shapes.push(Some(shape.clone()));
@@ -52,7 +52,7 @@ pub(super) fn check_vector<'a, E>(
         return Err(Problem::OutOfBounds {
             what: ViewSubject::ValidShape { name: output.name.clone() },
             shape: valid_shape.to_vec(),
-            bounds: output.shape.clone(),
+            bounds: output.shape.to_vec(),
         });
     }
     let arity = match op {

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::tile::{GmRegion, Instruction, KernelPlan, TileOp, TileProgram};
+use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
 use super::l2::{region_ranges_into, RowBox};
@@ -21,8 +21,8 @@ pub(super) const NOT_A_COPY: u32 = u32::MAX;
 /// No step: the end of a queue, or a head not prepared yet.
 pub(super) const END: u32 = u32::MAX;
 
-/// Instructions prepared at a time (and checked at a time: `check.rs`).
-pub(super) const CHUNK: usize = 32;
+/// Instructions prepared at a time.
+const CHUNK: usize = 32;
 
 /// What the loop needs to start and finish one instruction, and what its trace event shows: one
 /// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too.
@@ -133,39 +133,6 @@ impl GmCopy {
     }
 }
 
-/// Loads the first word of each shape vector of `instructions` (of its region's for a GM copy)
-/// before their work: the vectors live on the heap, each a cache miss, and loads that do not
-/// depend on each other have the memory fetch them together instead of one after the other.
-pub(super) fn touch_shapes(instructions: &[Instruction]) {
-    let first_words = instructions.iter().map(|instruction| shape_words(&instruction.op));
-    std::hint::black_box(first_words.fold(0, usize::wrapping_add));
-}
-
-/// The first word of each shape vector of `op` (of its region's for a GM copy), summed.
-fn shape_words(op: &TileOp) -> usize {
-    let first = |words: &[usize]| words.first().copied().unwrap_or(0);
-    match op {
-        TileOp::CopyIn { source: region, .. }
-        | TileOp::CopyOut { destination: region, .. }
-        | TileOp::CopyOutAccumulate { destination: region, .. } => {
-            first(&region.offsets).wrapping_add(first(&region.shape))
-        }
-        TileOp::Move { offsets, shape, .. } | TileOp::MoveTransposed { offsets, shape, .. } => {
-            first(offsets).wrapping_add(first(shape))
-        }
-        TileOp::Unary { valid_shape, .. }
-        | TileOp::Binary { valid_shape, .. }
-        | TileOp::Reduce { valid_shape, .. }
-        | TileOp::Cast { valid_shape, .. }
-        | TileOp::ScalarBinary { valid_shape, .. }
-        | TileOp::Clip { valid_shape, .. }
-        | TileOp::ReduceDims { valid_shape, .. }
-        | TileOp::BroadcastBinary { valid_shape, .. }
-        | TileOp::Vector { valid_shape, .. } => first(valid_shape),
-        TileOp::Mmad { .. } | TileOp::Scalar { .. } => 0,
-    }
-}
-
 /// The GM region a copy moves.
 fn region_of(op: &TileOp) -> &GmRegion {
     match op {
@@ -234,9 +201,7 @@ impl CoreProgram {
     ) {
         while self.needs_preparing(heads) {
             let start = self.steps.len();
-            let chunk = start..(start + CHUNK).min(program.instructions.len());
-            touch_shapes(&program.instructions[chunk.clone()]);
-            for index in chunk {
+            for index in start..(start + CHUNK).min(program.instructions.len()) {
                 self.prepare(heads, plan, program, index, config, names);
             }
         }
@@ -375,13 +340,17 @@ mod tests {
                 }
                 for (offsets, shape) in regions {
                     region_ranges_into(&tensor_shape, element_bytes, &offsets, &shape, &mut expected);
-                    let region = GmRegion { tensor: TensorId(0), offsets: offsets.clone(), shape: shape.clone() };
+                    let region = GmRegion {
+                        tensor: TensorId(0),
+                        offsets: crate::tile::Dims::from(&*offsets),
+                        shape: crate::tile::Dims::from(&*shape),
+                    };
                     assert!(Walk::of(&region, &tensor_shape, element_bytes, 0).rows_into(&mut walked));
                     assert_eq!(walked, expected, "{shape:?} at {offsets:?} of {tensor_shape:?}");
                 }
             }
         }
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0, 0], shape: vec![1, 2, 3] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [0, 0, 0].into(), shape: [1, 2, 3].into() };
         assert!(!Walk::of(&region, &[2, 2, 3], 4, 0).rows_into(&mut walked));
     }
 }

@@ -16,7 +16,7 @@ fn plan(programs: Vec<TileProgram>) -> KernelPlan {
 }
 
 fn region(tensor: u32, row: usize) -> GmRegion {
-    GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![16, 64] }
+    GmRegion { tensor: TensorId(tensor), offsets: [row, 0].into(), shape: [16, 64].into() }
 }
 
 fn end_cycle(plan: &KernelPlan) -> f64 {
@@ -35,7 +35,7 @@ fn flags_serialise_copy_compute_copy() {
     builder.push(TileOp::CopyIn { source: region(0, 0), destination: tile }, vec![], vec![loaded]).unwrap();
     builder
         .push(
-            TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] },
+            TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [16, 64].into() },
             vec![loaded],
             vec![computed],
         )
@@ -56,7 +56,7 @@ fn every_core_starts_after_the_launch_floor() {
         let tile = builder.buffer("x", Memory::Ub, &[16, 64], DType::F32);
         let (loaded, computed) = (builder.flag(), builder.flag());
         builder.push(TileOp::CopyIn { source: region(0, row), destination: tile }, vec![], vec![loaded]).unwrap();
-        let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] };
+        let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [16, 64].into() };
         builder.push(exp, vec![loaded], vec![computed]).unwrap();
         builder.push(TileOp::CopyOut { source: tile, destination: region(1, row) }, vec![computed], vec![]).unwrap();
         builder.finish()
@@ -97,7 +97,7 @@ fn pipes_without_flags_overlap() {
     builder.push(TileOp::CopyIn { source: region(0, 0), destination: first }, vec![], vec![]).unwrap();
     builder
         .push(
-            TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: vec![16, 64] },
+            TileOp::Unary { op: UnaryOp::Exp, input: second, output: second, valid_shape: [16, 64].into() },
             vec![],
             vec![],
         )

@@ -235,11 +235,11 @@ mod tests {
         let broadcast = TileOp::BroadcastBinary {
             op: BinaryOp::Add,
             lhs: tile,
-            lhs_shape: vec![16, 64],
+            lhs_shape: [16, 64].into(),
             rhs: column,
-            rhs_shape: vec![16, 1],
+            rhs_shape: [16, 1].into(),
             output: tile,
-            valid_shape: vec![16, 64],
+            valid_shape: [16, 64].into(),
         };
         builder.push(broadcast, vec![], vec![]).unwrap();
         builder
@@ -248,8 +248,8 @@ mod tests {
                     op: ReduceOp::Sum,
                     input: wide,
                     output: sums,
-                    dims: vec![0],
-                    valid_shape: vec![16, 64],
+                    dims: [0].into(),
+                    valid_shape: [16, 64].into(),
                 },
                 vec![],
                 vec![],
@@ -257,12 +257,17 @@ mod tests {
             .unwrap();
         builder
             .push(
-                TileOp::MoveTransposed { source: staged, offsets: vec![0, 0], shape: vec![32, 16], destination: left },
+                TileOp::MoveTransposed {
+                    source: staged,
+                    offsets: [0, 0].into(),
+                    shape: [32, 16].into(),
+                    destination: left,
+                },
                 vec![],
                 vec![],
             )
             .unwrap();
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 64] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [1, 64].into() };
         builder
             .push(TileOp::CopyOutAccumulate { source: sums, destination: region, order: 0 }, vec![], vec![])
             .unwrap();
@@ -295,8 +300,19 @@ mod tests {
         let half = builder.buffer("h", Memory::Ub, &[16, 64], DType::F16);
         let single = builder.buffer("s", Memory::Ub, &[16, 64], DType::F32);
         let shape = vec![16, 64];
-        let binary = |op, tile| TileOp::Binary { op, lhs: tile, rhs: tile, output: tile, valid_shape: shape.clone() };
-        let exp = |tile| TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: shape.clone() };
+        let binary = |op, tile| TileOp::Binary {
+            op,
+            lhs: tile,
+            rhs: tile,
+            output: tile,
+            valid_shape: crate::tile::Dims::from(&*shape),
+        };
+        let exp = |tile| TileOp::Unary {
+            op: UnaryOp::Exp,
+            input: tile,
+            output: tile,
+            valid_shape: crate::tile::Dims::from(&*shape),
+        };
         for op in [
             binary(BinaryOp::Add, half),
             exp(half),
@@ -334,7 +350,7 @@ mod tests {
         let mut builder = ProgramBuilder::new();
         let half = builder.buffer("h", Memory::Ub, &[16, 64], DType::F16);
         let single = builder.buffer("s", Memory::Ub, &[16, 64], DType::F32);
-        let unary = |op, tile| TileOp::Unary { op, input: tile, output: tile, valid_shape: vec![16, 64] };
+        let unary = |op, tile| TileOp::Unary { op, input: tile, output: tile, valid_shape: [16, 64].into() };
         for op in [unary(UnaryOp::Silu, half), unary(UnaryOp::Silu, single), unary(UnaryOp::Sigmoid, half)] {
             builder.push(op, vec![], vec![]).unwrap();
         }

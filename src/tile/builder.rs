@@ -64,7 +64,7 @@ impl ProgramBuilder {
         self.buffers.push(Buffer {
             name: name.to_string(),
             memory,
-            shape: shape.to_vec(),
+            shape: crate::tile::Dims::from(shape),
             dtype,
             source_line: self.source_line,
         });
@@ -260,12 +260,12 @@ mod tests {
         let mut builder = ProgramBuilder::new();
         let l1 = builder.buffer("a", Memory::L1, &[16, 16], DType::F16);
         let l0a = builder.buffer("a0", Memory::L0A, &[16, 16], DType::F16);
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [16, 16].into() };
         assert_eq!(
             builder.push(TileOp::CopyIn { source: region.clone(), destination: l1 }, vec![], vec![]),
             Ok(Pipe::Mte2)
         );
-        let moved = TileOp::Move { source: l1, offsets: vec![0, 0], shape: vec![16, 16], destination: l0a };
+        let moved = TileOp::Move { source: l1, offsets: [0, 0].into(), shape: [16, 16].into(), destination: l0a };
         assert_eq!(builder.push(moved, vec![], vec![]), Ok(Pipe::Mte1));
         // GM → L0A directly is not a path this IR offers.
         assert!(builder.push(TileOp::CopyIn { source: region, destination: l0a }, vec![], vec![]).is_err());

@@ -185,7 +185,7 @@ impl Grid {
         value: &TileValue,
         coordinates: &[usize],
         pick: fn((usize, usize, usize)) -> usize,
-    ) -> Vec<usize> {
+    ) -> super::dims::Dims {
         let dims = coordinates.len().min(self.space.len());
         (0..dims).map(|dim| pick(self.part(value, dim, coordinates[dim]))).collect()
     }
@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn the_first_tasks_are_the_prefix_of_all_tasks() {
         // exp over a [40, 100] f32 tensor in [8, 64] tiles: 5 × 2 tasks, the last column ragged.
-        let value = TileValue { shape: vec![40, 100], valid_shape: vec![40, 100], dtype: DType::F32 };
+        let value = TileValue { shape: [40, 100].into(), valid_shape: [40, 100].into(), dtype: DType::F32 };
         let unit = crate::tile::work::exp_unit(&[0, 0], &[40, 100], value, None);
         let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![40, 100], dtype: DType::F32 };
         let work = TileWork {

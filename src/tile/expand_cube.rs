@@ -60,7 +60,7 @@ impl Cell {
                 valid[dim] = value.valid_shape[dim].saturating_sub(self.start[axis]).min(shape[dim]);
             }
         }
-        (offsets, shape, valid)
+        (offsets, shape.to_vec(), valid.to_vec())
     }
 }
 
@@ -87,7 +87,7 @@ fn roles_of(unit: &WorkUnit) -> Option<Vec<Roles>> {
                     return None;
                 }
                 let shape = unit.values[output.0 as usize].valid_shape.clone();
-                if output_shape.get_or_insert_with(|| shape.clone()) != &shape {
+                if output_shape.get_or_insert_with(|| shape.to_vec()) != &shape {
                     return None;
                 }
                 assign(&mut roles, *a, Roles { rows: Some(usize::from(*a_transposed)), columns: None })?;
@@ -138,7 +138,7 @@ fn cell_task(unit: &WorkUnit, roles: &[Roles], cell: &Cell) -> WorkUnit {
     let value = |task: &mut WorkUnit, renamed: &mut Vec<Option<ValueId>>, original: ValueId| -> ValueId {
         let tile = &unit.values[original.0 as usize];
         let (_, shape, valid_shape) = cell.part(tile, roles[original.0 as usize]);
-        task.values.push(TileValue { shape, valid_shape, dtype: tile.dtype });
+        task.values.push(TileValue { shape: shape.into(), valid_shape: valid_shape.into(), dtype: tile.dtype });
         let id = ValueId(task.values.len() as u32 - 1);
         renamed[original.0 as usize] = Some(id);
         id

@@ -7,6 +7,7 @@ use crate::messages::LoweringReason;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
+use super::dims::Dims;
 use super::expand::{combiner, expand_error, Grid};
 use super::program::GmRegion;
 use super::work::{LocatedStep, StepReads, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
@@ -43,7 +44,7 @@ impl TaskBuilder<'_> {
     }
 
     /// A GM region's `offsets` moved to the part of `value` in cell `cell`.
-    fn moved(&self, offsets: &[usize], value: &TileValue, cell: &[usize]) -> Vec<usize> {
+    fn moved(&self, offsets: &[usize], value: &TileValue, cell: &[usize]) -> Dims {
         let dims = offsets.len().min(cell.len()).min(self.grid.rank());
         (0..dims).map(|dim| offsets[dim] + self.grid.part(value, dim, cell[dim]).0).collect()
     }
@@ -85,7 +86,7 @@ impl TaskBuilder<'_> {
             WorkStep::Store { input, region, accumulate } => {
                 let value = &self.unit.values[input.0 as usize];
                 let dims = region.shape.len().min(cell.len()).min(self.grid.rank());
-                let shape: Vec<usize> = (0..dims)
+                let shape: Dims = (0..dims)
                     .map(|dim| {
                         let (offset, extent, _) = self.grid.part(value, dim, cell[dim]);
                         region.shape[dim].saturating_sub(offset).min(extent)

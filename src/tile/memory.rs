@@ -136,10 +136,14 @@ pub fn cut_unit(name: &str, unit: &WorkUnit, cut: usize, tensors: &mut Vec<GmTen
                 let tensor = TensorId(tensors.len() as u32);
                 tensors.push(GmTensor {
                     name: format!("{name}_spill{}", tensor.0),
-                    shape: tile.shape.clone(),
+                    shape: tile.shape.to_vec(),
                     dtype: tile.dtype,
                 });
-                let region = GmRegion { tensor, offsets: vec![0; tile.shape.len()], shape: tile.valid_shape.clone() };
+                let region = GmRegion {
+                    tensor,
+                    offsets: crate::tile::Dims::filled(0, tile.shape.len()),
+                    shape: tile.valid_shape.clone(),
+                };
                 let store = WorkStep::Store { input: value, region: region.clone(), accumulate: false };
                 spills.entry(producer[&value]).or_default().push(LocatedStep { step: store, line: made_by.line });
                 reloads.push(LocatedStep { step: WorkStep::Load { region, output: fresh }, line: made_by.line });

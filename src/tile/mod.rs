@@ -5,6 +5,7 @@
 //! memory, shape and dtype.
 
 mod builder;
+mod dims;
 mod expand;
 mod expand_cube;
 mod expand_task;
@@ -22,6 +23,7 @@ mod whole;
 mod work;
 
 pub use builder::{pipe_of, ProgramBuilder, SlotRing, TileError};
+pub use dims::Dims;
 pub use expand::expand_work;
 pub use flag_list::FlagList;
 pub use memory::{cut_unit, plan_memory, sink_loads, ub_need};

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::dims::Dims;
+
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
 use super::flag_list::FlagList;
@@ -106,7 +108,7 @@ pub struct Buffer {
     /// The memory it lives in.
     pub memory: Memory,
     /// The full tile shape (ragged tiles use a smaller valid shape per instruction).
-    pub shape: Vec<usize>,
+    pub shape: Dims,
     /// The element dtype.
     pub dtype: DType,
     /// The source line that set this tile shape, for diagnostics (filled by the language).
@@ -149,9 +151,9 @@ pub struct GmRegion {
     /// The tensor.
     pub tensor: TensorId,
     /// Start index per dim.
-    pub offsets: Vec<usize>,
+    pub offsets: Dims,
     /// Extent per dim (the valid shape of a ragged tile).
-    pub shape: Vec<usize>,
+    pub shape: Dims,
 }
 
 /// What one instruction does. The pipe follows from the op and the memories involved.
@@ -162,7 +164,7 @@ pub enum TileOp {
     /// UB buffer → GM (MTE3) or L0C buffer → GM (FIXPIPE); `valid_shape` elements are moved.
     CopyOut { source: BufferId, destination: GmRegion },
     /// A sub-tile of an L1 buffer → L0A/L0B (MTE1), or L0C → UB (FIXPIPE).
-    Move { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
+    Move { source: BufferId, offsets: Dims, shape: Dims, destination: BufferId },
     /// `c[m×n] (+)= a[m×k] · b[k×n]` on the cube, `c_offsets` places the result inside `c`.
     Mmad {
         a: BufferId,
@@ -175,13 +177,13 @@ pub enum TileOp {
         accumulate: bool,
     },
     /// Element-wise unary op on a UB tile.
-    Unary { op: UnaryOp, input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    Unary { op: UnaryOp, input: BufferId, output: BufferId, valid_shape: Dims },
     /// Element-wise binary op on UB tiles (same shape).
-    Binary { op: BinaryOp, lhs: BufferId, rhs: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    Binary { op: BinaryOp, lhs: BufferId, rhs: BufferId, output: BufferId, valid_shape: Dims },
     /// Reduction of the last dim of a UB tile into one value per row.
-    Reduce { op: ReduceOp, input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    Reduce { op: ReduceOp, input: BufferId, output: BufferId, valid_shape: Dims },
     /// Dtype conversion of a UB tile.
-    Cast { input: BufferId, output: BufferId, valid_shape: Vec<usize> },
+    Cast { input: BufferId, output: BufferId, valid_shape: Dims },
     /// Scalar work of a given number of cycles (loop control, address arithmetic).
     Scalar { cycles: u64 },
     /// Element-wise binary op on UB tiles whose valid parts broadcast (numpy rules) to
@@ -190,35 +192,28 @@ pub enum TileOp {
     BroadcastBinary {
         op: BinaryOp,
         lhs: BufferId,
-        lhs_shape: Vec<usize>,
+        lhs_shape: Dims,
         rhs: BufferId,
-        rhs_shape: Vec<usize>,
+        rhs_shape: Dims,
         output: BufferId,
-        valid_shape: Vec<usize>,
+        valid_shape: Dims,
     },
     /// `output = op(input, scalar)`, or `op(scalar, input)` when `scalar_first`, on a UB tile.
-    ScalarBinary {
-        op: BinaryOp,
-        input: BufferId,
-        scalar: f64,
-        scalar_first: bool,
-        output: BufferId,
-        valid_shape: Vec<usize>,
-    },
+    ScalarBinary { op: BinaryOp, input: BufferId, scalar: f64, scalar_first: bool, output: BufferId, valid_shape: Dims },
     /// `output = min(max(input, low), high)` on a UB tile; either bound may be absent.
-    Clip { input: BufferId, output: BufferId, low: Option<f64>, high: Option<f64>, valid_shape: Vec<usize> },
+    Clip { input: BufferId, output: BufferId, low: Option<f64>, high: Option<f64>, valid_shape: Dims },
     /// Reduction of the valid part of a UB tile over `dims`, kept as size-1 dims in `output`.
-    ReduceDims { op: ReduceOp, input: BufferId, output: BufferId, dims: Vec<usize>, valid_shape: Vec<usize> },
+    ReduceDims { op: ReduceOp, input: BufferId, output: BufferId, dims: Dims, valid_shape: Dims },
     /// A `shape` sub-tile of an L1 buffer → L0A/L0B transposed (MTE1 load with transpose): the
     /// destination receives `shape` reversed at its origin.
-    MoveTransposed { source: BufferId, offsets: Vec<usize>, shape: Vec<usize>, destination: BufferId },
+    MoveTransposed { source: BufferId, offsets: Dims, shape: Dims, destination: BufferId },
     /// Like `CopyOut`, but adds the tile to what GM holds (atomic add): UB → GM (MTE3) or L0C → GM (FIXPIPE).
     /// `order` is the task's place in the kernel's program order: the functional execution adds
     /// in that order, so the rounding of a narrow output does not depend on which core ran what.
     CopyOutAccumulate { source: BufferId, destination: GmRegion, order: u32 },
     /// A selecting or structural op on UB tiles (see [`VectorOp`]): `output`'s `valid_shape`
     /// part is written.
-    Vector { op: VectorOp, inputs: Vec<VectorOperand>, output: BufferId, valid_shape: Vec<usize> },
+    Vector { op: VectorOp, inputs: Vec<VectorOperand>, output: BufferId, valid_shape: Dims },
 }
 
 impl TileOp {

@@ -62,13 +62,13 @@ mod tests {
     use crate::tile::{GmRegion, LocatedStep, TileValue, ValueId};
 
     fn region(tensor: u32) -> GmRegion {
-        GmRegion { tensor: TensorId(tensor), offsets: vec![0, 0], shape: vec![16, 16] }
+        GmRegion { tensor: TensorId(tensor), offsets: [0, 0].into(), shape: [16, 16].into() }
     }
 
     /// A unit that loads `load` and stores `store` (tensor ids), named by `tag` in its vec tile.
     fn part(tag: usize, load: u32, store: u32) -> WorkUnit {
         WorkUnit {
-            values: vec![TileValue { shape: vec![16, 16], valid_shape: vec![16, 16], dtype: DType::F16 }],
+            values: vec![TileValue { shape: [16, 16].into(), valid_shape: [16, 16].into(), dtype: DType::F16 }],
             steps: vec![
                 LocatedStep { step: WorkStep::Load { region: region(load), output: ValueId(0) }, line: None },
                 LocatedStep {

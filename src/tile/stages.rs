@@ -185,11 +185,15 @@ pub(super) fn split_stages(
             let tensor = TensorId(tensors.len() as u32);
             tensors.push(GmTensor {
                 name: format!("{name}_stage{}", tensor.0),
-                shape: tile.shape.clone(),
+                shape: tile.shape.to_vec(),
                 dtype: tile.dtype,
             });
             created.push(tensor);
-            let region = GmRegion { tensor, offsets: vec![0; tile.shape.len()], shape: tile.valid_shape.clone() };
+            let region = GmRegion {
+                tensor,
+                offsets: crate::tile::Dims::filled(0, tile.shape.len()),
+                shape: tile.valid_shape.clone(),
+            };
             let input = stages[stage].renamed[&value];
             stages[stage].push(WorkStep::Store { input, region: region.clone(), accumulate: false }, located.line);
             workspaces.insert(value, region);
@@ -223,11 +227,15 @@ mod tests {
     use crate::tile::TileValue;
 
     fn value(shape: &[usize], dtype: DType) -> TileValue {
-        TileValue { shape: shape.to_vec(), valid_shape: shape.to_vec(), dtype }
+        TileValue { shape: crate::tile::Dims::from(shape), valid_shape: crate::tile::Dims::from(shape), dtype }
     }
 
     fn region(tensor: u32, shape: &[usize]) -> GmRegion {
-        GmRegion { tensor: TensorId(tensor), offsets: vec![0; shape.len()], shape: shape.to_vec() }
+        GmRegion {
+            tensor: TensorId(tensor),
+            offsets: crate::tile::Dims::filled(0, shape.len()),
+            shape: crate::tile::Dims::from(shape),
+        }
     }
 
     #[test]

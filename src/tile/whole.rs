@@ -21,10 +21,14 @@ pub fn whole_matmul(
     let (rows, columns) = (a.shape.first().copied().unwrap_or(0), b.shape.get(1).copied().unwrap_or(0));
     let whole = |tensor: u32, shape: &[usize]| GmRegion {
         tensor: TensorId(tensor),
-        offsets: vec![0; 2],
-        shape: shape.to_vec(),
+        offsets: crate::tile::Dims::filled(0, 2),
+        shape: crate::tile::Dims::from(shape),
     };
-    let value = |shape: &[usize], dtype| TileValue { shape: shape.to_vec(), valid_shape: shape.to_vec(), dtype };
+    let value = |shape: &[usize], dtype| TileValue {
+        shape: crate::tile::Dims::from(shape),
+        valid_shape: crate::tile::Dims::from(shape),
+        dtype,
+    };
     let steps = vec![
         WorkStep::Load { region: whole(0, &a.shape), output: ValueId(0) },
         WorkStep::Load { region: whole(1, &b.shape), output: ValueId(1) },

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
 
 use super::builder::TileError;
+use super::dims::Dims;
 use super::program::{GmRegion, GmTensor, KernelPlan, TensorId};
 pub use super::step_reads::StepReads;
 use super::vector_ops::VectorOp;
@@ -21,9 +22,9 @@ pub struct ValueId(pub u32);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TileValue {
     /// The full tile shape (what a buffer must hold).
-    pub shape: Vec<usize>,
+    pub shape: Dims,
     /// The valid part (a ragged last tile); equal to `shape` for full tiles.
-    pub valid_shape: Vec<usize>,
+    pub valid_shape: Dims,
     /// The element dtype it is stored in.
     pub dtype: DType,
 }
@@ -262,7 +263,11 @@ pub fn lower_work(work: &TileWork, target: &LoweringTarget) -> Result<KernelPlan
 /// exp and stores it to the same region of tensor 1 (every step from source line `line`).
 #[cfg(test)]
 pub(crate) fn exp_unit(offsets: &[usize], shape: &[usize], value: TileValue, line: Option<u32>) -> WorkUnit {
-    let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: offsets.to_vec(), shape: shape.to_vec() };
+    let region = |tensor: u32| GmRegion {
+        tensor: TensorId(tensor),
+        offsets: crate::tile::Dims::from(&*offsets),
+        shape: crate::tile::Dims::from(&*shape),
+    };
     let step = |step: WorkStep| LocatedStep { step, line };
     WorkUnit {
         values: vec![value.clone(), value],
@@ -280,7 +285,7 @@ mod tests {
     use super::*;
 
     fn unit(row: usize, rows: usize) -> WorkUnit {
-        let value = TileValue { shape: vec![8, 64], valid_shape: vec![rows, 64], dtype: DType::F32 };
+        let value = TileValue { shape: [8, 64].into(), valid_shape: [rows, 64].into(), dtype: DType::F32 };
         exp_unit(&[row, 0], &[rows, 64], value, Some(3))
     }
 

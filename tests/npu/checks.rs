@@ -44,9 +44,10 @@ fn exp_program(row: usize, columns: usize, line: Option<u32>) -> TileProgram {
     builder.at_line(line);
     let tile = builder.buffer("x", Memory::Ub, &[8, columns], DType::F32);
     let (loaded, computed) = (builder.flag(), builder.flag());
-    let region = |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![8, columns] };
+    let region =
+        |tensor: u32| GmRegion { tensor: TensorId(tensor), offsets: [row, 0].into(), shape: [8, columns].into() };
     builder.push(TileOp::CopyIn { source: region(0), destination: tile }, vec![], vec![loaded]).unwrap();
-    let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, columns] };
+    let exp = TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [8, columns].into() };
     builder.push(exp, vec![loaded], vec![computed]).unwrap();
     builder.push(TileOp::CopyOut { source: tile, destination: region(1) }, vec![computed], vec![]).unwrap();
     builder.finish()
@@ -84,7 +85,7 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
     builder
         .push(
             TileOp::CopyIn {
-                source: GmRegion { tensor: TensorId(0), offsets: vec![60, 0], shape: vec![8, 16] },
+                source: GmRegion { tensor: TensorId(0), offsets: [60, 0].into(), shape: [8, 16].into() },
                 destination: tile,
             },
             vec![],
@@ -105,7 +106,7 @@ fn view_out_of_bounds_and_deadlock_are_reported() {
     let never = builder.flag();
     builder
         .push(
-            TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![8, 16] },
+            TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [8, 16].into() },
             vec![never],
             vec![],
         )

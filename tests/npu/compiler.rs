@@ -341,7 +341,7 @@ mod stages {
         unit.steps
             .iter()
             .filter_map(|located| match &located.step {
-                WorkStep::Load { region, .. } => Some((region.offsets.clone(), region.shape.clone())),
+                WorkStep::Load { region, .. } => Some((region.offsets.to_vec(), region.shape.to_vec())),
                 _ => None,
             })
             .collect()

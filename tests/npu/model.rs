@@ -147,7 +147,7 @@ fn an_accumulating_store_reads_before_it_writes() {
         let mut builder = ProgramBuilder::new();
         let row = builder.buffer("row", Memory::Ub, &[1, 256], DType::F32);
         for _ in 0..count {
-            let destination = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![1, 256] };
+            let destination = GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [1, 256].into() };
             let op = if accumulate {
                 TileOp::CopyOutAccumulate { source: row, destination, order: 0 }
             } else {

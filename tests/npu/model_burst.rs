@@ -27,7 +27,7 @@ fn plan_of(builder: ProgramBuilder) -> KernelPlan {
 }
 
 fn region(row: usize, shape: [usize; 2]) -> GmRegion {
-    GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: shape.to_vec() }
+    GmRegion { tensor: TensorId(0), offsets: [row, 0].into(), shape: tilelab::tile::Dims::from(shape) }
 }
 
 fn copy_end(shape: [usize; 2], config: &NpuConfig) -> f64 {
@@ -70,8 +70,13 @@ fn a_copy_that_follows_another_waits_no_first_byte_latency() {
     let (loaded, added) = (builder.flag(), builder.flag());
     builder.push(TileOp::CopyIn { source: region(0, [8, 64]), destination: tiles[0] }, vec![], vec![]).unwrap();
     builder.push(TileOp::CopyIn { source: region(8, [8, 64]), destination: tiles[1] }, vec![], vec![loaded]).unwrap();
-    let add =
-        TileOp::Binary { op: BinaryOp::Add, lhs: tiles[1], rhs: tiles[1], output: tiles[1], valid_shape: vec![8, 64] };
+    let add = TileOp::Binary {
+        op: BinaryOp::Add,
+        lhs: tiles[1],
+        rhs: tiles[1],
+        output: tiles[1],
+        valid_shape: [8, 64].into(),
+    };
     builder.push(add, vec![loaded], vec![added]).unwrap();
     builder.push(TileOp::CopyIn { source: region(16, [8, 64]), destination: tiles[2] }, vec![added], vec![]).unwrap();
     let (trace, totals) = run(&plan_of(builder), &bursty()).unwrap();

@@ -12,7 +12,7 @@ fn readers(rows: &[usize], config: &NpuConfig, warm: bool) -> Vec<f64> {
     let program = |row: usize| {
         let mut builder = ProgramBuilder::new();
         let tile = builder.buffer("t", Memory::Ub, &[8, 128], DType::F32);
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![8, 128] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [row, 0].into(), shape: [8, 128].into() };
         builder.push(TileOp::CopyIn { source: region, destination: tile }, vec![], vec![]).unwrap();
         builder.finish()
     };

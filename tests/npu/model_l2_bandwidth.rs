@@ -10,7 +10,7 @@ fn two_writers(config: &NpuConfig) -> Vec<f64> {
     let program = |row: usize| {
         let mut builder = ProgramBuilder::new();
         let tile = builder.buffer("t", Memory::Ub, &[16, 64], DType::F32);
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![16, 64] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [row, 0].into(), shape: [16, 64].into() };
         builder.push(TileOp::CopyOut { source: tile, destination: region }, vec![], vec![]).unwrap();
         builder.finish()
     };

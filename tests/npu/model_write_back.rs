@@ -8,7 +8,7 @@ use tilelab::tile::{GmRegion, GmTensor, KernelPlan, Memory, ProgramBuilder, Tens
 
 /// Region `[16, 64]` f32 (4096 B = eight 512 B lines) at row `row` of tensor `tensor`.
 fn region(tensor: u32, row: usize) -> GmRegion {
-    GmRegion { tensor: TensorId(tensor), offsets: vec![row, 0], shape: vec![16, 64] }
+    GmRegion { tensor: TensorId(tensor), offsets: [row, 0].into(), shape: [16, 64].into() }
 }
 
 /// One core: a copy out to `y` (MTE3), then — after it, through a flag — a copy in of `read`.

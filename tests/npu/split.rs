@@ -8,7 +8,7 @@ use tilelab::tensor::{DType, SliceSpec, Tensor, UnaryOp};
 use tilelab::tile::{GmRegion, GmTensor, KernelPlan, Memory, Pipe, ProgramBuilder, TensorId, TileOp, TileProgram};
 
 fn region(tensor: u32, shape: [usize; 2]) -> GmRegion {
-    GmRegion { tensor: TensorId(tensor), offsets: vec![0, 0], shape: shape.to_vec() }
+    GmRegion { tensor: TensorId(tensor), offsets: [0, 0].into(), shape: tilelab::tile::Dims::from(shape) }
 }
 
 /// Cube part: c = a·b (32×48 · 48×64, f16 in, f32 out), then sets cross-core flag 0.
@@ -23,14 +23,14 @@ fn cube_part(builder: &mut ProgramBuilder, handoff: Vec<tilelab::tile::Flag>) {
     builder.push(TileOp::CopyIn { source: region(1, [48, 64]), destination: b_l1 }, vec![], vec![flags[1]]).unwrap();
     builder
         .push(
-            TileOp::Move { source: a_l1, offsets: vec![0, 0], shape: vec![32, 48], destination: a_l0 },
+            TileOp::Move { source: a_l1, offsets: [0, 0].into(), shape: [32, 48].into(), destination: a_l0 },
             vec![flags[0]],
             vec![flags[2]],
         )
         .unwrap();
     builder
         .push(
-            TileOp::Move { source: b_l1, offsets: vec![0, 0], shape: vec![48, 64], destination: b_l0 },
+            TileOp::Move { source: b_l1, offsets: [0, 0].into(), shape: [48, 64].into(), destination: b_l0 },
             vec![flags[1]],
             vec![flags[3]],
         )
@@ -63,7 +63,7 @@ fn vector_part(builder: &mut ProgramBuilder, handoff: Vec<tilelab::tile::Flag>) 
         .unwrap();
     builder
         .push(
-            TileOp::Unary { op: UnaryOp::Relu, input: tile, output: tile, valid_shape: vec![32, 64] },
+            TileOp::Unary { op: UnaryOp::Relu, input: tile, output: tile, valid_shape: [32, 64].into() },
             vec![loaded],
             vec![computed],
         )

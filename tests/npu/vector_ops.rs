@@ -164,7 +164,7 @@ fn vector_ops_are_charged_per_pass_and_a_scan_per_slice() {
         (VectorOp::CumSum { dim: 0 }, vec![tile(x)], y),
     ];
     for (op, inputs, output) in ops {
-        builder.push(TileOp::Vector { op, inputs, output, valid_shape: vec![16, 64] }, vec![], vec![]).unwrap();
+        builder.push(TileOp::Vector { op, inputs, output, valid_shape: [16, 64].into() }, vec![], vec![]).unwrap();
     }
     let program = builder.finish();
     let tensor = GmTensor { name: "unused".into(), shape: vec![16, 64], dtype: DType::F32 };
@@ -194,7 +194,7 @@ fn a_comparison_into_a_float_tile_is_refused_by_the_plan_check() {
         op: VectorOp::Compare(CompareOp::Eq),
         inputs: vec![VectorOperand::Tile { buffer: x, shape: vec![16, 64] }, VectorOperand::Scalar(1.0)],
         output: x,
-        valid_shape: vec![16, 64],
+        valid_shape: [16, 64].into(),
     };
     builder.push(op, vec![], vec![]).unwrap();
     let plan = KernelPlan {

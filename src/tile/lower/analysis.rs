@@ -54,8 +54,8 @@ pub(super) fn load_region<'a>(unit: &'a WorkUnit, facts: &UnitFacts, value: Valu
 /// The valid shape a matmul operand has in GM: its load region, or its valid shape when staged.
 pub(super) fn operand_shape(unit: &WorkUnit, facts: &UnitFacts, value: ValueId) -> Vec<usize> {
     match load_region(unit, facts, value) {
-        Some(region) => region.shape.clone(),
-        None => unit.values[value.0 as usize].valid_shape.clone(),
+        Some(region) => region.shape.to_vec(),
+        None => unit.values[value.0 as usize].valid_shape.to_vec(),
     }
 }
 
@@ -102,15 +102,15 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                 return Err(fail(StepFault::RegionRank {
                     name: tensor.name.clone(),
                     rank: region.shape.len(),
-                    tile: tile.shape.clone(),
+                    tile: tile.shape.to_vec(),
                     tile_rank: tile.shape.len(),
                 }));
             }
             if region.shape.iter().zip(&tile.shape).any(|(extent, full)| extent > full) {
                 return Err(fail(StepFault::RegionLarger {
                     name: tensor.name.clone(),
-                    region: region.shape.clone(),
-                    tile: tile.shape.clone(),
+                    region: region.shape.to_vec(),
+                    tile: tile.shape.to_vec(),
                 }));
             }
             Ok(())
@@ -130,7 +130,7 @@ pub(super) fn analyse(work: &TileWork, index: usize) -> Result<UnitFacts, TileEr
                 for operand in [a, b] {
                     let tile = &unit.values[operand.0 as usize];
                     if tile.shape.len() != 2 {
-                        return Err(fail(StepFault::MatmulOperandRank { shape: tile.shape.clone() }));
+                        return Err(fail(StepFault::MatmulOperandRank { shape: tile.shape.to_vec() }));
                     }
                     match unit.steps[producer[operand.0 as usize]].step {
                         WorkStep::Load { .. } => {}
@@ -179,7 +179,7 @@ mod tests {
     use crate::tile::{GmTensor, LocatedStep, TensorId, TileValue, WorkSettings};
 
     fn work(steps: Vec<WorkStep>, values: usize) -> TileWork {
-        let value = TileValue { shape: vec![16, 16], valid_shape: vec![16, 16], dtype: DType::F16 };
+        let value = TileValue { shape: [16, 16].into(), valid_shape: [16, 16].into(), dtype: DType::F16 };
         let steps = steps
             .into_iter()
             .enumerate()
@@ -197,7 +197,7 @@ mod tests {
 
     fn load(output: u32) -> WorkStep {
         WorkStep::Load {
-            region: GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 16] },
+            region: GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [16, 16].into() },
             output: ValueId(output),
         }
     }

@@ -126,13 +126,13 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
             let depth = k1.min(k - k_start);
             let (a_shape, a_from) = if a_transposed { ([k1, m1], [k_start, row]) } else { ([m1, k1], [row, k_start]) };
             let a_valid = if a_transposed { vec![depth, rows] } else { vec![rows, depth] };
-            let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from), shape: a_valid };
+            let source = GmRegion { tensor: a.tensor, offsets: offset(a, a_from).into(), shape: a_valid.into() };
             core.emitter.at_line(a_line);
             let a_l1 = l1_operand(core, "a_l1", (&a_shape, a_dtype, buffer_line), source, &mut a_wait)?;
             let (b_shape, b_from) =
                 if b_transposed { ([n1, k1], [column, k_start]) } else { ([k1, n1], [k_start, column]) };
             let b_valid = if b_transposed { vec![columns, depth] } else { vec![depth, columns] };
-            let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from), shape: b_valid };
+            let source = GmRegion { tensor: b.tensor, offsets: offset(b, b_from).into(), shape: b_valid.into() };
             core.emitter.at_line(b_line);
             let b_l1 = l1_operand(core, "b_l1", (&b_shape, b_dtype, buffer_line), source, &mut b_wait)?;
             core.emitter.at_line(job.line);
@@ -145,15 +145,15 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                     let move_a = if a_transposed {
                         TileOp::MoveTransposed {
                             source: a_l1,
-                            offsets: vec![k_piece, m_piece],
-                            shape: vec![kv, mv],
+                            offsets: [k_piece, m_piece].into(),
+                            shape: [kv, mv].into(),
                             destination: a_l0,
                         }
                     } else {
                         TileOp::Move {
                             source: a_l1,
-                            offsets: vec![m_piece, k_piece],
-                            shape: vec![mv, kv],
+                            offsets: [m_piece, k_piece].into(),
+                            shape: [mv, kv].into(),
                             destination: a_l0,
                         }
                     };
@@ -165,15 +165,15 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                         let move_b = if b_transposed {
                             TileOp::MoveTransposed {
                                 source: b_l1,
-                                offsets: vec![n_piece, k_piece],
-                                shape: vec![nv, kv],
+                                offsets: [n_piece, k_piece].into(),
+                                shape: [nv, kv].into(),
                                 destination: b_l0,
                             }
                         } else {
                             TileOp::Move {
                                 source: b_l1,
-                                offsets: vec![k_piece, n_piece],
-                                shape: vec![kv, nv],
+                                offsets: [k_piece, n_piece].into(),
+                                shape: [kv, nv].into(),
                                 destination: b_l0,
                             }
                         };
@@ -218,8 +218,8 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                 core.emitter.at_line(job.line);
                 let destination = GmRegion {
                     tensor: handoff.region.tensor,
-                    offsets: offset(&handoff.region, [row, column]),
-                    shape: vec![rows, columns],
+                    offsets: offset(&handoff.region, [row, column]).into(),
+                    shape: [rows, columns].into(),
                 };
                 let cross_set =
                     if block_index + 1 == blocks.len() { handoff.flag.into_iter().collect() } else { Vec::new() };
@@ -239,7 +239,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         }
         if let MatmulResult::Ub(tile) = job.result {
             core.emitter.at_line(job.line);
-            let moved = TileOp::Move { source: c, offsets: vec![0, 0], shape: vec![m, n], destination: tile };
+            let moved = TileOp::Move { source: c, offsets: [0, 0].into(), shape: [m, n].into(), destination: tile };
             core.emitter.emit(moved, &[Resource::Buffer(c)], &[Resource::Buffer(tile)], vec![], vec![])?;
         }
     }
@@ -294,7 +294,8 @@ fn store_part(
         return Ok(());
     }
     core.emitter.at_line(line);
-    let destination = GmRegion { tensor: region.tensor, offsets: offset(region, at), shape: vec![rows, columns] };
+    let destination =
+        GmRegion { tensor: region.tensor, offsets: offset(region, at).into(), shape: [rows, columns].into() };
     let tensor = Resource::Tensor(region.tensor);
     let op = if accumulate {
         TileOp::CopyOutAccumulate { source: c, destination, order: core.unit as u32 }

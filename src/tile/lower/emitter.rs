@@ -219,8 +219,8 @@ mod tests {
         // same tile (VECTOR after VECTOR) needs none.
         let mut emitter = Emitter::new();
         let tile = emitter.buffer("x", Memory::Ub, &[16, 64], DType::F32, None);
-        let region = GmRegion { tensor: TensorId(0), offsets: vec![0, 0], shape: vec![16, 64] };
-        let exp = || TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: vec![16, 64] };
+        let region = GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [16, 64].into() };
+        let exp = || TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [16, 64].into() };
         let buffer = Resource::Buffer(tile);
         emitter
             .emit(

@@ -77,7 +77,7 @@ fn plan_handoffs(
             (tile.shape[0], tile.shape.get(1).copied().unwrap_or(1), tile.dtype)
         };
         for value in (0..unit.values.len() as u32).filter(|value| facts.staged[*value as usize]) {
-            add((index, value), group(value), unit.values[value as usize].valid_shape.clone());
+            add((index, value), group(value), unit.values[value as usize].valid_shape.to_vec());
         }
         for located in &unit.steps {
             let WorkStep::Matmul { a, b, a_transposed, b_transposed, output } = &located.step else { continue };
@@ -108,7 +108,7 @@ fn plan_handoffs(
             });
             handoffs.insert(
                 key,
-                Handoff { region: GmRegion { tensor, offsets: vec![band * rows, 0], shape: valid }, flag },
+                Handoff { region: GmRegion { tensor, offsets: [band * rows, 0].into(), shape: valid.into() }, flag },
             );
         }
     }

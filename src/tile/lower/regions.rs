@@ -109,7 +109,7 @@ mod tests {
     }
 
     fn region(row: usize) -> GmRegion {
-        GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![16, 64] }
+        GmRegion { tensor: TensorId(0), offsets: [row, 0].into(), shape: [16, 64].into() }
     }
 
     fn producers(tracker: &GmTracker, region: &GmRegion, write: bool) -> Vec<usize> {
@@ -125,7 +125,7 @@ mod tests {
         tracker.record(view(&region(0)), true, 0, 5);
         tracker.record(view(&region(16)), false, 1, 0);
         // Rows 8..24 overlap the write of rows 0..16 and the read of rows 16..32.
-        let middle = GmRegion { tensor: TensorId(0), offsets: vec![8, 0], shape: vec![16, 64] };
+        let middle = GmRegion { tensor: TensorId(0), offsets: [8, 0].into(), shape: [16, 64].into() };
         assert_eq!(producers(&tracker, &middle, false), vec![0], "a read follows overlapping writes only");
         assert_eq!(producers(&tracker, &middle, true), vec![0, 1], "a write also follows overlapping reads");
         assert!(producers(&tracker, &region(32), true).is_empty());

@@ -16,7 +16,7 @@ use super::analysis::UnitFacts;
 
 /// Shape, dtype, and whether the tile is filled by a copy (loads, cube results) while the lowering
 /// keeps those apart from computed tiles (not `in_place`).
-pub(super) type SlotKey = (Vec<usize>, DType, bool);
+pub(super) type SlotKey = (crate::tile::Dims, DType, bool);
 
 /// A value's slot: its key and its index among the slots of that key.
 pub(super) type Slot = (SlotKey, usize);

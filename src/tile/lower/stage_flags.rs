@@ -84,7 +84,7 @@ pub(super) fn stage_flags(work: &TileWork, stage_tensors: &[TensorId], first: u3
     let roots = view_roots(work);
     // An access through a view of a flagged tensor counts as an access of the whole tensor it views.
     let through_views = |region: &GmRegion| match roots.get(&region.tensor) {
-        Some(&root) => GmRegion { tensor: root, offsets: Vec::new(), shape: Vec::new() },
+        Some(&root) => GmRegion { tensor: root, offsets: Vec::new().into(), shape: Vec::new().into() },
         None => region.clone(),
     };
     let flagged = |region: &GmRegion| {
@@ -139,12 +139,12 @@ mod tests {
     use crate::tile::{GmTensor, LocatedStep, TileValue, ValueId, WorkSettings, WorkUnit};
 
     fn region(row: usize, rows: usize) -> GmRegion {
-        GmRegion { tensor: TensorId(0), offsets: vec![row, 0], shape: vec![rows, 16] }
+        GmRegion { tensor: TensorId(0), offsets: [row, 0].into(), shape: [rows, 16].into() }
     }
 
     /// A task that loads `loads` and stores `stores` (row bands of the workspace).
     fn task(loads: &[(usize, usize)], stores: &[(usize, usize)]) -> WorkUnit {
-        let value = TileValue { shape: vec![64, 16], valid_shape: vec![64, 16], dtype: DType::F32 };
+        let value = TileValue { shape: [64, 16].into(), valid_shape: [64, 16].into(), dtype: DType::F32 };
         let mut steps = Vec::new();
         for (index, &(row, rows)) in loads.iter().enumerate() {
             steps.push(WorkStep::Load { region: region(row, rows), output: ValueId(index as u32) });

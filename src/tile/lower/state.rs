@@ -34,7 +34,7 @@ pub(super) struct Handoff {
 }
 
 /// A cube staging ring: its role, tile shape and dtype.
-type RingKey = (&'static str, Vec<usize>, DType);
+type RingKey = (&'static str, crate::tile::Dims, DType);
 
 /// A UB buffer's dtype, value slot, whether a copy fills it, and n-buffer copy (its shape aside).
 type UbSlotKey = (DType, usize, bool, usize);
@@ -55,7 +55,7 @@ pub(super) struct CoreState<'a> {
     pub stage_flags: &'a StageFlags,
     /// L0A and L0B capacity in bytes.
     pub l0_bytes: [u64; 2],
-    ub_buffers: FastMap<UbSlotKey, Vec<(Vec<usize>, BufferId)>>,
+    ub_buffers: FastMap<UbSlotKey, Vec<(crate::tile::Dims, BufferId)>>,
     rings: FastMap<RingKey, (Vec<BufferId>, usize)>,
     /// The GM region each L1 slot last received from a tensor nothing in the kernel writes.
     l1_holds: FastMap<BufferId, GmRegion>,
@@ -110,7 +110,7 @@ impl<'a> CoreState<'a> {
             shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         );
         let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
-        self.ub_buffers.entry(key).or_default().push((shape.to_vec(), buffer));
+        self.ub_buffers.entry(key).or_default().push((crate::tile::Dims::from(shape), buffer));
         buffer
     }
 
@@ -124,7 +124,7 @@ impl<'a> CoreState<'a> {
         count: usize,
         line: Option<u32>,
     ) -> BufferId {
-        let key = (role, shape.to_vec(), dtype);
+        let key = (role, crate::tile::Dims::from(shape), dtype);
         if !self.rings.contains_key(&key) {
             let slots = (0..count.max(1))
                 .map(|slot| self.emitter.buffer(&format!("{role}_{slot}"), memory, shape, dtype, line))
@@ -148,7 +148,7 @@ impl<'a> CoreState<'a> {
         dtype: DType,
         region: &GmRegion,
     ) -> Option<BufferId> {
-        let (slots, turn) = self.rings.get(&(role, shape.to_vec(), dtype))?;
+        let (slots, turn) = self.rings.get(&(role, crate::tile::Dims::from(shape), dtype))?;
         let last = slots[(turn + slots.len() - 1) % slots.len()];
         (*turn > 0 && self.l1_holds.get(&last) == Some(region)).then_some(last)
     }

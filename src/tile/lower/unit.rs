@@ -156,7 +156,7 @@ pub(super) fn lower_unit(
                     let source = GmRegion {
                         tensor: handoff.region.tensor,
                         offsets: handoff.region.offsets.clone(),
-                        shape: vec![m, n],
+                        shape: [m, n].into(),
                     };
                     core.emitter.at_line(located.line);
                     let op = TileOp::CopyIn { source, destination };
@@ -200,7 +200,7 @@ pub(super) fn lower_unit(
                         op: *op,
                         input: tile(input),
                         output: destination,
-                        dims: dims.clone(),
+                        dims: crate::tile::Dims::from(dims),
                         valid_shape: valid(input),
                     },
                     WorkStep::Binary { op, lhs, rhs, .. } => match (lhs, rhs) {
@@ -252,7 +252,7 @@ pub(super) fn lower_unit(
                             .iter()
                             .map(|operand| match operand {
                                 WorkOperand::Tile(value) => {
-                                    VectorOperand::Tile { buffer: tile(value), shape: valid(value) }
+                                    VectorOperand::Tile { buffer: tile(value), shape: valid(value).to_vec() }
                                 }
                                 WorkOperand::Scalar(number) => VectorOperand::Scalar(*number),
                             })

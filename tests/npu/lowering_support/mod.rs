@@ -44,7 +44,11 @@ pub struct UnitBuilder {
 impl UnitBuilder {
     /// A new value of full `shape`, valid part `valid`.
     pub fn value(&mut self, shape: &[usize], valid: &[usize], dtype: DType) -> ValueId {
-        self.unit.values.push(TileValue { shape: shape.to_vec(), valid_shape: valid.to_vec(), dtype });
+        self.unit.values.push(TileValue {
+            shape: tilelab::tile::Dims::from(shape),
+            valid_shape: tilelab::tile::Dims::from(valid),
+            dtype,
+        });
         ValueId(self.unit.values.len() as u32 - 1)
     }
 
@@ -76,7 +80,11 @@ impl UnitBuilder {
 
 /// A GM region.
 pub fn region(tensor: u32, offsets: &[usize], shape: &[usize]) -> GmRegion {
-    GmRegion { tensor: TensorId(tensor), offsets: offsets.to_vec(), shape: shape.to_vec() }
+    GmRegion {
+        tensor: TensorId(tensor),
+        offsets: tilelab::tile::Dims::from(offsets),
+        shape: tilelab::tile::Dims::from(shape),
+    }
 }
 
 /// The 2-D tiles `(offsets, valid)` of a `shape` tensor in `tile` tiles, row-major.

@@ -82,7 +82,7 @@ pub(crate) fn batched_matmul(
         .flatten();
     let Some(batch) = broadcast else {
         return Err(Unsupported::new(
-            CompilerReason::BatchDims { left: left_tile.valid_shape.clone(), right: right_tile.valid_shape.clone() },
+            CompilerReason::BatchDims { left: left_tile.valid_shape.to_vec(), right: right_tile.valid_shape.to_vec() },
             line,
         ));
     };

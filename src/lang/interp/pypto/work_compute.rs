@@ -33,14 +33,14 @@ pub(crate) fn compute(
         CapturedOp::Cast { x } => {
             let (input, _) = resolve(builder, 0, x)?;
             let tile = builder.tile(input).clone();
-            let output = builder.value(tile.shape, tile.valid_shape, dtype);
+            let output = builder.value(tile.shape.clone(), tile.valid_shape.clone(), dtype);
             builder.push(WorkStep::Cast { input, output }, line);
             Ok(output)
         }
         CapturedOp::Clip { x, low, high } => {
             let (input, _) = resolve(builder, 0, x)?;
             let tile = builder.tile(input).clone();
-            let output = builder.value(tile.shape, tile.valid_shape, dtype);
+            let output = builder.value(tile.shape.clone(), tile.valid_shape.clone(), dtype);
             builder.push(WorkStep::Clip { input, low: *low, high: *high, output }, line);
             Ok(output)
         }

@@ -7,7 +7,7 @@ use std::fmt;
 use super::work_shapes::{broadcast, broadcast_valid};
 use crate::messages::CompilerReason;
 use crate::tensor::{BinaryOp, DType, ReduceOp, UnaryOp};
-use crate::tile::{LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
+use crate::tile::{Dims, LocatedStep, TileValue, ValueId, WorkOperand, WorkStep, WorkUnit};
 
 /// Why a kernel cannot be recorded as tile work: the op and its line.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,8 +55,8 @@ pub(crate) struct UnitBuilder {
 
 impl UnitBuilder {
     /// A new tile value.
-    pub(crate) fn value(&mut self, shape: Vec<usize>, valid_shape: Vec<usize>, dtype: DType) -> ValueId {
-        self.unit.values.push(TileValue { shape, valid_shape, dtype });
+    pub(crate) fn value(&mut self, shape: impl Into<Dims>, valid_shape: impl Into<Dims>, dtype: DType) -> ValueId {
+        self.unit.values.push(TileValue { shape: shape.into(), valid_shape: valid_shape.into(), dtype });
         ValueId(self.unit.values.len() as u32 - 1)
     }
 
@@ -73,7 +73,7 @@ impl UnitBuilder {
     /// `op(input)` with the output in `dtype`.
     pub(crate) fn unary(&mut self, op: UnaryOp, input: ValueId, dtype: DType, line: Option<u32>) -> ValueId {
         let tile = self.tile(input).clone();
-        let output = self.value(tile.shape, tile.valid_shape, dtype);
+        let output = self.value(tile.shape.clone(), tile.valid_shape.clone(), dtype);
         self.push(WorkStep::Unary { op, input, output }, line);
         output
     }
@@ -89,12 +89,16 @@ impl UnitBuilder {
     ) -> Result<ValueId, Unsupported> {
         let shapes = |operand: &WorkOperand| match operand {
             WorkOperand::Tile(id) => (self.tile(*id).shape.clone(), self.tile(*id).valid_shape.clone()),
-            WorkOperand::Scalar(_) => (Vec::new(), Vec::new()),
+            WorkOperand::Scalar(_) => (Dims::new(), Dims::new()),
         };
         let ((lhs_shape, lhs_valid), (rhs_shape, rhs_valid)) = (shapes(&lhs), shapes(&rhs));
         let shape = broadcast(&lhs_shape, &rhs_shape).ok_or_else(|| {
             Unsupported::new(
-                CompilerReason::TilesBroadcast { op: op.name().into(), lhs: lhs_shape.clone(), rhs: rhs_shape.clone() },
+                CompilerReason::TilesBroadcast {
+                    op: op.name().into(),
+                    lhs: lhs_shape.to_vec(),
+                    rhs: rhs_shape.to_vec(),
+                },
                 line,
             )
         })?;

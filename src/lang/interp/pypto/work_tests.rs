@@ -72,11 +72,11 @@ fn jit_loop_iterations_are_units_with_ragged_views() {
         assert_eq!(step_names(&work, unit), ["load", "reduce", "binary", "unary", "reduce", "binary", "store"]);
         let steps = &work.units[unit].steps;
         let WorkStep::Load { region, output } = &steps[0].step else { unreachable!() };
-        assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![start, 0], vec![valid, 16]));
+        assert_eq!((region.offsets.to_vec(), region.shape.to_vec()), (vec![start, 0], vec![valid, 16]));
         assert_eq!(work.units[unit].values[output.0 as usize].shape, vec![4, 16]);
         let WorkStep::Store { region, .. } = &steps[6].step else { unreachable!() };
         assert_eq!(
-            (region.tensor.0, region.offsets.clone(), region.shape.clone()),
+            (region.tensor.0, region.offsets.to_vec(), region.shape.to_vec()),
             (1, vec![start, 0], vec![valid, 16])
         );
         // Lines: the view is line 9, amax line 10, exp 11, the assemble line 12.
@@ -117,7 +117,7 @@ a = gated(pt.randn([64, 256], seed=5), pt.randn([64, 256], seed=6))
     assert_eq!(tasks.units.len(), 32);
     // Task 5 is row tile 1, column tile 1.
     let WorkStep::Store { region, .. } = &tasks.units[5].steps.last().expect("steps").step else { unreachable!() };
-    assert_eq!((region.offsets.clone(), region.shape.clone()), (vec![8, 64], vec![8, 64]));
+    assert_eq!((region.offsets.to_vec(), region.shape.to_vec()), (vec![8, 64], vec![8, 64]));
 }
 
 #[test]
@@ -143,7 +143,7 @@ r = biased(pt.randn([16, 64], seed=1), pt.randn([1, 64], seed=2))
             _ => None,
         })
         .collect();
-    assert!(loads.contains(&(1, vec![0, 32], vec![1, 32])), "{loads:?}");
+    assert!(loads.contains(&(1, [0, 32].into(), [1, 32].into())), "{loads:?}");
     let scalar = unit
         .steps
         .iter()
@@ -172,7 +172,7 @@ r = row_sum(pt.randn([16, 256], seed=1))
         .steps
         .iter()
         .filter_map(|step| match &step.step {
-            WorkStep::Load { region, .. } => Some((region.offsets.clone(), region.shape.clone())),
+            WorkStep::Load { region, .. } => Some((region.offsets.to_vec(), region.shape.to_vec())),
             _ => None,
         })
         .collect();
@@ -243,7 +243,7 @@ column_sums(x, out)
         assert_eq!(step_names(&work, unit), ["load", "reduce", "store"]);
         let WorkStep::Store { accumulate, region, .. } = &work.units[unit].steps[2].step else { unreachable!() };
         assert!(*accumulate);
-        assert_eq!((region.tensor.0, region.offsets.clone(), region.shape.clone()), (1, vec![0, 0], vec![1, 16]));
+        assert_eq!((region.tensor.0, region.offsets.to_vec(), region.shape.to_vec()), (1, vec![0, 0], vec![1, 16]));
     }
 }
 

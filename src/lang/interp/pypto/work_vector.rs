@@ -107,17 +107,21 @@ pub(crate) fn compute_vector(
                 let other = unpadded(tile);
                 let joined = broadcast(&shape, &other).ok_or_else(|| {
                     Unsupported::new(
-                        CompilerReason::TilesBroadcast { op: op.name().into(), lhs: shape.clone(), rhs: other.clone() },
+                        CompilerReason::TilesBroadcast {
+                            op: op.name().into(),
+                            lhs: shape.to_vec(),
+                            rhs: other.to_vec(),
+                        },
                         line,
                     )
                 })?;
-                valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape);
-                shape = joined;
+                valid = broadcast_valid(&joined, &shape, &valid, &other, &tile.valid_shape).into();
+                shape = joined.into();
             }
             // A select's result is as wide as its widest operand of the same valid width (a mask
             // padded to DT_BOOL granules), so it meets the kernel's loads, padded to those, in
             // element-wise ops.
-            let mut shape = padded(shape, dtype, granule);
+            let mut shape = padded(shape.to_vec(), dtype, granule);
             let widest = tiles
                 .iter()
                 .filter(|tile| tile.valid_shape.last() == valid.last() && tile.shape.len() == shape.len())
@@ -126,13 +130,13 @@ pub(crate) fn compute_vector(
             if let (Some(last), Some(widest)) = (shape.last_mut(), widest) {
                 *last = (*last).max(widest);
             }
-            (shape, valid)
+            (shape.into(), valid)
         }
         VectorOp::Round { .. } | VectorOp::CumSum { .. } => (first.shape.clone(), first.valid_shape.clone()),
         VectorOp::TopK { k, dim, .. } => {
             let mut valid = first.valid_shape.clone();
             valid[*dim] = *k;
-            (padded(valid.clone(), DType::I32, granule), valid)
+            (padded(valid.to_vec(), DType::I32, granule).into(), valid)
         }
         VectorOp::Expand => {
             let target = result.shape().to_vec();
@@ -140,11 +144,11 @@ pub(crate) fn compute_vector(
                 || first.shape.iter().zip(&target).any(|(&tile, &to)| tile != 1 && tile < to)
             {
                 return Err(Unsupported::new(
-                    CompilerReason::ExpandShape { from: first.shape.clone(), to: target.clone() },
+                    CompilerReason::ExpandShape { from: first.shape.to_vec(), to: target.clone() },
                     line,
                 ));
             }
-            (padded(target.clone(), dtype, granule), target)
+            (padded(target.clone(), dtype, granule).into(), target.into())
         }
         VectorOp::Concat { dim } => {
             let mut valid = first.valid_shape.clone();
@@ -154,17 +158,17 @@ pub(crate) fn compute_vector(
             if *dim != last {
                 shape[last] = first.shape[last];
             }
-            (padded(shape, dtype, granule), valid)
+            (padded(shape.to_vec(), dtype, granule).into(), valid)
         }
         VectorOp::Transpose { dims } => {
             let mut valid = first.valid_shape.clone();
             valid.swap(dims[0], dims[1]);
-            (padded(valid.clone(), dtype, granule), valid)
+            (padded(valid.to_vec(), dtype, granule).into(), valid)
         }
         VectorOp::Slice { .. } => return Err(Unsupported::new(CompilerReason::BatchSlice, line)),
         VectorOp::FillPad { .. } => {
             let target = result.shape().to_vec();
-            (padded(target.clone(), dtype, granule), target)
+            (padded(target.clone(), dtype, granule).into(), target.into())
         }
         VectorOp::Reshape => {
             // The tile's valid elements laid out in the result's valid shape: the reference's
@@ -180,11 +184,11 @@ pub(crate) fn compute_vector(
                 && first.valid_shape.iter().product::<usize>() == target_valid.iter().product::<usize>();
             if !agrees {
                 return Err(Unsupported::new(
-                    CompilerReason::RaggedReshape { from: first.shape.clone(), to: target.clone() },
+                    CompilerReason::RaggedReshape { from: first.shape.to_vec(), to: target.clone() },
                     line,
                 ));
             }
-            (padded(target, dtype, granule), target_valid)
+            (padded(target, dtype, granule).into(), target_valid.into())
         }
         VectorOp::Scatter { .. } => {
             if tiles.get(1).is_none() {

@@ -43,7 +43,11 @@ impl JitRecorder<'_> {
         let tile = builder.tile(value).clone();
         let (workspace, region) = self.spill(builder, value, line)?;
         Ok(BatchedOperand::Gm {
-            region: GmRegion { tensor: workspace, offsets: vec![0; tile.shape.len()], shape: region },
+            region: GmRegion {
+                tensor: workspace,
+                offsets: crate::tile::Dims::filled(0, tile.shape.len()),
+                shape: region.into(),
+            },
             dtype: tile.dtype,
             transposed: false,
         })
@@ -97,7 +101,7 @@ impl JitRecorder<'_> {
         let workspace = crate::tile::TensorId(self.tensors.len() as u32);
         self.tensors.push(crate::tile::GmTensor {
             name: format!("batched{}", workspace.0),
-            shape: tile.valid_shape.clone(),
+            shape: tile.valid_shape.to_vec(),
             dtype: tile.dtype,
         });
         self.ordered.push(workspace);
@@ -106,18 +110,22 @@ impl JitRecorder<'_> {
         if let Some(stored) = self.store_batched(builder, value, workspace, (&origin, &tile.valid_shape), line) {
             stored?;
         } else {
-            let region = GmRegion { tensor: workspace, offsets: origin.clone(), shape: tile.valid_shape.clone() };
+            let region = GmRegion {
+                tensor: workspace,
+                offsets: crate::tile::Dims::from(&*origin),
+                shape: tile.valid_shape.clone(),
+            };
             self.accesses.push(super::Access {
                 tensor: workspace,
                 offsets: origin,
-                shape: tile.valid_shape.clone(),
+                shape: tile.valid_shape.to_vec(),
                 unit: self.unit_index,
                 write: true,
                 accumulate: false,
             });
             builder.push(WorkStep::Store { input: value, region, accumulate: false }, line);
         }
-        Ok((workspace, tile.valid_shape))
+        Ok((workspace, tile.valid_shape.to_vec()))
     }
 
     /// Loads one matrix (`region`: size 1 in every batch dim) through the 2-D view of its tensor
@@ -207,12 +215,15 @@ impl JitRecorder<'_> {
             let band = [valid[0].min(extents[rank - 2]), valid[1].min(extents[rank - 1])];
             let position_of = |dim: usize| offsets[dim] + index.get(dim).copied().unwrap_or(0);
             let row = (0..rank - 1).fold(0, |row, dim| row * shape[dim] + position_of(dim));
-            let region =
-                crate::tile::GmRegion { tensor: view, offsets: vec![row, offsets[rank - 1]], shape: band.to_vec() };
+            let region = crate::tile::GmRegion {
+                tensor: view,
+                offsets: vec![row, offsets[rank - 1]].into(),
+                shape: crate::tile::Dims::from(band),
+            };
             self.accesses.push(super::Access {
                 tensor: view,
-                offsets: region.offsets.clone(),
-                shape: region.shape.clone(),
+                offsets: region.offsets.to_vec(),
+                shape: region.shape.to_vec(),
                 unit: self.unit_index,
                 write: true,
                 accumulate: false,

@@ -185,7 +185,7 @@ pub(crate) fn record_jit(
             CapturedOp::Assemble { tile, offsets, out } => {
                 let input = recorder.resolve(&mut builder, tile, op.line)?;
                 let valid = builder.tile(input).valid_shape.clone();
-                recorder.store(&mut builder, input, out, offsets.clone(), valid, op.line)?;
+                recorder.store(&mut builder, input, out, offsets.clone(), valid.to_vec(), op.line)?;
             }
             CapturedOp::SetItem { target, offsets, extents, value } => {
                 let Arg::Tensor(value) = value else {
@@ -332,7 +332,7 @@ impl JitRecorder<'_> {
                             *last = reference;
                         }
                     }
-                    Ok((value, form))
+                    Ok((value, form.to_vec()))
                 })?
             }
         };

@@ -69,7 +69,10 @@ impl JitRecorder<'_> {
             write: false,
             accumulate: false,
         });
-        builder.push(WorkStep::Load { region: GmRegion { tensor, offsets, shape: valid }, output }, line);
+        builder.push(
+            WorkStep::Load { region: GmRegion { tensor, offsets: offsets.into(), shape: valid.into() }, output },
+            line,
+        );
         Ok(output)
     }
 }

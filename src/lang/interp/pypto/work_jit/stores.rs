@@ -46,7 +46,8 @@ impl JitRecorder<'_> {
                 ))
             }
         };
-        let region = GmRegion { tensor, offsets: offsets.clone(), shape: shape.clone() };
+        let region =
+            GmRegion { tensor, offsets: crate::tile::Dims::from(&*offsets), shape: crate::tile::Dims::from(&*shape) };
         let (input, accumulate) = match self.read_modify_write(builder, input, &region) {
             Some(addend) => (addend, true),
             None => (input, false),
