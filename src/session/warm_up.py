@@ -39,12 +39,11 @@ pt.assert_allclose(y.grad, y.grad)
 @pt.frontend.jit
 def tilelab_warm_up_rows(x, out):
     pt.set_vec_tile_shapes(4, 64)
-    rows = x.shape[0]
-    for i in pt.loop(0, (rows + 3) // 4, name="tilelab_warm_up_tiles", idx_name="i"):
-        start = i * 4
-        tile = pt.view(x, [4, 64], [start, 0], valid_shape=[min(4, rows - start), 64])
-        e = pt.exp(tile - pt.amax(tile, dim=-1, keepdim=True))
-        pt.assemble(e / pt.sum(e, dim=-1, keepdim=True), [start, 0], out)
+    for i in pt.loop(0, (x.shape[0] + 3) // 4, name="tilelab_warm_up_tiles", idx_name="i"):
+        tile = pt.view(x, [4, 64], [i * 4, 0], valid_shape=[min(4, x.shape[0] - i * 4), 64])
+        centred = tile - pt.mean(tile, dim=-1, keepdim=True)
+        e = pt.exp(centred - pt.amax(centred, dim=-1, keepdim=True))
+        pt.assemble(e / pt.sum(e, dim=-1, keepdim=True), [i * 4, 0], out)
 
 rows = pt.as_tensor(pt.reshape(pt.sin(pt.arange(0, 14 * 64) * 0.3), [14, 64]).tolist(), requires_grad=True)
 out = pt.zeros([14, 64])
