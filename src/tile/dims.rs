@@ -130,14 +130,6 @@ impl FromIterator<usize> for Dims {
     }
 }
 
-impl Extend<usize> for Dims {
-    fn extend<I: IntoIterator<Item = usize>>(&mut self, iter: I) {
-        for value in iter {
-            self.push(value);
-        }
-    }
-}
-
 impl<'a> IntoIterator for &'a Dims {
     type Item = &'a usize;
     type IntoIter = std::slice::Iter<'a, usize>;
@@ -161,18 +153,6 @@ impl DerefMut for Dims {
     }
 }
 
-impl AsRef<[usize]> for Dims {
-    fn as_ref(&self) -> &[usize] {
-        self.as_slice()
-    }
-}
-
-impl std::borrow::Borrow<[usize]> for Dims {
-    fn borrow(&self) -> &[usize] {
-        self.as_slice()
-    }
-}
-
 impl PartialEq for Dims {
     fn eq(&self, other: &Dims) -> bool {
         self.as_slice() == other.as_slice()
@@ -184,12 +164,6 @@ impl Eq for Dims {}
 impl PartialEq<[usize]> for Dims {
     fn eq(&self, other: &[usize]) -> bool {
         self.as_slice() == other
-    }
-}
-
-impl PartialEq<&[usize]> for Dims {
-    fn eq(&self, other: &&[usize]) -> bool {
-        self.as_slice() == *other
     }
 }
 
@@ -205,18 +179,6 @@ impl PartialEq<Dims> for Vec<usize> {
     }
 }
 
-impl PartialEq<Dims> for [usize] {
-    fn eq(&self, other: &Dims) -> bool {
-        self == other.as_slice()
-    }
-}
-
-impl PartialEq<Dims> for &[usize] {
-    fn eq(&self, other: &Dims) -> bool {
-        *self == other.as_slice()
-    }
-}
-
 impl<const N: usize> PartialEq<[usize; N]> for Dims {
     fn eq(&self, other: &[usize; N]) -> bool {
         self.as_slice() == other.as_slice()
@@ -226,18 +188,6 @@ impl<const N: usize> PartialEq<[usize; N]> for Dims {
 impl Hash for Dims {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state)
-    }
-}
-
-impl PartialOrd for Dims {
-    fn partial_cmp(&self, other: &Dims) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Dims {
-    fn cmp(&self, other: &Dims) -> std::cmp::Ordering {
-        self.as_slice().cmp(other.as_slice())
     }
 }
 
@@ -286,6 +236,5 @@ mod tests {
         let mut changed = Dims::from([2, 3]);
         changed[1] = 5;
         assert_eq!(changed, [2, 5]);
-        assert_eq!(Dims::from([1, 2]).cmp(&Dims::from([1, 3])), std::cmp::Ordering::Less);
     }
 }
