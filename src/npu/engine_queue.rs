@@ -47,8 +47,9 @@ pub(super) struct EventQueue {
     occupied: u64,
     /// The bits of the time of the last event taken (of the earliest event once `now` is refilled).
     last: u64,
-    /// The earliest time in `later` when known (`next_time` finds it; scheduling keeps it).
-    earliest_later: Option<u64>,
+    /// Per bucket of `later` that holds events: the earliest of their times (kept as events join,
+    /// so the earliest pending time is a lookup, not a pass over a bucket).
+    earliest: [u64; 64],
 }
 
 impl Default for EventQueue {
@@ -59,7 +60,7 @@ impl Default for EventQueue {
             later: std::array::from_fn(|_| Vec::new()),
             occupied: 0,
             last: 0,
-            earliest_later: None,
+            earliest: [0; 64],
         }
     }
 }
@@ -71,9 +72,6 @@ impl EventQueue {
         let entry = Entry { time: time.to_bits(), core: core as u32, pipe: pipe as u8, kind };
         assert!(entry.time >= self.last, "an event scheduled at {time} before the queue's time");
         self.place(entry);
-        if entry.time != self.last {
-            self.earliest_later = self.earliest_later.map(|earliest| earliest.min(entry.time));
-        }
     }
 
     fn place(&mut self, entry: Entry) {
@@ -82,28 +80,23 @@ impl EventQueue {
             differing => {
                 let bucket = 63 - differing.leading_zeros() as usize;
                 self.later[bucket].push(entry);
+                if self.occupied & 1 << bucket == 0 || entry.time < self.earliest[bucket] {
+                    self.earliest[bucket] = entry.time;
+                }
                 self.occupied |= 1 << bucket;
             }
         }
     }
 
     /// The earliest event's time.
-    pub fn next_time(&mut self) -> Option<f64> {
+    pub fn next_time(&self) -> Option<f64> {
         if self.taken < self.now.len() {
             return Some(f64::from_bits(self.last));
         }
         if self.occupied == 0 {
             return None;
         }
-        let earliest = match self.earliest_later {
-            Some(earliest) => earliest,
-            None => {
-                let lowest = &self.later[self.occupied.trailing_zeros() as usize];
-                let earliest = lowest.iter().map(|entry| entry.time).min().expect("an occupied bucket");
-                *self.earliest_later.insert(earliest)
-            }
-        };
-        Some(f64::from_bits(earliest))
+        Some(f64::from_bits(self.earliest[self.occupied.trailing_zeros() as usize]))
     }
 
     /// Takes the earliest event if it is due by `time`.
@@ -130,7 +123,7 @@ impl EventQueue {
         let bucket = self.occupied.trailing_zeros() as usize;
         self.occupied &= !(1 << bucket);
         let entries = std::mem::take(&mut self.later[bucket]);
-        self.last = self.earliest_later.take().expect("next_time found the earliest");
+        self.last = self.earliest[bucket];
         for &entry in &entries {
             self.place(entry);
         }
