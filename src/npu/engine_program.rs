@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
+use crate::tile::{GmRegion, KernelPlan, Pipe, TileOp, TileProgram};
 
 use super::config::NpuConfig;
 use super::l2::{region_ranges_into, RowBox};
@@ -169,10 +169,14 @@ impl CoreProgram {
         let used = (0..7).filter(|&pipe| unprepared[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
         let label_base = u32::try_from(labels.len()).expect("fewer than 2^32 buffers");
         labels.extend(program.buffers.iter().map(|buffer| buffer.name.clone()));
+        // GM copies run on MTE2 (in), MTE3 and FIXPIPE (out): room for them all up front, so the
+        // list never grows by copying itself as the run reaches them.
+        let gm_pipes = [Pipe::Mte2, Pipe::Mte3, Pipe::Fixpipe];
+        let copies = gm_pipes.iter().map(|pipe| counts[pipe.index()] as usize).sum();
         CoreProgram {
             steps: Vec::with_capacity(program.instructions.len()),
             flags: Vec::with_capacity(program.instructions.len() * 2),
-            copies: Vec::new(),
+            copies: Vec::with_capacity(copies),
             label_base,
             unprepared,
             last: [END; 7],
