@@ -103,20 +103,35 @@ pub fn custom_op_names() -> Vec<String> {
 
 /// Runs the custom op `name` on `inputs`; records it when an input requires grad.
 pub fn call_custom(name: &str, inputs: &[Var], attributes: Attributes) -> Result<Vec<Var>> {
-    call_custom_choosing(name, inputs, attributes, super::graph::GeneratedShown::default())
+    let op = REGISTRY
+        .with(|registry| registry.borrow().get(name).cloned())
+        .ok_or_else(|| AutogradError::UnknownCustomOp { name: name.to_string() })?;
+    run_custom(name, op, inputs, attributes, super::graph::GeneratedShown::default())
 }
 
-/// [`call_custom`] for a generated backward, recording its save-or-recompute decisions and its
-/// tile ops on the node (the graph view shows them on its backward node).
-pub fn call_custom_choosing(
+/// Runs a custom op made for one call: `forward` now, and `backward` kept by the node it records,
+/// not by the registry. A kernel call's closures hold its tensors (the saved values, the reference
+/// run's graph); registered under the kernel's name they stayed alive until the kernel's next call,
+/// and kept the graph of its last call in the session for good. `shown` records a generated
+/// backward's save-or-recompute decisions and tile ops on the node (the graph view shows them).
+pub fn call_custom_once(
     name: &str,
+    forward: CustomForward,
+    backward: Option<CustomBackward>,
     inputs: &[Var],
     attributes: Attributes,
     shown: super::graph::GeneratedShown,
 ) -> Result<Vec<Var>> {
-    let op = REGISTRY
-        .with(|registry| registry.borrow().get(name).cloned())
-        .ok_or_else(|| AutogradError::UnknownCustomOp { name: name.to_string() })?;
+    run_custom(name, CustomOp { forward, backward }, inputs, attributes, shown)
+}
+
+fn run_custom(
+    name: &str,
+    op: CustomOp,
+    inputs: &[Var],
+    attributes: Attributes,
+    shown: super::graph::GeneratedShown,
+) -> Result<Vec<Var>> {
     let tensors: Vec<Tensor> = inputs.iter().map(|input| input.tensor().clone()).collect();
     let result = (op.forward)(&tensors, &attributes)?;
     if result.outputs.is_empty() {

@@ -43,7 +43,7 @@ mod var;
 
 pub use checkpoint::{checkpoint, CheckpointFunction};
 pub use custom::{
-    call_custom, call_custom_choosing, custom_op_names, register_custom_op, register_gradient, unregister_custom_op,
+    call_custom, call_custom_once, custom_op_names, register_custom_op, register_gradient, unregister_custom_op,
     Attribute, Attributes, Context, CustomBackward, CustomForward, ForwardOutput,
 };
 pub use engine::{grad, grad_with_options, BackwardOptions};

@@ -14,6 +14,7 @@ mod diagnostics;
 mod dtypes;
 mod host_modules;
 mod imports;
+mod kernel_call_memory;
 mod kernel_npu;
 mod kernels;
 mod lambdas;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::capture::identity;
 pub use super::check_sides::GradCheckSides;
-use crate::autograd::{call_custom, no_grad, register_custom_op, Attribute, Attributes, CustomForward, ForwardOutput};
+use crate::autograd::{call_custom_once, no_grad, Attribute, Attributes, CustomForward, ForwardOutput};
 use crate::autograd::{
     checkpoint, grad, CheckMode, CheckOptions, CheckpointFunction, GradCheckReport, GraphData, Tolerance, Var,
 };
@@ -371,9 +371,9 @@ pub(crate) fn record_gradient_node(
         inputs.len(),
         interpreter.at(span),
     );
-    register_custom_op(&kernel.name, forward, Some(backward));
-    let vars =
-        call_custom(&kernel.name, &inputs, attributes).map_err(|error| interpreter.autograd_error(error, span))?;
+    let shown = Default::default();
+    let vars = call_custom_once(&kernel.name, forward, Some(backward), &inputs, attributes, shown)
+        .map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
     Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
 }

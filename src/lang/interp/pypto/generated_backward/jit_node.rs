@@ -10,9 +10,7 @@ use std::rc::Rc;
 
 use super::jit::{derive_jit, written_arguments};
 use super::{BackwardFailure, BackwardWork};
-use crate::autograd::{
-    call_custom_choosing, enable_grad, register_custom_op, AutogradError, CustomBackward, GeneratedShown,
-};
+use crate::autograd::{call_custom_once, enable_grad, AutogradError, CustomBackward, GeneratedShown};
 use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{ErrorKind, Result, SourceSpan};
 use crate::lang::interp::eval::Arguments;
@@ -29,8 +27,10 @@ use crate::tile::WorkSettings;
 
 /// A jit call about to run without the tape: its arguments as they were.
 pub(crate) struct JitCall {
-    /// The call's arguments (tensor values are the objects the body writes).
-    arguments: Arguments,
+    /// The call's arguments, tensors by place (their values before the call are in `before`).
+    arguments: KeptArguments,
+    /// The tensor arguments' objects, in call order (a written one gets the node's output).
+    objects: Vec<Rc<TensorObject>>,
     /// The tensor arguments' values before the call, in call order (the CPU fallback's inputs).
     before: Vec<Tensor>,
     /// The tensor arguments as autograd values, in call order.
@@ -44,19 +44,35 @@ impl JitCall {
     }
 }
 
+/// An argument of a jit call as its CPU fallback needs it.
+enum KeptArgument {
+    /// A tensor: the fallback passes a fresh copy of its value before the call. Not its object:
+    /// the call makes the object of a written argument the node's output, and the node would then
+    /// hold, through its backward, the object that holds the node (a cycle never freed).
+    Tensor,
+    /// Any other value, as passed.
+    Other(Value),
+}
+
+/// The arguments of a jit call as its CPU fallback needs them.
+struct KeptArguments {
+    positional: Vec<(KeptArgument, Span)>,
+    keywords: Vec<(String, KeptArgument, Span)>,
+}
+
 /// Takes what a generated jit backward needs from the call's arguments, before the body runs.
 pub(crate) fn before_call(arguments: &Arguments) -> JitCall {
-    let copy = |value: &Value| match value {
-        Value::Tensor(object) => Value::Tensor(object.clone()),
-        other => other.clone(),
+    let keep = |value: &Value| match value {
+        Value::Tensor(_) => KeptArgument::Tensor,
+        other => KeptArgument::Other(other.clone()),
     };
-    let kept = Arguments {
-        positional: arguments.positional.iter().map(|(value, span)| (copy(value), *span)).collect(),
-        keywords: arguments.keywords.iter().map(|(name, value, span)| (name.clone(), copy(value), *span)).collect(),
+    let kept = KeptArguments {
+        positional: arguments.positional.iter().map(|(value, span)| (keep(value), *span)).collect(),
+        keywords: arguments.keywords.iter().map(|(name, value, span)| (name.clone(), keep(value), *span)).collect(),
     };
     let inputs = super::tensor_inputs(arguments);
     let before = inputs.iter().map(|input| input.tensor().deep_copy()).collect();
-    JitCall { arguments: kept, before, inputs }
+    JitCall { arguments: kept, objects: tensor_objects(arguments), before, inputs }
 }
 
 /// Makes a finished jit call (its body ran without the tape and `frame` holds its capture) one
@@ -69,7 +85,7 @@ pub(crate) fn attach_jit(
     call: JitCall,
     span: Span,
 ) -> Result<()> {
-    let JitCall { arguments, before, inputs } = call;
+    let JitCall { arguments, objects, before, inputs } = call;
     if inputs.len() != named.len() {
         return Ok(());
     }
@@ -99,7 +115,6 @@ pub(crate) fn attach_jit(
             Err(reason)
         }
     };
-    let objects: Vec<Rc<TensorObject>> = tensor_objects(&arguments);
     let outputs: Vec<Tensor> = written.iter().map(|&index| objects[index].get().tensor().clone()).collect();
     let slot = std::cell::RefCell::new(Some(ForwardOutput { outputs, saved: Vec::new() }));
     let forward: CustomForward = Rc::new(move |_inputs: &[Tensor], _attributes: &Attributes| {
@@ -121,8 +136,8 @@ pub(crate) fn attach_jit(
     };
     let rerun = Rerun { kernel: kernel.clone(), arguments, before };
     let backward = backward_of(interpreter, generated, rerun, interpreter.at(span));
-    register_custom_op(&kernel.name, forward, Some(backward));
-    let vars = call_custom_choosing(&kernel.name, &inputs, Attributes::new(), GeneratedShown::default())
+    let shown = GeneratedShown::default();
+    let vars = call_custom_once(&kernel.name, forward, Some(backward), &inputs, Attributes::new(), shown)
         .map_err(|error| interpreter.autograd_error(error, span))?;
     for (&index, var) in written.iter().zip(vars) {
         *objects[index].var.borrow_mut() = var;
@@ -202,7 +217,7 @@ impl JitBackward {
 /// What the CPU fallback needs to run the body again with the tape.
 struct Rerun {
     kernel: Rc<Kernel>,
-    arguments: Arguments,
+    arguments: KeptArguments,
     before: Vec<Tensor>,
 }
 
@@ -220,8 +235,8 @@ impl Rerun {
         let _grad = enable_grad();
         let mut leaves = Vec::new();
         let mut objects = Vec::new();
-        let mut fresh = |value: &Value| match value {
-            Value::Tensor(_) => {
+        let mut fresh = |value: &KeptArgument| match value {
+            KeptArgument::Tensor => {
                 let index = leaves.len();
                 let leaf = Var::new(self.before[index].deep_copy(), needs[index]);
                 leaves.push(leaf.clone());
@@ -229,7 +244,7 @@ impl Rerun {
                 objects.push(object.clone());
                 object
             }
-            other => other.clone(),
+            KeptArgument::Other(other) => other.clone(),
         };
         let mut positional = Vec::new();
         for (value, argument_span) in &self.arguments.positional {

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::policy::Choice;
 use super::GeneratedBackward;
-use crate::autograd::{call_custom_choosing, is_grad_enabled, register_custom_op, AutogradError, CustomBackward};
+use crate::autograd::{call_custom_once, is_grad_enabled, AutogradError, CustomBackward};
 use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{Result, SourceSpan};
 use crate::lang::interp::eval::Arguments;
@@ -165,8 +165,7 @@ pub(crate) fn attach(interpreter: &Interpreter, prepared: Prepared, result: &Val
     let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
     let shown = super::shown::shown(&generated, &choices, &needs);
     let backward = backward_of(interpreter, generated, inputs.clone(), reference, saved_places, interpreter.at(span));
-    register_custom_op(&kernel_name, forward, Some(backward));
-    let vars = call_custom_choosing(&kernel_name, &inputs, Attributes::new(), shown)
+    let vars = call_custom_once(&kernel_name, forward, Some(backward), &inputs, Attributes::new(), shown)
         .map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
     Ok(if single { values.pop().unwrap_or(Value::None) } else { Value::tuple(values) })
