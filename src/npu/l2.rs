@@ -53,6 +53,8 @@ const DIRTY: u64 = 1 << 63;
 
 #[path = "l2_box_memo.rs"]
 mod box_memo;
+#[path = "l2_box_walk.rs"]
+mod box_walk;
 #[path = "l2_ranges.rs"]
 mod ranges;
 pub use ranges::{region_ranges_into, RowBox};

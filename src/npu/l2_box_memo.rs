@@ -66,14 +66,16 @@ impl L2Cache {
     }
 
     fn access_box(&mut self, tensor: u32, rows: RowBox, write: bool) -> L2Traffic {
-        if !self.evicting {
-            if let Some(seen) = self.seen_boxes.get_mut(&(tensor, rows)) {
-                if !write || seen.written {
-                    seen.served_at = Some(self.clock);
-                    self.clock += seen.uses;
-                    // Every line is resident: a write hits too (`access` counts it the same way).
-                    return L2Traffic { hit_bytes: seen.bytes, ..Default::default() };
-                }
+        if self.evicting {
+            if let Some(traffic) = self.access_box_evicting(tensor as usize, rows, write) {
+                return traffic;
+            }
+        } else if let Some(seen) = self.seen_boxes.get_mut(&(tensor, rows)) {
+            if !write || seen.written {
+                seen.served_at = Some(self.clock);
+                self.clock += seen.uses;
+                // Every line is resident: a write hits too (`access` counts it the same way).
+                return L2Traffic { hit_bytes: seen.bytes, ..Default::default() };
             }
         }
         let mut ranges = std::mem::take(&mut self.box_ranges);

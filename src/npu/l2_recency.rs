@@ -77,6 +77,25 @@ impl L2Cache {
         self.push_run(slot, first_line, width, first_stamp);
     }
 
+    /// Records the uses of a box walked row after row: `rows` rows of `width` consecutive lines of
+    /// `slot`, `stride` lines apart from `first_line`, stamped from `first_stamp` on (one run;
+    /// every count below 2^32: `l2_box_walk.rs` checks).
+    pub(super) fn record_box(
+        &mut self,
+        slot: usize,
+        first_line: u64,
+        width: u64,
+        stride: u64,
+        rows: u64,
+        first_stamp: u64,
+    ) {
+        self.compact_runs_if_stale();
+        let (first_line, width, stride, rows) = (first_line as u32, width as u32, stride as u32, rows as u32);
+        let (slot, taken_row, taken_column) = (slot as u32, 0, 0);
+        let run = Run { slot, first_line, width, stride, rows, taken_row, taken_column, first_stamp };
+        self.runs.push_back(run);
+    }
+
     #[cold]
     fn push_run(&mut self, slot: usize, first_line: u64, width: u64, first_stamp: u64) {
         self.compact_runs_if_stale();
