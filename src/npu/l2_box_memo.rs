@@ -120,21 +120,22 @@ impl L2Cache {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{L2Cache, L2Traffic, RowBox};
     use std::collections::HashMap;
 
     /// The plain model: resident lines with their last use and whether written; over capacity the
-    /// line with the oldest use leaves (written back whole when written).
-    struct Model {
-        lines: HashMap<(u32, u64), (u64, bool)>,
-        clock: u64,
-        line_bytes: u64,
-        capacity: usize,
+    /// line with the oldest use leaves (written back whole when written). One use per line a row
+    /// touches, row after row (also the reference of `l2_box_walk.rs`).
+    pub(in super::super) struct Model {
+        pub(in super::super) lines: HashMap<(u32, u64), (u64, bool)>,
+        pub(in super::super) clock: u64,
+        pub(in super::super) line_bytes: u64,
+        pub(in super::super) capacity: usize,
     }
 
     impl Model {
-        fn access(&mut self, tensor: u32, rows: RowBox, write: bool) -> L2Traffic {
+        pub(in super::super) fn access(&mut self, tensor: u32, rows: RowBox, write: bool) -> L2Traffic {
             let mut traffic = L2Traffic::default();
             for index in 0..rows.rows {
                 let (start, end) = (rows.start + index * rows.stride, rows.start + index * rows.stride + rows.row);

@@ -94,43 +94,8 @@ fn prefetch(stamps: &[u64], line: u64) {
 mod tests {
     use std::collections::HashMap;
 
-    use super::super::{L2Cache, L2Traffic, RowBox};
-
-    /// The reference: resident lines with their last use and whether written; over capacity, the
-    /// line with the oldest use leaves (written back whole when written). One use per line a row
-    /// touches, row after row.
-    struct PlainLru {
-        line_bytes: u64,
-        capacity: usize,
-        clock: u64,
-        lines: HashMap<(u32, u64), (u64, bool)>,
-    }
-
-    impl PlainLru {
-        fn access(&mut self, tensor: u32, rows: RowBox, write: bool) -> L2Traffic {
-            let mut traffic = L2Traffic::default();
-            for index in 0..rows.rows {
-                let (start, end) = (rows.start + index * rows.stride, rows.start + index * rows.stride + rows.row);
-                for line in start / self.line_bytes..=(end - 1) / self.line_bytes {
-                    let requested = end.min((line + 1) * self.line_bytes) - start.max(line * self.line_bytes);
-                    self.clock += 1;
-                    let dirty = self.lines.get(&(tensor, line)).is_some_and(|&(_, dirty)| dirty);
-                    if self.lines.insert((tensor, line), (self.clock, write || dirty)).is_some() {
-                        traffic.hit_bytes += requested;
-                    } else if !write {
-                        traffic.fetched_bytes += self.line_bytes;
-                    }
-                    if self.lines.len() > self.capacity {
-                        let oldest = *self.lines.iter().min_by_key(|(_, &(stamp, _))| stamp).expect("not empty").0;
-                        if self.lines.remove(&oldest).is_some_and(|(_, dirty)| dirty) {
-                            traffic.written_back_bytes += self.line_bytes;
-                        }
-                    }
-                }
-            }
-            traffic
-        }
-    }
+    use super::super::box_memo::tests::Model;
+    use super::super::{L2Cache, RowBox};
 
     #[test]
     fn boxes_walked_as_boxes_match_a_plain_least_recently_used_model() {
@@ -144,7 +109,7 @@ mod tests {
         for tensor in 0..2 {
             cache.size_tensor(tensor, 96 * line_bytes);
         }
-        let mut model = PlainLru { line_bytes, capacity, clock: 0, lines: HashMap::new() };
+        let mut model = Model { lines: HashMap::new(), clock: 0, line_bytes, capacity };
         let mut state = 987_654_321u64;
         let mut next = |bound: u64| {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
