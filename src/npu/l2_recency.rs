@@ -98,11 +98,7 @@ impl L2Cache {
 
     #[cold]
     fn push_run(&mut self, slot: usize, first_line: u64, width: u64, first_stamp: u64) {
-        self.compact_runs_if_stale();
-        let (first_line, width) = (first_line as u32, width as u32);
-        let (slot, stride, rows, taken_row, taken_column) = (slot as u32, width, 1, 0, 0);
-        let run = Run { slot, first_line, width, stride, rows, taken_row, taken_column, first_stamp };
-        self.runs.push_back(run);
+        self.record_box(slot, first_line, width, width, 1, first_stamp);
     }
 
     /// Evicts the least recently used line (a dirty one is written back whole).
