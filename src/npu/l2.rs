@@ -154,21 +154,30 @@ impl L2Cache {
                 if !queue_whole {
                     self.record_uses(slot, line, 1, self.clock);
                 }
-                let stamp = &mut self.stamps[slot][line as usize];
-                if *stamp != 0 {
-                    let line_start = line * self.line_bytes;
-                    traffic.hit_bytes += end.min(line_start + self.line_bytes) - start.max(line_start);
-                } else {
-                    self.resident += 1;
-                    if !write {
-                        traffic.fetched_bytes += self.line_bytes;
-                    }
-                }
-                *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
-                if self.resident > self.capacity_lines {
-                    self.evict_oldest();
-                }
+                let line_start = line * self.line_bytes;
+                let requested = end.min(line_start + self.line_bytes) - start.max(line_start);
+                self.use_line(slot, line, requested, write, traffic);
             }
+        }
+    }
+
+    /// The use of `line` of `slot` at the current clock, `requested` of its bytes: a hit if it is
+    /// resident, else it becomes resident (fetched whole when read); over capacity, the least
+    /// recently used line is evicted.
+    #[inline(always)]
+    fn use_line(&mut self, slot: usize, line: u64, requested: u64, write: bool, traffic: &mut L2Traffic) {
+        let stamp = &mut self.stamps[slot][line as usize];
+        if *stamp != 0 {
+            traffic.hit_bytes += requested;
+        } else {
+            self.resident += 1;
+            if !write {
+                traffic.fetched_bytes += self.line_bytes;
+            }
+        }
+        *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
+        if self.resident > self.capacity_lines {
+            self.evict_oldest();
         }
     }
 }

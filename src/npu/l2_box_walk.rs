@@ -11,7 +11,7 @@
 //! still to come, so the queue never reaches those. A box of more uses than the cache has lines still goes the
 //! range walk's way (each range queued line by line past that size), as before.
 
-use super::{L2Cache, L2Traffic, RowBox, DIRTY};
+use super::{L2Cache, L2Traffic, RowBox};
 
 impl L2Cache {
     /// Reads or writes `rows` of tensor `slot` as a box while the cache evicts; `None` (nothing
@@ -49,23 +49,12 @@ impl L2Cache {
             }
             for column in 0..width {
                 self.clock += 1;
-                let stamp = &mut self.stamps[slot][(row_first + column) as usize];
-                if *stamp != 0 {
-                    traffic.hit_bytes += match column {
-                        0 => first_bytes,
-                        _ if column == width - 1 => last_bytes,
-                        _ => line_bytes,
-                    };
-                } else {
-                    self.resident += 1;
-                    if !write {
-                        traffic.fetched_bytes += line_bytes;
-                    }
-                }
-                *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
-                if self.resident > self.capacity_lines {
-                    self.evict_oldest();
-                }
+                let requested = match column {
+                    0 => first_bytes,
+                    _ if column == width - 1 => last_bytes,
+                    _ => line_bytes,
+                };
+                self.use_line(slot, row_first + column, requested, write, &mut traffic);
             }
         }
         traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
