@@ -94,6 +94,8 @@ function answer(session, request) {
       return typeof session.variables === 'function' ? session.variables() : [];
     case 'api':
       return typeof Playground.apiTable === 'function' ? JSON.parse(Playground.apiTable()) : [];
+    case 'trace':
+      return typeof session.kernelTrace === 'function' ? (session.kernelTrace(String(request.key)) ?? null) : null;
     case 'language':
       if (typeof session.setLanguage === 'function') session.setLanguage(String(request.tag));
       return null;

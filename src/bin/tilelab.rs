@@ -221,7 +221,7 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
         executed.push(index);
         running_line.store(cell.first_line, Ordering::Relaxed);
         // In a .py notebook the lines that messages name are file lines; an .ipynb cell's own.
-        let result =
+        let mut result =
             if ipynb { session.run_cell(&cell.source) } else { session.run_cell_at(&cell.source, cell.first_line) };
         if let Some(directory) = &options.trace_out {
             if let Err(message) = write_traces(directory, index, session.take_traces()) {
@@ -230,6 +230,8 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
             }
         }
         if options.json {
+            // The JSON is read after the run: it carries the traces the page asks the session for.
+            session.attach_kernel_traces(&mut result);
             let line = JsonCell { cell_index: index, first_line: cell.first_line, result: &result };
             match serde_json::to_string(&line) {
                 Ok(json) => emit(&format!("{json}\n")),

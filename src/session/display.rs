@@ -127,10 +127,12 @@ pub fn display_text(display: &Display) -> String {
 }
 
 /// Groups a cell's kernel calls by kernel (first-call order, at most
-/// [`KernelSchedule::MAX_KERNELS`]), keeping each kernel's last schedule and its call count.
+/// [`KernelSchedule::MAX_KERNELS`]), keeping each kernel's last schedule and its call count; each
+/// trace small enough to show is handed to `keep`, which returns its key.
 pub(crate) fn kernel_schedules(
     calls: &[(String, std::rc::Rc<crate::npu::Simulation>)],
     cell_of: impl Fn(&str) -> Option<usize>,
+    mut keep: impl FnMut(std::rc::Rc<crate::npu::Simulation>) -> String,
 ) -> Vec<KernelSchedule> {
     let mut grouped: Vec<(String, usize, std::rc::Rc<crate::npu::Simulation>)> = Vec::new();
     for (kernel, simulation) in calls {
@@ -145,14 +147,11 @@ pub(crate) fn kernel_schedules(
         .into_iter()
         .map(|(kernel, calls, simulation)| {
             let small = simulation.trace.events.len() <= KernelSchedule::MAX_TRACE_EVENTS;
-            let trace_json = if small { simulation.trace.to_chrome_json() } else { String::new() };
+            let summary = simulation.summary.clone();
+            let trace_key = small.then(|| keep(simulation));
             let cell = cell_of(&kernel);
-            KernelSchedule {
-                cell,
-                kernel,
-                calls,
-                schedule: ScheduleDisplay { summary: simulation.summary.clone(), trace_json, cell },
-            }
+            let schedule = ScheduleDisplay { summary, trace_json: String::new(), cell };
+            KernelSchedule { cell, kernel, calls, schedule, trace_key }
         })
         .collect()
 }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod contract;
 mod display;
 mod inspect;
+mod kept_traces;
 mod notebook;
 mod render;
 mod result;

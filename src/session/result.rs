@@ -46,16 +46,19 @@ pub struct KernelSchedule {
     pub calls: usize,
     /// The execution number of the cell that defined it: the trace's source lines are its lines.
     pub cell: Option<usize>,
-    /// The schedule of the last call (its trace left out when it is too large to send, see
-    /// [`KernelSchedule::MAX_TRACE_EVENTS`]).
+    /// The schedule of the last call. Its `trace_json` is empty: the trace is kept by the session
+    /// under `trace_key` for the page to ask for when its reader opens it (`Session::kernel_trace`).
     pub schedule: ScheduleDisplay,
+    /// The key of the last call's trace (`Session::kernel_trace`); None when the trace is too
+    /// large to send (over [`KernelSchedule::MAX_TRACE_EVENTS`] events).
+    pub trace_key: Option<String>,
 }
 
 impl KernelSchedule {
     /// Kernels listed per cell; a cell calling more shows the first ones.
     pub const MAX_KERNELS: usize = 8;
-    /// Events above which the automatic view sends the summary only (`pypto.schedule` still
-    /// returns the whole trace): keeps every cell's result small enough to post to the page.
+    /// Events above which the automatic view offers the summary only (`pypto.schedule` still
+    /// returns the whole trace): keeps every trace the page asks for small enough to post and draw.
     pub const MAX_TRACE_EVENTS: usize = 50_000;
 }
 

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::display::{display_value, kernel_schedules};
+use super::kept_traces::KeptTraces;
 use super::result::{CellDiagnostic, CellResult, CellStatus, Display, TraceLine};
 use crate::lang::interp::{
     Interpreter, Limits, ModuleLoader, Object, RuntimeError, RuntimeWarning, SourceSpan, Value, FIRST_MODULE_CELL,
@@ -20,6 +21,8 @@ pub struct Session {
     module_sources: Vec<(String, Rc<str>)>,
     /// Every kernel call's schedule of the last cell, for `take_schedules`.
     last_schedules: Vec<(String, Rc<crate::npu::Simulation>)>,
+    /// The traces the cells' kernel schedules name by key.
+    kept_traces: KeptTraces,
 }
 
 impl Default for Session {
@@ -58,6 +61,7 @@ impl Session {
             sources: Vec::new(),
             module_sources: Vec::new(),
             last_schedules: Vec::new(),
+            kept_traces: KeptTraces::new(now_ms()),
         }
     }
 
@@ -235,14 +239,34 @@ impl Session {
         if status == CellStatus::Error {
             self.last_schedules = self.interpreter.take_schedules();
         }
+        let duration_ms = now_ms() - started;
+        let kept = &mut self.kept_traces;
+        let kernel_cell = |kernel: &str| kernel_cell(&self.interpreter, kernel);
+        let kernel_schedules = kernel_schedules(&self.last_schedules, kernel_cell, |simulation| kept.keep(simulation));
         CellResult {
             execution_count: cell,
             status,
             stdout: self.interpreter.take_output(),
             displays,
             diagnostics,
-            duration_ms: now_ms() - started,
-            kernel_schedules: kernel_schedules(&self.last_schedules, |kernel| self.kernel_cell(kernel)),
+            duration_ms,
+            kernel_schedules,
+        }
+    }
+
+    /// The Chrome trace JSON a cell result's kernel schedule names by `key` (its `trace_key`); None
+    /// for a key of another session or a trace no longer kept (see `KeptTraces::MAX_EVENTS`).
+    pub fn kernel_trace(&self, key: &str) -> Option<String> {
+        self.kept_traces.trace_json(key)
+    }
+
+    /// Fills in the trace JSON of `result`'s kernel schedules (for a reader that cannot ask later,
+    /// as the CLI's `--json`).
+    pub fn attach_kernel_traces(&self, result: &mut CellResult) {
+        for entry in &mut result.kernel_schedules {
+            if let Some(json) = entry.trace_key.as_deref().and_then(|key| self.kernel_trace(key)) {
+                entry.schedule.trace_json = json;
+            }
         }
     }
 
@@ -256,19 +280,10 @@ impl Session {
                     .last_schedules
                     .iter()
                     .find(|(_, called)| Rc::ptr_eq(called, simulation))
-                    .and_then(|(kernel, _)| self.kernel_cell(kernel));
+                    .and_then(|(kernel, _)| kernel_cell(&self.interpreter, kernel));
             }
         }
         display
-    }
-
-    /// The execution number of the cell that defined the kernel registered as `kernel`.
-    fn kernel_cell(&self, kernel: &str) -> Option<usize> {
-        let globals = self.interpreter.globals();
-        globals.names().iter().find_map(|name| match &globals.get(name)? {
-            crate::lang::interp::Value::Kernel(found) if found.name == kernel => Some(found.function.cell),
-            _ => None,
-        })
     }
 
     fn place(&self, location: SourceSpan) -> (Span, usize, usize) {
@@ -368,6 +383,15 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.interpreter.globals().restore(Default::default());
     }
+}
+
+/// The execution number of the cell that defined the kernel registered as `kernel`.
+fn kernel_cell(interpreter: &Interpreter, kernel: &str) -> Option<usize> {
+    let globals = interpreter.globals();
+    globals.names().iter().find_map(|name| match &globals.get(name)? {
+        Value::Kernel(found) if found.name == kernel => Some(found.function.cell),
+        _ => None,
+    })
 }
 
 /// Milliseconds from a monotonic clock (wall clock in the browser, where `Instant` does not exist).

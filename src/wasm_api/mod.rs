@@ -95,6 +95,13 @@ impl Playground {
         diagnostics.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
     }
 
+    /// The Chrome trace JSON of a cell result's kernel schedule, by its `trace_key`; undefined when
+    /// the session no longer keeps it (or the key is of an earlier session).
+    #[wasm_bindgen(js_name = kernelTrace)]
+    pub fn kernel_trace(&self, key: &str) -> Option<String> {
+        self.session.kernel_trace(key)
+    }
+
     /// The variables the cells defined: `[{name, kind, shape, dtype, requires_grad, preview, cell}]`.
     pub fn variables(&self) -> Result<JsValue, JsValue> {
         let summaries = self.session.variable_summaries();

@@ -93,6 +93,10 @@ fn json_prints_one_object_per_cell() {
     assert_eq!(cells[1]["displays"][0]["kind"], "graph");
     assert_eq!(cells[2]["displays"][0]["kind"], "grad_check");
     assert_eq!(cells[1]["kernel_schedules"][0]["kernel"], "swish");
+    // The session keeps a kernel's trace for the page to ask for; the CLI's JSON carries it.
+    let trace = cells[1]["kernel_schedules"][0]["schedule"]["trace_json"].as_str().expect("trace JSON text");
+    let trace: serde_json::Value = serde_json::from_str(trace).expect("Chrome trace JSON");
+    assert!(trace["traceEvents"].as_array().is_some_and(|events| events.iter().any(|event| event["ph"] == "X")));
     assert!(cells[1].get("kernel_runs").is_none(), "no longer part of the result");
 }
 

@@ -229,12 +229,20 @@ fn a_cell_lists_the_npu_schedule_of_each_kernel_it_called() {
     // Their trace lines are lines of the cell that defined them (execution number 1).
     assert!(called.kernel_schedules.iter().all(|entry| entry.cell == Some(1)));
     // The shown schedule is the kernel's own: the same cycles as asking pypto.schedule for one call
-    // on the same input shape, and a trace the page can parse.
+    // on the same input shape, and a trace the page can parse. The result carries no trace: the
+    // session keeps it under the entry's key until the page asks for it.
     let asked = session.run_cell("print(pt.schedule(double, x).cycles)").stdout;
     assert_eq!(called.kernel_schedules[0].schedule.summary.cycles.to_string(), asked.trim());
-    let trace: serde_json::Value =
-        serde_json::from_str(&called.kernel_schedules[0].schedule.trace_json).expect("trace JSON");
-    assert!(trace["traceEvents"].as_array().is_some_and(|events| !events.is_empty()));
+    assert!(called.kernel_schedules.iter().all(|entry| entry.schedule.trace_json.is_empty()));
+    let key = called.kernel_schedules[0].trace_key.as_deref().expect("a key");
+    let trace: serde_json::Value = serde_json::from_str(&session.kernel_trace(key).expect("kept")).expect("trace JSON");
+    let events = trace["traceEvents"].as_array().expect("events");
+    // The last call's trace: its instructions read the input tile and write double's output.
+    assert!(events.iter().any(|event| event["ph"] == "X" && event["name"] == "mul"), "{events:?}");
+    let shift_key = called.kernel_schedules[1].trace_key.as_deref().expect("a key");
+    assert_ne!(session.kernel_trace(shift_key), session.kernel_trace(key));
+    // Another session does not answer this one's keys.
+    assert_eq!(Session::new().kernel_trace(key), None);
     // The values are the kernel's: ((1·2·2)+1)·2 = 10 everywhere.
     assert_eq!(session.run_cell("print(y.tolist()[3][5])").stdout, "10.0\n");
 }

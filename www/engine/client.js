@@ -119,7 +119,7 @@ export class Engine extends EventTarget {
     });
   }
 
-  /** Asks the session a question that runs nothing: 'check' (code), 'variables', 'api', 'language' (tag). */
+  /** Asks the session a question that runs nothing: 'check' (code), 'variables', 'api', 'language' (tag), 'trace' (key). */
   async ask(question, fields = {}) {
     await this.whenReady();
     return this.request({ type: 'ask', question, ...fields }, null, true);
@@ -138,6 +138,11 @@ export class Engine extends EventTarget {
   /** The API table (the entries the interpreter resolves `pypto.*` through). */
   apiTable() {
     return this.ask('api');
+  }
+
+  /** The trace JSON of a kernel schedule by its `trace_key`, or null once the session no longer keeps it. */
+  kernelTrace(key) {
+    return this.ask('trace', { key });
   }
 
   /** Sets the language of `help()` texts. */

@@ -1729,10 +1729,15 @@ export type KernelSchedule = {
    */
   cell: number | null,
   /**
-   * The schedule of the last call (its trace left out when it is too large to send, see
-   * [`KernelSchedule::MAX_TRACE_EVENTS`]).
+   * The schedule of the last call. Its `trace_json` is empty: the trace is kept by the session
+   * under `trace_key` for the page to ask for when its reader opens it (`Session::kernel_trace`).
    */
   schedule: ScheduleDisplay,
+  /**
+   * The key of the last call's trace (`Session::kernel_trace`); None when the trace is too
+   * large to send (over [`KernelSchedule::MAX_TRACE_EVENTS`] events).
+   */
+  trace_key: string | null,
 };
 
 /**

@@ -284,7 +284,10 @@ export class CellView {
       this.specificProgress = false;
       this.outerProgress = false;
     }
-    const context = { revealSource: (source) => this.revealSource(source, run.result?.execution_count) };
+    const context = {
+      revealSource: (source) => this.revealSource(source, run.result?.execution_count),
+      loadTrace: (key) => this.controller.runner.engine.kernelTrace(key),
+    };
     const nodes = run.state === 'running' || run.state === 'queued' || (run.state === 'idle' && !run.skipped) ? [] : renderRun(run, context);
     this.outputBody.replaceChildren(...nodes);
     this.output.hidden = nodes.length === 0;

@@ -47,6 +47,11 @@ class PreludeSession {
     return this.engine.stop();
   }
 
+  /** The trace JSON of a kernel schedule by its key (null once the session no longer keeps it). */
+  kernelTrace(key) {
+    return this.engine.kernelTrace(key);
+  }
+
   restartSession() {
     return this.engine.restartSession();
   }

@@ -42,8 +42,11 @@ function renderDisplay(display, context) {
 
 /**
  * The schedules of the kernels a cell called, folded away: one entry per kernel whose schedule view
- * is built only when opened (a cell may call big kernels; most readers never open them).
+ * is built only when opened (a cell may call big kernels; most readers never open them). The result
+ * names each trace by its `trace_key`; opening the entry asks the engine for it
+ * (`context.loadTrace`) and keeps it in the entry, so a saved notebook holds what its reader opened.
  * @param {KernelSchedule[]} entries
+ * @param {{ revealSource?: (source: { line: number, cell?: number }) => void, loadTrace?: (key: string) => Promise<string | null> }} context
  */
 function renderKernelSchedules(entries, context) {
   const box = element('details', 'output-kernel-schedules');
@@ -53,13 +56,34 @@ function renderKernelSchedules(entries, context) {
     const item = element('details', 'kernel-schedule');
     item.dataset.kernel = entry.kernel;
     item.append(element('summary', null, t('output.kernels.kernel', { kernel: entry.kernel, calls: entry.calls, cycles: summary.cycles, bound: summary.bound })));
+    // The trace's lines are lines of the cell that defined the kernel, not of this one.
+    const own = { revealSource: (source) => context.revealSource?.({ ...source, cell: source.cell ?? entry.cell ?? undefined }) };
+    const show = (traceJson, note = null) => {
+      if (note) item.append(element('p', 'output-note', note));
+      item.append(renderSchedule({ ...entry.schedule, trace_json: traceJson }, own));
+    };
     item.addEventListener('toggle', () => {
       if (!item.open || item.dataset.rendered) return;
       item.dataset.rendered = 'true';
-      if (!entry.schedule.trace_json) item.append(element('p', 'output-note', t('output.kernels.noTrace')));
-      // The trace's lines are lines of the cell that defined the kernel, not of this one.
-      const own = { revealSource: (source) => context.revealSource?.({ ...source, cell: source.cell ?? entry.cell ?? undefined }) };
-      item.append(renderSchedule({ ...entry.schedule, trace_json: entry.schedule.trace_json || '{"traceEvents":[]}' }, own));
+      if (entry.schedule.trace_json) show(entry.schedule.trace_json);
+      else if (!entry.trace_key) show('', t('output.kernels.noTrace'));
+      else if (!context.loadTrace) show('', t('output.kernels.traceGone'));
+      else {
+        const waiting = element('p', 'output-note', t('output.kernels.loading'));
+        item.append(waiting);
+        context.loadTrace(entry.trace_key).then(
+          (traceJson) => {
+            waiting.remove();
+            if (typeof traceJson !== 'string' || !traceJson) return show('', t('output.kernels.traceGone'));
+            entry.schedule.trace_json = traceJson;
+            show(traceJson);
+          },
+          (error) => {
+            waiting.remove();
+            show('', t('output.kernels.traceFailed', { message: String(error?.message ?? error) }));
+          },
+        );
+      }
     });
     box.append(item);
   }
@@ -104,7 +128,8 @@ function diagnosticNode(diagnostic, context = {}) {
 
 /**
  * The output nodes for a cell's run (empty when it has nothing to show). `context` (optional) has
- * `revealSource({ line, cell })`, which shows a source line in the cell's editor.
+ * `revealSource({ line, cell })`, which shows a source line in the cell's editor, and
+ * `loadTrace(key)`, which asks the engine for a kernel schedule's trace.
  * @param {{ result?: CellResult | null, stopped?: boolean, restored?: boolean, skipped?: boolean, engineError?: string | null, engineCode?: string | null }} run
  */
 export function renderRun(run, context = {}) {

@@ -119,7 +119,9 @@ function downloadButton(traceJson) {
 }
 
 /**
- * The view of a `schedule` display; `context.revealSource` lets the Gantt jump to source lines.
+ * The view of a `schedule` display; `context.revealSource` lets the Gantt jump to source lines. A
+ * display without its trace (an empty `trace_json`: a kernel schedule whose trace was too large or
+ * is no longer kept) shows the summary only.
  * @param {ScheduleDisplay} display
  * @param {{ revealSource?: (source: { line: number, cell?: number }) => void }} [context]
  */
@@ -127,10 +129,9 @@ export function renderSchedule(display, context = {}) {
   const summary = display.summary;
   const box = element('div', 'output-schedule');
   const header = element('div', 'schedule-header');
-  header.append(
-    element('span', 'output-caption', t('output.schedule.caption', { preset: summary.preset ?? '?', cycles: summary.cycles, bound: summary.bound })),
-    downloadButton(display.trace_json ?? ''),
-  );
+  const traced = Boolean(display.trace_json);
+  header.append(element('span', 'output-caption', t('output.schedule.caption', { preset: summary.preset ?? '?', cycles: summary.cycles, bound: summary.bound })));
+  if (traced) header.append(downloadButton(display.trace_json));
   box.append(header, summaryTable(summary));
   const notes = summary.notes ?? [];
   if (notes.length > 0) {
@@ -141,6 +142,7 @@ export function renderSchedule(display, context = {}) {
   }
   const bars = element('div', 'schedule-bars');
   bars.append(busyBars(summary), occupancyBars(summary));
-  box.append(bars, renderGantt(display.trace_json ?? '{}', context));
+  box.append(bars);
+  if (traced) box.append(renderGantt(display.trace_json, context));
   return box;
 }
