@@ -41,13 +41,22 @@ fn in_place(values: &mut [f32], shift: i64, scalar: fn(f32) -> f32) {
     }
 }
 
+/// 1.5·2^52: added to a value of magnitude below 2^51, the sum rounds it to the nearest integer
+/// (ties to even) and holds that integer, plus 2^51, in its low mantissa bits.
+const ROUNDING: f64 = 6_755_399_441_055_744.0;
+
 #[inline]
 fn reduced(x: f32, shift: i64) -> f32 {
     let x = x as f64;
-    let k = (x * TWO_OVER_PI).round_ties_even();
+    // k = x·2/π rounded to nearest even, and its quadrant read from the sum's bits: the compiler
+    // vectorises this, where `k as i64` became a checked scalar conversion per lane (V8: 8
+    // instructions each; sin of 6.4 M values 35 → 30 ms in TurboFan code, same bits).
+    let shifted = x * TWO_OVER_PI + ROUNDING;
+    let k = shifted - ROUNDING;
     // With k = 0, x itself (x − 0·part would turn −0 into +0).
     let r = if k == 0.0 { x } else { ((x - k * PART_1) - k * PART_2) - k * PART_3 };
-    let quadrant = (k as i64 + shift) & 3;
+    // 2^51 is a multiple of 4, so the low two bits are k's, as two's complement for a negative k.
+    let quadrant = (shifted.to_bits() as i64).wrapping_add(shift) & 3;
     let r2 = r * r;
     // sin r = r − r³/3! + … + r¹³/13!; cos r = 1 − r²/2! + … + r¹²/12! (the next terms are below
     // 2^-41 for |r| ≤ π/4).
