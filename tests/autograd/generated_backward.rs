@@ -338,3 +338,40 @@ fn the_backward_node_lists_the_derived_tile_ops() {
         .filter(|node| node.label != "swish_backward")
         .all(|node| node.ops.is_empty()));
 }
+
+/// When the chip refuses the generated backward (here the preset changed to `teaching` between the
+/// forward and the backward, and a [1, 8192] f32 tile overflows its 16 KiB UB), the gradients come
+/// from running the body again on the CPU with the tape, with a warning: the same values as the
+/// derivative written out by hand, d/dx x·σ(βx) = s·(1 + βx·(1 − s)), s = σ(βx), β = 1.5 passed as
+/// a non-tensor argument.
+#[test]
+fn a_refused_generated_backward_runs_the_body_again_on_the_cpu() {
+    let mut session = session_with(
+        "import pypto as pt
+@pt.kernel
+def wide_swish(x, beta):
+    pt.set_vec_tile_shapes(1, 8192)
+    return x * pt.sigmoid(x * beta)
+x = pt.reshape(pt.sin(pt.arange(0, 4 * 8192) * 0.37), [4, 8192])
+leaf = pt.as_tensor(x.tolist(), requires_grad=True)
+y = wide_swish(leaf, 1.5)",
+    );
+    let result = session.run_cell(
+        "pt.npu.use('teaching')\n(y * 2.0).sum().backward()\nprint([round(leaf.grad[r, c].item(), 5) for r, c in [(0, 0), (3, 5), (2, 8191)]])",
+    );
+    assert!(result.is_ok(), "{:?}", result.diagnostics);
+    let warning =
+        result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback").expect("a warning");
+    assert!(warning.message.contains("wide_swish.backward"), "{}", warning.message);
+    let expected: Vec<String> = [(0usize, 0usize), (3, 5), (2, 8191)]
+        .iter()
+        .map(|&(row, column)| {
+            // x as the notebook makes it: the index times 0.37 in f32, its sine rounded to f32.
+            let x = f64::from(((row * 8192 + column) as f32 * 0.37f32).sin());
+            let s = 1.0 / (1.0 + (-1.5 * x).exp());
+            let gradient = 2.0 * s * (1.0 + 1.5 * x * (1.0 - s));
+            format!("{:?}", (gradient * 1e5).round() / 1e5)
+        })
+        .collect();
+    assert_eq!(result.stdout.trim(), format!("[{}]", expected.join(", ")));
+}

@@ -86,3 +86,30 @@ def swish(x, out):
     assert_eq!(printed, expected_gradient());
     assert!(left < 4 * MIB, "the call still holds {} KiB", left >> 10);
 }
+
+/// Between a generated backward's forward and its backward, the call holds its input, its output
+/// and the values its backward saves — not the values the body made on the way (`auto` recomputes
+/// σ(βx) here, so none). The reference run's tape kept them (σ(βx), 2 MiB, for the product's
+/// backward) until the backward ran: the node now runs the body again if the chip refuses the
+/// generated backward, instead of keeping that tape.
+#[test]
+fn a_generated_backward_holds_no_forward_values_until_its_backward() {
+    let mut session = Session::new();
+    let setup = format!(
+        "import pypto as pt\n{INPUT}\n@pt.kernel\ndef swish(x, beta):\n    pt.set_vec_tile_shapes(8, 1024)\n    return x * pt.sigmoid(x * beta)\n\
+         leaf = pt.as_tensor(x.tolist(), requires_grad=True)"
+    );
+    assert!(session.run_cell(&setup).is_ok());
+    let before = live_bytes();
+    let result = session.run_cell("y = swish(leaf, 1.5)");
+    assert!(result.is_ok(), "{:?}", result.error());
+    let held = live_bytes() - before;
+    // y (2 MiB) and what the first call keeps for good (compiled plans, the cell's schedules):
+    // 2233 KiB; with the tape kept, 4285 KiB.
+    assert!(held < 2 * MIB + (1200 << 10), "the call holds {} KiB before its backward", held >> 10);
+    let result = session.run_cell("y.sum().backward()\nprint(round(leaf.grad[3, 5].item(), 5))");
+    assert!(result.is_ok(), "{:?}", result.error());
+    let x = (0.37f64 * (3.0 * 1024.0 + 5.0)).sin();
+    let s = 1.0 / (1.0 + (-1.5 * x).exp());
+    assert_eq!(result.stdout, format!("{}\n", ((s * (1.0 + 1.5 * x * (1.0 - s))) * 1e5).round() / 1e5));
+}

@@ -76,9 +76,9 @@ pub(crate) fn run_kernel_call(
     let gradient = interpreter.gradients.borrow().get(&kernel.name).cloned();
     // Without a registered gradient, a functional kernel's backward is generated (issue 18); the
     // frame keeps the tensors the body makes, for the values the backward saves.
-    let generated_inputs = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
-        .then(|| super::generated_backward::tensor_inputs(&arguments))
-        .filter(|inputs| super::generated_backward::wanted(inputs));
+    let generated_call = (on_npu && gradient.is_none() && kernel.style == KernelStyle::Functional)
+        .then(|| super::generated_backward::FunctionalCall::of(&arguments))
+        .filter(|call| super::generated_backward::wanted(call.inputs()));
     // A jit kernel's backward is generated too: its body runs without the tape, so its stores
     // write the output arguments in place as on the chip, and the call becomes one node. Not inside
     // another kernel: the caller's capture would see the outputs as the tensors it made.
@@ -98,7 +98,7 @@ pub(crate) fn run_kernel_call(
         statement: None,
         unit_starts,
         calls_kernels: false,
-        kept_values: generated_inputs.as_ref().map(|_| Vec::new()),
+        kept_values: generated_call.as_ref().map(|_| Vec::new()),
     });
     let mut pending = None;
     let mut result = match (kernel.style, gradient) {
@@ -125,8 +125,8 @@ pub(crate) fn run_kernel_call(
     let mut outcome = None;
     let reference = result.as_ref().ok().cloned();
     let mut prepared = None;
-    if let (Some(inputs), Some(value), Some(frame)) = (generated_inputs, &reference, &frame) {
-        let made = super::generated_backward::prepare(interpreter, kernel, frame, &named, inputs, value, span);
+    if let (Some(call), Some(value), Some(frame)) = (generated_call, &reference, &frame) {
+        let made = super::generated_backward::prepare(interpreter, kernel, frame, &named, call, value, span);
         match made {
             Ok(made) => prepared = made,
             Err(error) => result = Err(error),

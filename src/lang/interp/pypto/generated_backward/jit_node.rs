@@ -9,6 +9,7 @@
 use std::rc::Rc;
 
 use super::jit::{derive_jit, written_arguments};
+use super::rerun::KeptArguments;
 use super::{BackwardFailure, BackwardWork};
 use crate::autograd::{call_custom_once, enable_grad, AutogradError, CustomBackward, GeneratedShown};
 use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
@@ -44,32 +45,9 @@ impl JitCall {
     }
 }
 
-/// An argument of a jit call as its CPU fallback needs it.
-enum KeptArgument {
-    /// A tensor: the fallback passes a fresh copy of its value before the call. Not its object:
-    /// the call makes the object of a written argument the node's output, and the node would then
-    /// hold, through its backward, the object that holds the node (a cycle never freed).
-    Tensor,
-    /// Any other value, as passed.
-    Other(Value),
-}
-
-/// The arguments of a jit call as its CPU fallback needs them.
-struct KeptArguments {
-    positional: Vec<(KeptArgument, Span)>,
-    keywords: Vec<(String, KeptArgument, Span)>,
-}
-
 /// Takes what a generated jit backward needs from the call's arguments, before the body runs.
 pub(crate) fn before_call(arguments: &Arguments) -> JitCall {
-    let keep = |value: &Value| match value {
-        Value::Tensor(_) => KeptArgument::Tensor,
-        other => KeptArgument::Other(other.clone()),
-    };
-    let kept = KeptArguments {
-        positional: arguments.positional.iter().map(|(value, span)| (keep(value), *span)).collect(),
-        keywords: arguments.keywords.iter().map(|(name, value, span)| (name.clone(), keep(value), *span)).collect(),
-    };
+    let kept = KeptArguments::of(arguments);
     let inputs = super::tensor_inputs(arguments);
     let before = inputs.iter().map(|input| input.tensor().deep_copy()).collect();
     JitCall { arguments: kept, objects: tensor_objects(arguments), before, inputs }
@@ -235,28 +213,16 @@ impl Rerun {
         let _grad = enable_grad();
         let mut leaves = Vec::new();
         let mut objects = Vec::new();
-        let mut fresh = |value: &KeptArgument| match value {
-            KeptArgument::Tensor => {
-                let index = leaves.len();
-                let leaf = Var::new(self.before[index].deep_copy(), needs[index]);
-                leaves.push(leaf.clone());
-                let object = TensorObject::value(leaf);
-                objects.push(object.clone());
-                object
-            }
-            KeptArgument::Other(other) => other.clone(),
-        };
-        let mut positional = Vec::new();
-        for (value, argument_span) in &self.arguments.positional {
-            positional.push((fresh(value), *argument_span));
-        }
-        let mut keywords = Vec::new();
-        for (name, value, argument_span) in &self.arguments.keywords {
-            keywords.push((name.clone(), fresh(value), *argument_span));
-        }
+        let arguments = self.arguments.with_tensors(|index| {
+            let leaf = Var::new(self.before[index].deep_copy(), needs[index]);
+            leaves.push(leaf.clone());
+            let object = TensorObject::value(leaf);
+            objects.push(object.clone());
+            object
+        });
         let name = format!("{}.backward", self.kernel.name);
         interpreter
-            .call_function(&self.kernel.function, Arguments { positional, keywords }, span)
+            .call_function(&self.kernel.function, arguments, span)
             .map_err(|error| interpreter.stash(error, &name))?;
         let outputs: Vec<Var> = written
             .iter()

@@ -15,6 +15,7 @@ mod jit_node;
 mod jit_tests;
 mod node;
 pub(crate) mod policy;
+mod rerun;
 mod shown;
 #[cfg(test)]
 mod tests;
@@ -24,7 +25,7 @@ pub(crate) use api::call;
 pub(crate) use derive::{derive, Adjoint, Forward};
 pub(crate) use failure::BackwardFailure;
 pub(crate) use jit_node::{attach_jit, before_call};
-pub(crate) use node::{attach, prepare, tensor_inputs, wanted};
+pub(crate) use node::{attach, prepare, tensor_inputs, wanted, FunctionalCall};
 pub use policy::Policy;
 
 use std::rc::Rc;

@@ -4,13 +4,19 @@
 //! their GM writes. After the run, `attach` makes the call one autograd node that keeps those
 //! values; its backward compiles the derived capture for the incoming gradients and runs it on the
 //! simulated NPU, pushing its schedule after the forward's. Should the chip refuse the backward's
-//! tiles, the gradients come from the reference run's tape on the CPU, with a warning.
+//! tiles, the body runs again on the CPU with the tape and the gradients come from that, with a
+//! warning. The node does not keep the reference run's tape for that: the tape held every value the
+//! body's ops save for their own backward (example 14's [2048, 3136] Swish: 77 MB) until the
+//! backward ran, though the generated kernel needs none of them. A body that can be differentiated
+//! into a kernel neither writes in place nor draws random numbers (`derive` refuses those), so the
+//! second run computes what the first did.
 
 use std::rc::Rc;
 
 use super::policy::Choice;
+use super::rerun::KeptArguments;
 use super::GeneratedBackward;
-use crate::autograd::{call_custom_once, is_grad_enabled, AutogradError, CustomBackward};
+use crate::autograd::{call_custom_once, enable_grad, is_grad_enabled, AutogradError, CustomBackward};
 use crate::autograd::{Attributes, CustomForward, ForwardOutput, Var};
 use crate::lang::interp::error::{Result, SourceSpan};
 use crate::lang::interp::eval::Arguments;
@@ -33,6 +39,26 @@ pub(crate) fn tensor_inputs(arguments: &Arguments) -> Vec<Var> {
         .collect()
 }
 
+/// A functional kernel call about to run: what its generated backward needs from its arguments.
+pub(crate) struct FunctionalCall {
+    /// The arguments, tensors by place (the CPU fallback runs the body again on `inputs`).
+    arguments: KeptArguments,
+    /// The tensor arguments as autograd values, in call order.
+    inputs: Vec<Var>,
+}
+
+impl FunctionalCall {
+    /// Takes what a generated backward needs from a call's arguments, before the body runs.
+    pub(crate) fn of(arguments: &Arguments) -> FunctionalCall {
+        FunctionalCall { arguments: KeptArguments::of(arguments), inputs: tensor_inputs(arguments) }
+    }
+
+    /// The tensor arguments as autograd values.
+    pub(crate) fn inputs(&self) -> &[Var] {
+        &self.inputs
+    }
+}
+
 /// Whether a call with these inputs wants a generated backward (grad on, an input requiring it).
 pub(crate) fn wanted(inputs: &[Var]) -> bool {
     is_grad_enabled() && inputs.iter().any(Var::requires_grad)
@@ -42,7 +68,7 @@ pub(crate) fn wanted(inputs: &[Var]) -> bool {
 pub(crate) struct Prepared {
     generated: GeneratedBackward,
     inputs: Vec<Var>,
-    reference: Vec<Var>,
+    rerun: Rerun,
     single: bool,
     output_count: usize,
     /// The save-or-recompute decisions.
@@ -56,13 +82,14 @@ pub(crate) struct Prepared {
 /// the capture cannot be differentiated into ops).
 pub(crate) fn prepare(
     interpreter: &Interpreter,
-    kernel: &Kernel,
+    kernel: &Rc<Kernel>,
     frame: &KernelFrame,
     named: &[(String, Tensor)],
-    inputs: Vec<Var>,
+    call: FunctionalCall,
     reference: &Value,
     span: Span,
 ) -> Result<Option<Prepared>> {
+    let FunctionalCall { arguments: kept_arguments, inputs } = call;
     let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
     if !wanted(&inputs) || inputs.len() != named.len() {
         return Ok(None);
@@ -124,18 +151,15 @@ pub(crate) fn prepare(
         };
         Value::tuple(outputs.into_iter().chain(saved_values).collect())
     });
-    let reference_vars = match reference {
-        Value::Tensor(object) => vec![object.get()],
-        other => interpreter.tensors_of(other, span, &kernel.name)?,
-    };
     let output_count = reference_outputs.len();
-    Ok(Some(Prepared { generated, inputs, reference: reference_vars, single, output_count, choices, extended }))
+    let rerun = Rerun { kernel: kernel.clone(), arguments: kept_arguments };
+    Ok(Some(Prepared { generated, inputs, rerun, single, output_count, choices, extended }))
 }
 
 /// Makes the call one autograd node whose backward is the generated kernel; `result` is what the
 /// NPU run returned (the extended result when values were saved). Returns what the caller gets.
 pub(crate) fn attach(interpreter: &Interpreter, prepared: Prepared, result: &Value, span: Span) -> Result<Value> {
-    let Prepared { generated, inputs, reference, single, output_count, choices, .. } = prepared;
+    let Prepared { generated, inputs, rerun, single, output_count, choices, .. } = prepared;
     let mut tensors = returned_tensors(result)
         .map_err(|reason| interpreter.error(crate::lang::interp::error::ErrorKind::Value, reason.to_string(), span))?;
     let extras = tensors.split_off(output_count.min(tensors.len()));
@@ -164,7 +188,7 @@ pub(crate) fn attach(interpreter: &Interpreter, prepared: Prepared, result: &Val
     let kernel_name = generated.name.trim_end_matches(".backward").to_string();
     let needs: Vec<bool> = inputs.iter().map(Var::requires_grad).collect();
     let shown = super::shown::shown(&generated, &choices, &needs);
-    let backward = backward_of(interpreter, generated, inputs.clone(), reference, saved_places, interpreter.at(span));
+    let backward = backward_of(interpreter, generated, inputs.clone(), rerun, saved_places, interpreter.at(span));
     let vars = call_custom_once(&kernel_name, forward, Some(backward), &inputs, Attributes::new(), shown)
         .map_err(|error| interpreter.autograd_error(error, span))?;
     let mut values: Vec<Value> = vars.into_iter().map(TensorObject::value).collect();
@@ -180,13 +204,41 @@ enum SavedPlace {
     Extra(usize),
 }
 
-/// The node's backward: the generated kernel on the NPU (the tape of the reference run if the
-/// chip refuses it).
+/// What the CPU fallback needs to run the body again with the tape.
+struct Rerun {
+    kernel: Rc<Kernel>,
+    arguments: KeptArguments,
+}
+
+impl Rerun {
+    /// The gradients of the call's outputs (`grads` their incoming gradients) with respect to
+    /// `inputs`, by running the body again on them with the tape.
+    fn gradients(
+        &self,
+        interpreter: &Interpreter,
+        inputs: &[Var],
+        grads: &[Var],
+        span: Span,
+    ) -> std::result::Result<Vec<Option<Var>>, AutogradError> {
+        let _grad = enable_grad();
+        let arguments = self.arguments.with_tensors(|index| TensorObject::value(inputs[index].clone()));
+        let name = format!("{}.backward", self.kernel.name);
+        let returned = interpreter
+            .call_function(&self.kernel.function, arguments, span)
+            .and_then(|value| interpreter.tensors_of(&value, span, &self.kernel.name))
+            .map_err(|error| interpreter.stash(error, &name))?;
+        let outputs: Vec<Var> = returned.into_iter().take(grads.len()).collect();
+        crate::autograd::grad(&outputs, inputs, Some(grads), false)
+    }
+}
+
+/// The node's backward: the generated kernel on the NPU (the body again on the CPU, with the tape,
+/// if the chip refuses it).
 fn backward_of(
     interpreter: &Interpreter,
     generated: GeneratedBackward,
     inputs: Vec<Var>,
-    reference: Vec<Var>,
+    rerun: Rerun,
     saved_places: Vec<(TensorRef, SavedPlace)>,
     site: SourceSpan,
 ) -> CustomBackward {
@@ -249,7 +301,7 @@ fn backward_of(
             }
             Err(reason) => {
                 count_backward_on_cpu(&interpreter, &name, &reason, site, true);
-                crate::autograd::grad(&reference, &inputs, Some(grads), false)
+                rerun.gradients(&interpreter, &inputs, grads, site.span)
             }
         }
     })
