@@ -14,8 +14,7 @@ use std::time::Instant;
 use tilelab::npu::{lowering_target, simulate, simulate_warm, NpuConfig};
 use tilelab::tile::{lower_work, KernelPlan};
 
-mod npu_kernels;
-use npu_kernels::{gemm_work, swiglu_b_work};
+use tilelab::session::bench_kernels::{gemm_work, swiglu_b_work};
 
 /// CPU seconds of this process: on a shared machine wall time includes other people's work.
 fn cpu_seconds() -> f64 {

@@ -212,9 +212,13 @@ export function analysisLines(results) {
   const npuKey = `npu/tilelab-${userBuild}`;
   if (time(npuKey)) {
     const alone = figureOf(figures, userBuild, '8b');
+    const swiglu = figureOf(figures, userBuild, '8c');
     push(
-      `**Simulated NPU matmul (figures 8, 8b).** Planning and simulating a ${raw.config.npu}³ bf16 matmul on Ascend910B2 takes ${fixed(time(npuKey))} ms in the page` +
-        (alone ? `; the simulator alone on the planned kernel runs ${fixed(alone.median, 2)} M simulated events per second (${verdict(alone)} the ${alone.target} M target): per event it reads a prepared instruction record, walks the copy's rows through the L2 line table (one entry per 512 B line: 128–256 per copy of this kernel) and writes a trace event.` : '.'),
+      `**Simulated NPU matmul (figures 8, 8b, 8c).** Planning and simulating a ${raw.config.npu}³ bf16 matmul on Ascend910B2 takes ${fixed(time(npuKey))} ms in the page` +
+        (alone ? `; the simulator alone on the planned kernel runs ${fixed(alone.median, 2)} M simulated events per second (${verdict(alone)} the ${alone.target} M target): per event it reads a prepared instruction record, walks the copy's rows through the L2 line table (one entry per 512 B line: 128–256 per copy of this kernel) and writes a trace event.` : '.') +
+        (swiglu
+          ? ` On the SwiGLU backward b kernel (figure 8c) it runs ${fixed(swiglu.median, 2)} M events per second (${verdict(swiglu)} the ${swiglu.target} M target): its 48 vector cores load and store [128, 128] tiles of rows 2 or 4 KiB apart, a box of 128 rows, each row one or two 512 B lines of the L2, which evicts throughout (the ${raw.config.swiglu} × 1024 BF16 tensors outgrow it), so a copy's event updates the recency of every line it touches, where the GEMM's copies hit lines the L2 keeps.`
+          : ''),
     );
     push();
   }

@@ -50,6 +50,7 @@ export function figuresFor(raw, build) {
   const flop = 2 * size ** 3;
   // The simulator's events per call, from its check (the events of the plan it simulates).
   const events = raw.checks?.[tile('npuSimulate')]?.events;
+  const swigluEvents = raw.checks?.[tile('npuSwiglu')]?.events;
   const figures = [
     { id: '1', title: `f32 matmul ${size}³: TileLab ÷ tfjs-wasm, fresh B each call`, target: 1.3, values: perRound('matmulSmall/tfjs-fresh', tile('matmulSmall')) },
     { id: '1c', title: `f32 matmul ${size}³: TileLab ÷ tfjs-wasm, cached B`, target: 1.3, values: perRound('matmulSmall/tfjs-cached', tile('matmulSmall')) },
@@ -71,6 +72,12 @@ export function figuresFor(raw, build) {
       title: `the simulator alone on that plan (${events} events): M simulated events per second`,
       target: 5,
       values: has(tile('npuSimulate')) && events ? t(tile('npuSimulate')).map((ms) => events / ms / 1000) : null,
+    },
+    {
+      id: '8c',
+      title: `the simulator alone on the SwiGLU backward b kernel of examples/10 (M = ${raw.config.swiglu}, ${swigluEvents} events): M simulated events per second`,
+      target: 5,
+      values: has(tile('npuSwiglu')) && swigluEvents ? t(tile('npuSwiglu')).map((ms) => swigluEvents / ms / 1000) : null,
     },
   ];
   memoryBoundRows(raw).forEach(({ op, suffix, count }, index) => {

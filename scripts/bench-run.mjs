@@ -78,6 +78,19 @@ function cpuIdentity() {
   }
 }
 
+/**
+ * The native simulator's events and cycles of the SwiGLU backward b kernel at `rows` rows, cold
+ * L2, from the golden file of tests/npu/engine_identity.rs (the page's check compares its own run
+ * with them); null when the file has no such line.
+ */
+export function nativeSwiglu(rows) {
+  const golden = readFileSync(join(ROOT, 'tests', 'npu', 'engine_identity.golden'), 'utf8');
+  const line = golden.split('\n').find((text) => text.startsWith(`bench_swiglu_b_${rows} cold `));
+  const events = line?.match(/ events (\d+) /)?.[1];
+  const cycles = line?.match(/"cycles":(\d+)/)?.[1];
+  return events && cycles ? { events: Number(events), cycles: Number(cycles) } : null;
+}
+
 /** Runs the page and returns { raw, environment }; throws when a contender fails its check. */
 export async function runBenchmark({ smoke = false, rounds } = {}) {
   for (const build of process.env.BENCH_SIMD128_ONLY ? ['pkg'] : ['pkg', 'pkg-relaxed']) {
@@ -96,7 +109,7 @@ export async function runBenchmark({ smoke = false, rounds } = {}) {
     await page.goto(`${url}/bench/page/index.html`);
     await page.waitForFunction(() => globalThis.benchReady === true, null, { timeout: 60_000 });
     // BENCH_SIMD128_ONLY=1 skips the relaxed build (while it is being built, or to halve the run).
-    const overrides = { smoke, ...(rounds ? { rounds } : {}), ...(process.env.BENCH_SIMD128_ONLY ? { simd128Only: true } : {}) };
+    const overrides = { smoke, swigluExpected: nativeSwiglu(22000), ...(rounds ? { rounds } : {}), ...(process.env.BENCH_SIMD128_ONLY ? { simd128Only: true } : {}) };
     const raw = await page.evaluate((options) => globalThis.bench.setUpBench(options), overrides);
     if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
     if (raw.failed.length > 0) throw new Error(`correctness check failed before timing: ${raw.failed.join(', ')}`);
@@ -160,7 +173,7 @@ export const METHOD = [
   'onnxruntime-web: ort.env.wasm.numThreads = 1, wasm EP, the MatMul model written by scripts/bench-onnx-model.mjs (A and B are inputs, so B is packed per call, as in TileLab); each run copies the inputs in and the output out, as the API does.',
   'Clock (figure 3): a wasm function assembled in bench/page/clock.mjs runs a chain of 64 dependent 1-cycle integer ops (add, xor) per loop iteration; clock = 64·iterations / time, best of 40 runs of ~1 ms, once per round. Peak = 16 FLOP/cycle × clock.',
   'Figure 7: the same A and B stored as bf16 tensors, multiplied into an f32 result (out_dtype f32; both accumulate in f32); the GEMM widens bf16 to f32 while packing the panels, so no f32 copy of the operands is made.',
-  'Figure 8 times compiling the tile plan (a whole-tensor matmul through tile::lower_work, tiles as benches/npu.rs) plus npu::simulate, inside the page; figure 8b times npu::simulate alone on the plan built beforehand (Playground.benchNpuPlan, then benchNpuSimulate per call) and divides its events by the time.',
+  'Figure 8 times compiling the tile plan (a whole-tensor matmul through tile::lower_work, tiles as benches/npu.rs) plus npu::simulate, inside the page; figure 8b times npu::simulate alone on the plan built beforehand (Playground.benchNpuPlan, then benchNpuSimulate per call) and divides its events by the time; figure 8c does the same on the SwiGLU backward b kernel of examples/10 at M = 22000 (src/session/bench_kernels.rs, as cargo bench --bench npu: benchNpuPlanKernel, then benchNpuSimulateKernel), checked against the events and cycles of the native run in tests/npu/engine_identity.golden.',
   'Figures 9a–9h: add, mul, exp and sum over 2²⁰ and 2²⁴ f32 (TileLab builds and tfjs), and a `memory.copy` of the same n·4 bytes in a wasm module assembled in bench/page/memory.mjs (with a second reference, a plain wasm loop of f32x4 loads and stores over the same bytes), all timed in the same rounds; bytes per second count f32 reads plus writes (add, mul 12 B per element, exp 8, sum 4, copy 8). Mul must be correctly rounded, exp within 4 ulps of f64 Math.exp, the copy byte-exact.',
 ];
 

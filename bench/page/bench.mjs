@@ -3,7 +3,7 @@
 // rounds through playwright (`globalThis.bench`), reading the renderer thread's CPU time around
 // each sample, so that time other processes take from a shared machine is not counted.
 import { measureClock, supportsRelaxedSimd } from './clock.mjs';
-import { loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, npuSimulateContenders } from './contenders.mjs';
+import { loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, npuKernelContenders, npuSimulateContenders } from './contenders.mjs';
 import { memoryBoundCases } from './memory.mjs';
 
 /** The full benchmark (issue 8); the smoke run shrinks every size. */
@@ -16,6 +16,8 @@ export const FULL = {
   vectorLarge: 1 << 24,
   mlp: { batch: 64, inputs: 784, hidden: 512, classes: 10 },
   npu: 4096,
+  /** Rows of the SwiGLU backward b kernel (examples/10's M = 22000, as `cargo bench --bench npu`). */
+  swiglu: 22000,
 };
 
 /** One round, tiny sizes: checks that the harness and every contender work (tests/e2e/bench-smoke). */
@@ -28,6 +30,8 @@ export const SMOKE = {
   vectorLarge: 4000,
   mlp: { batch: 8, inputs: 20, hidden: 16, classes: 10 },
   npu: 512,
+  // The size the native golden records (the check needs its events and cycles).
+  swiglu: 22000,
 };
 
 /** Runs `call` n times (awaiting the asynchronous contender) and returns ms per call (wall clock). */
@@ -71,6 +75,7 @@ async function setUp(config, log) {
     mlp: mlpContenders(context, config.mlp),
     npu: npuContenders(context, config.npu),
     npuSimulate: npuSimulateContenders(context, config.npu),
+    npuSwiglu: npuKernelContenders(context, 'swiglu_b', config.swiglu, config.swigluExpected),
   };
   return { relaxed, cases, info: { tfjs: tfjs.info, ort: ort.info, tilelab: Object.keys(builds) } };
 }

@@ -228,6 +228,28 @@ export function npuSimulateContenders({ builds }, size) {
   });
 }
 
+/**
+ * The simulator alone on another kernel's plan, built once beforehand (`kernel`: 'swiglu_b', the
+ * SwiGLU backward b kernel of examples/10 at `size` rows): simulated events per second in the page
+ * (issue 17: ≥ 5 M). Checked against the native run's events and cycles (`expected`: the line of
+ * tests/npu/engine_identity.golden that the driver read).
+ */
+export function npuKernelContenders({ builds }, kernel, size, expected) {
+  return Object.entries(builds).map(([label, Playground]) => {
+    Playground.benchNpuPlanKernel(kernel, 'Ascend910B2', size);
+    return {
+      name: `tilelab-${label}`,
+      call: () => Playground.benchNpuSimulateKernel(kernel),
+      check: () => {
+        const [events, cycles] = Playground.benchNpuSimulateKernel(kernel);
+        const ok = expected != null && events === expected.events && cycles === expected.cycles;
+        const detail = ok ? null : `${events} events, ${cycles} cycles ≠ the native run's ${JSON.stringify(expected)}`;
+        return { ok, checked: 1, worst: ok ? 0 : 1, detail, events };
+      },
+    };
+  });
+}
+
 /** The simulated 4096³ bf16 matmul on Ascend910B2 (build the tile plan + simulate). */
 export function npuContenders({ builds }, size) {
   return Object.entries(builds).map(([label, Playground]) => ({

@@ -186,11 +186,22 @@ pub fn plan_npu_matmul(preset: &str, size: usize) -> Result<(KernelPlan, NpuConf
     Ok((plan, config))
 }
 
+/// The tile plan of the SwiGLU backward b kernel of examples/10 at `rows` rows
+/// ([`super::bench_kernels::swiglu_b_work`], as `cargo bench --bench npu` times it) on `preset`.
+pub fn plan_npu_swiglu_b(preset: &str, rows: usize) -> Result<(KernelPlan, NpuConfig)> {
+    let op = "npu_swiglu_b";
+    let config = NpuConfig::preset(preset).map_err(|error| failed(op)(&error))?;
+    let work = super::bench_kernels::swiglu_b_work(rows);
+    let plan = lower_work(&work, &lowering_target(&config)).map_err(|error| failed(op)(&error))?;
+    Ok((plan, config))
+}
+
 /// Simulates `plan` on `config` (the simulator alone, its plan built beforehand); returns the
-/// number of events, so the caller's time gives simulated events per second.
-pub fn simulate_planned(plan: &KernelPlan, config: &NpuConfig) -> Result<usize> {
+/// number of events, so the caller's time gives simulated events per second, and the simulated
+/// cycles.
+pub fn simulate_planned(plan: &KernelPlan, config: &NpuConfig) -> Result<(usize, u64)> {
     let simulation = simulate(plan, config).map_err(|error| failed("npu_simulate")(&error))?;
-    Ok(simulation.trace.events.len())
+    Ok((simulation.trace.events.len(), simulation.summary.cycles))
 }
 
 /// Builds the tile plan of a `size³` bf16 matmul (f32 out) on `preset` and simulates it, with the
@@ -322,6 +333,19 @@ mod tests {
                 assert!((f64::from(*g) - e).abs() < 1e-5, "{name}: {g} vs {e}");
             }
         }
+    }
+
+    /// The SwiGLU b plan simulates one event per instruction; a bad preset is an error. (Its
+    /// events and cycles at 22000 rows are in tests/npu/engine_identity.golden, which the page's
+    /// check reads.)
+    #[test]
+    fn npu_swiglu_b_simulates_one_event_per_instruction() {
+        let (plan, config) = plan_npu_swiglu_b("Ascend910B2", 3000).unwrap();
+        let instructions: usize = plan.programs.iter().map(|program| program.instructions.len()).sum();
+        let (events, cycles) = simulate_planned(&plan, &config).unwrap();
+        assert_eq!(events, instructions);
+        assert!(cycles > 0);
+        assert!(plan_npu_swiglu_b("Ascend9000", 3000).is_err());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! duration), all serialisable for the front end and the CLI.
 
 pub mod bench;
+pub mod bench_kernels;
 pub mod contract;
 mod display;
 mod inspect;

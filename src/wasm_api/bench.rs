@@ -3,6 +3,7 @@
 //! JavaScript like every other contender's, and checks the outputs against an f64 reference.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
 
@@ -14,8 +15,19 @@ use crate::tile::KernelPlan;
 thread_local! {
     /// The tensors of the benchmark page (one workspace per wasm instance).
     static BENCH: RefCell<BenchWorkspace> = RefCell::new(BenchWorkspace::new());
-    /// The NPU plan `benchNpuPlan` built, simulated by `benchNpuSimulate`.
-    static NPU_PLAN: RefCell<Option<(KernelPlan, NpuConfig)>> = const { RefCell::new(None) };
+    /// The NPU plans `benchNpuPlan` (`"gemm"`) and `benchNpuPlanKernel` built, by kernel, simulated
+    /// by `benchNpuSimulate` and `benchNpuSimulateKernel`.
+    static NPU_PLANS: RefCell<HashMap<String, (KernelPlan, NpuConfig)>> = RefCell::new(HashMap::new());
+}
+
+/// Simulates the plan of `kernel` that `benchNpuPlanKernel` built: (events, simulated cycles).
+fn simulate_planned(kernel: &str) -> Result<(usize, u64), JsValue> {
+    NPU_PLANS.with(|plans| match plans.borrow().get(kernel) {
+        Some((plan, config)) => bench::simulate_planned(plan, config).map_err(to_js_error),
+        None => {
+            Err(JsValue::from_str(&format!("benchNpuSimulateKernel: call benchNpuPlanKernel('{kernel}', …) first")))
+        }
+    })
 }
 
 fn with_bench<R>(run: impl FnOnce(&mut BenchWorkspace) -> bench::Result<R>) -> Result<R, JsValue> {
@@ -96,20 +108,37 @@ impl Playground {
     /// Builds the tile plan of a `size³` bf16 matmul on `preset` for `benchNpuSimulate` (untimed).
     #[wasm_bindgen(js_name = benchNpuPlan)]
     pub fn bench_npu_plan(preset: &str, size: u32) -> Result<(), JsValue> {
-        let planned = bench::plan_npu_matmul(preset, size as usize).map_err(to_js_error)?;
-        NPU_PLAN.with(|plan| *plan.borrow_mut() = Some(planned));
-        Ok(())
+        Playground::bench_npu_plan_kernel("gemm", preset, size)
     }
 
     /// Simulates the plan `benchNpuPlan` built (the simulator alone); returns its events.
     #[wasm_bindgen(js_name = benchNpuSimulate)]
     pub fn bench_npu_simulate() -> Result<u32, JsValue> {
-        NPU_PLAN.with(|plan| match &*plan.borrow() {
-            Some((plan, config)) => {
-                bench::simulate_planned(plan, config).map(|events| events as u32).map_err(to_js_error)
+        simulate_planned("gemm").map(|(events, _)| events as u32)
+    }
+
+    /// Builds the tile plan of `kernel` on `preset` for `benchNpuSimulateKernel` (untimed):
+    /// `"gemm"` (a `size`³ bf16 matmul) or `"swiglu_b"` (the SwiGLU backward b kernel of
+    /// examples/10 at `size` rows).
+    #[wasm_bindgen(js_name = benchNpuPlanKernel)]
+    pub fn bench_npu_plan_kernel(kernel: &str, preset: &str, size: u32) -> Result<(), JsValue> {
+        let planned = match kernel {
+            "gemm" => bench::plan_npu_matmul(preset, size as usize),
+            "swiglu_b" => bench::plan_npu_swiglu_b(preset, size as usize),
+            other => {
+                return Err(JsValue::from_str(&format!("benchNpuPlanKernel: no kernel '{other}' (gemm, swiglu_b)")))
             }
-            None => Err(JsValue::from_str("benchNpuSimulate: call benchNpuPlan first")),
-        })
+        }
+        .map_err(to_js_error)?;
+        NPU_PLANS.with(|plans| plans.borrow_mut().insert(kernel.to_string(), planned));
+        Ok(())
+    }
+
+    /// Simulates the plan of `kernel` that `benchNpuPlanKernel` built (the simulator alone);
+    /// returns `[events, simulated cycles]`.
+    #[wasm_bindgen(js_name = benchNpuSimulateKernel)]
+    pub fn bench_npu_simulate_kernel(kernel: &str) -> Result<Vec<f64>, JsValue> {
+        simulate_planned(kernel).map(|(events, cycles)| vec![events as f64, cycles as f64])
     }
 
     /// Builds and simulates a `size³` bf16 matmul on `preset`; returns `[simulated µs, events,

@@ -10,7 +10,7 @@ test('one round at tiny sizes: every contender passes its check and is timed', {
   const { raw, environment } = await runBenchmark({ smoke: true });
   assert.deepEqual(raw.failed, []);
   assert.ok(Object.values(raw.checks).every((check) => check.ok));
-  for (const name of ['matmulSmall/tilelab-simd128', 'matmulSmall/tfjs-fresh', 'matmulSmall/tfjs-cached', 'matmulLarge/ort', 'add/tfjs', 'sum/tfjs', 'mlp/tfjs-transpose', 'mlp/tfjs-grads', 'npu/tilelab-simd128']) {
+  for (const name of ['matmulSmall/tilelab-simd128', 'matmulSmall/tfjs-fresh', 'matmulSmall/tfjs-cached', 'matmulLarge/ort', 'add/tfjs', 'sum/tfjs', 'mlp/tfjs-transpose', 'mlp/tfjs-grads', 'npu/tilelab-simd128', 'npuSwiglu/tilelab-simd128']) {
     assert.ok(raw.checks[name]?.ok, `${name} was checked`);
     assert.equal(raw.times[name].length, 1, `${name} was timed once`);
     assert.ok(raw.times[name][0] > 0, `${name} took time`);

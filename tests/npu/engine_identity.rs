@@ -11,8 +11,7 @@ use tilelab::tile::{lower_work, KernelPlan, TileWork};
 
 use super::fidelity_kernels::{flash_attention, gemm, rms_norm, swiglu};
 
-#[path = "../../benches/npu_kernels/mod.rs"]
-mod bench_kernels;
+use tilelab::session::bench_kernels;
 
 const GOLDEN: &str = "tests/npu/engine_identity.golden";
 

@@ -1,9 +1,10 @@
-//! The kernels `cargo bench --bench npu` times, shared with the identity test of the simulator
-//! (tests/npu/engine_identity.rs records their full traces): the 4096³ bf16 GEMM and the SwiGLU
-//! backward b kernel of examples/10.
+//! The kernels the simulator's speed is measured on — natively by `cargo bench --bench npu`, in
+//! the page by `make bench` (`Playground.benchNpuPlanKernel`) — shared with the identity test of
+//! the simulator (tests/npu/engine_identity.rs records their full traces): the 4096³ bf16 GEMM and
+//! the SwiGLU backward b kernel of examples/10.
 
-use tilelab::tensor::DType;
-use tilelab::tile::{
+use crate::tensor::DType;
+use crate::tile::{
     whole_matmul, CubeTiles, GmRegion, GmTensor, LocatedStep, TensorId, TileValue, TileWork, ValueId, WorkSettings,
     WorkStep, WorkUnit,
 };
@@ -21,8 +22,8 @@ pub fn gemm_work(size: usize) -> TileWork {
 /// (BF16) cast to FP32, σ(g), silu(g), silu'(g), dfc = dh·silu, dg = dh·fc·silu', both stored as
 /// BF16, and their column sums added into the bias outputs by accumulating stores.
 pub fn swiglu_b_work(rows: usize) -> TileWork {
-    use tilelab::tensor::{BinaryOp, ReduceOp, UnaryOp};
-    use tilelab::tile::WorkOperand::{Scalar, Tile};
+    use crate::tensor::{BinaryOp, ReduceOp, UnaryOp};
+    use crate::tile::WorkOperand::{Scalar, Tile};
     let (tile_m, n) = (1024, 1024);
     let tensor =
         |name: &str, shape: &[usize]| GmTensor { name: name.into(), shape: shape.to_vec(), dtype: DType::Bf16 };
@@ -42,8 +43,8 @@ pub fn swiglu_b_work(rows: usize) -> TileWork {
         let mut steps = Vec::new();
         let mut value = |shape: [usize; 2], valid: [usize; 2], dtype| {
             values.push(TileValue {
-                shape: tilelab::tile::Dims::from(shape),
-                valid_shape: tilelab::tile::Dims::from(valid),
+                shape: crate::tile::Dims::from(shape),
+                valid_shape: crate::tile::Dims::from(valid),
                 dtype,
             });
             ValueId(values.len() as u32 - 1)
@@ -51,8 +52,8 @@ pub fn swiglu_b_work(rows: usize) -> TileWork {
         let (full, valid_full, row) = ([tile_m, n], [valid, n], [1, n]);
         let region = |tensor: u32, offsets: [usize; 2], shape: [usize; 2]| GmRegion {
             tensor: TensorId(tensor),
-            offsets: tilelab::tile::Dims::from(offsets),
-            shape: tilelab::tile::Dims::from(shape),
+            offsets: crate::tile::Dims::from(offsets),
+            shape: crate::tile::Dims::from(shape),
         };
         let loaded = |tensor: u32,
                       steps: &mut Vec<WorkStep>,
