@@ -74,3 +74,12 @@ check = pt.autodiff.check_gradient(tilelab_warm_up_tanh, [pt.reshape(pt.sin(pt.a
 totals = {name: float(value) for name, value in [("z", z.grad.sum().item()), ("rows", rows.grad.mean().item())]}
 pt.nn.layer_norm(z.detach(), pt.ones([64]), pt.zeros([64])).sum().item()
 pt.schedule(tilelab_warm_up_tanh_grad, z.detach(), z.detach())
+
+# The GEMM kernels for each operand dtype and transpose, at a size whose first call spends V8's
+# tier-up budget: with only the small matmul above, a notebook's first large matmul ran in baseline
+# code (example 10's BF16 matmuls: packed_gemm's baseline code was 15 % of its first run in node).
+for dtype in [pt.DT_FP32, pt.DT_BF16, pt.DT_FP16]:
+    p = pt.cast(pt.reshape(pt.sin(pt.arange(0, 128 * 256) * 0.1), [128, 256]), dtype)
+    q = pt.cast(pt.reshape(pt.cos(pt.arange(0, 256 * 128) * 0.1), [256, 128]), dtype)
+    for a_trans, b_trans, left, right in [(False, False, p, q), (True, False, q, q), (False, True, p, p)]:
+        pt.matmul(left, right, out_dtype=dtype, a_trans=a_trans, b_trans=b_trans)
