@@ -114,8 +114,10 @@ export function matmulRates(raw) {
 }
 
 const percent = (figure) => figure.id === '3' || figure.fraction;
-const format = (value, figure) => (figure.below ? `${value.toFixed(1)} ms` : percent(figure) ? `${(100 * value).toFixed(1)}%` : figure.id === '8b' ? `${value.toFixed(2)} M/s` : `${value.toFixed(2)}×`);
-const targetText = (figure) => (figure.below ? `< ${figure.target} ms` : percent(figure) ? `≥ ${100 * figure.target}%` : figure.id === '8b' ? `≥ ${figure.target} M/s` : `≥ ${figure.target}×`);
+/** The figures in simulated events per second (the others are ratios, fractions or ms). */
+const eventRate = (figure) => figure.id === '8b' || figure.id === '8c';
+const format = (value, figure) => (figure.below ? `${value.toFixed(1)} ms` : percent(figure) ? `${(100 * value).toFixed(1)}%` : eventRate(figure) ? `${value.toFixed(2)} M/s` : `${value.toFixed(2)}×`);
+const targetText = (figure) => (figure.below ? `< ${figure.target} ms` : percent(figure) ? `≥ ${100 * figure.target}%` : eventRate(figure) ? `≥ ${figure.target} M/s` : `≥ ${figure.target}×`);
 
 /** The memory-bound table: per op and size, GB/s of each contender and of memory.copy, TileLab ÷ tfjs. */
 function memoryBoundTable(raw) {
