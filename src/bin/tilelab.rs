@@ -231,7 +231,11 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
         }
         if options.json {
             // The JSON is read after the run: it carries the traces the page asks the session for.
-            session.attach_kernel_traces(&mut result);
+            for entry in &mut result.kernel_schedules {
+                if let Some(json) = entry.trace_key.as_deref().and_then(|key| session.kernel_trace(key)) {
+                    entry.schedule.trace_json = json;
+                }
+            }
             let line = JsonCell { cell_index: index, first_line: cell.first_line, result: &result };
             match serde_json::to_string(&line) {
                 Ok(json) => emit(&format!("{json}\n")),

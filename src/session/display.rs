@@ -155,3 +155,12 @@ pub(crate) fn kernel_schedules(
         })
         .collect()
 }
+
+/// The execution number of the cell that defined the kernel registered as `kernel`.
+pub(crate) fn kernel_cell(interpreter: &crate::lang::interp::Interpreter, kernel: &str) -> Option<usize> {
+    let globals = interpreter.globals();
+    globals.names().iter().find_map(|name| match &globals.get(name)? {
+        Value::Kernel(found) if found.name == kernel => Some(found.function.cell),
+        _ => None,
+    })
+}

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::display::{display_value, kernel_schedules};
+use super::display::{display_value, kernel_cell, kernel_schedules};
 use super::kept_traces::KeptTraces;
 use super::result::{CellDiagnostic, CellResult, CellStatus, Display, TraceLine};
 use crate::lang::interp::{
@@ -260,16 +260,6 @@ impl Session {
         self.kept_traces.trace_json(key)
     }
 
-    /// Fills in the trace JSON of `result`'s kernel schedules (for a reader that cannot ask later,
-    /// as the CLI's `--json`).
-    pub fn attach_kernel_traces(&self, result: &mut CellResult) {
-        for entry in &mut result.kernel_schedules {
-            if let Some(json) = entry.trace_key.as_deref().and_then(|key| self.kernel_trace(key)) {
-                entry.schedule.trace_json = json;
-            }
-        }
-    }
-
     /// The display of a cell's value; a schedule names the cell that defined its kernel (found by
     /// the simulation it shares with this cell's kernel calls), so its events link to that cell.
     fn display_of(&self, value: &Value) -> Display {
@@ -383,15 +373,6 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.interpreter.globals().restore(Default::default());
     }
-}
-
-/// The execution number of the cell that defined the kernel registered as `kernel`.
-fn kernel_cell(interpreter: &Interpreter, kernel: &str) -> Option<usize> {
-    let globals = interpreter.globals();
-    globals.names().iter().find_map(|name| match &globals.get(name)? {
-        Value::Kernel(found) if found.name == kernel => Some(found.function.cell),
-        _ => None,
-    })
 }
 
 /// Milliseconds from a monotonic clock (wall clock in the browser, where `Instant` does not exist).
