@@ -46,6 +46,11 @@ pub struct L2Cache {
     box_ranges: Vec<(u64, u64)>,
     /// Dirty bytes evicted by the access in progress (taken into its `L2Traffic` when it ends).
     evicted_dirty_bytes: u64,
+    /// Boxes of lines owned whole, by index (`l2_box_slots.rs`): dissolved ones stay, so that the
+    /// runs naming them can tell.
+    slots: Vec<box_slots::Slot>,
+    /// The live slots by their lines.
+    slot_ids: box_slots::SlotIds,
 }
 
 /// The flag of a line's stamp that says the line is dirty (a stamp never reaches 2⁶³ uses).
@@ -53,6 +58,8 @@ const DIRTY: u64 = 1 << 63;
 
 #[path = "l2_box_memo.rs"]
 mod box_memo;
+#[path = "l2_box_slots.rs"]
+mod box_slots;
 #[path = "l2_box_walk.rs"]
 mod box_walk;
 #[path = "l2_ranges.rs"]
@@ -166,6 +173,10 @@ impl L2Cache {
     /// recently used line is evicted.
     #[inline(always)]
     fn use_line(&mut self, slot: usize, line: u64, requested: u64, write: bool, traffic: &mut L2Traffic) {
+        let owned = self.stamps[slot][line as usize];
+        if owned & box_slots::OWNED != 0 {
+            self.dissolve(owned as u32);
+        }
         let stamp = &mut self.stamps[slot][line as usize];
         if *stamp != 0 {
             traffic.hit_bytes += requested;

@@ -11,7 +11,8 @@
 //! still to come, so the queue never reaches those. A box of more uses than the cache has lines still goes the
 //! range walk's way (each range queued line by line past that size), as before.
 
-use super::{L2Cache, L2Traffic, RowBox};
+use super::box_slots::RowBytes;
+use super::{L2Cache, L2Traffic, RowBox, DIRTY};
 
 impl L2Cache {
     /// Reads or writes `rows` of tensor `slot` as a box while the cache evicts; `None` (nothing
@@ -34,12 +35,27 @@ impl L2Cache {
         if self.stamps.get(slot).map_or(0, Vec::len) <= last as usize {
             self.size_lines(slot, last as usize + 1);
         }
-        self.record_box(slot, first, width, step, count, self.clock + 1);
         // The bytes a row asks of each of its lines: the first and last may be partial.
         let offset = start - first * line_bytes;
         let requested = |column: u64| (offset + row).min((column + 1) * line_bytes) - offset.max(column * line_bytes);
         let (first_bytes, last_bytes) = (requested(0), requested(width - 1));
+        // Rows of distinct lines can be owned whole (`l2_box_slots.rs`).
+        let key = (slot as u32, first, width, step, count);
+        let owned = width <= step;
+        if owned {
+            if let Some(&id) = self.slot_ids.get(&key) {
+                let bytes = RowBytes { first: first_bytes, last: last_bytes, row };
+                if let Some(traffic) = self.access_slot(id, bytes, write) {
+                    return Some(traffic);
+                }
+            } else if let Some(traffic) = self.access_absent_box(key, write) {
+                return Some(traffic);
+            }
+        }
+        self.record_box(slot, first, width, step, count, self.clock + 1);
         let mut traffic = L2Traffic::default();
+        // The walk position of the first dirty line, and whether every later one is dirty too.
+        let (mut dirty_from, mut dirty_suffix) = (if write { 0 } else { width * count }, true);
         for index in 0..count {
             let row_first = first + index * step;
             // The stamps are tens of MB, a row's a cache line or more apart: waiting for each was
@@ -55,7 +71,18 @@ impl L2Cache {
                     _ => line_bytes,
                 };
                 self.use_line(slot, row_first + column, requested, write, &mut traffic);
+                if !write {
+                    let dirty = self.stamps[slot][(row_first + column) as usize] & DIRTY != 0;
+                    let position = index * width + column;
+                    if dirty && dirty_from > position {
+                        dirty_from = position;
+                    }
+                    dirty_suffix &= dirty || dirty_from > position;
+                }
             }
+        }
+        if owned && dirty_suffix {
+            self.make_slot(key, dirty_from);
         }
         traffic.written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
         Some(traffic)

@@ -10,22 +10,34 @@
 //! neighbours' links in a table of 16 B per line, a cache miss each: the SwiGLU kernel of the
 //! benchmark uses 2.6 M lines per run in a table of 42 MB.
 
+use super::box_slots::NO_SLOT;
 use super::{L2Cache, DIRTY};
 
 /// Uses of a box of lines of one tensor at consecutive stamps: `rows` rows of `width` consecutive
 /// lines, `stride` lines apart, used row after row; the uses before row `taken_row`, column
 /// `taken_column` are already off the queue (kept as a row and a column: the next use's line and
-/// stamp without a division).
+/// stamp without a division). A run of a slot's lines (`l2_box_slots.rs`) names it in `owner`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Run {
     slot: u32,
+    pub(super) owner: u32,
     first_line: u32,
     width: u32,
     stride: u32,
     rows: u32,
     taken_row: u32,
     taken_column: u32,
-    first_stamp: u64,
+    pub(super) first_stamp: u64,
+}
+
+/// What a run of the queue holds.
+enum Holds {
+    /// The latest uses of a live slot: evicted a prefix at a time.
+    Slot(u32),
+    /// Uses whose lines have stamps: each use is live when its line's stamp is still its own.
+    Lines,
+    /// No live use.
+    Nothing,
 }
 
 impl Run {
@@ -49,6 +61,14 @@ impl Run {
     fn exhausted(&self) -> bool {
         self.taken_row == self.rows
     }
+
+    /// Sets the uses taken off the queue to the first `taken` in walk order.
+    fn set_taken(&mut self, taken: u64) {
+        (self.taken_row, self.taken_column) = match u64::from(self.width) {
+            1 => (taken as u32, 0),
+            width => ((taken / width) as u32, (taken % width) as u32),
+        };
+    }
 }
 
 impl L2Cache {
@@ -59,7 +79,8 @@ impl L2Cache {
         if let Some(newest) = self.runs.back_mut() {
             let lines = u64::from(newest.width) * u64::from(newest.rows);
             let next_row = u64::from(newest.first_line) + u64::from(newest.rows) * u64::from(newest.stride);
-            let continues = newest.slot as usize == slot
+            let continues = newest.owner == NO_SLOT
+                && newest.slot as usize == slot
                 && u64::from(newest.width) == width
                 && newest.first_stamp + lines == first_stamp
                 && lines + width <= u64::from(u32::MAX);
@@ -91,8 +112,8 @@ impl L2Cache {
     ) {
         self.compact_runs_if_stale();
         let (first_line, width, stride, rows) = (first_line as u32, width as u32, stride as u32, rows as u32);
-        let (slot, taken_row, taken_column) = (slot as u32, 0, 0);
-        let run = Run { slot, first_line, width, stride, rows, taken_row, taken_column, first_stamp };
+        let (slot, owner, taken_row, taken_column) = (slot as u32, NO_SLOT, 0, 0);
+        let run = Run { slot, owner, first_line, width, stride, rows, taken_row, taken_column, first_stamp };
         self.runs.push_back(run);
     }
 
@@ -103,7 +124,36 @@ impl L2Cache {
 
     /// Evicts the least recently used line (a dirty one is written back whole).
     pub(super) fn evict_oldest(&mut self) {
-        while let Some(oldest) = self.runs.front_mut() {
+        self.evict_oldest_lines(1, NO_SLOT);
+    }
+
+    /// Evicts up to `count` lines, least recently used first (a dirty one is written back whole);
+    /// returns how many (fewer when the queue runs out, or reaches the run of live slot
+    /// `stop_at`). A live slot's run gives its lines a prefix at a time, a run of a slot's earlier
+    /// uses is dropped whole.
+    pub(super) fn evict_oldest_lines(&mut self, count: usize, stop_at: u32) -> usize {
+        let mut evicted = 0;
+        while evicted < count {
+            let Some(oldest) = self.runs.front() else { break };
+            match self.holds(oldest) {
+                Holds::Lines => {}
+                Holds::Nothing => {
+                    self.runs.pop_front();
+                    continue;
+                }
+                Holds::Slot(id) if id == stop_at => break,
+                Holds::Slot(id) => {
+                    evicted += self.evict_slot_lines(id, count - evicted);
+                    let evicted_prefix = self.slots[id as usize].evicted;
+                    let oldest = self.runs.front_mut().expect("the slot's run");
+                    oldest.set_taken(evicted_prefix);
+                    if oldest.exhausted() {
+                        self.runs.pop_front();
+                    }
+                    continue;
+                }
+            }
+            let oldest = self.runs.front_mut().expect("the run just read");
             let slot = oldest.slot as usize;
             let (line, stamp) = oldest.next_use();
             if oldest.take() {
@@ -117,8 +167,23 @@ impl L2Cache {
                 if dirty {
                     self.write_back_evicted();
                 }
-                return;
+                evicted += 1;
             }
+        }
+        evicted
+    }
+
+    /// What `run` holds (`Holds`).
+    #[inline]
+    fn holds(&self, run: &Run) -> Holds {
+        if run.owner == NO_SLOT {
+            return Holds::Lines;
+        }
+        let slot = &self.slots[run.owner as usize];
+        match (slot.run_stamp == run.first_stamp, slot.alive) {
+            (true, true) => Holds::Slot(run.owner),
+            (true, false) => Holds::Lines,
+            (false, _) => Holds::Nothing,
         }
     }
 
@@ -131,17 +196,22 @@ impl L2Cache {
         if self.runs.len() <= 2 * self.resident.max(1024) {
             return;
         }
-        let stamps = &self.stamps;
-        let live = |run: &Run| {
-            let (line, stamp) = run.next_use();
-            stamps[run.slot as usize][line as usize] & !DIRTY == stamp
-        };
-        self.runs.retain_mut(|run| {
-            while !run.exhausted() && !live(run) {
-                run.take();
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.retain_mut(|run| match self.holds(run) {
+            Holds::Slot(_) => true,
+            Holds::Nothing => false,
+            Holds::Lines => {
+                let live = |run: &Run| {
+                    let (line, stamp) = run.next_use();
+                    self.stamps[run.slot as usize][line as usize] & !DIRTY == stamp
+                };
+                while !run.exhausted() && !live(run) {
+                    run.take();
+                }
+                !run.exhausted()
             }
-            !run.exhausted()
         });
+        self.runs = runs;
     }
 
     /// The queue of the resident lines from their stamps, oldest first (as the cache starts to evict).

@@ -10,11 +10,12 @@ impl L2Cache {
         self.evicted_dirty_bytes += self.line_bytes;
     }
 
-    /// Bytes of the dirty lines resident now: what HBM still has to receive (the drain).
+    /// Bytes of the dirty lines resident now: what HBM still has to receive (the drain). (An
+    /// owned line's stamp names its slot, never dirty: the slots count theirs.)
     pub fn dirty_bytes(&self) -> u64 {
         let lines: usize =
             self.stamps.iter().map(|lines| lines.iter().filter(|&&stamp| stamp & DIRTY != 0).count()).sum();
-        lines as u64 * self.line_bytes
+        lines as u64 * self.line_bytes + self.slot_dirty_bytes()
     }
 }
 
