@@ -113,10 +113,10 @@ impl L2Cache {
     /// or owned.
     pub(super) fn access_absent_box(&mut self, key: SlotKey, write: bool) -> Option<L2Traffic> {
         let (tensor, first, width, step, rows) = key;
-        let table = &self.stamps[tensor as usize];
+        let span = box_span(&self.stamps[tensor as usize], key);
         let absent = |row: u64| {
-            let start = (first + row * step) as usize;
-            table[start..start + width as usize].iter().all(|&stamp| stamp == 0)
+            let start = (row * step) as usize;
+            span[start..start + width as usize].iter().all(|&stamp| stamp == 0)
         };
         if !(0..rows).all(absent) {
             return None;
@@ -140,11 +140,17 @@ impl L2Cache {
         let newest = self.runs.back_mut().expect("the walked box's run");
         newest.owner = id;
         let run_stamp = newest.first_stamp;
-        let (tensor, first, width, step, rows) = key;
-        let table = &mut self.stamps[tensor as usize];
-        for row in 0..rows {
-            let start = (first + row * step) as usize;
-            table[start..start + width as usize].fill(OWNED | u64::from(id));
+        let (tensor, _, width, step, rows) = key;
+        let span = box_span_mut(&mut self.stamps[tensor as usize], key);
+        let mark = OWNED | u64::from(id);
+        if width == 1 {
+            // Most boxes are one line wide (a row of a tile within a line): a store per row.
+            (0..rows).for_each(|row| span[(row * step) as usize] = mark);
+        } else {
+            for row in 0..rows {
+                let start = (row * step) as usize;
+                span[start..start + width as usize].fill(mark);
+            }
         }
         let uses = width * rows;
         self.slots.push(Slot { key, run_stamp, evicted: 0, dirty_from, uses, alive: true });
@@ -187,6 +193,17 @@ impl L2Cache {
         let lines: u64 = live.map(|slot| slot.uses.saturating_sub(slot.dirty_from.max(slot.evicted))).sum();
         lines * self.line_bytes
     }
+}
+
+/// The stamps from a box's first line to its last.
+fn box_span(table: &[u64], key: SlotKey) -> &[u64] {
+    let (_, first, width, step, rows) = key;
+    &table[first as usize..(first + (rows - 1) * step + width) as usize]
+}
+
+fn box_span_mut(table: &mut [u64], key: SlotKey) -> &mut [u64] {
+    let (_, first, width, step, rows) = key;
+    &mut table[first as usize..(first + (rows - 1) * step + width) as usize]
 }
 
 #[cfg(test)]
