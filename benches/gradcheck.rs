@@ -19,6 +19,8 @@ fn time(label: &str, function: &dyn Fn(&[Var]) -> tilelab::autograd::Result<Var>
 }
 
 fn main() {
+    // As the CLI does: freed memory stays in the process (`tilelab::memory::keep_freed_memory`).
+    tilelab::memory::keep_freed_memory();
     let x = Tensor::randn(&[256, 256], DType::F32, Some(1)).expect("input");
     let w = Tensor::randn(&[256, 256], DType::F32, Some(2)).expect("weights");
     let elementwise = {

@@ -100,6 +100,8 @@ fn measure(label: &str, config: &NpuConfig, build: &dyn Fn() -> KernelPlan) {
 }
 
 fn main() {
+    // As the CLI does: freed memory stays in the process (`tilelab::memory::keep_freed_memory`).
+    tilelab::memory::keep_freed_memory();
     // `cargo bench --bench npu -- swiglu` runs only the kernels whose label holds "swiglu" (to profile one).
     let filter = std::env::args().skip(1).find(|argument| !argument.starts_with('-')).unwrap_or_default();
     let chosen = |label: &str| label.to_lowercase().contains(&filter.to_lowercase());

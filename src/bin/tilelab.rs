@@ -27,6 +27,7 @@ Options of run:
   -- ARGS         the script's own command line: sys.argv is [FILE, ARGS...] (argparse reads it)";
 
 fn main() -> ExitCode {
+    tilelab::memory::keep_freed_memory();
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     match arguments.first().map(String::as_str) {
         Some("--version") | Some("-V") => {
