@@ -59,7 +59,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// to the system after every large free. The simulator frees and allocates tens of MB per kernel
 /// (its trace, the L2's line tables); returned to the system each time, every page came back as a
 /// page fault on first touch: a third of the 4096³ GEMM's simulation (`cargo bench --bench npu`,
-/// 4.1 → 6.4 M events per second with this). The CLI and the native benchmarks call it at start;
+/// 4.1 → 5.9–6.0 M events per second with this). The CLI and the native benchmarks call it at start;
 /// a library user's process keeps its own allocator settings.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
