@@ -113,12 +113,11 @@ impl L2Cache {
     /// or owned.
     pub(super) fn access_absent_box(&mut self, key: SlotKey, write: bool) -> Option<L2Traffic> {
         let (tensor, first, width, step, rows) = key;
-        let span = box_span(&self.stamps[tensor as usize], key);
-        let absent = |row: u64| {
-            let start = (row * step) as usize;
-            span[start..start + width as usize].iter().all(|&stamp| stamp == 0)
-        };
-        if !(0..rows).all(absent) {
+        let id = self.slots.len() as u32;
+        // Checked and marked in one pass: the marks go where the check just read. (A stale use of
+        // the queue never matches a mark, as it never matched the 0 before: the evictions below
+        // read the marked lines as they read absent ones.)
+        if !claim_absent(box_span_mut(&mut self.stamps[tensor as usize], key), width, step, rows, id) {
             return None;
         }
         let uses = width * rows;
@@ -127,7 +126,7 @@ impl L2Cache {
         self.resident += uses as usize;
         self.record_box(tensor as usize, first, width, step, rows, self.clock + 1);
         self.clock += uses;
-        self.make_slot(key, if write { 0 } else { uses });
+        self.own_newest_run(key, id, if write { 0 } else { uses });
         let fetched_bytes = if write { 0 } else { uses * self.line_bytes };
         let written_back_bytes = std::mem::take(&mut self.evicted_dirty_bytes);
         Some(L2Traffic { hit_bytes: 0, fetched_bytes, written_back_bytes })
@@ -137,22 +136,22 @@ impl L2Cache {
     /// lines dirty from walk position `dirty_from` on.
     pub(super) fn make_slot(&mut self, key: SlotKey, dirty_from: u64) {
         let id = self.slots.len() as u32;
-        let newest = self.runs.back_mut().expect("the walked box's run");
-        newest.owner = id;
-        let run_stamp = newest.first_stamp;
         let (tensor, _, width, step, rows) = key;
         let span = box_span_mut(&mut self.stamps[tensor as usize], key);
         let mark = OWNED | u64::from(id);
-        if width == 1 {
-            // Most boxes are one line wide (a row of a tile within a line): a store per row.
-            (0..rows).for_each(|row| span[(row * step) as usize] = mark);
-        } else {
-            for row in 0..rows {
-                let start = (row * step) as usize;
-                span[start..start + width as usize].fill(mark);
-            }
+        for row in 0..rows {
+            let start = (row * step) as usize;
+            span[start..start + width as usize].fill(mark);
         }
-        let uses = width * rows;
+        self.own_newest_run(key, id, dirty_from);
+    }
+
+    /// Slot `id` (next to be made) of `key`, whose lines are marked: the newest run is its uses.
+    fn own_newest_run(&mut self, key: SlotKey, id: u32, dirty_from: u64) {
+        let newest = self.runs.back_mut().expect("the box's run");
+        newest.owner = id;
+        let run_stamp = newest.first_stamp;
+        let uses = key.2 * key.4;
         self.slots.push(Slot { key, run_stamp, evicted: 0, dirty_from, uses, alive: true });
         self.slot_ids.insert(key, id);
     }
@@ -195,12 +194,44 @@ impl L2Cache {
     }
 }
 
-/// The stamps from a box's first line to its last.
-fn box_span(table: &[u64], key: SlotKey) -> &[u64] {
-    let (_, first, width, step, rows) = key;
-    &table[first as usize..(first + (rows - 1) * step + width) as usize]
+/// Marks the lines of a box (`span` from its first line to its last) as slot `id`'s if none holds
+/// a stamp; else leaves them as they were and returns false.
+fn claim_absent(span: &mut [u64], width: u64, step: u64, rows: u64, id: u32) -> bool {
+    let mark = OWNED | u64::from(id);
+    let claimed = |span: &mut [u64], row: u64| {
+        let start = (row * step) as usize;
+        let lines = &mut span[start..start + width as usize];
+        let absent = lines.iter().all(|&stamp| stamp == 0);
+        if absent {
+            lines.fill(mark);
+        }
+        absent
+    };
+    // Most boxes are one line wide (a row of a tile within a line): a load and a store per row.
+    let claimed_rows = match width {
+        1 => (0..rows).take_while(|&row| claimed_one(span, (row * step) as usize, mark)).count(),
+        _ => (0..rows).take_while(|&row| claimed(span, row)).count(),
+    } as u64;
+    if claimed_rows < rows {
+        for row in 0..claimed_rows {
+            let start = (row * step) as usize;
+            span[start..start + width as usize].fill(0);
+        }
+    }
+    claimed_rows == rows
 }
 
+/// Marks line `line` of `span` if it holds no stamp.
+#[inline(always)]
+fn claimed_one(span: &mut [u64], line: usize, mark: u64) -> bool {
+    let absent = span[line] == 0;
+    if absent {
+        span[line] = mark;
+    }
+    absent
+}
+
+/// The stamps from a box's first line to its last.
 fn box_span_mut(table: &mut [u64], key: SlotKey) -> &mut [u64] {
     let (_, first, width, step, rows) = key;
     &mut table[first as usize..(first + (rows - 1) * step + width) as usize]
