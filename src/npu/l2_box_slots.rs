@@ -138,11 +138,7 @@ impl L2Cache {
         let id = self.slots.len() as u32;
         let (tensor, _, width, step, rows) = key;
         let span = box_span_mut(&mut self.stamps[tensor as usize], key);
-        let mark = OWNED | u64::from(id);
-        for row in 0..rows {
-            let start = (row * step) as usize;
-            span[start..start + width as usize].fill(mark);
-        }
+        fill_rows(span, width, step, rows, OWNED | u64::from(id));
         self.own_newest_run(key, id, dirty_from);
     }
 
@@ -151,7 +147,8 @@ impl L2Cache {
         let newest = self.runs.back_mut().expect("the box's run");
         newest.owner = id;
         let run_stamp = newest.first_stamp;
-        let uses = key.2 * key.4;
+        let (_, _, width, _, rows) = key;
+        let uses = width * rows;
         self.slots.push(Slot { key, run_stamp, evicted: 0, dirty_from, uses, alive: true });
         self.slot_ids.insert(key, id);
     }
@@ -213,12 +210,17 @@ fn claim_absent(span: &mut [u64], width: u64, step: u64, rows: u64, id: u32) -> 
         _ => (0..rows).take_while(|&row| claimed(span, row)).count(),
     } as u64;
     if claimed_rows < rows {
-        for row in 0..claimed_rows {
-            let start = (row * step) as usize;
-            span[start..start + width as usize].fill(0);
-        }
+        fill_rows(span, width, step, claimed_rows, 0);
     }
     claimed_rows == rows
+}
+
+/// Sets the stamps of the first `rows` rows of a box (`span` from its first line) to `value`.
+fn fill_rows(span: &mut [u64], width: u64, step: u64, rows: u64, value: u64) {
+    for row in 0..rows {
+        let start = (row * step) as usize;
+        span[start..start + width as usize].fill(value);
+    }
 }
 
 /// Marks line `line` of `span` if it holds no stamp.
