@@ -178,22 +178,21 @@ fn add_in_program_order(mut additions: Vec<(u32, GmRegion, Tensor)>, gm: &[Tenso
 fn run_op(op: &TileOp, buffers: &mut [Tensor], gm: &[Tensor]) -> TensorResult<()> {
     let buffer = |buffers: &[Tensor], id: BufferId| buffers[id.0 as usize].clone();
     match op {
-        TileOp::CopyIn { source, destination } => {
-            let dtype = buffer(buffers, *destination).dtype();
-            let values = gm[source.tensor.0 as usize]
-                .slice(&specs(&source.offsets, &source.shape))
-                .and_then(|values| values.cast_if_needed(dtype))?;
-            store(buffers, *destination, &source.shape, values)?;
-        }
-        TileOp::CopyOut { source, destination } => {
-            // The GM write rounds to the GM dtype.
-            let values = operand(&buffer(buffers, *source), &destination.shape)?;
-            gm[destination.tensor.0 as usize]
-                .assign_slice(&specs(&destination.offsets, &destination.shape), &values)?;
-        }
+        // Copies go straight between the GM tensor and the buffer, converting the dtype on the way
+        // (the DMA's conversion; the GM write rounds to the GM dtype).
+        TileOp::CopyIn { source, destination } => buffers[destination.0 as usize].assign_slice_from(
+            &origin(&source.shape),
+            &gm[source.tensor.0 as usize],
+            &specs(&source.offsets, &source.shape),
+        )?,
+        TileOp::CopyOut { source, destination } => gm[destination.tensor.0 as usize].assign_slice_from(
+            &specs(&destination.offsets, &destination.shape),
+            &buffers[source.0 as usize],
+            &origin(&destination.shape),
+        )?,
         TileOp::Move { source, offsets, shape, destination } => {
-            let values = buffer(buffers, *source).slice(&specs(offsets, shape))?;
-            store(buffers, *destination, shape, values)?;
+            let (source, target) = (&buffers[source.0 as usize], &buffers[destination.0 as usize]);
+            target.assign_slice_from(&origin(shape), source, &specs(offsets, shape))?;
         }
         TileOp::Mmad { a, b, c, c_offsets, m, k, n, accumulate } => {
             let left = operand(&buffer(buffers, *a), &[*m, *k])?;
@@ -224,12 +223,9 @@ fn run_op(op: &TileOp, buffers: &mut [Tensor], gm: &[Tensor]) -> TensorResult<()
             store(buffers, *output, &[rows, 1], values)?;
         }
         TileOp::Cast { input, output, valid_shape } => {
-            // Rounded to the output's dtype by the cast, or by the write when it is not whole.
-            let dtype = buffer(buffers, *output).dtype();
-            let values = operand(&buffer(buffers, *input), valid_shape)?;
-            let values =
-                if values.shape() == buffer(buffers, *output).shape() { values.cast_if_needed(dtype)? } else { values };
-            store(buffers, *output, valid_shape, values)?;
+            // Rounded to the output's dtype as it is written (in place, as the copies are).
+            let region = origin(valid_shape);
+            buffers[output.0 as usize].assign_slice_from(&region, &buffers[input.0 as usize], &region)?;
         }
         TileOp::Scalar { .. } => {}
         TileOp::CopyOutAccumulate { .. } => unreachable!("accumulating stores are applied in program order"),

@@ -76,12 +76,60 @@ pub fn f16_to_f32(values: &[f16]) -> Vec<f32> {
 
 /// f32 values as f16 (round to nearest even).
 pub fn f32_to_f16(values: &[f32]) -> Vec<f16> {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let (mut out, whole) = wasm::f32_to_f16_whole(values);
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    let (mut out, whole) = (Vec::with_capacity(values.len()), 0);
-    out.extend(values[whole..].iter().map(|&value| f16::from_bits(f32_to_f16_bits(value))));
+    let mut out: Vec<f16> = Vec::with_capacity(values.len());
+    // SAFETY: `values.len()` values of spare capacity are written, after which they are part of
+    // the vector.
+    unsafe {
+        narrow_f16(values.as_ptr(), out.as_mut_ptr(), values.len());
+        out.set_len(values.len());
+    }
     out
+}
+
+/// f16 values as f32 into `out` (the shorter length of the two).
+pub fn f16_to_f32_into(values: &[f16], out: &mut [f32]) {
+    for (target, value) in out.iter_mut().zip(values) {
+        *target = f16_bits_to_f32(value.to_bits());
+    }
+}
+
+/// bf16 values as f32 into `out` (the shorter length of the two).
+pub fn bf16_to_f32_into(values: &[bf16], out: &mut [f32]) {
+    for (target, value) in out.iter_mut().zip(values) {
+        *target = bf16_bits_to_f32(value.to_bits());
+    }
+}
+
+/// f32 values as f16 into `out` (same length; round to nearest even).
+pub fn f32_to_f16_into(values: &[f32], out: &mut [f16]) {
+    assert_eq!(values.len(), out.len(), "narrowing into a slice of another length");
+    // SAFETY: both slices hold `values.len()` elements and are distinct (one is borrowed mutably).
+    unsafe { narrow_f16(values.as_ptr(), out.as_mut_ptr(), values.len()) }
+}
+
+/// f32 values as bf16 into `out` (the shorter length of the two; round to nearest even).
+pub fn f32_to_bf16_into(values: &[f32], out: &mut [bf16]) {
+    for (target, &value) in out.iter_mut().zip(values) {
+        *target = bf16::from_bits(f32_to_bf16_bits(value));
+    }
+}
+
+/// Writes the f16 of `len` values from `source` to `target`, eight at a time through the vector
+/// code in the wasm build, the rest (and every value elsewhere) through [`f32_to_f16_bits`].
+///
+/// # Safety
+/// `source` must be readable and `target` writable for `len` values (`target` may be
+/// uninitialised), and they must not overlap.
+unsafe fn narrow_f16(source: *const f32, target: *mut f16, len: usize) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: as this function's contract.
+    let whole = unsafe { wasm::narrow_whole(source, target as *mut u16, len) };
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let whole = 0;
+    for i in whole..len {
+        // SAFETY: i < len.
+        unsafe { target.add(i).write(f16::from_bits(f32_to_f16_bits(source.add(i).read()))) };
+    }
 }
 
 /// The wasm build's f32 → f16 narrowing, eight values at a time: [`f32_to_f16_bits`] per lane (the
@@ -89,7 +137,6 @@ pub fn f32_to_f16(values: &[f32]) -> Vec<f16> {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
     use core::arch::wasm32::*;
-    use half::f16;
 
     /// The f16 bits of four f32 values, one per 32-bit lane: the lanes of [`super::f32_to_f16_bits`].
     #[inline(always)]
@@ -109,23 +156,23 @@ mod wasm {
         v128_or(sign, result)
     }
 
-    /// The f16 of the values but for the last `< 8`, and how many were narrowed.
-    pub(super) fn f32_to_f16_whole(values: &[f32]) -> (Vec<f16>, usize) {
-        let whole = values.len() / 8 * 8;
-        let mut out: Vec<f16> = Vec::with_capacity(values.len());
-        let (source, target) = (values.as_ptr(), out.as_mut_ptr() as *mut u16);
+    /// Narrows all but the last `< 8` of `len` values from `source` into `target`; returns how
+    /// many it narrowed.
+    ///
+    /// # Safety
+    /// As [`super::narrow_f16`].
+    pub(super) unsafe fn narrow_whole(source: *const f32, target: *mut u16, len: usize) -> usize {
+        let whole = len / 8 * 8;
         for i in (0..whole).step_by(8) {
-            // SAFETY: i + 8 ≤ whole ≤ values.len() ≤ the capacity; the lanes hold 0 ..= 0xffff, so the
-            // saturating narrowing keeps them.
+            // SAFETY: i + 8 ≤ whole ≤ len; the lanes hold 0 ..= 0xffff, so the saturating
+            // narrowing keeps them.
             unsafe {
                 let low = f16_bits(v128_load(source.add(i) as *const v128));
                 let high = f16_bits(v128_load(source.add(i + 4) as *const v128));
                 v128_store(target.add(i) as *mut v128, u16x8_narrow_i32x4(low, high));
             }
         }
-        // SAFETY: the first `whole` values were written.
-        unsafe { out.set_len(whole) };
-        (out, whole)
+        whole
     }
 }
 

@@ -5,7 +5,7 @@ use super::handle::Tensor;
 use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, element_count, normalize_dim};
 pub use super::slice_spec::SliceSpec;
 use super::storage::{check_allocation, Storage};
-use super::strided::{copy_strided, filled, gather};
+use super::strided::{converts_in_copy, copy_strided, filled, gather};
 use crate::error::{Result, TensorError};
 use crate::messages::{ArgumentDetail, BoundsDetail, ShapeDetail};
 
@@ -119,11 +119,38 @@ impl Tensor {
                 detail: ShapeDetail::ValueToSlice,
             });
         }
-        let value = if value.dtype() == self.dtype() { value.clone() } else { value.cast(self.dtype())? };
+        // f32 to and from f16/bf16 converts during the copy (as the cast would), without a cast copy.
+        let direct = value.dtype() == self.dtype() || converts_in_copy(value.dtype(), self.dtype());
+        let value = if direct { value.clone() } else { value.cast(self.dtype())? };
         let source = value.storage();
         let source_strides = broadcast_strides(value.shape(), &shape);
         // Negative steps are wrapped offsets (see `slice_geometry`): the copy wraps its sums too.
         self.write_storage(|storage| copy_strided(storage, (base, &strides), &source, (0, &source_strides), &shape));
+        Ok(())
+    }
+
+    /// `self[specs] = source[source_specs]` (equal shapes), each value rounded to this dtype: the
+    /// same as `assign_slice(specs, &source.slice(source_specs)?)`, without the slice's copy where
+    /// the two are different buffers and the dtypes match or convert in the copy.
+    pub fn assign_slice_from(&self, specs: &[SliceSpec], source: &Tensor, source_specs: &[SliceSpec]) -> Result<()> {
+        let direct = source.dtype() == self.dtype() || converts_in_copy(source.dtype(), self.dtype());
+        if !direct || source.buffer_id() == self.buffer_id() {
+            return self.assign_slice(specs, &source.slice(source_specs)?);
+        }
+        let (shape, strides, base) = self.slice_geometry(specs)?;
+        let (source_shape, source_strides, source_base) = source.slice_geometry(source_specs)?;
+        if source_shape != shape {
+            return Err(TensorError::ShapeMismatch {
+                op: "assign",
+                lhs: source_shape,
+                rhs: shape,
+                detail: ShapeDetail::ValueToSlice,
+            });
+        }
+        let from = source.storage();
+        self.write_storage(|storage| {
+            copy_strided(storage, (base, &strides), &from, (source_base, &source_strides), &shape)
+        });
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! Offsets wrap, as in `for_each_offset`: a negative stride is stored as a wrapped `usize`.
 
 use super::dtype::DType;
+use super::half_convert::{bf16_to_f32_into, f16_to_f32_into, f32_to_bf16_into, f32_to_f16_into};
 use super::shape::for_each_offset;
 use super::storage::Storage;
 
@@ -109,9 +110,49 @@ fn transpose_plane<T: Copy>(
     }
 }
 
+/// Whether [`copy_strided`] converts `source` elements to `target` as `Tensor::cast` does, a run
+/// of the innermost dim at a time (f32 to and from f16 and bf16): a caller need not cast first.
+pub(crate) fn converts_in_copy(source: DType, target: DType) -> bool {
+    matches!((source, target), (DType::F16 | DType::Bf16, DType::F32) | (DType::F32, DType::F16 | DType::Bf16))
+}
+
+/// [`copy_typed`] between two element types: `convert` turns a run of source values into the
+/// target's (as `Tensor::cast` does); a strided innermost dim goes one element at a time.
+fn copy_converted<S: Copy, T: Copy>(
+    target: &mut [T],
+    (target_base, target_strides): (usize, &[usize]),
+    source: &[S],
+    (source_base, source_strides): (usize, &[usize]),
+    shape: &[usize],
+    convert: impl Fn(&[S], &mut [T]),
+) {
+    if shape.contains(&0) {
+        return;
+    }
+    let (shape, target_strides, source_strides) = coalesce(shape, target_strides, source_strides);
+    let Some((&count, outer)) = shape.split_last() else {
+        convert(&source[source_base..=source_base], &mut target[target_base..=target_base]);
+        return;
+    };
+    let rank = shape.len();
+    let (target_step, source_step) = (target_strides[rank - 1], source_strides[rank - 1]);
+    for_each_offset(outer, [&target_strides[..rank - 1], &source_strides[..rank - 1]], |[to, from]| {
+        let (to, from) = (target_base.wrapping_add(to), source_base.wrapping_add(from));
+        if (target_step, source_step) == (1, 1) {
+            convert(&source[from..from + count], &mut target[to..to + count]);
+            return;
+        }
+        for index in 0..count {
+            let at = to.wrapping_add(index.wrapping_mul(target_step));
+            let read = from.wrapping_add(index.wrapping_mul(source_step));
+            convert(&source[read..=read], &mut target[at..=at]);
+        }
+    });
+}
+
 /// Copies the elements of `shape` from `source` into `target`, each side addressed by a base and
-/// strides (see [`copy_typed`]): exactly when the dtypes match (callers cast first), else each
-/// element through f64.
+/// strides (see [`copy_typed`]): exactly when the dtypes match, converted as `Tensor::cast` does
+/// for the pairs of [`converts_in_copy`], else each element through f64.
 pub(crate) fn copy_strided(
     target: &mut Storage,
     target_at: (usize, &[usize]),
@@ -130,6 +171,10 @@ pub(crate) fn copy_strided(
         (Storage::I64(t), Storage::I64(s)) => copy_typed(t, target_at, s, source_at, shape),
         (Storage::U8(t), Storage::U8(s)) => copy_typed(t, target_at, s, source_at, shape),
         (Storage::Bool(t), Storage::Bool(s)) => copy_typed(t, target_at, s, source_at, shape),
+        (Storage::F32(t), Storage::F16(s)) => copy_converted(t, target_at, s, source_at, shape, f16_to_f32_into),
+        (Storage::F32(t), Storage::Bf16(s)) => copy_converted(t, target_at, s, source_at, shape, bf16_to_f32_into),
+        (Storage::F16(t), Storage::F32(s)) => copy_converted(t, target_at, s, source_at, shape, f32_to_f16_into),
+        (Storage::Bf16(t), Storage::F32(s)) => copy_converted(t, target_at, s, source_at, shape, f32_to_bf16_into),
         _ => {
             let ((target_base, target_strides), (source_base, source_strides)) = (target_at, source_at);
             for_each_offset(shape, [target_strides, source_strides], |[to, from]| {
@@ -256,6 +301,65 @@ mod tests {
         let mut target = Storage::Bf16(vec![bf16::ZERO; 2]);
         copy_strided(&mut target, (0, &[1]), &source, (0, &[1]), &[2]);
         assert_eq!(target, Storage::Bf16(vec![bf16::ONE, bf16::from_f32(2.0)]));
+    }
+
+    /// Each element's bits (floats: NaNs compare by payload, not as unequal).
+    fn bits(storage: &Storage) -> Vec<u32> {
+        match storage {
+            Storage::F32(values) => values.iter().map(|value| value.to_bits()).collect(),
+            Storage::F16(values) => values.iter().map(|value| u32::from(value.to_bits())).collect(),
+            Storage::Bf16(values) => values.iter().map(|value| u32::from(value.to_bits())).collect(),
+            other => panic!("not a float storage: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn converting_copies_round_like_the_element_loop_through_f64() {
+        // f32 values on f16 and bf16 rounding ties (either side, odd and even), beyond f16's range,
+        // subnormal in f16, zeros, infinities and NaNs with payloads; and every 97th f16 and bf16
+        // bit pattern widened. Copied through every layout case (runs, strided, reversed,
+        // broadcast) against the element loop, whose mixed-dtype path rounds through f64 with the
+        // `half` crate.
+        let mut wide: Vec<f32> = Vec::new();
+        for k in 0..40u32 {
+            let tie = 1.0 + k as f32 * 2f32.powi(-11) + 2f32.powi(-12);
+            wide.extend([tie, -tie, f32::from_bits(tie.to_bits() + 1), 1.0 + k as f32 * 2f32.powi(-8) + 2f32.powi(-9)]);
+        }
+        wide.extend([65504.0, 65519.0, 65520.0, 1e6, 2f32.powi(-25), 3.0 * 2f32.powi(-26), 0.0, -0.0]);
+        wide.extend([
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::from_bits(0xff80_0001),
+            f32::from_bits(0x7fc1_2345),
+        ]);
+        let narrow: Vec<u16> = (0..=u16::MAX).step_by(97).collect();
+        let sources = [
+            (Storage::F32(wide.clone()), DType::F16),
+            (Storage::F32(wide), DType::Bf16),
+            (Storage::F16(narrow.iter().map(|&b| half::f16::from_bits(b)).collect()), DType::F32),
+            (Storage::Bf16(narrow.iter().map(|&b| bf16::from_bits(b)).collect()), DType::F32),
+        ];
+        let wrapped = |stride: isize| stride as usize;
+        for (source, target_dtype) in &sources {
+            let len = source.len();
+            let cases: Vec<(Vec<usize>, Vec<usize>, usize)> = vec![
+                (vec![len], vec![1], 0),
+                (vec![len / 3], vec![3], 1),
+                (vec![len / 2], vec![wrapped(-2)], len - 1),
+                (vec![4, len / 4], vec![len / 4, 1], 0),
+                (vec![5, 9], vec![0, 1], 7),
+            ];
+            for (shape, strides, base) in &cases {
+                let count: usize = shape.iter().product();
+                let target_strides = super::super::shape::contiguous_strides(shape);
+                let mut fast = Storage::from_f64(vec![0.0; count + 3], *target_dtype);
+                let mut slow = fast.clone();
+                copy_strided(&mut fast, (3, &target_strides), source, (*base, strides), shape);
+                reference(&mut slow, (3, &target_strides), source, (*base, strides), shape);
+                assert_eq!(bits(&fast), bits(&slow), "{target_dtype:?} {shape:?} {strides:?}");
+            }
+        }
     }
 
     #[test]

@@ -76,6 +76,7 @@ macro_rules! browser_suite {
             layout_checks::transpose_permute();
             layout_checks::concat();
             layout_checks::slice_and_assign();
+            layout_checks::slice_to_slice();
         }
 
         #[wasm_bindgen_test]

@@ -155,6 +155,55 @@ pub fn slice_and_assign() {
     }
 }
 
+/// `assign_slice_from` (a region of one tensor into a region of another, rounded to the target
+/// dtype: the executor's DMA copies) writes `source[source_specs]` rounded to the target's dtype
+/// into exactly the target's region, for every pair of dtypes (f32 ↔ f16/bf16 convert in the
+/// copy) and regions with steps and reversed rows, within one buffer too; unequal shapes are refused.
+pub fn slice_to_slice() {
+    let mut inputs = Inputs::new(37);
+    let region = |rows: (usize, isize), columns: (usize, isize, usize)| {
+        [
+            SliceSpec { start: rows.0, step: rows.1, count: 3 },
+            SliceSpec { start: columns.0, step: columns.1, count: columns.2 },
+        ]
+    };
+    // (source region of a [4, 70] tensor, target region of a [5, 80] one): a block of whole runs,
+    // every other column, and rows read bottom up.
+    let cases = [
+        (region((0, 1), (3, 1, 64)), region((1, 1), (9, 1, 64))),
+        (region((1, 1), (0, 2, 35)), region((2, 1), (40, 1, 35))),
+        (region((3, -1), (69, -1, 33)), region((0, 2), (0, 1, 33))),
+    ];
+    for from in ALL_DTYPES {
+        for to in ALL_DTYPES {
+            for (source_specs, target_specs) in &cases {
+                let (source, source_values) = random_tensor(&mut inputs, &[4, 70], -70000.0, 70000.0, from);
+                let (target, mut expected) = random_tensor(&mut inputs, &[5, 80], -5.0, 5.0, to);
+                target.assign_slice_from(target_specs, &source, source_specs).unwrap();
+                let at = |spec: &SliceSpec, index: usize| (spec.start as isize + index as isize * spec.step) as usize;
+                for i in 0..3 {
+                    for j in 0..source_specs[1].count {
+                        let value = source_values[at(&source_specs[0], i) * 70 + at(&source_specs[1], j)];
+                        expected[at(&target_specs[0], i) * 80 + at(&target_specs[1], j)] = round_to(to, value);
+                    }
+                }
+                assert_exact(&format!("assign_slice_from {from} → {to}"), &target.to_f64_vec(), &expected);
+            }
+        }
+    }
+    // Within one buffer (through a reshaped alias): the region is read before it is written.
+    let (tensor, values) = random_tensor(&mut inputs, &[4, 70], -5.0, 5.0, DType::F32);
+    let alias = tensor.reshape(&[2, 140]).unwrap();
+    let whole_row = |row: usize| [SliceSpec { start: row, step: 1, count: 1 }, SliceSpec::full(140)];
+    alias.assign_slice_from(&whole_row(1), &tensor.reshape(&[2, 140]).unwrap(), &whole_row(0)).unwrap();
+    let expected: Vec<f64> = values[..140].iter().chain(&values[..140]).copied().collect();
+    assert_exact("assign_slice_from within one buffer", &tensor.to_f64_vec(), &expected);
+    let shorter = [SliceSpec { start: 0, step: 1, count: 1 }, SliceSpec { start: 0, step: 1, count: 139 }];
+    assert!(alias.assign_slice_from(&whole_row(1), &tensor.reshape(&[2, 140]).unwrap(), &shorter).is_err());
+    let other = Tensor::zeros(&[2, 140], DType::F16).unwrap();
+    assert!(other.assign_slice_from(&whole_row(1), &alias, &shorter).is_err());
+}
+
 /// view(shape, offsets, valid_shape) reads `x[offset + idx]` inside the valid region and 0 outside;
 /// assemble writes back only the valid region and leaves everything else of the target untouched.
 pub fn view_and_assemble() {

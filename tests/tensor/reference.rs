@@ -85,6 +85,11 @@ fn slice_and_assign_slice_match_reference() {
 }
 
 #[test]
+fn region_to_region_copies_match_reference() {
+    layout_checks::slice_to_slice();
+}
+
+#[test]
 fn view_and_assemble_match_reference() {
     layout_checks::view_and_assemble();
 }
