@@ -50,10 +50,6 @@ fn copy_typed<T: Copy>(
         return;
     }
     let (shape, target_strides, source_strides) = coalesce(shape, target_strides, source_strides);
-    let Some((&count, outer)) = shape.split_last() else {
-        target[target_base] = source[source_base];
-        return;
-    };
     let rank = shape.len();
     if rank >= 2 && target_strides[rank - 1] == 1 && source_strides[rank - 2] == 1 && source_strides[rank - 1] != 1 {
         let outer = &shape[..rank - 2];
@@ -64,16 +60,50 @@ fn copy_typed<T: Copy>(
         });
         return;
     }
+    let layout = Coalesced { shape: &shape, target_strides: &target_strides, source_strides: &source_strides };
+    copy_runs(target, target_base, source, source_base, layout, |from, to| to.copy_from_slice(from));
+}
+
+/// A copy's shape and both sides' strides, adjacent dims merged (`coalesce`).
+#[derive(Clone, Copy)]
+struct Coalesced<'a> {
+    shape: &'a [usize],
+    target_strides: &'a [usize],
+    source_strides: &'a [usize],
+}
+
+/// The copy of a coalesced layout a run of the innermost dim at a time: `convert` moves a run
+/// from source to target (a plain copy, or a dtype conversion); a broadcast run converts its one
+/// value and fills; a strided one goes element by element.
+fn copy_runs<S: Copy, T: Copy>(
+    target: &mut [T],
+    target_base: usize,
+    source: &[S],
+    source_base: usize,
+    layout: Coalesced<'_>,
+    convert: impl Fn(&[S], &mut [T]),
+) {
+    let Coalesced { shape, target_strides, source_strides } = layout;
+    let Some((&count, outer)) = shape.split_last() else {
+        convert(&source[source_base..=source_base], &mut target[target_base..=target_base]);
+        return;
+    };
+    let rank = shape.len();
     let (target_step, source_step) = (target_strides[rank - 1], source_strides[rank - 1]);
     for_each_offset(outer, [&target_strides[..rank - 1], &source_strides[..rank - 1]], |[to, from]| {
         let (to, from) = (target_base.wrapping_add(to), source_base.wrapping_add(from));
         match (target_step, source_step) {
-            (1, 1) => target[to..to + count].copy_from_slice(&source[from..from + count]),
-            (1, 0) => target[to..to + count].fill(source[from]),
+            (1, 1) => convert(&source[from..from + count], &mut target[to..to + count]),
+            (1, 0) => {
+                convert(&source[from..=from], &mut target[to..=to]);
+                let value = target[to];
+                target[to..to + count].fill(value);
+            }
             _ => {
                 for index in 0..count {
-                    target[to.wrapping_add(index.wrapping_mul(target_step))] =
-                        source[from.wrapping_add(index.wrapping_mul(source_step))];
+                    let at = to.wrapping_add(index.wrapping_mul(target_step));
+                    let read = from.wrapping_add(index.wrapping_mul(source_step));
+                    convert(&source[read..=read], &mut target[at..=at]);
                 }
             }
         }
@@ -117,7 +147,7 @@ pub(crate) fn converts_in_copy(source: DType, target: DType) -> bool {
 }
 
 /// [`copy_typed`] between two element types: `convert` turns a run of source values into the
-/// target's (as `Tensor::cast` does); a strided innermost dim goes one element at a time.
+/// target's (as `Tensor::cast` does).
 fn copy_converted<S: Copy, T: Copy>(
     target: &mut [T],
     (target_base, target_strides): (usize, &[usize]),
@@ -130,24 +160,8 @@ fn copy_converted<S: Copy, T: Copy>(
         return;
     }
     let (shape, target_strides, source_strides) = coalesce(shape, target_strides, source_strides);
-    let Some((&count, outer)) = shape.split_last() else {
-        convert(&source[source_base..=source_base], &mut target[target_base..=target_base]);
-        return;
-    };
-    let rank = shape.len();
-    let (target_step, source_step) = (target_strides[rank - 1], source_strides[rank - 1]);
-    for_each_offset(outer, [&target_strides[..rank - 1], &source_strides[..rank - 1]], |[to, from]| {
-        let (to, from) = (target_base.wrapping_add(to), source_base.wrapping_add(from));
-        if (target_step, source_step) == (1, 1) {
-            convert(&source[from..from + count], &mut target[to..to + count]);
-            return;
-        }
-        for index in 0..count {
-            let at = to.wrapping_add(index.wrapping_mul(target_step));
-            let read = from.wrapping_add(index.wrapping_mul(source_step));
-            convert(&source[read..=read], &mut target[at..=at]);
-        }
-    });
+    let layout = Coalesced { shape: &shape, target_strides: &target_strides, source_strides: &source_strides };
+    copy_runs(target, target_base, source, source_base, layout, convert);
 }
 
 /// Copies the elements of `shape` from `source` into `target`, each side addressed by a base and
