@@ -108,6 +108,7 @@ fn run_from(
         cross_sets: vec![0; cross_flags],
         cross_waits: vec![0; cross_flags],
         cross_set_happened: false,
+        rates_stale: false,
         queue: EventQueue::default(),
         pool: Pool::default(),
         // Every core starts once the kernel is launched and its first task dispatched.
@@ -124,6 +125,13 @@ fn run_from(
             engine.try_start(&mut cores[core], core);
         }
         dirty.clear();
+        if engine.rates_stale {
+            // Once for every write-back that joined at this moment: the rates and the earliest
+            // finish are a function of the transfers and their bytes left, whatever the order they
+            // joined in (`Pool::assign_rates`), so one call gives what one per join gave.
+            engine.rates_stale = false;
+            engine.pool.assign_rates(config.hbm_bytes_per_cycle, config.l2_bytes_per_cycle);
+        }
         let heap_time = engine.queue.next_time();
         let (time, from_pool) = match (heap_time, engine.pool.next()) {
             (None, None) => break,
@@ -245,6 +253,8 @@ struct Engine<'a> {
     cross_sets: Vec<u32>,
     cross_waits: Vec<u32>,
     cross_set_happened: bool,
+    /// A write-back joined the pool since its rates were last assigned.
+    rates_stale: bool,
 }
 
 impl Engine<'_> {
@@ -330,7 +340,7 @@ impl Engine<'_> {
                         // HBM from now on, and no pipe waits for them.
                         self.pool.advance(self.now);
                         self.pool.join_background(core as u32, pipe as u8, written_back as f64);
-                        self.pool.assign_rates(self.config.hbm_bytes_per_cycle, self.config.l2_bytes_per_cycle);
+                        self.rates_stale = true;
                     }
                     // After the start-up the transfer joins the pool: its L2 part shares the
                     // aggregate L2 bandwidth, its HBM part HBM's (both at most the path rate).
