@@ -38,6 +38,8 @@ pub struct L2Cache {
     clock: u64,
     /// Lines resident.
     resident: usize,
+    /// Lines whose stamp is dirty (kept as stamps change: `dirty_bytes` reads it, not the tables).
+    dirty_lines: usize,
     /// Lines of the sized tables.
     sized_lines: usize,
     /// While the sized tables fit: the boxes of rows accessed whole (`l2_box_memo.rs`).
@@ -186,6 +188,7 @@ impl L2Cache {
                 traffic.fetched_bytes += self.line_bytes;
             }
         }
+        self.dirty_lines += usize::from(write && *stamp & DIRTY == 0);
         *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
         if self.resident > self.capacity_lines {
             self.evict_oldest();

@@ -139,6 +139,8 @@ impl L2Cache {
         let (tensor, _, width, step, rows) = key;
         let span = box_span_mut(&mut self.stamps[tensor as usize], key);
         fill_rows(span, width, step, rows, OWNED | u64::from(id));
+        // Its dirty lines are the slot's to count now.
+        self.dirty_lines -= (width * rows - dirty_from) as usize;
         self.own_newest_run(key, id, dirty_from);
     }
 
@@ -160,6 +162,7 @@ impl L2Cache {
         slot.alive = false;
         let slot = *slot;
         self.slot_ids.remove(&slot.key);
+        self.dirty_lines += slot.uses.saturating_sub(slot.dirty_from.max(slot.evicted)) as usize;
         let table = &mut self.stamps[slot.key.0 as usize];
         for position in 0..slot.uses {
             let line = Self::slot_line(slot.key, position) as usize;

@@ -46,6 +46,7 @@ impl L2Cache {
                         traffic.fetched_bytes += self.line_bytes;
                     }
                 }
+                self.dirty_lines += usize::from(write && *stamp & DIRTY == 0);
                 *stamp = self.clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
             }
         }
@@ -64,7 +65,7 @@ impl L2Cache {
             // No table: every range was empty.
             return;
         };
-        let (mut clock, mut resident, mut hit_bytes, mut fetched_bytes) = (self.clock, 0, 0, 0);
+        let (mut clock, mut resident, mut hit_bytes, mut fetched_bytes, mut dirtied) = (self.clock, 0, 0, 0, 0);
         for &(start, end) in ranges {
             if end <= start {
                 continue;
@@ -81,11 +82,13 @@ impl L2Cache {
                         fetched_bytes += line_bytes;
                     }
                 }
+                dirtied += usize::from(write && *stamp & DIRTY == 0);
                 *stamp = clock | (*stamp & DIRTY) | if write { DIRTY } else { 0 };
             }
         }
         self.clock = clock;
         self.resident += resident;
+        self.dirty_lines += dirtied;
         traffic.hit_bytes += hit_bytes;
         traffic.fetched_bytes += fetched_bytes;
     }

@@ -8,14 +8,19 @@ impl L2Cache {
     /// A dirty line evicted: it is written back whole, counted for the access that evicted it.
     pub(super) fn write_back_evicted(&mut self) {
         self.evicted_dirty_bytes += self.line_bytes;
+        self.dirty_lines -= 1;
     }
 
     /// Bytes of the dirty lines resident now: what HBM still has to receive (the drain). (An
     /// owned line's stamp names its slot, never dirty: the slots count theirs.)
     pub fn dirty_bytes(&self) -> u64 {
-        let lines: usize =
-            self.stamps.iter().map(|lines| lines.iter().filter(|&&stamp| stamp & DIRTY != 0).count()).sum();
-        lines as u64 * self.line_bytes + self.slot_dirty_bytes()
+        debug_assert_eq!(self.dirty_lines, self.dirty_stamps(), "the count of dirty stamps");
+        self.dirty_lines as u64 * self.line_bytes + self.slot_dirty_bytes()
+    }
+
+    /// The dirty stamps, counted in the tables (what `dirty_lines` keeps).
+    fn dirty_stamps(&self) -> usize {
+        self.stamps.iter().map(|lines| lines.iter().filter(|&&stamp| stamp & DIRTY != 0).count()).sum()
     }
 }
 
