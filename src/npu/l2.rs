@@ -40,8 +40,10 @@ pub struct L2Cache {
     resident: usize,
     /// Lines whose stamp is dirty (kept as stamps change: `dirty_bytes` reads it, not the tables).
     dirty_lines: usize,
-    /// Lines of the sized tables.
+    /// Lines of the sized tables (allocated or not yet).
     sized_lines: usize,
+    /// Per tensor, the lines `size_tensor` sized its table for (allocated at its first access).
+    planned: Vec<usize>,
     /// While the sized tables fit: the boxes of rows accessed whole (`l2_box_memo.rs`).
     seen_boxes: box_memo::SeenBoxes,
     /// The ranges of the box being accessed (reused: no allocation per access).
@@ -96,23 +98,43 @@ impl L2Cache {
     }
 
     /// Sizes the line table of `tensor` for its `bytes` up front (the simulator does this for every
-    /// tensor of a plan), so that accesses never grow it piece by piece.
+    /// tensor of a plan), so that accesses never grow it piece by piece. The table is allocated
+    /// at the tensor's first access, whole (`size_lines`): zeroed then, its stamps are still in
+    /// the host's cache for the accesses that follow (the SwiGLU b kernel's 132 workspace tensors
+    /// have 8 MB of tables; zeroed all at the start, the first accesses of each read them back from
+    /// memory).
     pub fn size_tensor(&mut self, tensor: u32, bytes: u64) {
-        self.size_lines(tensor as usize, bytes.div_ceil(self.line_bytes) as usize);
-    }
-
-    fn size_lines(&mut self, slot: usize, lines: usize) {
+        let (slot, lines) = (tensor as usize, bytes.div_ceil(self.line_bytes) as usize);
         // A line key holds the line index in 32 bits: 2 TB of one tensor in 512 B lines.
         assert!(lines <= u32::MAX as usize, "an L2 line table beyond 2^32 lines");
+        if self.planned.len() <= slot {
+            self.planned.resize(slot + 1, 0);
+        }
+        let known = self.planned[slot].max(self.stamps.get(slot).map_or(0, Vec::len));
+        if lines > known {
+            self.planned[slot] = lines;
+            self.count_sized(lines - known);
+        }
+    }
+
+    /// Makes the table of tensor `slot` hold `lines` lines at least (all it was sized for).
+    fn size_lines(&mut self, slot: usize, lines: usize) {
         let sized = self.stamps.get(slot).map_or(0, Vec::len);
         if sized >= lines {
             return;
         }
-        self.sized_lines += lines - sized;
+        assert!(lines <= u32::MAX as usize, "an L2 line table beyond 2^32 lines");
+        let planned = self.planned.get(slot).copied().unwrap_or(0);
         if self.stamps.len() <= slot {
             self.stamps.resize_with(slot + 1, Vec::new);
         }
-        grow_zeroed(&mut self.stamps[slot], lines);
+        grow_zeroed(&mut self.stamps[slot], lines.max(planned));
+        self.count_sized(lines.saturating_sub(planned.max(sized)));
+    }
+
+    /// Counts `lines` more lines of sized tables: once they no longer fit, lines are evicted.
+    fn count_sized(&mut self, lines: usize) {
+        self.sized_lines += lines;
         if !self.evicting && self.sized_lines > self.capacity_lines {
             self.start_evicting();
         }
