@@ -56,16 +56,16 @@ fn region_bytes(plan: &KernelPlan, region: &GmRegion) -> u64 {
     elements(&region.shape) * dtype.size_in_bytes() as u64
 }
 
-/// The cost of a GM transfer of `region` over a path of (bytes per cycle, least cycles per burst).
+/// The cost of a GM transfer of `region` (`bytes`) over a path of (bytes per cycle, least cycles
+/// per burst).
 fn gm_transfer(
     plan: &KernelPlan,
-    region: &GmRegion,
+    (region, bytes): (&GmRegion, u64),
     (path, burst_cycles): (f64, f64),
     write: bool,
     read_first: bool,
     config: &NpuConfig,
 ) -> Cost {
-    let bytes = region_bytes(plan, region);
     let rate = match plan.tensors.get(region.tensor.0 as usize) {
         Some(tensor) => {
             let (_, run_bytes) = bursts(&tensor.shape, &region.shape, tensor.dtype.size_in_bytes() as u64);
@@ -99,7 +99,7 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
                 (config.gm_to_ub_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
             let bytes = region_bytes(plan, source);
-            InstructionCost { cost: gm_transfer(plan, source, path, false, false, config), bytes, flops: 0 }
+            InstructionCost { cost: gm_transfer(plan, (source, bytes), path, false, false, config), bytes, flops: 0 }
         }
         TileOp::CopyOut { destination, .. } | TileOp::CopyOutAccumulate { destination, .. } => {
             let read_first = matches!(instruction.op, TileOp::CopyOutAccumulate { .. });
@@ -109,7 +109,8 @@ pub fn instruction_cost(plan: &KernelPlan, program: &TileProgram, index: usize, 
             } else {
                 (config.ub_to_gm_bytes_per_cycle, config.gm_to_ub_burst_cycles)
             };
-            InstructionCost { cost: gm_transfer(plan, destination, path, true, read_first, config), bytes, flops: 0 }
+            let cost = gm_transfer(plan, (destination, bytes), path, true, read_first, config);
+            InstructionCost { cost, bytes, flops: 0 }
         }
         TileOp::Move { source, shape, destination, .. } | TileOp::MoveTransposed { source, shape, destination, .. } => {
             let bytes = elements(shape) * buffer(*source).dtype.size_in_bytes() as u64;
