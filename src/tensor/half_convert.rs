@@ -86,15 +86,17 @@ pub fn f32_to_f16(values: &[f32]) -> Vec<f16> {
     out
 }
 
-/// f16 values as f32 into `out` (the shorter length of the two).
+/// f16 values as f32 into `out` (same length).
 pub fn f16_to_f32_into(values: &[f16], out: &mut [f32]) {
+    assert_eq!(values.len(), out.len(), "widening into a slice of another length");
     for (target, value) in out.iter_mut().zip(values) {
         *target = f16_bits_to_f32(value.to_bits());
     }
 }
 
-/// bf16 values as f32 into `out` (the shorter length of the two).
+/// bf16 values as f32 into `out` (same length).
 pub fn bf16_to_f32_into(values: &[bf16], out: &mut [f32]) {
+    assert_eq!(values.len(), out.len(), "widening into a slice of another length");
     for (target, value) in out.iter_mut().zip(values) {
         *target = bf16_bits_to_f32(value.to_bits());
     }
@@ -107,8 +109,9 @@ pub fn f32_to_f16_into(values: &[f32], out: &mut [f16]) {
     unsafe { narrow_f16(values.as_ptr(), out.as_mut_ptr(), values.len()) }
 }
 
-/// f32 values as bf16 into `out` (the shorter length of the two; round to nearest even).
+/// f32 values as bf16 into `out` (same length; round to nearest even).
 pub fn f32_to_bf16_into(values: &[f32], out: &mut [bf16]) {
+    assert_eq!(values.len(), out.len(), "narrowing into a slice of another length");
     for (target, &value) in out.iter_mut().zip(values) {
         *target = bf16::from_bits(f32_to_bf16_bits(value));
     }
