@@ -335,7 +335,7 @@ unsafe fn unary_raw(op: UnaryOp, source: *const f32, target: *mut f32, len: usiz
     true
 }
 
-/// Σ values (16 partial sums in four f32x4 accumulators, as the portable kernel).
+/// Σ values (32 partial sums in eight f32x4 accumulators, as the portable kernel).
 pub fn sum(values: &[f32]) -> f32 {
     lane_sum(values, |x| x, |x| x)
 }
@@ -353,7 +353,7 @@ pub fn sum_squared_deviation(values: &[f32], mean: f32) -> f32 {
     )
 }
 
-/// Σ map(x): element `i` goes to partial sum `i mod 16`; lanes 4v..4v+4 live in vector `v`.
+/// Σ map(x): element `i` goes to partial sum `i mod 32`; lanes 4v..4v+4 live in vector `v`.
 #[inline(always)]
 fn lane_sum(values: &[f32], vector: impl Fn(v128) -> v128, scalar: impl Fn(f32) -> f32) -> f32 {
     let mut acc = [f32x4_splat(0.0); REDUCTION_LANES / 4];
@@ -361,14 +361,14 @@ fn lane_sum(values: &[f32], vector: impl Fn(v128) -> v128, scalar: impl Fn(f32) 
     let rest = chunks.remainder();
     for chunk in chunks {
         for (v, sum) in acc.iter_mut().enumerate() {
-            // SAFETY: a chunk holds 16 values, so 4v + 4 ≤ 16.
+            // SAFETY: a chunk holds 32 values, so 4v + 4 ≤ 32.
             let x = unsafe { v128_load(chunk.as_ptr().add(4 * v) as *const v128) };
             *sum = f32x4_add(*sum, vector(x));
         }
     }
     let mut lanes = [0.0f32; REDUCTION_LANES];
     for (v, &sum) in acc.iter().enumerate() {
-        // SAFETY: `lanes` holds 16 values.
+        // SAFETY: `lanes` holds 32 values.
         unsafe { v128_store(lanes.as_mut_ptr().add(4 * v) as *mut v128, sum) };
     }
     add_remainder(&mut lanes, rest, scalar);
@@ -382,14 +382,14 @@ pub fn max(values: &[f32]) -> f32 {
     let rest = chunks.remainder();
     for chunk in chunks {
         for (v, best) in acc.iter_mut().enumerate() {
-            // SAFETY: a chunk holds 16 values, so 4v + 4 ≤ 16.
+            // SAFETY: a chunk holds 32 values, so 4v + 4 ≤ 32.
             let x = unsafe { v128_load(chunk.as_ptr().add(4 * v) as *const v128) };
             *best = f32x4_max(*best, x);
         }
     }
     let mut lanes = [0.0f32; REDUCTION_LANES];
     for (v, &best) in acc.iter().enumerate() {
-        // SAFETY: `lanes` holds 16 values.
+        // SAFETY: `lanes` holds 32 values.
         unsafe { v128_store(lanes.as_mut_ptr().add(4 * v) as *mut v128, best) };
     }
     rest.iter().chain(&lanes).fold(f32::NEG_INFINITY, |best, &x| nan_max(best, x))
