@@ -128,21 +128,29 @@ function memoryBoundTable(raw) {
   const gbps = (key, op, count) => (BYTES_PER_ELEMENT[op] * count) / (median(raw.times[key]) / 1000) / 1e9;
   // The second reference (runs from before it was added have none): a plain wasm loop copy.
   const loop = rows.every(({ suffix }) => raw.times[`copy${suffix}/wasm loop copy`]);
+  // The third (runs from before it was added have none): plain wasm loops with the op's streams.
+  const opLoops = rows.some(({ op, suffix }) => raw.times[`${op}${suffix}/wasm loop`]);
   const lines = ['## Memory-bound ops against memory.copy (median over rounds)', ''];
-  lines.push(`| op | f32 elements | memory.copy GB/s | ${loop ? 'wasm loop copy GB/s | ' : ''}${builds.map((build) => `TileLab ${build} GB/s`).join(' | ')} | tfjs GB/s | TileLab ${builds.at(-1)} ÷ tfjs |`);
-  lines.push(`|---|---|---|${loop ? '---|' : ''}${builds.map(() => '---|').join('')}---|---|`);
+  lines.push(`| op | f32 elements | memory.copy GB/s | ${loop ? 'wasm loop copy GB/s | ' : ''}${opLoops ? 'wasm loop of the op GB/s | ' : ''}${builds.map((build) => `TileLab ${build} GB/s`).join(' | ')} | tfjs GB/s | TileLab ${builds.at(-1)} ÷ tfjs |`);
+  lines.push(`|---|---|---|${loop ? '---|' : ''}${opLoops ? '---|' : ''}${builds.map(() => '---|').join('')}---|---|`);
   for (const { op, suffix, count } of rows) {
     const copy = gbps(`copy${suffix}/memory.copy`, 'copy', count);
     const loopCopy = loop ? `${gbps(`copy${suffix}/wasm loop copy`, 'copy', count).toFixed(1)} | ` : '';
+    const opLoopKey = `${op}${suffix}/wasm loop`;
+    const opLoop = opLoops ? `${raw.times[opLoopKey] ? gbps(opLoopKey, op, count).toFixed(1) : '—'} | ` : '';
     const tile = builds.map((build) => gbps(`${op}${suffix}/tilelab-${build}`, op, count).toFixed(1));
     const ratio = median(raw.times[`${op}${suffix}/tfjs`]) / median(raw.times[`${op}${suffix}/tilelab-${builds.at(-1)}`]);
-    lines.push(`| ${op} | ${count} | ${copy.toFixed(1)} | ${loopCopy}${tile.join(' | ')} | ${gbps(`${op}${suffix}/tfjs`, op, count).toFixed(1)} | ${ratio.toFixed(2)}× |`);
+    lines.push(`| ${op} | ${count} | ${copy.toFixed(1)} | ${loopCopy}${opLoop}${tile.join(' | ')} | ${gbps(`${op}${suffix}/tfjs`, op, count).toFixed(1)} | ${ratio.toFixed(2)}× |`);
   }
   lines.push('');
   lines.push(`Bytes moved per element: ${Object.entries(BYTES_PER_ELEMENT).map(([op, bytes]) => `${op} ${bytes}`).join(', ')} (f32 reads + writes; memory.copy of n·4 bytes reads and writes them once).`);
   if (loop) {
     lines.push('');
-    lines.push('The wasm loop copy (bench/page/memory.mjs `loopCopy`: f32x4 loads and stores, 64 bytes per iteration) is the second reference: its stores are ordinary ones, like those of any wasm kernel, so each line it writes is first read (write-allocate), where `memory.copy` (the engine\'s memmove) streams large blocks with non-temporal stores. The figures stay against `memory.copy`.');
+    lines.push('The wasm loop copy (bench/page/wasm-loops.mjs `loopCopy`: f32x4 loads and stores, 64 bytes per iteration) is the second reference: its stores are ordinary ones, like those of any wasm kernel, so each line it writes is first read (write-allocate), where `memory.copy` (the engine\'s memmove) streams large blocks with non-temporal stores. The figures stay against `memory.copy`.');
+  }
+  if (opLoops) {
+    lines.push('');
+    lines.push('The wasm loop of the op (bench/page/wasm-loops.mjs `loopAdd`, `loopMul`, `loopRead`: f32x4 loads, the op — for sum a read xor-ed into four accumulators — and ordinary stores, 64 bytes per iteration, checked like the op) has the op\'s streams and nothing else: what any wasm kernel of that op can reach. Exp has none (it is arithmetic-bound).');
   }
   lines.push('');
   return lines;

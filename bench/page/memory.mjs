@@ -1,86 +1,13 @@
 // Memory-bound ops against the physical limit (issue 17, item 5): add, mul, exp and sum over a
 // length-n f32 vector in every TileLab build and tfjs, and the bandwidth a `memory.copy` of the same
-// bytes reaches in the same page, timed in the same rounds. A figure is an op's bytes moved per second
+// bytes reaches in the same page, timed in the same rounds; beside them, plain wasm loops with the
+// streams of add, mul and sum (contender `wasm loop`): what any wasm kernel with those streams reaches. A figure is an op's bytes moved per second
 // (reads + writes) ÷ the copy's (n·4 bytes read + n·4 written).
 import { checkAdd, checkSum, gridValues, randomValues } from './reference.mjs';
+import { loopsModule } from './wasm-loops.mjs';
 
 /** Bytes moved per element: f32 reads plus writes. */
 export const BYTES_PER_ELEMENT = { add: 12, mul: 12, exp: 8, sum: 4, copy: 8 };
-
-const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
-
-/** Unsigned LEB128. */
-function leb(value) {
-  const bytes = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-}
-
-/** Signed LEB128 (i32.const immediates). */
-function sleb(value) {
-  const bytes = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && !(byte & 0x40)) || (value === -1 && byte & 0x40)) return [...bytes, byte];
-    bytes.push(byte | 0x80);
-  }
-}
-
-/**
- * The body of `loopCopy(destination, source, length)`: a plain wasm loop of f32x4 loads and stores,
- * 64 bytes per iteration, then a byte loop for the last < 64 bytes. Unlike `memory.copy` (a call
- * into the engine's memmove, which streams large blocks with non-temporal stores), its stores are
- * ordinary ones, like every store a wasm kernel can issue: each line written is first read (write
- * allocate). It is the reference of what a store stream from wasm code can reach.
- */
-function loopCopyBody() {
-  const [GET, SET, TEE, CONST, ADD] = [0x20, 0x21, 0x22, 0x41, 0x6a];
-  const [DESTINATION, SOURCE, LENGTH, END] = [0, 1, 2, 3];
-  const v128 = (op, offset) => [0xfd, op, 0, ...leb(offset)]; // v128.load 0x00 / v128.store 0x0b, align 1
-  const advance = (local, by) => [GET, local, CONST, ...sleb(by), ADD, SET, local];
-  const vectors = [0, 16, 32, 48].flatMap((offset) => [GET, DESTINATION, GET, SOURCE, ...v128(0x00, offset), ...v128(0x0b, offset)]);
-  return [
-    1, 1, 0x7f, // one i32 local: the end of the source
-    GET, SOURCE, GET, LENGTH, ADD, SET, END,
-    // while (source + 64 <= end) { copy 64 bytes }
-    0x02, 0x40, 0x03, 0x40,
-    GET, SOURCE, CONST, ...sleb(64), ADD, GET, END, 0x4b, 0x0d, 1, // i32.gt_u, br_if 1
-    ...vectors, ...advance(DESTINATION, 64), ...advance(SOURCE, 64),
-    0x0c, 0, 0x0b, 0x0b, // br 0, end loop, end block
-    // while (source < end) { copy one byte }
-    0x02, 0x40, 0x03, 0x40,
-    GET, SOURCE, GET, END, 0x4f, 0x0d, 1, // i32.ge_u, br_if 1
-    GET, DESTINATION, GET, SOURCE, 0x2d, 0, 0, 0x3a, 0, 0, // i32.load8_u, i32.store8
-    ...advance(DESTINATION, 1), ...advance(SOURCE, 1),
-    0x0c, 0, 0x0b, 0x0b,
-    0x0b,
-  ];
-}
-
-/**
- * A module exporting its memory of `pages` 64 KiB pages, `copy(destination, source, length)`
- * (`memory.copy`) and `loopCopy(destination, source, length)` (see [`loopCopyBody`]).
- */
-function copyModule(pages) {
-  const I32 = 0x7f;
-  const name = (text) => [...new TextEncoder().encode(text)];
-  const types = section(1, [1, 0x60, 3, I32, I32, I32, 0]);
-  const functions = section(3, [2, 0, 0]);
-  const memory = section(5, [1, 0x00, ...leb(pages)]);
-  const [copy, loop, mem] = [name('copy'), name('loopCopy'), name('memory')];
-  const exports = section(7, [3, copy.length, ...copy, 0x00, 0, loop.length, ...loop, 0x00, 1, mem.length, ...mem, 0x02, 0]);
-  // local.get 0, 1, 2; memory.copy (0xfc 10, memory 0 to memory 0).
-  const copyBody = [0, 0x20, 0, 0x20, 1, 0x20, 2, 0xfc, 0x0a, 0, 0, 0x0b];
-  const loopBody = loopCopyBody();
-  const code = section(10, [2, ...leb(copyBody.length), ...copyBody, ...leb(loopBody.length), ...loopBody]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...functions, ...memory, ...exports, ...code]);
-}
 
 /**
  * The copy contenders of `count` f32 worth of bytes within their own wasm memory: `memory.copy`
@@ -88,7 +15,7 @@ function copyModule(pages) {
  */
 async function copyContenders(count) {
   const bytes = count * 4;
-  const { instance } = await WebAssembly.instantiate(copyModule(Math.ceil((2 * bytes) / 65536)));
+  const { instance } = await WebAssembly.instantiate(loopsModule(Math.ceil((2 * bytes) / 65536)));
   const { copy, loopCopy, memory } = instance.exports;
   const source = new Uint8Array(memory.buffer, 0, bytes);
   for (let i = 0; i < bytes; i += 1) source[i] = (i * 131 + 7) & 0xff;
@@ -105,6 +32,49 @@ async function copyContenders(count) {
     },
   });
   return [contender('memory.copy', copy), contender('wasm loop copy', loopCopy)];
+}
+
+/** The xor of the 32-bit words of `values` (f32), what `loopRead` returns. */
+export function wordXor(values) {
+  let xor = 0;
+  for (const word of new Int32Array(values.buffer, values.byteOffset, values.length)) xor ^= word;
+  return xor;
+}
+
+/**
+ * The plain wasm loops with the streams of add, mul and sum (`loopAdd`, `loopMul`, `loopRead` of
+ * bench/page/wasm-loops.mjs) over `x` and `y` in their own wasm memory: { add, mul, sum } contenders
+ * named `wasm loop`. Add and mul are checked as TileLab's are (correctly rounded); the read must
+ * return the xor of every word of x.
+ */
+export async function loopContenders(x, y) {
+  const bytes = x.length * 4;
+  const { instance } = await WebAssembly.instantiate(loopsModule(Math.ceil((3 * bytes) / 65536)));
+  const { loopAdd, loopMul, loopRead, memory } = instance.exports;
+  new Float32Array(memory.buffer, 0, x.length).set(x);
+  new Float32Array(memory.buffer, bytes, y.length).set(y);
+  const binary = (run, check) => ({
+    name: 'wasm loop',
+    call: () => run(2 * bytes, 0, bytes, bytes),
+    check: () => {
+      new Float32Array(memory.buffer, 2 * bytes, x.length).fill(0);
+      run(2 * bytes, 0, bytes, bytes);
+      return check(new Float32Array(memory.buffer, 2 * bytes, x.length));
+    },
+  });
+  const wanted = wordXor(x);
+  return {
+    add: binary(loopAdd, (out) => checkAdd(x, y, out)),
+    mul: binary(loopMul, (out) => checkElementwise(x.length, (i) => x[i] * y[i], out, 0.5)),
+    sum: {
+      name: 'wasm loop',
+      call: () => loopRead(0, bytes),
+      check: () => {
+        const got = loopRead(0, bytes);
+        return { ok: got === wanted, checked: x.length, worst: 0, detail: got === wanted ? null : `xor ${got}, wanted ${wanted}` };
+      },
+    },
+  };
 }
 
 /** Every element of `out` within `ulps` units in the last place (2⁻²³·|exact|) of `exact(i)` in f64. */
@@ -174,6 +144,8 @@ export async function memoryBoundCases({ builds, tfjs }, count, suffix) {
     return value;
   };
   cases[name('sum')].push({ name: 'tfjs', call: total, check: () => checkSum(grid, total()) });
+  const loops = await loopContenders(x, y);
+  for (const op of ['add', 'mul', 'sum']) cases[name(op)].push(loops[op]);
   cases[name('copy')] = await copyContenders(count);
   return cases;
 }
