@@ -60,7 +60,7 @@ function inCacheLines(raw, missed, userBuild, time) {
       `iteration), timed in the same rounds, ${userBuild} build: ${parts.join('; ')}.` +
       (reachable.length > 0
         ? ` For ${reachable.join(' and ')} even that loop, which does nothing but the op's loads, arithmetic and stores, stays ` +
-          'below 90% of the copy here: no wasm kernel of that op reaches the target on this machine.'
+          'below 90% of the copy here: on this machine the target lies beyond the plainest wasm code with those streams.'
         : ''),
     '',
   ];
