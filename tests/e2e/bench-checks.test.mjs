@@ -206,15 +206,17 @@ test('the in-cache misses are set against the plain wasm loop of the op, when th
   const { analysisLines } = await import('../../scripts/bench-analysis.mjs');
   const { spread } = await import('../../scripts/bench-figures.mjs');
   const stored = JSON.parse(readFileSync(new URL('../../bench/results.json', import.meta.url), 'utf8'));
+  const withoutLoops = structuredClone(stored.raw);
+  for (const key of Object.keys(withoutLoops.times)) if (key.endsWith('/wasm loop')) delete withoutLoops.times[key];
   const withLoop = (factor) => {
-    const raw = structuredClone(stored.raw);
+    const raw = structuredClone(withoutLoops);
     // The add loop `factor` times the copy's time per byte moved (12 bytes per element against 8).
     raw.times['add/wasm loop'] = raw.times['copy/memory.copy'].map((copy) => (copy * 12 * factor) / 8);
     return analysisLines({ environment: stored.environment, raw }).join('\n');
   };
   const copy = spread(stored.raw.times['copy/memory.copy']).median;
   const copyGbps = (8 * stored.raw.config.vector) / (copy / 1000) / 1e9;
-  assert.ok(!analysisLines({ environment: stored.environment, raw: stored.raw }).join('\n').includes('In cache ('), 'no loop, no paragraph');
+  assert.ok(!analysisLines({ environment: stored.environment, raw: withoutLoops }).join('\n').includes('In cache ('), 'no loop, no paragraph');
   const slowLoop = withLoop(1.25);
   assert.ok(slowLoop.includes(`the loop itself 80.0% of \`memory.copy\`'s ${copyGbps.toFixed(1)}`), slowLoop);
   assert.ok(slowLoop.includes('For add even that loop'));
