@@ -7,19 +7,7 @@
 // the loop counter runs beside the chain, so one iteration takes 64 cycles: clock ≈ 64·n / time.
 // The best of several runs is kept (an interruption only makes a run slower).
 
-const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
-
-/** Unsigned LEB128. */
-function leb(value) {
-  const bytes = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-}
+import { leb, section } from './wasm-loops.mjs';
 
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
 const I32 = 0x7f;

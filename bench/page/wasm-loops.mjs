@@ -5,11 +5,12 @@
 // stores, nothing else: what any wasm kernel with those streams can reach, without its arithmetic
 // or its bookkeeping.
 
-const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
+/** A module section: its id, its length, its bytes. */
+export const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
 const name = (text) => [...new TextEncoder().encode(text)];
 
 /** Unsigned LEB128. */
-function leb(value) {
+export function leb(value) {
   const bytes = [];
   do {
     let byte = value & 0x7f;
