@@ -123,8 +123,8 @@ mod tests {
         assert!(live_bytes() - before < 1 << 20);
     }
 
-    /// Large blocks start on a cache line, also after growing past the threshold or shrinking
-    /// below it, and keep their contents; small ones keep the system's alignment.
+    /// Large blocks start on a cache line, also after growing past the threshold, and keep their
+    /// contents through growing past it and shrinking below it.
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     fn large_blocks_start_on_a_cache_line() {

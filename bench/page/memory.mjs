@@ -1,8 +1,9 @@
 // Memory-bound ops against the physical limit (issue 17, item 5): add, mul, exp and sum over a
 // length-n f32 vector in every TileLab build and tfjs, and the bandwidth a `memory.copy` of the same
 // bytes reaches in the same page, timed in the same rounds; beside them, plain wasm loops with the
-// streams of add, mul and sum (contender `wasm loop`): what any wasm kernel with those streams reaches. A figure is an op's bytes moved per second
-// (reads + writes) ÷ the copy's (n·4 bytes read + n·4 written).
+// streams of add, mul and sum (contender `wasm loop`): what any wasm kernel with those streams
+// reaches. A figure is an op's bytes moved per second (reads + writes) ÷ the copy's (n·4 bytes read
+// + n·4 written).
 import { checkAdd, checkSum, gridValues, randomValues } from './reference.mjs';
 import { loopsModule } from './wasm-loops.mjs';
 
