@@ -1,9 +1,9 @@
 // Plain wasm loops assembled byte by byte, the references of the memory-bound figures (issue 17,
 // item 5): `memory.copy` (the engine's memmove), a loop copy, and loops with the streams of the ops
 // themselves — a read of one array (sum's stream), and an f32x4 add or mul of two arrays into a
-// third (add's and mul's). Each loop moves 64 bytes per iteration with f32x4 loads and ordinary
-// stores, nothing else: what any wasm kernel with those streams can reach, without its arithmetic
-// or its bookkeeping.
+// third (add's and mul's). Each loop moves 64 bytes per iteration with f32x4 loads, the op and
+// ordinary stores, nothing else: what any wasm kernel with those streams can reach, without a
+// kernel's bookkeeping around them.
 
 /** A module section: its id, its length, its bytes. */
 export const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
