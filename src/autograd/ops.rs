@@ -2,6 +2,7 @@
 //! and records itself only when an input requires grad.
 
 use super::error::{AutogradError, Result};
+use super::mode::is_grad_enabled;
 use super::op::{Op, SliceRange};
 use super::var::{record, record_one, Var};
 use crate::tensor::{normalize_dim, normalize_dims, BinaryOp, DType, ReduceOp, SliceSpec, SoftmaxOp, Tensor, UnaryOp};
@@ -15,6 +16,16 @@ impl Var {
     /// An element-wise op with numpy broadcasting.
     pub fn binary(&self, op: BinaryOp, other: &Var) -> Result<Var> {
         Ok(record_one(Op::Binary(op), &[self, other], self.tensor().binary(op, other.tensor())?))
+    }
+
+    /// `self op other`, giving up both: as [`Var::binary`], and when no graph records the op (no
+    /// input requires grad, or grad mode is off) the result may take over an operand's buffer
+    /// ([`Tensor::binary_owned`]). A recorded op keeps its inputs for backward, so it never does.
+    pub fn binary_owned(self, op: BinaryOp, other: Var) -> Result<Var> {
+        if is_grad_enabled() && (self.requires_grad() || other.requires_grad()) {
+            return self.binary(op, &other);
+        }
+        Ok(Var::constant(self.into_tensor().binary_owned(op, other.into_tensor())?))
     }
 
     /// `clip(x, low, high)`; the gradient passes where `low ≤ x ≤ high` (bounds included, as PyTorch).

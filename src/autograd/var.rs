@@ -85,6 +85,11 @@ impl Var {
         self.node.is_some()
     }
 
+    /// The tensor, giving up this value (and its place in the graph).
+    pub(crate) fn into_tensor(self) -> Tensor {
+        self.tensor
+    }
+
     /// Whether this value was not produced by a recorded op (a leaf or a constant).
     pub fn is_leaf(&self) -> bool {
         match &self.node {

@@ -8,6 +8,7 @@ use super::dtype::DType;
 use super::handle::Tensor;
 use super::integer::{integer_binary, integer_unary};
 use super::real::Real;
+use super::reuse;
 use super::shape::{broadcast_shapes, broadcast_strides, element_count, for_each_offset};
 use super::simd;
 use super::storage::{check_allocation, Storage};
@@ -154,6 +155,14 @@ impl Tensor {
                     std::borrow::Cow::Borrowed(values) => simd::binary_scalar_to_vec(op, values, right[0]),
                     std::borrow::Cow::Owned(mut values) => {
                         simd::binary_scalar(op, &mut values, right[0]);
+                        values
+                    }
+                }
+            } else if self.numel() == 1 && other.shape() == shape.as_slice() && reuse::has_scalar_first_form(op) {
+                match right {
+                    std::borrow::Cow::Borrowed(values) => reuse::scalar_first_to_vec(op, left[0], values),
+                    std::borrow::Cow::Owned(mut values) => {
+                        reuse::scalar_first_in_place(op, left[0], &mut values);
                         values
                     }
                 }

@@ -230,6 +230,25 @@ impl Tensor {
         Rc::strong_count(&self.buffer) == 1
     }
 
+    /// The address of f32 values (0 for other dtypes): tests check which buffer a result took.
+    #[cfg(test)]
+    pub(crate) fn f32_data_address(&self) -> usize {
+        match &*self.storage() {
+            Storage::F32(values) => values.as_ptr() as usize,
+            _ => 0,
+        }
+    }
+
+    /// The values, taken out of the buffer when this is its only handle (no view, saved copy or
+    /// other value can see them any more); otherwise the handle back.
+    pub(crate) fn into_sole_storage(self) -> std::result::Result<Storage, Tensor> {
+        let Tensor { buffer, shape, valid_shape } = self;
+        match Rc::try_unwrap(buffer) {
+            Ok(buffer) => Ok(buffer.storage.into_inner()),
+            Err(buffer) => Err(Tensor { buffer, shape, valid_shape }),
+        }
+    }
+
     /// A new tensor with the same shape and a copy of the values (no aliasing).
     pub fn deep_copy(&self) -> Tensor {
         let storage = self.storage().clone();

@@ -15,6 +15,7 @@ mod matmul;
 mod random;
 mod real;
 mod reduce;
+mod reuse;
 mod select;
 mod shape;
 pub mod simd;

@@ -161,7 +161,7 @@ impl Interpreter {
     ) -> Result<Value> {
         let left = self.eval(left, scope)?;
         let right = self.eval(right, scope)?;
-        self.binary(op, &left, &right, span)
+        self.binary_owned(op, left, right, span)
     }
 
     #[inline(never)]

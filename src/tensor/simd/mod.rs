@@ -86,6 +86,22 @@ pub fn binary_to_vec(op: BinaryOp, a: &[f32], b: &[f32]) -> Vec<f32> {
     }
 }
 
+/// `values[i] = op(values[i], other[i])`. + − × ÷ are correctly rounded per element, so this gives
+/// the bits of [`binary`]; the other ops run [`binary`] on a copy of `values`.
+pub fn binary_assign(op: BinaryOp, values: &mut [f32], other: &[f32]) {
+    let pairs = values.iter_mut().zip(other);
+    match op {
+        BinaryOp::Add => pairs.for_each(|(x, &y)| *x += y),
+        BinaryOp::Sub => pairs.for_each(|(x, &y)| *x -= y),
+        BinaryOp::Mul => pairs.for_each(|(x, &y)| *x *= y),
+        BinaryOp::Div => pairs.for_each(|(x, &y)| *x /= y),
+        _ => {
+            let copy = values.to_vec();
+            binary(op, &copy, other, values);
+        }
+    }
+}
+
 /// `values[i] = op(values[i], scalar)`.
 pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
     active::binary_scalar(op, values, scalar)

@@ -1,0 +1,115 @@
+use super::*;
+
+/// Values with signed zeros, a NaN, infinities and subnormals among ordinary ones.
+fn values(count: usize, seed: f32) -> Vec<f32> {
+    let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e-40, -3.5, 1.0];
+    (0..count)
+        .map(|i| if i % 13 == 0 { specials[i / 13 % specials.len()] } else { (i as f32 * seed).sin() * 7.0 })
+        .collect()
+}
+
+fn tensor(values: Vec<f32>, shape: &[usize]) -> Tensor {
+    Tensor::from_f32(values, shape, DType::F32).unwrap()
+}
+
+fn f32_values(tensor: &Tensor) -> Vec<f32> {
+    tensor.to_f32_vec()
+}
+
+fn data_address(tensor: &Tensor) -> usize {
+    tensor.f32_data_address()
+}
+
+/// Bitwise equality, any NaN equal to any NaN (which NaN an op returns is the hardware's choice).
+fn same_bits(left: &[f32], right: &[f32]) -> bool {
+    left.len() == right.len()
+        && left.iter().zip(right).all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()))
+}
+
+/// Each op of two operands computed one element at a time: the reference.
+fn reference(op: BinaryOp, left: &[f32], right: &[f32]) -> Vec<f32> {
+    let at = |values: &[f32], i: usize| if values.len() == 1 { values[0] } else { values[i] };
+    (0..left.len().max(right.len())).map(|i| op.apply(at(left, i), at(right, i))).collect()
+}
+
+const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div];
+
+#[test]
+fn a_sole_operand_takes_the_result_with_the_bits_of_the_reference() {
+    let shape = [7, 37];
+    for op in OPS {
+        let (a, b) = (values(259, 0.37), values(259, 0.11));
+        let wanted = reference(op, &a, &b);
+        // The left operand given up: its buffer holds the result.
+        let left = tensor(a.clone(), &shape);
+        let (address, id) = (data_address(&left), left.buffer_id());
+        let result = left.binary_owned(op, tensor(b.clone(), &shape)).unwrap();
+        assert!(same_bits(&f32_values(&result), &wanted), "{op:?}");
+        assert_eq!(data_address(&result), address, "{op:?}: written into the left operand's buffer");
+        assert_ne!(result.buffer_id(), id, "{op:?}: a buffer id of its own");
+        // Only the right operand given up: + and × write into it, − and ÷ into a new buffer.
+        let kept = tensor(a.clone(), &shape);
+        let right = tensor(b.clone(), &shape);
+        let address = data_address(&right);
+        let result = kept.clone().binary_owned(op, right).unwrap();
+        assert!(same_bits(&f32_values(&result), &wanted), "{op:?} into the right");
+        assert_eq!(data_address(&result) == address, matches!(op, BinaryOp::Add | BinaryOp::Mul), "{op:?}");
+        assert!(same_bits(&f32_values(&kept), &a), "{op:?}: an operand with another handle is never written");
+    }
+}
+
+#[test]
+fn scalars_on_either_side_match_the_reference() {
+    let v = values(300, 0.23);
+    for op in OPS {
+        for scalar in [2.5f32, -0.0, 0.0, f32::INFINITY] {
+            let wanted_after = reference(op, &v, &[scalar]);
+            let wanted_before = reference(op, &[scalar], &v);
+            let owned = tensor(v.clone(), &[300]).binary_owned(op, tensor(vec![scalar], &[])).unwrap();
+            assert!(same_bits(&f32_values(&owned), &wanted_after), "{op:?} {scalar}");
+            let owned = tensor(vec![scalar], &[1]).binary_owned(op, tensor(v.clone(), &[300])).unwrap();
+            assert!(same_bits(&f32_values(&owned), &wanted_before), "{scalar} {op:?} v, owned");
+            // The borrowing form's scalar-first path, on a borrowed and on a widened operand.
+            let borrowed = tensor(vec![scalar], &[]).binary(op, &tensor(v.clone(), &[300])).unwrap();
+            assert!(same_bits(&f32_values(&borrowed), &wanted_before), "{scalar} {op:?} v");
+            let half = Tensor::from_f32(v.clone(), &[300], DType::F16).unwrap();
+            let widened_reference = reference(op, &[scalar], &half.to_f32_vec());
+            let rounded = Tensor::from_f32(widened_reference, &[300], DType::F16).unwrap().to_f32_vec();
+            let result = tensor(vec![scalar], &[]).binary(op, &half).unwrap();
+            assert_eq!(result.dtype(), DType::F32);
+            let mixed = Tensor::scalar(scalar as f64, DType::F16).binary(op, &half).unwrap();
+            assert!(same_bits(&mixed.to_f32_vec(), &rounded), "{scalar} {op:?} f16");
+        }
+    }
+}
+
+#[test]
+fn broadcasts_views_and_other_dtypes_take_the_ordinary_path() {
+    let (a, b) = (values(6 * 5, 0.3), values(5, 0.7));
+    // A row broadcast (other than a scalar) computes into a new buffer, on either side.
+    let result = tensor(a.clone(), &[6, 5]).binary_owned(BinaryOp::Sub, tensor(b.clone(), &[1, 5])).unwrap();
+    let wanted: Vec<f32> = a.iter().enumerate().map(|(i, x)| x - b[i % 5]).collect();
+    assert!(same_bits(&f32_values(&result), &wanted));
+    let result = tensor(b.clone(), &[1, 5]).binary_owned(BinaryOp::Mul, tensor(a.clone(), &[6, 5])).unwrap();
+    let wanted: Vec<f32> = a.iter().enumerate().map(|(i, x)| b[i % 5] * x).collect();
+    assert!(same_bits(&f32_values(&result), &wanted));
+    // A reshaped view shares the buffer: neither handle is the only one, so nothing is written.
+    let base = tensor(a.clone(), &[6, 5]);
+    let view = base.reshape(&[30]).unwrap();
+    let result = view.binary_owned(BinaryOp::Add, tensor(values(30, 0.9), &[30])).unwrap();
+    assert_ne!(data_address(&result), data_address(&base));
+    assert!(same_bits(&f32_values(&base), &a));
+    // f16 operands compute as `binary` does.
+    let half = Tensor::from_f32(a.clone(), &[30], DType::F16).unwrap();
+    let wanted = half.binary(BinaryOp::Mul, &half).unwrap().to_f32_vec();
+    let result = half.clone().binary_owned(BinaryOp::Mul, half).unwrap();
+    assert_eq!(result.dtype(), DType::F16);
+    assert!(same_bits(&result.to_f32_vec(), &wanted));
+}
+
+#[test]
+fn the_valid_shape_of_the_operands_carries_over() {
+    let ragged = tensor(values(8, 0.5), &[2, 4]).with_valid_shape(Some(vec![1, 4]));
+    let result = ragged.binary_owned(BinaryOp::Add, tensor(values(8, 0.2), &[2, 4])).unwrap();
+    assert_eq!(result.valid_shape(), Some(&[1usize, 4][..]));
+}
