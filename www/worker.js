@@ -37,10 +37,6 @@ const buildChoice = selectBuild({
   measure: measureBuilds,
 });
 const engineModule = buildChoice.then((choice) => (choice.build === 'relaxed' ? importRelaxed() : importSimd128()));
-// The warm-up (src/session/warm_up.rs) runs small kernels in a worker of its own, so the browser
-// optimises the kernel paths this worker shares with it while this one stays free. It starts as
-// soon as the build is chosen, beside this worker's own start.
-buildChoice.then(({ build }) => startWarmUp(build));
 /** The chosen build's `Playground` class, once the module has loaded. */
 let Playground = null;
 
@@ -151,6 +147,9 @@ playground.then(
     const { build, reason, samples } = await buildChoice;
     const features = { runCell: runCellOf(session) !== null };
     self.postMessage({ type: 'ready', version: session.version(), features, build: { name: build, reason, samples } });
+    // The warm-up (src/session/warm_up.rs) runs small kernels in a worker of its own, so the
+    // browser optimises the kernel paths this worker shares with it while this one stays free.
+    startWarmUp(build);
   },
   (error) =>
     self.postMessage({ type: 'error', id: null, fatal: true, code: 'start', message: `could not start the engine: ${error?.message ?? error}` }),

@@ -1,8 +1,6 @@
 //! The engine's warm-up: `warm_up.py` run in a throwaway session, three times, in a worker of its
-//! own (`www/warm-up-worker.js`) as soon as the page's engine worker has chosen its build (beside
-//! that worker's own start: example 14 run as soon as the page was ready took 1022 ms against 1070,
-//! medians of six alternating runs in headless Chromium); V8 shares the module's optimised code
-//! between the workers. A browser runs WebAssembly first through a baseline compiler
+//! own (`www/warm-up-worker.js`) once the page's engine worker has started; V8 shares the module's
+//! optimised code between the workers. A browser runs WebAssembly first through a baseline compiler
 //! and optimises a function only once it has been busy, and a call already running keeps its code:
 //! a notebook's first large kernel call ran its compile loops in baseline code (measured in
 //! headless Chromium: a generated backward of a [2048, 3136] FP16 Swish took 1233 ms as the page's

@@ -1,5 +1,5 @@
 // The engine's warm-up (src/session/warm_up.rs) runs in a worker of its own, www/warm-up-worker.js:
-// the engine worker starts it once it has chosen its build, it loads the same build, runs the warm-up without a
+// the engine worker starts it once ready, it loads the same build, runs the warm-up without a
 // failure (a failure is a console error, which every end-to-end test reports) and is ended.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
