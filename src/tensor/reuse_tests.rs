@@ -1,3 +1,5 @@
+//! Run natively and in the browser: the wasm SIMD kernels give the bits of the reference too.
+
 use super::*;
 
 /// Values with signed zeros, a NaN, infinities and subnormals among ordinary ones.
@@ -34,7 +36,8 @@ fn reference(op: BinaryOp, left: &[f32], right: &[f32]) -> Vec<f32> {
 
 const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div];
 
-#[test]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
 fn a_sole_operand_takes_the_result_with_the_bits_of_the_reference() {
     let shape = [7, 37];
     for op in OPS {
@@ -58,7 +61,8 @@ fn a_sole_operand_takes_the_result_with_the_bits_of_the_reference() {
     }
 }
 
-#[test]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
 fn scalars_on_either_side_match_the_reference() {
     let v = values(300, 0.23);
     for op in OPS {
@@ -83,7 +87,8 @@ fn scalars_on_either_side_match_the_reference() {
     }
 }
 
-#[test]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
 fn broadcasts_views_and_other_dtypes_take_the_ordinary_path() {
     let (a, b) = (values(6 * 5, 0.3), values(5, 0.7));
     // A row broadcast (other than a scalar) computes into a new buffer, on either side.
@@ -107,7 +112,8 @@ fn broadcasts_views_and_other_dtypes_take_the_ordinary_path() {
     assert!(same_bits(&result.to_f32_vec(), &wanted));
 }
 
-#[test]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
 fn the_valid_shape_of_the_operands_carries_over() {
     let ragged = tensor(values(8, 0.5), &[2, 4]).with_valid_shape(Some(vec![1, 4]));
     let result = ragged.binary_owned(BinaryOp::Add, tensor(values(8, 0.2), &[2, 4])).unwrap();
