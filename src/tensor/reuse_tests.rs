@@ -18,10 +18,6 @@ fn f32_values(tensor: &Tensor) -> Vec<f32> {
     tensor.to_f32_vec()
 }
 
-fn data_address(tensor: &Tensor) -> usize {
-    tensor.f32_data_address()
-}
-
 /// Bitwise equality, any NaN equal to any NaN (which NaN an op returns is the hardware's choice).
 fn same_bits(left: &[f32], right: &[f32]) -> bool {
     left.len() == right.len()
@@ -45,18 +41,18 @@ fn a_sole_operand_takes_the_result_with_the_bits_of_the_reference() {
         let wanted = reference(op, &a, &b);
         // The left operand given up: its buffer holds the result.
         let left = tensor(a.clone(), &shape);
-        let (address, id) = (data_address(&left), left.buffer_id());
+        let (address, id) = (left.f32_data_address(), left.buffer_id());
         let result = left.binary_owned(op, tensor(b.clone(), &shape)).unwrap();
         assert!(same_bits(&f32_values(&result), &wanted), "{op:?}");
-        assert_eq!(data_address(&result), address, "{op:?}: written into the left operand's buffer");
+        assert_eq!(result.f32_data_address(), address, "{op:?}: written into the left operand's buffer");
         assert_ne!(result.buffer_id(), id, "{op:?}: a buffer id of its own");
         // Only the right operand given up: + and × write into it, − and ÷ into a new buffer.
         let kept = tensor(a.clone(), &shape);
         let right = tensor(b.clone(), &shape);
-        let address = data_address(&right);
+        let address = right.f32_data_address();
         let result = kept.clone().binary_owned(op, right).unwrap();
         assert!(same_bits(&f32_values(&result), &wanted), "{op:?} into the right");
-        assert_eq!(data_address(&result) == address, matches!(op, BinaryOp::Add | BinaryOp::Mul), "{op:?}");
+        assert_eq!(result.f32_data_address() == address, matches!(op, BinaryOp::Add | BinaryOp::Mul), "{op:?}");
         assert!(same_bits(&f32_values(&kept), &a), "{op:?}: an operand with another handle is never written");
     }
 }
@@ -102,7 +98,7 @@ fn broadcasts_views_and_other_dtypes_take_the_ordinary_path() {
     let base = tensor(a.clone(), &[6, 5]);
     let view = base.reshape(&[30]).unwrap();
     let result = view.binary_owned(BinaryOp::Add, tensor(values(30, 0.9), &[30])).unwrap();
-    assert_ne!(data_address(&result), data_address(&base));
+    assert_ne!(result.f32_data_address(), base.f32_data_address());
     assert!(same_bits(&f32_values(&base), &a));
     // f16 operands compute as `binary` does.
     let half = Tensor::from_f32(a.clone(), &[30], DType::F16).unwrap();

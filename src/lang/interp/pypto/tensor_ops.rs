@@ -13,6 +13,33 @@ use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{BinaryOp as TensorBinary, CompareOp as TensorCompare, DType, SliceSpec, Tensor};
 
+/// The element-wise tensor op of an arithmetic operator; `None` for `@` (a matmul). The bitwise
+/// operators are pypto's functions and never reach here.
+pub(crate) fn elementwise_op(op: BinaryOp) -> Option<TensorBinary> {
+    match op {
+        BinaryOp::Add => Some(TensorBinary::Add),
+        BinaryOp::Subtract => Some(TensorBinary::Sub),
+        BinaryOp::Multiply => Some(TensorBinary::Mul),
+        BinaryOp::Divide => Some(TensorBinary::Div),
+        BinaryOp::Power => Some(TensorBinary::Pow),
+        BinaryOp::FloorDivide => Some(TensorBinary::FloorDivide),
+        BinaryOp::Modulo => Some(TensorBinary::Remainder),
+        BinaryOp::MatMul => None,
+        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
+            unreachable!("the bitwise operators call pypto's functions")
+        }
+    }
+}
+
+/// The dtype a Python number takes beside a tensor operand: the tensor's (the left one's when both
+/// are tensors).
+pub(crate) fn operand_dtype(left: &Value, right: &Value) -> DType {
+    match (left, right) {
+        (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
+        _ => DType::F32,
+    }
+}
+
 impl Interpreter {
     /// A value as an operand of a tensor op: tensors as they are, numbers (and nested lists) as
     /// constants of `dtype`.
@@ -93,52 +120,27 @@ impl Interpreter {
         if crate::lang::interp::bitwise::is_bitwise(op) {
             return self.bitwise(op, left, right, span);
         }
-        let dtype = match (left, right) {
-            (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
-            _ => DType::F32,
-        };
+        let dtype = operand_dtype(left, right);
         if op == BinaryOp::MatMul {
             self.charge_matmul(left, right, false, span)?;
         }
         let a = self.operand(left, dtype, span)?;
         let b = self.operand(right, dtype, span)?;
-        let result = match op {
-            BinaryOp::Add => a.binary(TensorBinary::Add, &b),
-            BinaryOp::Subtract => a.binary(TensorBinary::Sub, &b),
-            BinaryOp::Multiply => a.binary(TensorBinary::Mul, &b),
-            BinaryOp::Divide => a.binary(TensorBinary::Div, &b),
-            BinaryOp::Power => a.binary(TensorBinary::Pow, &b),
-            BinaryOp::MatMul => a.matmul(&b, false, false, None),
-            BinaryOp::FloorDivide => a.binary(TensorBinary::FloorDivide, &b),
-            BinaryOp::Modulo => a.binary(TensorBinary::Remainder, &b),
-            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
-                unreachable!("the bitwise operators call pypto's functions above")
-            }
+        let tensor_op = elementwise_op(op);
+        let result = match tensor_op {
+            Some(tensor_op) => a.binary(tensor_op, &b),
+            None => a.matmul(&b, false, false, None),
         };
         let value = self.tensor_result(result, span)?;
         self.charge_result(&value, span)?;
-        self.capture(Some(&value), || {
-            let tensor_op = match op {
-                BinaryOp::Add => TensorBinary::Add,
-                BinaryOp::Subtract => TensorBinary::Sub,
-                BinaryOp::Multiply => TensorBinary::Mul,
-                BinaryOp::Divide => TensorBinary::Div,
-                BinaryOp::Power => TensorBinary::Pow,
-                BinaryOp::FloorDivide => TensorBinary::FloorDivide,
-                BinaryOp::Modulo => TensorBinary::Remainder,
-                BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::LeftShift | BinaryOp::RightShift => {
-                    unreachable!("the bitwise operators call pypto's functions above")
-                }
-                BinaryOp::MatMul => {
-                    return CapturedOp::Matmul {
-                        a: super::capture::TensorRef::of(a.tensor()),
-                        b: super::capture::TensorRef::of(b.tensor()),
-                        a_transposed: false,
-                        b_transposed: false,
-                    }
-                }
-            };
-            CapturedOp::binary(tensor_op, left, right)
+        self.capture(Some(&value), || match tensor_op {
+            Some(tensor_op) => CapturedOp::binary(tensor_op, left, right),
+            None => CapturedOp::Matmul {
+                a: super::capture::TensorRef::of(a.tensor()),
+                b: super::capture::TensorRef::of(b.tensor()),
+                a_transposed: false,
+                b_transposed: false,
+            },
         });
         Ok(value)
     }

@@ -8,6 +8,7 @@
 use std::rc::Rc;
 
 use super::capture::CapturedOp;
+use super::tensor_ops::{elementwise_op, operand_dtype};
 use crate::autograd::Var;
 use crate::lang::interp::error::Result;
 use crate::lang::interp::interpreter::Interpreter;
@@ -16,13 +17,10 @@ use crate::lang::syntax::ast::BinaryOp;
 use crate::lang::syntax::Span;
 use crate::tensor::{BinaryOp as TensorBinary, DType, Tensor};
 
-/// The tensor op of an arithmetic operator that can write into an operand.
+/// The tensor op of an arithmetic operator that can write into an operand: + − × ÷.
 fn arithmetic(op: BinaryOp) -> Option<TensorBinary> {
     match op {
-        BinaryOp::Add => Some(TensorBinary::Add),
-        BinaryOp::Subtract => Some(TensorBinary::Sub),
-        BinaryOp::Multiply => Some(TensorBinary::Mul),
-        BinaryOp::Divide => Some(TensorBinary::Div),
+        BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide => elementwise_op(op),
         _ => None,
     }
 }
@@ -39,10 +37,7 @@ impl Interpreter {
         let Some(tensor_op) = arithmetic(op).filter(|_| sole_tensor(&left) || sole_tensor(&right)) else {
             return self.binary(op, &left, &right, span);
         };
-        let dtype = match (&left, &right) {
-            (Value::Tensor(object), _) | (_, Value::Tensor(object)) => object.get().dtype(),
-            _ => DType::F32,
-        };
+        let dtype = operand_dtype(&left, &right);
         let torch = [&left, &right].iter().any(|value| matches!(value, Value::Tensor(object) if object.torch.get()));
         let captured = self.in_kernel().then(|| CapturedOp::binary(tensor_op, &left, &right));
         let a = self.owned_operand(left, dtype, span)?;
