@@ -3,6 +3,7 @@
 // from the table above it. Statements that are not measurements (the CPU's issue ports, the
 // cache sizes) are stated as such, with where they come from.
 import { figuresFor, matmulRates, spread } from './bench-figures.mjs';
+import { CALIBRATION_SIZE, RELAXED_MARGIN } from '../www/engine/build-choice.js';
 
 /** FP ops the 4 × 8 simd128 micro-kernel issues per 64 FLOP (8 f32x4.mul + 8 f32x4.add). */
 const SIMD128_UOPS_PER_64_FLOP = 16;
@@ -66,6 +67,44 @@ function inCacheLines(raw, missed, userBuild, time) {
   ];
 }
 
+/**
+ * Which build a user of the page gets here, and why: the page's start-up calibration
+ * (www/engine/build-choice.js) as bench/page/bench.mjs ran it, held against figure 4. Runs from
+ * before the page recorded its choice say what the worker did then (relaxed wherever it validates).
+ */
+function buildChoiceText(raw, figures, environment) {
+  const validates = `\`WebAssembly.validate\` accepts a \`f32x4.relaxed_madd\` module (${environment.browser}: ${raw.relaxed ? 'accepted' : 'refused'})`;
+  const choice = raw.buildChoice;
+  if (!choice) {
+    const userBuild = raw.info.tilelab.includes('relaxed') ? 'relaxed' : 'simd128';
+    return {
+      userBuild,
+      text: `Which build counts: the page's worker loaded the relaxed-simd build wherever ${validates}, so the ${userBuild} figures are what a user of the page got here.`,
+    };
+  }
+  const userBuild = choice.build;
+  if (!choice.samples) {
+    return { userBuild, text: `Which build counts: the simd128 build, the only one this run loaded (${validates}); its figures are what a user of the page gets here.` };
+  }
+  const simd = median(choice.samples.simd128);
+  const relaxed = median(choice.samples.relaxed);
+  let text =
+    `Which build counts: where ${validates}, the page's worker times the same ${CALIBRATION_SIZE}² f32 matmul in both builds at start-up, ` +
+    `${choice.samples.simd128.length} calls each, alternating, and loads the faster one — the relaxed build only when it is at least ` +
+    `${fixed((RELAXED_MARGIN - 1) * 100, 0)}% faster — and keeps the choice per browser (www/engine/build-choice.js). That calibration, run in this ` +
+    `page before the rounds: simd128 ${fixed(simd, 2)} ms, relaxed ${fixed(relaxed, 2)} ms per call (medians; ${fixed(simd / relaxed, 2)}×), so the ` +
+    `page loads the ${userBuild} build here and the ${userBuild} figures are what a user gets.`;
+  const four = figureOf(figures, 'relaxed', '4');
+  if (four) {
+    const slower = (userBuild === 'simd128' && four.median > RELAXED_MARGIN) || (userBuild === 'relaxed' && four.median < 1 / RELAXED_MARGIN);
+    text += slower
+      ? ` Figure 4 (${raw.config.matmulSmall}³ over all rounds) disagrees: relaxed ÷ simd128 is ${ratioText(four)}, so here the calibration picked the slower build.`
+      : ` Figure 4 (${raw.config.matmulSmall}³ over all rounds), relaxed ÷ simd128 ${ratioText(four)}, agrees: the page does not load the slower build here` +
+        (four.pass ? '.' : `, though figure 4 misses its ${fixed(four.target, 1)}× target.`);
+  }
+  return { userBuild, text };
+}
+
 /** The analysis section as Markdown lines. */
 export function analysisLines(results) {
   const { raw, environment } = results;
@@ -78,13 +117,8 @@ export function analysisLines(results) {
   push('## Analysis of this run (generated from the numbers above by scripts/bench-analysis.mjs)');
   push();
   const builds = raw.info.tilelab;
-  const userBuild = builds.includes('relaxed') ? 'relaxed' : 'simd128';
-  push(
-    `Which build counts: the page's worker loads the relaxed-simd build wherever \`WebAssembly.validate\` accepts a ` +
-      `\`f32x4.relaxed_madd\` module (${environment.browser}: ${raw.relaxed ? 'accepted' : 'refused'}), so the ` +
-      `${userBuild} figures are what a user of the page gets here; the simd128 build is the fallback and the bit-exact ` +
-      'reference of the SIMD tests.',
-  );
+  const { userBuild, text } = buildChoiceText(raw, figures, environment);
+  push(text);
   push();
 
   const size = raw.config.matmulSmall;

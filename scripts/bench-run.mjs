@@ -20,7 +20,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.onnx': 'application/octet-stream' };
 /** Only these trees are served: the page, the models, the wasm builds and the peers' packages. */
-const SERVED = ['bench/', 'pkg/', 'pkg-relaxed/', 'node_modules/@tensorflow/', 'node_modules/onnxruntime-web/'];
+const SERVED = ['bench/', 'www/engine/', 'pkg/', 'pkg-relaxed/', 'node_modules/@tensorflow/', 'node_modules/onnxruntime-web/'];
 
 /** A static server of the repository's benchmark files on a free loopback port. */
 export async function startBenchServer() {

@@ -5,6 +5,7 @@
 import { measureClock, supportsRelaxedSimd } from './clock.mjs';
 import { loadOrt, loadTfjs, loadTileLab, matmulContenders, mlpContenders, npuContenders, npuKernelContenders, npuSimulateContenders } from './contenders.mjs';
 import { memoryBoundCases } from './memory.mjs';
+import { calibrate as calibrateBuilds, fasterBuild } from '../../www/engine/build-choice.js';
 
 /** The full benchmark (issue 8); the smoke run shrinks every size. */
 export const FULL = {
@@ -62,6 +63,16 @@ async function setUp(config, log) {
     const expected = label === 'relaxed' ? 'relaxed-simd' : 'simd128';
     if (kind !== expected) throw new Error(`the ${label} build reports '${kind}', expected '${expected}'`);
   }
+  // The page's own start-up choice (www/engine/build-choice.js), run here on both builds before any
+  // contender loads its inputs (the calibration clears the builds' bench tensors): which build a
+  // user of the page on this machine gets, to hold against figure 4.
+  const buildChoice = builds.relaxed
+    ? (() => {
+        const samples = calibrateBuilds({ simd128: builds.simd128, relaxed: builds.relaxed }, () => performance.now());
+        return { build: fasterBuild(samples), samples };
+      })()
+    : { build: 'simd128', samples: null };
+  log(`build choice: ${buildChoice.build}${buildChoice.samples ? ` (ms per call: simd128 ${buildChoice.samples.simd128.map((ms) => ms.toFixed(2)).join(' ')}; relaxed ${buildChoice.samples.relaxed.map((ms) => ms.toFixed(2)).join(' ')})` : ''}`);
   const tfjs = await loadTfjs();
   const ort = await loadOrt();
   log(`contenders loaded: TileLab ${Object.keys(builds).join(', ')}; tfjs ${tfjs.info.version}; ort ${ort.info.version}`);
@@ -77,7 +88,7 @@ async function setUp(config, log) {
     npuSimulate: npuSimulateContenders(context, config.npu),
     npuSwiglu: npuKernelContenders(context, 'swiglu_b', config.swiglu, config.swigluExpected),
   };
-  return { relaxed, cases, info: { tfjs: tfjs.info, ort: ort.info, tilelab: Object.keys(builds) } };
+  return { relaxed, buildChoice, cases, info: { tfjs: tfjs.info, ort: ort.info, tilelab: Object.keys(builds) } };
 }
 
 /** The page's state between the driver's calls: the contenders by "case/contender" and their call counts. */
@@ -86,7 +97,7 @@ const state = { contenders: new Map(), calls: {} };
 /**
  * Loads every contender, checks each one's output against the f64 reference (correctness
  * first: nothing is timed if a check fails), then sets the number of calls per sample.
- * Returns { config, relaxed, info, checks, failed, calls, keys, log }.
+ * Returns { config, relaxed, buildChoice, info, checks, failed, calls, keys, log }.
  */
 export async function setUpBench(overrides = {}) {
   const config = { ...(overrides.smoke ? SMOKE : FULL), ...overrides };
@@ -95,7 +106,7 @@ export async function setUpBench(overrides = {}) {
     lines.push(line);
     console.log(line);
   };
-  const { relaxed, cases, info } = await setUp(config, log);
+  const { relaxed, buildChoice, cases, info } = await setUp(config, log);
   const checks = {};
   for (const [caseName, contenders] of Object.entries(cases)) {
     for (const contender of contenders) {
@@ -111,7 +122,7 @@ export async function setUpBench(overrides = {}) {
     for (const [key, contender] of state.contenders) state.calls[key] = await calibrate(contender, config.sampleMilliseconds);
   }
   const keys = Object.fromEntries(Object.entries(cases).map(([caseName, contenders]) => [caseName, contenders.map((c) => `${caseName}/${c.name}`)]));
-  return { config, relaxed, info, checks, failed, calls: state.calls, keys, userAgent: navigator.userAgent, log: lines };
+  return { config, relaxed, buildChoice, info, checks, failed, calls: state.calls, keys, userAgent: navigator.userAgent, log: lines };
 }
 
 /** Untimed set-up of the next sample of `key` (tfjs's fresh B tensors). */

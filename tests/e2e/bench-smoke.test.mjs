@@ -15,6 +15,14 @@ test('one round at tiny sizes: every contender passes its check and is timed', {
     assert.equal(raw.times[name].length, 1, `${name} was timed once`);
     assert.ok(raw.times[name][0] > 0, `${name} took time`);
   }
+  // The page's start-up build choice, run in the bench page on the builds it loaded.
+  assert.ok(raw.info.tilelab.includes(raw.buildChoice.build), `chose ${raw.buildChoice.build}`);
+  if (raw.info.tilelab.includes('relaxed')) {
+    for (const build of ['simd128', 'relaxed']) {
+      const samples = raw.buildChoice.samples[build];
+      assert.ok(samples.length === 7 && samples.every((ms) => ms > 0), `${build} calibration samples ${samples}`);
+    }
+  }
   assert.ok(environment.clockHz > 1e8 && environment.clockHz < 1e10, `clock ${environment.clockHz}`);
   for (const build of raw.info.tilelab) {
     const figures = figuresFor(raw, build);
