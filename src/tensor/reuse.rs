@@ -1,14 +1,16 @@
 //! Element-wise ops that write their result into an operand's buffer when the caller gives up the
 //! only handle onto it (the temporary of an expression: in `dy * s * (1 + x * (1 - s))` only
-//! `1 - s` needs a new buffer), and the scalar-first forms (`1 - s`, `2 * x`) without a broadcast.
+//! `1 - s` needs a new buffer; in `(x - mean) * rstd` with mean and rstd of shape [N, 1] only
+//! `x - mean` does), and the scalar-first forms (`1 - s`, `2 * x`) without a broadcast.
 //! Every result has the bits [`Tensor::binary`] would give.
 
 use super::dtype::DType;
 use super::elementwise::{combined_valid_shape, BinaryOp};
 use super::handle::Tensor;
-use super::shape::broadcast_shapes;
+use super::shape::{broadcast_shapes, broadcast_strides, contiguous_strides, for_each_offset};
 use super::simd;
 use super::storage::Storage;
+use super::strided::coalesce;
 use crate::error::Result;
 
 /// Whether `scalar op values[i]` has a form without a broadcast: + and × commute, and
@@ -38,6 +40,31 @@ pub(super) fn scalar_first_to_vec(op: BinaryOp, scalar: f32, values: &[f32]) -> 
     }
 }
 
+/// `values[i] = values[i] op other[j]`, `values` of the broadcast `shape` and `other` (of
+/// `other_shape`) broadcast to it: run by run along the merged last dim, a run against a run of
+/// `other` or against one of its values (the kernels of `Tensor::binary`'s broadcast: same bits).
+fn broadcast_assign(op: BinaryOp, shape: &[usize], values: &mut [f32], other_shape: &[usize], other: &[f32]) {
+    let (own_strides, other_strides) = (contiguous_strides(shape), broadcast_strides(other_shape, shape));
+    let (merged, own_strides, other_strides) = coalesce(shape, &own_strides, &other_strides);
+    let Some((&count, outer)) = merged.split_last() else {
+        // Every dim 1: one element.
+        values[0] = op.apply(values[0], other[0]);
+        return;
+    };
+    let inner = merged.len() - 1;
+    // Along the merged last dim (never of extent 1) the buffer of `shape` is contiguous, and the
+    // other operand either too or broadcast: the strides there are 1, and 1 or 0.
+    debug_assert!(own_strides[inner] == 1 && other_strides[inner] <= 1);
+    for_each_offset(outer, [&own_strides[..inner], &other_strides[..inner]], |[i, j]| {
+        let run = &mut values[i..i + count];
+        if other_strides[inner] == 0 {
+            simd::binary_scalar(op, run, other[j]);
+        } else {
+            simd::binary_assign(op, run, &other[j..j + count]);
+        }
+    });
+}
+
 /// The f32 values of a sole handle's storage (the caller checked both).
 fn take_values(tensor: Tensor) -> Vec<f32> {
     match tensor.into_sole_storage() {
@@ -56,9 +83,9 @@ fn only_value(tensor: &Tensor) -> f32 {
 
 impl Tensor {
     /// `self op other`, as [`Tensor::binary`], for a caller that gives up both handles. For + − × ÷
-    /// of f32 tensors, when one operand is the only handle onto a buffer of the result's shape,
-    /// the result is written into that buffer (it becomes a new tensor, with a buffer id of its
-    /// own); otherwise this is `binary`.
+    /// of f32 tensors, when one operand is the only handle onto a buffer of the result's shape
+    /// (the other of the same shape, one value or broadcast), the result is written into that
+    /// buffer (it becomes a new tensor, with a buffer id of its own); otherwise this is `binary`.
     pub fn binary_owned(self, op: BinaryOp, other: Tensor) -> Result<Tensor> {
         let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
         if !arithmetic || self.dtype() != DType::F32 || other.dtype() != DType::F32 {
@@ -68,18 +95,18 @@ impl Tensor {
         let valid = combined_valid_shape(&shape, &[&self, &other]);
         let fills = |tensor: &Tensor| tensor.shape() == shape.as_slice();
         let commutes = matches!(op, BinaryOp::Add | BinaryOp::Mul);
-        let values = if fills(&self) && self.is_sole_handle() && (fills(&other) || other.numel() == 1) {
-            let mut values = take_values(self);
-            match &*other.storage() {
-                Storage::F32(right) if right.len() == values.len() => simd::binary_assign(op, &mut values, right),
-                Storage::F32(right) => simd::binary_scalar(op, &mut values, right[0]),
-                _ => unreachable!("checked f32 above"),
-            }
-            values
-        } else if fills(&other) && other.is_sole_handle() && fills(&self) && commutes {
-            let mut values = take_values(other);
-            match &*self.storage() {
-                Storage::F32(left) => simd::binary_assign(op, &mut values, left),
+        // A sole operand of the result's shape takes the result, the left one first, the right
+        // one for + and × (they commute). The other operand is read in place: of the same shape,
+        // one value, or broadcast (`h + b` with b of shape [1, N], `x - mean` with mean [N, 1]).
+        let left_takes = fills(&self) && self.is_sole_handle();
+        let right_takes = !left_takes && commutes && fills(&other) && other.is_sole_handle();
+        let values = if left_takes || right_takes {
+            let (owned, read) = if left_takes { (self, other) } else { (other, self) };
+            let mut values = take_values(owned);
+            match &*read.storage() {
+                Storage::F32(right) if read.shape() == shape.as_slice() => simd::binary_assign(op, &mut values, right),
+                Storage::F32(right) if right.len() == 1 => simd::binary_scalar(op, &mut values, right[0]),
+                Storage::F32(right) => broadcast_assign(op, &shape, &mut values, read.shape(), right),
                 _ => unreachable!("checked f32 above"),
             }
             values

@@ -83,17 +83,69 @@ fn scalars_on_either_side_match_the_reference() {
     }
 }
 
+/// `left op right` broadcast to `shape` one element at a time (numpy's rule by index arithmetic).
+fn broadcast_reference(op: BinaryOp, shape: &[usize], left: (&[f32], &[usize]), right: (&[f32], &[usize])) -> Vec<f32> {
+    let at = |(values, own): (&[f32], &[usize]), mut flat: usize| {
+        let mut index = 0;
+        let mut stride = 1;
+        for axis in (0..shape.len()).rev() {
+            let coordinate = flat % shape[axis];
+            flat /= shape[axis];
+            let own_axis = axis as isize - (shape.len() - own.len()) as isize;
+            if own_axis >= 0 && own[own_axis as usize] != 1 {
+                index += coordinate * stride;
+            }
+            if own_axis >= 0 {
+                stride *= own[own_axis as usize];
+            }
+        }
+        values[index]
+    };
+    (0..shape.iter().product()).map(|flat| op.apply(at(left, flat), at(right, flat))).collect()
+}
+
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
-fn broadcasts_views_and_other_dtypes_take_the_ordinary_path() {
-    let (a, b) = (values(6 * 5, 0.3), values(5, 0.7));
-    // A row broadcast (other than a scalar) computes into a new buffer, on either side.
-    let result = tensor(a.clone(), &[6, 5]).binary_owned(BinaryOp::Sub, tensor(b.clone(), &[1, 5])).unwrap();
-    let wanted: Vec<f32> = a.iter().enumerate().map(|(i, x)| x - b[i % 5]).collect();
+fn a_sole_operand_takes_a_broadcast_result_with_the_bits_of_the_reference() {
+    // Every way an operand broadcasts to [3, 4, 5]: rows, columns, planes, lower rank.
+    let shape = [3usize, 4, 5];
+    let full = values(60, 0.41);
+    for small_shape in
+        [&[1, 4, 5][..], &[3, 1, 5], &[3, 4, 1], &[4, 5], &[5], &[1, 1, 5], &[3, 1, 1], &[4, 1], &[1, 4, 1]]
+    {
+        let small = values(small_shape.iter().product(), 0.13);
+        for op in OPS {
+            // The full-shape operand on the left, given up: its buffer holds the result.
+            let wanted = broadcast_reference(op, &shape, (&full, &shape), (&small, small_shape));
+            let owned = tensor(full.clone(), &shape);
+            let address = owned.f32_data_address();
+            let kept = tensor(small.clone(), small_shape);
+            let result = owned.binary_owned(op, kept.clone()).unwrap();
+            assert_eq!(result.shape(), &shape);
+            assert!(same_bits(&f32_values(&result), &wanted), "{op:?} with {small_shape:?}");
+            assert_eq!(result.f32_data_address(), address, "{op:?} with {small_shape:?}: in place");
+            assert!(same_bits(&f32_values(&kept), &small), "the broadcast operand is never written");
+            // On the right: + and × write into it, − and ÷ into a new buffer.
+            let wanted = broadcast_reference(op, &shape, (&small, small_shape), (&full, &shape));
+            let owned = tensor(full.clone(), &shape);
+            let address = owned.f32_data_address();
+            let result = tensor(small.clone(), small_shape).binary_owned(op, owned).unwrap();
+            assert!(same_bits(&f32_values(&result), &wanted), "{small_shape:?} {op:?} full");
+            let in_place = matches!(op, BinaryOp::Add | BinaryOp::Mul);
+            assert_eq!(result.f32_data_address() == address, in_place, "{small_shape:?} {op:?} full");
+        }
+    }
+    // Both operands broadcast ([3, 1] with [1, 4]): neither has the result's shape.
+    let (column, row) = (values(3, 0.5), values(4, 0.6));
+    let result = tensor(column.clone(), &[3, 1]).binary_owned(BinaryOp::Sub, tensor(row.clone(), &[1, 4])).unwrap();
+    let wanted = broadcast_reference(BinaryOp::Sub, &[3, 4], (&column, &[3, 1]), (&row, &[1, 4]));
     assert!(same_bits(&f32_values(&result), &wanted));
-    let result = tensor(b.clone(), &[1, 5]).binary_owned(BinaryOp::Mul, tensor(a.clone(), &[6, 5])).unwrap();
-    let wanted: Vec<f32> = a.iter().enumerate().map(|(i, x)| b[i % 5] * x).collect();
-    assert!(same_bits(&f32_values(&result), &wanted));
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn views_and_other_dtypes_take_the_ordinary_path() {
+    let a = values(6 * 5, 0.3);
     // A reshaped view shares the buffer: neither handle is the only one, so nothing is written.
     let base = tensor(a.clone(), &[6, 5]);
     let view = base.reshape(&[30]).unwrap();
