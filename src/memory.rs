@@ -92,14 +92,20 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// to the system after every large free. The simulator frees and allocates tens of MB per kernel
 /// (its trace, the L2's line tables); returned to the system each time, every page came back as a
 /// page fault on first touch: a third of the 4096³ GEMM's simulation (`cargo bench --bench npu`,
-/// 4.1 → 5.9–6.0 M events per second with this). The CLI and the native benchmarks call it at start;
-/// a library user's process keeps its own allocator settings.
+/// 4.1 → 5.9–6.0 M events per second with this). One arena for every thread: the CLI runs the
+/// notebook on a thread of its own (the watchdog's), whose arena would be a chain of 64 MiB heaps
+/// that glibc unmaps as soon as one is empty, whatever the trim threshold, so that the next tensor
+/// of tens of MB faulted its pages in again (example 14: 93–112 k page faults and 0.68–0.79 s per
+/// run with an arena per thread, 65–77 k and 0.64–0.71 s with one). Must run before the process
+/// starts a thread. The CLI and the native benchmarks call it at start; a library user's process
+/// keeps its own allocator settings.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets parameters of glibc's allocator; both values are in range.
+    // SAFETY: mallopt only sets parameters of glibc's allocator; every value is in range.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 
