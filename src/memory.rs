@@ -95,9 +95,9 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// 4.1 → 5.9–6.0 M events per second with this). One arena for every thread: the CLI runs the
 /// notebook on a thread of its own (the watchdog's), whose arena would be a chain of 64 MiB heaps
 /// that glibc unmaps as soon as one is empty, whatever the trim threshold, so that the next tensor
-/// of tens of MB faulted its pages in again (example 14: 93–112 k page faults and 0.68–0.79 s per
-/// run with an arena per thread, 65–77 k and 0.64–0.71 s with one). Must run before the process
-/// starts a thread. The CLI and the native benchmarks call it at start; a library user's process
+/// of tens of MB faulted its pages in again (example 14, ten alternating runs: 91–145 k page faults
+/// and a median of 677 ms of CPU time with an arena per thread, 68–77 k and 653 ms with one). Must
+/// run before the process starts a thread. The CLI and the native benchmarks call it at start; a library user's process
 /// keeps its own allocator settings.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

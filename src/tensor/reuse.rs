@@ -47,7 +47,7 @@ fn broadcast_assign(op: BinaryOp, shape: &[usize], values: &mut [f32], other_sha
     let (own_strides, other_strides) = (contiguous_strides(shape), broadcast_strides(other_shape, shape));
     let (merged, own_strides, other_strides) = coalesce(shape, &own_strides, &other_strides);
     let Some((&count, outer)) = merged.split_last() else {
-        // Every dim 1: one element.
+        // Every dim 1: one element (the same-shape and one-value cases of the caller take it first).
         values[0] = op.apply(values[0], other[0]);
         return;
     };
