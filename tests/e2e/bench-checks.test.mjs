@@ -224,3 +224,29 @@ test('the in-cache misses are set against the plain wasm loop of the op, when th
   const fastLoop = withLoop(1);
   assert.ok(fastLoop.includes('the loop itself 100.0%') && !fastLoop.includes('even that loop'));
 });
+
+test('the analysis names the build the start-up calibration picked and says whether figure 4 agrees', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { analysisLines } = await import('../../scripts/bench-analysis.mjs');
+  const stored = JSON.parse(readFileSync(new URL('../../bench/results.json', import.meta.url), 'utf8'));
+  const paragraph = (raw) => analysisLines({ environment: stored.environment, raw }).find((line) => line.startsWith('Which build counts'));
+  const samples = (simd128, relaxed) => ({ simd128: Array(7).fill(simd128), relaxed: Array(7).fill(relaxed) });
+  // Relaxed 1.5× faster at 512³ in every round (figure 4 = 1.5×, whatever the stored run measured).
+  const relaxedFaster = structuredClone(stored.raw);
+  relaxedFaster.times['matmulSmall/tilelab-relaxed'] = relaxedFaster.times['matmulSmall/tilelab-simd128'].map((ms) => ms / 1.5);
+  const picked = (raw, choice) => paragraph({ ...structuredClone(raw), buildChoice: choice });
+  const agrees = picked(relaxedFaster, { build: 'relaxed', samples: samples(1.2, 0.8) });
+  assert.ok(agrees.includes('loads the relaxed build here') && agrees.includes('1.50× (rounds 1.50–1.50×), agrees'), agrees);
+  assert.ok(agrees.includes('simd128 1.20 ms, relaxed 0.80 ms per call (medians; 1.50×)'), agrees);
+  const wrong = picked(relaxedFaster, { build: 'simd128', samples: samples(0.8, 1.2) });
+  assert.ok(wrong.includes('loads the simd128 build here') && wrong.includes('disagrees') && wrong.includes('picked the slower build'), wrong);
+  // Equal builds: keeping simd128 loads no slower build.
+  const equal = structuredClone(stored.raw);
+  equal.times['matmulSmall/tilelab-relaxed'] = [...equal.times['matmulSmall/tilelab-simd128']];
+  const tie = picked(equal, { build: 'simd128', samples: samples(1, 1) });
+  assert.ok(tie.includes('agrees: the page does not load the slower build here, though figure 4 misses its 1.1× target'), tie);
+  // A run of the simd128 build alone, and a run from before the page recorded its choice.
+  assert.ok(picked(stored.raw, { build: 'simd128', samples: null }).includes('the simd128 build, the only one this run loaded'));
+  const { buildChoice: _, ...older } = structuredClone(stored.raw);
+  assert.ok(paragraph(older).includes('loaded the relaxed-simd build wherever'));
+});
