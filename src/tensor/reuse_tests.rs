@@ -135,6 +135,14 @@ fn a_sole_operand_takes_a_broadcast_result_with_the_bits_of_the_reference() {
             assert_eq!(result.f32_data_address() == address, in_place, "{small_shape:?} {op:?} full");
         }
     }
+    // One element of rank 2 against a value of rank 1: written in place.
+    let owned = tensor(vec![3.0], &[1, 1]);
+    let address = owned.f32_data_address();
+    let result = owned.binary_owned(BinaryOp::Div, tensor(vec![4.0], &[1])).unwrap();
+    assert_eq!(
+        (f32_values(&result), result.shape(), result.f32_data_address()),
+        (vec![0.75], &[1usize, 1][..], address)
+    );
     // Both operands broadcast ([3, 1] with [1, 4]): neither has the result's shape.
     let (column, row) = (values(3, 0.5), values(4, 0.6));
     let result = tensor(column.clone(), &[3, 1]).binary_owned(BinaryOp::Sub, tensor(row.clone(), &[1, 4])).unwrap();
