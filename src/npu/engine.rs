@@ -177,7 +177,7 @@ fn run_from(
                 EventKind::JoinPool => {
                     let state = &cores[core];
                     let step = state.program.step(state.heads[pipe]);
-                    let Some(copy) = state.program.copies.get(step.copy as usize) else { continue };
+                    let Some(copy) = state.program.copy(step) else { continue };
                     let Cost::Gm { path_bytes_per_cycle, .. } = copy.cost else { continue };
                     // The L2 part moves first, then what crosses HBM.
                     engine.pool.advance(time);
@@ -290,7 +290,7 @@ impl Engine<'_> {
             state.busy[pipe] = true;
             state.started[pipe] = self.now;
             self.totals.instructions += 1;
-            match program.copies.get(step.copy as usize).map(|copy| (copy, copy.cost)) {
+            match program.copy(step).map(|copy| (copy, copy.cost)) {
                 None => self.schedule(self.now + step.cycles, core, pipe, EventKind::Finish),
                 Some((_, Cost::Fixed { .. })) => unreachable!("a GM copy has a GM cost"),
                 Some((copy, Cost::Gm { bytes, issue, startup, write, read_first, short_burst_cycles, .. })) => {

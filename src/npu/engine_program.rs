@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::tile::{GmRegion, KernelPlan, Pipe, TileOp, TileProgram};
+use crate::tile::{GmRegion, KernelPlan, TileOp, TileProgram};
 
 use super::config::NpuConfig;
 use super::l2::{region_ranges_into, RowBox};
@@ -48,8 +48,10 @@ pub(super) struct Step {
 const _: () = assert!(std::mem::size_of::<Step>() == 64);
 
 impl Step {
-    fn span(&self, which: usize) -> Range<usize> {
-        let start = self.flags_start as usize + self.counts[..which].iter().map(|&count| count as usize).sum::<usize>();
+    /// Span `which` of its flags in a list of flags that starts at flag index `first_flag`.
+    fn span(&self, which: usize, first_flag: u32) -> Range<usize> {
+        let skipped = self.counts[..which].iter().map(|&count| count as usize).sum::<usize>();
+        let start = (self.flags_start - first_flag) as usize + skipped;
         start..start + self.counts[which] as usize
     }
 }
@@ -142,14 +144,24 @@ fn region_of(op: &TileOp) -> &GmRegion {
     }
 }
 
-/// A core's program, prepared as far as the run has reached.
+/// A core's program, prepared as far as the run has reached. Only a window of it is kept: the
+/// steps from the earliest queue head on (those before it have finished; `drop_finished`), with
+/// their flags and copies. Indices stay those of the whole program (`Step::copy`,
+/// `Step::flags_start`, the heads): each list knows the index of its first entry. (Kept whole, the
+/// 4096³ GEMM's 7 MB of steps were written once and read back from memory; the window stays in
+/// the host's cache and the run touches no fresh page for it.)
 pub(super) struct CoreProgram {
-    /// The instructions prepared so far, in program order (index = instruction index).
+    /// The prepared steps from `first_step` on, in program order.
     steps: Vec<Step>,
-    /// Every prepared instruction's flag ids, span after span.
+    first_step: u32,
+    /// Their flag ids, span after span, from flag index `first_flag` on.
     flags: Vec<u32>,
-    /// The GM copies prepared so far, in program order.
-    pub copies: Vec<GmCopy>,
+    first_flag: u32,
+    /// Their GM copies, in program order, from copy index `first_copy` on.
+    copies: Vec<GmCopy>,
+    first_copy: u32,
+    /// Copies prepared so far (the index of the next one).
+    copy_count: u32,
     /// Where the names of its buffers start in `Trace::labels`.
     label_base: u32,
     /// Per pipe: its instructions not prepared yet.
@@ -169,14 +181,14 @@ impl CoreProgram {
         let used = (0..7).filter(|&pipe| unprepared[pipe] > 0).fold(0u8, |used, pipe| used | 1 << pipe);
         let label_base = u32::try_from(labels.len()).expect("fewer than 2^32 buffers");
         labels.extend(program.buffers.iter().map(|buffer| buffer.name.clone()));
-        // GM copies run on MTE2 (in), MTE3 and FIXPIPE (out): room for them all up front, so the
-        // list never grows by copying itself as the run reaches them.
-        let gm_pipes = [Pipe::Mte2, Pipe::Mte3, Pipe::Fixpipe];
-        let copies = gm_pipes.iter().map(|pipe| counts[pipe.index()] as usize).sum();
         CoreProgram {
-            steps: Vec::with_capacity(program.instructions.len()),
-            flags: Vec::with_capacity(program.instructions.len() * 2),
-            copies: Vec::with_capacity(copies),
+            steps: Vec::new(),
+            first_step: 0,
+            flags: Vec::new(),
+            first_flag: 0,
+            copies: Vec::new(),
+            first_copy: 0,
+            copy_count: 0,
             label_base,
             unprepared,
             last: [END; 7],
@@ -203,12 +215,35 @@ impl CoreProgram {
         config: &NpuConfig,
         names: &mut Vec<&'static str>,
     ) {
+        self.drop_finished(heads);
         while self.needs_preparing(heads) {
-            let start = self.steps.len();
+            let start = self.first_step as usize + self.steps.len();
             for index in start..(start + CHUNK).min(program.instructions.len()) {
                 self.prepare(heads, plan, program, index, config, names);
             }
         }
+    }
+
+    /// Drops the steps before the earliest head (`heads`, `END` for none), with their flags and
+    /// copies: they have finished. Only once they are as many as those kept, so that each step is
+    /// moved at most once on average.
+    fn drop_finished(&mut self, heads: &[u32; 7]) {
+        let next = self.first_step + self.steps.len() as u32;
+        let earliest = heads.iter().copied().filter(|&head| head != END).min().unwrap_or(next);
+        let finished = (earliest - self.first_step) as usize;
+        if finished < CHUNK || finished < self.steps.len() - finished {
+            return;
+        }
+        self.steps.drain(..finished);
+        self.first_step = earliest;
+        let flag_end = self.first_flag + self.flags.len() as u32;
+        let first_flag = self.steps.first().map_or(flag_end, |step| step.flags_start);
+        self.flags.drain(..(first_flag - self.first_flag) as usize);
+        self.first_flag = first_flag;
+        let kept_copy = self.steps.iter().find(|step| step.copy != NOT_A_COPY);
+        let first_copy = kept_copy.map_or(self.copy_count, |step| step.copy);
+        self.copies.drain(..(first_copy - self.first_copy) as usize);
+        self.first_copy = first_copy;
     }
 
     /// Prepares instruction `index` (the next in program order) and links it into its queue.
@@ -222,7 +257,7 @@ impl CoreProgram {
         names: &mut Vec<&'static str>,
     ) {
         let instruction = &program.instructions[index];
-        let flags_start = self.flags.len() as u32;
+        let flags_start = self.first_flag + self.flags.len() as u32;
         let mut counts = [0u16; 4];
         for (count, span) in counts.iter_mut().zip([
             &*instruction.wait,
@@ -244,7 +279,8 @@ impl CoreProgram {
                 let element_bytes = tensor.dtype.size_in_bytes() as u64;
                 let walk = Walk::of(region, &tensor.shape, element_bytes, index as u32);
                 self.copies.push(GmCopy { cost: cost.cost, tensor: region.tensor.0, walk });
-                (f64::NAN, self.copies.len() as u32 - 1)
+                self.copy_count += 1;
+                (f64::NAN, self.copy_count - 1)
             }
         };
         let op = instruction.op.name();
@@ -265,8 +301,9 @@ impl CoreProgram {
         };
         let position = index as u32;
         let pipe = instruction.pipe.index();
-        if self.last[pipe] != END {
-            self.steps[self.last[pipe] as usize].next = position;
+        // (A last step already dropped has finished: its queue's head is END, set below.)
+        if self.last[pipe] != END && self.last[pipe] >= self.first_step {
+            self.steps[(self.last[pipe] - self.first_step) as usize].next = position;
         }
         // The queue's earlier steps may all have finished: this one is then its head.
         if heads[pipe] == END {
@@ -277,29 +314,34 @@ impl CoreProgram {
         self.steps.push(Step { cycles, instruction: position, copy, next: END, flags_start, counts, shown });
     }
 
-    /// The prepared step `index` (an instruction index).
+    /// The prepared step `index` (an instruction index, not before the earliest head).
     pub fn step(&self, index: u32) -> &Step {
-        &self.steps[index as usize]
+        &self.steps[(index - self.first_step) as usize]
+    }
+
+    /// The GM copy of `step`, `None` for a fixed-cost instruction.
+    pub fn copy(&self, step: &Step) -> Option<&GmCopy> {
+        self.copies.get(step.copy.wrapping_sub(self.first_copy) as usize)
     }
 
     /// The flags `step` waits for on its core.
     pub fn waits(&self, step: &Step) -> &[u32] {
-        &self.flags[step.span(0)]
+        &self.flags[step.span(0, self.first_flag)]
     }
 
     /// The flags `step` sets on its core.
     pub fn sets(&self, step: &Step) -> &[u32] {
-        &self.flags[step.span(1)]
+        &self.flags[step.span(1, self.first_flag)]
     }
 
     /// The cross-core flags `step` waits for.
     pub fn cross_waits(&self, step: &Step) -> &[u32] {
-        &self.flags[step.span(2)]
+        &self.flags[step.span(2, self.first_flag)]
     }
 
     /// The cross-core flags `step` sets.
     pub fn cross_sets(&self, step: &Step) -> &[u32] {
-        &self.flags[step.span(3)]
+        &self.flags[step.span(3, self.first_flag)]
     }
 
     /// Whether the program has an instruction on `pipe` (`Pipe::index`).
@@ -314,47 +356,5 @@ impl CoreProgram {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tile::TensorId;
-
-    #[test]
-    fn rows_walk_the_same_ranges_as_the_region_walk() {
-        // Every region of rank 1 and 2 (offsets and shapes on a small grid, empty ones included)
-        // of f16 and f32 tensors: its rows give exactly `region_ranges_into`'s ranges; rank 3 is
-        // left to the region walk.
-        let (mut expected, mut walked) = (Vec::new(), Vec::new());
-        for element_bytes in [2u64, 4] {
-            for tensor_shape in [vec![12usize], vec![5, 12], vec![7, 1]] {
-                let rank = tensor_shape.len();
-                let extents = |dim: usize| 0..=tensor_shape[dim];
-                let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-                if rank == 1 {
-                    for offset in extents(0) {
-                        regions.extend((0..=tensor_shape[0] - offset).map(|size| (vec![offset], vec![size])));
-                    }
-                } else {
-                    for (row, column) in extents(0).flat_map(|row| extents(1).map(move |column| (row, column))) {
-                        for rows in 0..=tensor_shape[0] - row {
-                            for columns in 0..=tensor_shape[1] - column {
-                                regions.push((vec![row, column], vec![rows, columns]));
-                            }
-                        }
-                    }
-                }
-                for (offsets, shape) in regions {
-                    region_ranges_into(&tensor_shape, element_bytes, &offsets, &shape, &mut expected);
-                    let region = GmRegion {
-                        tensor: TensorId(0),
-                        offsets: crate::tile::Dims::from(&*offsets),
-                        shape: crate::tile::Dims::from(&*shape),
-                    };
-                    assert!(Walk::of(&region, &tensor_shape, element_bytes, 0).rows_into(&mut walked));
-                    assert_eq!(walked, expected, "{shape:?} at {offsets:?} of {tensor_shape:?}");
-                }
-            }
-        }
-        let region = GmRegion { tensor: TensorId(0), offsets: [0, 0, 0].into(), shape: [1, 2, 3].into() };
-        assert!(!Walk::of(&region, &[2, 2, 3], 4, 0).rows_into(&mut walked));
-    }
-}
+#[path = "engine_program_tests.rs"]
+mod tests;
