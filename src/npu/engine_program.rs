@@ -1,10 +1,12 @@
 //! A core's program as the event loop reads it: per instruction, one 64-byte record with what
 //! starting and finishing it needs and what its trace event shows; each pipe's queue a chain through
 //! them (`Step::next`). The records are prepared as the run reaches them, a few dozen instructions
-//! at a time, in program order: each is read while it is still in cache from being written. (Prepared
-//! all before the run, the 4096³ GEMM's 7 MB of records had left the cache by the time its 168 queue
-//! heads, too many streams to prefetch, reached them: most starts missed the cache on their record.)
-//! The loop never reads an `Instruction` (its op, its heap vectors) while it runs.
+//! at a time, in program order, and dropped once every queue head has passed them: the records
+//! kept are a window that stays in the host's cache. (Prepared all before the run, the 4096³
+//! GEMM's 7 MB of records had left the cache by the time its 168 queue heads, too many streams to
+//! prefetch, reached them; prepared as the run went but kept whole, they still were fresh pages
+//! written once and read back from memory.) The loop never reads an `Instruction` (its op, its heap
+//! vectors) while it runs.
 
 use std::ops::Range;
 
