@@ -321,9 +321,10 @@ impl CoreProgram {
         &self.steps[(index - self.first_step) as usize]
     }
 
-    /// The GM copy of `step`, `None` for a fixed-cost instruction.
+    /// The GM copy of `step` (a prepared step, not before the earliest head), `None` for a
+    /// fixed-cost instruction.
     pub fn copy(&self, step: &Step) -> Option<&GmCopy> {
-        self.copies.get(step.copy.wrapping_sub(self.first_copy) as usize)
+        (step.copy != NOT_A_COPY).then(|| &self.copies[(step.copy - self.first_copy) as usize])
     }
 
     /// The flags `step` waits for on its core.
