@@ -162,8 +162,6 @@ pub(super) struct CoreProgram {
     /// Their GM copies, in program order, from copy index `first_copy` on.
     copies: Vec<GmCopy>,
     first_copy: u32,
-    /// Copies prepared so far (the index of the next one).
-    copy_count: u32,
     /// Where the names of its buffers start in `Trace::labels`.
     label_base: u32,
     /// Per pipe: its instructions not prepared yet.
@@ -190,7 +188,6 @@ impl CoreProgram {
             first_flag: 0,
             copies: Vec::new(),
             first_copy: 0,
-            copy_count: 0,
             label_base,
             unprepared,
             last: [END; 7],
@@ -242,8 +239,9 @@ impl CoreProgram {
         let first_flag = self.steps.first().map_or(flag_end, |step| step.flags_start);
         self.flags.drain(..(first_flag - self.first_flag) as usize);
         self.first_flag = first_flag;
+        let copy_end = self.first_copy + self.copies.len() as u32;
         let kept_copy = self.steps.iter().find(|step| step.copy != NOT_A_COPY);
-        let first_copy = kept_copy.map_or(self.copy_count, |step| step.copy);
+        let first_copy = kept_copy.map_or(copy_end, |step| step.copy);
         self.copies.drain(..(first_copy - self.first_copy) as usize);
         self.first_copy = first_copy;
     }
@@ -281,8 +279,7 @@ impl CoreProgram {
                 let element_bytes = tensor.dtype.size_in_bytes() as u64;
                 let walk = Walk::of(region, &tensor.shape, element_bytes, index as u32);
                 self.copies.push(GmCopy { cost: cost.cost, tensor: region.tensor.0, walk });
-                self.copy_count += 1;
-                (f64::NAN, self.copy_count - 1)
+                (f64::NAN, self.first_copy + self.copies.len() as u32 - 1)
             }
         };
         let op = instruction.op.name();
