@@ -97,8 +97,8 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// that glibc unmaps as soon as one is empty, whatever the trim threshold, so that the next tensor
 /// of tens of MB faulted its pages in again (example 14, ten alternating runs: 91–145 k page faults
 /// and a median of 677 ms of CPU time with an arena per thread, 68–77 k and 653 ms with one). Must
-/// run before the process starts a thread. The CLI and the native benchmarks call it at start; a library user's process
-/// keeps its own allocator settings.
+/// run before the process starts a thread. The CLI and the native benchmarks call it at start; a
+/// library user's process keeps its own allocator settings.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets parameters of glibc's allocator; every value is in range.
