@@ -26,6 +26,25 @@ pub(super) const END: u32 = u32::MAX;
 /// Instructions prepared at a time.
 const CHUNK: usize = 32;
 
+/// How many instructions ahead of the one being prepared the next is fetched into the cache.
+const AHEAD: usize = 8;
+
+/// A hint that `instructions[index]` (every cache line of it) is read soon (x86-64; elsewhere, and
+/// past the end, nothing).
+#[inline]
+fn prefetch_instruction(instructions: &[crate::tile::Instruction], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(instruction) = instructions.get(index) {
+        let start = (instruction as *const crate::tile::Instruction).cast::<i8>();
+        for offset in (0..std::mem::size_of::<crate::tile::Instruction>()).step_by(64) {
+            // SAFETY: a prefetch only hints the cache; the address lies within the instruction.
+            unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(start.add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (instructions, index);
+}
+
 /// What the loop needs to start and finish one instruction, and what its trace event shows: one
 /// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too.
 #[derive(Clone, Copy)]
@@ -218,6 +237,7 @@ impl CoreProgram {
         while self.needs_preparing(heads) {
             let start = self.first_step as usize + self.steps.len();
             for index in start..(start + CHUNK).min(program.instructions.len()) {
+                prefetch_instruction(&program.instructions, index + AHEAD);
                 self.prepare(heads, plan, program, index, config, names);
             }
         }
