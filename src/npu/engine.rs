@@ -28,9 +28,21 @@ struct CoreState {
     waits: Vec<u32>,
     /// The L2 part (bytes) of the GM transfer each pipe is running.
     l2_bytes: [u64; 7],
+    /// Per pipe: the flag its head was last found waiting for (it starts no sooner than that is set).
+    blocked_on: [Blocked; 7],
     /// When each pipe's last GM transfer finished: a transfer starting at that moment streams on
     /// from it (its requests were outstanding) and waits no first-byte latency.
     gm_end: [f64; 7],
+}
+
+/// What a pipe's head was last found waiting for.
+#[derive(Clone, Copy)]
+enum Blocked {
+    Not,
+    /// A flag of its core.
+    Flag(u32),
+    /// A cross-core flag.
+    CrossFlag(u32),
 }
 
 /// Runs the timing model of a checked plan from a cold L2: the trace of every instruction and the totals.
@@ -97,6 +109,7 @@ fn run_from(
             waits: vec![0; program.flag_count as usize],
             l2_bytes: [0; 7],
             gm_end: [f64::NAN; 7],
+            blocked_on: [Blocked::Not; 7],
         })
         .collect();
     let cross_flags = plan.cross_core_flags as usize;
@@ -273,12 +286,28 @@ impl Engine<'_> {
             if state.busy[pipe] || state.heads[pipe] == END {
                 continue;
             }
+            // A pipe found waiting is looked at again only once the flag it waited for is set:
+            // its step, the step's flags and their counters are not read again until then.
+            match state.blocked_on[pipe] {
+                Blocked::Not => {}
+                Blocked::Flag(flag) if state.sets[flag as usize] <= state.waits[flag as usize] => continue,
+                Blocked::CrossFlag(flag) if self.cross_sets[flag as usize] <= self.cross_waits[flag as usize] => {
+                    continue
+                }
+                Blocked::Flag(_) | Blocked::CrossFlag(_) => state.blocked_on[pipe] = Blocked::Not,
+            }
             let step = program.step(state.heads[pipe]);
-            if !program.waits(step).iter().all(|&flag| state.sets[flag as usize] > state.waits[flag as usize]) {
+            let unset =
+                program.waits(step).iter().find(|&&flag| state.sets[flag as usize] <= state.waits[flag as usize]);
+            if let Some(&flag) = unset {
+                state.blocked_on[pipe] = Blocked::Flag(flag);
                 continue;
             }
             let cross_waits = program.cross_waits(step);
-            if !cross_waits.iter().all(|&flag| self.cross_sets[flag as usize] > self.cross_waits[flag as usize]) {
+            let unset =
+                cross_waits.iter().find(|&&flag| self.cross_sets[flag as usize] <= self.cross_waits[flag as usize]);
+            if let Some(&flag) = unset {
+                state.blocked_on[pipe] = Blocked::CrossFlag(flag);
                 continue;
             }
             for &flag in program.waits(step) {
