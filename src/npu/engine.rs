@@ -7,7 +7,7 @@ use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
-use super::engine_program::{CoreProgram, Walk, END, NOT_A_COPY};
+use super::engine_program::{CoreProgram, END, NOT_A_COPY};
 use super::engine_queue::{Event, EventKind, EventQueue};
 use super::engine_totals::EngineTotals;
 use super::error::{NpuError, Result};
@@ -281,7 +281,6 @@ impl Engine<'_> {
             let program = &self.plan.programs[core];
             state.program.prepare_heads(&mut state.heads, self.plan, program, self.config, &mut self.names);
         }
-        let program = &state.program;
         for pipe in 0..7 {
             if state.busy[pipe] || state.heads[pipe] == END {
                 continue;
@@ -296,6 +295,7 @@ impl Engine<'_> {
                 }
                 Blocked::Flag(_) | Blocked::CrossFlag(_) => state.blocked_on[pipe] = Blocked::Not,
             }
+            let program = &state.program;
             let step = program.step(state.heads[pipe]);
             let unset =
                 program.waits(step).iter().find(|&&flag| state.sets[flag as usize] <= state.waits[flag as usize]);
@@ -319,68 +319,9 @@ impl Engine<'_> {
             state.busy[pipe] = true;
             state.started[pipe] = self.now;
             self.totals.instructions += 1;
-            match program.copy(step).map(|copy| (copy, copy.cost)) {
+            match program.copy(step) {
                 None => self.schedule(self.now + step.cycles, core, pipe, EventKind::Finish),
-                Some((_, Cost::Fixed { .. })) => unreachable!("a GM copy has a GM cost"),
-                Some((copy, Cost::Gm { bytes, issue, startup, write, read_first, short_burst_cycles, .. })) => {
-                    // A copy on a drained queue waits the first byte; one that follows the
-                    // previous copy without a gap had its requests outstanding (burst.rs).
-                    let startup = if state.gm_end[pipe] == self.now { issue } else { issue + startup };
-                    self.totals.startup_cycles[pipe] += startup + short_burst_cycles;
-                    // A box of rows goes to L2 as a box (it knows boxes it has seen whole); a
-                    // region of higher rank as its ranges.
-                    let rows = match copy.walk {
-                        Walk::Rows(rows) => Some(rows),
-                        Walk::Region { .. } => {
-                            copy.region_ranges_into(self.plan, &self.plan.programs[core], &mut self.ranges);
-                            None
-                        }
-                    };
-                    // Hits move at the core's path rate; HBM moves the fetched lines and the
-                    // written bytes.
-                    let mut local_bytes = 0;
-                    let mut hbm_bytes = 0;
-                    let mut written_back = 0;
-                    if !write || read_first {
-                        let traffic = match rows {
-                            Some(rows) => self.l2.read_box(copy.tensor, rows),
-                            None => self.l2.read(copy.tensor, &self.ranges),
-                        };
-                        self.totals.gm_bytes_read += bytes;
-                        self.totals.l2_hit_bytes += traffic.hit_bytes;
-                        local_bytes += traffic.hit_bytes;
-                        hbm_bytes += traffic.fetched_bytes;
-                        written_back += traffic.written_back_bytes;
-                    }
-                    if write {
-                        // Write-back: the bytes go into L2 at the path rate and stay there dirty;
-                        // HBM moves only the dirty lines the write evicts (l2_write_back.rs).
-                        self.totals.gm_bytes_written += bytes;
-                        let traffic = match rows {
-                            Some(rows) => self.l2.write_box(copy.tensor, rows),
-                            None => self.l2.write(copy.tensor, &self.ranges),
-                        };
-                        local_bytes += bytes;
-                        written_back += traffic.written_back_bytes;
-                    }
-                    self.totals.hbm_bytes += hbm_bytes + written_back;
-                    if written_back > 0 {
-                        // L2 writes the evicted dirty lines back on its own: they take a share of
-                        // HBM from now on, and no pipe waits for them.
-                        self.pool.advance(self.now);
-                        self.pool.join_background(core as u32, pipe as u8, written_back as f64);
-                        self.rates_stale = true;
-                    }
-                    // After the start-up the transfer joins the pool: its L2 part shares the
-                    // aggregate L2 bandwidth, its HBM part HBM's (both at most the path rate).
-                    state.l2_bytes[pipe] = local_bytes;
-                    if hbm_bytes == 0 && local_bytes == 0 {
-                        self.schedule(self.now + startup, core, pipe, EventKind::Finish);
-                    } else {
-                        state.pooled[pipe] = hbm_bytes;
-                        self.schedule(self.now + startup, core, pipe, EventKind::JoinPool);
-                    }
-                }
+                Some(&copy) => self.start_copy(state, core, pipe, copy),
             }
         }
     }
@@ -421,6 +362,9 @@ impl Engine<'_> {
         });
     }
 }
+
+#[path = "engine_copy.rs"]
+mod copy;
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]
