@@ -51,16 +51,34 @@ impl<const ROWS: usize, const COLS: usize> MicroKernel for PortableKernel<ROWS, 
     }
 }
 
-/// `out[i] = op(a[i], b[i])`.
+/// `out[i] = op(a[i], b[i])`, one loop per op (as `unary_in_place`: the op chosen once, not per
+/// value).
 pub fn binary(op: BinaryOp, a: &[f32], b: &[f32], out: &mut [f32]) {
-    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        *o = op.apply(x, y);
+    macro_rules! per_op {
+        ($($variant:ident)*) => {
+            match op {
+                $(BinaryOp::$variant => {
+                    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                        *o = BinaryOp::$variant.apply(x, y);
+                    }
+                })*
+            }
+        };
     }
+    per_op!(Add Sub Mul Div Pow Maximum Minimum FloorDivide Remainder);
 }
 
-/// `values[i] = op(values[i], scalar)`.
+/// `values[i] = op(values[i], scalar)`, one loop per op (a loop over `op.apply` chose the op per
+/// value in the native build: a jump and a scalar operation per element).
 pub fn binary_scalar(op: BinaryOp, values: &mut [f32], scalar: f32) {
-    values.iter_mut().for_each(|x| *x = op.apply(*x, scalar));
+    macro_rules! per_op {
+        ($($variant:ident)*) => {
+            match op {
+                $(BinaryOp::$variant => values.iter_mut().for_each(|x| *x = BinaryOp::$variant.apply(*x, scalar)),)*
+            }
+        };
+    }
+    per_op!(Add Sub Mul Div Pow Maximum Minimum FloorDivide Remainder);
 }
 
 /// `values[i] = op(values[i])`, one loop per op: the op is chosen once, not per value (one loop
