@@ -28,6 +28,15 @@ impl Var {
         Ok(Var::constant(self.into_tensor().binary_owned(op, other.into_tensor())?))
     }
 
+    /// `op(self)`, giving up `self`: as [`Var::unary`], and when no graph records the op the result
+    /// may take over its buffer ([`Tensor::unary_owned`]).
+    pub fn unary_owned(self, op: UnaryOp) -> Result<Var> {
+        if is_grad_enabled() && self.requires_grad() {
+            return self.unary(op);
+        }
+        Ok(Var::constant(self.into_tensor().unary_owned(op)?))
+    }
+
     /// `clip(x, low, high)`; the gradient passes where `low ≤ x ≤ high` (bounds included, as PyTorch).
     pub fn clip(&self, low: Option<f64>, high: Option<f64>) -> Result<Var> {
         Ok(record_one(Op::Clip { low, high }, &[self], self.tensor().clip(low, high)?))

@@ -175,3 +175,27 @@ fn the_valid_shape_of_the_operands_carries_over() {
     let result = ragged.binary_owned(BinaryOp::Add, tensor(values(8, 0.2), &[2, 4])).unwrap();
     assert_eq!(result.valid_shape(), Some(&[1usize, 4][..]));
 }
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn a_sole_tensor_takes_its_unary_result_with_the_bits_of_unary() {
+    // Ops of the several kernel families: the sine reduction, exp's polynomial, the library ones.
+    for op in [UnaryOp::Sin, UnaryOp::Cos, UnaryOp::Exp, UnaryOp::Sigmoid, UnaryOp::Tanh, UnaryOp::Rsqrt, UnaryOp::Neg]
+    {
+        let input = values(1037, 0.23);
+        let wanted = f32_values(&tensor(input.clone(), &[17, 61]).unary(op).unwrap());
+        let owned = tensor(input.clone(), &[17, 61]);
+        let (address, id) = (owned.f32_data_address(), owned.buffer_id());
+        let result = owned.unary_owned(op).unwrap();
+        assert!(same_bits(&f32_values(&result), &wanted), "{op:?}");
+        assert_eq!(result.f32_data_address(), address, "{op:?}: written into the operand's buffer");
+        assert_ne!(result.buffer_id(), id, "{op:?}: a buffer id of its own");
+        assert_eq!(result.shape(), &[17, 61]);
+        // A handle someone else holds is never written.
+        let kept = tensor(input.clone(), &[17, 61]);
+        let result = kept.clone().unary_owned(op).unwrap();
+        assert!(same_bits(&f32_values(&result), &wanted), "{op:?} from a shared buffer");
+        assert_ne!(result.f32_data_address(), kept.f32_data_address(), "{op:?}");
+        assert!(same_bits(&f32_values(&kept), &input), "{op:?}: the shared operand is unchanged");
+    }
+}

@@ -19,7 +19,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage, Message};
-use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
+use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, UnaryOp};
 
 /// torch's `gather` and `scatter` on the host: pypto's functions of the same signature, named
 /// `torch.name` in their errors.
@@ -90,7 +90,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
             _ => &["x"],
         };
-        let bound = interpreter.bind(&full, names, arguments, false, span)?;
+        let mut bound = interpreter.bind(&full, names, arguments, false, span)?;
         let x = bound.tensor(0)?;
         let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
         let mode = if op == UnaryOp::GeluErf { mode } else { None };
@@ -111,8 +111,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     .with_help_message(LibraryMessage::GeluModes));
             }
         };
-        let result = wrap(x.unary(op))?;
-        interpreter.capture(Some(&result), || CapturedOp::Unary { op, x: super::capture::TensorRef::of(x.tensor()) });
+        let captured =
+            interpreter.in_kernel().then(|| CapturedOp::Unary { op, x: super::capture::TensorRef::of(x.tensor()) });
+        // A temporary argument (`pypto.sin(x * 0.37)`) lends its buffer to the result.
+        drop(x);
+        let (argument, argument_span) = bound.values[0].take().expect("bound above");
+        let x = interpreter.owned_operand(argument, DType::F32, argument_span)?;
+        let result = wrap(x.unary_owned(op))?;
+        if let Some(captured) = captured {
+            interpreter.capture(Some(&result), || captured);
+        }
         return Ok(result);
     }
     if let Some(op) = BinaryOp::from_name(name) {

@@ -56,7 +56,7 @@ impl Interpreter {
     /// The operand of a value the caller gives up: the value object's own `Var` when no one else
     /// holds the object (a placeholder takes its place in the object, which is dropped next),
     /// a copy of the handle otherwise.
-    fn owned_operand(&self, mut value: Value, dtype: DType, span: Span) -> Result<Var> {
+    pub(crate) fn owned_operand(&self, mut value: Value, dtype: DType, span: Span) -> Result<Var> {
         if let Value::Tensor(object) = &mut value {
             return Ok(match Rc::get_mut(object) {
                 Some(object) => std::mem::replace(object.var.get_mut(), Var::constant(Tensor::scalar(0.0, DType::F32))),

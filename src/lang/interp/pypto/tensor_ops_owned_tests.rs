@@ -76,3 +76,53 @@ fn the_result_of_a_temporary_is_written_into_its_buffer() {
     let Value::Tensor(object) = &held else { unreachable!() };
     assert!(object.get().tensor().to_f32_vec().iter().all(|&x| x == 1.5), "the held operand is unchanged");
 }
+
+/// A `pypto` element-wise function of a temporary writes into its buffer; of a variable, a list
+/// item or a value that requires grad, into a new one, and the held value is unchanged. Every
+/// result is the value computed step by step through variables (nothing a temporary).
+#[test]
+fn a_unary_function_of_a_temporary_takes_its_buffer() {
+    let output = printed(
+        r#"
+import pypto as pt
+x = pt.arange(0, 4096) * 0.37
+before = x.tolist()
+fused = pt.exp(pt.sin(x * 1.0) * 0.5)
+a = x * 1.0
+b = pt.sin(a)
+c = b * 0.5
+reference = pt.exp(c)
+print(fused.tolist() == reference.tolist(), x.tolist() == before, a.tolist() == before)
+items = [x * 1.0]
+s = pt.sigmoid(items[0])
+print(items[0].tolist() == before, s.tolist() == pt.sigmoid(x).tolist())
+w = pt.as_tensor(before, requires_grad=True)
+pt.sin(w * 1.0).sum().backward()
+pt.assert_allclose(w.grad, pt.cos(w.detach()), rtol=1e-6, atol=1e-6)
+print(w.detach().tolist() == before)
+"#,
+    );
+    assert_eq!(output, "True True True\nTrue True\nTrue\n");
+    use crate::lang::interp::eval::Arguments;
+    use crate::lang::interp::value::Value;
+    use crate::lang::interp::{Interpreter, Limits};
+    use crate::lang::syntax::Span;
+    let interpreter = Interpreter::new(Limits::default());
+    let span = Span { start: 0, end: 0 };
+    let make = || {
+        let tensor = crate::tensor::Tensor::from_f32(vec![0.25; 4096], &[64, 64], crate::tensor::DType::F32).unwrap();
+        crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(tensor))
+    };
+    let call = |argument: Value| {
+        let arguments = Arguments { positional: vec![(argument, span)], keywords: Vec::new() };
+        crate::lang::interp::pypto::functions::call(&interpreter, "sin", arguments, span).unwrap()
+    };
+    let temporary = make();
+    let address = data_address(&temporary);
+    assert_eq!(data_address(&call(temporary)), address, "the temporary's buffer holds the result");
+    let held = make();
+    let address = data_address(&held);
+    assert_ne!(data_address(&call(held.clone())), address);
+    let Value::Tensor(object) = &held else { unreachable!() };
+    assert!(object.get().tensor().to_f32_vec().iter().all(|&x| x == 0.25), "the held operand is unchanged");
+}
