@@ -1,6 +1,6 @@
 //! The tensor functions of `pypto`: element-wise, reductions, softmax, shape ops, `view`,
 //! `assemble`, `matmul`, `cast`, and the reference layers of `pypto.nn` (composites); masks and
-//! indices in `functions/masks.rs`.
+//! indices in `functions/masks.rs`, the element-wise functions of one tensor in `functions/unary.rs`.
 
 pub(crate) mod activations;
 pub(crate) mod composites;
@@ -9,6 +9,7 @@ mod indices_update;
 mod integer_ops;
 mod layout_ops;
 mod masks;
+mod unary;
 
 use super::capture::CapturedOp;
 use crate::autograd::{is_grad_enabled, Var};
@@ -19,7 +20,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
 use crate::messages::{Kind, LibraryMessage, LibraryTensorMessage, Message};
-use crate::tensor::{BinaryOp, DType, ReduceOp, SoftmaxOp, UnaryOp};
+use crate::tensor::{BinaryOp, ReduceOp, SoftmaxOp, UnaryOp};
 
 /// torch's `gather` and `scatter` on the host: pypto's functions of the same signature, named
 /// `torch.name` in their errors.
@@ -65,63 +66,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         return integer_ops::call(interpreter, "pypto", name, arguments, span);
     }
     if let Some(op) = UnaryOp::from_name(name) {
-        // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it
-        // as an unexpected keyword, and any other mode is an error rather than a silent erf. The ops
-        // added for pypto's names bind pypto's parameter names (`erf(self)`, `sign(a)`).
-        let names: &[&str] = match op {
-            UnaryOp::GeluErf => &["x", "approximate"],
-            UnaryOp::Erf | UnaryOp::Atan => &["self"],
-            UnaryOp::Sign => &["a"],
-            UnaryOp::Exp2
-            | UnaryOp::Erfc
-            | UnaryOp::Ceil
-            | UnaryOp::Floor
-            | UnaryOp::Trunc
-            | UnaryOp::Expm1
-            | UnaryOp::Log1p
-            | UnaryOp::Sinh
-            | UnaryOp::Cosh
-            | UnaryOp::Asinh
-            | UnaryOp::Tan
-            | UnaryOp::Acosh
-            | UnaryOp::Atanh
-            | UnaryOp::Cbrt => &["input"],
-            // pypto's precision_type picks a hardware instruction; the simulation computes in f32.
-            UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
-            _ => &["x"],
-        };
-        let mut bound = interpreter.bind(&full, names, arguments, false, span)?;
-        let x = bound.tensor(0)?;
-        let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
-        let mode = if op == UnaryOp::GeluErf { mode } else { None };
-        let op = match mode {
-            None => op,
-            Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
-            Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
-            Some(other) => {
-                let message = LibraryMessage::OneOf {
-                    function: full.clone(),
-                    parameter: "approximate".into(),
-                    choices: vec!["\"none\"".into(), "\"tanh\"".into()],
-                    got: Some(crate::lang::interp::format::repr(other)),
-                };
-                return Err(interpreter
-                    .error(ErrorKind::Value, "", bound.span_of(1))
-                    .with_message(message)
-                    .with_help_message(LibraryMessage::GeluModes));
-            }
-        };
-        let captured =
-            interpreter.in_kernel().then(|| CapturedOp::Unary { op, x: super::capture::TensorRef::of(x.tensor()) });
-        // A temporary argument (`pypto.sin(x * 0.37)`) lends its buffer to the result.
-        drop(x);
-        let (argument, argument_span) = bound.values[0].take().expect("bound above");
-        let x = interpreter.owned_operand(argument, DType::F32, argument_span)?;
-        let result = wrap(x.unary_owned(op))?;
-        if let Some(captured) = captured {
-            interpreter.capture(Some(&result), || captured);
-        }
-        return Ok(result);
+        return unary::call(interpreter, &full, op, arguments, span);
     }
     if let Some(op) = BinaryOp::from_name(name) {
         let names: &[&str] = if name == "pow" { &["x", "exponent"] } else { &["a", "b"] };

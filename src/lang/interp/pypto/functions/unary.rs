@@ -1,0 +1,77 @@
+//! The element-wise functions of one tensor (`pypto.exp`, `pypto.sin`, `pypto.gelu` …): each binds
+//! pypto's parameter names for it, and a temporary argument lends its buffer to the result.
+
+use super::super::capture::{CapturedOp, TensorRef};
+use crate::lang::interp::error::{ErrorKind, Result};
+use crate::lang::interp::eval::Arguments;
+use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::value::Value;
+use crate::lang::syntax::Span;
+use crate::messages::LibraryMessage;
+use crate::tensor::{DType, UnaryOp};
+
+/// Calls `op` as the function `full` (`pypto.name`).
+pub(super) fn call(
+    interpreter: &Interpreter,
+    full: &str,
+    op: UnaryOp,
+    arguments: Arguments,
+    span: Span,
+) -> Result<Value> {
+    // Only `gelu` has an `approximate=` keyword (torch's "none" | "tanh"); any other op rejects it
+    // as an unexpected keyword, and any other mode is an error rather than a silent erf. The ops
+    // added for pypto's names bind pypto's parameter names (`erf(self)`, `sign(a)`).
+    let names: &[&str] = match op {
+        UnaryOp::GeluErf => &["x", "approximate"],
+        UnaryOp::Erf | UnaryOp::Atan => &["self"],
+        UnaryOp::Sign => &["a"],
+        UnaryOp::Exp2
+        | UnaryOp::Erfc
+        | UnaryOp::Ceil
+        | UnaryOp::Floor
+        | UnaryOp::Trunc
+        | UnaryOp::Expm1
+        | UnaryOp::Log1p
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Asinh
+        | UnaryOp::Tan
+        | UnaryOp::Acosh
+        | UnaryOp::Atanh
+        | UnaryOp::Cbrt => &["input"],
+        // pypto's precision_type picks a hardware instruction; the simulation computes in f32.
+        UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
+        _ => &["x"],
+    };
+    let mut bound = interpreter.bind(full, names, arguments, false, span)?;
+    let x = bound.tensor(0)?;
+    let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
+    let mode = if op == UnaryOp::GeluErf { mode } else { None };
+    let op = match mode {
+        None => op,
+        Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
+        Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
+        Some(other) => {
+            let message = LibraryMessage::OneOf {
+                function: full.to_string(),
+                parameter: "approximate".into(),
+                choices: vec!["\"none\"".into(), "\"tanh\"".into()],
+                got: Some(crate::lang::interp::format::repr(other)),
+            };
+            return Err(interpreter
+                .error(ErrorKind::Value, "", bound.span_of(1))
+                .with_message(message)
+                .with_help_message(LibraryMessage::GeluModes));
+        }
+    };
+    let captured = interpreter.in_kernel().then(|| CapturedOp::Unary { op, x: TensorRef::of(x.tensor()) });
+    // A temporary argument (`pypto.sin(x * 0.37)`) lends its buffer to the result.
+    drop(x);
+    let (argument, argument_span) = bound.values[0].take().expect("bound above");
+    let x = interpreter.owned_operand(argument, DType::F32, argument_span)?;
+    let result = interpreter.tensor_result(x.unary_owned(op), span)?;
+    if let Some(captured) = captured {
+        interpreter.capture(Some(&result), || captured);
+    }
+    Ok(result)
+}
