@@ -9,7 +9,7 @@ mod indices_update;
 mod integer_ops;
 mod layout_ops;
 mod masks;
-mod unary;
+pub(crate) mod unary;
 
 use super::capture::CapturedOp;
 use crate::autograd::{is_grad_enabled, Var};

@@ -8,6 +8,7 @@ use crate::lang::interp::call::Bound;
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
+use crate::lang::interp::pypto::functions::unary::gelu_op;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::Span;
 use crate::messages::{AutogradMessage, Kind, LibraryMessage, LibraryTensorMessage, LibraryTorchMessage};
@@ -39,20 +40,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     match name {
         "nn.functional.gelu" => {
             let bound = interpreter.bind(&full, &["input", "approximate"], arguments, false, span)?;
-            let op = match bound.optional(1) {
-                None => UnaryOp::GeluErf,
-                Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
-                Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
-                Some(_) => {
-                    let message = LibraryMessage::OneOf {
-                        function: full.clone(),
-                        parameter: "approximate".into(),
-                        choices: vec!["\"none\"".into(), "\"tanh\"".into()],
-                        got: bound.optional(1).map(crate::lang::interp::format::repr),
-                    };
-                    return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(1)).with_message(message));
-                }
-            };
+            let op = gelu_op(interpreter, &full, bound.optional(1), bound.span_of(1))?;
             wrap(bound.tensor(0)?.unary(op))
         }
         "add" | "sub" | "subtract" => {

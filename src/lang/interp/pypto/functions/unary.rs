@@ -45,24 +45,12 @@ pub(super) fn call(
     };
     let mut bound = interpreter.bind(full, names, arguments, false, span)?;
     let x = bound.tensor(0)?;
-    let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
-    let mode = if op == UnaryOp::GeluErf { mode } else { None };
-    let op = match mode {
-        None => op,
-        Some(Value::Str(mode)) if mode.as_ref() == "none" => UnaryOp::GeluErf,
-        Some(Value::Str(mode)) if mode.as_ref() == "tanh" => UnaryOp::GeluTanh,
-        Some(other) => {
-            let message = LibraryMessage::OneOf {
-                function: full.to_string(),
-                parameter: "approximate".into(),
-                choices: vec!["\"none\"".into(), "\"tanh\"".into()],
-                got: Some(crate::lang::interp::format::repr(other)),
-            };
-            return Err(interpreter
-                .error(ErrorKind::Value, "", bound.span_of(1))
-                .with_message(message)
-                .with_help_message(LibraryMessage::GeluModes));
+    let op = match op {
+        UnaryOp::GeluErf => {
+            let mode = bound.values.get(1).and_then(|given| given.as_ref().map(|(value, _)| value));
+            gelu_op(interpreter, full, mode, bound.span_of(1))?
         }
+        _ => op,
     };
     let captured = interpreter.in_kernel().then(|| CapturedOp::Unary { op, x: TensorRef::of(x.tensor()) });
     // A temporary argument (`pypto.sin(x * 0.37)`) lends its buffer to the result.
@@ -74,4 +62,26 @@ pub(super) fn call(
         interpreter.capture(Some(&result), || captured);
     }
     Ok(result)
+}
+
+/// The op of gelu's `approximate=` (torch's "none", the exact erf form, or "tanh"; absent: "none");
+/// any other value is an error at `mode_span` naming the function `full`.
+pub(crate) fn gelu_op(interpreter: &Interpreter, full: &str, mode: Option<&Value>, mode_span: Span) -> Result<UnaryOp> {
+    match mode {
+        None => Ok(UnaryOp::GeluErf),
+        Some(Value::Str(mode)) if mode.as_ref() == "none" => Ok(UnaryOp::GeluErf),
+        Some(Value::Str(mode)) if mode.as_ref() == "tanh" => Ok(UnaryOp::GeluTanh),
+        Some(other) => {
+            let message = LibraryMessage::OneOf {
+                function: full.to_string(),
+                parameter: "approximate".into(),
+                choices: vec!["\"none\"".into(), "\"tanh\"".into()],
+                got: Some(crate::lang::interp::format::repr(other)),
+            };
+            Err(interpreter
+                .error(ErrorKind::Value, "", mode_span)
+                .with_message(message)
+                .with_help_message(LibraryMessage::GeluModes))
+        }
+    }
 }
