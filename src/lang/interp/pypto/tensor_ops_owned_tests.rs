@@ -77,7 +77,7 @@ fn the_result_of_a_temporary_is_written_into_its_buffer() {
     assert!(object.get().tensor().to_f32_vec().iter().all(|&x| x == 1.5), "the held operand is unchanged");
 }
 
-/// A `pypto` element-wise function of a temporary writes into its buffer; of a variable, a list
+/// A `pypto` (or `torch`) element-wise function of a temporary writes into its buffer; of a variable, a list
 /// item or a value that requires grad, into a new one, and the held value is unchanged. Every
 /// result is the value computed step by step through variables (nothing a temporary).
 #[test]
@@ -113,16 +113,24 @@ print(w.detach().tolist() == before)
         let tensor = crate::tensor::Tensor::from_f32(vec![0.25; 4096], &[64, 64], crate::tensor::DType::F32).unwrap();
         crate::lang::interp::value::TensorObject::value(crate::autograd::Var::constant(tensor))
     };
-    let call = |argument: Value| {
-        let arguments = Arguments { positional: vec![(argument, span)], keywords: Vec::new() };
-        crate::lang::interp::pypto::functions::call(&interpreter, "sin", arguments, span).unwrap()
-    };
-    let temporary = make();
-    let address = data_address(&temporary);
-    assert_eq!(data_address(&call(temporary)), address, "the temporary's buffer holds the result");
-    let held = make();
-    let address = data_address(&held);
-    assert_ne!(data_address(&call(held.clone())), address);
-    let Value::Tensor(object) = &held else { unreachable!() };
-    assert!(object.get().tensor().to_f32_vec().iter().all(|&x| x == 0.25), "the held operand is unchanged");
+    // `pypto.sin` and `torch.sin` alike.
+    for torch in [false, true] {
+        let call = |argument: Value| {
+            let arguments = Arguments { positional: vec![(argument, span)], keywords: Vec::new() };
+            let result = if torch {
+                crate::lang::interp::torch::ops::call(&interpreter, "sin", arguments, span)
+            } else {
+                crate::lang::interp::pypto::functions::call(&interpreter, "sin", arguments, span)
+            };
+            result.unwrap()
+        };
+        let temporary = make();
+        let address = data_address(&temporary);
+        assert_eq!(data_address(&call(temporary)), address, "the temporary's buffer holds the result ({torch})");
+        let held = make();
+        let address = data_address(&held);
+        assert_ne!(data_address(&call(held.clone())), address);
+        let Value::Tensor(object) = &held else { unreachable!() };
+        assert!(object.get().tensor().to_f32_vec().iter().all(|&x| x == 0.25), "the held operand is unchanged");
+    }
 }

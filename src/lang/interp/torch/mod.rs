@@ -13,7 +13,7 @@ mod creation;
 mod golden_functions;
 pub(crate) mod methods;
 pub(crate) mod module;
-mod ops;
+pub(crate) mod ops;
 mod return_types;
 
 use std::rc::Rc;

@@ -34,8 +34,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     let full = format!("torch.{name}");
     let wrap = |result: crate::autograd::Result<Var>| interpreter.tensor_result(result, span);
     if let Some(op) = unary_op(name) {
-        let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
-        return wrap(bound.tensor(0)?.unary(op));
+        let mut bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
+        bound.tensor(0)?;
+        // A temporary argument (`torch.sigmoid(x @ w)`) lends its buffer to the result.
+        let (argument, argument_span) = bound.values[0].take().expect("bound above");
+        return wrap(interpreter.owned_operand(argument, DType::F32, argument_span)?.unary_owned(op));
     }
     match name {
         "nn.functional.gelu" => {
