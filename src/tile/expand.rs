@@ -23,7 +23,7 @@ use super::expand_task::TaskBuilder;
 use crate::tensor::{BinaryOp, ReduceOp};
 
 use super::builder::TileError;
-use super::work::{TileValue, TileWork, WorkStep, WorkUnit};
+use super::work::{TileValue, TileWork, ValueId, WorkStep, WorkUnit};
 
 /// Expands every unit of `work` over the grid of its vec tile (`work.settings.vec_tile`); units
 /// that fit one tile, units with matmuls and kernels without a vec tile are kept as they are.
@@ -84,17 +84,18 @@ pub(super) struct Grid {
 
 impl Grid {
     /// The grid of `unit` for vec tile `tile`, or `None` when the unit stays whole: it fits one
-    /// cell, has a matmul, mixes ranks, or has a value that does not broadcast to the space.
+    /// cell, has a matmul, or has a value that does not broadcast to the space. A value of lower
+    /// rank than the unit's broadcasts as numpy's do, aligned to the trailing dims (a `[N]` bias
+    /// added to `[M, N]` rows); such a unit is expanded when its steps are element-wise.
     fn of(unit: &WorkUnit, tile: &[usize], granule: usize) -> Option<Grid> {
-        let rank = unit.values.first()?.shape.len();
-        if rank == 0
-            || tile.is_empty()
-            || tile.contains(&0)
-            || unit.values.iter().any(|value| value.shape.len() != rank)
-        {
+        let rank = unit.values.iter().map(|value| value.shape.len()).max()?;
+        if rank == 0 || tile.is_empty() || tile.contains(&0) {
             return None;
         }
         if unit.steps.iter().any(|step| matches!(step.step, WorkStep::Matmul { .. })) {
+            return None;
+        }
+        if unit.values.iter().any(|value| value.shape.len() != rank) && !mixed_ranks_expand(unit, rank) {
             return None;
         }
         // A scan or a join along a dim keeps that dim whole in every cell (values may differ in
@@ -108,15 +109,22 @@ impl Grid {
                 op.whole_dims().into_iter().filter(|&dim| dim < rank).for_each(|dim| whole[dim] = true);
             }
         }
+        // A value's dim `dim - lead` lies along dim `dim` of the space (`lead`: the dims it lacks).
+        let size_at = |value: &TileValue, dim: usize| {
+            let lead = rank - value.shape.len();
+            if dim < lead {
+                1
+            } else {
+                value.shape[dim - lead]
+            }
+        };
         let space: Vec<usize> =
-            (0..rank).map(|dim| unit.values.iter().map(|value| value.shape[dim]).max().unwrap_or(1)).collect();
+            (0..rank).map(|dim| unit.values.iter().map(|value| size_at(value, dim)).max().unwrap_or(1)).collect();
         if unit.values.iter().any(|value| {
-            value
-                .shape
-                .iter()
-                .zip(&space)
-                .zip(&whole)
-                .any(|((&size, &full), &whole)| !whole && size != 1 && size != full)
+            (0..rank).any(|dim| {
+                let size = size_at(value, dim);
+                !whole[dim] && size != 1 && size != space[dim]
+            })
         }) {
             return None;
         }
@@ -154,9 +162,15 @@ impl Grid {
         self.space.len()
     }
 
+    /// The leading dims of the space that `value` lacks (it broadcasts along them).
+    pub(super) fn lead(&self, value: &TileValue) -> usize {
+        self.space.len().saturating_sub(value.shape.len())
+    }
+
     /// Whether `value` spans the space in `dim` (and is cut there), rather than being broadcast.
     pub(super) fn cut(&self, value: &TileValue, dim: usize) -> bool {
-        self.counts[dim] > 1 && value.shape[dim] == self.space[dim]
+        let lead = self.lead(value);
+        dim >= lead && self.counts[dim] > 1 && value.shape[dim - lead] == self.space[dim]
     }
 
     /// Whether `value` is one per task: size 1 in every joined dim.
@@ -166,20 +180,26 @@ impl Grid {
 
     /// The part of `value` in a cell along `dim`, the cell's `coordinate` there: (offset into the
     /// value, tile extent, valid extent). A cut last dim that does not fill whole UB granules in the
-    /// value's dtype is padded to them (the padding lies outside the valid extent).
+    /// value's dtype is padded to them (the padding lies outside the valid extent). A dim the value
+    /// lacks is one element of it.
     pub(super) fn part(&self, value: &TileValue, dim: usize, coordinate: usize) -> (usize, usize, usize) {
+        let lead = self.lead(value);
+        if dim < lead {
+            return (0, 1, 1);
+        }
         if !self.cut(value, dim) {
-            return (0, value.shape[dim], value.valid_shape[dim]);
+            return (0, value.shape[dim - lead], value.valid_shape[dim - lead]);
         }
         let cell = self.cell[dim];
         let start = coordinate * cell;
         let padded = cell > 1 && dim == self.space.len() - 1;
         let align = (self.granule / value.dtype.size_in_bytes()).max(1);
         let extent = if padded { cell.div_ceil(align) * align } else { cell };
-        (start, extent, value.valid_shape[dim].saturating_sub(start).min(cell))
+        (start, extent, value.valid_shape[dim - lead].saturating_sub(start).min(cell))
     }
 
-    /// [`Grid::part`] along every dim of cell `coordinates`, one of its three numbers (`pick`).
+    /// [`Grid::part`] along every dim of `value` in cell `coordinates`, one of its three numbers
+    /// (`pick`).
     pub(super) fn parts(
         &self,
         value: &TileValue,
@@ -187,7 +207,7 @@ impl Grid {
         pick: fn((usize, usize, usize)) -> usize,
     ) -> super::dims::Dims {
         let dims = coordinates.len().min(self.space.len());
-        (0..dims).map(|dim| pick(self.part(value, dim, coordinates[dim]))).collect()
+        (self.lead(value).min(dims)..dims).map(|dim| pick(self.part(value, dim, coordinates[dim]))).collect()
     }
 
     /// The cell coordinates of every task: the free dims vary between tasks, the joined dims
@@ -209,6 +229,21 @@ impl Grid {
         }
         tasks
     }
+}
+
+/// Whether a unit whose values differ in rank can be expanded: only element-wise steps and loads
+/// and stores of whole values read the lower-rank ones (a reduction or a scan of one names its dims
+/// in its own rank, and a region of another rank than its value has no cell to follow).
+fn mixed_ranks_expand(unit: &WorkUnit, rank: usize) -> bool {
+    let full = |value: &ValueId| unit.values[value.0 as usize].shape.len() == rank;
+    unit.steps.iter().all(|located| match &located.step {
+        WorkStep::Load { region, output } => region.shape.len() == unit.values[output.0 as usize].shape.len(),
+        WorkStep::Store { input, region, .. } => region.shape.len() == unit.values[input.0 as usize].shape.len(),
+        WorkStep::Unary { .. } | WorkStep::Binary { .. } | WorkStep::Clip { .. } | WorkStep::Cast { .. } => true,
+        WorkStep::Reduce { input, output, .. } => full(input) && full(output),
+        WorkStep::Vector { op, .. } => op.is_elementwise(),
+        WorkStep::Matmul { .. } => false,
+    })
 }
 
 /// Every index of a grid with `counts` cells per dim, in row-major order.
@@ -332,33 +367,5 @@ fn step_is_per_task(unit: &WorkUnit, grid: &Grid, step: &WorkStep) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tensor::DType;
-    use crate::tile::{GmTensor, TileValue, WorkSettings};
-
-    #[test]
-    fn the_first_tasks_are_the_prefix_of_all_tasks() {
-        // exp over a [40, 100] f32 tensor in [8, 64] tiles: 5 × 2 tasks, the last column ragged.
-        let value = TileValue { shape: [40, 100].into(), valid_shape: [40, 100].into(), dtype: DType::F32 };
-        let unit = crate::tile::work::exp_unit(&[0, 0], &[40, 100], value, None);
-        let tensor = |name: &str| GmTensor { name: name.into(), shape: vec![40, 100], dtype: DType::F32 };
-        let work = TileWork {
-            name: "exp".into(),
-            tensors: vec![tensor("x"), tensor("y")],
-            views: Vec::new(),
-            ordered: Vec::new(),
-            units: vec![unit.clone()],
-            settings: WorkSettings { vec_tile: Some(vec![8, 64]), ..WorkSettings::default() },
-        };
-        let all = expand_unit_tasks(&work, &unit).unwrap();
-        assert_eq!(all.len(), 10);
-        for limit in [0, 1, 2, 9, 10, 11] {
-            assert_eq!(
-                expand_first_tasks(&work, &unit, limit).unwrap(),
-                all[..limit.min(10)].to_vec(),
-                "limit {limit}"
-            );
-        }
-    }
-}
+#[path = "expand_tests.rs"]
+mod tests;

@@ -43,10 +43,11 @@ impl TaskBuilder<'_> {
         }
     }
 
-    /// A GM region's `offsets` moved to the part of `value` in cell `cell`.
+    /// A GM region's `offsets` (one per dim of `value`) moved to the part of `value` in cell `cell`.
     fn moved(&self, offsets: &[usize], value: &TileValue, cell: &[usize]) -> Dims {
-        let dims = offsets.len().min(cell.len()).min(self.grid.rank());
-        (0..dims).map(|dim| offsets[dim] + self.grid.part(value, dim, cell[dim]).0).collect()
+        let (lead, dims) = (self.grid.lead(value), cell.len().min(self.grid.rank()));
+        let moved = offsets.iter().zip(lead..dims);
+        moved.map(|(&offset, dim)| offset + self.grid.part(value, dim, cell[dim]).0).collect()
     }
 
     fn push(&mut self, step: WorkStep, line: Option<u32>) {
@@ -85,11 +86,11 @@ impl TaskBuilder<'_> {
             }
             WorkStep::Store { input, region, accumulate } => {
                 let value = &self.unit.values[input.0 as usize];
-                let dims = region.shape.len().min(cell.len()).min(self.grid.rank());
-                let shape: Dims = (0..dims)
-                    .map(|dim| {
+                let (lead, dims) = (self.grid.lead(value), cell.len().min(self.grid.rank()));
+                let shape: Dims = (region.shape.iter().zip(lead..dims))
+                    .map(|(&size, dim)| {
                         let (offset, extent, _) = self.grid.part(value, dim, cell[dim]);
-                        region.shape[dim].saturating_sub(offset).min(extent)
+                        size.saturating_sub(offset).min(extent)
                     })
                     .collect();
                 if shape.contains(&0) {

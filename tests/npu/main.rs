@@ -9,6 +9,7 @@ mod fidelity_script;
 mod fidelity_values;
 mod fidelity_warm;
 mod kernel_forms;
+mod kernel_forms_broadcast;
 mod kernel_forms_partial;
 mod kernel_forms_unrolled;
 mod lowering;
