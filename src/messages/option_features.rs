@@ -95,6 +95,9 @@ pub enum OptionFeature {
     /// Early launch.
     #[serde(rename = "option_feature.early_launch")]
     EarlyLaunch,
+    /// The device task's workspace budget (memory-driven stitching).
+    #[serde(rename = "option_feature.workspace_budget")]
+    WorkspaceBudget,
 }
 
 impl OptionFeature {
@@ -131,6 +134,7 @@ impl OptionFeature {
             SchedulingAiCpus => "AI CPUs used for scheduling",
             SameClusterScheduling => "scheduling within one cluster",
             EarlyLaunch => "early launch",
+            WorkspaceBudget => "the device task's workspace budget (memory-driven stitching)",
         }
     }
 }

@@ -110,7 +110,14 @@ impl Tensor {
     /// place: `x[specs] = value`.
     pub fn assign_slice(&self, specs: &[SliceSpec], value: &Tensor) -> Result<()> {
         let (shape, strides, base) = self.slice_geometry(specs)?;
-        let target = broadcast_shapes("assign", value.shape(), &shape)?;
+        // As numpy and torch do, a value with more dims than the slice may drop leading dims of
+        // size 1 (`m[:] = x.amax(-1, keepdim=True)` with `m` of shape [1]).
+        let extra = value.rank().saturating_sub(shape.len());
+        let value_shape = match value.shape()[..extra].iter().all(|&size| size == 1) {
+            true => &value.shape()[extra..],
+            false => value.shape(),
+        };
+        let target = broadcast_shapes("assign", value_shape, &shape)?;
         if target != shape {
             return Err(TensorError::ShapeMismatch {
                 op: "assign",
@@ -123,7 +130,7 @@ impl Tensor {
         let direct = value.dtype() == self.dtype() || converts_in_copy(value.dtype(), self.dtype());
         let value = if direct { value.clone() } else { value.cast(self.dtype())? };
         let source = value.storage();
-        let source_strides = broadcast_strides(value.shape(), &shape);
+        let source_strides = broadcast_strides(value_shape, &shape);
         // Negative steps are wrapped offsets (see `slice_geometry`): the copy wraps its sums too.
         self.write_storage(|storage| copy_strided(storage, (base, &strides), &source, (0, &source_strides), &shape));
         Ok(())

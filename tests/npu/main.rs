@@ -11,6 +11,7 @@ mod fidelity_warm;
 mod kernel_forms;
 mod kernel_forms_broadcast;
 mod kernel_forms_partial;
+mod kernel_forms_real_api;
 mod kernel_forms_unrolled;
 mod lowering;
 mod lowering_cube;

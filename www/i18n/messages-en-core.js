@@ -278,6 +278,7 @@ export const coreMessages = {
   'message.option_feature.scheduling_ai_cpus': 'AI CPUs used for scheduling',
   'message.option_feature.same_cluster_scheduling': 'scheduling within one cluster',
   'message.option_feature.early_launch': 'early launch',
+  'message.option_feature.workspace_budget': "the device task's workspace budget (memory-driven stitching)",
   'message.autograd.custom_op': 'custom op {name}: {detail}',
   'message.autograd.bad_argument': '{op}: {detail}',
   'message.autograd.detail.grad_outputs_count': '{given} grad_outputs for {outputs} outputs',

@@ -278,6 +278,7 @@ export const coreMessages = {
   'message.option_feature.scheduling_ai_cpus': '用于调度的 AI CPU',
   'message.option_feature.same_cluster_scheduling': '同一集群内的调度',
   'message.option_feature.early_launch': '提前启动',
+  'message.option_feature.workspace_budget': '设备任务的 workspace 上限（内存驱动拼接）',
   'message.autograd.custom_op': '自定义算子 {name}：{detail}',
   'message.autograd.bad_argument': '{op}：{detail}',
   'message.autograd.detail.grad_outputs_count': '给了 {given} 个 grad_outputs，但输出有 {outputs} 个',

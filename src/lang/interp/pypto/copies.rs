@@ -145,7 +145,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, mut arguments: Argumen
 }
 
 /// The member name of `value` when it is a member of pypto enum `enumeration`.
-fn enum_member_name(value: &Value, enumeration: &str) -> Option<&'static str> {
+pub(super) fn enum_member_name(value: &Value, enumeration: &str) -> Option<&'static str> {
     match value {
         Value::Object(object) => match object.as_ref() {
             Object::Api(ApiObject::EnumMember { enumeration: name, member, .. }) if *name == enumeration => {

@@ -69,8 +69,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         return unary::call(interpreter, &full, op, arguments, span);
     }
     if let Some(op) = BinaryOp::from_name(name) {
-        let names: &[&str] = if name == "pow" { &["x", "exponent"] } else { &["a", "b"] };
+        // pypto.div(input, other, precision_type) picks a division instruction by precision on a
+        // device; the simulation computes in f32 either way.
+        let names: &[&str] = match name {
+            "pow" => &["x", "exponent"],
+            "div" => &["a", "b", "precision_type"],
+            _ => &["a", "b"],
+        };
         let bound = interpreter.bind(&full, names, arguments, false, span)?;
+        if name == "div" {
+            unary::check_precision_type(interpreter, &full, bound.values[2].as_ref())?;
+        }
         let first = bound.required(0)?.clone();
         let second = bound.required(1)?.clone();
         let dtype = match (&first, &second) {

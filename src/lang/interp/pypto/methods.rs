@@ -126,7 +126,7 @@ impl Interpreter {
         let full = format!("Tensor.{name}");
         // Methods without parameters still reject arguments: `x.item(3)` is a mistake, not a no-op.
         let given = arguments.positional.len() + arguments.keywords.len();
-        if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp") {
+        if given > 0 && matches!(name, "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad") {
             // A keyword is named (as Python does), so completion and the API table agree on it.
             if let Some((keyword, _, keyword_span)) = arguments.keywords.first() {
                 let message = crate::messages::Message::UnexpectedKeyword {
@@ -168,7 +168,7 @@ impl Interpreter {
                 Ok(Value::None)
             }
             // Methods without parameters still bind, so a stray keyword is an error, not ignored.
-            "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad" | "exp"
+            "item" | "tolist" | "detach" | "clone" | "numel" | "zero_grad"
                 if !(arguments.positional.is_empty() && arguments.keywords.is_empty()) =>
             {
                 self.bind(&full, &[], arguments, false, span).map(|_| Value::None)
@@ -243,7 +243,8 @@ impl Interpreter {
                 self.capture(Some(&result), || CapturedOp::Cast { x: super::capture::TensorRef::of(var.tensor()) });
                 Ok(result)
             }
-            "exp" => {
+            // With arguments (`x.exp(precision_type=…)`) it is pypto.exp with the tensor first.
+            "exp" if given == 0 => {
                 let result = self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span)?;
                 self.capture(Some(&result), || CapturedOp::Unary {
                     op: crate::tensor::UnaryOp::Exp,

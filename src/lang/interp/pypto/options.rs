@@ -45,7 +45,7 @@ pub const PASS_OPTIONS: [(&str, Effect); 24] = [
 ];
 
 /// `runtime_options` keys.
-pub const RUNTIME_OPTIONS: [(&str, Effect); 9] = [
+pub const RUNTIME_OPTIONS: [(&str, Effect); 10] = [
     ("run_mode", Effect::Modelled("kernels always run on the simulated NPU here; any mode is accepted")),
     ("device_sched_mode", Effect::NotModelled(DeviceSchedulerMode)),
     ("stitch_function_max_num", Effect::NotModelled(FunctionStitching)),
@@ -55,6 +55,7 @@ pub const RUNTIME_OPTIONS: [(&str, Effect); 9] = [
     ("launch_sched_aicpu_num", Effect::NotModelled(SchedulingAiCpus)),
     ("launch_sched_same_cluster", Effect::NotModelled(SameClusterScheduling)),
     ("launch_early_mode", Effect::NotModelled(EarlyLaunch)),
+    ("max_workspace_kb", Effect::NotModelled(WorkspaceBudget)),
 ];
 
 /// The effect of `key` in `table`, or `None` for a key pypto does not document.

@@ -40,10 +40,16 @@ pub(super) fn call(
         | UnaryOp::Atanh
         | UnaryOp::Cbrt => &["input"],
         // pypto's precision_type picks a hardware instruction; the simulation computes in f32.
-        UnaryOp::Log2 | UnaryOp::Log10 => &["input", "precision_type"],
+        UnaryOp::Exp | UnaryOp::Log | UnaryOp::Log2 | UnaryOp::Log10 | UnaryOp::Sqrt | UnaryOp::Rsqrt => {
+            &["input", "precision_type"]
+        }
+        UnaryOp::Reciprocal => &["a", "precision_type"],
         _ => &["x"],
     };
     let mut bound = interpreter.bind(full, names, arguments, false, span)?;
+    if names.get(1) == Some(&"precision_type") {
+        check_precision_type(interpreter, full, bound.values[1].as_ref())?;
+    }
     let x = bound.tensor(0)?;
     let op = match op {
         UnaryOp::GeluErf => {
@@ -62,6 +68,26 @@ pub(super) fn call(
         interpreter.capture(Some(&result), || captured);
     }
     Ok(result)
+}
+
+/// pypto's `precision_type=` of `full` (given as `value`): a `pypto.PrecisionType` member or
+/// nothing. It picks the hardware instruction on a device; the simulation computes in f32 either way.
+pub(in super::super) fn check_precision_type(
+    interpreter: &Interpreter,
+    full: &str,
+    value: Option<&(Value, Span)>,
+) -> Result<()> {
+    let Some((value, value_span)) = value else { return Ok(()) };
+    if super::super::copies::enum_member_name(value, "PrecisionType").is_some() {
+        return Ok(());
+    }
+    let message = LibraryMessage::ArgumentType {
+        function: full.to_string(),
+        parameter: "precision_type".into(),
+        expected: crate::messages::Kind::Enumeration { name: "PrecisionType".into() },
+        got: value.type_name().to_string(),
+    };
+    Err(interpreter.error(ErrorKind::Type, "", *value_span).with_message(message))
 }
 
 /// The op of gelu's `approximate=` (torch's "none", the exact erf form, or "tanh"; absent: "none");

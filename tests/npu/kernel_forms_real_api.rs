@@ -1,0 +1,89 @@
+//! Forms that real pypto kernels use (pypto-gym's AdamW and Gemma softmax, pypto's own docs): the
+//! `precision_type=` of the division and the transcendental ops, a reduction's `[1, 1]` result
+//! assigned into a `[1]` tensor, and the documented `max_workspace_kb` runtime option. References
+//! are computed outside any kernel (the CPU path).
+
+use tilelab::session::Session;
+
+use super::kernel_forms::run_on_npu;
+
+/// The numbers the cell printed, one per line.
+fn printed(stdout: &str) -> Vec<f64> {
+    stdout.lines().map(|line| line.trim().parse().unwrap_or_else(|_| panic!("not a number: {stdout}"))).collect()
+}
+
+#[test]
+fn precision_type_is_accepted_by_the_functions_and_methods_that_take_it() {
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import pypto\n\
+         P = pypto.PrecisionType\n\
+         @pypto.frontend.jit\n\
+         def precise(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(8, 64)\n\
+         \x20   a = pypto.div(x, 2.0, precision_type=P.HIGH_PRECISION) + pypto.exp(x, P.INTRINSIC)\n\
+         \x20   b = pypto.sqrt(x, precision_type=P.INTRINSIC) + pypto.rsqrt(x, precision_type=P.HIGH_PRECISION)\n\
+         \x20   c = pypto.log(x, precision_type=P.INTRINSIC) + pypto.reciprocal(x, precision_type=P.HIGH_PRECISION)\n\
+         \x20   out[:] = a + b + c + x.exp(precision_type=P.INTRINSIC) + x.sqrt(P.INTRINSIC)\n\
+         x = pypto.rand([8, 64], seed=21) + 0.5\nout = pypto.zeros([8, 64])\nprecise(x, out)\n\
+         expected = x / 2.0 + pypto.exp(x) + pypto.sqrt(x) + pypto.rsqrt(x) + pypto.log(x) + 1.0 / x + pypto.exp(x) + pypto.sqrt(x)\n\
+         print(pypto.amax(pypto.abs(out - expected) / pypto.abs(expected)).item())\n",
+    );
+    let numbers = printed(&stdout);
+    assert!(numbers[0] <= 1e-6, "largest relative error {}: {stdout}", numbers[0]);
+}
+
+#[test]
+fn a_precision_type_that_is_not_one_is_an_error_naming_the_enumeration() {
+    let mut session = Session::new();
+    for call in ["pypto.div(x, 2.0, precision_type='high')", "pypto.exp(x, precision_type=1)"] {
+        let result = session.run_cell(&format!("import pypto\nx = pypto.ones([2, 2])\ny = {call}\n"));
+        let error = result.error().unwrap_or_else(|| panic!("{call} ran"));
+        assert!(error.message.contains("PrecisionType"), "{call}: {}", error.message);
+        assert_eq!(error.line, 3, "{call}: the error points at the call");
+    }
+}
+
+#[test]
+fn a_keepdim_reduction_is_assigned_into_a_tensor_without_its_leading_unit_dim() {
+    // pypto-gym's Gemma softmax: gmax = pypto.tensor([1], …); gmax[:] = amax(row, -1, keepdim=True).
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def row_max(x: pypto.Tensor([1, 64], pypto.DT_FP32), out: pypto.Tensor([1], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(1, 64)\n\
+         \x20   m = pypto.tensor([1], pypto.DT_FP32, 'm')\n\
+         \x20   m[:] = pypto.amax(x, dim=-1, keepdim=True)\n\
+         \x20   out[:] = m\n\
+         x = pypto.randn([1, 64], seed=22)\nout = pypto.zeros([1])\nrow_max(x, out)\n\
+         print(out[0].item() - pypto.amax(x).item())\n\
+         host = pypto.zeros([3])\nhost[:] = pypto.ones([1, 1, 3]) * 2.0\nprint(pypto.sum(host).item())\n",
+    );
+    assert_eq!(printed(&stdout), vec![0.0, 6.0], "{stdout}");
+}
+
+#[test]
+fn a_value_with_a_leading_dim_larger_than_one_still_does_not_fit_a_smaller_slice() {
+    let result = Session::new().run_cell("import pypto\nhost = pypto.zeros([3])\nhost[:] = pypto.ones([2, 3])\n");
+    let error = result.error().expect("[2, 3] into [3] is an error");
+    assert!(error.message.contains("[2, 3]") && error.message.contains("[3]"), "{}", error.message);
+}
+
+#[test]
+fn max_workspace_kb_is_accepted_and_said_not_modelled() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\n\
+         @pypto.frontend.jit(runtime_options={'max_workspace_kb': 27776})\n\
+         def plus(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(8, 64)\n\
+         \x20   out[:] = x + 1.0\n\
+         out = pypto.zeros([8, 64])\nplus(pypto.ones([8, 64]), out)\nprint(pypto.sum(out).item())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout.trim(), "1024.0");
+    let codes: Vec<&str> = result.diagnostics.iter().map(|diagnostic| diagnostic.code.as_str()).collect();
+    assert!(codes.contains(&"npu/option-not-modelled"), "{codes:?}");
+    assert!(!codes.contains(&"lang/unknown-option"), "{codes:?}");
+}
