@@ -21,10 +21,6 @@ fn the_first_tasks_are_the_prefix_of_all_tasks() {
     let all = expand_unit_tasks(&work, &unit).unwrap();
     assert_eq!(all.len(), 10);
     for limit in [0, 1, 2, 9, 10, 11] {
-        assert_eq!(
-            expand_first_tasks(&work, &unit, limit).unwrap(),
-            all[..limit.min(10)].to_vec(),
-            "limit {limit}"
-        );
+        assert_eq!(expand_first_tasks(&work, &unit, limit).unwrap(), all[..limit.min(10)].to_vec(), "limit {limit}");
     }
 }

@@ -87,3 +87,33 @@ fn max_workspace_kb_is_accepted_and_said_not_modelled() {
     assert!(codes.contains(&"npu/option-not-modelled"), "{codes:?}");
     assert!(!codes.contains(&"lang/unknown-option"), "{codes:?}");
 }
+
+#[test]
+fn rms_norm_is_pypto_s_operator_with_and_without_gamma() {
+    // pypto-gym's RMSNorm kernels call pypto.rms_norm(x, gamma, eps); the reference is the formula.
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def norm(x: pypto.Tensor([4, 64], pypto.DT_BF16), g: pypto.Tensor([64], pypto.DT_FP32),\n\
+         \x20        out: pypto.Tensor([4, 64], pypto.DT_BF16), plain: pypto.Tensor([4, 64], pypto.DT_BF16)):\n\
+         \x20   pypto.set_vec_tile_shapes(4, 64)\n\
+         \x20   out[:] = pypto.rms_norm(x, g, 1e-6)\n\
+         \x20   plain[:] = pypto.rms_norm(x)\n\
+         x = pypto.cast(pypto.randn([4, 64], seed=23), pypto.DT_BF16)\ng = pypto.randn([64], seed=24)\n\
+         out = pypto.zeros([4, 64], dtype=pypto.DT_BF16)\nplain = pypto.zeros([4, 64], dtype=pypto.DT_BF16)\n\
+         norm(x, g, out, plain)\n\
+         x32 = pypto.cast(x, pypto.DT_FP32)\n\
+         unit = x32 / pypto.sqrt(pypto.mean(x32 * x32, -1, keepdim=True) + 1e-6)\n\
+         print(pypto.amax(pypto.abs(pypto.cast(out, pypto.DT_FP32) - pypto.cast(pypto.cast(unit * g, pypto.DT_BF16), pypto.DT_FP32))).item())\n\
+         print(pypto.amax(pypto.abs(pypto.cast(plain, pypto.DT_FP32) - pypto.cast(pypto.cast(unit, pypto.DT_BF16), pypto.DT_FP32))).item())\n\
+         print(out.dtype == pypto.DT_BF16)\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    // One bf16 rounding step apart at most where the f32 sums differ in their last bit.
+    for line in &lines[..2] {
+        let error: f64 = line.trim().parse().unwrap_or_else(|_| panic!("{stdout}"));
+        assert!(error <= 0.02, "{stdout}");
+    }
+    assert_eq!(lines[2].trim(), "True", "{stdout}");
+}

@@ -243,8 +243,10 @@ impl Interpreter {
                 self.capture(Some(&result), || CapturedOp::Cast { x: super::capture::TensorRef::of(var.tensor()) });
                 Ok(result)
             }
-            // With arguments (`x.exp(precision_type=…)`) it is pypto.exp with the tensor first.
-            "exp" if given == 0 => {
+            "exp" => {
+                // pypto's `x.exp(precision_type=…)`: checked, and the simulation computes in f32.
+                let bound = self.bind(&full, &["precision_type"], arguments, false, span)?;
+                super::functions::unary::check_precision_type(self, &full, bound.values[0].as_ref())?;
                 let result = self.tensor_result(var.unary(crate::tensor::UnaryOp::Exp), span)?;
                 self.capture(Some(&result), || CapturedOp::Unary {
                     op: crate::tensor::UnaryOp::Exp,

@@ -5,6 +5,8 @@
 //! shared along dim 1 (the channel dim; one weight for a 1-D input). torch's `hypot` on the host is
 //! the same formula. `var(x, dim, keepdim, correction=c)`: the population variance (the reduction
 //! the NPU runs) times n / max(0, n − c), pypto's formula, as one more vector `mul`.
+//! `rms_norm(input, gamma=None, epsilon=1e-6)`: pypto's operator, in f32, over the last dim, `gamma`
+//! (shape `[C]`) scaling it, the result cast back to the input's dtype.
 
 use super::super::capture::CapturedOp;
 use crate::lang::interp::error::Result;
@@ -15,7 +17,7 @@ use crate::lang::syntax::Span;
 use crate::tensor::ReduceOp;
 
 /// The names this file binds.
-pub(super) const NAMES: [&str; 3] = ["hypot", "prelu", "var"];
+pub(super) const NAMES: [&str; 4] = ["hypot", "prelu", "var", "rms_norm"];
 
 /// `module.name(…)` for `module.name` = `full` (`pypto.hypot`, `torch.hypot`, `pypto.prelu`).
 pub(crate) fn call(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Span) -> Result<Value> {
@@ -35,6 +37,9 @@ pub(crate) fn call(interpreter: &Interpreter, full: &str, arguments: Arguments, 
     }
     if full.ends_with(".var") {
         return variance(interpreter, full, arguments, span);
+    }
+    if full.ends_with(".rms_norm") {
+        return rms_norm(interpreter, full, arguments, span);
     }
     let bound = interpreter.bind(full, &["input", "weight"], arguments, false, span)?;
     let rank = bound.tensor(0)?.shape().len();
@@ -74,4 +79,42 @@ fn variance(interpreter: &Interpreter, full: &str, arguments: Arguments, span: S
     let scale = count / (count - correction).max(0.0);
     let positional = vec![(result, span), (Value::Float(scale), span)];
     super::call(interpreter, "mul", Arguments { positional, keywords: Vec::new() }, span)
+}
+
+/// `pypto.rms_norm(input, gamma=None, epsilon=1e-6)`, pypto's formula: x = input in f32,
+/// `x / sqrt(sum(x · x · (1/n), -1, keepdim) + epsilon)`, times `gamma` (reshaped to `[1, …, C]`),
+/// cast back to the input's dtype.
+fn rms_norm(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let bound = interpreter.bind(full, &["input", "gamma", "epsilon"], arguments, false, span)?;
+    let (shape, dtype) = {
+        let input = bound.tensor(0)?;
+        (input.shape().to_vec(), input.dtype())
+    };
+    let epsilon = bound.float(2, Some(1e-6))?;
+    let gamma = bound.optional(1).filter(|gamma| !matches!(gamma, Value::None)).cloned();
+    let call = |name: &str, values: Vec<Value>| {
+        let positional = values.into_iter().map(|value| (value, span)).collect();
+        super::call(interpreter, name, Arguments { positional, keywords: Vec::new() }, span)
+    };
+    let f32 = Value::DType(crate::tensor::DType::F32, crate::lang::interp::value::DTypeFamily::Pypto);
+    let x = call("cast", vec![bound.required(0)?.clone(), f32.clone()])?;
+    let count = shape.last().copied().unwrap_or(1).max(1);
+    let squares = call("mul", vec![call("mul", vec![x.clone(), x.clone()])?, Value::Float(1.0 / count as f64)])?;
+    let mean = call("sum", vec![squares, Value::Int(-1), Value::Bool(true)])?;
+    let root = call("sqrt", vec![call("add", vec![mean, Value::Float(epsilon)])?])?;
+    let mut y = call("div", vec![x, root])?;
+    if let Some(gamma) = gamma {
+        let mut scale_shape = vec![Value::Int(1); shape.len().max(1)];
+        let channels = match &gamma {
+            Value::Tensor(object) => object.get().shape().iter().product::<usize>(),
+            _ => 1,
+        };
+        *scale_shape.last_mut().expect("at least one dim") = Value::Int(channels as i64);
+        let scale = call("cast", vec![call("reshape", vec![gamma, Value::list(scale_shape)])?, f32])?;
+        y = call("mul", vec![y, scale])?;
+    }
+    if dtype == crate::tensor::DType::F32 {
+        return Ok(y);
+    }
+    call("cast", vec![y, Value::DType(dtype, crate::lang::interp::value::DTypeFamily::Pypto)])
 }

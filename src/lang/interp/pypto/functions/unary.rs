@@ -70,15 +70,16 @@ pub(super) fn call(
     Ok(result)
 }
 
-/// pypto's `precision_type=` of `full` (given as `value`): a `pypto.PrecisionType` member or
-/// nothing. It picks the hardware instruction on a device; the simulation computes in f32 either way.
+/// pypto's `precision_type=` of `full` (given as `value`): a `pypto.PrecisionType` member, `None`
+/// or nothing. It picks the hardware instruction on a device; the simulation computes in f32 either way.
 pub(in super::super) fn check_precision_type(
     interpreter: &Interpreter,
     full: &str,
     value: Option<&(Value, Span)>,
 ) -> Result<()> {
     let Some((value, value_span)) = value else { return Ok(()) };
-    if super::super::copies::enum_member_name(value, "PrecisionType").is_some() {
+    // `None` is pypto's default (INTRINSIC, or HIGH_PRECISION for div and reciprocal).
+    if matches!(value, Value::None) || super::super::copies::enum_member_name(value, "PrecisionType").is_some() {
         return Ok(());
     }
     let message = LibraryMessage::ArgumentType {
