@@ -1,5 +1,6 @@
 //! The host `torch` functions pypto tests' goldens use around the added operations: `torch.where`,
-//! `torch.argmax` and `torch.argmin`, against hand-computed values.
+//! `torch.argmax` and `torch.argmin`, and the in-place writes `copy_`, `fill_`, `zero_`, against
+//! hand-computed values.
 
 use tilelab::session::Session;
 
@@ -43,4 +44,33 @@ fn torch_eye_has_ones_on_the_diagonal_only() {
     let result = session.run_cell("import torch\nx = torch.eye(-2)\n");
     let error = result.error().expect("a negative size is refused");
     assert!(error.message.contains('n') && error.line == 2, "{}", error.message);
+}
+
+#[test]
+fn copy_fill_and_zero_write_in_place_and_return_the_tensor() {
+    // pypto-gym's InplaceAddRmsNorm writes its kernel's outputs back with `x1.copy_(y.view(…))`.
+    let printed = stdout(
+        "a = torch.zeros(2, 3)\nb = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])\n\
+         print(a.copy_(b) is a, a.tolist())\n\
+         a.copy_(torch.tensor([7.0, 8.0, 9.0]))\nprint(a.tolist())\n\
+         print(a.fill_(2.5).tolist(), a.zero_().tolist())\n\
+         h = torch.zeros(3, dtype=torch.bfloat16)\nh.copy_(torch.tensor([1.0, 1.0 / 3.0, 300.7]))\n\
+         print(h.dtype == torch.bfloat16, h.float().tolist())\n",
+    );
+    assert_eq!(printed[0], "True [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]");
+    assert_eq!(printed[1], "[[7.0, 8.0, 9.0], [7.0, 8.0, 9.0]]");
+    assert_eq!(printed[2], "[[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]] [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]");
+    // bf16 keeps 8 significant bits: 1/3 → 0.333984375, 300.7 → 300 (steps of 2 above 256).
+    assert_eq!(printed[3], "True [1.0, 0.333984375, 300.0]");
+}
+
+#[test]
+fn copy_into_a_leaf_that_requires_grad_is_refused_and_a_wrong_shape_is_an_error() {
+    let mut session = Session::new();
+    let result = session.run_cell("import torch\nleaf = torch.zeros(2, requires_grad=True)\nleaf.zero_()\n");
+    let error = result.error().expect("a leaf that requires grad refuses an in-place write");
+    assert_eq!(error.line, 3, "{}", error.message);
+    let result = session.run_cell("import torch\na = torch.zeros(2, 3)\na.copy_(torch.ones(4))\n");
+    let error = result.error().expect("[4] does not broadcast to [2, 3]");
+    assert!(error.message.contains("[4]") && error.message.contains("[2, 3]"), "{}", error.message);
 }

@@ -17,8 +17,11 @@ use crate::messages::{
 use crate::tensor::{BinaryOp, DType, SoftmaxOp, UnaryOp};
 
 /// The torch methods of a tensor.
-const METHODS: [&str; 42] = [
+const METHODS: [&str; 45] = [
     "requires_grad_",
+    "copy_",
+    "fill_",
+    "zero_",
     "to",
     "astype",
     "float",
@@ -240,6 +243,26 @@ pub(crate) fn call(
             let dim = bound.optional(0).map(|_| bound.int(0, None)).transpose()?;
             let shape = squeezed_shape(interpreter, name, var.shape(), dim, bound.span_of(0))?;
             wrap(var.reshape(&shape))
+        }
+        // In place through the assignment `x[...] = value` (broadcast, rounded to x's dtype; a leaf
+        // that requires grad refuses it as torch does).
+        "copy_" | "fill_" | "zero_" => {
+            let names: &[&str] = match name {
+                "copy_" => &["src", "non_blocking"],
+                "fill_" => &["value"],
+                _ => &[],
+            };
+            let bound = interpreter.bind(&full, names, arguments, false, span)?;
+            let value = match name {
+                "copy_" => {
+                    bound.tensor(0)?;
+                    bound.required(0)?.clone()
+                }
+                "fill_" => Value::Float(bound.float(0, None)?),
+                _ => Value::Float(0.0),
+            };
+            interpreter.set_item(&same(), &Value::Ellipsis, value, span)?;
+            Ok(same())
         }
         "requires_grad_" => {
             let bound = interpreter.bind(&full, &["requires_grad"], arguments, false, span)?;
