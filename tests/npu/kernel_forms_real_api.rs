@@ -117,3 +117,20 @@ fn rms_norm_is_pypto_s_operator_with_and_without_gamma() {
     }
     assert_eq!(lines[2].trim(), "True", "{stdout}");
 }
+
+#[test]
+fn in_a_kernel_dim_is_pypto_s_rank_property_and_on_the_host_torch_s_method() {
+    // pypto-gym's GutenOCR RMSNorm: `rank = hidden_states.dim` sizes its vec tile.
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import pypto\nimport torch\n\
+         @pypto.frontend.jit\n\
+         def plus(x: pypto.Tensor([4, 2, 64], pypto.DT_FP32), out: pypto.Tensor([4, 2, 64], pypto.DT_FP32)):\n\
+         \x20   rank = x.dim\n\
+         \x20   pypto.set_vec_tile_shapes(*[2 for _ in range(rank - 1)], 64)\n\
+         \x20   out[:] = x + float(rank)\n\
+         x = torch.ones(4, 2, 64)\nout = torch.zeros(4, 2, 64)\nplus(x, out)\n\
+         print(out[3, 1, 63].item())\nprint(x.dim())\n",
+    );
+    assert_eq!(stdout, "4.0\n3\n");
+}

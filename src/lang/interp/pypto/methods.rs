@@ -51,6 +51,9 @@ impl Interpreter {
                 Value::DType(var.dtype(), family)
             }
             "ndim" => Value::Int(var.shape().len() as i64),
+            // In a kernel a tensor is pypto's, whose `Tensor.dim` is the rank, a property; on the host
+            // `x.dim()` is torch's method (below).
+            "dim" if self.in_kernel() => Value::Int(var.shape().len() as i64),
             "requires_grad" => Value::Bool(var.requires_grad()),
             "is_leaf" => Value::Bool(var.is_leaf()),
             "grad" => match var.grad() {
