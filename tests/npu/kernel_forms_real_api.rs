@@ -134,3 +134,28 @@ fn in_a_kernel_dim_is_pypto_s_rank_property_and_on_the_host_torch_s_method() {
     );
     assert_eq!(stdout, "4.0\n3\n");
 }
+
+#[test]
+fn a_warning_in_a_loop_is_given_once_for_its_place_in_a_cell() {
+    // DeepSeek-V4's kernels set `sg_set_scope` around each loop body: twice per iteration, and the
+    // kernel is called twice; each place warns once per cell, as Python's warnings do.
+    let mut session = Session::new();
+    let code = "import pypto\n\
+         @pypto.frontend.jit\n\
+         def rows(x: pypto.Tensor([4, 64], pypto.DT_FP32), out: pypto.Tensor([4, 64], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(1, 64)\n\
+         \x20   for i in pypto.loop(4):\n\
+         \x20       pypto.set_pass_options(sg_set_scope=1)\n\
+         \x20       row = pypto.view(x, [1, 64], [i, 0])\n\
+         \x20       pypto.set_pass_options(sg_set_scope=-1)\n\
+         \x20       out[i:i + 1, :] = row + 1.0\n\
+         x = pypto.ones([4, 64])\nout = pypto.zeros([4, 64])\nrows(x, out)\nrows(x, out)\n\
+         print(pypto.sum(out).item())\n";
+    for run in 0..2 {
+        let result = session.run_cell(code);
+        assert!(result.is_ok(), "{:?}", result.error());
+        assert_eq!(result.stdout, "512.0\n");
+        let lines: Vec<usize> = result.diagnostics.iter().map(|diagnostic| diagnostic.line).collect();
+        assert_eq!(lines, vec![6, 8], "run {run}: one warning per place, again in the next cell");
+    }
+}

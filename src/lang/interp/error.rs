@@ -7,7 +7,7 @@ use crate::lang::syntax::Span;
 use crate::messages::Message;
 
 /// A byte span inside the source of one executed cell (`cell` is the session's execution number).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct SourceSpan {
     /// The execution number of the cell whose source holds the span.
     pub cell: usize,

@@ -71,6 +71,9 @@ pub struct Interpreter {
     pub(crate) functions: RefCell<Vec<String>>,
     pub(crate) output: RefCell<String>,
     pub(crate) warnings: RefCell<Vec<RuntimeWarning>>,
+    /// The warnings given since the warnings were last taken, by code, place and message: one
+    /// warning a place, as Python's warnings show it, however often a loop passes it.
+    warned: RefCell<std::collections::HashSet<(&'static str, SourceSpan, String)>>,
     pub(crate) pending: RefCell<Option<RuntimeError>>,
     pub(crate) gradients: RefCell<HashMap<String, Value>>,
     /// The simulated NPU: the chip in use, the running kernels, what their calls produced.
@@ -126,6 +129,7 @@ impl Interpreter {
             functions: RefCell::new(Vec::new()),
             output: RefCell::new(String::new()),
             warnings: RefCell::new(Vec::new()),
+            warned: RefCell::new(std::collections::HashSet::new()),
             pending: RefCell::new(None),
             gradients: RefCell::new(HashMap::new()),
             npu: Default::default(),
@@ -227,6 +231,7 @@ impl Interpreter {
 
     /// Takes the warnings since the last call.
     pub fn take_warnings(&self) -> Vec<RuntimeWarning> {
+        self.warned.borrow_mut().clear();
         std::mem::take(&mut self.warnings.borrow_mut())
     }
 
@@ -274,10 +279,14 @@ impl Interpreter {
         span: Span,
         help: Option<Message>,
     ) {
+        let (english, location) = (message.english(), SourceSpan { cell, span });
+        if !self.warned.borrow_mut().insert((code, location, english.clone())) {
+            return;
+        }
         let warning = RuntimeWarning {
             code,
-            message: message.english(),
-            location: SourceSpan { cell, span },
+            message: english,
+            location,
             help: help.as_ref().map(Message::english),
             message_code: Some(message),
             help_code: help,
