@@ -19,6 +19,11 @@ pub fn run_on_npu(session: &mut Session, code: &str) -> String {
     result.stdout
 }
 
+/// The numbers the cell printed, one per line.
+pub fn printed(stdout: &str) -> Vec<f64> {
+    stdout.lines().map(|line| line.trim().parse().unwrap_or_else(|_| panic!("not a number: {stdout}"))).collect()
+}
+
 /// The largest |kernel − reference| the cell printed last.
 fn worst_error(stdout: &str) -> f64 {
     let last = stdout.lines().last().unwrap_or_default();

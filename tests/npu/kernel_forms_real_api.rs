@@ -5,12 +5,7 @@
 
 use tilelab::session::Session;
 
-use super::kernel_forms::run_on_npu;
-
-/// The numbers the cell printed, one per line.
-fn printed(stdout: &str) -> Vec<f64> {
-    stdout.lines().map(|line| line.trim().parse().unwrap_or_else(|_| panic!("not a number: {stdout}"))).collect()
-}
+use super::kernel_forms::{printed, run_on_npu};
 
 #[test]
 fn precision_type_is_accepted_by_the_functions_and_methods_that_take_it() {

@@ -12,19 +12,16 @@ use super::super::capture::CapturedOp;
 use crate::lang::interp::error::Result;
 use crate::lang::interp::eval::Arguments;
 use crate::lang::interp::interpreter::Interpreter;
-use crate::lang::interp::value::Value;
+use crate::lang::interp::value::{DTypeFamily, Value};
 use crate::lang::syntax::Span;
-use crate::tensor::ReduceOp;
+use crate::tensor::{DType, ReduceOp};
 
 /// The names this file binds.
 pub(super) const NAMES: [&str; 4] = ["hypot", "prelu", "var", "rms_norm"];
 
 /// `module.name(…)` for `module.name` = `full` (`pypto.hypot`, `torch.hypot`, `pypto.prelu`).
 pub(crate) fn call(interpreter: &Interpreter, full: &str, arguments: Arguments, span: Span) -> Result<Value> {
-    let call = |name: &str, values: Vec<Value>| {
-        let positional = values.into_iter().map(|value| (value, span)).collect();
-        super::call(interpreter, name, Arguments { positional, keywords: Vec::new() }, span)
-    };
+    let call = |name: &str, values: Vec<Value>| forward(interpreter, name, values, span);
     if full.ends_with(".hypot") {
         let bound = interpreter.bind(full, &["input", "other"], arguments, false, span)?;
         bound.tensor(0)?;
@@ -77,8 +74,13 @@ fn variance(interpreter: &Interpreter, full: &str, arguments: Arguments, span: S
     };
     let count = count as f64;
     let scale = count / (count - correction).max(0.0);
-    let positional = vec![(result, span), (Value::Float(scale), span)];
-    super::call(interpreter, "mul", Arguments { positional, keywords: Vec::new() }, span)
+    forward(interpreter, "mul", vec![result, Value::Float(scale)], span)
+}
+
+/// `pypto.name(*values)`, every argument at `span`: the composites are written as those calls.
+fn forward(interpreter: &Interpreter, name: &str, values: Vec<Value>, span: Span) -> Result<Value> {
+    let positional = values.into_iter().map(|value| (value, span)).collect();
+    super::call(interpreter, name, Arguments { positional, keywords: Vec::new() }, span)
 }
 
 /// `pypto.rms_norm(input, gamma=None, epsilon=1e-6)`, pypto's formula: x = input in f32,
@@ -92,11 +94,8 @@ fn rms_norm(interpreter: &Interpreter, full: &str, arguments: Arguments, span: S
     };
     let epsilon = bound.float(2, Some(1e-6))?;
     let gamma = bound.optional(1).filter(|gamma| !matches!(gamma, Value::None)).cloned();
-    let call = |name: &str, values: Vec<Value>| {
-        let positional = values.into_iter().map(|value| (value, span)).collect();
-        super::call(interpreter, name, Arguments { positional, keywords: Vec::new() }, span)
-    };
-    let f32 = Value::DType(crate::tensor::DType::F32, crate::lang::interp::value::DTypeFamily::Pypto);
+    let call = |name: &str, values: Vec<Value>| forward(interpreter, name, values, span);
+    let f32 = Value::DType(DType::F32, DTypeFamily::Pypto);
     let x = call("cast", vec![bound.required(0)?.clone(), f32.clone()])?;
     let count = shape.last().copied().unwrap_or(1).max(1);
     let squares = call("mul", vec![call("mul", vec![x.clone(), x.clone()])?, Value::Float(1.0 / count as f64)])?;
@@ -113,8 +112,8 @@ fn rms_norm(interpreter: &Interpreter, full: &str, arguments: Arguments, span: S
         let scale = call("cast", vec![call("reshape", vec![gamma, Value::list(scale_shape)])?, f32])?;
         y = call("mul", vec![y, scale])?;
     }
-    if dtype == crate::tensor::DType::F32 {
+    if dtype == DType::F32 {
         return Ok(y);
     }
-    call("cast", vec![y, Value::DType(dtype, crate::lang::interp::value::DTypeFamily::Pypto)])
+    call("cast", vec![y, Value::DType(dtype, DTypeFamily::Pypto)])
 }
