@@ -328,6 +328,19 @@ impl ModuleLoader for FileModules {
         std::env::current_dir().ok().map(|directory| directory.display().to_string())
     }
 
+    fn list_directory(&self, path: &str) -> Option<Vec<String>> {
+        let entries = std::fs::read_dir(path).ok()?;
+        let mut names: Vec<String> =
+            entries.filter_map(|entry| Some(entry.ok()?.file_name().to_string_lossy().into_owned())).collect();
+        names.sort();
+        Some(names)
+    }
+
+    fn modified_seconds(&self, path: &str) -> Option<f64> {
+        let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+        Some(modified.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs_f64())
+    }
+
     fn write_file(&self, path: &str, text: &str) -> Result<(), String> {
         let path = std::path::Path::new(path);
         if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {

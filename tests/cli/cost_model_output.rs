@@ -1,7 +1,7 @@
 //! pypto's cost model output: a jit kernel run with `runtime_options={"run_mode": RunMode.SIM}`
 //! leaves its swimlane at `./output/output_<time>_<pid>_<host>/CostModelSimulationOutput/
 //! merged_swimlane.json` in the working directory (pypto's examples look for it there); a kernel
-//! run in the default mode writes nothing.
+//! run in the default mode writes nothing; a script finds the file with `os` as pypto's example does.
 
 use std::process::Command;
 
@@ -62,4 +62,30 @@ fn a_kernel_in_simulation_mode_leaves_its_swimlane_where_pypto_does() {
 fn a_kernel_in_the_default_mode_writes_nothing() {
     let directory = run_in_scratch("npu", "plain");
     assert!(!directory.join("output").exists());
+}
+
+/// pypto's cost-model example finds the run's folder with `os`: `os.path.exists("./output")`, the
+/// folders of `os.listdir` whose name holds `os.getpid()`, the newest by `os.path.getctime`.
+const FIND: &str = "import os, json, pathlib
+out_path = './output'
+print(os.path.exists(out_path), os.path.isdir(out_path), os.path.isfile(out_path))
+pid = str(os.getpid())
+subdirs = [os.path.join(out_path, d) for d in os.listdir(out_path) if os.path.isdir(os.path.join(out_path, d)) and pid in d]
+latest = max(subdirs, key=os.path.getctime)
+swimlane = os.path.join(latest, 'CostModelSimulationOutput/merged_swimlane.json')
+print(len(subdirs), os.path.isfile(swimlane), len(json.loads(pathlib.Path(swimlane).read_text())['traceEvents']) > 0)
+print(os.path.exists('./nothing'), 'kernel.py' in os.listdir())
+";
+
+#[test]
+fn a_script_finds_the_swimlane_with_os_as_pypto_s_example_does() {
+    let directory = run_in_scratch("find", "scaled");
+    std::fs::write(directory.join("find.py"), FIND).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tilelab"))
+        .args(["run", "find.py"])
+        .current_dir(&directory)
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "True True False\n1 True True\nFalse True\n");
 }

@@ -35,6 +35,17 @@ pub trait ModuleLoader {
     fn current_directory(&self) -> Option<String> {
         None
     }
+    /// The names in the directory at `path`, sorted (`os.listdir`); `None` when it is none.
+    fn list_directory(&self, path: &str) -> Option<Vec<String>> {
+        let _ = path;
+        None
+    }
+    /// When the file or directory at `path` last changed, in seconds since the epoch
+    /// (`os.path.getmtime`, `getctime`); `None` when nothing is there.
+    fn modified_seconds(&self, path: &str) -> Option<f64> {
+        let _ = path;
+        None
+    }
     /// Writes `text` to the file at `path`, making its folders (pypto's cost model output); hosts
     /// without files write nothing.
     fn write_file(&self, path: &str, text: &str) -> std::result::Result<(), String> {

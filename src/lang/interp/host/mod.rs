@@ -172,11 +172,45 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             Ok(Value::string(joined))
         }
-        "os.path.basename" | "os.path.dirname" | "os.path.splitext" | "os.path.exists" | "os.path.isfile"
-        | "os.path.isdir" | "os.path.abspath" => {
+        "os.path.basename" | "os.path.dirname" | "os.path.splitext" | "os.path.abspath" => {
             let bound = interpreter.bind(name, &["path"], arguments, false, span)?;
             let path = to_str(bound.required(0)?);
             Ok(path_function(name, &path))
+        }
+        // The host's files where it has them (the CLI), as `pathlib.Path` reads them; the page has
+        // none: nothing exists there.
+        "os.path.exists" | "os.path.isfile" | "os.path.isdir" => {
+            let bound = interpreter.bind(name, &["path"], arguments, false, span)?;
+            let path = to_str(bound.required(0)?);
+            let found = interpreter.with_host_files(|files| match name {
+                "os.path.exists" => files.exists(&path),
+                "os.path.isdir" => files.is_directory(&path),
+                _ => !files.is_directory(&path) && files.exists(&path),
+            });
+            Ok(Value::Bool(found.unwrap_or(false)))
+        }
+        "os.listdir" | "os.path.getmtime" | "os.path.getctime" => {
+            let bound = interpreter.bind(name, &["path"], arguments, false, span)?;
+            let path = match bound.optional(0) {
+                Some(path) => to_str(path),
+                None if name == "os.listdir" => ".".to_string(),
+                None => to_str(bound.required(0)?),
+            };
+            let answer = interpreter.with_host_files(|files| match name {
+                "os.listdir" => {
+                    files.list_directory(&path).map(|names| Value::list(names.into_iter().map(Value::string).collect()))
+                }
+                _ => files.modified_seconds(&path).map(Value::Float),
+            });
+            match answer {
+                Some(Some(value)) => Ok(value),
+                Some(None) => Err(interpreter
+                    .error(ErrorKind::Value, "", span)
+                    .with_message(LibraryHostMessage::NoSuchFile { path })),
+                None => Err(interpreter
+                    .error(ErrorKind::Unsupported, "", span)
+                    .with_message(LibraryHostMessage::NeedsFiles { function: name.to_string() })),
+            }
         }
         "time.time" => {
             interpreter.bind(name, &[], arguments, false, span)?;
@@ -193,7 +227,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
 }
 
-/// The string functions of `os.path` (a notebook has no files: nothing exists on disk).
+/// The string functions of `os.path`.
 fn path_function(name: &str, path: &str) -> Value {
     let (directory, base) = match path.rfind('/') {
         Some(index) => (&path[..index], &path[index + 1..]),
@@ -208,8 +242,7 @@ fn path_function(name: &str, path: &str) -> Value {
             Value::tuple(vec![Value::string(root), Value::string(extension)])
         }
         "os.path.abspath" if path.starts_with('/') => Value::string(path),
-        "os.path.abspath" => Value::string(format!("{DEFAULT_DIRECTORY}/{path}")),
-        _ => Value::Bool(false),
+        _ => Value::string(format!("{DEFAULT_DIRECTORY}/{path}")),
     }
 }
 
