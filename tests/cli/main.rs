@@ -2,6 +2,7 @@
 
 mod cost_model_output;
 mod file_lines;
+mod files;
 mod hostile_corpus;
 mod readme_commands;
 mod reliability;

@@ -236,3 +236,16 @@ print(torch.erfc(torch.tensor([0.0, 1.0])).tolist())
     let result = run_err(&mut session, code);
     assert!(result.error().unwrap().message.contains("extend_params['trans_mode'] is not modelled"));
 }
+
+/// The page has no files: `open` says it needs the host's files, `os.listdir` too, and
+/// `os.path.exists` is False.
+#[test]
+fn without_the_host_s_files_open_and_listdir_say_so() {
+    let mut session = Session::new();
+    let result = run_err(&mut session, "import os\nprint(os.path.exists('data.json'))\nf = open('data.json')");
+    assert_eq!(result.stdout, "False\n");
+    let error = result.error().unwrap();
+    assert!(error.message.starts_with("open reads the file system") && error.line == 3, "{}", error.message);
+    let result = run_err(&mut session, "import os\nos.listdir('.')");
+    assert!(result.error().unwrap().message.starts_with("os.listdir reads the file system"));
+}

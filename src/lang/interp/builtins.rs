@@ -11,7 +11,7 @@ use super::interpreter::Interpreter;
 use super::value::{range_length, Value};
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 28] = [
+const BUILTINS: [&str; 29] = [
     "print",
     "exit",
     "quit",
@@ -40,6 +40,7 @@ const BUILTINS: [&str; 28] = [
     "any",
     "all",
     "repr",
+    "open",
 ];
 
 /// The names of the builtin functions.
@@ -85,6 +86,7 @@ impl Interpreter {
             // The site's `exit()` and `quit()` are `sys.exit()`.
             "exit" | "quit" => super::host::call(self, "sys.exit", arguments, span),
             "help" => self.call_help(arguments, span),
+            "open" => super::host::files::open(self, arguments, span),
             "dir" => self.call_dir(arguments, span),
             "print" => {
                 let bound = self.bind(

@@ -61,11 +61,14 @@ impl Interpreter {
                     let lookup = kind == ErrorKind::Index && matches!(name, "IndexError" | "KeyError");
                     // `ModuleNotFoundError` is an `ImportError`.
                     let import = kind == ErrorKind::Import && candidate.as_ref() == "ImportError";
+                    // `FileNotFoundError` is an `OSError`.
+                    let os = name == "FileNotFoundError" && candidate.as_ref() == "OSError";
                     // `SystemExit` is not an `Exception` (it derives from `BaseException`).
                     let exception = candidate.as_ref() == "Exception" && kind != ErrorKind::SystemExit
                         || candidate.as_ref() == "BaseException";
                     if exception
                         || import
+                        || os
                         || candidate.as_ref() == name
                         || (lookup && matches!(candidate.as_ref(), "IndexError" | "KeyError"))
                     {

@@ -14,7 +14,7 @@ use crate::messages::{OperationMessage, StatementMessage, UnsupportedMessage};
 use std::rc::Rc;
 
 /// The exception types scripts can raise, with the kind of error each becomes.
-const EXCEPTIONS: [(&str, ErrorKind); 16] = [
+const EXCEPTIONS: [(&str, ErrorKind); 18] = [
     ("NameError", ErrorKind::Name),
     ("BaseException", ErrorKind::Value),
     ("Exception", ErrorKind::Value),
@@ -31,6 +31,8 @@ const EXCEPTIONS: [(&str, ErrorKind); 16] = [
     ("SystemExit", ErrorKind::SystemExit),
     ("ModuleNotFoundError", ErrorKind::Import),
     ("ImportError", ErrorKind::Import),
+    ("OSError", ErrorKind::Value),
+    ("FileNotFoundError", ErrorKind::Value),
 ];
 
 /// Whether `name` is one of the exception types.

@@ -45,6 +45,10 @@ impl Interpreter {
             Value::Object(object) if matches!(object.as_ref(), super::value::Object::RecordFunction { .. }) => {
                 Ok(vec![Value::None])
             }
+            Value::Object(object) if matches!(object.as_ref(), super::value::Object::TextFile(_)) => {
+                let super::value::Object::TextFile(file) = object.as_ref() else { unreachable!("matched above") };
+                super::host::files::iterate(self, file, span)
+            }
             Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
             other => Err(self.coded(
                 ErrorKind::Type,

@@ -180,7 +180,9 @@ impl Interpreter {
             Value::Tensor(object) => {
                 return self.tensor_attribute(object, name, span).inspect(|value| object.pass_torch_to(value))
             }
-            Value::Object(inner) if matches!(inner.as_ref(), Object::ArgumentParser(_) | Object::Path(_)) => {
+            Value::Object(inner)
+                if matches!(inner.as_ref(), Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_)) =>
+            {
                 super::host::object_attribute(object, inner, name)
             }
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
@@ -246,7 +248,7 @@ impl Interpreter {
                     self.call_super_method(class, receiver, name, arguments, span)
                 }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
-                (Object::ArgumentParser(_) | Object::Path(_), _) => {
+                (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_), _) => {
                     super::host::call_method(self, receiver, object, name, arguments, span).expect("a host object")
                 }
                 (Object::LossScaler(scaler), _) => {

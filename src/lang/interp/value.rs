@@ -199,6 +199,8 @@ pub enum Object {
     ArgumentParser(RefCell<super::host::ArgumentParser>),
     /// `pathlib.Path(…)`: a POSIX path, as its normalized text (see `host::pathlib`).
     Path(String),
+    /// `open(path)`: a file of the host opened for reading (see `host::files`).
+    TextFile(super::host::files::TextFile),
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -338,6 +340,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::Exception { .. } => "Exception",
         Object::ArgumentParser(_) => "ArgumentParser",
         Object::Path(_) => "PosixPath",
+        Object::TextFile(_) => "TextIOWrapper",
     }
 }
 

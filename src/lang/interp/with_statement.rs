@@ -45,6 +45,12 @@ impl Interpreter {
                     self.bind_with_target(first, context.clone(), scope)?;
                     return self.run_recorded_function(name, first, rest, body, scope);
                 }
+                Object::TextFile(file) => {
+                    self.bind_with_target(first, context.clone(), scope)?;
+                    let flow = self.exec_with(rest, body, scope);
+                    super::host::files::close(file);
+                    return flow;
+                }
                 Object::ExpectedRaise { types, pattern } => {
                     self.bind_with_target(first, context.clone(), scope)?;
                     return self.expect_raise(types, pattern.as_deref(), first.context.span, rest, body, scope);

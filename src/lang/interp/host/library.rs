@@ -65,7 +65,7 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
             | "exception" | "log" | "disable",
         )
         | ("copy", "copy" | "deepcopy")
-        | ("json", "dumps" | "loads")
+        | ("json", "dumps" | "loads" | "load")
         | ("abc", "abstractmethod")
         | ("inspect", "signature")
         | ("gc", "collect")
@@ -130,14 +130,25 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
         }),
         ("gc", "collect") => interpreter.bind(name, &["generation"], arguments, false, span).map(|_| Value::Int(0)),
-        ("json", "loads") => interpreter.bind(name, &["s"], arguments, false, span).and_then(|bound| {
-            let text = to_str(bound.required(0)?);
-            serde_json::from_str::<serde_json::Value>(&text).map(|parsed| load(&parsed)).map_err(|error| {
-                interpreter
-                    .error(ErrorKind::Value, "", bound.span_of(0))
-                    .with_message(Message::Text { text: format!("JSONDecodeError: {error}") })
+        ("json", "loads" | "load") => {
+            let parameter = if function == "load" { "fp" } else { "s" };
+            interpreter.bind(name, &[parameter], arguments, false, span).and_then(|bound| {
+                let given = bound.required(0)?;
+                // `json.load(fp)`: what is left of an opened file, as Python reads it (`fp.read()`).
+                let text = match function {
+                    "load" => {
+                        let none = Arguments { positional: Vec::new(), keywords: Vec::new() };
+                        to_str(&interpreter.call_method(given, "read", none, span)?)
+                    }
+                    _ => to_str(given),
+                };
+                serde_json::from_str::<serde_json::Value>(&text).map(|parsed| load(&parsed)).map_err(|error| {
+                    interpreter
+                        .error(ErrorKind::Value, "", bound.span_of(0))
+                        .with_message(Message::Text { text: format!("JSONDecodeError: {error}") })
+                })
             })
-        }),
+        }
         // Decorators that leave the function as written: `@abc.abstractmethod`, `@pytest.fixture`,
         // `@pytest.mark.skip(reason=…)`, `@pytest.mark.parametrize(…)` (the driver calls the test).
         ("abc", "abstractmethod") | ("pytest", "fixture" | "marker") | ("pytest.mark", _) => {

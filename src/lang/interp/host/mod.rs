@@ -8,6 +8,7 @@
 
 mod argparse;
 mod clock;
+pub(crate) mod files;
 mod library;
 pub(crate) mod pathlib;
 
@@ -272,6 +273,7 @@ pub(crate) fn is_success_exit(error: &super::error::RuntimeError) -> bool {
 pub(crate) fn object_attribute(value: &Value, object: &Object, name: &str) -> Option<Value> {
     match object {
         Object::Path(path) => pathlib::attribute(value, path, name),
+        Object::TextFile(file) => files::attribute(value, file, name),
         Object::ArgumentParser(_) => {
             argparse::METHODS.contains(&name).then(|| Value::Method(Rc::new((value.clone(), name.to_string()))))
         }
@@ -290,6 +292,7 @@ pub(crate) fn call_method(
 ) -> Option<Result<Value>> {
     match object {
         Object::Path(path) => Some(pathlib::call_method(interpreter, path, name, arguments, span)),
+        Object::TextFile(file) => Some(files::call_method(interpreter, file, name, arguments, span)),
         Object::ArgumentParser(parser) => {
             Some(argparse::call_method(interpreter, receiver, parser, name, arguments, span))
         }
