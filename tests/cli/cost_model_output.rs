@@ -29,13 +29,19 @@ fn run_in_scratch(test: &str, kernel: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&directory);
     std::fs::create_dir_all(&directory).expect("temp dir");
     std::fs::write(directory.join("kernel.py"), SCRIPT.replace("MODE", kernel)).unwrap();
+    run_script(&directory, "kernel.py");
+    directory
+}
+
+/// Runs `script` of `directory` there with the CLI, which must succeed; returns its stdout.
+fn run_script(directory: &std::path::Path, script: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_tilelab"))
-        .args(["run", "kernel.py"])
-        .current_dir(&directory)
+        .args(["run", script])
+        .current_dir(directory)
         .output()
         .expect("the binary runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    directory
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[test]
@@ -81,11 +87,5 @@ print(os.path.exists('./nothing'), 'kernel.py' in os.listdir())
 fn a_script_finds_the_swimlane_with_os_as_pypto_s_example_does() {
     let directory = run_in_scratch("find", "scaled");
     std::fs::write(directory.join("find.py"), FIND).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_tilelab"))
-        .args(["run", "find.py"])
-        .current_dir(&directory)
-        .output()
-        .expect("the binary runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "True True False\n1 True True\nFalse True\n");
+    assert_eq!(run_script(&directory, "find.py"), "True True False\n1 True True\nFalse True\n");
 }
