@@ -29,6 +29,11 @@ pub(crate) struct TextFacts {
 impl Interpreter {
     /// The items of an iterable value (materialised; bounded by the list limit).
     pub(crate) fn iterate(&self, value: &Value, span: Span) -> Result<Vec<Value>> {
+        if let Value::Object(object) = value {
+            if let super::value::Object::TextFile(file) = object.as_ref() {
+                return super::host::files::iterate(self, file, span);
+            }
+        }
         match value {
             Value::List(items) => Ok(items.borrow().clone()),
             Value::Tuple(items) => Ok(items.as_ref().clone()),
@@ -44,10 +49,6 @@ impl Interpreter {
             // `for _ in recorder:` inside `with pypto.function(…) as recorder:` is one pass of the block.
             Value::Object(object) if matches!(object.as_ref(), super::value::Object::RecordFunction { .. }) => {
                 Ok(vec![Value::None])
-            }
-            Value::Object(object) if matches!(object.as_ref(), super::value::Object::TextFile(_)) => {
-                let super::value::Object::TextFile(file) = object.as_ref() else { unreachable!("matched above") };
-                super::host::files::iterate(self, file, span)
             }
             Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
             other => Err(self.coded(

@@ -183,11 +183,12 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "os.path.exists" | "os.path.isfile" | "os.path.isdir" => {
             let bound = interpreter.bind(name, &["path"], arguments, false, span)?;
             let path = to_str(bound.required(0)?);
-            let found = interpreter.with_host_files(|files| match name {
-                "os.path.exists" => files.exists(&path),
-                "os.path.isdir" => files.is_directory(&path),
-                _ => !files.is_directory(&path) && files.exists(&path),
-            });
+            let test = match name {
+                "os.path.isdir" => "is_dir",
+                "os.path.isfile" => "is_file",
+                _ => "exists",
+            };
+            let found = interpreter.with_host_files(|files| path_test(files, test, &path));
             Ok(Value::Bool(found.unwrap_or(false)))
         }
         "os.listdir" | "os.path.getmtime" | "os.path.getctime" => {
@@ -225,6 +226,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         _ => Err(interpreter
             .error(ErrorKind::Attribute, "", span)
             .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() })),
+    }
+}
+
+/// `test` (`exists`, `is_dir`, `is_file`: pathlib's names) of the host's `path`; `os.path`'s
+/// `exists`, `isdir`, `isfile` are the same questions.
+pub(crate) fn path_test(files: &dyn crate::lang::interp::user_modules::ModuleLoader, test: &str, path: &str) -> bool {
+    match test {
+        "is_dir" => files.is_directory(path),
+        "is_file" => !files.is_directory(path) && files.exists(path),
+        _ => files.exists(path),
     }
 }
 

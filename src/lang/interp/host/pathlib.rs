@@ -218,9 +218,7 @@ pub(crate) fn call_method(
         "exists" | "is_file" | "is_dir" | "read_text" => {
             interpreter.bind(&qualified, &["encoding", "errors"], arguments, false, span)?;
             let answer = interpreter.with_host_files(|files| match method {
-                "exists" => Some(Value::Bool(files.exists(path))),
-                "is_dir" => Some(Value::Bool(files.is_directory(path))),
-                "is_file" => Some(Value::Bool(!files.is_directory(path) && files.exists(path))),
+                "exists" | "is_dir" | "is_file" => Some(Value::Bool(super::path_test(files, method, path))),
                 _ => files.read_file(path).map(Value::string),
             });
             match answer {
