@@ -1,11 +1,13 @@
 //! The library tail's messages: what the `pypto`, `torch` and `numpy` functions of tile scripts
-//! and the functional builtins say when a script misuses them. One family, four groups by
-//! meaning: arguments and availability, tensors, torch's own, kernel tools, and the host modules
-//! (`sys`, `os`, `time`, `argparse`) scripts use around their kernels.
+//! and the functional builtins say when a script misuses them. One family, six groups by
+//! meaning: arguments and availability, tensors, torch's own, custom operators
+//! (`torch.library`), kernel tools, and the host modules (`sys`, `os`, `time`, `argparse`) scripts
+//! use around their kernels.
 
 mod arguments;
 mod host;
 mod kernels;
+mod operators;
 mod tensors;
 mod torch;
 
@@ -14,6 +16,7 @@ use serde::Serialize;
 pub use arguments::{Kind, LibraryMessage};
 pub use host::LibraryHostMessage;
 pub use kernels::LibraryKernelMessage;
+pub use operators::LibraryOperatorMessage;
 pub use tensors::LibraryTensorMessage;
 pub use torch::LibraryTorchMessage;
 
@@ -33,6 +36,8 @@ pub enum LibraryFamily {
     Kernels(LibraryKernelMessage),
     /// `sys.exit`, the host modules' names, argparse's parsers and command lines.
     Host(LibraryHostMessage),
+    /// `torch.library`'s schemas and dispatch keys, `torch.ops` calls.
+    Operators(LibraryOperatorMessage),
 }
 
 impl LibraryFamily {
@@ -44,6 +49,7 @@ impl LibraryFamily {
             LibraryFamily::Torch(message) => message.english(),
             LibraryFamily::Kernels(message) => message.english(),
             LibraryFamily::Host(message) => message.english(),
+            LibraryFamily::Operators(message) => message.english(),
         }
     }
 }
@@ -57,6 +63,7 @@ pub(super) fn declarations(config: &ts_rs::Config) -> Vec<String> {
         LibraryTorchMessage::decl(config),
         LibraryKernelMessage::decl(config),
         LibraryHostMessage::decl(config),
+        LibraryOperatorMessage::decl(config),
         Kind::decl(config),
     ]
 }
@@ -72,4 +79,4 @@ macro_rules! into_message {
 }
 
 into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels,
-    LibraryHostMessage => Host);
+    LibraryHostMessage => Host, LibraryOperatorMessage => Operators);

@@ -38,8 +38,8 @@ pub use compiler::CompilerReason;
 pub use derivation::DerivationReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
-    Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage,
-    LibraryTorchMessage,
+    Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryOperatorMessage,
+    LibraryTensorMessage, LibraryTorchMessage,
 };
 pub use literals::LiteralMessage;
 pub use lowering::{LoweringReason, StepFault};

@@ -39,6 +39,7 @@ mod sets;
 mod statements;
 mod string_methods;
 mod sweep;
+mod torch_library;
 mod torch_module;
 mod torch_nn_module;
 mod type_builtin;

@@ -1759,7 +1759,7 @@ export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.t
 /**
  * A library message of any group (serialised as its group's own `{code, params}`).
  */
-export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage;
+export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage | LibraryOperatorMessage;
 
 /**
  * A host module's message or help.
@@ -2471,6 +2471,153 @@ export type LibraryMessage = { "code": "library.argument_type", "params": {
     function: string,
   }
 };
+
+/**
+ * A custom operator's message or help.
+ */
+export type LibraryOperatorMessage = { "code": "library.schema_token", "params": {
+    /**
+     * The schema as written.
+     */
+    schema: string,
+    /**
+     * Where (1-based character).
+     */
+    position: number,
+    /**
+     * The token it needs there.
+     */
+    token: string,
+  }
+    } | { "code": "library.schema_name", "params": {
+    /**
+     * The schema as written.
+     */
+    schema: string,
+    /**
+     * Where (1-based character).
+     */
+    position: number,
+  }
+    } | { "code": "library.schema_type", "params": {
+    /**
+     * The schema as written.
+     */
+    schema: string,
+    /**
+     * The type.
+     */
+    type_name: string,
+  }
+    } | { "code": "library.schema_default", "params": {
+    /**
+     * The schema as written.
+     */
+    schema: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+    /**
+     * The default as written.
+     */
+    text: string,
+  }
+    } | { "code": "library.help.schema_form" } | { "code": "library.library_kind", "params": {
+    /**
+     * The kind given.
+     */
+    kind: string,
+  }
+    } | { "code": "library.dispatch_key", "params": {
+    /**
+     * The key given.
+     */
+    key: string,
+  }
+    } | { "code": "library.help.dispatch_keys" } | { "code": "library.autograd_kernel", "params": {
+    /**
+     * The operator (`pypto::rms_norm`).
+     */
+    operator: string,
+    /**
+     * The key.
+     */
+    key: string,
+  }
+    } | { "code": "library.help.register_gradient" } | { "code": "library.no_operator", "params": {
+    /**
+     * The namespace.
+     */
+    namespace: string,
+    /**
+     * The name.
+     */
+    name: string,
+  }
+    } | { "code": "library.help.define_operator", "params": {
+    /**
+     * The namespace.
+     */
+    namespace: string,
+    /**
+     * The name.
+     */
+    name: string,
+  }
+    } | { "code": "library.operator_namespace", "params": {
+    /**
+     * The name as given.
+     */
+    name: string,
+    /**
+     * The library's namespace.
+     */
+    namespace: string,
+  }
+    } | { "code": "library.no_kernel", "params": {
+    /**
+     * The operator (`pypto::hc_pre`).
+     */
+    operator: string,
+    /**
+     * The keys it has kernels for, comma-separated (may be empty).
+     */
+    registered: string,
+  }
+    } | { "code": "library.help.runnable_kernels" } | { "code": "library.operator_argument", "params": {
+    /**
+     * The operator.
+     */
+    operator: string,
+    /**
+     * The argument.
+     */
+    argument: string,
+    /**
+     * The schema's type (`Tensor`, `int[]`).
+     */
+    expected: string,
+    /**
+     * The type given.
+     */
+    got: string,
+  }
+    } | { "code": "library.operator_returns", "params": {
+    /**
+     * The operator.
+     */
+    operator: string,
+    /**
+     * The schema's returns (`(Tensor, Tensor)`).
+     */
+    expected: string,
+    /**
+     * What the kernel returned (`tuple of 3`, `NoneType`).
+     */
+    got: string,
+  }
+} | { "code": "library.no_fake_tensors" };
 
 /**
  * A tensor function's message or help.

@@ -46,6 +46,9 @@ impl Interpreter {
                 self.check_decorator_target(callee, &function, bound.span_of(0))?;
                 self.apply_decorator(callee.clone(), function, span)
             }
+            Value::Object(object) if matches!(object.as_ref(), Object::OperatorRegistration { .. }) => {
+                super::torch::library::decorate(self, object, arguments, span)
+            }
             Value::Object(object) if matches!(object.as_ref(), Object::Api(_)) => {
                 super::pypto::spec::call_object(self, object, arguments, span)
             }
@@ -258,6 +261,11 @@ impl Bound<'_> {
             Some((Value::None, _)) | None => None,
             Some((value, _)) => Some(value),
         }
+    }
+
+    /// The name of parameter `index`.
+    pub fn name_of(&self, index: usize) -> &str {
+        &self.names[index]
     }
 
     /// The span of parameter `index` (the call's when missing).

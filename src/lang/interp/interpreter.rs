@@ -107,6 +107,8 @@ pub struct Interpreter {
     pub(crate) user_modules: super::user_modules::UserModules,
     /// `os.environ` and `sys.argv` (see `host`).
     pub(crate) host: super::host::HostState,
+    /// The custom operators `torch.library` defined (what `torch.ops` calls).
+    pub(crate) operators: super::torch::library::Operators,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
     pub(crate) pypto_loops: RefCell<Vec<super::pypto::loops::LoopFrame>>,
     /// When the run must stop, and the time limit to name in the error (native only: the CLI's
@@ -142,6 +144,7 @@ impl Interpreter {
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
+            operators: Default::default(),
             pypto_loops: RefCell::new(Vec::new()),
             host: Default::default(),
             user_modules: Default::default(),

@@ -185,6 +185,10 @@ impl Interpreter {
             {
                 super::host::object_attribute(object, inner, name)
             }
+            Value::Object(inner) if matches!(inner.as_ref(), Object::OperatorLibrary { .. }) => {
+                let Object::OperatorLibrary { namespace } = inner.as_ref() else { unreachable!() };
+                super::torch::library::library_attribute(object, namespace, name)
+            }
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
@@ -250,6 +254,9 @@ impl Interpreter {
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
                 (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_), _) => {
                     super::host::call_method(self, receiver, object, name, arguments, span).expect("a host object")
+                }
+                (Object::OperatorLibrary { namespace }, _) => {
+                    super::torch::library::library_method(self, namespace, name, arguments, span)
                 }
                 (Object::LossScaler(scaler), _) => {
                     super::pypto::scaler::call_method(self, scaler, name, arguments, span)

@@ -201,6 +201,11 @@ pub enum Object {
     Path(String),
     /// `open(path)`: a file of the host opened for reading (see `host::files`).
     TextFile(super::host::files::TextFile),
+    /// `torch.library.Library(namespace, kind)`: defines operators, registers their kernels.
+    OperatorLibrary { namespace: String },
+    /// The decorator of `torch.library.impl(…)` or `register_fake(…)`: registers what it decorates
+    /// as the kernel of `operator` (`pypto::hc_pre`) for the dispatch keys `keys`.
+    OperatorRegistration { operator: String, keys: Vec<&'static str> },
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
 }
@@ -341,6 +346,8 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::ArgumentParser(_) => "ArgumentParser",
         Object::Path(_) => "PosixPath",
         Object::TextFile(_) => "TextIOWrapper",
+        Object::OperatorLibrary { .. } => "Library",
+        Object::OperatorRegistration { .. } => "decorator",
     }
 }
 

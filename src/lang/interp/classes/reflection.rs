@@ -186,6 +186,8 @@ impl Interpreter {
                         || matches!(object, Value::Instance(instance) if instance.is_named_tuple())
                 }
                 "object" => true,
+                // No fake tensors exist here: torch.compile does not run.
+                "torch._subclasses.fake_tensor.FakeTensor" => false,
                 // An ndarray is a TileLab tensor here (see `numpy`), as a torch tensor is.
                 "pypto.Tensor" | "pypto.tensor" | "torch.Tensor" | "numpy.ndarray" => {
                     matches!(object, Value::Tensor(_))

@@ -11,10 +11,12 @@ mod checks;
 pub(crate) mod convert;
 mod creation;
 mod golden_functions;
+pub(crate) mod library;
 pub(crate) mod methods;
 pub(crate) mod module;
 pub(crate) mod ops;
 mod return_types;
+mod schema;
 
 use std::rc::Rc;
 
@@ -34,6 +36,9 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     let qualified = format!("{module}.{name}");
     match qualified.as_str() {
         "torch.nn.Module" => return Ok(Value::Class(interpreter.torch_module_class())),
+        _ if module == "torch.ops" || module.starts_with("torch.ops.") => {
+            return library::ops_attribute(interpreter, module, name, span)
+        }
         // torch_npu registers the NPU as `torch.npu`; its own `npu` is the same module.
         "torch_npu.npu" => return Ok(Value::Module(Rc::from("torch.npu"))),
         "torch.nan" => return Ok(Value::Float(f64::NAN)),
@@ -131,6 +136,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "is_tensor" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
         // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
         "triu" | "tril" => super::pypto::functions::call(interpreter, short, arguments, span),
+        "library.Library" | "library.impl" | "library.define" | "library.register_fake" => {
+            library::call(interpreter, short, arguments, span)
+        }
+        _ if short.starts_with("ops.") => library::call_operator(interpreter, &short["ops.".len()..], arguments, span),
+        "_subclasses.fake_tensor.FakeTensor" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Err(interpreter.coded(ErrorKind::Type, crate::messages::LibraryOperatorMessage::NoFakeTensors, span))
+        }
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
         "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" => {
             device_call(interpreter, short, arguments, span)
