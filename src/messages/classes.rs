@@ -221,6 +221,50 @@ pub enum ClassMessage {
     /// Help: a `typing` name that is not listed can be left out.
     #[serde(rename = "class.typing_names")]
     TypingNames,
+    /// A class derived from an enumeration that has members (Python's words).
+    #[serde(rename = "class.extend_enumeration")]
+    ExtendEnumeration {
+        /// The new class.
+        class_name: String,
+        /// The enumeration.
+        base_name: String,
+    },
+    /// A member of an `IntEnum`/`StrEnum` whose value is not of its type.
+    #[serde(rename = "class.enumeration_value")]
+    EnumerationValue {
+        /// The enumeration.
+        class_name: String,
+        /// The member.
+        name: String,
+        /// `int` or `str`.
+        expected: String,
+        /// The value's type.
+        got: String,
+    },
+    /// `Color(value)` of a value no member has (Python's words).
+    #[serde(rename = "class.not_enumeration_value")]
+    NotEnumerationValue {
+        /// The value's repr.
+        value: String,
+        /// The enumeration.
+        class_name: String,
+    },
+    /// `@enum.unique` over an enumeration with an alias (Python's words).
+    #[serde(rename = "class.duplicate_enumeration_value")]
+    DuplicateEnumerationValue {
+        /// The enumeration.
+        class_name: String,
+        /// The second name of a value.
+        alias: String,
+        /// The member's name.
+        name: String,
+    },
+    /// `@enum.unique` over something that is not an enumeration.
+    #[serde(rename = "class.unique_target")]
+    UniqueTarget {
+        /// Its type.
+        got: String,
+    },
 }
 
 impl ClassMessage {
@@ -236,6 +280,17 @@ impl ClassMessage {
                 format!("'{class_name}' is a NamedTuple: @dataclass does not apply")
             }
             DataclassTarget { got } => format!("@dataclass decorates a class, not a '{got}'"),
+            ExtendEnumeration { class_name, base_name } => {
+                format!("<enum '{class_name}'> cannot extend <enum '{base_name}'>")
+            }
+            EnumerationValue { class_name, name, expected, got } => {
+                format!("{class_name}.{name}: the members of this enumeration are {expected} values, got {got}")
+            }
+            NotEnumerationValue { value, class_name } => format!("{value} is not a valid {class_name}"),
+            DuplicateEnumerationValue { class_name, alias, name } => {
+                format!("duplicate values found in <enum '{class_name}'>: {alias} -> {name}")
+            }
+            UniqueTarget { got } => format!("enum.unique decorates an enumeration class, not a '{got}'"),
             MutableDefault { kind, field, class_name } => format!(
                 "mutable default {kind} for field '{field}' of '{class_name}' is not allowed: instances would share it"
             ),

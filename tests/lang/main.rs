@@ -12,6 +12,7 @@ mod declarations;
 mod device_run;
 mod diagnostics;
 mod dtypes;
+mod enumerations;
 mod host_modules;
 mod imports;
 mod kernel_call_memory;

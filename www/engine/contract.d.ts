@@ -848,7 +848,65 @@ export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.b
      */
     got: string,
   }
-} | { "code": "class.typing_names" };
+    } | { "code": "class.typing_names" } | { "code": "class.extend_enumeration", "params": {
+    /**
+     * The new class.
+     */
+    class_name: string,
+    /**
+     * The enumeration.
+     */
+    base_name: string,
+  }
+    } | { "code": "class.enumeration_value", "params": {
+    /**
+     * The enumeration.
+     */
+    class_name: string,
+    /**
+     * The member.
+     */
+    name: string,
+    /**
+     * `int` or `str`.
+     */
+    expected: string,
+    /**
+     * The value's type.
+     */
+    got: string,
+  }
+    } | { "code": "class.not_enumeration_value", "params": {
+    /**
+     * The value's repr.
+     */
+    value: string,
+    /**
+     * The enumeration.
+     */
+    class_name: string,
+  }
+    } | { "code": "class.duplicate_enumeration_value", "params": {
+    /**
+     * The enumeration.
+     */
+    class_name: string,
+    /**
+     * The second name of a value.
+     */
+    alias: string,
+    /**
+     * The member's name.
+     */
+    name: string,
+  }
+    } | { "code": "class.unique_target", "params": {
+    /**
+     * Its type.
+     */
+    got: string,
+  }
+};
 
 /**
  * A reason the tile recorder refused a kernel.

@@ -181,6 +181,9 @@ impl Interpreter {
                 Value::Instance(instance) if instance.is_named_tuple() => {
                     instance.field_values().map_or(0, |fields| fields.len()) as i64
                 }
+                Value::Class(class) if super::classes::enumeration::member_type(class).is_some() => {
+                    super::classes::enumeration::members(class).len() as i64
+                }
                 Value::Range(start, stop, step) => {
                     i64::try_from(range_length(*start, *stop, *step)).map_err(|_| self.range_too_long(span))?
                 }

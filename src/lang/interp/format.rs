@@ -42,6 +42,9 @@ pub fn to_str(value: &Value) -> String {
             Object::Path(text) => text.clone(),
             _ => String::new(),
         },
+        Value::Instance(instance) if super::classes::enumeration::member_type(&instance.class).is_some() => {
+            super::classes::enumeration::member_text(instance).unwrap_or_default()
+        }
         other => repr(other),
     }
 }
@@ -111,6 +114,9 @@ fn repr_at(value: &Value, depth: usize) -> String {
         Value::Kernel(kernel) => format!("<kernel {}>", kernel.name),
         Value::Class(class) => format!("<class '{}'>", class.name),
         // A dataclass or NamedTuple shows its fields, as Python's generated `__repr__` does.
+        Value::Instance(instance) if super::classes::enumeration::member_type(&instance.class).is_some() => {
+            super::classes::enumeration::member_repr(instance).unwrap_or_default()
+        }
         Value::Instance(instance) => match instance.named_fields() {
             Some(fields) if instance.class.generated("__repr__").is_some() => {
                 // An instance inside its own fields prints as `...`, as Python's dataclass repr does.

@@ -269,6 +269,16 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Dict(a), Value::Dict(b)) if a.try_borrow().is_err() || b.try_borrow().is_err() => return false,
         _ => {}
     }
+    // An `IntEnum`'s or `StrEnum`'s member is equal to its value.
+    match (left, right) {
+        (Value::Instance(_), Value::Instance(_)) => {}
+        (Value::Instance(member), other) | (other, Value::Instance(member)) => {
+            if let Some(value) = super::classes::enumeration::mixed_value(member) {
+                return equal_at(&value, other, depth + 1);
+            }
+        }
+        _ => {}
+    }
     let values_equal = |a: &Value, b: &Value| equal_at(a, b, depth + 1);
     let sequences_equal =
         |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal_at(x, y, depth + 1));

@@ -51,6 +51,9 @@ impl Interpreter {
                 Ok(vec![Value::None])
             }
             Value::Instance(instance) if instance.is_named_tuple() => Ok(instance.field_values().unwrap_or_default()),
+            Value::Class(class) if super::classes::enumeration::member_type(class).is_some() => {
+                Ok(super::classes::enumeration::members(class))
+            }
             other => Err(self.coded(
                 ErrorKind::Type,
                 OperationMessage::NotIterable { type_name: other.type_name().into() },

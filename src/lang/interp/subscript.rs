@@ -58,6 +58,9 @@ impl Interpreter {
                 self.sequence_item(&fields, index, span, Value::tuple)
             }
             Value::Builtin(name) if name.starts_with("typing.") => Ok(container.clone()),
+            Value::Class(class) if super::classes::enumeration::member_type(class).is_some() => {
+                self.enumeration_item(class, index, span)
+            }
             other => {
                 let message = OperationMessage::NotSubscriptable { type_name: other.type_name().into() };
                 Err(self.coded(ErrorKind::Type, message, span))

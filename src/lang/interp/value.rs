@@ -201,6 +201,8 @@ pub enum Object {
     Path(String),
     /// `open(path)`: a file of the host opened for reading (see `host::files`).
     TextFile(super::host::files::TextFile),
+    /// `enum.auto()` in an enumeration's body: the class numbers it when it makes its members.
+    EnumAuto,
     /// `torch.library.Library(namespace, kind)`: defines operators, registers their kernels.
     OperatorLibrary { namespace: String },
     /// The decorator of `torch.library.impl(…)` or `register_fake(…)`: registers what it decorates
@@ -346,6 +348,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::ArgumentParser(_) => "ArgumentParser",
         Object::Path(_) => "PosixPath",
         Object::TextFile(_) => "TextIOWrapper",
+        Object::EnumAuto => "auto",
         Object::OperatorLibrary { .. } => "Library",
         Object::OperatorRegistration { .. } => "decorator",
     }

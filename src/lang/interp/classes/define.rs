@@ -14,11 +14,21 @@ use crate::lang::syntax::ast::{ClassDef, ExprKind, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 use crate::messages::{ClassMessage, Construct, UnsupportedMessage};
 
+/// What a class statement's bases make of the class.
+struct Bases {
+    /// The base class.
+    base: Option<Rc<Class>>,
+    /// Whether the class is a NamedTuple.
+    named_tuple: bool,
+    /// The member type when it is an `enum` enumeration (`object`, `int` or `str`).
+    enumeration: Option<&'static str>,
+}
+
 impl Interpreter {
     /// Runs a `class` statement: the bases, the body in a namespace of its own, the decorators
     /// bottom-up; binds the name in `scope`.
     pub(crate) fn define_class(&self, definition: &ClassDef, scope: &Rc<Scope>) -> Result<()> {
-        let (base, named_tuple) = self.class_bases(definition, scope)?;
+        let Bases { base, named_tuple, enumeration } = self.class_bases(definition, scope)?;
         let namespace = Scope::child(scope);
         for statement in &definition.body {
             let flow = match &statement.kind {
@@ -64,7 +74,13 @@ impl Interpreter {
             let fields: Vec<String> = class.fields.iter().map(|field| field.name.clone()).collect();
             class.attributes.borrow_mut().retain(|(name, _)| !fields.contains(name));
         }
-        let mut value = Value::Class(Rc::new(class));
+        let class = Rc::new(class);
+        let member_type =
+            enumeration.map(Rc::from).or_else(|| class.base.as_ref().and_then(super::enumeration::member_type));
+        if let Some(member_type) = member_type {
+            self.make_enumeration(&class, &member_type, definition.name.span)?;
+        }
+        let mut value = Value::Class(class);
         for decorator in definition.decorators.iter().rev() {
             let decorate = self.eval(decorator, scope)?;
             self.check_decorator_target(&decorate, &value, decorator.span)?;
@@ -74,15 +90,20 @@ impl Interpreter {
         Ok(())
     }
 
-    fn class_bases(&self, definition: &ClassDef, scope: &Rc<Scope>) -> Result<(Option<Rc<Class>>, bool)> {
+    fn class_bases(&self, definition: &ClassDef, scope: &Rc<Scope>) -> Result<Bases> {
         let mut base: Option<Rc<Class>> = None;
         let mut named_tuple = false;
+        let mut enumeration = None;
         for expression in &definition.bases {
+            let single = base.is_none() && !named_tuple && enumeration.is_none();
             match &self.eval(expression, scope)? {
-                Value::Class(class) if base.is_none() && !named_tuple => base = Some(class.clone()),
-                Value::Builtin(name) if name.as_ref() == "typing.NamedTuple" && base.is_none() => named_tuple = true,
+                Value::Class(class) if single => base = Some(class.clone()),
+                Value::Builtin(name) if name.as_ref() == "typing.NamedTuple" && single => named_tuple = true,
+                Value::Builtin(name) if single && super::enumeration::member_type_of_base(name).is_some() => {
+                    enumeration = super::enumeration::member_type_of_base(name)
+                }
                 Value::Builtin(name) if name.as_ref() == "object" => {}
-                Value::Class(_) | Value::Builtin(_) if base.is_some() || named_tuple => {
+                Value::Class(_) | Value::Builtin(_) if !single => {
                     let message = UnsupportedMessage::NotSupported { construct: Construct::SeveralBases };
                     return Err(self
                         .coded(ErrorKind::Unsupported, message, expression.span)
@@ -96,7 +117,7 @@ impl Interpreter {
                 }
             }
         }
-        Ok((base, named_tuple))
+        Ok(Bases { base, named_tuple, enumeration })
     }
 
     /// `dataclass(cls)`: a class whose `__init__`, repr and `==` come from its annotated fields

@@ -17,6 +17,9 @@ impl Interpreter {
     /// `Class(arguments)`: a new instance, initialised by the class's `__init__` or, for a
     /// dataclass or NamedTuple, from its fields (then `__post_init__`, if the class has one).
     pub(crate) fn instantiate(&self, class: &Rc<Class>, arguments: Arguments, span: Span) -> Result<Value> {
+        if super::enumeration::member_type(class).is_some() {
+            return self.enumeration_member(class, arguments, span);
+        }
         let instance = Rc::new(Instance { class: class.clone(), attributes: RefCell::new(Vec::new()) });
         self.instances.register(&instance);
         let value = Value::Instance(instance.clone());
@@ -205,6 +208,7 @@ impl Interpreter {
         }
         match name {
             "__name__" => Ok(Value::string(class.name.as_str())),
+            "__members__" if super::enumeration::member_type(class).is_some() => Ok(self.enumeration_names(class)),
             "_fields" if class.chain().any(|c| c.kind == ClassKind::NamedTuple) => {
                 let generator = class.chain().find(|c| c.kind != ClassKind::Plain);
                 let names = generator

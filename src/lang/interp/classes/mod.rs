@@ -1,9 +1,11 @@
 //! Classes of tile scripts: `class` with attributes and methods, single inheritance, `@dataclass`
 //! and `typing.NamedTuple` (real pypto kernels take their tiling configs as these), instances,
-//! `@staticmethod`/`@classmethod`/`@property`, and the collection of instance reference cycles.
+//! `@staticmethod`/`@classmethod`/`@property`, `enum` enumerations, and the collection of instance
+//! reference cycles.
 
 mod collect;
 mod define;
+pub(crate) mod enumeration;
 mod instances;
 mod methods;
 mod reflection;

@@ -188,6 +188,7 @@ impl Interpreter {
                 "object" => true,
                 // No fake tensors exist here: torch.compile does not run.
                 "torch._subclasses.fake_tensor.FakeTensor" => false,
+                "enum.Enum" | "enum.IntEnum" | "enum.StrEnum" => super::enumeration::is_member_of_base(object, name),
                 // An ndarray is a TileLab tensor here (see `numpy`), as a torch tensor is.
                 "pypto.Tensor" | "pypto.tensor" | "torch.Tensor" | "numpy.ndarray" => {
                     matches!(object, Value::Tensor(_))

@@ -61,12 +61,12 @@ impl Default for HostState {
 /// Whether `module` is one of the host modules.
 pub(crate) fn is_host_module(module: &str) -> bool {
     let root = module.split('.').next().unwrap_or(module);
-    matches!(root, "os" | "sys" | "time" | "argparse" | "pathlib") || library::LIBRARY_MODULES.contains(&root)
+    matches!(root, "os" | "sys" | "time" | "argparse" | "pathlib" | "enum") || library::LIBRARY_MODULES.contains(&root)
 }
 
 /// Whether `module` is a library module `import` accepts (`logging`, `collections.abc` …).
 pub(crate) fn is_importable_library_module(module: &str) -> bool {
-    library::IMPORTABLE.contains(&module)
+    library::IMPORTABLE.contains(&module) || module == "enum"
 }
 
 impl Interpreter {
@@ -91,6 +91,9 @@ impl Interpreter {
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
     if library::LIBRARY_MODULES.contains(&module.split('.').next().unwrap_or(module)) {
         return library::module_attribute(interpreter, module, name, span);
+    }
+    if module == "enum" {
+        return super::classes::enumeration::module_attribute(interpreter, name, span);
     }
     let qualified = format!("{module}.{name}");
     match (qualified.as_str(), api_table::lookup(&qualified).map(|entry| entry.kind)) {
@@ -131,6 +134,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         return Err(interpreter
             .error(ErrorKind::Attribute, "", span)
             .with_message(LibraryMessage::NotAvailableHere { name: name.to_string() }));
+    }
+    if name.starts_with("enum.") {
+        return super::classes::enumeration::call(interpreter, name, arguments, span);
     }
     match name {
         "sys.exit" => {
