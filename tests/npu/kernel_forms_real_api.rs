@@ -154,3 +154,53 @@ fn a_warning_in_a_loop_is_given_once_for_its_place_in_a_cell() {
         assert_eq!(lines, vec![6, 8], "run {run}: one warning per place, again in the next cell");
     }
 }
+
+/// DeepSeek-V3.2's lightning indexer passes `extend_params={'scale': …, 'relu_type':
+/// pypto.ReLuType.RELU}` to the cube: pypto's `DEQF16(ReLU(A @ B)) * scale`. The kernel runs on the
+/// NPU; the reference is the CPU path of the same formula.
+#[test]
+fn matmul_relu_type_applies_relu_before_the_scale() {
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import pypto\n\
+         @pypto.frontend.jit\n\
+         def scored(a: pypto.Tensor([32, 64], pypto.DT_FP16), b: pypto.Tensor([32, 64], pypto.DT_FP16),\n\
+         \x20          out: pypto.Tensor([32, 32], pypto.DT_FP16)):\n\
+         \x20   pypto.set_cube_tile_shapes([32, 32], [64, 64], [32, 32])\n\
+         \x20   params = {'scale': 1 / 8.0, 'relu_type': pypto.ReLuType.RELU}\n\
+         \x20   out[:] = pypto.matmul(a, b, pypto.DT_FP16, a_trans=False, b_trans=True, extend_params=params)\n\
+         a = pypto.rand([32, 64], seed=3, dtype=pypto.DT_FP16) - 0.5\n\
+         b = pypto.rand([32, 64], seed=4, dtype=pypto.DT_FP16) - 0.5\n\
+         out = pypto.zeros([32, 32], dtype=pypto.DT_FP16)\nscored(a, b, out)\n\
+         product = pypto.matmul(pypto.cast(a, pypto.DT_FP32), pypto.transpose(pypto.cast(b, pypto.DT_FP32), 0, 1))\n\
+         expected = pypto.relu(product) * (1 / 8.0)\n\
+         print(pypto.amax(pypto.abs(pypto.cast(out, pypto.DT_FP32) - expected)).item())\n\
+         print(pypto.amin(pypto.cast(out, pypto.DT_FP32)).item())\nprint(pypto.amin(product).item())\n",
+    );
+    let numbers = printed(&stdout);
+    // fp16 output of values below 1: half an ulp is under 5e-4.
+    assert!(numbers[0] <= 5e-4, "largest error {}: {stdout}", numbers[0]);
+    assert_eq!(numbers[1], 0.0, "ReLU leaves no negative value: {stdout}");
+    assert!(numbers[2] < 0.0, "the product has negative values for ReLU to clear: {stdout}");
+}
+
+/// `pypto.TileOpFormat` names the formats model code declares (`format=…TILEOP_NZ`, module-level
+/// `ND = pypto.TileOpFormat.TILEOP_ND`); a `relu_type` that is not a `ReLuType` names it.
+#[test]
+fn tile_op_format_and_relu_type_are_pyptos_enumerations() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\nND = pypto.TileOpFormat.TILEOP_ND\nNZ = pypto.TileOpFormat.TILEOP_NZ\n\
+         print(ND, NZ, ND == NZ, pypto.ReLuType.NO_RELU)\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "TileOpFormat.TILEOP_ND TileOpFormat.TILEOP_NZ False ReLuType.NO_RELU\n");
+    let result = session
+        .run_cell("x = pypto.ones([16, 16])\npypto.matmul(x, x, pypto.DT_FP32, extend_params={'relu_type': 'relu'})\n");
+    let error = result.error().expect("a str relu_type is an error");
+    assert!(
+        error.message.contains("extend_params['relu_type']") && error.message.contains("ReLuType"),
+        "{}",
+        error.message
+    );
+}

@@ -212,8 +212,8 @@ fn mistakes() -> Vec<Mistake> {
             Some("library.help.exit_status"),
         ),
         mistake(
-            "pt.matmul(x, x, pt.DT_FP32, b_trans=True, extend_params={'relu_type': 1})",
-            json!({"code": "library.extend_param_not_modelled", "params": {"function": "pypto.matmul", "key": "relu_type"}}),
+            "pt.matmul(x, x, pt.DT_FP32, b_trans=True, extend_params={'trans_mode': 1})",
+            json!({"code": "library.extend_param_not_modelled", "params": {"function": "pypto.matmul", "key": "trans_mode"}}),
             Some("library.help.extend_params"),
         ),
         mistake(

@@ -88,7 +88,7 @@ export const libraryMessages = {
   'message.library.batch_matmul_shapes': '{function}: shapes {lhs} and {rhs} are not [M, B, K] and [B, K, N]',
   'message.library.help.batch_matmul_shapes': 'tensor_a is [M, B, K] and tensor_b [B, K, N]; the result is [M, B, N]',
   'message.library.extend_param_not_modelled': "{function}: extend_params['{key}'] is not modelled",
-  'message.library.help.extend_params': 'the simulated cube adds `bias_tensor` and multiplies by `scale`; integer quantisation (`scale_tensor`), `relu_type` and TF32 rounding (`trans_mode`) are not available: apply pypto.relu to the result',
+  'message.library.help.extend_params': 'the simulated cube adds `bias_tensor`, applies `relu_type` and multiplies by `scale`; integer quantisation (`scale_tensor`) and TF32 rounding (`trans_mode`) are not available',
   'message.library.bias_columns': '{function}: bias_tensor has {columns} columns, the product {product}',
   'message.library.help.bias_row': 'bias_tensor is [1, N]: one value per column of the product',
   'message.library.nz_output': '{function}: c_matrix_nz=True (an NZ output) is not modelled',

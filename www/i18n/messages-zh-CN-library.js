@@ -88,7 +88,7 @@ export const libraryMessages = {
   'message.library.batch_matmul_shapes': '{function}：形状 {lhs} 和 {rhs} 不是 [M, B, K] 和 [B, K, N]',
   'message.library.help.batch_matmul_shapes': 'tensor_a 为 [M, B, K]，tensor_b 为 [B, K, N]；结果为 [M, B, N]',
   'message.library.extend_param_not_modelled': "{function}：模拟器没有建模 extend_params['{key}']",
-  'message.library.help.extend_params': '模拟的矩阵计算单元（Cube）支持加上 `bias_tensor` 和乘以 `scale`；整数量化（`scale_tensor`）、`relu_type` 和 TF32 舍入（`trans_mode`）不可用：ReLU 请对结果调用 pypto.relu',
+  'message.library.help.extend_params': '模拟的矩阵计算单元（Cube）支持加上 `bias_tensor`、按 `relu_type` 做 ReLU 和乘以 `scale`；整数量化（`scale_tensor`）和 TF32 舍入（`trans_mode`）不可用',
   'message.library.bias_columns': '{function}：bias_tensor 有 {columns} 列，而乘积有 {product} 列',
   'message.library.help.bias_row': 'bias_tensor 的形状为 [1, N]：乘积的每一列对应一个值',
   'message.library.nz_output': '{function}：模拟器没有建模 c_matrix_nz=True（NZ 格式的输出）',

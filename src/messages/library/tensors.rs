@@ -330,7 +330,7 @@ impl LibraryTensorMessage {
             ExtendParamNotModelled { function, key } => {
                 format!("{function}: extend_params['{key}'] is not modelled")
             }
-            ExtendParams => "the simulated cube adds `bias_tensor` and multiplies by `scale`; integer quantisation (`scale_tensor`), `relu_type` and TF32 rounding (`trans_mode`) are not available: apply pypto.relu to the result".into(),
+            ExtendParams => "the simulated cube adds `bias_tensor`, applies `relu_type` and multiplies by `scale`; integer quantisation (`scale_tensor`) and TF32 rounding (`trans_mode`) are not available".into(),
             BiasColumns { function, columns, product } => {
                 format!("{function}: bias_tensor has {columns} columns, the product {product}")
             }

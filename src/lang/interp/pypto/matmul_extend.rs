@@ -1,9 +1,10 @@
 //! `pypto.matmul(…, extend_params={…})`: what the cube's output path adds to a product. pypto
 //! documents `bias_tensor` (a `[1, N]` row added to every row, in the f32 accumulator), `scale` (a
-//! per-tensor dequantisation factor), `scale_tensor`, `relu_type` and `trans_mode`. The first two are
-//! modelled as the ops they amount to — the product accumulated in f32, then `+ bias`, `· scale`,
-//! then the cast to `out_dtype` — each captured like any op, so a kernel runs them on the NPU.
-//! The others (integer quantisation, TF32 rounding) are an error that says so.
+//! per-tensor dequantisation factor), `scale_tensor`, `relu_type` and `trans_mode`. `bias_tensor`,
+//! `relu_type` and `scale` are modelled as the ops they amount to — the product accumulated in f32,
+//! then `+ bias`, ReLU, `· scale` (pypto's `DEQF16(ReLU(A @ B)) * scale`), then the cast to
+//! `out_dtype` — each captured like any op, so a kernel runs them on the NPU. The others (integer
+//! quantisation with a packed `scale_tensor`, TF32 rounding) are an error that says so.
 
 use super::super::error::{ErrorKind, Result};
 use super::super::eval::Arguments;
@@ -21,6 +22,7 @@ const FUNCTION: &str = "pypto.matmul";
 #[derive(Default)]
 pub(crate) struct ExtendParams {
     bias: Option<(Value, Span)>,
+    relu: bool,
     scale: Option<(Value, Span)>,
 }
 
@@ -45,6 +47,7 @@ impl ExtendParams {
             match to_str(&key).as_str() {
                 "bias_tensor" => params.bias = Some((value, span)),
                 "scale" => params.scale = Some((value, span)),
+                "relu_type" => params.relu = relu_type(interpreter, &value, span)?,
                 other => {
                     let message = LibraryTensorMessage::ExtendParamNotModelled {
                         function: FUNCTION.to_string(),
@@ -62,7 +65,7 @@ impl ExtendParams {
 
     /// Whether the product needs anything after it.
     pub(crate) fn is_empty(&self) -> bool {
-        self.bias.is_none() && self.scale.is_none()
+        self.bias.is_none() && !self.relu && self.scale.is_none()
     }
 
     /// The f32 product with the bias added and the scale applied, cast to `out_dtype`.
@@ -98,6 +101,9 @@ impl ExtendParams {
             }
             result = op("pypto.add", vec![(result, span), (bias.clone(), *bias_span)])?;
         }
+        if self.relu {
+            result = op("pypto.relu", vec![(result, span)])?;
+        }
         if let Some((scale, scale_span)) = &self.scale {
             result = op("pypto.mul", vec![(result, span), (scale.clone(), *scale_span)])?;
         }
@@ -107,5 +113,21 @@ impl ExtendParams {
             }
             _ => Ok(result),
         }
+    }
+}
+
+/// `relu_type`: whether it is `pypto.ReLuType.RELU` (`NO_RELU` or `None`: no ReLU).
+fn relu_type(interpreter: &Interpreter, value: &Value, span: Span) -> Result<bool> {
+    if matches!(value, Value::None) {
+        return Ok(false);
+    }
+    match super::copies::enum_member_name(value, "ReLuType") {
+        Some(member) => Ok(member == "RELU"),
+        None => Err(interpreter.error(ErrorKind::Type, "", span).with_message(LibraryMessage::ArgumentType {
+            function: FUNCTION.to_string(),
+            parameter: "extend_params['relu_type']".to_string(),
+            expected: Kind::Enumeration { name: "ReLuType".to_string() },
+            got: value.type_name().to_string(),
+        })),
     }
 }

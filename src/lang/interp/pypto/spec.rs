@@ -40,7 +40,7 @@ pub enum SpecDim {
 
 /// pypto's enums: (enum name, members with pypto's values). `StatusType` members are the dim markers
 /// `pypto.DYN`, `pypto.DYNAMIC`, `pypto.STATIC`.
-const ENUMS: [(&str, &[(&str, i64)]); 6] = [
+const ENUMS: [(&str, &[(&str, i64)]); 8] = [
     ("RunMode", &[("NPU", 0), ("SIM", 1)]),
     ("StatusType", &[("DYN", 0), ("DYNAMIC", 1), ("STATIC", 2)]),
     (
@@ -57,6 +57,10 @@ const ENUMS: [(&str, &[(&str, i64)]); 6] = [
     ),
     ("SaturationMode", &[("OFF", 0), ("ON", 1)]),
     ("PrecisionType", &[("INTRINSIC", 0), ("HIGH_PRECISION", 1)]),
+    // A tensor's layout in device memory (`pypto.Tensor(…, format=…)`): values are the same in both.
+    ("TileOpFormat", &[("TILEOP_ND", 0), ("TILEOP_NZ", 1)]),
+    // The cube output path's ReLU (`matmul(…, extend_params={"relu_type": …})`).
+    ("ReLuType", &[("NO_RELU", 0), ("RELU", 1)]),
     // pypto's dtypes the tensor core does not hold, with pypto's values: named so that code which
     // lists them (a torch ↔ pypto dtype table) runs; a tensor of one is an error that says so.
     ("DataType", &[("DT_UINT16", 12), ("DT_UINT32", 13), ("DT_UINT64", 14)]),
