@@ -41,6 +41,7 @@ mod statements;
 mod string_methods;
 mod sweep;
 mod torch_library;
+mod torch_method_forms;
 mod torch_module;
 mod torch_nn_module;
 mod type_builtin;

@@ -129,6 +129,8 @@ export const libraryMessages = {
   'message.library.reinterpret': '{function}(dtype={dtype}) would reinterpret the {from} bytes of the tensor',
   'message.library.help.convert_values': 'convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch',
   'message.library.view_dtype': 'view(dtype) reinterprets bits; use .to(dtype)',
+  'message.library.repeat_sizes': 'Tensor.repeat: the sizes must be non-negative ints',
+  'message.library.repeat_rank': 'Tensor.repeat: {sizes} sizes for a tensor of {rank} dims (the number of sizes cannot be smaller than the number of dims)',
   'message.library.dtype_not_available': 'torch.{dtype}: {dtype} tensors are not available yet',
   'message.library.help.float_dtypes': 'tensors hold float32, float16, bfloat16 or float64 here; use torch.float32',
   'message.library.help.torch_dtypes': 'torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)',

@@ -56,6 +56,17 @@ pub enum LibraryTorchMessage {
     /// Help of [`LibraryTorchMessage::IntegerData`].
     #[serde(rename = "library.help.float_data")]
     FloatData,
+    /// `x.repeat(sizes)` with a size that is not a non-negative int.
+    #[serde(rename = "library.repeat_sizes")]
+    RepeatSizes,
+    /// `x.repeat(sizes)` with fewer sizes than dims (torch's rule).
+    #[serde(rename = "library.repeat_rank")]
+    RepeatRank {
+        /// How many sizes.
+        sizes: usize,
+        /// The tensor's rank.
+        rank: usize,
+    },
     /// `max(x, dim)`: indices are not available.
     #[serde(rename = "library.no_indices")]
     NoIndices {
@@ -150,6 +161,10 @@ impl LibraryTorchMessage {
                 "convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch".into()
             }
             ViewDtype => "view(dtype) reinterprets bits; use .to(dtype)".into(),
+            RepeatSizes => "Tensor.repeat: the sizes must be non-negative ints".into(),
+            RepeatRank { sizes, rank } => format!(
+                "Tensor.repeat: {sizes} sizes for a tensor of {rank} dims (the number of sizes cannot be smaller than the number of dims)"
+            ),
             DtypeNotAvailable { dtype } => format!("torch.{dtype}: {dtype} tensors are not available yet"),
             FloatDtypes => "tensors hold float32, float16, bfloat16 or float64 here; use torch.float32".into(),
             TorchDtypes => "torch.float32, torch.float16, torch.bfloat16 (or pypto.DT_FP32 …)".into(),

@@ -78,13 +78,18 @@ pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, na
         }
         // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
         "device" => Ok(Value::string("cpu")),
-        _ if METHODS.contains(&name) || super::golden_functions::METHODS.contains(&name) || is_pypto_function(name) => {
+        _ if is_torch_method(name) || is_pypto_function(name) || super::method_forms::is_method(name) => {
             Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))))
         }
         _ => Err(interpreter
             .error(ErrorKind::Attribute, "", span)
             .with_message(RuntimeMessage::NoAttribute { type_name: "Tensor".into(), name: name.to_string() })),
     }
+}
+
+/// Whether `name` is one of torch's tensor methods of this file or the goldens'.
+pub(crate) fn is_torch_method(name: &str) -> bool {
+    METHODS.contains(&name) || super::golden_functions::METHODS.contains(&name)
 }
 
 /// Whether `pypto.<name>` is a function: pypto's Tensor has it as a method too (`x.fillpad(…)`).
@@ -334,6 +339,9 @@ pub(crate) fn call(
         }
         _ if super::golden_functions::METHODS.contains(&name) => {
             super::golden_functions::method(interpreter, object, name, arguments, span)
+        }
+        _ if super::method_forms::is_method(name) => {
+            super::method_forms::call(interpreter, object, name, arguments, span)
         }
         other => Err(no_method(interpreter, other, span)),
     }

@@ -12,6 +12,7 @@ pub(crate) mod convert;
 mod creation;
 mod golden_functions;
 pub(crate) mod library;
+mod method_forms;
 pub(crate) mod methods;
 pub(crate) mod module;
 pub(crate) mod ops;
@@ -115,6 +116,15 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     if interpreter.in_kernel() {
         return Err(host_only(interpreter, name, short.rsplit('.').next().unwrap_or(short), span));
     }
+    // torch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for `keepdim`.
+    let mut arguments = arguments;
+    for (keyword, _, _) in arguments.keywords.iter_mut() {
+        match keyword.as_str() {
+            "axis" => *keyword = "dim".to_string(),
+            "keepdims" => *keyword = "keepdim".to_string(),
+            _ => {}
+        }
+    }
     if let ("matmul" | "mm" | "bmm", [(a, _), (b, _), ..]) = (short, arguments.positional.as_slice()) {
         interpreter.charge_matmul(a, b, false, span)?;
     }
@@ -145,7 +155,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Err(interpreter.coded(ErrorKind::Type, crate::messages::LibraryOperatorMessage::NoFakeTensors, span))
         }
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
-        "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" => {
+        "square" | "std" => method_forms::function(interpreter, short, arguments, span),
+        "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" | "npu.is_available" => {
             device_call(interpreter, short, arguments, span)
         }
         _ if golden_functions::FUNCTIONS.contains(&short) => {
@@ -184,6 +195,11 @@ fn device_call(interpreter: &Interpreter, name: &str, arguments: Arguments, span
         "npu.current_device" => {
             interpreter.bind(&full, &[], arguments, false, span)?;
             Ok(Value::Int(0))
+        }
+        // The simulated NPU is always there.
+        "npu.is_available" => {
+            interpreter.bind(&full, &[], arguments, false, span)?;
+            Ok(Value::Bool(true))
         }
         _ => {
             interpreter.bind(&full, &[], arguments, false, span)?;

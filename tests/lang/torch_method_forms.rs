@@ -1,0 +1,89 @@
+//! torch's tensor methods as model tests call them around pypto kernels (hicann/pypto's
+//! DeepSeek-V4 and Qwen3-Next tests): a torch function as a method (`x.clamp`, `x.chunk`,
+//! `x.repeat_interleave`), in-place forms (`add_`, `clamp_`, `abs_`), the random fills `uniform_`
+//! and `normal_`, `repeat`, `square`, `std`, numpy's keyword names (`axis`, `keepdims`) and
+//! `torch.npu.is_available()`. Expected values are worked out by hand.
+
+use tilelab::session::Session;
+
+fn printed(code: &str) -> Vec<String> {
+    let mut session = Session::new();
+    let result = session.run_cell(&format!("import torch\nx = torch.tensor([[1.0, -2.0], [3.0, -4.0]])\n{code}"));
+    assert!(result.is_ok(), "{code}\n{:?}", result.error());
+    result.stdout.lines().map(str::to_string).collect()
+}
+
+fn failure(code: &str) -> String {
+    let mut session = Session::new();
+    let result = session.run_cell(&format!("import torch\nx = torch.tensor([[1.0, -2.0], [3.0, -4.0]])\n{code}"));
+    result.error().map(|error| error.message.clone()).unwrap_or_else(|| panic!("expected an error: {code}"))
+}
+
+#[test]
+fn torch_functions_are_methods_with_the_tensor_first() {
+    let lines = printed(
+        "print(x.clamp(-1, 2).tolist(), x.square().tolist(), torch.square(x).tolist())\n\
+         print([c.tolist() for c in x.chunk(2)], x.sort().values.tolist(), x.repeat_interleave(2, dim=0).tolist())\n",
+    );
+    assert_eq!(lines[0], "[[1.0, -1.0], [2.0, -1.0]] [[1.0, 4.0], [9.0, 16.0]] [[1.0, 4.0], [9.0, 16.0]]");
+    assert_eq!(
+        lines[1],
+        "[[[1.0, -2.0]], [[3.0, -4.0]]] [[-2.0, 1.0], [-4.0, 3.0]] [[1.0, -2.0], [1.0, -2.0], [3.0, -4.0], [3.0, -4.0]]"
+    );
+}
+
+#[test]
+fn in_place_forms_write_into_the_tensor_and_return_it() {
+    let lines = printed(
+        "y = x.clone()\nz = y.add_(1)\nprint(y.tolist(), z is y)\n\
+         y.clamp_(0, 2.5)\nprint(y.tolist())\ny.abs_().mul_(2)\nprint(y.tolist(), x.tolist())\n",
+    );
+    assert_eq!(
+        lines,
+        [
+            "[[2.0, -1.0], [4.0, -3.0]] True",
+            "[[2.0, 0.0], [2.5, 0.0]]",
+            "[[4.0, 0.0], [5.0, 0.0]] [[1.0, -2.0], [3.0, -4.0]]"
+        ]
+    );
+    let message = failure("w = torch.ones(2, requires_grad=True)\nw.add_(1)\n");
+    assert!(message.contains("requires grad") || message.contains("requires_grad"), "{message}");
+}
+
+#[test]
+fn repeat_tiles_along_each_dim() {
+    let lines = printed(
+        "print(x.repeat(2, 1).tolist())\nprint(list(x.repeat(1, 2, 1).shape), torch.eye(2).repeat(1, 3).tolist())\n\
+         print(list(x.repeat(0, 1).shape))\n",
+    );
+    assert_eq!(lines[0], "[[1.0, -2.0], [3.0, -4.0], [1.0, -2.0], [3.0, -4.0]]");
+    assert_eq!(lines[1], "[1, 4, 2] [[1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]]");
+    assert_eq!(lines[2], "[0, 2]");
+    let message = failure("x.repeat(2)\n");
+    assert!(message.contains("1 sizes for a tensor of 2 dims"), "{message}");
+}
+
+/// The fills draw from the seeded generator: the same seed gives the same numbers; their range
+/// and moments are those asked for.
+#[test]
+fn uniform_and_normal_fill_in_place_from_the_seeded_generator() {
+    let lines = printed(
+        "torch.manual_seed(7)\nu = torch.empty(4000).uniform_(-1, 3)\n\
+         print(u.min().item() >= -1, u.max().item() < 3, abs(u.mean().item() - 1) < 0.1)\n\
+         n = torch.zeros(4000, dtype=torch.bfloat16).normal_(2.0, 0.5)\n\
+         print(n.dtype, abs(n.float().mean().item() - 2) < 0.05, abs(n.float().std().item() - 0.5) < 0.05)\n\
+         torch.manual_seed(7)\nprint(torch.equal(torch.empty(4000).uniform_(-1, 3), u))\n",
+    );
+    assert_eq!(lines, ["True True True", "torch.bfloat16 True True", "True"]);
+}
+
+#[test]
+fn std_numpy_keyword_names_and_npu_availability() {
+    let lines = printed(
+        "print(torch.std(torch.tensor([1.0, 2.0, 3.0, 4.0])).item(), x.std(dim=0).tolist())\n\
+         print(torch.max(x, dim=0, keepdims=True).values.tolist(), torch.sum(x, axis=1).tolist(), torch.npu.is_available())\n",
+    );
+    // std of 1, 2, 3, 4 with Bessel's correction: sqrt(5/3); of each column pair: sqrt(2).
+    assert_eq!(lines[0], "1.2909945249557495 [1.4142135381698608, 1.4142135381698608]");
+    assert_eq!(lines[1], "[[3.0, -2.0]] [-1.0, -1.0] True");
+}
