@@ -2,7 +2,8 @@
 //! DeepSeek-V4 and Qwen3-Next tests): a torch function as a method (`x.clamp`, `x.chunk`,
 //! `x.repeat_interleave`), in-place forms (`add_`, `clamp_`, `abs_`), the random fills `uniform_`
 //! and `normal_`, `repeat`, `square`, `std`, numpy's keyword names (`axis`, `keepdims`) and
-//! `torch.npu.is_available()`. Expected values are worked out by hand.
+//! `torch.npu.is_available()`, and the autograd forms `torch.autograd.grad`, `torch.no_grad`.
+//! Expected values are worked out by hand.
 
 use tilelab::session::Session;
 
@@ -86,4 +87,27 @@ fn std_numpy_keyword_names_and_npu_availability() {
     // std of 1, 2, 3, 4 with Bessel's correction: sqrt(5/3); of each column pair: sqrt(2).
     assert_eq!(lines[0], "1.2909945249557495 [1.4142135381698608, 1.4142135381698608]");
     assert_eq!(lines[1], "[[3.0, -2.0]] [-1.0, -1.0] True");
+}
+
+/// Kimi's reference computes its gradients with `torch.autograd.grad`: a tuple, one per input;
+/// d/dw of Σw² is 2w, of 2·Σb is 2. An unused input is torch's error unless `allow_unused=True`.
+#[test]
+fn autograd_grad_gives_a_tuple_and_no_grad_records_nothing() {
+    let lines = printed(
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)\nb = torch.tensor([3.0], requires_grad=True)\n\
+         u = torch.tensor([5.0], requires_grad=True)\n\
+         g = torch.autograd.grad(outputs=(w * w).sum() + b.sum() * 2, inputs=[w, b], grad_outputs=torch.tensor(1.0))\n\
+         print(type(g).__name__, [t.tolist() for t in g], torch.autograd.grad((w * 3).sum(), w)[0].tolist())\n\
+         print(torch.autograd.grad((w * w).sum(), [w, u], allow_unused=True)[1])\n\
+         with torch.no_grad():\n    z = w * 2\n\
+         with torch.inference_mode():\n    v = w * 2\n\
+         print(z.requires_grad, v.requires_grad)\n\
+         import numpy as np\nnp.set_printoptions(formatter={'float': '{:.6f}'.format})\n",
+    );
+    assert_eq!(lines, ["tuple [[2.0, 4.0], [2.0]] [3.0, 3.0]", "None", "False False"]);
+    let message = failure(
+        "w = torch.tensor([1.0], requires_grad=True)\nu = torch.tensor([1.0], requires_grad=True)\n\
+         torch.autograd.grad((w * w).sum(), [w, u])\n",
+    );
+    assert!(message.contains("Set allow_unused=True"), "{message}");
 }

@@ -2955,7 +2955,7 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     dtype: string,
   }
-    } | { "code": "library.help.float_dtypes" } | { "code": "library.help.torch_dtypes" } | { "code": "library.integer_data" } | { "code": "library.help.float_data" } | { "code": "library.repeat_sizes" } | { "code": "library.repeat_rank", "params": {
+    } | { "code": "library.help.float_dtypes" } | { "code": "library.help.torch_dtypes" } | { "code": "library.integer_data" } | { "code": "library.help.float_data" } | { "code": "library.unused_input" } | { "code": "library.repeat_sizes" } | { "code": "library.repeat_rank", "params": {
     /**
      * How many sizes.
      */

@@ -129,6 +129,7 @@ export const libraryMessages = {
   'message.library.reinterpret': '{function}(dtype={dtype}) would reinterpret the {from} bytes of the tensor',
   'message.library.help.convert_values': 'convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch',
   'message.library.view_dtype': 'view(dtype) reinterprets bits; use .to(dtype)',
+  'message.library.unused_input': 'One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.',
   'message.library.repeat_sizes': 'Tensor.repeat: the sizes must be non-negative ints',
   'message.library.repeat_rank': 'Tensor.repeat: {sizes} sizes for a tensor of {rank} dims (the number of sizes cannot be smaller than the number of dims)',
   'message.library.dtype_not_available': 'torch.{dtype}: {dtype} tensors are not available yet',

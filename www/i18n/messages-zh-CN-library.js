@@ -129,6 +129,7 @@ export const libraryMessages = {
   'message.library.reinterpret': '{function}(dtype={dtype}) 会把张量的 {from} 字节重新解释为另一种类型',
   'message.library.help.convert_values': '请改为转换数值：pypto.cast(x, dtype)，或在 from_torch 之前调用 t.to(dtype)',
   'message.library.view_dtype': 'view(dtype) 会重新解释比特位；请用 .to(dtype)',
+  'message.library.unused_input': '某个求导的张量似乎没有在计算图中用到。若这是预期行为，请设置 allow_unused=True。',
   'message.library.repeat_sizes': 'Tensor.repeat：各维重复次数必须是非负整数',
   'message.library.repeat_rank': 'Tensor.repeat：为 {rank} 维张量给出了 {sizes} 个重复次数（次数的个数不能少于维数）',
   'message.library.dtype_not_available': 'torch.{dtype}：暂不支持 {dtype} 张量',

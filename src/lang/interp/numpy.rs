@@ -56,6 +56,25 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     if let Some(function) = short.strip_prefix("random.") {
         return super::numpy_random::call(interpreter, function, arguments, span);
     }
+    if short == "set_printoptions" {
+        // Arrays print as TileLab's tensors whatever the options: accepted, so the scripts that
+        // set them at their top run.
+        let names = [
+            "precision",
+            "threshold",
+            "edgeitems",
+            "linewidth",
+            "suppress",
+            "nanstr",
+            "infstr",
+            "formatter",
+            "sign",
+            "floatmode",
+            "legacy",
+        ];
+        interpreter.bind(name, &names, arguments, false, span)?;
+        return Ok(Value::None);
+    }
     match short {
         "array" | "asarray" => {
             let bound = interpreter.bind(name, &["object", "dtype"], arguments, false, span)?;

@@ -56,6 +56,9 @@ pub enum LibraryTorchMessage {
     /// Help of [`LibraryTorchMessage::IntegerData`].
     #[serde(rename = "library.help.float_data")]
     FloatData,
+    /// `torch.autograd.grad` of an input the outputs do not use (torch's words).
+    #[serde(rename = "library.unused_input")]
+    UnusedInput,
     /// `x.repeat(sizes)` with a size that is not a non-negative int.
     #[serde(rename = "library.repeat_sizes")]
     RepeatSizes,
@@ -161,6 +164,7 @@ impl LibraryTorchMessage {
                 "convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch".into()
             }
             ViewDtype => "view(dtype) reinterprets bits; use .to(dtype)".into(),
+            UnusedInput => "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.".into(),
             RepeatSizes => "Tensor.repeat: the sizes must be non-negative ints".into(),
             RepeatRank { sizes, rank } => format!(
                 "Tensor.repeat: {sizes} sizes for a tensor of {rank} dims (the number of sizes cannot be smaller than the number of dims)"

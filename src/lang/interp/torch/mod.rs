@@ -156,6 +156,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
         "square" | "std" => method_forms::function(interpreter, short, arguments, span),
+        // The same context as `pypto.no_grad()`: nothing in the block is recorded for backward.
+        "no_grad" => {
+            interpreter.bind(name, &[], arguments, false, span)?;
+            Ok(Value::object(super::value::Object::NoGrad))
+        }
+        "inference_mode" => {
+            interpreter.bind(name, &["mode"], arguments, false, span)?;
+            Ok(Value::object(super::value::Object::NoGrad))
+        }
+        "autograd.grad" => autograd_grad(interpreter, arguments, span),
         "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" | "npu.is_available" => {
             device_call(interpreter, short, arguments, span)
         }
@@ -245,4 +255,27 @@ pub(crate) fn shape_of(
             interpreter.to_shape(&dims, items.first().map_or(span, |(_, item_span)| *item_span), function)
         }
     }
+}
+
+/// `torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+/// allow_unused=None)`: `pypto.autodiff.grad`, as a tuple (one gradient per input, as torch gives
+/// it); an input the outputs do not depend on is torch's error unless `allow_unused=True`.
+fn autograd_grad(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
+    let names = ["outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused"];
+    let bound = interpreter.bind("torch.autograd.grad", &names, arguments, false, span)?;
+    let mut forwarded = Arguments { positional: Vec::new(), keywords: Vec::new() };
+    for (index, keyword) in [(0, "outputs"), (1, "inputs"), (2, "grad_outputs"), (4, "create_graph")] {
+        if let Some((value, value_span)) = &bound.values[index] {
+            forwarded.keywords.push((keyword.to_string(), value.clone(), *value_span));
+        }
+    }
+    let gradients = super::pypto::call(interpreter, "pypto.autodiff.grad", forwarded, span)?;
+    let gradients = match &gradients {
+        Value::List(items) => items.borrow().clone(),
+        _ => vec![gradients],
+    };
+    if !bound.flag(5, false)? && gradients.iter().any(|gradient| matches!(gradient, Value::None)) {
+        return Err(interpreter.coded(ErrorKind::Autograd, LibraryTorchMessage::UnusedInput, bound.span_of(1)));
+    }
+    Ok(Value::tuple(gradients))
 }
