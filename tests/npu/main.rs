@@ -10,6 +10,7 @@ mod fidelity_values;
 mod fidelity_warm;
 mod kernel_forms;
 mod kernel_forms_broadcast;
+mod kernel_forms_decode;
 mod kernel_forms_partial;
 mod kernel_forms_real_api;
 mod kernel_forms_unrolled;

@@ -2051,6 +2051,36 @@ export type LibraryKernelMessage = { "code": "library.outside_kernel", "params":
      */
     fractal: number,
   }
+    } | { "code": "library.ignored_keyword", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The keyword.
+     */
+    keyword: string,
+    /**
+     * The keywords it reads, comma-separated.
+     */
+    known: string,
+  }
+    } | { "code": "library.cube_m_tiles", "params": {
+    /**
+     * The pair given.
+     */
+    pair: Array<number>,
+  }
+    } | { "code": "library.transposed_m_tile", "params": {
+    /**
+     * The kernel's mL0.
+     */
+    m0: number,
+    /**
+     * The side of the chip's cube fractal.
+     */
+    fractal: number,
+  }
     } | { "code": "library.help.cube_fractals", "params": {
     /**
      * The side of the chip's cube fractal.
@@ -2955,7 +2985,33 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     dtype: string,
   }
-    } | { "code": "library.help.float_dtypes" } | { "code": "library.help.torch_dtypes" } | { "code": "library.integer_data" } | { "code": "library.help.float_data" } | { "code": "library.unused_input" } | { "code": "library.repeat_sizes" } | { "code": "library.repeat_rank", "params": {
+    } | { "code": "library.help.float_dtypes" } | { "code": "library.help.torch_dtypes" } | { "code": "library.integer_data" } | { "code": "library.help.float_data" } | { "code": "library.mask_shape", "params": {
+    /**
+     * The mask's shape.
+     */
+    mask: Array<number>,
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "library.index_tensor_type", "params": {
+    /**
+     * The index's dtype.
+     */
+    dtype: string,
+  }
+    } | { "code": "library.index_value_shape", "params": {
+    /**
+     * The value's shape.
+     */
+    value: Array<number>,
+    /**
+     * The selection's shape.
+     */
+    selection: Array<number>,
+  }
+    } | { "code": "library.index_with_grad" } | { "code": "library.unused_input" } | { "code": "library.repeat_sizes" } | { "code": "library.repeat_rank", "params": {
     /**
      * How many sizes.
      */

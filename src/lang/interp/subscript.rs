@@ -50,6 +50,9 @@ impl Interpreter {
                     self.error(ErrorKind::Index, "", span)
                         .with_message(crate::messages::RuntimeMessage::MissingKey { key })
                 }),
+            Value::Tensor(object) if super::torch::indexing::applies(self, index) => {
+                super::torch::indexing::get(self, &object.get(), index, span).inspect(|item| object.pass_torch_to(item))
+            }
             Value::Tensor(object) => {
                 self.tensor_get_item(&object.get(), index, span).inspect(|item| object.pass_torch_to(item))
             }
@@ -144,6 +147,9 @@ impl Interpreter {
                     }
                 }
                 Ok(())
+            }
+            Value::Tensor(object) if super::torch::indexing::applies(self, index) => {
+                super::torch::indexing::set(self, object, index, &value, span)
             }
             Value::Tensor(object) => self.tensor_set_item(object, index, &value, span),
             other => {

@@ -48,6 +48,30 @@ pub enum LibraryKernelMessage {
         /// The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
         fractal: usize,
     },
+    /// A keyword pypto's loops ignore (they take `**kwargs`).
+    #[serde(rename = "library.ignored_keyword")]
+    IgnoredKeyword {
+        /// The function.
+        function: String,
+        /// The keyword.
+        keyword: String,
+        /// The keywords it reads, comma-separated.
+        known: String,
+    },
+    /// An m tile pair that is not `[mL0, mL1]` with mL1 a multiple of mL0.
+    #[serde(rename = "library.cube_m_tiles")]
+    CubeMTiles {
+        /// The pair given.
+        pair: Vec<usize>,
+    },
+    /// A transposed A with an mL0 that does not fill fractals.
+    #[serde(rename = "library.transposed_m_tile")]
+    TransposedMTile {
+        /// The kernel's mL0.
+        m0: usize,
+        /// The side of the chip's cube fractal.
+        fractal: usize,
+    },
     /// Help of [`LibraryKernelMessage::CubeTiles`].
     #[serde(rename = "library.help.cube_fractals")]
     CubeFractals {
@@ -315,9 +339,21 @@ impl LibraryKernelMessage {
                 None => format!("{function}: {parameter} must be positive"),
             },
             CubeTiles { label, pair, fractal } => format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of {fractal} and {label}L1 a multiple of {label}L0"),
+            IgnoredKeyword { function, keyword, known } => {
+                format!("{function} ignores the keyword '{keyword}', as pypto does: it reads {known}")
+            }
+            CubeMTiles { pair } => format!(
+                "set_cube_tile_shapes: m tiles {pair:?} must be [mL0, mL1] with mL0 > 0 and mL1 a multiple of mL0"
+            ),
+            TransposedMTile { m0, fractal } => format!(
+                "pypto.matmul: with a_trans=True A is stored [K, M], so mL0 = {m0} must be a multiple of {fractal}"
+            ),
             CubeFractals { fractal } => format!("the cube unit works on {fractal}×{fractal} fractals; e.g. [{fractal}, {fractal}] or a larger multiple"),
             BufferDepth { table, key, got } => format!("{table} '{key}': {got} is not a buffer depth"),
-            BufferDepthForm => "give a positive int, or pypto's {-1: default_depth, op_index: depth} form".into(),
+            BufferDepthForm => {
+                "give a positive int, or pypto's {'DEFAULT': depth} form (or the older {-1: default_depth, op_index: depth})"
+                    .into()
+            }
             ReservedLabel { function, label } => {
                 format!("{function}: label '{label}' has the form of a per-function key (func<magic>_<order>)")
             }

@@ -56,6 +56,31 @@ pub enum LibraryTorchMessage {
     /// Help of [`LibraryTorchMessage::IntegerData`].
     #[serde(rename = "library.help.float_data")]
     FloatData,
+    /// `x[mask]` with a mask whose shape is not `x`'s leading shape.
+    #[serde(rename = "library.mask_shape")]
+    MaskShape {
+        /// The mask's shape.
+        mask: Vec<usize>,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+    },
+    /// `x[index]` with a float tensor (or a 0-d `x`).
+    #[serde(rename = "library.index_tensor_type")]
+    IndexTensorType {
+        /// The index's dtype.
+        dtype: String,
+    },
+    /// `x[index] = value` with a value that does not broadcast to the selection.
+    #[serde(rename = "library.index_value_shape")]
+    IndexValueShape {
+        /// The value's shape.
+        value: Vec<usize>,
+        /// The selection's shape.
+        selection: Vec<usize>,
+    },
+    /// Indexing by a tensor a tensor that requires grad.
+    #[serde(rename = "library.index_with_grad")]
+    IndexWithGrad,
     /// `torch.autograd.grad` of an input the outputs do not use (torch's words).
     #[serde(rename = "library.unused_input")]
     UnusedInput,
@@ -164,6 +189,16 @@ impl LibraryTorchMessage {
                 "convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch".into()
             }
             ViewDtype => "view(dtype) reinterprets bits; use .to(dtype)".into(),
+            MaskShape { mask, shape } => format!(
+                "the shape of the mask {mask:?} does not match the shape of the indexed tensor {shape:?}"
+            ),
+            IndexTensorType { dtype } => {
+                format!("tensors used as indices must be bool or integer tensors, not {dtype} (and index a tensor with dims)")
+            }
+            IndexValueShape { value, selection } => {
+                format!("shape mismatch: value of shape {value:?} cannot be broadcast to the indexing result of shape {selection:?}")
+            }
+            IndexWithGrad => "indexing by a tensor is not recorded for backward here: index a tensor that does not require grad (x.detach()[mask])".into(),
             UnusedInput => "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.".into(),
             RepeatSizes => "Tensor.repeat: the sizes must be non-negative ints".into(),
             RepeatRank { sizes, rank } => format!(

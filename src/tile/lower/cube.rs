@@ -119,7 +119,7 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
         let (rows, columns) = (m1.min(m - row), n1.min(n - column));
         let (c, base) = match whole {
             Some(tile) => (tile, [row, column]),
-            None => (core.ring_buffer("c_l0c", Memory::L0C, &[m1, n1], DType::F32, 1, buffer_line), [0, 0]),
+            None => (core.ring_buffer("c_l0c", Memory::L0C, &[pad16(m1), n1], DType::F32, 1, buffer_line), [0, 0]),
         };
         core.emitter.at_line(job.line);
         for k_start in (0..k).step_by(k1) {
@@ -140,8 +140,9 @@ pub(super) fn lower_matmul(core: &mut CoreState<'_>, job: MatmulJob<'_>, tiles: 
                 let kv = k0.min(depth - k_piece);
                 for m_piece in (0..rows).step_by(m0) {
                     let mv = m0.min(rows - m_piece);
-                    let a_copies = l0_copies(core.l0_bytes[0], m0 * k0 * a_dtype.size_in_bytes());
-                    let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[m0, k0], a_dtype, a_copies, buffer_line);
+                    // M rows fill whole fractals in L0A (an mL0 of 1 still takes 16 rows).
+                    let a_copies = l0_copies(core.l0_bytes[0], pad16(m0) * k0 * a_dtype.size_in_bytes());
+                    let a_l0 = core.ring_buffer("a_l0", Memory::L0A, &[pad16(m0), k0], a_dtype, a_copies, buffer_line);
                     let move_a = if a_transposed {
                         TileOp::MoveTransposed {
                             source: a_l1,

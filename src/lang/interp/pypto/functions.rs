@@ -212,6 +212,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             let accumulated = if extend.is_empty() { out_dtype } else { Some(crate::tensor::DType::F32) };
             let (a, b) = (bound.tensor(0)?, bound.tensor(1)?);
             let (a_transposed, b_transposed) = (bound.flag(3, false)?, bound.flag(4, false)?);
+            if a_transposed {
+                check_transposed_m_tile(interpreter, bound.span_of(3))?;
+            }
             let result = wrap(a.matmul(&b, a_transposed, b_transposed, accumulated))?;
             interpreter.capture(Some(&result), || CapturedOp::Matmul {
                 a: super::capture::TensorRef::of(a.tensor()),
@@ -358,4 +361,20 @@ impl Interpreter {
             .map(|&d| if d == -1 && known > 0 { (total / known) as usize } else { d.max(0) as usize })
             .collect())
     }
+}
+
+/// A transposed A (`a_trans=True`, stored `[K, M]`) has M as its inner dim, which pypto needs in
+/// whole fractals: the kernel's mL0 must be a multiple of the fractal side.
+fn check_transposed_m_tile(interpreter: &Interpreter, span: Span) -> Result<()> {
+    let m0 =
+        interpreter.npu.kernel_frames.borrow().last().and_then(|frame| frame.cube_tile_shapes).map(|[m, _, _]| m[0]);
+    let Some(m0) = m0 else { return Ok(()) };
+    let fractal = super::kernel::cube_fractal_side(&interpreter.npu_config(span)?);
+    if m0 % fractal == 0 {
+        return Ok(());
+    }
+    Err(interpreter
+        .error(ErrorKind::TileShape, "", span)
+        .with_message(crate::messages::LibraryKernelMessage::TransposedMTile { m0, fractal })
+        .with_help_message(crate::messages::LibraryKernelMessage::CubeFractals { fractal }))
 }

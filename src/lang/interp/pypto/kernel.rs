@@ -73,8 +73,16 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             for (index, label) in ["m", "k", "n"].iter().enumerate() {
                 let pair =
                     interpreter.to_shape(bound.required(index)?, bound.span_of(index), "set_cube_tile_shapes")?;
-                let valid = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0 && pair[0] % fractal == 0;
-                if !valid {
+                let nested = pair.len() == 2 && pair[0] > 0 && pair[1] % pair[0] == 0;
+                // M is A's outer dim, which the cube pads to whole fractals (pypto's decode kernels
+                // set [1, 1]); K and N must fill fractals. A transposed A needs whole M fractals
+                // too, which the matmul checks.
+                if *label == "m" && !nested {
+                    return Err(interpreter
+                        .error(ErrorKind::TileShape, "", bound.span_of(index))
+                        .with_message(LibraryKernelMessage::CubeMTiles { pair }));
+                }
+                if !(nested && (*label == "m" || pair[0] % fractal == 0)) {
                     return Err(interpreter
                         .error(ErrorKind::TileShape, "", bound.span_of(index))
                         .with_message(LibraryKernelMessage::CubeTiles { label: label.to_string(), pair, fractal })
@@ -271,6 +279,6 @@ fn collect_rebinds(body: &[Stmt], parameters: &[&str], found: &mut Vec<(String, 
 
 /// The side of the chip's square cube fractal: one L0A/L0B alignment block of 16-bit values
 /// (512 bytes, 16×16, on Ascend's presets).
-fn cube_fractal_side(config: &crate::npu::NpuConfig) -> usize {
+pub(super) fn cube_fractal_side(config: &crate::npu::NpuConfig) -> usize {
     ((config.l0ab_alignment / 2) as f64).sqrt().round().max(1.0) as usize
 }

@@ -132,13 +132,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }))
         }
         "loop" => {
-            let bound = interpreter.bind(
-                &full,
-                &["start", "stop", "step", "name", "idx_name", "unroll_list", "submit_before_loop", "parallel"],
-                arguments,
-                false,
-                span,
-            )?;
+            let arguments = ignore_other_keywords(interpreter, &full, arguments);
+            let bound = interpreter.bind(&full, &LOOP_PARAMETERS, arguments, false, span)?;
             // pypto's scheduling hints: the iterations are the same with or without them.
             if let Some(factors) = bound.optional(5) {
                 unroll_factors(interpreter, factors, bound.span_of(5))?;
@@ -279,13 +274,8 @@ fn unroll_factors(interpreter: &Interpreter, value: &Value, span: Span) -> Resul
 /// with 1 added) the loop runs from where the last one stopped to `stop - (stop - start) % (step*p)`
 /// by `step*p`, exactly as pypto computes it.
 fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> Result<Value> {
-    let bound = interpreter.bind(
-        "pypto.loop_unroll",
-        &["start", "stop", "step", "name", "idx_name", "unroll_list", "submit_before_loop"],
-        arguments,
-        false,
-        span,
-    )?;
+    let arguments = ignore_other_keywords(interpreter, "pypto.loop_unroll", arguments);
+    let bound = interpreter.bind("pypto.loop_unroll", &LOOP_PARAMETERS, arguments, false, span)?;
     let mut factors = match bound.optional(5) {
         Some(list) => unroll_factors(interpreter, list, bound.span_of(5))?,
         None => vec![1],
@@ -347,4 +337,26 @@ fn loop_unroll(interpreter: &Interpreter, arguments: Arguments, span: Span) -> R
         interpreter.warn_message("lang/loop-unroll-skips", message.into(), span, Some(help.into()));
     }
     Ok(Value::list(pairs))
+}
+
+/// The parameters of `pypto.loop` and `pypto.loop_unroll` (which passes its keywords on to `loop`).
+const LOOP_PARAMETERS: [&str; 8] =
+    ["start", "stop", "step", "name", "idx_name", "unroll_list", "submit_before_loop", "parallel"];
+
+/// pypto's loops take `**kwargs` and read only the keywords they know: another keyword (`idx=`) is
+/// ignored there, so here too, with a warning at the call that names what pypto reads.
+fn ignore_other_keywords(interpreter: &Interpreter, function: &str, mut arguments: Arguments) -> Arguments {
+    arguments.keywords.retain(|(keyword, _, keyword_span)| {
+        let known = LOOP_PARAMETERS[3..].contains(&keyword.as_str());
+        if !known {
+            let message = LibraryKernelMessage::IgnoredKeyword {
+                function: function.to_string(),
+                keyword: keyword.clone(),
+                known: LOOP_PARAMETERS[3..].join(", "),
+            };
+            interpreter.warn_message("lang/unknown-option", message.into(), *keyword_span, None);
+        }
+        known
+    });
+    arguments
 }

@@ -71,8 +71,8 @@ pub(crate) fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &Ke
             .and_then(|(_, value)| super::options::buffer_depth(value))
     };
     WorkSettings {
-        vec_buffers: depth("vec_nbuffer_setting").unwrap_or(2),
-        cube_buffers: depth("cube_nbuffer_setting").unwrap_or(2),
+        vec_buffers: depth("vec_nbuffer_setting").unwrap_or(super::options::DEFAULT_BUFFER_DEPTH),
+        cube_buffers: depth("cube_nbuffer_setting").unwrap_or(super::options::DEFAULT_BUFFER_DEPTH),
         vec_tile: frame.vec_tile_shapes.clone(),
         cube_tiles: frame.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
         vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),

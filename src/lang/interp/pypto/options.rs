@@ -63,13 +63,26 @@ pub fn effect(table: &[(&str, Effect)], key: &str) -> Option<Effect> {
     table.iter().find(|(name, _)| *name == key).map(|(_, effect)| *effect)
 }
 
-/// An n-buffer setting as a depth: an int, pypto's dict `{-1: default, 0: n, …}` or list
-/// `[[-1, default], [0, n], …]` (the default entry, else the largest). `None` when malformed or < 1.
+/// The n-buffer depth when a kernel sets none, or leaves it to pypto (`{}`: pypto picks the merge
+/// from the core count).
+pub const DEFAULT_BUFFER_DEPTH: usize = 2;
+
+/// An n-buffer setting as a depth: an int, pypto's dict `{"DEFAULT": n, "func8_0": m, "V1": k}` (the
+/// older `{-1: default, 0: n, …}`) or list `[[-1, default], [0, n], …]`: the default entry, else the
+/// largest; per-function and per-label entries are not told apart. `{}` is pypto's automatic choice
+/// (`DEFAULT_BUFFER_DEPTH` here). `None` when malformed or < 1.
 pub fn buffer_depth(value: &Value) -> Option<usize> {
+    let key_of = |key: &Value| match key {
+        Value::Str(text) if text.as_ref() == "DEFAULT" => Some(-1),
+        // A function's (`func8_0`) or a label's (`V1`) own setting.
+        Value::Str(_) => Some(i64::MAX),
+        other => other.as_int(),
+    };
     let pairs: Vec<(i64, i64)> = match value {
         Value::Int(depth) => vec![(-1, *depth)],
+        Value::Dict(entries) if entries.borrow().is_empty() => return Some(DEFAULT_BUFFER_DEPTH),
         Value::Dict(entries) => {
-            entries.borrow().iter().map(|(key, depth)| Some((key.as_int()?, depth.as_int()?))).collect::<Option<_>>()?
+            entries.borrow().iter().map(|(key, depth)| Some((key_of(key)?, depth.as_int()?))).collect::<Option<_>>()?
         }
         Value::List(items) => items.borrow().iter().map(pair).collect::<Option<_>>()?,
         Value::Tuple(items) => items.iter().map(pair).collect::<Option<_>>()?,
@@ -102,6 +115,11 @@ mod tests {
         assert_eq!(buffer_depth(&dict), Some(3));
         let list = Value::list(vec![Value::list(vec![Value::Int(-1), Value::Int(2)])]);
         assert_eq!(buffer_depth(&list), Some(2));
+        let named =
+            Value::dict(vec![(Value::string("DEFAULT"), Value::Int(8)), (Value::string("func8_0"), Value::Int(1))]);
+        assert_eq!(buffer_depth(&named), Some(8));
+        assert_eq!(buffer_depth(&Value::dict(vec![(Value::string("V1"), Value::Int(4))])), Some(4));
+        assert_eq!(buffer_depth(&Value::dict(Vec::new())), Some(DEFAULT_BUFFER_DEPTH));
         assert_eq!(buffer_depth(&Value::Int(0)), None);
         assert_eq!(buffer_depth(&Value::string("two")), None);
     }

@@ -189,33 +189,36 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
 /// torch's dtype for data given without `dtype=`: float32 when any element is a float; integer
 /// data would be int64 (and bools bool), which the tensor core does not hold yet.
 fn inferred_dtype(interpreter: &Interpreter, data: &Value, span: Span) -> Result<DType> {
-    fn has_float(value: &Value, interpreter: &Interpreter, span: Span) -> Result<Option<bool>> {
+    /// The widest kind of number in `value`: 0 bool, 1 int, 2 float (`None`: no numbers).
+    fn widest(value: &Value, interpreter: &Interpreter, span: Span) -> Result<Option<u8>> {
         match value {
-            Value::Float(_) => Ok(Some(true)),
-            Value::Tensor(_) => Ok(Some(true)),
+            Value::Bool(_) => Ok(Some(0)),
+            Value::Float(_) | Value::Tensor(_) => Ok(Some(2)),
             Value::List(_) | Value::Tuple(_) => {
                 let mut any = None;
                 for item in interpreter.iterate(value, span)? {
-                    match has_float(&item, interpreter, span)? {
-                        Some(true) => return Ok(Some(true)),
-                        Some(false) => any = Some(false),
+                    match widest(&item, interpreter, span)? {
+                        Some(2) => return Ok(Some(2)),
+                        Some(kind) => any = Some(any.map_or(kind, |seen: u8| seen.max(kind))),
                         None => {}
                     }
                 }
                 Ok(any)
             }
-            _ => Ok(Some(false)),
+            _ => Ok(Some(1)),
         }
     }
     if let Value::Tensor(object) = data {
         return Ok(object.get().dtype());
     }
-    match has_float(data, interpreter, span)? {
-        Some(true) => Ok(DType::F32),
+    match widest(data, interpreter, span)? {
+        Some(2) => Ok(DType::F32),
         // An empty list is float32 in torch too.
         None => Ok(DType::F32),
+        // Only bools make a bool tensor, as in torch.
+        Some(0) => Ok(DType::Bool),
         // Integer data makes an int64 tensor in torch, once pypto has DT_INT64.
-        Some(false) => super::pypto_dtype(interpreter, "DT_INT64", span).map_err(|_| {
+        Some(_) => super::pypto_dtype(interpreter, "DT_INT64", span).map_err(|_| {
             interpreter
                 .error(ErrorKind::Unsupported, "", span)
                 .with_message(LibraryTorchMessage::IntegerData)

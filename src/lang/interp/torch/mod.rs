@@ -11,6 +11,7 @@ mod checks;
 pub(crate) mod convert;
 mod creation;
 mod golden_functions;
+pub(crate) mod indexing;
 pub(crate) mod library;
 mod method_forms;
 pub(crate) mod methods;
