@@ -98,6 +98,9 @@ pub enum OptionFeature {
     /// The device task's workspace budget (memory-driven stitching).
     #[serde(rename = "option_feature.workspace_budget")]
     WorkspaceBudget,
+    /// Stopping pypto's compiler at a stage.
+    #[serde(rename = "option_feature.compile_stage")]
+    CompileStage,
 }
 
 impl OptionFeature {
@@ -135,6 +138,7 @@ impl OptionFeature {
             SameClusterScheduling => "scheduling within one cluster",
             EarlyLaunch => "early launch",
             WorkspaceBudget => "the device task's workspace budget (memory-driven stitching)",
+            CompileStage => "stopping the compiler at a stage: kernels are always compiled and run",
         }
     }
 }

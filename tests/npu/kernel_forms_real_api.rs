@@ -204,3 +204,25 @@ fn tile_op_format_and_relu_type_are_pyptos_enumerations() {
         error.message
     );
 }
+
+/// GLM-4.5's MoE fusion sets pypto's compile monitor before its test: accepted without a note; a
+/// compile stage that would stop pypto's compiler early is a not-modelled warning at the argument.
+#[test]
+fn set_host_options_accepts_the_monitor_and_notes_a_compile_stage() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\npypto.set_host_options(compile_monitor_enable=1, compile_timeout=10, compile_timeout_stage=5, compile_monitor_print_interval=2)\n",
+    );
+    assert!(result.is_ok() && result.diagnostics.is_empty(), "{:?} {:?}", result.error(), result.diagnostics);
+    let result = session.run_cell("pypto.set_host_options(compile_stage=pypto.CompStage.TILE_GRAPH)\n");
+    assert!(result.is_ok(), "{:?}", result.error());
+    let notes: Vec<&str> = result.diagnostics.iter().map(|diagnostic| diagnostic.message.as_str()).collect();
+    assert!(
+        notes.iter().any(|note| note.contains("host_options 'compile_stage' is accepted, not modelled")),
+        "{notes:?}"
+    );
+    let result = session.run_cell("pypto.set_host_options(compile_timeout_s=10)\n");
+    assert!(result
+        .error()
+        .is_some_and(|error| error.message.contains("unexpected keyword argument 'compile_timeout_s'")));
+}

@@ -284,6 +284,7 @@ export const coreMessages = {
   'message.option_feature.same_cluster_scheduling': 'scheduling within one cluster',
   'message.option_feature.early_launch': 'early launch',
   'message.option_feature.workspace_budget': "the device task's workspace budget (memory-driven stitching)",
+  'message.option_feature.compile_stage': 'stopping the compiler at a stage: kernels are always compiled and run',
   'message.autograd.custom_op': 'custom op {name}: {detail}',
   'message.autograd.bad_argument': '{op}: {detail}',
   'message.autograd.detail.grad_outputs_count': '{given} grad_outputs for {outputs} outputs',

@@ -284,6 +284,7 @@ export const coreMessages = {
   'message.option_feature.same_cluster_scheduling': '同一集群内的调度',
   'message.option_feature.early_launch': '提前启动',
   'message.option_feature.workspace_budget': '设备任务的 workspace 上限（内存驱动拼接）',
+  'message.option_feature.compile_stage': '让编译器在某个阶段停止：此处核函数总是完整编译并运行',
   'message.autograd.custom_op': '自定义算子 {name}：{detail}',
   'message.autograd.bad_argument': '{op}：{detail}',
   'message.autograd.detail.grad_outputs_count': '给了 {given} 个 grad_outputs，但输出有 {outputs} 个',

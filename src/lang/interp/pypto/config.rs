@@ -100,6 +100,30 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             Ok(Value::None)
         }
+        "set_host_options" => {
+            let names = [
+                "compile_stage",
+                "compile_monitor_enable",
+                "compile_timeout",
+                "compile_timeout_stage",
+                "compile_monitor_print_interval",
+            ];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
+            // The compile monitor's settings only time pypto's compiler: nothing to watch here. A
+            // stage other than ALL_COMPLETE stops pypto's compiler early; kernels here always run.
+            let stage = bound.optional(0);
+            let complete =
+                stage.is_none_or(|stage| super::copies::enum_member_name(stage, "CompStage") == Some("ALL_COMPLETE"));
+            if !complete {
+                let message = crate::messages::NpuMessage::OptionNotModelled {
+                    table: "host_options".into(),
+                    key: "compile_stage".into(),
+                    feature: crate::messages::OptionFeature::CompileStage,
+                };
+                interpreter.warn_message("npu/option-not-modelled", message.into(), bound.span_of(0), None);
+            }
+            Ok(Value::None)
+        }
         "set_semantic_label" => {
             let bound = interpreter.bind(&full, &["label"], arguments, false, span)?;
             let label = match bound.required(0)? {

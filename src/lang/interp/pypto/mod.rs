@@ -134,6 +134,7 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         }
         "options"
         | "set_pass_options"
+        | "set_host_options"
         | "set_options"
         | "set_semantic_label"
         | "set_matrix_size"

@@ -40,7 +40,7 @@ pub enum SpecDim {
 
 /// pypto's enums: (enum name, members with pypto's values). `StatusType` members are the dim markers
 /// `pypto.DYN`, `pypto.DYNAMIC`, `pypto.STATIC`.
-const ENUMS: [(&str, &[(&str, i64)]); 8] = [
+const ENUMS: [(&str, &[(&str, i64)]); 9] = [
     ("RunMode", &[("NPU", 0), ("SIM", 1)]),
     ("StatusType", &[("DYN", 0), ("DYNAMIC", 1), ("STATIC", 2)]),
     (
@@ -59,6 +59,18 @@ const ENUMS: [(&str, &[(&str, i64)]); 8] = [
     ("PrecisionType", &[("INTRINSIC", 0), ("HIGH_PRECISION", 1)]),
     // A tensor's layout in device memory (`pypto.Tensor(…, format=…)`): values are the same in both.
     ("TileOpFormat", &[("TILEOP_ND", 0), ("TILEOP_NZ", 1)]),
+    // Where `set_host_options(compile_stage=…)` stops pypto's compiler.
+    (
+        "CompStage",
+        &[
+            ("ALL_COMPLETE", 0),
+            ("TENSOR_GRAPH", 1),
+            ("TILE_GRAPH", 2),
+            ("EXECUTE_GRAPH", 3),
+            ("CODEGEN_INSTRUCTION", 4),
+            ("CODEGEN_BINARY", 5),
+        ],
+    ),
     // The cube output path's ReLU (`matmul(…, extend_params={"relu_type": …})`).
     ("ReLuType", &[("NO_RELU", 0), ("RELU", 1)]),
     // pypto's dtypes the tensor core does not hold, with pypto's values: named so that code which
