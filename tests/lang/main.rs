@@ -45,5 +45,6 @@ mod torch_library;
 mod torch_method_forms;
 mod torch_module;
 mod torch_nn_module;
+mod torch_npu_formats;
 mod type_builtin;
 mod user_modules;

@@ -70,7 +70,7 @@ impl Interpreter {
         if super::host::is_host_module(name) {
             return super::host::call(self, name, arguments, span);
         }
-        if name.starts_with("torch.") {
+        if name.starts_with("torch.") || name.starts_with("torch_npu.") {
             return super::torch::call(self, name, arguments, span);
         }
         if name.starts_with("pypto.") {

@@ -107,6 +107,8 @@ pub struct Interpreter {
     pub(crate) user_modules: super::user_modules::UserModules,
     /// `os.environ` and `sys.argv` (see `host`).
     pub(crate) host: super::host::HostState,
+    /// `torch.npu.config.allow_internal_format`.
+    pub(crate) internal_format: Cell<bool>,
     /// The custom operators `torch.library` defined (what `torch.ops` calls).
     pub(crate) operators: super::torch::library::Operators,
     /// The running `pypto.loop`s, innermost last (what `pypto.is_loop_begin/end` ask).
@@ -144,6 +146,7 @@ impl Interpreter {
             memory_base: crate::memory::live_bytes(),
             memory_at_cell_start: Cell::new(0),
             text_cache: RefCell::new(Vec::new()),
+            internal_format: Cell::new(false),
             operators: Default::default(),
             pypto_loops: RefCell::new(Vec::new()),
             host: Default::default(),

@@ -241,6 +241,11 @@ impl Interpreter {
             globals.set(name, value);
             return Ok(());
         }
+        if let Value::Module(module) = object {
+            if super::torch::npu_format::set(self, module, name, &value) {
+                return Ok(());
+            }
+        }
         if matches!(object, Value::Module(module) if module.as_ref() == "pypto.platform") {
             return super::pypto::spec::set_platform(self, name, &value, span);
         }

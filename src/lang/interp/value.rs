@@ -79,12 +79,19 @@ pub struct TensorObject {
     /// Whether torch made it (a torch function, or an operation on such a tensor): its `dtype` is
     /// then torch's dtype object, as a torch tensor's is (the data is the same TileLab tensor).
     pub torch: std::cell::Cell<bool>,
+    /// torch_npu's storage format (an ACL value: 2 ND, 29 FRACTAL_NZ) it was cast to; the values
+    /// are the same in every format (see `torch::npu_format`).
+    pub npu_format: std::cell::Cell<i64>,
 }
 
 impl TensorObject {
     /// A new tensor object value.
     pub fn value(var: Var) -> Value {
-        Value::Tensor(Rc::new(TensorObject { var: RefCell::new(var), torch: std::cell::Cell::new(false) }))
+        Value::Tensor(Rc::new(TensorObject {
+            var: RefCell::new(var),
+            torch: std::cell::Cell::new(false),
+            npu_format: std::cell::Cell::new(super::torch::npu_format::ND),
+        }))
     }
 
     /// Marks the tensors of `result` as torch's when this tensor is (a method, an index or an

@@ -16,6 +16,7 @@ pub(crate) mod library;
 mod method_forms;
 pub(crate) mod methods;
 pub(crate) mod module;
+pub(crate) mod npu_format;
 pub(crate) mod ops;
 mod return_types;
 mod schema;
@@ -38,11 +39,15 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     let qualified = format!("{module}.{name}");
     match qualified.as_str() {
         "torch.nn.Module" => return Ok(Value::Class(interpreter.torch_module_class())),
+        _ if npu_format::attribute(interpreter, module, name).is_some() => {
+            return Ok(npu_format::attribute(interpreter, module, name).unwrap_or(Value::None))
+        }
         _ if module == "torch.ops" || module.starts_with("torch.ops.") => {
             return library::ops_attribute(interpreter, module, name, span)
         }
         // torch_npu registers the NPU as `torch.npu`; its own `npu` is the same module.
         "torch_npu.npu" => return Ok(Value::Module(Rc::from("torch.npu"))),
+        "torch_npu.npu.config" => return Ok(Value::Module(Rc::from("torch.npu.config"))),
         "torch.nan" => return Ok(Value::Float(f64::NAN)),
         "torch.inf" => return Ok(Value::Float(f64::INFINITY)),
         "torch.pi" => return Ok(Value::Float(std::f64::consts::PI)),
@@ -157,6 +162,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
         "square" | "std" => method_forms::function(interpreter, short, arguments, span),
+        "torch_npu.npu_format_cast" | "torch_npu.get_npu_format" => {
+            npu_format::call(interpreter, short, arguments, span)
+        }
         // The same context as `pypto.no_grad()`: nothing in the block is recorded for backward.
         "no_grad" => {
             interpreter.bind(name, &[], arguments, false, span)?;
