@@ -268,8 +268,8 @@ fn device_calls_of_torch_npu_run_and_do_nothing() {
     let mut session = session();
     run(&mut session, "import torch_npu\ntorch.npu.set_device(0)\nx = torch.ones(2)\ntorch.npu.synchronize()");
     assert_eq!(printed(&mut session, "torch.npu.current_device()"), "0");
-    let (message, _) = error(&mut session, "torch_npu.npu_format_cast(x, 29)");
-    assert!(message.contains("module 'torch_npu' has no attribute 'npu_format_cast'"), "{message}");
+    let (message, _) = error(&mut session, "torch_npu.npu_rms_norm(x, x)");
+    assert!(message.contains("module 'torch_npu' has no attribute 'npu_rms_norm'"), "{message}");
 }
 
 #[test]
