@@ -323,6 +323,10 @@ fn randint_draws_integers_in_its_half_open_range_and_gather_scatter_follow_pypto
         values.iter().all(|&value| (-2.0..2.0).contains(&value)) && values.contains(&-2.0) && values.contains(&1.0)
     );
     assert!(tensor(&mut session, "torch.randint(5, (4,))").1.iter().all(|&value| (0.0..5.0).contains(&value)));
+    // GLM-4.5's weights: two positionals and `size=` by keyword are (low, high).
+    let (shape, values, dtype) = tensor(&mut session, "torch.randint(120, 128, size=(3, 40), dtype=torch.int8)");
+    assert_eq!((shape, dtype.as_str()), (vec![3, 40], "DT_INT8"));
+    assert!(values.iter().all(|&value| (120.0..128.0).contains(&value)) && values.contains(&120.0));
     let (message, _) = error(&mut session, "torch.randint(3, 3, (2,))");
     assert!(message.contains("[3, 3) is empty"), "{message}");
     // scatter of a number along dim 0: out[index[i][j]][j] = 0.5; gather reads them back.

@@ -72,8 +72,11 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         "randint" => {
             // torch's two forms: `randint(high, size)` and `randint(low, high, size)`.
+            // `randint(high, size)` or `randint(low, high, size)`: two positionals are (high, size)
+            // unless `size=` comes by keyword, as in `randint(0, 128, size=(m, n))`.
+            let size_by_keyword = arguments.keywords.iter().any(|(key, _, _)| key == "size");
             let (low_high, rest) = match arguments.positional.len() {
-                2 => (1, 1),
+                2 if !size_by_keyword => (1, 1),
                 _ => (2, 2),
             };
             let names: &[&str] = if low_high == 1 {
