@@ -1,7 +1,7 @@
 //! The library tail's messages: what the `pypto`, `torch` and `numpy` functions of tile scripts
-//! and the functional builtins say when a script misuses them. One family, six groups by
+//! and the functional builtins say when a script misuses them. One family, seven groups by
 //! meaning: arguments and availability, tensors, torch's own, custom operators
-//! (`torch.library`), kernel tools, and the host modules (`sys`, `os`, `time`, `argparse`) scripts
+//! (`torch.library`), kernel tools, tiling settings, and the host modules (`sys`, `os`, `time`, `argparse`) scripts
 //! use around their kernels.
 
 mod arguments;
@@ -9,6 +9,7 @@ mod host;
 mod kernels;
 mod operators;
 mod tensors;
+mod tiling;
 mod torch;
 
 use serde::Serialize;
@@ -18,6 +19,7 @@ pub use host::LibraryHostMessage;
 pub use kernels::LibraryKernelMessage;
 pub use operators::LibraryOperatorMessage;
 pub use tensors::LibraryTensorMessage;
+pub use tiling::LibraryTilingMessage;
 pub use torch::LibraryTorchMessage;
 
 use super::Message;
@@ -38,6 +40,8 @@ pub enum LibraryFamily {
     Host(LibraryHostMessage),
     /// `torch.library`'s schemas and dispatch keys, `torch.ops` calls.
     Operators(LibraryOperatorMessage),
+    /// Cube tile shapes, n-buffer depths, loop keywords.
+    Tiling(LibraryTilingMessage),
 }
 
 impl LibraryFamily {
@@ -50,6 +54,7 @@ impl LibraryFamily {
             LibraryFamily::Kernels(message) => message.english(),
             LibraryFamily::Host(message) => message.english(),
             LibraryFamily::Operators(message) => message.english(),
+            LibraryFamily::Tiling(message) => message.english(),
         }
     }
 }
@@ -64,6 +69,7 @@ pub(super) fn declarations(config: &ts_rs::Config) -> Vec<String> {
         LibraryKernelMessage::decl(config),
         LibraryHostMessage::decl(config),
         LibraryOperatorMessage::decl(config),
+        LibraryTilingMessage::decl(config),
         Kind::decl(config),
     ]
 }
@@ -79,4 +85,4 @@ macro_rules! into_message {
 }
 
 into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels,
-    LibraryHostMessage => Host, LibraryOperatorMessage => Operators);
+    LibraryHostMessage => Host, LibraryOperatorMessage => Operators, LibraryTilingMessage => Tiling);

@@ -39,7 +39,7 @@ pub use derivation::DerivationReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
     Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryOperatorMessage,
-    LibraryTensorMessage, LibraryTorchMessage,
+    LibraryTensorMessage, LibraryTilingMessage, LibraryTorchMessage,
 };
 pub use literals::LiteralMessage;
 pub use lowering::{LoweringReason, StepFault};

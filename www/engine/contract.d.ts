@@ -1817,7 +1817,7 @@ export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.t
 /**
  * A library message of any group (serialised as its group's own `{code, params}`).
  */
-export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage | LibraryOperatorMessage;
+export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage | LibraryOperatorMessage | LibraryTilingMessage;
 
 /**
  * A host module's message or help.
@@ -2037,71 +2037,7 @@ export type LibraryKernelMessage = { "code": "library.outside_kernel", "params":
      */
     got: number | null,
   }
-    } | { "code": "library.cube_tiles", "params": {
-    /**
-     * `m`, `k` or `n`.
-     */
-    label: string,
-    /**
-     * The pair given.
-     */
-    pair: Array<number>,
-    /**
-     * The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
-     */
-    fractal: number,
-  }
-    } | { "code": "library.ignored_keyword", "params": {
-    /**
-     * The function.
-     */
-    function: string,
-    /**
-     * The keyword.
-     */
-    keyword: string,
-    /**
-     * The keywords it reads, comma-separated.
-     */
-    known: string,
-  }
-    } | { "code": "library.cube_m_tiles", "params": {
-    /**
-     * The pair given.
-     */
-    pair: Array<number>,
-  }
-    } | { "code": "library.transposed_m_tile", "params": {
-    /**
-     * The kernel's mL0.
-     */
-    m0: number,
-    /**
-     * The side of the chip's cube fractal.
-     */
-    fractal: number,
-  }
-    } | { "code": "library.help.cube_fractals", "params": {
-    /**
-     * The side of the chip's cube fractal.
-     */
-    fractal: number,
-  }
-    } | { "code": "library.buffer_depth", "params": {
-    /**
-     * `pass_options`.
-     */
-    table: string,
-    /**
-     * The key.
-     */
-    key: string,
-    /**
-     * The value, as written.
-     */
-    got: string,
-  }
-    } | { "code": "library.help.buffer_depth" } | { "code": "library.reserved_label", "params": {
+    } | { "code": "library.reserved_label", "params": {
     /**
      * The function.
      */
@@ -2943,6 +2879,75 @@ export type LibraryTensorMessage = { "code": "library.tensor_no_requires_grad" }
     got: string,
   }
 } | { "code": "library.help.spec_or_tensor" } | { "code": "library.help.spec_not_callable" };
+
+/**
+ * A tiling setting's message or help.
+ */
+export type LibraryTilingMessage = { "code": "library.cube_tiles", "params": {
+    /**
+     * `m`, `k` or `n`.
+     */
+    label: string,
+    /**
+     * The pair given.
+     */
+    pair: Array<number>,
+    /**
+     * The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
+     */
+    fractal: number,
+  }
+    } | { "code": "library.ignored_keyword", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The keyword.
+     */
+    keyword: string,
+    /**
+     * The keywords it reads, comma-separated.
+     */
+    known: string,
+  }
+    } | { "code": "library.cube_m_tiles", "params": {
+    /**
+     * The pair given.
+     */
+    pair: Array<number>,
+  }
+    } | { "code": "library.transposed_m_tile", "params": {
+    /**
+     * The kernel's mL0.
+     */
+    m0: number,
+    /**
+     * The side of the chip's cube fractal.
+     */
+    fractal: number,
+  }
+    } | { "code": "library.help.cube_fractals", "params": {
+    /**
+     * The side of the chip's cube fractal.
+     */
+    fractal: number,
+  }
+    } | { "code": "library.buffer_depth", "params": {
+    /**
+     * `pass_options`.
+     */
+    table: string,
+    /**
+     * The key.
+     */
+    key: string,
+    /**
+     * The value, as written.
+     */
+    got: string,
+  }
+} | { "code": "library.help.buffer_depth" };
 
 /**
  * A torch function's message or help.

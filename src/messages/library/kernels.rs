@@ -1,4 +1,5 @@
-//! Messages of the library's kernel tools: tile shapes and options, `pypto.loop` and its helpers,
+//! Messages of the library's kernel tools: vec tile dims and options (cube tiles and buffer depths
+//! are `tiling`'s), `pypto.loop` and its helpers,
 //! `pypto.schedule`, `pypto.npu.sweep`, `pypto.npu.use`, registered gradients and gradient checks,
 //! the loss scaler.
 
@@ -38,59 +39,6 @@ pub enum LibraryKernelMessage {
         /// The value given, when shown.
         got: Option<i64>,
     },
-    /// A cube tile pair that breaks the fractal rules.
-    #[serde(rename = "library.cube_tiles")]
-    CubeTiles {
-        /// `m`, `k` or `n`.
-        label: String,
-        /// The pair given.
-        pair: Vec<usize>,
-        /// The side of the chip's cube fractal (16 on Ascend's 16×16 fractals).
-        fractal: usize,
-    },
-    /// A keyword pypto's loops ignore (they take `**kwargs`).
-    #[serde(rename = "library.ignored_keyword")]
-    IgnoredKeyword {
-        /// The function.
-        function: String,
-        /// The keyword.
-        keyword: String,
-        /// The keywords it reads, comma-separated.
-        known: String,
-    },
-    /// An m tile pair that is not `[mL0, mL1]` with mL1 a multiple of mL0.
-    #[serde(rename = "library.cube_m_tiles")]
-    CubeMTiles {
-        /// The pair given.
-        pair: Vec<usize>,
-    },
-    /// A transposed A with an mL0 that does not fill fractals.
-    #[serde(rename = "library.transposed_m_tile")]
-    TransposedMTile {
-        /// The kernel's mL0.
-        m0: usize,
-        /// The side of the chip's cube fractal.
-        fractal: usize,
-    },
-    /// Help of [`LibraryKernelMessage::CubeTiles`].
-    #[serde(rename = "library.help.cube_fractals")]
-    CubeFractals {
-        /// The side of the chip's cube fractal.
-        fractal: usize,
-    },
-    /// An options value that is not a buffer depth.
-    #[serde(rename = "library.buffer_depth")]
-    BufferDepth {
-        /// `pass_options`.
-        table: String,
-        /// The key.
-        key: String,
-        /// The value, as written.
-        got: String,
-    },
-    /// Help of [`LibraryKernelMessage::BufferDepth`].
-    #[serde(rename = "library.help.buffer_depth")]
-    BufferDepthForm,
     /// A semantic label of the reserved form.
     #[serde(rename = "library.reserved_label")]
     ReservedLabel {
@@ -338,22 +286,6 @@ impl LibraryKernelMessage {
                 Some(got) => format!("{function}: {parameter} must be positive, got {got}"),
                 None => format!("{function}: {parameter} must be positive"),
             },
-            CubeTiles { label, pair, fractal } => format!("set_cube_tile_shapes: {label} tiles {pair:?} must be [{label}L0, {label}L1] with {label}L0 a multiple of {fractal} and {label}L1 a multiple of {label}L0"),
-            IgnoredKeyword { function, keyword, known } => {
-                format!("{function} ignores the keyword '{keyword}', as pypto does: it reads {known}")
-            }
-            CubeMTiles { pair } => format!(
-                "set_cube_tile_shapes: m tiles {pair:?} must be [mL0, mL1] with mL0 > 0 and mL1 a multiple of mL0"
-            ),
-            TransposedMTile { m0, fractal } => format!(
-                "pypto.matmul: with a_trans=True A is stored [K, M], so mL0 = {m0} must be a multiple of {fractal}"
-            ),
-            CubeFractals { fractal } => format!("the cube unit works on {fractal}×{fractal} fractals; e.g. [{fractal}, {fractal}] or a larger multiple"),
-            BufferDepth { table, key, got } => format!("{table} '{key}': {got} is not a buffer depth"),
-            BufferDepthForm => {
-                "give a positive int, or pypto's {'DEFAULT': depth} form (or the older {-1: default_depth, op_index: depth})"
-                    .into()
-            }
             ReservedLabel { function, label } => {
                 format!("{function}: label '{label}' has the form of a per-function key (func<magic>_<order>)")
             }

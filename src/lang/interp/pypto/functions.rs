@@ -375,6 +375,6 @@ fn check_transposed_m_tile(interpreter: &Interpreter, span: Span) -> Result<()> 
     }
     Err(interpreter
         .error(ErrorKind::TileShape, "", span)
-        .with_message(crate::messages::LibraryKernelMessage::TransposedMTile { m0, fractal })
-        .with_help_message(crate::messages::LibraryKernelMessage::CubeFractals { fractal }))
+        .with_message(crate::messages::LibraryTilingMessage::TransposedMTile { m0, fractal })
+        .with_help_message(crate::messages::LibraryTilingMessage::CubeFractals { fractal }))
 }

@@ -80,13 +80,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 if *label == "m" && !nested {
                     return Err(interpreter
                         .error(ErrorKind::TileShape, "", bound.span_of(index))
-                        .with_message(LibraryKernelMessage::CubeMTiles { pair }));
+                        .with_message(crate::messages::LibraryTilingMessage::CubeMTiles { pair }));
                 }
                 if !(nested && (*label == "m" || pair[0] % fractal == 0)) {
                     return Err(interpreter
                         .error(ErrorKind::TileShape, "", bound.span_of(index))
-                        .with_message(LibraryKernelMessage::CubeTiles { label: label.to_string(), pair, fractal })
-                        .with_help_message(LibraryKernelMessage::CubeFractals { fractal }));
+                        .with_message(crate::messages::LibraryTilingMessage::CubeTiles {
+                            label: label.to_string(),
+                            pair,
+                            fractal,
+                        })
+                        .with_help_message(crate::messages::LibraryTilingMessage::CubeFractals { fractal }));
                 }
                 shapes[index] = [pair[0], pair[1]];
             }
@@ -160,7 +164,7 @@ impl Interpreter {
                 Some(Effect::Modelled(_)) => {
                     let depth_option = key == "vec_nbuffer_setting" || key == "cube_nbuffer_setting";
                     if depth_option && super::options::buffer_depth(option).is_none() {
-                        let message = LibraryKernelMessage::BufferDepth {
+                        let message = crate::messages::LibraryTilingMessage::BufferDepth {
                             table: what.to_string(),
                             key: key.clone(),
                             got: crate::lang::interp::format::repr(option),
@@ -168,7 +172,7 @@ impl Interpreter {
                         return Err(self
                             .error(ErrorKind::Value, "", span)
                             .with_message(message)
-                            .with_help_message(LibraryKernelMessage::BufferDepthForm));
+                            .with_help_message(crate::messages::LibraryTilingMessage::BufferDepthForm));
                     }
                 }
             }

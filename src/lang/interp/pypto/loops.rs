@@ -349,7 +349,7 @@ fn ignore_other_keywords(interpreter: &Interpreter, function: &str, mut argument
     arguments.keywords.retain(|(keyword, _, keyword_span)| {
         let known = LOOP_PARAMETERS[3..].contains(&keyword.as_str());
         if !known {
-            let message = LibraryKernelMessage::IgnoredKeyword {
+            let message = crate::messages::LibraryTilingMessage::IgnoredKeyword {
                 function: function.to_string(),
                 keyword: keyword.clone(),
                 known: LOOP_PARAMETERS[3..].join(", "),
