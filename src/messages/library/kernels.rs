@@ -1,7 +1,6 @@
 //! Messages of the library's kernel tools: vec tile dims and options (cube tiles and buffer depths
-//! are `tiling`'s), `pypto.loop` and its helpers,
-//! `pypto.schedule`, `pypto.npu.sweep`, `pypto.npu.use`, registered gradients and gradient checks,
-//! the loss scaler.
+//! are `tiling`'s), `pypto.loop` and its helpers, `pypto.schedule`, `pypto.npu.sweep`,
+//! `pypto.npu.use`, registered gradients and gradient checks, the loss scaler.
 
 use serde::Serialize;
 
