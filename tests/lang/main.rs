@@ -40,6 +40,7 @@ mod sets;
 mod statements;
 mod string_methods;
 mod sweep;
+mod torch_devices;
 mod torch_indexing;
 mod torch_library;
 mod torch_method_forms;

@@ -38,10 +38,13 @@ pub fn to_str(value: &Value) -> String {
             Object::Exception { message, .. } => message.clone(),
             _ => String::new(),
         },
-        Value::Object(object) if matches!(object.as_ref(), Object::Path(_)) => match object.as_ref() {
-            Object::Path(text) => text.clone(),
-            _ => String::new(),
-        },
+        Value::Object(object) if matches!(object.as_ref(), Object::Path(_) | Object::Device(_)) => {
+            match object.as_ref() {
+                Object::Path(text) => text.clone(),
+                Object::Device(device) => device.text(),
+                _ => String::new(),
+            }
+        }
         Value::Instance(instance) if super::classes::enumeration::member_type(&instance.class).is_some() => {
             super::classes::enumeration::member_text(instance).unwrap_or_default()
         }
@@ -154,6 +157,7 @@ fn repr_at(value: &Value, depth: usize) -> String {
             Object::Api(api) => api.repr(),
             Object::Exception { name, message } => format!("{name}({})", quote(message)),
             Object::Path(text) => format!("PosixPath({})", quote(text)),
+            Object::Device(device) => device.repr(),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }

@@ -305,6 +305,7 @@ fn equal_at(left: &Value, right: &Value, depth: usize) -> bool {
         (Value::Kernel(a), Value::Kernel(b)) => std::rc::Rc::ptr_eq(a, b),
         (Value::Object(a), Value::Object(b)) => match (a.as_ref(), b.as_ref()) {
             (super::value::Object::Path(a), super::value::Object::Path(b)) => a == b,
+            (super::value::Object::Device(a), super::value::Object::Device(b)) => a == b,
             _ => std::rc::Rc::ptr_eq(a, b) || super::pypto::spec::same_object(a, b),
         },
         (Value::Class(a), Value::Class(b)) => std::rc::Rc::ptr_eq(a, b),

@@ -198,6 +198,10 @@ impl Interpreter {
                 let Object::OperatorLibrary { namespace } = inner.as_ref() else { unreachable!() };
                 super::torch::library::library_attribute(object, namespace, name)
             }
+            Value::Object(inner) if matches!(inner.as_ref(), Object::Device(_)) => {
+                let Object::Device(device) = inner.as_ref() else { unreachable!() };
+                device.attribute(name)
+            }
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
             Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),

@@ -82,6 +82,8 @@ pub struct TensorObject {
     /// torch_npu's storage format (an ACL value: 2 ND, 29 FRACTAL_NZ) it was cast to; the values
     /// are the same in every format (see `torch::npu_format`).
     pub npu_format: std::cell::Cell<i64>,
+    /// The device torch would have it on (`None`: made here without one, which is the CPU).
+    pub device: std::cell::Cell<Option<super::torch::device::Device>>,
 }
 
 impl TensorObject {
@@ -91,14 +93,18 @@ impl TensorObject {
             var: RefCell::new(var),
             torch: std::cell::Cell::new(false),
             npu_format: std::cell::Cell::new(super::torch::npu_format::ND),
+            device: std::cell::Cell::new(None),
         }))
     }
 
     /// Marks the tensors of `result` as torch's when this tensor is (a method, an index or an
-    /// operation of a torch tensor gives torch tensors).
+    /// operation of a torch tensor gives torch tensors), on this tensor's device.
     pub fn pass_torch_to(&self, result: &Value) {
         if self.torch.get() {
             TensorObject::mark_torch(result);
+        }
+        if let Some(device) = self.device.get() {
+            super::torch::device::place(result, device);
         }
     }
 
@@ -217,6 +223,8 @@ pub enum Object {
     OperatorRegistration { operator: String, keys: Vec<&'static str> },
     /// `super()` in a method of `class`: `receiver` seen from the class above `class`.
     Super { class: Rc<super::classes::Class>, receiver: Value },
+    /// `torch.device(…)`, what `tensor.device` returns.
+    Device(super::torch::device::Device),
 }
 
 impl Value {
@@ -358,6 +366,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::EnumAuto => "auto",
         Object::OperatorLibrary { .. } => "Library",
         Object::OperatorRegistration { .. } => "decorator",
+        Object::Device(_) => "device",
     }
 }
 

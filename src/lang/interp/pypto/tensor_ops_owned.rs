@@ -39,6 +39,10 @@ impl Interpreter {
         };
         let dtype = operand_dtype(&left, &right);
         let torch = [&left, &right].iter().any(|value| matches!(value, Value::Tensor(object) if object.torch.get()));
+        let device = [&left, &right].iter().find_map(|value| match value {
+            Value::Tensor(object) => object.device.get(),
+            _ => None,
+        });
         let captured = self.in_kernel().then(|| CapturedOp::binary(tensor_op, &left, &right));
         let a = self.owned_operand(left, dtype, span)?;
         let b = self.owned_operand(right, dtype, span)?;
@@ -49,6 +53,9 @@ impl Interpreter {
         }
         if torch {
             TensorObject::mark_torch(&value);
+        }
+        if let Some(device) = device {
+            crate::lang::interp::torch::device::place(&value, device);
         }
         Ok(value)
     }

@@ -1,6 +1,6 @@
 //! torch's creation functions: `randn rand randperm zeros ones empty full tensor arange manual_seed` and the
 //! `*_like` family, with torch's signatures (sizes as varargs or one tuple/list, `dtype=`,
-//! `device=` accepted and ignored).
+//! `device=` sets the device the tensor reports).
 
 use super::{dtype_argument, shape_of};
 use crate::autograd::Var;

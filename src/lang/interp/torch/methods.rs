@@ -76,8 +76,7 @@ pub(crate) fn attribute(interpreter: &Interpreter, object: &Rc<TensorObject>, na
             }
             interpreter.tensor_result(var.transpose(-2, -1), span)
         }
-        // Tensors live in the simulator's host memory: the device torch code passes along is "cpu".
-        "device" => Ok(Value::string("cpu")),
+        "device" => Ok(super::device::of_tensor(object)),
         _ if is_torch_method(name) || is_pypto_function(name) || super::method_forms::is_method(name) => {
             Ok(Value::Method(Rc::new((Value::Tensor(object.clone()), name.to_string()))))
         }
@@ -141,9 +140,13 @@ pub(crate) fn call(
                 "bool" => cast(DType::Bool),
                 "int" => cast(DType::I32),
                 "long" => cast(DType::I64),
-                // One memory here: the host copy, the device copy (torch_npu's `.npu()`), the array
-                // view and the contiguous copy are the tensor.
-                "cpu" | "npu" | "cuda" | "numpy" | "contiguous" => Ok(same()),
+                // One memory here: the array view and the contiguous copy are the tensor; a move
+                // to another device is a tensor of the same values that reports that device.
+                "cpu" | "npu" | "cuda" => {
+                    let device = super::device::named(&Value::string(name)).unwrap_or(super::device::Device::CPU);
+                    Ok(super::device::moved(object, device))
+                }
+                "numpy" | "contiguous" => Ok(same()),
                 "is_contiguous" => Ok(Value::Bool(true)),
                 "dim" => Ok(Value::Int(var.shape().len() as i64)),
                 "t" if var.shape().len() < 2 => Ok(same()),
@@ -162,12 +165,20 @@ pub(crate) fn call(
                 .optional(0)
                 .map(|value| super::dtype_argument(interpreter, &full, Some(value), var.dtype(), span))
                 .transpose()?;
+            let mut device = match bound.optional(1) {
+                Some(Value::None) | None => None,
+                Some(value) => Some(super::device::argument(interpreter, &full, value, bound.span_of(1))?),
+            };
             for (value, value_span) in &positional {
                 match value {
                     Value::DType(given, _) => dtype = Some(*given),
-                    Value::Tensor(other) => dtype = Some(other.get().dtype()),
-                    // A device ("cpu", "npu:0") changes nothing here.
-                    Value::Str(_) | Value::None => {}
+                    Value::Tensor(other) => {
+                        dtype = Some(other.get().dtype());
+                        device = Some(other.device.get().unwrap_or(super::device::Device::CPU));
+                    }
+                    Value::Str(_) => device = Some(super::device::argument(interpreter, &full, value, *value_span)?),
+                    Value::Object(_) if super::device::named(value).is_some() => device = super::device::named(value),
+                    Value::None => {}
                     other => {
                         let message = LibraryMessage::Expected {
                             function: format!("{full}()"),
@@ -178,9 +189,19 @@ pub(crate) fn call(
                     }
                 }
             }
+            let placed = match device {
+                Some(device) => super::device::moved(object, device),
+                None => same(),
+            };
             match dtype {
-                Some(dtype) if dtype != var.dtype() => wrap(var.cast(dtype)),
-                _ => Ok(same()),
+                Some(dtype) if dtype != var.dtype() => {
+                    let cast = wrap(var.cast(dtype))?;
+                    if let Value::Tensor(moved) = &placed {
+                        moved.pass_torch_to(&cast);
+                    }
+                    Ok(cast)
+                }
+                _ => Ok(placed),
             }
         }
         // numpy's `array.astype(np.float32)` (an array is a tensor): always a copy, as numpy's default.

@@ -4,12 +4,13 @@
 //! `pypto.to_torch` are identities because both sides hold the same tensors.
 //!
 //! Where it knowingly differs from torch: seeded random numbers come from TileLab's generator (the
-//! same seed gives the same numbers here on every platform, not torch's numbers); `device=` is
-//! accepted and ignored; `.numpy()` and `.cpu()` return the tensor itself.
+//! same seed gives the same numbers here on every platform, not torch's numbers); `device=` only
+//! sets the device a tensor reports (see `device`); `.numpy()` returns the tensor itself.
 
 mod checks;
 pub(crate) mod convert;
 mod creation;
+pub(crate) mod device;
 mod golden_functions;
 pub(crate) mod indexing;
 pub(crate) mod library;
@@ -137,7 +138,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     if let Some(method) = short.strip_prefix("nn.Module.") {
         return module::call(interpreter, method, arguments, span);
     }
+    let device = device::of_call(interpreter, name, &arguments)?;
     let result = match short {
+        "device" => device::construct(interpreter, arguments, span),
         "nn.Parameter" => {
             let bound = interpreter.bind(name, &["data", "requires_grad"], arguments, false, span)?;
             let tensor = bound.tensor(0)?.tensor().clone();
@@ -185,6 +188,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }?;
     interpreter.charge_result(&result, span)?;
     TensorObject::mark_torch(&result);
+    if let Some(device) = device {
+        device::place(&result, device);
+    }
     Ok(result)
 }
 
