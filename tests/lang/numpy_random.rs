@@ -5,6 +5,7 @@ use tilelab::session::Session;
 
 use super::cells::{run_err, run_ok};
 
+// `t.npu() is t` is False: as in torch, moving a CPU tensor to the NPU makes a new tensor.
 #[test]
 fn random_inputs_have_their_ranges_shapes_and_dtypes() {
     let mut session = Session::new();
@@ -29,7 +30,7 @@ print(first == np.random.rand(3).tolist(), np.random.randn(2, 3).shape)
 t = torch.from_numpy(np.random.uniform(2, 3, (2, 2)).astype(np.int32))
 print(t.tolist(), t.npu() is t, t.bool().dtype, t.long().dtype, torch.tensor([1.5, -2.7]).int().tolist())"#;
     let expected = "pypto.DT_FP32 [4, 5] True True True\nfloat True\npypto.DT_INT32 6 True\n[0, 1, 2, 3]\n\
-                    pypto.DT_INT64 True int\nTrue True\nTrue [2, 3]\n[[2, 2], [2, 2]] True torch.bool torch.int64 [1, -2]\n";
+                    pypto.DT_INT64 True int\nTrue True\nTrue [2, 3]\n[[2, 2], [2, 2]] False torch.bool torch.int64 [1, -2]\n";
     assert_eq!(run_ok(&mut session, code), expected);
     let result = run_err(&mut session, "np.random.choice(3, 4, replace=False)");
     assert!(result.error().unwrap().message.contains("Cannot take a larger sample than population"));
