@@ -41,6 +41,7 @@ mod statements;
 mod string_methods;
 mod sweep;
 mod torch_devices;
+mod torch_element_classes;
 mod torch_indexing;
 mod torch_library;
 mod torch_method_forms;

@@ -11,6 +11,7 @@ mod checks;
 pub(crate) mod convert;
 mod creation;
 pub(crate) mod device;
+mod element_classes;
 mod golden_functions;
 pub(crate) mod indexing;
 pub(crate) mod library;
@@ -181,6 +182,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" | "npu.is_available" => {
             device_call(interpreter, short, arguments, span)
         }
+        _ if element_classes::FUNCTIONS.contains(&short) => element_classes::call(interpreter, short, arguments, span),
         _ if golden_functions::FUNCTIONS.contains(&short) => {
             golden_functions::call(interpreter, short, arguments, span)
         }
