@@ -3,7 +3,7 @@
 //! and `assert_allclose(np.array(out.cpu()), np.array(golden.cpu()), rtol=…, atol=…)`. An ndarray
 //! is a TileLab tensor (so its methods, `.max()`, `.tolist()`, `.shape`, are the tensor's):
 //! `np.array`/`np.asarray` of a tensor keep its dtype, of numbers and lists make float64 as numpy
-//! does; `np.abs`, `np.allclose`, `np.testing.assert_allclose` (numpy's defaults) and the dtypes
+//! does; `np.arange` (numpy's dtypes: int64, or float64 for float bounds); `np.abs`, `np.allclose`, `np.testing.assert_allclose` (numpy's defaults) and the dtypes
 //! `np.float32`/`float16`/`float64`. Anything else is an error that names what exists.
 
 use std::rc::Rc;
@@ -149,6 +149,28 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     )),
                 },
             }
+        }
+        // numpy's dtype rule: int64 for int bounds, float64 once one is a float (torch's is float32).
+        "arange" => {
+            let bound = interpreter.bind(name, &["start", "stop", "step", "dtype"], arguments, false, span)?;
+            let (start, stop, step) = super::pypto::creation::arange_range(interpreter, &bound, "numpy", span)?;
+            let dtype = match bound.optional(3) {
+                Some(Value::DType(dtype, _)) => *dtype,
+                Some(other) => {
+                    let message = LibraryMessage::ArgumentType {
+                        function: name.to_string(),
+                        parameter: "dtype".into(),
+                        expected: Kind::NumpyDtype,
+                        got: other.type_name().to_string(),
+                    };
+                    return Err(interpreter.error(ErrorKind::Type, "", bound.span_of(3)).with_message(message));
+                }
+                None if (0..3).any(|index| matches!(bound.optional(index), Some(Value::Float(_)))) => DType::F64,
+                None => DType::I64,
+            };
+            let range = crate::tensor::Tensor::arange(start, stop, step, dtype)
+                .map_err(|error| interpreter.tensor_error(error, span))?;
+            Ok(TensorObject::value(Var::constant(range)))
         }
         "ndarray" => {
             let bound = interpreter.bind(name, &["shape", "dtype"], arguments, false, span)?;
