@@ -265,6 +265,9 @@ pub enum ClassMessage {
         /// Its type.
         got: String,
     },
+    /// `vars(x)` of a value without instance attributes (Python's words).
+    #[serde(rename = "class.no_attribute_dict")]
+    NoAttributeDict,
 }
 
 impl ClassMessage {
@@ -291,6 +294,7 @@ impl ClassMessage {
                 format!("duplicate values found in <enum '{class_name}'>: {alias} -> {name}")
             }
             UniqueTarget { got } => format!("enum.unique decorates an enumeration class, not a '{got}'"),
+            NoAttributeDict => "vars() argument must have __dict__ attribute".into(),
             MutableDefault { kind, field, class_name } => format!(
                 "mutable default {kind} for field '{field}' of '{class_name}' is not allowed: instances would share it"
             ),

@@ -51,3 +51,4 @@ mod torch_nn_module;
 mod torch_npu_formats;
 mod type_builtin;
 mod user_modules;
+mod vars_builtin;

@@ -906,7 +906,7 @@ export type ClassMessage = { "code": "class.flow_in_body" } | { "code": "class.b
      */
     got: string,
   }
-};
+} | { "code": "class.no_attribute_dict" };
 
 /**
  * A reason the tile recorder refused a kernel.

@@ -254,6 +254,7 @@ export const coreMessages = {
   'message.class.isinstance_type': 'isinstance() arg 2 must be a type or a tuple of types, not \'{got}\'',
   'message.class.attribute_name_type': 'attribute name must be a string, not \'{got}\'',
   'message.class.typing_names': 'annotations are ignored: any name from typing that is not listed by help(typing) can be left out',
+  'message.class.no_attribute_dict': 'vars() argument must have __dict__ attribute',
   'message.option_feature.per_function_vec_buffering': 'per-function vec n-buffering',
   'message.option_feature.per_label_vec_buffering': 'per-label vec n-buffering',
   'message.option_feature.per_function_cube_buffering': 'per-function cube n-buffering',

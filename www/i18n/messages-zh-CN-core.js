@@ -254,6 +254,7 @@ export const coreMessages = {
   'message.class.isinstance_type': 'isinstance() 的第 2 个参数必须是类型或类型组成的元组，而不是 “{got}”',
   'message.class.attribute_name_type': '属性名必须是字符串，而不是 “{got}”',
   'message.class.typing_names': '类型注解会被忽略：help(typing) 没有列出的 typing 名称可以直接省略',
+  'message.class.no_attribute_dict': '`vars()` 的参数必须有 `__dict__` 属性',
   'message.option_feature.per_function_vec_buffering': '按函数设置的向量 n 缓冲',
   'message.option_feature.per_label_vec_buffering': '按标签设置的向量 n 缓冲',
   'message.option_feature.per_function_cube_buffering': '按函数设置的 Cube n 缓冲',

@@ -1,4 +1,4 @@
-//! The builtins that work on classes and instances (`isinstance getattr hasattr setattr
+//! The builtins that work on classes and instances (`isinstance vars getattr hasattr setattr
 //! staticmethod classmethod property`) and the `dataclasses` and `typing` modules.
 
 use std::rc::Rc;
@@ -12,8 +12,9 @@ use crate::lang::syntax::Span;
 use crate::messages::{ClassMessage, Construct, Message, StatementMessage, UnsupportedMessage};
 
 /// The builtins of this module.
-pub(crate) const CLASS_BUILTINS: [&str; 10] = [
+pub(crate) const CLASS_BUILTINS: [&str; 11] = [
     "isinstance",
+    "vars",
     "type",
     "getattr",
     "hasattr",
@@ -60,6 +61,17 @@ impl Interpreter {
                     (_, Err(_), Some((default, _))) => Ok(default.clone()),
                     (_, Err(error), None) => Err(error),
                 }
+            }
+            // An instance's own attributes (an argparse Namespace is one), a class's own
+            // attributes and methods; a copy, where Python gives the live `__dict__`.
+            "vars" => {
+                let bound = self.bind(name, &["object"], arguments, false, span)?;
+                let attributes = match bound.required(0)? {
+                    Value::Instance(instance) if !instance.is_named_tuple() => instance.attributes.borrow().clone(),
+                    Value::Class(class) => class.attributes.borrow().clone(),
+                    _ => return Err(self.coded(ErrorKind::Type, ClassMessage::NoAttributeDict, bound.span_of(0))),
+                };
+                Ok(Value::dict(attributes.into_iter().map(|(key, value)| (Value::string(key), value)).collect()))
             }
             "setattr" => {
                 let bound = self.bind(name, &["object", "name", "value"], arguments, false, span)?;
