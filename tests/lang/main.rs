@@ -41,6 +41,7 @@ mod sets;
 mod statements;
 mod string_methods;
 mod sweep;
+mod tensor_slice_bounds;
 mod torch_devices;
 mod torch_element_classes;
 mod torch_indexing;

@@ -108,7 +108,7 @@ impl Interpreter {
             if let Some(part) = part {
                 *bound = match self.eval(part, scope)? {
                     Value::None => None,
-                    value => Some(value.as_int().ok_or_else(|| {
+                    value => Some(super::torch::indexing::as_index(&value).ok_or_else(|| {
                         let message = OperationMessage::SliceIndexType { got: value.type_name().into() };
                         self.coded(ErrorKind::Type, message, part.span)
                     })?),

@@ -26,6 +26,23 @@ pub(crate) fn applies(interpreter: &Interpreter, index: &Value) -> bool {
     matches!(index, Value::Tensor(_)) && !interpreter.in_kernel()
 }
 
+/// The int an index stands for (Python's `__index__`): an int or bool, or a one-element integer
+/// tensor, as torch's `Tensor.__index__` gives (a slice bound of a list or a tensor).
+pub(crate) fn as_index(value: &Value) -> Option<i64> {
+    match value {
+        Value::Tensor(tensor) => {
+            let var = tensor.get();
+            // torch's rule: integral dtypes, bool among them.
+            let values = var.tensor().to_f64_vec();
+            match values.as_slice() {
+                [only] if !var.dtype().is_float() => Some(*only as i64),
+                _ => None,
+            }
+        }
+        other => other.as_int(),
+    }
+}
+
 /// `x[index]` for a tensor `index`.
 pub(crate) fn get(interpreter: &Interpreter, var: &Var, index: &Value, span: Span) -> Result<Value> {
     refuse_grad(interpreter, var, span)?;
