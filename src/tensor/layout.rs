@@ -128,7 +128,13 @@ impl Tensor {
         }
         // f32 to and from f16/bf16 converts during the copy (as the cast would), without a cast copy.
         let direct = value.dtype() == self.dtype() || converts_in_copy(value.dtype(), self.dtype());
-        let value = if direct { value.clone() } else { value.cast(self.dtype())? };
+        // A value in this very buffer (`out.move(f(out))` where `f` wrote in place) is copied
+        // first: the copy reads it while it writes here.
+        let value = match (direct, value.buffer_id() == self.buffer_id()) {
+            (true, false) => value.clone(),
+            (true, true) => value.deep_copy(),
+            (false, _) => value.cast(self.dtype())?,
+        };
         let source = value.storage();
         let source_strides = broadcast_strides(value_shape, &shape);
         // Negative steps are wrapped offsets (see `slice_geometry`): the copy wraps its sums too.

@@ -20,6 +20,7 @@ mod kernel_npu;
 mod kernels;
 mod lambdas;
 mod library_modules;
+mod move_into_itself;
 mod numpy_arange;
 mod numpy_goldens;
 mod numpy_random;
