@@ -49,3 +49,10 @@ fn an_unknown_device_type_is_an_error_that_lists_the_known_ones() {
     assert!(diagnostic.message.contains("'cpu', 'npu'"), "{}", diagnostic.message);
     assert!(diagnostic.message.contains("'gpu'"), "{}", diagnostic.message);
 }
+
+#[test]
+fn a_moved_tensor_is_a_copy_as_in_torch() {
+    // torch's `.npu()` of a CPU tensor copies it: writing into the copy leaves the original.
+    let code = "x = torch.zeros(3)\ny = x.npu()\ny[0] = 9.0\nprint(x.tolist(), y.tolist(), y.cpu() is y, y.npu() is y)";
+    assert_eq!(printed(code), "[0.0, 0.0, 0.0] [9.0, 0.0, 0.0] False True\n");
+}

@@ -131,13 +131,16 @@ pub(crate) fn of_tensor(object: &TensorObject) -> Value {
 }
 
 /// The tensor moved to `device` (`.to(device)`, `.npu()`, `.cpu()`): the tensor itself when it is
-/// there already, else a new tensor of the same values (torch's copy) that reports `device`.
+/// there already, else a copy (torch's: writing into one leaves the other as it was) that reports
+/// `device`. A tensor that requires grad keeps its data and its place in the graph.
 pub(crate) fn moved(object: &Rc<TensorObject>, device: Device) -> Value {
     let device = device.placed();
     if object.device.get().unwrap_or(Device::CPU) == device {
         return Value::Tensor(object.clone());
     }
-    let moved = TensorObject::value(object.get());
+    let var = object.get();
+    let var = if var.requires_grad() { var } else { crate::autograd::Var::constant(var.tensor().deep_copy()) };
+    let moved = TensorObject::value(var);
     if let Value::Tensor(copy) = &moved {
         copy.torch.set(object.torch.get());
         copy.npu_format.set(object.npu_format.get());
