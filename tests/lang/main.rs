@@ -51,6 +51,7 @@ mod torch_method_forms;
 mod torch_module;
 mod torch_nn_module;
 mod torch_npu_formats;
+mod torch_pad;
 mod type_builtin;
 mod user_modules;
 mod vars_builtin;

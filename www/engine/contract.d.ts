@@ -3086,6 +3086,40 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     expected: string,
   }
+    } | { "code": "library.pad_odd" } | { "code": "library.pad_too_long", "params": {
+    /**
+     * The number of pads.
+     */
+    length: number,
+    /**
+     * The input's dims.
+     */
+    rank: number,
+  }
+    } | { "code": "library.pad_negative_size", "params": {
+    /**
+     * The dim's size.
+     */
+    size: number,
+    /**
+     * The pad before it.
+     */
+    before: number,
+    /**
+     * The pad after it.
+     */
+    after: number,
+    /**
+     * The dim.
+     */
+    dim: number,
+  }
+    } | { "code": "library.pad_mode", "params": {
+    /**
+     * The mode asked for.
+     */
+    mode: string,
+  }
     } | { "code": "library.not_close", "params": {
     /**
      * Elements that differ.

@@ -149,6 +149,35 @@ pub enum LibraryTorchMessage {
         /// The expected value.
         expected: String,
     },
+    /// `F.pad` with an odd number of pads.
+    #[serde(rename = "library.pad_odd")]
+    PadOdd,
+    /// `F.pad` with more pads than two per dim.
+    #[serde(rename = "library.pad_too_long")]
+    PadTooLong {
+        /// The number of pads.
+        length: usize,
+        /// The input's dims.
+        rank: usize,
+    },
+    /// `F.pad` cropping a dim below nothing.
+    #[serde(rename = "library.pad_negative_size")]
+    PadNegativeSize {
+        /// The dim's size.
+        size: usize,
+        /// The pad before it.
+        before: i64,
+        /// The pad after it.
+        after: i64,
+        /// The dim.
+        dim: usize,
+    },
+    /// `F.pad` in a mode other than constant.
+    #[serde(rename = "library.pad_mode")]
+    PadMode {
+        /// The mode asked for.
+        mode: String,
+    },
     /// `assert_close`: values differ (torch's report).
     #[serde(rename = "library.not_close")]
     NotClose {
@@ -229,6 +258,16 @@ impl LibraryTorchMessage {
             AttributeMismatch { attribute, actual, expected } => {
                 format!("The values for attribute '{attribute}' do not match: {actual} != {expected}.")
             }
+            PadOdd => "Padding length must be divisible by 2".into(),
+            PadTooLong { length, rank } => format!(
+                "Padding length should be less than or equal to two times the input dimension but got padding length {length} and input of dimension {rank}"
+            ),
+            PadNegativeSize { size, before, after, dim } => format!(
+                "The input size {size}, plus negative padding {before} and {after} resulted in a negative output size, which is invalid. Check dimension {dim} of your input."
+            ),
+            PadMode { mode } => format!(
+                "torch.nn.functional.pad: mode '{mode}' is not available here; only mode='constant' pads (with value=…)"
+            ),
             NotClose { mismatched, total, percent, absolute, absolute_at, atol, relative, relative_at, rtol } => format!(
                 "Tensor-likes are not close!\n\nMismatched elements: {mismatched} / {total} ({percent}%)\nGreatest absolute difference: {absolute} at index {absolute_at} (up to {atol} allowed)\nGreatest relative difference: {relative} at index {relative_at} (up to {rtol} allowed)"
             ),

@@ -20,6 +20,7 @@ pub(crate) mod methods;
 pub(crate) mod module;
 pub(crate) mod npu_format;
 pub(crate) mod ops;
+mod padding;
 mod return_types;
 mod schema;
 
@@ -182,6 +183,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "npu.synchronize" | "npu.set_device" | "npu.current_device" | "npu.empty_cache" | "npu.is_available" => {
             device_call(interpreter, short, arguments, span)
         }
+        _ if padding::FUNCTIONS.contains(&short) => padding::call(interpreter, arguments, span),
         _ if element_classes::FUNCTIONS.contains(&short) => element_classes::call(interpreter, short, arguments, span),
         _ if golden_functions::FUNCTIONS.contains(&short) => {
             golden_functions::call(interpreter, short, arguments, span)
