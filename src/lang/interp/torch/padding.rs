@@ -20,7 +20,13 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     let function = "torch.nn.functional.pad";
     let bound = interpreter.bind(function, &["input", "pad", "mode", "value"], arguments, false, span)?;
     let input = bound.tensor(0)?;
-    let pads = bound.dims(1)?.unwrap_or_default();
+    // Each pad is an int or, through `__index__`, a one-element integer tensor (a length computed
+    // from a tensor of sequence lengths).
+    let items = interpreter.iterate(bound.required(1)?, bound.span_of(1))?;
+    let pads: Vec<i64> = match items.iter().map(super::indexing::as_index).collect::<Option<Vec<i64>>>() {
+        Some(pads) => pads,
+        None => bound.dims(1)?.unwrap_or_default().into_iter().map(|pad| pad as i64).collect(),
+    };
     let refuse =
         |message: LibraryTorchMessage, at: Span| Err(interpreter.error(ErrorKind::Value, "", at).with_message(message));
     match bound.optional(2) {
@@ -53,7 +59,7 @@ pub(crate) fn call(interpreter: &Interpreter, arguments: Arguments, span: Span) 
     let mut padded = input;
     for (pair, sides) in pads.chunks(2).enumerate() {
         let dim = rank - 1 - pair;
-        let (before, after) = (sides[0] as i64, sides[1] as i64);
+        let (before, after) = (sides[0], sides[1]);
         let size = padded.shape()[dim];
         if size as i64 + before + after < 0 {
             return refuse(LibraryTorchMessage::PadNegativeSize { size, before, after, dim }, bound.span_of(1));
