@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::tile::{Buffer, Memory, TileProgram};
+use crate::tile::{grouped_bytes, Buffer, Memory, TileProgram};
 
 use super::config::NpuConfig;
 use super::error::{NpuError, Result};
@@ -15,13 +15,28 @@ pub fn buffer_bytes(buffer: &Buffer, config: &NpuConfig) -> u64 {
     buffer.bytes(config.alignment(buffer.memory))
 }
 
-/// Bytes per on-core memory for one program (all its buffers are live for the whole program).
+/// Bytes per on-core memory for one program: its buffers of group 0 are live for the whole
+/// program, and the other groups take turns in the same memory (`Buffer::group`).
 pub fn occupancy(program: &TileProgram, config: &NpuConfig) -> BTreeMap<Memory, u64> {
-    let mut bytes = BTreeMap::new();
-    for buffer in &program.buffers {
-        *bytes.entry(buffer.memory).or_insert(0) += buffer_bytes(buffer, config);
-    }
-    bytes
+    let mut memories: Vec<Memory> = program.buffers.iter().map(|buffer| buffer.memory).collect();
+    memories.sort_unstable();
+    memories.dedup();
+    let in_memory = |memory: Memory| program.buffers.iter().filter(move |buffer| buffer.memory == memory);
+    memories.into_iter().map(|memory| (memory, grouped_bytes(in_memory(memory), config.alignment(memory)))).collect()
+}
+
+/// The buffers of `memory` live at its peak: those of group 0 and of its largest other group.
+fn peak_buffers<'a>(program: &'a TileProgram, memory: Memory, config: &NpuConfig) -> Vec<&'a Buffer> {
+    let in_memory: Vec<&Buffer> = program.buffers.iter().filter(|buffer| buffer.memory == memory).collect();
+    let mut groups: Vec<u32> = in_memory.iter().map(|buffer| buffer.group).filter(|&group| group != 0).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let group_bytes = |group: u32| -> u64 {
+        in_memory.iter().filter(|buffer| buffer.group == group).map(|buffer| buffer_bytes(buffer, config)).sum()
+    };
+    // The first of the largest groups (a stable choice when two are as large).
+    let peak = groups.into_iter().rev().max_by_key(|&group| group_bytes(group)).unwrap_or(0);
+    in_memory.into_iter().filter(|buffer| buffer.group == 0 || buffer.group == peak).collect()
 }
 
 pub(super) fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Result<()> {
@@ -32,7 +47,7 @@ pub(super) fn check_capacity(program: &TileProgram, config: &NpuConfig) -> Resul
         }
         // The biggest tile shape in this memory is the one to shrink; its copies (n-buffer slots,
         // several inputs) shrink together because one source line set them all.
-        let in_memory: Vec<&Buffer> = program.buffers.iter().filter(|buffer| buffer.memory == memory).collect();
+        let in_memory = peak_buffers(program, memory, config);
         let culprit = in_memory
             .iter()
             .max_by_key(|buffer| buffer_bytes(buffer, config))

@@ -61,14 +61,32 @@ impl ProgramBuilder {
 
     /// Declares a buffer of `shape` elements of `dtype` in `memory`.
     pub fn buffer(&mut self, name: &str, memory: Memory, shape: &[usize], dtype: DType) -> BufferId {
+        self.grouped_buffer(name, memory, shape, dtype, 0)
+    }
+
+    /// Declares a buffer of UB group `group` (`Buffer::group`; 0: for the whole program).
+    pub fn grouped_buffer(
+        &mut self,
+        name: &str,
+        memory: Memory,
+        shape: &[usize],
+        dtype: DType,
+        group: u32,
+    ) -> BufferId {
         self.buffers.push(Buffer {
             name: name.to_string(),
             memory,
             shape: crate::tile::Dims::from(shape),
             dtype,
             source_line: self.source_line,
+            group,
         });
         BufferId(self.buffers.len() as u32 - 1)
+    }
+
+    /// The group of a declared buffer (`Buffer::group`).
+    pub fn buffer_group(&self, buffer: BufferId) -> u32 {
+        self.buffers.get(buffer.0 as usize).map_or(0, |declared| declared.group)
     }
 
     /// A fresh flag.

@@ -67,6 +67,11 @@ pub(super) fn expand_first_tasks(work: &TileWork, unit: &WorkUnit, limit: usize)
     }
 }
 
+/// An empty task of `unit`: it keeps the unit's vec tile, which the lowering groups UB by.
+fn tile_of(unit: &WorkUnit) -> WorkUnit {
+    WorkUnit { vec_tile: unit.vec_tile.clone(), ..WorkUnit::default() }
+}
+
 /// The vec-tile grid of one unit.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Grid {
@@ -312,8 +317,7 @@ fn expand_unit(unit: &WorkUnit, grid: &Grid, limit: usize) -> Result<Vec<WorkUni
             continue;
         }
         let known = vec![None; unit.values.len()];
-        let mut task =
-            TaskBuilder { unit, grid, producer: &producer, per_task: &per_task, out: WorkUnit::default(), known };
+        let mut task = TaskBuilder { unit, grid, producer: &producer, per_task: &per_task, out: tile_of(unit), known };
         for current in 0..=last_phase {
             // Per-task steps of this phase first: they read only per-task values.
             for index in 0..unit.steps.len() {

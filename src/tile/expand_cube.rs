@@ -133,7 +133,7 @@ fn roles_of(unit: &WorkUnit) -> Option<Vec<Roles>> {
 
 /// The steps of `unit` restricted to `cell`.
 fn cell_task(unit: &WorkUnit, roles: &[Roles], cell: &Cell) -> WorkUnit {
-    let mut task = WorkUnit::default();
+    let mut task = WorkUnit { vec_tile: unit.vec_tile.clone(), ..WorkUnit::default() };
     let mut renamed: Vec<Option<ValueId>> = vec![None; unit.values.len()];
     let value = |task: &mut WorkUnit, renamed: &mut Vec<Option<ValueId>>, original: ValueId| -> ValueId {
         let tile = &unit.values[original.0 as usize];

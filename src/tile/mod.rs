@@ -28,8 +28,8 @@ pub use expand::expand_work;
 pub use flag_list::FlagList;
 pub use memory::{cut_unit, plan_memory, sink_loads, ub_need};
 pub use program::{
-    Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe, TensorId, TileOp,
-    TileProgram,
+    grouped_bytes, Buffer, BufferId, CoreKind, Flag, GmRegion, GmTensor, Instruction, KernelPlan, Memory, Pipe,
+    TensorId, TileOp, TileProgram,
 };
 pub use schedule::{assign, assign_grouped, assign_laned, estimated_cycles};
 pub use vector_ops::{VectorOp, VectorOperand};

@@ -100,7 +100,8 @@ pub struct TensorId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Flag(pub u32);
 
-/// A buffer in an on-core memory, allocated for the whole program (like a `TQue` slot).
+/// A buffer in an on-core memory, allocated for the whole program (like a `TQue` slot), or for the
+/// tasks of one UB group (see `group`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Buffer {
     /// A short label for traces ("x_ping", "a_l0").
@@ -113,6 +114,33 @@ pub struct Buffer {
     pub dtype: DType,
     /// The source line that set this tile shape, for diagnostics (filled by the language).
     pub source_line: Option<u32>,
+    /// 0: the buffer has its memory for the whole program. Otherwise the UB group of the tasks that
+    /// use it: a core runs the tasks of one group at a time (a kernel's tasks under different vec
+    /// tiles), and each group's buffers take the memory the other groups' buffers had, as pypto
+    /// allocates UB per task. The program waits for every access of one group's buffers before it
+    /// writes another's. (Not serialised when 0: plans of one group read as they always did.)
+    #[serde(skip_serializing_if = "is_program_wide")]
+    pub group: u32,
+}
+
+fn is_program_wide(group: &u32) -> bool {
+    *group == 0
+}
+
+/// Bytes `buffers` (of one memory, at its `alignment`) occupy: those of group 0 all the time, and
+/// the largest of the other groups, which share their memory.
+pub fn grouped_bytes<'a>(buffers: impl Iterator<Item = &'a Buffer>, alignment: u64) -> u64 {
+    let mut whole = 0;
+    let mut groups: Vec<(u32, u64)> = Vec::new();
+    for buffer in buffers {
+        let bytes = buffer.bytes(alignment);
+        match (buffer.group, groups.iter_mut().find(|(group, _)| *group == buffer.group)) {
+            (0, _) => whole += bytes,
+            (_, Some((_, total))) => *total += bytes,
+            (group, None) => groups.push((group, bytes)),
+        }
+    }
+    whole + groups.iter().map(|&(_, bytes)| bytes).max().unwrap_or(0)
 }
 
 impl Buffer {

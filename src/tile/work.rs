@@ -178,6 +178,9 @@ pub struct WorkSettings {
     pub cube_tiles: Option<CubeTiles>,
     /// The line that set the vec tile shape (capacity diagnostics point at it).
     pub vec_tile_line: Option<u32>,
+    /// A kernel that sets several vec tiles: the line that first set each (the diagnostics of a
+    /// unit's buffers point at its own tile's line).
+    pub vec_tile_lines: Vec<(Vec<usize>, u32)>,
     /// The line that set the cube tile shapes.
     pub cube_tile_line: Option<u32>,
     /// The chip's UB granule in bytes: a vec-tile cell whose rows do not fill whole granules (a
@@ -193,6 +196,7 @@ impl Default for WorkSettings {
             vec_tile: None,
             cube_tiles: None,
             vec_tile_line: None,
+            vec_tile_lines: Vec::new(),
             cube_tile_line: None,
             ub_granule: 32,
         }

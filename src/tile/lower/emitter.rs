@@ -45,6 +45,11 @@ pub(super) struct Emitter {
     line: Option<u32>,
     /// The tensor whose memory each GM view shares (a view's accesses count as touching all of it).
     roots: FastMap<TensorId, TensorId>,
+    /// The UB group whose buffers own the memory now (`Buffer::group`; 0 before any).
+    group: u32,
+    /// Per pipe, its last access of a buffer of another group before `group` took their memory: a
+    /// write into a buffer of `group` waits for it.
+    group_floor: [Option<usize>; 7],
 }
 
 /// The GM part an access of `tensor` by `op` touches: the op's region, or the whole tensor (a
@@ -77,6 +82,8 @@ impl Emitter {
             gm: GmTracker::default(),
             line: None,
             roots: FastMap::default(),
+            group: 0,
+            group_floor: [None; 7],
         }
     }
 
@@ -110,6 +117,43 @@ impl Emitter {
     ) -> BufferId {
         self.builder.at_line(line);
         self.builder.buffer(name, memory, shape, dtype)
+    }
+
+    /// Declares a buffer of UB group `group` (`Buffer::group`).
+    pub(super) fn grouped_buffer(
+        &mut self,
+        name: &str,
+        memory: Memory,
+        shape: &[usize],
+        dtype: DType,
+        line: Option<u32>,
+        group: u32,
+    ) -> BufferId {
+        self.builder.at_line(line);
+        self.builder.grouped_buffer(name, memory, shape, dtype, group)
+    }
+
+    /// The buffers of UB group `group` take the memory of every other group's from now on: their
+    /// writes wait for each pipe's last access of the others (added to the floor of what came
+    /// before, which the others' accesses are all later than or part of).
+    pub(super) fn enter_group(&mut self, group: u32) {
+        if group == self.group {
+            return;
+        }
+        self.group = group;
+        let builder = &self.builder;
+        let others = self.accesses.iter().filter_map(|(resource, access)| match resource {
+            Resource::Buffer(buffer) if !matches!(builder.buffer_group(*buffer), 0) => {
+                (builder.buffer_group(*buffer) != group).then_some(access)
+            }
+            _ => None,
+        });
+        for access in others {
+            for index in access.readers.iter().chain([&access.writer]).flatten() {
+                let floor = &mut self.group_floor[self.pipes[*index].index()];
+                *floor = Some(floor.map_or(*index, |known| known.max(*index)));
+            }
+        }
     }
 
     /// Whether nothing was emitted.
@@ -150,10 +194,14 @@ impl Emitter {
                 Resource::Tensor(tensor) => {
                     self.gm.producers(gm_part(roots, &op, *tensor), true, |index| note(Some(index)))
                 }
-                buffer => {
-                    if let Some(access) = self.accesses.get(buffer) {
+                Resource::Buffer(buffer) => {
+                    if let Some(access) = self.accesses.get(resource) {
                         note(access.writer);
                         access.readers.iter().for_each(|reader| note(*reader));
+                    }
+                    let group = self.builder.buffer_group(*buffer);
+                    if group != 0 && group == self.group {
+                        self.group_floor.iter().for_each(|access| note(*access));
                     }
                 }
             }
@@ -249,5 +297,33 @@ mod tests {
         let sets: Vec<usize> = program.instructions.iter().map(|instruction| instruction.set.len()).collect();
         assert_eq!(waits, vec![0, 1, 0, 1]);
         assert_eq!(sets, vec![1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn a_group_writes_its_buffers_only_after_the_other_groups_are_done_with_theirs() {
+        // Group 1 loads a tile (MTE2) and the vector unit reads it; group 2's buffer takes the same
+        // memory, so its load must wait for that vector read (a VECTOR → MTE2 flag). Within one
+        // group, a load into a buffer of its own waits for nothing.
+        let copy_in = |emitter: &mut Emitter, tile| {
+            let region = GmRegion { tensor: TensorId(0), offsets: [0, 0].into(), shape: [16, 64].into() };
+            let op = TileOp::CopyIn { source: region, destination: tile };
+            emitter.emit(op, &[Resource::Tensor(TensorId(0))], &[Resource::Buffer(tile)], vec![], vec![]).unwrap()
+        };
+        let exp = |tile| TileOp::Unary { op: UnaryOp::Exp, input: tile, output: tile, valid_shape: [16, 64].into() };
+        let mut emitter = Emitter::new();
+        emitter.enter_group(1);
+        let first = emitter.grouped_buffer("first", Memory::Ub, &[16, 64], DType::F32, None, 1);
+        let spare = emitter.grouped_buffer("spare", Memory::Ub, &[16, 64], DType::F32, None, 1);
+        copy_in(&mut emitter, first);
+        emitter.emit(exp(first), &[Resource::Buffer(first)], &[Resource::Buffer(first)], vec![], vec![]).unwrap();
+        let same_group = copy_in(&mut emitter, spare);
+        emitter.enter_group(2);
+        let second = emitter.grouped_buffer("second", Memory::Ub, &[16, 64], DType::F32, None, 2);
+        let other_group = copy_in(&mut emitter, second);
+        let program = emitter.finish();
+        assert!(program.instructions[same_group].wait.is_empty());
+        assert_eq!(program.instructions[other_group].wait.len(), 1);
+        let flag = program.instructions[other_group].wait[0];
+        assert!(program.instructions[1].set.contains(&flag), "the vector read of group 1 sets it");
     }
 }

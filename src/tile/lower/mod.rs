@@ -20,7 +20,7 @@ use std::rc::Rc;
 use crate::tile::fast_hash::{FastMap, FastSet};
 
 use super::builder::TileError;
-use super::program::{Flag, GmRegion, GmTensor, KernelPlan, Memory, TensorId, TileProgram};
+use super::program::{grouped_bytes, Flag, GmRegion, GmTensor, KernelPlan, Memory, TensorId, TileProgram};
 use super::schedule::{assign_laned, estimated_cycles};
 use super::work::{LoweringTarget, TileWork, WorkStep};
 use crate::tensor::DType;
@@ -249,13 +249,14 @@ pub(super) fn lower_work(
     let separate = slots_of(false);
     let vec_buffers = work.settings.vec_buffers.max(1);
     // A core's UB holds one buffer per slot and n-buffer copy: units of one form in one copy add none.
+    let ub_groups = ub_groups(work);
     let core_ub = |units: &[usize], slots: &[Rc<Vec<Option<Slot>>>]| {
         let mut seen: FastSet<(usize, usize)> = FastSet::default();
         let distinct = units
             .iter()
             .enumerate()
             .filter(|&(position, &index)| seen.insert((form[index], position % vec_buffers)))
-            .map(|(position, &index)| (slots[index].as_slice(), position % vec_buffers));
+            .map(|(position, &index)| (slots[index].as_slice(), position % vec_buffers, ub_groups[index]));
         slots::core_ub_bytes(distinct, target.ub_alignment)
     };
     let fits = cores_of_sides
@@ -276,6 +277,7 @@ pub(super) fn lower_work(
         for units in cores {
             let mut state = CoreState::new(work, side, &stage_flags, target.l0_bytes);
             for index in units {
+                state.enter_ub_group(ub_groups[index], tile_line(work, index));
                 unit::lower_unit(&mut state, index, &facts[index], &slots[index], &handoffs)?;
             }
             if !state.emitter.is_empty() {
@@ -285,7 +287,7 @@ pub(super) fn lower_work(
     }
     let ub_bytes = |program: &TileProgram| {
         let ub = program.buffers.iter().filter(|buffer| buffer.memory == Memory::Ub);
-        ub.map(|buffer| buffer.bytes(target.ub_alignment)).sum::<u64>()
+        grouped_bytes(ub, target.ub_alignment)
     };
     debug_assert_eq!(programs.iter().map(ub_bytes).max().unwrap_or(0), largest_predicted_ub, "UB of the slots");
     let cross_core_flags = handoff_flags + stage_flags.count;
@@ -298,5 +300,34 @@ pub(super) fn single_unit_ub_bytes(work: &TileWork, target: &LoweringTarget) -> 
     check_settings(work)?;
     let facts = analyse(work, 0)?;
     let slots = slots::assign_slots(&work.units[0], &facts, true);
-    Ok(slots::core_ub_bytes(std::iter::once((slots.as_slice(), 0)), target.ub_alignment))
+    Ok(slots::core_ub_bytes(std::iter::once((slots.as_slice(), 0, 1)), target.ub_alignment))
+}
+
+/// The line that set the vec tile of unit `index` (the kernel's tile line when it has one tile).
+fn tile_line(work: &TileWork, index: usize) -> Option<u32> {
+    let settings = &work.settings;
+    let tile = work.units[index].vec_tile.as_ref().or(settings.vec_tile.as_ref());
+    let own = settings.vec_tile_lines.iter().find(|(dims, _)| Some(dims) == tile).map(|&(_, line)| line);
+    own.or(settings.vec_tile_line)
+}
+
+/// Each unit's UB group (`Buffer::group`): one per vec tile the kernel's units run under, as a
+/// core runs the tasks of one tile shape at a time and pypto sizes UB per task. A kernel of one
+/// vec tile has one group: its buffers are the program's (group 0).
+fn ub_groups(work: &TileWork) -> Vec<u32> {
+    let mut tiles: Vec<Option<&Vec<usize>>> = Vec::new();
+    let mut groups = Vec::with_capacity(work.units.len());
+    for unit in &work.units {
+        // A unit without a tile of its own runs under the kernel's.
+        let tile = unit.vec_tile.as_ref().or(work.settings.vec_tile.as_ref());
+        let position = tiles.iter().position(|known| *known == tile).unwrap_or_else(|| {
+            tiles.push(tile);
+            tiles.len() - 1
+        });
+        groups.push(position as u32 + 1);
+    }
+    if tiles.len() == 1 {
+        groups.fill(0);
+    }
+    groups
 }

@@ -10,7 +10,7 @@ use crate::tile::fast_hash::{FastMap, FastSet};
 
 use crate::tensor::DType;
 
-use super::super::program::{Buffer, Memory};
+use super::super::program::{grouped_bytes, Buffer, Memory};
 use super::super::work::{ValueId, WorkStep, WorkUnit};
 use super::analysis::UnitFacts;
 
@@ -78,24 +78,26 @@ pub(super) fn assign_slots(unit: &WorkUnit, facts: &UnitFacts, in_place: bool) -
 }
 
 /// The UB bytes of a vector-side core running units with `unit_slots`, each in its n-buffer copy
-/// (unit i of a core is in copy `i % vec_buffers`): one buffer per distinct (slot, copy), each at
-/// its allocation size.
-pub(super) fn core_ub_bytes<'a>(unit_slots: impl Iterator<Item = (&'a [Option<Slot>], usize)>, alignment: u64) -> u64 {
-    let mut buffers: FastSet<(&'a Slot, usize)> = FastSet::default();
-    for (slots, copy) in unit_slots {
-        buffers.extend(slots.iter().flatten().map(|slot| (slot, copy)));
+/// (unit i of a core is in copy `i % vec_buffers`) and UB group (`Buffer::group`): one buffer per
+/// distinct (slot, copy, group), each at its allocation size, the groups sharing their memory.
+pub(super) fn core_ub_bytes<'a>(
+    unit_slots: impl Iterator<Item = (&'a [Option<Slot>], usize, u32)>,
+    alignment: u64,
+) -> u64 {
+    let mut distinct: FastSet<(&'a Slot, usize, u32)> = FastSet::default();
+    for (slots, copy, group) in unit_slots {
+        distinct.extend(slots.iter().flatten().map(|slot| (slot, copy, group)));
     }
-    buffers
+    let buffers: Vec<Buffer> = distinct
         .into_iter()
-        .map(|(((shape, dtype, _), _), _)| {
-            let buffer = Buffer {
-                name: String::new(),
-                memory: Memory::Ub,
-                shape: shape.clone(),
-                dtype: *dtype,
-                source_line: None,
-            };
-            buffer.bytes(alignment)
+        .map(|(((shape, dtype, _), _), _, group)| Buffer {
+            name: String::new(),
+            memory: Memory::Ub,
+            shape: shape.clone(),
+            dtype: *dtype,
+            source_line: None,
+            group,
         })
-        .sum()
+        .collect();
+    grouped_bytes(buffers.iter(), alignment)
 }

@@ -36,8 +36,9 @@ pub(super) struct Handoff {
 /// A cube staging ring: its role, tile shape and dtype.
 type RingKey = (&'static str, crate::tile::Dims, DType);
 
-/// A UB buffer's dtype, value slot, whether a copy fills it, and n-buffer copy (its shape aside).
-type UbSlotKey = (DType, usize, bool, usize);
+/// A UB buffer's dtype, value slot, whether a copy fills it, n-buffer copy and UB group (its shape
+/// aside).
+type UbSlotKey = (DType, usize, bool, usize, u32);
 
 /// One core's program under construction.
 pub(super) struct CoreState<'a> {
@@ -56,6 +57,9 @@ pub(super) struct CoreState<'a> {
     /// L0A and L0B capacity in bytes.
     pub l0_bytes: [u64; 2],
     ub_buffers: FastMap<UbSlotKey, Vec<(crate::tile::Dims, BufferId)>>,
+    /// The UB group of the unit being lowered (`Buffer::group`) and the line that set its tile.
+    ub_group: u32,
+    ub_line: Option<u32>,
     rings: FastMap<RingKey, (Vec<BufferId>, usize)>,
     /// The GM region each L1 slot last received from a tensor nothing in the kernel writes.
     l1_holds: FastMap<BufferId, GmRegion>,
@@ -75,6 +79,8 @@ impl<'a> CoreState<'a> {
             units_done: 0,
             unit: 0,
             ub_buffers: FastMap::default(),
+            ub_group: 0,
+            ub_line: work.settings.vec_tile_line,
             rings: FastMap::default(),
             l1_holds: FastMap::default(),
             read_only: FastMap::default(),
@@ -98,7 +104,7 @@ impl<'a> CoreState<'a> {
         copy: usize,
     ) -> BufferId {
         // Found by dtype, slot, role and copy, then by shape (a handful): no key to allocate.
-        let key = (dtype, slot, filled_by_copy, copy);
+        let key = (dtype, slot, filled_by_copy, copy, self.ub_group);
         let known = self.ub_buffers.get(&key).into_iter().flatten();
         if let Some((_, buffer)) = known.into_iter().find(|(known_shape, _)| known_shape == shape) {
             return *buffer;
@@ -109,9 +115,22 @@ impl<'a> CoreState<'a> {
             dtype.short_name(),
             shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
         );
-        let buffer = self.emitter.buffer(&name, Memory::Ub, shape, dtype, self.work.settings.vec_tile_line);
+        // The first group's buffers keep their plain names; the others are told apart.
+        let name = if self.ub_group > 1 { format!("{name}_g{}", self.ub_group) } else { name };
+        let buffer = self.emitter.grouped_buffer(&name, Memory::Ub, shape, dtype, self.ub_line, self.ub_group);
         self.ub_buffers.entry(key).or_default().push((crate::tile::Dims::from(shape), buffer));
         buffer
+    }
+
+    /// Lowers the next units in UB group `group`, whose tile `line` set: when it differs from the
+    /// last unit's, its buffers take the memory of the other groups' (the emitter orders their
+    /// accesses).
+    pub(super) fn enter_ub_group(&mut self, group: u32, line: Option<u32>) {
+        self.ub_line = line;
+        if group != self.ub_group {
+            self.ub_group = group;
+            self.emitter.enter_group(group);
+        }
     }
 
     /// The next buffer of the `count`-slot ring `role` (cube staging: L1, L0A, L0B, L0C).

@@ -76,9 +76,23 @@ pub(crate) fn settings_of(interpreter: &Interpreter, kernel: &Kernel, frame: &Ke
         vec_tile: frame.vec_tile_shapes.clone(),
         cube_tiles: frame.cube_tile_shapes.map(|[m, k, n]| CubeTiles { m, k, n }),
         vec_tile_line: frame.vec_tile_site.and_then(|site| interpreter.line_at(site)),
+        vec_tile_lines: first_lines(interpreter, frame),
         cube_tile_line: frame.cube_tile_site.and_then(|site| interpreter.line_at(site)),
         ..WorkSettings::default()
     }
+}
+
+/// The line that first set each vec tile of the kernel.
+fn first_lines(interpreter: &Interpreter, frame: &KernelFrame) -> Vec<(Vec<usize>, u32)> {
+    let mut lines: Vec<(Vec<usize>, u32)> = Vec::new();
+    for setting in &frame.vec_tile_history {
+        if let Some(line) = interpreter.line_at(setting.site) {
+            if !lines.iter().any(|(dims, _)| *dims == setting.dims) {
+                lines.push((setting.dims.clone(), line));
+            }
+        }
+    }
+    lines
 }
 
 /// Records a finished kernel call as tile work; `vec_tile` replaces the kernel's own vec tile (a
@@ -268,8 +282,14 @@ pub(crate) fn chip_error(
         NpuError::Misaligned { memory, .. } => (Some(*memory), None),
         _ => (None, None),
     };
+    // A kernel of several vec tiles: the setting of the tile whose buffer overflowed.
+    let own_vec_tile = frame
+        .vec_tile_history
+        .iter()
+        .find(|setting| error.source_line().is_some() && interpreter.line_at(setting.site) == error.source_line())
+        .map(|setting| setting.site);
     let site = match memory {
-        Some("UB") => frame.vec_tile_site.or(frame.cube_tile_site),
+        Some("UB") => own_vec_tile.or(frame.vec_tile_site).or(frame.cube_tile_site),
         Some(_) => frame.cube_tile_site.or(frame.vec_tile_site),
         None => None,
     };
