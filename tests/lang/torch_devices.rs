@@ -56,3 +56,10 @@ fn a_moved_tensor_is_a_copy_as_in_torch() {
     let code = "x = torch.zeros(3)\ny = x.npu()\ny[0] = 9.0\nprint(x.tolist(), y.tolist(), y.cpu() is y, y.npu() is y)";
     assert_eq!(printed(code), "[0.0, 0.0, 0.0] [9.0, 0.0, 0.0] False True\n");
 }
+
+#[test]
+fn an_int_device_is_that_npu() {
+    // With torch_npu, `device=0` (pypto's tests pass the device id) is npu:0; `.to(1)` moves to npu:1.
+    let code = "x = torch.randn(2, 3, device=0)\nprint(x.device, x.to(1).device, torch.device('cpu') == x.device)";
+    assert_eq!(printed(code), "npu:0 npu:1 False\n");
+}

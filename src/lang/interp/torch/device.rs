@@ -74,10 +74,12 @@ fn parse(text: &str) -> Option<Device> {
     Some(Device { kind, index })
 }
 
-/// The device a `device=` argument names (a device or its text), if it is one.
+/// The device a `device=` argument names (a device, its text, or an index: with torch_npu an
+/// int names that NPU, as pypto's tests write `device=0`), if it is one.
 pub(crate) fn named(value: &Value) -> Option<Device> {
     match value {
         Value::Str(text) => parse(text),
+        Value::Int(index) if *index >= 0 => Some(Device { kind: "npu", index: Some(*index) }),
         Value::Object(object) => match object.as_ref() {
             Object::Device(device) => Some(*device),
             _ => None,

@@ -177,7 +177,9 @@ pub(crate) fn call(
                         device = Some(other.device.get().unwrap_or(super::device::Device::CPU));
                     }
                     Value::Str(_) => device = Some(super::device::argument(interpreter, &full, value, *value_span)?),
-                    Value::Object(_) if super::device::named(value).is_some() => device = super::device::named(value),
+                    Value::Object(_) | Value::Int(_) if super::device::named(value).is_some() => {
+                        device = super::device::named(value)
+                    }
                     Value::None => {}
                     other => {
                         let message = LibraryMessage::Expected {
