@@ -42,6 +42,7 @@ mod sets;
 mod statements;
 mod string_methods;
 mod sweep;
+mod tensor_new_axes;
 mod tensor_slice_bounds;
 mod torch_devices;
 mod torch_element_classes;

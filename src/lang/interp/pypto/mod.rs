@@ -18,6 +18,7 @@ pub mod kernel_call;
 pub mod loops;
 mod matmul_extend;
 pub mod methods;
+mod new_axes;
 pub mod npu_context;
 pub mod npu_run;
 pub mod npu_use;

@@ -272,6 +272,13 @@ impl Interpreter {
 
     /// `x[index]`.
     pub(crate) fn tensor_get_item(&self, var: &Var, index: &Value, span: Span) -> Result<Value> {
+        let in_kernel = !self.npu.kernel_frames.borrow().is_empty();
+        if let Some((index, new_axes)) = super::new_axes::split(var.shape().len(), index).filter(|_| !in_kernel) {
+            let selected = self.tensor_get_item(var, &index, span)?;
+            let Value::Tensor(object) = &selected else { return Ok(selected) };
+            let shape = super::new_axes::with_unit_dims(object.get().shape(), &new_axes);
+            return self.tensor_result(object.get().reshape(&shape), span);
+        }
         let (specs, dropped) = self.index_specs(var.shape(), index, span)?;
         let sliced = var.slice(&specs).map_err(|error| self.autograd_error(error, span))?;
         let result = if !dropped.contains(&true) {
