@@ -53,6 +53,7 @@ mod torch_module;
 mod torch_nn_module;
 mod torch_npu_formats;
 mod torch_pad;
+mod torch_unravel_permutation;
 mod type_builtin;
 mod user_modules;
 mod vars_builtin;

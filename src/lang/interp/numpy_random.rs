@@ -1,6 +1,6 @@
 //! `numpy.random`: the legacy module functions pypto's tests draw their inputs with
 //! (`np.random.uniform(-100, 100, [n, m]).astype(np.float32)`, `np.random.choice(range(n), k,
-//! replace=False)`), `seed`, `rand`, `randn`, `randint`, `normal`. They draw from the generator
+//! replace=False)`), `seed`, `rand`, `randn`, `randint`, `normal`, `permutation`. They draw from the generator
 //! `torch.manual_seed` and `np.random.seed` reseed, so a seeded script repeats its numbers; the
 //! numbers are not numpy's (its Mersenne Twister stream is not reproduced: documented).
 
@@ -96,6 +96,34 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                     Ok(TensorObject::value(Var::constant(tensor)))
                 }
             }
+        }
+        "permutation" => {
+            // An int n: a random order of 0..n; an array: a shuffled copy, along its first dim.
+            let bound = interpreter.bind(&full, &["x"], arguments, false, span)?;
+            let source = match bound.required(0)? {
+                Value::Int(count) if *count >= 0 => {
+                    let count = *count as usize;
+                    interpreter.check_elements(&[count], span)?;
+                    Tensor::from_f64((0..count).map(|index| index as f64).collect(), &[count], DType::I64)
+                        .map_err(|error| interpreter.tensor_error(error, span))?
+                }
+                _ => bound.tensor(0)?.tensor().clone(),
+            };
+            let Some(&rows) = source.shape().first() else {
+                return Err(fail("x must be an integer or at least 1-dimensional"));
+            };
+            let units = Tensor::rand(&[rows.max(1)], DType::F64, None)
+                .map_err(|error| interpreter.tensor_error(error, span))?
+                .to_f64_vec();
+            let mut order: Vec<usize> = (0..rows).collect();
+            order.sort_by(|left, right| units[*left].total_cmp(&units[*right]));
+            let values = source.to_f64_vec();
+            let width = values.len() / rows.max(1);
+            let shuffled =
+                order.iter().flat_map(|&row| values[row * width..(row + 1) * width].iter().copied()).collect();
+            let tensor = Tensor::from_f64(shuffled, source.shape(), source.dtype())
+                .map_err(|error| interpreter.tensor_error(error, span))?;
+            Ok(TensorObject::value(Var::constant(tensor)))
         }
         _ => Err(interpreter
             .error(ErrorKind::Attribute, "", span)

@@ -1,6 +1,6 @@
 //! torch functions and tensor methods that pypto-gym's goldens call beyond the common ones:
 //! `all any chunk split cumsum eq ne lt le gt ge logical_not linspace norm repeat_interleave topk
-//! sort roll`, `torch.nn.functional.glu layer_norm linear`, and the methods `argmax argmin expand
+//! sort roll unravel_index`, `torch.nn.functional.glu layer_norm linear`, and the methods `argmax argmin expand
 //! masked_fill type_as mul_` (a method is its function with the tensor as first argument). Each is
 //! a composite of the tensor core's ops, with torch's meaning.
 
@@ -16,7 +16,7 @@ use crate::messages::{LibraryMessage, LibraryTensorMessage};
 use crate::tensor::{BinaryOp, CompareOp, DType, ReduceOp, Tensor, UnaryOp};
 
 /// The torch functions of this file (without `torch.`).
-pub(crate) const FUNCTIONS: [&str; 14] = [
+pub(crate) const FUNCTIONS: [&str; 15] = [
     "all",
     "any",
     "chunk",
@@ -28,6 +28,7 @@ pub(crate) const FUNCTIONS: [&str; 14] = [
     "topk",
     "sort",
     "roll",
+    "unravel_index",
     "nn.functional.glu",
     "nn.functional.layer_norm",
     "nn.functional.linear",
@@ -207,6 +208,31 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 Some(shape) => rolled.reshape(&shape),
                 None => Ok(rolled),
             }))
+        }
+        "unravel_index" => {
+            // The coordinates of flat indices in `shape` (row-major): one int64 tensor per dim.
+            let bound = interpreter.bind(&full, &["indices", "shape"], arguments, false, span)?;
+            let (indices, shape) = (bound.tensor(0)?, bound.shape(1)?);
+            let total: usize = shape.iter().product();
+            let flat = indices.tensor().to_f64_vec();
+            if let Some(&outside) = flat.iter().find(|&&index| index < 0.0 || index >= total as f64) {
+                let message = crate::messages::RuntimeMessage::TensorIndexOutOfRange {
+                    index: outside as i64,
+                    dim: 0,
+                    size: total,
+                };
+                return Err(interpreter.error(ErrorKind::Index, "", bound.span_of(0)).with_message(message));
+            }
+            let mut coordinates = Vec::with_capacity(shape.len());
+            let mut stride = total;
+            for &size in &shape {
+                stride /= size.max(1);
+                let along = flat.iter().map(|&index| ((index as usize / stride.max(1)) % size.max(1)) as f64).collect();
+                let tensor = Tensor::from_f64(along, indices.shape(), DType::I64)
+                    .map_err(|error| interpreter.tensor_error(error, span))?;
+                coordinates.push(TensorObject::value(Var::constant(tensor)));
+            }
+            Ok(Value::tuple(coordinates))
         }
         "nn.functional.glu" => {
             let bound = interpreter.bind(&full, &["input", "dim"], arguments, false, span)?;
