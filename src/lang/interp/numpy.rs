@@ -172,6 +172,24 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                 .map_err(|error| interpreter.tensor_error(error, span))?;
             Ok(TensorObject::value(Var::constant(range)))
         }
+        // numpy's tile is torch's repeat once `reps` covers every dim (missing leading reps are 1).
+        "tile" => {
+            let bound = interpreter.bind(name, &["A", "reps"], arguments, false, span)?;
+            let array = TensorObject::value(bound.tensor(0)?);
+            let mut reps = match bound.required(1)? {
+                reps @ (Value::List(_) | Value::Tuple(_)) => interpreter.iterate(reps, bound.span_of(1))?,
+                reps => vec![reps.clone()],
+            };
+            let rank = match &array {
+                Value::Tensor(object) => object.get().shape().len(),
+                _ => 0,
+            };
+            while reps.len() < rank {
+                reps.insert(0, Value::Int(1));
+            }
+            let sizes = Arguments { positional: vec![(Value::tuple(reps), bound.span_of(1))], keywords: Vec::new() };
+            interpreter.call_method(&array, "repeat", sizes, span)
+        }
         "ndarray" => {
             let bound = interpreter.bind(name, &["shape", "dtype"], arguments, false, span)?;
             let dtype = bound.optional(1).cloned().unwrap_or(Value::DType(DType::F64, DTypeFamily::Numpy));
