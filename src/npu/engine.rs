@@ -7,7 +7,7 @@ use crate::tile::{CoreKind, KernelPlan, Pipe};
 
 use super::config::{Architecture, NpuConfig};
 use super::engine_pool::{Active, Pool};
-use super::engine_program::{CoreProgram, END, NOT_A_COPY};
+use super::engine_program::{headless, CoreProgram, END, NOT_A_COPY};
 use super::engine_queue::{Event, EventKind, EventQueue};
 use super::engine_totals::EngineTotals;
 use super::error::{NpuError, Result};
@@ -15,12 +15,19 @@ use super::l2::L2Cache;
 use super::timing::Cost;
 use super::trace::{Trace, TraceEvent};
 
+/// Every pipe's bit (`Pipe::index`).
+const ALL_PIPES: u8 = 0x7f;
+
 /// A core's program (prepared as the run reaches it) and what changes as it runs.
 struct CoreState {
     program: CoreProgram,
     /// Per pipe, the instruction index of its head, `END` when none is prepared (or it is done).
     heads: [u32; 7],
-    busy: [bool; 7],
+    /// The pipes running an instruction (bit `Pipe::index` each).
+    busy: u8,
+    /// The idle pipes whose head is prepared: those `try_start` looks at, one bit each, instead
+    /// of testing all seven pipes at every start. A pipe in neither mask has no head (`END`).
+    ready: u8,
     started: [f64; 7],
     /// Bytes a pipe's GM transfer moves through HBM (set when it starts).
     pooled: [u64; 7],
@@ -102,7 +109,8 @@ fn run_from(
         .map(|(program, &counts)| CoreState {
             program: CoreProgram::new(program, counts, &mut labels),
             heads: [END; 7],
-            busy: [false; 7],
+            busy: 0,
+            ready: 0,
             started: [0.0; 7],
             pooled: [0; 7],
             sets: vec![0; program.flag_count as usize],
@@ -277,14 +285,16 @@ impl Engine<'_> {
 
     /// Starts the head instruction of every idle pipe whose flags are all set.
     fn try_start(&mut self, state: &mut CoreState, core: usize) {
-        if state.program.needs_preparing(&state.heads) {
+        if state.program.needs_preparing(ALL_PIPES & !(state.busy | state.ready)) {
             let program = &self.plan.programs[core];
             state.program.prepare_heads(&mut state.heads, self.plan, program, self.config, &mut self.names);
+            state.ready = ALL_PIPES & !headless(&state.heads) & !state.busy;
         }
-        for pipe in 0..7 {
-            if state.busy[pipe] || state.heads[pipe] == END {
-                continue;
-            }
+        // In pipe order, as a pass over all seven pipes would take them.
+        let mut candidates = state.ready;
+        while candidates != 0 {
+            let pipe = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
             // A pipe found waiting is looked at again only once the flag it waited for is set:
             // its step, the step's flags and their counters are not read again until then.
             match state.blocked_on[pipe] {
@@ -316,7 +326,8 @@ impl Engine<'_> {
             for &flag in cross_waits {
                 self.cross_waits[flag as usize] += 1;
             }
-            state.busy[pipe] = true;
+            state.busy |= 1 << pipe;
+            state.ready &= !(1 << pipe);
             state.started[pipe] = self.now;
             self.totals.instructions += 1;
             match program.copy(step) {
@@ -337,8 +348,11 @@ impl Engine<'_> {
             self.cross_sets[flag as usize] += 1;
             self.cross_set_happened = true;
         }
-        state.busy[pipe] = false;
+        state.busy &= !(1 << pipe);
         state.heads[pipe] = step.next;
+        if step.next != END {
+            state.ready |= 1 << pipe;
+        }
         if step.copy != NOT_A_COPY {
             state.gm_end[pipe] = self.now;
         }

@@ -49,6 +49,11 @@ fn prefetch_instruction(instructions: &[crate::tile::Instruction], index: usize)
     let _ = (instructions, index);
 }
 
+/// The pipes whose head is `END` in `heads` (bit `Pipe::index` each).
+pub(super) fn headless(heads: &[u32; 7]) -> u8 {
+    (0..7).filter(|&pipe| heads[pipe] == END).fold(0u8, |pipes, pipe| pipes | 1 << pipe)
+}
+
 /// What the loop needs to start and finish one instruction, and what its trace event shows: one
 /// 64-byte record (one cache line), so that the line `try_start` brings in serves `finish` too.
 #[derive(Clone, Copy)]
@@ -63,9 +68,10 @@ pub(super) struct Step {
     /// The next step of its queue, `END` until it is prepared (or for the last).
     pub next: u32,
     /// Where its flags start in `CoreProgram::flags`: waits, sets, cross-core waits, cross-core
-    /// sets, `counts` of each, one span after the other.
+    /// sets, one span after the other, each ending `ends` flags from the start (running totals:
+    /// a span is two loads, not a sum of the counts before it).
     flags_start: u32,
-    counts: [u16; 4],
+    ends: [u16; 4],
     /// Its trace fields.
     pub shown: Shown,
 }
@@ -74,10 +80,11 @@ const _: () = assert!(std::mem::size_of::<Step>() == 64);
 
 impl Step {
     /// Span `which` of its flags in a list of flags that starts at flag index `first_flag`.
+    #[inline]
     fn span(&self, which: usize, first_flag: u32) -> Range<usize> {
-        let skipped = self.counts[..which].iter().map(|&count| count as usize).sum::<usize>();
-        let start = (self.flags_start - first_flag) as usize + skipped;
-        start..start + self.counts[which] as usize
+        let start = (self.flags_start - first_flag) as usize;
+        let skipped = if which == 0 { 0 } else { self.ends[which - 1] as usize };
+        start + skipped..start + self.ends[which] as usize
     }
 }
 
@@ -189,6 +196,9 @@ pub(super) struct CoreProgram {
     label_base: u32,
     /// Per pipe: its instructions not prepared yet.
     unprepared: [u32; 7],
+    /// The pipes with instructions not prepared yet (bit `Pipe::index` each): what
+    /// `needs_preparing` tests with one mask.
+    unprepared_pipes: u8,
     /// Per pipe: its last prepared step, `END` before the first.
     last: [u32; 7],
     /// The pipes with any instruction (bit `Pipe::index` each).
@@ -213,17 +223,18 @@ impl CoreProgram {
             first_copy: 0,
             label_base,
             unprepared,
+            unprepared_pipes: used,
             last: [END; 7],
             used,
         }
     }
 
-    /// Whether a pipe that has instructions left lacks its head (`heads`, `END` where none is
-    /// prepared): `prepare_heads` has work to do. (Most starts find every head prepared: the
-    /// check is inlined, the preparation a call.)
+    /// Whether a pipe that has instructions left lacks its head (`headless`: the pipes whose head
+    /// is `END`, bit `Pipe::index` each): `prepare_heads` has work to do. (Most starts find every
+    /// head prepared: the check is inlined, the preparation a call.)
     #[inline]
-    pub fn needs_preparing(&self, heads: &[u32; 7]) -> bool {
-        (0..7).any(|pipe| heads[pipe] == END && self.unprepared[pipe] > 0)
+    pub fn needs_preparing(&self, headless: u8) -> bool {
+        headless & self.unprepared_pipes != 0
     }
 
     /// Prepares instructions until every pipe that has one left has its head (`heads`, `END` where
@@ -238,7 +249,7 @@ impl CoreProgram {
         names: &mut Vec<&'static str>,
     ) {
         self.drop_finished(heads);
-        while self.needs_preparing(heads) {
+        while self.needs_preparing(headless(heads)) {
             let start = self.first_step as usize + self.steps.len();
             for index in start..(start + CHUNK).min(program.instructions.len()) {
                 prefetch_instruction(&program.instructions, index + AHEAD);
@@ -282,17 +293,18 @@ impl CoreProgram {
     ) {
         let instruction = &program.instructions[index];
         let flags_start = self.first_flag + self.flags.len() as u32;
-        let mut counts = [0u16; 4];
-        for (count, span) in counts.iter_mut().zip([
+        let (mut ends, mut total) = ([0u16; 4], 0);
+        for (end, span) in ends.iter_mut().zip([
             &*instruction.wait,
             &*instruction.set,
             &*instruction.cross_wait,
             &*instruction.cross_set,
         ]) {
-            *count = u16::try_from(span.len()).expect("an instruction with more than 65535 flags of one kind");
             for flag in span {
                 self.flags.push(flag.0);
             }
+            total += span.len();
+            *end = u16::try_from(total).expect("an instruction with more than 65535 flags");
         }
         let cost = instruction_cost(plan, program, index, config);
         let (cycles, copy) = match cost.cost {
@@ -334,7 +346,10 @@ impl CoreProgram {
         }
         self.last[pipe] = position;
         self.unprepared[pipe] -= 1;
-        self.steps.push(Step { cycles, instruction: position, copy, next: END, flags_start, counts, shown });
+        if self.unprepared[pipe] == 0 {
+            self.unprepared_pipes &= !(1 << pipe);
+        }
+        self.steps.push(Step { cycles, instruction: position, copy, next: END, flags_start, ends, shown });
     }
 
     /// The prepared step `index` (an instruction index, not before the earliest head).

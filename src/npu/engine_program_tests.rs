@@ -87,7 +87,7 @@ fn the_window_keeps_only_steps_from_the_earliest_head_on() {
     let mut heads = [END; 7];
     let mut longest = 0;
     for (index, instruction) in program.instructions.iter().enumerate() {
-        if core.needs_preparing(&heads) {
+        if core.needs_preparing(headless(&heads)) {
             core.prepare_heads(&mut heads, &plan, program, &config, &mut names);
         }
         let pipe = instruction.pipe.index();

@@ -53,6 +53,9 @@ impl Default for FlagList {
 impl Deref for FlagList {
     type Target = [Flag];
 
+    // Inlined wherever it is read (the simulator reads four lists per instruction twice): left to
+    // the codegen units, a change elsewhere in the crate could turn it into a call per list.
+    #[inline]
     fn deref(&self) -> &[Flag] {
         match self {
             FlagList::Inline(count, flags) => &flags[..*count as usize],
@@ -65,6 +68,7 @@ impl<'a> IntoIterator for &'a FlagList {
     type Item = &'a Flag;
     type IntoIter = std::slice::Iter<'a, Flag>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
