@@ -8,7 +8,8 @@ use super::error::{ErrorKind, Result};
 use super::eval::Arguments;
 use super::format::{repr, to_str};
 use super::interpreter::Interpreter;
-use super::value::{range_length, Value};
+use super::sequences::range_length;
+use super::value::Value;
 use crate::lang::syntax::Span;
 
 const BUILTINS: [&str; 29] = [

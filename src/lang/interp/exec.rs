@@ -7,7 +7,8 @@ use std::rc::Rc;
 use super::error::{ErrorKind, Result};
 use super::interpreter::Interpreter;
 use super::scope::Scope;
-use super::value::{range_length, Value};
+use super::sequences::range_length;
+use super::value::Value;
 use crate::lang::syntax::ast::{Expr, ExprKind, FunctionDef, Stmt, StmtKind};
 use crate::lang::syntax::Span;
 
