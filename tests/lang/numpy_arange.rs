@@ -27,9 +27,10 @@ fn tile_repeats_along_dims_counted_from_the_last() {
     // longer ones add leading dims.
     let code = "import numpy as np\na = np.arange(3)\nb = np.arange(4).reshape(2, 2)\n\
                 print(np.tile(a, 2).tolist(), np.tile(a, (2, 2)).tolist())\n\
-                print(np.tile(b, 2).tolist(), list(np.tile(b, (2, 1, 1)).shape))";
+                print(np.tile(b, 2).tolist(), list(np.tile(b, (2, 1, 1)).shape))\n\
+                print(np.tile([-1] * 3, (2, 1)).astype(np.int32).tolist())";
     assert_eq!(
         printed(code),
-        "[0, 1, 2, 0, 1, 2] [[0, 1, 2, 0, 1, 2], [0, 1, 2, 0, 1, 2]]\n[[0, 1, 0, 1], [2, 3, 2, 3]] [2, 2, 2]\n"
+        "[0, 1, 2, 0, 1, 2] [[0, 1, 2, 0, 1, 2], [0, 1, 2, 0, 1, 2]]\n[[0, 1, 0, 1], [2, 3, 2, 3]] [2, 2, 2]\n[[-1, -1, -1], [-1, -1, -1]]\n"
     );
 }

@@ -175,7 +175,14 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         // numpy's tile is torch's repeat once `reps` covers every dim (missing leading reps are 1).
         "tile" => {
             let bound = interpreter.bind(name, &["A", "reps"], arguments, false, span)?;
-            let array = TensorObject::value(bound.tensor(0)?);
+            // A list is an array first, as numpy's asarray makes it.
+            let array = match bound.required(0)? {
+                array @ Value::Tensor(_) => array.clone(),
+                data => {
+                    let data = Arguments { positional: vec![(data.clone(), bound.span_of(0))], keywords: Vec::new() };
+                    call(interpreter, "array", data, span)?
+                }
+            };
             let mut reps = match bound.required(1)? {
                 reps @ (Value::List(_) | Value::Tuple(_)) => interpreter.iterate(reps, bound.span_of(1))?,
                 reps => vec![reps.clone()],
