@@ -1,6 +1,7 @@
 //! The lang feature tests, one binary (scripts/group-tests.sh writes this file).
 
 mod bitwise_operators;
+mod cell_output;
 mod cells;
 mod checks_strict;
 mod class_kernels;

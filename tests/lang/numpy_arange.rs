@@ -1,15 +1,7 @@
 //! `numpy.arange` with numpy's bounds, steps and dtypes, and `numpy.tile`; expected values follow numpy's rule
 //! (start, start + step, … while below stop; int64 for int bounds, float64 once one is a float).
 
-use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
-fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
-}
+use super::cell_output::printed;
 
 #[test]
 fn arange_counts_like_numpy_with_its_dtypes() {

@@ -2,15 +2,11 @@
 //! each `None` puts a unit dim where numpy puts it. The expected shapes are numpy's for the same
 //! indexes.
 
-use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
+/// What the cell `code` prints after its imports.
 fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result =
-        session.run_cell(&format!("import torch\nx = torch.arange(6, dtype=torch.float32).reshape(2, 3)\n{code}"));
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
+    super::cell_output::printed(&format!(
+        "import torch\nx = torch.arange(6, dtype=torch.float32).reshape(2, 3)\n{code}"
+    ))
 }
 
 #[test]

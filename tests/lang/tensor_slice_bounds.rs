@@ -1,15 +1,8 @@
 //! A one-element integer tensor as a slice bound (Python calls `__index__`, which torch's tensors
 //! have), in a list and in a tensor; what CPython and torch print for the same code.
 
+use super::cell_output::printed;
 use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
-fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
-}
 
 #[test]
 fn a_zero_dimensional_int_tensor_bounds_a_slice_of_a_list_and_of_a_tensor() {

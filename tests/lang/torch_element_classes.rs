@@ -1,15 +1,7 @@
 //! `torch.isnan`, `isinf`, `isfinite` as functions and tensor methods; the expected lines are what
 //! torch prints for the same code.
 
-use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
-fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
-}
+use super::cell_output::printed;
 
 #[test]
 fn nan_and_infinity_tests_give_bool_tensors_as_torch_does() {

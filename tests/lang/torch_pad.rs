@@ -1,15 +1,8 @@
 //! `torch.nn.functional.pad` in constant mode: pairs from the last dim backwards, negative pads
 //! crop; the expected lines are what torch prints for the same code, and its errors are torch's.
 
+use super::cell_output::printed;
 use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
-fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
-}
 
 const SETUP: &str =
     "import torch\nimport torch.nn.functional as F\nx = torch.arange(6, dtype=torch.float32).reshape(2, 3)\n";

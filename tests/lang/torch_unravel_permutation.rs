@@ -3,12 +3,9 @@
 
 use tilelab::session::Session;
 
-/// What the cell `code` prints (it must run without an error).
+/// What the cell `code` prints after its imports.
 fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(&format!("import torch\nimport numpy as np\n{code}"));
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
+    super::cell_output::printed(&format!("import torch\nimport numpy as np\n{code}"))
 }
 
 #[test]

@@ -1,15 +1,8 @@
 //! `vars(object)`: an instance's attributes as a dict (a dataclass's fields, an argparse
 //! Namespace's options); what CPython prints for the same code.
 
+use super::cell_output::printed;
 use tilelab::session::Session;
-
-/// What the cell `code` prints (it must run without an error).
-fn printed(code: &str) -> String {
-    let mut session = Session::new();
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}: {:?}", result.error());
-    result.stdout
-}
 
 #[test]
 fn vars_lists_instance_attributes_in_the_order_they_were_set() {

@@ -115,8 +115,7 @@ impl Emitter {
         dtype: DType,
         line: Option<u32>,
     ) -> BufferId {
-        self.builder.at_line(line);
-        self.builder.buffer(name, memory, shape, dtype)
+        self.grouped_buffer(name, memory, shape, dtype, line, 0)
     }
 
     /// Declares a buffer of UB group `group` (`Buffer::group`).
