@@ -141,10 +141,9 @@ impl Emitter {
         }
         self.group = group;
         let builder = &self.builder;
+        let in_other_group = |buffer: &BufferId| ![0, group].contains(&builder.buffer_group(*buffer));
         let others = self.accesses.iter().filter_map(|(resource, access)| match resource {
-            Resource::Buffer(buffer) if !matches!(builder.buffer_group(*buffer), 0) => {
-                (builder.buffer_group(*buffer) != group).then_some(access)
-            }
+            Resource::Buffer(buffer) if in_other_group(buffer) => Some(access),
             _ => None,
         });
         for access in others {
