@@ -1,5 +1,7 @@
 //! Where a jit kernel's tensor comes from in a unit: a tile computed here already, a whole argument
-//! loaded from GM, or a value computed before this unit (recomputed here); and the load step itself.
+//! loaded from GM, a value computed before this unit under the same vec tile (recomputed here) or
+//! under another (computed once under its own tile into a GM workspace, `materialize.rs`); and the
+//! load step itself.
 
 use super::independence::Access;
 use super::JitRecorder;
@@ -14,7 +16,8 @@ impl JitRecorder<'_> {
     }
 
     /// The tile holding `tensor` in this unit: computed here already, a whole argument (loaded),
-    /// or computed before this unit (recomputed here).
+    /// computed before this unit under the same vec tile (recomputed here) or under another (loaded
+    /// from the workspace a unit of that tile computes it into).
     pub(super) fn resolve(
         &mut self,
         builder: &mut UnitBuilder,
@@ -35,6 +38,10 @@ impl JitRecorder<'_> {
             return Ok(value);
         }
         match self.definitions.get(&key).copied() {
+            Some(index) if self.made_under_another_tile(index) => {
+                self.materialize_under_its_tile(tensor, index, line)?;
+                self.resolve(builder, tensor, line)
+            }
             Some(index) => self.emit(builder, index),
             None => Err(Unsupported::new(CompilerReason::UnseenTensor, line)),
         }
