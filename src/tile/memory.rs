@@ -269,6 +269,7 @@ fn plan_with_budget(
     // Iterations of one loop repeat the same steps: the cuts found for one serve the next.
     let mut known_cuts: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
     let mut known_stages: HashMap<Vec<String>, bool> = HashMap::new();
+    let mut known_splits: HashMap<Vec<String>, bool> = HashMap::new();
     let mut per_unit: Vec<Vec<WorkUnit>> = Vec::new();
     for unit in &work.units {
         let unit = sink_loads(unit);
@@ -289,7 +290,7 @@ fn plan_with_budget(
             _ => vec![unit],
         };
         let mut cut_parts = Vec::new();
-        for unit in parts {
+        for unit in independent_where_needed(&planned, parts, target, budget, &mut known_splits)? {
             let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
             let cuts = match known_cuts.get(&signature) {
                 Some(cuts) => cuts.clone(),
@@ -305,6 +306,34 @@ fn plan_with_budget(
     }
     planned.units = super::stage_order::pipeline_order(per_unit);
     Ok(Some((planned, stage_tensors)))
+}
+
+/// `units` with each that does not fit `budget` whole split into its independent parts
+/// (`independent_parts.rs`); `known` remembers by step signature which units needed it.
+fn independent_where_needed(
+    work: &TileWork,
+    units: Vec<WorkUnit>,
+    target: &LoweringTarget,
+    budget: u64,
+    known: &mut HashMap<Vec<String>, bool>,
+) -> Result<Vec<WorkUnit>, TileError> {
+    let mut split = Vec::with_capacity(units.len());
+    for unit in units {
+        let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
+        let too_large = match known.get(&signature) {
+            Some(&too_large) => too_large,
+            None => {
+                let too_large = ub_need(work, &unit, target)? > budget;
+                known.insert(signature, too_large);
+                too_large
+            }
+        };
+        match too_large.then(|| super::independent_parts::independent_parts(&unit, &work.views)).flatten() {
+            Some(parts) => split.extend(parts.iter().map(sink_loads)),
+            None => split.push(unit),
+        }
+    }
+    Ok(split)
 }
 
 /// Cuts `unit` at `cuts` (each a step index into the part that is left after the cut before it).

@@ -11,6 +11,7 @@ mod expand_cube;
 mod expand_task;
 mod fast_hash;
 mod flag_list;
+mod independent_parts;
 mod lower;
 mod memory;
 mod program;

@@ -206,7 +206,7 @@ fn rename(step: &mut WorkStep, renamed: &HashMap<ValueId, ValueId>) {
     super::memory::rename_reads(step, renamed);
 }
 
-fn set_output(step: &mut WorkStep, fresh: ValueId) {
+pub(super) fn set_output(step: &mut WorkStep, fresh: ValueId) {
     match step {
         WorkStep::Load { output, .. }
         | WorkStep::Unary { output, .. }

@@ -83,24 +83,19 @@ fn a_programs_ub_occupancy_is_its_program_wide_buffers_and_its_largest_group() {
     assert_eq!(occupied[&Memory::L1], 8192);
 }
 
-#[test]
-fn a_value_made_under_one_tile_and_stored_under_another_is_computed_once_under_its_own() {
-    // GLM-4.5's attention prologue makes `residual = cast(x + r)` ([8, 5120] rows) under a
-    // [1, 5120] tile and assembles it into its output only after a 3-D tile took effect. The value
-    // was computed again under the new tile, its f32 rows one whole [8, 5120] UB tile (a UB
-    // overflow); now a unit under [1, 5120] computes it once into a GM workspace and the store reads
-    // it from there. GM traffic by hand: x and r read once (2 · 8 · 5120 · 2 B), the bf16 workspace
-    // written and read back (81 920 B each), q read and qo written (8 · 16 · 128 · 2 B), the output
-    // written (81 920 B).
-    let stdout = run_on_npu(
-        &mut Session::new(),
+/// GLM-4.5's attention prologue in small: `residual = cast(x + r)` ([8, 5120] rows) made under a
+/// [1, 5120] tile and assembled into its output only after a 3-D tile took effect, beside the
+/// `heads` heads of `q` doubled under that tile. Prints both errors against the CPU path, then
+/// the GM bytes read and written.
+fn prologue_script(heads: usize) -> String {
+    format!(
         "import pypto, torch\n\
          pypto.npu.use('Ascend910B2')\n\
-         H = 5120\n\
+         H, N = 5120, {heads}\n\
          @pypto.frontend.jit\n\
          def prologue(x: pypto.Tensor([8, H], pypto.DT_BF16), r: pypto.Tensor([8, H], pypto.DT_BF16),\n\
-         \x20            q: pypto.Tensor([8, 16, 128], pypto.DT_BF16), residual: pypto.Tensor([8, H], pypto.DT_BF16),\n\
-         \x20            q_out: pypto.Tensor([8, 16, 128], pypto.DT_BF16)):\n\
+         \x20            q: pypto.Tensor([8, N, 128], pypto.DT_BF16), residual: pypto.Tensor([8, H], pypto.DT_BF16),\n\
+         \x20            q_out: pypto.Tensor([8, N, 128], pypto.DT_BF16)):\n\
          \x20   pypto.set_vec_tile_shapes(1, H)\n\
          \x20   summed = pypto.add(pypto.cast(x, pypto.DT_FP32), pypto.cast(r, pypto.DT_FP32))\n\
          \x20   residual_bf16 = pypto.cast(summed, pypto.DT_BF16)\n\
@@ -110,19 +105,44 @@ fn a_value_made_under_one_tile_and_stored_under_another_is_computed_once_under_i
          torch.manual_seed(5)\n\
          x = torch.randn(8, H, dtype=torch.bfloat16)\n\
          r = torch.randn(8, H, dtype=torch.bfloat16)\n\
-         q = torch.randn(8, 16, 128, dtype=torch.bfloat16)\n\
+         q = torch.randn(8, N, 128, dtype=torch.bfloat16)\n\
          residual = torch.zeros(8, H, dtype=torch.bfloat16)\n\
-         q_out = torch.zeros(8, 16, 128, dtype=torch.bfloat16)\n\
+         q_out = torch.zeros(8, N, 128, dtype=torch.bfloat16)\n\
          prologue(x, r, q, residual, q_out)\n\
          print((residual.float() - (x.float() + r.float()).bfloat16().float()).abs().max().item())\n\
          print((q_out.float() - 2 * q.float()).abs().max().item())\n\
          s = pypto.schedule(prologue, x, r, q, residual, q_out)\n\
          print(s.gm_bytes_read)\n\
-         print(s.gm_bytes_written)\n",
-    );
+         print(s.gm_bytes_written)\n"
+    )
+}
+
+/// Runs the prologue on the NPU and checks its values (bf16 of an f32 sum of two bf16 values,
+/// and a doubling: exact on both paths) and its GM traffic, by hand: x and r read once
+/// (2 · 8 · 5120 · 2 B), the bf16 workspace of the residual written and read back (81 920 B
+/// each), q read and q_out written, the residual output written (81 920 B).
+fn check_prologue(heads: usize) {
+    let stdout = run_on_npu(&mut Session::new(), &prologue_script(heads));
     let numbers = printed(&stdout);
-    // bf16 of an f32 sum of two bf16 values, and a doubling: exact on both paths.
     assert_eq!(numbers[..2], [0.0, 0.0], "{stdout}");
-    assert_eq!(numbers[2], (2 * 8 * 5120 * 2 + 81_920 + 8 * 16 * 128 * 2) as f64, "{stdout}");
-    assert_eq!(numbers[3], (81_920 + 81_920 + 8 * 16 * 128 * 2) as f64, "{stdout}");
+    let q_bytes = 8 * heads * 128 * 2;
+    assert_eq!(numbers[2], (2 * 8 * 5120 * 2 + 81_920 + q_bytes) as f64, "{stdout}");
+    assert_eq!(numbers[3], (81_920 + 81_920 + q_bytes) as f64, "{stdout}");
+}
+
+#[test]
+fn a_value_made_under_one_tile_and_stored_under_another_is_computed_once_under_its_own() {
+    // Computed again under the 3-D tile, the residual's f32 rows were one whole [8, 5120] UB tile
+    // (a UB overflow); now a unit under [1, 5120] computes it once into a GM workspace and the
+    // store reads it from there.
+    check_prologue(16);
+}
+
+#[test]
+fn independent_work_under_one_tile_is_tiled_part_by_part() {
+    // Under the 3-D tile, the residual's copy ([8, 5120], 2-D) and the 64 heads (3-D) cannot
+    // share one grid; together, whole, they need 208 KiB of UB (the bf16 heads 128 KiB, doubled in
+    // place, beside the bf16 rows' 80 KiB), more than the 192 KiB. Each is now a unit of its own,
+    // the heads cut by [4, 16, 128], the rows by the tile's trailing [16, 128].
+    check_prologue(64);
 }
