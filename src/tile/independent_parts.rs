@@ -7,8 +7,10 @@
 
 use std::collections::HashMap;
 
+use super::builder::TileError;
 use super::program::TensorId;
-use super::work::{GmView, LocatedStep, ValueId, WorkStep, WorkUnit};
+use super::work::{GmView, LocatedStep, TileWork, ValueId, WorkStep, WorkUnit};
+use super::LoweringTarget;
 
 /// The parts of `unit` in the order of their first steps (each keeps its steps' order), or `None`
 /// when it has one. `views` names the GM tensors that share another's memory (they count as it).
@@ -70,6 +72,34 @@ pub(super) fn independent_parts(unit: &WorkUnit, views: &[GmView]) -> Option<Vec
         })
         .collect();
     Some(split)
+}
+
+/// `units` with each that does not fit `budget` whole split into its independent parts
+/// (`independent_parts`); `known` remembers by step signature which units needed it.
+pub(super) fn split_where_needed(
+    work: &TileWork,
+    units: Vec<WorkUnit>,
+    target: &LoweringTarget,
+    budget: u64,
+    known: &mut HashMap<Vec<String>, bool>,
+) -> Result<Vec<WorkUnit>, TileError> {
+    let mut split = Vec::with_capacity(units.len());
+    for unit in units {
+        let signature: Vec<String> = unit.steps.iter().map(|located| super::memory::step_kind(&located.step)).collect();
+        let too_large = match known.get(&signature) {
+            Some(&too_large) => too_large,
+            None => {
+                let too_large = super::memory::ub_need(work, &unit, target)? > budget;
+                known.insert(signature, too_large);
+                too_large
+            }
+        };
+        match too_large.then(|| independent_parts(&unit, &work.views)).flatten() {
+            Some(parts) => split.extend(parts.iter().map(super::memory::sink_loads)),
+            None => split.push(unit),
+        }
+    }
+    Ok(split)
 }
 
 /// A unit of `steps` of `unit` with only the values they use, numbered from 0 in order of use.

@@ -290,7 +290,7 @@ fn plan_with_budget(
             _ => vec![unit],
         };
         let mut cut_parts = Vec::new();
-        for unit in independent_where_needed(&planned, parts, target, budget, &mut known_splits)? {
+        for unit in super::independent_parts::split_where_needed(&planned, parts, target, budget, &mut known_splits)? {
             let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
             let cuts = match known_cuts.get(&signature) {
                 Some(cuts) => cuts.clone(),
@@ -306,34 +306,6 @@ fn plan_with_budget(
     }
     planned.units = super::stage_order::pipeline_order(per_unit);
     Ok(Some((planned, stage_tensors)))
-}
-
-/// `units` with each that does not fit `budget` whole split into its independent parts
-/// (`independent_parts.rs`); `known` remembers by step signature which units needed it.
-fn independent_where_needed(
-    work: &TileWork,
-    units: Vec<WorkUnit>,
-    target: &LoweringTarget,
-    budget: u64,
-    known: &mut HashMap<Vec<String>, bool>,
-) -> Result<Vec<WorkUnit>, TileError> {
-    let mut split = Vec::with_capacity(units.len());
-    for unit in units {
-        let signature: Vec<String> = unit.steps.iter().map(|located| step_kind(&located.step)).collect();
-        let too_large = match known.get(&signature) {
-            Some(&too_large) => too_large,
-            None => {
-                let too_large = ub_need(work, &unit, target)? > budget;
-                known.insert(signature, too_large);
-                too_large
-            }
-        };
-        match too_large.then(|| super::independent_parts::independent_parts(&unit, &work.views)).flatten() {
-            Some(parts) => split.extend(parts.iter().map(sink_loads)),
-            None => split.push(unit),
-        }
-    }
-    Ok(split)
 }
 
 /// Cuts `unit` at `cuts` (each a step index into the part that is left after the cut before it).
@@ -408,7 +380,7 @@ fn find_cuts(
 }
 
 /// A step's kind without its regions (iterations differ only in where they read and write).
-fn step_kind(step: &WorkStep) -> String {
+pub(super) fn step_kind(step: &WorkStep) -> String {
     match step {
         WorkStep::Load { output, .. } => format!("load {}", output.0),
         WorkStep::Store { input, accumulate, .. } => format!("store {} {accumulate}", input.0),
