@@ -53,6 +53,7 @@ mod torch_method_forms;
 mod torch_module;
 mod torch_nn_module;
 mod torch_npu_formats;
+mod torch_npu_quant;
 mod torch_pad;
 mod torch_unravel_permutation;
 mod type_builtin;

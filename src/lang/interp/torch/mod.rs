@@ -19,6 +19,7 @@ mod method_forms;
 pub(crate) mod methods;
 pub(crate) mod module;
 pub(crate) mod npu_format;
+mod npu_quant;
 pub(crate) mod ops;
 mod padding;
 mod return_types;
@@ -170,6 +171,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "torch_npu.npu_format_cast" | "torch_npu.get_npu_format" => {
             npu_format::call(interpreter, short, arguments, span)
         }
+        _ if npu_quant::FUNCTIONS.contains(&short) => npu_quant::call(interpreter, short, arguments, span),
         // The same context as `pypto.no_grad()`: nothing in the block is recorded for backward.
         "no_grad" => {
             interpreter.bind(name, &[], arguments, false, span)?;
