@@ -226,3 +226,20 @@ fn set_host_options_accepts_the_monitor_and_notes_a_compile_stage() {
         .error()
         .is_some_and(|error| error.message.contains("unexpected keyword argument 'compile_timeout_s'")));
 }
+
+/// GLM-4.5's MoE fusion then reads the monitor's total (`pypto_impl.GetCompilerMonitorTotalElapsed`)
+/// and checks it against its 30 s budget: 0.0 before any kernel compiled, then the seconds the last
+/// compile took (positive, and far below a second for a small kernel).
+#[test]
+fn the_compiler_monitor_total_is_the_last_compile_in_seconds() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\nimport pypto.pypto_impl as pypto_impl\nprint(pypto_impl.GetCompilerMonitorTotalElapsed())\n\
+         @pypto.frontend.jit\ndef double(x: pypto.Tensor([8, 8], pypto.DT_FP32), y: pypto.Tensor([8, 8], pypto.DT_FP32)):\n    \
+         pypto.set_vec_tile_shapes(8, 8)\n    y[:] = x + x\n\
+         y = pypto.tensor([8, 8], pypto.DT_FP32)\ndouble(pypto.ones([8, 8]), y)\n\
+         seconds = pypto_impl.GetCompilerMonitorTotalElapsed()\nprint(type(seconds).__name__, 0 < seconds < 1, y[0, 0].item())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "0.0\nfloat True 2.0\n");
+}
