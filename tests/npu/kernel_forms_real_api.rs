@@ -243,3 +243,35 @@ fn the_compiler_monitor_total_is_the_last_compile_in_seconds() {
     assert!(result.is_ok(), "{:?}", result.error());
     assert_eq!(result.stdout, "0.0\nfloat True 2.0\n");
 }
+
+/// GLM-4.5's attention fusion traces its kernel as pypto does, by running its Python: a helper it
+/// calls builds its config with `torch.tensor` (host code at trace time, no tensor given), one
+/// element of an integer tensor is pypto's `GetTensorData`, a scalar with `.min`, and
+/// `cache.move(pypto.scatter_update(cache_2d, …))` moves a tensor's own storage (an in-place
+/// reshape of it) into it, which leaves the scattered rows where they are.
+#[test]
+fn trace_time_host_code_tensor_elements_and_a_move_from_an_alias() {
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import torch, pypto\n\
+         def config():\n    return torch.tensor([3, 5], dtype=torch.int32), 2.0\n\
+         @pypto.frontend.jit\n\
+         def k(x: pypto.Tensor([4, 8], pypto.DT_FP32), seqs: pypto.Tensor([2], pypto.DT_INT32),\n\
+         \x20     index: pypto.Tensor([4, 1], pypto.DT_INT32), cache: pypto.Tensor([2, 2, 8], pypto.DT_FP32),\n\
+         \x20     out: pypto.Tensor([4, 8], pypto.DT_FP32)):\n\
+         \x20   _, factor = config()\n\
+         \x20   rows = (seqs[1] - 1).min(4)\n\
+         \x20   pypto.set_vec_tile_shapes(4, 8)\n\
+         \x20   out[:] = x * factor * rows\n\
+         \x20   cache_2d = pypto.reshape(cache, [4, 8], inplace=True)\n\
+         \x20   cache.move(pypto.scatter_update(cache_2d, -2, index, x))\n\
+         x = torch.arange(32, dtype=torch.float32).reshape(4, 8)\n\
+         index = torch.tensor([[3], [2], [1], [0]], dtype=torch.int32)\n\
+         cache = torch.zeros(2, 2, 8)\nout = torch.zeros(4, 8)\n\
+         k(x, torch.tensor([3, 5], dtype=torch.int32), index, cache, out)\n\
+         print(out[1, 2].item())\nprint(cache[0, 0, 0].item())\nprint(cache[1, 1, 7].item())\n",
+    );
+    // out = x · 2 · min(5 - 1, 4) = 8x: x[1, 2] = 10 → 80. Row r of x lands in row 3 - r of the
+    // [4, 8] view: cache[0, 0] is x's row 3 (first element 24), cache[1, 1] its row 0 (x[0, 7] = 7).
+    assert_eq!(printed(&stdout), vec![80.0, 24.0, 7.0]);
+}

@@ -123,7 +123,13 @@ pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Spa
 /// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("torch.").unwrap_or(name);
-    if interpreter.in_kernel() {
+    // pypto traces a kernel by running its Python: a torch call there runs on the host as it
+    // would anywhere (a helper that builds its config with `torch.tensor(…)`). One given a tensor
+    // is the mistake: the kernel's tensors are pypto's, and its ops pypto's.
+    let given_tensor = arguments.positional.iter().map(|(value, _)| value);
+    if interpreter.in_kernel()
+        && given_tensor.chain(arguments.keywords.iter().map(|(_, value, _)| value)).any(holds_tensor)
+    {
         return Err(host_only(interpreter, name, short.rsplit('.').next().unwrap_or(short), span));
     }
     // torch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for `keepdim`.
@@ -198,6 +204,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         device::place(&result, device);
     }
     Ok(result)
+}
+
+/// Whether `value` is a tensor or a list, tuple or dict holding one.
+fn holds_tensor(value: &Value) -> bool {
+    match value {
+        Value::Tensor(_) => true,
+        Value::List(items) => items.borrow().iter().any(holds_tensor),
+        Value::Tuple(items) => items.iter().any(holds_tensor),
+        Value::Dict(entries) => entries.borrow().iter().any(|(key, item)| holds_tensor(key) || holds_tensor(item)),
+        _ => false,
+    }
 }
 
 /// The error for torch inside a kernel: torch is the host side (inputs and goldens); a kernel's
