@@ -121,3 +121,16 @@ fn arguments_torch_npu_refuses_are_errors_at_the_argument() {
         assert_eq!(error.line, 3, "{call}: {error:?}");
     }
 }
+
+#[test]
+fn quantize_divides_or_multiplies_by_the_scales_adds_the_zero_points_and_saturates() {
+    // div_mode=False: [1, -2, 3.5] · [2, 0.25, 100] + [0.5, 0, 0] = [2.5, -0.5, 350] → [2, -0, 127]
+    // (ties to even, then saturated); div_mode=True: [1, -2, 3.5] / 0.5 = [2, -4, 7] → int32 as is.
+    let code = "import torch, torch_npu\nx = torch.tensor([[1.0, -2.0, 3.5]], dtype=torch.bfloat16)\n\
+        scales = torch.tensor([2.0, 0.25, 100.0], dtype=torch.bfloat16)\n\
+        offsets = torch.tensor([0.5, 0.0, 0.0], dtype=torch.bfloat16)\n\
+        q = torch_npu.npu_quantize(x, scales, offsets, torch.qint8, -1, False)\n\
+        print(q.tolist(), q.dtype, torch.qint8 == torch.int8)\n\
+        print(torch_npu.npu_quantize(x, torch.tensor([0.5]), None, torch.int32, -1).tolist())\n";
+    assert_eq!(printed(code), "[[2, 0, 127]] torch.int8 True\n[[2, -4, 7]]\n");
+}

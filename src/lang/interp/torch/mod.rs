@@ -92,8 +92,9 @@ pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'sta
         "float16" | "half" => Some(Ok(DType::F16)),
         "bfloat16" => Some(Ok(DType::Bf16)),
         "float64" | "double" => Some(Ok(DType::F64)),
-        "int8" => Some(Err("DT_INT8")),
-        "uint8" => Some(Err("DT_UINT8")),
+        // torch's quantised dtypes, as torch_npu's quantisation ops take them: int8 and uint8 here.
+        "int8" | "qint8" => Some(Err("DT_INT8")),
+        "uint8" | "quint8" => Some(Err("DT_UINT8")),
         "int16" => Some(Err("DT_INT16")),
         "uint16" => Some(Err("DT_UINT16")),
         "uint32" => Some(Err("DT_UINT32")),

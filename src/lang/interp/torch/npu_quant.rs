@@ -10,6 +10,10 @@
 //!   output_dtype=None)`: int8 × int8 accumulated exactly in int32, then dequantised in float32:
 //!   `(acc + bias_int32) · scale · pertoken_scale + offset + bias_float`, in `output_dtype` (int8
 //!   by default: rounded to nearest even and saturated).
+//! - `npu_quantize(input, scales, zero_points, dtype, axis=1, div_mode=True)`: static
+//!   quantisation, `input / scales + zero_points` (`input · scales + zero_points` when `div_mode`
+//!   is False) in float32 with `scales` and `zero_points` along `axis`, rounded to nearest even and
+//!   saturated into `dtype` (`torch.qint8`, which is int8 here; `torch.quint8`; `torch.int32`).
 //! - `npu_swiglu(input, dim=-1)`: `silu(A) · B` of the two halves along `dim`, computed in float32
 //!   and rounded once into the input's dtype.
 //!
@@ -26,8 +30,8 @@ use crate::messages::{LibraryTorchMessage, RuntimeMessage};
 use crate::tensor::{BinaryOp, DType, Tensor, UnaryOp};
 
 /// The functions of this file.
-pub(crate) const FUNCTIONS: [&str; 3] =
-    ["torch_npu.npu_dynamic_quant", "torch_npu.npu_quant_matmul", "torch_npu.npu_swiglu"];
+pub(crate) const FUNCTIONS: [&str; 4] =
+    ["torch_npu.npu_dynamic_quant", "torch_npu.npu_quant_matmul", "torch_npu.npu_swiglu", "torch_npu.npu_quantize"];
 
 /// The largest int8 magnitude of a symmetric quantisation.
 const INT8_MAX: f32 = 127.0;
@@ -37,6 +41,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     match name {
         "torch_npu.npu_dynamic_quant" => dynamic_quant(interpreter, name, arguments, span),
         "torch_npu.npu_quant_matmul" => quant_matmul(interpreter, name, arguments, span),
+        "torch_npu.npu_quantize" => quantize(interpreter, name, arguments, span),
         _ => swiglu(interpreter, name, arguments, span),
     }
 }
@@ -281,6 +286,51 @@ fn quant_matmul(interpreter: &Interpreter, name: &str, arguments: Arguments, spa
         out = out.unary(UnaryOp::Round).and_then(|rounded| rounded.clip(Some(-128.0), Some(127.0))).map_err(fail)?;
     }
     let result = out.cast(output).map_err(fail)?;
+    Ok(TensorObject::value(Var::constant(result)))
+}
+
+/// `torch_npu.npu_quantize`.
+fn quantize(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let names = ["input", "scales", "zero_points", "dtype", "axis", "div_mode"];
+    let bound = interpreter.bind(name, &names, arguments, false, span)?;
+    let (input, scales) = (bound.tensor(0)?, bound.tensor(1)?);
+    let floats = [DType::F32, DType::F16, DType::Bf16];
+    wrong_dtype(interpreter, name, "input", input.dtype(), &floats, bound.span_of(0))?;
+    wrong_dtype(interpreter, name, "scales", scales.dtype(), &floats, bound.span_of(1))?;
+    let dtype = bound.dtype(3, DType::I8)?;
+    bound.required(3)?;
+    let divide = bound.flag(5, true)?;
+    let takes: &[DType] = if divide { &[DType::I8, DType::U8, DType::I32] } else { &[DType::I8] };
+    wrong_dtype(interpreter, name, "dtype", dtype, takes, bound.span_of(3))?;
+    let rank = input.shape().len();
+    let axis = bound.int(4, Some(1))?;
+    let axis = if axis < 0 { axis + rank as i64 } else { axis };
+    if !(0..rank as i64).contains(&axis) {
+        too_few_dims(interpreter, name, "input", input.shape(), axis.unsigned_abs() as usize + 1, bound.span_of(0))?;
+    }
+    let fail = |error| interpreter.tensor_error(error, span);
+    // A vector of factors lies along `axis`; factors of the input's rank broadcast as they are.
+    let along_axis = |factors: &Var| -> Result<Tensor> {
+        let wide = factors.tensor().cast(DType::F32).map_err(fail)?;
+        if factors.shape().len() != 1 || rank == 0 {
+            return Ok(wide);
+        }
+        let mut shape = vec![1; rank];
+        shape[axis as usize] = factors.shape()[0];
+        wide.reshape(&shape).map_err(fail)
+    };
+    let wide = input.tensor().cast(DType::F32).map_err(fail)?;
+    let op = if divide { BinaryOp::Div } else { BinaryOp::Mul };
+    let mut out = wide.binary(op, &along_axis(&scales)?).map_err(fail)?;
+    if bound.optional(2).is_some() {
+        out = out.binary(BinaryOp::Add, &along_axis(&bound.tensor(2)?)?).map_err(fail)?;
+    }
+    let (low, high) = dtype.integer_range().unwrap_or((-128, 127));
+    let result = out
+        .unary(UnaryOp::Round)
+        .and_then(|rounded| rounded.clip(Some(low as f64), Some(high as f64)))
+        .and_then(|saturated| saturated.cast(dtype))
+        .map_err(fail)?;
     Ok(TensorObject::value(Var::constant(result)))
 }
 
