@@ -45,6 +45,7 @@ mod string_methods;
 mod sweep;
 mod tensor_new_axes;
 mod tensor_slice_bounds;
+mod tensor_views;
 mod torch_devices;
 mod torch_element_classes;
 mod torch_indexing;

@@ -24,6 +24,7 @@ pub(crate) mod ops;
 mod padding;
 mod return_types;
 mod schema;
+pub(crate) mod views;
 
 use std::rc::Rc;
 
