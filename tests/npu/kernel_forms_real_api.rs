@@ -275,3 +275,33 @@ fn trace_time_host_code_tensor_elements_and_a_move_from_an_alias() {
     // [4, 8] view: cache[0, 0] is x's row 3 (first element 24), cache[1, 1] its row 0 (x[0, 7] = 7).
     assert_eq!(printed(&stdout), vec![80.0, 24.0, 7.0]);
 }
+
+/// DeepSeek-V4's compressor reshapes a view of its state and scatters rows into it in place: the
+/// scatter's result is the tensor it reads, under the same shape. The recorder refuses to resolve
+/// that definition through itself (it recursed until the stack overflowed) and the call runs on
+/// the CPU with the reason; the values are the reference's: rows 1 and 0 of the view get 5, + 1.
+#[test]
+fn a_tensor_defined_by_an_op_on_itself_falls_back_instead_of_recursing() {
+    let result = Session::new().run_cell(
+        "import pypto, torch\n\
+         @pypto.frontend.jit\n\
+         def k(x: pypto.Tensor([4, 2, 8], pypto.DT_FP32), index: pypto.Tensor([2, 1], pypto.DT_INT32),\n\
+         \x20     src: pypto.Tensor([2, 8], pypto.DT_FP32), out: pypto.Tensor([1, 2, 8], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   state = pypto.view(x, [1, 2, 8], [1, 0, 0])\n\
+         \x20   flat = pypto.reshape(state, [2, 8])\n\
+         \x20   pypto.set_vec_tile_shapes(2, 8)\n\
+         \x20   z = pypto.scatter_update(flat, -2, index, src)\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   z3 = pypto.reshape(z, [1, 2, 8])\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   out[:] = z3 + 1.0\n\
+         x = torch.zeros(4, 2, 8)\nout = torch.zeros(1, 2, 8)\n\
+         k(x, torch.tensor([[1], [0]], dtype=torch.int32), torch.full((2, 8), 5.0), out)\n\
+         print(out[0, :, 0].tolist())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "[6.0, 6.0]\n");
+    let fallback = result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback");
+    assert!(fallback.is_some_and(|note| note.message.contains("reads the tensor itself")), "{:?}", result.diagnostics);
+}

@@ -1071,7 +1071,7 @@ export type CompilerReason = { "code": "npu.reason.op", "params": {
      */
     name: string,
   }
-    } | { "code": "npu.reason.return_type", "params": {
+    } | { "code": "npu.reason.defined_by_itself" } | { "code": "npu.reason.return_type", "params": {
     /**
      * The returned value's Python type.
      */
