@@ -1,5 +1,5 @@
 //! The command line: `tilelab run FILE [--json] [--npu PRESET|FILE.json] [--trace-out DIR]
-//! [--timeout SECONDS] [-- SCRIPT ARGUMENTS]`, `tilelab --version`.
+//! [--timeout SECONDS] [--steps N] [-- SCRIPT ARGUMENTS]`, `tilelab --version`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use tilelab::lang::interp::ModuleLoader;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
-  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS] [-- ARGS]
+  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS] [--steps N] [-- ARGS]
                                              run the code cells of a notebook (.py with # %% cells, or .ipynb)
   tilelab --version                          print the version
   tilelab --help                             print this help
@@ -24,6 +24,7 @@ Options of run:
   --trace-out DIR write the Chrome trace of every simulated kernel call (pypto.schedule, each
                   sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto
   --timeout SECS  stop with a located error after SECS seconds of running (default 60; 0: no limit)
+  --steps N       the step budget of each cell (default 50000000, as in the page; 0: no limit)
   -- ARGS         the script's own command line: sys.argv is [FILE, ARGS...] (argparse reads it)";
 
 fn main() -> ExitCode {
@@ -67,6 +68,8 @@ struct RunOptions {
     npu: Option<String>,
     trace_out: Option<std::path::PathBuf>,
     timeout: Option<Duration>,
+    /// `--steps`: each cell's step budget (`None`: the default).
+    steps: Option<u64>,
     /// What follows `--`: the script's own command line (`sys.argv[1:]`).
     script_arguments: Vec<String>,
 }
@@ -113,6 +116,7 @@ impl RunOptions {
         let mut npu = None;
         let mut trace_out = None;
         let mut timeout = Some(DEFAULT_TIMEOUT);
+        let mut steps = None;
         let mut script_arguments = Vec::new();
         let mut rest = arguments.iter();
         while let Some(argument) = rest.next() {
@@ -135,12 +139,20 @@ impl RunOptions {
                         .ok_or_else(|| format!("--timeout takes seconds (0: no limit), not '{text}'"))?;
                     timeout = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
                 }
+                "--steps" => {
+                    let text = rest.next().ok_or("--steps needs a number of steps")?;
+                    let count: u64 = text
+                        .parse()
+                        .map_err(|_| format!("--steps takes a whole number (0: no limit), not '{text}'"))?;
+                    steps = Some(if count == 0 { u64::MAX } else { count });
+                }
                 flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
                 path if file.is_none() => file = Some(path.to_string()),
                 extra => return Err(format!("unexpected argument '{extra}'")),
             }
         }
-        Ok(RunOptions { file: file.ok_or("run needs a FILE")?, json, npu, trace_out, timeout, script_arguments })
+        let file = file.ok_or("run needs a FILE")?;
+        Ok(RunOptions { file, json, npu, trace_out, timeout, steps, script_arguments })
     }
 }
 
@@ -180,7 +192,9 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, ..Limits::default() });
+    let defaults = Limits::default();
+    let step_budget = options.steps.unwrap_or(defaults.step_budget);
+    let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, step_budget, ..defaults });
     // The CLI's clock (wasm32 has none; `wasm-pack test` builds this binary too, never runs it).
     #[cfg(not(target_arch = "wasm32"))]
     session.set_time_limit(options.timeout);

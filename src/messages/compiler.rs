@@ -199,6 +199,10 @@ pub enum CompilerReason {
         /// The tensor.
         name: String,
     },
+    /// A tensor whose recorded definition reads the tensor itself (an op written in place into
+    /// its own operand, under the same shape).
+    #[serde(rename = "npu.reason.defined_by_itself")]
+    DefinedByItself,
     /// A kernel returning something that is not a tensor.
     #[serde(rename = "npu.reason.return_type")]
     ReturnType {
@@ -264,6 +268,9 @@ impl CompilerReason {
             StaleValue { name } => format!(
                 "a value made from the kernel's tensor `{name}` before it was overwritten is needed again after a new unit of work started (use it in the same pypto.loop iteration, under one tile shape)"
             ),
+            DefinedByItself => {
+                "a tensor whose recorded op reads the tensor itself (an op written in place into its own operand)".into()
+            }
             ReturnType { type_name } => format!("returning a {type_name} from a kernel"),
         }
     }

@@ -1,6 +1,6 @@
 //! The CLI on awkward files and options: invalid UTF-8 located, a BOM accepted, bare-CR line ends
 //! read as lines, .ipynb locations naming the cell, `--timeout` ending a runaway notebook with a
-//! located error, and custom NPU presets from `--npu FILE.json` and `pypto.npu.use(dict)`.
+//! located error, `--steps` setting the step budget, and custom NPU presets from `--npu FILE.json` and `pypto.npu.use(dict)`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -72,6 +72,29 @@ fn timeout_ends_a_runaway_notebook_with_a_located_error() {
         let (code, _, stderr) = tilelab(&["--timeout", bad, path.to_str().unwrap()]);
         assert_eq!(code, Some(2), "{bad}: {stderr}");
     }
+}
+
+/// `--steps N` sets each cell's step budget: a loop of 1000 iterations runs out of 100 steps with
+/// the budget's error and runs with 0 (no limit) or the default.
+#[test]
+fn steps_sets_the_step_budget_of_each_cell() {
+    let path = scratch(
+        "loop.py",
+        b"n = 0
+for i in range(1000):
+    n = n + i
+print(n)
+",
+    );
+    let (code, _, stderr) = tilelab(&["--steps", "100", path.to_str().unwrap()]);
+    assert!(code == Some(1) && stderr.contains("step budget exceeded"), "{stderr}");
+    for budget in [&["--steps", "0"][..], &[]] {
+        let arguments: Vec<&str> = budget.iter().copied().chain([path.to_str().unwrap()]).collect();
+        let (code, stdout, stderr) = tilelab(&arguments);
+        assert_eq!((code, stdout.as_str()), (Some(0), "499500\n"), "{stderr}");
+    }
+    let (code, _, stderr) = tilelab(&["--steps", "many", path.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
 }
 
 /// The teaching preset as JSON with `changes` applied.

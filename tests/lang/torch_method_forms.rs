@@ -111,3 +111,15 @@ fn autograd_grad_gives_a_tuple_and_no_grad_records_nothing() {
     );
     assert!(message.contains("Set allow_unused=True"), "{message}");
 }
+
+/// `x.split(sections, dim)` is `torch.split(x, …)`, whose tensor torch names `tensor` (GLM-4.5's
+/// golden splits the q, k and v columns this way).
+#[test]
+fn split_is_a_method_too() {
+    assert_eq!(
+        super::cell_output::printed(
+            "import torch\nx = torch.arange(12).reshape(2, 6)\nq, k = x.split([2, 4], dim=-1)\nprint(q.tolist(), k.shape)\n"
+        ),
+        "[[0, 1], [6, 7]] (2, 4)\n"
+    );
+}

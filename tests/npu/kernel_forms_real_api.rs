@@ -226,3 +226,82 @@ fn set_host_options_accepts_the_monitor_and_notes_a_compile_stage() {
         .error()
         .is_some_and(|error| error.message.contains("unexpected keyword argument 'compile_timeout_s'")));
 }
+
+/// GLM-4.5's MoE fusion then reads the monitor's total (`pypto_impl.GetCompilerMonitorTotalElapsed`)
+/// and checks it against its 30 s budget: 0.0 before any kernel compiled, then the seconds the last
+/// compile took (positive, and far below a second for a small kernel).
+#[test]
+fn the_compiler_monitor_total_is_the_last_compile_in_seconds() {
+    let mut session = Session::new();
+    let result = session.run_cell(
+        "import pypto\nimport pypto.pypto_impl as pypto_impl\nprint(pypto_impl.GetCompilerMonitorTotalElapsed())\n\
+         @pypto.frontend.jit\ndef double(x: pypto.Tensor([8, 8], pypto.DT_FP32), y: pypto.Tensor([8, 8], pypto.DT_FP32)):\n    \
+         pypto.set_vec_tile_shapes(8, 8)\n    y[:] = x + x\n\
+         y = pypto.tensor([8, 8], pypto.DT_FP32)\ndouble(pypto.ones([8, 8]), y)\n\
+         seconds = pypto_impl.GetCompilerMonitorTotalElapsed()\nprint(type(seconds).__name__, 0 < seconds < 1, y[0, 0].item())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "0.0\nfloat True 2.0\n");
+}
+
+/// GLM-4.5's attention fusion traces its kernel as pypto does, by running its Python: a helper it
+/// calls builds its config with `torch.tensor` (host code at trace time, no tensor given), one
+/// element of an integer tensor is pypto's `GetTensorData`, a scalar with `.min`, and
+/// `cache.move(pypto.scatter_update(cache_2d, …))` moves a tensor's own storage (an in-place
+/// reshape of it) into it, which leaves the scattered rows where they are.
+#[test]
+fn trace_time_host_code_tensor_elements_and_a_move_from_an_alias() {
+    let stdout = run_on_npu(
+        &mut Session::new(),
+        "import torch, pypto\n\
+         def config():\n    return torch.tensor([3, 5], dtype=torch.int32), 2.0\n\
+         @pypto.frontend.jit\n\
+         def k(x: pypto.Tensor([4, 8], pypto.DT_FP32), seqs: pypto.Tensor([2], pypto.DT_INT32),\n\
+         \x20     index: pypto.Tensor([4, 1], pypto.DT_INT32), cache: pypto.Tensor([2, 2, 8], pypto.DT_FP32),\n\
+         \x20     out: pypto.Tensor([4, 8], pypto.DT_FP32)):\n\
+         \x20   _, factor = config()\n\
+         \x20   rows = (seqs[1] - 1).min(4)\n\
+         \x20   pypto.set_vec_tile_shapes(4, 8)\n\
+         \x20   out[:] = x * factor * rows\n\
+         \x20   cache_2d = pypto.reshape(cache, [4, 8], inplace=True)\n\
+         \x20   cache.move(pypto.scatter_update(cache_2d, -2, index, x))\n\
+         x = torch.arange(32, dtype=torch.float32).reshape(4, 8)\n\
+         index = torch.tensor([[3], [2], [1], [0]], dtype=torch.int32)\n\
+         cache = torch.zeros(2, 2, 8)\nout = torch.zeros(4, 8)\n\
+         k(x, torch.tensor([3, 5], dtype=torch.int32), index, cache, out)\n\
+         print(out[1, 2].item())\nprint(cache[0, 0, 0].item())\nprint(cache[1, 1, 7].item())\n",
+    );
+    // out = x · 2 · min(5 - 1, 4) = 8x: x[1, 2] = 10 → 80. Row r of x lands in row 3 - r of the
+    // [4, 8] view: cache[0, 0] is x's row 3 (first element 24), cache[1, 1] its row 0 (x[0, 7] = 7).
+    assert_eq!(printed(&stdout), vec![80.0, 24.0, 7.0]);
+}
+
+/// DeepSeek-V4's compressor reshapes a view of its state and scatters rows into it in place: the
+/// scatter's result is the tensor it reads, under the same shape. The recorder refuses to resolve
+/// that definition through itself (it recursed until the stack overflowed) and the call runs on
+/// the CPU with the reason; the values are the reference's: rows 1 and 0 of the view get 5, + 1.
+#[test]
+fn a_tensor_defined_by_an_op_on_itself_falls_back_instead_of_recursing() {
+    let result = Session::new().run_cell(
+        "import pypto, torch\n\
+         @pypto.frontend.jit\n\
+         def k(x: pypto.Tensor([4, 2, 8], pypto.DT_FP32), index: pypto.Tensor([2, 1], pypto.DT_INT32),\n\
+         \x20     src: pypto.Tensor([2, 8], pypto.DT_FP32), out: pypto.Tensor([1, 2, 8], pypto.DT_FP32)):\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   state = pypto.view(x, [1, 2, 8], [1, 0, 0])\n\
+         \x20   flat = pypto.reshape(state, [2, 8])\n\
+         \x20   pypto.set_vec_tile_shapes(2, 8)\n\
+         \x20   z = pypto.scatter_update(flat, -2, index, src)\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   z3 = pypto.reshape(z, [1, 2, 8])\n\
+         \x20   pypto.set_vec_tile_shapes(1, 2, 8)\n\
+         \x20   out[:] = z3 + 1.0\n\
+         x = torch.zeros(4, 2, 8)\nout = torch.zeros(1, 2, 8)\n\
+         k(x, torch.tensor([[1], [0]], dtype=torch.int32), torch.full((2, 8), 5.0), out)\n\
+         print(out[0, :, 0].tolist())\n",
+    );
+    assert!(result.is_ok(), "{:?}", result.error());
+    assert_eq!(result.stdout, "[6.0, 6.0]\n");
+    let fallback = result.diagnostics.iter().find(|diagnostic| diagnostic.code == "npu/cpu-fallback");
+    assert!(fallback.is_some_and(|note| note.message.contains("reads the tensor itself")), "{:?}", result.diagnostics);
+}

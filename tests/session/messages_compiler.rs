@@ -184,6 +184,7 @@ fn every_reason() -> Vec<CompilerReason> {
         StoreRank { tile: 1, output: 2 },
         IterationsOverlap { name: "out".into(), reader: 1, writer: 0 },
         StaleValue { name: "x".into() },
+        DefinedByItself,
         ReturnType { type_name: "float".into() },
     ];
     for reason in &reasons {
@@ -195,7 +196,7 @@ fn every_reason() -> Vec<CompilerReason> {
             BatchRagged | BatchEmpty | BatchOperand | BatchSlice | ViewOfFilled | FilledUsed => {}
             FillOfComputed { .. } | WriteIntoFilled | ViewOfUnseen | UnseenTensor | WriteNotArgument => {}
             WriteReadTransposed { .. } | TwoShapes { .. } | StoreRank { .. } | IterationsOverlap { .. } => {}
-            StaleValue { .. } | ReturnType { .. } => {}
+            StaleValue { .. } | DefinedByItself | ReturnType { .. } => {}
         }
     }
     reasons
@@ -227,7 +228,7 @@ fn every_chinese_compiler_reason_is_chinese() {
     let (chinese, english) = (table("zh-CN"), table("en"));
     let reasons: Vec<(&String, &String)> =
         chinese.iter().filter(|(key, _)| key.starts_with("message.npu.reason.")).collect();
-    assert_eq!(reasons.len(), 38, "{reasons:?}");
+    assert_eq!(reasons.len(), 39, "{reasons:?}");
     assert_translated(&reasons, &english);
 }
 

@@ -1071,7 +1071,7 @@ export type CompilerReason = { "code": "npu.reason.op", "params": {
      */
     name: string,
   }
-    } | { "code": "npu.reason.return_type", "params": {
+    } | { "code": "npu.reason.defined_by_itself" } | { "code": "npu.reason.return_type", "params": {
     /**
      * The returned value's Python type.
      */
@@ -3119,6 +3119,88 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      * The mode asked for.
      */
     mode: string,
+  }
+    } | { "code": "library.npu_rank", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+    /**
+     * The fewest dims it takes.
+     */
+    least: number,
+  }
+    } | { "code": "library.npu_shape", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+    /**
+     * The shapes it takes, as printed (`[384] | [1]`).
+     */
+    expected: string,
+  }
+    } | { "code": "library.npu_dtype", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The parameter.
+     */
+    parameter: string,
+    /**
+     * The dtype given.
+     */
+    dtype: string,
+    /**
+     * The dtypes it takes, as printed (`torch.float16 | torch.bfloat16`).
+     */
+    expected: string,
+  }
+    } | { "code": "library.group_index", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * x's rows.
+     */
+    rows: number,
+    /**
+     * The group ends given.
+     */
+    values: Array<number>,
+  }
+    } | { "code": "library.swiglu_odd", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The dim.
+     */
+    dim: number,
+    /**
+     * Its size.
+     */
+    size: number,
   }
     } | { "code": "library.not_close", "params": {
     /**

@@ -40,6 +40,7 @@ export const compilerMessages = {
   'message.npu.reason.two_shapes': '`{name}` written through one shape and used through another (write one shape)',
   'message.npu.reason.store_rank': 'writing a {tile}-D tile into a {output}-D output',
   'message.npu.reason.iterations_overlap': 'iteration {reader} reads a region of `{name}` that iteration {writer} writes',
+  'message.npu.reason.defined_by_itself': 'a tensor whose recorded op reads the tensor itself (an op written in place into its own operand)',
   'message.npu.reason.stale_value': "a value made from the kernel's tensor `{name}` before it was overwritten is needed again after a new unit of work started (use it in the same pypto.loop iteration, under one tile shape)",
   'message.npu.reason.return_type': 'returning a {type_name} from a kernel',
   'message.npu.fallback.lowering': 'cannot run on the NPU yet: `{op}`: {reason}{line}',

@@ -39,6 +39,7 @@ export const compilerMessages = {
   'message.npu.reason.two_shapes': '`{name}` 以一种形状写入、又以另一种形状使用（请只用一种形状写入）',
   'message.npu.reason.store_rank': '把 {tile} 维分块写入 {output} 维输出',
   'message.npu.reason.iterations_overlap': '第 {reader} 次迭代读取了 `{name}` 中第 {writer} 次迭代写入的区域',
+  'message.npu.reason.defined_by_itself': '记录下的运算读取了张量自身（原地写回其自身操作数的运算）',
   'message.npu.reason.stale_value': '由核函数张量 `{name}` 在被覆盖前得到的值，在新的工作单元开始后又被用到（请在同一次 pypto.loop 迭代中、同一分块形状下使用它）',
   'message.npu.reason.return_type': '核函数返回了 {type_name}',
   'message.npu.fallback.lowering': '暂不能在 NPU 上运行：`{op}`：{reason}{line}',

@@ -12,7 +12,7 @@ use super::sequences::range_length;
 use super::value::Value;
 use crate::lang::syntax::Span;
 
-const BUILTINS: [&str; 29] = [
+const BUILTINS: [&str; 30] = [
     "print",
     "exit",
     "quit",
@@ -36,6 +36,7 @@ const BUILTINS: [&str; 29] = [
     "str",
     "bool",
     "sorted",
+    "reversed",
     "map",
     "filter",
     "any",
@@ -121,6 +122,7 @@ impl Interpreter {
             }
             "min" | "max" => self.min_max(name, arguments, span),
             "sorted" => self.sorted(arguments, span),
+            "reversed" => self.reversed(arguments, span),
             "set" => self.set_builtin(arguments, span),
             "dict" => self.dict_builtin(arguments, span),
             "map" => self.map(arguments, span),

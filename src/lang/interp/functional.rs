@@ -57,6 +57,14 @@ impl Interpreter {
         }))
     }
 
+    /// `reversed(sequence)`: its items, last first (a list here, where Python gives an iterator).
+    pub(crate) fn reversed(&self, arguments: Arguments, span: Span) -> Result<Value> {
+        let bound = self.bind("reversed", &["sequence"], arguments, false, span)?;
+        let mut items = self.iterate(bound.required(0)?, bound.span_of(0))?;
+        items.reverse();
+        Ok(Value::list(items))
+    }
+
     /// `sorted(iterable, key=None, reverse=False)`: a new list, stable (equal keys keep their
     /// order, also when reversed).
     pub(crate) fn sorted(&self, arguments: Arguments, span: Span) -> Result<Value> {

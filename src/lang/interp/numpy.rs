@@ -41,8 +41,20 @@ pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &s
     }
 }
 
-/// Calls `numpy.<name>`.
+/// Calls `numpy.<name>`: the arrays it makes are numpy's (`a.size` is their element count).
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
+    let result = call_unmarked(interpreter, name, arguments, span)?;
+    if let Value::Tensor(object) = &result {
+        // A new array (not an argument handed back by `asarray`) is numpy's even where torch computed it.
+        if Rc::strong_count(object) == 1 {
+            object.torch.set(false);
+        }
+        object.numpy.set(true);
+    }
+    Ok(result)
+}
+
+fn call_unmarked(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("numpy.").unwrap_or(name);
     // Arithmetic on numbers (`int(np.ceil(n / 16))` as a loop count) is fine in a kernel; arrays are
     // host data a kernel cannot read.
@@ -126,6 +138,23 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
                         },
                     )),
                 },
+            }
+        }
+        // A number's class is a bool, an array's a mask (numpy's rule; torch computes the mask).
+        "isnan" | "isinf" | "isfinite" => {
+            let bound = interpreter.bind(name, &["x"], arguments, false, span)?;
+            let value = bound.required(0)?;
+            match value.as_number() {
+                Some(number) if !matches!(value, Value::Tensor(_)) => Ok(Value::Bool(match short {
+                    "isnan" => number.is_nan(),
+                    "isinf" => number.is_infinite(),
+                    _ => number.is_finite(),
+                })),
+                _ => {
+                    let forwarded =
+                        Arguments { positional: bound.values[0].iter().cloned().collect(), keywords: Vec::new() };
+                    super::torch::call(interpreter, &format!("torch.{short}"), forwarded, span)
+                }
             }
         }
         "ceil" | "floor" => {

@@ -53,9 +53,10 @@ impl Interpreter {
             Value::Tensor(object) if super::torch::indexing::applies(self, index) => {
                 super::torch::indexing::get(self, &object.get(), index, span).inspect(|item| object.pass_torch_to(item))
             }
-            Value::Tensor(object) => {
-                self.tensor_get_item(&object.get(), index, span).inspect(|item| object.pass_torch_to(item))
-            }
+            Value::Tensor(object) => self.tensor_get_item(&object.get(), index, span).inspect(|item| {
+                object.pass_torch_to(item);
+                super::torch::views::link(self, object, index, item);
+            }),
             Value::Instance(instance) if instance.is_named_tuple() => {
                 let fields = instance.field_values().unwrap_or_default();
                 self.sequence_item(&fields, index, span, Value::tuple)
@@ -149,9 +150,13 @@ impl Interpreter {
                 Ok(())
             }
             Value::Tensor(object) if super::torch::indexing::applies(self, index) => {
-                super::torch::indexing::set(self, object, index, &value, span)
+                super::torch::indexing::set(self, object, index, &value, span)?;
+                super::torch::views::write_through(self, object, span)
             }
-            Value::Tensor(object) => self.tensor_set_item(object, index, &value, span),
+            Value::Tensor(object) => {
+                self.tensor_set_item(object, index, &value, span)?;
+                super::torch::views::write_through(self, object, span)
+            }
             other => {
                 let message = OperationMessage::NoItemAssignment { type_name: other.type_name().into() };
                 Err(self.coded(ErrorKind::Type, message, span))

@@ -85,6 +85,11 @@ pub struct TensorObject {
     pub npu_format: std::cell::Cell<i64>,
     /// The device torch would have it on (`None`: made here without one, which is the CPU).
     pub device: std::cell::Cell<Option<super::torch::device::Device>>,
+    /// Whether numpy made it (a numpy function, or an operation, index or method of such an array):
+    /// its `size` is then numpy's element count rather than torch's method.
+    pub numpy: std::cell::Cell<bool>,
+    /// The tensor this one is a basic-index view of, and the index (see `torch::views`).
+    pub base: RefCell<Option<(Rc<TensorObject>, Value)>>,
 }
 
 impl TensorObject {
@@ -95,6 +100,8 @@ impl TensorObject {
             torch: std::cell::Cell::new(false),
             npu_format: std::cell::Cell::new(super::torch::npu_format::ND),
             device: std::cell::Cell::new(None),
+            numpy: std::cell::Cell::new(false),
+            base: RefCell::new(None),
         }))
     }
 
@@ -103,6 +110,9 @@ impl TensorObject {
     pub fn pass_torch_to(&self, result: &Value) {
         if self.torch.get() {
             TensorObject::mark_torch(result);
+        }
+        if let (true, Value::Tensor(object)) = (self.numpy.get(), result) {
+            object.numpy.set(true);
         }
         if let Some(device) = self.device.get() {
             super::torch::device::place(result, device);

@@ -178,6 +178,62 @@ pub enum LibraryTorchMessage {
         /// The mode asked for.
         mode: String,
     },
+    /// A torch_npu op's tensor with too few dims.
+    #[serde(rename = "library.npu_rank")]
+    NpuRank {
+        /// The function.
+        function: String,
+        /// The parameter.
+        parameter: String,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+        /// The fewest dims it takes.
+        least: usize,
+    },
+    /// A torch_npu op's tensor of another shape than the op needs.
+    #[serde(rename = "library.npu_shape")]
+    NpuShape {
+        /// The function.
+        function: String,
+        /// The parameter.
+        parameter: String,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+        /// The shapes it takes, as printed (`[384] | [1]`).
+        expected: String,
+    },
+    /// A torch_npu op's tensor or dtype argument of a dtype the op does not take.
+    #[serde(rename = "library.npu_dtype")]
+    NpuDtype {
+        /// The function.
+        function: String,
+        /// The parameter.
+        parameter: String,
+        /// The dtype given.
+        dtype: String,
+        /// The dtypes it takes, as printed (`torch.float16 | torch.bfloat16`).
+        expected: String,
+    },
+    /// `npu_dynamic_quant`'s `group_index` that does not split x's rows into groups.
+    #[serde(rename = "library.group_index")]
+    GroupIndex {
+        /// The function.
+        function: String,
+        /// x's rows.
+        rows: usize,
+        /// The group ends given.
+        values: Vec<i64>,
+    },
+    /// `npu_swiglu` along a dim of odd size.
+    #[serde(rename = "library.swiglu_odd")]
+    SwigluOdd {
+        /// The function.
+        function: String,
+        /// The dim.
+        dim: i64,
+        /// Its size.
+        size: usize,
+    },
     /// `assert_close`: values differ (torch's report).
     #[serde(rename = "library.not_close")]
     NotClose {
@@ -268,6 +324,21 @@ impl LibraryTorchMessage {
             PadMode { mode } => format!(
                 "torch.nn.functional.pad: mode '{mode}' is not available here; only mode='constant' pads (with value=…)"
             ),
+            NpuRank { function, parameter, shape, least } => {
+                format!("{function}: {parameter} must have at least {least} dims, got shape {shape:?}")
+            }
+            NpuShape { function, parameter, shape, expected } => {
+                format!("{function}: {parameter} must have shape {expected}, got {shape:?}")
+            }
+            NpuDtype { function, parameter, dtype, expected } => {
+                format!("{function}: {parameter} must be {expected}, got {dtype}")
+            }
+            GroupIndex { function, rows, values } => format!(
+                "{function}: group_index must be non-decreasing group ends, each at most the {rows} rows of x and the last equal to {rows}, got {values:?}"
+            ),
+            SwigluOdd { function, dim, size } => {
+                format!("{function}: dim {dim} has size {size}, which does not split into two halves")
+            }
             NotClose { mismatched, total, percent, absolute, absolute_at, atol, relative, relative_at, rtol } => format!(
                 "Tensor-likes are not close!\n\nMismatched elements: {mismatched} / {total} ({percent}%)\nGreatest absolute difference: {absolute} at index {absolute_at} (up to {atol} allowed)\nGreatest relative difference: {relative} at index {relative_at} (up to {rtol} allowed)"
             ),

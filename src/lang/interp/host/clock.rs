@@ -14,7 +14,7 @@ pub(crate) fn seconds_since_epoch() -> f64 {
 }
 
 /// Seconds from a clock that never goes back (its zero is arbitrary).
-pub(super) fn monotonic_seconds() -> f64 {
+pub(crate) fn monotonic_seconds() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
         js_sys::Date::now() / 1000.0

@@ -7,7 +7,7 @@
 //! that holds only `TILE_FWK_DEVICE_ID=0`: the simulated NPU is device 0.
 
 mod argparse;
-mod clock;
+pub(crate) mod clock;
 pub(crate) mod files;
 mod library;
 pub(crate) mod pathlib;

@@ -209,6 +209,16 @@ impl Interpreter {
             *out.var.borrow_mut() = source.get();
             return Ok(Value::None);
         }
+        // A source that is the target's own storage under another shape (pypto's
+        // `key_cache.move(pypto.scatter_update(key_cache_2d, …))`, where `key_cache_2d` is an
+        // in-place reshape of it) already holds the values: nothing moves. pypto's name then sees
+        // the source's shape; here it keeps its own.
+        let (target, moved) = (out.get(), source.get());
+        if target.tensor().buffer_id() == moved.tensor().buffer_id()
+            && target.tensor().numel() == moved.tensor().numel()
+        {
+            return Ok(Value::None);
+        }
         if target_shape != source_shape {
             return Err(self
                 .error(ErrorKind::Tensor, "", bound.span_of(0))

@@ -51,6 +51,10 @@ impl Interpreter {
                 Value::DType(var.dtype(), family)
             }
             "ndim" => Value::Int(var.shape().len() as i64),
+            // A numpy array's `size` is its element count; torch's `size()` is a method (below).
+            "size" if object.numpy.get() && !object.torch.get() && !self.in_kernel() => {
+                Value::Int(var.shape().iter().product::<usize>() as i64)
+            }
             // In a kernel a tensor is pypto's, whose `Tensor.dim` is the rank, a property; on the host
             // `x.dim()` is torch's method (below).
             "dim" if self.in_kernel() => Value::Int(var.shape().len() as i64),

@@ -133,6 +133,10 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             interpreter.bind(&format!("pypto.{short}"), &[], arguments, false, span)?;
             Ok(Value::None)
         }
+        "pypto_impl.GetCompilerMonitorTotalElapsed" => {
+            interpreter.bind(&format!("pypto.{short}"), &[], arguments, false, span)?;
+            Ok(Value::Float(interpreter.npu.compile_seconds.get()))
+        }
         "options"
         | "set_pass_options"
         | "set_host_options"

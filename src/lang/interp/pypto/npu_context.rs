@@ -42,6 +42,10 @@ pub(crate) struct NpuContext {
     /// The folder of pypto's cost model output for this session, once a kernel ran in simulation
     /// mode (`cost_model_output.rs`).
     pub cost_model_folder: RefCell<Option<String>>,
+    /// The seconds the last kernel call that compiled spent lowering its work into a tile plan
+    /// (pypto's compiler monitor total, `pypto.pypto_impl.GetCompilerMonitorTotalElapsed()`); 0
+    /// before any.
+    pub compile_seconds: Cell<f64>,
 }
 
 /// A kernel's vec tile and cube tiles (`[[mL0, mL1], [kL0, kL1], [nL0, nL1]]`).
@@ -63,6 +67,7 @@ impl Default for NpuContext {
             recorded_function: RefCell::new(None),
             recorded_objects: RefCell::new(Vec::new()),
             cost_model_folder: RefCell::new(None),
+            compile_seconds: Cell::new(0.0),
         }
     }
 }

@@ -223,7 +223,19 @@ pub(crate) fn run_on_npu(interpreter: &Interpreter, call: &NpuCall<'_>, span: Sp
         // A jit kernel that writes none of its outputs computes nothing anyone can see.
         return Ok(Outcome::Cpu(NpuMessage::NoOutput.into()));
     }
+    // The compile's wall-clock time, from the start of lowering to the start of simulation.
+    let compile_start = std::cell::Cell::new(None);
     let stage = |stage| {
+        let now = crate::lang::interp::host::clock::monotonic_seconds;
+        match stage {
+            KernelStage::Compiling => compile_start.set(Some(now())),
+            KernelStage::Simulating => {
+                if let Some(start) = compile_start.get() {
+                    interpreter.npu.compile_seconds.set(now() - start);
+                }
+            }
+            KernelStage::Computing => {}
+        }
         if let Some(number) = call.progress_call {
             progress::report_kernel_stage(&call.kernel.name, number, stage);
         }

@@ -281,6 +281,12 @@ impl Interpreter {
         }
         let (specs, dropped) = self.index_specs(var.shape(), index, span)?;
         let sliced = var.slice(&specs).map_err(|error| self.autograd_error(error, span))?;
+        // In a kernel, one element of an integer tensor is pypto's `GetTensorData`: a scalar (an
+        // int here, as every symbolic scalar), such as a sequence length read from `kv_act_seqs[b]`.
+        let integer = !var.dtype().is_float() && var.dtype() != DType::Bool;
+        if in_kernel && integer && !dropped.is_empty() && dropped.iter().all(|drop| *drop) {
+            return Ok(Value::Int(self.item(&sliced, span)? as i64));
+        }
         let result = if !dropped.contains(&true) {
             TensorObject::value(sliced)
         } else {

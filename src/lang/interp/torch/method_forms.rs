@@ -34,7 +34,9 @@ fn function_form(name: &str) -> bool {
     !NOT_METHODS.contains(&name)
         && !name.contains('.')
         && api_table::lookup(&format!("torch.{name}")).is_some_and(|entry| {
-            entry.kind == ApiKind::Function && entry.parameters.first().is_some_and(|first| first.name == "input")
+            // torch names the tensor `input`, and `tensor` in `torch.split`.
+            let takes_tensor = |first: &api_table::ApiParameter| matches!(first.name.as_str(), "input" | "tensor");
+            entry.kind == ApiKind::Function && entry.parameters.first().is_some_and(takes_tensor)
         })
 }
 

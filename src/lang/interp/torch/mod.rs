@@ -19,10 +19,12 @@ mod method_forms;
 pub(crate) mod methods;
 pub(crate) mod module;
 pub(crate) mod npu_format;
+mod npu_quant;
 pub(crate) mod ops;
 mod padding;
 mod return_types;
 mod schema;
+pub(crate) mod views;
 
 use std::rc::Rc;
 
@@ -91,8 +93,9 @@ pub(crate) fn dtype_named(name: &str) -> Option<std::result::Result<DType, &'sta
         "float16" | "half" => Some(Ok(DType::F16)),
         "bfloat16" => Some(Ok(DType::Bf16)),
         "float64" | "double" => Some(Ok(DType::F64)),
-        "int8" => Some(Err("DT_INT8")),
-        "uint8" => Some(Err("DT_UINT8")),
+        // torch's quantised dtypes, as torch_npu's quantisation ops take them: int8 and uint8 here.
+        "int8" | "qint8" => Some(Err("DT_INT8")),
+        "uint8" | "quint8" => Some(Err("DT_UINT8")),
         "int16" => Some(Err("DT_INT16")),
         "uint16" => Some(Err("DT_UINT16")),
         "uint32" => Some(Err("DT_UINT32")),
@@ -122,7 +125,13 @@ pub(crate) fn pypto_dtype(interpreter: &Interpreter, pypto_name: &str, span: Spa
 /// Calls the `torch` function with qualified name `name`, charging its result to the step budget.
 pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let short = name.strip_prefix("torch.").unwrap_or(name);
-    if interpreter.in_kernel() {
+    // pypto traces a kernel by running its Python: a torch call there runs on the host as it
+    // would anywhere (a helper that builds its config with `torch.tensor(…)`). One given a tensor
+    // is the mistake: the kernel's tensors are pypto's, and its ops pypto's.
+    let given_tensor = arguments.positional.iter().map(|(value, _)| value);
+    if interpreter.in_kernel()
+        && given_tensor.chain(arguments.keywords.iter().map(|(_, value, _)| value)).any(holds_tensor)
+    {
         return Err(host_only(interpreter, name, short.rsplit('.').next().unwrap_or(short), span));
     }
     // torch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for `keepdim`.
@@ -170,6 +179,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         "torch_npu.npu_format_cast" | "torch_npu.get_npu_format" => {
             npu_format::call(interpreter, short, arguments, span)
         }
+        _ if npu_quant::FUNCTIONS.contains(&short) => npu_quant::call(interpreter, short, arguments, span),
         // The same context as `pypto.no_grad()`: nothing in the block is recorded for backward.
         "no_grad" => {
             interpreter.bind(name, &[], arguments, false, span)?;
@@ -196,6 +206,17 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         device::place(&result, device);
     }
     Ok(result)
+}
+
+/// Whether `value` is a tensor or a list, tuple or dict holding one.
+fn holds_tensor(value: &Value) -> bool {
+    match value {
+        Value::Tensor(_) => true,
+        Value::List(items) => items.borrow().iter().any(holds_tensor),
+        Value::Tuple(items) => items.iter().any(holds_tensor),
+        Value::Dict(entries) => entries.borrow().iter().any(|(key, item)| holds_tensor(key) || holds_tensor(item)),
+        _ => false,
+    }
 }
 
 /// The error for torch inside a kernel: torch is the host side (inputs and goldens); a kernel's

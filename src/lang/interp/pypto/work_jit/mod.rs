@@ -33,6 +33,8 @@ struct JitRecorder<'a> {
     gm: HashMap<Identity, TensorId>,
     definitions: HashMap<Identity, usize>,
     memo: HashMap<Identity, ValueId>,
+    /// The tensors being resolved now (a definition that reaches itself is refused, not followed).
+    resolving: std::collections::HashSet<Identity>,
     accesses: Vec<Access>,
     unit_index: usize,
     /// Elements per UB granule of the narrowest dtype: a loaded tile's last dim is padded to it (the
@@ -92,6 +94,7 @@ pub(crate) fn record_jit(
         gm: HashMap::new(),
         definitions: HashMap::new(),
         memo: HashMap::new(),
+        resolving: std::collections::HashSet::new(),
         accesses: Vec::new(),
         unit_index: 0,
         align: 8,

@@ -42,7 +42,16 @@ impl JitRecorder<'_> {
                 self.materialize_under_its_tile(tensor, index, line)?;
                 self.resolve(builder, tensor, line)
             }
-            Some(index) => self.emit(builder, index),
+            // An op whose operand is its own result (written in place under the same shape)
+            // would resolve itself forever: the call runs on the CPU instead.
+            Some(_) if !self.resolving.insert(key.clone()) => {
+                Err(Unsupported::new(CompilerReason::DefinedByItself, line))
+            }
+            Some(index) => {
+                let emitted = self.emit(builder, index);
+                self.resolving.remove(&key);
+                emitted
+            }
             None => Err(Unsupported::new(CompilerReason::UnseenTensor, line)),
         }
     }
