@@ -64,3 +64,11 @@ fn tril_gradient_is_the_upstream_gradient_on_the_kept_triangle() {
     // tril keeps (0,0), (1,0), (1,1); triu(2) keeps (0,2).
     assert_eq!(printed[0], "tensor([[1.0, 0.0, 3.0], [4.0, 5.0, 0.0]], dtype=DT_FP32)");
 }
+
+/// pypto's `Tensor.valid_shape` is `GetValidShape`: a tensor without a valid shape of its own is
+/// valid throughout (its shape); a view's valid shape stays what was given.
+#[test]
+fn a_tensor_without_a_valid_shape_of_its_own_is_valid_throughout() {
+    let code = "x = pypto.ones([4, 6])\nv = pypto.view(x, [4, 6], [0, 0], valid_shape=[3, 6])\nprint(x.valid_shape, v.valid_shape, (x + 1).valid_shape)";
+    assert_eq!(stdout(code), vec!["[4, 6] [3, 6] [4, 6]".to_string()]);
+}

@@ -64,10 +64,10 @@ impl Interpreter {
                 Some(grad) => TensorObject::value(Var::constant(grad)),
                 None => Value::None,
             },
-            "valid_shape" => match var.tensor().valid_shape() {
-                Some(valid) => Value::list(valid.iter().map(|&dim| Value::Int(dim as i64)).collect()),
-                None => Value::None,
-            },
+            // pypto's `GetValidShape`: a tensor without a valid shape of its own is valid throughout.
+            "valid_shape" => {
+                Value::list(var.tensor().valid_or_full_shape().iter().map(|&dim| Value::Int(dim as i64)).collect())
+            }
             "T" => {
                 let rank = var.shape().len();
                 if rank < 2 {
