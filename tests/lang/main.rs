@@ -43,6 +43,7 @@ mod sets;
 mod statements;
 mod string_methods;
 mod sweep;
+mod symbolic_scalars;
 mod tensor_new_axes;
 mod tensor_slice_bounds;
 mod tensor_views;

@@ -2053,7 +2053,19 @@ export type LibraryKernelMessage = { "code": "library.outside_kernel", "params":
      */
     got: string,
   }
-    } | { "code": "library.file_and_lineno" } | { "code": "library.division_by_zero", "params": {
+    } | { "code": "library.file_and_lineno" } | { "code": "library.unbound_symbol", "params": {
+    /**
+     * The symbol's name.
+     */
+    name: string,
+  }
+    } | { "code": "library.help.symbol_value", "params": {
+    /**
+     * The symbol's name.
+     */
+    name: string,
+  }
+    } | { "code": "library.division_by_zero", "params": {
     /**
      * The function.
      */

@@ -177,6 +177,8 @@ export const libraryMessages = {
   'message.library.help.other_label': 'use a label that does not match func<digits>_<digits>',
   'message.library.options_target': "@pypto.options decorates a function or a kernel, not a '{got}'",
   'message.library.file_and_lineno': 'pypto.cond: file and lineno must be given together or omitted',
+  'message.library.unbound_symbol': "pypto.SymbolicScalar('{name}') reads 0: nothing binds a symbol of that name here, and pypto's runtime starts every symbol at 0",
+  'message.library.help.symbol_value': "loop indices and dims are values here, not named symbols; give it a value with pypto.SymbolicScalar('{name}', value)",
   'message.library.division_by_zero': '{function}: division by zero',
   'message.library.overflow': '{function}: integer overflow',
   'message.library.product_overflow': '{function}: {what} overflows',

@@ -251,6 +251,7 @@ export const messages = {
   'diagnostic.kind.npu/cost-model-output': 'Cost model output not written',
   'diagnostic.kind.lang/jit-output-rebound': 'Jit output rebound',
   'diagnostic.kind.lang/loop-unroll-skips': 'Loop unrolling skipped',
+  'diagnostic.kind.lang/unbound-symbol': 'Unbound symbol',
   'diagnostic.kind.lang/unknown-option': 'Unknown option',
   'diagnostic.kind.syntax/expected-expression': 'Expected an expression',
   'diagnostic.kind.syntax/expected-indented-block': 'Expected an indented block',

@@ -177,6 +177,8 @@ export const libraryMessages = {
   'message.library.help.other_label': '请使用不符合 func<数字>_<数字> 格式的标签',
   'message.library.options_target': '@pypto.options 只能装饰函数或核函数，而不是 “{got}”',
   'message.library.file_and_lineno': 'pypto.cond：file 和 lineno 必须同时给出或同时省略',
+  'message.library.unbound_symbol': "pypto.SymbolicScalar('{name}') 读作 0：这里没有任何东西绑定这个名字的符号，而 pypto 运行时的每个符号都从 0 开始",
+  'message.library.help.symbol_value': "这里的循环索引和维度是数值，不是具名符号；请用 pypto.SymbolicScalar('{name}', value) 给它一个值",
   'message.library.division_by_zero': '{function}：除数为零',
   'message.library.overflow': '{function}：整数溢出',
   'message.library.product_overflow': '{function}：{what} 溢出',

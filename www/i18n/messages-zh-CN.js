@@ -250,6 +250,7 @@ export const messages = {
   'diagnostic.kind.npu/cost-model-output': '成本模型输出未写入',
   'diagnostic.kind.lang/jit-output-rebound': 'jit 输出被重新绑定',
   'diagnostic.kind.lang/loop-unroll-skips': '跳过了循环展开',
+  'diagnostic.kind.lang/unbound-symbol': '未绑定的符号',
   'diagnostic.kind.lang/unknown-option': '未知选项',
   'diagnostic.kind.syntax/expected-expression': '缺少表达式',
   'diagnostic.kind.syntax/expected-indented-block': '缺少缩进的代码块',

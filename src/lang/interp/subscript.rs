@@ -212,8 +212,8 @@ impl Interpreter {
             Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
             Value::Set(_) => method(super::sets::SET_METHODS),
             Value::Str(_) => method(super::string_methods::STRING_METHODS),
-            // pypto's scalars (loop indices and what is computed from them) have `.min`/`.max`.
-            Value::Int(_) => method(&["min", "max"]),
+            // pypto's scalars (loop indices and what is computed from them) have its methods.
+            Value::Int(_) => method(&super::pypto::symbolic::METHODS),
             Value::Kernel(kernel) if name == "name" => Some(Value::string(kernel.name.as_str())),
             Value::Function(function) if name == "__name__" => Some(Value::string(function.name.as_str())),
             // `int.__name__`, `type(error).__name__`, `torch.Tensor.__name__` ("Tensor").
@@ -268,7 +268,7 @@ impl Interpreter {
             Value::Tensor(object) => {
                 self.call_tensor_method(object, name, arguments, span).inspect(|value| object.pass_torch_to(value))
             }
-            Value::Int(_) => super::pypto::loops::int_method(self, receiver, name, arguments, span),
+            Value::Int(_) => super::pypto::symbolic::int_method(self, receiver, name, arguments, span),
             Value::Instance(_) | Value::Class(_) => self.call_class_method(receiver, name, arguments, span),
             Value::Object(object) => match (object.as_ref(), name) {
                 (Object::Super { class, receiver }, _) => {

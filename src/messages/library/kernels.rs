@@ -58,6 +58,18 @@ pub enum LibraryKernelMessage {
     /// `pypto.cond` with one of `file`/`lineno`.
     #[serde(rename = "library.file_and_lineno")]
     FileAndLineno,
+    /// A named `pypto.SymbolicScalar` without a value, which nothing here binds.
+    #[serde(rename = "library.unbound_symbol")]
+    UnboundSymbol {
+        /// The symbol's name.
+        name: String,
+    },
+    /// Help of [`LibraryKernelMessage::UnboundSymbol`].
+    #[serde(rename = "library.help.symbol_value")]
+    SymbolValue {
+        /// The symbol's name.
+        name: String,
+    },
     /// Division by zero in a library function.
     #[serde(rename = "library.division_by_zero")]
     DivisionByZero {
@@ -291,6 +303,14 @@ impl LibraryKernelMessage {
             OtherLabel => "use a label that does not match func<digits>_<digits>".into(),
             OptionsTarget { got } => format!("@pypto.options decorates a function or a kernel, not a '{got}'"),
             FileAndLineno => "pypto.cond: file and lineno must be given together or omitted".into(),
+            UnboundSymbol { name } => format!(
+                "pypto.SymbolicScalar('{name}') reads 0: nothing binds a symbol of that name here, and pypto's \
+                 runtime starts every symbol at 0"
+            ),
+            SymbolValue { name } => format!(
+                "loop indices and dims are values here, not named symbols; give it a value with \
+                 pypto.SymbolicScalar('{name}', value)"
+            ),
             DivisionByZero { function } => format!("{function}: division by zero"),
             Overflow { function } => format!("{function}: integer overflow"),
             ProductOverflow { function, what } => format!("{function}: {what} overflows"),

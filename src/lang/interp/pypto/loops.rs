@@ -1,8 +1,8 @@
 //! Loop helpers and the scalar arithmetic pypto does on loop-derived values: the stack of running
 //! `pypto.loop`s (what `is_loop_begin`/`is_loop_end` ask), `pypto.loop_unroll`, the extra keywords
-//! of `pypto.loop`, `pypto.ceildiv`, and `min`/`max` of scalars (`(m - off).min(tile_m)`; in pypto
-//! loop indices and the values computed from them are symbolic scalars with these methods, here
-//! they are ints and the methods compute at once).
+//! of `pypto.loop`, `pypto.ceildiv`, `pypto.min`/`max` of scalars and `pypto.SymbolicScalar` (whose
+//! forms and methods are `symbolic`'s: in pypto loop indices and the values computed from them are
+//! symbolic scalars, here they are ints).
 
 use crate::lang::interp::error::{ErrorKind, Result};
 use crate::lang::interp::eval::Arguments;
@@ -10,7 +10,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::Value;
 use crate::lang::syntax::ast::{Expr, ExprKind};
 use crate::lang::syntax::Span;
-use crate::messages::{Kind, LibraryKernelMessage, LibraryMessage, LibraryTensorMessage};
+use crate::messages::{LibraryKernelMessage, LibraryTensorMessage};
 
 /// One running `pypto.loop`: its range and the index of the current iteration.
 #[derive(Clone, Copy, Debug)]
@@ -160,21 +160,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             }
             Ok(bound.required(0)?.clone())
         }
-        "symbolic_scalar" | "SymbolicScalar" => {
-            // pypto's symbolic scalars are ints here: every value is known when the kernel runs.
-            let bound = interpreter.bind(&full, &["value"], arguments, false, span)?;
-            match bound.required(0)? {
-                Value::Bool(flag) => Ok(Value::Int(i64::from(*flag))),
-                Value::Int(value) => Ok(Value::Int(*value)),
-                other => Err(interpreter.error(ErrorKind::Type, "", bound.span_of(0)).with_message(
-                    LibraryMessage::Expected {
-                        function: format!("{full}()"),
-                        expected: Kind::Int,
-                        got: other.type_name().to_string(),
-                    },
-                )),
-            }
-        }
+        "symbolic_scalar" | "SymbolicScalar" => super::symbolic::construct(interpreter, arguments, span),
         "ceildiv" => {
             let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
             let (a, b) = (bound.int(0, None)?, bound.int(1, None)?);
@@ -195,44 +181,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         }
         _ => {
             let bound = interpreter.bind(&full, &["a", "b"], arguments, false, span)?;
-            scalar_extreme(interpreter, name, bound.required(0)?, bound.required(1)?, span)
+            super::symbolic::scalar_extreme(interpreter, name, bound.required(0)?, bound.required(1)?, span)
         }
-    }
-}
-
-/// `scalar.min(other)` / `scalar.max(other)` on an int.
-pub(crate) fn int_method(
-    interpreter: &Interpreter,
-    receiver: &Value,
-    name: &str,
-    arguments: Arguments,
-    span: Span,
-) -> Result<Value> {
-    let bound = interpreter.bind(&format!("int.{name}"), &["other"], arguments, false, span)?;
-    scalar_extreme(interpreter, name, receiver, bound.required(0)?, span)
-}
-
-/// The smaller (`min`) or larger (`max`) of two scalars.
-fn scalar_extreme(interpreter: &Interpreter, name: &str, a: &Value, b: &Value, span: Span) -> Result<Value> {
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Ok(Value::Int(if name == "min" { *x.min(y) } else { *x.max(y) })),
-        _ => match (a.as_number(), b.as_number()) {
-            (Some(x), Some(y)) if !matches!(a, Value::Tensor(_)) && !matches!(b, Value::Tensor(_)) => {
-                Ok(Value::Float(if name == "min" { x.min(y) } else { x.max(y) }))
-            }
-            _ => {
-                let message = LibraryMessage::TwoScalars {
-                    function: format!("pypto.{name}"),
-                    left: a.type_name().to_string(),
-                    right: b.type_name().to_string(),
-                };
-                let help = LibraryMessage::TensorExtremes {
-                    elementwise: format!("pypto.{}", if name == "min" { "minimum" } else { "maximum" }),
-                    reduction: if name == "min" { "amin" } else { "amax" }.into(),
-                };
-                Err(interpreter.error(ErrorKind::Type, "", span).with_message(message).with_help_message(help))
-            }
-        },
     }
 }
 

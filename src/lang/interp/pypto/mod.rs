@@ -30,6 +30,7 @@ pub mod scaler;
 pub mod schedule;
 pub mod spec;
 pub mod sweep;
+pub mod symbolic;
 pub mod tensor_ops;
 mod tensor_ops_owned;
 mod tensor_ref;
