@@ -7,15 +7,7 @@
 
 use tilelab::session::{CellResult, Session};
 
-fn run(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result
-}
-
-fn stdout(session: &mut Session, code: &str) -> String {
-    run(session, code).stdout.trim_end().to_string()
-}
+use super::cell_output::{run, stdout};
 
 fn codes(result: &CellResult) -> Vec<String> {
     result.diagnostics.iter().map(|diagnostic| diagnostic.code.clone()).collect()

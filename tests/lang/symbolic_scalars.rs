@@ -5,17 +5,9 @@
 //! symbol with or without a value, deepseek_v4's compressor flag) and the methods pypto documents.
 //! Expected values are computed by hand in the comments.
 
-use tilelab::session::{CellResult, Session};
+use tilelab::session::Session;
 
-fn run(session: &mut Session, code: &str) -> CellResult {
-    let result = session.run_cell(code);
-    assert!(result.is_ok(), "{code}\n{:?}", result.error());
-    result
-}
-
-fn stdout(session: &mut Session, code: &str) -> String {
-    run(session, code).stdout.trim_end().to_string()
-}
+use super::cell_output::{run, stdout};
 
 fn error(session: &mut Session, code: &str) -> (String, Option<String>) {
     let result = session.run_cell(code);

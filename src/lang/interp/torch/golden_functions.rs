@@ -39,7 +39,7 @@ pub(crate) const METHODS: [&str; 6] = ["argmax", "argmin", "expand", "masked_fil
 
 /// `dim` of a tensor of `rank` dims as an index (negative counts from the end), or the error
 /// naming `function`'s dim out of range.
-fn axis(interpreter: &Interpreter, function: &str, dim: i64, rank: usize, span: Span) -> Result<usize> {
+pub(super) fn axis(interpreter: &Interpreter, function: &str, dim: i64, rank: usize, span: Span) -> Result<usize> {
     let index = if dim < 0 { dim + rank as i64 } else { dim };
     if (0..rank as i64).contains(&index) {
         return Ok(index as usize);

@@ -341,18 +341,7 @@ fn swiglu(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Spa
     wrong_dtype(interpreter, name, "input", input.dtype(), &[DType::F32, DType::F16, DType::Bf16], bound.span_of(0))?;
     let rank = input.shape().len();
     let dim = bound.int(1, Some(-1))?;
-    let axis = if dim < 0 { dim + rank as i64 } else { dim };
-    if !(0..rank as i64).contains(&axis) {
-        let message = crate::messages::AutogradMessage::DimOutOfRange {
-            op: name.to_string(),
-            dim,
-            rank,
-            low: -(rank as i64),
-            high: rank as i64 - 1,
-        };
-        return Err(interpreter.error(ErrorKind::Value, "", bound.span_of(1)).with_message(message));
-    }
-    let axis = axis as usize;
+    let axis = super::golden_functions::axis(interpreter, name, dim, rank, bound.span_of(1))?;
     let size = input.shape()[axis];
     if size % 2 != 0 {
         let message = LibraryTorchMessage::SwigluOdd { function: name.to_string(), dim, size };
