@@ -12,7 +12,7 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{DTypeFamily, TensorObject, Value};
 use crate::lang::syntax::Span;
 use crate::messages::{LibraryMessage, LibraryTensorMessage};
-use crate::tensor::{ReduceOp, Tensor};
+use crate::tensor::{DType, ReduceOp, Tensor};
 
 const METHODS: [&str; 17] = [
     "backward",
@@ -182,7 +182,7 @@ impl Interpreter {
             }
             "item" => {
                 self.item(&var, span)?;
-                Ok(super::tensor_ops::element_values(var.tensor()).swap_remove(0))
+                Ok(element_values(var.tensor()).swap_remove(0))
             }
             "tolist" => {
                 // Each element becomes a script value (32 bytes, plus the lists): bounded like a list.
@@ -311,7 +311,7 @@ impl Interpreter {
 
 /// Nested lists of floats (a float for a 0-d tensor).
 fn to_list(tensor: &Tensor) -> Value {
-    let values = super::tensor_ops::element_values(tensor);
+    let values = element_values(tensor);
     fn build(values: &[Value], shape: &[usize]) -> Value {
         match shape.split_first() {
             None => values.first().cloned().unwrap_or(Value::Float(0.0)),
@@ -322,4 +322,14 @@ fn to_list(tensor: &Tensor) -> Value {
         }
     }
     build(&values, tensor.shape())
+}
+
+/// The elements of a tensor as script values: ints for integer dtypes (exact, also for int64),
+/// bools for DT_BOOL, floats otherwise (what `.tolist()` and `.item()` return, as in torch).
+pub(crate) fn element_values(tensor: &Tensor) -> Vec<Value> {
+    match tensor.dtype() {
+        DType::Bool => tensor.storage().to_i64_vec().into_iter().map(|value| Value::Bool(value != 0)).collect(),
+        dtype if !dtype.is_float() => tensor.storage().to_i64_vec().into_iter().map(Value::Int).collect(),
+        _ => tensor.to_f64_vec().into_iter().map(Value::Float).collect(),
+    }
 }

@@ -392,13 +392,3 @@ fn scalar_dtype(value: &Value, number: f64, dtype: DType) -> DType {
         _ => dtype,
     }
 }
-
-/// The elements of a tensor as script values: ints for integer dtypes (exact, also for int64),
-/// bools for DT_BOOL, floats otherwise (what `.tolist()` and `.item()` return, as in torch).
-pub(crate) fn element_values(tensor: &Tensor) -> Vec<Value> {
-    match tensor.dtype() {
-        DType::Bool => tensor.storage().to_i64_vec().into_iter().map(|value| Value::Bool(value != 0)).collect(),
-        dtype if !dtype.is_float() => tensor.storage().to_i64_vec().into_iter().map(Value::Int).collect(),
-        _ => tensor.to_f64_vec().into_iter().map(Value::Float).collect(),
-    }
-}
