@@ -65,49 +65,4 @@ impl JitRecorder<'_> {
         self.unit_index += 1;
         Ok(workspace)
     }
-
-    /// Whether op `index` computes a value under a vec tile other than the one in force: an op
-    /// before the current tile took effect, of a kernel that sets several tiles.
-    pub(super) fn made_under_another_tile(&self, index: usize) -> bool {
-        let computes = matches!(
-            self.ops[index].op,
-            CapturedOp::Unary { .. }
-                | CapturedOp::Binary { .. }
-                | CapturedOp::Clip { .. }
-                | CapturedOp::ClipBounds { .. }
-                | CapturedOp::Cast { .. }
-                | CapturedOp::Reduce { .. }
-                | CapturedOp::Matmul { .. }
-                | CapturedOp::Softmax { .. }
-                | CapturedOp::Vector { .. }
-        );
-        computes && index < self.segment_start && self.segment_of(index).1 != self.vec_tile
-    }
-
-    /// Computes `tensor` (made by op `index`) once, by a unit of its own under the vec tile it was
-    /// made under, into a GM workspace: as in pypto, where an op is tiled by the tile in force when
-    /// it is called and its output lives in GM, a value stored or read after a tile change is not
-    /// computed again under the new tile (a `[8, 5120]` f32 row block made under `[1, 5120]` and
-    /// assembled into an output after a `[4, 12, 128]` tile took effect stayed one whole UB tile).
-    pub(super) fn materialize_under_its_tile(
-        &mut self,
-        tensor: &TensorRef,
-        index: usize,
-        line: Option<u32>,
-    ) -> Result<(), Unsupported> {
-        let (start, tile) = self.segment_of(index);
-        let in_force = (std::mem::replace(&mut self.segment_start, start), std::mem::replace(&mut self.vec_tile, tile));
-        let made = self.materialize(tensor, line);
-        (self.segment_start, self.vec_tile) = in_force;
-        made.map(|_| ())
-    }
-
-    /// The op index from which the vec tile in force at op `index` applies, and that tile (`None`
-    /// before the kernel's first `set_vec_tile_shapes`).
-    fn segment_of(&self, index: usize) -> (usize, Option<Vec<usize>>) {
-        match self.tile_changes.iter().rev().find(|(from, _)| *from <= index) {
-            Some((from, dims)) => (*from, Some(dims.clone())),
-            None => (0, None),
-        }
-    }
 }

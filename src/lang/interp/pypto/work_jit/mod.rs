@@ -62,10 +62,6 @@ struct JitRecorder<'a> {
     wrote_workspace: bool,
     /// Units that compute a viewed value into its workspace, to run before the unit being built.
     pending_units: Vec<WorkUnit>,
-    /// Where each vec tile takes effect (op index, tile) when the kernel sets several; else empty.
-    tile_changes: &'a [(usize, Vec<usize>)],
-    /// The op index from which the vec tile in force applies (0 before any change).
-    segment_start: usize,
 }
 
 /// What a functional (`@pypto.kernel`) kernel returned: each tensor is stored whole into a GM
@@ -108,8 +104,6 @@ pub(crate) fn record_jit(
         reading: Vec::new(),
         wrote_workspace: false,
         pending_units: Vec::new(),
-        tile_changes: if tile_changes.len() > 1 { tile_changes } else { &[] },
-        segment_start: 0,
     };
     let dtypes = arguments
         .iter()
@@ -138,7 +132,6 @@ pub(crate) fn record_jit(
                 recorder.finish(&mut builder, &mut units);
             }
             recorder.vec_tile = Some(dims.clone());
-            recorder.segment_start = index;
         }
         let kind = &op.op;
         match kind {

@@ -1,7 +1,5 @@
 //! Where a jit kernel's tensor comes from in a unit: a tile computed here already, a whole argument
-//! loaded from GM, a value computed before this unit under the same vec tile (recomputed here) or
-//! under another (computed once under its own tile into a GM workspace, `materialize.rs`); and the
-//! load step itself.
+//! loaded from GM, or a value computed before this unit (recomputed here); and the load step itself.
 
 use super::independence::Access;
 use super::JitRecorder;
@@ -16,8 +14,7 @@ impl JitRecorder<'_> {
     }
 
     /// The tile holding `tensor` in this unit: computed here already, a whole argument (loaded),
-    /// computed before this unit under the same vec tile (recomputed here) or under another (loaded
-    /// from the workspace a unit of that tile computes it into).
+    /// or computed before this unit (recomputed here).
     pub(super) fn resolve(
         &mut self,
         builder: &mut UnitBuilder,
@@ -38,10 +35,6 @@ impl JitRecorder<'_> {
             return Ok(value);
         }
         match self.definitions.get(&key).copied() {
-            Some(index) if self.made_under_another_tile(index) => {
-                self.materialize_under_its_tile(tensor, index, line)?;
-                self.resolve(builder, tensor, line)
-            }
             // An op whose operand is its own result (written in place under the same shape)
             // would resolve itself forever: the call runs on the CPU instead.
             Some(_) if !self.resolving.insert(key.clone()) => {
