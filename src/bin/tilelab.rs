@@ -1,5 +1,5 @@
 //! The command line: `tilelab run FILE [--json] [--npu PRESET|FILE.json] [--trace-out DIR]
-//! [--timeout SECONDS] [--steps N] [-- SCRIPT ARGUMENTS]`, `tilelab --version`.
+//! [--timeout SECONDS] [--steps N] [--memory GIB] [-- SCRIPT ARGUMENTS]`, `tilelab --version`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,7 +12,8 @@ use tilelab::lang::interp::ModuleLoader;
 use tilelab::session::{display_text, render_diagnostic, CellKind, CellOrigin, CellResult, Limits, Notebook, Session};
 
 const HELP: &str = "Usage:
-  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS] [--steps N] [-- ARGS]
+  tilelab run FILE [--json] [--npu PRESET] [--trace-out DIR] [--timeout SECONDS] [--steps N]
+               [--memory GIB] [-- ARGS]
                                              run the code cells of a notebook (.py with # %% cells, or .ipynb)
   tilelab --version                          print the version
   tilelab --help                             print this help
@@ -24,7 +25,8 @@ Options of run:
   --trace-out DIR write the Chrome trace of every simulated kernel call (pypto.schedule, each
                   sweep row) to DIR/<cell>-<n>-<kernel>.json; opens in Perfetto
   --timeout SECS  stop with a located error after SECS seconds of running (default 60; 0: no limit)
-  --steps N       the step budget of each cell (default 50000000, as in the page; 0: no limit)
+  --steps N       the step budget of each cell (default: none, the timeout bounds a run; 0: none)
+  --memory GIB    the session's memory budget (default 1); one tensor may take a quarter of it
   -- ARGS         the script's own command line: sys.argv is [FILE, ARGS...] (argparse reads it)";
 
 fn main() -> ExitCode {
@@ -56,23 +58,13 @@ fn main() -> ExitCode {
 /// The stack of the thread that runs the notebook, and the part of it scripts may use.
 const RUN_STACK_BYTES: usize = 256 << 20;
 const SCRIPT_STACK_BYTES: usize = 128 << 20;
-/// `--timeout` when none is given.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long past the timeout the watchdog waits for the interpreter's own located error (work
 /// inside one operation, a big simulation say, cannot be interrupted) before it ends the process.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
 
-struct RunOptions {
-    file: String,
-    json: bool,
-    npu: Option<String>,
-    trace_out: Option<std::path::PathBuf>,
-    timeout: Option<Duration>,
-    /// `--steps`: each cell's step budget (`None`: the default).
-    steps: Option<u64>,
-    /// What follows `--`: the script's own command line (`sys.argv[1:]`).
-    script_arguments: Vec<String>,
-}
+#[path = "tilelab/options.rs"]
+mod options;
+use options::RunOptions;
 
 /// Runs the notebook on its own thread (deep script recursion needs native stack) and watches the
 /// clock: the interpreter stops itself at the timeout with a located error; if one operation
@@ -107,53 +99,6 @@ fn run_with_watchdog(options: RunOptions) -> ExitCode {
         }
     }
     handle.join().unwrap_or(ExitCode::FAILURE)
-}
-
-impl RunOptions {
-    fn parse(arguments: &[String]) -> Result<RunOptions, String> {
-        let mut file = None;
-        let mut json = false;
-        let mut npu = None;
-        let mut trace_out = None;
-        let mut timeout = Some(DEFAULT_TIMEOUT);
-        let mut steps = None;
-        let mut script_arguments = Vec::new();
-        let mut rest = arguments.iter();
-        while let Some(argument) = rest.next() {
-            match argument.as_str() {
-                "--" => {
-                    script_arguments = rest.by_ref().cloned().collect();
-                    break;
-                }
-                "--json" => json = true,
-                "--npu" => npu = Some(rest.next().ok_or("--npu needs a preset name")?.clone()),
-                "--trace-out" => {
-                    trace_out = Some(std::path::PathBuf::from(rest.next().ok_or("--trace-out needs a directory")?))
-                }
-                "--timeout" => {
-                    let text = rest.next().ok_or("--timeout needs a number of seconds")?;
-                    let seconds: f64 = text
-                        .parse()
-                        .ok()
-                        .filter(|seconds: &f64| seconds.is_finite() && *seconds >= 0.0 && *seconds < 1e9)
-                        .ok_or_else(|| format!("--timeout takes seconds (0: no limit), not '{text}'"))?;
-                    timeout = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
-                }
-                "--steps" => {
-                    let text = rest.next().ok_or("--steps needs a number of steps")?;
-                    let count: u64 = text
-                        .parse()
-                        .map_err(|_| format!("--steps takes a whole number (0: no limit), not '{text}'"))?;
-                    steps = Some(if count == 0 { u64::MAX } else { count });
-                }
-                flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
-                path if file.is_none() => file = Some(path.to_string()),
-                extra => return Err(format!("unexpected argument '{extra}'")),
-            }
-        }
-        let file = file.ok_or("run needs a FILE")?;
-        Ok(RunOptions { file, json, npu, trace_out, timeout, steps, script_arguments })
-    }
 }
 
 /// One line of `--json` output.
@@ -192,9 +137,7 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let defaults = Limits::default();
-    let step_budget = options.steps.unwrap_or(defaults.step_budget);
-    let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, step_budget, ..defaults });
+    let mut session = Session::with_limits(Limits { stack_bytes: SCRIPT_STACK_BYTES, ..options.limits() });
     // The CLI's clock (wasm32 has none; `wasm-pack test` builds this binary too, never runs it).
     #[cfg(not(target_arch = "wasm32"))]
     session.set_time_limit(options.timeout);

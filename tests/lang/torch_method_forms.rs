@@ -1,7 +1,7 @@
 //! torch's tensor methods as model tests call them around pypto kernels (hicann/pypto's
 //! DeepSeek-V4 and Qwen3-Next tests): a torch function as a method (`x.clamp`, `x.chunk`,
 //! `x.repeat_interleave`), in-place forms (`add_`, `clamp_`, `abs_`), the random fills `uniform_`
-//! and `normal_`, `repeat`, `square`, `std`, numpy's keyword names (`axis`, `keepdims`) and
+//! and `normal_`, `repeat`, `tile`, `square`, `std`, numpy's keyword names (`axis`, `keepdims`) and
 //! `torch.npu.is_available()`, and the autograd forms `torch.autograd.grad`, `torch.no_grad`.
 //! Expected values are worked out by hand.
 
@@ -62,6 +62,24 @@ fn repeat_tiles_along_each_dim() {
     assert_eq!(lines[2], "[0, 2]");
     let message = failure("x.repeat(2)\n");
     assert!(message.contains("1 sizes for a tensor of 2 dims"), "{message}");
+}
+
+/// torch.tile pads `dims` with leading 1s (where `repeat` refuses fewer sizes than dims) and is
+/// a method too; a 0-d integer tensor is a size, as in DeepSeek-V4's `.reshape(seq_len, d)` with
+/// `seq_len` computed from an element of a length tensor.
+#[test]
+fn tile_pads_dims_with_leading_ones_and_reshape_takes_zero_d_integer_sizes() {
+    let lines = printed(
+        "print(torch.tile(x, (2,)).tolist(), list(x.tile((2, 1)).shape))\n\
+         print(torch.tile(torch.tensor([1, 2]), (2, 2)).tolist())\n\
+         lengths = torch.tensor([3, 6])\nn = lengths[1] // 3\n\
+         print(torch.arange(8).reshape(n, 4).tolist(), torch.arange(4).reshape(n * 2).tolist())\n",
+    );
+    assert_eq!(lines[0], "[[1.0, -2.0, 1.0, -2.0], [3.0, -4.0, 3.0, -4.0]] [4, 2]");
+    assert_eq!(lines[1], "[[1, 2, 1, 2], [1, 2, 1, 2]]");
+    assert_eq!(lines[2], "[[0, 1, 2, 3], [4, 5, 6, 7]] [0, 1, 2, 3]");
+    let message = failure("x.reshape(torch.tensor(2.0), 2)\n");
+    assert!(message.contains("a shape holds ints"), "{message}");
 }
 
 /// The fills draw from the seeded generator: the same seed gives the same numbers; their range

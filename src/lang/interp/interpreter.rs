@@ -40,6 +40,14 @@ impl Limits {
     /// The default stack budget: fits a 1 MiB stack (wasm's default) with a margin, and the default
     /// call depth of 200 in release builds (about 2.6 KiB of stack per script call).
     pub const DEFAULT_STACK_BYTES: usize = 768 << 10;
+
+    /// These limits with a memory budget of `memory_bytes`, and the tensor limits in the default
+    /// proportion to it: one tensor may take a quarter of the budget, in elements of 4 bytes (the
+    /// CLI's `--memory`; a native run may hold what its machine can).
+    pub fn with_memory(self, memory_bytes: usize) -> Limits {
+        let tensor_bytes = memory_bytes / 4;
+        Limits { memory_bytes, tensor_bytes, tensor_elements: tensor_bytes / 4, ..self }
+    }
 }
 
 impl Default for Limits {

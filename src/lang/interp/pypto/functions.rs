@@ -339,6 +339,7 @@ impl Interpreter {
     pub(crate) fn resolve_shape(&self, x: &Var, value: &Value, span: Span) -> Result<Vec<usize>> {
         let items = match value {
             Value::Int(_) => vec![value.clone()],
+            Value::Tensor(object) if object.get().shape().is_empty() => vec![value.clone()],
             other => self.iterate(other, span)?,
         };
         let mut dims: Vec<i64> = Vec::with_capacity(items.len());
@@ -347,7 +348,9 @@ impl Interpreter {
                 let message = LibraryTensorMessage::ShapeOfInts { function: "reshape".into() };
                 self.error(ErrorKind::Type, "", span).with_message(message)
             };
-            dims.push(item.as_int().ok_or_else(not_int)?);
+            // An int, or a one-element integer tensor (torch's `__index__`: `x[i, :n].reshape(n, d)`
+            // with `n` computed from a tensor's element).
+            dims.push(crate::lang::interp::sizes::index_of(item).ok_or_else(not_int)?);
         }
         let known: i64 = dims.iter().filter(|&&d| d != -1).product();
         let inferred = dims.iter().filter(|&&d| d == -1).count();

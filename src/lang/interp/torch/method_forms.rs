@@ -1,7 +1,7 @@
 //! torch's tensor methods beyond `methods`: a torch function called as a method with the tensor
 //! first (`x.clamp(0, 1)` is `torch.clamp(x, 0, 1)`, `x.chunk(2)`, `x.sort()` …), the in-place form
 //! of any method or function (`x.add_(y)` writes `x + y` into `x`, `x.clamp_(0, 1)`), the random
-//! fills `uniform_` and `normal_`, `repeat`, and the functions `square` and `std`. The writes go
+//! fills `uniform_` and `normal_`, `repeat`, and the functions `square`, `std` and `tile`. The writes go
 //! through `x[...] = value`, so they broadcast, round to `x`'s dtype, and are refused on a leaf
 //! that requires grad, as torch refuses them.
 
@@ -87,11 +87,7 @@ pub(crate) fn call(
                 [(value @ (Value::List(_) | Value::Tuple(_)), _)] => interpreter.iterate(value, span)?,
                 rest => rest.iter().map(|(value, _)| value.clone()).collect(),
             };
-            let sizes: Vec<usize> = sizes
-                .iter()
-                .map(|size| crate::lang::interp::sizes::index_of(size).and_then(|size| usize::try_from(size).ok()))
-                .collect::<Option<_>>()
-                .ok_or_else(|| interpreter.coded(ErrorKind::Type, LibraryTorchMessage::RepeatSizes, span))?;
+            let sizes = repeat_sizes(interpreter, &sizes, span)?;
             repeat(interpreter, &var, &sizes, span)
         }
         _ if function_form(name) => {
@@ -115,6 +111,15 @@ pub(crate) fn call(
 
 /// `x.repeat(*sizes)`: `x` tiled `sizes[d]` times along each dim (leading dims of one added when
 /// `sizes` is longer than the rank; shorter is torch's error).
+/// Counts of `repeat` and `tile`: whole numbers (ints or one-element integer tensors).
+fn repeat_sizes(interpreter: &Interpreter, sizes: &[Value], span: Span) -> Result<Vec<usize>> {
+    sizes
+        .iter()
+        .map(|size| crate::lang::interp::sizes::index_of(size).and_then(|size| usize::try_from(size).ok()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| interpreter.coded(ErrorKind::Type, LibraryTorchMessage::RepeatSizes, span))
+}
+
 fn repeat(interpreter: &Interpreter, var: &Var, sizes: &[usize], span: Span) -> Result<Value> {
     let rank = var.shape().len();
     if sizes.len() < rank {
@@ -143,6 +148,21 @@ fn repeat(interpreter: &Interpreter, var: &Var, sizes: &[usize], span: Span) -> 
 pub(crate) fn function(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("torch.{name}");
     match name {
+        // torch's tile is repeat with `dims` padded by leading 1s up to the tensor's rank.
+        "tile" => {
+            let bound = interpreter.bind(&full, &["input", "dims"], arguments, false, span)?;
+            let var = bound.tensor(0)?;
+            let dims = match bound.required(1)? {
+                dims @ (Value::List(_) | Value::Tuple(_)) => interpreter.iterate(dims, bound.span_of(1))?,
+                dims => vec![dims.clone()],
+            };
+            let mut sizes = repeat_sizes(interpreter, &dims, bound.span_of(1))?;
+            let rank = var.shape().len();
+            if sizes.len() < rank {
+                sizes.splice(0..0, std::iter::repeat_n(1, rank - sizes.len()));
+            }
+            repeat(interpreter, &var, &sizes, span)
+        }
         "square" => {
             let bound = interpreter.bind(&full, &["input"], arguments, false, span)?;
             let x = bound.tensor(0)?;

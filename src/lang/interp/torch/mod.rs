@@ -175,7 +175,7 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Err(interpreter.coded(ErrorKind::Type, crate::messages::LibraryOperatorMessage::NoFakeTensors, span))
         }
         "_dynamo.allow_in_graph" => Ok(interpreter.bind(name, &["fn"], arguments, false, span)?.required(0)?.clone()),
-        "square" | "std" => method_forms::function(interpreter, short, arguments, span),
+        "square" | "std" | "tile" => method_forms::function(interpreter, short, arguments, span),
         "torch_npu.npu_format_cast" | "torch_npu.get_npu_format" => {
             npu_format::call(interpreter, short, arguments, span)
         }
