@@ -60,10 +60,15 @@ pub(super) fn check_vector<'a, E>(
         VectorOp::Integer(integer) => integer.arity(),
         VectorOp::Select | VectorOp::Scatter { .. } => 3,
         VectorOp::Concat { .. } => inputs.len().max(1),
+        VectorOp::Duplicate { .. } => 0,
         _ => 1,
     };
     if inputs.len() != arity {
         return Err(Problem::Invalid(ProgramDetail::Arity { op: op.name().into(), arity, got: inputs.len() }));
+    }
+    // A tile of one number has no operand to agree with: its valid shape fits its buffer (above).
+    if let VectorOp::Duplicate { .. } = op {
+        return Ok(());
     }
     let tiles: Vec<&Vec<usize>> = shapes.iter().flatten().collect();
     let Some(first) = tiles.first() else {
@@ -79,6 +84,7 @@ pub(super) fn check_vector<'a, E>(
             Some(shape)
         }
         VectorOp::Round { .. } => Some(first.to_vec()),
+        VectorOp::Duplicate { .. } => None,
         // The padded tile covers the input's valid region (a smaller one is a wrong written shape).
         VectorOp::FillPad { .. } => (first.len() != valid_shape.len()
             || first.iter().zip(valid_shape).any(|(input, output)| input > output))

@@ -81,6 +81,7 @@ pub(super) fn run_vector(
             padded
         }
         VectorOp::Gather { dim } => operand(0)?.gather(*dim as isize, &operand(1)?)?,
+        VectorOp::Duplicate { value } => Tensor::full(valid_shape, *value, output.dtype())?,
         VectorOp::Scatter { dim, mode } => operand(0)?.scatter(*dim as isize, &operand(1)?, &operand(2)?, *mode)?,
     };
     output.assign_slice(&origin(valid_shape), &values)

@@ -77,6 +77,12 @@ pub enum VectorOp {
         /// The number written past the input's valid region.
         value: f64,
     },
+    /// A tile of one number (Ascend's `Duplicate`): a `full`/`zeros`/`ones` tensor a kernel uses
+    /// as a tile (written into a region, a matmul operand); no inputs.
+    Duplicate {
+        /// The number in every element.
+        value: f64,
+    },
     /// `scatter(input, dim, index, src, reduce)`: inputs `[input, index, src]` (`src` a tile of the
     /// index's shape or a number); the output has the input's shape.
     Scatter {
@@ -105,6 +111,7 @@ impl VectorOp {
             VectorOp::Gather { .. } => "gather",
             VectorOp::Scatter { .. } => "scatter",
             VectorOp::FillPad { .. } => "fillpad",
+            VectorOp::Duplicate { .. } => "duplicate",
         }
     }
 
@@ -119,6 +126,7 @@ impl VectorOp {
                 | VectorOp::Round { .. }
                 | VectorOp::Expand
                 | VectorOp::FillPad { .. }
+                | VectorOp::Duplicate { .. }
         )
     }
 

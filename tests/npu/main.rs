@@ -13,6 +13,7 @@ mod kernel_forms_broadcast;
 mod kernel_forms_decode;
 mod kernel_forms_partial;
 mod kernel_forms_real_api;
+mod kernel_forms_regions;
 mod kernel_forms_tile_groups;
 mod kernel_forms_unrolled;
 mod lowering;

@@ -52,8 +52,8 @@ fn operand_form(builder: &UnitBuilder, operand: &BatchedOperand) -> (Vec<usize>,
     }
 }
 
-/// `op(a) · op(b)` batch by batch; `left` and `right` are the operands (same rank, batch dims
-/// equal or 1).
+/// `op(a) · op(b)` batch by batch; the batch dims of `left` and `right` broadcast as numpy's
+/// (equal or 1, the fewer padded with leading 1s: `[M, K] @ [1, 1, K, N]`).
 pub(crate) fn batched_matmul(
     builder: &mut UnitBuilder,
     (left, a_transposed): (BatchedOperand, bool),
@@ -65,21 +65,19 @@ pub(crate) fn batched_matmul(
     let ((left_batch, left_tile), (right_batch, right_tile)) =
         (operand_form(builder, &left), operand_form(builder, &right));
     // The batch dims broadcast as pypto's do: a dim of 1 on one side pairs with every index of
-    // the other's (`[1, M, K] @ [B, K, N]`).
-    let broadcast = (left_batch.len() == right_batch.len())
-        .then(|| {
-            left_batch
-                .iter()
-                .zip(&right_batch)
-                .map(|(&l, &r)| match (l, r) {
-                    _ if l == r => Some(l),
-                    (1, _) => Some(r),
-                    (_, 1) => Some(l),
-                    _ => None,
-                })
-                .collect::<Option<Vec<usize>>>()
+    // the other's (`[1, M, K] @ [B, K, N]`), and a side with fewer batch dims has leading 1s.
+    let rank = left_batch.len().max(right_batch.len());
+    let padded = |dims: &[usize]| [vec![1; rank - dims.len()], dims.to_vec()].concat();
+    let broadcast = padded(&left_batch)
+        .iter()
+        .zip(&padded(&right_batch))
+        .map(|(&l, &r)| match (l, r) {
+            _ if l == r => Some(l),
+            (1, _) => Some(r),
+            (_, 1) => Some(l),
+            _ => None,
         })
-        .flatten();
+        .collect::<Option<Vec<usize>>>();
     let Some(batch) = broadcast else {
         return Err(Unsupported::new(
             CompilerReason::BatchDims { left: left_tile.valid_shape.to_vec(), right: right_tile.valid_shape.to_vec() },
@@ -92,7 +90,11 @@ pub(crate) fn batched_matmul(
         BatchedOperand::Tile(_) => transposed,
     };
     let (a_transposed, b_transposed) = (flag(&left, a_transposed), flag(&right, b_transposed));
+    // An operand's own batch dims are the last ones of the broadcast batch index.
+    let (left_dims, right_dims) = (left_batch.len(), right_batch.len());
     let mut matrix = |builder: &mut UnitBuilder, operand: &BatchedOperand, index: &[usize]| match operand {
+        // A matrix (no batch dims) is the same operand for every batch index.
+        BatchedOperand::Tile(source) if index.is_empty() => Ok(*source),
         BatchedOperand::Tile(source) => {
             let tile = builder.tile(*source).clone();
             let rank = tile.shape.len();
@@ -119,7 +121,8 @@ pub(crate) fn batched_matmul(
     let mut products = Vec::new();
     let mut extents = None;
     for index in batch_indices(&batch) {
-        let (a, b) = (matrix(builder, &left, &index)?, matrix(builder, &right, &index)?);
+        let (left_index, right_index) = (&index[index.len() - left_dims..], &index[index.len() - right_dims..]);
+        let (a, b) = (matrix(builder, &left, left_index)?, matrix(builder, &right, right_index)?);
         // C[m, n] = op(A)[m, k] · op(B)[k, n]: rows come from A's outer dim, columns from B's.
         let pick = |tile: &TileValue, transposed: bool, outer: bool| {
             let dim = usize::from(outer == transposed);

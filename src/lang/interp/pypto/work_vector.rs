@@ -166,7 +166,8 @@ pub(crate) fn compute_vector(
             (padded(valid.to_vec(), dtype, granule).into(), valid)
         }
         VectorOp::Slice { .. } => return Err(Unsupported::new(CompilerReason::BatchSlice, line)),
-        VectorOp::FillPad { .. } => {
+        // (A tile of one number has no tile operand: it is made by the recorder, never captured.)
+        VectorOp::FillPad { .. } | VectorOp::Duplicate { .. } => {
             let target = result.shape().to_vec();
             (padded(target.clone(), dtype, granule).into(), target.into())
         }

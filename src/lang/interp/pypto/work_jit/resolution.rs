@@ -6,7 +6,7 @@ use super::JitRecorder;
 use crate::lang::interp::pypto::capture::{identity, TensorRef};
 use crate::lang::interp::pypto::work_ops::{UnitBuilder, Unsupported};
 use crate::messages::CompilerReason;
-use crate::tile::{GmRegion, TensorId, ValueId, WorkStep};
+use crate::tile::{GmRegion, TensorId, ValueId, VectorOp, WorkStep};
 
 impl JitRecorder<'_> {
     pub(super) fn gm_of(&self, tensor: &TensorRef) -> Option<TensorId> {
@@ -25,8 +25,18 @@ impl JitRecorder<'_> {
         if let Some(&value) = self.memo.get(&key) {
             return Ok(value);
         }
-        if self.constants.contains_key(&key) {
-            return Err(Unsupported::new(CompilerReason::FilledUsed, line));
+        if let Some(&value) = self.constants.get(&key) {
+            // A `full`/`zeros`/`ones` tensor used as a tile (written into a region, a matmul
+            // operand): the vector unit fills a tile with its number.
+            let shape = tensor.shape().to_vec();
+            let mut padded = shape.clone();
+            if let Some(last) = padded.last_mut().filter(|last| **last > 1) {
+                *last = last.div_ceil(self.align) * self.align;
+            }
+            let output = builder.value(padded, shape, tensor.dtype());
+            builder.push(WorkStep::Vector { op: VectorOp::Duplicate { value }, inputs: Vec::new(), output }, line);
+            self.memo.insert(key, output);
+            return Ok(output);
         }
         if let Some(id) = self.gm_of(tensor) {
             let shape = tensor.shape().to_vec();
