@@ -219,6 +219,10 @@ fn run(options: &RunOptions, running_line: &AtomicUsize) -> ExitCode {
                 };
                 let _ = std::io::stdout().flush();
                 let _ = write!(std::io::stderr(), "{}", render_diagnostic(diagnostic, source, origin, &origin_of));
+                // The page's limits are the CLI's defaults; a native run can hold more.
+                if ["runtime/size-limit", "runtime/memory-error"].contains(&diagnostic.code.as_str()) {
+                    let _ = writeln!(std::io::stderr(), "  = help: `tilelab run --memory GIB` raises the session's memory budget (default 1 GiB) and the largest tensor with it");
+                }
             }
         }
         if !result.is_ok() {

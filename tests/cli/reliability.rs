@@ -1,6 +1,6 @@
 //! The CLI on awkward files and options: invalid UTF-8 located, a BOM accepted, bare-CR line ends
 //! read as lines, .ipynb locations naming the cell, `--timeout` ending a runaway notebook with a
-//! located error, `--steps` setting the step budget, and custom NPU presets from `--npu FILE.json` and `pypto.npu.use(dict)`.
+//! located error, `--steps` setting the step budget, `--memory` the session's limits, and custom NPU presets from `--npu FILE.json` and `pypto.npu.use(dict)`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -94,6 +94,20 @@ print(n)
         assert_eq!((code, stdout.as_str()), (Some(0), "499500\n"), "{stderr}");
     }
     let (code, _, stderr) = tilelab(&["--steps", "many", path.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+/// A tensor past the page's limit of 64 M elements is an error whose help names `--memory`; with
+/// `--memory 2` (a 512 MiB tensor, 128 M elements of 4 bytes) it is made.
+#[test]
+fn memory_raises_the_session_budget_and_the_largest_tensor() {
+    let path = scratch("large.py", b"import torch\nx = torch.zeros(100000000)\nprint(x.shape[0])\n");
+    let (code, _, stderr) = tilelab(&[path.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("exceeds the limit of 67108864 elements") && stderr.contains("--memory GIB"), "{stderr}");
+    let (code, stdout, stderr) = tilelab(&["--memory", "2", path.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (Some(0), "100000000\n"), "{stderr}");
+    let (code, _, stderr) = tilelab(&["--memory", "lots", path.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{stderr}");
 }
 
