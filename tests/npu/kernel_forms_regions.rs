@@ -2,8 +2,9 @@
 //! simulated NPU: a `full` tile written into a region of a kernel-made tensor (the vector unit's
 //! `duplicate` fills a tile with the number), a matmul of a matrix and a `[1, 1, K, N]` view
 //! (the batch dims broadcast across ranks), and a write into a view of an argument
-//! (`state = states[b, n]` … `state[:] = t`), which lands in the argument's region. GM bytes,
-//! FLOPs and values are worked out by hand.
+//! (`state = states[b, n]` … `state[:] = t`), which lands in the argument's region; and from
+//! GLM-4.5's MoE gate, a `topk` of a reduction taken with keepdim=False. GM bytes, FLOPs and
+//! values are worked out by hand.
 
 use tilelab::session::Session;
 
@@ -83,4 +84,33 @@ fn a_write_into_an_index_of_an_argument_lands_in_its_region() {
     let lines: Vec<&str> = stdout.lines().collect();
     // out[1, 2, 15, 15] = 2 · 1535; the sum: 2 · (0 + … + 1535) = 1535 · 1536 = 2357760.
     assert_eq!(lines, ["6144 12288", "3070.0 2357760.0"], "{stdout}");
+}
+
+#[test]
+fn a_structural_op_reads_a_reduction_taken_without_keepdim_in_its_reference_shape() {
+    // amax over the last dim of x [8, 4, 16] keeps [8, 4, 1] in tile form; topk along the groups
+    // reads it as [8, 4] (a vector copy, `reshape` in the trace). Row r of x holds r·64 + g·16 + c
+    // in group g at column c, except group (r mod 4), whose elements are negated: its max is
+    // -(r·64 + g·16), the smallest. The two largest groups are then 3 and 2 (or 3 and 1 when
+    // group 2 is the negated one, rows 2 and 6).
+    let mut session = Session::new();
+    let stdout = run_on_npu(
+        &mut session,
+        "import pypto as pt\n\
+         @pt.frontend.jit\n\
+         def gate(x: pt.Tensor([8, 4, 16], pt.DT_FP32), out: pt.Tensor([8, 2], pt.DT_INT32)):\n\
+         \x20   pt.set_vec_tile_shapes(8, 4, 16)\n\
+         \x20   group_max = pt.amax(x, -1, False)\n\
+         \x20   pt.set_vec_tile_shapes(8, 4)\n\
+         \x20   _, indices = pt.topk(group_max, 2, -1, True)\n\
+         \x20   out[:] = indices\n\
+         x = pt.arange(512, dtype=pt.DT_FP32).reshape([8, 4, 16])\n\
+         for r in range(8):\n    x[r, r % 4, :] = x[r, r % 4, :] * -1.0\n\
+         out = pt.zeros([8, 2], pt.DT_INT32)\ngate(x, out)\n\
+         print(out.tolist())\n\
+         print(pt.schedule(gate, x, pt.zeros([8, 2], pt.DT_INT32)).trace_json().count('\"reshape\"') > 0)\n",
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "[[3, 2], [3, 2], [3, 1], [2, 1], [3, 2], [3, 2], [3, 1], [2, 1]]", "{stdout}");
+    assert_eq!(lines[1], "True", "{stdout}");
 }

@@ -40,6 +40,39 @@ fn padded(mut shape: Vec<usize>, dtype: DType, granule: usize) -> Vec<usize> {
     shape
 }
 
+/// Tile `value` (of tile form `form`) laid out in `reference`, which is `form` without some of its
+/// size-1 dims (a keepdim=False reduction read by a structural op): a vector copy; `None` when
+/// `reference` is not `form` without size-1 dims.
+fn without_unit_dims(
+    builder: &mut UnitBuilder,
+    value: ValueId,
+    form: &[usize],
+    reference: &[usize],
+    (line, granule): (Option<u32>, usize),
+) -> Option<ValueId> {
+    let mut kept = Vec::with_capacity(reference.len());
+    let mut wanted = reference.iter().peekable();
+    for (dim, &extent) in form.iter().enumerate() {
+        match wanted.peek() {
+            Some(&&next) if next == extent => {
+                kept.push(dim);
+                wanted.next();
+            }
+            _ if extent == 1 => {}
+            _ => return None,
+        }
+    }
+    if wanted.next().is_some() {
+        return None;
+    }
+    let tile = builder.tile(value).clone();
+    let valid: Vec<usize> = kept.iter().map(|&dim| tile.valid_shape[dim]).collect();
+    let shape = padded(kept.iter().map(|&dim| tile.shape[dim]).collect(), tile.dtype, granule);
+    let output = builder.value(shape, valid, tile.dtype);
+    builder.push(WorkStep::Vector { op: VectorOp::Reshape, inputs: vec![WorkOperand::Tile(value)], output }, line);
+    Some(output)
+}
+
 /// Emits the steps of an op of this file whose reference result is `result`.
 pub(crate) fn compute_vector(
     builder: &mut UnitBuilder,
@@ -56,10 +89,14 @@ pub(crate) fn compute_vector(
             Arg::Tensor(tensor) => {
                 let (value, form) = resolve(builder, index, tensor)?;
                 index += 1;
-                if !same_broadcast(&form, tensor.shape()) || form.len() != tensor.shape().len() {
-                    return Err(Unsupported::new(CompilerReason::KeepdimOperand, line));
+                if same_broadcast(&form, tensor.shape()) && form.len() == tensor.shape().len() {
+                    return Ok(WorkOperand::Tile(value));
                 }
-                Ok(WorkOperand::Tile(value))
+                // A reduction taken with keepdim=False keeps its reduced dims in tile form: the
+                // op reads it in the reference's shape, the size-1 dims dropped by a vector copy.
+                without_unit_dims(builder, value, &form, tensor.shape(), (line, granule))
+                    .map(WorkOperand::Tile)
+                    .ok_or_else(|| Unsupported::new(CompilerReason::KeepdimOperand, line))
             }
         }
     };
