@@ -2000,7 +2000,27 @@ export type LibraryHostMessage = { "code": "library.system_exit", "params": {
      */
     line: string,
   }
-} | { "code": "library.help.argparse_command_line" };
+    } | { "code": "library.help.argparse_command_line" } | { "code": "library.regex_pattern", "params": {
+    /**
+     * Why, in the words of Python's `re` (`nothing to repeat`).
+     */
+    reason: string,
+    /**
+     * The char position in the pattern.
+     */
+    position: number,
+    /**
+     * The pattern.
+     */
+    pattern: string,
+  }
+    } | { "code": "library.regex_no_such_group", "params": {
+    /**
+     * The group asked for.
+     */
+    group: string,
+  }
+};
 
 /**
  * A kernel tool's message or help.

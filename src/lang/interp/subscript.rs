@@ -195,7 +195,10 @@ impl Interpreter {
                 return self.tensor_attribute(object, name, span).inspect(|value| object.pass_torch_to(value))
             }
             Value::Object(inner)
-                if matches!(inner.as_ref(), Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_)) =>
+                if matches!(
+                    inner.as_ref(),
+                    Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_) | Object::RegexMatch(_)
+                ) =>
             {
                 super::host::object_attribute(object, inner, name)
             }
@@ -275,7 +278,7 @@ impl Interpreter {
                     self.call_super_method(class, receiver, name, arguments, span)
                 }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
-                (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_), _) => {
+                (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_) | Object::RegexMatch(_), _) => {
                     super::host::call_method(self, receiver, object, name, arguments, span).expect("a host object")
                 }
                 (Object::OperatorLibrary { namespace }, _) => {
