@@ -12,6 +12,7 @@ mod cube_fractals;
 mod declarations;
 mod device_run;
 mod diagnostics;
+mod dict_methods;
 mod dtypes;
 mod enumerations;
 mod host_modules;

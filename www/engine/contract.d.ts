@@ -4179,6 +4179,12 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
      */
     type_name: string,
   }
+    } | { "code": "type.update_sequence", "params": {
+    /**
+     * The item's length.
+     */
+    length: number,
+  }
     } | { "code": "type.not_orderable", "params": {
     /**
      * `<`, `<=` …

@@ -36,6 +36,7 @@ pub mod tensor_ops;
 mod tensor_ops_owned;
 mod tensor_ref;
 pub mod traces;
+mod unit_tensor_index;
 pub mod vec_tiles;
 pub mod work_batched;
 pub mod work_compute;
