@@ -39,6 +39,12 @@ pub enum OperationMessage {
         /// The key's type.
         type_name: String,
     },
+    /// `dict.update(pairs)` with an item that is not a key and a value.
+    #[serde(rename = "type.update_sequence")]
+    UpdateSequence {
+        /// The item's length.
+        length: usize,
+    },
     /// An ordering comparison of values without an order.
     #[serde(rename = "type.not_orderable")]
     NotOrderable {
@@ -301,6 +307,9 @@ impl OperationMessage {
             NotSubscriptable { type_name } => format!("'{type_name}' object is not subscriptable"),
             NoItemAssignment { type_name } => format!("'{type_name}' object does not support item assignment"),
             Unhashable { type_name } => format!("unhashable type: '{type_name}'"),
+            UpdateSequence { length } => {
+                format!("dictionary update sequence element has length {length}; 2 is required")
+            }
             NotOrderable { operator, left, right } => format!("'{operator}' not supported between '{left}' and '{right}'"),
             CompareScalar => "compare a scalar: x.item() < 1.0, or use pypto.allclose".into(),
             RepeatSequence => "can only repeat a sequence".into(),

@@ -249,3 +249,25 @@ fn without_the_host_s_files_open_and_listdir_say_so() {
     let result = run_err(&mut session, "import os\nos.listdir('.')");
     assert!(result.error().unwrap().message.starts_with("os.listdir reads the file system"));
 }
+
+/// `sys.float_info` holds the IEEE 754 double's limits, with the values CPython documents:
+/// max = (2 − 2**-52)·2**1023, min = 2**-1022, epsilon = 2**-52; dig 15, mant_dig 53, max_exp 1024,
+/// min_exp −1021, max_10_exp 308, min_10_exp −307, radix 2, rounds 1.
+#[test]
+fn sys_float_info_has_the_double_limits() {
+    let mut session = Session::new();
+    let printed = run_ok(
+        &mut session,
+        "import sys\nf = sys.float_info\nprint(f.max, f.min, f.epsilon)\n\
+         print(f.dig, f.mant_dig, f.max_exp, f.min_exp, f.max_10_exp, f.min_10_exp, f.radix, f.rounds)\n\
+         print(f.max == (2 - 2 ** -52) * 2.0 ** 1023, f.min == 2.0 ** -1022, f.epsilon == 2.0 ** -52, 1.0 + f.epsilon > 1.0)\n\
+         print(-sys.float_info.max)",
+    );
+    assert_eq!(
+        printed,
+        "1.7976931348623157e+308 2.2250738585072014e-308 2.220446049250313e-16\n\
+         15 53 1024 -1021 308 -307 2 1\nTrue True True True\n-1.7976931348623157e+308\n"
+    );
+    let result = run_err(&mut session, "sys.float_info.maxx");
+    assert!(result.error().unwrap().help.as_deref().unwrap_or("").contains("sys.float_info.max"));
+}

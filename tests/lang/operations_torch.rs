@@ -74,3 +74,25 @@ fn copy_into_a_leaf_that_requires_grad_is_refused_and_a_wrong_shape_is_an_error(
     let error = result.error().expect("[4] does not broadcast to [2, 3]");
     assert!(error.message.contains("[4]") && error.message.contains("[2, 3]"), "{}", error.message);
 }
+
+/// `torch.is_floating_point` (and the method) is true for the float dtypes only; the goldens of
+/// the models choose how to fill a tensor with it.
+#[test]
+fn is_floating_point_tells_float_dtypes() {
+    let printed = stdout(
+        "print(torch.is_floating_point(torch.tensor(0, dtype=torch.float16)), torch.is_floating_point(torch.tensor(0, dtype=torch.bfloat16)))\n\
+         print(torch.is_floating_point(torch.tensor(0, dtype=torch.int32)), torch.tensor([True]).is_floating_point(), torch.ones(2).is_floating_point())\n",
+    );
+    assert_eq!(printed, ["True True", "False False True"]);
+}
+
+/// A reshape dim may be a one-element integer tensor (torch's `__index__`), as the goldens'
+/// `qk.reshape(s1, n1, min(block, seq_len[b] - start))` gives: 12 elements into (2, 3, 2).
+#[test]
+fn a_reshape_dim_may_be_a_one_element_integer_tensor() {
+    let printed = stdout(
+        "seq = torch.tensor([[5], [7]], dtype=torch.int32)\nx = torch.arange(12)\n\
+         tail = min(2, seq[1] - 5)\nprint(list(x.reshape(2, 3, tail).shape), list(x.reshape([seq[0] - 2, -1]).shape))\n",
+    );
+    assert_eq!(printed, ["[2, 3, 2] [3, 4]"]);
+}

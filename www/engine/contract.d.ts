@@ -2000,7 +2000,27 @@ export type LibraryHostMessage = { "code": "library.system_exit", "params": {
      */
     line: string,
   }
-} | { "code": "library.help.argparse_command_line" };
+    } | { "code": "library.help.argparse_command_line" } | { "code": "library.regex_pattern", "params": {
+    /**
+     * Why, in the words of Python's `re` (`nothing to repeat`).
+     */
+    reason: string,
+    /**
+     * The char position in the pattern.
+     */
+    position: number,
+    /**
+     * The pattern.
+     */
+    pattern: string,
+  }
+    } | { "code": "library.regex_no_such_group", "params": {
+    /**
+     * The group asked for.
+     */
+    group: string,
+  }
+};
 
 /**
  * A kernel tool's message or help.
@@ -4158,6 +4178,12 @@ export type OperationMessage = { "code": "type.bad_unary", "params": {
      * The key's type.
      */
     type_name: string,
+  }
+    } | { "code": "type.update_sequence", "params": {
+    /**
+     * The item's length.
+     */
+    length: number,
   }
     } | { "code": "type.not_orderable", "params": {
     /**

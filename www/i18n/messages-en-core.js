@@ -124,6 +124,7 @@ export const coreMessages = {
   'message.type.not_subscriptable': '\'{type_name}\' object is not subscriptable',
   'message.type.no_item_assignment': '\'{type_name}\' object does not support item assignment',
   'message.type.unhashable': 'unhashable type: \'{type_name}\'',
+  'message.type.update_sequence': 'dictionary update sequence element has length {length}; 2 is required',
   'message.type.not_orderable': '\'{operator}\' not supported between \'{left}\' and \'{right}\'',
   'message.type.compare_scalar': 'compare a scalar: x.item() < 1.0, or use pypto.allclose',
   'message.type.repeat_sequence': 'can only repeat a sequence',

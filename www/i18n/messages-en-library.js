@@ -42,6 +42,8 @@ export const libraryMessages = {
   'message.library.help.torch_listing': 'help(torch) lists the torch functions available here',
   'message.library.path_needs_files': '{function} reads the file system, which a notebook page does not have (`tilelab run FILE` gives a script its files)',
   'message.library.path_no_such_file': "[Errno 2] No such file or directory: '{path}'",
+  'message.library.regex_pattern': "re.error: {reason} at position {position} of the pattern '{pattern}'",
+  'message.library.regex_no_such_group': 'no such group: {group}',
   'message.library.path_part': "a path part is a str or a Path, not '{type_name}'",
   'message.library.not_available_here': '{name} is not available here',
   'message.library.no_value_here': '{name} has no value here',

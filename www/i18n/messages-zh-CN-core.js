@@ -124,6 +124,7 @@ export const coreMessages = {
   'message.type.not_subscriptable': '“{type_name}” 对象不能用下标访问',
   'message.type.no_item_assignment': '“{type_name}” 对象不支持给元素赋值',
   'message.type.unhashable': '不可哈希的类型：“{type_name}”（不能用作字典的键）',
+  'message.type.update_sequence': '字典 update 的序列元素长度为 {length}，应为 2（键和值）',
   'message.type.not_orderable': '“{left}” 和 “{right}” 之间不支持 “{operator}”',
   'message.type.compare_scalar': '请比较标量：x.item() < 1.0，或使用 pypto.allclose',
   'message.type.repeat_sequence': '只有序列（字符串、列表、元组）才能与整数相乘来重复',

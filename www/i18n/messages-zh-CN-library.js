@@ -42,6 +42,8 @@ export const libraryMessages = {
   'message.library.help.torch_listing': 'help(torch) 会列出这里可用的 torch 函数',
   'message.library.path_needs_files': '{function} 要读取文件系统，而笔记本页面没有文件（`tilelab run FILE` 让脚本能访问其文件）',
   'message.library.path_no_such_file': "[Errno 2] 没有该文件或目录：'{path}'",
+  'message.library.regex_pattern': "re.error：模式 '{pattern}' 的第 {position} 个字符处：{reason}",
+  'message.library.regex_no_such_group': '没有这个分组：{group}',
   'message.library.path_part': "路径的组成部分应为 str 或 Path，而不是 '{type_name}'",
   'message.library.not_available_here': '这里没有 {name}',
   'message.library.no_value_here': '{name} 在这里没有对应的值',

@@ -157,13 +157,14 @@ fn repr_at(value: &Value, depth: usize) -> String {
             Object::Api(api) => api.repr(),
             Object::Exception { name, message } => format!("{name}({})", quote(message)),
             Object::Path(text) => format!("PosixPath({})", quote(text)),
+            Object::RegexMatch(found) => found.repr(),
             Object::Device(device) => device.repr(),
             other => format!("<{}>", super::value::object_name(other)),
         },
     }
 }
 
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(text.len() + 2);
     out.push(quote);

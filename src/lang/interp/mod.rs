@@ -23,6 +23,7 @@ mod comprehension;
 mod cost;
 mod decorators;
 mod delete;
+mod dict_methods;
 mod error;
 mod eval;
 mod exec;

@@ -195,7 +195,10 @@ impl Interpreter {
                 return self.tensor_attribute(object, name, span).inspect(|value| object.pass_torch_to(value))
             }
             Value::Object(inner)
-                if matches!(inner.as_ref(), Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_)) =>
+                if matches!(
+                    inner.as_ref(),
+                    Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_) | Object::RegexMatch(_)
+                ) =>
             {
                 super::host::object_attribute(object, inner, name)
             }
@@ -208,8 +211,10 @@ impl Interpreter {
                 device.attribute(name)
             }
             Value::Object(inner) => return super::pypto::object_attribute(self, object, inner, name, span),
-            Value::List(_) => method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"]),
-            Value::Dict(_) => method(&["keys", "values", "items", "get", "copy"]),
+            Value::List(_) => {
+                method(&["append", "extend", "pop", "insert", "index", "count", "copy", "reverse", "sort"])
+            }
+            Value::Dict(_) => method(&super::dict_methods::DICT_METHODS),
             Value::Set(_) => method(super::sets::SET_METHODS),
             Value::Str(_) => method(super::string_methods::STRING_METHODS),
             // pypto's scalars (loop indices and what is computed from them) have its methods.
@@ -275,7 +280,7 @@ impl Interpreter {
                     self.call_super_method(class, receiver, name, arguments, span)
                 }
                 (Object::Graph(graph), "to_dot") => Ok(Value::string(graph.to_dot())),
-                (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_), _) => {
+                (Object::ArgumentParser(_) | Object::Path(_) | Object::TextFile(_) | Object::RegexMatch(_), _) => {
                     super::host::call_method(self, receiver, object, name, arguments, span).expect("a host object")
                 }
                 (Object::OperatorLibrary { namespace }, _) => {
@@ -294,6 +299,20 @@ impl Interpreter {
                     span,
                 )),
             },
+            // `list.sort(*, key=None, reverse=False)`: in place, stable, as `sorted` orders.
+            Value::List(items) if name == "sort" => {
+                if !arguments.positional.is_empty() {
+                    self.bind("sort", &[], arguments, false, span)?;
+                    return Ok(Value::None);
+                }
+                let keywords = arguments.keywords;
+                let sorted = self.sorted(Arguments { positional: vec![(receiver.clone(), span)], keywords }, span)?;
+                if let Value::List(sorted) = &sorted {
+                    let sorted = sorted.borrow().clone();
+                    *items.borrow_mut() = sorted;
+                }
+                Ok(Value::None)
+            }
             Value::List(items) => {
                 let bound = self.bind(name, &["a", "b"], arguments, false, span)?;
                 match name {
@@ -354,26 +373,7 @@ impl Interpreter {
                     }
                 }
             }
-            Value::Dict(entries) => {
-                let bound = self.bind(name, &["key", "default"], arguments, false, span)?;
-                let entries = entries.borrow();
-                Ok(match name {
-                    "keys" => Value::list(entries.iter().map(|(key, _)| key.clone()).collect()),
-                    "values" => Value::list(entries.iter().map(|(_, value)| value.clone()).collect()),
-                    "items" => Value::list(
-                        entries.iter().map(|(key, value)| Value::tuple(vec![key.clone(), value.clone()])).collect(),
-                    ),
-                    "copy" => Value::dict(entries.clone()),
-                    _ => {
-                        let key = bound.required(0)?;
-                        entries
-                            .iter()
-                            .find(|(existing, _)| values_equal(existing, key))
-                            .map(|(_, value)| value.clone())
-                            .unwrap_or_else(|| bound.optional(1).cloned().unwrap_or(Value::None))
-                    }
-                })
-            }
+            Value::Dict(entries) => self.call_dict_method(receiver, entries, name, arguments, span),
             Value::Str(text) => self.call_string_method(text, name, arguments, span),
             Value::Set(members) => self.call_set_method(members, name, arguments, span),
             other => Err(self.coded(

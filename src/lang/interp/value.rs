@@ -225,6 +225,8 @@ pub enum Object {
     Path(String),
     /// `open(path)`: a file of the host opened for reading (see `host::files`).
     TextFile(super::host::files::TextFile),
+    /// What `re.match` and `re.search` return (see `host::re_module`).
+    RegexMatch(super::host::re_module::RegexMatch),
     /// `enum.auto()` in an enumeration's body: the class numbers it when it makes its members.
     EnumAuto,
     /// `torch.library.Library(namespace, kind)`: defines operators, registers their kernels.
@@ -374,6 +376,7 @@ pub fn object_name(object: &Object) -> &'static str {
         Object::ArgumentParser(_) => "ArgumentParser",
         Object::Path(_) => "PosixPath",
         Object::TextFile(_) => "TextIOWrapper",
+        Object::RegexMatch(_) => "re.Match",
         Object::EnumAuto => "auto",
         Object::OperatorLibrary { .. } => "Library",
         Object::OperatorRegistration { .. } => "decorator",

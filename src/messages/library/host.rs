@@ -173,6 +173,22 @@ pub enum LibraryHostMessage {
     /// Help of a rejected command line: where it comes from.
     #[serde(rename = "library.help.argparse_command_line")]
     CommandLine,
+    /// A `re` pattern that does not compile (Python's `re.error`).
+    #[serde(rename = "library.regex_pattern")]
+    RegexPattern {
+        /// Why, in the words of Python's `re` (`nothing to repeat`).
+        reason: String,
+        /// The char position in the pattern.
+        position: usize,
+        /// The pattern.
+        pattern: String,
+    },
+    /// `match.group(n)` of a group the pattern does not have.
+    #[serde(rename = "library.regex_no_such_group")]
+    NoSuchGroup {
+        /// The group asked for.
+        group: String,
+    },
 }
 
 impl LibraryHostMessage {
@@ -225,6 +241,10 @@ impl LibraryHostMessage {
             ParserError { program, text } => format!("{program}: error: {text}"),
             Usage { line } => format!("usage: {line}"),
             CommandLine => "the command line is sys.argv[1:] (the notebook's is empty: every default); pass a list to parse_args([...]) to try one".into(),
+            RegexPattern { reason, position, pattern } => {
+                format!("re.error: {reason} at position {position} of the pattern '{pattern}'")
+            }
+            NoSuchGroup { group } => format!("no such group: {group}"),
         }
     }
 }

@@ -13,7 +13,7 @@ pub use help::set_help_language;
 
 /// The table's text (format described at the top of `entries.txt`), one file per area so that
 /// names added for one area do not touch another's file.
-const ENTRIES: [&str; 11] = [
+const ENTRIES: [&str; 12] = [
     include_str!("entries.txt"),
     include_str!("language.txt"),
     include_str!("dtypes_and_ops.txt"),
@@ -25,6 +25,7 @@ const ENTRIES: [&str; 11] = [
     include_str!("operations.txt"),
     include_str!("elementwise_operations.txt"),
     include_str!("torch_goldens.txt"),
+    include_str!("operation_module.txt"),
 ];
 
 /// What a name is.

@@ -11,6 +11,9 @@ pub(crate) mod clock;
 pub(crate) mod files;
 mod library;
 pub(crate) mod pathlib;
+pub(crate) mod re_module;
+mod regex;
+mod regex_parser;
 
 use std::rc::Rc;
 
@@ -61,7 +64,8 @@ impl Default for HostState {
 /// Whether `module` is one of the host modules.
 pub(crate) fn is_host_module(module: &str) -> bool {
     let root = module.split('.').next().unwrap_or(module);
-    matches!(root, "os" | "sys" | "time" | "argparse" | "pathlib" | "enum") || library::LIBRARY_MODULES.contains(&root)
+    matches!(root, "os" | "sys" | "time" | "argparse" | "pathlib" | "enum" | "re")
+        || library::LIBRARY_MODULES.contains(&root)
 }
 
 /// Whether `module` is a library module `import` accepts (`logging`, `collections.abc` …).
@@ -119,6 +123,19 @@ fn constant(qualified: &str) -> Value {
         "sys.platform" => Value::string(if cfg!(target_arch = "wasm32") { "emscripten" } else { "linux" }),
         "sys.version" => Value::string("3.11 (TileLab tile script)"),
         "sys.maxsize" => Value::Int(i64::MAX),
+        _ if qualified.starts_with("re.") => re_module::constant(&qualified[3..]).unwrap_or(Value::None),
+        "sys.float_info.max" => Value::Float(f64::MAX),
+        "sys.float_info.min" => Value::Float(f64::MIN_POSITIVE),
+        "sys.float_info.epsilon" => Value::Float(f64::EPSILON),
+        "sys.float_info.max_exp" => Value::Int(f64::MAX_EXP.into()),
+        "sys.float_info.min_exp" => Value::Int(f64::MIN_EXP.into()),
+        "sys.float_info.max_10_exp" => Value::Int(f64::MAX_10_EXP.into()),
+        "sys.float_info.min_10_exp" => Value::Int(f64::MIN_10_EXP.into()),
+        "sys.float_info.dig" => Value::Int(f64::DIGITS.into()),
+        "sys.float_info.mant_dig" => Value::Int(f64::MANTISSA_DIGITS.into()),
+        "sys.float_info.radix" => Value::Int(f64::RADIX.into()),
+        // Round to nearest, as IEEE 754 arithmetic does.
+        "sys.float_info.rounds" => Value::Int(1),
         "os.sep" => Value::string("/"),
         // argparse's help formatters only change how `--help` is laid out: their name is enough.
         other => Value::string(other.rsplit('.').next().unwrap_or(other)),
@@ -137,6 +154,9 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     }
     if name.starts_with("enum.") {
         return super::classes::enumeration::call(interpreter, name, arguments, span);
+    }
+    if name.starts_with("re.") {
+        return re_module::call(interpreter, name, arguments, span);
     }
     match name {
         "sys.exit" => {
@@ -291,6 +311,7 @@ pub(crate) fn object_attribute(value: &Value, object: &Object, name: &str) -> Op
     match object {
         Object::Path(path) => pathlib::attribute(value, path, name),
         Object::TextFile(file) => files::attribute(value, file, name),
+        Object::RegexMatch(_) => re_module::attribute(value, name),
         Object::ArgumentParser(_) => {
             argparse::METHODS.contains(&name).then(|| Value::Method(Rc::new((value.clone(), name.to_string()))))
         }
@@ -310,6 +331,7 @@ pub(crate) fn call_method(
     match object {
         Object::Path(path) => Some(pathlib::call_method(interpreter, path, name, arguments, span)),
         Object::TextFile(file) => Some(files::call_method(interpreter, file, name, arguments, span)),
+        Object::RegexMatch(found) => Some(re_module::call_method(interpreter, found, name, arguments, span)),
         Object::ArgumentParser(parser) => {
             Some(argparse::call_method(interpreter, receiver, parser, name, arguments, span))
         }

@@ -348,9 +348,11 @@ impl Interpreter {
                 let message = LibraryTensorMessage::ShapeOfInts { function: "reshape".into() };
                 self.error(ErrorKind::Type, "", span).with_message(message)
             };
-            // An int, or a one-element integer tensor (torch's `__index__`: `x[i, :n].reshape(n, d)`
-            // with `n` computed from a tensor's element).
-            dims.push(crate::lang::interp::sizes::index_of(item).ok_or_else(not_int)?);
+            // On the host a one-element integer tensor is an int (torch's `__index__`), as the
+            // goldens' `x.reshape(s1, n1, min(block, seq_len[b]))` gives.
+            let dim =
+                if self.in_kernel() { item.as_int() } else { crate::lang::interp::torch::indexing::as_index(item) };
+            dims.push(dim.ok_or_else(not_int)?);
         }
         let known: i64 = dims.iter().filter(|&&d| d != -1).product();
         let inferred = dims.iter().filter(|&&d| d == -1).count();

@@ -25,6 +25,7 @@ pub mod npu_use;
 pub mod npu_values;
 pub mod option_scopes;
 pub mod options;
+mod pypto_impl;
 mod recent_plans;
 pub mod scaler;
 pub mod schedule;
@@ -35,6 +36,7 @@ pub mod tensor_ops;
 mod tensor_ops_owned;
 mod tensor_ref;
 pub mod traces;
+mod unit_tensor_index;
 pub mod vec_tiles;
 pub mod work_batched;
 pub mod work_compute;
@@ -58,6 +60,11 @@ use crate::npu::NpuConfig;
 /// `module.name` for the `pypto` modules, resolved through the API table (the same table the
 /// editor's completion and `help()` read); a misspelt name suggests the closest one.
 pub(crate) fn module_attribute(interpreter: &Interpreter, module: &str, name: &str, span: Span) -> Result<Value> {
+    // `pypto.operation`'s names other than `op_wrapper` are `pypto`'s own (pypto re-exports the
+    // module whole), so `operation.view` is `pypto.view` and dispatches as it.
+    if module == "pypto.operation" && name != "op_wrapper" && api_table::lookup(&format!("{module}.{name}")).is_some() {
+        return module_attribute(interpreter, "pypto", name, span);
+    }
     let qualified = format!("{module}.{name}");
     let kind = api_table::lookup(&qualified).map(|entry| entry.kind);
     if kind == Some(ApiKind::Constant) {
@@ -134,6 +141,12 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
             interpreter.bind(&format!("pypto.{short}"), &[], arguments, false, span)?;
             Ok(Value::None)
         }
+        // pypto's wrapper converts between its two tensor kinds; here there is one: `func` itself.
+        "operation.op_wrapper" => {
+            let bound = interpreter.bind("pypto.operation.op_wrapper", &["func"], arguments, false, span)?;
+            Ok(bound.required(0)?.clone())
+        }
+        _ if pypto_impl::handles(short) => pypto_impl::call(interpreter, short, arguments, span),
         "pypto_impl.GetCompilerMonitorTotalElapsed" => {
             interpreter.bind(&format!("pypto.{short}"), &[], arguments, false, span)?;
             Ok(Value::Float(interpreter.npu.compile_seconds.get()))

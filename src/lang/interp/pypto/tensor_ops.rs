@@ -230,12 +230,14 @@ impl Interpreter {
                     dropped.push(false);
                 }
                 other => {
-                    // A 0-d integer tensor indexes as its value, as in torch (`x[index[i, j], j]`).
+                    // A 0-d integer tensor indexes as its value, as in torch (`x[index[i, j], j]`);
+                    // on the host a one-element one too (its unit dims: `unit_tensor_index`).
                     let scalar = match other {
                         Value::Tensor(object)
                             if !object.get().dtype().is_float()
                                 && object.get().dtype() != crate::tensor::DType::Bool
-                                && object.get().shape().is_empty() =>
+                                && (object.get().shape().is_empty()
+                                    || (!self.in_kernel() && super::unit_tensor_index::is_unit_tensor(other))) =>
                         {
                             object.get().tensor().item().ok().map(|value| value as i64)
                         }
@@ -295,7 +297,7 @@ impl Interpreter {
             self.tensor_result(sliced.reshape(&kept), span)?
         };
         self.capture(Some(&result), || CapturedOp::index(var.tensor(), &specs));
-        Ok(result)
+        super::unit_tensor_index::put_back(self, var.shape().len(), index, result, span)
     }
 
     /// `x[index] = value`, in place (see `tensor_in_place` for how autograd is kept right).

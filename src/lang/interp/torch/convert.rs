@@ -48,15 +48,19 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
     Ok(Value::Tensor(object.clone()))
 }
 
-/// `torch.is_tensor(obj)` and `torch.from_numpy(ndarray)` (names without `torch.`). An ndarray is a
+/// `torch.is_tensor(obj)`, `torch.is_floating_point(input)` and `torch.from_numpy(ndarray)` (names
+/// without `torch.`). An ndarray is a
 /// TileLab tensor here, so `from_numpy` returns that very tensor: it shares the array's memory, as
 /// torch's does (writes through either show in both).
 pub(crate) fn torch_call(interpreter: &Interpreter, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
     let full = format!("torch.{name}");
-    let bound = interpreter.bind(&full, &["obj"], arguments, false, span)?;
+    let parameter = if name == "is_floating_point" { "input" } else { "obj" };
+    let bound = interpreter.bind(&full, &[parameter], arguments, false, span)?;
     let given = bound.required(0)?;
     match (name, given) {
         ("is_tensor", _) => Ok(Value::Bool(matches!(given, Value::Tensor(_)))),
+        // torch's floating point dtypes: float16, bfloat16, float32, float64.
+        ("is_floating_point", Value::Tensor(object)) => Ok(Value::Bool(object.get().dtype().is_float())),
         (_, Value::Tensor(_)) => Ok(given.clone()),
         _ => {
             let message =

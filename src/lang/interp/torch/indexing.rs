@@ -21,9 +21,17 @@ struct Selection {
     shape: Vec<usize>,
 }
 
-/// Whether `index` is a tensor index this file reads (on the host).
+/// Whether `index` is a tensor index this file reads (on the host). A 0-d integer tensor is not:
+/// torch indexes by it as by an int, so `cache[index][:] = row` writes through the view into `cache`.
 pub(crate) fn applies(interpreter: &Interpreter, index: &Value) -> bool {
-    matches!(index, Value::Tensor(_)) && !interpreter.in_kernel()
+    matches!(index, Value::Tensor(_)) && !is_zero_d_integer(index) && !interpreter.in_kernel()
+}
+
+/// Whether `value` is a 0-d integer tensor (not bool), which torch indexes by as by an int.
+pub(crate) fn is_zero_d_integer(value: &Value) -> bool {
+    let Value::Tensor(object) = value else { return false };
+    let var = object.get();
+    var.shape().is_empty() && !var.dtype().is_float() && var.dtype() != DType::Bool
 }
 
 /// The int an index stands for (Python's `__index__`): an int or bool, or a one-element integer
@@ -135,4 +143,43 @@ fn refuse_grad(interpreter: &Interpreter, var: &Var, span: Span) -> Result<()> {
         return Err(interpreter.coded(ErrorKind::Autograd, LibraryTorchMessage::IndexWithGrad, span));
     }
     Ok(())
+}
+
+/// `torch.nonzero(input, *, as_tuple=False)`: the positions of the non-zero elements in row-major
+/// order, as an int64 tensor of one row per element and one column per dim, or with `as_tuple` one
+/// 1-d tensor per dim (`torch.where(cond)`'s form).
+pub(crate) fn nonzero(
+    interpreter: &Interpreter,
+    arguments: crate::lang::interp::eval::Arguments,
+    span: Span,
+) -> Result<Value> {
+    let bound = interpreter.bind("torch.nonzero", &["input", "as_tuple"], arguments, false, span)?;
+    let var = bound.tensor(0)?;
+    let shape = var.shape().to_vec();
+    let values = var.tensor().to_f64_vec();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    for (flat, value) in values.iter().enumerate() {
+        if *value == 0.0 {
+            continue;
+        }
+        let mut rest = flat;
+        let mut position = vec![0.0; shape.len()];
+        for (axis, &size) in shape.iter().enumerate().rev() {
+            position[axis] = (rest % size) as f64;
+            rest /= size;
+        }
+        rows.push(position);
+    }
+    let tensor = |data: Vec<f64>, dims: &[usize]| -> Result<Value> {
+        let tensor = Tensor::from_f64(data, dims, DType::I64).map_err(|error| interpreter.tensor_error(error, span))?;
+        Ok(TensorObject::value(Var::constant(tensor)))
+    };
+    if bound.flag(1, false)? {
+        let columns = (0..shape.len())
+            .map(|axis| tensor(rows.iter().map(|row| row[axis]).collect(), &[rows.len()]))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Value::tuple(columns));
+    }
+    let count = rows.len();
+    tensor(rows.concat(), &[count, shape.len()])
 }

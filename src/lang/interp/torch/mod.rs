@@ -163,7 +163,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         | "Tensor" | "arange" | "eye" | "zeros_like" | "ones_like" | "empty_like" | "full_like" | "randn_like"
         | "rand_like" => creation::call(interpreter, short, arguments, span),
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
-        "is_tensor" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
+        "nonzero" => indexing::nonzero(interpreter, arguments, span),
+        "is_tensor" | "is_floating_point" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
         // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
         "triu" | "tril" => super::pypto::functions::call(interpreter, short, arguments, span),
         "library.Library" | "library.impl" | "library.define" | "library.register_fake" => {

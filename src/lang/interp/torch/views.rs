@@ -2,7 +2,7 @@
 //! `...`) is a tensor whose writes reach `x` (`x[b][j] = v`, `row[1:] = 0`, `x[i].add_(1)`). The
 //! view holds its values (the tensor core has no strided views), so a write into it is written back
 //! into its base at the index it was taken with; a write into the base after the view was taken is
-//! not seen by the view, and a view of a view more than `MAX_DEPTH` deep is a copy. Indexing by a tensor copies, as in torch, and a kernel's tiles are pypto's.
+//! not seen by the view, and a view of a view more than `MAX_DEPTH` deep is a copy. Indexing by a tensor copies, as in torch (except by a 0-d integer one, an int to torch), and a kernel's tiles are pypto's.
 
 use std::rc::Rc;
 
@@ -11,9 +11,12 @@ use crate::lang::interp::interpreter::Interpreter;
 use crate::lang::interp::value::{TensorObject, Value};
 use crate::lang::syntax::Span;
 
-/// Whether `index` is torch's basic index: ints, slices and `...` (alone or in a tuple).
+/// Whether `index` is torch's basic index: ints (a 0-d integer tensor is one), slices and `...`
+/// (alone or in a tuple).
 fn is_basic(index: &Value) -> bool {
-    let part = |value: &Value| matches!(value, Value::Int(_) | Value::Slice(_) | Value::Ellipsis);
+    let part = |value: &Value| {
+        matches!(value, Value::Int(_) | Value::Slice(_) | Value::Ellipsis) || super::indexing::is_zero_d_integer(value)
+    };
     match index {
         Value::Tuple(parts) => parts.iter().all(part),
         other => part(other),
