@@ -28,6 +28,7 @@ mod numpy_random;
 mod operations;
 mod operations_layout;
 mod operations_torch;
+mod paged_gather;
 mod pathlib;
 mod pypto;
 mod pypto_api;
