@@ -36,3 +36,12 @@ fn reversed_and_numpys_size_and_nan_checks() {
         "6 6 (2, 3) [3, 2] (3, 2, 1)\nTrue False [[False, True, False], [False, False, False]] True\nTrue 5\n"
     );
 }
+
+#[test]
+fn pypto_view_names_its_tensor_input_as_pypto_does() {
+    // DeepSeek-V3.2's kernels pass every argument of pypto.view by keyword: rows 1..3 of a 4 × 2
+    // arange are 2, 3 and 4, 5.
+    let code = "import pypto\nx = pypto.reshape(pypto.arange(8), [4, 2])\n\
+        print(pypto.view(input=x, shape=[2, 2], offsets=[1, 0]).tolist())\n";
+    assert_eq!(printed(code), "[[2, 3], [4, 5]]\n");
+}

@@ -3069,7 +3069,21 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     from: string,
   }
-    } | { "code": "library.help.convert_values" } | { "code": "library.view_dtype" } | { "code": "library.dtype_not_available", "params": {
+    } | { "code": "library.help.convert_values" } | { "code": "library.view_dtype_size", "params": {
+    /**
+     * The tensor's dtype.
+     */
+    from: string,
+    /**
+     * The dtype asked for.
+     */
+    to: string,
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "library.dtype_not_available", "params": {
     /**
      * The torch name (`int64`).
      */

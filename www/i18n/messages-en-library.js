@@ -133,7 +133,7 @@ export const libraryMessages = {
   'message.library.help.spec_not_callable': 'pypto.Tensor(shape, dtype) is a shape-only spec; pypto.tensor(shape, dtype) allocates zeros',
   'message.library.reinterpret': '{function}(dtype={dtype}) would reinterpret the {from} bytes of the tensor',
   'message.library.help.convert_values': 'convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch',
-  'message.library.view_dtype': 'view(dtype) reinterprets bits; use .to(dtype)',
+  'message.library.view_dtype_size': 'view(dtype): the last dim of a {from} tensor of shape {shape} does not hold a whole number of {to} elements',
   'message.library.mask_shape': 'the shape of the mask {mask} does not match the shape of the indexed tensor {shape}',
   'message.library.index_tensor_type': 'tensors used as indices must be bool or integer tensors, not {dtype} (and index a tensor with dims)',
   'message.library.index_value_shape': 'shape mismatch: value of shape {value} cannot be broadcast to the indexing result of shape {selection}',

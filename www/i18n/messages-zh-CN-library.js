@@ -133,7 +133,7 @@ export const libraryMessages = {
   'message.library.help.spec_not_callable': 'pypto.Tensor(shape, dtype) 只描述形状；pypto.tensor(shape, dtype) 才会分配全零张量',
   'message.library.reinterpret': '{function}(dtype={dtype}) 会把张量的 {from} 字节重新解释为另一种类型',
   'message.library.help.convert_values': '请改为转换数值：pypto.cast(x, dtype)，或在 from_torch 之前调用 t.to(dtype)',
-  'message.library.view_dtype': 'view(dtype) 会重新解释比特位；请用 .to(dtype)',
+  'message.library.view_dtype_size': 'view(dtype)：形状为 {shape} 的 {from} 张量，其最后一维的字节数不是 {to} 元素的整数倍',
   'message.library.mask_shape': '掩码的形状 {mask} 与被索引张量的形状 {shape} 不匹配',
   'message.library.index_tensor_type': '用作索引的张量必须是 bool 或整数张量，而不是 {dtype}（且被索引的张量须至少有一维）',
   'message.library.index_value_shape': '形状不匹配：形状为 {value} 的值无法广播到索引结果的形状 {selection}',

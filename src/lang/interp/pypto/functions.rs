@@ -159,7 +159,8 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(result)
         }
         "view" => {
-            let bound = interpreter.bind(&full, &["x", "shape", "offsets", "valid_shape"], arguments, false, span)?;
+            let bound =
+                interpreter.bind(&full, &["input", "shape", "offsets", "valid_shape"], arguments, false, span)?;
             let x = bound.tensor(0)?;
             let shape = bound.shape(1)?;
             let offsets = bound.shape(2)?;

@@ -164,6 +164,10 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
         | "rand_like" => creation::call(interpreter, short, arguments, span),
         "allclose" | "equal" | "testing.assert_close" => checks::call(interpreter, short, arguments, span),
         "is_tensor" | "from_numpy" => convert::torch_call(interpreter, short, arguments, span),
+        "is_floating_point" => {
+            let tensor = interpreter.bind(name, &["input"], arguments, false, span)?.tensor(0)?;
+            Ok(Value::Bool(tensor.dtype().is_float()))
+        }
         // The same triangles as pypto's (`input`, `diagonal` are torch's names too).
         "triu" | "tril" => super::pypto::functions::call(interpreter, short, arguments, span),
         "library.Library" | "library.impl" | "library.define" | "library.register_fake" => {
