@@ -1,10 +1,11 @@
 //! The library tail's messages: what the `pypto`, `torch` and `numpy` functions of tile scripts
-//! and the functional builtins say when a script misuses them. One family, seven groups by
+//! and the functional builtins say when a script misuses them. One family, eight groups by
 //! meaning: arguments and availability, tensors, torch's own, custom operators
-//! (`torch.library`), kernel tools, tiling settings, and the host modules (`sys`, `os`, `time`, `argparse`) scripts
+//! (`torch.library`), kernel tools, tiling settings, paged-cache gathers, and the host modules (`sys`, `os`, `time`, `argparse`) scripts
 //! use around their kernels.
 
 mod arguments;
+mod gathers;
 mod host;
 mod kernels;
 mod operators;
@@ -15,6 +16,7 @@ mod torch;
 use serde::Serialize;
 
 pub use arguments::{Kind, LibraryMessage};
+pub use gathers::LibraryGatherMessage;
 pub use host::LibraryHostMessage;
 pub use kernels::LibraryKernelMessage;
 pub use operators::LibraryOperatorMessage;
@@ -42,6 +44,8 @@ pub enum LibraryFamily {
     Operators(LibraryOperatorMessage),
     /// Cube tile shapes, n-buffer depths, loop keywords.
     Tiling(LibraryTilingMessage),
+    /// The paged-cache gathers of `pypto.experimental`.
+    Gathers(LibraryGatherMessage),
 }
 
 impl LibraryFamily {
@@ -55,6 +59,7 @@ impl LibraryFamily {
             LibraryFamily::Host(message) => message.english(),
             LibraryFamily::Operators(message) => message.english(),
             LibraryFamily::Tiling(message) => message.english(),
+            LibraryFamily::Gathers(message) => message.english(),
         }
     }
 }
@@ -70,6 +75,7 @@ pub(super) fn declarations(config: &ts_rs::Config) -> Vec<String> {
         LibraryHostMessage::decl(config),
         LibraryOperatorMessage::decl(config),
         LibraryTilingMessage::decl(config),
+        LibraryGatherMessage::decl(config),
         Kind::decl(config),
     ]
 }
@@ -85,4 +91,4 @@ macro_rules! into_message {
 }
 
 into_message!(LibraryMessage => Arguments, LibraryTensorMessage => Tensors, LibraryTorchMessage => Torch, LibraryKernelMessage => Kernels,
-    LibraryHostMessage => Host, LibraryOperatorMessage => Operators, LibraryTilingMessage => Tiling);
+    LibraryHostMessage => Host, LibraryOperatorMessage => Operators, LibraryTilingMessage => Tiling, LibraryGatherMessage => Gathers);

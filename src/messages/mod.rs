@@ -38,8 +38,8 @@ pub use compiler::CompilerReason;
 pub use derivation::DerivationReason;
 pub use grammar::{After, Assignee, GrammarMessage, NameSlot};
 pub use library::{
-    Kind, LibraryFamily, LibraryHostMessage, LibraryKernelMessage, LibraryMessage, LibraryOperatorMessage,
-    LibraryTensorMessage, LibraryTilingMessage, LibraryTorchMessage,
+    Kind, LibraryFamily, LibraryGatherMessage, LibraryHostMessage, LibraryKernelMessage, LibraryMessage,
+    LibraryOperatorMessage, LibraryTensorMessage, LibraryTilingMessage, LibraryTorchMessage,
 };
 pub use literals::LiteralMessage;
 pub use lowering::{LoweringReason, StepFault};

@@ -51,6 +51,26 @@ impl Tensor {
         Tensor::from_storage(out, index.shape())
     }
 
+    /// Rows `rows` of a 2-D tensor, `columns` columns of each from column `first`, as the leading
+    /// rows of a `[height, columns]` tile (a gather of whole rows, as pypto's paged-cache gathers
+    /// load them). Only valid columns are copied; the rest, and the rows past `rows`, are zero and
+    /// outside the result's valid shape `[rows.len(), copied columns]`.
+    pub fn take_rows(&self, rows: &[usize], height: usize, (first, columns): (usize, usize)) -> Result<Tensor> {
+        let width = self.shape().get(1).copied().unwrap_or(0);
+        let valid_width = self.valid_shape().map_or(width, |valid| valid[1]);
+        let copied = valid_width.saturating_sub(first).min(columns);
+        check_allocation("gather", height * columns, self.dtype())?;
+        let source = self.storage();
+        let mut out = Storage::from_i64(vec![0; height * columns], self.dtype());
+        for (position, &row) in rows.iter().enumerate().take(height) {
+            for column in 0..copied {
+                out.copy_element(position * columns + column, &source, row * width + first + column);
+            }
+        }
+        let valid = vec![rows.len().min(height), copied];
+        Ok(Tensor::from_storage(out, &[height, columns])?.with_valid_shape(Some(valid)))
+    }
+
     /// `scatter(input, dim, index, src)`: a copy of `input` with `src[p]` written at
     /// `p with p[dim] = index[p]` (combined by `mode`). `src` is a tensor at least as large as
     /// `index` in every dim, or a 0-d tensor written everywhere `index` points.

@@ -1,6 +1,7 @@
 //! The tensor core: `Tensor` handles over dtype-typed storage, every forward op, numpy broadcasting,
 //! the seeded generator, and the SIMD kernels. Knows nothing about autograd, tiles or the language.
 
+mod bitcast;
 mod cast;
 mod dtype;
 mod elementwise;

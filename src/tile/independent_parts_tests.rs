@@ -57,6 +57,6 @@ fn a_chain_reading_what_another_writes_stays_with_it() {
     // The heads are loaded from tensor 2, which the row block's store writes.
     assert!(independent_parts(&two_chains(2), &[]).is_none());
     // Tensor 5 is a reshape of tensor 2: the same memory.
-    let view = GmView { tensor: TensorId(5), base: TensorId(2), order: None };
+    let view = GmView { tensor: TensorId(5), base: TensorId(2), order: None, rows: None };
     assert!(independent_parts(&two_chains(5), &[view]).is_none());
 }

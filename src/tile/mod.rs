@@ -36,6 +36,6 @@ pub use schedule::{assign, assign_grouped, assign_laned, estimated_cycles};
 pub use vector_ops::{VectorOp, VectorOperand};
 pub use whole::whole_matmul;
 pub use work::{
-    lower_work, CubeTiles, GmView, LocatedStep, LoweringTarget, StepReads, TileValue, TileWork, ValueId, WorkOperand,
-    WorkSettings, WorkStep, WorkUnit,
+    lower_work, CubeTiles, GmView, LocatedStep, LoweringTarget, RowGather, StepReads, TileValue, TileWork, ValueId,
+    WorkOperand, WorkSettings, WorkStep, WorkUnit,
 };

@@ -215,6 +215,20 @@ pub struct GmView {
     /// `None`: the same elements in row-major order (a reshape); `Some(order)`: dim `i` of the
     /// view is dim `order[i]` of the base (a transpose; read-only).
     pub order: Option<Vec<usize>>,
+    /// `Some`: rows of a 2-D base gathered by address (pypto's paged-cache gathers; read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<RowGather>,
+}
+
+/// The rows a gathering view reads: row `r` of the view is row `rows[r]` of its base from column
+/// `column` on (rows past the list read as 0): the addresses the scalar unit computes from the
+/// index and block-table values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RowGather {
+    /// The base's row of each view row.
+    pub rows: Vec<usize>,
+    /// The base's column of the view's first.
+    pub column: usize,
 }
 
 /// A whole kernel's work.

@@ -30,6 +30,7 @@ mod operation_module;
 mod operations;
 mod operations_layout;
 mod operations_torch;
+mod paged_gather;
 mod pathlib;
 mod pypto;
 mod pypto_api;

@@ -36,3 +36,23 @@ fn reversed_and_numpys_size_and_nan_checks() {
         "6 6 (2, 3) [3, 2] (3, 2, 1)\nTrue False [[False, True, False], [False, False, False]] True\nTrue 5\n"
     );
 }
+
+#[test]
+fn pypto_view_names_its_tensor_input_as_pypto_does() {
+    // DeepSeek-V3.2's kernels pass every argument of pypto.view by keyword: rows 1..3 of a 4 × 2
+    // arange are 2, 3 and 4, 5.
+    let code = "import pypto\nx = pypto.reshape(pypto.arange(8), [4, 2])\n\
+        print(pypto.view(input=x, shape=[2, 2], offsets=[1, 0]).tolist())\n";
+    assert_eq!(printed(code), "[[2, 3], [4, 5]]\n");
+}
+
+#[test]
+fn pypto_view_with_a_dtype_reads_the_bytes_as_that_dtype() {
+    // f32 1.0 is 0x3F800000: little-endian int8 bytes 0, 0, -128, 63. Eight int8 bytes of which the
+    // first four are valid are two f32 elements of which one is valid.
+    let code = "import pypto\nx = pypto.as_tensor([[0, 0, -128, 63, 0, 0, -128, 63]], dtype=pypto.DT_INT8)\n\
+        half = pypto.view(x, [1, 8], [0, 0], valid_shape=[1, 4])\n\
+        y = pypto.view(input=half, dtype=pypto.DT_FP32)\n\
+        print(y.shape, y.valid_shape, y.tolist())\n";
+    assert_eq!(printed(code), "[1, 2] [1, 1] [[1.0, 0.0]]\n");
+}

@@ -2,7 +2,8 @@
 //! DeepSeek-V4 and Qwen3-Next tests): a torch function as a method (`x.clamp`, `x.chunk`,
 //! `x.repeat_interleave`), in-place forms (`add_`, `clamp_`, `abs_`), the random fills `uniform_`
 //! and `normal_`, `repeat`, `tile`, `square`, `std`, numpy's keyword names (`axis`, `keepdims`) and
-//! `torch.npu.is_available()`, and the autograd forms `torch.autograd.grad`, `torch.no_grad`.
+//! `torch.npu.is_available()`, `torch.is_floating_point`, `view(dtype)`, and the autograd forms
+//! `torch.autograd.grad`, `torch.no_grad`.
 //! Expected values are worked out by hand.
 
 use tilelab::session::Session;
@@ -140,4 +141,25 @@ fn split_is_a_method_too() {
         ),
         "[[0, 1], [6, 7]] (2, 4)\n"
     );
+}
+
+/// DeepSeek-V3.2's goldens: numpy's names on a torch tensor's methods (`x.amax(dim=-1,
+/// keepdims=True)`), `torch.is_floating_point` (and the method), and `view(dtype)`, which reads the
+/// bytes as another dtype: bfloat16 1.0 is 0x3F80, little-endian bytes 0x80, 0x3F = int8 -128, 63;
+/// -2.0 is 0xC000 = bytes 0x00, 0xC0 = 0, -64.
+#[test]
+fn numpy_names_on_methods_is_floating_point_and_view_as_a_dtype() {
+    let lines = printed(
+        "print(x.amax(dim=-1, keepdims=True).tolist(), x.sum(axis=0).tolist())\n\
+         print(torch.is_floating_point(x), torch.tensor([1, 2]).is_floating_point(), torch.is_floating_point(x.bfloat16()))\n\
+         b = torch.tensor([[1.0, -2.0]], dtype=torch.bfloat16).view(torch.int8)\n\
+         print(list(b.shape), b.dtype, b.tolist())\n\
+         print(b.view(dtype=torch.bfloat16).tolist(), torch.tensor([1.0]).view(torch.int32).item())\n",
+    );
+    assert_eq!(lines[0], "[[1.0], [3.0]] [4.0, -6.0]");
+    assert_eq!(lines[1], "True False True");
+    assert_eq!(lines[2], "[1, 4] torch.int8 [[-128, 63, 0, -64]]");
+    // f32 1.0 is 0x3F800000 = 1065353216.
+    assert_eq!(lines[3], "[[1.0, -2.0]] 1065353216");
+    assert!(failure("torch.tensor([1, 2, 3], dtype=torch.int8).view(torch.int32)").contains("whole number of"));
 }

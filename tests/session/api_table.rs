@@ -63,7 +63,7 @@ fn help_prints_the_tables_doc_in_the_chosen_language() {
     let mut session = Session::new();
     session.run_cell("import pypto as pt");
     let text = session.run_cell("help(pt.view)").stdout;
-    assert!(text.starts_with("pypto.view(x, shape, offsets, valid_shape=None)\n"), "{text}");
+    assert!(text.starts_with("pypto.view(input, shape=None, offsets=None, valid_shape=None, dtype=None)\n"), "{text}");
     assert!(text.contains(&lookup("pypto.view").unwrap().doc_en), "{text}");
     session.set_language("zh-CN");
     let text = session.run_cell("help(pt.nn)").stdout;

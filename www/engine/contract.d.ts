@@ -1817,7 +1817,80 @@ export type Kind = { "code": "library.kind.tensor" } | { "code": "library.kind.t
 /**
  * A library message of any group (serialised as its group's own `{code, params}`).
  */
-export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage | LibraryOperatorMessage | LibraryTilingMessage;
+export type LibraryFamily = LibraryMessage | LibraryTensorMessage | LibraryTorchMessage | LibraryKernelMessage | LibraryHostMessage | LibraryOperatorMessage | LibraryTilingMessage | LibraryGatherMessage;
+
+/**
+ * A paged gather's message or help.
+ */
+export type LibraryGatherMessage = { "code": "library.paged_gather_shapes", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The cache's shape.
+     */
+    cache: Array<number>,
+    /**
+     * The indices' shape.
+     */
+    indices: Array<number>,
+    /**
+     * The block table's shape.
+     */
+    block_table: Array<number>,
+  }
+    } | { "code": "library.help.paged_gather_form" } | { "code": "library.paged_gather_block", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The index (a token position).
+     */
+    index: number,
+    /**
+     * Its logical block (`index // block_size`).
+     */
+    block: number,
+    /**
+     * The block table's entries.
+     */
+    blocks: number,
+  }
+    } | { "code": "library.paged_gather_row", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The index.
+     */
+    index: number,
+    /**
+     * The row it maps to.
+     */
+    row: number,
+    /**
+     * The cache's rows.
+     */
+    rows: number,
+  }
+    } | { "code": "library.paged_gather_size", "params": {
+    /**
+     * The function.
+     */
+    function: string,
+    /**
+     * The size given.
+     */
+    size: number,
+    /**
+     * The cache's columns.
+     */
+    columns: number,
+  }
+};
 
 /**
  * A host module's message or help.
@@ -3016,7 +3089,21 @@ export type LibraryTorchMessage = { "code": "library.rank_required", "params": {
      */
     from: string,
   }
-    } | { "code": "library.help.convert_values" } | { "code": "library.view_dtype" } | { "code": "library.dtype_not_available", "params": {
+    } | { "code": "library.help.convert_values" } | { "code": "library.view_dtype_size", "params": {
+    /**
+     * The tensor's dtype.
+     */
+    from: string,
+    /**
+     * The dtype asked for.
+     */
+    to: string,
+    /**
+     * The tensor's shape.
+     */
+    shape: Array<number>,
+  }
+    } | { "code": "library.dtype_not_available", "params": {
     /**
      * The torch name (`int64`).
      */

@@ -35,9 +35,16 @@ pub enum LibraryTorchMessage {
     /// Help of [`LibraryTorchMessage::Reinterpret`].
     #[serde(rename = "library.help.convert_values")]
     ConvertValues,
-    /// `t.view(dtype)`.
-    #[serde(rename = "library.view_dtype")]
-    ViewDtype,
+    /// `t.view(dtype)` whose last dim's bytes are not a whole number of the new elements.
+    #[serde(rename = "library.view_dtype_size")]
+    ViewDtypeSize {
+        /// The tensor's dtype.
+        from: String,
+        /// The dtype asked for.
+        to: String,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+    },
     /// A dtype tensors do not hold yet.
     #[serde(rename = "library.dtype_not_available")]
     DtypeNotAvailable {
@@ -273,7 +280,9 @@ impl LibraryTorchMessage {
             ConvertValues => {
                 "convert the values instead: pypto.cast(x, dtype), or t.to(dtype) before from_torch".into()
             }
-            ViewDtype => "view(dtype) reinterprets bits; use .to(dtype)".into(),
+            ViewDtypeSize { from, to, shape } => format!(
+                "view(dtype): the last dim of a {from} tensor of shape {shape:?} does not hold a whole number of {to} elements"
+            ),
             MaskShape { mask, shape } => format!(
                 "the shape of the mask {mask:?} does not match the shape of the indexed tensor {shape:?}"
             ),

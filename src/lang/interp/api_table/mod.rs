@@ -235,8 +235,8 @@ mod tests {
     #[test]
     fn signatures_keep_defaults_and_star_parameters() {
         let view = lookup("pypto.view").unwrap();
-        assert_eq!(view.signature, "view(x, shape, offsets, valid_shape=None)");
-        assert_eq!(view.named_parameters(), ["x", "shape", "offsets", "valid_shape"]);
+        assert_eq!(view.signature, "view(input, shape=None, offsets=None, valid_shape=None, dtype=None)");
+        assert_eq!(view.named_parameters(), ["input", "shape", "offsets", "valid_shape", "dtype"]);
         assert_eq!(view.parameters[3].default.as_deref(), Some("None"));
         let tiles = lookup("pypto.set_vec_tile_shapes").unwrap();
         assert!(tiles.parameters[0].variadic && tiles.named_parameters().is_empty());

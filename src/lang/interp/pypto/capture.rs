@@ -141,6 +141,14 @@ pub(crate) enum CapturedOp {
         low: Option<Arg>,
         high: Option<Arg>,
     },
+    /// `pypto.experimental.gather_in_ub`/`gather_in_l1`: rows `rows` of the 2-D `source` (the
+    /// result's valid rows, in order), as many columns of each as the result has. The rows are
+    /// the addresses the scalar unit computes from the indices and the block table (their values
+    /// are known here).
+    GatherRows {
+        source: TensorRef,
+        rows: Vec<usize>,
+    },
     /// An op with no NPU form yet: what it was (an op name and how it was used).
     Unsupported {
         what: CompilerReason,
@@ -231,6 +239,7 @@ impl CapturedOp {
             CapturedOp::Constant { op } => (*op).into(),
             CapturedOp::Vector { op, .. } => op.name().into(),
             CapturedOp::ClipBounds { .. } => "clip".into(),
+            CapturedOp::GatherRows { .. } => "gather_in_ub".into(),
             CapturedOp::Unsupported { what } => what.english(),
         }
     }
@@ -257,7 +266,8 @@ impl CapturedOp {
             | CapturedOp::Softmax { x, .. }
             | CapturedOp::InPlace { target: x }
             | CapturedOp::Reshape { x }
-            | CapturedOp::Transpose { x, .. } => vec![x],
+            | CapturedOp::Transpose { x, .. }
+            | CapturedOp::GatherRows { source: x, .. } => vec![x],
             CapturedOp::Binary { lhs, rhs, .. } => arg(lhs).into_iter().chain(arg(rhs)).collect(),
             CapturedOp::Matmul { a, b, .. } => vec![a, b],
             CapturedOp::Assemble { tile, out, .. } => vec![tile, out],

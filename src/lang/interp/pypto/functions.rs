@@ -159,8 +159,13 @@ pub(crate) fn call(interpreter: &Interpreter, name: &str, arguments: Arguments, 
             Ok(result)
         }
         "view" => {
-            let bound = interpreter.bind(&full, &["x", "shape", "offsets", "valid_shape"], arguments, false, span)?;
+            let names = ["input", "shape", "offsets", "valid_shape", "dtype"];
+            let bound = interpreter.bind(&full, &names, arguments, false, span)?;
             let x = bound.tensor(0)?;
+            if bound.optional(4).is_some() {
+                let dtype = bound.dtype(4, x.dtype())?;
+                return layout_ops::view_as_dtype(interpreter, &x, dtype, bound.span_of(4));
+            }
             let shape = bound.shape(1)?;
             let offsets = bound.shape(2)?;
             // A valid size above the view's own is the whole view (pypto's tests pass

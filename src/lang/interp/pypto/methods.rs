@@ -130,6 +130,18 @@ impl Interpreter {
 
     fn tensor_method(&self, object: &Rc<TensorObject>, name: &str, arguments: Arguments, span: Span) -> Result<Value> {
         let var = object.get();
+        // A torch tensor's methods go through torch's argument parser, which takes numpy's names
+        // too (as `torch.call` does for the functions): `axis` for `dim`, `keepdims` for `keepdim`.
+        let mut arguments = arguments;
+        if object.torch.get() {
+            for (keyword, _, _) in arguments.keywords.iter_mut() {
+                match keyword.as_str() {
+                    "axis" => *keyword = "dim".to_string(),
+                    "keepdims" => *keyword = "keepdim".to_string(),
+                    _ => {}
+                }
+            }
+        }
         let full = format!("Tensor.{name}");
         // Methods without parameters still reject arguments: `x.item(3)` is a mistake, not a no-op.
         let given = arguments.positional.len() + arguments.keywords.len();

@@ -26,6 +26,7 @@ pub mod npu_values;
 pub mod option_scopes;
 pub mod options;
 mod pypto_impl;
+mod paged_gather;
 mod recent_plans;
 pub mod scaler;
 pub mod schedule;
@@ -130,6 +131,12 @@ fn call_unmetered(interpreter: &Interpreter, short: &str, arguments: Arguments, 
         }
         "Tensor" => spec::construct(interpreter, arguments, span),
         "frontend.dynamic" => spec::dynamic(interpreter, arguments, span),
+        "experimental.gather_in_ub" => recorded(interpreter, short, arguments, |arguments| {
+            paged_gather::gather_in_ub(interpreter, arguments, span)
+        }),
+        "experimental.gather_in_l1" => recorded(interpreter, short, arguments, |arguments| {
+            paged_gather::gather_in_l1(interpreter, arguments, span)
+        }),
         "experimental.transposed_batchmatmul" => recorded(interpreter, short, arguments, |arguments| {
             experimental::transposed_batchmatmul(interpreter, arguments, span)
         }),
@@ -354,5 +361,7 @@ impl Interpreter {
 
 #[cfg(test)]
 mod capture_tests;
+#[cfg(test)]
+mod paged_gather_tests;
 #[cfg(test)]
 mod work_tests;

@@ -31,14 +31,16 @@ pub(crate) fn execute_plan(plan: &KernelPlan, views: &[GmView], inputs: &[Tensor
         filled.push(values.reshape(&declared.shape).map_err(refused)?);
     }
     let mut gm = allocate_gm_after(plan, filled).map_err(failed)?;
-    // A reshape view shares its base's memory; a transposed view is read-only, so a copy of the
-    // base in the view's layout reads the same values as the strided DMA would.
+    // A reshape view shares its base's memory; a transposed or gathering view is read-only, so a
+    // copy of the base in the view's layout reads the same values as the strided or per-row DMA
+    // would.
     for view in views {
         let base = &gm[view.base.0 as usize];
         let shape = &plan.tensors[view.tensor.0 as usize].shape;
-        let viewed = match &view.order {
-            None => base.reshape(shape),
-            Some(order) => base.permute(order),
+        let viewed = match (&view.order, &view.rows) {
+            (_, Some(gather)) => base.take_rows(&gather.rows, shape[0], (gather.column, shape[1])),
+            (None, None) => base.reshape(shape),
+            (Some(order), None) => base.permute(order),
         };
         gm[view.tensor.0 as usize] = viewed.map_err(refused)?;
     }

@@ -240,6 +240,25 @@ pub(crate) fn call(
                 }
             }
         }
+        // `view(dtype)` reads the bytes as another dtype (a copy here, not shared memory).
+        "view"
+            if matches!(arguments.positional.as_slice(), [(Value::DType(..), _)])
+                || arguments.keywords.iter().any(|(key, _, _)| key == "dtype") =>
+        {
+            let bound = interpreter.bind(&full, &["dtype"], arguments, false, span)?;
+            let dtype = bound.dtype(0, var.dtype())?;
+            match var.tensor().bitcast(dtype) {
+                Some(tensor) => wrap(Ok(Var::constant(tensor))),
+                None => {
+                    let message = LibraryTorchMessage::ViewDtypeSize {
+                        from: var.dtype().pypto_name().into(),
+                        to: dtype.pypto_name().into(),
+                        shape: var.shape().to_vec(),
+                    };
+                    Err(interpreter.error(ErrorKind::Value, "", bound.span_of(0)).with_message(message))
+                }
+            }
+        }
         "view" | "permute" => {
             let positional = arguments.positional.clone();
             interpreter.bind(
@@ -254,11 +273,6 @@ pub(crate) fn call(
                 items => Value::tuple(items.iter().map(|(value, _)| value.clone()).collect()),
             };
             if name == "view" {
-                if let Value::DType(..) = dims {
-                    return Err(interpreter
-                        .error(ErrorKind::Unsupported, "", span)
-                        .with_message(LibraryTorchMessage::ViewDtype));
-                }
                 let shape = interpreter.resolve_shape(&var, &dims, span)?;
                 wrap(var.reshape(&shape))
             } else {

@@ -101,3 +101,32 @@ fn triangle(interpreter: &Interpreter, name: &'static str, input: &Var, diagonal
         args: vec![Arg::var(&mask), Arg::var(input), Arg::Number(0.0)],
     }))
 }
+
+/// `pypto.view(input, dtype=…)`: the bytes of `input` read as `dtype`, the last dim (and its valid
+/// size) scaled by the ratio of the element sizes. A kernel runs it on the CPU for now.
+pub(super) fn view_as_dtype(
+    interpreter: &Interpreter,
+    x: &Var,
+    dtype: crate::tensor::DType,
+    span: Span,
+) -> Result<Value> {
+    let (from, to) = (x.dtype().size_in_bytes(), dtype.size_in_bytes());
+    let Some(viewed) = x.tensor().bitcast(dtype) else {
+        let message = crate::messages::LibraryTorchMessage::ViewDtypeSize {
+            from: x.dtype().pypto_name().into(),
+            to: dtype.pypto_name().into(),
+            shape: x.shape().to_vec(),
+        };
+        return Err(interpreter.error(crate::lang::interp::error::ErrorKind::Value, "", span).with_message(message));
+    };
+    let valid = x.tensor().valid_shape().map(|valid| {
+        let mut valid = valid.to_vec();
+        if let Some(last) = valid.last_mut() {
+            *last = *last * from / to;
+        }
+        valid
+    });
+    let result = crate::lang::interp::value::TensorObject::value(Var::constant(viewed.with_valid_shape(valid)));
+    interpreter.capture(Some(&result), || super::indices::no_tile_form("view(dtype)"));
+    Ok(result)
+}

@@ -232,6 +232,7 @@ fn op_adjoint(
         | CapturedOp::Transpose { .. }
         | CapturedOp::Fill { .. }
         | CapturedOp::Constant { .. }
+        | CapturedOp::GatherRows { .. }
         | CapturedOp::Unsupported { .. } => return unsupported(op.name()),
     })
 }

@@ -28,6 +28,13 @@ impl JitRecorder<'_> {
         let layout = match &self.ops[index].op {
             CapturedOp::Reshape { x } => Some((x.clone(), None)),
             CapturedOp::Transpose { x, order } => Some((x.clone(), Some(order.clone()))),
+            // Gathered rows are a view of the cache: read where they lie.
+            CapturedOp::GatherRows { source, rows } => {
+                let (source, rows) = (source.clone(), rows.clone());
+                let view = self.row_view(&source, &rows, tensor.shape(), line)?;
+                self.gm.insert(identity(tensor), view);
+                return Ok(view);
+            }
             _ => None,
         };
         if let Some((source, order)) = layout {

@@ -302,6 +302,12 @@ impl JitRecorder<'_> {
                 let valid = result.valid_shape().map_or_else(|| shape.clone(), <[usize]>::to_vec);
                 self.load(builder, tensor, offsets.clone(), shape, valid, result.dtype(), op.line)?
             }
+            CapturedOp::GatherRows { source, rows } => {
+                let shape = result.shape().to_vec();
+                let tensor = self.row_view(source, rows, &shape, op.line)?;
+                let valid = result.valid_shape().map_or_else(|| shape.clone(), <[usize]>::to_vec);
+                self.load(builder, tensor, vec![0; shape.len()], shape, valid, result.dtype(), op.line)?
+            }
             CapturedOp::Index { source, offsets, extents } => {
                 let tensor = self.materialize(source, op.line)?;
                 self.load(builder, tensor, offsets.clone(), extents.clone(), extents.clone(), result.dtype(), op.line)?

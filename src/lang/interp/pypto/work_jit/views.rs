@@ -58,11 +58,14 @@ impl JitRecorder<'_> {
         // A reshape of a reshape is a reshape of the first base; a transpose of a reshape views
         // the reshape (its dims are the reshape's, not the base's).
         let (base, order) = match self.views.iter().find(|view| view.tensor == base) {
-            Some(GmView { base: root, order: None, .. }) if order.is_none() => (*root, order),
+            Some(GmView { base: root, order: None, rows: None, .. }) if order.is_none() => (*root, order),
             _ => (base, order),
         };
         let known = self.views.iter().find(|view| {
-            view.base == base && view.order == order && self.tensors[view.tensor.0 as usize].shape == shape
+            view.base == base
+                && view.order == order
+                && view.rows.is_none()
+                && self.tensors[view.tensor.0 as usize].shape == shape
         });
         if let Some(view) = known {
             return view.tensor;
@@ -72,13 +75,52 @@ impl JitRecorder<'_> {
         let tensor = GmTensor { name: format!("{}.{suffix}", source.name), shape: shape.to_vec(), dtype: source.dtype };
         self.tensors.push(tensor);
         let id = TensorId(self.tensors.len() as u32 - 1);
-        self.views.push(GmView { tensor: id, base, order });
+        self.views.push(GmView { tensor: id, base, order, rows: None });
         // A view of a workspace read and written in program order is one memory with it: its
         // accesses keep that order too.
         if self.ordered.contains(&base) {
             self.ordered.push(id);
         }
         id
+    }
+
+    /// The GM view of `shape` (`[height, columns]`) whose leading rows are rows `rows` of the 2-D
+    /// `source` (a paged-cache gather): a `pypto.view` of a tensor in GM is followed to that
+    /// tensor, its offsets added.
+    pub(super) fn row_view(
+        &mut self,
+        source: &TensorRef,
+        rows: &[usize],
+        shape: &[usize],
+        line: Option<u32>,
+    ) -> Result<TensorId, Unsupported> {
+        let (mut source, mut offsets) = (source.clone(), [0, 0]);
+        while self.gm_of(&source).is_none() {
+            let definition = self.definitions.get(&identity(&source)).map(|&index| &self.ops[index].op);
+            let Some(CapturedOp::View { source: viewed, offsets: more }) = definition else { break };
+            if more.len() != 2 {
+                break;
+            }
+            offsets = [offsets[0] + more[0], offsets[1] + more[1]];
+            source = viewed.clone();
+        }
+        let base = self.materialize(&source, line)?;
+        let rows: Vec<usize> = rows.iter().map(|row| row + offsets[0]).collect();
+        let gather = crate::tile::RowGather { rows, column: offsets[1] };
+        let shape = shape.to_vec();
+        if let Some(view) = self.views.iter().find(|view| {
+            view.base == base
+                && view.rows.as_ref() == Some(&gather)
+                && self.tensors[view.tensor.0 as usize].shape == shape
+        }) {
+            return Ok(view.tensor);
+        }
+        let name = format!("{}.gathered", self.tensors[base.0 as usize].name);
+        let dtype = self.tensors[base.0 as usize].dtype;
+        self.tensors.push(GmTensor { name, shape, dtype });
+        let id = TensorId(self.tensors.len() as u32 - 1);
+        self.views.push(GmView { tensor: id, base, order: None, rows: Some(gather) });
+        Ok(id)
     }
 
     /// The GM workspace of a tensor the kernel made (`pypto.tensor`, `zeros`) and now writes: a
