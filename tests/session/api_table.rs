@@ -28,7 +28,7 @@ fn every_documented_pypto_name_resolves() {
 fn documented_parameters_are_the_bound_parameters() {
     let mut session = Session::new();
     session.run_cell(
-        "import pypto\nimport torch\nimport numpy\nimport dataclasses\nimport typing\nimport sys, os, time, argparse, pathlib, pkgutil, enum, torch_npu\n\
+        "import pypto\nimport torch\nimport numpy\nimport dataclasses\nimport typing\nimport sys, os, time, argparse, pathlib, pkgutil, enum, torch_npu, re\n\
          t = pypto.ones([2, 2])",
     );
     let mut checked = 0;

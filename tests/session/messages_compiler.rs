@@ -34,12 +34,6 @@ fn refused() -> Vec<Refused> {
             Some(4),
         ),
         refused(
-            "@pt.kernel\ndef keep(a):\n    pt.set_vec_tile_shapes(8, 64)\n    m = pt.amax(a, dim=-1)\n    return a - m.reshape([8, 1])\nr = keep(x)",
-            "keep",
-            json!({"code": "npu.reason.keepdim_operand"}),
-            Some(5),
-        ),
-        refused(
             "@pt.kernel\ndef soft(a):\n    pt.set_vec_tile_shapes(8, 64)\n    s = pt.sum(a, dim=-1)\n    return pt.softmax(s, -1)\nr = soft(x)",
             "soft",
             json!({"code": "npu.reason.keepdim", "params": {"op": "softmax"}}),

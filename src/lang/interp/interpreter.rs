@@ -41,9 +41,8 @@ impl Limits {
     /// call depth of 200 in release builds (about 2.6 KiB of stack per script call).
     pub const DEFAULT_STACK_BYTES: usize = 768 << 10;
 
-    /// These limits with a memory budget of `memory_bytes`, and the tensor limits in the default
-    /// proportion to it: one tensor may take a quarter of the budget, in elements of 4 bytes (the
-    /// CLI's `--memory`; a native run may hold what its machine can).
+    /// These limits with a memory budget of `memory_bytes` and the tensor limits in the default
+    /// proportion: a tensor takes a quarter of it, in 4-byte elements (the CLI's `--memory`).
     pub fn with_memory(self, memory_bytes: usize) -> Limits {
         let tensor_bytes = memory_bytes / 4;
         Limits { memory_bytes, tensor_bytes, tensor_elements: tensor_bytes / 4, ..self }
