@@ -52,8 +52,8 @@ test('completion, hover and signature help come from the engine table, in both l
     await page.keyboard.type('(x, [4, 4], ');
     const signature = page.locator('.cm-signature');
     await signature.waitFor();
-    assert.equal(await signature.locator('.active-parameter').textContent(), 'offsets', 'the third parameter is the current one');
-    assert.match(await signature.textContent(), /pypto\.view\(x, shape, offsets, valid_shape=None\)/);
+    assert.equal(await signature.locator('.active-parameter').textContent(), 'offsets=None', 'the third parameter is the current one');
+    assert.match(await signature.textContent(), /pypto\.view\(input, shape=None, offsets=None, valid_shape=None, dtype=None\)/);
     await page.keyboard.type('[0, 0], va');
     await page.keyboard.press('Control+Space');
     await page.locator('.cm-tooltip-autocomplete li', { hasText: 'valid_shape=' }).waitFor();
@@ -84,7 +84,7 @@ test('help() and dir() answer from the same table, in the UI language', async ()
     await page.click('#run-all');
     await page.waitForSelector('.cell:nth-child(1)[data-state="done"]');
     const text = await page.locator('.output-stdout').textContent();
-    assert.match(text, /^pypto\.view\(x, shape, offsets, valid_shape=None\)\n\nA window of `shape` into `x`/);
+    assert.match(text, /^pypto\.view\(input, shape=None, offsets=None, valid_shape=None, dtype=None\)\n\nA window of `shape` into `input`/);
     assert.match(text, /\['LossScaler', 'check_gradient', 'grad', 'last_backward', 'policy'\]\n$/);
     await page.selectOption('#language', 'zh-CN');
     await page.click('#run-all');
