@@ -91,17 +91,11 @@ impl Interpreter {
             "open" => super::host::files::open(self, arguments, span),
             "dir" => self.call_dir(arguments, span),
             "print" => {
-                let bound = self.bind(
-                    "print",
-                    &["sep", "end"],
-                    Arguments { positional: Vec::new(), keywords: arguments.keywords },
-                    false,
-                    span,
-                )?;
+                let (positional, bound) = self.bind_keywords("print", &["sep", "end"], arguments, span)?;
                 let sep = bound.optional(0).map_or(" ".to_string(), to_str);
                 let end = bound.optional(1).map_or("\n".to_string(), to_str);
                 let parts: Vec<String> =
-                    arguments.positional.iter().map(|(value, _)| self.text_of(value, span)).collect::<Result<_>>()?;
+                    positional.iter().map(|(value, _)| self.text_of(value, span)).collect::<Result<_>>()?;
                 self.write_output(&format!("{}{end}", parts.join(&sep)), span)?;
                 Ok(Value::None)
             }

@@ -184,6 +184,20 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Binds only the keywords of a call to the parameter `names`, for a builtin that reads its
+    /// positionals itself (`*sizes` then keywords, `print(*values, sep=…)`): they come back beside.
+    pub(crate) fn bind_keywords<'a>(
+        &'a self,
+        function: &str,
+        names: &[&str],
+        arguments: Arguments,
+        span: Span,
+    ) -> Result<(Vec<(Value, Span)>, Bound<'a>)> {
+        let Arguments { positional, keywords } = arguments;
+        let bound = self.bind(function, names, Arguments { positional: Vec::new(), keywords }, false, span)?;
+        Ok((positional, bound))
+    }
+
     /// Matches `arguments` to the parameter `names` of a builtin (`rest` collects extra positionals
     /// when `varargs`).
     pub(crate) fn bind<'a>(

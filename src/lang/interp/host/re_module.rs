@@ -246,14 +246,7 @@ pub(crate) fn call_method(
     };
     match name {
         "group" => {
-            let numbers = arguments.positional.clone();
-            interpreter.bind(
-                &full,
-                &[],
-                Arguments { positional: Vec::new(), keywords: arguments.keywords },
-                false,
-                span,
-            )?;
+            let (numbers, _) = interpreter.bind_keywords(&full, &[], arguments, span)?;
             match numbers.as_slice() {
                 [] => Ok(found.group(0)),
                 [(value, span)] => Ok(found.group(group_number(value, *span)?)),

@@ -158,9 +158,7 @@ pub(crate) fn call(
             }
         }
         "to" => {
-            let positional = arguments.positional.clone();
-            let keywords = Arguments { positional: Vec::new(), keywords: arguments.keywords };
-            let bound = interpreter.bind(&full, &["dtype", "device"], keywords, false, span)?;
+            let (positional, bound) = interpreter.bind_keywords(&full, &["dtype", "device"], arguments, span)?;
             let mut dtype = bound
                 .optional(0)
                 .map(|value| super::dtype_argument(interpreter, &full, Some(value), var.dtype(), span))
@@ -260,14 +258,7 @@ pub(crate) fn call(
             }
         }
         "view" | "permute" => {
-            let positional = arguments.positional.clone();
-            interpreter.bind(
-                &full,
-                &[],
-                Arguments { positional: Vec::new(), keywords: arguments.keywords },
-                false,
-                span,
-            )?;
+            let (positional, _) = interpreter.bind_keywords(&full, &[], arguments, span)?;
             let dims = match positional.as_slice() {
                 [(value @ (Value::List(_) | Value::Tuple(_)), _)] => value.clone(),
                 items => Value::tuple(items.iter().map(|(value, _)| value.clone()).collect()),

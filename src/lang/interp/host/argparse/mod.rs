@@ -224,10 +224,9 @@ fn new_argument(
     arguments: Arguments,
     span: Span,
 ) -> Result<Argument> {
-    let names: Vec<String> = arguments.positional.iter().map(|(value, _)| to_str(value)).collect();
-    let keywords = Arguments { positional: Vec::new(), keywords: arguments.keywords };
     let parameters = ["action", "nargs", "const", "default", "type", "choices", "required", "help", "metavar", "dest"];
-    let bound = interpreter.bind("ArgumentParser.add_argument", &parameters, keywords, false, span)?;
+    let (positional, bound) = interpreter.bind_keywords("ArgumentParser.add_argument", &parameters, arguments, span)?;
+    let names: Vec<String> = positional.iter().map(|(value, _)| to_str(value)).collect();
     let given = |index: usize| bound.optional(index).filter(|value| !matches!(value, Value::None)).cloned();
     let Some(first) = names.first() else {
         return Err(interpreter.error(ErrorKind::Type, "", span).with_message(LibraryHostMessage::NeedsName));
